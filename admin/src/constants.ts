@@ -1,0 +1,32 @@
+/** Numbers the specification states (03 §9); one place so screens and tests quote the same value. */
+
+/** Inactivity logout: 3 hours without mouse movement (03 §4, §9). */
+export const INACTIVITY_LOGOUT_MS = 10_800_000;
+
+/** Each notification stays 4 s at the top right (03 §2, §9). */
+export const NOTIFICATION_DURATION_S = 4;
+
+/** More open notifications than this and a dialog lists them (03 §2). */
+export const NOTIFICATION_DIALOG_THRESHOLD = 2;
+
+/** Staff password minimum length on the login screen (03 §5). */
+export const PASSWORD_MIN_LENGTH = 8;
+
+/** Base path of the API (D1). */
+export const API_URL = '/api/v1';
+
+/** Browser storage keys. */
+export const SESSION_STORAGE_KEY = 'vigia.session';
+export const REDIRECT_STORAGE_KEY = 'vigia.redirect';
+
+/** Paths served by the separate patient portal app: never routed here (03 §2). */
+export const PORTAL_PATHS = ['/login_patient', '/portal_patient'] as const;
+
+/** Where the provider's marketing links point (login page). */
+export const PROVIDER_LINKS = {
+  site: 'https://vigia.co',
+  facebook: 'https://www.facebook.com/vigia.salud',
+  instagram: 'https://www.instagram.com/vigia.salud',
+  linkedin: 'https://www.linkedin.com/company/vigia-salud',
+  youtube: 'https://www.youtube.com/@vigia.salud',
+} as const;

@@ -1,0 +1,10 @@
+import type { components } from '@contract';
+
+/** Every schema of the contract, by name (`Tag`, `TagInput`, ...). */
+export type Schemas = components['schemas'];
+export type SchemaName = keyof Schemas & string;
+
+export type Session = Schemas['Session'];
+export type Profile = Schemas['Profile'];
+export type ApiError = Schemas['Error'];
+export type RoleName = Schemas['RoleName'];

@@ -1,0 +1,106 @@
+import { CheckOutlined } from '@ant-design/icons';
+import { DatePicker, Input, InputNumber, Radio, Select, Switch, Typography } from 'antd';
+import { tagColor } from './palette';
+import type { FieldOption, FieldSpec, WidgetKind } from './schema-rules';
+
+type SwatchProps = {
+  value?: string;
+  onChange?: (value: string) => void;
+  options: FieldOption[];
+  id?: string;
+  'aria-invalid'?: boolean;
+};
+
+/** Colour choice as round swatches; the Spanish colour name is shown for the selected one. */
+export function ColorSwatchPicker({ value, onChange, options, id }: SwatchProps) {
+  const selected = options.find((o) => o.value === value);
+  return (
+    <div id={id}>
+      <div className="vigia-swatches" role="radiogroup" aria-label="Color">
+        {options.map((option) => {
+          const { background, text } = tagColor(option.value);
+          const checked = option.value === value;
+          return (
+            <button
+              key={option.value}
+              type="button"
+              role="radio"
+              aria-checked={checked}
+              aria-label={option.label}
+              title={option.label}
+              className={`vigia-swatch${checked ? ' is-checked' : ''}`}
+              style={{ background, color: text }}
+              onClick={() => onChange?.(String(option.value))}
+            >
+              {checked && <CheckOutlined />}
+            </button>
+          );
+        })}
+      </div>
+      <Typography.Text type="secondary" className="vigia-swatch-caption">
+        {selected ? `Color seleccionado: ${selected.label}` : 'Elija un color'}
+      </Typography.Text>
+    </div>
+  );
+}
+
+/** The input control for a field, chosen from the contract (or the declaration's override). */
+export function FieldInput({
+  spec,
+  widget,
+  placeholder,
+  ...control
+}: {
+  spec: FieldSpec;
+  widget: WidgetKind;
+  placeholder?: string;
+  // Value and onChange are injected by Form.Item.
+  [key: string]: unknown;
+}) {
+  const options = spec.options?.map((o) => ({ value: o.value, label: o.label }));
+  switch (widget) {
+    case 'textarea':
+      return (
+        <Input.TextArea
+          {...control}
+          placeholder={placeholder}
+          autoSize={{ minRows: 3, maxRows: 8 }}
+          maxLength={spec.maxLength}
+          showCount={spec.maxLength !== undefined}
+        />
+      );
+    case 'password':
+      return <Input.Password {...control} placeholder={placeholder} maxLength={spec.maxLength} />;
+    case 'email':
+      return <Input {...control} type="email" inputMode="email" autoComplete="email" placeholder={placeholder} maxLength={spec.maxLength} />;
+    case 'url':
+      return <Input {...control} type="url" inputMode="url" placeholder={placeholder ?? 'https://'} maxLength={spec.maxLength} />;
+    case 'number':
+      return (
+        <InputNumber
+          {...control}
+          style={{ width: '100%' }}
+          min={spec.minimum}
+          max={spec.maximum}
+          precision={spec.kind === 'integer' ? 0 : undefined}
+          placeholder={placeholder}
+        />
+      );
+    case 'switch':
+      return <Switch {...control} checkedChildren="Sí" unCheckedChildren="No" />;
+    case 'radio':
+      return <Radio.Group {...control} options={options} optionType="button" buttonStyle="solid" />;
+    case 'select':
+      return <Select {...control} options={options} placeholder={placeholder ?? 'Seleccione'} allowClear={!spec.required} showSearch optionFilterProp="label" />;
+    case 'multi-select':
+      return <Select {...control} mode="multiple" options={options} placeholder={placeholder ?? 'Seleccione'} maxCount={spec.maxItems} optionFilterProp="label" />;
+    case 'date':
+      return <DatePicker {...control} format="DD/MM/YYYY" style={{ width: '100%' }} placeholder={placeholder ?? 'dd/mm/aaaa'} />;
+    case 'datetime':
+      return <DatePicker {...control} showTime={{ format: 'HH:mm' }} format="DD/MM/YYYY HH:mm" style={{ width: '100%' }} />;
+    case 'color-swatch':
+      return <ColorSwatchPicker {...(control as Omit<SwatchProps, 'options'>)} options={spec.options ?? []} />;
+    default:
+      return <Input {...control} placeholder={placeholder} maxLength={spec.maxLength} />;
+  }
+}

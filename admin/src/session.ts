@@ -1,0 +1,55 @@
+import { PORTAL_PATHS, REDIRECT_STORAGE_KEY, SESSION_STORAGE_KEY } from './constants';
+import type { Profile, Session } from './contract';
+
+/** The staff session as the API answered it, kept in localStorage (03 §3 "User session"). */
+export function readSession(): Session | null {
+  try {
+    const raw = localStorage.getItem(SESSION_STORAGE_KEY);
+    if (!raw) return null;
+    const session = JSON.parse(raw) as Session;
+    return typeof session?.token === 'string' && session.token ? session : null;
+  } catch {
+    return null;
+  }
+}
+
+export function readToken(): string | null {
+  return readSession()?.token ?? null;
+}
+
+export function saveSession(session: Session): void {
+  localStorage.setItem(SESSION_STORAGE_KEY, JSON.stringify(session));
+}
+
+/** Refreshes the profile part (GET /me) and keeps the token. */
+export function mergeProfile(profile: Profile): Session | null {
+  const current = readSession();
+  if (!current) return null;
+  const next = { ...current, ...profile };
+  saveSession(next);
+  return next;
+}
+
+export function clearSession(): void {
+  localStorage.removeItem(SESSION_STORAGE_KEY);
+}
+
+/** A path the app itself may send the user back to after login. */
+export function isSafeRedirect(path: string | null | undefined): path is string {
+  if (!path || !path.startsWith('/') || path.startsWith('//')) return false;
+  const pathname = path.split(/[?#]/)[0];
+  if (pathname === '/' || pathname === '/login') return false;
+  return !PORTAL_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+}
+
+/** Remembers where a logged-out visitor wanted to go (route guard, 03 §2). */
+export function rememberRedirect(path: string): void {
+  if (isSafeRedirect(path)) sessionStorage.setItem(REDIRECT_STORAGE_KEY, path);
+}
+
+/** Returns and forgets the remembered target. */
+export function takeRedirect(): string | null {
+  const path = sessionStorage.getItem(REDIRECT_STORAGE_KEY);
+  sessionStorage.removeItem(REDIRECT_STORAGE_KEY);
+  return isSafeRedirect(path) ? path : null;
+}

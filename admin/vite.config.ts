@@ -1,0 +1,73 @@
+import { fileURLToPath, URL } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
+import react from '@vitejs/plugin-react';
+import { parse } from 'yaml';
+
+/**
+ * `import contract from '../../openapi.yaml'` yields the parsed document, so the generic CRUD
+ * screens read field rules from the same file the API validates against.
+ */
+function yamlModules(): Plugin {
+  return {
+    name: 'vigia:yaml',
+    transform(code, id) {
+      if (!/\.ya?ml$/.test(id.split('?')[0])) return null;
+      return { code: `export default ${JSON.stringify(parse(code))};`, map: null, moduleType: 'js' };
+    },
+  };
+}
+
+const api = process.env.VIGIA_API ?? 'http://localhost:3100';
+
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  base: '/',
+  plugins: [react(), yamlModules()],
+  resolve: {
+    alias: {
+      '@contract': fileURLToPath(new URL('../contract', import.meta.url)),
+    },
+  },
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': { target: api, changeOrigin: true },
+    },
+  },
+  preview: {
+    proxy: {
+      '/api': { target: api, changeOrigin: true },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    chunkSizeWarningLimit: 900,
+    rolldownOptions: {
+      output: {
+        // Only libraries every screen (login included) needs are grouped; antd is left to the
+        // automatic splitter so the login page carries just the few antd components it renders.
+        codeSplitting: {
+          groups: [
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
+              priority: 30,
+            },
+            {
+              name: 'refine',
+              test: /node_modules[\\/](@refinedev[\\/]core|@tanstack|query-string|axios)[\\/]/,
+              priority: 20,
+            },
+            {
+              name: 'charts',
+              test: /node_modules[\\/](@antv|@ant-design[\\/](plots|charts))[\\/]/,
+              priority: 20,
+            },
+          ],
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,114 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express, { Router } from 'express';
+import helmet from 'helmet';
+import type { Sequelize } from 'sequelize';
+import { createAuthenticator } from './http/auth.js';
+import { createErrorHandler, notFoundRoute } from './http/errors.js';
+import { createContractErrorTranslator, createContractValidator, loadContract } from './http/contract.js';
+import { unwrapBody } from './http/unwrap.js';
+import { docsRouter, frontEndsRouter } from './http/static.js';
+import type { Catalogues } from './modules/catalogues/catalogues.service.js';
+import type { SmsSender } from './adapters/sms.js';
+import { sessionsRouter } from './modules/sessions/sessions.routes.js';
+import { cataloguesRouter } from './modules/catalogues/catalogues.routes.js';
+import { tagsRouter } from './modules/tags/tags.routes.js';
+import { patientsRouter } from './modules/patients/patients.routes.js';
+import { clientsRouter } from './modules/clients/clients.routes.js';
+import { feedbacksRouter } from './modules/feedbacks/feedbacks.routes.js';
+import { smsOutboxRouter } from './modules/sms/sms.routes.js';
+
+export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface AppDeps {
+  sequelize: Sequelize;
+  catalogues: Catalogues;
+  sms: SmsSender;
+  jwtSecret: string;
+  tokenTtlSeconds: number;
+  otpLength: number;
+  env: 'development' | 'test' | 'production';
+  now?: () => Date;
+  log?: (msg: string, err?: unknown) => void;
+  serveFrontEnds?: boolean;
+}
+
+/** Builds the whole HTTP application; no listen, so tests drive it with supertest. */
+export function createApp(deps: AppDeps): express.Express {
+  const now = deps.now ?? (() => new Date());
+  const log = deps.log ?? ((msg: string, err?: unknown) => console.error(`[vigia] ${msg}`, err ?? ''));
+  const { doc, text } = loadContract();
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.set('query parser', 'extended');
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          // antd writes its CSS-in-JS into <style> tags at run time.
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:', 'https:'],
+          connectSrc: ["'self'"],
+          frameSrc: ["'self'", 'https:'],
+          frameAncestors: ["'none'"],
+          objectSrc: ["'none'"],
+          upgradeInsecureRequests: deps.env === 'production' ? [] : null,
+        },
+      },
+      strictTransportSecurity: deps.env === 'production' ? { maxAge: 31536000, includeSubDomains: true } : false,
+      referrerPolicy: { policy: 'same-origin' },
+    }),
+  );
+  app.use('/api', (_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Access-Control-Expose-Headers', 'X-Total-Count');
+    next();
+  });
+
+  app.get('/api/v1/openapi.yaml', (_req, res) => {
+    res.type('application/yaml').send(text);
+  });
+  app.use(docsRouter());
+
+  const { authenticate, initialize } = createAuthenticator(deps.sequelize, deps.jwtSecret);
+  const sessionDeps = {
+    sequelize: deps.sequelize,
+    secret: deps.jwtSecret,
+    ttlSeconds: deps.tokenTtlSeconds,
+    catalogues: deps.catalogues,
+    now,
+    sms: deps.sms,
+    codeLength: deps.otpLength,
+    log,
+  };
+
+  const api = Router();
+  api.use(express.json({ limit: '1mb' }));
+  api.use(unwrapBody);
+  api.use(...createContractValidator(doc));
+  api.use(initialize);
+  api.get('/api/v1/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  const v1 = Router();
+  v1.use(sessionsRouter(sessionDeps, authenticate));
+  // Everything below needs a valid session; roles and tenancy are checked per operation.
+  v1.use(authenticate);
+  v1.use(cataloguesRouter(deps.sequelize, deps.catalogues));
+  v1.use(clientsRouter());
+  v1.use(tagsRouter(deps.sequelize));
+  v1.use(patientsRouter({ sequelize: deps.sequelize, catalogues: deps.catalogues, now }));
+  v1.use(feedbacksRouter(deps.sequelize, now));
+  v1.use(smsOutboxRouter(deps.sequelize));
+  api.use('/api/v1', v1);
+  api.use('/api', notFoundRoute);
+  api.use(createContractErrorTranslator(doc));
+  app.use(api);
+
+  if (deps.serveFrontEnds !== false) app.use(frontEndsRouter(ROOT_DIR));
+  app.use(createErrorHandler(log));
+  return app;
+}

@@ -1,0 +1,40 @@
+import type { Sequelize } from 'sequelize';
+import type { Config } from './config.js';
+import { openDatabase } from './db/database.js';
+import { migrate } from './db/migrate.js';
+import { initModels } from './db/models.js';
+import { loadCatalogues, type Catalogues } from './modules/catalogues/catalogues.service.js';
+import { createSmsSender } from './adapters/sms.js';
+import { createApp } from './app.js';
+import { otpLength } from './modules/otp/otp.rules.js';
+import { syncCatalogues } from '../../seeds/catalogues.js';
+
+export interface Product {
+  app: ReturnType<typeof createApp>;
+  sequelize: Sequelize;
+  catalogues: Catalogues;
+  close(): Promise<void>;
+}
+
+/** Opens the database, migrates it, loads the catalogues and builds the app: shared by server and tests. */
+export async function bootstrap(config: Config, opts: { now?: () => Date; otpLength?: string; serveFrontEnds?: boolean } = {}): Promise<Product> {
+  const sequelize = await openDatabase(config);
+  await migrate(sequelize);
+  await syncCatalogues(sequelize.getQueryInterface());
+  initModels(sequelize);
+  const catalogues = await loadCatalogues(sequelize);
+  const now = opts.now ?? (() => new Date());
+  const sms = createSmsSender({ sequelize, url: config.smsUrl, token: config.smsToken, now });
+  const app = createApp({
+    sequelize,
+    catalogues,
+    sms,
+    jwtSecret: config.jwtSecret,
+    tokenTtlSeconds: config.tokenTtlSeconds,
+    otpLength: otpLength(opts.otpLength ?? process.env.OTP_LENGTH),
+    env: config.env,
+    now,
+    serveFrontEnds: opts.serveFrontEnds,
+  });
+  return { app, sequelize, catalogues, close: () => sequelize.close() };
+}

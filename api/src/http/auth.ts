@@ -1,0 +1,119 @@
+import passport from 'passport';
+import { Strategy as JwtStrategy, ExtractJwt } from 'passport-jwt';
+import type { Request, RequestHandler } from 'express';
+import { QueryTypes, type Sequelize } from 'sequelize';
+import { unauthorized, forbidden } from './errors.js';
+import { can, isRole, type Action, type Role } from '../modules/access/access.rules.js';
+import { User, USER_STATUS } from '../modules/users/users.model.js';
+
+export const TOKEN_ISSUER = 'vigia';
+export const TOKEN_AUDIENCE = 'vigia-api';
+
+export interface StaffPrincipal {
+  kind: 'staff';
+  sessionId: string;
+  clientId: number;
+  userId: number;
+  role: Role;
+  user: User;
+}
+export interface PatientPrincipal {
+  kind: 'patient';
+  sessionId: string;
+  clientId: number;
+  patientId: number;
+}
+export type Principal = StaffPrincipal | PatientPrincipal;
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface User {
+      principal?: Principal;
+    }
+  }
+}
+
+interface TokenClaims {
+  sub: string;
+  jti: string;
+  typ: 'staff' | 'patient';
+  cid: number;
+}
+
+/**
+ * Bearer JWT, HS256 only, with issuer/audience/expiry checked, then the session row: a token whose
+ * session was revoked (logout) or whose user was disabled is refused like a forged one.
+ */
+export function createAuthenticator(sequelize: Sequelize, secret: string) {
+  const strategy = new JwtStrategy(
+    {
+      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      secretOrKey: secret,
+      algorithms: ['HS256'],
+      issuer: TOKEN_ISSUER,
+      audience: TOKEN_AUDIENCE,
+      jsonWebTokenOptions: { maxAge: '7d' },
+    },
+    async (claims: TokenClaims, done: (err: unknown, user?: Express.User | false) => void) => {
+      try {
+        if (!claims?.jti || !claims.sub || (claims.typ !== 'staff' && claims.typ !== 'patient')) return done(null, false);
+        const rows = await sequelize.query<{ subject_type: string; subject_id: number; client_id: number; expires_at: string; revoked_at: string | null }>(
+          'SELECT subject_type, subject_id, client_id, expires_at, revoked_at FROM sessions WHERE id = :id',
+          { replacements: { id: claims.jti }, type: QueryTypes.SELECT },
+        );
+        const s = rows[0];
+        if (!s || s.revoked_at || new Date(s.expires_at).getTime() <= Date.now()) return done(null, false);
+        if (s.subject_type !== claims.typ || String(s.subject_id) !== claims.sub || s.client_id !== claims.cid) return done(null, false);
+        if (claims.typ === 'patient') {
+          return done(null, { principal: { kind: 'patient', sessionId: claims.jti, clientId: s.client_id, patientId: s.subject_id } });
+        }
+        const user = await User.findOne({ where: { id: s.subject_id, client_id: s.client_id } });
+        if (!user || user.status !== USER_STATUS.active || !isRole(user.role_name)) return done(null, false);
+        return done(null, {
+          principal: { kind: 'staff', sessionId: claims.jti, clientId: user.client_id, userId: user.id, role: user.role_name, user },
+        });
+      } catch (err) {
+        return done(err);
+      }
+    },
+  );
+  const instance = new passport.Passport();
+  instance.use('jwt', strategy);
+
+  /** Any valid session, staff or patient. */
+  const authenticate: RequestHandler = (req, res, next) => {
+    instance.authenticate('jwt', { session: false }, (err: unknown, user: Express.User | false) => {
+      if (err) return next(err);
+      if (!user || !user.principal) return next(unauthorized());
+      req.user = user;
+      next();
+    })(req, res, next);
+  };
+  return { authenticate, initialize: instance.initialize() };
+}
+
+export function principalOf(req: Request): Principal {
+  const p = req.user?.principal;
+  if (!p) throw unauthorized();
+  return p;
+}
+
+/** Staff only; patient tokens get 401 on staff calls, like any token that does not fit. */
+export function staffOf(req: Request): StaffPrincipal {
+  const p = principalOf(req);
+  if (p.kind !== 'staff') throw unauthorized();
+  return p;
+}
+
+export function requireStaff(action?: Action): RequestHandler {
+  return (req, _res, next) => {
+    const p = staffOf(req);
+    if (action && !can(p.role, action)) throw forbidden();
+    next();
+  };
+}
+
+export function assertCan(p: StaffPrincipal, action: Action): void {
+  if (!can(p.role, action)) throw forbidden();
+}

@@ -1,0 +1,171 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import YAML from 'yaml';
+import * as OpenApiValidator from 'express-openapi-validator';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError, type FieldError } from './errors.js';
+import { MESSAGES } from '../../../contract/rules/validation.js';
+
+export const CONTRACT_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../openapi.yaml');
+
+type Schema = Record<string, any>;
+export type Contract = Schema;
+
+let cached: { text: string; doc: Contract } | null = null;
+export function loadContract(): { text: string; doc: Contract } {
+  if (!cached) {
+    const text = fs.readFileSync(CONTRACT_PATH, 'utf8');
+    cached = { text, doc: YAML.parse(text) };
+  }
+  return cached;
+}
+
+function deref(doc: Contract, schema: Schema | undefined): Schema | undefined {
+  let s = schema;
+  for (let i = 0; s && s.$ref && i < 20; i++) {
+    s = s.$ref.replace(/^#\//, '').split('/').reduce((o: any, k: string) => o?.[k], doc);
+  }
+  return s;
+}
+
+/** Finds the schema of `segments` (e.g. ['email']) inside `root`, through $ref, allOf, oneOf and arrays. */
+export function findPropertySchema(doc: Contract, root: Schema | undefined, segments: string[]): Schema | undefined {
+  let current = deref(doc, root);
+  for (const seg of segments) {
+    if (!current) return undefined;
+    const candidates: Schema[] = [current, ...((current.allOf ?? []) as Schema[]), ...((current.oneOf ?? []) as Schema[]), ...((current.anyOf ?? []) as Schema[])]
+      .map((c) => deref(doc, c)!)
+      .filter(Boolean);
+    let next: Schema | undefined;
+    for (const c of candidates) {
+      if (/^\d+$/.test(seg) && c.items) next = deref(doc, c.items);
+      else if (c.properties?.[seg]) next = deref(doc, c.properties[seg]);
+      if (next) break;
+    }
+    current = next;
+  }
+  if (!current) return undefined;
+  // For nullable alternatives (`oneOf: [X, null]`) the interesting rule is on X.
+  const alt = (current.oneOf ?? current.anyOf) as Schema[] | undefined;
+  if (!current['x-message'] && alt) {
+    const real = alt.map((a) => deref(doc, a)!).find((a) => a && a.type !== 'null');
+    if (real) return { ...real, ...current };
+  }
+  return current;
+}
+
+const firstType = (s: Schema | undefined) => (Array.isArray(s?.type) ? s!.type.find((t: string) => t !== 'null') : s?.type);
+
+/** One Spanish message per failed rule; the contract's `x-message` wins where it applies. */
+export function messageFor(keyword: string, schema: Schema | undefined, field: string): string {
+  switch (keyword) {
+    case 'required':
+      return MESSAGES.required;
+    case 'additionalProperties':
+    case 'unevaluatedProperties':
+      return `El campo '${field}' no está permitido.`;
+    case 'minProperties':
+      return 'Envíe al menos un campo para actualizar.';
+    case 'type':
+      if (schema?.['x-message'] && firstType(schema) === 'string') return schema['x-message'];
+      return {
+        integer: 'Debe ser un número entero.',
+        number: 'Debe ser un número.',
+        string: 'Debe ser un texto.',
+        boolean: 'Debe ser verdadero o falso.',
+        array: 'Debe ser una lista.',
+        object: 'Debe ser un objeto.',
+      }[firstType(schema) as string] ?? 'Tipo de dato no válido.';
+  }
+  if (schema?.['x-message']) return schema['x-message'];
+  switch (keyword) {
+    case 'minLength':
+      return schema?.minLength === 1 ? MESSAGES.required : `Debe tener mínimo ${schema?.minLength ?? ''} caracteres`;
+    case 'maxLength':
+      return `Debe tener máximo de ${schema?.maxLength ?? ''} caracteres`;
+    case 'minimum':
+      return `Debe ser mayor o igual a ${schema?.minimum}.`;
+    case 'maximum':
+      return `Debe ser menor o igual a ${schema?.maximum}.`;
+    case 'exclusiveMinimum':
+      return `Debe ser mayor que ${schema?.exclusiveMinimum}.`;
+    case 'maxItems':
+      return `Puede tener como máximo ${schema?.maxItems} elementos.`;
+    case 'minItems':
+      return `Debe tener al menos ${schema?.minItems} elementos.`;
+    case 'enum': {
+      const labels = schema?.['x-labels'] as Record<string, string> | undefined;
+      const options = (schema?.enum ?? []).filter((v: unknown) => v !== null).map((v: unknown) => labels?.[String(v)] ?? String(v));
+      return options.length ? `Valor no permitido. Opciones: ${options.join(', ')}.` : 'Valor no permitido.';
+    }
+    case 'format':
+      if (schema?.format === 'email') return MESSAGES.email;
+      if (schema?.format === 'date') return 'La fecha no es válida (formato AAAA-MM-DD).';
+      if (schema?.format === 'date-time') return 'La fecha y hora no es válida.';
+      return 'El formato no es válido.';
+    case 'pattern':
+      return 'El formato no es válido.';
+    default:
+      return 'El valor no es válido.';
+  }
+}
+
+interface EovError {
+  status?: number;
+  errors?: Array<{ path: string; message: string; errorCode?: string }>;
+  message?: string;
+}
+
+function rootSchemaFor(doc: Contract, req: any, location: string): Schema | undefined {
+  const op = req.openapi?.schema as Schema | undefined;
+  if (!op) return undefined;
+  if (location === 'body') return op.requestBody?.content?.['application/json']?.schema;
+  const params = [...(op.parameters ?? []), ...(req.openapi?.pathItem?.parameters ?? [])].map((p: Schema) => deref(doc, p)!);
+  return {
+    type: 'object',
+    properties: Object.fromEntries(params.filter((p) => p.in === location).map((p) => [p.name, p.schema])),
+  };
+}
+
+/** Turns express-openapi-validator's English errors into our error body. */
+export function createContractErrorTranslator(doc: Contract): ErrorRequestHandler {
+  return (err: EovError & Error, req, _res, next) => {
+    if (err instanceof AppError || !Array.isArray(err.errors) || !err.status) return next(err);
+    if (err.status === 404 || err.status === 405) {
+      return next(new AppError(err.status, err.status === 404 ? 'not_found' : 'method_not_allowed',
+        err.status === 404 ? 'La ruta solicitada no existe.' : 'Método no permitido en esta ruta.'));
+    }
+    if (err.status === 415) return next(new AppError(415, 'unsupported_media_type', 'El contenido debe enviarse como JSON.'));
+    if (err.status === 401) return next(new AppError(401, 'unauthorized', 'Su sesión no es válida o ha expirado. Inicie sesión de nuevo.'));
+    if (err.status !== 400) return next(err);
+    const seen = new Set<string>();
+    const errors: FieldError[] = [];
+    for (const e of err.errors) {
+      const parts = e.path.replace(/^\./, '/').split(/[/.]/).filter(Boolean);
+      const location = ['body', 'query', 'params', 'path', 'headers'].includes(parts[0]) ? parts.shift()! : 'body';
+      const keyword = (e.errorCode ?? '').replace('.openapi.validation', '') || (/required/.test(e.message) ? 'required' : 'unknown');
+      const schemaLocation = location === 'params' ? 'path' : location === 'headers' ? 'header' : location;
+      const schema = findPropertySchema(doc, rootSchemaFor(doc, req, schemaLocation), parts);
+      const field = parts.join('.') || location;
+      if (seen.has(field)) continue;
+      seen.add(field);
+      errors.push({ field, message: messageFor(keyword, schema, field) });
+    }
+    if (!errors.length) errors.push({ field: 'body', message: 'La petición no es válida.' });
+    next(new AppError(400, 'validation_error', errors[0].message, errors));
+  };
+}
+
+/** Validates every /api/v1 request against openapi.yaml before a handler runs. */
+export function createContractValidator(doc: Contract): RequestHandler[] {
+  return OpenApiValidator.middleware({
+    apiSpec: structuredClone(doc) as any,
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false },
+    validateResponses: false,
+    validateSecurity: false,
+    validateFormats: true,
+    ignoreUndocumented: false,
+    ignorePaths: (p: string) => !p.startsWith('/api/v1/'),
+  }) as unknown as RequestHandler[];
+}

@@ -1,0 +1,124 @@
+import { QueryTypes, type Sequelize } from 'sequelize';
+import { badRequest } from '../../http/errors.js';
+import type { components } from '../../../../contract/openapi.js';
+
+type ListName = components['schemas']['ListName'];
+type SearchType = components['schemas']['SearchType'];
+type SearchPage = components['schemas']['SearchPage'];
+
+export interface Country { id: number; code: string; name: string; phone_prefix: string; time_zone: string }
+export interface City { id: number; country_id: number; department_id: number | null; name: string; search_name: string }
+export interface IdType { id: number; country_id: number; code: string; name: string; validation_regex: string; position: number }
+export interface Named { id: number; name: string; position?: number }
+export interface Eapb { id: number; code: string; name: string; regime_id: number | null; search_name: string }
+
+export const GENDERS: Record<number, string> = { 0: 'Femenino', 1: 'Masculino', 2: 'Otro' };
+export const CLINICAL_ELEMENTS: Record<number, string> = {
+  1: 'Frecuencia cardiaca (lpm)',
+  2: 'Saturación de oxígeno (%)',
+  3: 'Presión sistólica (mmHg)',
+  4: 'Presión diastólica (mmHg)',
+  5: 'Peso (kg)',
+  6: 'Glucosa (mg/dL)',
+  7: 'Temperatura (°C)',
+};
+export const ROLE_LABELS: Record<string, string> = { admin: 'Administrador', medico: 'Médico', enfermeria: 'Enfermería', consulta: 'Consulta' };
+
+/** Lower-case, accents stripped: the form stored in `search_name` columns. */
+export function toSearchKey(text: string): string {
+  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Reference catalogues are small and change only with a release, so they are read once into
+ * memory: names resolve without joins and listings answer without touching the database.
+ */
+export interface Catalogues {
+  country(id: number): Country | undefined;
+  city(id: number | null): City | undefined;
+  idType(id: number): IdType | undefined;
+  named(table: SimpleTable, id: number | null): string | null;
+  eapb(id: number | null): Eapb | undefined;
+  listing(name: Exclude<ListName, 'tags'>, countryId?: number): Record<string, string>;
+  idTypesFull(countryId: number): IdType[];
+  search(type: Exclude<SearchType, 'tags'>, q: string, countryId: number | undefined, page: number, perPage: number): SearchPage;
+}
+
+export type SimpleTable = 'blood_types' | 'rh_factors' | 'regimes' | 'occupations' | 'scholarships' | 'civil_statuses';
+const SIMPLE: SimpleTable[] = ['blood_types', 'rh_factors', 'regimes', 'occupations', 'scholarships', 'civil_statuses'];
+
+export async function loadCatalogues(sequelize: Sequelize): Promise<Catalogues> {
+  const select = <T>(sql: string) => sequelize.query<T>(sql, { type: QueryTypes.SELECT });
+  const countries = await select<Country>('SELECT id, code, name, phone_prefix, time_zone FROM countries ORDER BY name');
+  const departments = await select<Named & { country_id: number }>('SELECT id, country_id, name FROM departments ORDER BY name');
+  const cities = await select<City>('SELECT id, country_id, department_id, name, search_name FROM cities ORDER BY name');
+  const idTypes = await select<IdType>('SELECT id, country_id, code, name, validation_regex, position FROM id_types ORDER BY position, id');
+  const eapbs = await select<Eapb>('SELECT id, code, name, regime_id, search_name FROM eapbs ORDER BY name');
+  const simple = new Map<SimpleTable, Named[]>();
+  for (const t of SIMPLE) simple.set(t, await select<Named>(`SELECT id, name, position FROM ${t} ORDER BY position, id`));
+
+  const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]));
+  const countryById = byId(countries);
+  const cityById = byId(cities);
+  const idTypeById = byId(idTypes);
+  const eapbById = byId(eapbs);
+  const deptById = byId(departments);
+  const simpleById = new Map(SIMPLE.map((t) => [t, byId(simple.get(t)!)]));
+  const toMap = (rows: Array<{ id: number; name: string }>) => Object.fromEntries(rows.map((r) => [String(r.id), r.name]));
+  const requireCountry = (countryId: number | undefined, field = 'country_id') => {
+    if (!countryId) throw badRequest(field, '¡El campo es requerido!');
+    return countryId;
+  };
+
+  return {
+    country: (id) => countryById.get(id),
+    city: (id) => (id == null ? undefined : cityById.get(id)),
+    idType: (id) => idTypeById.get(id),
+    eapb: (id) => (id == null ? undefined : eapbById.get(id)),
+    named: (table, id) => (id == null ? null : simpleById.get(table)!.get(id)?.name ?? null),
+    idTypesFull: (countryId) => idTypes.filter((t) => t.country_id === countryId),
+    listing(name, countryId) {
+      switch (name) {
+        case 'countries':
+          return toMap(countries);
+        case 'prefixes':
+          return Object.fromEntries(countries.map((c) => [String(c.id), `${c.phone_prefix} ${c.name}`]));
+        case 'departments':
+          return toMap(departments.filter((d) => d.country_id === requireCountry(countryId)));
+        case 'cities':
+          return toMap(cities.filter((c) => c.country_id === requireCountry(countryId)));
+        case 'id_types':
+          return Object.fromEntries(idTypes.filter((t) => t.country_id === requireCountry(countryId)).map((t) => [String(t.id), t.name]));
+        case 'eapbs':
+          return toMap(eapbs);
+        case 'genders':
+          return Object.fromEntries(Object.entries(GENDERS));
+        case 'clinical_elements':
+          return Object.fromEntries(Object.entries(CLINICAL_ELEMENTS));
+        case 'roles':
+          return ROLE_LABELS;
+        default:
+          return toMap(simple.get(name)!);
+      }
+    },
+    search(type, q, countryId, page, perPage) {
+      const key = toSearchKey(q ?? '');
+      let rows: Array<{ id: number; name: string; detail: string | null }>;
+      if (type === 'cities') {
+        rows = cities
+          .filter((c) => (!countryId || c.country_id === countryId) && (!key || c.search_name.includes(key)))
+          .map((c) => ({ id: c.id, name: c.name, detail: c.department_id ? deptById.get(c.department_id)?.name ?? null : null }));
+        // Names that start with the query come first: 'cali' should find Cali before Calima.
+        if (key) rows.sort((a, b) => Number(!toSearchKey(a.name).startsWith(key)) - Number(!toSearchKey(b.name).startsWith(key)));
+      } else if (type === 'eapbs') {
+        rows = eapbs.filter((e) => !key || e.search_name.includes(key) || e.code.toLowerCase().includes(key)).map((e) => ({ id: e.id, name: e.name, detail: e.code }));
+      } else if (type === 'countries') {
+        rows = countries.filter((c) => !key || toSearchKey(c.name).includes(key)).map((c) => ({ id: c.id, name: c.name, detail: c.phone_prefix }));
+      } else {
+        rows = simple.get('occupations')!.filter((o) => !key || toSearchKey(o.name).includes(key)).map((o) => ({ id: o.id, name: o.name, detail: null }));
+      }
+      const start = (page - 1) * perPage;
+      return { data: { data: rows.slice(start, start + perPage), total: rows.length, page, per_page: perPage } };
+    },
+  };
+}

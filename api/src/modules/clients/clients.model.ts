@@ -1,0 +1,52 @@
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+
+export class Client extends Model<InferAttributes<Client>, InferCreationAttributes<Client>> {
+  declare id: CreationOptional<number>;
+  declare name: string;
+  declare logo_url: string | null;
+  declare country_id: number;
+  declare time_zone: string;
+  declare clinical_elements: string[];
+  declare multipatient: CreationOptional<boolean>;
+  declare residents_enabled: CreationOptional<boolean>;
+  declare residents_url: string | null;
+  declare residents_user: string | null;
+  declare residents_password: string | null;
+  declare have_metabase: CreationOptional<boolean>;
+  declare metabase_url: string | null;
+  declare webhook_url: string | null;
+  declare security_phrase: string | null;
+  declare validate: CreationOptional<boolean>;
+  declare webhook_measurements: CreationOptional<boolean>;
+  declare webhook_alerts: CreationOptional<boolean>;
+  declare created_at: CreationOptional<Date>;
+  declare updated_at: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize) {
+    Client.init(
+      {
+        id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+        name: { type: DataTypes.STRING(120), allowNull: false },
+        logo_url: DataTypes.STRING(500),
+        country_id: { type: DataTypes.INTEGER, allowNull: false },
+        time_zone: { type: DataTypes.STRING(64), allowNull: false },
+        clinical_elements: { type: DataTypes.JSON, allowNull: false },
+        multipatient: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        residents_enabled: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        residents_url: DataTypes.STRING(500),
+        residents_user: DataTypes.STRING(120),
+        residents_password: DataTypes.TEXT,
+        have_metabase: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        metabase_url: DataTypes.STRING(500),
+        webhook_url: DataTypes.STRING(500),
+        security_phrase: DataTypes.TEXT,
+        validate: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        webhook_measurements: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        webhook_alerts: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        created_at: DataTypes.DATE,
+        updated_at: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'clients', underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' },
+    );
+  }
+}

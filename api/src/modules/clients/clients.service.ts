@@ -1,0 +1,104 @@
+import type { Sequelize } from 'sequelize';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { Client } from './clients.model.js';
+import { User } from '../users/users.model.js';
+import { isRole } from '../access/access.rules.js';
+import type { Catalogues } from '../catalogues/catalogues.service.js';
+import { hashPassword } from '../sessions/sessions.service.js';
+import { normaliseName, validateEmail, validateName, validatePassword } from '../../../../contract/rules/validation.js';
+import { isValidTimeZone } from '../patients/patients.rules.js';
+import type { components } from '../../../../contract/openapi.js';
+
+type ClientDto = components['schemas']['Client'];
+
+/** Patient-page tabs a new client gets; vaccines stays hidden by default (01 §2). */
+export const DEFAULT_CLINICAL_ELEMENTS = ['signs', 'assistant', 'observations', 'conditions', 'variables', 'alerts', 'activities', 'orders', 'settings', 'reports'];
+
+/** The one place a clients row becomes the contract's Client (secrets never leave, D20). */
+export function toClientDto(c: Client): ClientDto {
+  return {
+    id: c.id,
+    name: c.name,
+    logo_url: c.logo_url,
+    country_id: c.country_id,
+    time_zone: c.time_zone,
+    clinical_elements: c.clinical_elements as ClientDto['clinical_elements'],
+    client_with_multipatient_glady: c.multipatient,
+    residents_enabled: c.residents_enabled,
+    have_metabase: c.have_metabase,
+    metabase_url: c.metabase_url,
+  };
+}
+
+export async function getClient(clientId: number, id: number): Promise<ClientDto> {
+  if (clientId !== id) throw notFound('El cliente no existe.');
+  const c = await Client.findByPk(id);
+  if (!c) throw notFound('El cliente no existe.');
+  return toClientDto(c);
+}
+
+export interface NewClient {
+  name: string;
+  countryId: number;
+  timeZone?: string;
+  logoUrl?: string | null;
+  multipatient?: boolean;
+  admin: { email: string; password: string; firstName: string; lastName: string; role?: string };
+}
+
+/** Operators create a client with its first admin user (npm run client:create). */
+export async function createClientWithAdmin(sequelize: Sequelize, catalogues: Catalogues, input: NewClient) {
+  const country = catalogues.country(input.countryId);
+  if (!country) throw badRequest('country_id', 'El país no existe.');
+  const timeZone = input.timeZone ?? country.time_zone;
+  if (!isValidTimeZone(timeZone)) throw badRequest('time_zone', 'Zona horaria no válida');
+  if (!input.name.trim()) throw badRequest('name', '¡El campo es requerido!');
+  const checks: Array<[string, string | null]> = [
+    ['email', validateEmail(input.admin.email)],
+    ['password', validatePassword(input.admin.password)],
+    ['first_name', validateName(input.admin.firstName)],
+    ['last_name', validateName(input.admin.lastName)],
+  ];
+  for (const [field, msg] of checks) if (msg) throw badRequest(field, msg);
+  const role = input.admin.role ?? 'admin';
+  if (!isRole(role)) throw badRequest('role_name', 'Rol no válido');
+  const email = input.admin.email.trim().toLowerCase();
+  if (await User.findOne({ where: { email } })) throw conflict('Ya existe un usuario con ese correo.', 'email');
+  const passwordHash = await hashPassword(input.admin.password);
+  return sequelize.transaction(async (transaction) => {
+    const client = await Client.create(
+      {
+        name: input.name.trim(),
+        logo_url: input.logoUrl ?? null,
+        country_id: country.id,
+        time_zone: timeZone,
+        clinical_elements: DEFAULT_CLINICAL_ELEMENTS,
+        multipatient: input.multipatient ?? false,
+        residents_url: null,
+        residents_user: null,
+        residents_password: null,
+        metabase_url: null,
+        webhook_url: null,
+        security_phrase: null,
+      },
+      { transaction },
+    );
+    const user = await User.create(
+      {
+        client_id: client.id,
+        email,
+        password_hash: passwordHash,
+        first_name: normaliseName(input.admin.firstName),
+        last_name: normaliseName(input.admin.lastName),
+        role_name: role,
+        cellphone: null,
+        prefix: country.phone_prefix,
+        country_id: country.id,
+        city_id: null,
+        time_zone: timeZone,
+      },
+      { transaction },
+    );
+    return { client, user };
+  });
+}

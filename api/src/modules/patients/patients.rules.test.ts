@@ -1,0 +1,48 @@
+import { describe, it, expect } from 'vitest';
+import { ageOn, initialStatus, isContactComplete, localDate, nextStatus } from './patients.rules';
+
+const complete = { address: 'CALLE 1', neighborhood: 'CENTRO', city_id: 1, prefix: '+57', cellphone: '3001234567', email: 'a@b.co' };
+const missingEmail = { ...complete, email: null };
+
+describe('patient status (D9)', () => {
+  it('is active when created with complete contact data, incomplete otherwise', () => {
+    expect(initialStatus(complete)).toBe(1);
+    expect(initialStatus(missingEmail)).toBe(2);
+    expect(isContactComplete({ ...complete, address: '  ' })).toBe(false);
+  });
+
+  it.each([
+    [2, undefined, complete, 1],
+    [2, undefined, missingEmail, 2],
+    [1, undefined, missingEmail, 2],
+    [1, 0, complete, 0],
+    [0, 1, complete, 1],
+    [0, 1, missingEmail, 2],
+    [1, 3, complete, 3],
+    [0, 3, missingEmail, 3],
+  ])('from %i asking %j → %i', (current, requested, contact, expected) => {
+    expect(nextStatus(current, requested, contact)).toEqual({ ok: true, status: expected });
+  });
+
+  it('refuses any change to a deceased patient', () => {
+    expect(nextStatus(3, 1, complete).ok).toBe(false);
+    expect(nextStatus(3, undefined, complete).ok).toBe(false);
+  });
+});
+
+describe('age and local dates', () => {
+  it.each([
+    ['1950-11-21', '2026-11-21', 76],
+    ['1950-11-22', '2026-11-21', 75],
+    ['2000-02-29', '2026-02-28', 25],
+    ['2000-02-29', '2026-03-01', 26],
+  ])('born %s, on %s → %i', (birth, today, age) => {
+    expect(ageOn(birth, today)).toBe(age);
+  });
+
+  it('computes the date in the patient zone, not UTC', () => {
+    const now = new Date('2026-11-22T03:00:00Z');
+    expect(localDate(now, 'America/Bogota')).toBe('2026-11-21');
+    expect(localDate(now, 'Europe/Madrid')).toBe('2026-11-22');
+  });
+});

@@ -1,0 +1,61 @@
+import { PATIENT_STATUS } from '../access/access.rules.js';
+
+export const PATIENT_STATUS_NAMES: Record<number, string> = { 0: 'Inactivo', 1: 'Activo', 2: 'Incompleto', 3: 'Fallecido' };
+
+export const CONTACT_FIELDS = ['address', 'neighborhood', 'city_id', 'prefix', 'cellphone', 'email'] as const;
+type Contact = { [K in (typeof CONTACT_FIELDS)[number]]?: string | number | null };
+
+/** D9: contact data is complete when every contact field has a value. */
+export function isContactComplete(c: Contact): boolean {
+  return CONTACT_FIELDS.every((f) => c[f] != null && String(c[f]).trim() !== '');
+}
+
+export function initialStatus(c: Contact): number {
+  return isContactComplete(c) ? PATIENT_STATUS.active : PATIENT_STATUS.incomplete;
+}
+
+export type StatusChange =
+  | { ok: true; status: number }
+  | { ok: false; message: string };
+
+/**
+ * Status after an update. Incomplete becomes active once contact data is complete; activating a
+ * patient whose contact data is still missing leaves it incomplete; deceased is final (D9).
+ */
+export function nextStatus(current: number, requested: number | undefined, contact: Contact): StatusChange {
+  if (current === PATIENT_STATUS.deceased) return { ok: false, message: 'El paciente está registrado como fallecido; su ficha no admite cambios.' };
+  const complete = isContactComplete(contact);
+  if (requested === undefined) {
+    if (current === PATIENT_STATUS.incomplete && complete) return { ok: true, status: PATIENT_STATUS.active };
+    if (current === PATIENT_STATUS.active && !complete) return { ok: true, status: PATIENT_STATUS.incomplete };
+    return { ok: true, status: current };
+  }
+  if (requested === PATIENT_STATUS.incomplete) return { ok: true, status: complete ? PATIENT_STATUS.active : PATIENT_STATUS.incomplete };
+  if (requested === PATIENT_STATUS.active && !complete) return { ok: true, status: PATIENT_STATUS.incomplete };
+  return { ok: true, status: requested };
+}
+
+/** Age in whole years on `today` ('YYYY-MM-DD' in the patient's zone). */
+export function ageOn(birthDate: string, today: string): number {
+  const [by, bm, bd] = birthDate.split('-').map(Number);
+  const [ty, tm, td] = today.split('-').map(Number);
+  return ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0);
+}
+
+/** 'YYYY-MM-DD' of `now` in an IANA zone. */
+export function localDate(now: Date, timeZone: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  } catch {
+    return now.toISOString().slice(0, 10);
+  }
+}
+
+export function isValidTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,304 @@
+import { Op, QueryTypes, literal, type Sequelize, type WhereOptions } from 'sequelize';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import type { ListParams } from '../../http/list-params.js';
+import type { Principal, StaffPrincipal } from '../../http/auth.js';
+import { can, patientPermissions, PATIENT_STATUS, type PatientPermissions } from '../access/access.rules.js';
+import { GENDERS, toSearchKey, type Catalogues } from '../catalogues/catalogues.service.js';
+import { Client } from '../clients/clients.model.js';
+import { assertTagsOwned } from '../tags/tags.service.js';
+import { normaliseName, normaliseNid, validateNid, validateDate } from '../../../../contract/rules/validation.js';
+import { Patient } from './patients.model.js';
+import * as rules from './patients.rules.js';
+import type { components } from '../../../../contract/openapi.js';
+
+type PatientDto = components['schemas']['Patient'];
+type PatientSummary = components['schemas']['PatientSummary'];
+type PatientInput = components['schemas']['PatientInput'];
+type PatientUpdate = components['schemas']['PatientUpdate'];
+type TagRef = components['schemas']['TagRef'];
+
+export interface PatientDeps {
+  sequelize: Sequelize;
+  catalogues: Catalogues;
+  now: () => Date;
+}
+
+const SORTABLE = new Set(['id', 'first_name', 'last_name', 'nid', 'birth_date', 'status', 'created_at']);
+const NO_PERMISSIONS: PatientPermissions = {
+  edit: false, add_tags: false, add_tag: false, change_status: false, set_deceased: false,
+  manage_activities: false, get_reports: false, config_alerts: false, create_order: false,
+};
+
+async function tagsOf(sequelize: Sequelize, patientIds: number[]): Promise<Map<number, TagRef[]>> {
+  const map = new Map<number, TagRef[]>();
+  if (!patientIds.length) return map;
+  const rows = await sequelize.query<{ patient_id: number; id: number; name: string; color: TagRef['color'] }>(
+    'SELECT pt.patient_id, t.id, t.name, t.color FROM patient_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.patient_id IN (:ids) ORDER BY t.name',
+    { replacements: { ids: patientIds }, type: QueryTypes.SELECT },
+  );
+  for (const r of rows) {
+    const list = map.get(r.patient_id) ?? [];
+    list.push({ id: r.id, name: r.name, color: r.color });
+    map.set(r.patient_id, list);
+  }
+  return map;
+}
+
+/** The one place a patients row becomes the contract's PatientSummary. */
+export function toPatientSummary(deps: PatientDeps, p: Patient, tags: TagRef[]): PatientSummary {
+  return {
+    id: p.id,
+    id_type: p.id_type,
+    id_type_name: deps.catalogues.idType(p.id_type)?.name ?? '',
+    nid: p.nid,
+    first_name: p.first_name,
+    last_name: p.last_name,
+    full_name: `${p.first_name} ${p.last_name}`,
+    country_id: p.country_id,
+    birth_date: p.birth_date,
+    age: rules.ageOn(p.birth_date, rules.localDate(deps.now(), p.time_zone)),
+    gender: p.gender as PatientSummary['gender'],
+    gender_name: GENDERS[p.gender] ?? 'Otro',
+    status: p.status as PatientSummary['status'],
+    status_name: rules.PATIENT_STATUS_NAMES[p.status] ?? '',
+    cellphone: p.cellphone,
+    prefix: p.prefix,
+    email: p.email,
+    address: p.address,
+    gateway: !!(p.card_id || p.multipatient_card_id),
+    eapb_name: deps.catalogues.eapb(p.eapb_id)?.name ?? null,
+    regime_name: deps.catalogues.named('regimes', p.regime),
+    tags,
+  };
+}
+
+/** The one place a patients row becomes the contract's Patient. */
+export function toPatientDto(deps: PatientDeps, p: Patient, tags: TagRef[], permissions: PatientPermissions): PatientDto {
+  const c = deps.catalogues;
+  return {
+    ...toPatientSummary(deps, p, tags),
+    country_name: c.country(p.country_id)?.name ?? '',
+    city_id: p.city_id,
+    city_name: c.city(p.city_id)?.name ?? null,
+    blood_type: p.blood_type,
+    blood_type_name: c.named('blood_types', p.blood_type),
+    rh_factor: p.rh_factor,
+    rh_factor_name: c.named('rh_factors', p.rh_factor),
+    eapb_id: p.eapb_id,
+    regime: p.regime,
+    time_zone: p.time_zone,
+    clinic_history: p.clinic_history,
+    neighborhood: p.neighborhood,
+    tag_ids: tags.map((t) => t.id),
+    // Alerts, prescriptions and adherence are filled by the clinical work-flow issues.
+    active_alerts_count: 0,
+    card_id: p.card_id,
+    multipatient_card_id: p.multipatient_card_id,
+    resiplus_data: p.resiplus_data,
+    resiplus_code: p.resiplus_code,
+    resiplus_id: p.resiplus_id,
+    occupation: p.occupation,
+    occupation_name: c.named('occupations', p.occupation),
+    scholarship: p.scholarship,
+    scholarship_name: c.named('scholarships', p.scholarship),
+    civil_status: p.civil_status,
+    civil_status_name: c.named('civil_statuses', p.civil_status),
+    medications_prescription: [],
+    vitals_prescription: [],
+    measurements_adherence: null,
+    permissions,
+  };
+}
+
+/** Tenancy (D14): a patient of another client is answered exactly like a missing one. */
+export async function findPatient(clientId: number, id: number): Promise<Patient> {
+  const p = await Patient.findOne({ where: { id, client_id: clientId } });
+  if (!p) throw notFound('El paciente no existe.');
+  return p;
+}
+
+export async function listPatients(deps: PatientDeps, clientId: number, p: ListParams, filters: { status?: number; tags?: string }) {
+  const where: WhereOptions<Patient> & Record<string | symbol, unknown> = { client_id: clientId };
+  if (filters.status != null) where.status = filters.status;
+  const and: unknown[] = [];
+  if (filters.tags) {
+    const ids = filters.tags.split(',').map(Number).filter(Number.isFinite);
+    and.push(literal(`EXISTS (SELECT 1 FROM patient_tags pt WHERE pt.patient_id = "Patient"."id" AND pt.tag_id IN (${ids.join(',')}))`));
+  }
+  if (p.q) {
+    const key = toSearchKey(p.q);
+    const nid = normaliseNid(p.q);
+    // Prefix match on the document or on any word of the name.
+    and.push({
+      [Op.or]: [
+        { nid: { [Op.gte]: nid, [Op.lt]: `${nid}\uffff` } },
+        { search_name: { [Op.gte]: key, [Op.lt]: `${key}\uffff` } },
+        { search_name: { [Op.like]: `% ${key}%` } },
+      ],
+    });
+  }
+  if (and.length) where[Op.and] = and;
+  const sort = p.sort && SORTABLE.has(p.sort) ? p.sort : 'id';
+  const { rows, count } = await Patient.findAndCountAll({
+    where,
+    order: [[sort, p.sort ? p.order : 'DESC'], ['id', 'DESC']],
+    offset: p.offset,
+    limit: p.limit,
+  });
+  const tags = await tagsOf(deps.sequelize, rows.map((r) => r.id));
+  return { rows: rows.map((r) => toPatientSummary(deps, r, tags.get(r.id) ?? [])), total: count };
+}
+
+export async function getPatient(deps: PatientDeps, principal: Principal, id: number): Promise<PatientDto> {
+  // A patient's token reaches only that patient's own record.
+  if (principal.kind === 'patient' && principal.patientId !== id) throw notFound('El paciente no existe.');
+  const p = await findPatient(principal.clientId, id);
+  const permissions = principal.kind === 'staff' ? patientPermissions(principal.role, p.status) : NO_PERMISSIONS;
+  return toPatientDto(deps, p, (await tagsOf(deps.sequelize, [p.id])).get(p.id) ?? [], permissions);
+}
+
+export async function validatePatient(clientId: number, idType: number, nid: string) {
+  const p = await Patient.findOne({ where: { client_id: clientId, id_type: idType, nid: normaliseNid(nid) }, attributes: ['id'] });
+  if (!p) throw notFound('No existe un paciente con ese documento. Puede registrarlo.');
+  return { id: p.id, message: 'El paciente ya está registrado.' };
+}
+
+function checkIdentity(deps: PatientDeps, countryId: number, idType: number, nid: string) {
+  if (!deps.catalogues.country(countryId)) throw badRequest('country_id', 'El país no existe.');
+  const type = deps.catalogues.idType(idType);
+  if (!type || type.country_id !== countryId) throw badRequest('id_type', 'El tipo de documento no corresponde al país.');
+  const message = validateNid(nid, type.validation_regex);
+  if (message) throw badRequest('nid', message);
+}
+
+function checkReferences(deps: PatientDeps, v: Partial<PatientInput & PatientUpdate>, countryId: number) {
+  const c = deps.catalogues;
+  if (v.city_id != null && c.city(v.city_id)?.country_id !== countryId) throw badRequest('city_id', 'La ciudad no corresponde al país.');
+  if (v.eapb_id != null && !c.eapb(v.eapb_id)) throw badRequest('eapb_id', 'La aseguradora no existe.');
+  for (const [field, table] of [
+    ['blood_type', 'blood_types'], ['rh_factor', 'rh_factors'], ['regime', 'regimes'],
+    ['occupation', 'occupations'], ['scholarship', 'scholarships'], ['civil_status', 'civil_statuses'],
+  ] as const) {
+    const value = v[field as keyof typeof v] as number | null | undefined;
+    if (value != null && !c.named(table, value)) throw badRequest(field, 'El valor seleccionado no existe.');
+  }
+  if (v.time_zone != null && !rules.isValidTimeZone(v.time_zone)) throw badRequest('time_zone', 'Zona horaria no válida');
+  if (v.birth_date != null) {
+    const msg = validateDate(v.birth_date, 'birth', rules.localDate(deps.now(), v.time_zone ?? 'UTC'));
+    if (msg) throw badRequest('birth_date', msg);
+  }
+  // Insurer and regime belong to Colombia's health system only (01 §5).
+  if (countryId !== 26 && (v.eapb_id != null || v.regime != null)) throw badRequest(v.eapb_id != null ? 'eapb_id' : 'regime', 'La aseguradora y el régimen aplican solo para Colombia.');
+}
+
+const upperOrNull = (v: string | null | undefined) => (v == null ? v : v.trim() === '' ? null : normaliseName(v));
+
+/** Text is stored upper-cased (01 §5); e-mail is kept as typed but lower-cased. */
+function normaliseInput<T extends Partial<PatientInput & PatientUpdate>>(v: T): T {
+  const out: any = { ...v };
+  for (const f of ['first_name', 'last_name', 'address', 'neighborhood'] as const) if (f in out) out[f] = upperOrNull(out[f]);
+  if (out.nid != null) out.nid = normaliseNid(out.nid);
+  if (typeof out.email === 'string') out.email = out.email.trim().toLowerCase() || null;
+  if (typeof out.cellphone === 'string') out.cellphone = out.cellphone.trim() || null;
+  return out;
+}
+
+export async function createPatient(deps: PatientDeps, principal: StaffPrincipal, raw: PatientInput): Promise<PatientDto> {
+  if (!can(principal.role, 'patients.create')) throw forbidden();
+  const input = normaliseInput(raw);
+  checkIdentity(deps, input.country_id, input.id_type, input.nid);
+  checkReferences(deps, input, input.country_id);
+  const client = await Client.findByPk(principal.clientId);
+  const tagIds = input.tag_ids ?? [];
+  await assertTagsOwned(principal.clientId, tagIds);
+  const exists = await Patient.findOne({ where: { client_id: principal.clientId, id_type: input.id_type, nid: input.nid }, attributes: ['id'] });
+  if (exists) throw conflict('Ya existe un paciente con ese tipo y número de documento.', 'nid');
+  const created = await deps.sequelize.transaction(async (transaction) => {
+    const { tag_ids: _tags, ...fields } = input;
+    const p = await Patient.create(
+      {
+        ...fields,
+        client_id: principal.clientId,
+        search_name: toSearchKey(`${input.first_name} ${input.last_name}`),
+        time_zone: input.time_zone ?? client?.time_zone ?? deps.catalogues.country(input.country_id)?.time_zone ?? 'UTC',
+        status: rules.initialStatus(input),
+        city_id: input.city_id ?? null,
+        blood_type: input.blood_type ?? null,
+        rh_factor: input.rh_factor ?? null,
+        eapb_id: input.eapb_id ?? null,
+        regime: input.regime ?? null,
+        clinic_history: input.clinic_history ?? null,
+        address: input.address ?? null,
+        neighborhood: input.neighborhood ?? null,
+        prefix: input.prefix ?? null,
+        cellphone: input.cellphone ?? null,
+        email: input.email ?? null,
+        card_id: null,
+        multipatient_card_id: null,
+        resiplus_data: null,
+        resiplus_code: null,
+        resiplus_id: null,
+        occupation: null,
+        scholarship: null,
+        civil_status: null,
+        deceased_at: null,
+      },
+      { transaction },
+    );
+    if (tagIds.length) {
+      await deps.sequelize.getQueryInterface().bulkInsert('patient_tags', [...new Set(tagIds)].map((tag_id) => ({ patient_id: p.id, tag_id })), { transaction });
+    }
+    return p;
+  });
+  return getPatient(deps, principal, created.id);
+}
+
+/** Which permission a partial update needs, from the fields it carries (01 §6). */
+function requiredPermissions(body: PatientUpdate, current: number): Array<keyof PatientPermissions> {
+  const needs = new Set<keyof PatientPermissions>();
+  for (const key of Object.keys(body)) {
+    if (key === 'status') needs.add(body.status === PATIENT_STATUS.deceased ? 'set_deceased' : body.status === current ? 'edit' : 'change_status');
+    else if (key === 'clinic_history' || key === 'tag_ids') needs.add('add_tags');
+    else needs.add('edit');
+  }
+  return [...needs];
+}
+
+export async function updatePatient(deps: PatientDeps, principal: StaffPrincipal, id: number, raw: PatientUpdate) {
+  const p = await findPatient(principal.clientId, id);
+  if (p.status === PATIENT_STATUS.deceased) throw forbidden('El paciente está registrado como fallecido; su ficha no admite cambios.');
+  const permissions = patientPermissions(principal.role, p.status);
+  for (const perm of requiredPermissions(raw, p.status)) if (!permissions[perm]) throw forbidden();
+  const input = normaliseInput(raw);
+  const countryId = input.country_id ?? p.country_id;
+  if (input.nid != null || input.id_type != null || input.country_id != null) {
+    checkIdentity(deps, countryId, input.id_type ?? p.id_type, input.nid ?? p.nid);
+  }
+  checkReferences(deps, input, countryId);
+  if (input.tag_ids) await assertTagsOwned(principal.clientId, input.tag_ids);
+  const { tag_ids, status: requested, ...fields } = input;
+  const merged = { ...p.get({ plain: true }), ...fields } as Patient;
+  const change = rules.nextStatus(p.status, requested, merged);
+  if (!change.ok) throw forbidden(change.message);
+  if (input.nid != null || input.id_type != null) {
+    const dup = await Patient.findOne({ where: { client_id: principal.clientId, id_type: merged.id_type, nid: merged.nid, id: { [Op.ne]: id } }, attributes: ['id'] });
+    if (dup) throw conflict('Ya existe un paciente con ese tipo y número de documento.', 'nid');
+  }
+  await deps.sequelize.transaction(async (transaction) => {
+    p.set({
+      ...fields,
+      status: change.status,
+      search_name: toSearchKey(`${merged.first_name} ${merged.last_name}`),
+      ...(change.status === PATIENT_STATUS.deceased ? { deceased_at: deps.now() } : {}),
+    } as Partial<Patient>);
+    await p.save({ transaction });
+    if (tag_ids) {
+      await deps.sequelize.query('DELETE FROM patient_tags WHERE patient_id = :id', { replacements: { id }, transaction });
+      if (tag_ids.length) {
+        await deps.sequelize.getQueryInterface().bulkInsert('patient_tags', [...new Set(tag_ids)].map((tag_id) => ({ patient_id: id, tag_id })), { transaction });
+      }
+    }
+  });
+  const dto = await getPatient(deps, principal, id);
+  return { ...dto, notification: { type: 'success' as const, message: 'Paciente actualizado correctamente' } };
+}

@@ -1,0 +1,46 @@
+import { Router } from 'express';
+import { principalOf, staffOf } from '../../http/auth.js';
+import { tooManyRequests } from '../../http/errors.js';
+import { RateLimiter } from '../../http/rate-limit.js';
+import { User } from '../users/users.model.js';
+import { buildProfile, createSession, revokeSession, type SessionDeps } from './sessions.service.js';
+import { requestOtp, verifyOtp, type OtpDeps } from '../otp/otp.service.js';
+
+/** Staff sign-in, sign-out and profile; patient one-time-code sign-in. */
+export function sessionsRouter(deps: OtpDeps & SessionDeps, authenticate: import('express').RequestHandler): Router {
+  const r = Router();
+  // Password guessing: 10 failures per e-mail and 50 per address in 15 minutes.
+  const byEmail = new RateLimiter(10, 15 * 60_000);
+  const byIp = new RateLimiter(50, 15 * 60_000);
+
+  r.post('/sessions', async (req, res) => {
+    const email = String(req.body.email).trim().toLowerCase();
+    const ip = req.ip ?? 'unknown';
+    const wait = Math.max(byEmail.retryAfter(email), byIp.retryAfter(ip));
+    if (wait > 0) throw tooManyRequests('Demasiados intentos de inicio de sesión. Espere unos minutos e intente de nuevo.', wait);
+    try {
+      const session = await createSession(deps, email, req.body.password);
+      byEmail.reset(email);
+      res.status(201).json(session);
+    } catch (err) {
+      byEmail.hit(email);
+      byIp.hit(ip);
+      throw err;
+    }
+  });
+  r.delete('/sessions', authenticate, async (req, res) => {
+    await revokeSession(deps, principalOf(req).sessionId);
+    res.status(204).end();
+  });
+  r.get('/me', authenticate, async (req, res) => {
+    const p = staffOf(req);
+    res.json(await buildProfile(deps, p.user as User));
+  });
+  r.post('/request_otp', async (req, res) => {
+    res.json(await requestOtp(deps, req.body.nid, req.ip ?? 'unknown'));
+  });
+  r.post('/verify_otp', async (req, res) => {
+    res.json(await verifyOtp(deps, req.body.nid, req.body.otp_code, req.body.challenge_id));
+  });
+  return r;
+}

@@ -1,0 +1,29 @@
+import { Router } from 'express';
+import type { Sequelize } from 'sequelize';
+import { requireStaff, staffOf } from '../../http/auth.js';
+import { readListParams, sendList } from '../../http/list-params.js';
+import * as tags from './tags.service.js';
+
+export function tagsRouter(sequelize: Sequelize): Router {
+  const r = Router();
+  r.get('/tags', requireStaff(), async (req, res) => {
+    const { rows, total } = await tags.listTags(sequelize, staffOf(req).clientId, readListParams(req, 10), { color: req.query.color as string | undefined });
+    sendList(res, rows, total);
+  });
+  r.post('/tags', requireStaff('administer'), async (req, res) => {
+    res.status(201).json(await tags.createTag(staffOf(req).clientId, req.body));
+  });
+  r.get('/tags/:id', requireStaff(), async (req, res) => {
+    res.json(await tags.getTag(sequelize, staffOf(req).clientId, Number(req.params.id)));
+  });
+  const update = async (req: any, res: any) => {
+    res.json(await tags.updateTag(sequelize, staffOf(req).clientId, Number(req.params.id), req.body));
+  };
+  r.put('/tags/:id', requireStaff('administer'), update);
+  r.patch('/tags/:id', requireStaff('administer'), update);
+  r.delete('/tags/:id', requireStaff('administer'), async (req, res) => {
+    await tags.deleteTag(sequelize, staffOf(req).clientId, Number(req.params.id));
+    res.status(204).end();
+  });
+  return r;
+}

@@ -1,0 +1,99 @@
+import { Op, QueryTypes, type Sequelize, type WhereOptions } from 'sequelize';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
+import type { ListParams } from '../../http/list-params.js';
+import { Tag } from './tags.model.js';
+import type { components } from '../../../../contract/openapi.js';
+
+type TagDto = components['schemas']['Tag'];
+type TagInput = components['schemas']['TagInput'];
+type TagUpdate = components['schemas']['TagUpdate'];
+
+const SORTABLE = new Set(['id', 'name', 'color', 'created_at']);
+
+/** The one place a tags row becomes the contract's Tag. */
+export function toTagDto(tag: Tag, patientsCount: number): TagDto {
+  return {
+    id: tag.id,
+    name: tag.name,
+    color: tag.color as TagDto['color'],
+    // AI instructions per tag arrive with the messaging issue.
+    active_prompt: null,
+    patients_count: patientsCount,
+    created_at: new Date(tag.created_at).toISOString(),
+  };
+}
+
+async function countPatients(sequelize: Sequelize, tagIds: number[]): Promise<Map<number, number>> {
+  if (!tagIds.length) return new Map();
+  const rows = await sequelize.query<{ tag_id: number; n: number }>(
+    'SELECT tag_id, COUNT(*) AS n FROM patient_tags WHERE tag_id IN (:ids) GROUP BY tag_id',
+    { replacements: { ids: tagIds }, type: QueryTypes.SELECT },
+  );
+  return new Map(rows.map((r) => [Number(r.tag_id), Number(r.n)]));
+}
+
+export async function listTags(sequelize: Sequelize, clientId: number, p: ListParams, filters: { color?: string }) {
+  const where: WhereOptions<Tag> = { client_id: clientId };
+  if (filters.color) Object.assign(where, { color: filters.color });
+  if (p.q) Object.assign(where, { name: { [Op.like]: `%${p.q.toUpperCase()}%` } });
+  const { rows, count } = await Tag.findAndCountAll({
+    where,
+    order: [[p.sort && SORTABLE.has(p.sort) ? p.sort : 'name', p.order], ['id', 'ASC']],
+    offset: p.offset,
+    limit: p.limit,
+  });
+  const counts = await countPatients(sequelize, rows.map((t) => t.id));
+  return { rows: rows.map((t) => toTagDto(t, counts.get(t.id) ?? 0)), total: count };
+}
+
+export async function findTag(clientId: number, id: number): Promise<Tag> {
+  const tag = await Tag.findOne({ where: { id, client_id: clientId } });
+  if (!tag) throw notFound('La etiqueta no existe.');
+  return tag;
+}
+
+export async function getTag(sequelize: Sequelize, clientId: number, id: number): Promise<TagDto> {
+  const tag = await findTag(clientId, id);
+  return toTagDto(tag, (await countPatients(sequelize, [id])).get(id) ?? 0);
+}
+
+async function assertNameFree(clientId: number, name: string, exceptId?: number) {
+  const existing = await Tag.findOne({ where: { client_id: clientId, name } });
+  if (existing && existing.id !== exceptId) throw conflict('Ya existe una etiqueta con ese nombre.', 'name');
+}
+
+const normaliseTagName = (name: string) => name.trim().replace(/\s+/g, ' ').toUpperCase();
+
+export async function createTag(clientId: number, input: TagInput): Promise<TagDto> {
+  const name = normaliseTagName(input.name);
+  await assertNameFree(clientId, name);
+  const tag = await Tag.create({ client_id: clientId, name, color: input.color });
+  return toTagDto(tag, 0);
+}
+
+export async function updateTag(sequelize: Sequelize, clientId: number, id: number, input: TagUpdate): Promise<TagDto> {
+  const tag = await findTag(clientId, id);
+  if (input.name != null) {
+    const name = normaliseTagName(input.name);
+    await assertNameFree(clientId, name, id);
+    tag.name = name;
+  }
+  if (input.color != null) tag.color = input.color;
+  await tag.save();
+  return getTag(sequelize, clientId, id);
+}
+
+export async function deleteTag(sequelize: Sequelize, clientId: number, id: number): Promise<void> {
+  const tag = await findTag(clientId, id);
+  await sequelize.transaction(async (transaction) => {
+    await sequelize.query('DELETE FROM patient_tags WHERE tag_id = :id', { replacements: { id }, transaction });
+    await tag.destroy({ transaction });
+  });
+}
+
+/** Tag ids must all belong to the client; an unknown or foreign id is a field error, not a leak. */
+export async function assertTagsOwned(clientId: number, tagIds: number[]): Promise<void> {
+  if (!tagIds.length) return;
+  const count = await Tag.count({ where: { client_id: clientId, id: [...new Set(tagIds)] } });
+  if (count !== new Set(tagIds).size) throw badRequest('tag_ids', 'Una de las etiquetas no existe.');
+}

@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { QueryTypes } from 'sequelize';
+import { loadConfig } from './config.js';
+import { bootstrap } from './bootstrap.js';
+import { ROOT_DIR } from './app.js';
+import { hashPassword } from './modules/sessions/sessions.service.js';
+import { seedDemo } from '../../seeds/demo.js';
+
+/** `npm start`: builds what is missing, migrates, seeds the demo on an empty database, serves everything on one port. */
+async function main() {
+  const config = loadConfig();
+  const missing = ['admin', 'portal'].filter((app) => !fs.existsSync(path.join(ROOT_DIR, app, 'dist/index.html')));
+  if (missing.length && process.env.SKIP_BUILD !== '1') {
+    console.log(`[vigia] compilando ${missing.join(' y ')}...`);
+    for (const app of missing) {
+      const r = spawnSync('npm', ['run', 'build', '-w', app], { cwd: ROOT_DIR, stdio: 'inherit' });
+      if (r.status !== 0) throw new Error(`No se pudo compilar ${app}`);
+    }
+  }
+  const product = await bootstrap(config);
+  const [{ n }] = await product.sequelize.query<{ n: number }>('SELECT COUNT(*) AS n FROM clients', { type: QueryTypes.SELECT });
+  let demo: Awaited<ReturnType<typeof seedDemo>> | null = null;
+  if (Number(n) === 0 && process.env.SEED_DEMO !== '0') {
+    demo = await seedDemo(product.sequelize.getQueryInterface(), { now: new Date(), hashPassword });
+  }
+  const server = product.app.listen(config.port, () => {
+    const url = `http://localhost:${config.port}`;
+    const db = config.databaseUrl ? 'PostgreSQL' : path.join(config.dataDir, 'vigia.sqlite');
+    console.log(`\nVigía está en ${url}  (base de datos: ${db})`);
+    console.log(`  Personal: ${url}/   ·   Portal del paciente: ${url}/login_patient   ·   API: ${url}/api/docs`);
+    if (demo) {
+      console.log('\nDatos de demostración creados. Usuarios (contraseña entre paréntesis):');
+      for (const u of demo.users) console.log(`  ${u.role.padEnd(11)} ${u.email}  (${u.password})`);
+      console.log(`  Portal del paciente: documento ${demo.portalPatient.nid}; el código llega al buzón de SMS (GET /api/v1/sms_outbox como admin).`);
+    }
+  });
+  const stop = () => {
+    server.close(() => product.close().then(() => process.exit(0)));
+    setTimeout(() => process.exit(0), 5000).unref();
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+main().catch((err) => {
+  console.error('[vigia] no se pudo iniciar:', err);
+  process.exit(1);
+});

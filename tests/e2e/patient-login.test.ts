@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startServer, type RunningServer } from './support/server';
+import { launchBrowser, openPage, pathOf, waitForPath } from './support/browser';
+import { DEMO_PATIENT, createStaffSession, findPatientByNid, listSmsOutbox, readLatestCode } from './support/api';
+
+describe('patient login (/login_patient) and portal', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let adminToken: string;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    adminToken = (await createStaffSession(server.baseUrl)).token;
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  }, 30_000);
+
+  /** Step 1: the document number; returns the code the SMS carried. */
+  async function requestCode(page: Page): Promise<string> {
+    const [previous] = await listSmsOutbox(server.baseUrl, adminToken, DEMO_PATIENT.cellphone);
+    await page.goto('/login_patient');
+    await page.getByText('Por favor ingrese el número de documento del paciente').waitFor({ state: 'visible' });
+    await page.getByLabel('Número de documento').fill(DEMO_PATIENT.nid);
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await page.getByLabel('Código de confirmación').waitFor({ state: 'visible' });
+    const { code } = await readLatestCode(server.baseUrl, adminToken, DEMO_PATIENT.cellphone, previous?.id);
+    return code;
+  }
+
+  it('refuses a wrong code', async () => {
+    const page = await openPage(browser, server.baseUrl);
+    const code = await requestCode(page);
+    const wrong = code.slice(0, -1) + String((Number(code.at(-1)) + 1) % 10);
+
+    await page.getByLabel('Código de confirmación').fill(wrong);
+    await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+
+    await page.getByText('número de documento o codigo erróneos').waitFor({ state: 'visible' });
+    expect(pathOf(page)).toBe('/login_patient');
+  });
+
+  it('lets the patient in with the code sent by SMS, shows their data, and lets them out', async () => {
+    const patient = await findPatientByNid(server.baseUrl, adminToken, DEMO_PATIENT.nid);
+    const page = await openPage(browser, server.baseUrl);
+    const code = await requestCode(page);
+
+    await page.getByLabel('Código de confirmación').fill(code);
+    await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+
+    await waitForPath(page, '/portal_patient');
+    await page.getByText('PORTAL DE PACIENTE').waitFor({ state: 'visible' });
+    await page.getByText(patient.full_name).first().waitFor({ state: 'visible' });
+
+    await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+    await waitForPath(page, '/login_patient');
+    await page.goto('/portal_patient');
+    await waitForPath(page, '/login_patient');
+    await page.getByText('Por favor ingrese el número de documento del paciente').waitFor({ state: 'visible' });
+  });
+});

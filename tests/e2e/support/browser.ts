@@ -1,0 +1,73 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { onTestFinished } from 'vitest';
+import { REPO_ROOT } from './server';
+
+/** Chromium from the system (playwright-core downloads none) and a screenshot of every failing test. */
+
+export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'tests/e2e/.screenshots');
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-dev-shm-usage',
+];
+
+/** Long enough for a slow machine; short enough that a missing element fails the test, not the suite. */
+export const ACTION_TIMEOUT_MS = 15_000;
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+}
+
+function fileNameFor(testName: string): string {
+  const safe = testName
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 120);
+  return `${safe || 'test'}-${Date.now()}.png`;
+}
+
+/**
+ * A fresh context (no cookies, no storage) for the running test. When the test fails, the page is
+ * saved to tests/e2e/.screenshots/ before the context closes.
+ */
+export async function openPage(browser: Browser, baseURL: string, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ baseURL, locale: 'es-CO', viewport: { width: 1280, height: 800 }, ...options });
+  context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+  const page = await context.newPage();
+
+  onTestFinished(async ({ task }) => {
+    try {
+      if (task.result?.state === 'fail') {
+        await mkdir(SCREENSHOT_DIR, { recursive: true });
+        const file = path.join(SCREENSHOT_DIR, fileNameFor(`${task.suite?.name ?? ''} ${task.name}`));
+        await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
+        console.error(`Screenshot of the failing page (${page.url()}): ${file}`);
+      }
+    } finally {
+      await context.close();
+    }
+  }, 30_000);
+
+  return page;
+}
+
+/** The path and query the browser shows, e.g. '/tags?x=1'. */
+export function pathOf(page: Page): string {
+  const url = new URL(page.url());
+  return url.pathname + url.search;
+}
+
+/** Waits until the browser shows the given path (and query), for client-side navigations too. */
+export async function waitForPath(page: Page, expected: string, timeout = ACTION_TIMEOUT_MS): Promise<void> {
+  await page.waitForURL((url) => url.pathname + url.search === expected, { timeout, waitUntil: 'commit' });
+}

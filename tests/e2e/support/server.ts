@@ -1,0 +1,105 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Boots the real product (API serving the built admin and portal) as a child process. */
+
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+const HEALTH_TIMEOUT_MS = 90_000;
+const STOP_GRACE_MS = 5_000;
+const OUTPUT_LIMIT = 64 * 1024;
+
+export interface RunningServer {
+  baseUrl: string;
+  /** Everything the server printed so far (the tail, when it is long). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+async function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await findFreePort();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'vigia-e2e-'));
+  const baseUrl = `http://127.0.0.1:${port}`;
+
+  let output = '';
+  const record = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-OUTPUT_LIMIT);
+  };
+
+  // Same as `npx tsx api/src/server.ts`, without npx's start-up cost and notices.
+  // Its own process group, so stop() also ends the node process tsx starts.
+  const child = spawn(path.join(REPO_ROOT, 'node_modules/.bin/tsx'), ['api/src/server.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'test', ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  child.stdout.on('data', record);
+  child.stderr.on('data', record);
+
+  let exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  const exit = new Promise<void>((resolve) => {
+    child.on('exit', (code, signal) => {
+      exited = { code, signal };
+      resolve();
+    });
+  });
+  child.on('error', (error) => record(Buffer.from(`\n[spawn error] ${error.message}\n`)));
+
+  const killGroup = (signal: NodeJS.Signals) => {
+    if (exited || child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      // Already gone.
+    }
+  };
+  const killOnExit = () => killGroup('SIGKILL');
+  process.once('exit', killOnExit);
+
+  async function stop(): Promise<void> {
+    process.off('exit', killOnExit);
+    killGroup('SIGTERM');
+    await Promise.race([exit, sleep(STOP_GRACE_MS)]);
+    killGroup('SIGKILL');
+    await rm(dataDir, { recursive: true, force: true });
+  }
+
+  const deadline = Date.now() + HEALTH_TIMEOUT_MS;
+  let lastProblem = 'no answer yet';
+  while (Date.now() < deadline) {
+    if (exited) break;
+    try {
+      const response = await fetch(`${baseUrl}/api/v1/health`, { signal: AbortSignal.timeout(2_000) });
+      if (response.status === 200) return { baseUrl, output: () => output, stop };
+      lastProblem = `GET /api/v1/health answered ${response.status}: ${(await response.text()).slice(0, 500)}`;
+    } catch (error) {
+      lastProblem = (error as Error).message;
+    }
+    await sleep(250);
+  }
+
+  const why = exited
+    ? `exited early (code ${(exited as { code: number | null }).code}, signal ${(exited as { signal: string | null }).signal})`
+    : `was not healthy after ${HEALTH_TIMEOUT_MS / 1000} s (${lastProblem})`;
+  await stop();
+  throw new Error(`The API server ${why}.\n--- server output ---\n${output}\n--- end of server output ---`);
+}

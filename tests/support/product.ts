@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { Sequelize } from 'sequelize';
+import request from 'supertest';
+import { bootstrap, type Product } from '../../api/src/bootstrap.js';
+import type { Config } from '../../api/src/config.js';
+import { createClientWithAdmin } from '../../api/src/modules/clients/clients.service.js';
+import { User } from '../../api/src/modules/users/users.model.js';
+import { hashPassword } from '../../api/src/modules/sessions/sessions.service.js';
+import type { Role } from '../../api/src/modules/access/access.rules.js';
+
+export const PASSWORD = 'Prueba@2026';
+/** Bogotá, D.C. in the DIVIPOLA catalogue (country 26 = Colombia). */
+export const BOGOTA = 2611001;
+
+export interface TestProduct extends Product {
+  dataDir: string;
+  http: ReturnType<typeof request>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real product on a fresh database: a temporary SQLite file, or, when DATABASE_URL is set,
+ * a new PostgreSQL database created for this test file and dropped afterwards.
+ */
+export async function startTestProduct(opts: { now?: () => Date; otpLength?: string } = {}): Promise<TestProduct> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-test-'));
+  let databaseUrl: string | null = null;
+  let dropDatabase = async () => {};
+  if (process.env.DATABASE_URL) {
+    const base = new URL(process.env.DATABASE_URL);
+    const name = `vigia_t_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
+    const admin = new Sequelize(process.env.DATABASE_URL, { logging: false });
+    await admin.query(`CREATE DATABASE "${name}"`);
+    await admin.close();
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDatabase = async () => {
+      const a = new Sequelize(process.env.DATABASE_URL!, { logging: false });
+      await a.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await a.close();
+    };
+  }
+  const config: Config = {
+    port: 0,
+    env: 'test',
+    dataDir,
+    databaseUrl,
+    jwtSecret: crypto.randomBytes(32).toString('hex'),
+    tokenTtlSeconds: 3600,
+    smsUrl: null,
+    smsToken: null,
+    publicUrl: null,
+  };
+  const product = await bootstrap(config, { now: opts.now, otpLength: opts.otpLength, serveFrontEnds: false });
+  return {
+    ...product,
+    dataDir,
+    http: request(product.app),
+    async stop() {
+      await product.close();
+      await dropDatabase();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Org {
+  clientId: number;
+  tokens: Record<Role, string>;
+  users: Record<Role, User>;
+}
+
+/** A client with one user per role, each signed in. */
+export async function createOrg(t: TestProduct, name: string): Promise<Org> {
+  const slug = name.toLowerCase().replace(/[^a-z]/g, '');
+  const { client, user } = await createClientWithAdmin(t.sequelize, t.catalogues, {
+    name,
+    countryId: 26,
+    admin: { email: `admin@${slug}.test`, password: PASSWORD, firstName: 'Ana', lastName: 'Admin' },
+  });
+  const users = { admin: user } as Record<Role, User>;
+  const hash = await hashPassword(PASSWORD);
+  for (const role of ['medico', 'enfermeria', 'consulta'] as const) {
+    users[role] = await User.create({
+      client_id: client.id, email: `${role}@${slug}.test`, password_hash: hash, first_name: 'USUARIO', last_name: role.toUpperCase(),
+      role_name: role, cellphone: null, prefix: '+57', country_id: 26, city_id: null, time_zone: 'America/Bogota',
+    });
+  }
+  const tokens = {} as Record<Role, string>;
+  for (const role of ['admin', 'medico', 'enfermeria', 'consulta'] as const) {
+    const res = await t.http.post('/api/v1/sessions').send({ email: users[role].email, password: PASSWORD });
+    if (res.status !== 201) throw new Error(`login ${role}: ${res.status} ${JSON.stringify(res.body)}`);
+    tokens[role] = res.body.token;
+  }
+  return { clientId: client.id, tokens, users };
+}
+
+export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+/** A valid new-patient body (Colombian CC, complete contact data). */
+export function patientBody(overrides: Record<string, unknown> = {}) {
+  return {
+    id_type: 1,
+    nid: String(1000000000 + Math.floor(Math.random() * 899999999)),
+    first_name: 'maría josé',
+    last_name: 'pérez gómez',
+    country_id: 26,
+    city_id: BOGOTA as number | null,
+    birth_date: '1950-05-17',
+    gender: 0,
+    address: 'calle 45 # 12-30',
+    neighborhood: 'chapinero',
+    prefix: '+57',
+    cellphone: '3001234567',
+    email: 'maria.perez@example.co',
+    ...overrides,
+  };
+}
