@@ -17,8 +17,17 @@ export function readToken(): string | null {
   return readSession()?.token ?? null;
 }
 
+/** Set while a deliberate logout runs, so the guard does not remember the page being left. */
+let loggingOut = false;
+
 export function saveSession(session: Session): void {
+  loggingOut = false;
   localStorage.setItem(SESSION_STORAGE_KEY, JSON.stringify(session));
+}
+
+export function markLoggingOut(): void {
+  loggingOut = true;
+  sessionStorage.removeItem(REDIRECT_STORAGE_KEY);
 }
 
 /** Refreshes the profile part (GET /me) and keeps the token. */
@@ -44,7 +53,7 @@ export function isSafeRedirect(path: string | null | undefined): path is string 
 
 /** Remembers where a logged-out visitor wanted to go (route guard, 03 §2). */
 export function rememberRedirect(path: string): void {
-  if (isSafeRedirect(path)) sessionStorage.setItem(REDIRECT_STORAGE_KEY, path);
+  if (!loggingOut && isSafeRedirect(path)) sessionStorage.setItem(REDIRECT_STORAGE_KEY, path);
 }
 
 /** Returns and forgets the remembered target. */

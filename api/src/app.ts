@@ -73,7 +73,7 @@ export function createApp(deps: AppDeps): express.Express {
   });
   app.use(docsRouter());
 
-  const { authenticate, initialize } = createAuthenticator(deps.sequelize, deps.jwtSecret);
+  const { authenticate, initialize } = createAuthenticator(deps.sequelize, deps.jwtSecret, now);
   const sessionDeps = {
     sequelize: deps.sequelize,
     secret: deps.jwtSecret,

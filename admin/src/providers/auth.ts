@@ -3,6 +3,7 @@ import { API_URL } from '../constants';
 import type { Profile, Session } from '../contract';
 import {
   clearSession,
+  markLoggingOut,
   mergeProfile,
   readSession,
   rememberRedirect,
@@ -41,6 +42,7 @@ export const authProvider: AuthProvider = {
   },
 
   async logout() {
+    markLoggingOut();
     if (readSession()) {
       // Revoke on the server; a failure (expired token, offline) must not keep the user in.
       await http.delete(`${API_URL}/sessions`).catch(() => undefined);

@@ -1,4 +1,5 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
+import { insertReturningId } from '../db/sql.js';
 
 export interface SmsMessage {
   clientId: number | null;
@@ -27,10 +28,11 @@ export function createSmsSender(opts: {
   const doFetch = opts.fetchImpl ?? fetch;
   return {
     async send({ clientId, to, body }) {
-      const [id] = (await sequelize.query(
+      const id = await insertReturningId(
+        sequelize,
         'INSERT INTO sms_outbox (client_id, "to", body, status, created_at) VALUES (:clientId, :to, :body, :status, :now) RETURNING id',
-        { replacements: { clientId, to, body, status: url ? 'queued' : 'sent', now: opts.now() }, type: QueryTypes.SELECT },
-      )) as Array<{ id: number }>;
+        { clientId, to, body, status: url ? 'queued' : 'sent', now: opts.now() },
+      );
       if (!url) return;
       let status = 'failed';
       let providerId: string | null = null;
@@ -50,7 +52,7 @@ export function createSmsSender(opts: {
         opts.log?.('sms delivery failed', err);
       }
       await sequelize.query('UPDATE sms_outbox SET status = :status, provider_id = :providerId WHERE id = :id', {
-        replacements: { status, providerId, id: id.id },
+        replacements: { status, providerId, id },
       });
     },
   };

@@ -1,9 +1,15 @@
-import type { Sequelize, Transaction } from 'sequelize';
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 
 /** Runs a write and answers how many rows it changed, on SQLite and PostgreSQL alike. */
 export async function execute(sequelize: Sequelize, sql: string, replacements: Record<string, unknown>, transaction?: Transaction): Promise<number> {
-  const [, meta] = (await sequelize.query(sql, { replacements, transaction })) as [unknown, unknown];
-  if (typeof meta === 'number') return meta;
-  const m = meta as { changes?: number; rowCount?: number } | undefined;
-  return m?.changes ?? m?.rowCount ?? 0;
+  // With QueryTypes.UPDATE both dialects answer [rows, affectedCount] (DELETE goes through it too).
+  const [, affected] = (await sequelize.query(sql, { replacements, transaction, type: QueryTypes.UPDATE })) as unknown as [unknown, number];
+  return Number(affected ?? 0);
+}
+
+/** Runs `INSERT ... RETURNING id` and answers the new id on SQLite (lastID) and PostgreSQL (rows). */
+export async function insertReturningId(sequelize: Sequelize, sql: string, replacements: Record<string, unknown>, transaction?: Transaction): Promise<number> {
+  const [result] = (await sequelize.query(sql, { replacements, transaction, type: QueryTypes.INSERT })) as unknown as [unknown, unknown];
+  if (Array.isArray(result)) return Number((result[0] as { id: number }).id);
+  return Number(result);
 }

@@ -36,6 +36,7 @@ declare global {
 
 interface TokenClaims {
   sub: string;
+  exp: number;
   jti: string;
   typ: 'staff' | 'patient';
   cid: number;
@@ -45,7 +46,7 @@ interface TokenClaims {
  * Bearer JWT, HS256 only, with issuer/audience/expiry checked, then the session row: a token whose
  * session was revoked (logout) or whose user was disabled is refused like a forged one.
  */
-export function createAuthenticator(sequelize: Sequelize, secret: string) {
+export function createAuthenticator(sequelize: Sequelize, secret: string, now: () => Date = () => new Date()) {
   const strategy = new JwtStrategy(
     {
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
@@ -53,17 +54,19 @@ export function createAuthenticator(sequelize: Sequelize, secret: string) {
       algorithms: ['HS256'],
       issuer: TOKEN_ISSUER,
       audience: TOKEN_AUDIENCE,
-      jsonWebTokenOptions: { maxAge: '7d' },
+      // Expiry is checked against the injected clock (below and in the session row), not only the wall clock.
+      ignoreExpiration: true,
     },
     async (claims: TokenClaims, done: (err: unknown, user?: Express.User | false) => void) => {
       try {
         if (!claims?.jti || !claims.sub || (claims.typ !== 'staff' && claims.typ !== 'patient')) return done(null, false);
+        if (typeof claims.exp !== 'number' || claims.exp * 1000 <= now().getTime()) return done(null, false);
         const rows = await sequelize.query<{ subject_type: string; subject_id: number; client_id: number; expires_at: string; revoked_at: string | null }>(
           'SELECT subject_type, subject_id, client_id, expires_at, revoked_at FROM sessions WHERE id = :id',
           { replacements: { id: claims.jti }, type: QueryTypes.SELECT },
         );
         const s = rows[0];
-        if (!s || s.revoked_at || new Date(s.expires_at).getTime() <= Date.now()) return done(null, false);
+        if (!s || s.revoked_at || new Date(s.expires_at).getTime() <= now().getTime()) return done(null, false);
         if (s.subject_type !== claims.typ || String(s.subject_id) !== claims.sub || s.client_id !== claims.cid) return done(null, false);
         if (claims.typ === 'patient') {
           return done(null, { principal: { kind: 'patient', sessionId: claims.jti, clientId: s.client_id, patientId: s.subject_id } });

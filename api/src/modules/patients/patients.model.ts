@@ -45,7 +45,8 @@ export class Patient extends Model<InferAttributes<Patient>, InferCreationAttrib
   declare updated_at: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
-    const nullableInt = { type: DataTypes.INTEGER, allowNull: true };
+    // A fresh object per attribute: Sequelize annotates attribute definitions in place.
+    const nullableInt = () => ({ type: DataTypes.INTEGER, allowNull: true });
     Patient.init(
       {
         id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
@@ -56,13 +57,13 @@ export class Patient extends Model<InferAttributes<Patient>, InferCreationAttrib
         last_name: { type: DataTypes.STRING(50), allowNull: false },
         search_name: { type: DataTypes.STRING(110), allowNull: false },
         country_id: { type: DataTypes.INTEGER, allowNull: false },
-        city_id: nullableInt,
+        city_id: nullableInt(),
         birth_date: { type: DataTypes.DATEONLY, allowNull: false },
         gender: { type: DataTypes.INTEGER, allowNull: false },
-        blood_type: nullableInt,
-        rh_factor: nullableInt,
-        eapb_id: nullableInt,
-        regime: nullableInt,
+        blood_type: nullableInt(),
+        rh_factor: nullableInt(),
+        eapb_id: nullableInt(),
+        regime: nullableInt(),
         status: { type: DataTypes.INTEGER, allowNull: false },
         time_zone: { type: DataTypes.STRING(64), allowNull: false },
         clinic_history: DataTypes.TEXT,
@@ -76,9 +77,9 @@ export class Patient extends Model<InferAttributes<Patient>, InferCreationAttrib
         resiplus_data: DataTypes.JSON,
         resiplus_code: DataTypes.STRING(32),
         resiplus_id: DataTypes.STRING(64),
-        occupation: nullableInt,
-        scholarship: nullableInt,
-        civil_status: nullableInt,
+        occupation: nullableInt(),
+        scholarship: nullableInt(),
+        civil_status: nullableInt(),
         deceased_at: DataTypes.DATE,
         created_at: DataTypes.DATE,
         updated_at: DataTypes.DATE,

@@ -36,13 +36,13 @@ export async function issueToken(
     'INSERT INTO sessions (id, subject_type, subject_id, client_id, expires_at, created_at) VALUES (:id, :type, :sid, :cid, :exp, :now)',
     { replacements: { id: jti, type: subject.type, sid: subject.id, cid: subject.clientId, exp: expiresAt, now }, type: QueryTypes.INSERT },
   );
-  const token = jwt.sign({ typ: subject.type, cid: subject.clientId }, deps.secret, {
+  const iat = Math.floor(now.getTime() / 1000);
+  const token = jwt.sign({ typ: subject.type, cid: subject.clientId, iat, exp: iat + deps.ttlSeconds }, deps.secret, {
     algorithm: 'HS256',
     subject: String(subject.id),
     jwtid: jti,
     issuer: TOKEN_ISSUER,
     audience: TOKEN_AUDIENCE,
-    expiresIn: deps.ttlSeconds,
   });
   return { token, expiresAt };
 }

@@ -1,0 +1,83 @@
+import { useMemo } from 'react';
+import { Form } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { contractDoc } from './contract-doc';
+import { ColorChip } from './renderers';
+import { describeField, objectSchema, toFormRules, type FieldSpec, type WidgetKind } from './schema-rules';
+import type { AnyResource } from './types';
+import { FieldInput } from './widgets';
+
+export type FormField = { spec: FieldSpec; label: string; widget: WidgetKind; placeholder?: string; help?: string };
+
+/** The declared form fields, with type, limits and messages read from the create or update schema. */
+export function useFormFields(resource: AnyResource, action: 'create' | 'edit'): FormField[] {
+  return useMemo(() => {
+    const schemaName: string | undefined =
+      action === 'create' ? resource.schemas.create : (resource.schemas.update ?? resource.schemas.create);
+    if (!schemaName) return [];
+    const input = objectSchema(contractDoc, schemaName);
+    const recordSchema = objectSchema(contractDoc, resource.schemas.record);
+    return (resource.fields ?? [])
+      .filter((f) => input.properties?.[f.field] !== undefined)
+      .map((f) => {
+        const spec = describeField(contractDoc, schemaName, f.field, { action, recordSchema });
+        return { spec, label: f.label, widget: f.widget ?? spec.widget, placeholder: f.placeholder, help: f.help };
+      });
+  }, [resource, action]);
+}
+
+function dateProps(widget: WidgetKind) {
+  if (widget === 'date') {
+    return {
+      getValueProps: (value: unknown) => ({ value: value ? dayjs(String(value)) : undefined }),
+      normalize: (value: Dayjs | null) => (value ? value.format('YYYY-MM-DD') : null),
+    };
+  }
+  if (widget === 'datetime') {
+    return {
+      getValueProps: (value: unknown) => ({ value: value ? dayjs(String(value)) : undefined }),
+      normalize: (value: Dayjs | null) => (value ? value.toISOString() : null),
+    };
+  }
+  return {};
+}
+
+/** A live chip when the form edits both the text and the colour of a `chip-color` column. */
+function ChipPreview({ resource, fields }: { resource: AnyResource; fields: FormField[] }) {
+  const chip = resource.columns.find((c) => c.render === 'chip-color');
+  const names = fields.map((f) => f.spec.name);
+  const colorField = chip?.colorField ?? 'color';
+  const active = chip !== undefined && names.includes(chip.field) && names.includes(colorField);
+  const form = Form.useFormInstance();
+  const text = Form.useWatch(chip?.field ?? '', form) as string | undefined;
+  const color = Form.useWatch(colorField, form) as string | undefined;
+  if (!active) return null;
+  return (
+    <Form.Item label="Vista previa">
+      <ColorChip color={color}>{text?.trim() || `Nombre de la ${resource.labels.singular}`}</ColorChip>
+    </Form.Item>
+  );
+}
+
+/** Renders the fields of a declaration inside an antd Form. */
+export function CrudFormFields({ resource, fields, autoFocus }: { resource: AnyResource; fields: FormField[]; autoFocus?: boolean }) {
+  return (
+    <>
+      {fields.map(({ spec, label, widget, placeholder, help }, index) => (
+        <Form.Item
+          key={spec.name}
+          name={spec.name}
+          label={label}
+          rules={toFormRules(spec)}
+          extra={help}
+          valuePropName={widget === 'switch' ? 'checked' : 'value'}
+          validateFirst
+          {...dateProps(widget)}
+        >
+          <FieldInput spec={spec} widget={widget} placeholder={placeholder} autoFocus={autoFocus && index === 0} />
+        </Form.Item>
+      ))}
+      <ChipPreview resource={resource} fields={fields} />
+    </>
+  );
+}

@@ -1,0 +1,19 @@
+import type { HttpError, OpenNotificationParams } from '@refinedev/core';
+import type { AnyResource } from './types';
+
+/** The server's Spanish message is the notification (a 403 reads e.g. 'Solo un administrador...'). */
+export function serverErrorNotification(error?: HttpError): OpenNotificationParams {
+  return { type: 'error', message: error?.message || 'No fue posible completar la operación' };
+}
+
+export function crudNotifications(resource: AnyResource, action: 'create' | 'edit' | 'delete') {
+  const text = {
+    create: resource.labels.created ?? 'Registro creado correctamente',
+    edit: resource.labels.updated ?? 'Cambios guardados correctamente',
+    delete: resource.labels.deleted ?? 'Registro eliminado correctamente',
+  }[action];
+  return {
+    successNotification: (): OpenNotificationParams => ({ type: 'success', message: text }),
+    errorNotification: (error?: HttpError) => serverErrorNotification(error),
+  };
+}

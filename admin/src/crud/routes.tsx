@@ -1,0 +1,20 @@
+import { lazy } from 'react';
+import { Route } from 'react-router';
+import type { AnyResource } from './types';
+
+const CrudScreen = lazy(() => import('./CrudScreen'));
+
+/** Routes of one declaration: /<name>, /<name>/create, /<name>/edit/:id, /<name>/show/:id. */
+export function crudRoutes(resource: AnyResource) {
+  const base = `/${resource.name}`;
+  return [
+    <Route key={`${base}`} path={base} element={<CrudScreen resource={resource} action="list" />} />,
+    resource.schemas.create ? (
+      <Route key={`${base}/create`} path={`${base}/create`} element={<CrudScreen resource={resource} action="create" />} />
+    ) : null,
+    resource.actions?.edit ? (
+      <Route key={`${base}/edit`} path={`${base}/edit/:id`} element={<CrudScreen resource={resource} action="edit" />} />
+    ) : null,
+    <Route key={`${base}/show`} path={`${base}/show/:id`} element={<CrudScreen resource={resource} action="show" />} />,
+  ];
+}

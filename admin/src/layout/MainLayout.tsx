@@ -1,0 +1,180 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { Avatar, Button, Drawer, Input, Layout, Menu, Spin, Tooltip, Typography } from 'antd';
+import type { MenuProps } from 'antd';
+import { LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, MessageOutlined } from '@ant-design/icons';
+import { useGetIdentity, useLogout } from '@refinedev/core';
+import type { Session } from '../contract';
+import { readSession } from '../session';
+import { VigiaLogo, VigiaMark } from './Logo';
+import { CONFIGURATION_LABEL, CONFIGURATION_LINKS, MAIN_LINKS, selectedMenuKey, type MenuLink } from './menu';
+import { useInactivityLogout } from './useInactivityLogout';
+import { useMediaQuery } from './useMediaQuery';
+import './layout.css';
+
+const FeedbackDialog = lazy(() => import('./FeedbackDialog'));
+
+const FEEDBACK_KEY = 'feedback';
+/** The sidebar collapses below 900 px (01 §2); phones get a drawer instead. */
+const NARROW_QUERY = '(max-width: 899px)';
+const PHONE_QUERY = '(max-width: 575px)';
+
+function toItem(link: MenuLink): NonNullable<MenuProps['items']>[number] {
+  return { key: link.path, icon: link.icon, label: link.label };
+}
+
+const MENU_ITEMS: MenuProps['items'] = [
+  ...MAIN_LINKS.map(toItem),
+  { type: 'group', key: 'configuration', label: CONFIGURATION_LABEL, children: CONFIGURATION_LINKS.map(toItem) },
+  { type: 'divider' },
+  { key: FEEDBACK_KEY, icon: <MessageOutlined />, label: 'Opinión' },
+];
+
+function initials(first?: string, last?: string) {
+  return `${first?.[0] ?? ''}${last?.[0] ?? ''}`.toUpperCase() || '?';
+}
+
+function SidebarContent({ collapsed, onNavigate, onFeedback }: { collapsed: boolean; onNavigate?: () => void; onFeedback: () => void }) {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const selected = selectedMenuKey(pathname);
+
+  return (
+    <div className="vigia-sider-content">
+      <Link to="/dashboard" className="vigia-sider-logo" aria-label="Vigía, ir al Dashboard" onClick={onNavigate}>
+        {collapsed ? <VigiaMark size={34} /> : <VigiaLogo size={34} />}
+      </Link>
+      {!collapsed && (
+        <div className="vigia-sider-search">
+          <Input.Search
+            placeholder="Buscar paciente"
+            aria-label="Buscar paciente por nombre o documento"
+            allowClear
+            onSearch={(q) => {
+              const text = q.trim();
+              navigate(text ? `/patients?q=${encodeURIComponent(text)}` : '/patients');
+              onNavigate?.();
+            }}
+          />
+        </div>
+      )}
+      <Menu
+        mode="inline"
+        inlineCollapsed={collapsed}
+        items={MENU_ITEMS}
+        selectedKeys={selected ? [selected] : []}
+        onClick={({ key }) => {
+          if (key === FEEDBACK_KEY) onFeedback();
+          else navigate(key);
+          onNavigate?.();
+        }}
+        className="vigia-menu"
+      />
+    </div>
+  );
+}
+
+/** Main layout (01 §2): sidebar, toolbar with client and user, and the routed page. */
+export default function MainLayout() {
+  const { pathname } = useLocation();
+  const narrow = useMediaQuery(NARROW_QUERY);
+  const phone = useMediaQuery(PHONE_QUERY);
+  const [collapsed, setCollapsed] = useState(narrow);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [feedbackOpen, setFeedbackOpen] = useState(false);
+  const [feedbackLoaded, setFeedbackLoaded] = useState(false);
+  const { data: identity } = useGetIdentity<Session>();
+  const { mutate: logout } = useLogout();
+  const user = identity ?? readSession();
+
+  useEffect(() => setCollapsed(narrow), [narrow]);
+  useEffect(() => setDrawerOpen(false), [pathname]);
+  useInactivityLogout(() => logout(), pathname);
+
+  const openFeedback = () => {
+    setFeedbackLoaded(true);
+    setFeedbackOpen(true);
+  };
+
+  const fullName = [user?.first_name, user?.last_name].filter(Boolean).join(' ');
+
+  return (
+    <Layout className="vigia-shell">
+      {phone ? (
+        <Drawer
+          placement="left"
+          open={drawerOpen}
+          onClose={() => setDrawerOpen(false)}
+          width={280}
+          closable={false}
+          styles={{ body: { padding: 0 } }}
+        >
+          <SidebarContent collapsed={false} onNavigate={() => setDrawerOpen(false)} onFeedback={openFeedback} />
+        </Drawer>
+      ) : (
+        <Layout.Sider
+          theme="light"
+          width={256}
+          collapsedWidth={72}
+          collapsed={collapsed}
+          trigger={null}
+          className="vigia-sider"
+        >
+          <SidebarContent collapsed={collapsed} onFeedback={openFeedback} />
+        </Layout.Sider>
+      )}
+
+      <Layout className="vigia-body">
+        <Layout.Header className="vigia-header">
+          <Tooltip title={phone ? 'Menú' : collapsed ? 'Mostrar menú' : 'Ocultar menú'}>
+            <Button
+              type="text"
+              aria-label={phone ? 'Abrir menú' : collapsed ? 'Mostrar menú' : 'Ocultar menú'}
+              icon={phone || collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+              onClick={() => (phone ? setDrawerOpen(true) : setCollapsed((c) => !c))}
+            />
+          </Tooltip>
+
+          <div className="vigia-client">
+            {user?.client_logo_url && (
+              <img src={user.client_logo_url} alt={`Logo de ${user.client_name}`} className="vigia-client-logo" />
+            )}
+            <Typography.Text strong ellipsis className="vigia-client-name">
+              {user?.client_name}
+            </Typography.Text>
+          </div>
+
+          <div className="vigia-user">
+            <Avatar className="vigia-user-avatar" aria-hidden>
+              {initials(user?.first_name, user?.last_name)}
+            </Avatar>
+            <Typography.Text className="vigia-user-name" ellipsis>
+              {fullName}
+            </Typography.Text>
+            <Button icon={<LogoutOutlined />} onClick={() => logout()} aria-label="Cerrar sesión">
+              <span className="vigia-logout-text">Cerrar sesión</span>
+            </Button>
+          </div>
+        </Layout.Header>
+
+        <Layout.Content className="vigia-content">
+          <Suspense
+            fallback={
+              <div className="vigia-boot">
+                <Spin size="large" />
+              </div>
+            }
+          >
+            <Outlet />
+          </Suspense>
+        </Layout.Content>
+      </Layout>
+
+      {feedbackLoaded && (
+        <Suspense fallback={null}>
+          <FeedbackDialog open={feedbackOpen} onClose={() => setFeedbackOpen(false)} />
+        </Suspense>
+      )}
+    </Layout>
+  );
+}

@@ -1,0 +1,44 @@
+import type { ReactNode } from 'react';
+import {
+  AlertOutlined,
+  ApiOutlined,
+  AppstoreAddOutlined,
+  BarChartOutlined,
+  BellOutlined,
+  DashboardOutlined,
+  RobotOutlined,
+  SolutionOutlined,
+  TagsOutlined,
+  TeamOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
+
+export type MenuLink = { path: string; label: string; icon: ReactNode };
+
+/** Sidebar of 01 §2. The menu shows all items to everyone. */
+export const MAIN_LINKS: MenuLink[] = [
+  { path: '/dashboard', label: 'Dashboard', icon: <DashboardOutlined /> },
+  { path: '/patients', label: 'Pacientes', icon: <TeamOutlined /> },
+  { path: '/orders', label: 'Gestión de órdenes', icon: <SolutionOutlined /> },
+  { path: '/alerts_management', label: 'Gestión de alertas', icon: <AlertOutlined /> },
+];
+
+export const CONFIGURATION_LABEL = 'Configuración';
+
+export const CONFIGURATION_LINKS: MenuLink[] = [
+  { path: '/users', label: 'Usuarios', icon: <UserOutlined /> },
+  { path: '/alerts', label: 'Alertas', icon: <BellOutlined /> },
+  { path: '/tags', label: 'Etiquetas', icon: <TagsOutlined /> },
+  { path: '/client_prompts', label: 'Instrucciones IA', icon: <RobotOutlined /> },
+  { path: '/webhooks', label: 'Webhooks HL7 FHIR', icon: <ApiOutlined /> },
+  { path: '/integrations', label: 'Integraciones', icon: <AppstoreAddOutlined /> },
+  { path: '/reports', label: 'Reportes', icon: <BarChartOutlined /> },
+];
+
+/** The menu entry to highlight: the longest menu path that starts the current path. */
+export function selectedMenuKey(pathname: string): string | undefined {
+  const all = [...MAIN_LINKS, ...CONFIGURATION_LINKS].map((l) => l.path);
+  return all
+    .filter((path) => pathname === path || pathname.startsWith(`${path}/`))
+    .sort((a, b) => b.length - a.length)[0];
+}

@@ -1,0 +1,22 @@
+import { Card, Result } from 'antd';
+import { LinkButton } from '../../layout/LinkButton';
+import { usePageTitle } from '../../layout/usePageTitle';
+
+/** /404notfound and any unknown path (03 §2). The `reload` flag of the old product is accepted and ignored. */
+export default function NotFoundPage() {
+  usePageTitle('Página no encontrada');
+  return (
+    <Card>
+      <Result
+        status="404"
+        title="Error 404"
+        subTitle="Página no encontrada"
+        extra={
+          <LinkButton type="primary" to="/dashboard">
+            Ir al Dashboard
+          </LinkButton>
+        }
+      />
+    </Card>
+  );
+}

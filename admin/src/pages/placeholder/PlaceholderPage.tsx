@@ -1,0 +1,25 @@
+import { Card, Result } from 'antd';
+import { LinkButton } from '../../layout/LinkButton';
+import { ToolOutlined } from '@ant-design/icons';
+import { usePageTitle } from '../../layout/usePageTitle';
+
+export const PLACEHOLDER_TEXT = 'Esta sección estará disponible próximamente.';
+
+/** One shared page for the screens not built yet; each issue replaces its route. */
+export default function PlaceholderPage({ title }: { title: string }) {
+  usePageTitle(title);
+  return (
+    <Card>
+      <Result
+        icon={<ToolOutlined style={{ color: '#0e7c7b' }} />}
+        title={title}
+        subTitle={PLACEHOLDER_TEXT}
+        extra={
+          <LinkButton type="primary" to="/dashboard">
+            Volver al Dashboard
+          </LinkButton>
+        }
+      />
+    </Card>
+  );
+}

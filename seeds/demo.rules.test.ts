@@ -1,0 +1,234 @@
+import { describe, expect, it } from 'vitest';
+import { loadCatalogue, loadCatalogues } from './catalogues.js';
+import {
+  buildCedula, buildDemoPatients, buildDemoReferences, buildRecentReadings, buildVitalSeries, CONTACT_FIELDS,
+  DEMO_TAGS, isContactComplete, normalizeSearchText, PATIENT_STATUS, type DemoMeasurement, type DemoPatient,
+} from './demo.rules.js';
+import { createRng } from './random.js';
+
+const refs = buildDemoReferences(loadCatalogues());
+const now = new Date('2026-11-21T15:00:00Z');
+const portalPatient = { nid: '1020304050', cellphone: '3001234567' };
+const ccRegex = new RegExp(loadCatalogue('id_types').find((t) => t.id === 1)!.validation_regex);
+const bounds = new Map(loadCatalogue('clinical_elements').map((e) => [e.id, e]));
+
+function buildCohort(seed: number, count = 60): { patients: DemoPatient[]; series: DemoMeasurement[][] } {
+  const rng = createRng(seed);
+  const patients = buildDemoPatients(rng, count, { refs, now, portalPatient });
+  return { patients, series: patients.map((patient) => buildVitalSeries(rng, patient, 90, now, refs)) };
+}
+
+const seeds = [1, 42, 2026];
+const cohorts = seeds.map((seed) => ({ seed, ...buildCohort(seed) }));
+
+describe('createRng', () => {
+  it.each([[1], [42], [123456789]])('repeats the same stream for seed %i', (seed) => {
+    const a = createRng(seed);
+    const b = createRng(seed);
+    const draws = (rng: ReturnType<typeof createRng>) => Array.from({ length: 50 }, () => [rng.next(), rng.int(1, 6), rng.normal(0, 1)]);
+    expect(draws(a)).toEqual(draws(b));
+  });
+
+  it('keeps int() inside its inclusive bounds', () => {
+    const rng = createRng(9);
+    const values = Array.from({ length: 5000 }, () => rng.int(3, 5));
+    expect(new Set(values)).toEqual(new Set([3, 4, 5]));
+  });
+});
+
+describe('normalizeSearchText', () => {
+  it.each([
+    ['MARÍA JOSÉ PEÑA NÚÑEZ', 'maria jose pena nunez'],
+    ['ÁLVARO  DE JESÚS', 'alvaro de jesus'],
+    ['Bogotá, D.C.', 'bogota, d.c.'],
+    ['  ÜBER  ', 'uber'],
+  ])('%s -> %s', (input, expected) => {
+    expect(normalizeSearchText(input)).toBe(expected);
+  });
+});
+
+describe('buildCedula', () => {
+  const bogota = refs.cities.find((c) => c.code === '11001')!.data;
+  it.each([
+    // [birth year, gender, allowed lengths]
+    [1995, 0, [10]],
+    [1988, 1, [10]],
+    [1970, 0, [8]],
+    [1960, 1, [8]],
+    [1935, 1, [7, 8]],
+  ])('born %i, gender %i: %j digits and valid for CC', (year, gender, lengths) => {
+    const rng = createRng(year);
+    for (let i = 0; i < 200; i++) {
+      const nid = buildCedula(rng, year, gender, bogota);
+      expect(nid).toMatch(ccRegex);
+      expect(lengths).toContain(nid.length);
+    }
+  });
+});
+
+describe('buildDemoPatients', () => {
+  it.each(seeds)('is deterministic for seed %i', (seed) => {
+    const again = buildCohort(seed);
+    const first = cohorts.find((c) => c.seed === seed)!;
+    expect(again.patients).toEqual(first.patients);
+    expect(again.series).toEqual(first.series);
+  });
+
+  it('gives different data for different seeds', () => {
+    expect(cohorts[0].patients[1].row.nid).not.toBe(cohorts[1].patients[1].row.nid);
+  });
+
+  it.each(cohorts)('seed $seed: document numbers match the CC regex and are unique', ({ patients }) => {
+    for (const { row } of patients) {
+      expect(row.id_type).toBe(1);
+      expect(row.nid).toMatch(ccRegex);
+    }
+    expect(new Set(patients.map((p) => p.row.nid)).size).toBe(patients.length);
+  });
+
+  it.each(cohorts)('seed $seed: the first patient is the complete, active portal patient', ({ patients }) => {
+    const { row } = patients[0];
+    expect(row).toMatchObject({ nid: '1020304050', cellphone: '3001234567', prefix: '+57', status: PATIENT_STATUS.active, country_id: 26 });
+    expect(isContactComplete(row)).toBe(true);
+    expect(patients[0].profile.elements).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it.each(cohorts)('seed $seed: status 2 exactly when contact data is incomplete (D9)', ({ patients }) => {
+    for (const { row } of patients) {
+      if (row.status === PATIENT_STATUS.incomplete) expect(isContactComplete(row)).toBe(false);
+      else expect(CONTACT_FIELDS.filter((field) => row[field] === null)).toEqual([]);
+    }
+  });
+
+  it.each([
+    // [count, incomplete, inactive, deceased] with the default shares 15 %, 5 %, 2 %
+    [60, 9, 3, 1],
+    [200, 30, 10, 4],
+    [5, 1, 0, 0],
+  ])('%i patients: %i incomplete, %i inactive, %i deceased', (count, incomplete, inactive, deceased) => {
+    const patients = buildDemoPatients(createRng(count), count, { refs, now, portalPatient });
+    const countStatus = (status: number) => patients.filter((p) => p.row.status === status).length;
+    expect(countStatus(PATIENT_STATUS.incomplete)).toBe(incomplete);
+    expect(countStatus(PATIENT_STATUS.inactive)).toBe(inactive);
+    expect(countStatus(PATIENT_STATUS.deceased)).toBe(deceased);
+    for (const p of patients.filter((q) => q.row.status === PATIENT_STATUS.deceased)) expect(p.row.deceased_at).toEqual(p.measuredUntil);
+  });
+
+  it.each(cohorts)('seed $seed: names are upper case and search_name is their normal form', ({ patients }) => {
+    for (const { row } of patients) {
+      expect(row.first_name).toBe(row.first_name.toUpperCase());
+      expect(row.last_name).toBe(row.last_name.toUpperCase());
+      expect(row.first_name).toMatch(/^[A-ZÁÉÍÓÚÜÑ ]{1,50}$/);
+      expect(row.last_name).toMatch(/^[A-ZÁÉÍÓÚÜÑ ]{1,50}$/);
+      expect(row.search_name).toBe(normalizeSearchText(`${row.first_name} ${row.last_name}`));
+    }
+  });
+
+  it.each(cohorts)('seed $seed: contact and demographic values look Colombian', ({ patients }) => {
+    const cityIds = new Set(refs.cities.map((c) => c.id));
+    for (const { row } of patients) {
+      if (row.cellphone !== null) expect(row.cellphone).toMatch(/^3\d{9}$/);
+      if (row.prefix !== null) expect(row.prefix).toBe('+57');
+      if (row.address !== null) expect(row.address).toMatch(/^[A-Z ]+ \d+[A-Z ]* # \d+[AB]?-\d+/);
+      if (row.email !== null) expect(row.email).toMatch(/^[a-z0-9._]+@example\.(com|net|org)$/);
+      if (row.city_id !== null) expect(cityIds.has(row.city_id)).toBe(true);
+      expect([0, 1]).toContain(row.gender);
+      expect(row.birth_date >= '1930-01-01' && row.birth_date <= '2005-12-31').toBe(true);
+      expect(row.time_zone).toBe('America/Bogota');
+      expect(row.blood_type).toBeGreaterThan(0);
+      expect(row.rh_factor).toBeGreaterThan(0);
+      expect(row.eapb_id).toBeGreaterThan(0);
+      expect(row.regime).toBeGreaterThan(0);
+    }
+  });
+
+  it.each(cohorts)('seed $seed: every tag is a demo tag and every patient has one', ({ patients }) => {
+    const names = new Set(DEMO_TAGS.map((t) => t.name));
+    for (const { tags } of patients) {
+      expect(tags.length).toBeGreaterThan(0);
+      for (const tag of tags) expect(names.has(tag)).toBe(true);
+    }
+  });
+});
+
+describe('buildVitalSeries', () => {
+  it.each(cohorts)('seed $seed: systolic and diastolic come in pairs sharing `when`', ({ series }) => {
+    for (const readings of series) {
+      const key = (m: DemoMeasurement) => m.when.getTime();
+      const systolic = readings.filter((m) => m.clinical_element === 3);
+      const diastolic = readings.filter((m) => m.clinical_element === 4);
+      expect(systolic.map(key)).toEqual(diastolic.map(key));
+      systolic.forEach((s, i) => expect(diastolic[i].value).toBeLessThan(s.value));
+    }
+  });
+
+  it.each(cohorts)('seed $seed: values are within the entry bounds with at most one decimal', ({ series }) => {
+    for (const m of series.flat()) {
+      const bound = bounds.get(m.clinical_element)!;
+      expect(bound).toBeDefined();
+      expect(m.value).toBeGreaterThanOrEqual(bound.input_min);
+      expect(m.value).toBeLessThanOrEqual(bound.input_max);
+      expect(Math.round(m.value * 10) / 10).toBe(m.value);
+    }
+  });
+
+  it.each(cohorts)('seed $seed: readings stay inside the window and the measured period, ascending', ({ patients, series }) => {
+    const from = now.getTime() - 90 * 86_400_000;
+    patients.forEach((patient, i) => {
+      const times = series[i].map((m) => m.when.getTime());
+      expect(times).toEqual([...times].sort((a, b) => a - b));
+      for (const t of times) {
+        expect(t).toBeGreaterThanOrEqual(Math.max(from, patient.measuredFrom.getTime()));
+        expect(t).toBeLessThanOrEqual(Math.min(now.getTime(), patient.measuredUntil.getTime()));
+      }
+    });
+  });
+
+  it.each(cohorts)('seed $seed: 1 to 3 readings a day per element, a few out of range', ({ patients, series }) => {
+    let outOfRange = 0;
+    let total = 0;
+    patients.forEach((patient, i) => {
+      const perDay = new Map<string, number>();
+      for (const m of series[i]) {
+        const local = new Date(m.when.getTime() - 5 * 3_600_000).toISOString().slice(0, 10);
+        const key = `${m.clinical_element}|${local}`;
+        perDay.set(key, (perDay.get(key) ?? 0) + 1);
+        if (!patient.profile.elements.includes(m.clinical_element)) throw new Error(`unexpected element ${m.clinical_element}`);
+        total += 1;
+        if ((m.clinical_element === 3 && m.value >= 160) || (m.clinical_element === 2 && m.value < 90) || (m.clinical_element === 7 && m.value >= 38)) outOfRange += 1;
+      }
+      for (const count of perDay.values()) {
+        expect(count).toBeGreaterThanOrEqual(1);
+        expect(count).toBeLessThanOrEqual(3);
+      }
+    });
+    expect(total).toBeGreaterThan(10_000);
+    expect(outOfRange).toBeGreaterThan(0);
+    expect(outOfRange / total).toBeLessThan(0.1);
+  });
+
+  it('gives the portal patient data for every element on most days', () => {
+    const readings = cohorts[0].series[0];
+    for (const element of [1, 2, 3, 4, 5, 6, 7]) {
+      expect(readings.filter((m) => m.clinical_element === element).length).toBeGreaterThan(60);
+    }
+  });
+});
+
+describe('buildRecentReadings', () => {
+  const patients = buildDemoPatients(createRng(5), 40, { refs, now });
+  it.each([[1], [10], [100], [250]])('returns at most %i readings without splitting a pressure pair', (count) => {
+    const rng = createRng(count);
+    for (const patient of patients) {
+      const readings = buildRecentReadings(rng, patient, count, now, refs);
+      expect(readings.length).toBeLessThanOrEqual(count);
+      const systolic = readings.filter((m) => m.clinical_element === 3).map((m) => m.when.getTime());
+      const diastolic = readings.filter((m) => m.clinical_element === 4).map((m) => m.when.getTime());
+      expect(systolic).toEqual(diastolic);
+      // 200 days hold at least 100 readings even for a weight-only patient on 60 % of days.
+      if (count <= 100 && patient.measuredUntil.getTime() - patient.measuredFrom.getTime() > 200 * 86_400_000) {
+        expect(readings.length).toBeGreaterThanOrEqual(count - 1);
+      }
+    }
+  });
+});
