@@ -1,9 +1,13 @@
-import type { HttpError, OpenNotificationParams } from '@refinedev/core';
+import type { OpenNotificationParams } from '@refinedev/core';
 import type { AnyResource } from './types';
 
 /** The server's Spanish message is the notification (a 403 reads e.g. 'Solo un administrador...'). */
-export function serverErrorNotification(error?: HttpError): OpenNotificationParams {
-  return { type: 'error', message: error?.message || 'No fue posible completar la operación' };
+export function serverErrorNotification(error?: unknown): OpenNotificationParams {
+  const message = (error as { message?: unknown } | undefined)?.message;
+  return {
+    type: 'error',
+    message: typeof message === 'string' && message ? message : 'No fue posible completar la operación',
+  };
 }
 
 export function crudNotifications(resource: AnyResource, action: 'create' | 'edit' | 'delete') {
@@ -14,6 +18,6 @@ export function crudNotifications(resource: AnyResource, action: 'create' | 'edi
   }[action];
   return {
     successNotification: (): OpenNotificationParams => ({ type: 'success', message: text }),
-    errorNotification: (error?: HttpError) => serverErrorNotification(error),
+    errorNotification: (error?: unknown) => serverErrorNotification(error),
   };
 }
