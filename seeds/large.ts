@@ -10,6 +10,7 @@
  * per shape and reused, one transaction per batch of patients.
  */
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import bcrypt from 'bcryptjs';
 import { QueryTypes, type Sequelize } from 'sequelize';
@@ -178,9 +179,8 @@ async function insertPatientBatch(
     patientRows.push(toPatientValues(id, ctx.clientId, patient));
     for (const name of patient.tags) tagRows.push([id, ctx.tagIds.get(name)!]);
     for (const m of buildRecentReadings(rng, patient, opts.measurementsPerPatient, opts.now, refs)) {
-      const when = m.when.getTime();
       measurementRows.push([ctx.clientId, id, m.clinical_element, m.value, formatTimestamp(m.when), 0, ctx.trueValue, 'device',
-        formatTimestamp(new Date(when + 30_000))]);
+        formatTimestamp(new Date(m.when.getTime() + 30_000))]);
     }
   }
   await writer.exec('BEGIN');
@@ -277,7 +277,11 @@ export async function seedLarge(sequelize: Sequelize, opts: LargeOptions, log: (
   await syncIdSequences(sequelize.getQueryInterface(), ['clients', 'users', 'tags', 'patients']);
   // Fresh statistics, so the benchmarks see the plans production would.
   if (postgres) await sequelize.query('ANALYZE');
-  else await sequelize.query('PRAGMA analysis_limit = 1000; ANALYZE;').then(() => sequelize.query('PRAGMA wal_checkpoint(TRUNCATE)'));
+  else {
+    await sequelize.query('PRAGMA analysis_limit = 1000');
+    await sequelize.query('ANALYZE');
+    await sequelize.query('PRAGMA wal_checkpoint(TRUNCATE)');
+  }
   const seconds = (performance.now() - started) / 1000;
   const rows = totals.patients + totals.measurements + totals.patientTags;
   log(`Listo en ${seconds.toFixed(1)} s: ${formatCount(totals.patients)} pacientes, ${formatCount(totals.measurements)} mediciones, ${formatCount(rows)} filas (${formatCount(rows / seconds)} filas/s).`);
@@ -298,7 +302,9 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(`[seed:large] ${err instanceof Error ? err.message : String(err)}`);
-  process.exit(1);
-});
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((err) => {
+    console.error(`[seed:large] ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  });
+}

@@ -1,5 +1,4 @@
-import type { AuthProvider } from '@refinedev/core';
-import { API_URL } from '../constants';
+import type { AuthActionResponse, AuthProvider } from '@refinedev/core';
 import type { Profile, Session } from '../contract';
 import {
   clearSession,
@@ -10,42 +9,46 @@ import {
   saveSession,
   takeRedirect,
 } from '../session';
-import { http, toHttpError } from './http';
+import { apiRequest } from './api';
+import { fromResponse, isHttpError } from './errors';
 
 export type LoginParams = { email: string; password: string };
 
 const LOGIN_ERROR_TITLE = 'No fue posible iniciar sesión';
 
+function rememberCurrentPage() {
+  rememberRedirect(window.location.pathname + window.location.search);
+}
+
+/** Staff login (03 §4): clears any old token first; on success stores the session answer. */
+async function login({ email, password }: LoginParams): Promise<AuthActionResponse> {
+  clearSession();
+  try {
+    const session = await apiRequest<Session>('POST', '/sessions', { email: email.trim(), password });
+    saveSession(session);
+    return {
+      success: true,
+      redirectTo: takeRedirect() ?? '/dashboard',
+      successNotification: { message: session.message || `Bienvenido, ${session.first_name}` },
+    };
+  } catch (error) {
+    const httpError = isHttpError(error) ? error : fromResponse(0, undefined);
+    return {
+      success: false,
+      error: { name: LOGIN_ERROR_TITLE, message: httpError.message, statusCode: httpError.statusCode },
+    };
+  }
+}
+
 /** Session handling of 03 §4: staff login, logout, token check and "any 401 logs out". */
-export const authProvider: AuthProvider = {
-  async login({ email, password }: LoginParams) {
-    // A new login never reuses an old token, even if the call fails.
-    clearSession();
-    try {
-      const { data } = await http.post<Session>(`${API_URL}/sessions`, {
-        email: email.trim(),
-        password,
-      });
-      saveSession(data);
-      return {
-        success: true,
-        redirectTo: takeRedirect() ?? '/dashboard',
-        successNotification: { message: data.message || `Bienvenido, ${data.first_name}` },
-      };
-    } catch (error) {
-      const httpError = toHttpError(error);
-      return {
-        success: false,
-        error: { name: LOGIN_ERROR_TITLE, message: httpError.message, statusCode: httpError.statusCode },
-      };
-    }
-  },
+export const authProvider = {
+  login,
 
   async logout() {
     markLoggingOut();
     if (readSession()) {
       // Revoke on the server; a failure (expired token, offline) must not keep the user in.
-      await http.delete(`${API_URL}/sessions`).catch(() => undefined);
+      await apiRequest('DELETE', '/sessions').catch(() => undefined);
     }
     clearSession();
     return { success: true, redirectTo: '/' };
@@ -61,7 +64,7 @@ export const authProvider: AuthProvider = {
     const status = error?.statusCode ?? error?.status;
     if (status === 401) {
       // Bring the user back to the same screen once they log in again.
-      rememberRedirect(window.location.pathname + window.location.search);
+      rememberCurrentPage();
       return { logout: true, redirectTo: '/' };
     }
     return {};
@@ -71,12 +74,11 @@ export const authProvider: AuthProvider = {
     const session = readSession();
     if (!session) return null;
     try {
-      const { data } = await http.get<Profile>(`${API_URL}/me`);
-      return mergeProfile(data) ?? session;
+      return mergeProfile(await apiRequest<Profile>('GET', '/me')) ?? session;
     } catch (error) {
-      if (toHttpError(error).statusCode === 401) {
+      if (isHttpError(error) && error.statusCode === 401) {
         // The token was revoked or expired: same outcome as any other 401.
-        rememberRedirect(window.location.pathname + window.location.search);
+        rememberCurrentPage();
         clearSession();
         window.location.replace('/');
       }
@@ -87,4 +89,4 @@ export const authProvider: AuthProvider = {
   async getPermissions() {
     return readSession()?.role_name ?? null;
   },
-};
+} satisfies AuthProvider;

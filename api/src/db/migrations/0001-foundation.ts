@@ -85,10 +85,10 @@ export async function up({ context: qi }: { context: QueryInterface }) {
     metabase_url: { type: STRING(500), allowNull: true },
     webhook_url: { type: STRING(500), allowNull: true },
     security_phrase: { type: TEXT, allowNull: true },
-    validate: { type: BOOLEAN, allowNull: false, defaultValue: false },
+    // Exposed as `validate` (D2); a column of that name would shadow Sequelize's Model#validate.
+    webhook_validated: { type: BOOLEAN, allowNull: false, defaultValue: false },
     webhook_measurements: { type: BOOLEAN, allowNull: false, defaultValue: false },
     webhook_alerts: { type: BOOLEAN, allowNull: false, defaultValue: false },
-    otp_length: { type: INTEGER, allowNull: false, defaultValue: 4 },
     ...stamps,
   });
 

@@ -48,7 +48,7 @@ export type SimpleTable = 'blood_types' | 'rh_factors' | 'regimes' | 'occupation
 const SIMPLE: SimpleTable[] = ['blood_types', 'rh_factors', 'regimes', 'occupations', 'scholarships', 'civil_statuses'];
 
 export async function loadCatalogues(sequelize: Sequelize): Promise<Catalogues> {
-  const select = <T>(sql: string) => sequelize.query<T>(sql, { type: QueryTypes.SELECT });
+  const select = <T extends object>(sql: string) => sequelize.query<T>(sql, { type: QueryTypes.SELECT });
   const countries = await select<Country>('SELECT id, code, name, phone_prefix, time_zone FROM countries ORDER BY name');
   const departments = await select<Named & { country_id: number }>('SELECT id, country_id, name FROM departments ORDER BY name');
   const cities = await select<City>('SELECT id, country_id, department_id, name, search_name FROM cities ORDER BY name');

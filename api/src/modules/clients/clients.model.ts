@@ -16,7 +16,8 @@ export class Client extends Model<InferAttributes<Client>, InferCreationAttribut
   declare metabase_url: string | null;
   declare webhook_url: string | null;
   declare security_phrase: string | null;
-  declare validate: CreationOptional<boolean>;
+  /** The contract's `validate` flag (D2). */
+  declare webhook_validated: CreationOptional<boolean>;
   declare webhook_measurements: CreationOptional<boolean>;
   declare webhook_alerts: CreationOptional<boolean>;
   declare created_at: CreationOptional<Date>;
@@ -40,7 +41,7 @@ export class Client extends Model<InferAttributes<Client>, InferCreationAttribut
         metabase_url: DataTypes.STRING(500),
         webhook_url: DataTypes.STRING(500),
         security_phrase: DataTypes.TEXT,
-        validate: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        webhook_validated: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         webhook_measurements: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         webhook_alerts: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         created_at: DataTypes.DATE,

@@ -23,7 +23,7 @@ export async function requestOtp(deps: OtpDeps, rawNid: string, ip: string) {
   const now = deps.now();
   const nid = normaliseNid(rawNid);
   const nidHash = hmac(deps.secret, 'nid', nid);
-  const q = <T>(sql: string, replacements: Record<string, unknown>) => deps.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT });
+  const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => deps.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT });
 
   const nidSince = new Date(now.getTime() - rules.OTP_REQUESTS_PER_NID.windowMs);
   const ipSince = new Date(now.getTime() - rules.OTP_REQUESTS_PER_IP.windowMs);
@@ -76,7 +76,7 @@ export async function verifyOtp(deps: OtpDeps, rawNid: string, code: string, cha
   const now = deps.now();
   const nid = normaliseNid(rawNid);
   const nidHash = hmac(deps.secret, 'nid', nid);
-  const q = <T>(sql: string, replacements: Record<string, unknown>) => deps.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT });
+  const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => deps.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT });
   const failed = () => new AppError(401, 'otp_failed', rules.OTP_MESSAGES.failed);
 
   const [lock] = await q<{ locked_until: string }>('SELECT locked_until FROM otp_lockouts WHERE nid_hash = :h', { h: nidHash });

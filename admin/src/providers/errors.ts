@@ -1,0 +1,41 @@
+import type { HttpError, ValidationErrors } from '@refinedev/core';
+import type { ApiError } from '../contract';
+
+export const NETWORK_ERROR_MESSAGE =
+  'No fue posible comunicarse con el servidor. Verifique su conexión e intente de nuevo.';
+export const UNKNOWN_ERROR_MESSAGE = 'Ocurrió un error inesperado. Intente de nuevo.';
+
+/** Refine's HttpError, plus the API's stable `code`. */
+export type VigiaHttpError = HttpError & { code?: string };
+
+/** `errors: [{field, message}]` → Refine's field map, which useForm puts under each field. */
+export function toValidationErrors(body: Partial<ApiError> | undefined): ValidationErrors | undefined {
+  const list = body?.errors;
+  if (!Array.isArray(list) || list.length === 0) {
+    return body?.field && body.message ? { [body.field]: body.message } : undefined;
+  }
+  const map: Record<string, string[]> = {};
+  for (const { field, message } of list) {
+    if (!field) continue;
+    (map[field] ??= []).push(message);
+  }
+  return Object.keys(map).length ? map : undefined;
+}
+
+/** An error answer (status and parsed body) as Refine's HttpError with the server's Spanish message. */
+export function fromResponse(status: number, body: unknown): VigiaHttpError {
+  const error = (typeof body === 'object' && body !== null ? body : {}) as Partial<ApiError>;
+  const message =
+    (typeof error.message === 'string' && error.message) ||
+    (status === 0 ? NETWORK_ERROR_MESSAGE : UNKNOWN_ERROR_MESSAGE);
+  return { message, statusCode: status, code: error.code, errors: toValidationErrors(error) };
+}
+
+export function isHttpError(error: unknown): error is VigiaHttpError {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as VigiaHttpError).statusCode === 'number' &&
+    typeof (error as VigiaHttpError).message === 'string'
+  );
+}
