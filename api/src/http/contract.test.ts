@@ -1,0 +1,35 @@
+import { describe, it, expect } from 'vitest';
+import { findPropertySchema, loadContract, messageFor } from './contract';
+
+const { doc } = loadContract();
+const schema = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+describe('findPropertySchema', () => {
+  it('follows $ref, allOf and nullable oneOf to the property', () => {
+    expect(findPropertySchema(doc, schema('SessionInput'), ['email'])?.format).toBe('email');
+    expect(findPropertySchema(doc, schema('PatientInput'), ['cellphone'])?.pattern).toBe('^[0-9]{7,11}$');
+    expect(findPropertySchema(doc, schema('Session'), ['token'])?.type).toBe('string');
+    expect(findPropertySchema(doc, schema('PatientInput'), ['tag_ids', '0'])?.type).toBe('integer');
+    expect(findPropertySchema(doc, schema('PatientInput'), ['nope'])).toBeUndefined();
+  });
+});
+
+describe('messageFor', () => {
+  const prop = (name: string, field: string) => findPropertySchema(doc, schema(name), [field]);
+  it.each([
+    ['required', prop('SessionInput', 'email'), 'email', '¡El campo es requerido!'],
+    ['format', prop('SessionInput', 'email'), 'email', '¡El formato de correo no es válido!'],
+    ['minLength', prop('SessionInput', 'password'), 'password', 'Mínimo 8 carácteres'],
+    ['pattern', prop('PatientInput', 'cellphone'), 'cellphone', '¡Ingrese solo números y un máximo de 11 carácteres!'],
+    ['type', prop('PatientInput', 'country_id'), 'country_id', 'Debe ser un número entero.'],
+    ['enum', prop('TagInput', 'color'), 'color', 'Valor no permitido. Opciones: Negro, Rojo, Rosa, Morado, Índigo, Azul, Verde claro, Ámbar, Naranja, Gris azulado.'],
+    ['maxLength', { type: 'string', maxLength: 200 }, 'x', 'Debe tener máximo de 200 caracteres'],
+    ['minLength', { type: 'string', minLength: 1 }, 'x', '¡El campo es requerido!'],
+    ['minimum', { type: 'integer', minimum: 1 }, 'x', 'Debe ser mayor o igual a 1.'],
+    ['additionalProperties', undefined, 'rol', "El campo 'rol' no está permitido."],
+    ['minProperties', undefined, 'body', 'Envíe al menos un campo para actualizar.'],
+    ['format', { type: 'string', format: 'date' }, 'd', 'La fecha no es válida (formato AAAA-MM-DD).'],
+  ])('%s on %j → %s', (keyword, s, field, expected) => {
+    expect(messageFor(keyword, s as Record<string, unknown> | undefined, field)).toBe(expected);
+  });
+});
