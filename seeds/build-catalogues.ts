@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import type {
   CatalogueName, CityItem, ClinicalElementItem, CountryItem, DepartmentItem, EapbItem, IdTypeItem, SimpleItem,
 } from './catalogues.js';
+import { normalizeSearchText } from './demo.rules.js';
 
 const seedsDir = path.dirname(fileURLToPath(import.meta.url));
 
@@ -91,10 +92,6 @@ const OCCUPATIONS = [
 
 /** Short unit labels of DECISIONS D6, keyed by clinical element id. */
 const ELEMENT_UNITS: Record<number, string> = { 1: 'lpm', 2: '%', 3: 'mmHg', 4: 'mmHg', 5: 'kg', 6: 'mg/dL', 7: '°C' };
-
-export function normalizeSearchText(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
-}
 
 interface SourceFile<T> { source: string; retrieved?: string; items: T[] }
 

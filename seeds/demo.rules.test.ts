@@ -74,6 +74,14 @@ describe('buildDemoPatients', () => {
     expect(again.series).toEqual(first.series);
   });
 
+  it('keeps document numbers unique across calls that share usedNids', () => {
+    const usedNids = new Set<string>();
+    const rng = createRng(77);
+    const nids = [1, 2, 3].flatMap(() => buildDemoPatients(rng, 500, { refs, now, usedNids }).map((p) => p.row.nid));
+    expect(new Set(nids).size).toBe(1500);
+    expect(() => buildDemoPatients(rng, 1, { refs, now, usedNids: new Set(['1020304050']), portalPatient })).toThrow(/ya está en uso/);
+  });
+
   it('gives different data for different seeds', () => {
     expect(cohorts[0].patients[1].row.nid).not.toBe(cohorts[1].patients[1].row.nid);
   });
@@ -163,13 +171,11 @@ describe('buildVitalSeries', () => {
   });
 
   it.each(cohorts)('seed $seed: values are within the entry bounds with at most one decimal', ({ series }) => {
-    for (const m of series.flat()) {
-      const bound = bounds.get(m.clinical_element)!;
-      expect(bound).toBeDefined();
-      expect(m.value).toBeGreaterThanOrEqual(bound.input_min);
-      expect(m.value).toBeLessThanOrEqual(bound.input_max);
-      expect(Math.round(m.value * 10) / 10).toBe(m.value);
-    }
+    const outside = series.flat().filter((m) => {
+      const bound = bounds.get(m.clinical_element);
+      return !bound || m.value < bound.input_min || m.value > bound.input_max || Math.round(m.value * 10) / 10 !== m.value;
+    });
+    expect(outside).toEqual([]);
   });
 
   it.each(cohorts)('seed $seed: readings stay inside the window and the measured period, ascending', ({ patients, series }) => {
@@ -177,10 +183,9 @@ describe('buildVitalSeries', () => {
     patients.forEach((patient, i) => {
       const times = series[i].map((m) => m.when.getTime());
       expect(times).toEqual([...times].sort((a, b) => a - b));
-      for (const t of times) {
-        expect(t).toBeGreaterThanOrEqual(Math.max(from, patient.measuredFrom.getTime()));
-        expect(t).toBeLessThanOrEqual(Math.min(now.getTime(), patient.measuredUntil.getTime()));
-      }
+      const start = Math.max(from, patient.measuredFrom.getTime());
+      const end = Math.min(now.getTime(), patient.measuredUntil.getTime());
+      expect(times.filter((t) => t < start || t > end)).toEqual([]);
     });
   });
 
@@ -205,6 +210,20 @@ describe('buildVitalSeries', () => {
     expect(total).toBeGreaterThan(10_000);
     expect(outOfRange).toBeGreaterThan(0);
     expect(outOfRange / total).toBeLessThan(0.1);
+  });
+
+  it.each(['America/Bogota', 'Europe/Madrid', 'America/Santiago'])('keeps readings in local waking hours in %s, across DST changes', (timeZone) => {
+    const hour = new Intl.DateTimeFormat('en-GB', { timeZone, hour: 'numeric', minute: 'numeric', hourCycle: 'h23' });
+    const patients = buildDemoPatients(createRng(11), 20, { refs, now }).map((p) => ({ ...p, row: { ...p.row, time_zone: timeZone } }));
+    const rng = createRng(12);
+    for (const patient of patients) {
+      // Sessions start 06:00–08:30, 12:00–14:00, 18:30–21:00; weight is taken up to 15 min before.
+      const outside = buildVitalSeries(rng, patient, 300, now, refs).filter((m) => {
+        const [h, min] = hour.format(m.when).split(':').map(Number);
+        return h * 60 + min < 5 * 60 + 45 || h * 60 + min > 21 * 60 + 15;
+      });
+      expect(outside).toEqual([]);
+    }
   });
 
   it('gives the portal patient data for every element on most days', () => {

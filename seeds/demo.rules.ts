@@ -8,6 +8,7 @@ import type { Rng } from './random.js';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
+const QUARTER_HOUR_MS = 15 * MINUTE_MS;
 
 /** Clinical element codes of DECISIONS D6. */
 export const ELEMENT = {
@@ -457,7 +458,7 @@ function assignStatuses(rng: Rng, count: number, opts: DemoPatientOptions): numb
 
 function buildPatient(rng: Rng, status: number, opts: DemoPatientOptions, portal: boolean): DemoPatient {
   const { refs, now } = opts;
-  const usedNids = opts.usedNids ?? new Set<string>();
+  const usedNids = opts.usedNids!;
   const cities = opts.cityCodes ? refs.cities.filter((c) => opts.cityCodes!.includes(c.code)) : refs.cities;
   if (cities.length === 0) throw new Error('cityCodes does not match any demo city');
   const city = portal ? cities[0] : rng.weighted(cities.map((c) => [c, c.data.weight] as const));
@@ -466,6 +467,7 @@ function buildPatient(rng: Rng, status: number, opts: DemoPatientOptions, portal
   const age = computeAge(birth, now);
   const name = portal ? { firstName: 'MARÍA FERNANDA', lastName: 'GÓMEZ RESTREPO' } : buildName(rng, gender);
 
+  if (portal && usedNids.has(opts.portalPatient!.nid)) throw new Error(`El documento ${opts.portalPatient!.nid} ya está en uso`);
   let nid = portal ? opts.portalPatient!.nid : buildCedula(rng, birth.getUTCFullYear(), gender, city.data);
   while (usedNids.has(nid)) nid = buildCedula(rng, birth.getUTCFullYear(), gender, city.data);
   usedNids.add(nid);
@@ -540,7 +542,8 @@ function buildPatient(rng: Rng, status: number, opts: DemoPatientOptions, portal
 /** `count` patients of one client; statuses follow D9 (incomplete contact data is status 2). */
 export function buildDemoPatients(rng: Rng, count: number, opts: DemoPatientOptions): DemoPatient[] {
   const statuses = assignStatuses(rng, count, opts);
-  return statuses.map((status, index) => buildPatient(rng, status, opts, Boolean(opts.portalPatient) && index === 0));
+  const withNids = { ...opts, usedNids: opts.usedNids ?? new Set<string>() };
+  return statuses.map((status, index) => buildPatient(rng, status, withNids, Boolean(opts.portalPatient) && index === 0));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -548,33 +551,42 @@ export function buildDemoPatients(rng: Rng, count: number, opts: DemoPatientOpti
 
 export interface DemoMeasurement { clinical_element: number; value: number; when: Date }
 
-const zoneFormatters = new Map<string, Intl.DateTimeFormat>();
-const offsetCache = new Map<string, number>();
+const zones = new Map<string, { formatter: Intl.DateTimeFormat; offsets: Map<number, number> }>();
 
-/** Offset of the zone from UTC at an instant, in ms; cached per zone and UTC day. */
+/**
+ * Offset of the zone from UTC at an instant, in ms, cached per zone and quarter hour of UTC
+ * (offsets change on a quarter hour at most, and benchmarks ask millions of times).
+ */
 export function getZoneOffsetMs(timeZone: string, utcMs: number): number {
-  const key = `${timeZone}|${Math.floor(utcMs / DAY_MS)}`;
-  const cached = offsetCache.get(key);
-  if (cached !== undefined) return cached;
-  let formatter = zoneFormatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric',
-    });
-    zoneFormatters.set(timeZone, formatter);
+  let zone = zones.get(timeZone);
+  if (!zone) {
+    zone = {
+      formatter: new Intl.DateTimeFormat('en-US', {
+        timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric',
+      }),
+      offsets: new Map(),
+    };
+    zones.set(timeZone, zone);
   }
-  const parts = Object.fromEntries(formatter.formatToParts(new Date(utcMs)).map((p) => [p.type, Number(p.value)]));
-  const asUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute);
-  const offset = asUtc - Math.floor(utcMs / MINUTE_MS) * MINUTE_MS;
-  offsetCache.set(key, offset);
+  const slot = Math.floor(utcMs / QUARTER_HOUR_MS);
+  const cached = zone.offsets.get(slot);
+  if (cached !== undefined) return cached;
+  const at = slot * QUARTER_HOUR_MS;
+  const parts = Object.fromEntries(zone.formatter.formatToParts(new Date(at)).map((p) => [p.type, Number(p.value)]));
+  const offset = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute) - at;
+  zone.offsets.set(slot, offset);
   return offset;
 }
 
-/** UTC instant of local midnight of the local day that contains `utcMs`. */
-function getLocalMidnightUtc(timeZone: string, utcMs: number): number {
-  const local = utcMs + getZoneOffsetMs(timeZone, utcMs);
-  const midnightLocal = Math.floor(local / DAY_MS) * DAY_MS;
-  return midnightLocal - getZoneOffsetMs(timeZone, midnightLocal - getZoneOffsetMs(timeZone, utcMs));
+/** Wall-clock time in the zone, as ms since the epoch read as if it were UTC. */
+function toWallClock(timeZone: string, utcMs: number): number {
+  return utcMs + getZoneOffsetMs(timeZone, utcMs);
+}
+
+/** The UTC instant at which the zone's clocks show `wallMs`, so 07:00 stays 07:00 across DST. */
+function toUtcInstant(timeZone: string, wallMs: number): number {
+  const guess = wallMs - getZoneOffsetMs(timeZone, wallMs);
+  return wallMs - getZoneOffsetMs(timeZone, guess);
 }
 
 /** Local start windows, in minutes after midnight, of the morning, midday and evening readings. */
@@ -586,6 +598,7 @@ function roundOne(value: number): number {
 
 interface DayContext {
   rng: Rng;
+  timeZone: string;
   profile: VitalProfile;
   bounds: DemoReferences['bounds'];
   postoperative: boolean;
@@ -599,8 +612,8 @@ function clampToBounds(ctx: DayContext, element: number, value: number): number 
   return roundOne(clamped);
 }
 
-/** Appends one local day's readings, keeping only those inside [fromMs, untilMs]. */
-function appendDayReadings(ctx: DayContext, dayStartUtc: number, fromMs: number, untilMs: number, out: DemoMeasurement[]) {
+/** Appends the readings of one local day (its wall-clock midnight), keeping those inside [fromMs, untilMs]. */
+function appendDayReadings(ctx: DayContext, dayWallMs: number, fromMs: number, untilMs: number, out: DemoMeasurement[]) {
   const { rng, profile } = ctx;
   ctx.weightDrift = Math.max(-3, Math.min(3, ctx.weightDrift + rng.normal(0, 0.12)));
   if (!rng.chance(profile.adherence)) return;
@@ -612,7 +625,7 @@ function appendDayReadings(ctx: DayContext, dayStartUtc: number, fromMs: number,
   };
   for (let session = 0; session < sessions; session++) {
     const [start, span] = SESSION_WINDOWS[session];
-    const at = dayStartUtc + (start + rng.int(0, span)) * MINUTE_MS + rng.int(0, 59) * 1000;
+    const at = toUtcInstant(ctx.timeZone, dayWallMs + (start + rng.int(0, span)) * MINUTE_MS + rng.int(0, 59) * 1000);
     for (const element of profile.elements) {
       const base = profile.baselines[element];
       const excursion = rng.chance(profile.excursionRate);
@@ -666,7 +679,10 @@ function sortReadings(readings: DemoMeasurement[]): DemoMeasurement[] {
 }
 
 function createDayContext(rng: Rng, patient: DemoPatient, refs: Pick<DemoReferences, 'bounds'>): DayContext {
-  return { rng, profile: patient.profile, bounds: refs.bounds, postoperative: patient.tags.includes('POSTOPERATORIO'), weightDrift: 0 };
+  return {
+    rng, timeZone: patient.row.time_zone, profile: patient.profile, bounds: refs.bounds,
+    postoperative: patient.tags.includes('POSTOPERATORIO'), weightDrift: 0,
+  };
 }
 
 /**
@@ -682,7 +698,8 @@ export function buildVitalSeries(rng: Rng, patient: DemoPatient, days: number, n
   const out: DemoMeasurement[] = [];
   if (fromMs > untilMs) return out;
   const ctx = createDayContext(rng, patient, refs);
-  for (let day = getLocalMidnightUtc(zone, fromMs); day <= untilMs; day = getLocalMidnightUtc(zone, day + DAY_MS + 2 * 3_600_000)) {
+  const lastDay = Math.floor(toWallClock(zone, untilMs) / DAY_MS) * DAY_MS;
+  for (let day = Math.floor(toWallClock(zone, fromMs) / DAY_MS) * DAY_MS; day <= lastDay; day += DAY_MS) {
     appendDayReadings(ctx, day, fromMs, untilMs, out);
   }
   return sortReadings(out);
@@ -700,7 +717,8 @@ export function buildRecentReadings(rng: Rng, patient: DemoPatient, count: numbe
   const out: DemoMeasurement[] = [];
   if (count <= 0 || fromMs > untilMs) return out;
   const ctx = createDayContext(rng, patient, refs);
-  for (let day = getLocalMidnightUtc(zone, untilMs); day + DAY_MS > fromMs && out.length < count; day = getLocalMidnightUtc(zone, day - 2 * 3_600_000)) {
+  const firstDay = Math.floor(toWallClock(zone, fromMs) / DAY_MS) * DAY_MS;
+  for (let day = Math.floor(toWallClock(zone, untilMs) / DAY_MS) * DAY_MS; day >= firstDay && out.length < count; day -= DAY_MS) {
     appendDayReadings(ctx, day, fromMs, untilMs, out);
   }
   const sorted = sortReadings(out);

@@ -114,13 +114,15 @@ function buildMeasurementRows(rng: Rng, clientId: number, patientId: number, pat
     eraseble: true,
     source: 'device',
     created_by: null,
-    // Devices upload a few seconds to a minute after the reading.
-    created_at: new Date(m.when.getTime() + rng.int(5, 90) * 1000),
+    // Devices upload a few seconds to a minute after the reading (never after `now`).
+    created_at: new Date(Math.min(now.getTime(), m.when.getTime() + rng.int(5, 90) * 1000)),
   }));
 }
 
-async function assertEmptyDatabase(qi: QueryInterface, transaction: Transaction) {
-  const [country] = await qi.sequelize.query<{ n: number }>('SELECT COUNT(*) AS n FROM countries WHERE id = 26', { type: QueryTypes.SELECT, transaction });
+async function assertEmptyDatabase(qi: QueryInterface, countryId: number, transaction: Transaction) {
+  const [country] = await qi.sequelize.query<{ n: number }>('SELECT COUNT(*) AS n FROM countries WHERE id = :countryId', {
+    type: QueryTypes.SELECT, replacements: { countryId }, transaction,
+  });
   if (Number(country?.n) === 0) throw new Error('seedDemo: faltan los catálogos; ejecute syncCatalogues primero');
   const [clients] = await qi.sequelize.query<{ n: number }>('SELECT COUNT(*) AS n FROM clients', { type: QueryTypes.SELECT, transaction });
   if (Number(clients?.n) > 0) throw new Error('seedDemo: la base de datos ya tiene clientes; los datos de demostración solo se crean en una base vacía');
@@ -135,7 +137,7 @@ export async function seedDemo(qi: QueryInterface, opts: SeedDemoOptions): Promi
   const passwordHash = await opts.hashPassword(DEMO_PASSWORD);
 
   const run = async (transaction: Transaction): Promise<DemoSummary> => {
-    await assertEmptyDatabase(qi, transaction);
+    await assertEmptyDatabase(qi, refs.countryId, transaction);
     let clientId = await readNextId(qi, 'clients', transaction);
     let userId = await readNextId(qi, 'users', transaction);
     let tagId = await readNextId(qi, 'tags', transaction);
@@ -162,10 +164,9 @@ export async function seedDemo(qi: QueryInterface, opts: SeedDemoOptions): Promi
         multipatient: plan.multipatient,
         residents_enabled: false,
         have_metabase: false,
-        validate: false,
+        webhook_validated: false,
         webhook_measurements: false,
         webhook_alerts: false,
-        otp_length: 4,
         ...stamps,
       }], { transaction });
 

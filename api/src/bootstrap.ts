@@ -24,7 +24,13 @@ export async function bootstrap(config: Config, opts: { now?: () => Date; otpLen
   initModels(sequelize);
   const catalogues = await loadCatalogues(sequelize);
   const now = opts.now ?? (() => new Date());
-  const sms = createSmsSender({ sequelize, url: config.smsUrl, token: config.smsToken, now });
+  const sms = createSmsSender({
+    sequelize,
+    url: config.smsUrl,
+    token: config.smsToken,
+    now,
+    echo: config.env === 'development' ? (line) => console.log(line) : undefined,
+  });
   const app = createApp({
     sequelize,
     catalogues,

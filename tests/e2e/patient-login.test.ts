@@ -62,4 +62,15 @@ describe('patient login (/login_patient) and portal', () => {
     await waitForPath(page, '/login_patient');
     await page.getByText('Por favor ingrese el número de documento del paciente').waitFor({ state: 'visible' });
   });
+
+  it('sends a patient whose session is no longer valid back to the login', async () => {
+    const page = await openPage(browser, server.baseUrl);
+    const staleSession = JSON.stringify({ token: 'revocado', patient_id: 1 });
+    await page.addInitScript({ content: `localStorage.setItem('vigia.patient', ${JSON.stringify(staleSession)});` });
+
+    await page.goto('/portal_patient');
+
+    await waitForPath(page, '/login_patient');
+    await page.getByText('Por favor ingrese el número de documento del paciente').waitFor({ state: 'visible' });
+  });
 });

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startServer, type RunningServer } from './support/server';
-import { launchBrowser, openPage, waitForPath } from './support/browser';
+import { launchBrowser, openPage, pathOf, waitForPath } from './support/browser';
+import { EMAIL_LABEL, PASSWORD_LABEL } from './support/labels';
 import { DEMO_ADMIN } from './support/api';
 
 describe('route guard', () => {
@@ -24,7 +25,7 @@ describe('route guard', () => {
     await page.goto('/tags?x=1');
 
     await waitForPath(page, '/');
-    await page.getByLabel('Correo Electronico').waitFor({ state: 'visible' });
+    await page.getByLabel(EMAIL_LABEL).waitFor({ state: 'visible' });
   });
 
   it('brings the user to /tags?x=1 after logging in', async () => {
@@ -32,10 +33,12 @@ describe('route guard', () => {
     await page.goto('/tags?x=1');
     await waitForPath(page, '/');
 
-    await page.getByLabel('Correo Electronico').fill(DEMO_ADMIN.email);
-    await page.getByLabel('Contraseña', { exact: true }).fill(DEMO_ADMIN.password);
+    await page.getByLabel(EMAIL_LABEL).fill(DEMO_ADMIN.email);
+    await page.getByLabel(PASSWORD_LABEL).fill(DEMO_ADMIN.password);
     await page.getByRole('button', { name: 'Iniciar sesión' }).click();
 
     await waitForPath(page, '/tags?x=1');
+    await page.getByLabel(EMAIL_LABEL).waitFor({ state: 'detached' });
+    expect(pathOf(page)).toBe('/tags?x=1');
   });
 });

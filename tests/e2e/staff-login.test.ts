@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startServer, type RunningServer } from './support/server';
 import { launchBrowser, openPage, pathOf, waitForPath } from './support/browser';
+import { EMAIL_LABEL, PASSWORD_LABEL } from './support/labels';
 import { DEMO_ADMIN, createStaffSession, rejectedLoginMessage } from './support/api';
 
 describe('staff login (/)', () => {
@@ -23,8 +24,8 @@ describe('staff login (/)', () => {
     const page = await openPage(browser, server.baseUrl);
 
     await page.goto('/');
-    await page.getByLabel('Correo Electronico').fill(DEMO_ADMIN.email);
-    await page.getByLabel('Contraseña', { exact: true }).fill(DEMO_ADMIN.password);
+    await page.getByLabel(EMAIL_LABEL).fill(DEMO_ADMIN.email);
+    await page.getByLabel(PASSWORD_LABEL).fill(DEMO_ADMIN.password);
     await page.getByRole('button', { name: 'Iniciar sesión' }).click();
 
     await waitForPath(page, '/dashboard');
@@ -37,8 +38,8 @@ describe('staff login (/)', () => {
     const page = await openPage(browser, server.baseUrl);
 
     await page.goto('/');
-    await page.getByLabel('Correo Electronico').fill(wrong.email);
-    await page.getByLabel('Contraseña', { exact: true }).fill(wrong.password);
+    await page.getByLabel(EMAIL_LABEL).fill(wrong.email);
+    await page.getByLabel(PASSWORD_LABEL).fill(wrong.password);
     await page.getByRole('button', { name: 'Iniciar sesión' }).click();
 
     await page.getByText(message).first().waitFor({ state: 'visible' });

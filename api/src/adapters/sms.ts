@@ -23,6 +23,8 @@ export function createSmsSender(opts: {
   now: () => Date;
   fetchImpl?: typeof fetch;
   log?: (msg: string, err?: unknown) => void;
+  /** Without a provider in development, also print each SMS so a demo login needs no API call. */
+  echo?: (line: string) => void;
 }): SmsSender {
   const { sequelize, url, token } = opts;
   const doFetch = opts.fetchImpl ?? fetch;
@@ -33,7 +35,10 @@ export function createSmsSender(opts: {
         'INSERT INTO sms_outbox (client_id, "to", body, status, created_at) VALUES (:clientId, :to, :body, :status, :now) RETURNING id',
         { clientId, to, body, status: url ? 'queued' : 'sent', now: opts.now() },
       );
-      if (!url) return;
+      if (!url) {
+        opts.echo?.(`[sms] para ${to}: ${body}`);
+        return;
+      }
       let status = 'failed';
       let providerId: string | null = null;
       try {

@@ -6,21 +6,21 @@ import { clearSession, readSession } from '../session';
 import type { Patient } from '../types';
 import { InfoCard } from './InfoCard';
 import { RECORD_CARDS, RECORD_TEXT } from './record.data';
+import { useIdleLogout } from './useIdleLogout';
 
 type Load = { state: 'loading' } | { state: 'failed' } | { state: 'ready'; patient: Patient };
 
-async function logout(): Promise<void> {
+/** Revokes the token on the server without waiting: leaving must be instant and work offline too. */
+function logout(): void {
   const session = readSession();
-  if (session) {
-    // The server may already have ended the session; leaving must work regardless.
-    await apiRequest('DELETE', '/sessions', { token: session.token }).catch(() => undefined);
-  }
+  if (session) apiRequest('DELETE', '/sessions', { token: session.token }).catch(() => undefined);
   clearSession();
   navigate(LOGIN_PATH);
 }
 
 export function RecordPage() {
   const [load, setLoad] = useState<Load>({ state: 'loading' });
+  useIdleLogout(logout);
 
   const fetchPatient = useCallback((signal: { cancelled: boolean }) => {
     const session = readSession();
@@ -56,7 +56,7 @@ export function RecordPage() {
         <div className="topbar__inner">
           <Brand />
           <span className="topbar__title">{RECORD_TEXT.header}</span>
-          <button type="button" className="button button--ghost topbar__logout" onClick={() => void logout()}>
+          <button type="button" className="button button--ghost topbar__logout" onClick={logout}>
             {RECORD_TEXT.logout}
           </button>
         </div>
