@@ -19,6 +19,13 @@ function yamlModules(): Plugin {
 
 const api = process.env.VIGIA_API ?? 'http://localhost:3100';
 
+/**
+ * Packages that do not declare `sideEffects: false` although importing them does nothing. Refine's
+ * antd bundle imports react-markdown for its MarkdownField; without this hint the whole markdown
+ * stack would ship with every CRUD screen even though no screen renders markdown.
+ */
+const SIDE_EFFECT_FREE = /node_modules[\\/](react-markdown|remark-[^\\/]+|micromark[^\\/]*|mdast-[^\\/]+|hast-[^\\/]+|unist-[^\\/]+|unified|vfile[^\\/]*|property-information|space-separated-tokens|comma-separated-tokens|decode-named-character-reference|character-entities[^\\/]*|markdown-table|ccount|trough|bail|devlop|zwitch|longest-streak|html-url-attributes|style-to-js|style-to-object|inline-style-parser|estree-util-[^\\/]+|trim-lines|is-plain-obj)[\\/]/;
+
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/',
@@ -45,6 +52,9 @@ export default defineConfig({
     target: 'es2022',
     chunkSizeWarningLimit: 900,
     rolldownOptions: {
+      treeshake: {
+        moduleSideEffects: (id: string) => !SIDE_EFFECT_FREE.test(id),
+      },
       output: {
         // Only libraries every screen (login included) needs are grouped; antd is left to the
         // automatic splitter so the login page carries just the few antd components it renders.

@@ -1,52 +1,19 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
-import { App as AntdApp, ConfigProvider, Spin, type ThemeConfig } from 'antd';
+import { ConfigProvider } from 'antd';
 import esES from 'antd/locale/es_ES';
-import { Refine } from '@refinedev/core';
-import routerProvider from '@refinedev/react-router';
 import { PORTAL_PATHS } from './constants';
-import { crudRoutes } from './crud/routes';
+import { Loading } from './layout/Loading';
 import { RequireSession } from './layout/RequireSession';
 import LoginPage from './pages/login/LoginPage';
-import { PLACEHOLDER_SECTIONS } from './pages/placeholder/sections';
-import { authProvider } from './providers/auth';
-import { dataProvider } from './providers/data';
-import { i18nProvider } from './providers/i18n';
-import { NotificationOverflow, useNotificationProvider } from './providers/notification';
-import { resources, toRefineResources } from './resources';
+import { NotificationHost } from './providers/notification';
+import { theme } from './theme';
 
-// Everything behind the login is loaded on demand, so the login page downloads little.
-const MainLayout = lazy(() => import('./layout/MainLayout'));
-const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage'));
-const NotFoundPage = lazy(() => import('./pages/not-found/NotFoundPage'));
-const PlaceholderPage = lazy(() => import('./pages/placeholder/PlaceholderPage'));
-
-const theme: ThemeConfig = {
-  token: {
-    colorPrimary: '#0e7c7b',
-    colorInfo: '#0a6fa8',
-    colorSuccess: '#2e7d32',
-    colorError: '#c62828',
-    colorLink: '#0b6e8c',
-    borderRadius: 8,
-    fontFamily:
-      "'Inter', system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",
-  },
-  components: {
-    Layout: { siderBg: '#ffffff', headerBg: '#ffffff', bodyBg: '#f4f7f8' },
-    Menu: { itemSelectedBg: '#e0f2ef', itemSelectedColor: '#0a5f5e' },
-  },
-};
-
-const refineResources = toRefineResources(resources);
-
-function Loading() {
-  return (
-    <div className="vigia-boot" role="status" aria-label="Cargando">
-      <Spin size="large" />
-    </div>
-  );
-}
+/**
+ * Refine, the layout and every screen behind the login load on demand: the login page (the first
+ * thing most visitors see) downloads only React, the router and a few antd components.
+ */
+const AppShell = lazy(() => import('./AppShell'));
 
 /**
  * /login_patient and /portal_patient belong to the patient portal, a separate app served by the
@@ -67,61 +34,28 @@ function PortalHandoff() {
   );
 }
 
-function AppRoutes() {
-  return (
-    <Routes>
-      <Route path="/" element={<LoginPage />} />
-      <Route path="/login" element={<Navigate to="/" replace />} />
-      {PORTAL_PATHS.map((path) => (
-        <Route key={path} path={`${path}/*`} element={<PortalHandoff />} />
-      ))}
-
-      <Route
-        element={
-          <RequireSession>
-            <Suspense fallback={<Loading />}>
-              <MainLayout />
-            </Suspense>
-          </RequireSession>
-        }
-      >
-        <Route path="/dashboard" element={<DashboardPage />} />
-        {resources.flatMap(crudRoutes)}
-        {PLACEHOLDER_SECTIONS.map(({ path, title }) => (
-          <Route key={path} path={path} element={<PlaceholderPage key={path} title={title} />} />
-        ))}
-        <Route path="/404notfound" element={<NotFoundPage />} />
-        <Route path="*" element={<NotFoundPage />} />
-      </Route>
-    </Routes>
-  );
-}
-
 export default function App() {
   return (
     <BrowserRouter>
       <ConfigProvider locale={esES} theme={theme}>
-        <AntdApp>
-          <Refine
-            routerProvider={routerProvider}
-            dataProvider={dataProvider}
-            authProvider={authProvider}
-            notificationProvider={useNotificationProvider}
-            i18nProvider={i18nProvider}
-            resources={refineResources}
-            options={{
-              disableTelemetry: true,
-              syncWithLocation: false,
-              warnWhenUnsavedChanges: false,
-              breadcrumb: false,
-              redirect: { afterCreate: false, afterEdit: false, afterClone: false },
-              title: { text: 'Vigía' },
-            }}
-          >
-            <AppRoutes />
-            <NotificationOverflow />
-          </Refine>
-        </AntdApp>
+        <NotificationHost />
+        <Routes>
+          <Route path="/" element={<LoginPage />} />
+          <Route path="/login" element={<Navigate to="/" replace />} />
+          {PORTAL_PATHS.map((path) => (
+            <Route key={path} path={`${path}/*`} element={<PortalHandoff />} />
+          ))}
+          <Route
+            path="*"
+            element={
+              <RequireSession>
+                <Suspense fallback={<Loading />}>
+                  <AppShell />
+                </Suspense>
+              </RequireSession>
+            }
+          />
+        </Routes>
       </ConfigProvider>
     </BrowserRouter>
   );

@@ -18,6 +18,7 @@ export const API_URL = '/api/v1';
 /** Browser storage keys. */
 export const SESSION_STORAGE_KEY = 'vigia.session';
 export const REDIRECT_STORAGE_KEY = 'vigia.redirect';
+export const LOGOUT_REASON_STORAGE_KEY = 'vigia.logout_reason';
 
 /** Paths served by the separate patient portal app: never routed here (03 §2). */
 export const PORTAL_PATHS = ['/login_patient', '/portal_patient'] as const;

@@ -1,5 +1,6 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, type Root } from 'react-dom/client';
+import { unstableSetRender } from 'antd';
 import dayjs from 'dayjs';
 import 'dayjs/locale/es';
 import 'antd/dist/reset.css';
@@ -7,6 +8,20 @@ import App from './App';
 import './styles.css';
 
 dayjs.locale('es');
+
+// antd 5 renders some pieces (button waves, static dialogs) outside the tree with the React 18
+// API; this hands it React 19's createRoot instead.
+unstableSetRender((node, container) => {
+  const host = container as Element & { _vigiaRoot?: Root };
+  host._vigiaRoot ??= createRoot(container);
+  const root = host._vigiaRoot;
+  root.render(node);
+  return async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    root.unmount();
+    delete host._vigiaRoot;
+  };
+});
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,4 +1,4 @@
-import { PORTAL_PATHS, REDIRECT_STORAGE_KEY, SESSION_STORAGE_KEY } from './constants';
+import { LOGOUT_REASON_STORAGE_KEY, PORTAL_PATHS, REDIRECT_STORAGE_KEY, SESSION_STORAGE_KEY } from './constants';
 import type { Profile, Session } from './contract';
 
 /** The staff session as the API answered it, kept in localStorage (03 §3 "User session"). */
@@ -61,4 +61,22 @@ export function takeRedirect(): string | null {
   const path = sessionStorage.getItem(REDIRECT_STORAGE_KEY);
   sessionStorage.removeItem(REDIRECT_STORAGE_KEY);
   return isSafeRedirect(path) ? path : null;
+}
+
+/** Why a session ended without the user asking: told on the login page. */
+export type LogoutReason = 'expired' | 'inactive';
+
+export function setLogoutReason(reason: LogoutReason): void {
+  sessionStorage.setItem(LOGOUT_REASON_STORAGE_KEY, reason);
+}
+
+export function peekLogoutReason(): LogoutReason | null {
+  const reason = sessionStorage.getItem(LOGOUT_REASON_STORAGE_KEY);
+  return reason === 'expired' || reason === 'inactive' ? reason : null;
+}
+
+export function takeLogoutReason(): LogoutReason | null {
+  const reason = peekLogoutReason();
+  sessionStorage.removeItem(LOGOUT_REASON_STORAGE_KEY);
+  return reason;
 }

@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { Navigate, useParams } from 'react-router';
 import { Form } from 'antd';
 import { Create, Edit, useForm } from '@refinedev/antd';
 import type { BaseRecord, HttpError } from '@refinedev/core';
@@ -19,7 +19,13 @@ function useCrudPageForm(resource: AnyResource, action: 'create' | 'edit') {
     redirect: 'list',
     ...crudNotifications(resource, action),
   });
-  const onFinish = (values: Values) => form.onFinish(toRequestBody(fields.map((f) => f.spec), values));
+  const onFinish = async (values: Values) => {
+    try {
+      await form.onFinish(toRequestBody(fields.map((f) => f.spec), values));
+    } catch {
+      // Already shown: the server's message as a notification and field errors under the fields.
+    }
+  };
   return { ...form, fields, onFinish };
 }
 
@@ -33,7 +39,7 @@ export function CrudCreate({ resource }: { resource: AnyResource }) {
       breadcrumb={false}
       saveButtonProps={{ ...saveButtonProps, children: 'Guardar' }}
     >
-      <Form {...formProps} layout="vertical" onFinish={(v) => onFinish(v as Values)} style={{ maxWidth: 560 }}>
+      <Form {...formProps} name={`${resource.name}-create`} layout="vertical" onFinish={(v) => onFinish(v as Values)} style={{ maxWidth: 560 }}>
         <CrudFormFields resource={resource} fields={fields} autoFocus />
       </Form>
     </Create>
@@ -42,7 +48,9 @@ export function CrudCreate({ resource }: { resource: AnyResource }) {
 
 /** Edit page of any declaration. */
 export function CrudEdit({ resource }: { resource: AnyResource }) {
-  const { formProps, saveButtonProps, fields, onFinish, id } = useCrudPageForm(resource, 'edit');
+  const { formProps, saveButtonProps, fields, onFinish, id, query } = useCrudPageForm(resource, 'edit');
+  // A record that does not exist (or belongs to another client, D14) leads to the 404 page (03 §8).
+  if (query?.error?.statusCode === 404) return <Navigate to="/404notfound" replace />;
   return (
     <Edit
       resource={resource.name}
@@ -54,7 +62,7 @@ export function CrudEdit({ resource }: { resource: AnyResource }) {
       deleteButtonProps={crudNotifications(resource, 'delete')}
       headerButtons={() => null}
     >
-      <Form {...formProps} layout="vertical" onFinish={(v) => onFinish(v as Values)} style={{ maxWidth: 560 }}>
+      <Form {...formProps} name={`${resource.name}-edit`} layout="vertical" onFinish={(v) => onFinish(v as Values)} style={{ maxWidth: 560 }}>
         <CrudFormFields resource={resource} fields={fields} />
       </Form>
     </Edit>

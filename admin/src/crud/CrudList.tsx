@@ -1,6 +1,6 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { Alert, Button, Form, Input, Modal, Pagination, Select, Space, Table, Tooltip, Typography } from 'antd';
+import { Alert, Button, Pagination, Select, Space, Table, Tooltip, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import {
   EditOutlined,
@@ -10,21 +10,21 @@ import {
   RobotOutlined,
   SettingOutlined,
 } from '@ant-design/icons';
-import { DeleteButton, getDefaultSortOrder, List, useModalForm, useTable, type UseModalFormReturnType } from '@refinedev/antd';
-import type { BaseKey, BaseRecord, CrudFilter, HttpError } from '@refinedev/core';
+import { DeleteButton, getDefaultSortOrder, useModalForm, useTable } from '@refinedev/antd';
+import { useCan, type BaseKey, type CrudFilter, type HttpError } from '@refinedev/core';
 import { contractDoc } from './contract-doc';
-import { CrudFormFields, useFormFields, type FormField } from './form';
+import { CrudEditDialog, CrudModalForm, type Row, type Values } from './CrudDialogs';
+import { SearchFilter, SelectFilter } from './filters';
+import { useFormFields } from './form';
 import { crudNotifications, serverErrorNotification } from './notifications';
-import { tagColor } from './palette';
+import { PageHeader } from './PageHeader';
 import { renderCell } from './renderers';
-import { enumOptions, listCapabilities, objectSchema, toRequestBody, type JsonSchema } from './schema-rules';
-import type { ActionIcon, AnyResource, FilterDeclaration } from './types';
+import { listCapabilities, objectSchema } from './schema-rules';
+import type { ActionIcon, AnyResource } from './types';
 import { LinkButton } from '../layout/LinkButton';
 import { usePageTitle } from '../layout/usePageTitle';
 import './crud.css';
 
-type Row = BaseRecord & Record<string, unknown>;
-type Values = Record<string, unknown>;
 
 const ICONS: Record<ActionIcon, ReactNode> = {
   ai: <RobotOutlined />,
@@ -33,90 +33,22 @@ const ICONS: Record<ActionIcon, ReactNode> = {
   settings: <SettingOutlined />,
 };
 
-const SEARCH_DELAY_MS = 350;
-
-function SearchFilter({ filter, onChange }: { filter: FilterDeclaration; onChange: (value?: string) => void }) {
-  const [text, setText] = useState('');
-  useEffect(() => {
-    const timer = setTimeout(() => onChange(text.trim() || undefined), SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [text]);
-  return (
-    <Input.Search
-      allowClear
-      aria-label={filter.label}
-      placeholder={filter.placeholder ?? filter.label}
-      value={text}
-      onChange={(e) => setText(e.target.value)}
-      onSearch={(value) => onChange(value.trim() || undefined)}
-      className="vigia-filter-search"
-    />
-  );
-}
-
-function SelectFilter({
-  filter,
-  schema,
-  onChange,
-}: {
-  filter: FilterDeclaration;
-  schema?: JsonSchema;
-  onChange: (value?: string | number) => void;
-}) {
-  const options = (schema ? enumOptions(schema) : []).map((o) => ({
-    value: o.value,
-    label:
-      filter.widget === 'color-select' ? (
-        <span className="vigia-option-color">
-          <span className="vigia-dot" style={{ background: tagColor(o.value).background }} />
-          {o.label}
-        </span>
-      ) : (
-        o.label
-      ),
-    text: o.label,
-  }));
-  return (
-    <Select
-      allowClear
-      aria-label={filter.label}
-      placeholder={filter.placeholder ?? filter.label}
-      options={options}
-      optionFilterProp="text"
-      onChange={(value) => onChange(value ?? undefined)}
-      className="vigia-filter-select"
-      popupMatchSelectWidth={false}
-    />
-  );
-}
-
-type ModalFormProps = {
-  resource: AnyResource;
-  title: string;
-  fields: FormField[];
-  form: UseModalFormReturnType<Row, HttpError, Values>;
-};
-
-function CrudModalForm({ resource, title, fields, form }: ModalFormProps) {
-  const { modalProps, formProps } = form;
-  return (
-    <Modal {...modalProps} title={title} okText="Guardar" cancelText="Cancelar" destroyOnHidden width={520}>
-      <Form
-        {...formProps}
-        layout="vertical"
-        requiredMark
-        onFinish={(values) => formProps.onFinish?.(toRequestBody(fields.map((f) => f.spec), values as Values))}
-      >
-        <CrudFormFields resource={resource} fields={fields} autoFocus />
-      </Form>
-    </Modal>
-  );
+/** A banner the user closed stays closed on this browser. */
+function useDismissed(key: string): [boolean, () => void] {
+  const [dismissed, setDismissed] = useState(() => localStorage.getItem(key) === '1');
+  return [
+    dismissed,
+    () => {
+      localStorage.setItem(key, '1');
+      setDismissed(true);
+    },
+  ];
 }
 
 /** The list screen of any declaration: filters, table, page-size selector, create/edit dialogs. */
 export function CrudList({ resource }: { resource: AnyResource }) {
   const navigate = useNavigate();
+  const [introHidden, hideIntro] = useDismissed(`vigia.intro.${resource.name}`);
   const { labels } = resource;
   usePageTitle(labels.list);
   const recordSchema = useMemo(() => objectSchema(contractDoc, resource.schemas.record), [resource]);
@@ -124,8 +56,10 @@ export function CrudList({ resource }: { resource: AnyResource }) {
   const pageSizes = resource.pageSizes ?? [10, 20, 50];
   const usesModal = (resource.form ?? 'modal') === 'modal';
   const actions = resource.actions ?? {};
+  const createAccess = useCan({ resource: resource.name, action: 'create' }).data;
+  const editAccess = useCan({ resource: resource.name, action: 'edit' }).data;
 
-  const { tableProps, sorters, setFilters, currentPage, setCurrentPage, pageSize, setPageSize, result } =
+  const { tableProps, sorters, filters, setFilters, currentPage, setCurrentPage, pageSize, setPageSize, result } =
     useTable<Row, HttpError>({
       resource: resource.name,
       pagination: { pageSize: resource.defaultPageSize ?? pageSizes[0], mode: 'server' },
@@ -135,7 +69,7 @@ export function CrudList({ resource }: { resource: AnyResource }) {
     });
 
   const createFields = useFormFields(resource, 'create');
-  const editFields = useFormFields(resource, 'edit');
+  const [editingId, setEditingId] = useState<BaseKey>();
 
   const createForm = useModalForm<Row, HttpError, Values>({
     resource: resource.name,
@@ -144,16 +78,8 @@ export function CrudList({ resource }: { resource: AnyResource }) {
     submitOnEnter: true,
     ...crudNotifications(resource, 'create'),
   });
-  const editForm = useModalForm<Row, HttpError, Values>({
-    resource: resource.name,
-    action: 'edit',
-    redirect: false,
-    submitOnEnter: true,
-    ...crudNotifications(resource, 'edit'),
-  });
-
   const openCreate = () => (usesModal ? createForm.show() : navigate(`/${resource.name}/create`));
-  const openEdit = (id: BaseKey) => (usesModal ? editForm.show(id) : navigate(`/${resource.name}/edit/${id}`));
+  const openEdit = (id: BaseKey) => (usesModal ? setEditingId(id) : navigate(`/${resource.name}/edit/${id}`));
 
   const setFilter = (field: string, value: unknown) => {
     const next: CrudFilter = { field, operator: 'eq', value };
@@ -177,20 +103,17 @@ export function CrudList({ resource }: { resource: AnyResource }) {
       key: 'actions',
       title: 'Acciones',
       align: 'right',
+      fixed: 'right',
       render: (_: unknown, record: Row) => (
         <Space size={4} wrap={false} className="vigia-row-actions">
           {actions.extra?.map((action) => {
             const to = action.to(record as never);
             return (
-              <LinkButton
-                key={action.label}
-                size="small"
-                icon={action.icon ? ICONS[action.icon] : undefined}
-                to={to}
-                title={action.title}
-              >
-                {action.label}
-              </LinkButton>
+              <Tooltip key={action.label} title={action.title}>
+                <LinkButton size="small" icon={action.icon ? ICONS[action.icon] : undefined} to={to}>
+                  {action.label}
+                </LinkButton>
+              </Tooltip>
             );
           })}
           {actions.show && (
@@ -199,8 +122,14 @@ export function CrudList({ resource }: { resource: AnyResource }) {
             </Tooltip>
           )}
           {actions.edit && (
-            <Tooltip title="Editar">
-              <Button size="small" icon={<EditOutlined />} aria-label="Editar" onClick={() => record.id !== undefined && openEdit(record.id)} />
+            <Tooltip title={editAccess?.can === false ? editAccess.reason : 'Editar'}>
+              <Button
+                size="small"
+                icon={<EditOutlined />}
+                aria-label="Editar"
+                disabled={editAccess?.can === false}
+                onClick={() => record.id !== undefined && openEdit(record.id)}
+              />
             </Tooltip>
           )}
           {actions.delete && (
@@ -224,29 +153,32 @@ export function CrudList({ resource }: { resource: AnyResource }) {
   }
 
   const total = result.total ?? 0;
+  const filtered = filters.some((f) => 'value' in f && f.value !== undefined && f.value !== '');
   const from = total === 0 ? 0 : (currentPage - 1) * pageSize + 1;
   const to = Math.min(currentPage * pageSize, total);
 
   return (
-    <List
+    <PageHeader
       title={labels.list}
-      breadcrumb={false}
-      headerButtons={
+      extra={
         resource.schemas.create ? (
-          <Button type="primary" icon={<PlusOutlined />} onClick={openCreate}>
-            {labels.create ?? 'Crear'}
-          </Button>
+          <Tooltip title={createAccess?.can === false ? createAccess.reason : undefined}>
+            <Button type="primary" icon={<PlusOutlined />} onClick={openCreate} disabled={createAccess?.can === false}>
+              {labels.create ?? 'Crear'}
+            </Button>
+          </Tooltip>
         ) : null
       }
     >
-      {resource.intro && (
+      {resource.intro && !introHidden && (
         <Alert
           type="info"
           showIcon
           className="vigia-intro"
           message={resource.intro.title}
           description={resource.intro.text}
-          closable
+          closable={{ 'aria-label': 'Ocultar esta información' }}
+          afterClose={hideIntro}
         />
       )}
 
@@ -273,7 +205,9 @@ export function CrudList({ resource }: { resource: AnyResource }) {
         columns={columns}
         pagination={false}
         scroll={{ x: 'max-content' }}
-        locale={{ emptyText: labels.empty ?? 'No hay registros' }}
+        locale={{
+          emptyText: filtered ? 'No hay resultados para esta búsqueda.' : (labels.empty ?? 'No hay registros'),
+        }}
         onChange={(_pagination, filters, sorter, extra) =>
           tableProps.onChange?.({ current: currentPage, pageSize }, filters, sorter, extra)
         }
@@ -293,9 +227,7 @@ export function CrudList({ resource }: { resource: AnyResource }) {
             }}
           />
         </Space>
-        <Typography.Text type="secondary">
-          {from}–{to} de {total}
-        </Typography.Text>
+        <Typography.Text type="secondary">{total === 0 ? 'Sin resultados' : `${from}–${to} de ${total}`}</Typography.Text>
         <Pagination
           size="small"
           current={currentPage}
@@ -308,11 +240,11 @@ export function CrudList({ resource }: { resource: AnyResource }) {
       </div>
 
       {usesModal && resource.schemas.create && (
-        <CrudModalForm resource={resource} title={labels.createTitle ?? labels.create ?? 'Crear'} fields={createFields} form={createForm} />
+        <CrudModalForm resource={resource} action="create" title={labels.createTitle ?? labels.create ?? 'Crear'} fields={createFields} form={createForm} />
       )}
-      {usesModal && actions.edit && (
-        <CrudModalForm resource={resource} title={labels.editTitle ?? 'Editar'} fields={editFields} form={editForm} />
+      {usesModal && actions.edit && editingId !== undefined && (
+        <CrudEditDialog key={editingId} resource={resource} id={editingId} onClosed={() => setEditingId(undefined)} />
       )}
-    </List>
+    </PageHeader>
   );
 }

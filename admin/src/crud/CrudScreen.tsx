@@ -1,7 +1,11 @@
+import { lazy } from 'react';
 import { CrudList } from './CrudList';
-import { CrudCreate, CrudEdit } from './CrudForms';
-import { CrudShow } from './CrudShow';
 import type { AnyResource } from './types';
+
+// Page forms and the show view are rarer than the list: their code loads when first opened.
+const CrudCreate = lazy(() => import('./CrudForms').then((m) => ({ default: m.CrudCreate })));
+const CrudEdit = lazy(() => import('./CrudForms').then((m) => ({ default: m.CrudEdit })));
+const CrudShow = lazy(() => import('./CrudShow').then((m) => ({ default: m.CrudShow })));
 
 export type CrudAction = 'list' | 'create' | 'edit' | 'show';
 

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { useParams } from 'react-router';
+import { Navigate, useParams } from 'react-router';
 import { Descriptions } from 'antd';
 import { Show } from '@refinedev/antd';
 import { useShow, type BaseRecord, type HttpError } from '@refinedev/core';
@@ -20,6 +20,9 @@ export function CrudShow({ resource }: { resource: AnyResource }) {
     id,
     errorNotification: serverErrorNotification,
   });
+
+  // A record that does not exist (or belongs to another client, D14) leads to the 404 page (03 §8).
+  if (query.error?.statusCode === 404) return <Navigate to="/404notfound" replace />;
 
   return (
     <Show

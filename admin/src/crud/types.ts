@@ -114,12 +114,21 @@ export type ResourceDeclaration<
   filters?: FilterDeclaration[];
   fields?: FormFieldDeclaration<KeysOf<C> | KeysOf<U>>[];
   actions?: { edit?: boolean; delete?: boolean; show?: boolean; extra?: RowAction<Schemas[R]>[] };
+  /**
+   * The server action (D13) that governs create, edit and delete: the same `can()` the API
+   * enforces decides whether those controls are enabled (01 §6: shown disabled otherwise).
+   */
+  writes: Action;
   /** Create and edit in a dialog over the list (default) or on their own pages. */
   form?: 'modal' | 'page';
 };
 
-/** Erased form the generic screens work with. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+import type { Action } from '../../../api/src/modules/access/access.rules';
+
+/**
+ * Erased form the generic screens work with: declarations are checked against the contract where
+ * they are written (`defineResource`); the screens only read them.
+ */
 export type AnyResource = ResourceDeclaration<any, any, any>;
 
 /** Checks a declaration against the contract's schema names and fields at compile time. */

@@ -1,7 +1,10 @@
+import { lazy, Suspense } from 'react';
 import { CheckOutlined } from '@ant-design/icons';
-import { DatePicker, Input, InputNumber, Radio, Select, Switch, Typography } from 'antd';
+import { Input, InputNumber, Radio, Select, Skeleton, Switch, Typography } from 'antd';
 import { tagColor } from './palette';
 import type { FieldOption, FieldSpec, WidgetKind } from './schema-rules';
+
+const DateInput = lazy(() => import('./date-input'));
 
 type SwatchProps = {
   value?: string;
@@ -95,9 +98,12 @@ export function FieldInput({
     case 'multi-select':
       return <Select {...control} mode="multiple" options={options} placeholder={placeholder ?? 'Seleccione'} maxCount={spec.maxItems} optionFilterProp="label" />;
     case 'date':
-      return <DatePicker {...control} format="DD/MM/YYYY" style={{ width: '100%' }} placeholder={placeholder ?? 'dd/mm/aaaa'} />;
     case 'datetime':
-      return <DatePicker {...control} showTime={{ format: 'HH:mm' }} format="DD/MM/YYYY HH:mm" style={{ width: '100%' }} />;
+      return (
+        <Suspense fallback={<Skeleton.Input active block />}>
+          <DateInput {...control} withTime={widget === 'datetime'} placeholder={placeholder ?? (widget === 'date' ? 'dd/mm/aaaa' : 'dd/mm/aaaa hh:mm')} />
+        </Suspense>
+      );
     case 'color-swatch':
       return <ColorSwatchPicker {...(control as Omit<SwatchProps, 'options'>)} options={spec.options ?? []} />;
     default:

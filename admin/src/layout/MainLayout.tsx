@@ -1,11 +1,14 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
-import { Avatar, Button, Drawer, Input, Layout, Menu, Spin, Tooltip, Typography } from 'antd';
+import { Avatar, Button, Drawer, Input, Layout, Menu, Tooltip, Typography } from 'antd';
 import type { MenuProps } from 'antd';
 import { LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, MessageOutlined } from '@ant-design/icons';
 import { useGetIdentity, useLogout } from '@refinedev/core';
 import type { Session } from '../contract';
+import type { LogoutParams } from '../providers/auth';
 import { readSession } from '../session';
+import { displayName } from '../../../contract/rules/names';
+import { Loading } from './Loading';
 import { VigiaLogo, VigiaMark } from './Logo';
 import { CONFIGURATION_LABEL, CONFIGURATION_LINKS, MAIN_LINKS, selectedMenuKey, type MenuLink } from './menu';
 import { useInactivityLogout } from './useInactivityLogout';
@@ -84,19 +87,19 @@ export default function MainLayout() {
   const [feedbackOpen, setFeedbackOpen] = useState(false);
   const [feedbackLoaded, setFeedbackLoaded] = useState(false);
   const { data: identity } = useGetIdentity<Session>();
-  const { mutate: logout } = useLogout();
+  const { mutate: logout } = useLogout<LogoutParams>();
   const user = identity ?? readSession();
 
   useEffect(() => setCollapsed(narrow), [narrow]);
   useEffect(() => setDrawerOpen(false), [pathname]);
-  useInactivityLogout(() => logout(), pathname);
+  useInactivityLogout(() => logout({ reason: 'inactive' }), pathname);
 
   const openFeedback = () => {
     setFeedbackLoaded(true);
     setFeedbackOpen(true);
   };
 
-  const fullName = [user?.first_name, user?.last_name].filter(Boolean).join(' ');
+  const fullName = displayName([user?.first_name, user?.last_name].filter(Boolean).join(' '));
 
   return (
     <Layout className="vigia-shell">
@@ -152,19 +155,13 @@ export default function MainLayout() {
               {fullName}
             </Typography.Text>
             <Button icon={<LogoutOutlined />} onClick={() => logout()} aria-label="Cerrar sesión">
-              <span className="vigia-logout-text">Cerrar sesión</span>
+              {phone ? 'Salir' : 'Cerrar sesión'}
             </Button>
           </div>
         </Layout.Header>
 
         <Layout.Content className="vigia-content">
-          <Suspense
-            fallback={
-              <div className="vigia-boot">
-                <Spin size="large" />
-              </div>
-            }
-          >
+          <Suspense fallback={<Loading />}>
             <Outlet />
           </Suspense>
         </Layout.Content>

@@ -1,10 +1,12 @@
 import { useEffect, useRef } from 'react';
 import { INACTIVITY_LOGOUT_MS } from '../constants';
+import { createInactivityTimer } from './inactivity';
 
-/** Activity that keeps a session alive. The spec names mouse movement; keys and touches count too. */
+/**
+ * Activity that keeps a session alive. The spec names mouse movement; keys, touches and the wheel
+ * count too, so a nurse typing a long note or using a tablet is not logged out mid-task.
+ */
 const ACTIVITY_EVENTS = ['mousemove', 'pointerdown', 'keydown', 'wheel', 'touchstart'] as const;
-/** Re-arming the timer on every mouse event is wasteful; once a second is plenty. */
-const THROTTLE_MS = 1000;
 
 /**
  * Logs out after {@link INACTIVITY_LOGOUT_MS} without activity (03 §4). Movement on the home
@@ -13,24 +15,16 @@ const THROTTLE_MS = 1000;
 export function useInactivityLogout(logout: () => void, pathname: string, timeoutMs = INACTIVITY_LOGOUT_MS) {
   const logoutRef = useRef(logout);
   logoutRef.current = logout;
+  const onHome = pathname === '/';
 
   useEffect(() => {
-    if (pathname === '/') return;
-    let timer = window.setTimeout(() => logoutRef.current(), timeoutMs);
-    let last = Date.now();
-
-    const onActivity = () => {
-      const now = Date.now();
-      if (now - last < THROTTLE_MS) return;
-      last = now;
-      window.clearTimeout(timer);
-      timer = window.setTimeout(() => logoutRef.current(), timeoutMs);
-    };
-
+    if (onHome) return;
+    const timer = createInactivityTimer({ onTimeout: () => logoutRef.current(), timeoutMs });
+    const onActivity = () => timer.activity();
     ACTIVITY_EVENTS.forEach((name) => window.addEventListener(name, onActivity, { passive: true }));
     return () => {
-      window.clearTimeout(timer);
+      timer.stop();
       ACTIVITY_EVENTS.forEach((name) => window.removeEventListener(name, onActivity));
     };
-  }, [pathname === '/', timeoutMs]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [onHome, timeoutMs]);
 }

@@ -6,10 +6,14 @@ import { fromResponse } from './errors';
  * Minimal fetch client for the session calls. The login page uses it, so it stays free of axios
  * and Refine; failures reject with the same HttpError shape as the data provider's.
  */
-export async function apiRequest<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+export async function apiRequest<T>(
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  body?: unknown,
+  token: string | null = readToken(),
+): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const token = readToken();
   if (token) headers.Authorization = `Bearer ${token}`;
 
   let response: Response;

@@ -4,15 +4,21 @@ import {
   clearSession,
   markLoggingOut,
   mergeProfile,
+  peekLogoutReason,
   readSession,
+  readToken,
   rememberRedirect,
   saveSession,
+  setLogoutReason,
+  takeLogoutReason,
   takeRedirect,
+  type LogoutReason,
 } from '../session';
 import { apiRequest } from './api';
 import { fromResponse, isHttpError } from './errors';
 
 export type LoginParams = { email: string; password: string };
+export type LogoutParams = { reason?: LogoutReason } | undefined;
 
 const LOGIN_ERROR_TITLE = 'No fue posible iniciar sesión';
 
@@ -23,6 +29,7 @@ function rememberCurrentPage() {
 /** Staff login (03 §4): clears any old token first; on success stores the session answer. */
 async function login({ email, password }: LoginParams): Promise<AuthActionResponse> {
   clearSession();
+  takeLogoutReason();
   try {
     const session = await apiRequest<Session>('POST', '/sessions', { email: email.trim(), password });
     saveSession(session);
@@ -44,13 +51,18 @@ async function login({ email, password }: LoginParams): Promise<AuthActionRespon
 export const authProvider = {
   login,
 
-  async logout() {
-    markLoggingOut();
-    if (readSession()) {
-      // Revoke on the server; a failure (expired token, offline) must not keep the user in.
-      await apiRequest('DELETE', '/sessions').catch(() => undefined);
+  async logout(params?: LogoutParams) {
+    if (params?.reason) {
+      // The session ended on its own: come back to the same page after logging in again.
+      rememberCurrentPage();
+      setLogoutReason(params.reason);
     }
+    if (!peekLogoutReason()) markLoggingOut();
+    // Forget the token first so nothing else is sent with it, then revoke it on the server; a
+    // failure there (already expired, offline) must not keep the user in.
+    const token = readToken();
     clearSession();
+    if (token) await apiRequest('DELETE', '/sessions', undefined, token).catch(() => undefined);
     return { success: true, redirectTo: '/' };
   },
 
@@ -62,9 +74,12 @@ export const authProvider = {
 
   async onError(error: { statusCode?: number; status?: number }) {
     const status = error?.statusCode ?? error?.status;
-    if (status === 401) {
+    // Without a stored session (e.g. a request still in flight after logging out) there is
+    // nothing to end.
+    if (status === 401 && readSession()) {
       // Bring the user back to the same screen once they log in again.
       rememberCurrentPage();
+      setLogoutReason('expired');
       return { logout: true, redirectTo: '/' };
     }
     return {};
@@ -79,6 +94,7 @@ export const authProvider = {
       if (isHttpError(error) && error.statusCode === 401) {
         // The token was revoked or expired: same outcome as any other 401.
         rememberCurrentPage();
+        setLogoutReason('expired');
         clearSession();
         window.location.replace('/');
       }

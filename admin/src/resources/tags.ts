@@ -15,6 +15,7 @@ export function aiStatus(tag: Pick<Tag, 'active_prompt'>): StatusValue {
 export const tags = defineResource({
   name: 'tags',
   schemas: { record: 'Tag', create: 'TagInput', update: 'TagUpdate' },
+  writes: 'administer',
   labels: {
     list: 'Etiquetas',
     singular: 'etiqueta',
@@ -52,7 +53,7 @@ export const tags = defineResource({
       render: 'truncate:50',
       value: (tag) => tag.active_prompt?.text,
       empty: 'Sin instrucción',
-      showFrom: 'md',
+      showFrom: 'lg',
     },
   ],
   filters: [

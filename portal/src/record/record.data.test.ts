@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBloodType, formatDate, formatPhone, present, titleCase } from './record.data';
+import { RECORD_TEXT, formatBloodType, formatDate, formatPhone, present } from './record.data';
 
 describe('portal record formatting', () => {
   it.each([
@@ -40,7 +40,6 @@ describe('portal record formatting', () => {
   });
 
   it('greets stored upper-case names in title case', () => {
-    expect(titleCase('MARÍA JOSÉ')).toBe('María José');
-    expect(titleCase('ANA-LUCÍA ÑUÑEZ')).toBe('Ana-Lucía Ñuñez');
+    expect(RECORD_TEXT.greeting('MARÍA JOSÉ')).toBe('Hola, María José');
   });
 });

@@ -1,11 +1,12 @@
 import type { Patient } from '../types';
+import { displayName } from '../../../contract/rules/names';
 
 /** Labels and field lists of the patient portal (spec 03 §2 'Patient portal', §3 'Portal patient'). */
 
 export const RECORD_TEXT = {
   header: 'PORTAL DE PACIENTE',
   logout: 'Cerrar sesión',
-  greeting: (firstName: string) => `Hola, ${titleCase(firstName)}`,
+  greeting: (firstName: string) => `Hola, ${displayName(firstName)}`,
   loading: 'Cargando sus datos…',
   loadFailed: 'No fue posible cargar sus datos.',
   retry: 'Reintentar',
@@ -95,10 +96,3 @@ export function formatPhone(prefix: string | null | undefined, cellphone: string
   return code ? `+${code} ${number}` : number;
 }
 
-/** Names are stored upper-cased; a greeting reads better as 'María José'. */
-export function titleCase(value: string): string {
-  return value
-    .trim()
-    .toLocaleLowerCase('es')
-    .replace(/(^|[\s-])(\p{L})/gu, (_match, before: string, letter: string) => before + letter.toLocaleUpperCase('es'));
-}

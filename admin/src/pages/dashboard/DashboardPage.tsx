@@ -3,6 +3,7 @@ import { Card, Col, Row, Typography } from 'antd';
 import { AlertOutlined, SolutionOutlined, TagsOutlined, TeamOutlined } from '@ant-design/icons';
 import { useGetIdentity } from '@refinedev/core';
 import type { Session } from '../../contract';
+import { displayName } from '../../../../contract/rules/names';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { readSession } from '../../session';
 import './dashboard.css';
@@ -31,7 +32,7 @@ export default function DashboardPage() {
       <Card className="dashboard-hello" variant="borderless">
         <Typography.Text className="dashboard-eyebrow">{greeting(new Date().getHours())}</Typography.Text>
         <Typography.Title level={2} className="dashboard-title">
-          Hola, {user?.first_name}
+          Hola, {displayName(user?.first_name)}
         </Typography.Title>
         <Typography.Paragraph className="dashboard-client">{user?.client_name}</Typography.Paragraph>
       </Card>

@@ -1,6 +1,6 @@
-import { useState } from 'react';
-import { Navigate } from 'react-router';
-import { Alert, Button, Form, Input, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { Navigate, useNavigate } from 'react-router';
+import { Alert, Button, Form, Input } from 'antd';
 import {
   BellOutlined,
   FacebookFilled,
@@ -13,13 +13,18 @@ import {
   RobotOutlined,
   YoutubeFilled,
 } from '@ant-design/icons';
-import { useLogin } from '@refinedev/core';
 import { validateEmail, validateLoginPassword } from '../../../../contract/rules/validation';
 import { PROVIDER_LINKS } from '../../constants';
 import { VigiaLogo } from '../../layout/Logo';
-import type { LoginParams } from '../../providers/auth';
-import { readToken } from '../../session';
+import { authProvider, type LoginParams } from '../../providers/auth';
+import { notify } from '../../providers/notification';
+import { peekLogoutReason, readToken, takeLogoutReason, type LogoutReason } from '../../session';
 import './login.css';
+
+const LOGOUT_NOTICES: Record<LogoutReason, string> = {
+  expired: 'Tu sesión expiró. Inicia sesión de nuevo para continuar donde estabas.',
+  inactive: 'Cerramos tu sesión tras 3 horas sin actividad. Inicia sesión de nuevo para continuar.',
+};
 
 const TAGLINE = 'Monitorea a tus pacientes de forma remota, en tiempo real';
 
@@ -67,20 +72,33 @@ export default function LoginPage() {
   const email = Form.useWatch('email', form);
   const password = Form.useWatch('password', form);
   const [serverError, setServerError] = useState<string | null>(null);
-  const { mutate: login, isPending } = useLogin<LoginParams>();
+  const [isPending, setPending] = useState(false);
+  const [logoutReason] = useState(peekLogoutReason);
+  useEffect(() => {
+    takeLogoutReason();
+  }, []);
+  const navigate = useNavigate();
 
-  if (readToken()) return <Navigate to="/dashboard" replace />;
+  // Checked once on arrival: after a successful login the submit handler decides where to go.
+  const [alreadyLoggedIn] = useState(() => Boolean(readToken()));
+  if (alreadyLoggedIn) return <Navigate to="/dashboard" replace />;
 
   const filled = Boolean(email?.trim()) && Boolean(password);
 
-  const submit = (values: LoginParams) => {
+  // What Refine's useLogin does, without loading Refine on this page: notify, then redirect.
+  const submit = async (values: LoginParams) => {
     setServerError(null);
-    login(values, {
-      onSuccess: (result) => {
-        if (!result.success) setServerError(result.error?.message ?? 'No fue posible iniciar sesión');
-      },
-      onError: (error) => setServerError(error.message),
-    });
+    setPending(true);
+    const result = await authProvider.login(values);
+    setPending(false);
+    if (result.success) {
+      if (result.successNotification) notify.success(result.successNotification.message);
+      navigate(result.redirectTo ?? '/dashboard', { replace: true });
+      return;
+    }
+    const message = result.error?.message ?? 'No fue posible iniciar sesión';
+    setServerError(message);
+    notify.error(result.error?.name ?? 'No fue posible iniciar sesión', message);
   };
 
   return (
@@ -103,12 +121,12 @@ export default function LoginPage() {
 
       <main className="login-main">
         <div className="login-card">
-          <Typography.Title level={2} className="login-title">
-            Iniciar sesión
-          </Typography.Title>
-          <Typography.Paragraph type="secondary" className="login-subtitle">
-            Ingresa con el correo y la contraseña de tu cuenta de Vigía.
-          </Typography.Paragraph>
+          <h2 className="login-title">Iniciar sesión</h2>
+          <p className="login-subtitle">Ingresa con el correo y la contraseña de tu cuenta de Vigía.</p>
+
+          {logoutReason && !serverError && (
+            <Alert type="warning" showIcon message={LOGOUT_NOTICES[logoutReason]} className="login-error" />
+          )}
 
           {serverError && (
             <Alert

@@ -6,6 +6,7 @@ import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../../http/auth.js';
 import { AppError, unauthorized } from '../../http/errors.js';
 import { User, USER_STATUS } from '../users/users.model.js';
 import { Client } from '../clients/clients.model.js';
+import { displayName } from '../../../../contract/rules/names.js';
 import type { Catalogues } from '../catalogues/catalogues.service.js';
 import type { components } from '../../../../contract/openapi.js';
 
@@ -84,7 +85,7 @@ export async function createSession(deps: SessionDeps, email: string, password: 
   if (user.status !== USER_STATUS.active) throw new AppError(401, 'user_inactive', 'Su usuario está inactivo. Comuníquese con el administrador de su institución.');
   const { token, expiresAt } = await issueToken(deps, { type: 'staff', id: user.id, clientId: user.client_id });
   const profile = await buildProfile(deps, user);
-  return { ...profile, token, expires_at: expiresAt.toISOString(), message: `Bienvenido(a), ${user.first_name}` };
+  return { ...profile, token, expires_at: expiresAt.toISOString(), message: `Bienvenido(a), ${displayName(user.first_name)}` };
 }
 
 export function hashPassword(plain: string): Promise<string> {

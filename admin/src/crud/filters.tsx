@@ -1,0 +1,72 @@
+import { useEffect, useRef, useState } from 'react';
+import { Input, Select } from 'antd';
+import { tagColor } from './palette';
+import { enumOptions, type JsonSchema } from './schema-rules';
+import type { FilterDeclaration } from './types';
+
+const SEARCH_DELAY_MS = 350;
+
+/** Free-text filter (`q`), sent a moment after the user stops typing. */
+export function SearchFilter({ filter, onChange }: { filter: FilterDeclaration; onChange: (value?: string) => void }) {
+  const [text, setText] = useState('');
+  // The latest callback, so the debounce below restarts only when the text changes.
+  const onChangeRef = useRef(onChange);
+  onChangeRef.current = onChange;
+  const typed = useRef(false);
+  useEffect(() => {
+    if (!typed.current) return;
+    const timer = setTimeout(() => onChangeRef.current(text.trim() || undefined), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [text]);
+  return (
+    <Input.Search
+      allowClear
+      aria-label={filter.label}
+      placeholder={filter.placeholder ?? filter.label}
+      value={text}
+      onChange={(e) => {
+        typed.current = true;
+        setText(e.target.value);
+      }}
+      onSearch={(value) => onChange(value.trim() || undefined)}
+      className="vigia-filter-search"
+    />
+  );
+}
+
+/** Filter on an enum query parameter; its options and labels come from the contract. */
+export function SelectFilter({
+  filter,
+  schema,
+  onChange,
+}: {
+  filter: FilterDeclaration;
+  schema?: JsonSchema;
+  onChange: (value?: string | number) => void;
+}) {
+  const options = (schema ? enumOptions(schema) : []).map((o) => ({
+    value: o.value,
+    label:
+      filter.widget === 'color-select' ? (
+        <span className="vigia-option-color">
+          <span className="vigia-dot" style={{ background: tagColor(o.value).background }} />
+          {o.label}
+        </span>
+      ) : (
+        o.label
+      ),
+    text: o.label,
+  }));
+  return (
+    <Select
+      allowClear
+      aria-label={filter.label}
+      placeholder={filter.placeholder ?? filter.label}
+      options={options}
+      optionFilterProp="text"
+      onChange={(value) => onChange(value ?? undefined)}
+      className="vigia-filter-select"
+      popupMatchSelectWidth={false}
+    />
+  );
+}
