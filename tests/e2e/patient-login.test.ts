@@ -1,39 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { startServer, type RunningServer } from './support/server';
-import { launchBrowser, openPage, pathOf, waitForPath } from './support/browser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openPage, pathOf, waitForPath } from './support/browser';
+import { useProductInBrowser } from './support/product';
 import { DEMO_PATIENT, createStaffSession, findPatientByNid, listSmsOutbox, readLatestCode } from './support/api';
 
 describe('patient login (/login_patient) and portal', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const product = useProductInBrowser();
   let adminToken: string;
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    adminToken = (await createStaffSession(server.baseUrl)).token;
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  }, 30_000);
+    adminToken = (await createStaffSession(product.server().baseUrl)).token;
+  });
 
   /** Step 1: the document number; returns the code the SMS carried. */
   async function requestCode(page: Page): Promise<string> {
-    const [previous] = await listSmsOutbox(server.baseUrl, adminToken, DEMO_PATIENT.cellphone);
+    const [previous] = await listSmsOutbox(product.server().baseUrl, adminToken, DEMO_PATIENT.cellphone);
     await page.goto('/login_patient');
     await page.getByText('Por favor ingrese el número de documento del paciente').waitFor({ state: 'visible' });
     await page.getByLabel('Número de documento').fill(DEMO_PATIENT.nid);
     await page.getByRole('button', { name: 'Continuar' }).click();
     await page.getByLabel('Código de confirmación').waitFor({ state: 'visible' });
-    const { code } = await readLatestCode(server.baseUrl, adminToken, DEMO_PATIENT.cellphone, previous?.id);
+    const { code } = await readLatestCode(product.server().baseUrl, adminToken, DEMO_PATIENT.cellphone, previous?.id);
     return code;
   }
 
   it('refuses a wrong code', async () => {
-    const page = await openPage(browser, server.baseUrl);
+    const page = await openPage(product.browser(), product.server().baseUrl);
     const code = await requestCode(page);
     const wrong = code.slice(0, -1) + String((Number(code.at(-1)) + 1) % 10);
 
@@ -45,8 +37,8 @@ describe('patient login (/login_patient) and portal', () => {
   });
 
   it('lets the patient in with the code sent by SMS, shows their data, and lets them out', async () => {
-    const patient = await findPatientByNid(server.baseUrl, adminToken, DEMO_PATIENT.nid);
-    const page = await openPage(browser, server.baseUrl);
+    const patient = await findPatientByNid(product.server().baseUrl, adminToken, DEMO_PATIENT.nid);
+    const page = await openPage(product.browser(), product.server().baseUrl);
     const code = await requestCode(page);
 
     await page.getByLabel('Código de confirmación').fill(code);
@@ -64,7 +56,7 @@ describe('patient login (/login_patient) and portal', () => {
   });
 
   it('sends a patient whose session is no longer valid back to the login', async () => {
-    const page = await openPage(browser, server.baseUrl);
+    const page = await openPage(product.browser(), product.server().baseUrl);
     const staleSession = JSON.stringify({ token: 'revocado', patient_id: 1 });
     await page.addInitScript({ content: `localStorage.setItem('vigia.patient', ${JSON.stringify(staleSession)});` });
 

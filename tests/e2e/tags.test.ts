@@ -1,32 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { startServer, type RunningServer } from './support/server';
-import { launchBrowser, openPage, waitForPath } from './support/browser';
-import { EMAIL_LABEL, PASSWORD_LABEL } from './support/labels';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openPage, waitForPath } from './support/browser';
 import { DEMO_ADMIN } from './support/api';
+import { submitStaffLogin, useProductInBrowser } from './support/product';
 
 /** The generic CRUD screens, through their first declared resource (02 §2.11). */
 describe('Etiquetas (/tags)', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  }, 30_000);
+  const product = useProductInBrowser();
 
   async function signIn(email: string, password: string): Promise<Page> {
-    const page = await openPage(browser, server.baseUrl);
+    const page = await openPage(product.browser(), product.server().baseUrl);
     await page.goto('/tags');
     await waitForPath(page, '/');
-    await page.getByLabel(EMAIL_LABEL).fill(email);
-    await page.getByLabel(PASSWORD_LABEL).fill(password);
-    await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+    await submitStaffLogin(page, { email, password });
     await waitForPath(page, '/tags');
     return page;
   }

@@ -1,0 +1,30 @@
+import { afterAll, beforeAll } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startServer, type RunningServer } from './server';
+import { launchBrowser } from './browser';
+import { EMAIL_LABEL, PASSWORD_LABEL } from './labels';
+
+/**
+ * The real product (its own data folder) and a Chromium, started before the file's tests and
+ * stopped after them. Accessors, because the values exist only once beforeAll has run.
+ */
+export function useProductInBrowser(): { server: () => RunningServer; browser: () => Browser } {
+  let server: RunningServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  }, 30_000);
+  return { server: () => server, browser: () => browser };
+}
+
+/** Fills the staff login form (already on screen) and submits it. */
+export async function submitStaffLogin(page: Page, credentials: { email: string; password: string }): Promise<void> {
+  await page.getByLabel(EMAIL_LABEL).fill(credentials.email);
+  await page.getByLabel(PASSWORD_LABEL).fill(credentials.password);
+  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+}
