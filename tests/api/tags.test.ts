@@ -116,3 +116,11 @@ describe('GET /api/v1/clients/:id', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/security_phrase|residents_password/);
   });
 });
+
+describe('GET /api/v1/search?type=tags', () => {
+  it('finds tags ignoring accents', async () => {
+    await t.http.post('/api/v1/tags').set(bearer(org.tokens.admin)).send({ name: 'Hipertensión', color: 'red' });
+    const res = await t.http.get('/api/v1/search?type=tags&q=hipertension').set(bearer(org.tokens.consulta));
+    expect(res.body.data.data.map((x: { name: string }) => x.name)).toEqual(['HIPERTENSIÓN']);
+  });
+});

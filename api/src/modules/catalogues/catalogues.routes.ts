@@ -31,11 +31,14 @@ export function cataloguesRouter(sequelize: Sequelize, catalogues: Catalogues): 
     const perPage = Number(req.query.per_page ?? 20);
     const countryId = req.query.country_id ? Number(req.query.country_id) : undefined;
     if (type === 'tags') {
-      const key = `%${toSearchKey(q).toUpperCase()}%`;
-      const rows = await sequelize.query<{ id: number; name: string }>(
-        'SELECT id, name FROM tags WHERE client_id = :c AND name LIKE :key ORDER BY name',
-        { replacements: { c: staffOf(req).clientId, key }, type: QueryTypes.SELECT },
-      );
+      // A client has a handful of tags: match in memory, accents ignored on both sides.
+      const key = toSearchKey(q);
+      const rows = (
+        await sequelize.query<{ id: number; name: string }>('SELECT id, name FROM tags WHERE client_id = :c ORDER BY name', {
+          replacements: { c: staffOf(req).clientId },
+          type: QueryTypes.SELECT,
+        })
+      ).filter((t) => toSearchKey(t.name).includes(key));
       const start = (page - 1) * perPage;
       return res.json({ data: { data: rows.slice(start, start + perPage).map((t) => ({ ...t, detail: null })), total: rows.length, page, per_page: perPage } });
     }

@@ -29,6 +29,11 @@ export function toSearchKey(text: string): string {
   return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
+/** A user's text for a LIKE pattern: its own % and _ must not act as wildcards. */
+export function likeSafe(text: string): string {
+  return text.replace(/[%_\\]/g, '');
+}
+
 /**
  * Reference catalogues are small and change only with a release, so they are read once into
  * memory: names resolve without joins and listings answer without touching the database.

@@ -3,7 +3,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js'
 import type { ListParams } from '../../http/list-params.js';
 import type { Principal, StaffPrincipal } from '../../http/auth.js';
 import { can, patientPermissions, PATIENT_STATUS, type PatientPermissions } from '../access/access.rules.js';
-import { GENDERS, toSearchKey, type Catalogues } from '../catalogues/catalogues.service.js';
+import { GENDERS, likeSafe, toSearchKey, type Catalogues } from '../catalogues/catalogues.service.js';
 import { Client } from '../clients/clients.model.js';
 import { assertTagsOwned } from '../tags/tags.service.js';
 import { normaliseName, normaliseNid, validateNid, validateDate } from '../../../../contract/rules/validation.js';
@@ -133,7 +133,7 @@ export async function listPatients(deps: PatientDeps, clientId: number, p: ListP
       [Op.or]: [
         { nid: { [Op.gte]: nid, [Op.lt]: `${nid}\uffff` } },
         { search_name: { [Op.gte]: key, [Op.lt]: `${key}\uffff` } },
-        { search_name: { [Op.like]: `% ${key}%` } },
+        { search_name: { [Op.like]: `% ${likeSafe(key)}%` } },
       ],
     });
   }

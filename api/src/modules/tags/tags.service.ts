@@ -2,6 +2,7 @@ import { Op, QueryTypes, type Sequelize, type WhereOptions } from 'sequelize';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import { Tag } from './tags.model.js';
+import { likeSafe } from '../catalogues/catalogues.service.js';
 import type { components } from '../../../../contract/openapi.js';
 
 type TagDto = components['schemas']['Tag'];
@@ -35,7 +36,7 @@ async function countPatients(sequelize: Sequelize, tagIds: number[]): Promise<Ma
 export async function listTags(sequelize: Sequelize, clientId: number, p: ListParams, filters: { color?: string }) {
   const where: WhereOptions<Tag> = { client_id: clientId };
   if (filters.color) Object.assign(where, { color: filters.color });
-  if (p.q) Object.assign(where, { name: { [Op.like]: `%${p.q.toUpperCase()}%` } });
+  if (p.q) Object.assign(where, { name: { [Op.like]: `%${likeSafe(p.q.toUpperCase())}%` } });
   const { rows, count } = await Tag.findAndCountAll({
     where,
     order: [[p.sort && SORTABLE.has(p.sort) ? p.sort : 'name', p.order], ['id', 'ASC']],

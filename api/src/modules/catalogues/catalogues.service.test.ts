@@ -1,0 +1,19 @@
+import { describe, it, expect } from 'vitest';
+import { likeSafe, toSearchKey } from './catalogues.service';
+
+describe('search keys', () => {
+  it.each([
+    ['  Bogotá,  D.C. ', 'bogota, d.c.'],
+    ['ÑUÑEZ Peña', 'nunez pena'],
+  ])('toSearchKey(%j) → %j', (input, expected) => {
+    expect(toSearchKey(input)).toBe(expected);
+  });
+  it.each([
+    ['50%', '50'],
+    ['a_b', 'ab'],
+    ['c\\d', 'cd'],
+    ['plain', 'plain'],
+  ])('likeSafe(%j) → %j', (input, expected) => {
+    expect(likeSafe(input)).toBe(expected);
+  });
+});
