@@ -290,6 +290,25 @@ export interface paths {
         patch: operations["patchPatient"];
         trace?: never;
     };
+    "/patients/{id}/portal_lock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Desbloquea el acceso al portal del paciente tras demasiados códigos fallidos (D17) */
+        delete: operations["unlockPatientPortal"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -556,6 +575,11 @@ export interface components {
             vitals_prescription: Record<string, never>[];
             measurements_adherence: number | null;
             permissions: components["schemas"]["PatientPermissions"];
+            /**
+             * Format: date-time
+             * @description Hasta cuándo está bloqueado el acceso al portal por códigos fallidos (D17); null si no lo está
+             */
+            portal_locked_until: string | null;
         };
         PatientInput: {
             id_type: number;
@@ -1334,6 +1358,31 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+        };
+    };
+    unlockPatientPortal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Acceso desbloqueado */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Notification"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
 }

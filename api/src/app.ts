@@ -14,6 +14,7 @@ import { sessionsRouter } from './modules/sessions/sessions.routes.js';
 import { cataloguesRouter } from './modules/catalogues/catalogues.routes.js';
 import { tagsRouter } from './modules/tags/tags.routes.js';
 import { patientsRouter } from './modules/patients/patients.routes.js';
+import { createPortalLocks } from './modules/otp/otp.service.js';
 import { clientsRouter } from './modules/clients/clients.routes.js';
 import { feedbacksRouter } from './modules/feedbacks/feedbacks.routes.js';
 import { smsOutboxRouter } from './modules/sms/sms.routes.js';
@@ -100,7 +101,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(cataloguesRouter(deps.sequelize, deps.catalogues));
   v1.use(clientsRouter());
   v1.use(tagsRouter(deps.sequelize));
-  v1.use(patientsRouter({ sequelize: deps.sequelize, catalogues: deps.catalogues, now }));
+  v1.use(patientsRouter({ sequelize: deps.sequelize, catalogues: deps.catalogues, now, portalLocks: createPortalLocks(sessionDeps) }));
   v1.use(feedbacksRouter(deps.sequelize, now));
   v1.use(smsOutboxRouter(deps.sequelize));
   api.use('/api/v1', v1);

@@ -136,6 +136,27 @@ describe('patient one-time code (D17)', () => {
     expect((await request('1020304050')).status).toBe(200);
   });
 
+  it('shows the lock on the patient record, and lets staff lift it before the 24 hours pass', async () => {
+    for (let round = 0; round < 4; round++) {
+      const req = await request('1020304051');
+      for (let i = 0; i < (round < 3 ? 3 : 1); i++) await verify('1020304051', '0000', req.body.challenge_id);
+      advance(16 * 60_000);
+    }
+    expect((await request('1020304051')).status).toBe(429);
+    const other = (await t.http.get('/api/v1/patients?q=1020304051').set(bearer(await adminToken()))).body[0].id;
+    const record = await t.http.get(`/api/v1/patients/${other}`).set(bearer(await adminToken()));
+    expect(record.body.portal_locked_until).toEqual(expect.any(String));
+
+    const consulta = (await t.http.post('/api/v1/sessions').send({ email: org.users.consulta.email, password: PASSWORD })).body.token;
+    expect((await t.http.delete(`/api/v1/patients/${other}/portal_lock`).set(bearer(consulta))).status).toBe(403);
+    const enfermeria = (await t.http.post('/api/v1/sessions').send({ email: org.users.enfermeria.email, password: PASSWORD })).body.token;
+    const unlock = await t.http.delete(`/api/v1/patients/${other}/portal_lock`).set(bearer(enfermeria));
+    expect(unlock.status).toBe(200);
+    expect(unlock.body.type).toBe('success');
+    expect((await t.http.get(`/api/v1/patients/${other}`).set(bearer(enfermeria))).body.portal_locked_until).toBeNull();
+    expect((await request('1020304051')).status).toBe(200);
+  });
+
   it('refuses malformed input with 400', async () => {
     const res = await t.http.post('/api/v1/verify_otp').send({ nid: '1020304050', otp_code: 'abcd', challenge_id: 'x' });
     expect(res.status).toBe(400);

@@ -16,13 +16,43 @@ export interface OtpDeps extends SessionDeps {
 
 const hmac = (secret: string, ...parts: string[]) => crypto.createHmac('sha256', secret).update(parts.join('\u0000')).digest('hex');
 
+/** Documents are never stored in the clear in the code tables: only this keyed hash. */
+const hashNid = (secret: string, rawNid: string) => hmac(secret, 'nid', normaliseNid(rawNid));
+
+/** The portal lock of one document (D17), for the patient page: whether it holds, and the staff unlock. */
+export interface PortalLocks {
+  lockedUntil(nid: string): Promise<Date | null>;
+  unlock(nid: string): Promise<void>;
+}
+
+export function createPortalLocks(deps: Pick<OtpDeps, 'sequelize' | 'secret' | 'now'>): PortalLocks {
+  return {
+    async lockedUntil(nid) {
+      const [row] = await deps.sequelize.query<{ locked_until: string }>('SELECT locked_until FROM otp_lockouts WHERE nid_hash = :h', {
+        replacements: { h: hashNid(deps.secret, nid) },
+        type: QueryTypes.SELECT,
+      });
+      const until = row ? new Date(row.locked_until) : null;
+      return until && until > deps.now() ? until : null;
+    },
+    async unlock(nid) {
+      const h = hashNid(deps.secret, nid);
+      // Clearing the failures too gives the patient a fresh allowance, as an expired lock would.
+      await deps.sequelize.transaction(async (transaction) => {
+        await deps.sequelize.query('DELETE FROM otp_lockouts WHERE nid_hash = :h', { replacements: { h }, transaction });
+        await deps.sequelize.query('DELETE FROM otp_failures WHERE nid_hash = :h', { replacements: { h }, transaction });
+      });
+    },
+  };
+}
+
 /** Patients who may use the portal: not deceased, with a mobile phone to receive the code. */
 const ELIGIBLE = 'status IN (0, 1, 2) AND cellphone IS NOT NULL';
 
 export async function requestOtp(deps: OtpDeps, rawNid: string, ip: string) {
   const now = deps.now();
   const nid = normaliseNid(rawNid);
-  const nidHash = hmac(deps.secret, 'nid', nid);
+  const nidHash = hashNid(deps.secret, nid);
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => deps.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT });
 
   const nidSince = new Date(now.getTime() - rules.OTP_REQUESTS_PER_NID.windowMs);
@@ -74,8 +104,7 @@ export async function requestOtp(deps: OtpDeps, rawNid: string, ip: string) {
 
 export async function verifyOtp(deps: OtpDeps, rawNid: string, code: string, challengeId: string) {
   const now = deps.now();
-  const nid = normaliseNid(rawNid);
-  const nidHash = hmac(deps.secret, 'nid', nid);
+  const nidHash = hashNid(deps.secret, rawNid);
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => deps.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT });
   const failed = () => new AppError(401, 'otp_failed', rules.OTP_MESSAGES.failed);
 

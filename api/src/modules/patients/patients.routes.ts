@@ -22,6 +22,9 @@ export function patientsRouter(deps: patients.PatientDeps): Router {
   const update = async (req: Request, res: Response) => {
     res.json(await patients.updatePatient(deps, staffOf(req), Number(req.params.id), req.body));
   };
+  r.delete('/patients/:id/portal_lock', requireStaff(), async (req, res) => {
+    res.json(await patients.unlockPortal(deps, staffOf(req), Number(req.params.id)));
+  });
   r.put('/patients/:id', requireStaff(), update);
   r.patch('/patients/:id', requireStaff(), update);
   return r;

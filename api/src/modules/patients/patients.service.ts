@@ -9,6 +9,7 @@ import { assertTagsOwned } from '../tags/tags.service.js';
 import { normaliseName, normaliseNid, validateNid, validateDate } from '../../../../contract/rules/validation.js';
 import { Patient } from './patients.model.js';
 import * as rules from './patients.rules.js';
+import type { PortalLocks } from '../otp/otp.service.js';
 import type { components } from '../../../../contract/openapi.js';
 
 type PatientDto = components['schemas']['Patient'];
@@ -21,6 +22,7 @@ export interface PatientDeps {
   sequelize: Sequelize;
   catalogues: Catalogues;
   now: () => Date;
+  portalLocks: PortalLocks;
 }
 
 const SORTABLE = new Set(['id', 'first_name', 'last_name', 'nid', 'birth_date', 'status', 'created_at']);
@@ -73,7 +75,7 @@ export function toPatientSummary(deps: PatientDeps, p: Patient, tags: TagRef[]):
 }
 
 /** The one place a patients row becomes the contract's Patient. */
-export function toPatientDto(deps: PatientDeps, p: Patient, tags: TagRef[], permissions: PatientPermissions): PatientDto {
+export function toPatientDto(deps: PatientDeps, p: Patient, tags: TagRef[], permissions: PatientPermissions, portalLockedUntil: Date | null): PatientDto {
   const c = deps.catalogues;
   return {
     ...toPatientSummary(deps, p, tags),
@@ -107,6 +109,7 @@ export function toPatientDto(deps: PatientDeps, p: Patient, tags: TagRef[], perm
     vitals_prescription: [],
     measurements_adherence: null,
     permissions,
+    portal_locked_until: portalLockedUntil?.toISOString() ?? null,
   };
 }
 
@@ -154,7 +157,16 @@ export async function getPatient(deps: PatientDeps, principal: Principal, id: nu
   if (principal.kind === 'patient' && principal.patientId !== id) throw notFound('El paciente no existe.');
   const p = await findPatient(principal.clientId, id);
   const permissions = principal.kind === 'staff' ? patientPermissions(principal.role, p.status) : NO_PERMISSIONS;
-  return toPatientDto(deps, p, (await tagsOf(deps.sequelize, [p.id])).get(p.id) ?? [], permissions);
+  const lockedUntil = principal.kind === 'staff' ? await deps.portalLocks.lockedUntil(p.nid) : null;
+  return toPatientDto(deps, p, (await tagsOf(deps.sequelize, [p.id])).get(p.id) ?? [], permissions, lockedUntil);
+}
+
+/** Staff lift the portal lock of a patient's document (D17) before the 24 hours pass. */
+export async function unlockPortal(deps: PatientDeps, principal: StaffPrincipal, id: number) {
+  const p = await findPatient(principal.clientId, id);
+  if (!patientPermissions(principal.role, p.status).edit) throw forbidden();
+  await deps.portalLocks.unlock(p.nid);
+  return { type: 'success' as const, message: 'Acceso al portal desbloqueado. El paciente puede solicitar un nuevo código.' };
 }
 
 export async function validatePatient(clientId: number, idType: number, nid: string) {
