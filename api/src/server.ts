@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { QueryTypes } from 'sequelize';
+import { select } from './db/sql.js';
 import { loadConfig } from './config.js';
 import { bootstrap } from './bootstrap.js';
 import { ROOT_DIR } from './app.js';
@@ -20,7 +20,7 @@ async function main() {
     }
   }
   const product = await bootstrap(config);
-  const [{ n }] = await product.sequelize.query<{ n: number }>('SELECT COUNT(*) AS n FROM clients', { type: QueryTypes.SELECT });
+  const [{ n }] = await select<{ n: number }>(product.sequelize, 'SELECT COUNT(*) AS n FROM clients');
   let demo: Awaited<ReturnType<typeof seedDemo>> | null = null;
   if (Number(n) === 0 && process.env.SEED_DEMO !== '0') {
     demo = await seedDemo(product.sequelize.getQueryInterface(), { now: new Date(), hashPassword });

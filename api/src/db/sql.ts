@@ -13,3 +13,8 @@ export async function insertReturningId(sequelize: Sequelize, sql: string, repla
   if (Array.isArray(result)) return Number((result[0] as { id: number }).id);
   return Number(result);
 }
+
+/** Runs a read and answers its rows, typed. */
+export function select<T extends object>(sequelize: Sequelize, sql: string, replacements: Record<string, unknown> = {}, transaction?: Transaction): Promise<T[]> {
+  return sequelize.query<T>(sql, { replacements, transaction, type: QueryTypes.SELECT });
+}

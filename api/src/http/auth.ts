@@ -1,7 +1,8 @@
 import passport from 'passport';
 import { Strategy as JwtStrategy, ExtractJwt } from 'passport-jwt';
 import type { Request, RequestHandler } from 'express';
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
+import { select } from '../db/sql.js';
 import { unauthorized, forbidden } from './errors.js';
 import { can, isRole, type Action, type Role } from '../modules/access/access.rules.js';
 import { User, USER_STATUS } from '../modules/users/users.model.js';
@@ -61,9 +62,10 @@ export function createAuthenticator(sequelize: Sequelize, secret: string, now: (
       try {
         if (!claims?.jti || !claims.sub || (claims.typ !== 'staff' && claims.typ !== 'patient')) return done(null, false);
         if (typeof claims.exp !== 'number' || claims.exp * 1000 <= now().getTime()) return done(null, false);
-        const rows = await sequelize.query<{ subject_type: string; subject_id: number; client_id: number; expires_at: string; revoked_at: string | null }>(
+        const rows = await select<{ subject_type: string; subject_id: number; client_id: number; expires_at: string; revoked_at: string | null }>(
+          sequelize,
           'SELECT subject_type, subject_id, client_id, expires_at, revoked_at FROM sessions WHERE id = :id',
-          { replacements: { id: claims.jti }, type: QueryTypes.SELECT },
+          { id: claims.jti },
         );
         const s = rows[0];
         if (!s || s.revoked_at || new Date(s.expires_at).getTime() <= now().getTime()) return done(null, false);

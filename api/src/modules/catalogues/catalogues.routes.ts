@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
+import { select } from '../../db/sql.js';
 import { principalOf, requireStaff, staffOf } from '../../http/auth.js';
 import { badRequest } from '../../http/errors.js';
 import { toSearchKey, type Catalogues } from './catalogues.service.js';
@@ -16,9 +17,8 @@ export function cataloguesRouter(sequelize: Sequelize, catalogues: Catalogues): 
     const name = req.params.list_name as Parameters<Catalogues['listing']>[0] | 'tags';
     const countryId = req.query.country_id ? Number(req.query.country_id) : undefined;
     if (name === 'tags') {
-      const rows = await sequelize.query<{ id: number; name: string }>('SELECT id, name FROM tags WHERE client_id = :c ORDER BY name', {
-        replacements: { c: principalOf(req).clientId },
-        type: QueryTypes.SELECT,
+      const rows = await select<{ id: number; name: string }>(sequelize, 'SELECT id, name FROM tags WHERE client_id = :c ORDER BY name', {
+        c: principalOf(req).clientId,
       });
       return res.json({ data: Object.fromEntries(rows.map((t) => [String(t.id), t.name])) });
     }
@@ -34,10 +34,7 @@ export function cataloguesRouter(sequelize: Sequelize, catalogues: Catalogues): 
       // A client has a handful of tags: match in memory, accents ignored on both sides.
       const key = toSearchKey(q);
       const rows = (
-        await sequelize.query<{ id: number; name: string }>('SELECT id, name FROM tags WHERE client_id = :c ORDER BY name', {
-          replacements: { c: staffOf(req).clientId },
-          type: QueryTypes.SELECT,
-        })
+        await select<{ id: number; name: string }>(sequelize, 'SELECT id, name FROM tags WHERE client_id = :c ORDER BY name', { c: staffOf(req).clientId })
       ).filter((t) => toSearchKey(t.name).includes(key));
       const start = (page - 1) * perPage;
       return res.json({ data: { data: rows.slice(start, start + perPage).map((t) => ({ ...t, detail: null })), total: rows.length, page, per_page: perPage } });

@@ -1,4 +1,5 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
+import { select } from '../../db/sql.js';
 import { badRequest } from '../../http/errors.js';
 import type { components } from '../../../../contract/openapi.js';
 
@@ -53,14 +54,14 @@ export type SimpleTable = 'blood_types' | 'rh_factors' | 'regimes' | 'occupation
 const SIMPLE: SimpleTable[] = ['blood_types', 'rh_factors', 'regimes', 'occupations', 'scholarships', 'civil_statuses'];
 
 export async function loadCatalogues(sequelize: Sequelize): Promise<Catalogues> {
-  const select = <T extends object>(sql: string) => sequelize.query<T>(sql, { type: QueryTypes.SELECT });
-  const countries = await select<Country>('SELECT id, code, name, phone_prefix, time_zone FROM countries ORDER BY name');
-  const departments = await select<Named & { country_id: number }>('SELECT id, country_id, name FROM departments ORDER BY name');
-  const cities = await select<City>('SELECT id, country_id, department_id, name, search_name FROM cities ORDER BY name');
-  const idTypes = await select<IdType>('SELECT id, country_id, code, name, validation_regex, position FROM id_types ORDER BY position, id');
-  const eapbs = await select<Eapb>('SELECT id, code, name, regime_id, search_name FROM eapbs ORDER BY name');
+  const rows = <T extends object>(sql: string) => select<T>(sequelize, sql);
+  const countries = await rows<Country>('SELECT id, code, name, phone_prefix, time_zone FROM countries ORDER BY name');
+  const departments = await rows<Named & { country_id: number }>('SELECT id, country_id, name FROM departments ORDER BY name');
+  const cities = await rows<City>('SELECT id, country_id, department_id, name, search_name FROM cities ORDER BY name');
+  const idTypes = await rows<IdType>('SELECT id, country_id, code, name, validation_regex, position FROM id_types ORDER BY position, id');
+  const eapbs = await rows<Eapb>('SELECT id, code, name, regime_id, search_name FROM eapbs ORDER BY name');
   const simple = new Map<SimpleTable, Named[]>();
-  for (const t of SIMPLE) simple.set(t, await select<Named>(`SELECT id, name, position FROM ${t} ORDER BY position, id`));
+  for (const t of SIMPLE) simple.set(t, await rows<Named>(`SELECT id, name, position FROM ${t} ORDER BY position, id`));
 
   const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]));
   const countryById = byId(countries);

@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
 import { AppError, tooManyRequests } from '../../http/errors.js';
 import { normaliseNid } from '../../../../contract/rules/validation.js';
 import type { SmsSender } from '../../adapters/sms.js';
 import { issueToken, type SessionDeps } from '../sessions/sessions.service.js';
 import * as rules from './otp.rules.js';
-import { execute } from '../../db/sql.js';
+import { execute, select } from '../../db/sql.js';
 
 export interface OtpDeps extends SessionDeps {
   sms: SmsSender;
@@ -28,9 +28,8 @@ export interface PortalLocks {
 export function createPortalLocks(deps: Pick<OtpDeps, 'sequelize' | 'secret' | 'now'>): PortalLocks {
   return {
     async lockedUntil(nid) {
-      const [row] = await deps.sequelize.query<{ locked_until: string }>('SELECT locked_until FROM otp_lockouts WHERE nid_hash = :h', {
-        replacements: { h: hashNid(deps.secret, nid) },
-        type: QueryTypes.SELECT,
+      const [row] = await select<{ locked_until: string }>(deps.sequelize, 'SELECT locked_until FROM otp_lockouts WHERE nid_hash = :h', {
+        h: hashNid(deps.secret, nid),
       });
       const until = row ? new Date(row.locked_until) : null;
       return until && until > deps.now() ? until : null;
@@ -53,7 +52,7 @@ export async function requestOtp(deps: OtpDeps, rawNid: string, ip: string) {
   const now = deps.now();
   const nid = normaliseNid(rawNid);
   const nidHash = hashNid(deps.secret, nid);
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => deps.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT });
+  const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => select<T>(deps.sequelize, sql, replacements);
 
   const nidSince = new Date(now.getTime() - rules.OTP_REQUESTS_PER_NID.windowMs);
   const ipSince = new Date(now.getTime() - rules.OTP_REQUESTS_PER_IP.windowMs);
@@ -105,7 +104,7 @@ export async function requestOtp(deps: OtpDeps, rawNid: string, ip: string) {
 export async function verifyOtp(deps: OtpDeps, rawNid: string, code: string, challengeId: string) {
   const now = deps.now();
   const nidHash = hashNid(deps.secret, rawNid);
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => deps.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT });
+  const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => select<T>(deps.sequelize, sql, replacements);
   const failed = () => new AppError(401, 'otp_failed', rules.OTP_MESSAGES.failed);
 
   const [lock] = await q<{ locked_until: string }>('SELECT locked_until FROM otp_lockouts WHERE nid_hash = :h', { h: nidHash });
@@ -150,11 +149,12 @@ export async function verifyOtp(deps: OtpDeps, rawNid: string, code: string, cha
 
   await deps.sequelize.transaction(async (transaction) => {
     await deps.sequelize.query('INSERT INTO otp_failures (nid_hash, created_at) VALUES (:h, :now)', { replacements: { h: nidHash, now }, transaction });
-    const [row] = (await deps.sequelize.query('SELECT COUNT(*) AS n FROM otp_failures WHERE nid_hash = :h AND created_at > :since', {
-      replacements: { h: nidHash, since: new Date(now.getTime() - rules.OTP_FAILURE_WINDOW_MS) },
-      type: QueryTypes.SELECT,
+    const [row] = await select<{ n: number }>(
+      deps.sequelize,
+      'SELECT COUNT(*) AS n FROM otp_failures WHERE nid_hash = :h AND created_at > :since',
+      { h: nidHash, since: new Date(now.getTime() - rules.OTP_FAILURE_WINDOW_MS) },
       transaction,
-    })) as Array<{ n: number }>;
+    );
     const until = rules.lockAfterFailure(Number(row.n), now);
     if (until) {
       await deps.sequelize.query('DELETE FROM otp_lockouts WHERE nid_hash = :h', { replacements: { h: nidHash }, transaction });

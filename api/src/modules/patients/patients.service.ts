@@ -1,4 +1,5 @@
-import { Op, QueryTypes, literal, type Sequelize, type WhereOptions } from 'sequelize';
+import { Op, literal, type Sequelize, type WhereOptions } from 'sequelize';
+import { select } from '../../db/sql.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import type { Principal, StaffPrincipal } from '../../http/auth.js';
@@ -34,9 +35,10 @@ const NO_PERMISSIONS: PatientPermissions = {
 async function tagsOf(sequelize: Sequelize, patientIds: number[]): Promise<Map<number, TagRef[]>> {
   const map = new Map<number, TagRef[]>();
   if (!patientIds.length) return map;
-  const rows = await sequelize.query<{ patient_id: number; id: number; name: string; color: TagRef['color'] }>(
+  const rows = await select<{ patient_id: number; id: number; name: string; color: TagRef['color'] }>(
+    sequelize,
     'SELECT pt.patient_id, t.id, t.name, t.color FROM patient_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.patient_id IN (:ids) ORDER BY t.name',
-    { replacements: { ids: patientIds }, type: QueryTypes.SELECT },
+    { ids: patientIds },
   );
   for (const r of rows) {
     const list = map.get(r.patient_id) ?? [];

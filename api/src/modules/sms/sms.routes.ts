@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
+import { select } from '../../db/sql.js';
 import { requireStaff, staffOf } from '../../http/auth.js';
 import { readListParams, sendList } from '../../http/list-params.js';
 
@@ -11,11 +12,12 @@ export function smsOutboxRouter(sequelize: Sequelize): Router {
     const to = typeof req.query.to === 'string' ? req.query.to : null;
     const where = `client_id = :c${to ? ' AND "to" = :to' : ''}`;
     const replacements = { c: staffOf(req).clientId, to, limit, offset };
-    const rows = await sequelize.query<{ id: number; to: string; body: string; status: string; created_at: string }>(
+    const rows = await select<{ id: number; to: string; body: string; status: string; created_at: string }>(
+      sequelize,
       `SELECT id, "to", body, status, created_at FROM sms_outbox WHERE ${where} ORDER BY id DESC LIMIT :limit OFFSET :offset`,
-      { replacements, type: QueryTypes.SELECT },
+      replacements,
     );
-    const [{ n }] = await sequelize.query<{ n: number }>(`SELECT COUNT(*) AS n FROM sms_outbox WHERE ${where}`, { replacements, type: QueryTypes.SELECT });
+    const [{ n }] = await select<{ n: number }>(sequelize, `SELECT COUNT(*) AS n FROM sms_outbox WHERE ${where}`, replacements);
     sendList(res, rows.map((m) => ({ ...m, created_at: new Date(m.created_at).toISOString() })), Number(n));
   });
   return r;

@@ -1,4 +1,5 @@
-import { Op, QueryTypes, type Sequelize, type WhereOptions } from 'sequelize';
+import { Op, type Sequelize, type WhereOptions } from 'sequelize';
+import { select } from '../../db/sql.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import { Tag } from './tags.model.js';
@@ -26,10 +27,9 @@ export function toTagDto(tag: Tag, patientsCount: number): TagDto {
 
 async function countPatients(sequelize: Sequelize, tagIds: number[]): Promise<Map<number, number>> {
   if (!tagIds.length) return new Map();
-  const rows = await sequelize.query<{ tag_id: number; n: number }>(
-    'SELECT tag_id, COUNT(*) AS n FROM patient_tags WHERE tag_id IN (:ids) GROUP BY tag_id',
-    { replacements: { ids: tagIds }, type: QueryTypes.SELECT },
-  );
+  const rows = await select<{ tag_id: number; n: number }>(sequelize, 'SELECT tag_id, COUNT(*) AS n FROM patient_tags WHERE tag_id IN (:ids) GROUP BY tag_id', {
+    ids: tagIds,
+  });
   return new Map(rows.map((r) => [Number(r.tag_id), Number(r.n)]));
 }
 
