@@ -4,6 +4,7 @@ import {
   buildDemoPatients, buildDemoReferences, buildVitalSeries, DEMO_TAGS, type DemoPatient, type DemoReferences,
 } from './demo.rules.js';
 import { createRng, type Rng } from './random.js';
+import { searchTerms } from '../api/src/modules/patients/patients.rules.js';
 
 /**
  * Demo data for a fresh installation: two clients (so tenancy can be seen), one user per role,
@@ -205,10 +206,12 @@ export async function seedDemo(qi: QueryInterface, opts: SeedDemoOptions): Promi
       });
       const patientRows: object[] = [];
       const patientTagRows: object[] = [];
+      const searchTermRows: object[] = [];
       const measurementRows: object[] = [];
       for (const patient of patients) {
         const pid = patientId++;
         patientRows.push({ id: pid, client_id: id, ...patient.row });
+        for (const term of searchTerms(patient.row.search_name)) searchTermRows.push({ client_id: id, term, patient_id: pid });
         for (const name of patient.tags) {
           const tid = tagIds.get(name);
           if (tid !== undefined) patientTagRows.push({ patient_id: pid, tag_id: tid });
@@ -217,6 +220,7 @@ export async function seedDemo(qi: QueryInterface, opts: SeedDemoOptions): Promi
       }
       await insertChunked(qi, 'patients', patientRows, transaction);
       await insertChunked(qi, 'patient_tags', patientTagRows, transaction);
+      await insertChunked(qi, 'patient_search_terms', searchTermRows, transaction);
       await insertChunked(qi, 'measurements', measurementRows, transaction);
 
       if (plan.portalPatient) {

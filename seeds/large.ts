@@ -23,6 +23,7 @@ import { loadCatalogues, syncCatalogues } from './catalogues.js';
 import { DEMO_CLINICAL_ELEMENTS, DEMO_PASSWORD, DEMO_PORTAL_PATIENT, syncIdSequences } from './demo.js';
 import { buildDemoPatients, buildDemoReferences, buildRecentReadings, DEMO_TAGS, type DemoPatient, type DemoReferences } from './demo.rules.js';
 import { createRng, type Rng } from './random.js';
+import { searchTerms } from '../api/src/modules/patients/patients.rules.js';
 
 /**
  * Rows per INSERT. Values are written as SQL literals rather than bound: node-sqlite3 copies
@@ -183,6 +184,7 @@ function buildPatientBatch(
   const patients = buildDemoPatients(rng, ctx.count, { refs, now: opts.now, usedNids: ctx.usedNids });
   const patientRows: Value[][] = [];
   const tagRows: Value[][] = [];
+  const termRows: Value[][] = [];
   // Measurements are most of the volume: their tuples are written straight to text, all values
   // being numbers or timestamps made here.
   const measurementTuples: string[] = [];
@@ -190,6 +192,7 @@ function buildPatientBatch(
   for (const { id, patient } of batch) {
     patientRows.push(toPatientValues(id, ctx.clientId, patient));
     for (const name of patient.tags) tagRows.push([id, ctx.tagIds.get(name)!]);
+    for (const term of searchTerms(patient.row.search_name)) termRows.push([ctx.clientId, term, id]);
     const lead = `(${ctx.clientId},${id},`;
     for (const m of buildRecentReadings(rng, patient, opts.measurementsPerPatient, opts.now, refs)) {
       const received = new Date(Math.min(opts.now.getTime(), m.when.getTime() + 30_000));
@@ -205,6 +208,7 @@ function buildPatientBatch(
     statements: [
       ...buildInsertStatements('patients', PATIENT_COLUMNS, patientRows),
       ...buildInsertStatements('patient_tags', ['patient_id', 'tag_id'], tagRows),
+      ...buildInsertStatements('patient_search_terms', ['client_id', 'term', 'patient_id'], termRows),
       ...measurementStatements,
       ...buildDerivedStatements(rng, batch),
     ],

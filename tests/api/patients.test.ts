@@ -169,3 +169,18 @@ describe('POST /api/v1/patients/validate', () => {
     expect(missing.status).toBe(404);
   });
 });
+
+describe('name search index', () => {
+  it('finds a patient by the start of any name word, and follows a rename', async () => {
+    const p = (await create(patientBody({ nid: '61000001', first_name: 'ximena andrea', last_name: 'zúñiga ortiz' }))).body;
+    const find = async (q: string) =>
+      (await t.http.get(`/api/v1/patients?q=${encodeURIComponent(q)}`).set(bearer(org.tokens.consulta))).body.map((x: { id: number }) => x.id);
+    expect(await find('andr')).toEqual([p.id]);
+    expect(await find('zuñ ort')).toEqual([p.id]);
+    expect(await find('Zúñiga Ximena')).toEqual([p.id]);
+    expect(await find('ximena perez')).toEqual([]);
+    await t.http.put(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.admin)).send({ last_name: 'quintero' });
+    expect(await find('zuñiga')).toEqual([]);
+    expect(await find('quint')).toEqual([p.id]);
+  });
+});

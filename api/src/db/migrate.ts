@@ -1,6 +1,7 @@
 import { Umzug, SequelizeStorage } from 'umzug';
 import type { Sequelize, QueryInterface } from 'sequelize';
 import * as m0001 from './migrations/0001-foundation.js';
+import * as m0002 from './migrations/0002-patient-search-terms.js';
 
 interface Migration {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -10,6 +11,7 @@ interface Migration {
 /** Listed explicitly so the order is reviewable and bundling never misses a file. */
 const MIGRATIONS: Array<[string, Migration]> = [
   ['0001-foundation', m0001],
+  ['0002-patient-search-terms', m0002],
 ];
 
 export function createMigrator(sequelize: Sequelize) {

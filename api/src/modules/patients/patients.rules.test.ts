@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { ageOn, initialStatus, isContactComplete, localDate, nextStatus } from './patients.rules';
+import { ageOn, initialStatus, isContactComplete, localDate, nextStatus, parsePatientQuery, searchTerms } from './patients.rules';
 
 const complete = { address: 'CALLE 1', neighborhood: 'CENTRO', city_id: 1, prefix: '+57', cellphone: '3001234567', email: 'a@b.co' };
 const missingEmail = { ...complete, email: null };
@@ -44,5 +44,27 @@ describe('age and local dates', () => {
     const now = new Date('2026-11-22T03:00:00Z');
     expect(localDate(now, 'America/Bogota')).toBe('2026-11-21');
     expect(localDate(now, 'Europe/Madrid')).toBe('2026-11-22');
+  });
+});
+
+describe('patient search', () => {
+  it.each([
+    ['maria jose perez gomez', ['maria', 'jose', 'perez', 'gomez']],
+    ['ana ana', ['ana']],
+    ['', []],
+  ])('searchTerms(%j) → %j', (input, expected) => {
+    expect(searchTerms(input)).toEqual(expected);
+  });
+
+  it.each([
+    ['1020', 'x', { kind: 'document', prefix: '1020' }],
+    ['AB12345', 'ab12345', { kind: 'document', prefix: 'AB12345' }],
+    ['PEREZ', 'perez', { kind: 'name', words: ['perez'] }],
+    ['MARIA PEREZ', 'maria perez', { kind: 'name', words: ['maria', 'perez'] }],
+    ["O'NEIL", "o'neil", { kind: 'name', words: ['o', 'neil'] }],
+    ['%_', '%_', { kind: 'none' }],
+    ['A B C D E F', 'a b c d e f', { kind: 'name', words: ['a', 'b', 'c', 'd'] }],
+  ] as const)('parsePatientQuery(%j, %j)', (nid, key, expected) => {
+    expect(parsePatientQuery(nid, key)).toEqual(expected);
   });
 });

@@ -59,3 +59,26 @@ export function isValidTimeZone(tz: string): boolean {
     return false;
   }
 }
+
+/** At most this many words of a query narrow a name search; more add cost, not precision. */
+export const MAX_SEARCH_WORDS = 4;
+
+/**
+ * The words a patient is found by: each word of the normalised full name (lower-case, accents
+ * stripped), once. Stored one row per word so a prefix of any word is an index range, not a scan.
+ */
+export function searchTerms(searchName: string): string[] {
+  return [...new Set(searchName.split(' ').filter(Boolean))];
+}
+
+export type PatientQuery = { kind: 'document'; prefix: string } | { kind: 'name'; words: string[] } | { kind: 'none' };
+
+/**
+ * A query with a digit is a document (numbers, passports); anything else is a name, matched word
+ * by word against the start of any name word.
+ */
+export function parsePatientQuery(normalisedNid: string, searchKey: string): PatientQuery {
+  if (/\d/.test(normalisedNid)) return { kind: 'document', prefix: normalisedNid };
+  const words = searchTerms(searchKey.replace(/[^a-z0-9ñ ]/g, ' ').replace(/\s+/g, ' ').trim()).slice(0, MAX_SEARCH_WORDS);
+  return words.length ? { kind: 'name', words } : { kind: 'none' };
+}

@@ -1,10 +1,10 @@
-import { Op, literal, type Sequelize, type WhereOptions } from 'sequelize';
+import { Op, literal, type Sequelize, type Transaction, type WhereOptions } from 'sequelize';
 import { select } from '../../db/sql.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import type { Principal, StaffPrincipal } from '../../http/auth.js';
 import { can, patientPermissions, PATIENT_STATUS, type PatientPermissions } from '../access/access.rules.js';
-import { GENDERS, likeSafe, toSearchKey, type Catalogues } from '../catalogues/catalogues.service.js';
+import { GENDERS, toSearchKey, type Catalogues } from '../catalogues/catalogues.service.js';
 import { Client } from '../clients/clients.model.js';
 import { assertTagsOwned } from '../tags/tags.service.js';
 import { normaliseName, normaliseNid, validateNid, validateDate } from '../../../../contract/rules/validation.js';
@@ -115,6 +115,13 @@ export function toPatientDto(deps: PatientDeps, p: Patient, tags: TagRef[], perm
   };
 }
 
+/** Keeps the word index of a patient's name in step with the record, in the same transaction. */
+async function writeSearchTerms(sequelize: Sequelize, p: Patient, transaction: Transaction): Promise<void> {
+  await sequelize.query('DELETE FROM patient_search_terms WHERE patient_id = :id', { replacements: { id: p.id }, transaction });
+  const rows = rules.searchTerms(p.search_name).map((term) => ({ client_id: p.client_id, term, patient_id: p.id }));
+  if (rows.length) await sequelize.getQueryInterface().bulkInsert('patient_search_terms', rows, { transaction });
+}
+
 /** Tenancy (D14): a patient of another client is answered exactly like a missing one. */
 export async function findPatient(clientId: number, id: number): Promise<Patient> {
   const p = await Patient.findOne({ where: { id, client_id: clientId } });
@@ -131,16 +138,19 @@ export async function listPatients(deps: PatientDeps, clientId: number, p: ListP
     and.push(literal(`EXISTS (SELECT 1 FROM patient_tags pt WHERE pt.patient_id = "Patient"."id" AND pt.tag_id IN (${ids.join(',')}))`));
   }
   if (p.q) {
-    const key = toSearchKey(p.q);
-    const nid = normaliseNid(p.q);
-    // Prefix match on the document or on any word of the name.
-    and.push({
-      [Op.or]: [
-        { nid: { [Op.gte]: nid, [Op.lt]: `${nid}\uffff` } },
-        { search_name: { [Op.gte]: key, [Op.lt]: `${key}\uffff` } },
-        { search_name: { [Op.like]: `% ${likeSafe(key)}%` } },
-      ],
-    });
+    const query = rules.parsePatientQuery(normaliseNid(p.q), toSearchKey(p.q));
+    if (query.kind === 'document') {
+      and.push({ nid: { [Op.gte]: query.prefix, [Op.lt]: `${query.prefix}\uffff` } });
+    } else if (query.kind === 'name') {
+      // Each word must start some word of the name: one index range per word.
+      for (const word of query.words) {
+        and.push(
+          literal(
+            `"Patient"."id" IN (SELECT patient_id FROM patient_search_terms WHERE client_id = ${clientId} AND term >= ${deps.sequelize.escape(word)} AND term < ${deps.sequelize.escape(`${word}\uffff`)})`,
+          ),
+        );
+      }
+    }
   }
   if (and.length) where[Op.and] = and;
   const sort = p.sort && SORTABLE.has(p.sort) ? p.sort : 'id';
@@ -262,6 +272,7 @@ export async function createPatient(deps: PatientDeps, principal: StaffPrincipal
     if (tagIds.length) {
       await deps.sequelize.getQueryInterface().bulkInsert('patient_tags', [...new Set(tagIds)].map((tag_id) => ({ patient_id: p.id, tag_id })), { transaction });
     }
+    await writeSearchTerms(deps.sequelize, p, transaction);
     return p;
   });
   return getPatient(deps, principal, created.id);
@@ -298,6 +309,7 @@ export async function updatePatient(deps: PatientDeps, principal: StaffPrincipal
     const dup = await Patient.findOne({ where: { client_id: principal.clientId, id_type: merged.id_type, nid: merged.nid, id: { [Op.ne]: id } }, attributes: ['id'] });
     if (dup) throw conflict('Ya existe un paciente con ese tipo y número de documento.', 'nid');
   }
+  const previousSearchName = p.search_name;
   await deps.sequelize.transaction(async (transaction) => {
     p.set({
       ...fields,
@@ -306,6 +318,7 @@ export async function updatePatient(deps: PatientDeps, principal: StaffPrincipal
       ...(change.status === PATIENT_STATUS.deceased ? { deceased_at: deps.now() } : {}),
     } as Partial<Patient>);
     await p.save({ transaction });
+    if (p.search_name !== previousSearchName) await writeSearchTerms(deps.sequelize, p, transaction);
     if (tag_ids) {
       await deps.sequelize.query('DELETE FROM patient_tags WHERE patient_id = :id', { replacements: { id }, transaction });
       if (tag_ids.length) {
