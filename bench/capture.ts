@@ -1,0 +1,52 @@
+/**
+ * The SQL the API really sends for a request, to check that queries.ts still mirrors it. The app
+ * is built in this process on the same database with Sequelize's logging on (the measured API runs
+ * in its own process and logs nothing), and each request's statements are reduced to a shape:
+ * literals, placeholders and aliases out, so '$1' and 'Patient.id = 5' compare equal.
+ */
+import type { Server } from 'node:http';
+import { bootstrap } from '../api/src/bootstrap.js';
+import { loadConfig } from '../api/src/config.js';
+import { fetchRetrying, type HttpRequest } from './load.js';
+
+export function statementShape(sql: string): string {
+  let s = sql.replace(/^Execut(?:ing|ed) \([^)]*\):\s*/, '').replace(/;\s*$/, '');
+  s = s.replace(/'(?:[^']|'')*'/g, '?').replace(/\$\d+/g, '?');
+  s = s.replace(/[`"]/g, '');
+  for (const [, alias] of s.matchAll(/\b(?:FROM|JOIN)\s+\w+\s+AS\s+(\w+)/gi)) {
+    s = s.replace(new RegExp(`\\s+AS\\s+${alias}\\b`, 'g'), '').replace(new RegExp(`\\b${alias}\\.`, 'g'), '');
+  }
+  s = s.replace(/(?<![\w.?])-?\d+(?:\.\d+)?(?![\w.])/g, '?');
+  s = s.replace(/\bIN\s*\(\s*\?(?:\s*,\s*\?)*\s*\)/gi, 'IN (?)');
+  s = s.replace(/\bLIMIT\s+\?\s*,\s*\?/gi, 'LIMIT ?').replace(/\s+OFFSET\s+\?/gi, '');
+  return s.replace(/[()]/g, ' ').replace(/\s*,\s*/g, ', ').replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+/** For each request, the shapes of the statements the API sent while answering it. */
+export async function captureStatements(
+  opts: { dataDir: string; databaseUrl: string | null; jwtSecret: string; token: string }, requests: HttpRequest[],
+): Promise<string[][]> {
+  const config = loadConfig({ DATA_DIR: opts.dataDir, DATABASE_URL: opts.databaseUrl ?? '', JWT_SECRET: opts.jwtSecret, NODE_ENV: 'production' });
+  const product = await bootstrap(config, { serveFrontEnds: false });
+  let current: string[] = [];
+  (product.sequelize as unknown as { options: { logging: (sql: string) => void } }).options.logging = (sql) => { current.push(statementShape(sql)); };
+  const server: Server = product.app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as { port: number };
+  const out: string[][] = [];
+  try {
+    for (const r of requests) {
+      current = [];
+      const res = await fetchRetrying(`http://127.0.0.1:${port}${r.path}`, {
+        method: r.method, body: r.body,
+        headers: { authorization: `Bearer ${opts.token}`, 'content-type': 'application/json' },
+      });
+      await res.arrayBuffer();
+      out.push(current);
+    }
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+    await product.close();
+  }
+  return out;
+}

@@ -1,0 +1,159 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { QueryTypes, type Sequelize } from 'sequelize';
+import { openDatabase } from '../api/src/db/database.js';
+import { seedLarge } from '../seeds/large.js';
+import type { Dialect, DriverTarget } from './driver.js';
+
+export interface DatasetOptions {
+  dialect: Dialect;
+  patients: number;
+  clients: number;
+  seed: number;
+  measurementsPerPatient: number;
+  /** Fixed, so the same seed gives the same rows on any day. */
+  now: string;
+  /** PostgreSQL only; the database is dropped and created again when the data set is built. */
+  databaseUrl: string | null;
+}
+
+export interface Manifest {
+  options: DatasetOptions;
+  /** Hash of the generator and the migrations: a data set built by older code is not reused. */
+  source: string;
+  /** Rows per table (empty tables left out), so rows added by later features show up unasked. */
+  counts: Record<string, number>;
+  sizeBytes: number;
+  buildSeconds: number;
+  builtAt: string;
+}
+
+export interface Dataset {
+  /** The folder of this data set: the SQLite file (or, on PostgreSQL, only the manifest) and the API's log. */
+  dir: string;
+  target: DriverTarget;
+  manifest: Manifest;
+  reused: boolean;
+}
+
+function folderName(o: DatasetOptions): string {
+  const shape = `${o.patients}x${o.clients}-s${o.seed}-m${o.measurementsPerPatient}`;
+  return o.dialect === 'sqlite' ? `sqlite-${shape}` : `postgres-${new URL(o.databaseUrl!).pathname.slice(1)}`;
+}
+
+const sameOptions = (a: DatasetOptions, b: DatasetOptions) => JSON.stringify(a) === JSON.stringify(b);
+
+function sourceFingerprint(rootDir: string): string {
+  const hash = createHash('sha256');
+  const migrations = path.join(rootDir, 'api', 'src', 'db', 'migrations');
+  const files = [
+    ...['large.ts', 'demo.rules.ts', 'demo.ts'].map((f) => path.join(rootDir, 'seeds', f)),
+    ...fs.readdirSync(migrations).sort().map((f) => path.join(migrations, f)),
+  ];
+  for (const file of files) hash.update(file).update(fs.readFileSync(file));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** Drops and creates the benchmark's PostgreSQL database; refuses any database not named for benchmarks. */
+async function recreatePostgres(url: string) {
+  const u = new URL(url);
+  const name = u.pathname.slice(1);
+  if (!/bench/i.test(name) || !/^[a-z0-9_]+$/i.test(name)) {
+    throw new Error(`Por seguridad el benchmark solo borra bases cuyo nombre contiene "bench" (recibió "${name}").`);
+  }
+  u.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: u.toString() });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+}
+
+async function countRows(sequelize: Sequelize): Promise<Record<string, number>> {
+  const listSql = sequelize.getDialect() === 'postgres'
+    ? "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'"
+    : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'";
+  const tables = (await sequelize.query(listSql, { type: QueryTypes.SELECT })) as Array<{ name: string }>;
+  const counts: Record<string, number> = {};
+  for (const { name } of tables.sort((a, b) => a.name.localeCompare(b.name))) {
+    const [row] = (await sequelize.query(`SELECT COUNT(*) AS n FROM "${name}"`, { type: QueryTypes.SELECT })) as Array<{ n: number | string }>;
+    if (Number(row.n) > 0) counts[name] = Number(row.n);
+  }
+  return counts;
+}
+
+async function stillThere(target: DriverTarget): Promise<boolean> {
+  if (target.dialect === 'sqlite') return fs.existsSync(target.file);
+  const client = new pg.Client({ connectionString: target.url });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ n: string }>("SELECT COUNT(*) AS n FROM users WHERE email LIKE 'bench-%@vigia.test'");
+    return Number(rows[0].n) > 0;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * The large data set under bench/.data/, one folder per shape, built with seeds/large.ts. With
+ * `reuse`, an existing one built with the same options by the same generator and migrations is
+ * kept (the API's sign-ins of earlier runs stay in it, which changes no figure).
+ */
+export async function prepareDataset(rootDir: string, opts: DatasetOptions, reuse: boolean, log: (line: string) => void): Promise<Dataset> {
+  const dir = path.join(rootDir, 'bench', '.data', folderName(opts));
+  const manifestFile = path.join(dir, 'manifest.json');
+  const target: DriverTarget = opts.dialect === 'sqlite'
+    ? { dialect: 'sqlite', file: path.join(dir, 'vigia.sqlite') }
+    : { dialect: 'postgres', url: opts.databaseUrl! };
+
+  const source = sourceFingerprint(rootDir);
+  if (reuse && fs.existsSync(manifestFile)) {
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Manifest;
+    if (sameOptions(manifest.options, opts) && manifest.source === source && (await stillThere(target))) {
+      log(`Reutilizando el conjunto de datos de ${path.relative(rootDir, dir)}`);
+      return { dir, target, manifest, reused: true };
+    }
+    log('El conjunto de datos guardado no corresponde a estas opciones o a este código: se construye de nuevo.');
+  }
+
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  if (opts.dialect === 'postgres') await recreatePostgres(opts.databaseUrl!);
+  const sequelize = await openDatabase({ dataDir: dir, databaseUrl: opts.databaseUrl });
+  let counts: Manifest['counts'];
+  let buildSeconds: number;
+  let sizeBytes: number;
+  try {
+    const seeded = await seedLarge(sequelize, {
+      patients: opts.patients, clients: opts.clients, seed: opts.seed,
+      measurementsPerPatient: opts.measurementsPerPatient, now: new Date(opts.now),
+    }, (line) => log(`  ${line}`));
+    buildSeconds = seeded.seconds;
+    if (opts.dialect === 'postgres') {
+      // A live database has been through autovacuum: visibility maps set (index-only scans) and
+      // no autovacuum pass kicking in halfway through the measurements.
+      const started = performance.now();
+      await sequelize.query('VACUUM ANALYZE');
+      log(`  VACUUM ANALYZE en ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
+    counts = await countRows(sequelize);
+    if (opts.dialect === 'postgres') {
+      const [[row]] = (await sequelize.query('SELECT pg_database_size(current_database()) AS size')) as [Array<{ size: string }>, unknown];
+      sizeBytes = Number(row.size);
+    } else {
+      sizeBytes = fs.statSync(path.join(dir, 'vigia.sqlite')).size;
+    }
+  } finally {
+    await sequelize.close();
+  }
+  const manifest: Manifest = { options: opts, source, counts, sizeBytes, buildSeconds, builtAt: new Date().toISOString() };
+  fs.writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+  return { dir, target, manifest, reused: false };
+}

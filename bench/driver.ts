@@ -1,0 +1,100 @@
+import pg from 'pg';
+import sqlite3 from 'sqlite3';
+
+export type Dialect = 'sqlite' | 'postgres';
+export type Row = Record<string, unknown>;
+
+/**
+ * The raw driver the read baselines run on: no HTTP, no Express, no Sequelize. SQL is written once
+ * with `$1`-style placeholders, which PostgreSQL takes as they are and SQLite as `?1`.
+ */
+export interface Driver {
+  dialect: Dialect;
+  all<T extends object = Row>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** The plan, one line per node, indented by depth. */
+  explain(sql: string, params?: unknown[]): Promise<string[]>;
+  version(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export type DriverTarget = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
+
+export async function openDriver(target: DriverTarget, opts: { connections: number }): Promise<Driver> {
+  return target.dialect === 'sqlite' ? openSqlite(target.file) : openPostgres(target.url, opts.connections);
+}
+
+function openSqlite(file: string): Promise<Driver> {
+  const toSqlite = (sql: string) => sql.replace(/\$(\d+)/g, '?$1');
+  return new Promise((resolve, reject) => {
+    // One handle with the default page cache, as the API has: Sequelize's SQLite dialect shares
+    // one handle among all its queries (outside transactions).
+    const db = new sqlite3.Database(file, sqlite3.OPEN_READWRITE, (err) => {
+      if (err) return reject(err);
+      const all = <T extends object>(sql: string, params: unknown[] = []) =>
+        new Promise<T[]>((ok, fail) => db.all(toSqlite(sql), params, (e: Error | null, rows: T[]) => (e ? fail(e) : ok(rows))));
+      resolve({
+        dialect: 'sqlite',
+        all,
+        async explain(sql, params) {
+          const rows = await all<{ id: number; parent: number; detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params);
+          const depth = new Map<number, number>([[0, -1]]);
+          return rows.map((r) => {
+            const d = (depth.get(r.parent) ?? -1) + 1;
+            depth.set(r.id, d);
+            return `${'  '.repeat(d)}${r.detail}`;
+          });
+        },
+        async version() {
+          const [row] = await all<{ v: string }>('SELECT sqlite_version() AS v');
+          return `SQLite ${row.v}`;
+        },
+        close: () => new Promise((ok) => db.close(() => ok())),
+      });
+    });
+  });
+}
+
+async function openPostgres(url: string, connections: number): Promise<Driver> {
+  // A pool as large as the API's (max 10), so concurrent baselines get the same parallelism.
+  const pool = new pg.Pool({ connectionString: url, max: Math.max(1, Math.min(connections, 10)) });
+  const all = async <T extends object>(sql: string, params: unknown[] = []) => (await pool.query<T>(sql, params)).rows;
+  return {
+    dialect: 'postgres',
+    all,
+    async explain(sql, params) {
+      return (await all<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params)).map((r) => r['QUERY PLAN']);
+    },
+    async version() {
+      const [row] = await all<{ server_version: string }>('SHOW server_version');
+      return `PostgreSQL ${row.server_version}`;
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** What a plan says about each table access: which index, or a full scan. */
+export function describeAccess(dialect: Dialect, plan: string[]): string[] {
+  const out: string[] = [];
+  for (const raw of plan) {
+    const line = raw.trim();
+    if (dialect === 'sqlite') {
+      let m = /^SEARCH (\S+)(?: AS \S+)? USING (?:COVERING )?INDEX (\S+) \((.*)\)/.exec(line);
+      if (m) { out.push(`${m[1]}: index ${m[2]} (${m[3]})`); continue; }
+      m = /^SEARCH (\S+)(?: AS \S+)? USING INTEGER PRIMARY KEY \((.*)\)/.exec(line);
+      if (m) { out.push(`${m[1]}: primary key (${m[2]})`); continue; }
+      m = /^SCAN (\S+)(?: AS \S+)? USING (?:COVERING )?INDEX (\S+)/.exec(line);
+      if (m) { out.push(`${m[1]}: whole index ${m[2]}, no bound`); continue; }
+      m = /^SCAN (\S+)/.exec(line);
+      if (m && !/^SCAN CONSTANT ROW/.test(line)) { out.push(`${m[1]}: FULL TABLE SCAN`); continue; }
+      if (/USE TEMP B-TREE/.test(line)) out.push(line.toLowerCase());
+    } else {
+      let m = /(Index Only Scan|Index Scan)(?: Backward)? using (\S+) on (\S+)/.exec(line);
+      if (m) { out.push(`${m[3]}: ${m[1].toLowerCase()} ${m[2]}`); continue; }
+      m = /Bitmap Index Scan on (\S+)/.exec(line);
+      if (m) { out.push(`bitmap index scan ${m[1]}`); continue; }
+      m = /Seq Scan on (\S+)/.exec(line);
+      if (m) { out.push(`${m[1]}: FULL TABLE SCAN (seq scan)`); continue; }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,151 @@
+/**
+ * `npm run bench -- [--patients 20000] [--clients 2] [--seed 42] [--measurements-per-patient 20]
+ * [--duration 10] [--warmup 2] [--connections 10] [--db sqlite|postgres] [--database-url URL]
+ * [--reuse] [--only id,id] [--out bench]`
+ *
+ * Builds (or reuses) the large data set, starts the API in its own process, loads each endpoint
+ * beside its driver-only baseline and writes bench/results.json and bench/RESULTS.md.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { captureStatements } from './capture.js';
+import { prepareDataset, type DatasetOptions } from './dataset.js';
+import { openDriver } from './driver.js';
+import { fetchRetrying } from './load.js';
+import { measureContention, measureScenario, type ContentionResult, type ScenarioResult, type Settings } from './measure.js';
+import { buildRows, describeMachine, writeReport, type Results } from './report.js';
+import { BENCH_PASSWORD, benchEmail, buildScenarios, pickSamples } from './scenarios.js';
+import { BENCH_JWT_SECRET, startApi } from './server.js';
+
+const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/vigia_bench';
+/** The seed's clock, fixed so a seed always gives the same rows. */
+const DATA_NOW = '2026-11-21T12:00:00.000Z';
+
+function readOptions(argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      patients: { type: 'string', default: '20000' },
+      clients: { type: 'string', default: '2' },
+      seed: { type: 'string', default: '42' },
+      'measurements-per-patient': { type: 'string', default: '20' },
+      duration: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '2' },
+      connections: { type: 'string', default: '10' },
+      db: { type: 'string', default: 'sqlite' },
+      'database-url': { type: 'string', default: process.env.BENCH_DATABASE_URL ?? DEFAULT_DATABASE_URL },
+      reuse: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      out: { type: 'string', default: 'bench' },
+    },
+    strict: true,
+  });
+  const int = (name: keyof typeof values, min: number) => {
+    const n = Number(values[name]);
+    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} debe ser un entero >= ${min}`);
+    return n;
+  };
+  if (values.db !== 'sqlite' && values.db !== 'postgres') throw new Error('--db debe ser sqlite o postgres');
+  const dataset: DatasetOptions = {
+    dialect: values.db,
+    patients: int('patients', 100),
+    clients: int('clients', 1),
+    seed: int('seed', 0),
+    measurementsPerPatient: int('measurements-per-patient', 0),
+    now: DATA_NOW,
+    databaseUrl: values.db === 'postgres' ? values['database-url']! : null,
+  };
+  const settings: Settings = { seconds: int('duration', 2), warmupSeconds: int('warmup', 0), connections: int('connections', 1) };
+  return { dataset, settings, reuse: values.reuse!, only: values.only?.split(',') ?? null, outDir: path.resolve(ROOT_DIR, values.out!) };
+}
+
+/** results.json is committed: a database URL goes in without its password. */
+function redactPassword(url: string | null): string | null {
+  if (!url) return url;
+  const u = new URL(url);
+  if (u.password) u.password = '***';
+  return u.toString();
+}
+
+/** Signs in as the first benchmark client's administrator; the token's claims name the session. */
+async function signInForBench(baseUrl: string) {
+  const res = await fetchRetrying(`${baseUrl}/api/v1/sessions`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: benchEmail('a'), password: BENCH_PASSWORD }),
+  });
+  if (res.status !== 201) throw new Error(`No se pudo iniciar sesión como ${benchEmail('a')}: ${res.status} ${await res.text()}`);
+  const { token } = (await res.json()) as { token: string };
+  const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { jti: string; sub: string; cid: number };
+  return { token, caller: { clientId: claims.cid, userId: Number(claims.sub), sessionId: claims.jti } };
+}
+
+async function main() {
+  const started = performance.now();
+  const opts = readOptions(process.argv.slice(2));
+  const log = (line: string) => console.log(`[bench] ${line}`);
+  const dataset = await prepareDataset(ROOT_DIR, opts.dataset, opts.reuse, log);
+  const api = await startApi({
+    rootDir: ROOT_DIR, dataDir: dataset.dir, databaseUrl: opts.dataset.databaseUrl, logFile: path.join(dataset.dir, 'api.log'),
+  });
+  log(`API en ${api.baseUrl} (pid ${api.pid}); registro en ${path.relative(ROOT_DIR, path.join(dataset.dir, 'api.log'))}`);
+  const stopOnSignal = () => { api.stop().finally(() => process.exit(130)); };
+  process.once('SIGINT', stopOnSignal);
+
+  const driver = await openDriver(dataset.target, { connections: opts.settings.connections });
+  const scenarioResults: ScenarioResult[] = [];
+  let contention: ContentionResult | null = null;
+  let idleBytes = 0;
+  let version = '';
+  try {
+    version = await driver.version();
+    api.memory.setPhase('idle');
+    await new Promise((r) => setTimeout(r, 1000));
+    idleBytes = api.memory.peaks().find((p) => p.phase === 'idle')?.peakBytes ?? 0;
+    const { token, caller } = await signInForBench(api.baseUrl);
+    const samples = await pickSamples(driver, caller.clientId);
+    const scenarios = buildScenarios(caller, samples, opts.settings.connections).filter((s) => !opts.only || opts.only.includes(s.id));
+    const apiSql = await captureStatements(
+      { dataDir: dataset.dir, databaseUrl: opts.dataset.databaseUrl, jwtSecret: BENCH_JWT_SECRET, token },
+      scenarios.map((s) => s.request(s.inputs[0])),
+    );
+    for (const [i, s] of scenarios.entries()) {
+      scenarioResults.push(await measureScenario(s, { api, driver, token, settings: opts.settings, apiSql: apiSql[i], log }));
+    }
+    const list = scenarios.find((s) => s.id === 'patients-list');
+    const signIn = scenarios.find((s) => s.id === 'sign-in');
+    if (list && signIn) contention = await measureContention(list, signIn, { api, token, settings: opts.settings, log });
+  } finally {
+    await driver.close();
+    await api.stop();
+    process.removeListener('SIGINT', stopOnSignal);
+  }
+
+  const partial: Omit<Results, 'rows'> = {
+    date: new Date().toISOString(),
+    runSeconds: (performance.now() - started) / 1000,
+    machine: describeMachine(),
+    database: { dialect: opts.dataset.dialect, version },
+    dataset: {
+      ...dataset.manifest,
+      options: { ...dataset.manifest.options, databaseUrl: redactPassword(dataset.manifest.options.databaseUrl) },
+      reused: dataset.reused,
+      folder: path.relative(ROOT_DIR, dataset.dir),
+    },
+    settings: opts.settings,
+    scenarios: scenarioResults,
+    contention,
+    memory: { idleBytes, peakBytes: api.memory.peakBytes(), highWaterBytes: api.memory.highWaterBytes(), perPhase: api.memory.peaks() },
+  };
+  const results: Results = { ...partial, rows: buildRows(partial) };
+  const files = writeReport(opts.outDir, results);
+  log(`Listo en ${(results.runSeconds / 60).toFixed(1)} min: ${path.relative(ROOT_DIR, files.markdown)}, ${path.relative(ROOT_DIR, files.json)}`);
+  for (const row of results.rows.filter((r) => r.figure !== 'pendiente')) log(`  ${row.result.padEnd(8)} ${row.what}: ${row.figure} (base ${row.baseline})`);
+}
+
+main().catch((err) => {
+  const cause = err instanceof Error && err.cause ? ` (${err.cause instanceof Error ? err.cause.message : String(err.cause)})` : '';
+  console.error(`[bench] ${err instanceof Error ? err.message : String(err)}${cause}`);
+  if (process.env.BENCH_DEBUG) console.error(err);
+  process.exit(1);
+});

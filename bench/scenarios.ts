@@ -1,0 +1,132 @@
+/**
+ * What the benchmark loads: each scenario names an endpoint, the requests sent to it (cycling
+ * through inputs drawn from the data set), the database work that mirrors it (queries.ts) and the
+ * issue's target where one applies. A new row (ingestion, alerts, charts) is a new entry here
+ * plus its mirror in queries.ts.
+ */
+import { toSearchKey } from '../api/src/modules/catalogues/catalogues.service.js';
+import type { Work } from './baseline.js';
+import type { Driver } from './driver.js';
+import type { HttpRequest } from './load.js';
+import * as queries from './queries.js';
+
+export interface Scenario<I = any> {
+  id: string;
+  label: string;
+  endpoint: string;
+  /** The values the requests cycle through, shown in the report. */
+  inputs: I[];
+  request(input: I): HttpRequest;
+  work: Work<I>;
+  /** Connections for the throughput phase; null for work that is CPU-bound by design. */
+  loadConnections: number | null;
+  /** The issue's target for p95 at one connection, when it has one. */
+  p95TargetMs: number | null;
+}
+
+export interface Samples { patientIds: number[]; surnamePrefixes: string[]; fullNames: string[]; documentPrefixes: string[] }
+
+export const BENCH_PASSWORD = 'Vigia@2026';
+export const benchEmail = (letter: string) => `bench-${letter}@vigia.test`;
+
+/** Evenly spread over the client's patients, so the same data set always gives the same inputs. */
+export async function pickSamples(driver: Driver, clientId: number): Promise<Samples> {
+  const rows = await driver.all<{ id: number; nid: string; first_name: string; last_name: string }>(
+    'SELECT id, nid, first_name, last_name FROM patients WHERE client_id = $1 ORDER BY id', [clientId],
+  );
+  const spread = (n: number) => Array.from({ length: Math.min(n, rows.length) }, (_, k) => rows[Math.floor(((k + 0.5) * rows.length) / Math.min(n, rows.length))]);
+  const distinct = (values: string[], n: number) => [...new Set(values)].slice(0, n);
+  return {
+    patientIds: spread(50).map((r) => Number(r.id)),
+    // What staff type: the start of the first surname, in lower case, without accents; a first
+    // name and a surname; the start of a document number, short (many matches) or longer (few).
+    surnamePrefixes: distinct(spread(500).map((r) => toSearchKey(r.last_name).split(' ')[0].slice(0, 4)), 20),
+    fullNames: distinct(spread(500).map((r) => `${toSearchKey(r.first_name).split(' ')[0]} ${toSearchKey(r.last_name).split(' ')[0]}`), 20),
+    documentPrefixes: distinct(spread(500).map((r, i) => r.nid.slice(0, i % 2 ? 7 : 4)), 20),
+  };
+}
+
+export function buildScenarios(caller: queries.Caller, samples: Samples, connections: number): Scenario[] {
+  const list: Scenario<number> = {
+    id: 'patients-list',
+    label: 'Patient list page (status=1, first 20)',
+    endpoint: 'GET /api/v1/patients?_start=0&_end=20&status=1',
+    inputs: [1],
+    request: (status) => ({ method: 'GET', path: `/api/v1/patients?_start=0&_end=20&status=${status}` }),
+    work: (exec, status) => queries.listPatientsByStatus(exec, caller, status),
+    loadConnections: connections,
+    p95TargetMs: 30,
+  };
+  const byName: Scenario<string> = {
+    id: 'patients-search-name',
+    label: 'Search by name (surname prefix)',
+    endpoint: 'GET /api/v1/patients?q=<surname prefix>&_start=0&_end=20',
+    inputs: samples.surnamePrefixes,
+    request: (q) => ({ method: 'GET', path: `/api/v1/patients?q=${encodeURIComponent(q)}&_start=0&_end=20` }),
+    work: (exec, q) => queries.searchPatients(exec, caller, q),
+    loadConnections: connections,
+    p95TargetMs: 30,
+  };
+  const byFullName: Scenario<string> = {
+    id: 'patients-search-full-name',
+    label: 'Search by name (first name and surname)',
+    endpoint: 'GET /api/v1/patients?q=<first name> <surname>&_start=0&_end=20',
+    inputs: samples.fullNames,
+    request: (q) => ({ method: 'GET', path: `/api/v1/patients?q=${encodeURIComponent(q)}&_start=0&_end=20` }),
+    work: (exec, q) => queries.searchPatients(exec, caller, q),
+    loadConnections: connections,
+    p95TargetMs: 30,
+  };
+  const byDocument: Scenario<string> = {
+    id: 'patients-search-document',
+    label: 'Search by document (number prefix, 4 or 7 digits)',
+    endpoint: 'GET /api/v1/patients?q=<document prefix>',
+    inputs: samples.documentPrefixes,
+    request: (q) => ({ method: 'GET', path: `/api/v1/patients?q=${encodeURIComponent(q)}` }),
+    work: (exec, q) => queries.searchPatients(exec, caller, q),
+    loadConnections: connections,
+    p95TargetMs: 30,
+  };
+  const patientPage: Scenario<number> = {
+    id: 'patient-header',
+    label: 'Patient page header',
+    endpoint: 'GET /api/v1/patients/{id}',
+    inputs: samples.patientIds,
+    request: (id) => ({ method: 'GET', path: `/api/v1/patients/${id}` }),
+    work: (exec, id) => queries.getPatient(exec, caller, id),
+    loadConnections: connections,
+    p95TargetMs: null,
+  };
+  const tags: Scenario<null> = {
+    id: 'tags-list',
+    label: 'Tags list (with patients per tag)',
+    endpoint: 'GET /api/v1/tags',
+    inputs: [null],
+    request: () => ({ method: 'GET', path: '/api/v1/tags' }),
+    work: (exec) => queries.listTags(exec, caller),
+    loadConnections: connections,
+    p95TargetMs: null,
+  };
+  const login = { email: benchEmail('a'), password: BENCH_PASSWORD };
+  const signIn: Scenario<typeof login> = {
+    id: 'sign-in',
+    label: 'Staff sign-in (bcrypt, cost 10)',
+    endpoint: 'POST /api/v1/sessions',
+    inputs: [login],
+    request: (l) => ({ method: 'POST', path: '/api/v1/sessions', body: JSON.stringify(l) }),
+    work: (exec, l) => queries.signIn(exec, l),
+    loadConnections: null,
+    p95TargetMs: null,
+  };
+  return [list, byName, byFullName, byDocument, patientPage, tags, signIn];
+}
+
+/** The API's answer reduced to what the baseline also answers: the total and the ids. */
+export function readOutcome(headers: Headers, body: unknown): queries.Outcome {
+  const total = headers.get('x-total-count');
+  const idOf = (o: any) => Number(o?.id ?? o?.user_id);
+  return {
+    total: total == null ? null : Number(total),
+    ids: Array.isArray(body) ? body.map(idOf) : [idOf(body)],
+  };
+}
