@@ -149,14 +149,16 @@ function renderDetails(r: Results): string[] {
     ]), '');
   }
 
-  lines.push('## Query plans', '', `\`${r.database.dialect === 'sqlite' ? 'EXPLAIN QUERY PLAN' : 'EXPLAIN'}\` of each statement, for the first input. A statement and plan already shown for an earlier endpoint is named, not repeated.`, '');
+  lines.push('## Query plans', '', `\`${r.database.dialect === 'sqlite' ? 'EXPLAIN QUERY PLAN' : 'EXPLAIN (ANALYZE, BUFFERS)'}\` of each statement, for the first input. A statement and plan already shown for an earlier endpoint is named, not repeated.`, '');
   const shown = new Map<string, string>();
   for (const s of r.scenarios) {
     if (!s.plans.length) continue;
     lines.push(`### ${s.endpoint}`, '');
     for (const p of s.plans) {
       const params = p.params.length > 6 ? `${p.params.length} values` : JSON.stringify(p.params);
-      const key = `${p.sql}\n${p.plan.join('\n')}`;
+      // Timings and buffer counts differ on every run of the same plan.
+      const shape = p.plan.filter((l) => !/^\s*(Buffers|Planning|Execution|I\/O Timings)/.test(l)).map((l) => l.replace(/ \(actual[^)]*\)/, ''));
+      const key = `${p.sql}\n${shape.join('\n')}`;
       const earlier = shown.get(key);
       if (earlier) {
         lines.push(`**${p.label}** — same statement and plan as under ${earlier} (params: ${params})`, '');
