@@ -28,7 +28,8 @@ async function adminToken(): Promise<string> {
 async function lastCodeFor(phone: string): Promise<string> {
   // SMS go out after the answer; wait for the outbox row.
   const token = await adminToken();
-  for (let i = 0; i < 50; i++) {
+  // Up to 10 s: on a loaded CI machine the fire-and-forget SMS insert can lag the answer.
+  for (let i = 0; i < 1000; i++) {
     const res = await t.http.get(`/api/v1/sms_outbox?to=${phone}`).set(bearer(token));
     if (res.body.length && new Date(res.body[0].created_at).getTime() === clock.getTime()) return res.body[0].body.match(/\d{4,8}/)![0];
     await new Promise((r) => setTimeout(r, 10));
