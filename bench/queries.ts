@@ -13,7 +13,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import bcrypt from 'bcryptjs';
-import { toSearchKey } from '../api/src/modules/catalogues/catalogues.service.js';
+import { toSearchKey } from '../contract/rules/names.js';
 import { parsePatientQuery } from '../api/src/modules/patients/patients.rules.js';
 import { normaliseNid } from '../contract/rules/validation.js';
 import type { Row } from './driver.js';

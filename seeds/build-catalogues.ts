@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import type {
   CatalogueName, CityItem, ClinicalElementItem, CountryItem, DepartmentItem, EapbItem, IdTypeItem, SimpleItem,
 } from './catalogues.js';
-import { normalizeSearchText } from './demo.rules.js';
+import { toSearchKey } from '../contract/rules/names.js';
 
 const seedsDir = path.dirname(fileURLToPath(import.meta.url));
 
@@ -157,7 +157,7 @@ export function buildCatalogues(dataDir: string): Record<CatalogueName, { source
       department_id: requireId(departmentId, `${co}:${m.department_code}`, 'department'),
       code: m.code,
       name: m.name,
-      search_name: normalizeSearchText(m.name),
+      search_name: toSearchKey(m.name),
     })),
     ...provinces.items.map((p) => ({
       id: es * 100_000 + Number(p.capital.code),
@@ -165,7 +165,7 @@ export function buildCatalogues(dataDir: string): Record<CatalogueName, { source
       department_id: requireId(departmentId, `${es}:${p.code}`, 'department'),
       code: p.capital.code,
       name: p.capital.name,
-      search_name: normalizeSearchText(p.capital.name),
+      search_name: toSearchKey(p.capital.name),
     })),
   ];
 
@@ -203,7 +203,7 @@ export function buildCatalogues(dataDir: string): Record<CatalogueName, { source
     nit: e.nit ?? null,
     regime_id: e.regimes.length === 1 ? requireId(regimeIds, e.regimes[0], 'regime') : null,
     codes: e.codes.map((c) => ({ code: c.code, regime_id: requireId(regimeIds, c.regime, 'regime'), role: c.role })),
-    search_name: normalizeSearchText(e.name),
+    search_name: toSearchKey(e.name),
   })).sort((a, b) => a.id - b.id);
 
   const vitals = readSource<SourceVital>(dataDir, 'vitals-loinc.json');

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue, loadCatalogues } from './catalogues.js';
 import {
-  buildCedula, buildDemoPatients, buildDemoReferences, buildRecentReadings, buildVitalSeries, CONTACT_FIELDS,
-  DEMO_TAGS, isContactComplete, normalizeSearchText, PATIENT_STATUS, type DemoMeasurement, type DemoPatient,
+  buildCedula, buildDemoPatients, buildDemoReferences, buildRecentReadings, buildVitalSeries,
+  DEMO_TAGS, PATIENT_STATUS, type DemoMeasurement, type DemoPatient,
 } from './demo.rules.js';
 import { createRng } from './random.js';
+import { toSearchKey } from '../contract/rules/names.js';
+// The product's own D9 rule: the demo must agree with what the API would compute.
+import { CONTACT_FIELDS, isContactComplete } from '../api/src/modules/patients/patients.rules.js';
 
 const refs = buildDemoReferences(loadCatalogues());
 const now = new Date('2026-11-21T15:00:00Z');
@@ -36,14 +39,14 @@ describe('createRng', () => {
   });
 });
 
-describe('normalizeSearchText', () => {
+describe('toSearchKey on demo names', () => {
   it.each([
     ['MARÍA JOSÉ PEÑA NÚÑEZ', 'maria jose pena nunez'],
     ['ÁLVARO  DE JESÚS', 'alvaro de jesus'],
     ['Bogotá, D.C.', 'bogota, d.c.'],
     ['  ÜBER  ', 'uber'],
   ])('%s -> %s', (input, expected) => {
-    expect(normalizeSearchText(input)).toBe(expected);
+    expect(toSearchKey(input)).toBe(expected);
   });
 });
 
@@ -128,7 +131,7 @@ describe('buildDemoPatients', () => {
       expect(row.last_name).toBe(row.last_name.toUpperCase());
       expect(row.first_name).toMatch(/^[A-ZÁÉÍÓÚÜÑ ]{1,50}$/);
       expect(row.last_name).toMatch(/^[A-ZÁÉÍÓÚÜÑ ]{1,50}$/);
-      expect(row.search_name).toBe(normalizeSearchText(`${row.first_name} ${row.last_name}`));
+      expect(row.search_name).toBe(toSearchKey(`${row.first_name} ${row.last_name}`));
     }
   });
 

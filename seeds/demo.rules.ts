@@ -5,6 +5,8 @@
  */
 import type { Catalogues } from './catalogues.js';
 import type { Rng } from './random.js';
+import { toSearchKey } from '../contract/rules/names.js';
+import { CONTACT_FIELDS } from '../api/src/modules/patients/patients.rules.js';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -188,9 +190,6 @@ const MONTHS = ['ENERO', 'FEBRERO', 'MARZO', 'ABRIL', 'MAYO', 'JUNIO', 'JULIO', 
   'NOVIEMBRE', 'DICIEMBRE'];
 
 /** Lower case without accents: the form the product searches names with. */
-export function normalizeSearchText(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
-}
 
 function buildDigits(rng: Rng, count: number): string {
   let digits = '';
@@ -228,8 +227,8 @@ function buildAddress(rng: Rng, bogota: boolean): string {
 }
 
 function buildEmail(rng: Rng, firstName: string, lastName: string): string {
-  const given = normalizeSearchText(firstName).split(' ')[0];
-  const surname = normalizeSearchText(lastName).split(' ')[0];
+  const given = toSearchKey(firstName).split(' ')[0];
+  const surname = toSearchKey(lastName).split(' ')[0];
   const joiner = rng.pick(['.', '_', '']);
   const digits = rng.chance(0.5) ? String(rng.int(1, 99)) : '';
   return `${given}${joiner}${surname}${digits}@${rng.weighted(EMAIL_DOMAINS)}`.replace(/[^a-z0-9._@-]/g, '');
@@ -322,11 +321,7 @@ export interface DemoPatientOptions {
 }
 
 /** The fields whose absence makes a patient 'incomplete' (DECISIONS D9). */
-export const CONTACT_FIELDS = ['address', 'neighborhood', 'city_id', 'prefix', 'cellphone', 'email'] as const;
 
-export function isContactComplete(row: Pick<DemoPatientRow, (typeof CONTACT_FIELDS)[number]>): boolean {
-  return CONTACT_FIELDS.every((field) => row[field] !== null && row[field] !== '');
-}
 
 export function formatDateOnly(date: Date): string {
   return date.toISOString().slice(0, 10);
@@ -512,7 +507,7 @@ function buildPatient(rng: Rng, status: number, opts: DemoPatientOptions, portal
     nid,
     first_name: name.firstName,
     last_name: name.lastName,
-    search_name: normalizeSearchText(`${name.firstName} ${name.lastName}`),
+    search_name: toSearchKey(`${name.firstName} ${name.lastName}`),
     country_id: refs.countryId,
     city_id: contact.city_id,
     birth_date: formatDateOnly(birth),

@@ -1,3 +1,12 @@
+/**
+ * Lower-case, accents and other combining marks stripped, spaces collapsed: the form stored in
+ * `search_name` columns and search terms, and the form a query is compared in. One function, so
+ * stored names and typed queries can never be normalised differently.
+ */
+export function toSearchKey(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
 const LOWER_WORDS = new Set(['de', 'del', 'la', 'las', 'los', 'y', 'e']);
 
 /**

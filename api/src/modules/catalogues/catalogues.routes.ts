@@ -3,7 +3,8 @@ import type { Sequelize } from 'sequelize';
 import { select } from '../../db/sql.js';
 import { principalOf, requireStaff, staffOf } from '../../http/auth.js';
 import { badRequest } from '../../http/errors.js';
-import { toSearchKey, type Catalogues } from './catalogues.service.js';
+import type { Catalogues } from './catalogues.service.js';
+import { toSearchKey } from '../../../../contract/rules/names.js';
 
 export function cataloguesRouter(sequelize: Sequelize, catalogues: Catalogues): Router {
   const r = Router();

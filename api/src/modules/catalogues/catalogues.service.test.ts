@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { likeSafe, toSearchKey } from './catalogues.service';
+import { likeSafe } from './catalogues.service';
+import { toSearchKey } from '../../../../contract/rules/names';
 
 describe('search keys', () => {
   it.each([

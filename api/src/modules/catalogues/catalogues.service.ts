@@ -1,5 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import { select } from '../../db/sql.js';
+import { toSearchKey } from '../../../../contract/rules/names.js';
 import { badRequest } from '../../http/errors.js';
 import type { components } from '../../../../contract/openapi.js';
 
@@ -25,10 +26,6 @@ export const CLINICAL_ELEMENTS: Record<number, string> = {
 };
 export const ROLE_LABELS: Record<string, string> = { admin: 'Administrador', medico: 'Médico', enfermeria: 'Enfermería', consulta: 'Consulta' };
 
-/** Lower-case, accents stripped: the form stored in `search_name` columns. */
-export function toSearchKey(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/\s+/g, ' ').trim();
-}
 
 /** A user's text for a LIKE pattern: its own % and _ must not act as wildcards. */
 export function likeSafe(text: string): string {

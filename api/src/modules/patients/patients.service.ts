@@ -4,7 +4,8 @@ import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js'
 import type { ListParams } from '../../http/list-params.js';
 import type { Principal, StaffPrincipal } from '../../http/auth.js';
 import { can, patientPermissions, PATIENT_STATUS, type PatientPermissions } from '../access/access.rules.js';
-import { GENDERS, toSearchKey, type Catalogues } from '../catalogues/catalogues.service.js';
+import { GENDERS, type Catalogues } from '../catalogues/catalogues.service.js';
+import { toSearchKey } from '../../../../contract/rules/names.js';
 import { Client } from '../clients/clients.model.js';
 import { assertTagsOwned } from '../tags/tags.service.js';
 import { normaliseName, normaliseNid, validateNid, validateDate } from '../../../../contract/rules/validation.js';

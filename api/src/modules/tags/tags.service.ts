@@ -4,6 +4,7 @@ import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import { Tag } from './tags.model.js';
 import { likeSafe } from '../catalogues/catalogues.service.js';
+import { normaliseName } from '../../../../contract/rules/validation.js';
 import type { components } from '../../../../contract/openapi.js';
 
 type TagDto = components['schemas']['Tag'];
@@ -63,10 +64,9 @@ async function assertNameFree(clientId: number, name: string, exceptId?: number)
   if (existing && existing.id !== exceptId) throw conflict('Ya existe una etiqueta con ese nombre.', 'name');
 }
 
-const normaliseTagName = (name: string) => name.trim().replace(/\s+/g, ' ').toUpperCase();
 
 export async function createTag(clientId: number, input: TagInput): Promise<TagDto> {
-  const name = normaliseTagName(input.name);
+  const name = normaliseName(input.name);
   await assertNameFree(clientId, name);
   const tag = await Tag.create({ client_id: clientId, name, color: input.color });
   return toTagDto(tag, 0);
@@ -75,7 +75,7 @@ export async function createTag(clientId: number, input: TagInput): Promise<TagD
 export async function updateTag(sequelize: Sequelize, clientId: number, id: number, input: TagUpdate): Promise<TagDto> {
   const tag = await findTag(clientId, id);
   if (input.name != null) {
-    const name = normaliseTagName(input.name);
+    const name = normaliseName(input.name);
     await assertNameFree(clientId, name, id);
     tag.name = name;
   }
