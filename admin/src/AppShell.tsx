@@ -12,6 +12,12 @@ import { dataProvider } from './providers/data';
 import { i18nProvider } from './providers/i18n';
 import { notificationProvider } from './providers/notification';
 import { resources, toRefineResources } from './resources';
+import { patientRoutes } from './pages/patients/routes';
+import { orderRoutes } from './pages/orders/routes';
+import { alertRoutes } from './pages/alerts/routes';
+import { administrationRoutes } from './pages/administration/routes';
+import { integrationRoutes } from './pages/integrations/routes';
+import { promptRoutes } from './pages/prompts/routes';
 
 const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage'));
 const NotFoundPage = lazy(() => import('./pages/not-found/NotFoundPage'));
@@ -52,6 +58,12 @@ export default function AppShell() {
           <Route element={<MainLayout />}>
             <Route path="/dashboard" element={<DashboardPage />} />
             {resources.flatMap(crudRoutes)}
+            {patientRoutes}
+            {orderRoutes}
+            {alertRoutes}
+            {administrationRoutes}
+            {integrationRoutes}
+            {promptRoutes}
             {PLACEHOLDER_SECTIONS.map(({ path, title }) => (
               <Route key={path} path={path} element={<PlaceholderPage key={path} title={title} />} />
             ))}

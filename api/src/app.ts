@@ -10,6 +10,7 @@ import { unwrapBody } from './http/unwrap.js';
 import { docsRouter, frontEndsRouter } from './http/static.js';
 import type { Catalogues } from './modules/catalogues/catalogues.service.js';
 import type { SmsSender } from './adapters/sms.js';
+import type { JobRunner } from './jobs/queue.js';
 import { sessionsRouter } from './modules/sessions/sessions.routes.js';
 import { cataloguesRouter } from './modules/catalogues/catalogues.routes.js';
 import { tagsRouter } from './modules/tags/tags.routes.js';
@@ -25,6 +26,8 @@ export interface AppDeps {
   sequelize: Sequelize;
   catalogues: Catalogues;
   sms: SmsSender;
+  /** Durable background jobs; modules register their job kinds on it here. */
+  jobs: JobRunner;
   jwtSecret: string;
   tokenTtlSeconds: number;
   otpLength: number;

@@ -6,6 +6,7 @@ import { initModels } from './db/models.js';
 import { loadCatalogues, type Catalogues } from './modules/catalogues/catalogues.service.js';
 import { createSmsSender } from './adapters/sms.js';
 import { createApp } from './app.js';
+import { createJobRunner, type JobRunner } from './jobs/queue.js';
 import { otpLength } from './modules/otp/otp.rules.js';
 import { syncCatalogues } from '../../seeds/catalogues.js';
 
@@ -13,6 +14,8 @@ export interface Product {
   app: ReturnType<typeof createApp>;
   sequelize: Sequelize;
   catalogues: Catalogues;
+  /** Background jobs: the server polls them; tests call jobs.runDue({ now }) or jobs.drain(). */
+  jobs: JobRunner;
   close(): Promise<void>;
 }
 
@@ -31,10 +34,13 @@ export async function bootstrap(config: Config, opts: { now?: () => Date; otpLen
     now,
     echo: config.env === 'development' ? (line) => console.log(line) : undefined,
   });
+  const log = (msg: string, err?: unknown) => console.error(`[vigia] ${msg}`, err ?? '');
+  const jobs = createJobRunner({ sequelize, now, log });
   const app = createApp({
     sequelize,
     catalogues,
     sms,
+    jobs,
     jwtSecret: config.jwtSecret,
     tokenTtlSeconds: config.tokenTtlSeconds,
     otpLength: otpLength(opts.otpLength ?? process.env.OTP_LENGTH),
@@ -42,5 +48,5 @@ export async function bootstrap(config: Config, opts: { now?: () => Date; otpLen
     now,
     serveFrontEnds: opts.serveFrontEnds,
   });
-  return { app, sequelize, catalogues, close: () => sequelize.close() };
+  return { app, sequelize, catalogues, jobs, close: () => sequelize.close() };
 }

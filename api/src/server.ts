@@ -36,8 +36,9 @@ async function main() {
       console.log(`  Portal del paciente: documento ${demo.portalPatient.nid}; el código llega al buzón de SMS (GET /api/v1/sms_outbox como admin).`);
     }
   });
+  const stopJobs = product.jobs.start();
   const stop = () => {
-    server.close(() => product.close().then(() => process.exit(0)));
+    server.close(() => stopJobs().then(() => product.close()).then(() => process.exit(0)));
     setTimeout(() => process.exit(0), 5000).unref();
   };
   process.on('SIGTERM', stop);

@@ -2,6 +2,14 @@ import { Umzug, SequelizeStorage } from 'umzug';
 import type { Sequelize, QueryInterface } from 'sequelize';
 import * as m0001 from './migrations/0001-foundation.js';
 import * as m0002 from './migrations/0002-patient-search-terms.js';
+import * as m0003 from './migrations/0003-jobs.js';
+import * as m0004 from './migrations/0004-measurements.js';
+import * as m0005 from './migrations/0005-patient-record.js';
+import * as m0006 from './migrations/0006-orders-activities.js';
+import * as m0007 from './migrations/0007-alarms-alerts.js';
+import * as m0008 from './migrations/0008-administration.js';
+import * as m0009 from './migrations/0009-webhooks.js';
+import * as m0010 from './migrations/0010-messaging.js';
 
 interface Migration {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -12,6 +20,14 @@ interface Migration {
 const MIGRATIONS: Array<[string, Migration]> = [
   ['0001-foundation', m0001],
   ['0002-patient-search-terms', m0002],
+  ['0003-jobs', m0003],
+  ['0004-measurements', m0004],
+  ['0005-patient-record', m0005],
+  ['0006-orders-activities', m0006],
+  ['0007-alarms-alerts', m0007],
+  ['0008-administration', m0008],
+  ['0009-webhooks', m0009],
+  ['0010-messaging', m0010],
 ];
 
 export function createMigrator(sequelize: Sequelize) {

@@ -8,8 +8,9 @@ const require = createRequire(import.meta.url);
 /** Serves the built front ends: the portal under /portal/ (and its two routes), the admin at /. */
 export function frontEndsRouter(rootDir: string): Router {
   const r = Router();
-  const adminDir = path.join(rootDir, 'admin/dist');
-  const portalDir = path.join(rootDir, 'portal/dist');
+  // VIGIA_ADMIN_DIST / VIGIA_PORTAL_DIST let a test run serve a build made elsewhere.
+  const adminDir = process.env.VIGIA_ADMIN_DIST ?? path.join(rootDir, 'admin/dist');
+  const portalDir = process.env.VIGIA_PORTAL_DIST ?? path.join(rootDir, 'portal/dist');
   const sendIndex = (dir: string, app: string) => (_req: express.Request, res: express.Response) => {
     const index = path.join(dir, 'index.html');
     if (!fs.existsSync(index)) {

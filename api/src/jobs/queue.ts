@@ -1,0 +1,187 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import { execute, select } from '../db/sql.js';
+import { retryDelayMs } from './jobs.rules.js';
+
+/**
+ * Durable background work. A job is a row in `jobs`; it is claimed by one process at a time
+ * (`FOR UPDATE SKIP LOCKED` on PostgreSQL; SQLite has a single writer), retried with exponential
+ * back-off when its handler throws, and marked `failed` after `max_attempts`. A job whose process
+ * died while running it is claimed again once its lock (`locked_until`) has passed, so work is
+ * never lost; handlers must therefore be idempotent (check before acting, or use conditional
+ * UPDATEs), which also makes two API processes on one PostgreSQL safe.
+ */
+
+export interface JobRow {
+  id: number;
+  kind: string;
+  key: string | null;
+  client_id: number | null;
+  payload: unknown;
+  attempts: number;
+  max_attempts: number;
+  run_at: Date;
+}
+
+export interface EnqueueInput {
+  kind: string;
+  payload: unknown;
+  /** When to run (default: now). */
+  runAt?: Date;
+  /** Idempotency key: a second job with the same key is ignored (answers false). */
+  key?: string;
+  clientId?: number | null;
+  maxAttempts?: number;
+}
+
+export interface JobContext {
+  now: Date;
+  sequelize: Sequelize;
+}
+
+/** A handler finishes normally (done), or throws (retried later, or failed after max_attempts). */
+export type JobHandler = (job: JobRow, ctx: JobContext) => Promise<void>;
+
+export interface JobKind {
+  handler: JobHandler;
+  /** Called once when the job gives up (after max_attempts failures). */
+  onFailed?: (job: JobRow, error: string, ctx: JobContext) => Promise<void>;
+}
+
+/** A recurring task: one job per time slot, keyed by slot, so two processes run each slot once. */
+export interface RecurringTask {
+  kind: string;
+  everyMs: number;
+  handler: (ctx: JobContext) => Promise<void>;
+}
+
+const LOCK_MS = 5 * 60_000;
+
+/** Queues a job; inside `transaction` it exists only if that transaction commits. */
+export async function enqueueJob(sequelize: Sequelize, input: EnqueueInput, transaction?: Transaction, now = new Date()): Promise<boolean> {
+  const affected = await execute(
+    sequelize,
+    `INSERT INTO jobs (kind, key, client_id, payload, status, run_at, attempts, max_attempts, created_at, updated_at)
+     VALUES (:kind, :key, :clientId, :payload, 'pending', :runAt, 0, :max, :now, :now)
+     ON CONFLICT (key) DO NOTHING`,
+    {
+      kind: input.kind,
+      key: input.key ?? null,
+      clientId: input.clientId ?? null,
+      payload: JSON.stringify(input.payload ?? null),
+      runAt: input.runAt ?? now,
+      max: input.maxAttempts ?? 8,
+      now,
+    },
+    transaction,
+  );
+  return affected > 0;
+}
+
+export interface JobRunner {
+  /** Registers what a kind of job does (once per kind). */
+  register(kind: string, definition: JobKind | JobHandler): void;
+  /** Registers a task that runs every `everyMs` (at most once per slot across processes). */
+  every(task: RecurringTask): void;
+  /** Claims and runs the jobs due at `now` (tests call this with an injected clock). Answers how many ran. */
+  runDue(opts?: { now?: Date; limit?: number; kinds?: string[] }): Promise<number>;
+  /** Runs due jobs until none are left (bounded), for tests and shutdown. */
+  drain(opts?: { now?: Date; kinds?: string[] }): Promise<number>;
+  /** Polls in the background; answers a stop function. */
+  start(intervalMs?: number): () => Promise<void>;
+  enqueue(input: EnqueueInput, transaction?: Transaction): Promise<boolean>;
+}
+
+export function createJobRunner(deps: { sequelize: Sequelize; now: () => Date; log: (msg: string, err?: unknown) => void }): JobRunner {
+  const kinds = new Map<string, JobKind>();
+  const recurring: RecurringTask[] = [];
+  const { sequelize } = deps;
+  const postgres = sequelize.getDialect() === 'postgres';
+
+  async function scheduleRecurring(now: Date) {
+    for (const task of recurring) {
+      const slot = Math.floor(now.getTime() / task.everyMs);
+      await enqueueJob(sequelize, { kind: task.kind, payload: null, key: `${task.kind}:${slot}`, runAt: new Date(slot * task.everyMs), maxAttempts: 1 }, undefined, now);
+    }
+  }
+
+  async function claim(now: Date, limit: number, only?: string[]): Promise<JobRow[]> {
+    const kindFilter = only?.length ? 'AND kind IN (:only)' : '';
+    const due = `SELECT id FROM jobs WHERE ((status = 'pending' AND run_at <= :now) OR (status = 'running' AND locked_until < :now)) ${kindFilter}
+                 ORDER BY run_at, id LIMIT :limit ${postgres ? 'FOR UPDATE SKIP LOCKED' : ''}`;
+    const rows = await select<JobRow & { payload: string }>(
+      sequelize,
+      `UPDATE jobs SET status = 'running', locked_until = :lock, attempts = attempts + 1, updated_at = :now
+       WHERE id IN (${due}) RETURNING id, kind, key, client_id, payload, attempts, max_attempts, run_at`,
+      { now, lock: new Date(now.getTime() + LOCK_MS), limit, only: only ?? [] },
+    );
+    return rows
+      .map((r) => ({ ...r, id: Number(r.id), attempts: Number(r.attempts), max_attempts: Number(r.max_attempts), payload: JSON.parse(r.payload) as unknown }))
+      .sort((a, b) => a.id - b.id);
+  }
+
+  async function runOne(job: JobRow, now: Date) {
+    const ctx: JobContext = { now, sequelize };
+    const kind = kinds.get(job.kind);
+    try {
+      if (!kind) throw new Error(`Tipo de tarea desconocido: ${job.kind}`);
+      await kind.handler(job, ctx);
+      await execute(sequelize, "UPDATE jobs SET status = 'done', locked_until = NULL, last_error = NULL, updated_at = :now WHERE id = :id", { id: job.id, now });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (job.attempts >= job.max_attempts) {
+        await execute(sequelize, "UPDATE jobs SET status = 'failed', locked_until = NULL, last_error = :message, updated_at = :now WHERE id = :id", { id: job.id, message, now });
+        try {
+          await kind?.onFailed?.(job, message, ctx);
+        } catch (e) {
+          deps.log(`tarea ${job.kind} #${job.id}: onFailed falló`, e);
+        }
+      } else {
+        const runAt = new Date(now.getTime() + retryDelayMs(job.attempts));
+        await execute(sequelize, "UPDATE jobs SET status = 'pending', run_at = :runAt, locked_until = NULL, last_error = :message, updated_at = :now WHERE id = :id", { id: job.id, runAt, message, now });
+      }
+    }
+  }
+
+  const runner: JobRunner = {
+    register(kind, definition) {
+      kinds.set(kind, typeof definition === 'function' ? { handler: definition } : definition);
+    },
+    every(task) {
+      recurring.push(task);
+      kinds.set(task.kind, { handler: (_job, ctx) => task.handler(ctx) });
+    },
+    async runDue(opts = {}) {
+      const now = opts.now ?? deps.now();
+      await scheduleRecurring(now);
+      const jobs = await claim(now, opts.limit ?? 50, opts.kinds);
+      for (const job of jobs) await runOne(job, now);
+      return jobs.length;
+    },
+    async drain(opts = {}) {
+      let total = 0;
+      for (let i = 0; i < 100; i++) {
+        const n = await runner.runDue({ ...opts, limit: 200 });
+        total += n;
+        if (n === 0) break;
+      }
+      return total;
+    },
+    start(intervalMs = 1000) {
+      let stopped = false;
+      let running: Promise<unknown> = Promise.resolve();
+      const timer = setInterval(() => {
+        if (stopped) return;
+        running = running.then(() => runner.runDue()).catch((e) => deps.log('cola de tareas', e));
+      }, intervalMs);
+      return async () => {
+        stopped = true;
+        clearInterval(timer);
+        await running;
+      };
+    },
+    enqueue(input, transaction) {
+      return enqueueJob(sequelize, input, transaction, deps.now());
+    },
+  };
+  return runner;
+}
