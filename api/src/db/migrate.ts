@@ -10,6 +10,7 @@ import * as m0007 from './migrations/0007-alarms-alerts.js';
 import * as m0008 from './migrations/0008-administration.js';
 import * as m0009 from './migrations/0009-webhooks.js';
 import * as m0010 from './migrations/0010-messaging.js';
+import * as m0011 from './migrations/0011-patient-status-changes.js';
 
 interface Migration {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -28,6 +29,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['0008-administration', m0008],
   ['0009-webhooks', m0009],
   ['0010-messaging', m0010],
+  ['0011-patient-status-changes', m0011],
 ];
 
 export function createMigrator(sequelize: Sequelize) {
