@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createJobRunner, enqueueJob } from '../../api/src/jobs/queue.js';
+import { select } from '../../api/src/db/sql.js';
+import { startTestProduct, type TestProduct } from '../support/product.js';
+
+const T0 = new Date('2026-03-01T12:00:00Z');
+const at = (ms: number) => new Date(T0.getTime() + ms);
+const silent = () => {};
+
+let t: TestProduct;
+beforeAll(async () => {
+  t = await startTestProduct({ now: () => T0 });
+});
+afterAll(async () => t?.stop());
+
+async function jobRow(key: string) {
+  const [row] = await select<{ status: string; attempts: number; last_error: string | null; run_at: string }>(t.sequelize, 'SELECT status, attempts, last_error, run_at FROM jobs WHERE key = :key', { key });
+  return row;
+}
+
+describe('durable job queue', () => {
+  it('runs a due job once, and not a job due later', async () => {
+    const seen: unknown[] = [];
+    const runner = createJobRunner({ sequelize: t.sequelize, now: () => T0, log: silent });
+    runner.register('test.once', async (job) => {
+      seen.push(job.payload);
+    });
+    await runner.enqueue({ kind: 'test.once', payload: { n: 1 }, key: 'once-1' });
+    await runner.enqueue({ kind: 'test.once', payload: { n: 2 }, key: 'once-2', runAt: at(60_000) });
+    expect(await runner.runDue({ now: T0, kinds: ['test.once'] })).toBe(1);
+    expect(await runner.runDue({ now: T0, kinds: ['test.once'] })).toBe(0);
+    expect(seen).toEqual([{ n: 1 }]);
+    await runner.runDue({ now: at(60_000), kinds: ['test.once'] });
+    expect(seen).toEqual([{ n: 1 }, { n: 2 }]);
+    expect((await jobRow('once-1')).status).toBe('done');
+  });
+
+  it('ignores a second job with the same key', async () => {
+    expect(await enqueueJob(t.sequelize, { kind: 'test.key', payload: 1, key: 'dup' }, undefined, T0)).toBe(true);
+    expect(await enqueueJob(t.sequelize, { kind: 'test.key', payload: 2, key: 'dup' }, undefined, T0)).toBe(false);
+    const rows = await select<{ n: number }>(t.sequelize, "SELECT COUNT(*) AS n FROM jobs WHERE key = 'dup'");
+    expect(Number(rows[0].n)).toBe(1);
+  });
+
+  it('a job enqueued in a rolled-back transaction never exists', async () => {
+    await t.sequelize
+      .transaction(async (transaction) => {
+        await enqueueJob(t.sequelize, { kind: 'test.tx', payload: null, key: 'rolled-back' }, transaction, T0);
+        throw new Error('rollback');
+      })
+      .catch(() => {});
+    expect(await jobRow('rolled-back')).toBeUndefined();
+  });
+
+  it('retries a failing job with back-off, then gives up and calls onFailed', async () => {
+    let calls = 0;
+    const failed: string[] = [];
+    const runner = createJobRunner({ sequelize: t.sequelize, now: () => T0, log: silent });
+    runner.register('test.flaky', {
+      handler: async () => {
+        calls++;
+        throw new Error('receptor caído');
+      },
+      onFailed: async (_job, error) => {
+        failed.push(error);
+      },
+    });
+    await runner.enqueue({ kind: 'test.flaky', payload: null, key: 'flaky', maxAttempts: 3 });
+    await runner.runDue({ now: T0, kinds: ['test.flaky'] });
+    let row = await jobRow('flaky');
+    expect(row).toMatchObject({ status: 'pending', last_error: 'receptor caído' });
+    expect(Number(row.attempts)).toBe(1);
+    // Not due again before its back-off (30 s) has passed.
+    expect(await runner.runDue({ now: at(29_000), kinds: ['test.flaky'] })).toBe(0);
+    expect(await runner.runDue({ now: at(30_000), kinds: ['test.flaky'] })).toBe(1);
+    expect(await runner.runDue({ now: at(30_000 + 60_000), kinds: ['test.flaky'] })).toBe(1);
+    row = await jobRow('flaky');
+    expect(row.status).toBe('failed');
+    expect(calls).toBe(3);
+    expect(failed).toEqual(['receptor caído']);
+  });
+
+  it('claims again a job whose process died while running it', async () => {
+    const runner = createJobRunner({ sequelize: t.sequelize, now: () => T0, log: silent });
+    let runs = 0;
+    runner.register('test.crash', async () => {
+      runs++;
+    });
+    await runner.enqueue({ kind: 'test.crash', payload: null, key: 'crash' });
+    // Simulate a process that claimed it and was killed: running with a lock that expires.
+    await t.sequelize.query("UPDATE jobs SET status = 'running', locked_until = :lock WHERE key = 'crash'", { replacements: { lock: at(5 * 60_000) } });
+    expect(await runner.runDue({ now: at(60_000), kinds: ['test.crash'] })).toBe(0);
+    expect(await runner.runDue({ now: at(5 * 60_000 + 1), kinds: ['test.crash'] })).toBe(1);
+    expect(runs).toBe(1);
+  });
+
+  it('two runners (two API processes) run each job and each recurring slot exactly once', async () => {
+    const ran: number[] = [];
+    const ticks: string[] = [];
+    const make = () => {
+      const r = createJobRunner({ sequelize: t.sequelize, now: () => T0, log: silent });
+      r.register('test.shared', async (job) => {
+        ran.push((job.payload as { n: number }).n);
+      });
+      r.every({ kind: 'test.tick', everyMs: 60_000, handler: async (ctx) => void ticks.push(ctx.now.toISOString()) });
+      return r;
+    };
+    const a = make();
+    const b = make();
+    for (let n = 0; n < 40; n++) await a.enqueue({ kind: 'test.shared', payload: { n }, key: `shared-${n}` });
+    await Promise.all([a.drain({ now: T0, kinds: ['test.shared', 'test.tick'] }), b.drain({ now: T0, kinds: ['test.shared', 'test.tick'] })]);
+    expect(ran.sort((x, y) => x - y)).toEqual([...Array(40).keys()]);
+    expect(ticks).toHaveLength(1);
+    await Promise.all([a.runDue({ now: at(60_000), kinds: ['test.tick'] }), b.runDue({ now: at(60_000), kinds: ['test.tick'] })]);
+    expect(ticks).toHaveLength(2);
+  });
+});
