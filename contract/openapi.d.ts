@@ -173,12 +173,22 @@ export interface paths {
         };
         /** Ajustes del cliente del usuario */
         get: operations["getClient"];
-        put?: never;
+        /**
+         * Guarda el webhook HL7 FHIR o la integración del cliente (solo administradores)
+         * @description La palabra de seguridad y la contraseña de la integración nunca se devuelven (D20). Cambiar la
+         *     URL o la palabra de seguridad del webhook quita la marca `validate`.
+         */
+        put: operations["updateClient"];
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Guarda el webhook HL7 FHIR o la integración del cliente (solo administradores)
+         * @description La palabra de seguridad y la contraseña de la integración nunca se devuelven (D20). Cambiar la
+         *     URL o la palabra de seguridad del webhook quita la marca `validate`.
+         */
+        patch: operations["patchClient"];
         trace?: never;
     };
     "/feedbacks": {
@@ -309,6 +319,1414 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/patients/{id}/measurements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Mediciones del paciente (gráficas y listas), o enlace de descarga CSV con format=csv
+         * @description Sin `format`: lista de mediciones (las eliminadas se excluyen salvo `include_deleted`), paginada
+         *     con `_start`/`_end` (máximo 1000 por página) y total en `X-Total-Count`. Con `format=csv`:
+         *     responde `{url}`, un enlace firmado de 5 minutos (D4); periodo por defecto un mes hasta hoy.
+         *     Una fecha sin hora (`AAAA-MM-DD`) es el día completo en la zona horaria del paciente.
+         *     El token del paciente solo alcanza sus propias mediciones.
+         */
+        get: operations["listMeasurements"];
+        put?: never;
+        /**
+         * Registra una medición o una lista de mediciones (personal)
+         * @description Una lectura (`clinical_element` y `value`, o `systolic` y `diastolic` para la presión arterial,
+         *     que se guarda como dos filas 3 y 4 con la misma fecha) o `measurements` con varias. Se valida
+         *     cada lectura (D6, 03 §5) y se revisan alarmas, actividades y webhooks en la misma transacción.
+         *     Un paciente inactivo o fallecido no recibe mediciones (409).
+         */
+        post: operations["createMeasurements"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/{id}/measurements/{mid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                mid: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Elimina (borrado lógico) una medición con su motivo
+         * @description Solo mediciones con `eraseble`; `status` 1 y un motivo de 15 a 140 caracteres (D15). Borrar una presión arterial borra sistólica y diastólica.
+         */
+        put: operations["deleteMeasurement"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Igual que PUT */
+        patch: operations["patchMeasurement"];
+        trace?: never;
+    };
+    "/patients/{id}/show_pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Enlace de descarga del reporte PDF de signos vitales del paciente
+         * @description Responde `{url}`, un enlace firmado de 5 minutos (D4). Periodo por defecto un mes hasta hoy; máximo 366 días.
+         */
+        get: operations["getMeasurementsPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/downloads/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        /** Descarga un reporte con un enlace firmado (sin token de sesión; válido 5 minutos) */
+        get: operations["getDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Dispositivos (pasarelas) del cliente (solo administrador) */
+        get: operations["listDevices"];
+        put?: never;
+        /** Registra un dispositivo; su secreto se muestra solo en esta respuesta */
+        post: operations["registerDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/devices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Da de baja un dispositivo (deja de poder enviar lecturas) */
+        delete: operations["deleteDevice"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/devices/{id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Genera un secreto nuevo para el dispositivo (el anterior deja de valer); se muestra una vez */
+        post: operations["rotateDeviceSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/devices/{card_id}/readings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                card_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recibe lecturas de un dispositivo (una o un lote), autenticado por el secreto del dispositivo
+         * @description La tarjeta identifica al paciente (`card_id` del paciente) o, en una tarjeta multipaciente,
+         *     cada lectura indica `patient_nid`. Con `reading_id` un lote reintentado se guarda una sola vez
+         *     (`duplicates` cuenta las lecturas ya recibidas). Tarjeta desconocida o secreto erróneo: 401.
+         */
+        post: operations["receiveDeviceReadings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client_prompts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Instrucciones IA globales del cliente (la activa primero, luego las más recientes) */
+        get: operations["listClientPrompts"];
+        put?: never;
+        /** Crea una instrucción global (solo `admin`); si es activa, desactiva las demás */
+        post: operations["createClientPrompt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client_prompts/{promptId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                promptId: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /** Edita la instrucción activa o activa otra (solo `admin`) */
+        put: operations["updateClientPrompt"];
+        post?: never;
+        /** Elimina una instrucción global (solo `admin`) */
+        delete: operations["deleteClientPrompt"];
+        options?: never;
+        head?: never;
+        /** Igual que PUT */
+        patch: operations["patchClientPrompt"];
+        trace?: never;
+    };
+    "/tags/{id}/prompts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Instrucciones de Glady IA de una etiqueta */
+        get: operations["listTagPrompts"];
+        put?: never;
+        /** Crea una instrucción para la etiqueta (solo `admin`); si es activa, desactiva las demás */
+        post: operations["createTagPrompt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tags/{id}/prompts/{promptId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                promptId: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /** Edita la instrucción activa de la etiqueta o activa otra (solo `admin`) */
+        put: operations["updateTagPrompt"];
+        post?: never;
+        /** Elimina una instrucción de la etiqueta (solo `admin`) */
+        delete: operations["deleteTagPrompt"];
+        options?: never;
+        head?: never;
+        /** Igual que PUT */
+        patch: operations["patchTagPrompt"];
+        trace?: never;
+    };
+    "/patients/{id}/prompts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Instrucciones IA del paciente, con su historial */
+        get: operations["listPatientPrompts"];
+        put?: never;
+        /** Crea una instrucción del paciente; si es activa, desactiva las demás */
+        post: operations["createPatientPrompt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/{id}/prompts/{promptId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                promptId: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /** Edita la instrucción activa del paciente o activa otra */
+        put: operations["updatePatientPrompt"];
+        post?: never;
+        /** Elimina una instrucción del paciente */
+        delete: operations["deletePatientPrompt"];
+        options?: never;
+        head?: never;
+        /** Igual que PUT */
+        patch: operations["patchPatientPrompt"];
+        trace?: never;
+    };
+    "/patients/{id}/observations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Anotaciones del paciente, la más reciente primero */
+        get: operations["listObservations"];
+        put?: never;
+        /** Crea una anotación (Crear Anotación) */
+        post: operations["createObservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/{id}/observations/{observationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                observationId: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Elimina una anotación marcada como borrable */
+        delete: operations["deleteObservation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/condition_types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Catálogo de antecedentes (CIE-10); búsqueda por texto y lista de prioritarios */
+        get: operations["listConditionTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/{id}/conditions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Antecedentes del paciente (activos y prioritarios desactivados) */
+        get: operations["listPatientConditions"];
+        put?: never;
+        /** Agrega o activa un antecedente; la respuesta trae su id */
+        post: operations["createPatientCondition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/{id}/conditions/{conditionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                conditionId: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /** Cambia notas o estado; `active` false lo elimina (un prioritario queda en NO) */
+        put: operations["updatePatientCondition"];
+        post?: never;
+        /** Elimina el antecedente (un prioritario queda en NO) */
+        delete: operations["deletePatientCondition"];
+        options?: never;
+        head?: never;
+        /** Igual que PUT */
+        patch: operations["patchPatientCondition"];
+        trace?: never;
+    };
+    "/clinical_variables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Catálogo de variables clínicas (LOINC) */
+        get: operations["listClinicalVariables"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/{id}/clinical_observations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Variables clínicas del paciente con sus observaciones */
+        get: operations["listClinicalObservations"];
+        put?: never;
+        /** Registra un valor de una variable clínica */
+        post: operations["createClinicalObservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/{id}/caregivers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Cuidadores del paciente con su parentesco */
+        get: operations["listCaregivers"];
+        put?: never;
+        /** Crea un cuidador (o reutiliza el del mismo documento) y lo vincula al paciente */
+        post: operations["createCaregiver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/{id}/caregivers/{caregiverId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                caregiverId: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /** Actualiza el cuidador y su parentesco con el paciente (vincula si no lo estaba) */
+        put: operations["updateCaregiver"];
+        post?: never;
+        /** Desvincula el cuidador del paciente */
+        delete: operations["unlinkCaregiver"];
+        options?: never;
+        head?: never;
+        /** Igual que PUT */
+        patch: operations["patchCaregiver"];
+        trace?: never;
+    };
+    "/clients/{id}/residents/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                /** @description Código del residente con sus ceros a la izquierda (ej. 00010) */
+                code: string;
+            };
+            cookie?: never;
+        };
+        /** Consulta un residente por código en el sistema de residentes del cliente (404 si no existe) */
+        get: operations["findResident"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/{id}/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Órdenes del paciente (filtro '0' por gestionar, '3' historial) */
+        get: operations["listPatientOrders"];
+        put?: never;
+        /** Crea una orden (queda No Gestionada hasta programarla) */
+        post: operations["createPatientOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/{id}/orders/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Crea varias órdenes programadas y sus actividades */
+        post: operations["createPatientOrdersBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/{id}/orders/{orderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        /** Detalle de una orden */
+        get: operations["getPatientOrder"];
+        /** Edita (No Gestionada), fija start_at, cambia notify o cancela (status 3) */
+        put: operations["updatePatientOrder"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Igual que PUT */
+        patch: operations["patchPatientOrder"];
+        trace?: never;
+    };
+    "/patients/{id}/orders/{orderId}/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        /** Actividades de una orden */
+        get: operations["listOrderActivities"];
+        put?: never;
+        /** Genera las actividades de una orden No Gestionada con start_at y la deja Programada */
+        post: operations["generateOrderActivities"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/{id}/orders/{orderId}/activities/{activityId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                orderId: number;
+                activityId: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /** Reprograma (programmed_at) o cancela (status 3) una actividad Programada */
+        put: operations["updateOrderActivity"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Igual que PUT */
+        patch: operations["patchOrderActivity"];
+        trace?: never;
+    };
+    "/patients/{id}/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Actividades del paciente en el rango visible del calendario */
+        get: operations["listPatientActivities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/{id}/activities/{activityId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                activityId: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirma la toma de un medicamento en su hora (personal o el propio paciente) */
+        post: operations["confirmMedicationActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Gestión de órdenes: filtro 0 No Gestionadas, 1 Programadas, 2 Cerradas */
+        get: operations["listClientOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/medicines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Catálogo de medicamentos (búsqueda por nombre) */
+        get: operations["listMedicines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/medicines/{medicineId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                medicineId: number;
+            };
+            cookie?: never;
+        };
+        /** Detalle de un medicamento */
+        get: operations["getMedicine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/alarms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reglas de alarma del cliente */
+        get: operations["listAlarms"];
+        put?: never;
+        /** Crea una regla de alarma (solo `admin`) */
+        post: operations["createAlarm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/alarms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Detalle de una regla de alarma */
+        get: operations["getAlarm"];
+        /** Actualiza una regla de alarma (solo `admin`) */
+        put: operations["updateAlarm"];
+        post?: never;
+        /** Elimina la regla y la desasocia de sus pacientes (solo `admin`) */
+        delete: operations["deleteAlarm"];
+        options?: never;
+        head?: never;
+        /** Igual que PUT */
+        patch: operations["patchAlarm"];
+        trace?: never;
+    };
+    "/patients/{id}/alarms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Reglas de alarma asignadas al paciente */
+        get: operations["listPatientAlarms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/{id}/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Alertas del paciente, las más recientes primero */
+        get: operations["listPatientAlerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/{id}/alerts/{alertId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                alertId: components["parameters"]["AlertId"];
+            };
+            cookie?: never;
+        };
+        /** Detalle de la alerta con su medición, las mediciones posteriores, entradas y contacto */
+        get: operations["getPatientAlert"];
+        /** Cierra la alerta (con la entrada final en la misma operación, si se envía) */
+        put: operations["closePatientAlert"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Igual que PUT */
+        patch: operations["patchPatientAlert"];
+        trace?: never;
+    };
+    "/patients/{id}/alerts/{alertId}/alert_entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                alertId: components["parameters"]["AlertId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Agrega una entrada ('Evolución') a una alerta abierta */
+        post: operations["createAlertEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/client_alerts_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Alertas del cliente (gestor de alertas), las más recientes primero */
+        get: operations["listClientAlerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/client_alerts_metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Alertas creadas en el periodo por prioridad y alertas abiertas */
+        get: operations["getClientAlertsMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/client_alerts_count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Número de alertas del cliente por estado */
+        get: operations["countClientAlerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/alerts/updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sondeo corto del gestor de alertas, alertas nuevas desde `since_id`
+         * @description El gestor lo llama cada pocos segundos con el último id que conoce; responde las alertas nuevas del cliente (máximo 50) y el número de abiertas.
+         */
+        get: operations["getAlertUpdates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Usuarios del cliente */
+        get: operations["listUsers"];
+        put?: never;
+        /** Crea un usuario (solo `admin`) */
+        post: operations["createUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Detalle de un usuario */
+        get: operations["getUser"];
+        /** Actualiza un usuario (cuerpo parcial; solo `admin`) */
+        put: operations["updateUser"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Igual que PUT */
+        patch: operations["patchUser"];
+        trace?: never;
+    };
+    "/supplies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Insumos del cliente (biológicos, dispositivos...) */
+        get: operations["listSupplies"];
+        put?: never;
+        /** Crea un insumo (solo `admin`) */
+        post: operations["createSupply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/supplies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Detalle de un insumo */
+        get: operations["getSupply"];
+        /** Actualiza un insumo (solo `admin`) */
+        put: operations["updateSupply"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Igual que PUT */
+        patch: operations["patchSupply"];
+        trace?: never;
+    };
+    "/stocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Stock (lotes y referencias) del cliente */
+        get: operations["listStocks"];
+        put?: never;
+        /** Crea un stock o lote (solo `admin`); la cantidad inicial queda como movimiento de entrada */
+        post: operations["createStock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stocks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Lote ('Ver Lote') */
+        get: operations["getStock"];
+        /** Edita un lote (solo `admin`); la cantidad cambia solo con movimientos */
+        put: operations["updateStock"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Igual que PUT */
+        patch: operations["patchStock"];
+        trace?: never;
+    };
+    "/stocks/{id}/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Aplicaciones del lote (atenciones realizadas con él) */
+        get: operations["listStockApplications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/moves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Movimientos de stock */
+        get: operations["listMoves"];
+        put?: never;
+        /** Registra un movimiento (solo `admin`); nunca deja el lote en negativo */
+        post: operations["createMove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/{id}/encounters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Atenciones del paciente */
+        get: operations["listPatientEncounters"];
+        put?: never;
+        /** Abre una atención (vacunación o general) para el paciente */
+        post: operations["createPatientEncounter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/create_Encounter_vacunation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Abre una atención de vacunación (forma del producto existente) */
+        post: operations["createVaccinationEncounter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/encounters/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Atención con los datos básicos del paciente y sus observaciones */
+        get: operations["getEncounter"];
+        /** Guarda la atención ('Guardar'); queda 'Realizado' y una vacuna descuenta una unidad del lote */
+        put: operations["saveEncounter"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Igual que PUT */
+        patch: operations["patchEncounter"];
+        trace?: never;
+    };
+    "/encounters/{id}/get_element": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Elementos clínicos del formulario general, opcionalmente de un tipo */
+        get: operations["getEncounterElements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/observations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Registra el valor de un elemento clínico en una atención */
+        post: operations["createEncounterObservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/observations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /** Cambia el valor; el cambio queda en `logs_obs` (antes/después) */
+        put: operations["updateEncounterObservation"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Igual que PUT */
+        patch: operations["patchEncounterObservation"];
+        trace?: never;
+    };
+    "/clients/{id}/validate_webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Envía un evento de prueba firmado al webhook y lo marca validado si responde 2xx */
+        get: operations["validateClientWebhook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Registro de entregas del webhook HL7 FHIR del cliente */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/deliveries/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Vuelve a enviar una entrega (mismo webhook-id, para que el receptor la deduplique) */
+        post: operations["resendWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/client_measurements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** CSV de todas las mediciones del cliente de las últimas horas (enlace de descarga) */
+        get: operations["reportClientMeasurements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/vital_signs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** CSV de los últimos signos vitales de cada paciente por grupo (enlace de descarga) */
+        get: operations["reportVitalSigns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/patient_status_changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** CSV de los cambios de estado de pacientes entre dos fechas (enlace de descarga) */
+        get: operations["reportPatientStatusChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/client_opened_alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Alertas abiertas del cliente por prioridad */
+        get: operations["reportClientOpenedAlerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Inicia el inicio de sesión único (OpenID Connect con PKCE) y devuelve la dirección del proveedor */
+        post: operations["startSso"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Canjea el código del proveedor, verifica el ID token y abre la sesión del usuario con ese correo */
+        post: operations["finishSso"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Mensajes del chat del paciente, del más reciente al más antiguo (página de 3) */
+        get: operations["listPatientMessages"];
+        put?: never;
+        /** Envía un mensaje del personal al paciente por el canal de mensajería */
+        post: operations["sendPatientMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/{id}/sme_info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Información de mensajería del paciente */
+        get: operations["getPatientSmeInfo"];
+        /** Activa o desactiva la mensajería (y el asistente) para el paciente */
+        put: operations["updatePatientSmeInfo"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Igual que PUT */
+        patch: operations["patchPatientSmeInfo"];
+        trace?: never;
+    };
+    "/patients/{id}/welcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enviar Bienvenida (plantilla de bienvenida; solo con el chat vacío) */
+        post: operations["sendPatientWelcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/messaging/unknown_messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Mensajes recibidos de números que no corresponden a ningún paciente */
+        get: operations["listUnknownMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/messaging/webhook/{clientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Webhook del proveedor de mensajería (mensajes de pacientes y estados de entrega), firmado con X-Hub-Signature-256 */
+        post: operations["receiveMessagingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -434,6 +1852,21 @@ export interface components {
             residents_enabled: boolean;
             have_metabase: boolean;
             metabase_url: string | null;
+            webhook_url?: string | null;
+            /** @description La palabra de seguridad está guardada (nunca se devuelve */
+            security_phrase_set?: boolean;
+            /** @description El webhook respondió 2xx a un evento de prueba firmado */
+            validate?: boolean;
+            webhook_measurements?: boolean;
+            webhook_alerts?: boolean;
+            /** Format: date-time */
+            webhook_disabled_at?: string | null;
+            /** @description Por qué se desactivó el webhook tras entregas fallidas */
+            webhook_disabled_reason?: string | null;
+            residents_url?: string | null;
+            residents_user?: string | null;
+            /** @description La contraseña de la integración está guardada (nunca se devuelve */
+            residents_password_set?: boolean;
         };
         FeedbackInput: {
             /** @enum {integer|null} */
@@ -634,9 +2067,957 @@ export interface components {
             resiplus_data?: components["schemas"]["ResiplusData"];
             resiplus_code?: string | null;
             resiplus_id?: string | null;
+            /** @description Reglas de alarma asignadas (reemplaza la asignación; requiere config_alerts) */
+            alarm_ids?: number[];
         };
         PatientUpdated: components["schemas"]["Patient"] & {
             notification: components["schemas"]["Notification"];
+        };
+        DateOrDateTime: string;
+        VitalValue: number;
+        Measurement: {
+            id: number;
+            patient_id: number;
+            /** Format: date-time */
+            when: string;
+            value: number;
+            /** @enum {integer} */
+            clinical_element: 1 | 2 | 3 | 4 | 5 | 6 | 7;
+            clinical_element_name: string;
+            clinical_element_unit: string;
+            eraseble: boolean;
+            /**
+             * @description 1 = eliminada
+             * @enum {integer}
+             */
+            status: 0 | 1;
+            comment: string | null;
+            /** @enum {string} */
+            source: "staff" | "device" | "assistant" | "portal";
+        };
+        MeasurementReading: {
+            clinical_element?: components["schemas"]["ClinicalElementCode"];
+            value?: components["schemas"]["VitalValue"];
+            systolic?: components["schemas"]["VitalValue"];
+            diastolic?: components["schemas"]["VitalValue"];
+            /**
+             * Format: date-time
+             * @description Por defecto
+             */
+            when?: string;
+        };
+        /** @description Una lectura, o `measurements` con varias (no ambas) */
+        MeasurementInput: {
+            clinical_element?: components["schemas"]["ClinicalElementCode"];
+            value?: components["schemas"]["VitalValue"];
+            systolic?: components["schemas"]["VitalValue"];
+            diastolic?: components["schemas"]["VitalValue"];
+            /**
+             * Format: date-time
+             * @description Por defecto
+             */
+            when?: string;
+            measurements?: components["schemas"]["MeasurementReading"][];
+        };
+        MeasurementUpdate: {
+            /** @enum {integer} */
+            status: 1;
+            comment: string;
+        };
+        DownloadLink: {
+            /** @description Ruta de descarga en esta API */
+            url: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        Device: {
+            id: number;
+            card_id: string;
+            multipatient: boolean;
+            name: string | null;
+            /** Format: date-time */
+            secret_rotated_at: string;
+            /** Format: date-time */
+            last_seen_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        DeviceWithSecret: components["schemas"]["Device"] & {
+            /** @description Se muestra solo al registrar o rotar; enviarlo en X-Device-Secret */
+            secret: string;
+        };
+        DeviceInput: {
+            card_id: string;
+            multipatient?: boolean;
+            name?: string | null;
+        };
+        DeviceReading: {
+            clinical_element?: components["schemas"]["ClinicalElementCode"];
+            value?: components["schemas"]["VitalValue"];
+            systolic?: components["schemas"]["VitalValue"];
+            diastolic?: components["schemas"]["VitalValue"];
+            /** Format: date-time */
+            when?: string;
+            /** @description Identificador propio del dispositivo; un reintento no duplica */
+            reading_id?: string;
+            /** @description Documento del paciente (obligatorio en tarjetas multipaciente) */
+            patient_nid?: string;
+        };
+        /** @description Una lectura, o `readings` con un lote (no ambas) */
+        DeviceReadingsInput: {
+            clinical_element?: components["schemas"]["ClinicalElementCode"];
+            value?: components["schemas"]["VitalValue"];
+            systolic?: components["schemas"]["VitalValue"];
+            diastolic?: components["schemas"]["VitalValue"];
+            /** Format: date-time */
+            when?: string;
+            reading_id?: string;
+            patient_nid?: string;
+            readings?: components["schemas"]["DeviceReading"][];
+        };
+        DeviceReadingsResult: {
+            /** @description Lecturas nuevas guardadas */
+            stored: number;
+            /** @description Lecturas ya recibidas antes (mismo reading_id) */
+            duplicates: number;
+            measurements: number[];
+        };
+        Prompt: {
+            id: number;
+            text: string;
+            /** @enum {integer} */
+            status: 0 | 1;
+            /** @enum {string} */
+            status_name: "Activo" | "Inactivo";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PromptInput: {
+            text: string;
+            /**
+             * @default 1
+             * @enum {integer}
+             */
+            status: 0 | 1;
+        };
+        PromptUpdate: {
+            text?: string;
+            /** @enum {integer} */
+            status?: 0 | 1;
+        };
+        /** @enum {integer} */
+        ObservationType: 0 | 1 | 2 | 3 | 4 | 5;
+        Observation: {
+            id: number;
+            observation_type: number;
+            observation_type_name: string;
+            value_text: string;
+            user_name: string | null;
+            /** Format: date-time */
+            observed_at: string;
+            time_zone: string;
+            /** @description Tiempo transcurrido en español (ej. 'hace 3 horas') */
+            timespan_text: string;
+            erasable: boolean;
+        };
+        ObservationInput: {
+            /** @enum {integer} */
+            observation_type: 0 | 1 | 2 | 3 | 4;
+            value_text: string;
+        };
+        ConditionType: {
+            id: number;
+            name: string;
+            /** @description Código CIE-10 */
+            icd10: string | null;
+            /** @enum {integer} */
+            priority: 0 | 1;
+        };
+        PatientCondition: {
+            id: number;
+            condition_type: components["schemas"]["ConditionType"];
+            notes: string | null;
+            /** Format: date-time */
+            start_date: string | null;
+            /** Format: date-time */
+            end_date: string | null;
+            active: boolean;
+            /** @description Verdadero cuando el antecedente no prioritario salió de la lista */
+            removed?: boolean;
+        };
+        ConditionInput: {
+            condition_type_id: number;
+            /** @default true */
+            active: boolean;
+            notes?: string | null;
+        };
+        ConditionUpdate: {
+            notes?: string | null;
+            active?: boolean;
+        };
+        ClinicalVariable: {
+            id: number;
+            name: string;
+            loinc_code: string | null;
+            /** @enum {string} */
+            type: "numeric" | "text";
+            unit: string | null;
+        };
+        ClinicalObservation: {
+            id: number;
+            /** Format: date-time */
+            date: string;
+            /** @description dd/mm/aaaa hh:mm en la zona del paciente */
+            formated_date: string;
+            value: number | string;
+        };
+        PatientClinicalVariable: components["schemas"]["ClinicalVariable"] & {
+            observations: components["schemas"]["ClinicalObservation"][];
+        };
+        ClinicalObservationInput: {
+            clinical_variable_id: number;
+            value: number | string;
+            /**
+             * Format: date-time
+             * @description Momento de la observación (por defecto
+             */
+            date?: string;
+        };
+        Caregiver: {
+            id: number;
+            id_type: number;
+            id_type_name: string;
+            nid: string;
+            first_name: string;
+            last_name: string;
+            country_id: number;
+            country_name: string;
+            email: string | null;
+            prefix: string | null;
+            cellphone: string | null;
+            notification: boolean;
+            relationship: string | null;
+        };
+        CaregiverSaved: components["schemas"]["Caregiver"] & {
+            notification_message: components["schemas"]["Notification"];
+        };
+        CaregiverInput: {
+            id_type: number;
+            nid: components["schemas"]["Nid"];
+            first_name: components["schemas"]["PersonName"];
+            last_name: components["schemas"]["PersonName"];
+            country_id: number;
+            email?: components["schemas"]["Email"] | null;
+            prefix: components["schemas"]["Prefix"];
+            cellphone: components["schemas"]["Cellphone"];
+            /** @default true */
+            notification: boolean;
+            relationship?: string | null;
+        };
+        CaregiverUpdate: {
+            id_type?: number;
+            nid?: components["schemas"]["Nid"];
+            first_name?: components["schemas"]["PersonName"];
+            last_name?: components["schemas"]["PersonName"];
+            country_id?: number;
+            email?: components["schemas"]["Email"] | null;
+            prefix?: components["schemas"]["Prefix"];
+            cellphone?: components["schemas"]["Cellphone"];
+            notification?: boolean;
+            relationship?: string | null;
+        };
+        Resident: {
+            full_name: string;
+            document_id: string;
+            document_id_type: string;
+            code: string;
+            id: number | string;
+        };
+        /** @enum {integer} */
+        OrderType: 0 | 1;
+        OrderHour: string;
+        /** @description Campos de una orden; los obligatorios dependen de order_type (02 §5). */
+        OrderFields: {
+            clinical_element?: components["schemas"]["ClinicalElementCode"];
+            medicine_id?: number;
+            frecuency?: number;
+            /** @enum {integer} */
+            time_unit?: 0 | 1 | 2;
+            during?: number;
+            dose?: number;
+            /** @enum {string} */
+            amount?: "1/4" | "1/2" | "1" | "1 1/2" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "10" | "11" | "12";
+            /** @enum {integer} */
+            medication_unit?: 0 | 1 | 2 | 3 | 4 | 5 | 6;
+            /** @enum {integer} */
+            frequency_type?: 0 | 1;
+            days?: number[];
+            hours?: components["schemas"]["OrderHour"][];
+            notify?: boolean;
+            permanent?: boolean;
+            only?: boolean | null;
+            /** Format: date-time */
+            start_at?: string | null;
+        };
+        OrderInput: components["schemas"]["OrderFields"] & {
+            order_type: components["schemas"]["OrderType"];
+        };
+        OrderUpdate: components["schemas"]["OrderFields"] & {
+            /** @enum {integer} */
+            status?: 3;
+        };
+        BulkOrderItem: components["schemas"]["OrderFields"] & {
+            order_type: components["schemas"]["OrderType"];
+        };
+        BulkOrdersInput: {
+            orders: components["schemas"]["BulkOrderItem"][];
+        };
+        BulkOrdersResult: {
+            total_orders: number;
+            total_activities: number;
+            order_ids: number[];
+        };
+        Order: {
+            id: number;
+            order_type: components["schemas"]["OrderType"];
+            order_type_name: string;
+            /** @enum {integer} */
+            status: 0 | 1 | 2 | 3 | 4;
+            status_name: string;
+            /** @description Actividades completadas / actividades vencidas, en % */
+            progress: number;
+            notify: boolean;
+            permanent: boolean;
+            to_human: string | null;
+            /** @description Texto de 02 §2.5 (permanente: ', por tiempo indefinido.') */
+            description: string | null;
+            /** Format: date-time */
+            created_at: string;
+            time_zone_patient: string;
+            user: {
+                id?: number | null;
+                name?: string | null;
+            };
+            patient: {
+                id?: number;
+                full_name?: string;
+            };
+            clinical_element?: number | null;
+            clinical_element_id?: number | null;
+            clinical_element_name?: string | null;
+            medicine_id?: number | null;
+            medicine_name?: string | null;
+            frecuency?: number | null;
+            time_unit?: number | null;
+            during?: number;
+            dose?: number | null;
+            amount?: string | null;
+            medication_unit?: number | null;
+            medication_unit_name?: string | null;
+            frequency_type?: number | null;
+            days?: number[];
+            hours?: string[];
+            /** Format: date-time */
+            start_at?: string | null;
+            only?: boolean | null;
+            activities_count?: number;
+            /** @description No Gestionada y sin actividades */
+            programmable?: boolean;
+        };
+        Activity: {
+            id: number;
+            order_id: number;
+            order_type: components["schemas"]["OrderType"];
+            order_description: string | null;
+            clinical_element?: number | null;
+            medicine_name?: string | null;
+            /** Format: date-time */
+            programmed_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            completed_at?: string | null;
+            /** @enum {integer} */
+            status: 0 | 1 | 2 | 3 | 4 | 5 | 6;
+            status_name: string;
+        };
+        ActivityUpdate: {
+            /** Format: date-time */
+            programmed_at?: string;
+            /** @enum {integer} */
+            status?: 3;
+        };
+        GeneratedActivities: {
+            total_activities: number;
+            order: components["schemas"]["Order"];
+        };
+        Medicine: {
+            id: number;
+            name: string;
+            presentation: string;
+        };
+        /** @enum {integer} */
+        ClinicalElementCode: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7;
+        /** @enum {integer} */
+        AlarmPriority: 1 | 2 | 3;
+        /** @enum {integer} */
+        AlertType: 0 | 1 | 2 | 3;
+        Alarm: {
+            id: number;
+            name: string;
+            /** @enum {integer} */
+            type: 1;
+            clinical_element: components["schemas"]["ClinicalElementCode"];
+            clinical_element_id: number;
+            clinical_element_name: string;
+            clinical_element_unit: string;
+            priority: components["schemas"]["AlarmPriority"];
+            priority_name: string;
+            minimum_condition: number;
+            maximum_condition: number;
+            ia_alarm: boolean;
+            ia_script: string | null;
+            prompt_ia: string | null;
+            request_repeat_measurement: boolean;
+            alarm_default_new_patients: boolean;
+            patients_count: number;
+            /** @enum {integer} */
+            status: 1;
+            /** Format: date-time */
+            created_at: string;
+        };
+        AlarmInput: {
+            name: string;
+            /**
+             * @default 1
+             * @enum {integer}
+             */
+            type: 1;
+            clinical_element: components["schemas"]["ClinicalElementCode"];
+            priority: components["schemas"]["AlarmPriority"];
+            minimum_condition: number;
+            maximum_condition: number;
+            ia_alarm?: boolean;
+            ia_script?: string | null;
+            prompt_ia?: string | null;
+            request_repeat_measurement?: boolean;
+            alarm_default_new_patients?: boolean;
+        };
+        AlarmUpdate: {
+            name?: string;
+            /** @enum {integer} */
+            type?: 1;
+            clinical_element?: components["schemas"]["ClinicalElementCode"];
+            priority?: components["schemas"]["AlarmPriority"];
+            minimum_condition?: number;
+            maximum_condition?: number;
+            ia_alarm?: boolean;
+            ia_script?: string | null;
+            prompt_ia?: string | null;
+            request_repeat_measurement?: boolean;
+            alarm_default_new_patients?: boolean;
+        };
+        PatientAlarm: {
+            id: number;
+            name: string;
+            clinical_element: components["schemas"]["ClinicalElementCode"];
+            priority: components["schemas"]["AlarmPriority"];
+            minimum_condition: number;
+            maximum_condition: number;
+        };
+        AlertMeasurement: {
+            id: number;
+            value: number;
+            /** Format: date-time */
+            when: string;
+            clinical_element: number;
+            clinical_element_name: string;
+            clinical_element_unit: string;
+        };
+        AlertEntry: {
+            id: number;
+            description: string;
+            user_id: number | null;
+            user_name: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        Alert: {
+            id: number;
+            type: components["schemas"]["AlertType"];
+            type_name: string;
+            status: number;
+            status_name: string;
+            /** @enum {string|null} */
+            close_type: "true_alert" | "false_alert" | null;
+            priority: components["schemas"]["AlarmPriority"];
+            priority_name: string;
+            clinical_element: number | null;
+            clinical_element_name: string;
+            clinical_element_unit: string;
+            description: string | null;
+            value: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            closed_at: string | null;
+            time_zone_patient: string;
+            patient: {
+                id: number;
+                full_name: string;
+                nid: string;
+            };
+            alarm: {
+                id: number | null;
+                name: string;
+                priority: number;
+                minimum_condition: number;
+                maximum_condition: number;
+            } | null;
+            measurement: components["schemas"]["AlertMeasurement"] | null;
+            activity_id: number | null;
+            /** @description Historial de gestión, la más antigua primero */
+            entries: components["schemas"]["AlertEntry"][];
+            closed_by_name?: string | null;
+        };
+        AlertDetail: components["schemas"]["Alert"] & {
+            /** @description Mediciones fuera de rango recibidas mientras la alerta estaba abierta */
+            later_measurements: components["schemas"]["AlertMeasurement"][];
+            contact: {
+                address: string | null;
+                neighborhood: string | null;
+                city_name: string | null;
+                prefix: string | null;
+                cellphone: string | null;
+                email: string | null;
+            };
+            notification?: components["schemas"]["Notification"];
+        };
+        AlertEntryInput: {
+            description: string;
+            /** @description Ignorado; el autor es el usuario de la sesión */
+            user_id?: number | null;
+        };
+        AlertClose: {
+            /** @enum {integer} */
+            status: 2;
+            /** @enum {string} */
+            close_type: "true_alert" | "false_alert";
+            /** @description Entrada final, guardada en la misma transacción que el cierre */
+            description?: string;
+        };
+        AlertMetrics: {
+            by_priority: {
+                low: number;
+                medium: number;
+                high: number;
+            };
+            open: number;
+        };
+        AlertUpdates: {
+            last_id: number;
+            open_count: number;
+            alerts: components["schemas"]["Alert"][];
+        };
+        /** @enum {integer} */
+        UserStatus: 0 | 1;
+        User: {
+            id: number;
+            first_name: string;
+            last_name: string;
+            email: string;
+            cellphone: string | null;
+            prefix: string | null;
+            country_id: number;
+            country_name: string;
+            city_id: number | null;
+            city_name: string | null;
+            time_zone: string;
+            status: components["schemas"]["UserStatus"];
+            status_name: string;
+            role_name: components["schemas"]["RoleName"];
+            role_label: string;
+            media_email: boolean;
+            media_whatsapp: boolean;
+            priority_high: boolean;
+            priority_medium: boolean;
+            priority_low: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description Al menos una mayúscula, una minúscula, un dígito y un carácter de @$!%*?&; solo esas clases (03 §5). */
+        UserPassword: string;
+        UserInput: {
+            first_name: components["schemas"]["PersonName"];
+            last_name: components["schemas"]["PersonName"];
+            email: components["schemas"]["Email"];
+            password: components["schemas"]["UserPassword"];
+            password_confirmation: string;
+            cellphone: components["schemas"]["Cellphone"];
+            prefix: components["schemas"]["Prefix"];
+            country_id: number;
+            city_id: number;
+            role_name: components["schemas"]["RoleName"];
+            status?: components["schemas"]["UserStatus"];
+            media_email?: boolean;
+            media_whatsapp?: boolean;
+            priority_high?: boolean;
+            priority_medium?: boolean;
+            priority_low?: boolean;
+        };
+        /** @description Cuerpo parcial. La contraseña es opcional; si se envía, con su confirmación. */
+        UserUpdate: {
+            first_name?: components["schemas"]["PersonName"];
+            last_name?: components["schemas"]["PersonName"];
+            email?: components["schemas"]["Email"];
+            password?: components["schemas"]["UserPassword"];
+            password_confirmation?: string;
+            cellphone?: components["schemas"]["Cellphone"];
+            prefix?: components["schemas"]["Prefix"];
+            country_id?: number;
+            city_id?: number;
+            role_name?: components["schemas"]["RoleName"];
+            status?: components["schemas"]["UserStatus"];
+            media_email?: boolean;
+            media_whatsapp?: boolean;
+            priority_high?: boolean;
+            priority_medium?: boolean;
+            priority_low?: boolean;
+        };
+        UserUpdated: components["schemas"]["User"] & {
+            /** @description El usuario cambió su propia ciudad; la sesión se cierra a los 10 segundos (03 §4) */
+            relogin_required: boolean;
+            notification: components["schemas"]["Notification"];
+        };
+        /** @enum {string} */
+        SupplyType: "biologico" | "dispositivo" | "medicamento" | "insumo";
+        Supply: {
+            id: number;
+            type: components["schemas"]["SupplyType"];
+            type_name: string;
+            tradename: string;
+            /** @description Tipo de biológico (p. ej. 'Influenza') o nombre genérico */
+            generic_name: string | null;
+            invima_register: string | null;
+            /** Format: date */
+            date_register: string | null;
+            active: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        SupplyName: string;
+        SupplyInput: {
+            type: components["schemas"]["SupplyType"];
+            tradename: components["schemas"]["SupplyName"];
+            generic_name?: components["schemas"]["SupplyName"] | null;
+            invima_register?: string | null;
+            /** Format: date */
+            date_register?: string | null;
+            active?: boolean;
+        };
+        SupplyUpdate: {
+            type?: components["schemas"]["SupplyType"];
+            tradename?: components["schemas"]["SupplyName"];
+            generic_name?: components["schemas"]["SupplyName"] | null;
+            invima_register?: string | null;
+            /** Format: date */
+            date_register?: string | null;
+            active?: boolean;
+        };
+        Serial: string;
+        Cuantity: number;
+        Stock: {
+            id: number;
+            client_id: number;
+            serial: string;
+            type: components["schemas"]["SupplyType"];
+            type_name: string;
+            medical_supply_id: number | null;
+            medical_supply_name: string | null;
+            generic_name: string | null;
+            /** Format: date */
+            expiration_date: string;
+            /** @description dd/mm/aaaa */
+            formated_expiration_date: string;
+            cuantity: number;
+            active: boolean;
+            /** @enum {string} */
+            status_name: "Activo" | "Inactivo";
+            batch: boolean;
+            expired: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        StockInput: {
+            type: components["schemas"]["SupplyType"];
+            serial: components["schemas"]["Serial"];
+            medical_supply_id?: number | null;
+            /** Format: date */
+            expiration_date: string;
+            cuantity?: components["schemas"]["Cuantity"];
+            /** @description '¿Agregar Lote?'; un Biológico siempre es lote */
+            batch?: boolean;
+            active?: boolean;
+        };
+        StockUpdate: {
+            type?: components["schemas"]["SupplyType"];
+            serial?: components["schemas"]["Serial"];
+            medical_supply_id?: number | null;
+            /** Format: date */
+            expiration_date?: string;
+            batch?: boolean;
+            active?: boolean;
+        };
+        StockApplication: {
+            encounter_id: number;
+            patient_id: number;
+            patient_name: string;
+            nid: string;
+            /** Format: date-time */
+            checkout: string;
+            dose: string | null;
+            responsible_name: string | null;
+        };
+        /** @enum {string} */
+        MoveType: "entrada" | "salida" | "aplicacion";
+        Move: {
+            id: number;
+            stock_id: number;
+            serial: string;
+            type: components["schemas"]["MoveType"];
+            type_name: string;
+            amount: number;
+            notes: string | null;
+            author: number | null;
+            author_name: string | null;
+            encounter_id: number | null;
+            /** @description Cantidad del lote justo después del movimiento (solo al crearlo) */
+            cuantity_after: number | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        MoveInput: {
+            /** @enum {string} */
+            type: "entrada" | "salida";
+            amount: number;
+            stock_id: number;
+            notes?: string | null;
+        };
+        /** @enum {string} */
+        EncounterKind: "vaccination" | "generic";
+        /** @enum {string} */
+        VaccineDose: "Primera dosis" | "Segunda dosis" | "Tercera dosis" | "Refuerzo" | "Dosis única" | "Dosis anual";
+        /** @enum {string} */
+        ClinicalElementType: "textolargo" | "cuantitativo" | "select" | "boolean" | "textocorto";
+        EncounterElement: {
+            id: number;
+            name: string;
+            abbreviation: string;
+            unity: string | null;
+            type: components["schemas"]["ClinicalElementType"];
+            required: boolean;
+            options: string[];
+        };
+        EncounterObservationLog: {
+            /** Format: date-time */
+            date: string;
+            /** @description dd/mm/aaaa hh:mm en la zona del paciente */
+            datef: string;
+            before: string;
+            after: string;
+        };
+        EncounterObservation: {
+            id: number;
+            clinical_element: number;
+            encounter_id: number;
+            patient_id: number;
+            /** Format: date-time */
+            date: string;
+            source: string;
+            value: string;
+            logs_obs: components["schemas"]["EncounterObservationLog"][];
+        };
+        EncounterPatient: {
+            id: number;
+            full_name: string;
+            id_type_name: string;
+            nid: string;
+            age: number;
+            gender_name: string;
+            status: components["schemas"]["PatientStatus"];
+        };
+        Encounter: {
+            id: number;
+            patient_id: number;
+            kind: components["schemas"]["EncounterKind"];
+            /** @enum {string} */
+            status: "Pendiente" | "Realizado";
+            /** Format: date-time */
+            checkout: string | null;
+            responsible: number | null;
+            responsible_name: string | null;
+            medication_id: number | null;
+            medication_name: string | null;
+            biological_type: string | null;
+            stock_id: number | null;
+            serial: string | null;
+            dose: string | null;
+            management: string | null;
+            vaccination_card: boolean | null;
+            observations: string | null;
+            dispositivo: string | null;
+            /** Format: date-time */
+            created_at: string;
+            patient: components["schemas"]["EncounterPatient"];
+            /** @description Observaciones de la atención general (vacío en vacunación) */
+            elements: components["schemas"]["EncounterObservation"][];
+        };
+        EncounterInput: {
+            kind: components["schemas"]["EncounterKind"];
+        };
+        VaccinationEncounterInput: {
+            patient_id: number;
+            /** @description Se ignora; manda la sesión */
+            client_id?: number;
+            /** @description Se ignora; manda la sesión */
+            user_id?: number;
+        };
+        EncounterUpdate: {
+            biological_type?: string | null;
+            medication_id?: number | null;
+            stock_id?: number | null;
+            dose?: components["schemas"]["VaccineDose"] | null;
+            vaccination_card?: boolean | null;
+            management?: string | null;
+            observations?: string | null;
+            dispositivo?: string | null;
+        };
+        EncounterObservationInput: {
+            encounter_id: number;
+            clinical_element: number;
+            value: string;
+        };
+        EncounterObservationUpdate: {
+            value: string;
+        };
+        /**
+         * @description Webhook: la primera vez se requieren `webhook_url` y `security_phrase`; después cada campo es
+         *     opcional (sin `security_phrase` se conserva la guardada). `webhook_url: null` da de baja el
+         *     webhook. Fuera de desarrollo y pruebas las URL deben empezar por https://.
+         */
+        ClientSettingsInput: {
+            webhook_url?: string | null;
+            /** @description Palabra de seguridad: mínimo 6 caracteres */
+            security_phrase?: string;
+            webhook_measurements?: boolean;
+            webhook_alerts?: boolean;
+            residents_enabled?: boolean;
+            residents_url?: string | null;
+            residents_user?: string | null;
+            residents_password?: string;
+        };
+        /** @enum {string} */
+        WebhookDeliveryStatus: "pending" | "sending" | "delivered" | "failed";
+        WebhookDelivery: {
+            id: number;
+            patient_id: number | null;
+            patient_name?: string | null;
+            /** @enum {string} */
+            event_type: "measurement" | "alert" | "test";
+            /**
+             * @example Observation
+             * @example DetectedIssue
+             */
+            resource_type: string;
+            webhook_id: string;
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            attempts: number;
+            last_status_code: number | null;
+            last_error: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            delivered_at: string | null;
+        };
+        /** @enum {string} */
+        VitalSignGroup: "cardiovascular" | "oxygenation" | "weight" | "glucose" | "temperature";
+        OpenedAlertMetrics: {
+            by_priority: {
+                low: number;
+                medium: number;
+                high: number;
+            };
+            total: number;
+        };
+        SsoStart: {
+            url: string;
+            state: string;
+        };
+        SsoCallbackInput: {
+            code: string;
+            state: string;
+            iss?: string;
+        };
+        ChatMessage: {
+            id: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @enum {string} */
+            message_type: "incoming" | "outgoing";
+            /** @description Escrito por una persona (paciente o personal) */
+            author_human: boolean;
+            /** @description Escrito por el asistente IA (marca IA) */
+            ai: boolean;
+            /** @enum {string} */
+            reason?: "patient" | "staff" | "welcome" | "reminder" | "alarm" | "assistant";
+            author_name?: string | null;
+            custom_message: string | null;
+            template?: string | null;
+            elements?: unknown;
+            /** @description Aún en camino al paciente (en cola o reintentando) */
+            load: boolean;
+            /** @enum {string} */
+            status: "queued" | "sent" | "delivered" | "read" | "failed" | "received";
+            error?: string | null;
+            phone?: string | null;
+            attachments: {
+                image?: null | {
+                    url?: string | null;
+                    thumbnail?: string | null;
+                };
+                audio?: null | {
+                    url?: string | null;
+                    filename?: string;
+                    byte_size?: number;
+                    transcription?: string | null;
+                };
+            };
+        };
+        ChatMessagePage: {
+            messages: components["schemas"]["ChatMessage"][];
+            page: number;
+            per_page: number;
+            total_count: number;
+            has_next: boolean;
+        };
+        ChatMessageInput: {
+            text: string;
+        };
+        SmeInfo: {
+            sme_enabled: boolean;
+            /** @description Identificador del paciente en el canal (prefijo y celular) */
+            sme_id: string | null;
+            sme_metadata: Record<string, never>;
+        };
+        SmeInfoUpdate: {
+            sme_enabled: boolean;
+        };
+        /** @description Cuerpo al estilo WhatsApp Cloud API (entry[].changes[].value con contacts, messages y statuses) */
+        MessagingWebhook: {
+            object?: string;
+            entry?: Record<string, never>[];
         };
     };
     responses: {
@@ -698,9 +3079,11 @@ export interface components {
     };
     parameters: {
         Id: number;
+        AlertId: number;
         Start: number;
         End: number;
         Order: "asc" | "desc" | "ASC" | "DESC";
+        /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
         Q: string;
     };
     requestBodies: never;
@@ -986,6 +3369,66 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    updateClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description Cliente actualizado */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Client"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    patchClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description Cliente actualizado */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Client"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     createFeedback: {
         parameters: {
             query?: never;
@@ -1019,6 +3462,7 @@ export interface operations {
                 _end?: components["parameters"]["End"];
                 _sort?: "id" | "name" | "color" | "created_at";
                 _order?: components["parameters"]["Order"];
+                /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
                 q?: components["parameters"]["Q"];
                 color?: components["schemas"]["TagColor"];
             };
@@ -1188,6 +3632,7 @@ export interface operations {
                 _end?: components["parameters"]["End"];
                 _sort?: "id" | "first_name" | "last_name" | "nid" | "birth_date" | "status" | "created_at";
                 _order?: components["parameters"]["Order"];
+                /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
                 q?: components["parameters"]["Q"];
                 status?: components["schemas"]["PatientStatus"];
                 /** @description Ids de etiquetas separados por comas; el paciente debe tener al menos una */
@@ -1382,6 +3827,3459 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listMeasurements: {
+        parameters: {
+            query?: {
+                clinical_element?: components["schemas"]["ClinicalElementCode"];
+                order?: "asc" | "desc";
+                start_at?: components["schemas"]["DateOrDateTime"];
+                end_at?: components["schemas"]["DateOrDateTime"];
+                format?: "csv";
+                include_deleted?: boolean;
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Mediciones, o el enlace de descarga */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Measurement"][] | components["schemas"]["DownloadLink"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createMeasurements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MeasurementInput"];
+            };
+        };
+        responses: {
+            /** @description Mediciones guardadas */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Measurement"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    deleteMeasurement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                mid: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MeasurementUpdate"];
+            };
+        };
+        responses: {
+            /** @description Medición eliminada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Measurement"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    patchMeasurement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                mid: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MeasurementUpdate"];
+            };
+        };
+        responses: {
+            /** @description Medición eliminada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Measurement"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    getMeasurementsPdf: {
+        parameters: {
+            query?: {
+                start_at?: components["schemas"]["DateOrDateTime"];
+                end_at?: components["schemas"]["DateOrDateTime"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Enlace de descarga */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DownloadLink"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description El archivo (CSV en UTF-8 con BOM, o PDF) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            /** @description El enlace expiró */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDevices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Dispositivos */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Device"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    registerDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceInput"];
+            };
+        };
+        responses: {
+            /** @description Dispositivo registrado, con su secreto */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    deleteDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Dispositivo eliminado */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    rotateDeviceSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Dispositivo con su secreto nuevo */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceWithSecret"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    receiveDeviceReadings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                card_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceReadingsInput"];
+            };
+        };
+        responses: {
+            /** @description Lecturas recibidas */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceReadingsResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    listClientPrompts: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Instrucciones */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Prompt"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createClientPrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromptInput"];
+            };
+        };
+        responses: {
+            /** @description Instrucción creada */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Prompt"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    updateClientPrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                promptId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromptUpdate"];
+            };
+        };
+        responses: {
+            /** @description Instrucción actualizada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Prompt"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteClientPrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                promptId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Instrucción eliminada */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    patchClientPrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                promptId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromptUpdate"];
+            };
+        };
+        responses: {
+            /** @description Instrucción actualizada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Prompt"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listTagPrompts: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Instrucciones */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Prompt"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createTagPrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromptInput"];
+            };
+        };
+        responses: {
+            /** @description Instrucción creada */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Prompt"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateTagPrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                promptId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromptUpdate"];
+            };
+        };
+        responses: {
+            /** @description Instrucción actualizada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Prompt"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteTagPrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                promptId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Instrucción eliminada */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    patchTagPrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                promptId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromptUpdate"];
+            };
+        };
+        responses: {
+            /** @description Instrucción actualizada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Prompt"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listPatientPrompts: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Instrucciones */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Prompt"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createPatientPrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromptInput"];
+            };
+        };
+        responses: {
+            /** @description Instrucción creada */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Prompt"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updatePatientPrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                promptId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromptUpdate"];
+            };
+        };
+        responses: {
+            /** @description Instrucción actualizada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Prompt"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deletePatientPrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                promptId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Instrucción eliminada */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    patchPatientPrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                promptId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromptUpdate"];
+            };
+        };
+        responses: {
+            /** @description Instrucción actualizada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Prompt"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listObservations: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Anotaciones */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Observation"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createObservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ObservationInput"];
+            };
+        };
+        responses: {
+            /** @description Anotación creada */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Observation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteObservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                observationId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Anotación eliminada */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listConditionTypes: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+                /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
+                q?: components["parameters"]["Q"];
+                priority?: 0 | 1;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tipos de antecedente */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConditionType"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    listPatientConditions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Antecedentes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatientCondition"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createPatientCondition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConditionInput"];
+            };
+        };
+        responses: {
+            /** @description Antecedente guardado */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatientCondition"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updatePatientCondition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                conditionId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConditionUpdate"];
+            };
+        };
+        responses: {
+            /** @description Antecedente actualizado (o retirado) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatientCondition"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deletePatientCondition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                conditionId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Antecedente eliminado */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    patchPatientCondition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                conditionId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConditionUpdate"];
+            };
+        };
+        responses: {
+            /** @description Antecedente actualizado (o retirado) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatientCondition"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listClinicalVariables: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Variables clínicas */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClinicalVariable"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    listClinicalObservations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Variables con observaciones */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatientClinicalVariable"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createClinicalObservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClinicalObservationInput"];
+            };
+        };
+        responses: {
+            /** @description Valor registrado */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClinicalObservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listCaregivers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cuidadores */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Caregiver"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createCaregiver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaregiverInput"];
+            };
+        };
+        responses: {
+            /** @description Cuidador vinculado */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaregiverSaved"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateCaregiver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                caregiverId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaregiverUpdate"];
+            };
+        };
+        responses: {
+            /** @description Cuidador actualizado */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaregiverSaved"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    unlinkCaregiver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                caregiverId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cuidador desvinculado */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    patchCaregiver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                caregiverId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaregiverUpdate"];
+            };
+        };
+        responses: {
+            /** @description Cuidador actualizado */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaregiverSaved"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    findResident: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                /** @description Código del residente con sus ceros a la izquierda (ej. 00010) */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Residente encontrado */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Resident"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            /** @description El sistema de residentes no respondió bien */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPatientOrders: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+                _sort?: "id" | "created_at" | "status" | "order_type";
+                _order?: components["parameters"]["Order"];
+                filter?: "0" | "3";
+                type?: components["schemas"]["OrderType"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Órdenes */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createPatientOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderInput"];
+            };
+        };
+        responses: {
+            /** @description Orden creada */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createPatientOrdersBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkOrdersInput"];
+            };
+        };
+        responses: {
+            /** @description Órdenes creadas */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkOrdersResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getPatientOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Orden */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updatePatientOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderUpdate"];
+            };
+        };
+        responses: {
+            /** @description Orden actualizada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    patchPatientOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderUpdate"];
+            };
+        };
+        responses: {
+            /** @description Orden actualizada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    listOrderActivities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Actividades */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Activity"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    generateOrderActivities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Actividades generadas */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeneratedActivities"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    updateOrderActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                orderId: number;
+                activityId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActivityUpdate"];
+            };
+        };
+        responses: {
+            /** @description Actividad */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Activity"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    patchOrderActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                orderId: number;
+                activityId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActivityUpdate"];
+            };
+        };
+        responses: {
+            /** @description Actividad */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Activity"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    listPatientActivities: {
+        parameters: {
+            query?: {
+                /** @description Inicio (fecha o fecha-hora ISO) */
+                star_date?: string;
+                /** @description Fin, exclusivo */
+                end_date?: string;
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Actividades */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Activity"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    confirmMedicationActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                activityId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Actividad completada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Activity"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    listClientOrders: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+                _sort?: "id" | "created_at" | "status" | "order_type";
+                _order?: components["parameters"]["Order"];
+                filter?: "0" | "1" | "2";
+                type?: components["schemas"]["OrderType"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Órdenes */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    listMedicines: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+                /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
+                q?: components["parameters"]["Q"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Medicamentos */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Medicine"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getMedicine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                medicineId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Medicamento */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Medicine"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listAlarms: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+                _sort?: "id" | "name" | "clinical_element" | "priority" | "created_at";
+                _order?: components["parameters"]["Order"];
+                /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
+                q?: components["parameters"]["Q"];
+                page?: number;
+                per_page?: number;
+                clinical_element?: components["schemas"]["ClinicalElementCode"];
+                priority?: components["schemas"]["AlarmPriority"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Reglas de alarma */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alarm"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createAlarm: {
+        parameters: {
+            query?: {
+                owner?: "client";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlarmInput"];
+            };
+        };
+        responses: {
+            /** @description Regla creada */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alarm"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getAlarm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Regla de alarma */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alarm"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateAlarm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlarmUpdate"];
+            };
+        };
+        responses: {
+            /** @description Regla actualizada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alarm"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteAlarm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Regla eliminada */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    patchAlarm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlarmUpdate"];
+            };
+        };
+        responses: {
+            /** @description Regla actualizada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alarm"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listPatientAlarms: {
+        parameters: {
+            query?: {
+                clinical_element?: components["schemas"]["ClinicalElementCode"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Reglas asignadas */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatientAlarm"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listPatientAlerts: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+                page?: number;
+                per_page?: number;
+                /** @description 1 abiertas; 2 (o active/closed) cerradas */
+                status?: "1" | "2" | "active" | "closed";
+                alert_type?: components["schemas"]["AlertType"];
+                clinical_element?: components["schemas"]["ClinicalElementCode"];
+                priority?: components["schemas"]["AlarmPriority"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alertas */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alert"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getPatientAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                alertId: components["parameters"]["AlertId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alerta */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertDetail"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    closePatientAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                alertId: components["parameters"]["AlertId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlertClose"];
+            };
+        };
+        responses: {
+            /** @description Alerta cerrada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    patchPatientAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                alertId: components["parameters"]["AlertId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlertClose"];
+            };
+        };
+        responses: {
+            /** @description Alerta cerrada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    createAlertEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                alertId: components["parameters"]["AlertId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlertEntryInput"];
+            };
+        };
+        responses: {
+            /** @description Entrada agregada */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    listClientAlerts: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+                page?: number;
+                per_page?: number;
+                status?: "active" | "closed";
+                /** @description Fecha inicial (AAAA-MM-DD) */
+                start_at?: string;
+                /** @description Fecha final incluida (AAAA-MM-DD) */
+                end_at?: string;
+                alert_type?: components["schemas"]["AlertType"];
+                clinical_element?: components["schemas"]["ClinicalElementCode"];
+                priority?: components["schemas"]["AlarmPriority"];
+                /** @description Nombre o documento del paciente */
+                search?: string;
+                /** @description Ignorado; el cliente es el de la sesión */
+                client_id?: number;
+                /** @description Ignorado (compatibilidad) */
+                filter?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alertas */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alert"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getClientAlertsMetrics: {
+        parameters: {
+            query?: {
+                start_at?: string;
+                end_at?: string;
+                /** @description Ignorado; el cliente es el de la sesión */
+                client_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Métricas */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertMetrics"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    countClientAlerts: {
+        parameters: {
+            query?: {
+                status?: "active" | "closed";
+                /** @description Ignorado; el cliente es el de la sesión */
+                client_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Total */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        total: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getAlertUpdates: {
+        parameters: {
+            query?: {
+                since_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Novedades */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertUpdates"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+                _sort?: "id" | "first_name" | "last_name" | "email" | "status" | "role_name" | "created_at";
+                _order?: components["parameters"]["Order"];
+                /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
+                q?: components["parameters"]["Q"];
+                status?: components["schemas"]["UserStatus"];
+                role_name?: components["schemas"]["RoleName"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Usuarios */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserInput"];
+            };
+        };
+        responses: {
+            /** @description Usuario creado */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    getUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Usuario */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserUpdate"];
+            };
+        };
+        responses: {
+            /** @description Usuario actualizado */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserUpdated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    patchUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserUpdate"];
+            };
+        };
+        responses: {
+            /** @description Usuario actualizado */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserUpdated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    listSupplies: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+                _sort?: "id" | "type" | "tradename" | "generic_name" | "date_register" | "created_at";
+                _order?: components["parameters"]["Order"];
+                /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
+                q?: components["parameters"]["Q"];
+                type?: components["schemas"]["SupplyType"];
+                generic_name?: string;
+                active?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Insumos */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Supply"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createSupply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupplyInput"];
+            };
+        };
+        responses: {
+            /** @description Insumo creado */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Supply"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getSupply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Insumo */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Supply"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateSupply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupplyUpdate"];
+            };
+        };
+        responses: {
+            /** @description Insumo actualizado */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Supply"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    patchSupply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupplyUpdate"];
+            };
+        };
+        responses: {
+            /** @description Insumo actualizado */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Supply"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listStocks: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+                _sort?: "id" | "serial" | "type" | "expiration_date" | "cuantity" | "created_at";
+                _order?: components["parameters"]["Order"];
+                /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
+                q?: components["parameters"]["Q"];
+                type?: components["schemas"]["SupplyType"];
+                medical_supply_id?: number;
+                active?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Stock */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stock"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createStock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StockInput"];
+            };
+        };
+        responses: {
+            /** @description Stock creado */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    getStock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Lote */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stock"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateStock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StockUpdate"];
+            };
+        };
+        responses: {
+            /** @description Lote actualizado */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    patchStock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StockUpdate"];
+            };
+        };
+        responses: {
+            /** @description Lote actualizado */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    listStockApplications: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+                date1?: string;
+                date2?: string;
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Aplicaciones, la más reciente primero */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockApplication"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listMoves: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+                _sort?: "id" | "created_at" | "amount" | "type";
+                _order?: components["parameters"]["Order"];
+                /** @description Desde, en la fecha local del cliente */
+                date1?: string;
+                /** @description Hasta, inclusive */
+                date2?: string;
+                serial?: string;
+                type?: components["schemas"]["MoveType"];
+                stock_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Movimientos, el más reciente primero */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Move"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createMove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveInput"];
+            };
+        };
+        responses: {
+            /** @description Movimiento registrado */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Move"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listPatientEncounters: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Atenciones, la más reciente primero */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Encounter"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createPatientEncounter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EncounterInput"];
+            };
+        };
+        responses: {
+            /** @description Atención abierta */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Encounter"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createVaccinationEncounter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VaccinationEncounterInput"];
+            };
+        };
+        responses: {
+            /** @description Atención abierta */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Encounter"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getEncounter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Atención */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Encounter"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    saveEncounter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EncounterUpdate"];
+            };
+        };
+        responses: {
+            /** @description Atención realizada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Encounter"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    patchEncounter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EncounterUpdate"];
+            };
+        };
+        responses: {
+            /** @description Atención realizada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Encounter"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    getEncounterElements: {
+        parameters: {
+            query?: {
+                type?: components["schemas"]["ClinicalElementType"];
+                encounter_id?: number;
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Elementos clínicos */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EncounterElement"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createEncounterObservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EncounterObservationInput"];
+            };
+        };
+        responses: {
+            /** @description Observación registrada */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EncounterObservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    updateEncounterObservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EncounterObservationUpdate"];
+            };
+        };
+        responses: {
+            /** @description Observación actualizada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EncounterObservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    patchEncounterObservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EncounterObservationUpdate"];
+            };
+        };
+        responses: {
+            /** @description Observación actualizada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EncounterObservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    validateClientWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Webhook validado */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Notification"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+                _order?: components["parameters"]["Order"];
+                _sort?: "id" | "created_at";
+                status?: components["schemas"]["WebhookDeliveryStatus"];
+                event_type?: "measurement" | "alert" | "test";
+                patient_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Entregas, la más reciente primero */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    resendWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Entrega en cola */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    reportClientMeasurements: {
+        parameters: {
+            query: {
+                hours: 1 | 3 | 6 | 9 | 12 | 24;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Enlace de descarga firmado (5 minutos) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DownloadLink"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    reportVitalSigns: {
+        parameters: {
+            query?: {
+                /** @description Requerido ('Por favor selecciona un grupo de signos vitales') */
+                group?: components["schemas"]["VitalSignGroup"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Enlace de descarga firmado (5 minutos) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DownloadLink"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    reportPatientStatusChanges: {
+        parameters: {
+            query?: {
+                start_date?: string;
+                end_date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Enlace de descarga firmado (5 minutos) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DownloadLink"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    reportClientOpenedAlerts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Conteos */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenedAlertMetrics"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    startSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Dirección de autorización del proveedor y el `state` que la página debe comprobar al volver */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoStart"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    finishSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoCallbackInput"];
+            };
+        };
+        responses: {
+            /** @description Sesión iniciada */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listPatientMessages: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Página de mensajes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessagePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    sendPatientMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatMessageInput"];
+            };
+        };
+        responses: {
+            /** @description Mensaje en cola de envío */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getPatientSmeInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Información de mensajería */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SmeInfo"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updatePatientSmeInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SmeInfoUpdate"];
+            };
+        };
+        responses: {
+            /** @description Información de mensajería */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SmeInfo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    patchPatientSmeInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SmeInfoUpdate"];
+            };
+        };
+        responses: {
+            /** @description Información de mensajería */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SmeInfo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    sendPatientWelcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Bienvenida en cola de envío */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        notification: components["schemas"]["Notification"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    listUnknownMessages: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Mensajes (total en X-Total-Count) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessage"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    receiveMessagingWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Hub-Signature-256": string;
+            };
+            path: {
+                clientId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessagingWebhook"];
+            };
+        };
+        responses: {
+            /** @description Eventos recibidos */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        received: number;
+                        stored: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
     };

@@ -5,6 +5,10 @@ import {
 } from './demo.rules.js';
 import { createRng, type Rng } from './random.js';
 import { searchTerms } from '../api/src/modules/patients/patients.rules.js';
+import { seedDemoRecord } from './demo-record.js';
+import { seedDemoInventory } from './demo-inventory.js';
+import { seedDemoOrders } from './demo-orders.js';
+import { seedDemoAlerts } from './demo-alerts.js';
 
 /**
  * Demo data for a fresh installation: two clients (so tenancy can be seen), one user per role,
@@ -236,7 +240,11 @@ export async function seedDemo(qi: QueryInterface, opts: SeedDemoOptions): Promi
       summary.counts.patientTags += patientTagRows.length;
       summary.counts.measurements += measurementRows.length;
     }
+    await seedDemoRecord(qi, { now, transaction });
     await syncIdSequences(qi, ['clients', 'users', 'tags', 'patients'], transaction);
+    await seedDemoInventory(qi, now, transaction);
+    await seedDemoOrders(qi, now, transaction);
+    await seedDemoAlerts(qi, now, transaction);
     return summary;
   };
 

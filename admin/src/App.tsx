@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
+import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
 import { ConfigProvider } from 'antd';
 import esES from 'antd/locale/es_ES';
 import { PORTAL_PATHS } from './constants';
@@ -14,6 +14,9 @@ import { theme } from './theme';
  * thing most visitors see) downloads only React, the router and a few antd components.
  */
 const AppShell = lazy(() => import('./AppShell'));
+/** Single sign-on: /login starts it, /sso/callback (the provider's redirect URI) finishes it. */
+const SsoLoginPage = lazy(() => import('./pages/sso/SsoLoginPage'));
+const SsoCallbackPage = lazy(() => import('./pages/sso/SsoCallbackPage'));
 
 /**
  * /login_patient and /portal_patient belong to the patient portal, a separate app served by the
@@ -41,7 +44,8 @@ export default function App() {
         <NotificationHost />
         <Routes>
           <Route path="/" element={<LoginPage />} />
-          <Route path="/login" element={<Navigate to="/" replace />} />
+          <Route path="/login" element={<Suspense fallback={<Loading />}><SsoLoginPage /></Suspense>} />
+          <Route path="/sso/callback" element={<Suspense fallback={<Loading />}><SsoCallbackPage /></Suspense>} />
           {PORTAL_PATHS.map((path) => (
             <Route key={path} path={`${path}/*`} element={<PortalHandoff />} />
           ))}

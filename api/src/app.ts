@@ -17,8 +17,22 @@ import { tagsRouter } from './modules/tags/tags.routes.js';
 import { patientsRouter } from './modules/patients/patients.routes.js';
 import { createPortalLocks } from './modules/otp/otp.service.js';
 import { clientsRouter } from './modules/clients/clients.routes.js';
+import { webhooksRouter } from './modules/webhooks/webhooks.routes.js';
+import { reportsRouter } from './modules/reports/reports.routes.js';
+import { ssoRouter } from './modules/sso/sso.routes.js';
+import { loadOidcConfig, type OidcSettings } from './config.js';
+import { registerWebhookJobs } from './modules/webhooks/webhooks.delivery.js';
 import { feedbacksRouter } from './modules/feedbacks/feedbacks.routes.js';
 import { smsOutboxRouter } from './modules/sms/sms.routes.js';
+import { ordersRouter } from './modules/orders/orders.routes.js';
+import { registerOrderJobs } from './modules/orders/orders.lifecycle.js';
+import { patientRecordRouters } from './modules/prompts/patient-record.js';
+import { createDownloads } from './http/downloads.js';
+import { deviceReadingsRouter, measurementsRouter, registerMeasurementDownloads } from './modules/measurements/measurements.routes.js';
+import { administrationRouters } from './modules/users/administration.js';
+import { createMessaging } from './modules/messages/messaging.js';
+import { alarmsRouter } from './modules/alarms/alarms.routes.js';
+import { alertsRouter } from './modules/alerts/alerts.routes.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -35,6 +49,10 @@ export interface AppDeps {
   now?: () => Date;
   log?: (msg: string, err?: unknown) => void;
   serveFrontEnds?: boolean;
+  /** Where files (chat attachments) are kept; default DATA_DIR. */
+  dataDir?: string;
+  /** Single sign-on provider; undefined = read OIDC_* from the environment, null = off. */
+  oidc?: OidcSettings | null;
 }
 
 /** Builds the whole HTTP application; no listen, so tests drive it with supertest. */
@@ -89,6 +107,8 @@ export function createApp(deps: AppDeps): express.Express {
     log,
   };
 
+  const messaging = createMessaging({ sequelize: deps.sequelize, jobs: deps.jobs, now, log, dataDir: deps.dataDir });
+  app.use(messaging.publicRouter);
   const api = Router();
   api.use(express.json({ limit: '1mb' }));
   api.use(unwrapBody);
@@ -98,15 +118,33 @@ export function createApp(deps: AppDeps): express.Express {
     res.json({ status: 'ok' });
   });
   const v1 = Router();
+  const webhookDeps = { sequelize: deps.sequelize, jobs: deps.jobs, now, log };
+  registerWebhookJobs(webhookDeps);
   v1.use(sessionsRouter(sessionDeps, authenticate));
+  v1.use(ssoRouter({ ...sessionDeps, settings: deps.oidc === undefined ? loadOidcConfig() : deps.oidc, allowHttp: deps.env !== 'production', log }));
   // Everything below needs a valid session; roles and tenancy are checked per operation.
+  // Signed download links (D4) and device gateways carry their own proof instead of a session.
+  const downloads = createDownloads(deps.jwtSecret, now);
+  const measurementDeps = { sequelize: deps.sequelize, jobs: deps.jobs, now, downloads };
+  registerMeasurementDownloads(measurementDeps);
+  messaging.useDownloads(downloads);
+  v1.use(downloads.router(), deviceReadingsRouter(measurementDeps));
   v1.use(authenticate);
   v1.use(cataloguesRouter(deps.sequelize, deps.catalogues));
-  v1.use(clientsRouter());
+  v1.use(clientsRouter({ allowHttp: deps.env !== 'production' }));
+  v1.use(webhooksRouter(webhookDeps));
+  v1.use(reportsRouter({ sequelize: deps.sequelize, now, downloads }));
   v1.use(tagsRouter(deps.sequelize));
   v1.use(patientsRouter({ sequelize: deps.sequelize, catalogues: deps.catalogues, now, portalLocks: createPortalLocks(sessionDeps) }));
   v1.use(feedbacksRouter(deps.sequelize, now));
   v1.use(smsOutboxRouter(deps.sequelize));
+  v1.use(ordersRouter({ sequelize: deps.sequelize, now }));
+  registerOrderJobs({ sequelize: deps.sequelize, jobs: deps.jobs, log });
+  v1.use(...patientRecordRouters({ sequelize: deps.sequelize, catalogues: deps.catalogues, now }));
+  v1.use(measurementsRouter(measurementDeps));
+  v1.use(...administrationRouters({ sequelize: deps.sequelize, catalogues: deps.catalogues, now }));
+  v1.use(messaging.router);
+  v1.use(alarmsRouter(deps.sequelize, now), alertsRouter({ sequelize: deps.sequelize, catalogues: deps.catalogues, now }));
   api.use('/api/v1', v1);
   api.use('/api', notFoundRoute);
   api.use(createContractErrorTranslator(doc));

@@ -47,6 +47,7 @@ export async function bootstrap(config: Config, opts: { now?: () => Date; otpLen
     env: config.env,
     now,
     serveFrontEnds: opts.serveFrontEnds,
+    dataDir: config.dataDir,
   });
   return { app, sequelize, catalogues, jobs, close: () => sequelize.close() };
 }

@@ -43,3 +43,45 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: env.PUBLIC_URL || null,
   };
 }
+
+/** Messaging channel and AI assistant (D18); read when the app is built, all optional. */
+export interface MessagingSettings {
+  /** WhatsApp-style provider base URL (e.g. https://graph.facebook.com/v21.0/<phone-number-id>); unset = local channel. */
+  messagingUrl: string | null;
+  messagingToken: string | null;
+  /** Key of the provider's X-Hub-Signature-256 on inbound webhooks; unset = every webhook refused. */
+  messagingWebhookSecret: string | null;
+  /** Name of the approved welcome template at the provider. */
+  messagingWelcomeTemplate: string;
+  /** OpenAI-compatible chat-completions base URL (…/v1); unset = assistant off. */
+  aiBaseUrl: string | null;
+  aiModel: string | null;
+  aiApiKey: string | null;
+}
+
+export function loadMessagingConfig(env: NodeJS.ProcessEnv = process.env): MessagingSettings {
+  return {
+    messagingUrl: env.MESSAGING_URL || null,
+    messagingToken: env.MESSAGING_TOKEN || null,
+    messagingWebhookSecret: env.MESSAGING_WEBHOOK_SECRET || null,
+    messagingWelcomeTemplate: env.MESSAGING_WELCOME_TEMPLATE || 'bienvenida_vigia',
+    aiBaseUrl: env.AI_BASE_URL || null,
+    aiModel: env.AI_MODEL || null,
+    aiApiKey: env.AI_API_KEY || null,
+  };
+}
+
+/** Single sign-on with an OpenID Connect provider (D18); all four set = on, otherwise off. */
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** The admin's callback route registered at the provider, e.g. https://vigia.example/sso/callback. */
+  redirectUri: string;
+}
+
+export function loadOidcConfig(env: NodeJS.ProcessEnv = process.env): OidcSettings | null {
+  const { OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_REDIRECT_URI } = env;
+  if (!OIDC_ISSUER || !OIDC_CLIENT_ID || !OIDC_CLIENT_SECRET || !OIDC_REDIRECT_URI) return null;
+  return { issuer: OIDC_ISSUER, clientId: OIDC_CLIENT_ID, clientSecret: OIDC_CLIENT_SECRET, redirectUri: OIDC_REDIRECT_URI };
+}

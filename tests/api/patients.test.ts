@@ -102,6 +102,12 @@ describe('GET /api/v1/patients', () => {
     expect(rios.body.map((p: { last_name: string }) => p.last_name)).toEqual(['RÍOS']);
   });
 
+  it("accepts a query encoded the browser's way (space as '+')", async () => {
+    const res = await t.http.get('/api/v1/patients?q=pedro+alv').set(bearer(org.tokens.consulta));
+    expect(res.status).toBe(200);
+    expect(res.body.map((p: { first_name: string }) => p.first_name)).toEqual(['PEDRO']);
+  });
+
   it('searches by document prefix', async () => {
     const res = await t.http.get('/api/v1/patients?q=7100000').set(bearer(org.tokens.consulta));
     expect(res.body).toHaveLength(3);
@@ -182,5 +188,62 @@ describe('name search index', () => {
     await t.http.put(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.admin)).send({ last_name: 'quintero' });
     expect(await find('zuñiga')).toEqual([]);
     expect(await find('quint')).toEqual([p.id]);
+  });
+});
+
+describe('status change log (migration 0011)', () => {
+  const changes = (patientId: number) =>
+    t.sequelize.query(`SELECT client_id, from_status, to_status, user_id FROM patient_status_changes WHERE patient_id = ${patientId} ORDER BY id`, { type: 'SELECT' });
+
+  it('records every change, asked for or implied by contact data, with who made it', async () => {
+    const p = (await create(patientBody({ nid: '82000001', email: null }))).body;
+    expect(p.status).toBe(2);
+    expect(await changes(p.id)).toEqual([]);
+    const done = await t.http.put(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.enfermeria)).send({ email: 'a@b.co' });
+    expect(done.body.notification).toEqual({ type: 'success', message: 'Datos de contacto completos: el paciente quedó activo.' });
+    const off = await t.http.put(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.medico)).send({ status: 0 });
+    expect(off.body.notification.message).toBe('Paciente inactivado. Sus actividades futuras quedaron suspendidas.');
+    await t.http.put(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.admin)).send({ clinic_history: 'HTA' });
+    const dead = await t.http.put(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.admin)).send({ status: 3 });
+    expect(dead.body.notification.message).toBe('Paciente registrado como fallecido. Sus órdenes y actividades pendientes fueron canceladas.');
+    expect(await changes(p.id)).toEqual([
+      { client_id: org.clientId, from_status: 2, to_status: 1, user_id: org.users.enfermeria.id },
+      { client_id: org.clientId, from_status: 1, to_status: 0, user_id: org.users.medico.id },
+      { client_id: org.clientId, from_status: 0, to_status: 3, user_id: org.users.admin.id },
+    ]);
+  });
+
+  it('logs nothing when an update is refused', async () => {
+    const p = (await create(patientBody({ nid: '82000002' }))).body;
+    expect((await t.http.put(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.consulta)).send({ status: 0 })).status).toBe(403);
+    await t.http.put(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.admin)).send({ status: 3 });
+    expect((await t.http.put(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.admin)).send({ status: 1 })).status).toBe(403);
+    expect(await changes(p.id)).toHaveLength(1);
+  });
+});
+
+describe('declaring a death with the whole record (01 §4, D9)', () => {
+  it('accepts the whole editable record with status 3 and then refuses contact, tags and history edits', async () => {
+    const p = (await create(patientBody({ nid: '83000001' }))).body;
+    const whole = {
+      id_type: p.id_type, nid: p.nid, first_name: p.first_name, last_name: p.last_name, country_id: p.country_id,
+      city_id: p.city_id, birth_date: p.birth_date, gender: p.gender, address: p.address, neighborhood: p.neighborhood,
+      prefix: p.prefix, cellphone: p.cellphone, email: p.email, clinic_history: p.clinic_history, status: 3,
+    };
+    const dead = await t.http.put(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.medico)).send(whole);
+    expect(dead.status).toBe(200);
+    expect(dead.body).toMatchObject({ status: 3, status_name: 'Fallecido' });
+    for (const body of [{ address: 'otra 1' }, { clinic_history: 'x' }, { tag_ids: [] }, { status: 0 }]) {
+      const res = await t.http.patch(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.admin)).send(body);
+      expect(res.status).toBe(403);
+      expect(res.body.message).toBe('El paciente está registrado como fallecido; su ficha no admite cambios.');
+    }
+  });
+
+  it('answers 404 for another client\'s patient', async () => {
+    const other = await createOrg(t, 'Otra Clinica Pacientes');
+    const p = (await create(patientBody({ nid: '83000002' }))).body;
+    expect((await t.http.put(`/api/v1/patients/${p.id}`).set(bearer(other.tokens.admin)).send({ status: 3 })).status).toBe(404);
+    expect((await t.http.get(`/api/v1/patients/${p.id}`).set(bearer(other.tokens.admin))).status).toBe(404);
   });
 });

@@ -55,6 +55,28 @@ describe('patient login (/login_patient) and portal', () => {
     await page.getByText('Por favor ingrese el número de documento del paciente').waitFor({ state: 'visible' });
   });
 
+  it('shows adherence and opens the glucose chart with its latest readings', async () => {
+    const page = await openPage(product.browser(), product.server().baseUrl);
+    const code = await requestCode(page);
+    await page.getByLabel('Código de confirmación').fill(code);
+    await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+    await waitForPath(page, '/portal_patient');
+
+    await page.getByText('Tu cumplimiento').waitFor({ state: 'visible' });
+    // Charts load only when opened: nothing is drawn before the click.
+    expect(await page.locator('canvas').count()).toBe(0);
+    await page.getByRole('button', { name: /Glucosa/ }).click();
+    await page.getByRole('img', { name: 'Gráfica de Glucosa' }).locator('canvas').first().waitFor({ state: 'visible' });
+    const readings = page.locator('table.readings').filter({ hasText: 'Últimas lecturas' });
+    await readings.waitFor({ state: 'visible' });
+    const rows = await readings.locator('tbody tr').count();
+    expect(rows).toBeGreaterThan(0);
+    expect(rows).toBeLessThanOrEqual(10);
+    await expect(readings.locator('tbody tr').first().textContent()).resolves.toMatch(/mg\/dL/);
+    await page.getByText('Prioridad Alta').first().waitFor({ state: 'visible' });
+    await page.getByRole('button', { name: 'Descargar PDF' }).waitFor({ state: 'visible' });
+  });
+
   it('sends a patient whose session is no longer valid back to the login', async () => {
     const page = await openPage(product.browser(), product.server().baseUrl);
     const staleSession = JSON.stringify({ token: 'revocado', patient_id: 1 });

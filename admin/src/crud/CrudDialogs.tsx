@@ -67,6 +67,7 @@ export function CrudEditDialog({ resource, id, onClosed }: { resource: AnyResour
     defaultVisible: true,
     redirect: false,
     submitOnEnter: true,
+    onMutationSuccess: (data) => resource.onSaved?.('edit', data.data as Record<string, unknown>),
     ...crudNotifications(resource, 'edit'),
   });
   return (

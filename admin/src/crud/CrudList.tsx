@@ -14,13 +14,14 @@ import { DeleteButton, getDefaultSortOrder, useModalForm, useTable } from '@refi
 import { useCan, type BaseKey, type CrudFilter, type HttpError } from '@refinedev/core';
 import { contractDoc } from './contract-doc';
 import { CrudEditDialog, CrudModalForm, type Row, type Values } from './CrudDialogs';
-import { SearchFilter, SelectFilter } from './filters';
+import { DeleteDialogButton } from './DeleteDialog';
+import { DateFilter, SearchFilter, SelectFilter, TextFilter } from './filters';
 import { useFormFields } from './form';
 import { crudNotifications, serverErrorNotification } from './notifications';
 import { PageHeader } from './PageHeader';
 import { renderCell } from './renderers';
 import { listCapabilities, objectSchema } from './schema-rules';
-import type { ActionIcon, AnyResource } from './types';
+import { basePath, type ActionIcon, type AnyResource } from './types';
 import { LinkButton } from '../layout/LinkButton';
 import { usePageTitle } from '../layout/usePageTitle';
 import './crud.css';
@@ -76,10 +77,11 @@ export function CrudList({ resource }: { resource: AnyResource }) {
     action: 'create',
     redirect: false,
     submitOnEnter: true,
+    onMutationSuccess: (data) => resource.onSaved?.('create', data.data as Record<string, unknown>),
     ...crudNotifications(resource, 'create'),
   });
-  const openCreate = () => (usesModal ? createForm.show() : navigate(`/${resource.name}/create`));
-  const openEdit = (id: BaseKey) => (usesModal ? setEditingId(id) : navigate(`/${resource.name}/edit/${id}`));
+  const openCreate = () => (usesModal ? createForm.show() : navigate(`${basePath(resource)}/create`));
+  const openEdit = (id: BaseKey) => (usesModal ? setEditingId(id) : navigate(`${basePath(resource)}/edit/${id}`));
 
   const setFilter = (field: string, value: unknown) => {
     const next: CrudFilter = { field, operator: 'eq', value };
@@ -104,6 +106,8 @@ export function CrudList({ resource }: { resource: AnyResource }) {
       title: 'Acciones',
       align: 'right',
       fixed: 'right',
+      // Buttons in a clickable row must not also open the row.
+      onCell: () => ({ onClick: (event) => event.stopPropagation() }),
       render: (_: unknown, record: Row) => (
         <Space size={4} wrap={false} className="vigia-row-actions">
           {actions.extra?.map((action) => {
@@ -118,7 +122,7 @@ export function CrudList({ resource }: { resource: AnyResource }) {
           })}
           {actions.show && (
             <Tooltip title="Ver">
-              <Button size="small" icon={<EyeOutlined />} aria-label="Ver" onClick={() => navigate(`/${resource.name}/show/${record.id}`)} />
+              <Button size="small" icon={<EyeOutlined />} aria-label="Ver" onClick={() => navigate(`${basePath(resource)}/show/${record.id}`)} />
             </Tooltip>
           )}
           {actions.edit && (
@@ -132,7 +136,12 @@ export function CrudList({ resource }: { resource: AnyResource }) {
               />
             </Tooltip>
           )}
-          {actions.delete && (
+          {actions.delete && resource.deleteDialog && record.id !== undefined && (
+            <Tooltip title="Eliminar">
+              <DeleteDialogButton resource={resource} id={record.id} dialog={resource.deleteDialog(record as never)} disabled={editAccess?.can === false} />
+            </Tooltip>
+          )}
+          {actions.delete && !resource.deleteDialog && (
             <Tooltip title="Eliminar">
               <DeleteButton
                 size="small"
@@ -187,6 +196,10 @@ export function CrudList({ resource }: { resource: AnyResource }) {
           {resource.filters.map((filter) =>
             filter.widget === 'search' ? (
               <SearchFilter key={filter.field} filter={filter} onChange={(v) => setFilter(filter.field, v)} />
+            ) : filter.widget === 'text' ? (
+              <TextFilter key={filter.field} filter={filter} onChange={(v) => setFilter(filter.field, v)} />
+            ) : filter.widget === 'date' ? (
+              <DateFilter key={filter.field} filter={filter} onChange={(v) => setFilter(filter.field, v)} />
             ) : (
               <SelectFilter
                 key={filter.field}
@@ -203,6 +216,12 @@ export function CrudList({ resource }: { resource: AnyResource }) {
         {...tableProps}
         rowKey="id"
         columns={columns}
+        loading={labels.loading ? { spinning: !!tableProps.loading, tip: labels.loading } : tableProps.loading}
+        onRow={
+          resource.rowClick === 'edit' && editAccess?.can !== false
+            ? (record) => ({ onClick: () => record.id !== undefined && openEdit(record.id), style: { cursor: 'pointer' } })
+            : undefined
+        }
         pagination={false}
         scroll={{ x: 'max-content' }}
         locale={{

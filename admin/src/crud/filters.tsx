@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { Input, Select } from 'antd';
+import { DatePicker, Input, Select } from 'antd';
+import type { Dayjs } from 'dayjs';
 import { tagColor } from './palette';
 import { enumOptions, type JsonSchema } from './schema-rules';
 import type { FilterDeclaration } from './types';
@@ -67,6 +68,24 @@ export function SelectFilter({
       onChange={(value) => onChange(value ?? undefined)}
       className="vigia-filter-select"
       popupMatchSelectWidth={false}
+    />
+  );
+}
+
+/** Free text sent as typed (e.g. a serial), a moment after the user stops typing. */
+export function TextFilter({ filter, onChange }: { filter: FilterDeclaration; onChange: (value?: string) => void }) {
+  return <SearchFilter filter={filter} onChange={onChange} />;
+}
+
+/** A date (YYYY-MM-DD) shown as dd/mm/aaaa. */
+export function DateFilter({ filter, onChange }: { filter: FilterDeclaration; onChange: (value?: string) => void }) {
+  return (
+    <DatePicker
+      aria-label={filter.label}
+      placeholder={filter.placeholder ?? filter.label}
+      format="DD/MM/YYYY"
+      onChange={(value: Dayjs | null) => onChange(value ? value.format('YYYY-MM-DD') : undefined)}
+      className="vigia-filter-select"
     />
   );
 }

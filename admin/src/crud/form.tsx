@@ -4,10 +4,17 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { contractDoc } from './contract-doc';
 import { ColorChip } from './renderers';
 import { describeField, objectSchema, toFormRules, type FieldSpec, type WidgetKind } from './schema-rules';
-import type { AnyResource } from './types';
+import type { AnyResource, FormFieldDeclaration } from './types';
 import { FieldInput } from './widgets';
 
-export type FormField = { spec: FieldSpec; label: string; widget: WidgetKind; placeholder?: string; help?: string };
+export type FormField = {
+  spec: FieldSpec;
+  label: string;
+  widget: WidgetKind;
+  placeholder?: string;
+  help?: string;
+  action: 'create' | 'edit';
+} & Pick<FormFieldDeclaration<string>, 'check' | 'dependencies' | 'initial' | 'remote' | 'enabledBy' | 'disabled' | 'exclude'>;
 
 /** The declared form fields, with type, limits and messages read from the create or update schema. */
 export function useFormFields(resource: AnyResource, action: 'create' | 'edit'): FormField[] {
@@ -18,10 +25,14 @@ export function useFormFields(resource: AnyResource, action: 'create' | 'edit'):
     const input = objectSchema(contractDoc, schemaName);
     const recordSchema = objectSchema(contractDoc, resource.schemas.record);
     return (resource.fields ?? [])
-      .filter((f) => input.properties?.[f.field] !== undefined)
+      .filter((f) => input.properties?.[f.field] !== undefined && (!f.only || f.only === action))
       .map((f) => {
         const spec = describeField(contractDoc, schemaName, f.field, { action, recordSchema });
-        return { spec, label: f.label, widget: f.widget ?? spec.widget, placeholder: f.placeholder, help: f.help };
+        return {
+          spec, label: f.label, widget: f.widget ?? spec.widget, placeholder: f.placeholder, help: f.help, action,
+          check: f.check, dependencies: f.dependencies, initial: f.initial, remote: f.remote,
+          enabledBy: f.enabledBy, disabled: f.disabled, exclude: f.exclude,
+        };
       });
   }, [resource, action]);
 }
@@ -61,22 +72,40 @@ function ChipPreview({ resource, fields }: { resource: AnyResource; fields: Form
 
 /** Renders the fields of a declaration inside an antd Form. */
 export function CrudFormFields({ resource, fields, autoFocus }: { resource: AnyResource; fields: FormField[]; autoFocus?: boolean }) {
+  const values = (Form.useWatch([], { form: Form.useFormInstance(), preserve: true }) ?? {}) as Record<string, unknown>;
+  const isDisabled = (f: FormField) => !!f.disabled || (f.enabledBy !== undefined && !values[f.enabledBy]);
+  const optionsOf = (f: FormField): FieldSpec => (f.exclude ? { ...f.spec, options: f.spec.options?.filter((o) => !f.exclude!.includes(o.value)) } : f.spec);
   return (
     <>
-      {fields.map(({ spec, label, widget, placeholder, help }, index) => (
+      {fields.map((field, index) => {
+        const { spec, label, widget, placeholder, help, action, check, dependencies, initial, remote } = field;
+        return (
         <Form.Item
           key={spec.name}
           name={spec.name}
           label={label}
-          rules={toFormRules(spec)}
+          rules={[
+            ...toFormRules(spec),
+            ...(check
+              ? [({ getFieldsValue }: { getFieldsValue: (all: true) => Record<string, unknown> }) => ({
+                  validator: async (_rule: unknown, value: unknown) => {
+                    const problem = check(value, getFieldsValue(true), action);
+                    if (problem) throw new Error(problem);
+                  },
+                })]
+              : []),
+          ]}
+          dependencies={dependencies}
+          initialValue={action === 'create' ? initial : undefined}
           extra={help}
           valuePropName={widget === 'switch' ? 'checked' : 'value'}
           validateFirst
           {...dateProps(widget)}
         >
-          <FieldInput spec={spec} widget={widget} placeholder={placeholder} autoFocus={autoFocus && index === 0} />
+          <FieldInput spec={optionsOf(field)} widget={widget} placeholder={placeholder} remote={remote} autoFocus={autoFocus && index === 0} disabled={isDisabled(field) || undefined} />
         </Form.Item>
-      ))}
+        );
+      })}
       <ChipPreview resource={resource} fields={fields} />
     </>
   );

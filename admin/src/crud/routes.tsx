@@ -1,12 +1,12 @@
 import { lazy } from 'react';
 import { Route } from 'react-router';
-import type { AnyResource } from './types';
+import { basePath, type AnyResource } from './types';
 
 const CrudScreen = lazy(() => import('./CrudScreen'));
 
 /** Routes of one declaration: /<name>, /<name>/create, /<name>/edit/:id, /<name>/show/:id. */
 export function crudRoutes(resource: AnyResource) {
-  const base = `/${resource.name}`;
+  const base = basePath(resource);
   return [
     <Route key={`${base}`} path={base} element={<CrudScreen resource={resource} action="list" />} />,
     resource.schemas.create ? (

@@ -57,7 +57,8 @@ export type WidgetKind =
   | 'multi-select'
   | 'date'
   | 'datetime'
-  | 'color-swatch';
+  | 'color-swatch'
+  | 'remote-select';
 
 export type FieldOption = { value: string | number; label: string };
 

@@ -52,9 +52,21 @@ export type ColumnDeclaration<R> = {
 export type FilterDeclaration = {
   field: string;
   label: string;
-  /** `search` for free text (`q`); enum parameters default to `select`. */
-  widget?: 'search' | 'select' | 'color-select';
+  /** `search` for free text (`q`); enum parameters default to `select`; `text` and `date` send the value as typed. */
+  widget?: 'search' | 'select' | 'color-select' | 'text' | 'date';
   placeholder?: string;
+};
+
+/** Options of a `remote-select` read from the API (a listing, or a list of records). */
+export type RemoteOptions = {
+  /** API path, e.g. '/listings/cities' or '/stocks'. */
+  path: string;
+  /** Query from the form's current values; null while a needed value (e.g. the country) is missing. */
+  params?: (values: Record<string, unknown>) => Record<string, unknown> | null;
+  /** Turns the answer into options. */
+  toOptions: (body: unknown) => { value: string | number; label: string }[];
+  /** A field whose change empties this one (03 §5: changing the country clears the city). */
+  dependsOn?: string;
 };
 
 export type FormFieldDeclaration<F extends string> = {
@@ -64,6 +76,22 @@ export type FormFieldDeclaration<F extends string> = {
   widget?: WidgetKind;
   placeholder?: string;
   help?: string;
+  /** Rule the contract cannot express (e.g. the password classes, a confirmation that must match). */
+  check?: (value: unknown, values: Record<string, unknown>, action: 'create' | 'edit') => string | null;
+  /** Fields whose change re-runs this field's check. */
+  dependencies?: string[];
+  /** Value a create form starts with. */
+  initial?: unknown;
+  /** Where a `remote-select` reads its options. */
+  remote?: RemoteOptions;
+  /** Shown only in the create or only in the edit form. */
+  only?: 'create' | 'edit';
+  /** A boolean field of the form that enables this one (02 §5: the AI fields need the AI option). */
+  enabledBy?: string;
+  /** Always shown disabled (02 §5: the repeat-measurement checkbox). */
+  disabled?: boolean;
+  /** Enum values not offered (a legacy alias such as clinical element 0, D6). */
+  exclude?: Array<string | number>;
 };
 
 /** Icons a declaration may name without importing React components. */
@@ -86,6 +114,14 @@ export type ResourceDeclaration<
 > = {
   /** Resource name = URL segment = API path (`tags` → /tags and /api/v1/tags). */
   name: string;
+  /** Screen path when it differs from the name (the stocks list lives at /inventory, 03 §2). */
+  path?: string;
+  /** Clicking a row opens its edit dialog (02 §2.10). */
+  rowClick?: 'edit';
+  /** A confirmation dialog instead of the small pop-up before deleting (02 §2.10). */
+  deleteDialog?: (record: Schemas[R]) => { title: string; content: ReactNode; okText: string; busyText: string };
+  /** Runs after a successful create or edit with the server's answer. */
+  onSaved?: (action: 'create' | 'edit', record: Record<string, unknown>) => void;
   /** Contract schemas of the record and of the create/update bodies. */
   schemas: { record: R; create?: C; update?: U };
   labels: {
@@ -104,6 +140,8 @@ export type ResourceDeclaration<
     updated?: string;
     deleted?: string;
     deleteConfirm?: (record: Schemas[R]) => string;
+    /** Text while the list loads. */
+    loading?: string;
   };
   pageSizes?: number[];
   defaultPageSize?: number;
@@ -130,6 +168,11 @@ import type { Action } from '../../../api/src/modules/access/access.rules';
  * they are written (`defineResource`); the screens only read them.
  */
 export type AnyResource = ResourceDeclaration<any, any, any>;
+
+/** The list path of a declaration: `path`, else `/<name>`. */
+export function basePath(resource: Pick<AnyResource, 'name' | 'path'>): string {
+  return resource.path ?? `/${resource.name}`;
+}
 
 /** Checks a declaration against the contract's schema names and fields at compile time. */
 export function defineResource<R extends SchemaName, C extends SchemaName = never, U extends SchemaName = never>(

@@ -1,6 +1,9 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { CheckOutlined } from '@ant-design/icons';
-import { Input, InputNumber, Radio, Select, Skeleton, Switch, Typography } from 'antd';
+import { Form, Input, InputNumber, Radio, Select, Skeleton, Switch, Typography } from 'antd';
+import { API_URL } from '../constants';
+import { http } from '../providers/http';
+import type { RemoteOptions } from './types';
 import { tagColor } from './palette';
 import type { FieldOption, FieldSpec, WidgetKind } from './schema-rules';
 
@@ -47,16 +50,72 @@ export function ColorSwatchPicker({ value, onChange, options, id }: SwatchProps)
   );
 }
 
+/**
+ * A drop-down whose options come from the API; it reloads when the values its query depends on
+ * change, and empties itself when its `dependsOn` field changes.
+ */
+export function RemoteSelect({ remote, name, placeholder, required, ...control }: {
+  remote: RemoteOptions;
+  name: string;
+  placeholder?: string;
+  required: boolean;
+  [key: string]: unknown;
+}) {
+  const form = Form.useFormInstance();
+  const values = (Form.useWatch([], { form, preserve: true }) ?? {}) as Record<string, unknown>;
+  const params = remote.params ? remote.params(values) : {};
+  const key = params === null ? null : JSON.stringify(params);
+  const [options, setOptions] = useState<{ value: string | number; label: string }[]>([]);
+  const [loading, setLoading] = useState(false);
+  useEffect(() => {
+    if (key === null) {
+      setOptions([]);
+      return;
+    }
+    let live = true;
+    setLoading(true);
+    http
+      .get(`${API_URL}${remote.path}`, { params: JSON.parse(key) })
+      .then((res) => live && setOptions(remote.toOptions(res.data)))
+      .catch(() => live && setOptions([]))
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, [key, remote]);
+  const parent = remote.dependsOn ? values[remote.dependsOn] : undefined;
+  const previous = useRef(parent);
+  useEffect(() => {
+    if (previous.current !== undefined && previous.current !== parent) form.setFieldValue(name, undefined);
+    previous.current = parent;
+  }, [parent, form, name]);
+  return (
+    <Select
+      {...control}
+      options={options}
+      loading={loading}
+      disabled={key === null}
+      placeholder={key === null ? 'Primero complete el campo anterior' : placeholder ?? 'Seleccione'}
+      allowClear={!required}
+      showSearch
+      optionFilterProp="label"
+      notFoundContent={loading ? 'Cargando…' : 'Sin opciones'}
+    />
+  );
+}
+
 /** The input control for a field, chosen from the contract (or the declaration's override). */
 export function FieldInput({
   spec,
   widget,
   placeholder,
+  remote,
   ...control
 }: {
   spec: FieldSpec;
   widget: WidgetKind;
   placeholder?: string;
+  remote?: RemoteOptions;
   // Value and onChange are injected by Form.Item.
   [key: string]: unknown;
 }) {
@@ -104,6 +163,8 @@ export function FieldInput({
           <DateInput {...control} withTime={widget === 'datetime'} placeholder={placeholder ?? (widget === 'date' ? 'dd/mm/aaaa' : 'dd/mm/aaaa hh:mm')} />
         </Suspense>
       );
+    case 'remote-select':
+      return remote ? <RemoteSelect {...control} remote={remote} name={spec.name} placeholder={placeholder} required={spec.required} /> : null;
     case 'color-swatch':
       return <ColorSwatchPicker {...(control as Omit<SwatchProps, 'options'>)} options={spec.options ?? []} />;
     default:

@@ -10,6 +10,10 @@ import {
   SolutionOutlined,
   TagsOutlined,
   TeamOutlined,
+  InboxOutlined,
+  SwapOutlined,
+  MedicineBoxOutlined,
+  UserAddOutlined,
   UserOutlined,
 } from '@ant-design/icons';
 
@@ -19,6 +23,7 @@ export type MenuLink = { path: string; label: string; icon: ReactNode };
 export const MAIN_LINKS: MenuLink[] = [
   { path: '/dashboard', label: 'Dashboard', icon: <DashboardOutlined /> },
   { path: '/patients', label: 'Pacientes', icon: <TeamOutlined /> },
+  { path: '/patients/new', label: 'Nuevo paciente', icon: <UserAddOutlined /> },
   { path: '/orders', label: 'Gestión de órdenes', icon: <SolutionOutlined /> },
   { path: '/alerts_management', label: 'Gestión de alertas', icon: <AlertOutlined /> },
 ];
@@ -27,6 +32,9 @@ export const CONFIGURATION_LABEL = 'Configuración';
 
 export const CONFIGURATION_LINKS: MenuLink[] = [
   { path: '/users', label: 'Usuarios', icon: <UserOutlined /> },
+  { path: '/inventory', label: 'Inventario', icon: <InboxOutlined /> },
+  { path: '/moves', label: 'Movimientos', icon: <SwapOutlined /> },
+  { path: '/supplies', label: 'Suministros', icon: <MedicineBoxOutlined /> },
   { path: '/alerts', label: 'Alertas', icon: <BellOutlined /> },
   { path: '/tags', label: 'Etiquetas', icon: <TagsOutlined /> },
   { path: '/client_prompts', label: 'Instrucciones IA', icon: <RobotOutlined /> },

@@ -1,10 +1,15 @@
 import type { ResourceProps } from '@refinedev/core';
-import type { AnyResource } from '../crud/types';
+import { basePath, type AnyResource } from '../crud/types';
 import { registerResourceName } from '../providers/i18n';
 import { tags } from './tags';
+import { alarms } from './alarms';
+import { users } from './users';
+import { stocks } from './stocks';
+import { supplies } from './supplies';
+import { moves } from './moves';
 
 /** Every resource rendered by the generic CRUD screens. */
-export const resources: AnyResource[] = [tags];
+export const resources: AnyResource[] = [tags, users, stocks, supplies, moves, alarms];
 
 for (const resource of resources) registerResourceName(resource.name, resource.labels.singular);
 
@@ -12,10 +17,10 @@ for (const resource of resources) registerResourceName(resource.name, resource.l
 export function toRefineResources(list: AnyResource[]): ResourceProps[] {
   return list.map((r) => ({
     name: r.name,
-    list: `/${r.name}`,
-    create: `/${r.name}/create`,
-    edit: `/${r.name}/edit/:id`,
-    show: `/${r.name}/show/:id`,
+    list: basePath(r),
+    create: `${basePath(r)}/create`,
+    edit: `${basePath(r)}/edit/:id`,
+    show: `${basePath(r)}/show/:id`,
     meta: { label: r.labels.list },
   }));
 }

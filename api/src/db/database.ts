@@ -1,6 +1,10 @@
 import path from 'node:path';
-import { Sequelize } from 'sequelize';
+import { Sequelize, Transaction } from 'sequelize';
 import type { Config } from '../config.js';
+
+interface SqliteHandle {
+  run(sql: string, cb: (err: Error | null) => void): void;
+}
 
 /**
  * SQLite (one file under DATA_DIR, WAL so readers never wait for the writer) unless
@@ -20,12 +24,27 @@ export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl
     dialect: 'sqlite',
     storage: path.join(config.dataDir, 'vigia.sqlite'),
     logging: false,
-    // One connection: SQLite serialises writers anyway, and a single handle keeps
-    // transactions from interleaving on the same file.
+    // SQLite serialises writers anyway. (The SQLite dialect ignores the pool for transactions.)
     pool: { max: 1, min: 1, idle: 60_000 },
     define: { underscored: true },
     retry: { max: 0 },
+    // A write transaction takes the lock at BEGIN, so a concurrent one waits (busy_timeout) instead
+    // of failing when its read snapshot went stale (SQLITE_BUSY_SNAPSHOT): found by tests/faults.
+    transactionType: Transaction.TYPES.IMMEDIATE,
   });
+  // Sequelize's SQLite dialect opens a new connection per transaction (the pool above is not used):
+  // every connection needs the busy timeout, not only the first one.
+  const manager = sequelize.connectionManager as unknown as { getConnection(o?: object): Promise<SqliteHandle> };
+  const getConnection = manager.getConnection.bind(manager);
+  const prepared = new WeakSet<SqliteHandle>();
+  manager.getConnection = async (o?: object) => {
+    const conn = await getConnection(o);
+    if (!prepared.has(conn)) {
+      prepared.add(conn);
+      await new Promise<void>((resolve, reject) => conn.run('PRAGMA busy_timeout = 5000', (err) => (err ? reject(err) : resolve())));
+    }
+    return conn;
+  };
   await sequelize.query('PRAGMA journal_mode = WAL');
   await sequelize.query('PRAGMA synchronous = NORMAL');
   await sequelize.query('PRAGMA foreign_keys = ON');

@@ -3,10 +3,13 @@ import { Client } from '../modules/clients/clients.model.js';
 import { User } from '../modules/users/users.model.js';
 import { Tag, PatientTag } from '../modules/tags/tags.model.js';
 import { Patient } from '../modules/patients/patients.model.js';
+import { Supply, Stock, Move } from '../modules/inventory/inventory.model.js';
+import { Encounter, EncounterObservation } from '../modules/encounters/encounters.model.js';
 
 /** Registers every model on one Sequelize instance (a test app gets its own instance). */
 export function initModels(sequelize: Sequelize) {
   for (const m of [Client, User, Tag, PatientTag, Patient]) m.initModel(sequelize);
+  for (const m of [Supply, Stock, Move, Encounter, EncounterObservation]) m.initModel(sequelize);
   Patient.belongsToMany(Tag, { through: PatientTag, foreignKey: 'patient_id', otherKey: 'tag_id', as: 'tags' });
   Tag.belongsToMany(Patient, { through: PatientTag, foreignKey: 'tag_id', otherKey: 'patient_id', as: 'patients' });
   return { Client, User, Tag, PatientTag, Patient };

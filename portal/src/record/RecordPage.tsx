@@ -4,6 +4,9 @@ import { Brand } from '../Brand';
 import { LOGIN_PATH, navigate } from '../navigation';
 import { clearSession, readSession } from '../session';
 import type { Patient } from '../types';
+import { AdherenceCard } from './AdherenceCard';
+import { ChartsAccordion } from './charts/ChartsAccordion';
+import { DownloadsCard } from './DownloadsCard';
 import { InfoCard } from './InfoCard';
 import { RECORD_CARDS, RECORD_TEXT } from './record.data';
 import { useIdleLogout } from './useIdleLogout';
@@ -88,11 +91,9 @@ export function RecordPage() {
                 <InfoCard key={spec.id} spec={spec} patient={load.patient} />
               ))}
             </div>
-            {/*
-              Next issue: the adherence card 'Tu cumplimiento' (measurements_adherence, bands 50/70),
-              the six measurement charts and the 'Descargar CSV' / 'Descargar PDF' buttons go here,
-              in record/adherence/, record/charts/ and record/downloads/.
-            */}
+            <AdherenceCard percent={load.patient.measurements_adherence} />
+            <ChartsAccordion patientId={load.patient.id} timeZone={load.patient.time_zone} />
+            <DownloadsCard patientId={load.patient.id} />
           </>
         )}
       </main>

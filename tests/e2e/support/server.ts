@@ -34,7 +34,8 @@ async function findFreePort(): Promise<number> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+/** `extraEnv` may depend on the server's own address (e.g. an OIDC redirect URI on this server). */
+export async function startServer(extraEnv: Record<string, string> | ((baseUrl: string) => Record<string, string>) = {}): Promise<RunningServer> {
   const port = await findFreePort();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'vigia-e2e-'));
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -48,7 +49,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   // Its own process group, so stop() also ends the node process tsx starts.
   const child = spawn(path.join(REPO_ROOT, 'node_modules/.bin/tsx'), ['api/src/server.ts'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'test', ...extraEnv },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'test', ...(typeof extraEnv === 'function' ? extraEnv(baseUrl) : extraEnv) },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

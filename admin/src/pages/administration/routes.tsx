@@ -1,4 +1,11 @@
-import type { ReactElement } from 'react';
+import { lazy, type ReactElement } from 'react';
+import { Route } from 'react-router';
 
-/** Inventory, encounters and parameters (issue 5). Users are a resource. Each element is a <Route key=... path=... element=... />. */
-export const administrationRoutes: ReactElement[] = [];
+const StockPage = lazy(() => import('./StockPage'));
+const EncounterPage = lazy(() => import('./EncounterPage'));
+
+/** Inventory, encounters and parameters (issue 5). Users, /inventory, /supplies and /moves are resources. */
+export const administrationRoutes: ReactElement[] = [
+  <Route key="/stocks/:id" path="/stocks/:id" element={<StockPage />} />,
+  <Route key="/encounters/:id" path="/encounters/:id" element={<EncounterPage />} />,
+];

@@ -1,19 +1,16 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { Card, Col, Row, Typography } from 'antd';
-import { AlertOutlined, SolutionOutlined, TagsOutlined, TeamOutlined } from '@ant-design/icons';
+import { Card, Col, Empty, Row, Segmented, Skeleton, Statistic, Typography } from 'antd';
+import { AlertOutlined, BarChartOutlined } from '@ant-design/icons';
 import { useGetIdentity } from '@refinedev/core';
-import type { Session } from '../../contract';
+import type { Schemas, Session } from '../../contract';
 import { displayName } from '../../../../contract/rules/names';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { readSession } from '../../session';
+import { dashboardApi, PERIODS } from './dashboard.api';
 import './dashboard.css';
 
-const SHORTCUTS = [
-  { to: '/patients', title: 'Pacientes', text: 'Busca y consulta la ficha de tus pacientes', icon: <TeamOutlined /> },
-  { to: '/alerts_management', title: 'Gestión de alertas', text: 'Atiende las alertas abiertas', icon: <AlertOutlined /> },
-  { to: '/orders', title: 'Gestión de órdenes', text: 'Órdenes de signos vitales y medicamentos', icon: <SolutionOutlined /> },
-  { to: '/tags', title: 'Etiquetas', text: 'Agrupa pacientes y configura Glady IA', icon: <TagsOutlined /> },
-];
+const PriorityChart = lazy(() => import('./PriorityChart'));
 
 function greeting(hour: number) {
   if (hour < 12) return 'Buenos días';
@@ -21,11 +18,27 @@ function greeting(hour: number) {
   return 'Buenas noches';
 }
 
-/** Home until the real dashboard (02 §2.12) arrives: a greeting and shortcuts. */
+/** Home dashboard (02 §2.12): open alerts, alerts by priority for a period, the client's BI frame. */
 export default function DashboardPage() {
   usePageTitle('Dashboard');
   const { data } = useGetIdentity<Session>();
   const user = data ?? readSession();
+  const [period, setPeriod] = useState<number>(30);
+  const [metrics, setMetrics] = useState<Schemas['AlertMetrics'] | null>(null);
+  const [client, setClient] = useState<Schemas['Client'] | null>(null);
+
+  useEffect(() => {
+    let alive = true;
+    setMetrics(null);
+    dashboardApi.metrics(period).then((m) => alive && setMetrics(m), (e) => console.error(e));
+    return () => {
+      alive = false;
+    };
+  }, [period]);
+  useEffect(() => {
+    if (!user?.client_id) return;
+    dashboardApi.client(user.client_id).then(setClient, (e) => console.error(e));
+  }, [user?.client_id]);
 
   return (
     <div className="dashboard">
@@ -37,20 +50,42 @@ export default function DashboardPage() {
         <Typography.Paragraph className="dashboard-client">{user?.client_name}</Typography.Paragraph>
       </Card>
 
+      <div className="dashboard-period">
+        <Segmented aria-label="Periodo" value={period} onChange={(v) => setPeriod(Number(v))} options={PERIODS.map((p) => ({ value: p.value, label: p.label }))} />
+      </div>
+
       <Row gutter={[16, 16]}>
-        {SHORTCUTS.map((s) => (
-          <Col key={s.to} xs={24} sm={12} xl={6}>
-            <Link to={s.to} className="dashboard-shortcut">
-              <Card hoverable>
-                <span className="dashboard-shortcut-icon">{s.icon}</span>
-                <Typography.Title level={5} className="dashboard-shortcut-title">
-                  {s.title}
-                </Typography.Title>
-                <Typography.Text type="secondary">{s.text}</Typography.Text>
-              </Card>
-            </Link>
-          </Col>
-        ))}
+        <Col xs={24} md={8}>
+          <Link to="/alerts_management" className="dashboard-shortcut">
+            <Card hoverable>
+              <span className="dashboard-shortcut-icon">
+                <AlertOutlined />
+              </span>
+              <Statistic title={`Alertas abiertas (${metrics?.open ?? '…'})`} value={metrics?.open ?? 0} loading={!metrics} />
+              <Typography.Text type="secondary">Ir al gestor de alertas</Typography.Text>
+            </Card>
+          </Link>
+        </Col>
+        <Col xs={24} md={16}>
+          <Card title="Alertas por Prioridad">
+            {metrics ? (
+              <Suspense fallback={<Skeleton active />}>
+                <PriorityChart metrics={metrics} />
+              </Suspense>
+            ) : (
+              <Skeleton active />
+            )}
+          </Card>
+        </Col>
+        <Col xs={24}>
+          <Card title={<><BarChartOutlined /> Indicadores</>}>
+            {client?.have_metabase && client.metabase_url ? (
+              <iframe className="dashboard-bi" title="Tablero de indicadores" src={client.metabase_url} />
+            ) : (
+              <Empty description="Cliente sin BI" />
+            )}
+          </Card>
+        </Col>
       </Row>
     </div>
   );

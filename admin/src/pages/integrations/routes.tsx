@@ -1,4 +1,13 @@
-import type { ReactElement } from 'react';
+import { lazy, type ReactElement } from 'react';
+import { Route } from 'react-router';
 
-/** Webhooks HL7 FHIR, integrations and the reports page (issue 5). Each element is a <Route key=... path=... element=... />. */
-export const integrationRoutes: ReactElement[] = [];
+const WebhooksPage = lazy(() => import('./WebhooksPage'));
+const IntegrationsPage = lazy(() => import('./IntegrationsPage'));
+const ReportsPage = lazy(() => import('./ReportsPage'));
+
+/** Webhooks HL7 FHIR, integrations and the reports page (issue 5). */
+export const integrationRoutes: ReactElement[] = [
+  <Route key="/webhooks" path="/webhooks" element={<WebhooksPage />} />,
+  <Route key="/integrations" path="/integrations" element={<IntegrationsPage />} />,
+  <Route key="/reports" path="/reports" element={<ReportsPage />} />,
+];

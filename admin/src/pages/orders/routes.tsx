@@ -1,4 +1,11 @@
-import type { ReactElement } from 'react';
+import { lazy, type ReactElement } from 'react';
+import { Route } from 'react-router';
 
-/** Orders and activities: /orders, order detail, /activities (issue 4). Each element is a <Route key=... path=... element=... />. */
-export const orderRoutes: ReactElement[] = [];
+const OrdersManagementPage = lazy(() => import('./OrdersManagementPage'));
+const OrderDetailPage = lazy(() => import('./OrderDetailPage'));
+
+/** Orders and activities: /orders, order detail (02 §2.5, §2.6). /activities stays a placeholder: its contents are not shown (02 §2.13). */
+export const orderRoutes: ReactElement[] = [
+  <Route key="/orders" path="/orders" element={<OrdersManagementPage />} />,
+  <Route key="/patients/:patient_id/orders/:order_id" path="/patients/:patient_id/orders/:order_id" element={<OrderDetailPage />} />,
+];

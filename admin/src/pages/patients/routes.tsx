@@ -1,4 +1,12 @@
-import type { ReactElement } from 'react';
+import { lazy, type ReactElement } from 'react';
+import { Route } from 'react-router';
 
-/** Pacientes: list and patient page (issue 3). Each element is a <Route key=... path=... element=... />. */
-export const patientRoutes: ReactElement[] = [];
+const PatientsListPage = lazy(() => import('./PatientsListPage'));
+const PatientPage = lazy(() => import('./PatientPage'));
+
+/** Pacientes: list, the new-patient dialog over it (sidebar 'Nuevo paciente'), and the patient page (issue 3). */
+export const patientRoutes: ReactElement[] = [
+  <Route key="/patients" path="/patients" element={<PatientsListPage />} />,
+  <Route key="/patients/new" path="/patients/new" element={<PatientsListPage newPatient />} />,
+  <Route key="/patients/:id" path="/patients/:id" element={<PatientPage />} />,
+];

@@ -1,23 +1,5 @@
 /** Screens not built yet: each gets the shared placeholder until its issue replaces it. */
 export const PLACEHOLDER_SECTIONS: { path: string; title: string }[] = [
-  { path: '/patients', title: 'Pacientes' },
-  { path: '/patients/:id', title: 'Paciente' },
-  { path: '/patients/:patient_id/orders/:order_id', title: 'Detalle de la orden' },
-  { path: '/patients/:patient_id/alerts/:alert_id', title: 'Detalle de la alerta' },
-  { path: '/orders', title: 'Gestión de órdenes' },
-  { path: '/alerts_management', title: 'Gestión de alertas' },
-  { path: '/users', title: 'Usuarios' },
-  { path: '/alerts', title: 'Alertas' },
-  { path: '/client_prompts', title: 'Instrucciones IA' },
-  { path: '/tags/:id/prompts', title: 'Instrucciones de Glady IA para la etiqueta' },
-  { path: '/webhooks', title: 'Webhooks HL7 FHIR' },
-  { path: '/integrations', title: 'Integraciones' },
-  { path: '/reports', title: 'Reportes' },
   { path: '/activities', title: 'Actividades' },
-  { path: '/inventory', title: 'Inventario' },
-  { path: '/stocks/:id', title: 'Ver Lote' },
   { path: '/parameters', title: 'Parámetros' },
-  { path: '/moves', title: 'Movimientos' },
-  { path: '/supplies', title: 'Suministros' },
-  { path: '/encounters/:id', title: 'Atención' },
 ];

@@ -1,4 +1,64 @@
+import { QueryTypes } from 'sequelize';
 import type { MeasurementHook } from '../measurements/hooks.js';
+import { openAlert } from './alerts.raise.js';
+import { planAlarmActions, type Reading } from './alerts.rules.js';
 
-/** D10: checks each stored reading against the patient's alarm rules (owner: alarms/alerts work). */
-export const checkAlarms: MeasurementHook = async () => {};
+interface AssignedRule {
+  id: number;
+  patient_id: number;
+  name: string;
+  clinical_element: number;
+  priority: number;
+  minimum_condition: number;
+  maximum_condition: number;
+}
+
+/**
+ * D10: checks each stored reading against the patient's alarm rules, inside the storing
+ * transaction. Two index lookups per batch (assigned rules by patient, open alerts by patient and
+ * rule); nothing is cached, so nothing can leak between clients or go stale.
+ */
+export const checkAlarms: MeasurementHook = async (ctx, stored) => {
+  const { sequelize, transaction } = ctx;
+  const patientIds = [...new Set(stored.map((m) => m.patient_id))];
+  const rules = await sequelize.query<AssignedRule>(
+    `SELECT a.id, pa.patient_id, a.name, a.clinical_element, a.priority, a.minimum_condition, a.maximum_condition
+     FROM patient_alarms pa JOIN alarms a ON a.id = pa.alarm_id
+     WHERE pa.patient_id IN (:patientIds) AND a.status = 1`,
+    { replacements: { patientIds }, transaction, type: QueryTypes.SELECT },
+  );
+  if (!rules.length) return;
+  const open = await sequelize.query<{ id: number; patient_id: number; alarm_id: number }>(
+    'SELECT id, patient_id, alarm_id FROM alerts WHERE patient_id IN (:patientIds) AND status = 1 AND alarm_id IS NOT NULL',
+    { replacements: { patientIds }, transaction, type: QueryTypes.SELECT },
+  );
+  for (const patientId of patientIds) {
+    const own = rules
+      .filter((r) => Number(r.patient_id) === patientId)
+      .map((r) => ({ ...r, id: Number(r.id), minimum_condition: Number(r.minimum_condition), maximum_condition: Number(r.maximum_condition) }));
+    if (!own.length) continue;
+    const openByRule = new Map(open.filter((a) => Number(a.patient_id) === patientId).map((a) => [Number(a.alarm_id), Number(a.id)]));
+    const readings: Reading[] = stored.filter((m) => m.patient_id === patientId);
+    const clientId = stored.find((m) => m.patient_id === patientId)!.client_id;
+    for (const action of planAlarmActions(readings, own, openByRule)) {
+      let alertId = action.kind === 'attach' ? (action.alertId ?? openByRule.get(action.rule.id) ?? null) : null;
+      if (alertId == null) {
+        const opened = await openAlert(
+          ctx,
+          {
+            client_id: clientId, patient_id: patientId, alert_type: 0, priority: Number(action.rule.priority),
+            clinical_element: action.reading.clinical_element, alarm_id: action.rule.id, measurement_id: action.reading.id,
+          },
+          { value: action.reading.value, alarm_name: action.rule.name, minimum_condition: action.rule.minimum_condition, maximum_condition: action.rule.maximum_condition },
+        );
+        openByRule.set(action.rule.id, opened.id);
+        if (opened.created) continue;
+        alertId = opened.id;
+      }
+      await sequelize.query('INSERT INTO alert_measurements (alert_id, measurement_id) VALUES (:alertId, :measurementId) ON CONFLICT DO NOTHING', {
+        replacements: { alertId, measurementId: action.reading.id },
+        transaction,
+      });
+    }
+  }
+};

@@ -20,6 +20,11 @@ export class Client extends Model<InferAttributes<Client>, InferCreationAttribut
   declare webhook_validated: CreationOptional<boolean>;
   declare webhook_measurements: CreationOptional<boolean>;
   declare webhook_alerts: CreationOptional<boolean>;
+  /** Consecutive failed delivery attempts and when that streak began (D19 off-switch). */
+  declare webhook_failures: CreationOptional<number>;
+  declare webhook_failing_since: CreationOptional<Date | null>;
+  declare webhook_disabled_at: CreationOptional<Date | null>;
+  declare webhook_disabled_reason: CreationOptional<string | null>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
 
@@ -44,6 +49,10 @@ export class Client extends Model<InferAttributes<Client>, InferCreationAttribut
         webhook_validated: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         webhook_measurements: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         webhook_alerts: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        webhook_failures: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        webhook_failing_since: DataTypes.DATE,
+        webhook_disabled_at: DataTypes.DATE,
+        webhook_disabled_reason: DataTypes.STRING(300),
         created_at: DataTypes.DATE,
         updated_at: DataTypes.DATE,
       },

@@ -1,11 +1,17 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { requireStaff, staffOf } from '../../http/auth.js';
-import { getClient } from './clients.service.js';
+import { getClient, updateClientSettings } from './clients.service.js';
 
-export function clientsRouter(): Router {
+/** `allowHttp`: development and tests accept http:// service URLs (loopback peers); production only https://. */
+export function clientsRouter(opts: { allowHttp?: boolean } = {}): Router {
   const r = Router();
   r.get('/clients/:id', requireStaff(), async (req, res) => {
     res.json(await getClient(staffOf(req).clientId, Number(req.params.id)));
   });
+  const update = async (req: Request, res: Response) => {
+    res.json(await updateClientSettings(staffOf(req).clientId, Number(req.params.id), req.body, { allowHttp: opts.allowHttp ?? false }));
+  };
+  r.put('/clients/:id', requireStaff('administer'), update);
+  r.patch('/clients/:id', requireStaff('administer'), update);
   return r;
 }

@@ -1,6 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { Client } from './clients.model.js';
+import { planClientSettings, type ClientSettingsInput } from './clients.rules.js';
 import { User } from '../users/users.model.js';
 import { isRole } from '../access/access.rules.js';
 import type { Catalogues } from '../catalogues/catalogues.service.js';
@@ -27,7 +28,39 @@ export function toClientDto(c: Client): ClientDto {
     residents_enabled: c.residents_enabled,
     have_metabase: c.have_metabase,
     metabase_url: c.metabase_url,
+    webhook_url: c.webhook_url,
+    security_phrase_set: Boolean(c.security_phrase),
+    validate: Boolean(c.webhook_validated),
+    webhook_measurements: Boolean(c.webhook_measurements),
+    webhook_alerts: Boolean(c.webhook_alerts),
+    webhook_disabled_at: c.webhook_disabled_at ? new Date(c.webhook_disabled_at).toISOString() : null,
+    webhook_disabled_reason: c.webhook_disabled_reason ?? null,
+    residents_url: c.residents_url,
+    residents_user: c.residents_user,
+    residents_password_set: Boolean(c.residents_password),
   };
+}
+
+/** PUT/PATCH /clients/{id}: webhook and integration settings (03 §2), checked by clients.rules. */
+export async function updateClientSettings(clientId: number, id: number, input: ClientSettingsInput, opts: { allowHttp: boolean }): Promise<ClientDto> {
+  if (clientId !== id) throw notFound('El cliente no existe.');
+  const c = await Client.findByPk(id);
+  if (!c) throw notFound('El cliente no existe.');
+  const result = planClientSettings(
+    {
+      webhook_url: c.webhook_url,
+      security_phrase_set: Boolean(c.security_phrase),
+      residents_enabled: Boolean(c.residents_enabled),
+      residents_url: c.residents_url,
+      residents_user: c.residents_user,
+      residents_password_set: Boolean(c.residents_password),
+    },
+    input,
+    opts,
+  );
+  if (!result.ok) throw badRequest(result.field, result.message);
+  if (Object.keys(result.patch).length) await c.update(result.patch);
+  return toClientDto(c);
 }
 
 export async function getClient(clientId: number, id: number): Promise<ClientDto> {

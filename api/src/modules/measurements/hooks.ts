@@ -30,9 +30,10 @@ export type MeasurementHook = (ctx: MeasurementHookContext, stored: StoredMeasur
 
 /**
  * Everything that follows a stored reading, in order, inside the storing transaction:
- * the alarm check (D10), the activity it completes (D11), the webhook deliveries it queues (D19).
+ * the webhook deliveries it queues (D19; first, so a receiver gets the Observation before the
+ * DetectedIssue an alarm raises on it), the alarm check (D10), the activity it completes (D11).
  */
-export const MEASUREMENT_HOOKS: MeasurementHook[] = [checkAlarms, completeActivities, queueMeasurementWebhooks];
+export const MEASUREMENT_HOOKS: MeasurementHook[] = [queueMeasurementWebhooks, checkAlarms, completeActivities];
 
 export async function runMeasurementHooks(ctx: MeasurementHookContext, stored: StoredMeasurement[]): Promise<void> {
   if (!stored.length) return;

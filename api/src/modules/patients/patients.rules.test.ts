@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { ageOn, initialStatus, isContactComplete, localDate, nextStatus, parsePatientQuery, searchTerms } from './patients.rules';
+import { ageOn, updateMessage, initialStatus, isContactComplete, localDate, nextStatus, parsePatientQuery, searchTerms } from './patients.rules';
 
 const complete = { address: 'CALLE 1', neighborhood: 'CENTRO', city_id: 1, prefix: '+57', cellphone: '3001234567', email: 'a@b.co' };
 const missingEmail = { ...complete, email: null };
@@ -66,5 +66,18 @@ describe('patient search', () => {
     ['A B C D E F', 'a b c d e f', { kind: 'name', words: ['a', 'b', 'c', 'd'] }],
   ] as const)('parsePatientQuery(%j, %j)', (nid, key, expected) => {
     expect(parsePatientQuery(nid, key)).toEqual(expected);
+  });
+});
+
+describe('update notification (01 §7)', () => {
+  it.each([
+    [1, 1, 'Paciente actualizado correctamente'],
+    [1, 0, 'Paciente inactivado. Sus actividades futuras quedaron suspendidas.'],
+    [0, 1, 'Paciente activado correctamente'],
+    [2, 1, 'Datos de contacto completos: el paciente quedó activo.'],
+    [1, 2, 'Paciente actualizado. Complete los datos de contacto para activarlo.'],
+    [1, 3, 'Paciente registrado como fallecido. Sus órdenes y actividades pendientes fueron canceladas.'],
+  ])('from %i to %i says %s', (from, to, message) => {
+    expect(updateMessage(from, to)).toBe(message);
   });
 });

@@ -35,6 +35,16 @@ export function nextStatus(current: number, requested: number | undefined, conta
   return { ok: true, status: requested };
 }
 
+/** The notification an update answers with (01 §7): it says what a status change did (D9). */
+export function updateMessage(from: number, to: number): string {
+  if (from === to) return 'Paciente actualizado correctamente';
+  if (to === PATIENT_STATUS.deceased) return 'Paciente registrado como fallecido. Sus órdenes y actividades pendientes fueron canceladas.';
+  if (to === PATIENT_STATUS.inactive) return 'Paciente inactivado. Sus actividades futuras quedaron suspendidas.';
+  if (to === PATIENT_STATUS.active && from === PATIENT_STATUS.incomplete) return 'Datos de contacto completos: el paciente quedó activo.';
+  if (to === PATIENT_STATUS.active) return 'Paciente activado correctamente';
+  return 'Paciente actualizado. Complete los datos de contacto para activarlo.';
+}
+
 /** Age in whole years on `today` ('YYYY-MM-DD' in the patient's zone). */
 export function ageOn(birthDate: string, today: string): number {
   const [by, bm, bd] = birthDate.split('-').map(Number);

@@ -1,5 +1,6 @@
 import { Op, literal, type Sequelize, type Transaction, type WhereOptions } from 'sequelize';
 import { select } from '../../db/sql.js';
+import { applyPatientStatusChange } from '../orders/patient-status.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import type { Principal, StaffPrincipal } from '../../http/auth.js';
@@ -8,6 +9,7 @@ import { GENDERS, type Catalogues } from '../catalogues/catalogues.service.js';
 import { toSearchKey } from '../../../../contract/rules/names.js';
 import { Client } from '../clients/clients.model.js';
 import { assertTagsOwned } from '../tags/tags.service.js';
+import { attachDefaultAlarms, countOpenAlerts, setPatientAlarms } from '../alarms/alarms.service.js';
 import { normaliseName, normaliseNid, validateNid, validateDate } from '../../../../contract/rules/validation.js';
 import { Patient } from './patients.model.js';
 import * as rules from './patients.rules.js';
@@ -171,7 +173,8 @@ export async function getPatient(deps: PatientDeps, principal: Principal, id: nu
   const p = await findPatient(principal.clientId, id);
   const permissions = principal.kind === 'staff' ? patientPermissions(principal.role, p.status) : NO_PERMISSIONS;
   const lockedUntil = principal.kind === 'staff' ? await deps.portalLocks.lockedUntil(p.nid) : null;
-  return toPatientDto(deps, p, (await tagsOf(deps.sequelize, [p.id])).get(p.id) ?? [], permissions, lockedUntil);
+  const dto = toPatientDto(deps, p, (await tagsOf(deps.sequelize, [p.id])).get(p.id) ?? [], permissions, lockedUntil);
+  return { ...dto, active_alerts_count: await countOpenAlerts(deps.sequelize, p.id) };
 }
 
 /** Staff lift the portal lock of a patient's document (D17) before the 24 hours pass. */
@@ -274,6 +277,7 @@ export async function createPatient(deps: PatientDeps, principal: StaffPrincipal
       await deps.sequelize.getQueryInterface().bulkInsert('patient_tags', [...new Set(tagIds)].map((tag_id) => ({ patient_id: p.id, tag_id })), { transaction });
     }
     await writeSearchTerms(deps.sequelize, p, transaction);
+    await attachDefaultAlarms(deps.sequelize, principal.clientId, p.id, transaction);
     return p;
   });
   return getPatient(deps, principal, created.id);
@@ -285,9 +289,23 @@ function requiredPermissions(body: PatientUpdate, current: number): Array<keyof 
   for (const key of Object.keys(body)) {
     if (key === 'status') needs.add(body.status === PATIENT_STATUS.deceased ? 'set_deceased' : body.status === current ? 'edit' : 'change_status');
     else if (key === 'clinic_history' || key === 'tag_ids') needs.add('add_tags');
+    else if (key === 'alarm_ids') needs.add('config_alerts');
     else needs.add('edit');
   }
   return [...needs];
+}
+
+/**
+ * Every status change, asked for or implied by contact data (D9), is logged for the status-changes
+ * report and carried to the patient's orders and activities in the same transaction.
+ */
+async function recordStatusChange(deps: PatientDeps, p: Patient, from: number, userId: number, transaction: Transaction) {
+  const now = deps.now();
+  await deps.sequelize.query(
+    'INSERT INTO patient_status_changes (patient_id, client_id, from_status, to_status, user_id, created_at) VALUES (:patient, :client, :from, :to, :user, :now)',
+    { replacements: { patient: p.id, client: p.client_id, from, to: p.status, user: userId, now }, transaction },
+  );
+  await applyPatientStatusChange({ sequelize: deps.sequelize, transaction, now }, { patient_id: p.id, client_id: p.client_id, from, to: p.status });
 }
 
 export async function updatePatient(deps: PatientDeps, principal: StaffPrincipal, id: number, raw: PatientUpdate) {
@@ -302,7 +320,7 @@ export async function updatePatient(deps: PatientDeps, principal: StaffPrincipal
   }
   checkReferences(deps, input, countryId);
   if (input.tag_ids) await assertTagsOwned(principal.clientId, input.tag_ids);
-  const { tag_ids, status: requested, ...fields } = input;
+  const { tag_ids, alarm_ids, status: requested, ...fields } = input;
   const merged = { ...p.get({ plain: true }), ...fields } as Patient;
   const change = rules.nextStatus(p.status, requested, merged);
   if (!change.ok) throw forbidden(change.message);
@@ -311,6 +329,7 @@ export async function updatePatient(deps: PatientDeps, principal: StaffPrincipal
     if (dup) throw conflict('Ya existe un paciente con ese tipo y número de documento.', 'nid');
   }
   const previousSearchName = p.search_name;
+  const previousStatus = p.status;
   await deps.sequelize.transaction(async (transaction) => {
     p.set({
       ...fields,
@@ -320,6 +339,8 @@ export async function updatePatient(deps: PatientDeps, principal: StaffPrincipal
     } as Partial<Patient>);
     await p.save({ transaction });
     if (p.search_name !== previousSearchName) await writeSearchTerms(deps.sequelize, p, transaction);
+    if (alarm_ids) await setPatientAlarms(deps.sequelize, principal.clientId, id, alarm_ids, transaction);
+    if (change.status !== previousStatus) await recordStatusChange(deps, p, previousStatus, principal.userId, transaction);
     if (tag_ids) {
       await deps.sequelize.query('DELETE FROM patient_tags WHERE patient_id = :id', { replacements: { id }, transaction });
       if (tag_ids.length) {
@@ -328,5 +349,5 @@ export async function updatePatient(deps: PatientDeps, principal: StaffPrincipal
     }
   });
   const dto = await getPatient(deps, principal, id);
-  return { ...dto, notification: { type: 'success' as const, message: 'Paciente actualizado correctamente' } };
+  return { ...dto, notification: { type: 'success' as const, message: rules.updateMessage(previousStatus, change.status) } };
 }

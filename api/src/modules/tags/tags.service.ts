@@ -6,6 +6,7 @@ import { Tag } from './tags.model.js';
 import { likeSafe } from '../catalogues/catalogues.service.js';
 import { normaliseName } from '../../../../contract/rules/validation.js';
 import type { components } from '../../../../contract/openapi.js';
+import { currentTagPrompts } from '../prompts/prompts.service.js';
 
 type TagDto = components['schemas']['Tag'];
 type TagInput = components['schemas']['TagInput'];
@@ -14,13 +15,12 @@ type TagUpdate = components['schemas']['TagUpdate'];
 const SORTABLE = new Set(['id', 'name', 'color', 'created_at']);
 
 /** The one place a tags row becomes the contract's Tag. */
-export function toTagDto(tag: Tag, patientsCount: number): TagDto {
+export function toTagDto(tag: Tag, patientsCount: number, prompt: TagDto['active_prompt'] = null): TagDto {
   return {
     id: tag.id,
     name: tag.name,
     color: tag.color as TagDto['color'],
-    // AI instructions per tag arrive with the messaging issue.
-    active_prompt: null,
+    active_prompt: prompt,
     patients_count: patientsCount,
     created_at: new Date(tag.created_at).toISOString(),
   };
@@ -45,7 +45,8 @@ export async function listTags(sequelize: Sequelize, clientId: number, p: ListPa
     limit: p.limit,
   });
   const counts = await countPatients(sequelize, rows.map((t) => t.id));
-  return { rows: rows.map((t) => toTagDto(t, counts.get(t.id) ?? 0)), total: count };
+  const prompts = await currentTagPrompts(sequelize, clientId, rows.map((t) => t.id));
+  return { rows: rows.map((t) => toTagDto(t, counts.get(t.id) ?? 0, prompts.get(t.id) ?? null)), total: count };
 }
 
 export async function findTag(clientId: number, id: number): Promise<Tag> {
@@ -56,7 +57,8 @@ export async function findTag(clientId: number, id: number): Promise<Tag> {
 
 export async function getTag(sequelize: Sequelize, clientId: number, id: number): Promise<TagDto> {
   const tag = await findTag(clientId, id);
-  return toTagDto(tag, (await countPatients(sequelize, [id])).get(id) ?? 0);
+  const prompt = (await currentTagPrompts(sequelize, clientId, [id])).get(id) ?? null;
+  return toTagDto(tag, (await countPatients(sequelize, [id])).get(id) ?? 0, prompt);
 }
 
 async function assertNameFree(clientId: number, name: string, exceptId?: number) {
@@ -88,6 +90,7 @@ export async function deleteTag(sequelize: Sequelize, clientId: number, id: numb
   const tag = await findTag(clientId, id);
   await sequelize.transaction(async (transaction) => {
     await sequelize.query('DELETE FROM patient_tags WHERE tag_id = :id', { replacements: { id }, transaction });
+    await sequelize.query("DELETE FROM prompts WHERE client_id = :clientId AND owner_type = 'tag' AND owner_id = :id", { replacements: { id, clientId }, transaction });
     await tag.destroy({ transaction });
   });
 }

@@ -1,7 +1,201 @@
-import { Empty } from 'antd';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Button, Card, Col, Empty, Modal, Row, Select, Space, Spin, Tag, Tooltip, Typography } from 'antd';
+import { EditOutlined } from '@ant-design/icons';
+import { elementName, elementUnit } from '../../../../../contract/rules/alarms';
+import { AlertCard } from '../../alerts/AlertCard';
+import { AlertFilters } from '../../alerts/AlertFilters';
+import { ClosedAlertsTable } from '../../alerts/ClosedAlertsTable';
+import { alertsApi, type Alarm, type Alert, type PatientAlarm, type Params } from '../../alerts/alerts.api';
+import { PRIORITY_COLORS } from '../../alerts/alerts.data';
+import { useNotify } from '../../alerts/notify';
+import '../../alerts/alerts.css';
 import type { PatientTabProps } from '../types';
 
-/** Tab 'Alertas' of the patient page. */
-export default function AlertsTab(_props: PatientTabProps) {
-  return <Empty description="Esta sección estará disponible próximamente." />;
+/** 'Asignar alertas': search select of the client's rules, removable chips, Guardar only after a change (02 §2.7, §4). */
+function AssignDialog({ open, patientId, assigned, onClose, onSaved }: { open: boolean; patientId: number; assigned: PatientAlarm[]; onClose: () => void; onSaved: () => void }) {
+  const notify = useNotify();
+  const [all, setAll] = useState<Alarm[]>([]);
+  const [ids, setIds] = useState<number[]>([]);
+  const [saving, setSaving] = useState(false);
+  useEffect(() => {
+    if (!open) return;
+    setIds(assigned.map((a) => a.id));
+    alertsApi.clientAlarms().then(setAll, (e) => console.error(e));
+  }, [open, assigned]);
+  const original = assigned.map((a) => a.id).sort().join(',');
+  const changed = [...ids].sort().join(',') !== original;
+  const byId = new Map(all.map((a) => [a.id, a]));
+  const save = async () => {
+    setSaving(true);
+    try {
+      const res = await alertsApi.assignAlarms(patientId, ids);
+      notify.success(res.notification?.message ?? 'Paciente actualizado correctamente');
+      onSaved();
+    } catch (e) {
+      notify.error(e);
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <Modal
+      open={open}
+      title="Asignar alertas"
+      onCancel={onClose}
+      destroyOnHidden
+      footer={[
+        <Button key="close" onClick={onClose}>
+          Cerrar
+        </Button>,
+        <Button key="save" type="primary" disabled={!changed} loading={saving} onClick={save}>
+          Guardar
+        </Button>,
+      ]}
+    >
+      <Typography.Text>Alertas configuradas</Typography.Text>
+      <Select
+        showSearch
+        aria-label="Alertas configuradas"
+        placeholder="Buscar alerta configurada"
+        style={{ width: '100%', margin: '6px 0 12px' }}
+        value={null}
+        optionFilterProp="label"
+        // Already-assigned rules are not offered again (02 §4).
+        options={all.filter((a) => !ids.includes(a.id)).map((a) => ({ value: a.id, label: `${a.name} · ${a.clinical_element_name}` }))}
+        onChange={(id: number | null) => id != null && setIds((prev) => [...new Set([...prev, id])])}
+      />
+      <Space wrap>
+        {ids.length === 0 && <Typography.Text type="secondary">No Hay alertas asignadas</Typography.Text>}
+        {ids.map((id) => {
+          const rule = byId.get(id) ?? assigned.find((a) => a.id === id);
+          return (
+            <Tag key={id} closable color={PRIORITY_COLORS[rule?.priority ?? 3]} onClose={() => setIds((prev) => prev.filter((x) => x !== id))}>
+              {rule?.name ?? `#${id}`}
+            </Tag>
+          );
+        })}
+      </Space>
+    </Modal>
+  );
+}
+
+/** Tab 'Alertas' of the patient page (02 §2.7). */
+export default function AlertsTab({ patient, reload, active }: PatientTabProps) {
+  const [open, setOpen] = useState<Alert[] | null>(null);
+  const [closed, setClosed] = useState<{ rows: Alert[]; total: number; loading: boolean }>({ rows: [], total: 0, loading: true });
+  const [page, setPage] = useState({ page: 1, size: 10 });
+  const [filters, setFilters] = useState<Params>({});
+  const [alarms, setAlarms] = useState<PatientAlarm[]>([]);
+  const [assigning, setAssigning] = useState(false);
+  const canConfig = patient.permissions.config_alerts;
+
+  const loadOpen = useCallback(async () => {
+    try {
+      const [measurement, ai] = await Promise.all([
+        alertsApi.patientAlerts(patient.id, { status: 1, alert_type: 0, per_page: 100 }),
+        alertsApi.patientAlerts(patient.id, { status: 1, alert_type: 3, per_page: 100 }),
+      ]);
+      setOpen([...measurement.rows, ...ai.rows].sort((a, b) => b.created_at.localeCompare(a.created_at)));
+    } catch (e) {
+      console.error(e);
+      setOpen([]);
+    }
+    alertsApi.patientAlarms(patient.id).then(setAlarms, (e) => console.error(e));
+  }, [patient.id]);
+
+  const loadClosed = useCallback(async () => {
+    setClosed((s) => ({ ...s, loading: true }));
+    try {
+      const res = await alertsApi.patientAlerts(patient.id, { status: 2, page: page.page, per_page: page.size, ...filters });
+      setClosed({ ...res, loading: false });
+    } catch (e) {
+      console.error(e);
+      setClosed((s) => ({ ...s, loading: false }));
+    }
+  }, [patient.id, page, filters]);
+
+  useEffect(() => {
+    if (active) void loadOpen();
+  }, [active, loadOpen]);
+  useEffect(() => {
+    if (active) void loadClosed();
+  }, [active, loadClosed]);
+
+  const grouped = useMemo(() => [...alarms].sort((a, b) => a.clinical_element - b.clinical_element), [alarms]);
+
+  return (
+    <Row gutter={[16, 16]}>
+      <Col xs={24} xxl={16}>
+        <Typography.Title level={5}>Alertas abiertas</Typography.Title>
+        <Spin spinning={open === null}>
+          {open && open.length === 0 ? (
+            <Empty description="No existen Alertas por gestionar" />
+          ) : (
+            <div className="alert-grid three">
+              {(open ?? []).map((a) => (
+                <AlertCard key={a.id} alert={a} source="patient" />
+              ))}
+            </div>
+          )}
+        </Spin>
+        <Typography.Title level={5} style={{ marginTop: 24 }}>
+          Alertas cerradas
+        </Typography.Title>
+        <AlertFilters
+          keys={['alert_type', 'clinical_element', 'priority']}
+          applyLabel="Filtrar"
+          onApply={(p) => {
+            setFilters(p);
+            setPage((s) => ({ ...s, page: 1 }));
+          }}
+        />
+        <ClosedAlertsTable rows={closed.rows} total={closed.total} loading={closed.loading} page={page.page} pageSize={page.size} onPage={(p, size) => setPage({ page: p, size })} />
+      </Col>
+      <Col xs={24} xxl={8}>
+        <Card
+          size="small"
+          title="Asignación de alertas"
+          extra={
+            <Tooltip title={canConfig ? 'Asignar alertas' : 'Su rol no permite realizar esta acción.'}>
+              <Button size="small" icon={<EditOutlined />} aria-label="Asignar alertas" disabled={!canConfig} onClick={() => setAssigning(true)} />
+            </Tooltip>
+          }
+        >
+          {grouped.length === 0 ? (
+            <Empty description="No Hay alertas asignadas" image={Empty.PRESENTED_IMAGE_SIMPLE} />
+          ) : (
+            <Space direction="vertical" style={{ width: '100%' }}>
+              {grouped.map((a) => (
+                <Card key={a.id} size="small" style={{ borderLeft: `4px solid ${PRIORITY_COLORS[a.priority]}` }}>
+                  <Typography.Text type="secondary">{elementName(a.clinical_element)}</Typography.Text>
+                  <br />
+                  <Typography.Text strong>{a.name}</Typography.Text>
+                  <br />
+                  <Typography.Text>
+                    valores entre: {a.minimum_condition} y {a.maximum_condition} {elementUnit(a.clinical_element)}
+                  </Typography.Text>
+                </Card>
+              ))}
+            </Space>
+          )}
+          <Space style={{ marginTop: 12 }} size={12} wrap>
+            <Tag color={PRIORITY_COLORS[3]}>Baja</Tag>
+            <Tag color={PRIORITY_COLORS[2]}>Media</Tag>
+            <Tag color={PRIORITY_COLORS[1]}>Alta</Tag>
+          </Space>
+        </Card>
+        <AssignDialog
+          open={assigning}
+          patientId={patient.id}
+          assigned={alarms}
+          onClose={() => setAssigning(false)}
+          onSaved={() => {
+            setAssigning(false);
+            void loadOpen();
+            reload();
+          }}
+        />
+      </Col>
+    </Row>
+  );
 }

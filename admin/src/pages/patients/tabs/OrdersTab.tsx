@@ -1,7 +1,72 @@
-import { Empty } from 'antd';
+import { useCallback, useEffect, useState } from 'react';
+import { Button, Card, Empty, Select, Space, Typography } from 'antd';
+import { AppstoreAddOutlined, PlusOutlined } from '@ant-design/icons';
+import { useNavigate } from 'react-router';
 import type { PatientTabProps } from '../types';
+import { ordersApi, type Order } from '../../orders/orders.api';
+import { OrdersTable, NAVIGATION_DELAY_MS } from '../../orders/OrdersTable';
+import { OrderStatusTag } from '../../orders/OrderStatusTag';
+import { SingleOrderDialog } from '../../orders/SingleOrderDialog';
+import { BulkOrderDialog } from '../../orders/BulkOrderDialog';
+import { patientDateTime } from '../../orders/order-ui';
+import '../../orders/orders.css';
 
-/** Tab 'Ordenes' of the patient page. */
-export default function OrdersTab(_props: PatientTabProps) {
-  return <Empty description="Esta sección estará disponible próximamente." />;
+/** Tab 'Ordenes' (02 §2.2): create buttons, cards of orders to manage (filter '0'), history table (filter '3'). */
+export default function OrdersTab({ patient, active }: PatientTabProps) {
+  const navigate = useNavigate();
+  const [toManage, setToManage] = useState<Order[]>([]);
+  const [history, setHistory] = useState<{ rows: Order[]; total: number; loading: boolean }>({ rows: [], total: 0, loading: true });
+  const [type, setType] = useState<number | undefined>(undefined);
+  const [paging, setPaging] = useState({ page: 1, size: 10 });
+  const [dialog, setDialog] = useState<'single' | 'bulk' | null>(null);
+  const canCreate = patient.permissions?.create_order === true;
+
+  const load = useCallback(async () => {
+    try {
+      const [cards, table] = await Promise.all([
+        ordersApi.patientOrders(patient.id, { filter: '0', _start: 0, _end: 100 }),
+        ordersApi.patientOrders(patient.id, { filter: '3', type, _start: (paging.page - 1) * paging.size, _end: paging.page * paging.size }),
+      ]);
+      setToManage(cards.rows);
+      setHistory({ ...table, loading: false });
+    } catch (e) {
+      console.error(e); // 02 §8: failed list loads are only logged.
+      setHistory((h) => ({ ...h, loading: false }));
+    }
+  }, [patient.id, type, paging]);
+  useEffect(() => {
+    if (active) void load();
+  }, [active, load]);
+
+  return (
+    <div>
+      <Space style={{ marginBottom: 16 }} wrap>
+        <Button type="primary" icon={<PlusOutlined />} disabled={!canCreate} onClick={() => setDialog('single')}>Crear orden</Button>
+        <Button icon={<AppstoreAddOutlined />} disabled={!canCreate} onClick={() => setDialog('bulk')}>Crear múltiples órdenes</Button>
+      </Space>
+      <Typography.Title level={5}>Órdenes por programar</Typography.Title>
+      {toManage.length === 0 ? (
+        <Empty description="No tiene ordenes por programar" image={Empty.PRESENTED_IMAGE_SIMPLE} />
+      ) : (
+        <div className="order-cards">
+          {toManage.map((o) => (
+            <Card key={o.id} size="small" hoverable onClick={() => setTimeout(() => navigate(`/patients/${patient.id}/orders/${o.id}`), NAVIGATION_DELAY_MS)}
+              title={<Space>{o.order_type_name}<OrderStatusTag order={o} /></Space>}>
+              <Typography.Paragraph ellipsis={{ rows: 2 }} style={{ marginBottom: 4 }}>{o.description}</Typography.Paragraph>
+              <Typography.Text type="secondary">Creada {patientDateTime(o.created_at, o.time_zone_patient)}</Typography.Text>
+            </Card>
+          ))}
+        </div>
+      )}
+      <Space style={{ margin: '8px 0' }}>
+        <Typography.Title level={5} style={{ margin: 0 }}>Historial</Typography.Title>
+        <Select allowClear placeholder="Tipo" style={{ width: 180 }} value={type} onChange={(v) => { setType(v); setPaging((p) => ({ ...p, page: 1 })); }}
+          options={[{ value: 0, label: 'Signos Vitales' }, { value: 1, label: 'Medicamentos' }]} aria-label="Tipo" />
+      </Space>
+      <OrdersTable rows={history.rows} total={history.total} loading={history.loading} page={paging.page} size={paging.size} pageLabel="Órdenes por página"
+        onPage={(page, size) => setPaging({ page, size })} />
+      <SingleOrderDialog patientId={patient.id} open={dialog === 'single'} onClose={() => setDialog(null)} onCreated={() => void load()} />
+      <BulkOrderDialog patient={patient} open={dialog === 'bulk'} onClose={() => setDialog(null)} onCreated={() => void load()} />
+    </div>
+  );
 }

@@ -1,7 +1,24 @@
-import { Empty } from 'antd';
-import type { PatientTabProps } from '../types';
+import { PromptsPanel } from '../../prompts/PromptsPanel';
+import { recordWriteState } from '../../prompts/record-access';
+import type { Patient, PatientTabProps } from '../types';
+
+/** The patient's AI instructions with their history; `compact` hides creation and actions (01 §2). */
+export function PatientPrompts({ patient, active, compact }: { patient: Patient; active: boolean; compact?: boolean }) {
+  const { canWrite, reason } = recordWriteState(patient, 'clinical.write');
+  return (
+    <PromptsPanel
+      path={`/patients/${patient.id}/prompts`}
+      heading="Instrucciones para Glady IA de este paciente"
+      titles={{ create: 'Nueva instrucción de paciente', edit: 'Editar instrucción de paciente' }}
+      canWrite={canWrite}
+      disabledReason={reason}
+      compact={compact}
+      active={active}
+    />
+  );
+}
 
 /** Tab 'Instrucciones IA' of the patient page. */
-export default function PromptsTab(_props: PatientTabProps) {
-  return <Empty description="Esta sección estará disponible próximamente." />;
+export default function PromptsTab({ patient, active }: PatientTabProps) {
+  return <PatientPrompts patient={patient} active={active} />;
 }

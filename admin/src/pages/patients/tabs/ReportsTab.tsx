@@ -1,7 +1,102 @@
-import { Empty } from 'antd';
+import { useState } from 'react';
+import { App, Button, Card, Col, DatePicker, Form, Row, Select, Typography } from 'antd';
+import { FilePdfOutlined, FileTextOutlined } from '@ant-design/icons';
+import dayjs, { type Dayjs } from 'dayjs';
+import { CLINICAL_ELEMENTS } from '../../../../../contract/rules/vitals';
+import { measurementsApi, type DownloadLink } from '../../../charts/measurements.api';
 import type { PatientTabProps } from '../types';
 
-/** Tab 'Reportes' of the patient page. */
-export default function ReportsTab(_props: PatientTabProps) {
-  return <Empty description="Esta sección estará disponible próximamente." />;
+const REPORT_ERROR = 'Error al generar el reporte';
+const ALL = 0;
+const ELEMENT_OPTIONS = [
+  { value: ALL, label: 'Todos los signos' },
+  ...CLINICAL_ELEMENTS.map((e) => ({ value: e.id, label: `${e.name} (${e.unit})` })),
+];
+
+type Range = [Dayjs, Dayjs];
+/** 01 §2 Reportes: one month back to today. */
+const defaultRange = (): Range => [dayjs().subtract(1, 'month'), dayjs()];
+
+/**
+ * Opens the report in a new tab (01 §2). The tab is opened on the click itself, before the call,
+ * so the browser does not treat it as a pop-up; it is pointed at the signed link when it arrives.
+ */
+async function openReport(fetchLink: () => Promise<DownloadLink>, onError: () => void) {
+  const tab = window.open('', '_blank');
+  try {
+    const { url } = await fetchLink();
+    if (tab) {
+      tab.opener = null;
+      tab.location.href = url;
+    } else {
+      window.location.assign(url);
+    }
+  } catch {
+    tab?.close();
+    onError();
+  }
+}
+
+function RangeFields({ value, onChange, prefix }: { value: Range; onChange: (r: Range) => void; prefix: string }) {
+  return (
+    <Row gutter={12}>
+      <Col span={12}>
+        <Form.Item label="Fecha Inicio" htmlFor={`${prefix}-start`}>
+          <DatePicker id={`${prefix}-start`} format="DD/MM/YYYY" allowClear={false} style={{ width: '100%' }} value={value[0]}
+            disabledDate={(d) => d.isAfter(value[1], 'day')} onChange={(d) => d && onChange([d, value[1]])} />
+        </Form.Item>
+      </Col>
+      <Col span={12}>
+        <Form.Item label="Fecha Fin" htmlFor={`${prefix}-end`}>
+          <DatePicker id={`${prefix}-end`} format="DD/MM/YYYY" allowClear={false} style={{ width: '100%' }} value={value[1]}
+            disabledDate={(d) => d.isBefore(value[0], 'day') || d.isAfter(dayjs(), 'day')} onChange={(d) => d && onChange([value[0], d])} />
+        </Form.Item>
+      </Col>
+    </Row>
+  );
+}
+
+/** Tab 'Reportes': CSV and PDF downloads of the patient's readings for a period (01 §2, 03 §7). */
+export default function ReportsTab({ patient }: PatientTabProps) {
+  const { notification } = App.useApp();
+  const [csvRange, setCsvRange] = useState<Range>(defaultRange);
+  const [pdfRange, setPdfRange] = useState<Range>(defaultRange);
+  const [element, setElement] = useState<number>(ALL);
+  const allowed = patient.permissions.get_reports;
+  const fail = () => notification.error({ message: REPORT_ERROR });
+  const day = (d: Dayjs) => d.format('YYYY-MM-DD');
+
+  return (
+    <Row gutter={[16, 16]}>
+      <Col xs={24} lg={12}>
+        <Card title={<><FileTextOutlined /> Reporte CSV</>}>
+          <Typography.Paragraph type="secondary">Todas las mediciones del periodo, una por fila, para abrir en una hoja de cálculo.</Typography.Paragraph>
+          <Form layout="vertical">
+            <RangeFields prefix="csv" value={csvRange} onChange={setCsvRange} />
+            <Form.Item label="Elemento Clínico" htmlFor="csv-element">
+              <Select id="csv-element" value={element} onChange={setElement} options={ELEMENT_OPTIONS} />
+            </Form.Item>
+            <Button type="primary" icon={<FileTextOutlined />} disabled={!allowed}
+              onClick={() => void openReport(() => measurementsApi.csvLink(patient.id, {
+                start_at: day(csvRange[0]), end_at: day(csvRange[1]), ...(element === ALL ? {} : { clinical_element: element }),
+              }), fail)}>
+              Descargar CSV
+            </Button>
+          </Form>
+        </Card>
+      </Col>
+      <Col xs={24} lg={12}>
+        <Card title={<><FilePdfOutlined /> Reporte PDF</>}>
+          <Typography.Paragraph type="secondary">Datos del paciente, una gráfica y las lecturas de cada signo vital del periodo.</Typography.Paragraph>
+          <Form layout="vertical">
+            <RangeFields prefix="pdf" value={pdfRange} onChange={setPdfRange} />
+            <Button type="primary" icon={<FilePdfOutlined />} disabled={!allowed}
+              onClick={() => void openReport(() => measurementsApi.pdfLink(patient.id, { start_at: day(pdfRange[0]), end_at: day(pdfRange[1]) }), fail)}>
+              Descargar PDF
+            </Button>
+          </Form>
+        </Card>
+      </Col>
+    </Row>
+  );
 }

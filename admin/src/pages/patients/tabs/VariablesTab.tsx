@@ -1,7 +1,154 @@
-import { Empty } from 'antd';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { Button, Card, Empty, Form, Input, Modal, Select, Spin, Table, Tag, Tooltip, Typography } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import type { Schemas } from '../../../contract';
+import { notify } from '../../../providers/notification';
+import { errorMessage, getJson, postJson } from '../../prompts/record-api';
+import { recordWriteState } from '../../prompts/record-access';
 import type { PatientTabProps } from '../types';
+import './record-tabs.css';
 
-/** Tab 'Variables' of the patient page. */
-export default function VariablesTab(_props: PatientTabProps) {
-  return <Empty description="Esta sección estará disponible próximamente." />;
+type Variable = Schemas['PatientClinicalVariable'];
+type CatalogueVariable = Schemas['ClinicalVariable'];
+
+// The chart library is large: it lands in its own chunk, loaded with the first numeric variable.
+const Line = lazy(() => import('@ant-design/plots').then((m) => ({ default: m.Line })));
+
+function VariableCard({ variable }: { variable: Variable }) {
+  const numeric = variable.type === 'numeric';
+  const points = variable.observations.map((o) => ({ fecha: o.formated_date.slice(0, 10), valor: Number(o.value) }));
+  const unit = variable.unit ? ` (${variable.unit})` : '';
+  return (
+    <Card
+      size="small"
+      title={<span>{variable.name}{unit}</span>}
+      extra={variable.loinc_code ? <Tag>LOINC {variable.loinc_code}</Tag> : null}
+    >
+      <Table
+        size="small"
+        rowKey="id"
+        pagination={variable.observations.length > 5 ? { pageSize: 5, size: 'small' } : false}
+        dataSource={[...variable.observations].reverse()}
+        columns={[
+          { title: 'Fecha', dataIndex: 'formated_date' },
+          { title: 'Valor', dataIndex: 'value', render: (v: number | string) => (numeric ? `${v}${variable.unit ? ` ${variable.unit}` : ''}` : v) },
+        ]}
+      />
+      {numeric &&
+        (points.length < 2 ? (
+          <Typography.Paragraph type="secondary">No hay suficientes datos para mostrar un gráfico</Typography.Paragraph>
+        ) : (
+          <div className="variable-chart">
+            <Suspense fallback={<Spin />}>
+              <Line data={points} xField="fecha" yField="valor" height={220} point={{ shapeField: 'circle', sizeField: 3 }} axis={{ x: { labelAutoHide: true } }} />
+            </Suspense>
+          </div>
+        ))}
+    </Card>
+  );
+}
+
+/** Tab 'Variables' of the patient page (01 §2): clinical variables with their values. */
+export default function VariablesTab({ patient, active }: PatientTabProps) {
+  const [variables, setVariables] = useState<Variable[] | null>(null);
+  const [catalogue, setCatalogue] = useState<CatalogueVariable[]>([]);
+  const [adding, setAdding] = useState(false);
+  const [choice, setChoice] = useState<number | undefined>();
+  const [value, setValue] = useState('');
+  const [saving, setSaving] = useState(false);
+  const { canWrite, reason } = recordWriteState(patient, 'clinical.write');
+  const path = `/patients/${patient.id}/clinical_observations`;
+
+  const load = useCallback(async () => {
+    try {
+      setVariables(await getJson<Variable[]>(path));
+    } catch (error) {
+      // 01 §8: a failed clinical-variable list is only logged.
+      console.error('[vigia] variables clínicas', error);
+      setVariables([]);
+    }
+  }, [path]);
+
+  useEffect(() => {
+    if (active) {
+      setVariables(null);
+      void load();
+    }
+  }, [active, load]);
+
+  const open = async () => {
+    setChoice(undefined);
+    setValue('');
+    setAdding(true);
+    if (!catalogue.length) {
+      try {
+        setCatalogue(await getJson<CatalogueVariable[]>('/clinical_variables'));
+      } catch (error) {
+        notify.error(errorMessage(error, 'No fue posible cargar las variables clínicas'));
+      }
+    }
+  };
+
+  const save = async () => {
+    if (choice === undefined || !value.trim()) return;
+    setSaving(true);
+    try {
+      await postJson(path, { clinical_variable_id: choice, value: value.trim() });
+      notify.success('Valor registrado');
+      setAdding(false);
+      await load();
+    } catch (error) {
+      notify.error(errorMessage(error, 'No fue posible registrar el valor'));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const selected = catalogue.find((v) => v.id === choice);
+  return (
+    <div className="record-tab">
+      <div className="record-tab-head">
+        <Typography.Title level={5}>Variables clínicas</Typography.Title>
+        <Tooltip title={canWrite ? undefined : reason}>
+          <Button icon={<PlusOutlined />} disabled={!canWrite} onClick={open}>Registrar valor</Button>
+        </Tooltip>
+      </div>
+      {variables === null ? (
+        <Spin tip="Cargando variables clínicas..."><div style={{ minHeight: 80 }} /></Spin>
+      ) : variables.length === 0 ? (
+        <Empty description="No hay variables clínicas disponibles para este paciente." />
+      ) : (
+        <div className="variables-grid">
+          {variables.map((v) => <VariableCard key={v.id} variable={v} />)}
+        </div>
+      )}
+      <Modal
+        open={adding}
+        title="Registrar valor de variable clínica"
+        onCancel={() => setAdding(false)}
+        destroyOnHidden
+        footer={[
+          <Button key="cancel" onClick={() => setAdding(false)}>Cancelar</Button>,
+          <Button key="save" type="primary" loading={saving} disabled={choice === undefined || !value.trim()} onClick={save}>Guardar</Button>,
+        ]}
+      >
+        <Form layout="vertical">
+          <Form.Item label="Variable" htmlFor="variable-id">
+            <Select
+              id="variable-id"
+              showSearch
+              optionFilterProp="label"
+              placeholder="Seleccione la variable"
+              value={choice}
+              onChange={setChoice}
+              options={catalogue.map((v) => ({ value: v.id, label: `${v.name}${v.unit ? ` (${v.unit})` : ''}` }))}
+            />
+          </Form.Item>
+          <Form.Item label="Valor" htmlFor="variable-value" extra={selected?.type === 'numeric' ? 'Número; use punto o coma para los decimales.' : undefined}>
+            <Input id="variable-value" value={value} maxLength={600} inputMode={selected?.type === 'numeric' ? 'decimal' : 'text'} onChange={(e) => setValue(e.target.value)} />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </div>
+  );
 }

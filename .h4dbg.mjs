@@ -1,0 +1,14 @@
+import { chromium } from 'playwright-core';
+const base = 'http://localhost:3947';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless','--no-sandbox','--disable-gpu'] });
+const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+page.on('console', (m) => console.log('console', m.type(), m.text().slice(0, 300)));
+page.on('response', (r) => { if (r.url().includes('/api/')) console.log('resp', r.status(), r.url()); });
+await page.goto(base + '/');
+await page.getByLabel(/Correo/i).fill('admin@demo.vigia.co');
+await page.getByLabel(/Contraseña/).fill('Vigia@2026');
+await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+await page.waitForTimeout(2000);
+await page.goto(base + `/patients/6/orders/${process.argv[2]}`); await page.waitForTimeout(4000);
+console.log(await page.locator('.fc-event').count());
+await browser.close();

@@ -1,0 +1,138 @@
+import { useEffect, useState } from 'react';
+import { Link, Navigate, useParams } from 'react-router';
+import { Button, Card, Descriptions, Form, Input, Space, Tag, Typography } from 'antd';
+import { CheckCircleOutlined, SaveOutlined } from '@ant-design/icons';
+import type { Schemas } from '../../contract';
+import { PageHeader } from '../../crud/PageHeader';
+import { usePageTitle } from '../../layout/usePageTitle';
+import { notify } from '../../providers/notification';
+import { apiSend, useApiGet } from './useApi';
+import { VaccinationForm } from './VaccinationForm';
+import { elementField, GenericForm } from './GenericForm';
+import '../../crud/crud.css';
+
+type Encounter = Schemas['Encounter'];
+type Observation = Schemas['EncounterObservation'];
+type Values = Record<string, unknown>;
+
+const dateTime = (iso: string) =>
+  new Intl.DateTimeFormat('es-CO', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+
+function initialValues(e: Encounter): Values {
+  const values: Values = {
+    biological_type: e.biological_type ?? undefined, medication_id: e.medication_id ?? undefined, dose: e.dose ?? undefined,
+    stock_id: e.stock_id ?? undefined, vaccination_card: e.vaccination_card ?? false, observations: e.observations ?? undefined,
+  };
+  for (const o of e.elements) values[elementField(o.clinical_element)] = o.value;
+  return values;
+}
+
+/** Saves each element whose value is new or changed (the server keeps the before/after log). */
+async function saveObservations(e: Encounter, values: Values) {
+  const existing = new Map(e.elements.map((o) => [o.clinical_element, o]));
+  for (const [key, raw] of Object.entries(values)) {
+    if (!key.startsWith('element_') || raw === undefined || raw === null || String(raw).trim() === '') continue;
+    const elementId = Number(key.slice('element_'.length));
+    const value = String(raw).trim();
+    const before = existing.get(elementId);
+    if (!before) await apiSend<Observation>('post', '/observations', { encounter_id: e.id, clinical_element: elementId, value });
+    else if (before.value !== value) await apiSend<Observation>('patch', `/observations/${before.id}`, { value });
+  }
+}
+
+/** Encounter screen, /encounters/:id (03 §2): the patient's basic data and a vaccination or generic form. */
+export default function EncounterPage() {
+  usePageTitle('Atención');
+  const { id } = useParams();
+  const encounter = useApiGet<Encounter>(`/encounters/${id}`);
+  const [form] = Form.useForm<Values>();
+  const [saving, setSaving] = useState(false);
+  const e = encounter.data;
+  useEffect(() => {
+    if (e) form.setFieldsValue(initialValues(e) as never);
+  }, [e, form]);
+
+  if (encounter.notFound) return <Navigate to="/404notfound" replace />;
+  const done = e?.status === 'Realizado';
+
+  const validate = async () => {
+    try {
+      await form.validateFields();
+      notify.success('El formulario está completo; ya puede guardar la atención.');
+      return true;
+    } catch {
+      notify.error('Revise los campos marcados en rojo.');
+      return false;
+    }
+  };
+
+  const save = async () => {
+    if (!e || !(await validate())) return;
+    const values = form.getFieldsValue(true);
+    setSaving(true);
+    try {
+      if (e.kind === 'generic') await saveObservations(e, values);
+      const body = e.kind === 'vaccination'
+        ? { biological_type: values.biological_type, medication_id: values.medication_id, dose: values.dose, stock_id: values.stock_id ?? null,
+            vaccination_card: !!values.vaccination_card, observations: (values.observations as string | undefined)?.trim() || null }
+        : { observations: (values.observations as string | undefined)?.trim() || null };
+      await apiSend<Encounter>('put', `/encounters/${e.id}`, body);
+      notify.success('Atención guardada: quedó en estado Realizado.');
+      await encounter.reload();
+    } catch (error) {
+      const err = error as { message?: string; errors?: Record<string, string | string[]> };
+      notify.error(err.message ?? 'No fue posible guardar la atención');
+      const fields = Object.entries(err.errors ?? {}).map(([name, msg]) => ({ name, errors: ([] as string[]).concat(msg) }));
+      if (fields.length) form.setFields(fields);
+      await encounter.reload();
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <PageHeader
+      title={e ? (e.kind === 'vaccination' ? 'Atención de vacunación' : 'Atención general') : 'Atención'}
+      extra={
+        <Space>
+          <Button icon={<CheckCircleOutlined />} onClick={validate} disabled={!e || done}>Validar</Button>
+          <Button type="primary" icon={<SaveOutlined />} onClick={save} loading={saving} disabled={!e || done}>Guardar</Button>
+        </Space>
+      }
+    >
+      <Card loading={!e} style={{ marginBottom: 16 }} title="Paciente">
+        {e && (
+          <Descriptions column={{ xs: 1, sm: 2, lg: 4 }} size="small">
+            <Descriptions.Item label="Nombre"><Link to={`/patients/${e.patient.id}`}>{e.patient.full_name}</Link></Descriptions.Item>
+            <Descriptions.Item label={e.patient.id_type_name}>{e.patient.nid}</Descriptions.Item>
+            <Descriptions.Item label="Edad">{e.patient.age} años</Descriptions.Item>
+            <Descriptions.Item label="Género">{e.patient.gender_name}</Descriptions.Item>
+            <Descriptions.Item label="Estado de la atención">
+              <Tag color={done ? 'green' : 'gold'}>{e.status}</Tag>
+            </Descriptions.Item>
+            {done && e.checkout && <Descriptions.Item label="Realizada">{dateTime(e.checkout)}</Descriptions.Item>}
+            {done && <Descriptions.Item label="Responsable">{e.responsible_name ?? '—'}</Descriptions.Item>}
+            {done && e.serial && <Descriptions.Item label="Lote"><Link to={`/stocks/${e.stock_id}`}>{e.serial}</Link></Descriptions.Item>}
+          </Descriptions>
+        )}
+      </Card>
+      {e && (
+        <Card>
+          {done && <Typography.Paragraph type="secondary">La atención ya fue realizada; solo puede consultarse.</Typography.Paragraph>}
+          <Form form={form} layout="vertical" requiredMark style={{ maxWidth: 640 }} name="encounter">
+            {e.kind === 'vaccination' ? (
+              <VaccinationForm readOnly={done} />
+            ) : (
+              <>
+                <GenericForm encounterId={e.id} observations={e.elements} readOnly={done} />
+                <Form.Item name="observations" label="Observaciones generales">
+                  <Input.TextArea disabled={done} autoSize={{ minRows: 2, maxRows: 6 }} maxLength={600} showCount />
+                </Form.Item>
+              </>
+            )}
+          </Form>
+        </Card>
+      )}
+    </PageHeader>
+  );
+}

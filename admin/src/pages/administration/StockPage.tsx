@@ -1,0 +1,104 @@
+import { useState } from 'react';
+import { Link, Navigate, useParams } from 'react-router';
+import { Button, Card, DatePicker, Descriptions, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { ArrowLeftOutlined, EditOutlined } from '@ant-design/icons';
+import type { Dayjs } from 'dayjs';
+import type { Schemas } from '../../contract';
+import { CrudEditDialog } from '../../crud/CrudDialogs';
+import { PageHeader } from '../../crud/PageHeader';
+import { StatusChip } from '../../crud/renderers';
+import { usePageTitle } from '../../layout/usePageTitle';
+import { readSession } from '../../session';
+import { can, isRole } from '../../../../api/src/modules/access/access.rules';
+import { FORBIDDEN_REASON } from '../../providers/access';
+import { stocks, stockStatus } from '../../resources/stocks';
+import { useApiGet } from './useApi';
+import '../../crud/crud.css';
+
+type Stock = Schemas['Stock'];
+type Application = Schemas['StockApplication'];
+
+const INCOMPLETE = <Tag color="orange">Dato Incompleto</Tag>;
+const orIncomplete = (v: unknown) => (v === null || v === undefined || v === '' ? INCOMPLETE : String(v));
+const dateTime = (iso: string) =>
+  new Intl.DateTimeFormat('es-CO', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+
+/** 'Ver Lote', /stocks/:id (03 §2): the batch, its edit dialog and the applications made with it. */
+export default function StockPage() {
+  usePageTitle('Ver Lote');
+  const { id } = useParams();
+  const [editing, setEditing] = useState(false);
+  const [range, setRange] = useState<[string | undefined, string | undefined]>([undefined, undefined]);
+  const [page, setPage] = useState(1);
+  const stock = useApiGet<Stock>(`/stocks/${id}`);
+  const apps = useApiGet<Application[]>(`/stocks/${id}/applications`, {
+    date1: range[0], date2: range[1], _start: (page - 1) * 10, _end: page * 10,
+  });
+  const role = readSession()?.role_name;
+  const mayEdit = isRole(role) && can(role, stocks.writes);
+
+  if (stock.notFound) return <Navigate to="/404notfound" replace />;
+  const s = stock.data;
+  return (
+    <PageHeader
+      title="Ver Lote"
+      extra={
+        <Space>
+          <Link to="/inventory"><Button icon={<ArrowLeftOutlined />}>Inventario</Button></Link>
+          <Tooltip title={mayEdit ? undefined : FORBIDDEN_REASON}>
+            <Button type="primary" icon={<EditOutlined />} disabled={!mayEdit || !s} onClick={() => setEditing(true)}>Editar</Button>
+          </Tooltip>
+        </Space>
+      }
+    >
+      <Card loading={stock.loading && !s} style={{ marginBottom: 16 }}>
+        {s && (
+          <Descriptions column={{ xs: 1, sm: 2, lg: 3 }} bordered size="small">
+            <Descriptions.Item label="Tipo">{s.type_name}</Descriptions.Item>
+            <Descriptions.Item label="Nombre">{orIncomplete(s.medical_supply_name)}</Descriptions.Item>
+            <Descriptions.Item label={s.batch ? 'Serial de lote' : 'Referencia'}>{s.serial}</Descriptions.Item>
+            <Descriptions.Item label="Tipo de Biológico">{s.type === 'biologico' ? orIncomplete(s.generic_name) : 'No aplica'}</Descriptions.Item>
+            <Descriptions.Item label="Fecha de vencimiento">
+              {s.formated_expiration_date} {s.expired && <Tag color="red">Vencido</Tag>}
+            </Descriptions.Item>
+            <Descriptions.Item label="Cantidad (unidades)"><Typography.Text strong>{s.cuantity}</Typography.Text></Descriptions.Item>
+            <Descriptions.Item label="Estado"><StatusChip value={stockStatus(s)} /></Descriptions.Item>
+          </Descriptions>
+        )}
+      </Card>
+
+      <Card title="Aplicaciones" extra={
+        <DatePicker.RangePicker
+          format="DD/MM/YYYY"
+          aria-label="Filtrar por fecha"
+          placeholder={['Desde', 'Hasta']}
+          onChange={(v: [Dayjs | null, Dayjs | null] | null) => {
+            setPage(1);
+            setRange([v?.[0]?.format('YYYY-MM-DD'), v?.[1]?.format('YYYY-MM-DD')]);
+          }}
+        />
+      }>
+        <Table<Application>
+          rowKey="encounter_id"
+          loading={apps.loading}
+          dataSource={apps.data ?? []}
+          locale={{ emptyText: 'Este lote aún no tiene aplicaciones en el rango elegido.' }}
+          pagination={{ current: page, pageSize: 10, total: apps.total, onChange: setPage, showSizeChanger: false }}
+          scroll={{ x: 'max-content' }}
+          columns={[
+            { title: 'Fecha', dataIndex: 'checkout', render: (v: string) => dateTime(v) },
+            { title: 'Paciente', dataIndex: 'patient_name', render: (v: string, r) => <Link to={`/patients/${r.patient_id}`}>{v}</Link> },
+            { title: 'Documento', dataIndex: 'nid' },
+            { title: 'Dosis', dataIndex: 'dose', render: (v: string | null) => v ?? '—' },
+            { title: 'Responsable', dataIndex: 'responsible_name', render: (v: string | null) => v ?? '—' },
+            { title: 'Atención', dataIndex: 'encounter_id', render: (v: number) => <Link to={`/encounters/${v}`}>Ver atención</Link> },
+          ]}
+        />
+      </Card>
+
+      {editing && id && (
+        <CrudEditDialog resource={stocks} id={id} onClosed={() => { setEditing(false); void stock.reload(); }} />
+      )}
+    </PageHeader>
+  );
+}

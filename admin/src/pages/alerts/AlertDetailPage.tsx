@@ -1,0 +1,253 @@
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Button, Card, Col, Descriptions, Empty, Input, List, Modal, Radio, Row, Skeleton, Space, Tag, Typography } from 'antd';
+import { ArrowLeftOutlined, HeartOutlined, RobotOutlined } from '@ant-design/icons';
+import { ENTRY_MIN_LENGTH, formatElapsed, validateEntry } from '../../../../contract/rules/alarms';
+import { usePageTitle } from '../../layout/usePageTitle';
+import { alertsApi, type AlertDetail } from './alerts.api';
+import { PRIORITY_COLORS, PRIORITY_TAG } from './alerts.data';
+import { localTime } from './time';
+import { useNotify } from './notify';
+import './alerts.css';
+
+const MeasurementsPanel = lazy(() => import('./MeasurementsPanel'));
+const INCOMPLETE = 'Dato Incompleto';
+
+/** 'Abierta:' ticks every minute; elapsed days, hours and minutes (02 §2.8). */
+function useNow(ms = 60_000) {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const t = window.setInterval(() => setNow(new Date()), ms);
+    return () => window.clearInterval(t);
+  }, [ms]);
+  return now;
+}
+
+function ContactCard({ alert }: { alert: AlertDetail }) {
+  const c = alert.contact;
+  const v = (x: string | null) => x || <Typography.Text type="warning">{INCOMPLETE}</Typography.Text>;
+  return (
+    <Card size="small" title="Contacto">
+      <Descriptions column={1} size="small">
+        <Descriptions.Item label="Dirección">{v(c.address)}</Descriptions.Item>
+        <Descriptions.Item label="Barrio">{v(c.neighborhood)}</Descriptions.Item>
+        <Descriptions.Item label="Ciudad">{v(c.city_name)}</Descriptions.Item>
+        <Descriptions.Item label="Teléfono">{c.cellphone ? `${c.prefix ?? ''} ${c.cellphone}` : v(null)}</Descriptions.Item>
+        <Descriptions.Item label="Correo electrónico">{v(c.email)}</Descriptions.Item>
+      </Descriptions>
+    </Card>
+  );
+}
+
+/** 'Gestionar alerta': entries oldest first, 'Evolución', 'Cerrar Alerta' (02 §2.8). */
+function ManagePanel({ alert, reload, onClosed }: { alert: AlertDetail; reload: () => void; onClosed: () => void }) {
+  const notify = useNotify();
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [closing, setClosing] = useState(false);
+  const [closeType, setCloseType] = useState<'true_alert' | 'false_alert'>('true_alert');
+  const closed = alert.status !== 1;
+  const valid = validateEntry(text) === null;
+  const fail = (e: unknown) => notify.error(e);
+
+  const addEntry = async () => {
+    setBusy(true);
+    try {
+      await alertsApi.addEntry(alert.patient.id, alert.id, text.trim());
+      setText('');
+      reload();
+    } catch (e) {
+      fail(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const close = async () => {
+    setBusy(true);
+    try {
+      await alertsApi.close(alert.patient.id, alert.id, { close_type: closeType, description: text.trim() });
+      notify.success('Alerta cerrada correctamente');
+      setClosing(false);
+      onClosed();
+    } catch (e) {
+      fail(e);
+      reload();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card size="small" title="Gestionar alerta">
+      <div className="alert-entries">
+        {alert.entries.length === 0 ? (
+          <Empty description="No existen entradas" image={Empty.PRESENTED_IMAGE_SIMPLE} />
+        ) : (
+          <List
+            size="small"
+            dataSource={alert.entries}
+            renderItem={(e) => (
+              <List.Item>
+                <List.Item.Meta
+                  avatar={e.user_id == null ? <RobotOutlined aria-label="Asistente IA" /> : undefined}
+                  title={<span style={{ textTransform: 'lowercase' }}>{e.user_name}</span>}
+                  description={
+                    <>
+                      <Typography.Paragraph style={{ margin: 0, color: 'inherit' }}>{e.description}</Typography.Paragraph>
+                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>{localTime(e.created_at, alert.time_zone_patient)}</Typography.Text>
+                    </>
+                  }
+                />
+              </List.Item>
+            )}
+          />
+        )}
+        {closed && (
+          <Typography.Text strong>
+            Alerta cerrada por <span style={{ textTransform: 'lowercase' }}>{alert.closed_by_name ?? alert.entries.at(-1)?.user_name}</span>
+          </Typography.Text>
+        )}
+      </div>
+      {!closed && (
+        <>
+          <Input.TextArea
+            aria-label="Nueva entrada"
+            placeholder={`Escribe una nueva entrada (mínimo ${ENTRY_MIN_LENGTH} caracteres)`}
+            autoSize={{ minRows: 3, maxRows: 6 }}
+            maxLength={2000}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+          />
+          <Space style={{ marginTop: 8 }} wrap>
+            <Button onClick={addEntry} disabled={!valid || busy} loading={busy && !closing}>
+              Evolución
+            </Button>
+            <Button type="primary" danger onClick={() => setClosing(true)} disabled={!valid || busy}>
+              Cerrar Alerta
+            </Button>
+          </Space>
+        </>
+      )}
+      <Modal
+        open={closing}
+        title="Cerrar alerta"
+        okText="Guardar y Finalizar"
+        cancelText="Cancelar"
+        confirmLoading={busy}
+        onOk={close}
+        onCancel={() => setClosing(false)}
+        destroyOnHidden
+      >
+        <Typography.Paragraph>Clasificación del cierre de alerta:</Typography.Paragraph>
+        <Radio.Group
+          value={closeType}
+          onChange={(e) => setCloseType(e.target.value)}
+          options={[
+            { value: 'true_alert', label: 'Alerta verdadera' },
+            { value: 'false_alert', label: 'Alerta falsa' },
+          ]}
+        />
+      </Modal>
+    </Card>
+  );
+}
+
+/** Alert detail, /patients/:patient_id/alerts/:alert_id (02 §2.8). */
+export default function AlertDetailPage() {
+  const { patient_id, alert_id } = useParams();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const [alert, setAlert] = useState<AlertDetail | null>(null);
+  const [missing, setMissing] = useState(false);
+  const now = useNow();
+  usePageTitle(alert ? `Alerta #${alert.id}` : 'Detalle de la alerta');
+  const back = params.get('source') === 'management' ? '/alerts_management' : `/patients/${patient_id}?tab=alerts`;
+
+  const load = useCallback(async () => {
+    try {
+      setAlert(await alertsApi.get(Number(patient_id), Number(alert_id)));
+    } catch (e) {
+      const err = e as { statusCode?: number; message?: string };
+      if (err.statusCode !== 0) notify.error(err, 'No fue posible cargar la alerta');
+      if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) setMissing(true);
+    }
+  }, [patient_id, alert_id, notify]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  if (missing) return <Navigate to="/404notfound" replace />;
+  if (!alert) return <Skeleton active />;
+  const m = alert.measurement;
+  const ai = alert.type === 3;
+  return (
+    <section className="vigia-page">
+      <Space style={{ marginBottom: 12 }} wrap>
+        <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(back)}>
+          Volver
+        </Button>
+        <Typography.Title level={3} style={{ margin: 0 }}>
+          {alert.patient.full_name}
+        </Typography.Title>
+        <Typography.Text type="secondary">Documento {alert.patient.nid}</Typography.Text>
+      </Space>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} lg={14}>
+          <Card
+            styles={{ body: { padding: 0 } }}
+            title={
+              <Space wrap>
+                {ai ? <RobotOutlined /> : <HeartOutlined />}
+                <span>{ai ? 'Alerta del asistente IA' : alert.type === 0 ? (alert.alarm?.name ?? alert.type_name) : alert.type_name}</span>
+                <Tag color={PRIORITY_TAG[alert.priority]}>Prioridad {alert.priority_name}</Tag>
+                <Tag color={alert.status === 1 ? 'red' : 'green'}>{alert.status_name}</Tag>
+              </Space>
+            }
+          >
+            <div style={{ padding: 16 }}>
+              {alert.type === 0 && m ? (
+                <Descriptions column={1} size="small">
+                  <Descriptions.Item label="Elemento clínico">{m.clinical_element_name}</Descriptions.Item>
+                  <Descriptions.Item label="Fecha de la medición">{localTime(m.when, alert.time_zone_patient)}</Descriptions.Item>
+                  <Descriptions.Item label="Valor">
+                    <Typography.Text strong style={{ fontSize: 20 }}>
+                      {m.value} {m.clinical_element_unit}
+                    </Typography.Text>
+                  </Descriptions.Item>
+                  {alert.alarm && (
+                    <Descriptions.Item label="Rango de la alarma">
+                      {alert.alarm.minimum_condition} - {alert.alarm.maximum_condition} {m.clinical_element_unit}
+                    </Descriptions.Item>
+                  )}
+                </Descriptions>
+              ) : (
+                <Descriptions column={1} size="small">
+                  <Descriptions.Item label="Descripción">{alert.description ?? alert.type_name}</Descriptions.Item>
+                  <Descriptions.Item label="Creada">{localTime(alert.created_at, alert.time_zone_patient)}</Descriptions.Item>
+                </Descriptions>
+              )}
+            </div>
+            <div className="alert-footer" style={{ background: PRIORITY_COLORS[alert.priority] }}>
+              <span>ID {alert.id}</span>
+              <span>
+                {alert.status === 1 ? `Abierta: ${formatElapsed(new Date(alert.created_at), now)}` : `Cerrada el ${localTime(alert.closed_at ?? alert.created_at, alert.time_zone_patient)}`}
+              </span>
+            </div>
+          </Card>
+          {alert.type === 0 && (
+            <Suspense fallback={<Skeleton active />}>
+              <MeasurementsPanel alert={alert} />
+            </Suspense>
+          )}
+        </Col>
+        <Col xs={24} lg={10}>
+          <Space direction="vertical" size={16} style={{ width: '100%' }}>
+            <ManagePanel alert={alert} reload={load} onClosed={() => navigate(back)} />
+            <ContactCard alert={alert} />
+          </Space>
+        </Col>
+      </Row>
+    </section>
+  );
+}

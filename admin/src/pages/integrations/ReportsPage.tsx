@@ -1,0 +1,109 @@
+import { useEffect, useState } from 'react';
+import { Button, Card, Col, DatePicker, Form, Row, Select, Statistic } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
+import dayjs, { type Dayjs } from 'dayjs';
+import { MESSAGES } from '../../../../contract/rules/validation';
+import { PageHeader } from '../../crud/PageHeader';
+import { usePageTitle } from '../../layout/usePageTitle';
+import { notify } from '../../providers/notification';
+import type { Schemas } from '../../contract';
+import { integrationsApi } from './integrations.api';
+import './integrations.css';
+
+/** 03 §3: number-of-hours options and vital-sign groups. */
+const HOURS = [1, 3, 6, 9, 12, 24];
+const GROUPS = [
+  { value: 'cardiovascular', label: 'Cardiovascular (frecuencia cardiaca y presión arterial)' },
+  { value: 'oxygenation', label: 'Oxigenación (saturación de oxígeno)' },
+  { value: 'weight', label: 'Peso' },
+  { value: 'glucose', label: 'Glucosa' },
+  { value: 'temperature', label: 'Temperatura' },
+];
+const REPORT_FAILED = 'Error al generar el reporte';
+const GROUP_REQUIRED = 'Por favor selecciona un grupo de signos vitales';
+const DATES_REQUIRED = 'Seleccione al menos una fecha de inicio o de fin.';
+
+async function open(get: () => Promise<{ url: string }>) {
+  try {
+    const { url } = await get();
+    window.open(url, '_blank', 'noopener');
+  } catch (e) {
+    console.error(e);
+    notify.error(REPORT_FAILED);
+  }
+}
+
+/** Reportes (03 §2): measurements CSV by previous hours, vital signs by group, status changes by dates, open alerts. */
+export default function ReportsPage() {
+  usePageTitle('Reportes');
+  const [metrics, setMetrics] = useState<Schemas['OpenedAlertMetrics'] | null>(null);
+  useEffect(() => {
+    integrationsApi.openedAlerts().then(setMetrics, (e) => console.error(e));
+  }, []);
+
+  return (
+    <PageHeader title="Reportes">
+      <Row gutter={[16, 16]} className="reports-grid">
+        <Col xs={24} lg={12}>
+          <Card title="Mediciones (CSV)">
+            <Form layout="vertical" onFinish={(v: { hours: number }) => open(() => integrationsApi.measurementsCsv(v.hours))}>
+              <Form.Item name="hours" label="Número de Horas anteriores" rules={[{ required: true, message: MESSAGES.required }]}>
+                <Select placeholder="Seleccione" options={HOURS.map((h) => ({ value: h, label: h === 1 ? '1 hora' : `${h} horas` }))} />
+              </Form.Item>
+              <Button type="primary" htmlType="submit" icon={<DownloadOutlined />}>Descargar CSV</Button>
+            </Form>
+          </Card>
+        </Col>
+        <Col xs={24} lg={12}>
+          <Card title="Signos vitales por grupo">
+            <Form layout="vertical" onFinish={(v: { group: string }) => open(() => integrationsApi.vitalSigns(v.group))}>
+              <Form.Item name="group" label="Grupo de signos vitales" rules={[{ required: true, message: GROUP_REQUIRED }]}>
+                <Select placeholder="Seleccione un grupo" options={GROUPS} />
+              </Form.Item>
+              <Button type="primary" htmlType="submit" icon={<DownloadOutlined />}>Descargar CSV</Button>
+            </Form>
+          </Card>
+        </Col>
+        <Col xs={24} lg={12}>
+          <Card title="Cambios de estado de pacientes">
+            <Form
+              layout="vertical"
+              initialValues={{ start: dayjs().subtract(1, 'month'), end: dayjs() }}
+              onFinish={(v: { start?: Dayjs | null; end?: Dayjs | null }) =>
+                open(() => integrationsApi.statusChanges(v.start?.format('YYYY-MM-DD'), v.end?.format('YYYY-MM-DD')))
+              }
+            >
+              <Row gutter={12}>
+                <Col span={12}>
+                  <Form.Item
+                    name="start"
+                    label="Fecha de inicio"
+                    dependencies={['end']}
+                    rules={[({ getFieldValue }) => ({ validator: async (_, v) => { if (!v && !getFieldValue('end')) throw new Error(DATES_REQUIRED); } })]}
+                  >
+                    <DatePicker format="DD/MM/YYYY" style={{ width: '100%' }} />
+                  </Form.Item>
+                </Col>
+                <Col span={12}>
+                  <Form.Item name="end" label="Fecha de fin">
+                    <DatePicker format="DD/MM/YYYY" style={{ width: '100%' }} />
+                  </Form.Item>
+                </Col>
+              </Row>
+              <Button type="primary" htmlType="submit" icon={<DownloadOutlined />}>Descargar CSV</Button>
+            </Form>
+          </Card>
+        </Col>
+        <Col xs={24} lg={12}>
+          <Card title="Alertas abiertas por prioridad">
+            <Row gutter={12}>
+              <Col span={8}><Statistic title="Alta" value={metrics?.by_priority.high ?? '—'} valueStyle={{ color: '#cf1322' }} /></Col>
+              <Col span={8}><Statistic title="Media" value={metrics?.by_priority.medium ?? '—'} valueStyle={{ color: '#d48806' }} /></Col>
+              <Col span={8}><Statistic title="Baja" value={metrics?.by_priority.low ?? '—'} valueStyle={{ color: '#389e0d' }} /></Col>
+            </Row>
+          </Card>
+        </Col>
+      </Row>
+    </PageHeader>
+  );
+}

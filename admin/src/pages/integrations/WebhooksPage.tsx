@@ -1,0 +1,251 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Alert, Button, Card, Descriptions, Form, Input, Space, Switch, Table, Tag, Typography } from 'antd';
+import { CheckCircleFilled, ReloadOutlined, SendOutlined } from '@ant-design/icons';
+import { MESSAGES, validateCode } from '../../../../contract/rules/validation';
+import { PageHeader } from '../../crud/PageHeader';
+import { usePageTitle } from '../../layout/usePageTitle';
+import { notify } from '../../providers/notification';
+import { isHttpError } from '../../providers/errors';
+import { readSession } from '../../session';
+import { formatDateTime, integrationsApi, type Client, type WebhookDelivery } from './integrations.api';
+import './integrations.css';
+
+const PAGE_SIZE = 10;
+const MASK = '••••••••';
+
+const STATUS_TAGS: Record<WebhookDelivery['status'], { color: string; label: string }> = {
+  pending: { color: 'gold', label: 'Pendiente' },
+  sending: { color: 'blue', label: 'Enviando' },
+  delivered: { color: 'green', label: 'Entregado' },
+  failed: { color: 'red', label: 'Fallido' },
+};
+const EVENT_LABELS: Record<WebhookDelivery['event_type'], string> = { measurement: 'Medición', alert: 'Alerta de valor', test: 'Prueba' };
+
+const failMessage = (e: unknown) => (isHttpError(e) ? e.message : 'Ocurrió un error inesperado. Intente de nuevo.');
+
+/** A URL the form accepts before asking the server (which also enforces https:// outside development). */
+function validateWebhookUrl(value: string | undefined): string | null {
+  if (!value || !value.trim()) return MESSAGES.required;
+  try {
+    const u = new URL(value.trim());
+    return u.protocol === 'https:' || u.protocol === 'http:' ? null : MESSAGES.url;
+  } catch {
+    return MESSAGES.url;
+  }
+}
+
+/** Webhook HL7 FHIR (03 §2, D19, D20): register, validate, subscribe, and follow the deliveries. */
+export default function WebhooksPage() {
+  usePageTitle('Webhooks HL7 FHIR');
+  const session = readSession();
+  const clientId = session?.client_id ?? 0;
+  const isAdmin = session?.role_name === 'admin';
+  const [client, setClient] = useState<Client | null>(null);
+  const [editing, setEditing] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [logVersion, setLogVersion] = useState(0);
+  const [form] = Form.useForm<{ webhook_url: string; security_phrase: string }>();
+
+  const load = useCallback(() => {
+    integrationsApi.client(clientId).then(setClient, (e) => console.error(e));
+  }, [clientId]);
+  useEffect(load, [load]);
+
+  const registered = Boolean(client?.webhook_url);
+  const showForm = isAdmin && (!registered || editing);
+
+  async function save(values: { webhook_url: string; security_phrase?: string }) {
+    setBusy(true);
+    try {
+      const body = { webhook_url: values.webhook_url.trim(), ...(values.security_phrase ? { security_phrase: values.security_phrase } : {}) };
+      setClient(await integrationsApi.save(clientId, body));
+      setEditing(false);
+      form.resetFields();
+      notify.success('Webhook guardado. Pulse Validar para enviar un evento de prueba.');
+    } catch (e) {
+      if (isHttpError(e) && e.errors) form.setFields(Object.entries(e.errors).map(([name, errors]) => ({ name: name as 'webhook_url', errors: ([] as string[]).concat(errors as string[]) })));
+      notify.error(failMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function validate() {
+    setBusy(true);
+    try {
+      const res = await integrationsApi.validate(clientId);
+      notify.success(res.message);
+    } catch (e) {
+      notify.error(failMessage(e));
+    } finally {
+      setBusy(false);
+      load();
+      setLogVersion((v) => v + 1);
+    }
+  }
+
+  async function subscribe(field: 'webhook_measurements' | 'webhook_alerts', on: boolean) {
+    try {
+      setClient(await integrationsApi.save(clientId, { [field]: on }));
+    } catch (e) {
+      notify.error(failMessage(e));
+    }
+  }
+
+  return (
+    <PageHeader title="Webhook HL7 FHIR">
+      {!isAdmin && <Alert type="info" showIcon message="Solo un administrador puede configurar el webhook." style={{ marginBottom: 16 }} />}
+      {client?.webhook_disabled_reason && (
+        <Alert type="warning" showIcon message="El webhook está desactivado" description={client.webhook_disabled_reason} style={{ marginBottom: 16 }} />
+      )}
+      <Card title="Receptor FHIR" className="integrations-card">
+        {showForm ? (
+          <Form form={form} layout="vertical" onFinish={save} initialValues={{ webhook_url: client?.webhook_url ?? '' }} requiredMark>
+            <Form.Item
+              name="webhook_url"
+              label="URL Webhook"
+              required
+              rules={[{ validator: async (_, v) => { const m = validateWebhookUrl(v); if (m) throw new Error(m); } }]}
+            >
+              <Input placeholder="https://receptor.ejemplo.co/fhir" autoComplete="off" />
+            </Form.Item>
+            <Form.Item
+              name="security_phrase"
+              label="Palabra de seguridad"
+              required={!registered}
+              extra={registered ? 'Déjela vacía para conservar la palabra guardada.' : 'Mínimo 6 caracteres. Con ella se firman los eventos; no se vuelve a mostrar.'}
+              rules={[{ validator: async (_, v) => { if (registered && !v) return; const m = validateCode(v); if (m) throw new Error(m); } }]}
+            >
+              <Input.Password placeholder={registered ? MASK : ''} autoComplete="new-password" />
+            </Form.Item>
+            <Space>
+              <Button type="primary" htmlType="submit" loading={busy}>
+                Guardar
+              </Button>
+              {editing && <Button onClick={() => { setEditing(false); form.resetFields(); }}>Cancelar</Button>}
+            </Space>
+          </Form>
+        ) : registered ? (
+          <>
+            <Descriptions column={1} size="small" bordered>
+              <Descriptions.Item label="URL Webhook">{client?.webhook_url}</Descriptions.Item>
+              <Descriptions.Item label="Palabra de seguridad">{client?.security_phrase_set ? MASK : ''}</Descriptions.Item>
+              <Descriptions.Item label="Estado">
+                {client?.validate ? (
+                  <Tag icon={<CheckCircleFilled />} color="success">Verificado</Tag>
+                ) : (
+                  <Tag color="default">Sin validar</Tag>
+                )}
+              </Descriptions.Item>
+            </Descriptions>
+            {isAdmin && (
+              <Space style={{ marginTop: 16 }}>
+                <Button type="primary" icon={<SendOutlined />} disabled={client?.validate || busy} loading={busy} onClick={validate}>
+                  Validar
+                </Button>
+                <Button onClick={() => setEditing(true)}>Editar</Button>
+              </Space>
+            )}
+          </>
+        ) : (
+          <Typography.Text type="secondary">No hay un webhook registrado.</Typography.Text>
+        )}
+      </Card>
+
+      {registered && (
+        <Card title="Suscripciones:" className="integrations-card">
+          {(
+            [
+              ['webhook_measurements', 'Mediciones', 'Cada medición como Observation FHIR.'],
+              ['webhook_alerts', 'Alertas de valor', 'Cada alerta por valor fuera de rango como DetectedIssue FHIR.'],
+            ] as const
+          ).map(([field, label, help]) => {
+            const on = Boolean(client?.[field]);
+            return (
+              <div key={field} className="integrations-subscription">
+                <Switch aria-label={label} checked={on} disabled={!isAdmin} onChange={(v) => subscribe(field, v)} />
+                <span className="integrations-subscription-label">{label}</span>
+                <Tag color={on ? 'green' : 'default'}>{on ? 'Suscrito' : 'No suscrito'}</Tag>
+                <Typography.Text type="secondary">{help}</Typography.Text>
+              </div>
+            );
+          })}
+          {!client?.validate && (
+            <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
+              Los eventos se envían cuando el webhook está validado.
+            </Typography.Paragraph>
+          )}
+        </Card>
+      )}
+
+      {registered && isAdmin && <DeliveryLog timeZone={session?.time_zone} version={logVersion} />}
+    </PageHeader>
+  );
+}
+
+/** The delivery log with each event's status and 'Reenviar'. */
+function DeliveryLog({ timeZone, version }: { timeZone?: string; version: number }) {
+  const [page, setPage] = useState(1);
+  const [data, setData] = useState<{ rows: WebhookDelivery[]; total: number }>({ rows: [], total: 0 });
+  const [loading, setLoading] = useState(false);
+
+  const load = useCallback(() => {
+    setLoading(true);
+    integrationsApi
+      .deliveries((page - 1) * PAGE_SIZE, page * PAGE_SIZE)
+      .then(setData, (e) => console.error(e))
+      .finally(() => setLoading(false));
+  }, [page, version]);
+  useEffect(load, [load]);
+
+  async function resend(d: WebhookDelivery) {
+    try {
+      await integrationsApi.resend(d.id);
+      notify.success('La entrega quedó en cola para reenviarse.');
+      load();
+    } catch (e) {
+      notify.error(failMessage(e));
+    }
+  }
+
+  return (
+    <Card
+      title="Registro de entregas"
+      className="integrations-card"
+      extra={<Button icon={<ReloadOutlined />} onClick={load}>Actualizar</Button>}
+    >
+      <Table<WebhookDelivery>
+        rowKey="id"
+        size="middle"
+        loading={loading}
+        dataSource={data.rows}
+        scroll={{ x: 760 }}
+        pagination={{ current: page, pageSize: PAGE_SIZE, total: data.total, onChange: setPage, showSizeChanger: false }}
+        locale={{ emptyText: 'Aún no hay entregas.' }}
+        columns={[
+          { title: 'Fecha', dataIndex: 'created_at', render: (v: string) => formatDateTime(v, timeZone) },
+          { title: 'Evento', dataIndex: 'event_type', render: (v: WebhookDelivery['event_type'], r) => `${EVENT_LABELS[v]} (${r.resource_type})` },
+          { title: 'Paciente', dataIndex: 'patient_name', render: (v: string | null) => v ?? '—' },
+          {
+            title: 'Estado',
+            dataIndex: 'status',
+            render: (v: WebhookDelivery['status']) => <Tag color={STATUS_TAGS[v].color}>{STATUS_TAGS[v].label}</Tag>,
+          },
+          { title: 'Intentos', dataIndex: 'attempts', align: 'right' },
+          {
+            title: 'Último resultado',
+            render: (_, r) => (r.status === 'delivered' ? `Entregado ${formatDateTime(r.delivered_at, timeZone)}` : r.last_error ?? '—'),
+          },
+          {
+            title: 'Acciones',
+            render: (_, r) => (
+              <Button size="small" disabled={r.status === 'pending' || r.status === 'sending'} onClick={() => resend(r)}>
+                Reenviar
+              </Button>
+            ),
+          },
+        ]}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,160 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import FullCalendar from '@fullcalendar/react';
+import dayGridPlugin from '@fullcalendar/daygrid';
+import timeGridPlugin from '@fullcalendar/timegrid';
+import interactionPlugin from '@fullcalendar/interaction';
+import esLocale from '@fullcalendar/core/locales/es';
+import type { DatesSetArg, EventClickArg } from '@fullcalendar/core';
+import { App, Button, Descriptions, Form, Input, Modal, Select, Space, Tag, Typography } from 'antd';
+import { MESSAGES } from '../../../../contract/rules/validation';
+import { localParts, localToUtc } from '../../../../contract/rules/activities';
+import { ACTIVITY_STATUS_COLORS, ACTIVITY_STATUS_NAMES, hourOptions, patientDateTime, patientInstant } from './order-ui';
+import { ordersApi, type Activity } from './orders.api';
+
+export interface ActivityCalendarProps {
+  patientId: number;
+  timeZone: string;
+  canManage: boolean;
+  /** Only this order's activities (order detail), otherwise the patient's visible range. */
+  orderId?: number;
+  /** Bumped by the parent to reload. */
+  reloadKey?: number;
+  /** First date shown (e.g. the order's start), an ISO instant. */
+  initialDate?: string | null;
+  onError?: (error: unknown) => void;
+}
+
+const legend = Object.entries(ACTIVITY_STATUS_NAMES);
+
+/** An instant as the patient's wall-clock time, for a calendar that runs in UTC. */
+function wall(iso: string, timeZone: string): string {
+  const p = localParts(new Date(iso), timeZone);
+  return `${p.date}T${p.time}:00Z`;
+}
+
+/** The activities calendar (02 §2.13): month, week and day views, 1-hour events, reschedule or cancel status 0 only. */
+export default function ActivityCalendar({ patientId, timeZone, canManage, orderId, reloadKey, initialDate, onError }: ActivityCalendarProps) {
+  const { notification } = App.useApp();
+  const [activities, setActivities] = useState<Activity[]>([]);
+  const [range, setRange] = useState<{ star_date: string; end_date: string } | null>(null);
+  const [selected, setSelected] = useState<Activity | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [form] = Form.useForm<{ date: string; hour: string }>();
+  const onErrorRef = useRef(onError);
+  onErrorRef.current = onError;
+
+  const load = useCallback(async () => {
+    try {
+      if (orderId) setActivities(await ordersApi.orderActivities(patientId, orderId));
+      else if (range) setActivities(await ordersApi.patientActivities(patientId, range));
+    } catch (e) {
+      onErrorRef.current?.(e);
+    }
+  }, [patientId, orderId, range]);
+  useEffect(() => {
+    void load();
+  }, [load, reloadKey]);
+
+  const datesSet = (arg: DatesSetArg) => {
+    // The calendar runs in UTC showing the patient's wall-clock times (D5): its day bounds are patient-local days.
+    const day = (d: Date) => d.toISOString().slice(0, 10);
+    const next = { star_date: localToUtc(day(arg.start), 0, timeZone).toISOString(), end_date: localToUtc(day(arg.end), 0, timeZone).toISOString() };
+    setRange((r) => (r && r.star_date === next.star_date && r.end_date === next.end_date ? r : next));
+  };
+  const open = (arg: EventClickArg) => {
+    const a = activities.find((x) => String(x.id) === arg.event.id) ?? null;
+    setSelected(a);
+    if (a) {
+      const p = localParts(new Date(a.programmed_at), timeZone);
+      form.setFieldsValue({ date: p.date, hour: p.time });
+    }
+  };
+  const change = async (body: { programmed_at?: string; status?: 3 }) => {
+    if (!selected) return;
+    setSaving(true);
+    try {
+      await ordersApi.updateActivity(patientId, selected.order_id, selected.id, body);
+      notification.success({ message: body.status === 3 ? 'Actividad cancelada' : 'Actividad reprogramada' });
+      setSelected(null);
+      await load();
+    } catch (e) {
+      notification.error({ message: (e as { message?: string }).message ?? 'No fue posible actualizar la actividad' });
+    } finally {
+      setSaving(false);
+    }
+  };
+  const reschedule = async () => {
+    const v = await form.validateFields().catch(() => null);
+    if (v) await change({ programmed_at: patientInstant(v.date, v.hour, timeZone) });
+  };
+  const editable = !!selected && selected.status === 0 && canManage;
+
+  return (
+    <div className="activity-calendar">
+      <div className="order-legend" aria-label="Estados de las actividades">
+        {legend.map(([k, name]) => <span key={k} style={{ ['--c' as string]: ACTIVITY_STATUS_COLORS[Number(k)] }}>{name}</span>)}
+      </div>
+      <FullCalendar
+        plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin]}
+        locale={esLocale}
+        timeZone="UTC"
+        now={() => wall(new Date().toISOString(), timeZone)}
+        initialView="dayGridMonth"
+        initialDate={initialDate ? wall(initialDate, timeZone) : undefined}
+        headerToolbar={{ left: 'prev,next today', center: 'title', right: 'dayGridMonth,timeGridWeek,timeGridDay' }}
+        buttonText={{ today: 'Hoy', month: 'Mes', week: 'Semana', day: 'Día' }}
+        dayHeaderFormat={{ weekday: 'short' }}
+        titleFormat={{ year: 'numeric', month: 'long' }}
+        eventTimeFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
+        defaultTimedEventDuration="01:00"
+        height="auto"
+        dayMaxEvents={3}
+        moreLinkText={(n) => `+${n} más`}
+        datesSet={datesSet}
+        eventClick={open}
+        events={activities.map((a) => ({
+          id: String(a.id),
+          title: a.order_type === 1 ? (a.medicine_name ?? 'Medicamento') : (a.order_description ?? 'Signos vitales'),
+          start: wall(a.programmed_at, timeZone),
+          end: wall(new Date(new Date(a.programmed_at).getTime() + 3600_000).toISOString(), timeZone),
+          color: ACTIVITY_STATUS_COLORS[a.status],
+        }))}
+      />
+      <Modal
+        open={!!selected}
+        title="Actividad"
+        onCancel={() => setSelected(null)}
+        footer={[
+          <Button key="close" onClick={() => setSelected(null)}>Cerrar</Button>,
+          <Button key="cancel" danger disabled={!editable || saving} onClick={() => change({ status: 3 })}>Cancelar actividad</Button>,
+          <Button key="save" type="primary" disabled={!editable || saving} loading={saving} onClick={reschedule}>Reprogramar</Button>,
+        ]}
+      >
+        {selected && (
+          <>
+            <Descriptions column={1} size="small">
+              <Descriptions.Item label="Orden">{selected.order_description}</Descriptions.Item>
+              <Descriptions.Item label="Programada para">{patientDateTime(selected.programmed_at, timeZone)}</Descriptions.Item>
+              <Descriptions.Item label="Estado"><Tag color={ACTIVITY_STATUS_COLORS[selected.status]}>{selected.status_name}</Tag></Descriptions.Item>
+            </Descriptions>
+            {selected.status !== 0 ? (
+              <Typography.Paragraph type="secondary">Solo las actividades Programadas se pueden reprogramar o cancelar.</Typography.Paragraph>
+            ) : !canManage ? (
+              <Typography.Paragraph type="secondary">Su rol o el estado del paciente no permiten gestionar actividades.</Typography.Paragraph>
+            ) : null}
+            <Form form={form} layout="vertical" disabled={!editable}>
+              <Space wrap>
+                <Form.Item name="date" label="Fecha" rules={[{ required: true, message: MESSAGES.required }]}>
+                  <Input type="date" />
+                </Form.Item>
+                <Form.Item name="hour" label="Hora" rules={[{ required: true, message: MESSAGES.required }]}>
+                  <Select options={hourOptions} style={{ width: 120 }} showSearch />
+                </Form.Item>
+              </Space>
+            </Form>
+          </>
+        )}
+      </Modal>
+    </div>
+  );
+}

@@ -1,0 +1,173 @@
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { Navigate, useNavigate, useParams } from 'react-router';
+import { App, Button, Card, Col, Descriptions, Form, Input, Modal, Popconfirm, Row, Select, Skeleton, Space, Switch, Tag, Typography } from 'antd';
+import { ArrowLeftOutlined, CalendarOutlined, StopOutlined } from '@ant-design/icons';
+import { MESSAGES } from '../../../../contract/rules/validation';
+import { usePageTitle } from '../../layout/usePageTitle';
+import { patientsApi } from '../patients/api';
+import type { Patient } from '../patients/types';
+import { OrderFields, orderBody } from './OrderFields';
+import { OrderStatusTag } from './OrderStatusTag';
+import { hourOptions, patientDateTime, patientInstant, todayIn } from './order-ui';
+import { ordersApi, type Order, type OrderUpdate } from './orders.api';
+import './orders.css';
+
+const ActivityCalendar = lazy(() => import('./ActivityCalendar'));
+
+const Missing = () => <Tag color="red">Dato Incompleto</Tag>;
+const orElse = (v: React.ReactNode) => (v === null || v === undefined || v === '' ? <Missing /> : v);
+
+
+function ScheduleDialog({ order, open, onClose, onDone }: { order: Order; open: boolean; onClose: () => void; onDone: () => void }) {
+  const [form] = Form.useForm<{ date: string; hour: string }>();
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const submit = async () => {
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
+    setSaving(true);
+    try {
+      // 02 §4: save start_at, then generate the activities; the page reloads.
+      await ordersApi.update(order.patient.id!, order.id, { start_at: patientInstant(v.date, v.hour, order.time_zone_patient) });
+      await ordersApi.generate(order.patient.id!, order.id);
+      onDone();
+    } catch (e) {
+      setError((e as { message?: string }).message ?? null);
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <Modal open={open} title="Programar Actividades" onCancel={onClose} destroyOnHidden
+      footer={[<Button key="c" onClick={onClose}>Cerrar</Button>, <Button key="s" type="primary" loading={saving} disabled={saving} onClick={submit}>Programar Actividades</Button>]}>
+      <Form form={form} layout="vertical" initialValues={{ date: todayIn(order.time_zone_patient), hour: order.hours?.[0] ?? '08:00' }}>
+        <Form.Item name="date" label="Fecha de inicio" rules={[{ required: true, message: MESSAGES.required }]}>
+          <Input type="date" min={todayIn(order.time_zone_patient)} />
+        </Form.Item>
+        <Form.Item name="hour" label="Hora de inicio" rules={[{ required: true, message: MESSAGES.required }]}>
+          <Select options={hourOptions} showSearch />
+        </Form.Item>
+        <Typography.Text type="secondary">Hora del paciente ({order.time_zone_patient}).</Typography.Text>
+        {error && <Typography.Paragraph type="danger">{error}</Typography.Paragraph>}
+      </Form>
+    </Modal>
+  );
+}
+
+/** Order detail, /patients/:patient_id/orders/:order_id (02 §2.5). */
+export default function OrderDetailPage() {
+  const { patient_id, order_id } = useParams();
+  const navigate = useNavigate();
+  const { notification } = App.useApp();
+  const [order, setOrder] = useState<Order | null>(null);
+  const [patient, setPatient] = useState<Patient | null>(null);
+  const [missing, setMissing] = useState(false);
+  const [scheduling, setScheduling] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [reloadKey, setReloadKey] = useState(0);
+  const [form] = Form.useForm();
+  usePageTitle(order ? `Orden #${order.id}` : 'Detalle de la orden');
+
+  const load = useCallback(async () => {
+    try {
+      const [o, p] = await Promise.all([ordersApi.get(Number(patient_id), Number(order_id)), patientsApi.get(Number(patient_id))]);
+      setOrder(o);
+      setPatient(p);
+      setReloadKey((k) => k + 1);
+    } catch (e) {
+      const err = e as { statusCode?: number; message?: string };
+      if (err.statusCode !== 0) notification.error({ message: err.message ?? 'No fue posible cargar la orden' });
+      if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) setMissing(true);
+    }
+  }, [patient_id, order_id, notification]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  if (missing) return <Navigate to="/404notfound" replace />;
+  if (!order || !patient) return <Skeleton active />;
+  const perms = patient.permissions;
+  const tz = order.time_zone_patient;
+  const update = async (body: OrderUpdate) => {
+    setSaving(true);
+    try {
+      setOrder(await ordersApi.update(patient.id, order.id, body));
+      setReloadKey((k) => k + 1);
+    } catch (e) {
+      console.error(e); // 02 §8: update failures are silent.
+    } finally {
+      setSaving(false);
+    }
+  };
+  const saveEdit = async () => {
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
+    const { order_type: _t, ...body } = orderBody(order.order_type, v);
+    await update(body as OrderUpdate);
+  };
+  const duration = order.permanent ? <Tag color="blue">Permanente</Tag> : `${order.during} ${order.order_type === 0 && order.frequency_type === 1 ? 'semanas' : 'días'} (calendario)`;
+
+  return (
+    <section className="vigia-page">
+      <Space style={{ marginBottom: 12 }} wrap>
+        <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(`/patients/${patient.id}?tab=orders`)}>Volver</Button>
+        <Typography.Title level={3} style={{ margin: 0 }}>{patient.full_name}</Typography.Title>
+        <Typography.Text type="secondary">{patient.id_type_name} {patient.nid} · {patient.age} años · {patient.status_name}</Typography.Text>
+      </Space>
+      <Row gutter={[16, 16]}>
+        <Col span={24}>
+          <Card title={<Space>Descripción de la orden <OrderStatusTag order={order} /></Space>}
+          >
+            <Descriptions column={{ xs: 1, md: 2, xl: 3 }} size="small">
+              <Descriptions.Item label="Tipo de orden">{order.order_type_name}</Descriptions.Item>
+              {order.order_type === 0
+                ? <Descriptions.Item label="Tipo de Toma">{orElse(order.clinical_element_name)}</Descriptions.Item>
+                : <Descriptions.Item label="Medicamento">{orElse(order.medicine_name)}</Descriptions.Item>}
+              <Descriptions.Item label="Duración">{duration}</Descriptions.Item>
+              <Descriptions.Item label="Fecha de inicio">{orElse(patientDateTime(order.start_at, tz))}</Descriptions.Item>
+              <Descriptions.Item label="Responsable">{orElse(order.user.name)}</Descriptions.Item>
+              <Descriptions.Item label="Notificaciones">{order.notify ? 'Activas' : 'Pausadas'}</Descriptions.Item>
+              <Descriptions.Item label="Descripción" span={3}>{orElse(order.description)}</Descriptions.Item>
+            </Descriptions>
+            {order.status !== 3 && (
+              <div style={{ marginTop: 12 }}>
+              <Space wrap>
+                <Button icon={<CalendarOutlined />} disabled={!order.programmable || !perms.manage_activities} onClick={() => setScheduling(true)}>Programar Actividades</Button>
+                <Popconfirm title="¿Cancelar la orden y sus actividades pendientes?" okText="Sí, cancelar" cancelText="No" disabled={!perms.manage_activities || order.status >= 3} onConfirm={() => update({ status: 3 })}>
+                  <Button danger icon={<StopOutlined />} disabled={!perms.manage_activities || order.status >= 3}>Cancelar Orden</Button>
+                </Popconfirm>
+              </Space>
+              </div>
+            )}
+            {(order.status === 1 || order.status === 2) && (
+              <Space style={{ marginTop: 12 }}>
+                <Switch checked={!order.notify} loading={saving} disabled={!perms.manage_activities} onChange={(paused) => update({ notify: !paused })} aria-label="Pausar Notificaciones" />
+                {order.notify ? 'Pausar Notificaciones' : 'Activar Notificaciones'}
+              </Space>
+            )}
+          </Card>
+        </Col>
+        {order.status === 0 && (
+          <Col span={24}>
+            <Card title="Editar orden">
+              <Form form={form} layout="vertical" initialValues={order} disabled={!perms.create_order}>
+                <OrderFields orderType={order.order_type} />
+                <Button type="primary" loading={saving} onClick={saveEdit}>Guardar</Button>
+              </Form>
+            </Card>
+          </Col>
+        )}
+        {(order.activities_count ?? 0) > 0 && (
+          <Col span={24}>
+            <Card title="Calendario de Actividades">
+              <Suspense fallback={<Skeleton active />}>
+                <ActivityCalendar patientId={patient.id} orderId={order.id} timeZone={tz} canManage={perms.manage_activities && order.status < 3} reloadKey={reloadKey} initialDate={order.start_at} />
+              </Suspense>
+            </Card>
+          </Col>
+        )}
+      </Row>
+      <ScheduleDialog order={order} open={scheduling} onClose={() => setScheduling(false)} onDone={() => { setScheduling(false); void load(); }} />
+    </section>
+  );
+}

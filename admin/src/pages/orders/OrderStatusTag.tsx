@@ -1,0 +1,8 @@
+import { Tag } from 'antd';
+import { ORDER_STATUS_COLORS } from './order-ui';
+import type { Order } from './orders.api';
+
+/** Status chip: name, plus the progress while 'En ejecución' (02 §2.5). */
+export function OrderStatusTag({ order }: { order: Pick<Order, 'status' | 'status_name' | 'progress'> }) {
+  return <Tag color={ORDER_STATUS_COLORS[order.status]}>{order.status_name}{order.status === 2 ? ` ${order.progress}%` : ''}</Tag>;
+}

@@ -1,0 +1,114 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Alert, Button, Form, Modal, Space } from 'antd';
+import { SearchOutlined } from '@ant-design/icons';
+import { readSession } from '../../session';
+import { can, isRole } from '../../../../api/src/modules/access/access.rules';
+import { FORBIDDEN_REASON } from '../../providers/access';
+import { notify } from '../../providers/notification';
+import type { VigiaHttpError } from '../../providers/errors';
+import { patientsApi } from './api';
+import { PatientFormFields, usePatientFormState } from './PatientFormFields';
+import { IDENTITY_FIELDS, NEW_PATIENT_FIELDS, toPatientBody, yesterday, type PatientFormValues } from './patient-form';
+
+/** 01 §2: id type 1, the user's country and prefix, birth date yesterday. */
+function defaults(): PatientFormValues {
+  const user = readSession();
+  return { id_type: 1, country_id: user?.country_id, prefix: user?.prefix, birth_date: yesterday(new Date()) };
+}
+
+/**
+ * 'Nuevo paciente' (01 §2): first the document is checked; a known patient opens at once, an
+ * unknown one reveals the blank form.
+ */
+export default function NewPatientDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const navigate = useNavigate();
+  const [form] = Form.useForm<PatientFormValues>();
+  const [step, setStep] = useState<'identity' | 'form'>('identity');
+  const [busy, setBusy] = useState(false);
+  const fields = step === 'identity' ? IDENTITY_FIELDS : NEW_PATIENT_FIELDS;
+  const state = usePatientFormState(form, fields);
+  const role = readSession()?.role_name;
+  // Anyone may look a document up; only roles that create patients may save (D13, P1).
+  const mayCreate = isRole(role) && can(role, 'patients.create');
+
+  // The dialog is a route (/patients/new): opening the patient replaces it in the history.
+  const goTo = (id: number) => navigate(`/patients/${id}`, { replace: true });
+
+  const validate = async () => {
+    setBusy(true);
+    try {
+      const found = await patientsApi.validate(toPatientBody(state.values, ['id_type', 'nid']) as { id_type: number; nid: string });
+      notify.success(found.message);
+      goTo(found.id);
+    } catch (error) {
+      const e = error as VigiaHttpError;
+      if (e.statusCode === 404) setStep('form');
+      else notify.error(e.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const save = async () => {
+    setBusy(true);
+    try {
+      const created = await patientsApi.create(toPatientBody(state.values, NEW_PATIENT_FIELDS) as never);
+      notify.success(created.status === 2 ? 'Paciente creado. Complete los datos de contacto para activarlo.' : 'Paciente creado correctamente');
+      goTo(created.id);
+    } catch (error) {
+      const e = error as VigiaHttpError;
+      notify.error(e.message);
+      const field = e.errors && Object.keys(e.errors)[0];
+      if (field) form.setFields([{ name: field as keyof PatientFormValues, errors: [e.message] }]);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const footer =
+    step === 'identity' ? (
+      <Space wrap>
+        <Button onClick={onClose}>Cancelar</Button>
+        <Button type="primary" icon={<SearchOutlined />} loading={busy} disabled={!state.valid} onClick={validate}>
+          Validar paciente
+        </Button>
+      </Space>
+    ) : (
+      <Space wrap>
+        <Button onClick={onClose}>Cancelar</Button>
+        <Button type="primary" loading={busy} disabled={!state.valid || !mayCreate} onClick={save} title={mayCreate ? undefined : FORBIDDEN_REASON}>
+          Guardar
+        </Button>
+      </Space>
+    );
+
+  return (
+    <Modal open={open} title="Nuevo paciente" onCancel={onClose} footer={footer} width={720} destroyOnHidden maskClosable={false}>
+      <Form form={form} layout="vertical" initialValues={defaults()} requiredMark onFinish={step === 'identity' ? validate : save}>
+        {step === 'identity' ? (
+          <Alert
+            type="info"
+            showIcon
+            className="patients-dialog-hint"
+            message="Primero verifique el documento"
+            description="Si el paciente ya está registrado lo abriremos; si no, podrá completar sus datos."
+          />
+        ) : (
+          <Alert
+            type="success"
+            showIcon
+            className="patients-dialog-hint"
+            message="No existe un paciente con ese documento. Puede registrarlo."
+            action={
+              <Button size="small" type="link" onClick={() => setStep('identity')}>
+                Cambiar documento
+              </Button>
+            }
+          />
+        )}
+        <PatientFormFields form={form} fields={fields} state={state} lockedIdentity={step === 'form'} />
+      </Form>
+    </Modal>
+  );
+}

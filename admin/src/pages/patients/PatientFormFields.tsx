@@ -1,0 +1,215 @@
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { Col, Form, Input, Row, Select, Skeleton, type FormInstance } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { DATE_MIN } from '../../../../contract/rules/validation';
+import { searchCities, useIdTypes, useListing, type Option } from './api';
+import { isoDay, PATIENT_FIELD_RULES, patientFormErrors, type PatientFormValues } from './patient-form';
+import { COLOMBIA_ID } from './patient-status';
+
+const DateInput = lazy(() => import('../../crud/date-input'));
+
+type Field = keyof PatientFormValues;
+
+const LABELS: Record<Field, string> = {
+  country_id: 'País',
+  id_type: 'Tipo de documento',
+  nid: 'Número de documento',
+  first_name: 'Nombres',
+  last_name: 'Apellidos',
+  city_id: 'Ciudad',
+  birth_date: 'Fecha de nacimiento',
+  gender: 'Género',
+  address: 'Dirección',
+  neighborhood: 'Barrio',
+  prefix: 'Prefijo',
+  cellphone: 'Teléfono',
+  email: 'Correo electrónico',
+  eapb_id: 'Aseguradora (EAPB)',
+  regime: 'Régimen',
+  blood_type: 'Tipo de sangre',
+  rh_factor: 'Factor RH',
+};
+
+const UPPER: Field[] = ['first_name', 'last_name', 'address', 'neighborhood'];
+const REQUIRED: Field[] = ['country_id', 'id_type', 'nid', 'first_name', 'last_name', 'city_id', 'birth_date', 'gender', 'address', 'neighborhood', 'prefix', 'cellphone', 'email'];
+
+export interface PatientFormState {
+  values: PatientFormValues;
+  nidRegex?: string;
+  errors: Partial<Record<Field, string>>;
+  valid: boolean;
+  today: string;
+}
+
+/** Live values, the chosen id type's regex and the errors of the listed fields (Save is disabled while any, 01 §5). */
+export function usePatientFormState(form: FormInstance<PatientFormValues>, fields: Field[]): PatientFormState {
+  const values = (Form.useWatch((v: PatientFormValues) => v, form) ?? {}) as PatientFormValues;
+  const idTypes = useIdTypes(values.country_id);
+  const nidRegex = idTypes.find((t) => t.id === values.id_type)?.validation_regex;
+  const today = isoDay(new Date());
+  const shown = fields.filter((f) => (f === 'eapb_id' || f === 'regime' ? values.country_id === COLOMBIA_ID : true));
+  const errors = useMemo(() => patientFormErrors(values, shown, { nidRegex, today }), [values, shown.join(), nidRegex, today]);
+  return { values, nidRegex, errors, valid: Object.keys(errors).length === 0, today };
+}
+
+function BirthDateInput({ today, ...control }: { today: string; value?: Dayjs; onChange?: (v: Dayjs | null) => void; id?: string }) {
+  return (
+    <Suspense fallback={<Skeleton.Input active block />}>
+      <DateInput
+        {...control}
+        placeholder="dd/mm/aaaa"
+        disabledDate={(d: Dayjs) => d.isAfter(dayjs(today), 'day') || d.isBefore(dayjs(DATE_MIN), 'day')}
+        allowClear={false}
+      />
+    </Suspense>
+  );
+}
+
+function CitySelect({ countryId, initial, ...control }: { countryId?: number; initial?: Option | null; value?: number; onChange?: (v: number) => void; id?: string }) {
+  const [options, setOptions] = useState<Option[]>(initial ? [initial] : []);
+  const [loading, setLoading] = useState(false);
+  const seq = useRef(0);
+  const load = (q: string) => {
+    if (!countryId) return;
+    const mine = ++seq.current;
+    setLoading(true);
+    searchCities(countryId, q)
+      .then((o) => {
+        if (mine !== seq.current) return;
+        const keep = options.filter((x) => x.value === control.value);
+        setOptions([...keep, ...o.filter((x) => !keep.some((k) => k.value === x.value))]);
+      })
+      .catch(() => undefined)
+      .finally(() => mine === seq.current && setLoading(false));
+  };
+  useEffect(() => {
+    load('');
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [countryId]);
+  return (
+    <Select
+      {...control}
+      showSearch
+      filterOption={false}
+      onSearch={load}
+      loading={loading}
+      options={options}
+      placeholder={countryId ? 'Escriba para buscar la ciudad' : 'Elija primero el país'}
+      disabled={!countryId}
+      notFoundContent={loading ? 'Buscando…' : 'Sin resultados'}
+    />
+  );
+}
+
+/**
+ * The patient form's fields (01 §2, §5), shared by the new-patient dialog and the edit dialogs:
+ * id types and the id-number rule reload with the country, text is upper-cased as typed, insurer
+ * and regime appear only for Colombia.
+ */
+export function PatientFormFields({
+  form,
+  fields,
+  state,
+  initialCity,
+  lockedIdentity = false,
+}: {
+  form: FormInstance<PatientFormValues>;
+  fields: Field[];
+  state: PatientFormState;
+  initialCity?: Option | null;
+  lockedIdentity?: boolean;
+}) {
+  const { values, nidRegex, today } = state;
+  const has = (f: Field) => fields.includes(f);
+  const colombia = values.country_id === COLOMBIA_ID;
+  const countries = useListing('countries', undefined, has('country_id'));
+  const idTypes = useIdTypes(values.country_id);
+  const genders = useListing('genders', undefined, has('gender'));
+  const bloodTypes = useListing('blood_types', undefined, has('blood_type'));
+  const rhFactors = useListing('rh_factors', undefined, has('rh_factor'));
+  const regimes = useListing('regimes', undefined, has('regime') && colombia);
+  const eapbs = useListing('eapbs', undefined, has('eapb_id') && colombia);
+  const prefixListing = useListing('prefixes', undefined, has('prefix'));
+  const prefixes = useMemo(() => {
+    const seen = new Set<string>();
+    return prefixListing
+      .map((o) => ({ value: o.label.split(' ')[0], label: o.label }))
+      .filter((o) => !seen.has(o.value) && seen.add(o.value))
+      .sort((a, b) => a.label.localeCompare(b.label, 'es'));
+  }, [prefixListing]);
+
+  // A new country brings its own id types and cities (01 §5).
+  const lastCountry = useRef(values.country_id);
+  useEffect(() => {
+    if (values.country_id === undefined || lastCountry.current === values.country_id) return;
+    const previous = lastCountry.current;
+    lastCountry.current = values.country_id;
+    if (previous === undefined) return;
+    if (has('city_id')) form.setFieldValue('city_id', null);
+    if (values.country_id !== COLOMBIA_ID) form.setFieldsValue({ eapb_id: null, regime: null });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [values.country_id]);
+  useEffect(() => {
+    if (!idTypes.length || idTypes.some((t) => t.id === values.id_type)) return;
+    form.setFieldValue('id_type', idTypes[0].id);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [idTypes]);
+  useEffect(() => {
+    if (values.nid) form.validateFields(['nid']).catch(() => undefined);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [nidRegex]);
+
+  const rule = (f: Field) => [
+    {
+      validator: () => {
+        const message = PATIENT_FIELD_RULES[f](form.getFieldsValue(true) as PatientFormValues, { nidRegex, today });
+        return message ? Promise.reject(new Error(message)) : Promise.resolve();
+      },
+    },
+  ];
+  const upper = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : v);
+  const item = (f: Field, control: React.ReactNode, extra: Partial<React.ComponentProps<typeof Form.Item>> = {}, span = 12) =>
+    has(f) && (
+      <Col xs={24} sm={span} key={f}>
+        <Form.Item name={f} label={LABELS[f]} required={REQUIRED.includes(f)} rules={rule(f)} validateFirst normalize={UPPER.includes(f) ? upper : undefined} {...extra}>
+          {control}
+        </Form.Item>
+      </Col>
+    );
+
+  const select = (options: { value: number | string; label: string }[], more: Record<string, unknown> = {}) => (
+    <Select options={options} showSearch optionFilterProp="label" placeholder="Seleccione" {...more} />
+  );
+
+  return (
+    <Row gutter={16}>
+      {item('country_id', select(countries, { disabled: lockedIdentity }), {}, 8)}
+      {item('id_type', select(idTypes.map((t) => ({ value: t.id, label: t.name })), { disabled: lockedIdentity || !values.country_id }), {}, 8)}
+      {item('nid', <Input disabled={lockedIdentity} inputMode="text" autoComplete="off" maxLength={20} placeholder="Sin puntos ni espacios" />, {
+        dependencies: ['id_type', 'country_id'],
+        normalize: upper,
+      }, 8)}
+      {item('first_name', <Input maxLength={50} autoComplete="off" />)}
+      {item('last_name', <Input maxLength={50} autoComplete="off" />)}
+      {item(
+        'birth_date',
+        <BirthDateInput today={today} />,
+        {
+          getValueProps: (v: unknown) => ({ value: v ? dayjs(String(v)) : undefined }),
+          normalize: (v: Dayjs | null) => (v ? v.format('YYYY-MM-DD') : undefined),
+        },
+      )}
+      {item('gender', select(genders))}
+      {item('blood_type', select(bloodTypes, { allowClear: true }), {}, 6)}
+      {item('rh_factor', select(rhFactors, { allowClear: true }), {}, 6)}
+      {colombia && item('eapb_id', select(eapbs, { allowClear: true }))}
+      {colombia && item('regime', select(regimes, { allowClear: true }))}
+      {item('city_id', <CitySelect countryId={values.country_id} initial={initialCity} />)}
+      {item('neighborhood', <Input maxLength={200} autoComplete="off" />)}
+      {item('address', <Input maxLength={200} autoComplete="off" />, {}, 24)}
+      {item('prefix', select(prefixes), {}, 8)}
+      {item('cellphone', <Input inputMode="numeric" maxLength={11} autoComplete="off" />, {}, 16)}
+      {item('email', <Input type="email" inputMode="email" maxLength={254} autoComplete="off" />, {}, 24)}
+    </Row>
+  );
+}

@@ -1,0 +1,154 @@
+import { lazy, useCallback, useEffect, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { Alert, Button, Card, Col, Result, Row, Skeleton } from 'antd';
+import { ArrowLeftOutlined } from '@ant-design/icons';
+import { useGetIdentity } from '@refinedev/core';
+import type { Session } from '../../contract';
+import { API_URL } from '../../constants';
+import { usePageTitle } from '../../layout/usePageTitle';
+import { http } from '../../providers/http';
+import { notify } from '../../providers/notification';
+import type { VigiaHttpError } from '../../providers/errors';
+import { readSession } from '../../session';
+import { patientsApi, type PatientUpdated } from './api';
+import { AlertsCountCard, BasicDataCard, ClinicHistoryCard, ContactCard, PrescriptionCard, TagsCard, type CardDialog } from './PatientCards';
+import { ClinicHistoryDialog, DeceasedDialog, EditBasicDialog, EditContactDialog, InactivateDialog, TagsDialog } from './PatientDialogs';
+import { PatientTabs, visibleTabs } from './PatientTabs';
+import type { Patient } from './types';
+import './patients.css';
+
+const NotFoundPage = lazy(() => import('../not-found/NotFoundPage'));
+
+const DIALOGS = { basic: EditBasicDialog, history: ClinicHistoryDialog, contact: EditContactDialog, tags: TagsDialog, inactivate: InactivateDialog, deceased: DeceasedDialog };
+
+/** /patients/:id (01 §2): six cards, their edit dialogs, and the tabs the client has enabled. */
+export default function PatientPage() {
+  const id = Number(useParams().id);
+  const [params, setParams] = useSearchParams();
+  const { data: identity } = useGetIdentity<Session>();
+  const user = identity ?? readSession();
+  const [patient, setPatient] = useState<Patient | null>(null);
+  const [failure, setFailure] = useState<VigiaHttpError | null>(null);
+  const [dialog, setDialog] = useState<CardDialog | null>(null);
+  // Bumped when the server says the page must start over (2 → 1, deceased): cards and tabs remount.
+  const [generation, setGeneration] = useState(0);
+  usePageTitle(patient?.full_name ?? 'Paciente');
+
+  const load = useCallback(async () => {
+    try {
+      setPatient(await patientsApi.get(id));
+      setFailure(null);
+    } catch (error) {
+      const e = error as VigiaHttpError;
+      if (e.statusCode !== 0) notify.error(e.message);
+      setFailure(e);
+    }
+  }, [id]);
+
+  useEffect(() => {
+    setPatient(null);
+    load();
+  }, [load, params.get('reload')]);
+
+  if (failure && !patient) {
+    if (failure.statusCode === 404 || failure.statusCode === 400) return <NotFoundPage />;
+    return (
+      <Card>
+        <Result status="warning" title="No fue posible cargar la ficha del paciente" subTitle={failure.message} extra={<Button onClick={load}>Reintentar</Button>} />
+      </Card>
+    );
+  }
+  if (!patient) return <Skeleton active paragraph={{ rows: 10 }} />;
+
+  const tabs = visibleTabs(user?.client_clinical_elements);
+  const requested = params.get('tab');
+  const activeTab = tabs.some((t) => t.key === requested) ? requested! : tabs[0]?.key;
+  const showTab = (key: string) => {
+    const next = new URLSearchParams(params);
+    next.set('tab', key);
+    next.delete('reload');
+    setParams(next, { replace: true });
+  };
+
+  const onSaved = (updated: PatientUpdated) => {
+    const { notification: _n, ...fresh } = updated;
+    const restart = (patient.status === 2 && fresh.status === 1) || fresh.status === 3;
+    setPatient(fresh);
+    if (restart) setGeneration((g) => g + 1);
+  };
+
+  const toggleStatus = async (on: boolean) => {
+    if (!on) return setDialog('inactivate');
+    try {
+      onSaved(await patientsApi.update(patient.id, { status: 1 }).then((u) => (notify.success(u.notification.message), u)));
+    } catch (error) {
+      notify.error((error as VigiaHttpError).message);
+    }
+  };
+
+  const unlockPortal = async () => {
+    try {
+      const res = await http.delete<{ message: string }>(`${API_URL}/patients/${patient.id}/portal_lock`);
+      notify.success(res.data.message);
+      load();
+    } catch (error) {
+      notify.error((error as VigiaHttpError).message);
+    }
+  };
+
+  const Dialog = dialog ? DIALOGS[dialog] : null;
+  const alertsTab = tabs.some((t) => t.key === 'alerts') ? () => showTab('alerts') : undefined;
+
+  return (
+    <div className="patient-page" key={generation}>
+      <Link to="/patients" className="patient-back">
+        <ArrowLeftOutlined /> Pacientes
+      </Link>
+      {patient.status === 3 && (
+        <Alert type="info" showIcon className="patient-banner" message="Paciente fallecido" description="La ficha es de solo lectura; sus órdenes y actividades fueron canceladas. Los reportes siguen disponibles." />
+      )}
+      {patient.portal_locked_until && (
+        <Alert
+          type="warning"
+          showIcon
+          className="patient-banner"
+          message="Acceso al portal bloqueado por códigos fallidos"
+          description={`El paciente podrá intentarlo de nuevo después del ${new Date(patient.portal_locked_until).toLocaleString('es-CO')}.`}
+          action={
+            patient.permissions.edit && (
+              <Button size="small" onClick={unlockPortal}>
+                Desbloquear
+              </Button>
+            )
+          }
+        />
+      )}
+      <Row gutter={[16, 16]} className="patient-cards">
+        <Col xs={24} lg={12} xxl={10}>
+          <BasicDataCard patient={patient} userTimeZone={user?.time_zone} open={setDialog} onToggleStatus={toggleStatus} />
+        </Col>
+        <Col xs={24} lg={12} xxl={7}>
+          <ContactCard patient={patient} open={setDialog} />
+        </Col>
+        <Col xs={24} lg={12} xxl={7}>
+          <ClinicHistoryCard patient={patient} open={setDialog} />
+        </Col>
+        <Col xs={24} lg={12} xxl={10}>
+          <PrescriptionCard patient={patient} />
+        </Col>
+        <Col xs={24} sm={12} xxl={7}>
+          <TagsCard patient={patient} open={setDialog} />
+        </Col>
+        <Col xs={24} sm={12} xxl={7}>
+          <AlertsCountCard patient={patient} onOpen={alertsTab} />
+        </Col>
+      </Row>
+      {activeTab && (
+        <Card className="patient-tabs-card">
+          <PatientTabs tabs={tabs} activeKey={activeTab} onChange={showTab} patient={patient} reload={load} />
+        </Card>
+      )}
+      {Dialog && <Dialog open patient={patient} onClose={() => setDialog(null)} onSaved={onSaved} />}
+    </div>
+  );
+}

@@ -1,0 +1,200 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Alert, Button, Form, Input, Modal, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { CheckCircleOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import type { Schemas } from '../../contract';
+import { notify } from '../../providers/notification';
+import {
+  PROMPT_COMPACT_PAGE_SIZES, PROMPT_DISPLAY_CUT, PROMPT_MESSAGES, PROMPT_PAGE_SIZES, PROMPT_STATUS, truncateText, validatePromptText,
+} from '../../../../contract/rules/prompts';
+import { deleteJson, errorMessage, getList, postJson, putJson } from './record-api';
+import './prompts.css';
+
+type Prompt = Schemas['Prompt'];
+
+export interface PromptsPanelProps {
+  /** API path of the owner's instructions, e.g. `/patients/12/prompts`. */
+  path: string;
+  heading: string;
+  titles: { create: string; edit: string };
+  canWrite: boolean;
+  /** Why writing is off (role, deceased patient), shown on the disabled button. */
+  disabledReason?: string;
+  allowDelete?: boolean;
+  /** Hides the create button and the actions (01 §2). */
+  compact?: boolean;
+  /** Reload when this becomes true (tab shown). */
+  active?: boolean;
+}
+
+/** AI instructions of one owner with their history (01 §2, 02 §2.11): one active at a time. */
+export function PromptsPanel({ path, heading, titles, canWrite, disabledReason, allowDelete, compact, active = true }: PromptsPanelProps) {
+  const sizes = compact ? PROMPT_COMPACT_PAGE_SIZES : PROMPT_PAGE_SIZES;
+  const [page, setPage] = useState({ current: 1, pageSize: 10 });
+  const [data, setData] = useState<{ rows: Prompt[]; total: number }>({ rows: [], total: 0 });
+  const [loading, setLoading] = useState(false);
+  const [editing, setEditing] = useState<Prompt | 'new' | null>(null);
+  const [text, setText] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [saving, setSaving] = useState(false);
+
+  const load = useCallback(async () => {
+    setLoading(true);
+    try {
+      const start = (page.current - 1) * page.pageSize;
+      setData(await getList<Prompt>(path, { _start: start, _end: start + page.pageSize }));
+    } catch (error) {
+      notify.error(errorMessage(error, 'No fue posible cargar las instrucciones'));
+    } finally {
+      setLoading(false);
+    }
+  }, [path, page]);
+
+  useEffect(() => {
+    if (active) void load();
+  }, [active, load]);
+
+  const open = (prompt: Prompt | 'new') => {
+    setEditing(prompt);
+    setText(prompt === 'new' ? '' : prompt.text);
+    setTouched(false);
+  };
+
+  const error = validatePromptText(text);
+  const save = async () => {
+    if (error || !editing) return;
+    setSaving(true);
+    try {
+      if (editing === 'new') await postJson(path, { text: text.trim(), status: PROMPT_STATUS.active });
+      else await putJson(`${path}/${editing.id}`, { text: text.trim() });
+      notify.success(editing === 'new' ? 'Instrucción creada' : 'Instrucción actualizada');
+      setEditing(null);
+      if (editing === 'new' && page.current !== 1) setPage((p) => ({ ...p, current: 1 }));
+      else await load();
+    } catch (e) {
+      notify.error(errorMessage(e, 'No fue posible guardar la instrucción'));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const activate = async (prompt: Prompt) => {
+    try {
+      await putJson(`${path}/${prompt.id}`, { status: PROMPT_STATUS.active });
+      notify.success('Instrucción activada');
+      await load();
+    } catch (e) {
+      notify.error(errorMessage(e, 'No fue posible activar la instrucción'));
+    }
+  };
+
+  const remove = async (prompt: Prompt) => {
+    try {
+      await deleteJson(`${path}/${prompt.id}`);
+      notify.success('Instrucción eliminada');
+      await load();
+    } catch (e) {
+      notify.error(errorMessage(e, 'No fue posible eliminar la instrucción'));
+    }
+  };
+
+  const columns = [
+    {
+      title: 'Texto',
+      dataIndex: 'text',
+      render: (value: string) => <span className="prompts-text">{truncateText(value, PROMPT_DISPLAY_CUT)}</span>,
+    },
+    {
+      title: 'Estado',
+      dataIndex: 'status',
+      width: 110,
+      render: (status: number) => (status === PROMPT_STATUS.active ? <Tag color="green">Activo</Tag> : <Tag>Inactivo</Tag>),
+    },
+    ...(compact
+      ? []
+      : [
+          {
+            title: 'Acciones',
+            key: 'actions',
+            width: 150,
+            render: (_: unknown, prompt: Prompt) => {
+              const isActive = prompt.status === PROMPT_STATUS.active;
+              return (
+                <Space size={4}>
+                  <Tooltip title={!isActive ? PROMPT_MESSAGES.onlyActive : !canWrite ? disabledReason : 'Editar'}>
+                    <Button aria-label="Editar instrucción" type="text" icon={<EditOutlined />} disabled={!isActive || !canWrite} onClick={() => open(prompt)} />
+                  </Tooltip>
+                  {!isActive && (
+                    <Popconfirm title="¿Activar esta instrucción?" description="La instrucción activa pasará a inactiva." okText="Activar" cancelText="Cancelar" onConfirm={() => activate(prompt)} disabled={!canWrite}>
+                      <Tooltip title={canWrite ? 'Activar' : disabledReason}>
+                        <Button aria-label="Activar instrucción" type="text" icon={<CheckCircleOutlined />} disabled={!canWrite} />
+                      </Tooltip>
+                    </Popconfirm>
+                  )}
+                  {allowDelete && (
+                    <Popconfirm title="¿Eliminar esta instrucción?" okText="Eliminar" cancelText="Cancelar" okButtonProps={{ danger: true }} onConfirm={() => remove(prompt)} disabled={!canWrite}>
+                      <Button aria-label="Eliminar instrucción" type="text" danger icon={<DeleteOutlined />} disabled={!canWrite} />
+                    </Popconfirm>
+                  )}
+                </Space>
+              );
+            },
+          },
+        ]),
+  ];
+
+  return (
+    <div className="prompts-panel">
+      <div className="prompts-head">
+        <Typography.Title level={5} className="prompts-heading">{heading}</Typography.Title>
+        {!compact && (
+          <Tooltip title={canWrite ? undefined : disabledReason}>
+            <Button type="primary" icon={<PlusOutlined />} disabled={!canWrite} onClick={() => open('new')}>
+              Crear instrucción
+            </Button>
+          </Tooltip>
+        )}
+      </div>
+      {!compact && (
+        <Alert
+          type="info"
+          showIcon
+          className="prompts-info"
+          message="Solo una instrucción está activa a la vez: al crear o activar una, las demás quedan inactivas."
+        />
+      )}
+      <Table<Prompt>
+        rowKey="id"
+        size="middle"
+        loading={loading}
+        dataSource={data.rows}
+        columns={columns}
+        locale={{ emptyText: 'Aún no hay instrucciones' }}
+        pagination={{
+          current: page.current,
+          pageSize: page.pageSize,
+          total: data.total,
+          showSizeChanger: true,
+          pageSizeOptions: sizes.map(String),
+          locale: { items_per_page: '/ página' },
+          onChange: (current, pageSize) => setPage({ current: pageSize !== page.pageSize ? 1 : current, pageSize }),
+        }}
+      />
+      <Modal
+        open={editing !== null}
+        title={editing === 'new' ? titles.create : titles.edit}
+        onCancel={() => setEditing(null)}
+        destroyOnHidden
+        footer={[
+          <Button key="cancel" onClick={() => setEditing(null)}>Cancelar</Button>,
+          <Button key="save" type="primary" loading={saving} disabled={!!error} onClick={save}>Guardar</Button>,
+        ]}
+      >
+        <Form layout="vertical">
+          <Form.Item label="Instrucción para IA" htmlFor="prompt-text" validateStatus={touched && error ? 'error' : undefined} help={touched && error ? error : undefined}>
+            <Input.TextArea id="prompt-text" rows={4} value={text} maxLength={4000} onChange={(e) => { setText(e.target.value); setTouched(true); }} onBlur={() => setTouched(true)} />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </div>
+  );
+}

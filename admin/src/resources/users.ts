@@ -1,0 +1,101 @@
+import type { Schemas } from '../contract';
+import { defineResource, type RemoteOptions } from '../crud/types';
+import { validatePassword, validatePasswordConfirmation } from '../../../contract/rules/validation';
+import { authProvider } from '../providers/auth';
+import { notify } from '../providers/notification';
+
+type User = Schemas['User'];
+
+const isBlank = (v: unknown) => v === undefined || v === null || String(v) === '';
+
+/** A listing (`{data: {id: label}}`) as options with numeric values. */
+const listingOptions = (body: unknown) =>
+  Object.entries((body as { data?: Record<string, string> })?.data ?? {})
+    .map(([value, label]) => ({ value: Number(value), label }))
+    .sort((a, b) => a.label.localeCompare(b.label, 'es'));
+
+export const COUNTRIES: RemoteOptions = { path: '/listings/countries', toOptions: listingOptions };
+/** Cities of the chosen country; changing the country clears the city (03 §5). */
+export const CITIES: RemoteOptions = {
+  path: '/listings/cities',
+  params: (values) => (values.country_id ? { country_id: values.country_id } : null),
+  toOptions: listingOptions,
+  dependsOn: 'country_id',
+};
+
+/** 03 §4 and §9: the own city changed, so the session ends 10 seconds later to pick up the new time zone. */
+export const OWN_CITY_LOGOUT_MS = 10_000;
+function afterSave(action: 'create' | 'edit', record: Record<string, unknown>) {
+  const saved = record as Partial<Schemas['UserUpdated']>;
+  if (action !== 'edit' || !saved.relogin_required || !saved.notification) return;
+  notify.success(saved.notification.message);
+  window.setTimeout(async () => {
+    await authProvider.logout();
+    window.location.assign('/');
+  }, OWN_CITY_LOGOUT_MS);
+}
+
+/** Usuarios, /users (03 §2): one dialog creates and edits; only `admin` writes (D13). */
+export const users = defineResource({
+  name: 'users',
+  schemas: { record: 'User', create: 'UserInput', update: 'UserUpdate' },
+  writes: 'administer',
+  labels: {
+    list: 'Usuarios',
+    singular: 'usuario',
+    create: 'Crear usuario',
+    createTitle: 'Nuevo usuario',
+    editTitle: 'Editar usuario',
+    pageSize: 'Usuarios por página',
+    empty: 'Aún no hay usuarios.',
+    created: 'Usuario creado',
+    updated: 'Usuario actualizado',
+  },
+  pageSizes: [5, 10, 20],
+  defaultPageSize: 10,
+  defaultSort: { field: 'last_name', order: 'asc' },
+  columns: [
+    { field: 'last_name', label: 'Apellidos' },
+    { field: 'first_name', label: 'Nombres' },
+    {
+      field: 'status', label: 'Estado', render: 'status',
+      value: (u: User) => (u.status === 0 ? { text: 'Activo', tone: 'success' } : { text: 'Inactivo', tone: 'default' }),
+    },
+    { field: 'role_name', label: 'Rol', render: 'enum' },
+    { field: 'email', label: 'Email' },
+    { field: 'cellphone', label: 'Teléfono (Whatsapp)', value: (u: User) => (u.cellphone ? `${u.prefix ?? ''} ${u.cellphone}`.trim() : null), empty: 'Dato Incompleto' },
+  ],
+  filters: [
+    { field: 'q', label: 'Buscar', widget: 'search', placeholder: 'Buscar por nombre o correo' },
+    { field: 'role_name', label: 'Rol', placeholder: 'Todos los roles' },
+    { field: 'status', label: 'Estado', placeholder: 'Todos los estados' },
+  ],
+  fields: [
+    { field: 'first_name', label: 'Nombres' },
+    { field: 'last_name', label: 'Apellidos' },
+    { field: 'email', label: 'Correo electrónico' },
+    {
+      field: 'password', label: 'Contraseña', widget: 'password',
+      help: 'Mínimo 8 caracteres, con mayúscula, minúscula, número y uno de @$!%*?&.',
+      check: (v) => (isBlank(v) ? null : validatePassword(String(v))),
+    },
+    {
+      field: 'password_confirmation', label: 'Confirmar contraseña', widget: 'password', dependencies: ['password'],
+      check: (v, values) => (isBlank(v) && isBlank(values.password) ? null : validatePasswordConfirmation(values.password as string, v as string)),
+    },
+    { field: 'prefix', label: 'Prefijo', initial: '+57', placeholder: '+57' },
+    { field: 'cellphone', label: 'Teléfono (Whatsapp)', placeholder: 'Ej.: 3001234567' },
+    { field: 'country_id', label: 'País', widget: 'remote-select', remote: COUNTRIES, initial: 26 },
+    { field: 'city_id', label: 'Ciudad', widget: 'remote-select', remote: CITIES, placeholder: 'Busque la ciudad' },
+    { field: 'role_name', label: 'Rol' },
+    { field: 'status', label: 'Estado', only: 'edit' },
+    { field: 'media_email', label: 'Notificar por correo electrónico', initial: true },
+    { field: 'media_whatsapp', label: 'Notificar por WhatsApp', initial: false },
+    { field: 'priority_high', label: 'Alertas de prioridad alta', initial: true },
+    { field: 'priority_medium', label: 'Alertas de prioridad media', initial: true },
+    { field: 'priority_low', label: 'Alertas de prioridad baja', initial: false },
+  ],
+  actions: { edit: true },
+  onSaved: afterSave,
+  form: 'modal',
+});

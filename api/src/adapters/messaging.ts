@@ -1,0 +1,132 @@
+import crypto from 'node:crypto';
+
+/**
+ * WhatsApp-style business messaging channel (D18), shaped like the WhatsApp Cloud API:
+ * - outbound: `POST {MESSAGING_URL}/messages` with `{messaging_product, to, type: text|template, ...}`,
+ *   bearer MESSAGING_TOKEN, answering `{messages: [{id}]}`;
+ * - media: `GET {MESSAGING_URL}/{media_id}` answers `{url, mime_type, file_size}`, then the url is
+ *   fetched with the same token;
+ * - inbound webhook: the provider posts `{entry: [{changes: [{value: {contacts, messages, statuses}}]}]}`
+ *   signed with `X-Hub-Signature-256: sha256=<HMAC-SHA256(raw body, MESSAGING_WEBHOOK_SECRET)>`.
+ * Without MESSAGING_URL the local adapter keeps everything in the product: outbound messages are
+ * marked sent locally and shown in the chat.
+ */
+
+export interface OutboundText {
+  to: string;
+  kind: 'text' | 'template';
+  body: string;
+  template?: string | null;
+  /** Template body parameters, in order. */
+  params?: string[];
+  language?: string;
+}
+
+export interface MediaFile {
+  bytes: Buffer;
+  mime: string;
+}
+
+export interface MessagingChannel {
+  /** 'local' keeps messages in the product; 'provider' talks to MESSAGING_URL. */
+  readonly mode: 'local' | 'provider';
+  /** Sends and answers the provider's message id; throws when the provider refuses or is down. */
+  send(message: OutboundText): Promise<{ providerId: string }>;
+  /** Downloads an inbound attachment by the provider's media id. */
+  fetchMedia(mediaId: string): Promise<MediaFile>;
+  /** True when `signature` (the X-Hub-Signature-256 header) signs `rawBody`. */
+  verifySignature(rawBody: Buffer, signature: string | undefined): boolean;
+}
+
+export interface MessagingConfig {
+  url: string | null;
+  token: string | null;
+  webhookSecret: string | null;
+  fetchImpl?: typeof fetch;
+}
+
+export class ChannelError extends Error {
+  constructor(
+    message: string,
+    /** False when retrying cannot help (e.g. the provider rejects the number). */
+    readonly retryable: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export function signBody(secret: string, rawBody: Buffer | string): string {
+  return `sha256=${crypto.createHmac('sha256', secret).update(rawBody).digest('hex')}`;
+}
+
+function verify(secret: string | null, rawBody: Buffer, signature: string | undefined): boolean {
+  if (!secret || !signature) return false;
+  const expected = Buffer.from(signBody(secret, rawBody));
+  const given = Buffer.from(signature.trim());
+  return expected.length === given.length && crypto.timingSafeEqual(expected, given);
+}
+
+export function createMessagingChannel(config: MessagingConfig): MessagingChannel {
+  const doFetch = config.fetchImpl ?? fetch;
+  if (!config.url) {
+    return {
+      mode: 'local',
+      async send() {
+        return { providerId: `local-${crypto.randomUUID()}` };
+      },
+      async fetchMedia() {
+        throw new ChannelError('Sin proveedor de mensajería configurado', false);
+      },
+      verifySignature: (raw, sig) => verify(config.webhookSecret, raw, sig),
+    };
+  }
+  const base = config.url.replace(/\/+$/, '');
+  const auth: Record<string, string> = config.token ? { authorization: `Bearer ${config.token}` } : {};
+
+  async function call(url: string, init: RequestInit): Promise<Response> {
+    let res: Response;
+    try {
+      res = await doFetch(url, { ...init, headers: { ...auth, ...(init.headers as Record<string, string>) }, signal: AbortSignal.timeout(15_000) });
+    } catch (err) {
+      throw new ChannelError(`El proveedor de mensajería no responde (${(err as Error).message})`, true);
+    }
+    if (!res.ok) {
+      const text = await res.text().catch(() => '');
+      // 4xx other than 408/429 is the provider refusing this message: retrying will not help.
+      const retryable = res.status >= 500 || res.status === 408 || res.status === 429;
+      throw new ChannelError(`El proveedor de mensajería respondió ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}`, retryable);
+    }
+    return res;
+  }
+
+  return {
+    mode: 'provider',
+    async send(m) {
+      const payload =
+        m.kind === 'template'
+          ? {
+              messaging_product: 'whatsapp',
+              to: m.to,
+              type: 'template',
+              template: {
+                name: m.template,
+                language: { code: m.language ?? 'es' },
+                components: [{ type: 'body', parameters: (m.params ?? []).map((text) => ({ type: 'text', text })) }],
+              },
+            }
+          : { messaging_product: 'whatsapp', to: m.to, type: 'text', text: { body: m.body } };
+      const res = await call(`${base}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+      const data = (await res.json().catch(() => ({}))) as { messages?: { id?: string }[] };
+      const id = data.messages?.[0]?.id;
+      if (!id) throw new ChannelError('El proveedor de mensajería no devolvió el identificador del mensaje', true);
+      return { providerId: String(id) };
+    },
+    async fetchMedia(mediaId) {
+      const meta = (await (await call(`${base}/${encodeURIComponent(mediaId)}`, { method: 'GET' })).json()) as { url?: string; mime_type?: string };
+      if (!meta.url) throw new ChannelError('El proveedor no devolvió la dirección del archivo', true);
+      const file = await call(meta.url, { method: 'GET' });
+      return { bytes: Buffer.from(await file.arrayBuffer()), mime: meta.mime_type ?? file.headers.get('content-type') ?? 'application/octet-stream' };
+    },
+    verifySignature: (raw, sig) => verify(config.webhookSecret, raw, sig),
+  };
+}

@@ -1,0 +1,122 @@
+import type { Sequelize } from 'sequelize';
+import { QueryTypes } from 'sequelize';
+import type { JobRunner } from '../../jobs/queue.js';
+import { AppError, conflict } from '../../http/errors.js';
+import { PATIENT_STATUS } from '../access/access.rules.js';
+import { parseReading, type ReadingInput } from '../../../../contract/rules/vitals.js';
+import { runMeasurementHooks, type MeasurementSource, type StoredMeasurement } from './hooks.js';
+
+/**
+ * The one way a reading is stored, whatever sent it (staff, device, assistant, portal): the
+ * vitals rules, the patient's status, one multi-row INSERT and the measurement hooks (alarms,
+ * activities, webhooks), all in one transaction. Raw SQL, no ORM per row: this is the hot path.
+ */
+
+export interface IngestDeps {
+  sequelize: Sequelize;
+  jobs: JobRunner;
+  now: () => Date;
+}
+
+export interface IngestPatient {
+  id: number;
+  status: number;
+}
+
+export interface IngestItem {
+  patient: IngestPatient;
+  input: ReadingInput;
+  /** The device's own id of the reading: a retried batch is stored once. */
+  readingId?: string | null;
+  /** Where this reading sits in the request body, for error fields ('measurements.3.'). */
+  fieldPrefix?: string;
+}
+
+export interface IngestRequest {
+  clientId: number;
+  source: MeasurementSource;
+  items: IngestItem[];
+  createdBy?: number | null;
+  deviceId?: number | null;
+}
+
+export interface IngestResult {
+  stored: StoredMeasurement[];
+  /** Readings (not rows) skipped because their reading id was stored before. */
+  duplicates: number;
+}
+
+export const PATIENT_STATUS_REFUSALS: Record<number, string> = {
+  [PATIENT_STATUS.inactive]: 'El paciente está inactivo y no puede enviar mediciones. Actívelo para registrarlas.',
+  [PATIENT_STATUS.deceased]: 'El paciente está registrado como fallecido y no puede recibir mediciones.',
+};
+
+/** 409 for a patient that may not send readings (01 §4: inactive, deceased). */
+export function assertPatientCanSend(patient: IngestPatient): void {
+  const refusal = PATIENT_STATUS_REFUSALS[patient.status];
+  if (refusal) throw conflict(refusal, 'patient_id');
+}
+
+interface Row {
+  patient_id: number;
+  clinical_element: number;
+  value: number;
+  when: Date;
+  reading_id: string | null;
+}
+
+function validate(req: IngestRequest, now: Date): Row[] {
+  const rows: Row[] = [];
+  const errors: Array<{ field: string; message: string }> = [];
+  for (const item of req.items) {
+    const parsed = parseReading(item.input, now);
+    if ('error' in parsed) {
+      errors.push({ field: `${item.fieldPrefix ?? ''}${parsed.error.field}`, message: parsed.error.message });
+      continue;
+    }
+    for (const v of parsed.ok.values) {
+      rows.push({ patient_id: item.patient.id, clinical_element: v.clinical_element, value: v.value, when: parsed.ok.when, reading_id: item.readingId ?? null });
+    }
+  }
+  if (errors.length) throw new AppError(400, 'validation_error', errors[0].message, errors);
+  return rows;
+}
+
+export async function ingestReadings(deps: IngestDeps, req: IngestRequest): Promise<IngestResult> {
+  const now = deps.now();
+  for (const item of req.items) assertPatientCanSend(item.patient);
+  const rows = validate(req, now);
+  if (!rows.length) return { stored: [], duplicates: 0 };
+
+  const { sequelize } = deps;
+  const e = (v: unknown) => sequelize.escape(v as string);
+  const common = `,0,NULL,${e(true)},${e(req.source)},${e(req.createdBy ?? null)},${e(req.deviceId ?? null)},`;
+  const values = rows
+    .map((r) => `(${req.clientId},${r.patient_id},${r.clinical_element},${r.value},${e(r.when)}${common}${e(r.reading_id)},${e(now)})`)
+    .join(',');
+  // The leading comment matters: Sequelize's SQLite driver runs statements starting with
+  // 'insert into' without returning rows, which would lose RETURNING.
+  const sql = `/* ingest */ INSERT INTO measurements (client_id, patient_id, clinical_element, value, "when", status, comment, eraseble, source, created_by, device_id, reading_id, created_at)
+    VALUES ${values} ON CONFLICT DO NOTHING RETURNING id, patient_id, clinical_element, value, "when", reading_id`;
+
+  return sequelize.transaction(async (transaction) => {
+    const inserted = await sequelize.query<{ id: number | string; patient_id: number; clinical_element: number; value: number; when: Date | string; reading_id: string | null }>(
+      sql,
+      { type: QueryTypes.SELECT, transaction },
+    );
+    const stored: StoredMeasurement[] = inserted.map((r) => ({
+      id: Number(r.id),
+      client_id: req.clientId,
+      patient_id: Number(r.patient_id),
+      clinical_element: Number(r.clinical_element),
+      value: Number(r.value),
+      when: r.when instanceof Date ? r.when : new Date(r.when),
+      source: req.source,
+    }));
+    await runMeasurementHooks({ sequelize, transaction, now, jobs: deps.jobs }, stored);
+    // Reading ids are unique per device; blood pressure stores two rows under one id.
+    const withId = new Set(req.items.filter((i) => i.readingId).map((i) => i.readingId));
+    const storedIds = new Set(inserted.filter((r) => r.reading_id).map((r) => r.reading_id));
+    return { stored, duplicates: withId.size - storedIds.size };
+  });
+}

@@ -1,0 +1,22 @@
+import { Router } from 'express';
+import type { Sequelize } from 'sequelize';
+import { requireStaff, staffOf } from '../../http/auth.js';
+import { readListParams, sendList } from '../../http/list-params.js';
+import * as observations from './observations.service.js';
+
+/** 'Anotaciones' of a patient (01 §2): list, create, delete. */
+export function observationsRouter(sequelize: Sequelize, now: () => Date): Router {
+  const r = Router();
+  r.get('/patients/:id/observations', requireStaff(), async (req, res) => {
+    const { rows, total } = await observations.listObservations(sequelize, staffOf(req), Number(req.params.id), readListParams(req, 50), now());
+    sendList(res, rows, total);
+  });
+  r.post('/patients/:id/observations', requireStaff(), async (req, res) => {
+    res.status(201).json(await observations.createObservation(sequelize, staffOf(req), Number(req.params.id), req.body, now()));
+  });
+  r.delete('/patients/:id/observations/:observationId', requireStaff(), async (req, res) => {
+    await observations.deleteObservation(sequelize, staffOf(req), Number(req.params.id), Number(req.params.observationId));
+    res.status(204).end();
+  });
+  return r;
+}

@@ -1,0 +1,202 @@
+import type { Sequelize } from 'sequelize';
+import { execute, select } from '../../db/sql.js';
+import type { JobRunner } from '../../jobs/queue.js';
+import { raiseAlert } from '../alerts/alerts.raise.js';
+import { queueOutboundMessage } from '../messages/messages.outbox.js';
+import { ACTIVITY_WINDOW_MS, ORDER_ELEMENT_NAMES, PERMANENT_HORIZON_DAYS, localParts } from '../../../../contract/rules/activities.js';
+import { insertActivities, normalisedOf, startOf, timesFor, toDate, type OrderRow } from './orders.service.js';
+import { elementsMatching, staleAfterMs } from './orders.rules.js';
+
+/**
+ * The order and activity lifecycle (D7, D11), one sweep a minute through the durable job queue.
+ * Every change is a conditional UPDATE (`WHERE status = …`) and each alert or reminder is written
+ * in the same transaction as the row change that claims it, so two API processes on one
+ * PostgreSQL, or a sweep that runs twice, never apply anything twice.
+ */
+export const LIFECYCLE_KIND = 'orders.lifecycle';
+export const LIFECYCLE_EVERY_MS = 60_000;
+/** Compliance alerts (types 1 and 2) open with priority 2 (Media), P54. */
+export const COMPLIANCE_PRIORITY = 2;
+const BATCH = 500;
+
+interface Ctx { sequelize: Sequelize; now: Date; jobs: JobRunner; log: (msg: string, err?: unknown) => void }
+
+/** 0 → 1 (En proceso) at its time, for its hour. */
+async function startDue(ctx: Ctx) {
+  const cut = new Date(ctx.now.getTime() - ACTIVITY_WINDOW_MS);
+  await execute(ctx.sequelize, 'UPDATE activities SET status = 1, updated_at = :now WHERE status = 0 AND programmed_at <= :now AND programmed_at > :cut', { now: ctx.now, cut });
+}
+
+/** 0/1 → 6 (No reportada) once the hour has passed, with a compliance alert (type 1 vital sign, 2 medication). */
+async function markNotReported(ctx: Ctx, errors: unknown[]) {
+  const cut = new Date(ctx.now.getTime() - ACTIVITY_WINDOW_MS);
+  const rows = await select<{ id: number; client_id: number; patient_id: number; order_type: number; clinical_element: number | null; to_human: string | null; programmed_at: string | Date; time_zone: string }>(
+    ctx.sequelize,
+    `SELECT a.id, a.client_id, a.patient_id, o.order_type, o.clinical_element, o.to_human, a.programmed_at, p.time_zone
+     FROM activities a JOIN orders o ON o.id = a.order_id JOIN patients p ON p.id = a.patient_id
+     WHERE a.status IN (0, 1) AND a.programmed_at <= :cut ORDER BY a.programmed_at LIMIT ${BATCH}`,
+    { cut },
+  );
+  for (const a of rows) {
+    try {
+      await ctx.sequelize.transaction(async (transaction) => {
+        const claimed = await execute(ctx.sequelize, 'UPDATE activities SET status = 6, updated_at = :now WHERE id = :id AND status IN (0, 1)', { id: a.id, now: ctx.now }, transaction);
+        if (!claimed) return;
+        const medication = Number(a.order_type) === 1;
+        const at = localParts(toDate(a.programmed_at), a.time_zone);
+        const description = medication
+          ? `No se confirmó la toma programada para el ${at.date} a las ${at.time}: ${a.to_human ?? 'medicamento'}.`
+          : `No se recibió la medición de ${ORDER_ELEMENT_NAMES[a.clinical_element ?? 0] ?? 'signos vitales'} programada para el ${at.date} a las ${at.time}.`;
+        const alertId = await raiseAlert(
+          { sequelize: ctx.sequelize, transaction, now: ctx.now, jobs: ctx.jobs },
+          {
+            client_id: a.client_id, patient_id: a.patient_id, alert_type: medication ? 2 : 1, priority: COMPLIANCE_PRIORITY,
+            clinical_element: medication ? null : a.clinical_element, description, activity_id: Number(a.id),
+          },
+        );
+        await execute(ctx.sequelize, 'UPDATE activities SET alert_id = :alertId WHERE id = :id', { id: a.id, alertId }, transaction);
+      });
+    } catch (err) {
+      errors.push(err);
+    }
+  }
+}
+
+/** D7: Programada → En ejecución at the first activity; → Completada when the last one is past (not permanent orders). */
+async function advanceOrders(ctx: Ctx) {
+  const cut = new Date(ctx.now.getTime() - ACTIVITY_WINDOW_MS);
+  await execute(
+    ctx.sequelize,
+    `UPDATE orders SET status = 2, updated_at = :now WHERE status = 1
+       AND EXISTS (SELECT 1 FROM activities a WHERE a.order_id = orders.id AND a.programmed_at <= :now AND a.status <> 3)`,
+    { now: ctx.now },
+  );
+  await execute(
+    ctx.sequelize,
+    `UPDATE orders SET status = 4, updated_at = :now WHERE status IN (1, 2) AND permanent = :no
+       AND EXISTS (SELECT 1 FROM activities a WHERE a.order_id = orders.id)
+       AND NOT EXISTS (SELECT 1 FROM activities a WHERE a.order_id = orders.id AND (a.status IN (0, 1) OR (a.status = 5 AND a.programmed_at > :cut)))`,
+    { now: ctx.now, cut, no: false },
+  );
+}
+
+/** Permanent orders keep 30 days of activities ahead (D11): extended daily, idempotent by (order_id, slot_at). */
+async function extendPermanent(ctx: Ctx, errors: unknown[]) {
+  const limit = new Date(ctx.now.getTime() + (PERMANENT_HORIZON_DAYS - 1) * 86_400_000);
+  const rows = await select<OrderRow & { patient_status: number }>(
+    ctx.sequelize,
+    `SELECT o.*, p.time_zone, p.first_name, p.last_name, p.status AS patient_status FROM orders o JOIN patients p ON p.id = o.patient_id
+     WHERE o.status IN (1, 2) AND o.permanent = :yes AND o.start_at IS NOT NULL AND (o.generated_until IS NULL OR o.generated_until < :limit) LIMIT ${BATCH}`,
+    { yes: true, limit },
+  );
+  for (const o of rows) {
+    try {
+      const from = o.generated_until ? new Date(toDate(o.generated_until).getTime() + 1) : undefined;
+      const times = timesFor(normalisedOf(o), startOf(o), o.time_zone, ctx.now, from);
+      await ctx.sequelize.transaction(async (t) => {
+        const status = Number(o.patient_status) === 0 ? 5 : 0;
+        if (times.length) await insertActivities(ctx.sequelize, o, times, status, ctx.now, t);
+        const until = times.at(-1) ?? new Date(ctx.now.getTime() + PERMANENT_HORIZON_DAYS * 86_400_000);
+        await execute(ctx.sequelize, 'UPDATE orders SET generated_until = :until, updated_at = :now WHERE id = :id', { id: o.id, until, now: ctx.now }, t);
+      });
+    } catch (err) {
+      errors.push(err);
+    }
+  }
+}
+
+/** Stale data: an active vital-sign order whose element has had no reading for longer than its interval gets one type-1 alert. */
+async function flagStale(ctx: Ctx, errors: unknown[]) {
+  const rows = await select<OrderRow>(
+    ctx.sequelize,
+    `SELECT o.*, p.time_zone, p.first_name, p.last_name FROM orders o JOIN patients p ON p.id = o.patient_id
+     WHERE o.status = 2 AND o.order_type = 0 AND o.stale_alerted_at IS NULL AND p.status IN (1, 2) LIMIT ${BATCH}`,
+  );
+  for (const o of rows) {
+    try {
+      const n = normalisedOf(o);
+      const windowMs = staleAfterMs(n);
+      const since = new Date(ctx.now.getTime() - windowMs);
+      const [first] = await select<{ at: string | Date | null }>(ctx.sequelize, 'SELECT MIN(programmed_at) AS at FROM activities WHERE order_id = :id AND status <> 3', { id: o.id });
+      if (!first?.at || toDate(first.at).getTime() > since.getTime()) continue;
+      const [recent] = await select<{ n: number }>(
+        ctx.sequelize,
+        'SELECT COUNT(*) AS n FROM measurements WHERE patient_id = :patientId AND clinical_element IN (:elements) AND status = 0 AND "when" > :since',
+        { patientId: o.patient_id, elements: elementsMatching(o.clinical_element ?? 0), since },
+      );
+      if (Number(recent.n) > 0) continue;
+      await ctx.sequelize.transaction(async (transaction) => {
+        const claimed = await execute(ctx.sequelize, 'UPDATE orders SET stale_alerted_at = :now WHERE id = :id AND stale_alerted_at IS NULL', { id: o.id, now: ctx.now }, transaction);
+        if (!claimed) return;
+        const hours = Math.round(windowMs / 3600_000);
+        await raiseAlert(
+          { sequelize: ctx.sequelize, transaction, now: ctx.now, jobs: ctx.jobs },
+          {
+            client_id: o.client_id, patient_id: o.patient_id, alert_type: 1, priority: COMPLIANCE_PRIORITY, clinical_element: o.clinical_element,
+            description: `Sin datos de ${ORDER_ELEMENT_NAMES[o.clinical_element ?? 0] ?? 'signos vitales'} en las últimas ${hours} horas.`,
+          },
+        );
+      });
+    } catch (err) {
+      errors.push(err);
+    }
+  }
+}
+
+/** Reminders (P55): a notify order's activity gets one message at its time, while the patient is active. */
+async function sendReminders(ctx: Ctx, errors: unknown[]) {
+  const cut = new Date(ctx.now.getTime() - ACTIVITY_WINDOW_MS);
+  const rows = await select<{ id: number; client_id: number; patient_id: number; order_type: number; to_human: string | null; programmed_at: string | Date; time_zone: string }>(
+    ctx.sequelize,
+    `SELECT a.id, a.client_id, a.patient_id, o.order_type, o.to_human, a.programmed_at, p.time_zone
+     FROM activities a JOIN orders o ON o.id = a.order_id JOIN patients p ON p.id = a.patient_id
+     WHERE a.status IN (0, 1) AND a.reminded_at IS NULL AND a.programmed_at <= :now AND a.programmed_at > :cut
+       AND o.notify = :yes AND o.status IN (1, 2) AND p.status IN (1, 2) ORDER BY a.programmed_at LIMIT ${BATCH}`,
+    { now: ctx.now, cut, yes: true },
+  );
+  for (const a of rows) {
+    try {
+      await ctx.sequelize.transaction(async (transaction) => {
+        const claimed = await execute(ctx.sequelize, 'UPDATE activities SET reminded_at = :now WHERE id = :id AND reminded_at IS NULL', { id: a.id, now: ctx.now }, transaction);
+        if (!claimed) return;
+        const at = localParts(toDate(a.programmed_at), a.time_zone).time;
+        const body = Number(a.order_type) === 1
+          ? `Recordatorio Vigía: es hora de su medicamento (${at}). ${a.to_human ?? ''}. Confirme la toma cuando la haya hecho.`
+          : `Recordatorio Vigía: es hora de tomar su medición (${at}). ${a.to_human ?? ''}.`;
+        await queueOutboundMessage(
+          { sequelize: ctx.sequelize, transaction, now: ctx.now, jobs: ctx.jobs },
+          { client_id: a.client_id, patient_id: a.patient_id, kind: 'text', body: body.replace(/\s+\./g, '.').replace(/\.\./g, '.'), reason: 'reminder', activity_id: Number(a.id) },
+        );
+      });
+    } catch (err) {
+      errors.push(err);
+    }
+  }
+}
+
+/** One sweep; a step that fails for one row does not stop the others. Answers the errors met. */
+export async function runLifecycle(ctx: Ctx): Promise<unknown[]> {
+  const errors: unknown[] = [];
+  await extendPermanent(ctx, errors);
+  await sendReminders(ctx, errors);
+  await startDue(ctx);
+  await markNotReported(ctx, errors);
+  await advanceOrders(ctx);
+  await flagStale(ctx, errors);
+  return errors;
+}
+
+export function registerOrderJobs(deps: { sequelize: Sequelize; jobs: JobRunner; log: (msg: string, err?: unknown) => void }): void {
+  deps.jobs.every({
+    kind: LIFECYCLE_KIND,
+    everyMs: LIFECYCLE_EVERY_MS,
+    handler: async ({ now, sequelize }) => {
+      const errors = await runLifecycle({ sequelize, now, jobs: deps.jobs, log: deps.log });
+      if (errors.length) {
+        const first = errors[0] instanceof Error ? (errors[0] as Error).message : String(errors[0]);
+        deps.log(`órdenes: ${errors.length} error(es) en el ciclo de actividades`, errors[0]);
+        throw new Error(`órdenes: ${errors.length} error(es); primero: ${first}`);
+      }
+    },
+  });
+}

@@ -1,0 +1,13 @@
+import { Router } from 'express';
+import { requireStaff, staffOf } from '../../http/auth.js';
+import type { ResidentsAdapter } from '../../adapters/residents.js';
+import { findResident } from './residents.service.js';
+
+/** Residents-code query of the client (01 §7): 404 means not found. */
+export function residentsRouter(adapter: ResidentsAdapter) {
+  const r = Router();
+  r.get('/clients/:id/residents/:code', requireStaff(), async (req, res) => {
+    res.json(await findResident(adapter, staffOf(req), Number(req.params.id), String(req.params.code)));
+  });
+  return r;
+}

@@ -1,0 +1,188 @@
+import { Op, type Sequelize, type WhereOptions } from 'sequelize';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
+import type { ListParams } from '../../http/list-params.js';
+import type { StaffPrincipal } from '../../http/auth.js';
+import { ROLE_LABELS, likeSafe, type Catalogues } from '../catalogues/catalogues.service.js';
+import { hashPassword } from '../sessions/sessions.service.js';
+import { normaliseName, validateName } from '../../../../contract/rules/validation.js';
+import { User, USER_STATUS } from './users.model.js';
+import * as rules from './users.rules.js';
+import type { components } from '../../../../contract/openapi.js';
+
+type UserDto = components['schemas']['User'];
+type UserInput = components['schemas']['UserInput'];
+type UserUpdate = components['schemas']['UserUpdate'];
+type UserUpdated = components['schemas']['UserUpdated'];
+
+export interface UserDeps {
+  sequelize: Sequelize;
+  catalogues: Catalogues;
+  now: () => Date;
+}
+
+const SORTABLE = new Set(['id', 'first_name', 'last_name', 'email', 'status', 'role_name', 'created_at']);
+const FLAGS = ['media_email', 'media_whatsapp', 'priority_high', 'priority_medium', 'priority_low'] as const;
+
+/** The one place a users row becomes the contract's User (never the password hash). */
+export function toUserDto(deps: UserDeps, u: User): UserDto {
+  return {
+    id: u.id,
+    first_name: u.first_name,
+    last_name: u.last_name,
+    email: u.email,
+    cellphone: u.cellphone,
+    prefix: u.prefix,
+    country_id: u.country_id,
+    country_name: deps.catalogues.country(u.country_id)?.name ?? '',
+    city_id: u.city_id,
+    city_name: deps.catalogues.city(u.city_id)?.name ?? null,
+    time_zone: u.time_zone,
+    status: u.status as UserDto['status'],
+    status_name: rules.USER_STATUS_NAMES[u.status] ?? '',
+    role_name: u.role_name,
+    role_label: ROLE_LABELS[u.role_name] ?? u.role_name,
+    media_email: u.media_email,
+    media_whatsapp: u.media_whatsapp,
+    priority_high: u.priority_high,
+    priority_medium: u.priority_medium,
+    priority_low: u.priority_low,
+    created_at: new Date(u.created_at).toISOString(),
+  };
+}
+
+export async function listUsers(deps: UserDeps, clientId: number, p: ListParams, filters: { status?: number; role_name?: string }) {
+  const where: WhereOptions<User> = { client_id: clientId };
+  if (filters.status !== undefined) Object.assign(where, { status: filters.status });
+  if (filters.role_name) Object.assign(where, { role_name: filters.role_name });
+  if (p.q) {
+    const like = `%${likeSafe(p.q)}%`;
+    Object.assign(where, {
+      [Op.or]: [
+        { first_name: { [Op.like]: `%${likeSafe(p.q.toUpperCase())}%` } },
+        { last_name: { [Op.like]: `%${likeSafe(p.q.toUpperCase())}%` } },
+        { email: { [Op.like]: like.toLowerCase() } },
+      ],
+    });
+  }
+  const { rows, count } = await User.findAndCountAll({
+    where,
+    order: [[p.sort && SORTABLE.has(p.sort) ? p.sort : 'last_name', p.order], ['id', 'ASC']],
+    offset: p.offset,
+    limit: p.limit,
+  });
+  return { rows: rows.map((u) => toUserDto(deps, u)), total: count };
+}
+
+async function findUser(clientId: number, id: number): Promise<User> {
+  const user = await User.findOne({ where: { id, client_id: clientId } });
+  if (!user) throw notFound('El usuario no existe.');
+  return user;
+}
+
+export async function getUser(deps: UserDeps, clientId: number, id: number): Promise<UserDto> {
+  return toUserDto(deps, await findUser(clientId, id));
+}
+
+async function assertEmailFree(email: string, exceptId?: number) {
+  const existing = await User.findOne({ where: { email } });
+  if (existing && existing.id !== exceptId) throw conflict('Ya existe un usuario con ese correo electrónico.', 'email');
+}
+
+function checkName(field: 'first_name' | 'last_name', value: string | undefined) {
+  if (value === undefined) return undefined;
+  const problem = validateName(value);
+  if (problem) throw badRequest(field, problem);
+  return normaliseName(value);
+}
+
+/** Country and city must exist and agree; the user's time zone follows the country (D5). */
+function placeOf(deps: UserDeps, countryId: number, cityId: number | null) {
+  const country = deps.catalogues.country(countryId);
+  if (!country) throw badRequest('country_id', 'El país no existe.');
+  if (cityId != null) {
+    const city = deps.catalogues.city(cityId);
+    if (!city || city.country_id !== countryId) throw badRequest('city_id', 'La ciudad no pertenece al país seleccionado.');
+  }
+  return { time_zone: country.time_zone };
+}
+
+function checkPassword(input: { password?: string; password_confirmation?: string }, required: boolean) {
+  const problem = rules.checkPassword(input.password, input.password_confirmation, required);
+  if (problem) throw badRequest(problem.field, problem.message);
+}
+
+export async function createUser(deps: UserDeps, actor: StaffPrincipal, input: UserInput): Promise<UserDto> {
+  const first_name = checkName('first_name', input.first_name)!;
+  const last_name = checkName('last_name', input.last_name)!;
+  checkPassword(input, true);
+  const email = input.email.trim().toLowerCase();
+  await assertEmailFree(email);
+  const { time_zone } = placeOf(deps, input.country_id, input.city_id);
+  const user = await User.create({
+    client_id: actor.clientId,
+    email,
+    password_hash: await hashPassword(input.password),
+    first_name,
+    last_name,
+    role_name: input.role_name,
+    status: input.status ?? USER_STATUS.active,
+    cellphone: input.cellphone,
+    prefix: input.prefix,
+    country_id: input.country_id,
+    city_id: input.city_id,
+    time_zone,
+    ...Object.fromEntries(FLAGS.filter((f) => input[f] !== undefined).map((f) => [f, input[f]])),
+  });
+  return toUserDto(deps, user);
+}
+
+export async function updateUser(deps: UserDeps, actor: StaffPrincipal, id: number, input: UserUpdate): Promise<UserUpdated> {
+  const user = await findUser(actor.clientId, id);
+  const self = actor.userId === user.id;
+  if (self && input.status === USER_STATUS.inactive) throw badRequest('status', 'No puede desactivar su propio usuario.');
+  if (self && input.role_name !== undefined && input.role_name !== 'admin') {
+    throw badRequest('role_name', 'No puede quitarse a sí mismo el rol de administrador.');
+  }
+  const first_name = checkName('first_name', input.first_name);
+  const last_name = checkName('last_name', input.last_name);
+  checkPassword(input, false);
+  const cityBefore = user.city_id;
+  const countryId = input.country_id ?? user.country_id;
+  // Changing the country clears the city unless a new one comes with it (03 §5).
+  const cityId = input.city_id !== undefined ? input.city_id : input.country_id !== undefined && input.country_id !== user.country_id ? null : user.city_id;
+  const { time_zone } = placeOf(deps, countryId, cityId);
+  if (input.email !== undefined) {
+    const email = input.email.trim().toLowerCase();
+    await assertEmailFree(email, user.id);
+    user.email = email;
+  }
+  if (first_name) user.first_name = first_name;
+  if (last_name) user.last_name = last_name;
+  if (input.role_name !== undefined) user.role_name = input.role_name;
+  if (input.status !== undefined) user.status = input.status;
+  if (input.cellphone !== undefined) user.cellphone = input.cellphone;
+  if (input.prefix !== undefined) user.prefix = input.prefix;
+  for (const f of FLAGS) if (input[f] !== undefined) user[f] = input[f]!;
+  user.country_id = countryId;
+  user.city_id = cityId;
+  user.time_zone = time_zone;
+  const passwordChanged = input.password !== undefined;
+  await deps.sequelize.transaction(async (transaction) => {
+    if (passwordChanged) user.password_hash = await hashPassword(input.password!);
+    await user.save({ transaction });
+    // A new password ends the user's other sessions; a disabled user is refused by the token check itself.
+    if (passwordChanged && !self) {
+      await deps.sequelize.query("UPDATE sessions SET revoked_at = :now WHERE subject_type = 'staff' AND subject_id = :id AND revoked_at IS NULL", {
+        replacements: { now: deps.now(), id: user.id }, transaction,
+      });
+    }
+  });
+  const relogin = rules.ownCityChanged(actor.userId, user.id, cityBefore, cityId);
+  return {
+    ...toUserDto(deps, user),
+    relogin_required: relogin,
+    notification: relogin
+      ? { type: 'success', message: rules.OWN_CITY_LOGOUT_MESSAGE }
+      : { type: 'success', message: 'Usuario actualizado correctamente' },
+  };
+}

@@ -1,0 +1,166 @@
+import { BLOOD_PRESSURE_PANEL_LOINC, clinicalElement } from '../../../../contract/rules/vitals.js';
+import { ALERT_TYPE_NAMES, PRIORITY_KEYS } from '../../../../contract/rules/alarms.js';
+
+/**
+ * FHIR R4 resources the webhook delivers (D19), as pure functions of stored rows. A receiver gets
+ * one bare resource per event (`Content-Type: application/fhir+json`):
+ *  - a reading → `Observation` (LOINC code, UCUM unit); systolic (3) and diastolic (4) stored
+ *    together become one blood-pressure panel `Observation` (85354-9) with two components; one of
+ *    them alone is a plain `Observation` with its own code;
+ *  - a value alert (type 0) → `DetectedIssue` that contains the Observation it was raised on and
+ *    references it (`implicated: [{reference: '#<id>'}]`);
+ *  - 'Validar' → a `Parameters` resource with `event = webhook.test`.
+ * The subject is identified by the patient's document: system `urn:vigia:id-type:<country>:<code>`.
+ */
+
+export const IDENTIFIER_SYSTEMS = {
+  measurement: 'urn:vigia:measurement',
+  alert: 'urn:vigia:alert',
+  idType: (countryCode: string, idTypeCode: string) => `urn:vigia:id-type:${countryCode}:${idTypeCode}`,
+} as const;
+
+const LOINC = 'http://loinc.org';
+const UCUM = 'http://unitsofmeasure.org';
+const OBSERVATION_CATEGORY = 'http://terminology.hl7.org/CodeSystem/observation-category';
+
+export interface FhirPatientRef {
+  nid: string;
+  id_type_code: string;
+  id_type_name: string;
+  country_code: string;
+  display: string;
+}
+
+export interface FhirMeasurement {
+  id: number;
+  clinical_element: number;
+  value: number;
+  when: Date;
+}
+
+type Json = Record<string, unknown>;
+
+export function subjectOf(p: FhirPatientRef): Json {
+  return {
+    identifier: {
+      type: { text: p.id_type_name },
+      system: IDENTIFIER_SYSTEMS.idType(p.country_code, p.id_type_code),
+      value: p.nid,
+    },
+    display: p.display,
+  };
+}
+
+function codingsOf(element: number): Json[] {
+  const e = clinicalElement(element)!;
+  const codings: Json[] = [{ system: LOINC, code: e.loinc }];
+  // Pulse oximetry: US Core's 59408-5 plus the core vital-signs profile's 2708-6.
+  if (e.id === 2) codings.push({ system: LOINC, code: '2708-6' });
+  return codings;
+}
+
+function quantity(element: number, value: number): Json {
+  const e = clinicalElement(element)!;
+  return { value, unit: e.unit, system: UCUM, code: e.ucum };
+}
+
+function category(element: number): Json[] {
+  const code = clinicalElement(element)?.id === 6 ? 'laboratory' : 'vital-signs';
+  return [{ coding: [{ system: OBSERVATION_CATEGORY, code }] }];
+}
+
+/** Groups one stored batch into events: a systolic and a diastolic at the same time become one panel. */
+export function groupReadings<T extends FhirMeasurement & { patient_id: number }>(rows: T[]): T[][] {
+  const groups: T[][] = [];
+  const used = new Set<number>();
+  for (const r of rows) {
+    if (used.has(r.id)) continue;
+    const el = clinicalElement(r.clinical_element)?.id;
+    if (el === 3 || el === 4) {
+      const other = rows.find((o) => !used.has(o.id) && o.id !== r.id && o.patient_id === r.patient_id &&
+        clinicalElement(o.clinical_element)?.id === (el === 3 ? 4 : 3) && o.when.getTime() === r.when.getTime());
+      if (other) {
+        used.add(r.id).add(other.id);
+        groups.push(el === 3 ? [r, other] : [other, r]);
+        continue;
+      }
+    }
+    used.add(r.id);
+    groups.push([r]);
+  }
+  return groups;
+}
+
+/** The event key and resource id of a group: 'measurement:12' or 'measurement:12,13'. */
+export const observationKey = (group: FhirMeasurement[]) => `measurement:${group.map((m) => m.id).join(',')}`;
+export const observationId = (group: FhirMeasurement[]) => `m${group.map((m) => m.id).join('-')}`;
+
+export function observationFor(group: FhirMeasurement[], patient: FhirPatientRef, issued: Date): Json {
+  const base: Json = {
+    resourceType: 'Observation',
+    id: observationId(group),
+    identifier: group.map((m) => ({ system: IDENTIFIER_SYSTEMS.measurement, value: String(m.id) })),
+    status: 'final',
+    category: category(group[0].clinical_element),
+  };
+  const common = { subject: subjectOf(patient), effectiveDateTime: group[0].when.toISOString(), issued: issued.toISOString() };
+  if (group.length === 2) {
+    return {
+      ...base,
+      code: { coding: [{ system: LOINC, code: BLOOD_PRESSURE_PANEL_LOINC, display: 'Blood pressure panel with all children optional' }], text: 'Presión arterial' },
+      ...common,
+      component: group.map((m) => ({
+        code: { coding: codingsOf(m.clinical_element), text: clinicalElement(m.clinical_element)!.name },
+        valueQuantity: quantity(m.clinical_element, m.value),
+      })),
+    };
+  }
+  const m = group[0];
+  return {
+    ...base,
+    code: { coding: codingsOf(m.clinical_element), text: clinicalElement(m.clinical_element)!.name },
+    ...common,
+    valueQuantity: quantity(m.clinical_element, m.value),
+  };
+}
+
+export interface FhirAlert {
+  id: number;
+  alert_type: number;
+  priority: number;
+  description: string | null;
+  created_at: Date;
+}
+
+/** FHIR DetectedIssue.severity from our priority (1 Alta, 2 Media, 3 Baja). */
+const SEVERITY = { high: 'high', medium: 'moderate', low: 'low' } as const;
+
+export function detectedIssueFor(alert: FhirAlert, patient: FhirPatientRef, observation: Json | null): Json {
+  const key = PRIORITY_KEYS[alert.priority];
+  return {
+    resourceType: 'DetectedIssue',
+    id: `a${alert.id}`,
+    ...(observation ? { contained: [observation] } : {}),
+    identifier: [{ system: IDENTIFIER_SYSTEMS.alert, value: String(alert.id) }],
+    status: 'final',
+    code: { text: ALERT_TYPE_NAMES[alert.alert_type] ?? 'Alerta' },
+    ...(key ? { severity: SEVERITY[key] } : {}),
+    patient: subjectOf(patient),
+    identifiedDateTime: alert.created_at.toISOString(),
+    ...(observation
+      ? { implicated: [{ reference: `#${String(observation.id)}`, identifier: (observation.identifier as Json[])[0] }] }
+      : {}),
+    ...(alert.description ? { detail: alert.description } : {}),
+  };
+}
+
+export function testEventFor(clientName: string, at: Date): Json {
+  return {
+    resourceType: 'Parameters',
+    parameter: [
+      { name: 'event', valueCode: 'webhook.test' },
+      { name: 'client', valueString: clientName },
+      { name: 'sent_at', valueDateTime: at.toISOString() },
+    ],
+  };
+}

@@ -1,0 +1,26 @@
+import { Router } from 'express';
+import { requireStaff, staffOf } from '../../http/auth.js';
+import { readListParams, sendList } from '../../http/list-params.js';
+import type { WebhookDeps } from './webhooks.delivery.js';
+import { listDeliveries, resendDelivery, validateWebhook } from './webhooks.service.js';
+
+/** HL7 FHIR webhook (03 §2, D19): 'Validar', the delivery log and 'Reenviar'. Administrators only (D13). */
+export function webhooksRouter(deps: WebhookDeps): Router {
+  const r = Router();
+  r.get('/clients/:id/validate_webhook', requireStaff('administer'), async (req, res) => {
+    res.json(await validateWebhook(deps, staffOf(req).clientId, Number(req.params.id)));
+  });
+  r.get('/webhooks/deliveries', requireStaff('administer'), async (req, res) => {
+    const q = req.query as Record<string, string | undefined>;
+    const { rows, total } = await listDeliveries(deps, staffOf(req).clientId, readListParams(req, 20), {
+      status: q.status,
+      event_type: q.event_type,
+      patient_id: q.patient_id ? Number(q.patient_id) : undefined,
+    });
+    sendList(res, rows, total);
+  });
+  r.post('/webhooks/deliveries/:id/resend', requireStaff('administer'), async (req, res) => {
+    res.json(await resendDelivery(deps, staffOf(req).clientId, Number(req.params.id)));
+  });
+  return r;
+}

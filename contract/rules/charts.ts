@@ -1,0 +1,158 @@
+/**
+ * Measurement-chart rules (01 §2 Tab Signos, §9; 03 §2 portal charts), shared by the admin's
+ * Signos tab, the patient portal and the PDF report so the numbers exist once.
+ */
+
+/** Points drawn by default. */
+export const CHART_DEFAULT_POINTS = 10;
+/** The 'Mostrar últimos' selector appears only with more points than this. */
+export const CHART_SELECTOR_THRESHOLD = 5;
+/** Readings listed under the chart in the staff tab (the portal lists 10). */
+export const LAST_READINGS = 5;
+export const PORTAL_LAST_READINGS = 10;
+/** A single point gets this many days either side. */
+export const SINGLE_POINT_WINDOW_DAYS = 15;
+/** At most this many axis ticks. */
+export const MAX_TICKS = 6;
+/** The most readings one chart loads (the 'total' option shows at most these). */
+export const CHART_MAX_POINTS = 1000;
+
+export const CHART_LOAD_ERROR = 'Error al cargar los datos. Intente nuevamente.';
+export const MEASUREMENT_DELETE_ERROR = 'Error al eliminar la medición. Intente nuevamente.';
+export const CHART_EMPTY = 'No existen datos que mostrar';
+
+const DAY_MS = 86_400_000;
+
+export interface ChartPoint {
+  when: number;
+  value: number;
+}
+
+/** The charts in the order the tab and the portal show them; blood pressure draws 3 and 4 together. */
+export const CHARTS = [
+  { key: 'heart_rate', title: 'Frecuencia Cardiaca', elements: [1], unit: 'lpm' },
+  { key: 'oximetry', title: 'Oximetría', elements: [2], unit: '%' },
+  { key: 'blood_pressure', title: 'Presión Arterial', elements: [3, 4], unit: 'mmHg' },
+  { key: 'glucose', title: 'Glucosa', elements: [6], unit: 'mg/dL' },
+  { key: 'temperature', title: 'Temperatura', elements: [7], unit: '°C' },
+  { key: 'weight', title: 'Peso', elements: [5], unit: 'kg' },
+] as const;
+
+export type ChartKey = (typeof CHARTS)[number]['key'];
+
+/** Series names of the blood-pressure chart (02 §2 alert detail). */
+export const SERIES_NAMES: Record<number, string> = { 3: 'Sistólica', 4: 'Diastólica' };
+
+export function showLatestSelector(total: number): boolean {
+  return total > CHART_SELECTOR_THRESHOLD;
+}
+
+/** 'Mostrar últimos' options: 5, then steps of 10 below the total, then the total. */
+export function latestOptions(total: number): number[] {
+  if (!showLatestSelector(total)) return [];
+  const options = [5];
+  for (let n = 10; n < total; n += 10) options.push(n);
+  options.push(total);
+  return options;
+}
+
+export function defaultLatest(total: number): number {
+  return Math.min(CHART_DEFAULT_POINTS, total);
+}
+
+/** The latest `n` points, oldest first (input in any order). */
+export function latestPoints<T extends { when: number }>(points: readonly T[], n: number): T[] {
+  const sorted = [...points].sort((a, b) => a.when - b.when);
+  return n >= sorted.length ? sorted : sorted.slice(sorted.length - n);
+}
+
+/** The time axis: the points' span, or 15 days either side of a single instant. */
+export function timeDomain(points: readonly { when: number }[]): [number, number] | null {
+  if (!points.length) return null;
+  let min = Infinity;
+  let max = -Infinity;
+  for (const p of points) {
+    if (p.when < min) min = p.when;
+    if (p.when > max) max = p.when;
+  }
+  if (min === max) return [min - SINGLE_POINT_WINDOW_DAYS * DAY_MS, max + SINGLE_POINT_WINDOW_DAYS * DAY_MS];
+  return [min, max];
+}
+
+/** At most `max` evenly spaced ticks across the domain, both ends included. */
+export function timeTicks(domain: [number, number], max = MAX_TICKS): number[] {
+  const [from, to] = domain;
+  if (from === to) return [from];
+  const count = Math.max(2, Math.min(max, MAX_TICKS));
+  const step = (to - from) / (count - 1);
+  return Array.from({ length: count }, (_, i) => Math.round(from + i * step));
+}
+
+/**
+ * Systolic and diastolic lists pair up by position; when their lengths differ the chart is not
+ * drawn (01 §5, 03 §5) and this answers null.
+ */
+export function pairBloodPressure<T extends { when: number; value: number }>(systolic: readonly T[], diastolic: readonly T[]):
+  Array<{ when: number; systolic: number; diastolic: number }> | null {
+  if (systolic.length !== diastolic.length) return null;
+  const s = [...systolic].sort((a, b) => a.when - b.when);
+  const d = [...diastolic].sort((a, b) => a.when - b.when);
+  return s.map((p, i) => ({ when: p.when, systolic: p.value, diastolic: d[i].value }));
+}
+
+/** Alarm priorities (02 §3, 03 §3): 1 Alta, 2 Media, 3 Baja; colours error, orange, primary. */
+export const PRIORITIES: Record<number, { label: string; color: string; fill: string }> = {
+  1: { label: 'Prioridad Alta', color: '#d4380d', fill: 'rgba(212, 56, 13, 0.10)' },
+  2: { label: 'Prioridad Media', color: '#d48806', fill: 'rgba(212, 136, 6, 0.12)' },
+  3: { label: 'Prioridad Baja', color: '#0e7c7b', fill: 'rgba(14, 124, 123, 0.10)' },
+};
+
+export interface AlarmRange {
+  id?: number;
+  name?: string;
+  clinical_element?: number | null;
+  clinical_element_id?: number | null;
+  priority: number;
+  minimum_condition: number;
+  maximum_condition: number;
+}
+
+export interface AlarmBand {
+  key: string;
+  label: string;
+  priority: number;
+  from: number;
+  to: number;
+  color: string;
+  fill: string;
+}
+
+/**
+ * Alarm ranges as bands: low priority drawn first so a high-priority band lies on top. A range is
+ * where the value is in range; the chart shades it by the rule's priority.
+ */
+export function alarmBands(alarms: readonly AlarmRange[], elements: readonly number[]): AlarmBand[] {
+  return alarms
+    .filter((a) => elements.includes(Number(a.clinical_element ?? a.clinical_element_id)) && PRIORITIES[a.priority])
+    .filter((a) => Number.isFinite(a.minimum_condition) && Number.isFinite(a.maximum_condition))
+    .sort((a, b) => b.priority - a.priority)
+    .map((a, i) => ({
+      key: `${a.id ?? i}`,
+      label: a.name ? `${PRIORITIES[a.priority].label}: ${a.name}` : PRIORITIES[a.priority].label,
+      priority: a.priority,
+      from: Math.min(a.minimum_condition, a.maximum_condition),
+      to: Math.max(a.minimum_condition, a.maximum_condition),
+      color: PRIORITIES[a.priority].color,
+      fill: PRIORITIES[a.priority].fill,
+    }));
+}
+
+/** The value axis: the readings (and bands) with 10 % head-room, never below zero. */
+export function valueDomain(values: readonly number[], bands: readonly AlarmBand[] = []): [number, number] | null {
+  const all = [...values, ...bands.flatMap((b) => [b.from, b.to])];
+  if (!all.length) return null;
+  const min = Math.min(...all);
+  const max = Math.max(...all);
+  const pad = max === min ? Math.max(1, Math.abs(max) * 0.1) : (max - min) * 0.1;
+  return [Math.max(0, Math.floor(min - pad)), Math.ceil(max + pad)];
+}

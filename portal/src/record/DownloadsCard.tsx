@@ -1,0 +1,76 @@
+import { useState } from 'react';
+import { apiRequest } from '../api';
+import { readSession } from '../session';
+import { DOWNLOAD_PERIODS, downloadRange } from './downloads.data';
+
+type Kind = 'csv' | 'pdf';
+
+/**
+ * 'Descargar CSV' and 'Descargar PDF' (03 §2): each asks the API for a short-lived link (D4) and
+ * opens it in a new tab. The tab is opened before the call, while the click still counts as the
+ * user's gesture, so pop-up blockers let it through.
+ */
+export function DownloadsCard({ patientId }: { patientId: number }) {
+  const [days, setDays] = useState<number>(DOWNLOAD_PERIODS[0].days);
+  const [busy, setBusy] = useState<Kind | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function download(kind: Kind) {
+    const session = readSession();
+    if (!session) return;
+    setError(null);
+    setBusy(kind);
+    const tab = window.open('', '_blank');
+    const { start_at, end_at } = downloadRange(new Date(), days);
+    const query = new URLSearchParams({ start_at, end_at });
+    const path =
+      kind === 'pdf'
+        ? `/patients/${patientId}/show_pdf?${query}`
+        : `/patients/${patientId}/measurements?${new URLSearchParams({ format: 'csv', order: 'desc', start_at, end_at })}`;
+    try {
+      const { url } = await apiRequest<{ url: string }>('GET', path, { token: session.token });
+      if (tab) {
+        tab.opener = null;
+        tab.location.href = url;
+      } else {
+        window.location.assign(url);
+      }
+    } catch {
+      tab?.close();
+      setError('No fue posible generar el archivo. Intente nuevamente.');
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <section className="card downloads" aria-labelledby="card-downloads">
+      <h2 id="card-downloads" className="card__title">
+        Descargar mis datos
+      </h2>
+      <div className="field">
+        <label htmlFor="download-period">Periodo</label>
+        <select id="download-period" value={days} onChange={(e) => setDays(Number(e.target.value))}>
+          {DOWNLOAD_PERIODS.map((p) => (
+            <option key={p.days} value={p.days}>
+              {p.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="downloads__actions">
+        <button type="button" className="button button--secondary" disabled={busy !== null} onClick={() => download('csv')}>
+          {busy === 'csv' ? 'Generando…' : 'Descargar CSV'}
+        </button>
+        <button type="button" className="button button--primary" disabled={busy !== null} onClick={() => download('pdf')}>
+          {busy === 'pdf' ? 'Generando…' : 'Descargar PDF'}
+        </button>
+      </div>
+      {error && (
+        <p className="alert" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}

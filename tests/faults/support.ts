@@ -1,0 +1,153 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import net from 'node:net';
+import crypto from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Sequelize } from 'sequelize';
+import request from 'supertest';
+import { bootstrap } from '../../api/src/bootstrap.js';
+import type { Config } from '../../api/src/config.js';
+import type { TestProduct } from '../support/product.js';
+
+/**
+ * Fault tests need what tests/support/product.ts hides: the database address (to boot a second
+ * app instance or a child process on the same data) and a close that keeps the data.
+ */
+
+export const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+export const onPostgres = Boolean(process.env.DATABASE_URL);
+
+export interface FaultDatabase {
+  dataDir: string;
+  databaseUrl: string | null;
+  jwtSecret: string;
+  drop(): Promise<void>;
+}
+
+/** A temporary SQLite directory, or a new PostgreSQL database when DATABASE_URL is set. */
+export async function freshDatabase(): Promise<FaultDatabase> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-faults-'));
+  let databaseUrl: string | null = null;
+  let dropDb = async () => {};
+  if (process.env.DATABASE_URL) {
+    const name = `vigia_f_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
+    const admin = new Sequelize(process.env.DATABASE_URL, { logging: false });
+    await admin.query(`CREATE DATABASE "${name}"`);
+    await admin.close();
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDb = async () => {
+      const a = new Sequelize(process.env.DATABASE_URL!, { logging: false });
+      await a.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await a.close();
+    };
+  }
+  return {
+    dataDir,
+    databaseUrl,
+    jwtSecret: crypto.randomBytes(32).toString('hex'),
+    async drop() {
+      await dropDb();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One app instance on the database; stop() closes it and keeps the data (drop it with db.drop()). */
+export async function bootOn(db: FaultDatabase, opts: { now?: () => Date } = {}): Promise<TestProduct> {
+  const config: Config = {
+    port: 0, env: 'test', dataDir: db.dataDir, databaseUrl: db.databaseUrl, jwtSecret: db.jwtSecret,
+    tokenTtlSeconds: 3600, smsUrl: null, smsToken: null, publicUrl: null,
+  };
+  const product = await bootstrap(config, { now: opts.now, serveFrontEnds: false });
+  return { ...product, dataDir: db.dataDir, http: request(product.app), stop: () => product.close() };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface ChildApi {
+  baseUrl: string;
+  output(): string;
+  /** Signals the whole process group (tsx and the node process it starts) and waits for the exit. */
+  kill(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** The real server (`tsx api/src/server.ts`) as a child process on the database; no front ends, no demo seed. */
+export async function spawnApi(db: FaultDatabase): Promise<ChildApi> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let output = '';
+  const env: Record<string, string | undefined> = {
+    ...process.env, PORT: String(port), DATA_DIR: db.dataDir, NODE_ENV: 'test', SKIP_BUILD: '1', SEED_DEMO: '0', JWT_SECRET: db.jwtSecret,
+  };
+  if (db.databaseUrl) env.DATABASE_URL = db.databaseUrl;
+  else delete env.DATABASE_URL;
+  const child: ChildProcess = spawn(path.join(REPO_ROOT, 'node_modules/.bin/tsx'), ['api/src/server.ts'], {
+    cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
+  });
+  const record = (c: Buffer) => (output = (output + c.toString()).slice(-32_000));
+  child.stdout!.on('data', record);
+  child.stderr!.on('data', record);
+  let exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve((exited = { code, signal }))),
+  );
+  const killGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      // already gone
+    }
+  };
+  const killOnExit = () => killGroup('SIGKILL');
+  process.once('exit', killOnExit);
+  const api: ChildApi = {
+    baseUrl,
+    output: () => output,
+    async kill(signal) {
+      process.off('exit', killOnExit);
+      killGroup(signal);
+      const result = await Promise.race([exit, sleep(10_000).then(() => null)]);
+      // tsx forwards SIGTERM to node; make sure nothing of the group survives.
+      killGroup('SIGKILL');
+      return result ?? (await exit);
+    },
+  };
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline && !exited) {
+    try {
+      const res = await fetch(`${baseUrl}/api/v1/health`, { signal: AbortSignal.timeout(2_000) });
+      if (res.status === 200) return api;
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  await api.kill('SIGKILL');
+  throw new Error(`The API did not start.\n${output}`);
+}
+
+/** A deterministic pseudo-random sequence (mulberry32), so a failing run can be replayed. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

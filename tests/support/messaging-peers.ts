@@ -1,0 +1,113 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { signBody } from '../../api/src/adapters/messaging.js';
+
+/** Real HTTP peers on loopback for the messaging channel and the AI model (D18). */
+
+async function listen(handler: http.RequestListener): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+async function readBody(req: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export interface FakeProvider {
+  url: string;
+  /** Outbound calls received (POST /messages bodies) with their Authorization header. */
+  sent: { body: any; authorization: string | undefined }[];
+  /** Next answers to POST /messages, by status (empty = 200). */
+  failNext: number[];
+  /** Media the provider holds: id → bytes and mime. */
+  media: Map<string, { bytes: Buffer; mime: string }>;
+  close(): Promise<void>;
+}
+
+export async function startFakeProvider(): Promise<FakeProvider> {
+  const state = { sent: [] as FakeProvider['sent'], failNext: [] as number[], media: new Map<string, { bytes: Buffer; mime: string }>() };
+  let n = 0;
+  let base = '';
+  const { url, close } = await listen(async (req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method === 'POST' && path === '/messages') {
+      const body = JSON.parse(await readBody(req));
+      const fail = state.failNext.shift();
+      if (fail) {
+        res.writeHead(fail, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Service Unavailable' } }));
+        return;
+      }
+      state.sent.push({ body, authorization: req.headers.authorization });
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ messages: [{ id: `wamid.out.${++n}` }] }));
+      return;
+    }
+    const fileMatch = path.match(/^\/files\/(.+)$/);
+    if (req.method === 'GET' && fileMatch && state.media.has(fileMatch[1])) {
+      if (req.headers.authorization !== 'Bearer proveedor-token') return void res.writeHead(401).end();
+      const m = state.media.get(fileMatch[1])!;
+      res.writeHead(200, { 'content-type': m.mime }).end(m.bytes);
+      return;
+    }
+    const metaMatch = path.match(/^\/([^/]+)$/);
+    if (req.method === 'GET' && metaMatch && state.media.has(metaMatch[1])) {
+      const m = state.media.get(metaMatch[1])!;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: `${base}/files/${metaMatch[1]}`, mime_type: m.mime, file_size: m.bytes.length }));
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  base = url;
+  return Object.assign(state, { url, close });
+}
+
+/** A WhatsApp-style inbound webhook body with one message. */
+export function inboundBody(from: string, id: string, message: Record<string, unknown>, profileName = 'Paciente') {
+  return {
+    object: 'whatsapp_business_account',
+    entry: [{ id: 'waba', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', contacts: [{ wa_id: from, profile: { name: profileName } }], messages: [{ from, id, timestamp: '1763800000', ...message }] } }] }],
+  };
+}
+
+export function statusBody(id: string, status: string) {
+  return { object: 'whatsapp_business_account', entry: [{ changes: [{ field: 'messages', value: { statuses: [{ id, status, timestamp: '1763800000', recipient_id: '1' }] } }] }] };
+}
+
+export function signed(secret: string, body: unknown): { raw: string; signature: string } {
+  const raw = JSON.stringify(body);
+  return { raw, signature: signBody(secret, raw) };
+}
+
+export interface FakeModel {
+  url: string;
+  /** Requests received (chat-completions bodies). */
+  requests: any[];
+  /** Scripted answers, consumed in order: a status code, or an assistant message. */
+  script: (number | { content?: string | null; tool_calls?: { name: string; arguments: Record<string, unknown> }[] })[];
+  close(): Promise<void>;
+}
+
+export async function startFakeModel(): Promise<FakeModel> {
+  const state = { requests: [] as any[], script: [] as FakeModel['script'] };
+  let n = 0;
+  const { url, close } = await listen(async (req, res) => {
+    if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) return void res.writeHead(404).end();
+    const body = JSON.parse(await readBody(req));
+    state.requests.push({ ...body, authorization: req.headers.authorization });
+    const next = state.script.shift() ?? { content: 'De acuerdo.' };
+    if (typeof next === 'number') {
+      res.writeHead(next, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'overloaded' } }));
+      return;
+    }
+    const message = {
+      role: 'assistant',
+      content: next.content ?? null,
+      ...(next.tool_calls ? { tool_calls: next.tool_calls.map((c) => ({ id: `call_${++n}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } })) } : {}),
+    };
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `chatcmpl-${n}`, object: 'chat.completion', model: body.model, choices: [{ index: 0, message, finish_reason: next.tool_calls ? 'tool_calls' : 'stop' }] }));
+  });
+  return Object.assign(state, { url, close });
+}
