@@ -22,19 +22,38 @@ export function statementShape(sql: string): string {
   return s.replace(/[()]/g, ' ').replace(/\s*,\s*/g, ', ').replace(/\s+/g, ' ').trim().toLowerCase();
 }
 
+/** A statement as the API sent it: text without Sequelize's prefix, and its bound values if any. */
+export interface RawStatement { sql: string; bind: unknown[] }
+
 /** For each request, the shapes of the statements the API sent while answering it. */
 export async function captureStatements(
   opts: { dataDir: string; databaseUrl: string | null; jwtSecret: string; token: string }, requests: HttpRequest[],
 ): Promise<string[][]> {
+  return (await captureRaw(opts, requests)).map((list) => list.map((s) => statementShape(s.sql)));
+}
+
+/**
+ * For each request, the statements the API sent, as sent (replacements are inlined by Sequelize,
+ * bound values kept apart): the read baselines of replay.ts run exactly these on the driver.
+ */
+export async function captureRaw(
+  opts: { dataDir: string; databaseUrl: string | null; jwtSecret: string; token: string }, requests: HttpRequest[],
+): Promise<RawStatement[][]> {
   const config = loadConfig({ DATA_DIR: opts.dataDir, DATABASE_URL: opts.databaseUrl ?? '', JWT_SECRET: opts.jwtSecret, NODE_ENV: 'production' });
   const product = await bootstrap(config, { serveFrontEnds: false });
-  let current: string[] = [];
-  (product.sequelize as unknown as { options: { logging: (sql: string) => void } }).options.logging = (sql) => { current.push(statementShape(sql)); };
+  let current: RawStatement[] = [];
+  (product.sequelize as unknown as { options: { logging: (sql: string, o?: { bind?: unknown }) => void } }).options.logging = (sql, o) => {
+    const bind = Array.isArray(o?.bind) ? o.bind : [];
+    current.push({ sql: sql.replace(/^Execut(?:ing|ed) \([^)]*\):\s*/, '').replace(/;\s*$/, ''), bind });
+  };
   const server: Server = product.app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as { port: number };
-  const out: string[][] = [];
+  const out: RawStatement[][] = [];
   try {
+    // Start-up work still in flight (the catalogue sync's upserts) must not land in the first request.
+    await fetchRetrying(`http://127.0.0.1:${port}/api/v1/health`).then((r) => r.arrayBuffer());
+    await new Promise((r) => setTimeout(r, 500));
     for (const r of requests) {
       current = [];
       const res = await fetchRetrying(`http://127.0.0.1:${port}${r.path}`, {

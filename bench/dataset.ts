@@ -13,6 +13,8 @@ export interface DatasetOptions {
   clients: number;
   seed: number;
   measurementsPerPatient: number;
+  /** Readings over the last year of each client's first active patient (the CSV export's year). */
+  heavyReadings: number;
   /** Fixed, so the same seed gives the same rows on any day. */
   now: string;
   /** PostgreSQL only; the database is dropped and created again when the data set is built. */
@@ -49,7 +51,7 @@ function sourceFingerprint(rootDir: string): string {
   const hash = createHash('sha256');
   const migrations = path.join(rootDir, 'api', 'src', 'db', 'migrations');
   const files = [
-    ...['large.ts', 'demo.rules.ts', 'demo.ts'].map((f) => path.join(rootDir, 'seeds', f)),
+    ...['large.ts', 'large.derived.ts', 'demo.rules.ts', 'demo.ts'].map((f) => path.join(rootDir, 'seeds', f)),
     ...fs.readdirSync(migrations).sort().map((f) => path.join(migrations, f)),
   ];
   for (const file of files) hash.update(file).update(fs.readFileSync(file));
@@ -133,7 +135,7 @@ export async function prepareDataset(rootDir: string, opts: DatasetOptions, reus
   try {
     const seeded = await seedLarge(sequelize, {
       patients: opts.patients, clients: opts.clients, seed: opts.seed,
-      measurementsPerPatient: opts.measurementsPerPatient, now: new Date(opts.now),
+      measurementsPerPatient: opts.measurementsPerPatient, heavyReadings: opts.heavyReadings, now: new Date(opts.now),
     }, (line) => log(`  ${line}`));
     buildSeconds = seeded.seconds;
     if (opts.dialect === 'postgres') {

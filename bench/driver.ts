@@ -30,6 +30,8 @@ function openSqlite(file: string): Promise<Driver> {
     // one handle among all its queries (outside transactions).
     const db = new sqlite3.Database(file, sqlite3.OPEN_READWRITE, (err) => {
       if (err) return reject(err);
+      // The API writes in the background (jobs) and ingestion's clean-up writes here: wait, do not fail.
+      db.run('PRAGMA busy_timeout = 5000');
       const all = <T extends object>(sql: string, params: unknown[] = []) =>
         new Promise<T[]>((ok, fail) => db.all(toSqlite(sql), params, (e: Error | null, rows: T[]) => (e ? fail(e) : ok(rows))));
       resolve({

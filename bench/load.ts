@@ -37,6 +37,8 @@ export interface LoadResult {
  */
 export async function runLoad(opts: {
   baseUrl: string; token?: string; connections: number; seconds: number; requests: HttpRequest[];
+  /** Requests per second over all connections (open-ish loop); unset: as fast as answers come. */
+  rate?: number;
 }): Promise<LoadResult> {
   let next = 0;
   const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
@@ -47,6 +49,7 @@ export async function runLoad(opts: {
     duration: opts.seconds,
     timeout: 30,
     headers,
+    ...(opts.rate ? { overallRate: opts.rate } : {}),
     requests: [{
       setupRequest: (request) => {
         const r = opts.requests[next++ % opts.requests.length];

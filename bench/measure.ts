@@ -49,7 +49,8 @@ async function callApi(api: ApiProcess, token: string, s: Scenario): Promise<Out
   if (res.status < 200 || res.status >= 300) {
     throw new Error(`${r.method} ${r.path} respondió ${res.status}: ${JSON.stringify(body)}`);
   }
-  return readOutcome(res.headers, body);
+  const custom = (s as { apiOutcome?: (h: Headers, b: unknown) => Outcome }).apiOutcome;
+  return (custom ?? readOutcome)(res.headers, body);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -69,9 +70,9 @@ async function settle(api: ApiProcess, token: string) {
   }
 }
 
-async function loadPhase(api: ApiProcess, token: string, requests: HttpRequest[], connections: number, seconds: number): Promise<Phase> {
+export async function loadPhase(api: ApiProcess, token: string, requests: HttpRequest[], connections: number, seconds: number, rate?: number): Promise<Phase> {
   const cpuBefore = api.cpuMs();
-  const result = await runLoad({ baseUrl: api.baseUrl, token, connections, seconds, requests });
+  const result = await runLoad({ baseUrl: api.baseUrl, token, connections, seconds, requests, rate });
   const cpu = api.cpuMs() - cpuBefore;
   await settle(api, token);
   return { ...result, apiCpuMsPerRequest: cpu / Math.max(1, result.rps * result.seconds) };

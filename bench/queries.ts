@@ -40,7 +40,7 @@ const PATIENT_COLUMNS = `id, client_id, id_type, nid, first_name, last_name, sea
 
 const CLIENT_COLUMNS = `id, name, logo_url, country_id, time_zone, clinical_elements, multipatient, residents_enabled, residents_url,
   residents_user, residents_password, have_metabase, metabase_url, webhook_url, security_phrase, webhook_validated,
-  webhook_measurements, webhook_alerts, created_at, updated_at`;
+  webhook_measurements, webhook_alerts, webhook_failures, webhook_failing_since, webhook_disabled_at, webhook_disabled_reason, created_at, updated_at`;
 
 const PAGE = 20;
 

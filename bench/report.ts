@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Manifest } from './dataset.js';
 import type { ContentionResult, ScenarioResult, Settings } from './measure.js';
+import { extraRows, measuredPhases, renderExtraDetails, type Extras } from './report-extras.js';
 import { API_RSS_TARGET_BYTES, PENDING, TARGET_PATIENTS_PER_CLIENT } from './targets.js';
 
 export interface Row { what: string; target: string; figure: string; baseline: string; ratio: string; result: string }
@@ -16,6 +17,8 @@ export interface Results {
   settings: Settings;
   scenarios: ScenarioResult[];
   contention: ContentionResult | null;
+  /** Ingestion, CSV export, front ends, scale-out (report-extras.ts). */
+  extras?: Extras;
   memory: { idleBytes: number; peakBytes: number; highWaterBytes: number; perPhase: Array<{ phase: string; peakBytes: number }> };
   rows: Row[];
 }
@@ -89,7 +92,11 @@ export function buildRows(r: Omit<Results, 'rows'>): Row[] {
     ratio: times(r.memory.peakBytes / r.memory.idleBytes),
     result: verdict(Math.max(r.memory.peakBytes, r.memory.highWaterBytes) <= API_RSS_TARGET_BYTES),
   });
-  for (const p of PENDING) rows.push({ what: p.what, target: p.target, figure: 'pendiente', baseline: '—', ratio: '—', result: `pendiente (${p.waitsFor})` });
+  for (const x of extraRows(r.extras)) {
+    rows.push({ what: x.what, target: x.target, figure: x.figure, baseline: x.baseline, ratio: x.ratio, result: x.ok === null ? '—' : verdict(x.ok) });
+  }
+  const ran = new Set([...r.scenarios.map((s) => s.id), ...measuredPhases(r.extras)]);
+  for (const p of PENDING.filter((x) => !ran.has(x.id))) rows.push({ what: p.what, target: p.target, figure: 'pendiente', baseline: '—', ratio: '—', result: `pendiente (${p.waitsFor})` });
   return rows;
 }
 
@@ -109,6 +116,7 @@ function renderMisses(r: Results): string[] {
       + `Its slowest statement on the bare driver is "${slowest.label}" at p95 ${ms(slowest.latency.p95)}`
       + (plan ? `, planned as: ${plan.access.join('; ') || plan.plan.join(' / ')}.` : '.'));
   }
+  for (const x of extraRows(r.extras).filter((row) => row.ok === false)) out.push(`- **${x.what}**: ${x.figure} against ${x.target} (baseline ${x.baseline}).`);
   const peak = Math.max(r.memory.peakBytes, r.memory.highWaterBytes);
   if (peak > API_RSS_TARGET_BYTES) out.push(`- **API RSS**: peak ${mb(peak)} against ≤ ${mb(API_RSS_TARGET_BYTES)}.`);
   for (const s of r.scenarios) {
@@ -198,7 +206,7 @@ export function renderMarkdown(r: Results): string {
   }
   const misses = renderMisses(r);
   lines.push('## Targets missed and anomalies', '', ...(misses.length ? misses : ['None.']), '');
-  lines.push(...renderDetails(r));
+  lines.push(...renderExtraDetails(r.extras), ...renderDetails(r));
   return `${lines.join('\n').trimEnd()}\n`;
 }
 

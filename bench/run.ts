@@ -1,15 +1,24 @@
 /**
  * `npm run bench -- [--patients 20000] [--clients 2] [--seed 42] [--measurements-per-patient 20]
  * [--duration 10] [--warmup 2] [--connections 10] [--db sqlite|postgres] [--database-url URL]
- * [--reuse] [--only id,id] [--out bench]`
+ * [--reuse] [--only id,id] [--skip id,id] [--out bench] [--heavy-readings 100000]
+ * [--admin-dist admin/dist] [--portal-dist portal/dist] [--scale-out]`
  *
  * Builds (or reuses) the large data set, starts the API in its own process, loads each endpoint
  * beside its driver-only baseline and writes bench/results.json and bench/RESULTS.md.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { captureStatements } from './capture.js';
+import { captureRaw, captureStatements } from './capture.js';
+import type { Driver } from './driver.js';
+import { measureExport } from './export.js';
+import { measureFrontends } from './frontend.js';
+import { measureIngestion } from './ingest.js';
+import { buildReadScenarios, pickChartSamples, replayRequests, storeCaptured } from './replay.js';
+import type { Extras } from './report-extras.js';
+import { measureScaleOut } from './scaleout.js';
 import { prepareDataset, type DatasetOptions } from './dataset.js';
 import { openDriver } from './driver.js';
 import { fetchRetrying } from './load.js';
@@ -31,6 +40,11 @@ function readOptions(argv: string[]) {
       clients: { type: 'string', default: '2' },
       seed: { type: 'string', default: '42' },
       'measurements-per-patient': { type: 'string', default: '20' },
+      'heavy-readings': { type: 'string', default: '100000' },
+      'admin-dist': { type: 'string', default: 'admin/dist' },
+      'portal-dist': { type: 'string', default: 'portal/dist' },
+      skip: { type: 'string' },
+      'scale-out': { type: 'boolean', default: false },
       duration: { type: 'string', default: '10' },
       warmup: { type: 'string', default: '2' },
       connections: { type: 'string', default: '10' },
@@ -54,11 +68,23 @@ function readOptions(argv: string[]) {
     clients: int('clients', 1),
     seed: int('seed', 0),
     measurementsPerPatient: int('measurements-per-patient', 0),
+    heavyReadings: int('heavy-readings', 0),
     now: DATA_NOW,
     databaseUrl: values.db === 'postgres' ? values['database-url']! : null,
   };
   const settings: Settings = { seconds: int('duration', 2), warmupSeconds: int('warmup', 0), connections: int('connections', 1) };
-  return { dataset, settings, reuse: values.reuse!, only: values.only?.split(',') ?? null, outDir: path.resolve(ROOT_DIR, values.out!) };
+  if (values['scale-out'] && values.db !== 'postgres') throw new Error('--scale-out necesita --db postgres');
+  return {
+    dataset, settings, reuse: values.reuse!, only: values.only?.split(',') ?? null, skip: values.skip?.split(',') ?? [],
+    outDir: path.resolve(ROOT_DIR, values.out!), scaleOut: values['scale-out']!,
+    adminDist: path.resolve(ROOT_DIR, values['admin-dist']!), portalDist: path.resolve(ROOT_DIR, values['portal-dist']!),
+  };
+}
+
+/** The seed's year-long patient: the client's first active patient by id (seeds/large.ts). */
+async function firstActivePatient(driver: Driver, clientId: number): Promise<number> {
+  const [row] = await driver.all<{ id: number }>('SELECT id FROM patients WHERE client_id = $1 AND status = 1 ORDER BY id LIMIT 1', [clientId]);
+  return Number(row.id);
 }
 
 /** results.json is committed: a database URL goes in without its password. */
@@ -87,7 +113,11 @@ async function main() {
   const dataset = await prepareDataset(ROOT_DIR, opts.dataset, opts.reuse, log);
   const api = await startApi({
     rootDir: ROOT_DIR, dataDir: dataset.dir, databaseUrl: opts.dataset.databaseUrl, logFile: path.join(dataset.dir, 'api.log'),
+    env: { VIGIA_ADMIN_DIST: opts.adminDist, VIGIA_PORTAL_DIST: opts.portalDist },
   });
+  /** A phase or scenario runs unless --only leaves it out or --skip names it. */
+  const wanted = (id: string) => (!opts.only || opts.only.includes(id)) && !opts.skip.includes(id);
+  const extras: Extras = {};
   log(`API en ${api.baseUrl} (pid ${api.pid}); registro en ${path.relative(ROOT_DIR, path.join(dataset.dir, 'api.log'))}`);
   const stopOnSignal = () => { api.stop().finally(() => process.exit(130)); };
   process.once('SIGINT', stopOnSignal);
@@ -104,17 +134,52 @@ async function main() {
     idleBytes = api.memory.peaks().find((p) => p.phase === 'idle')?.peakBytes ?? 0;
     const { token, caller } = await signInForBench(api.baseUrl);
     const samples = await pickSamples(driver, caller.clientId);
-    const scenarios = buildScenarios(caller, samples, opts.settings.connections).filter((s) => !opts.only || opts.only.includes(s.id));
-    const apiSql = await captureStatements(
-      { dataDir: dataset.dir, databaseUrl: opts.dataset.databaseUrl, jwtSecret: BENCH_JWT_SECRET, token },
-      scenarios.map((s) => s.request(s.inputs[0])),
-    );
+    const heavyPatientId = await firstActivePatient(driver, caller.clientId);
+    const charts = await pickChartSamples(driver, caller, opts.dataset.heavyReadings > 0 ? heavyPatientId : null);
+    const scenarios = [
+      ...buildScenarios(caller, samples, opts.settings.connections),
+      ...buildReadScenarios({ charts, surnamePrefixes: samples.surnamePrefixes }, opts.settings.connections),
+    ].filter((s) => wanted(s.id));
+    const captureOpts = { dataDir: dataset.dir, databaseUrl: opts.dataset.databaseUrl, jwtSecret: BENCH_JWT_SECRET, token };
+    const apiSql = await captureStatements(captureOpts, scenarios.map((s) => s.request(s.inputs[0])));
+    const toReplay = replayRequests(scenarios);
+    if (toReplay.length) storeCaptured(scenarios, toReplay, await captureRaw(captureOpts, toReplay));
     for (const [i, s] of scenarios.entries()) {
       scenarioResults.push(await measureScenario(s, { api, driver, token, settings: opts.settings, apiSql: apiSql[i], log }));
     }
     const list = scenarios.find((s) => s.id === 'patients-list');
     const signIn = scenarios.find((s) => s.id === 'sign-in');
     if (list && signIn) contention = await measureContention(list, signIn, { api, token, settings: opts.settings, log });
+    if (wanted('csv-export') && opts.dataset.heavyReadings > 0) {
+      extras.csvExport = await measureExport({
+        api, driver, token, dataDir: dataset.dir, databaseUrl: opts.dataset.databaseUrl, jwtSecret: BENCH_JWT_SECRET,
+        patientId: heavyPatientId, now: DATA_NOW, repeats: 3, parallel: 4, log,
+      });
+    }
+    if (wanted('frontend')) {
+      const missing = [opts.adminDist, opts.portalDist].filter((d) => !fs.existsSync(path.join(d, 'index.html')));
+      if (missing.length) log(`Sin front ends compilados en ${missing.join(', ')}: se omiten sus filas (vea bench/README.md)`);
+      else {
+        log('Front ends en Chromium sin interfaz');
+        fs.mkdirSync(opts.outDir, { recursive: true });
+        extras.frontend = await measureFrontends({
+          baseUrl: api.baseUrl, adminDist: opts.adminDist, portalDist: opts.portalDist, email: benchEmail('a'), password: BENCH_PASSWORD,
+          patientId: heavyPatientId, repeats: 3, screenshotDir: opts.outDir, log,
+        });
+      }
+    }
+    // Ingestion writes: it runs after the reads and removes what it added.
+    if (wanted('ingest')) {
+      extras.ingestion = await measureIngestion({
+        rootDir: ROOT_DIR, dataDir: dataset.dir, target: dataset.target, api, driver, token, caller, settings: opts.settings, log,
+      });
+    }
+    if (opts.scaleOut && wanted('scale-out')) {
+      extras.scaleOut = await measureScaleOut({
+        rootDir: ROOT_DIR, dataDir: dataset.dir, databaseUrl: opts.dataset.databaseUrl!, driver, api, token, caller,
+        connections: opts.settings.connections, seconds: opts.settings.seconds, minSeconds: 130, markers: 100, log,
+      });
+    }
   } finally {
     await driver.close();
     await api.stop();
@@ -135,6 +200,7 @@ async function main() {
     settings: opts.settings,
     scenarios: scenarioResults,
     contention,
+    extras,
     memory: { idleBytes, peakBytes: api.memory.peakBytes(), highWaterBytes: api.memory.highWaterBytes(), perPhase: api.memory.peaks() },
   };
   const results: Results = { ...partial, rows: buildRows(partial) };

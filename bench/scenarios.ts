@@ -9,6 +9,7 @@ import type { Work } from './baseline.js';
 import type { Driver } from './driver.js';
 import type { HttpRequest } from './load.js';
 import * as queries from './queries.js';
+import { replayWork, type ReplayScenario } from './replay.js';
 
 export interface Scenario<I = any> {
   id: string;
@@ -87,26 +88,41 @@ export function buildScenarios(caller: queries.Caller, samples: Samples, connect
     loadConnections: connections,
     p95TargetMs: 30,
   };
-  const patientPage: Scenario<number> = {
+  // The patient page header and the tags list now send more than their queries.ts mirrors did
+  // (orders and adherence, open alerts; prompts): their baselines replay the API's own SQL (replay.ts).
+  const patientPage: ReplayScenario<number> = {
     id: 'patient-header',
     label: 'Patient page header',
     endpoint: 'GET /api/v1/patients/{id}',
     inputs: samples.patientIds,
     request: (id) => ({ method: 'GET', path: `/api/v1/patients/${id}` }),
-    work: (exec, id) => queries.getPatient(exec, caller, id),
+    work: null as never,
     loadConnections: connections,
     p95TargetMs: null,
+    replay: new Map(),
+    baselineOutcome: (results) => {
+      const row = results.find((r) => /FROM\s+[`"]?patients[`"]?/i.test(r.sql) && r.rows.length === 1 && 'id' in r.rows[0]);
+      return { total: null, ids: row ? [Number(row.rows[0].id)] : [] };
+    },
   };
-  const tags: Scenario<null> = {
+  patientPage.work = replayWork(patientPage);
+  const tags: ReplayScenario<null> = {
     id: 'tags-list',
     label: 'Tags list (with patients per tag)',
     endpoint: 'GET /api/v1/tags',
     inputs: [null],
     request: () => ({ method: 'GET', path: '/api/v1/tags' }),
-    work: (exec) => queries.listTags(exec, caller),
+    work: null as never,
     loadConnections: connections,
     p95TargetMs: null,
+    replay: new Map(),
+    baselineOutcome: (results) => {
+      const count = results.find((r) => /^\s*SELECT\s+count\(/i.test(r.sql));
+      const page = results.find((r) => /FROM\s+[`"]?tags[`"]?/i.test(r.sql) && /\bLIMIT\b/i.test(r.sql));
+      return { total: count ? Number(Object.values(count.rows[0])[0]) : null, ids: (page?.rows ?? []).map((r) => Number(r.id)) };
+    },
   };
+  tags.work = replayWork(tags);
   const login = { email: benchEmail('a'), password: BENCH_PASSWORD };
   const signIn: Scenario<typeof login> = {
     id: 'sign-in',

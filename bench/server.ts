@@ -107,7 +107,7 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, logFile: stri
  * spawned directly with tsx as a loader, so the child's pid is the server's and its RSS is the
  * API's alone.
  */
-export async function startApi(opts: { rootDir: string; dataDir: string; databaseUrl: string | null; logFile: string }): Promise<ApiProcess> {
+export async function startApi(opts: { rootDir: string; dataDir: string; databaseUrl: string | null; logFile: string; env?: NodeJS.ProcessEnv }): Promise<ApiProcess> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const log = fs.openSync(opts.logFile, 'w');
@@ -119,6 +119,7 @@ export async function startApi(opts: { rootDir: string; dataDir: string; databas
     SEED_DEMO: '0',
     SKIP_BUILD: '1',
     JWT_SECRET: BENCH_JWT_SECRET,
+    ...opts.env,
   };
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   else delete env.DATABASE_URL;

@@ -19,6 +19,7 @@ declare module 'autocannon' {
     timeout?: number;
     headers?: Record<string, string>;
     requests?: AutocannonRequest[];
+    overallRate?: number;
   }
   interface AutocannonResult {
     duration: number;

@@ -2004,8 +2004,23 @@ export interface components {
             scholarship_name: string | null;
             civil_status: number | null;
             civil_status_name: string | null;
-            medications_prescription: Record<string, never>[];
-            vitals_prescription: Record<string, never>[];
+            /** @description Órdenes de medicamento en curso (Programada, En ejecución) para la tarjeta 'Prescripción actual' */
+            medications_prescription: {
+                id: number;
+                order_id: number;
+                medication: string | null;
+                frecuency: string | null;
+                progress: number;
+            }[];
+            /** @description Órdenes de signos vitales en curso, con los días de la semana (0 domingo … 6 sábado) */
+            vitals_prescription: {
+                id: number;
+                order_id: number;
+                clinical_element: number | null;
+                clinical_element_name: string | null;
+                days: number[];
+                progress: number;
+            }[];
             measurements_adherence: number | null;
             permissions: components["schemas"]["PatientPermissions"];
             /**

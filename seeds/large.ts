@@ -1,8 +1,11 @@
 /**
  * Benchmark data: `npm run seed:large -- --patients 100000 --seed 42 [--measurements-per-patient 100]
- * [--clients 2] [--now 2026-11-21T12:00:00Z]`.
+ * [--clients 2] [--alerts-per-patient 5] [--orders-per-patient 1] [--activities-per-order 7]
+ * [--now 2026-11-21T12:00:00Z]`.
  * Creates clients 'Benchmark A', 'Benchmark B', ... each with an admin (bench-a@vigia.test, ...,
- * password Vigia@2026), the demo tags and N patients with their latest M measurements. Uses the
+ * password Vigia@2026), the demo tags, one alarm rule per clinical element and N patients with
+ * their latest M measurements, their alarm assignments, alerts, orders and activities
+ * (seeds/large.derived.ts). Issue 7's size: --patients 100000 --measurements-per-patient 50. Uses the
  * API's database settings (DATA_DIR / DATABASE_URL), migrates and syncs catalogues first.
  * The same seed and --now give the same rows.
  *
@@ -24,6 +27,7 @@ import { DEMO_CLINICAL_ELEMENTS, DEMO_PASSWORD, DEMO_PORTAL_PATIENT, syncIdSeque
 import { buildDemoPatients, buildDemoReferences, buildRecentReadings, DEMO_TAGS, type DemoPatient, type DemoReferences } from './demo.rules.js';
 import { createRng, type Rng } from './random.js';
 import { searchTerms } from '../api/src/modules/patients/patients.rules.js';
+import { alarmInserts, buildAlarms, buildDerivedRows, derivedStatements, type BenchAlarm, type DerivedOptions } from './large.derived.js';
 
 /**
  * Rows per INSERT. Values are written as SQL literals rather than bound: node-sqlite3 copies
@@ -108,7 +112,17 @@ export function formatTimestamp(date: Date): string {
   return `${prefix}${pad(hours, 2)}:${pad(minutes, 2)}:${pad(seconds, 2)}.${pad(rest - seconds * 1000, 3)} +00:00`;
 }
 
-interface LargeOptions { patients: number; seed: number; measurementsPerPatient: number; clients: number; now: Date }
+export interface LargeOptions extends Partial<DerivedOptions> {
+  patients: number; seed: number; measurementsPerPatient: number; clients: number; now: Date;
+  /** Readings over the last year for each client's first active patient (the CSV export's year). */
+  heavyReadings?: number;
+}
+
+/** Default size of the year-long series of each client's first active patient: one heart rate every ~5 minutes. */
+export const HEAVY_READINGS_DEFAULT = 100_000;
+
+/** Defaults of the derived rows: 100,000 × 2 patients give about 1 million alerts, 200,000 orders, 1.4 million activities. */
+export const DERIVED_DEFAULTS: DerivedOptions = { alertsPerPatient: 5, ordersPerPatient: 1, activitiesPerOrder: 7 };
 
 function readOptions(argv: string[]): LargeOptions {
   const { values } = parseArgs({
@@ -118,6 +132,10 @@ function readOptions(argv: string[]): LargeOptions {
       seed: { type: 'string', default: '42' },
       'measurements-per-patient': { type: 'string', default: '100' },
       clients: { type: 'string', default: '2' },
+      'heavy-readings': { type: 'string', default: String(HEAVY_READINGS_DEFAULT) },
+      'alerts-per-patient': { type: 'string', default: String(DERIVED_DEFAULTS.alertsPerPatient) },
+      'orders-per-patient': { type: 'string', default: String(DERIVED_DEFAULTS.ordersPerPatient) },
+      'activities-per-order': { type: 'string', default: String(DERIVED_DEFAULTS.activitiesPerOrder) },
       now: { type: 'string' },
     },
     strict: true,
@@ -134,6 +152,10 @@ function readOptions(argv: string[]): LargeOptions {
     seed: toInt('seed', values.seed, 0),
     measurementsPerPatient: toInt('measurements-per-patient', values['measurements-per-patient'], 0),
     clients: Math.min(26, toInt('clients', values.clients, 1)),
+    heavyReadings: toInt('heavy-readings', values['heavy-readings'], 0),
+    alertsPerPatient: toInt('alerts-per-patient', values['alerts-per-patient'], 0),
+    ordersPerPatient: toInt('orders-per-patient', values['orders-per-patient'], 0),
+    activitiesPerOrder: toInt('activities-per-order', values['activities-per-order'], 1),
     now,
   };
 }
@@ -153,16 +175,36 @@ function toPatientValues(id: number, clientId: number, patient: DemoPatient): Va
     formatTimestamp(row.updated_at)];
 }
 
-interface Batch { statements: string[]; patients: number; measurements: number; patientTags: number }
+interface Batch { statements: string[]; patients: number; measurements: number; patientTags: number; derived: Record<string, number> }
+
+interface DerivedBatchContext { adminUserId: number; alarms: Map<number, BenchAlarm>; nextOrderId: () => number }
 
 /**
- * TODO(alerts, orders): once the alarms, alerts, orders and activities tables exist, build
- * their INSERTs here from the same batch: alarm rules per client (once), orders per patient from
- * their profile's elements, activities from the shared generator (DECISIONS D12) and alerts
- * from the readings outside the assigned ranges (D10), drawing from the batch's rng.
+ * A year of heart rates, evenly spaced, for the batch's first active patient (the benchmark finds
+ * it again as the client's first active patient by id): what one patient's device sends in a year,
+ * for the CSV export and the longest chart series.
  */
-function buildDerivedStatements(_rng: Rng, _batch: Array<{ id: number; patient: DemoPatient }>): string[] {
-  return [];
+function buildHeavySeries(rng: Rng, clientId: number, batch: Array<{ id: number; patient: DemoPatient }>, opts: LargeOptions): string[] {
+  const n = opts.heavyReadings ?? HEAVY_READINGS_DEFAULT;
+  const target = batch.find((b) => b.patient.row.status === 1);
+  if (!target || n <= 0) return [];
+  const end = opts.now.getTime();
+  const step = Math.floor((365 * 86_400_000) / n);
+  const out: string[] = [];
+  for (let k = 0; k < n; k++) {
+    const when = new Date(end - 365 * 86_400_000 + k * step + 60_000);
+    const value = Math.round(rng.normal(74, 9));
+    out.push(`(${clientId},${target.id},1,${Math.min(180, Math.max(40, value))},'${formatTimestamp(when)}',0,TRUE,'device','${formatTimestamp(when)}')`);
+  }
+  return out;
+}
+
+function definedOnly(o: LargeOptions): Partial<DerivedOptions> {
+  const out: Partial<DerivedOptions> = {};
+  if (o.alertsPerPatient != null) out.alertsPerPatient = o.alertsPerPatient;
+  if (o.ordersPerPatient != null) out.ordersPerPatient = o.ordersPerPatient;
+  if (o.activitiesPerOrder != null) out.activitiesPerOrder = o.activitiesPerOrder;
+  return out;
 }
 
 function buildInsertStatements(table: string, columns: readonly string[], rows: Value[][]): string[] {
@@ -179,7 +221,7 @@ function buildInsertStatements(table: string, columns: readonly string[], rows: 
 /** Generates one batch of patients with their tags and readings, as ready-to-run SQL. */
 function buildPatientBatch(
   rng: Rng, opts: LargeOptions, refs: DemoReferences,
-  ctx: { clientId: number; firstId: number; count: number; usedNids: Set<string>; tagIds: Map<string, number> },
+  ctx: { clientId: number; firstId: number; count: number; usedNids: Set<string>; tagIds: Map<string, number>; derived: DerivedBatchContext; heavy: boolean },
 ): Batch {
   const patients = buildDemoPatients(rng, ctx.count, { refs, now: opts.now, usedNids: ctx.usedNids });
   const patientRows: Value[][] = [];
@@ -199,22 +241,30 @@ function buildPatientBatch(
       measurementTuples.push(`${lead}${m.clinical_element},${toSqlLiteral(m.value)},'${formatTimestamp(m.when)}',0,TRUE,'device','${formatTimestamp(received)}')`);
     }
   }
+  if (ctx.heavy) measurementTuples.push(...buildHeavySeries(rng.fork(), ctx.clientId, batch, opts));
   const measurementHead = `INSERT INTO ${quote('measurements')} (${MEASUREMENT_COLUMNS.map(quote).join(',')}) VALUES `;
   const measurementStatements: string[] = [];
   for (let start = 0; start < measurementTuples.length; start += ROWS_PER_STATEMENT) {
     measurementStatements.push(measurementHead + measurementTuples.slice(start, start + ROWS_PER_STATEMENT).join(','));
   }
+  // Alarm assignments, alerts, orders and activities draw from a stream of their own: their
+  // flags change them, not the patients and readings of the next batches.
+  const derived = buildDerivedRows(rng.fork(), batch, {
+    clientId: ctx.clientId, adminUserId: ctx.derived.adminUserId, now: opts.now, alarms: ctx.derived.alarms,
+    nextOrderId: ctx.derived.nextOrderId, fmt: formatTimestamp,
+  }, { ...DERIVED_DEFAULTS, ...definedOnly(opts) });
   return {
     statements: [
       ...buildInsertStatements('patients', PATIENT_COLUMNS, patientRows),
       ...buildInsertStatements('patient_tags', ['patient_id', 'tag_id'], tagRows),
       ...buildInsertStatements('patient_search_terms', ['client_id', 'term', 'patient_id'], termRows),
       ...measurementStatements,
-      ...buildDerivedStatements(rng, batch),
+      ...derivedStatements(derived, ROWS_PER_STATEMENT),
     ],
     patients: patientRows.length,
     measurements: measurementTuples.length,
     patientTags: tagRows.length,
+    derived: Object.fromEntries(Object.entries(derived).map(([k, v]) => [k, v.length])),
   };
 }
 
@@ -262,8 +312,10 @@ export async function seedLarge(sequelize: Sequelize, opts: LargeOptions, log: (
   let userId = await readMaxId(sequelize, 'users');
   let tagId = await readMaxId(sequelize, 'tags');
   let patientId = await readMaxId(sequelize, 'patients');
+  let alarmId = await readMaxId(sequelize, 'alarms');
+  let orderId = await readMaxId(sequelize, 'orders');
   const started = performance.now();
-  const totals = { patients: 0, measurements: 0, patientTags: 0 };
+  const totals = { patients: 0, measurements: 0, patientTags: 0, patientAlarms: 0, alerts: 0, orders: 0, activities: 0 };
   let lastReport = 0;
 
   try {
@@ -274,6 +326,10 @@ export async function seedLarge(sequelize: Sequelize, opts: LargeOptions, log: (
       const clientRng = rng.fork();
       const city = refs.cities[0];
       const tagIds = new Map<string, number>();
+      const adminUserId = userId + 1;
+      const alarms = buildAlarms(alarmId + 1);
+      alarmId += alarms.length;
+      const derivedCtx: DerivedBatchContext = { adminUserId, alarms: new Map(alarms.map((a) => [a.element, a])), nextOrderId: () => ++orderId };
       await runInTransaction(writer, [
         ...buildInsertStatements('clients', ['id', 'name', 'country_id', 'time_zone', 'clinical_elements', 'multipatient', 'created_at', 'updated_at'],
           [[id, name, refs.countryId, refs.timeZone, JSON.stringify(DEMO_CLINICAL_ELEMENTS), false, nowText, nowText]]),
@@ -285,6 +341,7 @@ export async function seedLarge(sequelize: Sequelize, opts: LargeOptions, log: (
           tagIds.set(tag.name, ++tagId);
           return [tagId, id, tag.name, tag.color, nowText, nowText];
         })),
+        alarmInserts(id, alarms, nowText),
       ]);
 
       const usedNids = new Set<string>([DEMO_PORTAL_PATIENT.nid]);
@@ -295,12 +352,12 @@ export async function seedLarge(sequelize: Sequelize, opts: LargeOptions, log: (
         const elapsed = (performance.now() - started) / 1000;
         if (elapsed - lastReport < 2 && done < opts.patients) return;
         lastReport = elapsed;
-        const rows = totals.patients + totals.measurements + totals.patientTags;
+        const rows = Object.values(totals).reduce((a, b) => a + b, 0);
         log(`${name}: ${formatCount(done)}/${formatCount(opts.patients)} pacientes · ${formatCount(totals.measurements)} mediciones en total · ${formatCount(rows / elapsed)} filas/s`);
       };
       for (let built = 0; built < opts.patients;) {
         const count = Math.min(PATIENTS_PER_BATCH, opts.patients - built);
-        const batch = buildPatientBatch(clientRng, opts, refs, { clientId: id, firstId: patientId + 1, count, usedNids, tagIds });
+        const batch = buildPatientBatch(clientRng, opts, refs, { clientId: id, firstId: patientId + 1, count, usedNids, tagIds, derived: derivedCtx, heavy: built === 0 });
         patientId += count;
         built += count;
         await writing;
@@ -309,6 +366,7 @@ export async function seedLarge(sequelize: Sequelize, opts: LargeOptions, log: (
           totals.patients += batch.patients;
           totals.measurements += batch.measurements;
           totals.patientTags += batch.patientTags;
+          for (const [k, n] of Object.entries(batch.derived)) totals[k as keyof typeof totals] += n;
           report();
         });
       }
@@ -317,7 +375,7 @@ export async function seedLarge(sequelize: Sequelize, opts: LargeOptions, log: (
   } finally {
     await writer.close();
   }
-  await syncIdSequences(sequelize.getQueryInterface(), ['clients', 'users', 'tags', 'patients']);
+  await syncIdSequences(sequelize.getQueryInterface(), ['clients', 'users', 'tags', 'patients', 'alarms', 'orders']);
   // Fresh statistics, so the benchmarks see the plans production would.
   if (postgres) await sequelize.query('ANALYZE');
   else {
@@ -326,8 +384,8 @@ export async function seedLarge(sequelize: Sequelize, opts: LargeOptions, log: (
     await sequelize.query('PRAGMA wal_checkpoint(TRUNCATE)');
   }
   const seconds = (performance.now() - started) / 1000;
-  const rows = totals.patients + totals.measurements + totals.patientTags;
-  log(`Listo en ${seconds.toFixed(1)} s: ${formatCount(totals.patients)} pacientes, ${formatCount(totals.measurements)} mediciones, ${formatCount(rows)} filas (${formatCount(rows / seconds)} filas/s).`);
+  const rows = Object.values(totals).reduce((a, b) => a + b, 0);
+  log(`Listo en ${seconds.toFixed(1)} s: ${formatCount(totals.patients)} pacientes, ${formatCount(totals.measurements)} mediciones, ${formatCount(totals.alerts)} alertas, ${formatCount(totals.orders)} órdenes, ${formatCount(totals.activities)} actividades, ${formatCount(rows)} filas (${formatCount(rows / seconds)} filas/s).`);
   log(`Usuarios: ${emails.join(', ')} (contraseña ${DEMO_PASSWORD}).`);
   return { ...totals, seconds };
 }

@@ -113,7 +113,9 @@ describe('GET /api/v1/clients/:id', () => {
     const res = await t.http.get(`/api/v1/clients/${org.clientId}`).set(bearer(org.tokens.consulta));
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: 'Clinica Etiquetas', country_id: 26, time_zone: 'America/Bogota', have_metabase: false });
-    expect(JSON.stringify(res.body)).not.toMatch(/security_phrase|residents_password/);
+    // D20: only whether a secret is set, never the secret itself.
+    expect(JSON.stringify(res.body)).not.toMatch(/"security_phrase":|"residents_password":/);
+    expect(res.body).toMatchObject({ security_phrase_set: false, residents_password_set: false });
   });
 });
 

@@ -73,6 +73,8 @@ describe('Alertas', () => {
     await entry.fill('Se llama a la paciente, refiere mareo leve.');
     await page.getByRole('button', { name: 'Evolución' }).click();
     await page.getByText('Se llama a la paciente, refiere mareo leve.').waitFor();
+    // The saved entry empties the box; typing before that would be wiped.
+    await expect.poll(() => entry.inputValue()).toBe('');
     await entry.fill('Reloj mal colocado, se repite la medición: 72 lpm.');
     await page.getByRole('button', { name: 'Cerrar Alerta' }).click();
     const close = page.getByRole('dialog', { name: 'Cerrar alerta' });

@@ -122,7 +122,8 @@ describe('Chat del paciente', () => {
     const viewer = page.getByRole('dialog', { name: 'Imagen' });
     await viewer.waitFor({ state: 'visible' });
     await page.screenshot({ path: `${SCREENSHOT_DIR}/chat-image-viewer.png` });
-    await page.keyboard.press('Escape');
+    // The close button, not Escape: a key pressed while the dialog still animates in can be lost.
+    await viewer.locator('.ant-modal-close').click();
     await viewer.waitFor({ state: 'hidden' });
 
     // Staff write from the composer; the message goes out through the provider.

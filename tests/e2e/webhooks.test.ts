@@ -50,6 +50,9 @@ describe('Webhook HL7 FHIR (/webhooks)', () => {
     expect(await page.getByRole('button', { name: 'Validar' }).isDisabled()).toBe(true);
     expect(new Webhook(webhookSecret(PHRASE)).verify(received[0].body, received[0].headers)).toMatchObject({ resourceType: 'Parameters' });
 
+    // Three notifications at once are listed in a dialog (03 §2 'Global notifications'): close it.
+    const understood = page.getByRole('button', { name: 'Entendido' });
+    if (await understood.isVisible()) await understood.click();
     await page.getByRole('switch', { name: 'Mediciones' }).click();
     await page.getByText('Suscrito', { exact: true }).waitFor({ state: 'visible' });
 

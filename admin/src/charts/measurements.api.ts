@@ -35,17 +35,4 @@ export const measurementsApi = {
     (await http.get<DownloadLink>(`${API_URL}/patients/${patientId}/show_pdf`, { params })).data,
 };
 
-/** 'dd/mm/aaaa hh:mm' in the patient's zone (D5). */
-const formatters = new Map<string, Intl.DateTimeFormat>();
-export function formatWhen(when: string | number | Date, timeZone: string): string {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('es-CO', { timeZone, day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-    formatters.set(timeZone, f);
-  }
-  return f.format(new Date(when)).replace(',', '');
-}
-
-export function formatDay(when: number, timeZone: string): string {
-  return formatWhen(when, timeZone).slice(0, 5);
-}
+export { formatDay, formatWhen } from '../../../contract/rules/dates';

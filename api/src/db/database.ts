@@ -16,6 +16,8 @@ export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl
       logging: false,
       pool: { max: 10, min: 0, idle: 10_000 },
       define: { underscored: true },
+      // A lock held elsewhere fails the statement after 5 s (answered 503) instead of hanging the request.
+      dialectOptions: { lock_timeout: 5000 },
     });
     await sequelize.authenticate();
     return sequelize;
@@ -45,11 +47,32 @@ export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl
     }
     return conn;
   };
+  serialiseTransactions(sequelize);
   await sequelize.query('PRAGMA journal_mode = WAL');
   await sequelize.query('PRAGMA synchronous = NORMAL');
   await sequelize.query('PRAGMA foreign_keys = ON');
   await sequelize.query('PRAGMA busy_timeout = 5000');
   return sequelize;
+}
+
+/**
+ * SQLite: one managed transaction at a time per process, queued in JavaScript. A transaction takes
+ * the write lock at BEGIN IMMEDIATE, and a BEGIN that must wait does so inside a libuv pool thread
+ * (busy_timeout); with more concurrent transactions than pool threads (4), the waiting BEGINs hold
+ * every thread, the lock holder's next statement cannot run, and nothing moves until the 5 s
+ * timeout fails them all (bench/ingest.ts: 10 concurrent single readings, none answered in 3 s).
+ * SQLite runs one writer at a time anyway, so queueing here costs no throughput.
+ */
+function serialiseTransactions(sequelize: Sequelize) {
+  const original = sequelize.transaction.bind(sequelize) as (...args: unknown[]) => Promise<unknown>;
+  let tail: Promise<unknown> = Promise.resolve();
+  (sequelize as unknown as { transaction: (...args: unknown[]) => Promise<unknown> }).transaction = (...args: unknown[]) => {
+    // Unmanaged transactions (no callback) are committed by their caller: left as they were.
+    if (!args.some((a) => typeof a === 'function')) return original(...args);
+    const run = tail.then(() => original(...args));
+    tail = run.catch(() => undefined);
+    return run;
+  };
 }
 
 export function isPostgres(sequelize: Sequelize): boolean {

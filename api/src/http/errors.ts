@@ -43,10 +43,10 @@ interface ErrorLike {
   errors?: unknown;
 }
 
-/** SQLite busy/locked or disk full, PostgreSQL connection loss: retryable, never a 500. */
+/** SQLite busy/locked or disk full, PostgreSQL lock timeout, deadlock or connection loss: retryable, never a 500. */
 function isTransientDbError(err: ErrorLike): boolean {
   const text = `${err.name ?? ''} ${err.code ?? ''} ${err.message ?? ''}`;
-  return /SQLITE_BUSY|SQLITE_LOCKED|SQLITE_FULL|SQLITE_IOERR|database is locked|ConnectionRefused|ConnectionAcquireTimeout|ECONNREFUSED|too many clients/i.test(text);
+  return /SQLITE_BUSY|SQLITE_LOCKED|SQLITE_FULL|SQLITE_IOERR|database is locked|lock timeout|deadlock detected|ConnectionRefused|ConnectionAcquireTimeout|ECONNREFUSED|too many clients/i.test(text);
 }
 
 export function createErrorHandler(log: (msg: string, err: unknown) => void): ErrorRequestHandler {

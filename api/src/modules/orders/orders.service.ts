@@ -167,6 +167,18 @@ export async function listPatientOrders(deps: OrdersDeps, clientId: number, pati
   return listWhere(deps, where, { clientId, patientId, type: f.type }, p);
 }
 
+/** 'Prescripción actual' (01 §2 card 3): the patient's running orders (Programada, En ejecución), medications then vital signs. */
+export async function patientPrescription(deps: Pick<OrdersDeps, 'sequelize' | 'now'>, clientId: number, patientId: number) {
+  const rows = await select<OrderRow>(deps.sequelize, `${ORDER_SELECT} WHERE o.client_id = :clientId AND o.patient_id = :patientId AND o.status IN (1, 2) ORDER BY o.id`, { clientId, patientId });
+  const orders = await dtos(deps as OrdersDeps, rows);
+  return {
+    medications: orders.filter((o) => o.order_type === 1).map((o) => ({ id: o.id, order_id: o.id, medication: o.medicine_name ?? null, frecuency: o.description ?? null, progress: o.progress })),
+    vitals: orders
+      .filter((o) => o.order_type === 0)
+      .map((o) => ({ id: o.id, order_id: o.id, clinical_element: o.clinical_element ?? null, clinical_element_name: o.clinical_element_name ?? null, days: o.days ?? [], progress: o.progress })),
+  };
+}
+
 /** 'Gestión de órdenes' tabs (D7): 0 = No Gestionadas, 1 = Programadas (1, 2), 2 = Cerradas (3, 4). */
 export async function listClientOrders(deps: OrdersDeps, clientId: number, p: ListParams, f: { filter?: string; type?: number }) {
   let where = 'o.client_id = :clientId';

@@ -1,6 +1,8 @@
 import { Op, literal, type Sequelize, type Transaction, type WhereOptions } from 'sequelize';
 import { select } from '../../db/sql.js';
 import { applyPatientStatusChange } from '../orders/patient-status.js';
+import { patientAdherence } from '../orders/adherence.js';
+import { patientPrescription } from '../orders/orders.service.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import type { Principal, StaffPrincipal } from '../../http/auth.js';
@@ -174,7 +176,18 @@ export async function getPatient(deps: PatientDeps, principal: Principal, id: nu
   const permissions = principal.kind === 'staff' ? patientPermissions(principal.role, p.status) : NO_PERMISSIONS;
   const lockedUntil = principal.kind === 'staff' ? await deps.portalLocks.lockedUntil(p.nid) : null;
   const dto = toPatientDto(deps, p, (await tagsOf(deps.sequelize, [p.id])).get(p.id) ?? [], permissions, lockedUntil);
-  return { ...dto, active_alerts_count: await countOpenAlerts(deps.sequelize, p.id) };
+  const [alerts, adherence, prescription] = await Promise.all([
+    countOpenAlerts(deps.sequelize, p.id),
+    patientAdherence(deps.sequelize, p.id, deps.now()),
+    patientPrescription(deps, principal.clientId, p.id),
+  ]);
+  return {
+    ...dto,
+    active_alerts_count: alerts,
+    measurements_adherence: adherence,
+    medications_prescription: prescription.medications,
+    vitals_prescription: prescription.vitals,
+  };
 }
 
 /** Staff lift the portal lock of a patient's document (D17) before the 24 hours pass. */

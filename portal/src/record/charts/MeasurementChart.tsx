@@ -1,1 +1,2 @@
-export { default } from '../../../../admin/src/charts/MeasurementChart';
+// The same chart as the admin's Signos tab (one component, two apps).
+export { default } from '../../../../contract/ui/MeasurementChart';

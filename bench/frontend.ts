@@ -1,0 +1,122 @@
+/**
+ * Front-end rows of issue 7, measured in headless Chromium (playwright-core, Debian's chromium)
+ * against the API serving the built front ends (VIGIA_ADMIN_DIST / VIGIA_PORTAL_DIST):
+ * - the JavaScript each page really loads (every script response the browser received, matched to
+ *   its file in the dist folder), as gzip bytes (zlib level 6, what a reverse proxy sends): the
+ *   admin's login page (its root, /), the patient page (split into what it loads before its charts and the chart
+ *   chunks: the lazy `*Chart*` entries and the `charts` vendor chunk of the Vite manifest), and
+ *   the portal's first page (/login_patient);
+ * - the time from navigation start until the patient page shows its charts (the first chart's
+ *   canvas is on screen) for the year-long patient of the large data set: cold cache, then warm.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { summarize, type Latency } from './stats.js';
+
+export interface PageWeight { page: string; files: Array<{ file: string; gzipBytes: number; chart: boolean }>; gzipBytes: number; chartGzipBytes: number }
+export interface FrontendResult {
+  adminLogin: PageWeight;
+  patientPage: PageWeight;
+  portalFirst: PageWeight;
+  chartsShown: { coldMs: number; warm: Latency; patientId: number };
+}
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'];
+
+/** Files of chart chunks: the manifest's lazy chart entries and the chunks only they import. */
+function chartFiles(dist: string): Set<string> {
+  const file = path.join(dist, '.vite', 'manifest.json');
+  const out = new Set<string>();
+  if (!fs.existsSync(file)) return out;
+  const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, { file: string; imports?: string[] }>;
+  for (const [key, entry] of Object.entries(manifest)) {
+    if (/(^_charts-|Chart\.tsx$)/.test(key)) out.add(entry.file);
+  }
+  return out;
+}
+
+function weigh(page: string, dist: string, urls: string[], charts: Set<string>, prefix = ''): PageWeight {
+  const files: PageWeight['files'] = [];
+  for (const u of new Set(urls)) {
+    let rel = new URL(u).pathname.replace(/^\//, '');
+    if (prefix && rel.startsWith(prefix)) rel = rel.slice(prefix.length);
+    const local = path.join(dist, rel);
+    if (!fs.existsSync(local)) continue;
+    files.push({ file: rel, gzipBytes: zlib.gzipSync(fs.readFileSync(local), { level: 6 }).length, chart: charts.has(rel) });
+  }
+  files.sort((a, b) => b.gzipBytes - a.gzipBytes);
+  const sum = (list: PageWeight['files']) => list.reduce((n, f) => n + f.gzipBytes, 0);
+  return { page, files, gzipBytes: sum(files.filter((f) => !f.chart)), chartGzipBytes: sum(files.filter((f) => f.chart)) };
+}
+
+function recordScripts(page: Page): string[] {
+  const urls: string[] = [];
+  page.on('response', (r) => { if (r.request().resourceType() === 'script' || /\.m?js(\?|$)/.test(r.url())) urls.push(r.url()); });
+  return urls;
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.getByLabel(/Correo electr[oó]nico/i).fill(email);
+  await page.getByLabel(/^\s*Contraseña/).fill(password);
+  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+  await page.waitForURL((u) => u.pathname !== '/', { timeout: 30_000 });
+}
+
+/** Navigation start → the first chart canvas on screen, in ms. */
+async function timeCharts(page: Page, url: string): Promise<number> {
+  await page.goto(url, { waitUntil: 'commit' });
+  await page.locator('canvas').first().waitFor({ state: 'visible', timeout: 60_000 });
+  return page.evaluate(() => performance.now());
+}
+
+export async function measureFrontends(opts: {
+  baseUrl: string; adminDist: string; portalDist: string; email: string; password: string; patientId: number; repeats: number;
+  screenshotDir?: string; log: (line: string) => void;
+}): Promise<FrontendResult> {
+  const { log } = opts;
+  const browser: Browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    const charts = chartFiles(opts.adminDist);
+    const context = await browser.newContext({ locale: 'es-CO', viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    let scripts = recordScripts(page);
+    // The staff sign-in page is the admin's root (/login is the SSO page).
+    await page.goto(`${opts.baseUrl}/`, { waitUntil: 'networkidle' });
+    const adminLogin = weigh('admin / (sign-in)', opts.adminDist, scripts, charts);
+    log(`  admin / (inicio de sesión): ${(adminLogin.gzipBytes / 1024).toFixed(1)} KB de JavaScript gzip en ${adminLogin.files.length} archivos`);
+    await signIn(page, opts.email, opts.password);
+    await page.close();
+
+    // The patient page, opened directly (a bookmark) with a cold cache: everything it loads.
+    const cold = await context.newPage();
+    scripts = recordScripts(cold);
+    const patientUrl = `${opts.baseUrl}/patients/${opts.patientId}?tab=signs`;
+    const coldMs = await timeCharts(cold, patientUrl);
+    await cold.waitForLoadState('networkidle');
+    if (opts.screenshotDir) await cold.screenshot({ path: path.join(opts.screenshotDir, 'patient-page-charts.png'), fullPage: true });
+    const patientPage = weigh('admin /patients/{id}', opts.adminDist, scripts, charts);
+    await cold.close();
+    log(`  ficha del paciente: ${(patientPage.gzipBytes / 1024).toFixed(1)} KB antes de las gráficas + ${(patientPage.chartGzipBytes / 1024).toFixed(1)} KB de gráficas (gzip); gráficas visibles en ${coldMs.toFixed(0)} ms (caché fría)`);
+    const warm: number[] = [];
+    for (let i = 0; i < opts.repeats; i++) {
+      const p = await context.newPage();
+      warm.push(await timeCharts(p, patientUrl));
+      await p.close();
+    }
+    log(`  gráficas visibles con caché: p50 ${summarize(warm).p50.toFixed(0)} ms`);
+    await context.close();
+
+    const portalContext = await browser.newContext({ locale: 'es-CO', viewport: { width: 390, height: 844 } });
+    const portal = await portalContext.newPage();
+    scripts = recordScripts(portal);
+    await portal.goto(`${opts.baseUrl}/login_patient`, { waitUntil: 'networkidle' });
+    const portalFirst = weigh('portal /login_patient', opts.portalDist, scripts, new Set(), 'portal/');
+    log(`  portal /login_patient: ${(portalFirst.gzipBytes / 1024).toFixed(1)} KB de JavaScript gzip`);
+    await portalContext.close();
+    return { adminLogin, patientPage, portalFirst, chartsShown: { coldMs, warm: summarize(warm), patientId: opts.patientId } };
+  } finally {
+    await browser.close();
+  }
+}
