@@ -202,7 +202,7 @@ export function renderMarkdown(r: Results): string {
     '',
   ];
   if (o.patients < TARGET_PATIENTS_PER_CLIENT) {
-    lines.push(`¹ Measured at ${count(o.patients)} patients per client; the issue states the target for ${count(TARGET_PATIENTS_PER_CLIENT)} (\`npm run bench -- --patients ${TARGET_PATIENTS_PER_CLIENT}\`).`, '');
+    lines.push(`¹ Measured at ${count(o.patients)} patients per client; the issue states the target for ${count(TARGET_PATIENTS_PER_CLIENT)} (\`npm run bench -- --patients ${TARGET_PATIENTS_PER_CLIENT} --measurements-per-patient 50\`).`, '');
   }
   const misses = renderMisses(r);
   lines.push('## Targets missed and anomalies', '', ...(misses.length ? misses : ['None.']), '');

@@ -247,3 +247,28 @@ describe('declaring a death with the whole record (01 §4, D9)', () => {
     expect((await t.http.get(`/api/v1/patients/${p.id}`).set(bearer(other.tokens.admin))).status).toBe(404);
   });
 });
+
+describe('multi-patient device card (01 §5)', () => {
+  it('is refused for a client that is not multi-patient', async () => {
+    const p = (await create(patientBody({ nid: '83000003' }))).body;
+    const res = await t.http.patch(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.admin)).send({ multipatient_card_id: 'MP-0001' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ field: 'multipatient_card_id', message: 'Este cliente no admite tarjetas multipaciente.' });
+  });
+
+  it('is refused while the patient has a gateway, and accepted once it is removed', async () => {
+    await t.sequelize.query('UPDATE clients SET multipatient = :yes WHERE id = :id', { replacements: { yes: true, id: org.clientId } });
+    try {
+      const p = (await create(patientBody({ nid: '83000004' }))).body;
+      expect((await t.http.patch(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.admin)).send({ card_id: 'GW-77' })).status).toBe(200);
+      const refused = await t.http.patch(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.admin)).send({ multipatient_card_id: 'MP-0002' });
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toBe('El paciente ya tiene un gateway asignado; quítelo antes de asignar una tarjeta multipaciente.');
+      const ok = await t.http.patch(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.admin)).send({ card_id: null, multipatient_card_id: 'MP-0002' });
+      expect(ok.status).toBe(200);
+      expect(ok.body).toMatchObject({ card_id: null, multipatient_card_id: 'MP-0002', gateway: true });
+    } finally {
+      await t.sequelize.query('UPDATE clients SET multipatient = :no WHERE id = :id', { replacements: { no: false, id: org.clientId } });
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { openDownload } from '../../../contract/ui/open-download';
 import { apiRequest } from '../api';
 import { readSession } from '../session';
 import { DOWNLOAD_PERIODS, downloadRange } from './downloads.data';
@@ -7,8 +8,7 @@ type Kind = 'csv' | 'pdf';
 
 /**
  * 'Descargar CSV' and 'Descargar PDF' (03 §2): each asks the API for a short-lived link (D4) and
- * opens it in a new tab. The tab is opened before the call, while the click still counts as the
- * user's gesture, so pop-up blockers let it through.
+ * opens it in a new tab.
  */
 export function DownloadsCard({ patientId }: { patientId: number }) {
   const [days, setDays] = useState<number>(DOWNLOAD_PERIODS[0].days);
@@ -20,27 +20,17 @@ export function DownloadsCard({ patientId }: { patientId: number }) {
     if (!session) return;
     setError(null);
     setBusy(kind);
-    const tab = window.open('', '_blank');
     const { start_at, end_at } = downloadRange(new Date(), days);
     const query = new URLSearchParams({ start_at, end_at });
     const path =
       kind === 'pdf'
         ? `/patients/${patientId}/show_pdf?${query}`
         : `/patients/${patientId}/measurements?${new URLSearchParams({ format: 'csv', order: 'desc', start_at, end_at })}`;
-    try {
-      const { url } = await apiRequest<{ url: string }>('GET', path, { token: session.token });
-      if (tab) {
-        tab.opener = null;
-        tab.location.href = url;
-      } else {
-        window.location.assign(url);
-      }
-    } catch {
-      tab?.close();
-      setError('No fue posible generar el archivo. Intente nuevamente.');
-    } finally {
-      setBusy(null);
-    }
+    await openDownload(
+      () => apiRequest<{ url: string }>('GET', path, { token: session.token }),
+      () => setError('No fue posible generar el archivo. Intente nuevamente.'),
+    );
+    setBusy(null);
   }
 
   return (

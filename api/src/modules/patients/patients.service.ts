@@ -9,6 +9,7 @@ import type { Principal, StaffPrincipal } from '../../http/auth.js';
 import { can, patientPermissions, PATIENT_STATUS, type PatientPermissions } from '../access/access.rules.js';
 import { GENDERS, type Catalogues } from '../catalogues/catalogues.service.js';
 import { toSearchKey } from '../../../../contract/rules/names.js';
+import { canSetMultipatientCard } from '../../../../contract/rules/record.js';
 import { Client } from '../clients/clients.model.js';
 import { assertTagsOwned } from '../tags/tags.service.js';
 import { attachDefaultAlarms, countOpenAlerts, setPatientAlarms } from '../alarms/alarms.service.js';
@@ -333,6 +334,17 @@ export async function updatePatient(deps: PatientDeps, principal: StaffPrincipal
   }
   checkReferences(deps, input, countryId);
   if (input.tag_ids) await assertTagsOwned(principal.clientId, input.tag_ids);
+  if (input.multipatient_card_id) {
+    // 01 §5: only for a multi-patient client, and only while the patient has no single-patient gateway.
+    const client = await Client.findByPk(principal.clientId, { attributes: ['multipatient'] });
+    const cardId = input.card_id !== undefined ? input.card_id : p.card_id;
+    if (!canSetMultipatientCard(!!client?.multipatient, { card_id: cardId ?? null })) {
+      throw badRequest(
+        'multipatient_card_id',
+        client?.multipatient ? 'El paciente ya tiene un gateway asignado; quítelo antes de asignar una tarjeta multipaciente.' : 'Este cliente no admite tarjetas multipaciente.',
+      );
+    }
+  }
   const { tag_ids, alarm_ids, status: requested, ...fields } = input;
   const merged = { ...p.get({ plain: true }), ...fields } as Patient;
   const change = rules.nextStatus(p.status, requested, merged);

@@ -3,7 +3,8 @@ import { App, Button, Card, Col, DatePicker, Form, Row, Select, Typography } fro
 import { FilePdfOutlined, FileTextOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { CLINICAL_ELEMENTS } from '../../../../../contract/rules/vitals';
-import { measurementsApi, type DownloadLink } from '../../../charts/measurements.api';
+import { openDownload } from '../../../../../contract/ui/open-download';
+import { measurementsApi } from '../../../charts/measurements.api';
 import type { PatientTabProps } from '../types';
 
 const REPORT_ERROR = 'Error al generar el reporte';
@@ -16,26 +17,6 @@ const ELEMENT_OPTIONS = [
 type Range = [Dayjs, Dayjs];
 /** 01 §2 Reportes: one month back to today. */
 const defaultRange = (): Range => [dayjs().subtract(1, 'month'), dayjs()];
-
-/**
- * Opens the report in a new tab (01 §2). The tab is opened on the click itself, before the call,
- * so the browser does not treat it as a pop-up; it is pointed at the signed link when it arrives.
- */
-async function openReport(fetchLink: () => Promise<DownloadLink>, onError: () => void) {
-  const tab = window.open('', '_blank');
-  try {
-    const { url } = await fetchLink();
-    if (tab) {
-      tab.opener = null;
-      tab.location.href = url;
-    } else {
-      window.location.assign(url);
-    }
-  } catch {
-    tab?.close();
-    onError();
-  }
-}
 
 function RangeFields({ value, onChange, prefix }: { value: Range; onChange: (r: Range) => void; prefix: string }) {
   return (
@@ -77,7 +58,7 @@ export default function ReportsTab({ patient }: PatientTabProps) {
               <Select id="csv-element" value={element} onChange={setElement} options={ELEMENT_OPTIONS} />
             </Form.Item>
             <Button type="primary" icon={<FileTextOutlined />} disabled={!allowed}
-              onClick={() => void openReport(() => measurementsApi.csvLink(patient.id, {
+              onClick={() => void openDownload(() => measurementsApi.csvLink(patient.id, {
                 start_at: day(csvRange[0]), end_at: day(csvRange[1]), ...(element === ALL ? {} : { clinical_element: element }),
               }), fail)}>
               Descargar CSV
@@ -91,7 +72,7 @@ export default function ReportsTab({ patient }: PatientTabProps) {
           <Form layout="vertical">
             <RangeFields prefix="pdf" value={pdfRange} onChange={setPdfRange} />
             <Button type="primary" icon={<FilePdfOutlined />} disabled={!allowed}
-              onClick={() => void openReport(() => measurementsApi.pdfLink(patient.id, { start_at: day(pdfRange[0]), end_at: day(pdfRange[1]) }), fail)}>
+              onClick={() => void openDownload(() => measurementsApi.pdfLink(patient.id, { start_at: day(pdfRange[0]), end_at: day(pdfRange[1]) }), fail)}>
               Descargar PDF
             </Button>
           </Form>
