@@ -102,10 +102,13 @@ export async function createOrg(t: TestProduct, name: string): Promise<Org> {
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 /** A valid new-patient body (Colombian CC, complete contact data). */
+/** Document numbers for patientBody: sequential, so a test file's data is the same on every run. */
+let nextNid = 1_000_000_000;
+
 export function patientBody(overrides: Record<string, unknown> = {}) {
   return {
     id_type: 1,
-    nid: String(1000000000 + Math.floor(Math.random() * 899999999)),
+    nid: String(++nextNid),
     first_name: 'maría josé',
     last_name: 'pérez gómez',
     country_id: 26,
