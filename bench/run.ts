@@ -177,7 +177,7 @@ async function main() {
     if (opts.scaleOut && wanted('scale-out')) {
       extras.scaleOut = await measureScaleOut({
         rootDir: ROOT_DIR, dataDir: dataset.dir, databaseUrl: opts.dataset.databaseUrl!, driver, api, token, caller,
-        connections: opts.settings.connections, seconds: opts.settings.seconds, minSeconds: 130, markers: 100, log,
+        connections: opts.settings.connections, seconds: opts.settings.seconds, warmupSeconds: opts.settings.warmupSeconds, minSeconds: 130, markers: 100, log,
       });
     }
   } finally {

@@ -78,13 +78,17 @@ async function insertMarkers(driver: Driver, caller: Caller, n: number): Promise
 
 export async function measureScaleOut(deps: {
   rootDir: string; dataDir: string; databaseUrl: string; driver: Driver; api: ApiProcess; token: string; caller: Caller;
-  connections: number; seconds: number; minSeconds: number; markers: number; log: (line: string) => void;
+  connections: number; seconds: number; warmupSeconds: number; minSeconds: number; markers: number; log: (line: string) => void;
 }): Promise<ScaleOutResult> {
   const { driver, log, caller } = deps;
   const ids = (await driver.all<{ id: number }>('SELECT id FROM patients WHERE client_id = $1 AND status = 1 ORDER BY id LIMIT 200', [caller.clientId])).map((r) => Number(r.id));
   const list: HttpRequest[] = [{ method: 'GET', path: '/api/v1/patients?_start=0&_end=20&status=1' }];
   const ingest: HttpRequest[] = ids.map((id, k) => ({ method: 'POST', path: `/api/v1/patients/${id}/measurements`, body: JSON.stringify({ clinical_element: 1, value: 60 + (k % 40) }) }));
-  const load = (baseUrl: string, requests: HttpRequest[]) => runLoad({ baseUrl, token: deps.token, connections: deps.connections, seconds: deps.seconds, requests });
+  // Each measured phase after its own warm-up (a freshly started API also runs its first scheduler sweep).
+  const load = async (baseUrl: string, requests: HttpRequest[]) => {
+    if (deps.warmupSeconds > 0) await runLoad({ baseUrl, token: deps.token, connections: deps.connections, seconds: deps.warmupSeconds, requests });
+    return runLoad({ baseUrl, token: deps.token, connections: deps.connections, seconds: deps.seconds, requests });
+  };
 
   log('Dos procesos de la API sobre el mismo PostgreSQL detrás de un proxy round-robin');
   const oneList = await load(deps.api.baseUrl, list);
