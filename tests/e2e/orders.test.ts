@@ -35,8 +35,15 @@ describe('Órdenes del paciente', () => {
     await meds.locator('input[type=date]').fill(tomorrow);
 
     const vitals = dialog.getByRole('region', { name: 'Órdenes de signos vitales' });
-    await vitals.getByRole('combobox', { name: 'Signo vital' }).click();
-    await page.locator('.ant-select-item-option', { hasText: 'Glucosa' }).first().click();
+    // The option list animates in; a click that lands before it settles is lost, so check and retry.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await vitals.getByRole('combobox', { name: 'Signo vital' }).click();
+      const option = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: 'Glucosa' }).first();
+      await option.waitFor({ state: 'visible' });
+      await option.click();
+      if (await vitals.locator('.ant-select-selection-item', { hasText: 'Glucosa' }).count()) break;
+    }
+    await vitals.locator('.ant-select-selection-item', { hasText: 'Glucosa' }).waitFor({ state: 'visible' });
     await vitals.locator('input[type=date]').fill(tomorrow);
 
     // Every 8 hours for 7 days = floor(24 / 8 × 7) = 21; glucose daily at 08:00 for 7 days = 7.

@@ -51,8 +51,10 @@ describe('Webhook HL7 FHIR (/webhooks)', () => {
     expect(new Webhook(webhookSecret(PHRASE)).verify(received[0].body, received[0].headers)).toMatchObject({ resourceType: 'Parameters' });
 
     // Three notifications at once are listed in a dialog (03 §2 'Global notifications'): close it.
+    // It opens as the third notification arrives, which may be a moment after 'Verificado' shows.
     const understood = page.getByRole('button', { name: 'Entendido' });
-    if (await understood.isVisible()) await understood.click();
+    await understood.click({ timeout: 3_000 }).catch(() => undefined);
+    await understood.waitFor({ state: 'hidden' });
     await page.getByRole('switch', { name: 'Mediciones' }).click();
     await page.getByText('Suscrito', { exact: true }).waitFor({ state: 'visible' });
 
