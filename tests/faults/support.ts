@@ -95,7 +95,9 @@ export async function spawnApi(db: FaultDatabase): Promise<ChildApi> {
   };
   if (db.databaseUrl) env.DATABASE_URL = db.databaseUrl;
   else delete env.DATABASE_URL;
-  const child: ChildProcess = spawn(path.join(REPO_ROOT, 'node_modules/.bin/tsx'), ['api/src/server.ts'], {
+  // Node itself with tsx as a loader (not the tsx CLI): SIGTERM reaches the server's own handler
+  // directly, without the CLI's relay, which under load may give up and exit 143 on its own.
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
     cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
   });
   const record = (c: Buffer) => (output = (output + c.toString()).slice(-32_000));
