@@ -18,3 +18,12 @@ export async function insertReturningId(sequelize: Sequelize, sql: string, repla
 export function select<T extends object>(sequelize: Sequelize, sql: string, replacements: Record<string, unknown> = {}, transaction?: Transaction): Promise<T[]> {
   return sequelize.query<T>(sql, { replacements, transaction, type: QueryTypes.SELECT });
 }
+
+/**
+ * Runs `INSERT ... RETURNING ...` (also with ON CONFLICT DO NOTHING) and answers the returned rows
+ * on both dialects. Sequelize's SQLite dialect runs a statement that starts with INSERT through
+ * `run`, which reads no rows; a leading comment keeps it on `all`. PostgreSQL ignores the comment.
+ */
+export function insertReturning<T extends object>(sequelize: Sequelize, sql: string, replacements?: Record<string, unknown>, transaction?: Transaction): Promise<T[]> {
+  return sequelize.query<T>(`/* returning */ ${sql}`, { replacements, transaction, type: QueryTypes.SELECT });
+}

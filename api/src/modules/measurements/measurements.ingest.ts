@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
-import { QueryTypes } from 'sequelize';
 import type { JobRunner } from '../../jobs/queue.js';
+import { insertReturning } from '../../db/sql.js';
 import { AppError, conflict } from '../../http/errors.js';
 import { PATIENT_STATUS } from '../access/access.rules.js';
 import { parseReading, type ReadingInput } from '../../../../contract/rules/vitals.js';
@@ -94,15 +94,15 @@ export async function ingestReadings(deps: IngestDeps, req: IngestRequest): Prom
   const values = rows
     .map((r) => `(${req.clientId},${r.patient_id},${r.clinical_element},${r.value},${e(r.when)}${common}${e(r.reading_id)},${e(now)})`)
     .join(',');
-  // The leading comment matters: Sequelize's SQLite driver runs statements starting with
-  // 'insert into' without returning rows, which would lose RETURNING.
-  const sql = `/* ingest */ INSERT INTO measurements (client_id, patient_id, clinical_element, value, "when", status, comment, eraseble, source, created_by, device_id, reading_id, created_at)
+  const sql = `INSERT INTO measurements (client_id, patient_id, clinical_element, value, "when", status, comment, eraseble, source, created_by, device_id, reading_id, created_at)
     VALUES ${values} ON CONFLICT DO NOTHING RETURNING id, patient_id, clinical_element, value, "when", reading_id`;
 
   return sequelize.transaction(async (transaction) => {
-    const inserted = await sequelize.query<{ id: number | string; patient_id: number; clinical_element: number; value: number; when: Date | string; reading_id: string | null }>(
+    const inserted = await insertReturning<{ id: number | string; patient_id: number; clinical_element: number; value: number; when: Date | string; reading_id: string | null }>(
+      sequelize,
       sql,
-      { type: QueryTypes.SELECT, transaction },
+      undefined,
+      transaction,
     );
     const stored: StoredMeasurement[] = inserted.map((r) => ({
       id: Number(r.id),

@@ -1,5 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { select } from '../../db/sql.js';
+import { insertReturning, select } from '../../db/sql.js';
 import type { JobRunner } from '../../jobs/queue.js';
 import type { MeasurementHook } from '../measurements/hooks.js';
 import type { AlertHook } from '../alerts/hooks.js';
@@ -57,11 +57,9 @@ export async function enqueueDelivery(
   d: NewDelivery,
   transaction?: Transaction,
 ): Promise<number | null> {
-  // The leading comment makes Sequelize's SQLite driver answer the RETURNING rows (it runs
-  // statements starting with INSERT without reading rows); PostgreSQL ignores it.
-  const rows = await select<{ id: number }>(
+  const rows = await insertReturning<{ id: number }>(
     ctx.sequelize,
-    `/* rows */ INSERT INTO webhook_deliveries (client_id, patient_id, event_type, event_key, webhook_id, resource_type, payload, status, attempts, resends, created_at, updated_at)
+    `INSERT INTO webhook_deliveries (client_id, patient_id, event_type, event_key, webhook_id, resource_type, payload, status, attempts, resends, created_at, updated_at)
      VALUES (:clientId, :patientId, :eventType, :eventKey, :webhookId, :resourceType, :payload, 'pending', 0, 0, :now, :now)
      ON CONFLICT (client_id, event_key) DO NOTHING RETURNING id`,
     {

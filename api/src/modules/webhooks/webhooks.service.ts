@@ -1,4 +1,4 @@
-import { execute, select } from '../../db/sql.js';
+import { execute, insertReturning, select } from '../../db/sql.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import { displayName } from '../../../../contract/rules/names.js';
@@ -52,9 +52,9 @@ export async function validateWebhook(deps: WebhookDeps, clientId: number, id: n
 /** The test event is logged like any delivery, but sent at once rather than through the queue. */
 async function enqueueTestDelivery(deps: WebhookDeps, c: ClientWebhook, now: Date): Promise<number> {
   const payload = testEventFor(c.name, now);
-  const [row] = await select<{ id: number }>(
+  const [row] = await insertReturning<{ id: number }>(
     deps.sequelize,
-    `/* rows */ INSERT INTO webhook_deliveries (client_id, patient_id, event_type, event_key, webhook_id, resource_type, payload, status, attempts, resends, created_at, updated_at)
+    `INSERT INTO webhook_deliveries (client_id, patient_id, event_type, event_key, webhook_id, resource_type, payload, status, attempts, resends, created_at, updated_at)
      VALUES (:clientId, NULL, 'test', :eventKey, :webhookId, 'Parameters', :payload, 'sending', 0, 0, :now, :now) RETURNING id`,
     { clientId: c.id, eventKey: `test:${now.getTime()}:${Math.random().toString(36).slice(2, 10)}`, webhookId: newWebhookId(), payload: JSON.stringify(payload), now },
   );
