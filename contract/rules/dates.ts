@@ -8,7 +8,8 @@ export function formatWhen(when: string | number | Date, timeZone: string): stri
     f = new Intl.DateTimeFormat('es-CO', { timeZone, day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
     formatters.set(timeZone, f);
   }
-  return f.format(new Date(when)).replace(',', '');
+  const parts = Object.fromEntries(f.formatToParts(new Date(when)).map((p) => [p.type, p.value]));
+  return `${parts.day}/${parts.month}/${parts.year} ${parts.hour}:${parts.minute}`;
 }
 
 /** 'dd/mm' in `timeZone` (chart axes). */

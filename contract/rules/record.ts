@@ -1,16 +1,7 @@
 /** Small display rules of the patient record shared by the API and the admin. */
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-/** dd/mm/aaaa hh:mm in the patient's zone (01 §1: dates day/month/year). */
-export function formatDateTime(at: Date, timeZone: string): string {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('es-CO', { timeZone, day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-    formatters.set(timeZone, f);
-  }
-  const parts = Object.fromEntries(f.formatToParts(at).map((p) => [p.type, p.value]));
-  return `${parts.day}/${parts.month}/${parts.year} ${parts.hour}:${parts.minute}`;
-}
+/** dd/mm/aaaa hh:mm in the patient's zone (01 §1: dates day/month/year): the one formatter of dates.ts. */
+export { formatWhen as formatDateTime } from './dates';
 
 /** Types staff can choose in 'Crear Anotación' (01 §2); 5 is the assistant's summary. */
 export const STAFF_OBSERVATION_TYPES = [
