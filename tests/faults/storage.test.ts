@@ -121,14 +121,16 @@ describe.skipIf(onPostgres)('storage faults (SQLite)', () => {
     const [{ page_count: pages }] = await select<{ page_count: number }>(t.sequelize, 'PRAGMA page_count');
     const [{ freelist_count: free }] = await select<{ freelist_count: number }>(t.sequelize, 'PRAGMA freelist_count');
     expect(Number(free)).toBeLessThan(5);
-    // Sequelize's SQLite dialect opens one connection per transaction (the pool is not used), so the
-    // 'disk' limit is put on every connection the app takes while the fault lasts.
+    // The 'disk' limit is put on every connection the app takes while the fault lasts (the main one
+    // and the long-lived transaction connection), and lifted on each of them when space is back.
     const manager = t.sequelize.connectionManager as unknown as { getConnection(o?: object): Promise<sqlite3.Database> };
     const original = manager.getConnection.bind(manager);
     let limit = Number(pages);
+    const limited = new Set<sqlite3.Database>();
     manager.getConnection = async (o?: object) => {
       const conn = await original(o);
       await run(conn, `PRAGMA max_page_count = ${limit}`);
+      limited.add(conn);
       return conn;
     };
     try {
@@ -137,6 +139,7 @@ describe.skipIf(onPostgres)('storage faults (SQLite)', () => {
       expect(await footprint()).toEqual(before);
     } finally {
       limit = 1073741823;
+      for (const conn of limited) await run(conn, `PRAGMA max_page_count = ${limit}`);
       await t.sequelize.query(`PRAGMA max_page_count = ${limit}`);
       manager.getConnection = original;
     }

@@ -4,6 +4,57 @@ import type { Config } from '../config.js';
 
 interface SqliteHandle {
   run(sql: string, cb: (err: Error | null) => void): void;
+  uuid?: string;
+}
+
+/** Per-connection settings: SQLite keeps these per connection, not per file. */
+const CONNECTION_PRAGMAS = ['PRAGMA busy_timeout = 5000', 'PRAGMA synchronous = NORMAL', 'PRAGMA foreign_keys = ON'];
+
+function runPragmas(conn: SqliteHandle): Promise<void> {
+  return CONNECTION_PRAGMAS.reduce<Promise<void>>(
+    (p, sql) => p.then(() => new Promise<void>((resolve, reject) => conn.run(sql, (err) => (err ? reject(err) : resolve())))),
+    Promise.resolve(),
+  );
+}
+
+/**
+ * Sequelize's SQLite dialect opens a new connection for every transaction and closes it at the
+ * end: each transaction then pays for opening the file and parsing the schema, and, since
+ * `synchronous` is a per-connection setting, ran with the default FULL (an fsync per commit). That
+ * was most of the cost of a stored reading (bench: 80 readings/s against 1,237 for a bare
+ * INSERT). Managed transactions run one at a time (serialiseTransactions below), so they all share
+ * one long-lived connection, opened once with the same pragmas as the main one.
+ */
+function shareTransactionConnection(sequelize: Sequelize) {
+  const manager = sequelize.connectionManager as unknown as {
+    getConnection(o?: { uuid?: string }): Promise<SqliteHandle>;
+    releaseConnection(conn: SqliteHandle, force?: boolean): void;
+  };
+  const getConnection = manager.getConnection.bind(manager);
+  const releaseConnection = manager.releaseConnection.bind(manager);
+  const prepared = new WeakSet<SqliteHandle>();
+  let shared: Promise<SqliteHandle> | null = null;
+  const prepare = async (conn: SqliteHandle) => {
+    if (!prepared.has(conn)) {
+      prepared.add(conn);
+      await runPragmas(conn);
+    }
+    return conn;
+  };
+  manager.getConnection = async (o?: { uuid?: string }) => {
+    if (!o?.uuid || o.uuid === 'default') return prepare(await getConnection(o));
+    // Every transaction id maps to the one transaction connection, opened under a fixed key.
+    shared ??= getConnection({ ...o, uuid: 'transactions' }).then(prepare).catch((err) => {
+      shared = null;
+      throw err;
+    });
+    return shared;
+  };
+  manager.releaseConnection = (conn: SqliteHandle, force?: boolean) => {
+    // Kept open between transactions; closed with the others when Sequelize closes.
+    if (shared && conn.uuid !== 'default' && conn.uuid !== 'transactions' && !force) return;
+    releaseConnection(conn, force);
+  };
 }
 
 /**
@@ -34,24 +85,9 @@ export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl
     // of failing when its read snapshot went stale (SQLITE_BUSY_SNAPSHOT): found by tests/faults.
     transactionType: Transaction.TYPES.IMMEDIATE,
   });
-  // Sequelize's SQLite dialect opens a new connection per transaction (the pool above is not used):
-  // every connection needs the busy timeout, not only the first one.
-  const manager = sequelize.connectionManager as unknown as { getConnection(o?: object): Promise<SqliteHandle> };
-  const getConnection = manager.getConnection.bind(manager);
-  const prepared = new WeakSet<SqliteHandle>();
-  manager.getConnection = async (o?: object) => {
-    const conn = await getConnection(o);
-    if (!prepared.has(conn)) {
-      prepared.add(conn);
-      await new Promise<void>((resolve, reject) => conn.run('PRAGMA busy_timeout = 5000', (err) => (err ? reject(err) : resolve())));
-    }
-    return conn;
-  };
+  shareTransactionConnection(sequelize);
   serialiseTransactions(sequelize);
   await sequelize.query('PRAGMA journal_mode = WAL');
-  await sequelize.query('PRAGMA synchronous = NORMAL');
-  await sequelize.query('PRAGMA foreign_keys = ON');
-  await sequelize.query('PRAGMA busy_timeout = 5000');
   return sequelize;
 }
 

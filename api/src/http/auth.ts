@@ -44,6 +44,42 @@ interface TokenClaims {
   cid: number;
 }
 
+interface SessionRow {
+  subject_type: string;
+  subject_id: number;
+  client_id: number;
+  expires_at: string;
+  revoked_at: string | null;
+  [userColumn: `u_${string}`]: unknown;
+}
+
+/**
+ * The session and, for staff, its user, in one statement (this runs on every request): the
+ * user's columns come prefixed `u_` and are built into a User without a second query.
+ */
+let sessionSqlText: string | null = null;
+function sessionSql(): string {
+  if (!sessionSqlText) {
+    const columns = Object.entries(User.getAttributes()).map(([name, a]) => `u."${a.field ?? name}" AS "u_${name}"`);
+    sessionSqlText = `SELECT s.subject_type, s.subject_id, s.client_id, s.expires_at, s.revoked_at, ${columns.join(', ')}
+      FROM sessions s LEFT JOIN users u ON s.subject_type = 'staff' AND u.id = s.subject_id AND u.client_id = s.client_id
+      WHERE s.id = :id`;
+  }
+  return sessionSqlText;
+}
+
+/** Raw rows carry SQLite's 0/1 and date strings: typed here as the ORM would. */
+function staffUserOf(row: SessionRow): User | null {
+  if (row.u_id == null) return null;
+  const values: Record<string, unknown> = {};
+  for (const [name, a] of Object.entries(User.getAttributes())) {
+    const v = row[`u_${name}`];
+    const type = (a.type as { key?: string }).key;
+    values[name] = v == null ? v : type === 'BOOLEAN' ? v === true || Number(v) === 1 : type === 'DATE' ? new Date(v as string) : type === 'INTEGER' ? Number(v) : v;
+  }
+  return User.build(values as never, { isNewRecord: false, raw: true });
+}
+
 /**
  * Bearer JWT, HS256 only, with issuer/audience/expiry checked, then the session row: a token whose
  * session was revoked (logout) or whose user was disabled is refused like a forged one.
@@ -67,18 +103,13 @@ export function createAuthenticator(sequelize: Sequelize, secret: string, now: (
       try {
         if (!claims?.jti || !claims.sub || (claims.typ !== 'staff' && claims.typ !== 'patient')) return done(null, false);
         if (typeof claims.exp !== 'number' || claims.exp * 1000 <= now().getTime()) return done(null, false);
-        const rows = await select<{ subject_type: string; subject_id: number; client_id: number; expires_at: string; revoked_at: string | null }>(
-          sequelize,
-          'SELECT subject_type, subject_id, client_id, expires_at, revoked_at FROM sessions WHERE id = :id',
-          { id: claims.jti },
-        );
-        const s = rows[0];
+        const [s] = await select<SessionRow>(sequelize, sessionSql(), { id: claims.jti });
         if (!s || s.revoked_at || new Date(s.expires_at).getTime() <= now().getTime()) return done(null, false);
-        if (s.subject_type !== claims.typ || String(s.subject_id) !== claims.sub || s.client_id !== claims.cid) return done(null, false);
+        if (s.subject_type !== claims.typ || String(s.subject_id) !== claims.sub || Number(s.client_id) !== claims.cid) return done(null, false);
         if (claims.typ === 'patient') {
-          return done(null, { principal: { kind: 'patient', sessionId: claims.jti, clientId: s.client_id, patientId: s.subject_id } });
+          return done(null, { principal: { kind: 'patient', sessionId: claims.jti, clientId: Number(s.client_id), patientId: Number(s.subject_id) } });
         }
-        const user = await User.findOne({ where: { id: s.subject_id, client_id: s.client_id } });
+        const user = staffUserOf(s);
         if (!user || user.status !== USER_STATUS.active || !isRole(user.role_name)) return done(null, false);
         return done(null, {
           principal: { kind: 'staff', sessionId: claims.jti, clientId: user.client_id, userId: user.id, role: user.role_name, user },

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import * as OpenApiValidator from 'express-openapi-validator';
@@ -158,7 +159,31 @@ export function createContractErrorTranslator(doc: Contract): ErrorRequestHandle
 }
 
 /** Validates every /api/v1 request against openapi.yaml before a handler runs. */
+/**
+ * express-openapi-validator finds a request's operation by compiling every route of the contract
+ * with path-to-regexp again on every request (openapi.metadata.js, lookupRoute): ~150 compilations
+ * per request, a third of its cost (bench: 1.2 ms of CPU per reading). The compiled pattern
+ * depends only on the route and the options, and a non-global RegExp keeps no state, so the
+ * validator's own copy of path-to-regexp gets a cache.
+ */
+function memoiseRouteCompilation(): void {
+  const validatorRequire = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
+  const ptr = validatorRequire('path-to-regexp') as { pathToRegexp: (path: string, opts?: { sensitive?: boolean; strict?: boolean }) => unknown; memoised?: boolean };
+  if (ptr.memoised) return;
+  const compile = ptr.pathToRegexp;
+  const cache = new Map<string, unknown>();
+  ptr.pathToRegexp = (route: string, opts?: { sensitive?: boolean; strict?: boolean }) => {
+    // The validator passes exactly these two options, from the app's settings.
+    const key = `${opts?.sensitive ? 1 : 0}${opts?.strict ? 1 : 0}${route}`;
+    let hit = cache.get(key);
+    if (!hit) cache.set(key, (hit = compile(route, opts)));
+    return hit;
+  };
+  ptr.memoised = true;
+}
+
 export function createContractValidator(doc: Contract): RequestHandler[] {
+  memoiseRouteCompilation();
   return OpenApiValidator.middleware({
     apiSpec: structuredClone(doc) as any,
     validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false },

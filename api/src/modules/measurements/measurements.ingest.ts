@@ -1,5 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import type { JobRunner } from '../../jobs/queue.js';
+import { GroupCommit } from '../../db/group-commit.js';
 import { insertReturning } from '../../db/sql.js';
 import { AppError, conflict } from '../../http/errors.js';
 import { PATIENT_STATUS } from '../access/access.rules.js';
@@ -82,41 +83,77 @@ function validate(req: IngestRequest, now: Date): Row[] {
   return rows;
 }
 
+interface Prepared {
+  req: IngestRequest;
+  rows: Row[];
+  now: Date;
+}
+
+function insertSql(sequelize: Sequelize, p: Prepared): string {
+  const e = (v: unknown) => sequelize.escape(v as string);
+  const { req, now } = p;
+  const common = `,0,NULL,${e(true)},${e(req.source)},${e(req.createdBy ?? null)},${e(req.deviceId ?? null)},`;
+  const values = p.rows
+    .map((r) => `(${req.clientId},${r.patient_id},${r.clinical_element},${r.value},${e(r.when)}${common}${e(r.reading_id)},${e(now)})`)
+    .join(',');
+  return `INSERT INTO measurements (client_id, patient_id, clinical_element, value, "when", status, comment, eraseble, source, created_by, device_id, reading_id, created_at)
+    VALUES ${values} ON CONFLICT DO NOTHING RETURNING id, patient_id, clinical_element, value, "when", reading_id`;
+}
+
+type InsertedRow = { id: number | string; patient_id: number; clinical_element: number; value: number; when: Date | string; reading_id: string | null };
+
+/**
+ * One transaction for a group of requests (GroupCommit): an INSERT per request, so each gets its
+ * own rows back, then one pass of the hooks over everything the group stored.
+ */
+async function storeGroup(deps: IngestDeps, group: Prepared[]): Promise<IngestResult[]> {
+  const { sequelize } = deps;
+  return sequelize.transaction(async (transaction) => {
+    const results: IngestResult[] = [];
+    const all: StoredMeasurement[] = [];
+    for (const p of group) {
+      const inserted = await insertReturning<InsertedRow>(sequelize, insertSql(sequelize, p), undefined, transaction);
+      const stored: StoredMeasurement[] = inserted.map((r) => ({
+        id: Number(r.id),
+        client_id: p.req.clientId,
+        patient_id: Number(r.patient_id),
+        clinical_element: Number(r.clinical_element),
+        value: Number(r.value),
+        when: r.when instanceof Date ? r.when : new Date(r.when),
+        source: p.req.source,
+      }));
+      // Reading ids are unique per device; blood pressure stores two rows under one id.
+      const withId = new Set(p.req.items.filter((i) => i.readingId).map((i) => i.readingId));
+      const storedIds = new Set(inserted.filter((r) => r.reading_id).map((r) => r.reading_id));
+      results.push({ stored, duplicates: withId.size - storedIds.size });
+      all.push(...stored);
+    }
+    await runMeasurementHooks({ sequelize, transaction, now: deps.now(), jobs: deps.jobs }, all);
+    return results;
+  });
+}
+
+/** Rows per group: a few hundred requests' worth, one statement each, well inside any limit. */
+const MAX_GROUP_ROWS = 2000;
+const batchers = new WeakMap<Sequelize, GroupCommit<Prepared, IngestResult>>();
+
+function batcherFor(deps: IngestDeps): GroupCommit<Prepared, IngestResult> {
+  let b = batchers.get(deps.sequelize);
+  if (!b) {
+    b = new GroupCommit((group) => storeGroup(deps, group), { sizeOf: (p) => p.rows.length, maxSize: MAX_GROUP_ROWS });
+    batchers.set(deps.sequelize, b);
+  }
+  return b;
+}
+
+/**
+ * Validates the readings (400 for this request alone), then stores them with whatever other
+ * requests are waiting (group commit): the answer comes once the group's transaction committed.
+ */
 export async function ingestReadings(deps: IngestDeps, req: IngestRequest): Promise<IngestResult> {
   const now = deps.now();
   for (const item of req.items) assertPatientCanSend(item.patient);
   const rows = validate(req, now);
   if (!rows.length) return { stored: [], duplicates: 0 };
-
-  const { sequelize } = deps;
-  const e = (v: unknown) => sequelize.escape(v as string);
-  const common = `,0,NULL,${e(true)},${e(req.source)},${e(req.createdBy ?? null)},${e(req.deviceId ?? null)},`;
-  const values = rows
-    .map((r) => `(${req.clientId},${r.patient_id},${r.clinical_element},${r.value},${e(r.when)}${common}${e(r.reading_id)},${e(now)})`)
-    .join(',');
-  const sql = `INSERT INTO measurements (client_id, patient_id, clinical_element, value, "when", status, comment, eraseble, source, created_by, device_id, reading_id, created_at)
-    VALUES ${values} ON CONFLICT DO NOTHING RETURNING id, patient_id, clinical_element, value, "when", reading_id`;
-
-  return sequelize.transaction(async (transaction) => {
-    const inserted = await insertReturning<{ id: number | string; patient_id: number; clinical_element: number; value: number; when: Date | string; reading_id: string | null }>(
-      sequelize,
-      sql,
-      undefined,
-      transaction,
-    );
-    const stored: StoredMeasurement[] = inserted.map((r) => ({
-      id: Number(r.id),
-      client_id: req.clientId,
-      patient_id: Number(r.patient_id),
-      clinical_element: Number(r.clinical_element),
-      value: Number(r.value),
-      when: r.when instanceof Date ? r.when : new Date(r.when),
-      source: req.source,
-    }));
-    await runMeasurementHooks({ sequelize, transaction, now, jobs: deps.jobs }, stored);
-    // Reading ids are unique per device; blood pressure stores two rows under one id.
-    const withId = new Set(req.items.filter((i) => i.readingId).map((i) => i.readingId));
-    const storedIds = new Set(inserted.filter((r) => r.reading_id).map((r) => r.reading_id));
-    return { stored, duplicates: withId.size - storedIds.size };
-  });
+  return batcherFor(deps).submit({ req, rows, now });
 }

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { GroupCommit } from './group-commit.js';
+
+/** A flush that records its groups and fails for any group holding a 'bad' item. */
+function recorder() {
+  const groups: string[][] = [];
+  let release: (() => void) | null = null;
+  const gate = () => new Promise<void>((r) => (release = r));
+  let gated = false;
+  const flush = async (items: string[]) => {
+    groups.push(items);
+    if (gated) await gate();
+    if (items.includes('bad')) throw new Error(`fallo ${items.join(',')}`);
+    return items.map((i) => i.toUpperCase());
+  };
+  return { groups, flush, hold: () => (gated = true), open: () => { gated = false; release?.(); } };
+}
+
+describe('GroupCommit', () => {
+  it.each([
+    { name: 'one item alone is flushed at once', items: ['a'], maxSize: 10, groups: [['a']] },
+    { name: 'items that arrive during a flush go together into the next', items: ['a', 'b', 'c', 'd'], maxSize: 10, groups: [['a'], ['b', 'c', 'd']] },
+    { name: 'a group stops at maxSize', items: ['a', 'b', 'c', 'd', 'e'], maxSize: 2, groups: [['a'], ['b', 'c'], ['d', 'e']] },
+  ])('$name', async ({ items, maxSize, groups: expected }) => {
+    const r = recorder();
+    const gc = new GroupCommit(r.flush, { maxSize });
+    r.hold();
+    const first = gc.submit(items[0]);
+    const rest = items.slice(1).map((i) => gc.submit(i));
+    expect(gc.waiting).toBe(items.length - 1);
+    r.open();
+    expect(await Promise.all([first, ...rest])).toEqual(items.map((i) => i.toUpperCase()));
+    expect(r.groups).toEqual(expected);
+  });
+
+  it('a failing group is retried item by item: only the bad item fails', async () => {
+    const r = recorder();
+    const gc = new GroupCommit(r.flush);
+    r.hold();
+    const first = gc.submit('a');
+    const others = ['b', 'bad', 'c'].map((i) => gc.submit(i).then((v) => ({ ok: v }), (e: Error) => ({ error: e.message })));
+    r.open();
+    await first;
+    expect(await Promise.all(others)).toEqual([{ ok: 'B' }, { error: 'fallo bad' }, { ok: 'C' }]);
+    expect(r.groups).toEqual([['a'], ['b', 'bad', 'c'], ['b'], ['bad'], ['c']]);
+  });
+
+  it('an item larger than maxSize still goes, alone', async () => {
+    const r = recorder();
+    const gc = new GroupCommit(r.flush, { maxSize: 3, sizeOf: (s: string) => s.length });
+    r.hold();
+    const p = [gc.submit('a'), gc.submit('bbbbb'), gc.submit('c')];
+    r.open();
+    await Promise.all(p);
+    expect(r.groups).toEqual([['a'], ['bbbbb'], ['c']]);
+  });
+});
