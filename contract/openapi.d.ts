@@ -962,6 +962,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 'Actividades': actividades del cliente en un día de su zona horaria (por hora) */
+        get: operations["listClientActivities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orders": {
         parameters: {
             query?: never;
@@ -1523,6 +1540,47 @@ export interface paths {
         put?: never;
         /** Vuelve a enviar una entrega (mismo webhook-id, para que el receptor la deduplique) */
         post: operations["resendWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit_events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Auditoría de la institución, quién cambió qué y cuándo (solo administradores)
+         * @description Un evento por cada cambio exitoso del personal o de un paciente (y por inicio de sesión),
+         *     el más reciente primero. Los secretos (D20), contraseñas y códigos nunca se guardan en
+         *     `changes`: su valor aparece como '••••'. Las lecturas de dispositivos no se auditan.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/{id}/audit_events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Auditoría del paciente (pestaña 'Auditoría'; solo administradores) */
+        get: operations["listPatientAuditEvents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2458,6 +2516,16 @@ export interface components {
             status: 0 | 1 | 2 | 3 | 4 | 5 | 6;
             status_name: string;
         };
+        /** @description Actividad de la lista 'Actividades', con su paciente */
+        ClientActivity: components["schemas"]["Activity"] & {
+            patient: {
+                id: number;
+                full_name: string;
+            };
+            clinical_element_name: string | null;
+            /** @description Este usuario puede confirmar ahora la toma (medicamento, en su hora, con manage_activities) */
+            can_confirm: boolean;
+        };
         ActivityUpdate: {
             /** Format: date-time */
             programmed_at?: string;
@@ -2955,6 +3023,35 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             delivered_at: string | null;
+        };
+        /** @enum {string} */
+        AuditAction: "create" | "update" | "delete" | "close" | "send" | "confirm" | "unlock" | "rotate_secret" | "resend" | "sign_in" | "sign_in_failed" | "sign_out";
+        /** @enum {string} */
+        AuditResource: "patient" | "alert" | "alert_entry" | "order" | "activity" | "alarm" | "tag" | "user" | "settings" | "webhook" | "measurement" | "observation" | "condition" | "clinical_observation" | "caregiver" | "prompt" | "encounter" | "encounter_observation" | "device" | "supply" | "stock" | "move" | "feedback" | "message" | "messaging" | "session";
+        AuditEvent: {
+            id: number;
+            /** Format: date-time */
+            created_at: string;
+            user_id: number | null;
+            user_name: string | null;
+            /** @enum {string} */
+            actor_kind: "staff" | "patient" | "device" | "system";
+            action: components["schemas"]["AuditAction"];
+            resource: components["schemas"]["AuditResource"];
+            resource_id: string | null;
+            patient_id: number | null;
+            patient_name: string | null;
+            summary: string;
+            /** @description Campos enviados y sus valores nuevos; secretos como '••••', textos largos recortados */
+            changes: {
+                [key: string]: unknown;
+            } | null;
+            /** @enum {string} */
+            method: "POST" | "PUT" | "PATCH" | "DELETE";
+            /** @description Patrón de la ruta (sin valores de la consulta) */
+            path: string;
+            status: number;
+            ip: string | null;
         };
         /** @enum {string} */
         VitalSignGroup: "cardiovascular" | "oxygenation" | "weight" | "glucose" | "temperature";
@@ -5458,6 +5555,38 @@ export interface operations {
             409: components["responses"]["Conflict"];
         };
     };
+    listClientActivities: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+                /** @description Día AAAA-MM-DD en la zona horaria del cliente; por defecto hoy */
+                date?: string;
+                status?: 0 | 1 | 2 | 3 | 4 | 5 | 6;
+                type?: components["schemas"]["OrderType"];
+                /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
+                q?: components["parameters"]["Q"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Actividades del día */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientActivity"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
     listClientOrders: {
         parameters: {
             query?: {
@@ -6921,6 +7050,78 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+                _order?: components["parameters"]["Order"];
+                _sort?: "created_at";
+                patient_id?: number;
+                user_id?: number;
+                resource?: components["schemas"]["AuditResource"];
+                /** @description Desde este día (inclusive) en la zona del usuario */
+                from?: string;
+                /** @description Hasta este día (inclusive) en la zona del usuario */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Eventos, el más reciente primero */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEvent"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listPatientAuditEvents: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+                _order?: components["parameters"]["Order"];
+                _sort?: "created_at";
+                user_id?: number;
+                resource?: components["schemas"]["AuditResource"];
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Eventos del paciente, el más reciente primero */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEvent"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     reportClientMeasurements: {
         parameters: {
             query: {
@@ -7244,6 +7445,8 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
+                q?: components["parameters"]["Q"];
             };
             header?: never;
             path?: never;

@@ -18,6 +18,7 @@ import { alertRoutes } from './pages/alerts/routes';
 import { administrationRoutes } from './pages/administration/routes';
 import { integrationRoutes } from './pages/integrations/routes';
 import { promptRoutes } from './pages/prompts/routes';
+import { auditRoutes } from './pages/audit/routes';
 
 const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage'));
 const NotFoundPage = lazy(() => import('./pages/not-found/NotFoundPage'));
@@ -64,6 +65,7 @@ export default function AppShell() {
             {administrationRoutes}
             {integrationRoutes}
             {promptRoutes}
+            {auditRoutes}
             {PLACEHOLDER_SECTIONS.map(({ path, title }) => (
               <Route key={path} path={path} element={<PlaceholderPage key={path} title={title} />} />
             ))}

@@ -33,6 +33,8 @@ import { administrationRouters } from './modules/users/administration.js';
 import { createMessaging } from './modules/messages/messaging.js';
 import { alarmsRouter } from './modules/alarms/alarms.routes.js';
 import { alertsRouter } from './modules/alerts/alerts.routes.js';
+import { auditRecorder } from './modules/audit/audit.recorder.js';
+import { auditRouter } from './modules/audit/audit.routes.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -82,6 +84,8 @@ export function createApp(deps: AppDeps): express.Express {
       },
       strictTransportSecurity: deps.env === 'production' ? { maxAge: 31536000, includeSubDomains: true } : false,
       referrerPolicy: { policy: 'same-origin' },
+      // Same as frame-ancestors 'none' for browsers that only read the older header.
+      xFrameOptions: { action: 'deny' },
     }),
   );
   app.use('/api', (_req, res, next) => {
@@ -120,6 +124,8 @@ export function createApp(deps: AppDeps): express.Express {
   const v1 = Router();
   const webhookDeps = { sequelize: deps.sequelize, jobs: deps.jobs, now, log };
   registerWebhookJobs(webhookDeps);
+  // Audit trail (issue 8): one row per successful staff/patient change and per sign-in, written after the response.
+  v1.use(auditRecorder({ sequelize: deps.sequelize, now, log }));
   v1.use(sessionsRouter(sessionDeps, authenticate));
   v1.use(ssoRouter({ ...sessionDeps, settings: deps.oidc === undefined ? loadOidcConfig() : deps.oidc, allowHttp: deps.env !== 'production', log }));
   // Everything below needs a valid session; roles and tenancy are checked per operation.
@@ -132,6 +138,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(authenticate);
   v1.use(cataloguesRouter(deps.sequelize, deps.catalogues));
   v1.use(clientsRouter({ allowHttp: deps.env !== 'production' }));
+  v1.use(auditRouter(deps.sequelize));
   v1.use(webhooksRouter(webhookDeps));
   v1.use(reportsRouter({ sequelize: deps.sequelize, now, downloads }));
   v1.use(tagsRouter(deps.sequelize));

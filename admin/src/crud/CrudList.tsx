@@ -1,6 +1,6 @@
-import { useMemo, useState, type ReactNode } from 'react';
-import { useNavigate } from 'react-router';
-import { Alert, Button, Pagination, Select, Space, Table, Tooltip, Typography } from 'antd';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { Alert, Button, Pagination, Select, Space, Table, Tabs, Tooltip, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import {
   EditOutlined,
@@ -15,12 +15,13 @@ import { useCan, type BaseKey, type CrudFilter, type HttpError } from '@refinede
 import { contractDoc } from './contract-doc';
 import { CrudEditDialog, CrudModalForm, type Row, type Values } from './CrudDialogs';
 import { DeleteDialogButton } from './DeleteDialog';
-import { DateFilter, SearchFilter, SelectFilter, TextFilter } from './filters';
+import { DateFilter, SearchFilter, SelectFilter, TextFilter, ToggleFilter } from './filters';
 import { useFormFields } from './form';
 import { crudNotifications, serverErrorNotification } from './notifications';
 import { PageHeader } from './PageHeader';
 import { renderCell } from './renderers';
 import { listCapabilities, objectSchema } from './schema-rules';
+import { activeTabKey, DEFAULT_TAB_PARAM, filterOnTab, isUserFiltered, tabFilters } from './tabs';
 import { basePath, type ActionIcon, type AnyResource } from './types';
 import { LinkButton } from '../layout/LinkButton';
 import { usePageTitle } from '../layout/usePageTitle';
@@ -32,6 +33,7 @@ const ICONS: Record<ActionIcon, ReactNode> = {
   view: <EyeOutlined />,
   link: <LinkOutlined />,
   settings: <SettingOutlined />,
+  edit: <EditOutlined />,
 };
 
 /** A banner the user closed stays closed on this browser. */
@@ -60,14 +62,47 @@ export function CrudList({ resource }: { resource: AnyResource }) {
   const createAccess = useCan({ resource: resource.name, action: 'create' }).data;
   const editAccess = useCan({ resource: resource.name, action: 'edit' }).data;
 
+  // Tabs (02 §2.6): the active one lives in the URL, so a reload or a shared link keeps it.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const tabs = resource.tabs;
+  const tabParam = tabs?.param ?? DEFAULT_TAB_PARAM;
+  const activeTab = tabs ? activeTabKey(tabs, searchParams.get(tabParam)) : undefined;
+  const selectTab = (key: string) =>
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.set(tabParam, key);
+        return next;
+      },
+      { replace: true },
+    );
+
   const { tableProps, sorters, filters, setFilters, currentPage, setCurrentPage, pageSize, setPageSize, result } =
     useTable<Row, HttpError>({
       resource: resource.name,
       pagination: { pageSize: resource.defaultPageSize ?? pageSizes[0], mode: 'server' },
       sorters: { initial: resource.defaultSort ? [resource.defaultSort] : [] },
+      filters: { initial: tabs ? tabFilters(tabs, activeTab!, resource.filters).filter((f) => f.value !== undefined) : [] },
       syncWithLocation: false,
       errorNotification: serverErrorNotification,
     });
+
+  // A new tab (clicked, or the URL changed by back/forward) sets its filter and goes back to page 1.
+  const listedTab = useRef(activeTab);
+  useEffect(() => {
+    if (!tabs || activeTab === undefined || listedTab.current === activeTab) return;
+    listedTab.current = activeTab;
+    setFilters(tabFilters(tabs, activeTab, resource.filters), 'merge');
+    setCurrentPage(1);
+  }, [activeTab, tabs, resource.filters, setFilters, setCurrentPage]);
+
+  const openDetail = (record: Row) => {
+    const detail = resource.detail;
+    if (!detail) return;
+    const to = detail.to(record as never);
+    if (detail.delayMs) setTimeout(() => navigate(to), detail.delayMs);
+    else navigate(to);
+  };
 
   const createFields = useFormFields(resource, 'create');
   const [editingId, setEditingId] = useState<BaseKey>();
@@ -110,7 +145,7 @@ export function CrudList({ resource }: { resource: AnyResource }) {
       onCell: () => ({ onClick: (event) => event.stopPropagation() }),
       render: (_: unknown, record: Row) => (
         <Space size={4} wrap={false} className="vigia-row-actions">
-          {actions.extra?.map((action) => {
+          {actions.extra?.filter((action) => !action.when || action.when(record as never)).map((action) => {
             const to = action.to(record as never);
             return (
               <Tooltip key={action.label} title={action.title}>
@@ -162,7 +197,9 @@ export function CrudList({ resource }: { resource: AnyResource }) {
   }
 
   const total = result.total ?? 0;
-  const filtered = filters.some((f) => 'value' in f && f.value !== undefined && f.value !== '');
+  const filtered = isUserFiltered(filters, tabs?.field);
+  const tabEmpty = tabs?.items.find((t) => t.key === activeTab)?.empty;
+  const shownFilters = (resource.filters ?? []).filter((f) => filterOnTab(f, activeTab));
   const from = total === 0 ? 0 : (currentPage - 1) * pageSize + 1;
   const to = Math.min(currentPage * pageSize, total);
 
@@ -191,15 +228,31 @@ export function CrudList({ resource }: { resource: AnyResource }) {
         />
       )}
 
-      {resource.filters?.length ? (
+      {tabs && (
+        <Tabs
+          className="vigia-tabs"
+          activeKey={activeTab}
+          onChange={selectTab}
+          items={tabs.items.map((t) => ({ key: t.key, label: t.label }))}
+        />
+      )}
+
+      {shownFilters.length ? (
         <div className="vigia-filters">
-          {resource.filters.map((filter) =>
+          {shownFilters.map((filter) =>
             filter.widget === 'search' ? (
               <SearchFilter key={filter.field} filter={filter} onChange={(v) => setFilter(filter.field, v)} />
             ) : filter.widget === 'text' ? (
               <TextFilter key={filter.field} filter={filter} onChange={(v) => setFilter(filter.field, v)} />
             ) : filter.widget === 'date' ? (
               <DateFilter key={filter.field} filter={filter} onChange={(v) => setFilter(filter.field, v)} />
+            ) : filter.widget === 'toggle' ? (
+              <ToggleFilter
+                key={filter.field}
+                filter={filter}
+                schema={capabilities.filters[filter.field]}
+                onChange={(v) => setFilter(filter.field, v)}
+              />
             ) : (
               <SelectFilter
                 key={filter.field}
@@ -220,12 +273,14 @@ export function CrudList({ resource }: { resource: AnyResource }) {
         onRow={
           resource.rowClick === 'edit' && editAccess?.can !== false
             ? (record) => ({ onClick: () => record.id !== undefined && openEdit(record.id), style: { cursor: 'pointer' } })
-            : undefined
+            : resource.detail
+              ? (record) => ({ onClick: () => openDetail(record), style: { cursor: 'pointer' } })
+              : undefined
         }
         pagination={false}
         scroll={{ x: 'max-content' }}
         locale={{
-          emptyText: filtered ? 'No hay resultados para esta búsqueda.' : (labels.empty ?? 'No hay registros'),
+          emptyText: filtered ? 'No hay resultados para esta búsqueda.' : (tabEmpty ?? labels.empty ?? 'No hay registros'),
         }}
         onChange={(_pagination, filters, sorter, extra) =>
           tableProps.onChange?.({ current: currentPage, pageSize }, filters, sorter, extra)

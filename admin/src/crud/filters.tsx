@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { DatePicker, Input, Select } from 'antd';
+import { DatePicker, Input, Radio, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { tagColor } from './palette';
 import { enumOptions, type JsonSchema } from './schema-rules';
@@ -69,6 +69,36 @@ export function SelectFilter({
       className="vigia-filter-select"
       popupMatchSelectWidth={false}
     />
+  );
+}
+
+const ALL = '__all__';
+
+/** An enum parameter as buttons, 'Todas' first (02 §2.6: the type toggle of 'Gestión de órdenes'). */
+export function ToggleFilter({
+  filter,
+  schema,
+  onChange,
+}: {
+  filter: FilterDeclaration;
+  schema?: JsonSchema;
+  onChange: (value?: string | number) => void;
+}) {
+  const [value, setValue] = useState<string | number>(ALL);
+  const options = [{ value: ALL as string | number, label: filter.placeholder ?? 'Todas' }, ...(schema ? enumOptions(schema) : [])];
+  // antd's group is a plain div: the wrapper names the native radios as one group.
+  return (
+    <div role="radiogroup" aria-label={filter.label}>
+      <Radio.Group
+        optionType="button"
+        value={value}
+        options={options}
+        onChange={(e) => {
+          setValue(e.target.value);
+          onChange(e.target.value === ALL ? undefined : e.target.value);
+        }}
+      />
+    </div>
   );
 }
 

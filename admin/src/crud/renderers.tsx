@@ -2,9 +2,11 @@ import type { ReactNode } from 'react';
 import { Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { contractDoc } from './contract-doc';
-import { tagColor } from './palette';
 import { enumLabel, resolveSchema, type JsonSchema } from './schema-rules';
 import type { ColumnDeclaration, StatusValue, Tone } from './types';
+import { ColorChip } from './ColorChip';
+
+export { ColorChip };
 
 export const EMPTY_TEXT = '—';
 
@@ -19,15 +21,6 @@ export function cellValue<R extends AnyRecord>(column: ColumnDeclaration<R>, rec
 /** First `length` characters followed by '...' (02 §2.11 'Instrucción'). */
 export function truncate(text: string, length: number): string {
   return text.length > length ? `${text.slice(0, length)}...` : text;
-}
-
-export function ColorChip({ color, children }: { color: unknown; children: ReactNode }) {
-  const { background, text } = tagColor(color);
-  return (
-    <Tag className="vigia-chip" style={{ background, color: text, borderColor: background }}>
-      {children}
-    </Tag>
-  );
 }
 
 export function StatusChip({ value }: { value: StatusValue }) {

@@ -4,7 +4,7 @@ import { basePath, type AnyResource } from './types';
 
 const CrudScreen = lazy(() => import('./CrudScreen'));
 
-/** Routes of one declaration: /<name>, /<name>/create, /<name>/edit/:id, /<name>/show/:id. */
+/** Routes of one declaration: /<name>, /<name>/create, /<name>/edit/:id, /<name>/show/:id (unless it has its own `detail`). */
 export function crudRoutes(resource: AnyResource) {
   const base = basePath(resource);
   return [
@@ -15,6 +15,9 @@ export function crudRoutes(resource: AnyResource) {
     resource.actions?.edit ? (
       <Route key={`${base}/edit`} path={`${base}/edit/:id`} element={<CrudScreen resource={resource} action="edit" />} />
     ) : null,
-    <Route key={`${base}/show`} path={`${base}/show/:id`} element={<CrudScreen resource={resource} action="show" />} />,
+    // A record with its own screen (`detail`) has no generic show view.
+    resource.detail ? null : (
+      <Route key={`${base}/show`} path={`${base}/show/:id`} element={<CrudScreen resource={resource} action="show" />} />
+    ),
   ];
 }

@@ -52,9 +52,29 @@ export type ColumnDeclaration<R> = {
 export type FilterDeclaration = {
   field: string;
   label: string;
-  /** `search` for free text (`q`); enum parameters default to `select`; `text` and `date` send the value as typed. */
-  widget?: 'search' | 'select' | 'color-select' | 'text' | 'date';
+  /**
+   * `search` for free text (`q`); enum parameters default to `select`; `toggle` shows an enum as
+   * buttons with 'Todas' first; `text` and `date` send the value as typed.
+   */
+  widget?: 'search' | 'select' | 'color-select' | 'toggle' | 'text' | 'date';
   placeholder?: string;
+  /** Keys of the tabs that show this filter (default: every tab); on the others its value is dropped. */
+  tabs?: string[];
+};
+
+/** One tab above the table: `filter` is the value it sends on the tabs' `field`. */
+export type TabItem = { key: string; label: string; filter: string | number; empty?: string };
+
+/**
+ * Tabs bound to one query parameter of `GET /<resource>` (02 §2.6's 'No Gestionadas' /
+ * 'Programadas' / 'Cerradas'). The active tab is kept in the URL (`?tab=<key>`), and changing it
+ * goes back to the first page.
+ */
+export type TabsDeclaration = {
+  field: string;
+  items: TabItem[];
+  /** URL search parameter holding the active tab; default `tab`. */
+  param?: string;
 };
 
 /** Options of a `remote-select` read from the API (a listing, or a list of records). */
@@ -95,7 +115,7 @@ export type FormFieldDeclaration<F extends string> = {
 };
 
 /** Icons a declaration may name without importing React components. */
-export type ActionIcon = 'ai' | 'view' | 'link' | 'settings';
+export type ActionIcon = 'ai' | 'view' | 'link' | 'settings' | 'edit';
 
 export type RowAction<R> = {
   label: string;
@@ -103,6 +123,8 @@ export type RowAction<R> = {
   to: (record: R) => string;
   /** Shown as a tooltip / accessible name. */
   title?: string;
+  /** Shown only for the records it answers true for (02 §2.6: 'Gestionar', or 'Ver' once closed). */
+  when?: (record: R) => boolean;
 };
 
 type KeysOf<S extends SchemaName> = [S] extends [never] ? never : keyof Schemas[S] & string;
@@ -118,6 +140,13 @@ export type ResourceDeclaration<
   path?: string;
   /** Clicking a row opens its edit dialog (02 §2.10). */
   rowClick?: 'edit';
+  /**
+   * The record's own screen, instead of the generic show view: clicking a row opens it, after
+   * `delayMs` (02 §2.1: order and alert details open after 500 ms).
+   */
+  detail?: { to: (record: Schemas[R]) => string; delayMs?: number };
+  /** Tabs above the table, each a value of one list parameter. */
+  tabs?: TabsDeclaration;
   /** A confirmation dialog instead of the small pop-up before deleting (02 §2.10). */
   deleteDialog?: (record: Schemas[R]) => { title: string; content: ReactNode; okText: string; busyText: string };
   /** Runs after a successful create or edit with the server's answer. */

@@ -3,8 +3,11 @@ import {
   AlertOutlined,
   ApiOutlined,
   AppstoreAddOutlined,
+  AuditOutlined,
+  CommentOutlined,
   BarChartOutlined,
   BellOutlined,
+  CalendarOutlined,
   DashboardOutlined,
   RobotOutlined,
   SolutionOutlined,
@@ -25,6 +28,7 @@ export const MAIN_LINKS: MenuLink[] = [
   { path: '/patients', label: 'Pacientes', icon: <TeamOutlined /> },
   { path: '/patients/new', label: 'Nuevo paciente', icon: <UserAddOutlined /> },
   { path: '/orders', label: 'Gestión de órdenes', icon: <SolutionOutlined /> },
+  { path: '/activities', label: 'Actividades', icon: <CalendarOutlined /> },
   { path: '/alerts_management', label: 'Gestión de alertas', icon: <AlertOutlined /> },
 ];
 
@@ -40,7 +44,9 @@ export const CONFIGURATION_LINKS: MenuLink[] = [
   { path: '/client_prompts', label: 'Instrucciones IA', icon: <RobotOutlined /> },
   { path: '/webhooks', label: 'Webhooks HL7 FHIR', icon: <ApiOutlined /> },
   { path: '/integrations', label: 'Integraciones', icon: <AppstoreAddOutlined /> },
+  { path: '/unknown_messages', label: 'Números desconocidos', icon: <CommentOutlined /> },
   { path: '/reports', label: 'Reportes', icon: <BarChartOutlined /> },
+  { path: '/audit', label: 'Auditoría', icon: <AuditOutlined /> },
 ];
 
 /** The menu entry to highlight: the longest menu path that starts the current path. */

@@ -7,9 +7,10 @@ import { users } from './users';
 import { stocks } from './stocks';
 import { supplies } from './supplies';
 import { moves } from './moves';
+import { orders } from './orders';
 
 /** Every resource rendered by the generic CRUD screens. */
-export const resources: AnyResource[] = [tags, users, stocks, supplies, moves, alarms];
+export const resources: AnyResource[] = [tags, users, stocks, supplies, moves, alarms, orders];
 
 for (const resource of resources) registerResourceName(resource.name, resource.labels.singular);
 
@@ -20,7 +21,7 @@ export function toRefineResources(list: AnyResource[]): ResourceProps[] {
     list: basePath(r),
     create: `${basePath(r)}/create`,
     edit: `${basePath(r)}/edit/:id`,
-    show: `${basePath(r)}/show/:id`,
+    show: r.detail ? undefined : `${basePath(r)}/show/:id`,
     meta: { label: r.labels.list },
   }));
 }

@@ -11,6 +11,8 @@ import * as m0008 from './migrations/0008-administration.js';
 import * as m0009 from './migrations/0009-webhooks.js';
 import * as m0010 from './migrations/0010-messaging.js';
 import * as m0011 from './migrations/0011-patient-status-changes.js';
+import * as m0012 from './migrations/0012-audit.js';
+import * as m0013 from './migrations/0013-activities-by-client-day.js';
 
 interface Migration {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -30,6 +32,8 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['0009-webhooks', m0009],
   ['0010-messaging', m0010],
   ['0011-patient-status-changes', m0011],
+  ['0012-audit', m0012],
+  ['0013-activities-by-client-day', m0013],
 ];
 
 export function createMigrator(sequelize: Sequelize) {

@@ -31,7 +31,7 @@ function MedicationCardView({ card, onChange, onRemove, index }: { card: Medicat
       <Row gutter={8}>
         <Col span={24}>
           <Field label="Medicamento" invalid={!card.medicine_id}>
-            <MedicineSelect value={card.medicine_id} onChange={(medicine_id) => set({ medicine_id })} />
+            <MedicineSelect value={card.medicine_id} onChange={(medicine_id, medicine) => set({ medicine_id, medicine_label: medicine?.name })} />
           </Field>
         </Col>
         <Col xs={12} md={6}><Field label="Cantidad"><Select value={card.amount} options={amountOptions} onChange={(amount) => set({ amount })} /></Field></Col>

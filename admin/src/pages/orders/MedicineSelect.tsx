@@ -4,8 +4,8 @@ import { ordersApi, type Medicine } from './orders.api';
 
 const label = (m: Medicine) => `${m.name} ${m.presentation}`;
 
-/** Searchable medicine choice from the catalogue (GET /medicines?q=). */
-export function MedicineSelect({ value, onChange, id }: { value?: number; onChange?: (v: number) => void; id?: string }) {
+/** Searchable medicine choice from the catalogue (GET /medicines?q=); `onChange` also hands over the chosen medicine. */
+export function MedicineSelect({ value, onChange, id }: { value?: number; onChange?: (v: number, medicine?: Medicine) => void; id?: string }) {
   const [options, setOptions] = useState<Medicine[]>([]);
   const [q, setQ] = useState('');
   useEffect(() => {
@@ -26,7 +26,7 @@ export function MedicineSelect({ value, onChange, id }: { value?: number; onChan
       id={id}
       showSearch
       value={value}
-      onChange={onChange}
+      onChange={(v: number) => onChange?.(v, options.find((o) => o.id === v))}
       filterOption={false}
       onSearch={setQ}
       placeholder="Busque por nombre, p. ej. Losartán"

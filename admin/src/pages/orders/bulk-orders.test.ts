@@ -34,6 +34,11 @@ describe('summary and preview: the shared generator (D12)', () => {
     expect(byDay.get('2026-11-23')).toHaveLength(4);
     expect(busiest).toHaveLength(5);
   });
+  it('medication chips carry the medicine name chosen in the card, vital-sign chips the element', () => {
+    const cards = [{ ...newMedicationCard('2026-11-22'), medicine_id: 17, medicine_label: 'Losartán', frecuency: 8 }, { ...newVitalCard('2026-11-22'), clinical_element: 6 }];
+    const labels = new Set(previewOf(cards, TZ, NOW).chips.map((c) => c.label));
+    expect([...labels].sort()).toEqual(['Glucosa', 'Losartán']);
+  });
   it('a past start date counts from today, without the hours already past', () => {
     const { summary } = previewOf([{ ...newVitalCard('2026-11-01'), clinical_element: 6, hours: ['08:00', '18:00'], during: 1 }], TZ, NOW);
     expect(summary.activities).toBe(1);

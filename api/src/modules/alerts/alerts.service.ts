@@ -5,9 +5,7 @@ import type { Principal, StaffPrincipal } from '../../http/auth.js';
 import { can, PATIENT_STATUS } from '../access/access.rules.js';
 import type { Catalogues } from '../catalogues/catalogues.service.js';
 import { findPatient } from '../patients/patients.service.js';
-import { parsePatientQuery } from '../patients/patients.rules.js';
-import { toSearchKey } from '../../../../contract/rules/names.js';
-import { normaliseNid } from '../../../../contract/rules/validation.js';
+import { patientSearchClauses } from '../patients/patient-search.sql.js';
 import {
   ALERT_TYPE_NAMES, PRIORITY_KEYS, PRIORITY_NAMES, alertStatusName, canonicalElement, elementName, elementUnit, validateEntry,
 } from '../../../../contract/rules/alarms.js';
@@ -196,18 +194,7 @@ export async function listClientAlerts(deps: AlertDeps, principal: StaffPrincipa
     where.push('al.created_at < :to');
     params.to = dayStartUtc(nextDay(q.end_at), zone);
   }
-  if (q.search?.trim()) {
-    const query = parsePatientQuery(normaliseNid(q.search), toSearchKey(q.search));
-    if (query.kind === 'document') {
-      where.push('al.patient_id IN (SELECT id FROM patients WHERE client_id = :clientId AND nid >= :nidFrom AND nid < :nidTo)');
-      Object.assign(params, { nidFrom: query.prefix, nidTo: `${query.prefix}\uffff` });
-    } else if (query.kind === 'name') {
-      query.words.forEach((word, i) => {
-        where.push(`al.patient_id IN (SELECT patient_id FROM patient_search_terms WHERE client_id = :clientId AND term >= :w${i} AND term < :wt${i})`);
-        Object.assign(params, { [`w${i}`]: word, [`wt${i}`]: `${word}\uffff` });
-      });
-    }
-  }
+  patientSearchClauses(q.search, 'al.patient_id', where, params);
   return page(deps.sequelize, where, params, offset, limit);
 }
 
@@ -252,15 +239,27 @@ export async function addAlertEntry(deps: AlertDeps, principal: StaffPrincipal, 
   await assertMayHandle(principal, patientId);
   const message = validateEntry(description);
   if (message) throw badRequest('description', message);
-  const row = await findAlertRow(deps.sequelize, principal.clientId, patientId, alertId);
-  if (Number(row.status) !== 1) throw conflict('La alerta está cerrada; no admite nuevas entradas.', 'description');
+  await findAlertRow(deps.sequelize, principal.clientId, patientId, alertId);
   const now = deps.now();
   const text = description.trim();
-  const id = await insertReturningId(
-    deps.sequelize,
-    'INSERT INTO alert_entries (alert_id, user_id, user_name, description, created_at) VALUES (:alertId, :userId, :userName, :text, :now) RETURNING id',
-    { alertId, userId: principal.userId, userName: authorName(principal), text, now },
-  );
+  // One transaction: the conditional UPDATE locks the open alert row (PostgreSQL) or takes the write
+  // lock (SQLite), so a close running at the same time either waits for this entry or has already
+  // committed and this answers 409 with nothing stored.
+  const id = await deps.sequelize.transaction(async (transaction) => {
+    const open = await execute(
+      deps.sequelize,
+      'UPDATE alerts SET updated_at = updated_at WHERE id = :alertId AND patient_id = :patientId AND client_id = :clientId AND status = 1',
+      { alertId, patientId, clientId: principal.clientId },
+      transaction,
+    );
+    if (open !== 1) throw conflict('La alerta está cerrada; no admite nuevas entradas.', 'description');
+    return insertReturningId(
+      deps.sequelize,
+      'INSERT INTO alert_entries (alert_id, user_id, user_name, description, created_at) VALUES (:alertId, :userId, :userName, :text, :now) RETURNING id',
+      { alertId, userId: principal.userId, userName: authorName(principal), text, now },
+      transaction,
+    );
+  });
   return { id, description: text, user_id: principal.userId, user_name: authorName(principal), created_at: now.toISOString() };
 }
 

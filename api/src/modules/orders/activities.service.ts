@@ -2,14 +2,15 @@ import { execute, select } from '../../db/sql.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { Principal, StaffPrincipal } from '../../http/auth.js';
 import { findPatient } from '../patients/patients.service.js';
-import { ACTIVITY_STATUS, ACTIVITY_STATUS_NAMES, ACTIVITY_WINDOW_MS, describeOrder, ORDER_STATUS } from '../../../../contract/rules/activities.js';
+import { ACTIVITY_STATUS, ACTIVITY_STATUS_NAMES, describeOrder, ORDER_STATUS } from '../../../../contract/rules/activities.js';
+import { isConfirmableAt } from './activities.confirm.rules.js';
 import { assertPatientCan, findOrder, toDate, type OrdersDeps } from './orders.service.js';
 import { medicineLabel } from './medicines.js';
 import type { components } from '../../../../contract/openapi.js';
 
 type ActivityDto = components['schemas']['Activity'];
 
-interface ActivityRow {
+export interface ActivityRow {
   id: number;
   order_id: number;
   order_type: 0 | 1;
@@ -24,11 +25,11 @@ interface ActivityRow {
   status: number;
 }
 
-const ACTIVITY_SELECT = `SELECT a.id, a.order_id, a.programmed_at, a.updated_at, a.completed_at, a.status, o.order_type, o.to_human, o.permanent,
+export const ACTIVITY_SELECT = `SELECT a.id, a.order_id, a.programmed_at, a.updated_at, a.completed_at, a.status, o.order_type, o.to_human, o.permanent,
   o.clinical_element, m.name AS medicine_name, m.presentation AS medicine_presentation
   FROM activities a JOIN orders o ON o.id = a.order_id LEFT JOIN medicines m ON m.id = o.medicine_id`;
 
-function toActivityDto(a: ActivityRow): ActivityDto {
+export function toActivityDto(a: ActivityRow): ActivityDto {
   return {
     id: Number(a.id),
     order_id: a.order_id,
@@ -121,10 +122,8 @@ export async function confirmActivity(deps: OrdersDeps, principal: Principal, pa
   const a = await findActivity(deps, principal.clientId, patientId, activityId);
   if (Number(a.order_type) !== 1) throw conflict('Solo las actividades de medicamentos se confirman; las de signos vitales se completan con la medición.');
   const now = deps.now();
-  const t = toDate(a.programmed_at).getTime();
   if (a.status === ACTIVITY_STATUS.completed) return toActivityDto(a);
-  const inWindow = now.getTime() >= t && now.getTime() < t + ACTIVITY_WINDOW_MS;
-  if (!inWindow || (a.status !== ACTIVITY_STATUS.scheduled && a.status !== ACTIVITY_STATUS.inProgress)) {
+  if (!isConfirmableAt({ order_type: Number(a.order_type), status: a.status, programmed_at: toDate(a.programmed_at) }, now)) {
     throw conflict('La toma solo se puede confirmar durante su hora programada.');
   }
   await execute(

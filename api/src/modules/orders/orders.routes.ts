@@ -3,6 +3,7 @@ import { principalOf, requireStaff, staffOf } from '../../http/auth.js';
 import { readListParams, sendList } from '../../http/list-params.js';
 import * as orders from './orders.service.js';
 import * as activities from './activities.service.js';
+import { listClientActivities } from './activities.list.js';
 import { getMedicine, listMedicines } from './medicines.js';
 
 const num = (v: unknown) => (v == null || v === '' ? undefined : Number(v));
@@ -43,6 +44,12 @@ export function ordersRouter(deps: orders.OrdersDeps): Router {
   r.patch('/patients/:id/orders/:orderId/activities/:activityId', requireStaff(), updateActivity);
   r.get('/patients/:id/activities', requireStaff(), async (req, res) => {
     res.json(await activities.listPatientActivities(deps, staffOf(req).clientId, Number(req.params.id), req.query));
+  });
+  r.get('/activities', requireStaff(), async (req, res) => {
+    const { rows, total } = await listClientActivities(deps, staffOf(req), readListParams(req, 20), {
+      date: req.query.date as string | undefined, status: num(req.query.status), type: num(req.query.type), q: req.query.q as string | undefined,
+    });
+    sendList(res, rows, total);
   });
   r.post('/patients/:id/activities/:activityId/confirm', async (req, res) => {
     res.json(await activities.confirmActivity(deps, principalOf(req), Number(req.params.id), Number(req.params.activityId)));

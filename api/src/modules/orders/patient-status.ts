@@ -1,5 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { execute } from '../../db/sql.js';
+import { DECEASED_CLOSE_ENTRY, closeOpenAlertsOfPatient, statusChangeAuthor } from '../alerts/alerts.autoclose.js';
 
 export interface PatientStatusChange {
   patient_id: number;
@@ -10,7 +11,8 @@ export interface PatientStatusChange {
 
 /**
  * D9 effects of a patient's status change on its orders and activities, inside the update's
- * transaction: deceased (3) cancels its open orders and every pending activity; inactive (0)
+ * transaction: deceased (3) cancels its open orders and every pending activity and closes its open
+ * alerts with an entry by the user who recorded the death (P68); inactive (0)
  * suspends (5) future activities (reminders stop with them); back to active (1) or incomplete (2)
  * brings back the suspended ones still in the future. Conditional UPDATEs: applying twice is harmless.
  */
@@ -21,6 +23,8 @@ export async function applyPatientStatusChange(ctx: { sequelize: Sequelize; tran
   if (change.to === 3) {
     await run('UPDATE orders SET status = 3, updated_at = :now WHERE patient_id = :patientId AND client_id = :clientId AND status IN (0, 1, 2)');
     await run('UPDATE activities SET status = 3, updated_at = :now WHERE patient_id = :patientId AND client_id = :clientId AND status IN (0, 1, 5)');
+    const author = await statusChangeAuthor(ctx.sequelize, ctx.transaction, change.patient_id, 3);
+    await closeOpenAlertsOfPatient(ctx, change, author, DECEASED_CLOSE_ENTRY);
   } else if (change.to === 0) {
     await run('UPDATE activities SET status = 5, updated_at = :now WHERE patient_id = :patientId AND client_id = :clientId AND status = 0 AND programmed_at > :now');
   } else if (change.from === 0) {

@@ -194,6 +194,7 @@ export async function getPatient(deps: PatientDeps, principal: Principal, id: nu
 /** Staff lift the portal lock of a patient's document (D17) before the 24 hours pass. */
 export async function unlockPortal(deps: PatientDeps, principal: StaffPrincipal, id: number) {
   const p = await findPatient(principal.clientId, id);
+  if (p.status === PATIENT_STATUS.deceased) throw forbidden('El paciente está registrado como fallecido; su ficha no admite cambios.');
   if (!patientPermissions(principal.role, p.status).edit) throw forbidden();
   await deps.portalLocks.unlock(p.nid);
   return { type: 'success' as const, message: 'Acceso al portal desbloqueado. El paciente puede solicitar un nuevo código.' };
@@ -320,6 +321,10 @@ async function recordStatusChange(deps: PatientDeps, p: Patient, from: number, u
     { replacements: { patient: p.id, client: p.client_id, from, to: p.status, user: userId, now }, transaction },
   );
   await applyPatientStatusChange({ sequelize: deps.sequelize, transaction, now }, { patient_id: p.id, client_id: p.client_id, from, to: p.status });
+  // A deceased patient cannot use the portal (P9): its open portal sessions end with the record.
+  if (p.status === PATIENT_STATUS.deceased) {
+    await deps.sequelize.query("UPDATE sessions SET revoked_at = :now WHERE subject_type = 'patient' AND subject_id = :id AND revoked_at IS NULL", { replacements: { id: p.id, now }, transaction });
+  }
 }
 
 export async function updatePatient(deps: PatientDeps, principal: StaffPrincipal, id: number, raw: PatientUpdate) {

@@ -1,0 +1,279 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { App, Button, DatePicker, Input, Pagination, Radio, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import type { TableColumnsType } from 'antd';
+import { CheckOutlined, LeftOutlined, ReloadOutlined, RightOutlined } from '@ant-design/icons';
+import { useGetIdentity } from '@refinedev/core';
+import dayjs, { type Dayjs } from 'dayjs';
+import type { Session } from '../../contract';
+import { addDays, localParts } from '../../../../contract/rules/activities';
+import { formatWhen } from '../../../../contract/rules/dates';
+import { PageHeader } from '../../crud/PageHeader';
+import { usePageTitle } from '../../layout/usePageTitle';
+import { readSession } from '../../session';
+import { ACTIVITY_STATUS_COLORS } from '../orders/order-ui';
+import { ACTIVITY_STATUS_OPTIONS, activitySubject, dayTitle } from './activities-day';
+import { activitiesApi, type ClientActivity } from './activities.api';
+import '../../crud/crud.css';
+import './activities.css';
+
+const PAGE_SIZES = [10, 20, 50];
+const SEARCH_DELAY_MS = 350;
+/** Statuses move with the clock (En proceso, No reportada): today's list refreshes itself. */
+const REFRESH_MS = 60_000;
+const TYPE_OPTIONS = [
+  { value: 'all', label: 'Todas' },
+  { value: '1', label: 'Medicamentos' },
+  { value: '0', label: 'Signos Vitales' },
+];
+
+const numberParam = (value: string | null) => (value == null || value === '' || Number.isNaN(Number(value)) ? undefined : Number(value));
+const isDay = (value: string | null): value is string => !!value && /^\d{4}-\d{2}-\d{2}$/.test(value) && dayjs(value).isValid();
+
+/**
+ * 'Actividades' (/activities, P69): the client's worklist for one day in the client's time zone
+ * (default today), with previous/next day, status, type and patient filters, and 'Confirmar' for a
+ * medication during its hour. Day and filters live in the URL.
+ */
+export default function ActivitiesPage() {
+  usePageTitle('Actividades');
+  const { notification } = App.useApp();
+  const { data } = useGetIdentity<Session>();
+  const user = data ?? readSession();
+  const [params, setParams] = useSearchParams();
+  const [zone, setZone] = useState<string | null>(null);
+  const [paging, setPaging] = useState({ page: 1, size: 20 });
+  const [state, setState] = useState<{ rows: ClientActivity[]; total: number; loading: boolean }>({ rows: [], total: 0, loading: true });
+  const [confirming, setConfirming] = useState<number | null>(null);
+  const [search, setSearch] = useState(params.get('q') ?? '');
+
+  // The client's zone decides what "today" is and how hours read (D5).
+  useEffect(() => {
+    if (!user?.client_id) return;
+    activitiesApi.clientZone(user.client_id).then(setZone, () => setZone(user.time_zone || 'UTC'));
+  }, [user?.client_id, user?.time_zone]);
+
+  const today = zone ? localParts(new Date(), zone).date : null;
+  const date = isDay(params.get('date')) ? params.get('date')! : today;
+  const status = numberParam(params.get('status'));
+  const type = numberParam(params.get('type'));
+  const q = params.get('q') ?? '';
+
+  /** Changes the URL's day or filters and goes back to the first page. */
+  const setParam = useCallback(
+    (name: string, value: string | undefined) => {
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          if (value === undefined || value === '') next.delete(name);
+          else next.set(name, value);
+          return next;
+        },
+        { replace: true },
+      );
+      setPaging((p) => ({ ...p, page: 1 }));
+    },
+    [setParams],
+  );
+
+  useEffect(() => {
+    if (search.trim() === q) return;
+    const timer = setTimeout(() => setParam('q', search.trim() || undefined), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [search, q, setParam]);
+
+  const load = useCallback(
+    async (quiet = false) => {
+      if (!date) return;
+      if (!quiet) setState((s) => ({ ...s, loading: true }));
+      try {
+        const { rows, total } = await activitiesApi.list({
+          date, status, type, q: q || undefined, _start: (paging.page - 1) * paging.size, _end: paging.page * paging.size,
+        });
+        setState({ rows, total, loading: false });
+      } catch (e) {
+        setState((s) => ({ ...s, loading: false }));
+        const err = e as { statusCode?: number; message?: string };
+        if (err.statusCode !== 0) notification.error({ message: err.message ?? 'No fue posible cargar las actividades' });
+      }
+    },
+    [date, status, type, q, paging, notification],
+  );
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+  useEffect(() => {
+    if (!date || date !== today) return;
+    const timer = setInterval(() => void load(true), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [date, today, load]);
+
+  const confirm = async (a: ClientActivity) => {
+    setConfirming(a.id);
+    try {
+      await activitiesApi.confirm(a.patient.id, a.id);
+      notification.success({ message: `Toma confirmada: ${activitySubject(a) ?? 'medicamento'} de ${a.patient.full_name}` });
+      await load(true);
+    } catch (e) {
+      notification.error({ message: (e as { message?: string }).message ?? 'No fue posible confirmar la toma' });
+      await load(true);
+    } finally {
+      setConfirming(null);
+    }
+  };
+
+  const columns: TableColumnsType<ClientActivity> = [
+    {
+      title: 'Hora',
+      key: 'hour',
+      width: 80,
+      render: (_, a) => <Typography.Text strong>{zone ? formatWhen(a.programmed_at, zone).slice(-5) : ''}</Typography.Text>,
+    },
+    {
+      title: 'Paciente',
+      key: 'patient',
+      render: (_, a) => <Link to={`/patients/${a.patient.id}`}>{a.patient.full_name}</Link>,
+    },
+    {
+      title: 'Orden',
+      key: 'order',
+      render: (_, a) => (
+        <div className="activities-order">
+          <Space size={6}>
+            <Tag color={a.order_type === 1 ? 'geekblue' : 'cyan'}>{a.order_type === 1 ? 'Medicamento' : 'Signo vital'}</Tag>
+            <span>{activitySubject(a) ?? <Tag color="red">Dato Incompleto</Tag>}</span>
+          </Space>
+          {a.order_description && (
+            <Typography.Text type="secondary" className="activities-description" ellipsis={{ tooltip: a.order_description }}>
+              {a.order_description}
+            </Typography.Text>
+          )}
+        </div>
+      ),
+    },
+    {
+      title: 'Estado',
+      key: 'status',
+      render: (_, a) => <Tag color={ACTIVITY_STATUS_COLORS[a.status]}>{a.status_name}</Tag>,
+    },
+    {
+      title: 'Acciones',
+      key: 'actions',
+      align: 'right',
+      fixed: 'right',
+      render: (_, a) =>
+        a.can_confirm ? (
+          <Button size="small" type="primary" icon={<CheckOutlined />} loading={confirming === a.id} onClick={() => void confirm(a)}>
+            Confirmar
+          </Button>
+        ) : null,
+    },
+  ];
+
+  const filtered = status !== undefined || type !== undefined || q !== '';
+  const from = state.total === 0 ? 0 : (paging.page - 1) * paging.size + 1;
+  const to = Math.min(paging.page * paging.size, state.total);
+
+  return (
+    <PageHeader
+      title="Actividades"
+      extra={
+        <Tooltip title="Actualizar la lista">
+          <Button icon={<ReloadOutlined />} onClick={() => void load()} aria-label="Actualizar">
+            Actualizar
+          </Button>
+        </Tooltip>
+      }
+    >
+      <div className="activities-day">
+        <Space.Compact>
+          <Tooltip title="Día anterior">
+            <Button icon={<LeftOutlined />} aria-label="Día anterior" disabled={!date} onClick={() => date && setParam('date', addDays(date, -1))} />
+          </Tooltip>
+          <DatePicker
+            aria-label="Día"
+            allowClear={false}
+            format="DD/MM/YYYY"
+            value={date ? dayjs(date) : null}
+            onChange={(value: Dayjs | null) => value && setParam('date', value.format('YYYY-MM-DD'))}
+          />
+          <Tooltip title="Día siguiente">
+            <Button icon={<RightOutlined />} aria-label="Día siguiente" disabled={!date} onClick={() => date && setParam('date', addDays(date, 1))} />
+          </Tooltip>
+        </Space.Compact>
+        <Button disabled={!today || date === today} onClick={() => setParam('date', undefined)}>
+          Hoy
+        </Button>
+        {date && today && (
+          <Typography.Title level={5} className="activities-day-title">
+            {dayTitle(date, today)}
+          </Typography.Title>
+        )}
+      </div>
+
+      <div className="vigia-filters">
+        <div role="radiogroup" aria-label="Tipo de actividad">
+          <Radio.Group
+            optionType="button"
+            value={type === undefined ? 'all' : String(type)}
+            options={TYPE_OPTIONS}
+            onChange={(e) => setParam('type', e.target.value === 'all' ? undefined : e.target.value)}
+          />
+        </div>
+        <Select
+          allowClear
+          aria-label="Estado"
+          placeholder="Todos los estados"
+          className="vigia-filter-select"
+          popupMatchSelectWidth={false}
+          value={status}
+          options={ACTIVITY_STATUS_OPTIONS}
+          onChange={(value?: number) => setParam('status', value === undefined ? undefined : String(value))}
+        />
+        <Input.Search
+          allowClear
+          aria-label="Buscar paciente"
+          placeholder="Paciente: nombre o documento"
+          className="vigia-filter-search"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          onSearch={(value) => setParam('q', value.trim() || undefined)}
+        />
+      </div>
+
+      <Table<ClientActivity>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        dataSource={state.rows}
+        loading={state.loading}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: filtered ? 'No hay actividades que coincidan con los filtros.' : 'No hay actividades programadas para este día.' }}
+      />
+
+      <div className="vigia-table-footer">
+        <Space size={8}>
+          <Typography.Text type="secondary">Actividades por página</Typography.Text>
+          <Select
+            size="small"
+            value={paging.size}
+            aria-label="Actividades por página"
+            options={PAGE_SIZES.map((n) => ({ value: n, label: String(n) }))}
+            onChange={(size) => setPaging({ page: 1, size })}
+          />
+        </Space>
+        <Typography.Text type="secondary">{state.total === 0 ? 'Sin resultados' : `${from}–${to} de ${state.total}`}</Typography.Text>
+        <Pagination
+          size="small"
+          current={paging.page}
+          pageSize={paging.size}
+          total={state.total}
+          showSizeChanger={false}
+          onChange={(page) => setPaging((p) => ({ ...p, page }))}
+        />
+      </div>
+    </PageHeader>
+  );
+}
