@@ -175,3 +175,32 @@ describe('generic encounters and observations', () => {
     expect((await t.http.patch(`/api/v1/observations/${first.body.id}`).set(bearer(org.tokens.consulta)).send({ value: '10' })).status).toBe(403);
   });
 });
+
+describe('a patient\'s encounters (patient page list)', () => {
+  it('lists them newest first with type, status and responsible, paged, to any staff of the client; 404 elsewhere', async () => {
+    const pid = (await t.http.post('/api/v1/patients').set(admin()).send(patientBody())).body.id;
+    const b = await batch(2);
+    const vac = (await t.http.post(`/api/v1/patients/${pid}/encounters`).set(bearer(org.tokens.enfermeria)).send({ kind: 'vaccination' })).body;
+    const saved = await t.http.put(`/api/v1/encounters/${vac.id}`).set(bearer(org.tokens.enfermeria)).send({ biological_type: 'Influenza', medication_id: vaccine.id, dose: 'Refuerzo', stock_id: b.id });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const gen = (await t.http.post(`/api/v1/patients/${pid}/encounters`).set(bearer(org.tokens.medico)).send({ kind: 'generic' })).body;
+
+    const list = await t.http.get(`/api/v1/patients/${pid}/encounters`).set(bearer(org.tokens.consulta));
+    expect(list.status).toBe(200);
+    expect(list.headers['x-total-count']).toBe('2');
+    expect(list.body).toMatchObject([
+      { id: gen.id, kind: 'generic', status: 'Pendiente', checkout: null, responsible_name: null },
+      { id: vac.id, kind: 'vaccination', status: 'Realizado', checkout: NOW.toISOString(), responsible_name: saved.body.responsible_name, serial: b.serial, dose: 'Refuerzo' },
+    ]);
+    const page = await t.http.get(`/api/v1/patients/${pid}/encounters?_start=1&_end=2`).set(admin());
+    expect(page.body.map((e: { id: number }) => e.id)).toEqual([vac.id]);
+    expect(page.headers['x-total-count']).toBe('2');
+
+    expect((await t.http.get(`/api/v1/patients/${pid}/encounters`).set(bearer(other.tokens.admin))).status).toBe(404);
+    expect((await t.http.get('/api/v1/patients/999999/encounters').set(admin())).status).toBe(404);
+    expect((await t.http.post(`/api/v1/patients/${pid}/encounters`).set(bearer(org.tokens.consulta)).send({ kind: 'vaccination' })).status).toBe(403);
+    const bad = await t.http.post(`/api/v1/patients/${pid}/encounters`).set(admin()).send({ kind: 'otra' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.field).toBe('kind');
+  });
+});

@@ -7,16 +7,15 @@ import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { notify } from '../../providers/notification';
 import { apiSend, useApiGet } from './useApi';
-import { VaccinationForm } from './VaccinationForm';
+import { vaccinationBody, VaccinationForm } from './VaccinationForm';
+import { formatWhen, staffTimeZone } from './zone';
+import { showServerErrors } from './form-errors';
 import { elementField, GenericForm } from './GenericForm';
 import '../../crud/crud.css';
 
 type Encounter = Schemas['Encounter'];
 type Observation = Schemas['EncounterObservation'];
 type Values = Record<string, unknown>;
-
-const dateTime = (iso: string) =>
-  new Intl.DateTimeFormat('es-CO', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
 
 function initialValues(e: Encounter): Values {
   const values: Values = {
@@ -73,17 +72,13 @@ export default function EncounterPage() {
     try {
       if (e.kind === 'generic') await saveObservations(e, values);
       const body = e.kind === 'vaccination'
-        ? { biological_type: values.biological_type, medication_id: values.medication_id, dose: values.dose, stock_id: values.stock_id ?? null,
-            vaccination_card: !!values.vaccination_card, observations: (values.observations as string | undefined)?.trim() || null }
+        ? vaccinationBody(values)
         : { observations: (values.observations as string | undefined)?.trim() || null };
       await apiSend<Encounter>('put', `/encounters/${e.id}`, body);
       notify.success('Atención guardada: quedó en estado Realizado.');
       await encounter.reload();
     } catch (error) {
-      const err = error as { message?: string; errors?: Record<string, string | string[]> };
-      notify.error(err.message ?? 'No fue posible guardar la atención');
-      const fields = Object.entries(err.errors ?? {}).map(([name, msg]) => ({ name, errors: ([] as string[]).concat(msg) }));
-      if (fields.length) form.setFields(fields);
+      notify.error(showServerErrors(form, error, 'No fue posible guardar la atención'));
       await encounter.reload();
     } finally {
       setSaving(false);
@@ -110,7 +105,7 @@ export default function EncounterPage() {
             <Descriptions.Item label="Estado de la atención">
               <Tag color={done ? 'green' : 'gold'}>{e.status}</Tag>
             </Descriptions.Item>
-            {done && e.checkout && <Descriptions.Item label="Realizada">{dateTime(e.checkout)}</Descriptions.Item>}
+            {done && e.checkout && <Descriptions.Item label="Realizada">{formatWhen(e.checkout, staffTimeZone())}</Descriptions.Item>}
             {done && <Descriptions.Item label="Responsable">{e.responsible_name ?? '—'}</Descriptions.Item>}
             {done && e.serial && <Descriptions.Item label="Lote"><Link to={`/stocks/${e.stock_id}`}>{e.serial}</Link></Descriptions.Item>}
           </Descriptions>

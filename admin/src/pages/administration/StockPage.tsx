@@ -13,6 +13,7 @@ import { can, isRole } from '../../../../api/src/modules/access/access.rules';
 import { FORBIDDEN_REASON } from '../../providers/access';
 import { stocks, stockStatus } from '../../resources/stocks';
 import { useApiGet } from './useApi';
+import { formatWhen, staffTimeZone } from './zone';
 import '../../crud/crud.css';
 
 type Stock = Schemas['Stock'];
@@ -20,9 +21,6 @@ type Application = Schemas['StockApplication'];
 
 const INCOMPLETE = <Tag color="orange">Dato Incompleto</Tag>;
 const orIncomplete = (v: unknown) => (v === null || v === undefined || v === '' ? INCOMPLETE : String(v));
-const dateTime = (iso: string) =>
-  new Intl.DateTimeFormat('es-CO', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
-
 /** 'Ver Lote', /stocks/:id (03 §2): the batch, its edit dialog and the applications made with it. */
 export default function StockPage() {
   usePageTitle('Ver Lote');
@@ -35,6 +33,7 @@ export default function StockPage() {
     date1: range[0], date2: range[1], _start: (page - 1) * 10, _end: page * 10,
   });
   const role = readSession()?.role_name;
+  const timeZone = staffTimeZone();
   const mayEdit = isRole(role) && can(role, stocks.writes);
 
   if (stock.notFound) return <Navigate to="/404notfound" replace />;
@@ -53,7 +52,7 @@ export default function StockPage() {
     >
       <Card loading={stock.loading && !s} style={{ marginBottom: 16 }}>
         {s && (
-          <Descriptions column={{ xs: 1, sm: 2, lg: 3 }} bordered size="small">
+          <Descriptions column={{ xs: 1, sm: 1, md: 2, lg: 2, xl: 2, xxl: 3 }} bordered size="small">
             <Descriptions.Item label="Tipo">{s.type_name}</Descriptions.Item>
             <Descriptions.Item label="Nombre">{orIncomplete(s.medical_supply_name)}</Descriptions.Item>
             <Descriptions.Item label={s.batch ? 'Serial de lote' : 'Referencia'}>{s.serial}</Descriptions.Item>
@@ -86,7 +85,7 @@ export default function StockPage() {
           pagination={{ current: page, pageSize: 10, total: apps.total, onChange: setPage, showSizeChanger: false }}
           scroll={{ x: 'max-content' }}
           columns={[
-            { title: 'Fecha', dataIndex: 'checkout', render: (v: string) => dateTime(v) },
+            { title: 'Fecha', dataIndex: 'checkout', render: (v: string) => formatWhen(v, timeZone) },
             { title: 'Paciente', dataIndex: 'patient_name', render: (v: string, r) => <Link to={`/patients/${r.patient_id}`}>{v}</Link> },
             { title: 'Documento', dataIndex: 'nid' },
             { title: 'Dosis', dataIndex: 'dose', render: (v: string | null) => v ?? '—' },

@@ -10,6 +10,15 @@ type Stock = Schemas['Stock'];
 
 const required = [{ required: true, message: REQUIRED_MESSAGE }];
 
+/** The `PUT /encounters/{id}` body of a vaccination from this form's values. */
+export function vaccinationBody(values: Record<string, unknown>): Schemas['EncounterUpdate'] {
+  return {
+    biological_type: values.biological_type as string, medication_id: values.medication_id as number, dose: values.dose as Schemas['VaccineDose'],
+    stock_id: (values.stock_id as number | undefined) ?? null, vaccination_card: !!values.vaccination_card,
+    observations: (values.observations as string | undefined)?.trim() || null,
+  };
+}
+
 /** Vaccination form (03 §2, §5): biological type, laboratory (trade-name buttons), dose, batch. */
 export function VaccinationForm({ readOnly }: { readOnly: boolean }) {
   const form = Form.useFormInstance();

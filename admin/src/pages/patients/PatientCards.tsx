@@ -2,7 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button, Card, Descriptions, Empty, Progress, Space, Switch, Tag, Tooltip, Typography } from 'antd';
 import { AlertOutlined, ClockCircleOutlined, EditOutlined } from '@ant-design/icons';
-import { ColorChip } from '../../crud/renderers';
+import { ColorChip } from '../../crud/ColorChip';
 import { PatientAvatar } from './PatientAvatar';
 import { PatientStatusTag } from './PatientStatusTag';
 import { COLOMBIA_ID, INCOMPLETE_TEXT } from './patient-status';

@@ -1,4 +1,4 @@
-import { lazy, useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { Alert, Button, Card, Col, Result, Row, Skeleton } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
@@ -12,14 +12,26 @@ import type { VigiaHttpError } from '../../providers/errors';
 import { readSession } from '../../session';
 import { patientsApi, type PatientUpdated } from './api';
 import { AlertsCountCard, BasicDataCard, ClinicHistoryCard, ContactCard, PrescriptionCard, TagsCard, type CardDialog } from './PatientCards';
-import { ClinicHistoryDialog, DeceasedDialog, EditBasicDialog, EditContactDialog, InactivateDialog, TagsDialog } from './PatientDialogs';
 import { PatientTabs, visibleTabs } from './PatientTabs';
 import type { Patient } from './types';
 import './patients.css';
 
+/** Card 7 (encounters) is below the fold: its own chunk, after the six cards. */
+const EncountersCard = lazy(() => import('./EncountersCard'));
+
 const NotFoundPage = lazy(() => import('../not-found/NotFoundPage'));
 
-const DIALOGS = { basic: EditBasicDialog, history: ClinicHistoryDialog, contact: EditContactDialog, tags: TagsDialog, inactivate: InactivateDialog, deceased: DeceasedDialog };
+/** The cards' edit dialogs load with the first one opened: the record is read far more often than edited. */
+const lazyDialog = (name: 'EditBasicDialog' | 'ClinicHistoryDialog' | 'EditContactDialog' | 'TagsDialog' | 'InactivateDialog' | 'DeceasedDialog') =>
+  lazy(() => import('./PatientDialogs').then((m) => ({ default: m[name] })));
+const DIALOGS = {
+  basic: lazyDialog('EditBasicDialog'),
+  history: lazyDialog('ClinicHistoryDialog'),
+  contact: lazyDialog('EditContactDialog'),
+  tags: lazyDialog('TagsDialog'),
+  inactivate: lazyDialog('InactivateDialog'),
+  deceased: lazyDialog('DeceasedDialog'),
+};
 
 /** /patients/:id (01 §2): six cards, their edit dialogs, and the tabs the client has enabled. */
 export default function PatientPage() {
@@ -142,13 +154,22 @@ export default function PatientPage() {
         <Col xs={24} sm={12} xxl={7}>
           <AlertsCountCard patient={patient} onOpen={alertsTab} />
         </Col>
+        <Col xs={24}>
+          <Suspense fallback={<Card className="patient-card" title="Atenciones" loading />}>
+            <EncountersCard patient={patient} />
+          </Suspense>
+        </Col>
       </Row>
       {activeTab && (
         <Card className="patient-tabs-card">
           <PatientTabs tabs={tabs} activeKey={activeTab} onChange={showTab} patient={patient} reload={load} />
         </Card>
       )}
-      {Dialog && <Dialog open patient={patient} onClose={() => setDialog(null)} onSaved={onSaved} />}
+      {Dialog && (
+        <Suspense fallback={null}>
+          <Dialog open patient={patient} onClose={() => setDialog(null)} onSaved={onSaved} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { Button, Input, Pagination, Select, Space, Table, Tabs, Tooltip, Typogra
 import type { ColumnsType } from 'antd/es/table';
 import { ApiOutlined, EyeOutlined, FilterOutlined, UserAddOutlined } from '@ant-design/icons';
 import { PageHeader } from '../../crud/PageHeader';
-import { ColorChip } from '../../crud/renderers';
+import { ColorChip } from '../../crud/ColorChip';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { useMediaQuery } from '../../layout/useMediaQuery';
 import { notify } from '../../providers/notification';

@@ -32,7 +32,7 @@ export function messagesRouter(deps: messages.MessagingDeps): Router {
   });
   r.get('/messaging/unknown_messages', requireStaff('administer'), async (req, res) => {
     const p = readListParams(req, 20);
-    const { rows, total } = await messages.listUnknownMessages(deps, staffOf(req).clientId, p.offset, p.offset + p.limit);
+    const { rows, total } = await messages.listUnknownMessages(deps, staffOf(req).clientId, p.offset, p.offset + p.limit, p.q);
     sendList(res, rows, total);
   });
   return r;

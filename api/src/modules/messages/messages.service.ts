@@ -8,6 +8,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js'
 import { execute, select } from '../../db/sql.js';
 import { can } from '../access/access.rules.js';
 import { PATIENT_STATUS } from '../access/access.rules.js';
+import { likeSafe } from '../catalogues/catalogues.service.js';
 import { queueOutboundMessage } from './messages.outbox.js';
 import { waId, welcomeText } from './messages.rules.js';
 
@@ -213,19 +214,24 @@ export async function sendStaffMessage(deps: MessagingDeps, principal: StaffPrin
   return toChatMessage(deps, row);
 }
 
-/** Messages from numbers that match no patient: kept for staff to review (admin). */
-export async function listUnknownMessages(deps: MessagingDeps, clientId: number, start: number, end: number) {
-  const [{ n }] = await select<{ n: number }>(deps.sequelize, 'SELECT COUNT(*) AS n FROM messages WHERE client_id = :clientId AND patient_id IS NULL', { clientId });
+/** Messages from numbers that match no patient: kept for staff to review (admin); `q` searches text or number. */
+export async function listUnknownMessages(deps: MessagingDeps, clientId: number, start: number, end: number, q: string | null = null) {
+  const text = q ? `%${likeSafe(q.toLowerCase())}%` : null;
+  const digits = q?.replace(/\D/g, '') ?? '';
+  const where = `client_id = :clientId AND patient_id IS NULL${text ? ` AND (LOWER(COALESCE(body, '')) LIKE :text${digits ? ' OR phone LIKE :phone' : ''})` : ''}`;
+  const filter = { clientId, text, phone: `%${digits}%` };
+  const [{ n }] = await select<{ n: number }>(deps.sequelize, `SELECT COUNT(*) AS n FROM messages WHERE ${where}`, filter);
   const rows = await select<MessageRow>(
     deps.sequelize,
-    'SELECT * FROM messages WHERE client_id = :clientId AND patient_id IS NULL ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset',
-    { clientId, limit: Math.max(end - start, 1), offset: start },
+    `SELECT * FROM messages WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset`,
+    { ...filter, limit: Math.max(end - start, 1), offset: start },
   );
   return { rows: rows.map((r) => ({ ...toChatMessage(deps, r), phone: r.phone })), total: Number(n) };
 }
 
 export async function setMessagingEnabled(deps: MessagingDeps, clientId: number, patientId: number, enabled: boolean) {
   const p = await findPatientRow(deps.sequelize, clientId, patientId);
+  if (p.status === PATIENT_STATUS.deceased) throw forbidden('El paciente está registrado como fallecido; su ficha no admite cambios.');
   const now = deps.now();
   const changed = await execute(deps.sequelize, 'UPDATE patient_messaging SET sme_enabled = :enabled, updated_at = :now WHERE patient_id = :id AND client_id = :clientId', {
     enabled, now, id: patientId, clientId,

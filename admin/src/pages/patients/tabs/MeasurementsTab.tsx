@@ -1,27 +1,20 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, App, Button, Card, Col, DatePicker, Empty, Form, Input, List, Modal, Radio, Row, Select, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Card, Col, Empty, List, Row, Select, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import dayjs, { type Dayjs } from 'dayjs';
 import {
-  CHARTS, CHART_EMPTY, CHART_LOAD_ERROR, LAST_READINGS, MEASUREMENT_DELETE_ERROR, SERIES_NAMES,
+  CHARTS, CHART_EMPTY, CHART_LOAD_ERROR, LAST_READINGS, SERIES_NAMES,
   alarmBands, defaultLatest, latestOptions, latestPoints, pairBloodPressure, showLatestSelector, type AlarmBand, type ChartPoint,
 } from '../../../../../contract/rules/charts';
-import { DELETION_REASON_MAX, DELETION_REASON_MESSAGE, validateDeletionReason, validateVitalValue } from '../../../../../contract/rules/vitals';
 import { formatWhen, measurementsApi, type Measurement } from '../../../charts/measurements.api';
 import type { PatientTabProps } from '../types';
+import type { Reading } from './MeasurementDialogs';
 
 const MeasurementChart = lazy(() => import('../../../charts/MeasurementChart'));
+/** The record and delete forms (date picker, form, text area) load when first opened. */
+const RecordDialog = lazy(() => import('./MeasurementDialogs').then((m) => ({ default: m.RecordDialog })));
+const DeleteDialog = lazy(() => import('./MeasurementDialogs').then((m) => ({ default: m.DeleteDialog })));
 
 type ChartDef = (typeof CHARTS)[number];
-
-/** One reading as the 'últimas lecturas' list shows it (blood pressure: systolic/diastolic). */
-interface Reading {
-  id: number;
-  when: string;
-  text: string;
-  eraseble: boolean;
-  label: string;
-}
 
 type Loaded =
   | { state: 'loading' }
@@ -157,131 +150,6 @@ function VitalCard({ chart, patientId, timeZone, version, canDelete, onDelete }:
   );
 }
 
-interface RecordValues {
-  chart: ChartDef['key'];
-  value?: string;
-  systolic?: string;
-  diastolic?: string;
-  when: Dayjs;
-}
-
-/** 'Registrar medición': one reading; blood pressure as systolic and diastolic (D6, 03 §5 vitals rule). */
-function RecordDialog({ open, patientId, onClose, onSaved }: { open: boolean; patientId: number; onClose: () => void; onSaved: () => void }) {
-  const { notification } = App.useApp();
-  const [form] = Form.useForm<RecordValues>();
-  const [saving, setSaving] = useState(false);
-  const key = Form.useWatch('chart', form);
-  const chart = CHARTS.find((c) => c.key === key) ?? CHARTS[0];
-  const isPressure = chart.key === 'blood_pressure';
-
-  useEffect(() => {
-    if (open) form.setFieldsValue({ chart: 'heart_rate', value: undefined, systolic: undefined, diastolic: undefined, when: dayjs() });
-  }, [open, form]);
-
-  const rule = (element: number) => ({ required: true, validator: (_: unknown, v: string | undefined) => {
-    const message = validateVitalValue(element, v?.trim() ?? '');
-    return message ? Promise.reject(new Error(message)) : Promise.resolve();
-  } });
-
-  const submit = async () => {
-    const v = await form.validateFields();
-    setSaving(true);
-    try {
-      const when = v.when.toDate().toISOString();
-      await measurementsApi.record(patientId, isPressure
-        ? { systolic: Number(v.systolic), diastolic: Number(v.diastolic), when }
-        : { clinical_element: chart.elements[0], value: Number(v.value), when });
-      notification.success({ message: 'Medición registrada correctamente' });
-      onSaved();
-    } catch (e) {
-      const err = e as { message?: string; errors?: Record<string, string[]> };
-      const fields = Object.entries(err.errors ?? {}).filter(([f]) => ['value', 'systolic', 'diastolic', 'when'].includes(f));
-      if (fields.length) form.setFields(fields.map(([name, errors]) => ({ name: name as keyof RecordValues, errors })));
-      else notification.error({ message: err.message ?? 'No fue posible registrar la medición' });
-    } finally {
-      setSaving(false);
-    }
-  };
-
-  return (
-    <Modal open={open} title="Registrar medición" okText="Guardar" cancelText="Cancelar" onOk={() => void submit()} onCancel={onClose} confirmLoading={saving} destroyOnHidden>
-      <Form form={form} layout="vertical" requiredMark>
-        <Form.Item name="chart" label="Signo vital" rules={[{ required: true, message: '¡El campo es requerido!' }]}>
-          <Radio.Group optionType="button" buttonStyle="solid" options={CHARTS.map((c) => ({ value: c.key, label: c.title }))} style={{ display: 'flex', flexWrap: 'wrap', gap: 6 }} />
-        </Form.Item>
-        {isPressure ? (
-          <Row gutter={12}>
-            <Col span={12}>
-              <Form.Item name="systolic" label="Sistólica (mmHg)" rules={[rule(3)]}>
-                <Input inputMode="decimal" maxLength={5} />
-              </Form.Item>
-            </Col>
-            <Col span={12}>
-              <Form.Item name="diastolic" label="Diastólica (mmHg)" rules={[rule(4)]}>
-                <Input inputMode="decimal" maxLength={5} />
-              </Form.Item>
-            </Col>
-          </Row>
-        ) : (
-          <Form.Item name="value" label={`Valor (${chart.unit})`} rules={[rule(chart.elements[0])]}>
-            <Input inputMode="decimal" maxLength={5} />
-          </Form.Item>
-        )}
-        <Form.Item name="when" label="Fecha y hora" rules={[{ required: true, message: '¡El campo es requerido!' }]}>
-          <DatePicker showTime={{ format: 'HH:mm' }} format="DD/MM/YYYY HH:mm" style={{ width: '100%' }} disabledDate={(d) => d.isAfter(dayjs(), 'day')} allowClear={false} />
-        </Form.Item>
-      </Form>
-    </Modal>
-  );
-}
-
-/** Soft delete with a reason of 15 to 140 characters (D15, 01 §4). */
-function DeleteDialog({ reading, patientId, timeZone, onClose, onDeleted }: { reading: Reading | null; patientId: number; timeZone: string; onClose: () => void; onDeleted: () => void }) {
-  const { notification } = App.useApp();
-  const [comment, setComment] = useState('');
-  const [saving, setSaving] = useState(false);
-  useEffect(() => setComment(''), [reading]);
-  const error = validateDeletionReason(comment);
-  const remove = async () => {
-    if (!reading || error) return;
-    setSaving(true);
-    try {
-      await measurementsApi.remove(patientId, reading.id, comment.trim());
-      notification.success({ message: 'Medición eliminada' });
-      onDeleted();
-    } catch {
-      notification.error({ message: MEASUREMENT_DELETE_ERROR });
-    } finally {
-      setSaving(false);
-    }
-  };
-  return (
-    <Modal
-      open={!!reading}
-      title="Eliminar medición"
-      okText="Eliminar"
-      cancelText="Cancelar"
-      okButtonProps={{ danger: true, disabled: !!error }}
-      confirmLoading={saving}
-      onOk={() => void remove()}
-      onCancel={onClose}
-      destroyOnHidden
-    >
-      {reading && (
-        <Typography.Paragraph>
-          {reading.label}: <Typography.Text strong>{reading.text}</Typography.Text> del {formatWhen(reading.when, timeZone)}. La medición dejará de
-          mostrarse en las gráficas y reportes.
-        </Typography.Paragraph>
-      )}
-      <Form layout="vertical">
-        <Form.Item label="Motivo de la eliminación" required validateStatus={comment && error ? 'error' : undefined} help={comment && error ? DELETION_REASON_MESSAGE : undefined}>
-          <Input.TextArea aria-label="Motivo de la eliminación" value={comment} onChange={(e) => setComment(e.target.value)} rows={3} showCount maxLength={DELETION_REASON_MAX} />
-        </Form.Item>
-      </Form>
-    </Modal>
-  );
-}
-
 /** Tab 'Signos' of the patient page: one chart per vital sign (01 §2). */
 export default function MeasurementsTab({ patient, active }: PatientTabProps) {
   const [version, setVersion] = useState(0);
@@ -314,8 +182,10 @@ export default function MeasurementsTab({ patient, active }: PatientTabProps) {
           </Col>
         ))}
       </Row>
-      <RecordDialog open={recording} patientId={patient.id} onClose={() => setRecording(false)} onSaved={() => { setRecording(false); refresh(); }} />
-      <DeleteDialog reading={deleting} patientId={patient.id} timeZone={patient.time_zone} onClose={() => setDeleting(null)} onDeleted={() => { setDeleting(null); refresh(); }} />
+      <Suspense fallback={null}>
+        {recording && <RecordDialog open patientId={patient.id} onClose={() => setRecording(false)} onSaved={() => { setRecording(false); refresh(); }} />}
+        {deleting && <DeleteDialog reading={deleting} patientId={patient.id} timeZone={patient.time_zone} onClose={() => setDeleting(null)} onDeleted={() => { setDeleting(null); refresh(); }} />}
+      </Suspense>
     </div>
   );
 }

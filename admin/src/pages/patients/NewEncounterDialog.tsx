@@ -1,0 +1,112 @@
+import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Alert, Button, Form, Modal, Radio, Space, Typography } from 'antd';
+import type { Schemas } from '../../contract';
+import { API_URL } from '../../constants';
+import { contractDoc } from '../../crud/contract-doc';
+import { enumOptions, objectSchema } from '../../crud/schema-rules';
+import { http } from '../../providers/http';
+import { notify } from '../../providers/notification';
+import { showServerErrors } from '../administration/form-errors';
+import { vaccinationBody, VaccinationForm } from '../administration/VaccinationForm';
+import type { Patient } from './types';
+
+type Encounter = Schemas['Encounter'];
+type Kind = Schemas['EncounterKind'];
+
+/**
+ * 'Nueva atención' from the patient page (03 §2 'Encounter screen'): a vaccination is filled and
+ * saved here (Realizado, one unit out of the batch) and the encounter opens; a general encounter is
+ * opened at once so its clinical elements are filled on its own screen.
+ */
+export function NewEncounterDialog({ patient, open, onClose }: { patient: Patient; open: boolean; onClose: () => void }) {
+  const navigate = useNavigate();
+  const [form] = Form.useForm<Record<string, unknown>>();
+  const [kind, setKind] = useState<Kind>('vaccination');
+  const [busy, setBusy] = useState(false);
+  // A vaccination whose save failed keeps its (pending) encounter: a retry saves that one, never a second.
+  const [opened, setOpened] = useState<Encounter | null>(null);
+  const kinds = useMemo(() => enumOptions(objectSchema(contractDoc, 'EncounterKind')), []);
+
+  const create = async (k: Kind) => (await http.post<Encounter>(`${API_URL}/patients/${patient.id}/encounters`, { kind: k })).data;
+
+  const submit = async () => {
+    if (kind === 'vaccination') {
+      try {
+        await form.validateFields();
+      } catch {
+        return notify.error('Revise los campos marcados en rojo.');
+      }
+    }
+    setBusy(true);
+    let encounter = kind === 'vaccination' ? opened : null;
+    try {
+      encounter ??= await create(kind);
+      if (kind === 'vaccination') {
+        setOpened(encounter);
+        await http.put<Encounter>(`${API_URL}/encounters/${encounter.id}`, vaccinationBody(form.getFieldsValue(true)));
+        notify.success('Atención guardada: quedó en estado Realizado.');
+      } else {
+        notify.success('Atención abierta: registre los elementos clínicos y guarde.');
+      }
+      onClose();
+      navigate(`/encounters/${encounter.id}`);
+    } catch (error) {
+      notify.error(showServerErrors(form, error, 'No fue posible registrar la atención'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title="Nueva atención"
+      onCancel={onClose}
+      width={640}
+      destroyOnHidden
+      footer={
+        <Space wrap>
+          <Button onClick={onClose}>Cancelar</Button>
+          <Button type="primary" loading={busy} onClick={submit}>
+            {kind === 'vaccination' ? 'Guardar' : 'Abrir atención'}
+          </Button>
+        </Space>
+      }
+    >
+      <Typography.Paragraph type="secondary">
+        Paciente: <Typography.Text strong>{patient.full_name}</Typography.Text> · {patient.id_type_name} {patient.nid}
+      </Typography.Paragraph>
+      <Form form={form} layout="vertical" requiredMark name="new-encounter">
+        <Form.Item label="Tipo de atención">
+          <Radio.Group
+            optionType="button"
+            buttonStyle="solid"
+            value={kind}
+            disabled={!!opened}
+            options={kinds.map((k) => ({ value: k.value, label: k.label }))}
+            onChange={(e) => setKind(e.target.value as Kind)}
+          />
+        </Form.Item>
+        {kind === 'vaccination' ? (
+          <>
+            {opened && (
+              <Alert
+                type="info"
+                showIcon
+                style={{ marginBottom: 16 }}
+                message="La atención quedó abierta como Pendiente"
+                description="Corrija los datos y guarde de nuevo; no se abrirá otra atención."
+              />
+            )}
+            <VaccinationForm readOnly={false} />
+          </>
+        ) : (
+          <Typography.Paragraph>
+            Se abrirá la atención general con los signos vitales y demás elementos clínicos; al guardarla queda en estado Realizado.
+          </Typography.Paragraph>
+        )}
+      </Form>
+    </Modal>
+  );
+}
