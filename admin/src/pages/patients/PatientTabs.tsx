@@ -1,10 +1,11 @@
 import { lazy, Suspense, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { Skeleton, Tabs } from 'antd';
 import type { Schemas } from '../../contract';
+import { readSession } from '../../session';
 import type { PatientTabProps } from './types';
 
 type ElementKey = Schemas['ClinicalElementKey'];
-type TabDef = { key: string; label: string; element: ElementKey; Component: LazyExoticComponent<ComponentType<PatientTabProps>> };
+type TabDef = { key: string; label: string; element?: ElementKey; Component: LazyExoticComponent<ComponentType<PatientTabProps>> };
 
 /** 01 §2: the tabs of the patient page, each shown only if the client has that element enabled. */
 export const PATIENT_TABS: TabDef[] = [
@@ -21,9 +22,13 @@ export const PATIENT_TABS: TabDef[] = [
   { key: 'reports', label: 'Reportes', element: 'reports', Component: lazy(() => import('./tabs/ReportsTab')) },
 ];
 
-export function visibleTabs(elements: ElementKey[] | undefined): TabDef[] {
+/** Issue 8: the patient's audit trail; for administrators only, whatever elements the client has. */
+export const AUDIT_TAB: TabDef = { key: 'audit', label: 'Auditoría', Component: lazy(() => import('./tabs/AuditTab')) };
+
+export function visibleTabs(elements: ElementKey[] | undefined, role: string | undefined = readSession()?.role_name): TabDef[] {
   // A session from before elements existed shows every tab rather than none.
-  return elements?.length ? PATIENT_TABS.filter((t) => elements.includes(t.element)) : PATIENT_TABS;
+  const tabs = elements?.length ? PATIENT_TABS.filter((t) => t.element && elements.includes(t.element)) : PATIENT_TABS;
+  return role === 'admin' ? [...tabs, AUDIT_TAB] : tabs;
 }
 
 /**

@@ -1,0 +1,134 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Descriptions, Table, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { Link } from 'react-router';
+import type { Schemas } from '../../contract';
+import { contractDoc } from '../../crud/contract-doc';
+import { enumLabel, objectSchema } from '../../crud/schema-rules';
+import { notify } from '../../providers/notification';
+import { errorMessage, getList } from '../prompts/record-api';
+import { formatWhen, staffTimeZone } from '../administration/zone';
+
+export type AuditEvent = Schemas['AuditEvent'];
+export interface AuditQuery {
+  user_id?: number;
+  resource?: string;
+  from?: string;
+  to?: string;
+}
+
+const PAGE_SIZE = 20;
+const ACTION_COLORS: Partial<Record<AuditEvent['action'], string>> = {
+  create: 'green', update: 'blue', delete: 'red', close: 'purple', sign_in: 'default', sign_in_failed: 'volcano', sign_out: 'default',
+};
+
+/** Who acted when no user is named (a patient from the portal, a device, the system). */
+const ACTOR_LABELS: Record<AuditEvent['actor_kind'], string> = { staff: 'Usuario eliminado', patient: 'El paciente', device: 'Dispositivo', system: 'Sistema' };
+
+const actionSchema = () => objectSchema(contractDoc, 'AuditAction');
+const resourceSchema = () => objectSchema(contractDoc, 'AuditResource');
+
+/** A stored value as text: lists and objects as compact JSON, nothing as '—'. */
+function showValue(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+function Changes({ event }: { event: AuditEvent }) {
+  const entries = Object.entries(event.changes ?? {});
+  return (
+    <div className="audit-changes">
+      {entries.length ? (
+        <Descriptions size="small" column={1} bordered title="Cambios enviados">
+          {entries.map(([field, value]) => (
+            <Descriptions.Item key={field} label={field}>
+              <Typography.Text code={typeof value === 'object' && value !== null}>{showValue(value)}</Typography.Text>
+            </Descriptions.Item>
+          ))}
+        </Descriptions>
+      ) : (
+        <Typography.Text type="secondary">La acción no envió datos.</Typography.Text>
+      )}
+      <Typography.Paragraph type="secondary" className="audit-request">
+        {event.method} {event.path} · respuesta {event.status}
+        {event.ip ? ` · IP ${event.ip}` : ''}
+      </Typography.Paragraph>
+    </div>
+  );
+}
+
+/**
+ * The audit trail as a paged table (issue 8): when (in the staff user's zone), who, what and the
+ * fields sent, expandable. Used by the 'Auditoría' page and the patient page's 'Auditoría' tab.
+ */
+export function AuditTable({ path, query, showPatient, active = true }: { path: string; query: AuditQuery; showPatient?: boolean; active?: boolean }) {
+  const [rows, setRows] = useState<AuditEvent[]>([]);
+  const [total, setTotal] = useState(0);
+  const [page, setPage] = useState(1);
+  const [loading, setLoading] = useState(false);
+  const timeZone = staffTimeZone();
+  const key = JSON.stringify(query);
+
+  useEffect(() => setPage(1), [key]);
+
+  const load = useCallback(async () => {
+    setLoading(true);
+    try {
+      const clean = Object.fromEntries(Object.entries(JSON.parse(key) as AuditQuery).filter(([, v]) => v !== undefined && v !== ''));
+      const res = await getList<AuditEvent>(path, { ...clean, _start: (page - 1) * PAGE_SIZE, _end: page * PAGE_SIZE });
+      setRows(res.rows);
+      setTotal(res.total);
+    } catch (error) {
+      notify.error(errorMessage(error, 'No fue posible cargar la auditoría'));
+    } finally {
+      setLoading(false);
+    }
+  }, [path, key, page]);
+
+  useEffect(() => {
+    if (active) void load();
+  }, [active, load]);
+
+  const columns = useMemo<ColumnsType<AuditEvent>>(() => {
+    const cols: ColumnsType<AuditEvent> = [
+      { title: 'Fecha', dataIndex: 'created_at', width: 150, render: (v: string) => formatWhen(v, timeZone) },
+      {
+        title: 'Usuario',
+        dataIndex: 'user_name',
+        render: (name: string | null, e) => name ?? ACTOR_LABELS[e.actor_kind],
+      },
+      {
+        title: 'Acción',
+        dataIndex: 'action',
+        width: 170,
+        render: (a: AuditEvent['action']) => <Tag color={ACTION_COLORS[a] ?? 'default'}>{enumLabel(actionSchema(), a)}</Tag>,
+      },
+      { title: 'Recurso', dataIndex: 'resource', width: 160, render: (r: AuditEvent['resource'], e) => `${enumLabel(resourceSchema(), r)}${e.resource_id ? ` #${e.resource_id}` : ''}` },
+    ];
+    if (showPatient) {
+      cols.push({
+        title: 'Paciente',
+        dataIndex: 'patient_name',
+        render: (name: string | null, e) => (e.patient_id ? <Link to={`/patients/${e.patient_id}?tab=audit`}>{name ?? `#${e.patient_id}`}</Link> : '—'),
+      });
+    }
+    cols.push({ title: 'Resumen', dataIndex: 'summary' });
+    return cols;
+  }, [showPatient, timeZone]);
+
+  return (
+    <Table<AuditEvent>
+      rowKey="id"
+      size="small"
+      className="audit-table"
+      loading={loading}
+      dataSource={rows}
+      columns={columns}
+      scroll={{ x: 760 }}
+      expandable={{ expandedRowRender: (e) => <Changes event={e} />, rowExpandable: () => true }}
+      locale={{ emptyText: 'No hay eventos de auditoría para mostrar.' }}
+      pagination={{ current: page, pageSize: PAGE_SIZE, total, showSizeChanger: false, onChange: setPage, showTotal: (n) => `${n} eventos` }}
+    />
+  );
+}

@@ -1,0 +1,17 @@
+import { Typography } from 'antd';
+import { AuditTable } from '../../audit/AuditTable';
+import type { PatientTabProps } from '../types';
+import '../../audit/audit.css';
+import './record-tabs.css';
+
+/** Tab 'Auditoría' of the patient page (issue 8): who changed this patient's record, alerts and orders, and when. Administrators only. */
+export default function AuditTab({ patient, active }: PatientTabProps) {
+  return (
+    <div className="record-tab">
+      <div className="record-tab-head">
+        <Typography.Title level={5}>Auditoría</Typography.Title>
+      </div>
+      <AuditTable path={`/patients/${patient.id}/audit_events`} query={{}} active={active} />
+    </div>
+  );
+}

@@ -1,0 +1,145 @@
+import type { Request, RequestHandler } from 'express';
+import type { Sequelize } from 'sequelize';
+import { execute, select } from '../../db/sql.js';
+import { GroupCommit } from '../../db/group-commit.js';
+import { describeRequest, type AuditDraft } from './audit.rules.js';
+
+export interface AuditDeps {
+  sequelize: Sequelize;
+  now: () => Date;
+  log: (msg: string, err?: unknown) => void;
+}
+
+/** Tables an event may read its patient from when neither the route nor the answer names it. */
+const PATIENT_TABLES = new Set(['encounters', 'encounter_observations']);
+
+const positive = (v: unknown): number | null => {
+  const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : null;
+};
+
+interface Who {
+  clientId: number;
+  userId: number | null;
+  kind: 'staff' | 'patient';
+  patientId: number | null;
+}
+
+/**
+ * The audit trail's one writer (issue 8). Registered once in front of every /api/v1 route: it
+ * keeps a reference to the JSON answer and, when the response has finished, asks the pure rules
+ * what the request meant and writes one row. Nothing here runs before the answer is sent, and a
+ * failure to record is logged, never turned into an error for the caller.
+ */
+export function auditRecorder(deps: AuditDeps): RequestHandler {
+  return (req, res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
+    let answer: unknown;
+    const json = res.json.bind(res);
+    res.json = (body: unknown) => {
+      answer = body;
+      return json(body);
+    };
+    res.once('finish', () => {
+      record(deps, req, res.statusCode, answer).catch((err) => deps.log('audit event not recorded', err));
+    });
+    next();
+  };
+}
+
+async function record(deps: AuditDeps, req: Request, status: number, answer: unknown): Promise<void> {
+  const pattern = typeof req.route?.path === 'string' ? req.route.path : null;
+  if (!pattern) return;
+  const draft = describeRequest({ method: req.method, pattern, params: (req.params ?? {}) as Record<string, string>, body: req.body, status });
+  if (!draft) return;
+  const who = await actorOf(deps, req, draft, answer);
+  if (!who) return;
+  const a = (answer && typeof answer === 'object' && !Array.isArray(answer) ? answer : {}) as Record<string, unknown>;
+  const patientId = await patientOf(deps, draft, a, who);
+  // A new row is named by the answer's id.
+  const resourceId = draft.resource_id ?? (draft.action === 'create' && positive(a.id) ? String(a.id) : null);
+  await writerFor(deps.sequelize).submit({
+    client_id: who.clientId,
+    user_id: who.userId,
+    actor_kind: who.kind,
+    action: draft.action,
+    resource: draft.resource,
+    resource_id: resourceId,
+    patient_id: patientId,
+    summary: draft.summary,
+    changes: draft.changes,
+    method: req.method.toUpperCase(),
+    path: pattern.slice(0, 200),
+    status,
+    ip: (req.ip ?? '').slice(0, 64) || null,
+    created_at: deps.now(),
+  });
+}
+
+const AUDIT_COLUMNS = ['client_id', 'user_id', 'actor_kind', 'action', 'resource', 'resource_id', 'patient_id', 'summary', 'changes', 'method', 'path', 'status', 'ip', 'created_at'] as const;
+type AuditRow = Record<(typeof AUDIT_COLUMNS)[number], unknown>;
+
+/**
+ * Events that finish together are written together: one multi-row INSERT per group (GroupCommit),
+ * so a burst of audited writes (staff entering readings) adds one statement, not one per request.
+ */
+const writers = new WeakMap<Sequelize, GroupCommit<AuditRow, void>>();
+function writerFor(sequelize: Sequelize): GroupCommit<AuditRow, void> {
+  let w = writers.get(sequelize);
+  if (!w) {
+    w = new GroupCommit<AuditRow, void>(async (rows) => {
+      const replacements: Record<string, unknown> = {};
+      const values = rows.map((row, i) => `(${AUDIT_COLUMNS.map((c) => {
+        replacements[`${c}_${i}`] = row[c];
+        return `:${c}_${i}`;
+      }).join(', ')})`);
+      await execute(sequelize, `INSERT INTO audit_events (${AUDIT_COLUMNS.join(', ')}) VALUES ${values.join(', ')}`, replacements);
+      return rows.map(() => undefined);
+    }, { maxSize: 200 });
+    writers.set(sequelize, w);
+  }
+  return w;
+}
+
+/** The signed-in principal; for a sign-in, the user the answer names, or (refused) the account tried. */
+async function actorOf(deps: AuditDeps, req: Request, draft: AuditDraft, answer: unknown): Promise<Who | null> {
+  const p = req.user?.principal;
+  if (p?.kind === 'staff') return { clientId: p.clientId, userId: p.userId, kind: 'staff', patientId: null };
+  if (p?.kind === 'patient') return { clientId: p.clientId, userId: null, kind: 'patient', patientId: p.patientId };
+  if (draft.action === 'sign_in') {
+    const a = (answer ?? {}) as { user_id?: unknown; client_id?: unknown };
+    const clientId = positive(a.client_id);
+    if (clientId) return { clientId, userId: positive(a.user_id), kind: 'staff', patientId: null };
+    // A patient's one-time-code sign-in answers only the patient's id.
+    const patientId = positive((answer as { id?: unknown } | undefined)?.id);
+    if (!patientId) return null;
+    const [pt] = await select<{ client_id: number }>(deps.sequelize, 'SELECT client_id FROM patients WHERE id = :id', { id: patientId });
+    return pt ? { clientId: pt.client_id, userId: null, kind: 'patient', patientId } : null;
+  }
+  if (draft.action === 'sign_in_failed') {
+    const email = typeof req.body?.email === 'string' ? req.body.email.trim().toLowerCase() : '';
+    if (!email) return null;
+    // An unknown e-mail belongs to no client: there is no trail to write it to.
+    const [u] = await select<{ id: number; client_id: number }>(deps.sequelize, 'SELECT id, client_id FROM users WHERE email = :email', { email });
+    return u ? { clientId: u.client_id, userId: u.id, kind: 'staff', patientId: null } : null;
+  }
+  return null;
+}
+
+async function patientOf(deps: AuditDeps, draft: AuditDraft, a: Record<string, unknown>, who: Who): Promise<number | null> {
+  if (typeof draft.patient === 'number') return draft.patient;
+  if (draft.patient) {
+    const nested = a.patient && typeof a.patient === 'object' ? (a.patient as Record<string, unknown>).id : undefined;
+    const fromAnswer = positive(a.patient_id) ?? positive(nested) ?? (draft.resource === 'patient' ? positive(a.id) : null);
+    if (fromAnswer) return fromAnswer;
+    const { table, rowId } = draft.patient;
+    if (table && PATIENT_TABLES.has(table) && positive(rowId)) {
+      const [row] = await select<{ patient_id: number | null }>(deps.sequelize, `SELECT patient_id FROM ${table} WHERE id = :id AND client_id = :clientId`, {
+        id: positive(rowId),
+        clientId: who.clientId,
+      });
+      if (row?.patient_id) return Number(row.patient_id);
+    }
+  }
+  return who.patientId;
+}

@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { loadContract } from '../../http/contract';
+import { AUDIT_ACTIONS, AUDIT_RESOURCES, changesText, dayStartIn, describeRequest, REDACTED, redact, ruleFor, validateRange, type AuditInput } from './audit.rules';
+
+const req = (method: string, pattern: string, params: Record<string, string> = {}, body: unknown = {}, status = 200): AuditInput => ({ method, pattern, params, body, status });
+
+describe('audit rules: what a request means', () => {
+  it.each([
+    // method, pattern, params, → resource, action, resource_id, patient
+    ['PUT', '/patients/:id', { id: '7' }, 'patient', 'update', '7', 7],
+    ['PATCH', '/patients/:id', { id: '7' }, 'patient', 'update', '7', 7],
+    ['POST', '/patients', {}, 'patient', 'create', null, { table: undefined, rowId: undefined }],
+    ['PUT', '/patients/:id/alerts/:alertId', { id: '7', alertId: '31' }, 'alert', 'close', '31', 7],
+    ['PATCH', '/patients/:id/alerts/:alertId', { id: '7', alertId: '31' }, 'alert', 'close', '31', 7],
+    ['POST', '/patients/:id/alerts/:alertId/alert_entries', { id: '7', alertId: '31' }, 'alert', 'create', '31', 7],
+    ['POST', '/patients/:id/orders', { id: '7' }, 'order', 'create', null, 7],
+    ['POST', '/patients/:id/orders/bulk', { id: '7' }, 'order', 'create', null, 7],
+    ['PUT', '/patients/:id/orders/:orderId', { id: '7', orderId: '4' }, 'order', 'update', '4', 7],
+    ['PATCH', '/patients/:id/orders/:orderId/activities/:activityId', { id: '7', orderId: '4', activityId: '9' }, 'activity', 'update', '9', 7],
+    ['POST', '/patients/:id/activities/:activityId/confirm', { id: '7', activityId: '9' }, 'activity', 'confirm', '9', 7],
+    ['PUT', '/patients/:id/measurements/:mid', { id: '7', mid: '5' }, 'measurement', 'delete', '5', 7],
+    ['DELETE', '/patients/:id/portal_lock', { id: '7' }, 'patient', 'unlock', '7', 7],
+    ['PUT', '/patients/:id/sme_info', { id: '7' }, 'messaging', 'update', '7', 7],
+    ['PUT', '/clients/:id', { id: '2' }, 'settings', 'update', '2', null],
+    ['PATCH', '/clients/:id', { id: '2' }, 'settings', 'update', '2', null],
+    ['POST', '/alarms', {}, 'alarm', 'create', null, null],
+    ['DELETE', '/alarms/:id', { id: '3' }, 'alarm', 'delete', '3', null],
+    ['PATCH', '/tags/:id', { id: '3' }, 'tag', 'update', '3', null],
+    ['PUT', '/tags/:id/prompts/:promptId', { id: '3', promptId: '8' }, 'prompt', 'update', '8', null],
+    ['POST', '/users', {}, 'user', 'create', null, null],
+    ['POST', '/webhooks/deliveries/:id/resend', { id: '12' }, 'webhook', 'resend', '12', null],
+    ['POST', '/devices/:id/secret', { id: '6' }, 'device', 'rotate_secret', '6', null],
+    ['PUT', '/encounters/:id', { id: '15' }, 'encounter', 'update', '15', { table: 'encounters', rowId: '15' }],
+    ['PATCH', '/observations/:id', { id: '16' }, 'encounter_observation', 'update', '16', { table: 'encounter_observations', rowId: '16' }],
+    ['POST', '/sessions', {}, 'session', 'sign_in', null, null],
+    ['DELETE', '/sessions', {}, 'session', 'sign_out', null, null],
+    ['POST', '/verify_otp', {}, 'session', 'sign_in', null, null],
+  ])('%s %s → %s %s', (method, pattern, params, resource, action, resourceId, patient) => {
+    const d = describeRequest(req(method, pattern, params as Record<string, string>));
+    expect(d).toMatchObject({ resource, action, resource_id: resourceId, patient });
+  });
+
+  it.each([
+    ['GET', '/patients/:id'],
+    ['POST', '/devices/:card_id/readings'],
+    ['POST', '/patients/validate'],
+    ['POST', '/request_otp'],
+    ['POST', '/sso/authorize'],
+  ])('records nothing for %s %s (a read, a check, or device traffic)', (method, pattern) => {
+    expect(describeRequest(req(method, pattern))).toBeNull();
+  });
+
+  it.each([400, 401, 403, 404, 409, 429, 500, 503])('records nothing for a change answered %i', (status) => {
+    expect(describeRequest(req('PUT', '/patients/:id', { id: '7' }, { first_name: 'ANA' }, status))).toBeNull();
+  });
+
+  it('turns a refused staff sign-in into sign_in_failed, but not a rate-limited one', () => {
+    expect(describeRequest(req('POST', '/sessions', {}, { email: 'a@b.co', password: 'x' }, 401))).toMatchObject({ action: 'sign_in_failed', summary: 'Intento de inicio de sesión fallido' });
+    expect(describeRequest(req('POST', '/sessions', {}, { email: 'a@b.co', password: 'x' }, 429))).toBeNull();
+  });
+
+  it('names exactly the actions and resources the contract lists (openapi.yaml AuditAction, AuditResource)', () => {
+    const schemas = (loadContract().doc as { components: { schemas: Record<string, { enum: string[] }> } }).components.schemas;
+    expect([...AUDIT_ACTIONS].sort()).toEqual([...schemas.AuditAction.enum].sort());
+    expect(Object.keys(AUDIT_RESOURCES).sort()).toEqual([...schemas.AuditResource.enum].sort());
+  });
+
+  it('gives every write operation of the contract a named resource (or an explicit skip)', () => {
+    const paths = (loadContract().doc as { paths: Record<string, Record<string, unknown>> }).paths;
+    const unnamed: string[] = [];
+    let named = 0;
+    for (const [path, item] of Object.entries(paths)) {
+      for (const method of ['post', 'put', 'patch', 'delete'].filter((m) => item[m])) {
+        const pattern = path.replace(/\{(\w+)\}/g, ':$1');
+        const rule = ruleFor(method, pattern);
+        if (rule?.summary?.includes(pattern)) unnamed.push(`${method} ${pattern}`);
+        else if (rule) named += 1;
+      }
+    }
+    expect(unnamed).toEqual([]);
+    expect(named).toBeGreaterThan(70);
+  });
+
+  it('still records a route no rule names, under its own path', () => {
+    expect(ruleFor('POST', '/something_new/:id')).toMatchObject({ action: 'create', summary: 'Creó /something_new/:id' });
+  });
+
+  it.each([
+    [req('PUT', '/patients/:id', { id: '1' }, { first_name: 'ANA', cellphone: '300' }), 'Actualizó el paciente: first_name, cellphone'],
+    [req('PUT', '/patients/:id', { id: '1' }, { a: 1, b: 2, c: 3, d: 4, e: 5 }), 'Actualizó el paciente: a, b, c, d…'],
+    [req('PUT', '/patients/:id/alerts/:alertId', { id: '1', alertId: '2' }, { status: 2 }), 'Cerró la alerta'],
+    [req('POST', '/patients/:id/orders', { id: '1' }, { order_type: 1 }), 'Creó la orden'],
+    [req('PATCH', '/clients/:id', { id: '1' }, { name: 'X' }), 'Actualizó la configuración de la institución: name'],
+    [req('DELETE', '/tags/:id', { id: '1' }), 'Eliminó la etiqueta'],
+    [req('POST', '/sessions', {}, {}, 201), 'Inició sesión'],
+  ])('summarises %j as %s', (input, summary) => {
+    expect(describeRequest(input)?.summary).toBe(summary);
+  });
+});
+
+describe('audit rules: secrets never stored (D20)', () => {
+  it.each([
+    ['password', { email: 'a@b.co', password: 'Secreta@2026' }],
+    ['password_confirmation', { password_confirmation: 'Secreta@2026' }],
+    ['residents_password', { residents_password: 'Secreta@2026' }],
+    ['security_phrase', { security_phrase: 'Secreta@2026', webhook_url: 'https://x.co' }],
+    ['otp_code', { otp_code: '123456', nid: '1' }],
+    ['client_secret', { sso: { client_secret: 'Secreta@2026' } }],
+    ['secret', { devices: [{ secret: 'Secreta@2026' }] }],
+    ['token', { token: 'Secreta@2026' }],
+    ['code', { code: 'Secreta@2026', state: 'abc' }],
+  ])('masks %s at any depth', (key, body) => {
+    const text = changesText(body)!;
+    expect(text).not.toContain('Secreta@2026');
+    expect(text).not.toContain('123456');
+    expect(text).toContain(REDACTED);
+    expect(text).toContain(key);
+  });
+
+  it('keeps ordinary fields and an empty secret as sent (an emptied secret is not a secret)', () => {
+    expect(redact({ first_name: 'ANA', alarm_ids: [1, 2], security_phrase: null, residents_password: '' })).toEqual({ first_name: 'ANA', alarm_ids: [1, 2], security_phrase: null, residents_password: '' });
+  });
+
+  it('cuts long strings and lists, and never stores more than 4000 characters', () => {
+    const out = redact({ description: 'x'.repeat(500), ids: Array.from({ length: 30 }, (_, i) => i) }) as { description: string; ids: unknown[] };
+    expect(out.description).toHaveLength(201);
+    expect(out.ids).toHaveLength(21);
+    expect(out.ids.at(-1)).toBe('… 10 más');
+    const huge = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`f${i}`, 'y'.repeat(190)]));
+    const text = changesText(huge)!;
+    expect(text.length).toBeLessThanOrEqual(4000);
+    expect(JSON.parse(text)).toMatchObject({ _truncado: true });
+  });
+
+  it('stores nothing for an empty body', () => {
+    expect(changesText({})).toBeNull();
+    expect(changesText(undefined)).toBeNull();
+  });
+});
+
+describe('audit rules: date filters', () => {
+  it.each([
+    ['2026-11-22', 'America/Bogota', '2026-11-22T05:00:00.000Z'],
+    ['2026-11-22', 'UTC', '2026-11-22T00:00:00.000Z'],
+    ['2026-07-01', 'Europe/Madrid', '2026-06-30T22:00:00.000Z'],
+    ['2026-01-15', 'Europe/Madrid', '2026-01-14T23:00:00.000Z'],
+  ])('%s starts in %s at %s', (day, zone, iso) => {
+    expect(dayStartIn(day, zone).toISOString()).toBe(iso);
+  });
+
+  it.each([
+    [undefined, undefined, null],
+    ['2026-11-01', '2026-11-01', null],
+    ['2026-11-02', '2026-11-01', 'to'],
+  ])('from %s to %s → %s', (from, to, field) => {
+    expect(validateRange(from, to)?.field ?? null).toBe(field);
+  });
+});
