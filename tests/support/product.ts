@@ -25,7 +25,7 @@ export interface TestProduct extends Product {
  * The real product on a fresh database: a temporary SQLite file, or, when DATABASE_URL is set,
  * a new PostgreSQL database created for this test file and dropped afterwards.
  */
-export async function startTestProduct(opts: { now?: () => Date; otpLength?: string } = {}): Promise<TestProduct> {
+export async function startTestProduct(opts: { now?: () => Date; otpLength?: string; jwtSecret?: string } = {}): Promise<TestProduct> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-test-'));
   let databaseUrl: string | null = null;
   let dropDatabase = async () => {};
@@ -49,7 +49,7 @@ export async function startTestProduct(opts: { now?: () => Date; otpLength?: str
     env: 'test',
     dataDir,
     databaseUrl,
-    jwtSecret: crypto.randomBytes(32).toString('hex'),
+    jwtSecret: opts.jwtSecret ?? crypto.randomBytes(32).toString('hex'),
     tokenTtlSeconds: 3600,
     smsUrl: null,
     smsToken: null,

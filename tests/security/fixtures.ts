@@ -1,0 +1,171 @@
+import { loadContract } from '../../api/src/http/contract';
+import { select } from '../../api/src/db/sql';
+import { bearer, patientBody, type TestProduct, type Org } from '../support/product';
+
+/**
+ * Shared by the security suite: the contract's operations, one patient record with a row of every
+ * kind hanging from it, valid sample bodies per request schema, a real patient (portal) token.
+ */
+export const { doc } = loadContract();
+export type Operation = { path: string; method: string; op: Record<string, any>; name: string };
+
+export const operations: Operation[] = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+  Object.entries(item)
+    .filter(([m]) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
+    .map(([method, op]) => ({ path, method, op, name: `${method.toUpperCase()} ${path}` })),
+);
+
+/** Calls that are not made with a staff session: login, one-time codes, SSO, device and channel callbacks. */
+export const isPublic = (o: Operation) => Array.isArray(o.op.security);
+
+/** The request schema's name; inline schemas are named after the operation. */
+export const schemaOf = (o: Operation) => {
+  const schema = o.op.requestBody?.content?.['application/json']?.schema;
+  if (!schema) return undefined;
+  return (schema.$ref as string | undefined)?.split('/').pop() ?? `${o.name}:body`;
+};
+
+export type Ids = Record<string, number>;
+
+/** Client-level rows every write can point at (tag, alarm, device, supply, stock, spare user, client prompt). */
+export async function seedClient(t: TestProduct, org: Org, suffix: string): Promise<Ids> {
+  const h = bearer(org.tokens.admin);
+  const post = async (url: string, body: object) => {
+    const res = await t.http.post(`/api/v1${url}`).set(h).send(body);
+    if (res.status >= 300) throw new Error(`${url}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const ids: Ids = { clients: org.clientId, clientId: org.clientId };
+  ids.tags = (await post('/tags', { name: `etiqueta ${suffix}`, color: 'red' })).id;
+  ids.alarms = (await post('/alarms', { name: `Alarma ${suffix}`, clinical_element: 1, priority: 1, minimum_condition: 50, maximum_condition: 110 })).id;
+  ids.devices = (await post('/devices', { card_id: `CARD-${suffix}` })).id;
+  ids.supplies = (await post('/supplies', { type: 'biologico', tradename: `Vacuna ${suffix}`, generic_name: 'Influenza' })).id;
+  ids.stocks = (await post('/stocks', { type: 'biologico', serial: `SER${suffix}`.padEnd(16, '0'), medical_supply_id: ids.supplies, expiration_date: '2299-12-31', cuantity: 50 })).id;
+  ids.users = (await post('/users', {
+    first_name: 'objetivo', last_name: 'pruebas', email: `objetivo.${suffix.toLowerCase()}@example.co`, password: 'Objetivo@2026', password_confirmation: 'Objetivo@2026',
+    cellphone: '3005556677', prefix: '+57', country_id: 26, city_id: 2611001, role_name: 'consulta',
+  })).id;
+  ids.promptId = (await post('/client_prompts', { text: `Instrucción ${suffix}` })).id;
+  ids.tagPromptId = (await post(`/tags/${ids.tags}/prompts`, { text: `Instrucción etiqueta ${suffix}` })).id;
+  await t.sequelize.query(
+    "INSERT INTO webhook_deliveries (client_id, patient_id, event_type, event_key, webhook_id, resource_type, payload, status, attempts, resends, created_at, updated_at) VALUES (:c, NULL, 'test', :k, :w, 'Parameters', '{}', 'failed', 1, 0, :now, :now)",
+    { replacements: { c: org.clientId, k: `test:${suffix}`, w: `msg_${suffix}`, now: new Date() } },
+  );
+  ids.webhookDelivery = Number((await select<{ id: number }>(t.sequelize, 'SELECT id FROM webhook_deliveries WHERE webhook_id = :w', { w: `msg_${suffix}` }))[0].id);
+  return ids;
+}
+
+/** One patient with a row of every kind the patient record holds, then moved to `status`. */
+export async function seedPatient(t: TestProduct, org: Org, client: Ids, nid: string, status?: 0 | 3): Promise<Ids> {
+  const h = bearer(org.tokens.admin);
+  const post = async (url: string, body?: object) => {
+    const res = await t.http.post(`/api/v1${url}`).set(h).send(body);
+    if (res.status >= 300) throw new Error(`${url}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const ids: Ids = {};
+  ids.patients = (await post('/patients', patientBody({ nid, tag_ids: [client.tags] }))).id;
+  const record = `/patients/${ids.patients}`;
+  ids.orderId = (await post(`${record}/orders/bulk`, { orders: [{ order_type: 0, clinical_element: 1, hours: ['08:00'], start_at: '2099-01-01T00:00:00Z' }] })).order_ids[0];
+  ids.activityId = (await t.http.get(`/api/v1${record}/orders/${ids.orderId}/activities`).set(h)).body[0].id;
+  ids.mid = (await post(`${record}/measurements`, { clinical_element: 1, value: 72 }))[0].id;
+  ids.encounters = (await post(`${record}/encounters`, { kind: 'generic' })).id;
+  ids.observations = (await post('/observations', { encounter_id: ids.encounters, clinical_element: 1, value: '72' })).id;
+  ids.patientPromptId = (await post(`${record}/prompts`, { text: 'Instrucción del paciente' })).id;
+  ids.observationId = (await post(`${record}/observations`, { observation_type: 0, value_text: 'Nota' })).id;
+  ids.conditionId = (await post(`${record}/conditions`, { condition_type_id: 1 })).id;
+  ids.caregiverId = (await post(`${record}/caregivers`, { id_type: 1, nid: `5${nid.slice(-7)}`, first_name: 'ana', last_name: 'cuidadora', country_id: 26, prefix: '+57', cellphone: '3001112233' })).id;
+  await t.http.put(`/api/v1${record}`).set(h).send({ alarm_ids: [client.alarms] });
+  await post(`${record}/measurements`, { clinical_element: 1, value: 190 });
+  ids.alertId = (await t.http.get(`/api/v1${record}/alerts?status=1`).set(h)).body[0].id;
+  if (status != null) {
+    const res = await t.http.put(`/api/v1${record}`).set(h).send({ status });
+    if (res.status !== 200) throw new Error(`status ${status}: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  return ids;
+}
+
+/** A valid body per request schema, so an answer is about permissions and not about validation. */
+export function sampleBody(schema: string, ids: Ids): unknown {
+  const bodies: Record<string, unknown> = {
+    ClientSettingsInput: { webhook_alerts: false, residents_enabled: false },
+    FeedbackInput: { qualification: 1, message: 'Muy útil' },
+    TagInput: { name: `nueva ${Math.random().toString(36).slice(2, 8)}`, color: 'blue' },
+    TagUpdate: { color: 'blue' },
+    PatientInput: patientBody(),
+    PatientUpdate: { neighborhood: 'el chicó' },
+    MeasurementInput: { clinical_element: 1, value: 73 },
+    MeasurementUpdate: { status: 1, comment: 'Lectura tomada por error' },
+    DeviceInput: { card_id: `CARD-${Math.random().toString(36).slice(2, 10)}` },
+    PromptInput: { text: 'Instrucción nueva' },
+    PromptUpdate: { text: 'Instrucción cambiada' },
+    ObservationInput: { observation_type: 0, value_text: 'Nota nueva' },
+    ConditionInput: { condition_type_id: 2 },
+    ConditionUpdate: { notes: 'cambiada' },
+    ClinicalObservationInput: { clinical_variable_id: 1, value: 7 },
+    CaregiverInput: { id_type: 1, nid: String(52_000_000 + Math.floor(Math.random() * 999_999)), first_name: 'luis', last_name: 'cuidador', country_id: 26, prefix: '+57', cellphone: '3001112299' },
+    CaregiverUpdate: { relationship: 'hijo' },
+    OrderInput: { order_type: 0, clinical_element: 1, hours: ['09:00'] },
+    BulkOrdersInput: { orders: [{ order_type: 0, clinical_element: 1, hours: ['10:00'], start_at: '2099-01-01T00:00:00Z' }] },
+    OrderUpdate: { notify: false },
+    ActivityUpdate: { status: 3 },
+    AlarmInput: { name: 'Nueva', clinical_element: 1, priority: 2, minimum_condition: 40, maximum_condition: 120 },
+    AlarmUpdate: { name: 'Cambiada' },
+    AlertClose: { status: 2, close_type: 'false_alert', description: 'Cierre de prueba' },
+    AlertEntryInput: { description: 'Entrada de prueba' },
+    UserInput: {
+      first_name: 'nuevo', last_name: 'usuario', email: `nuevo.${Math.random().toString(36).slice(2, 8)}@example.co`, password: 'Nuevo@2026', password_confirmation: 'Nuevo@2026',
+      cellphone: '3005556688', prefix: '+57', country_id: 26, city_id: 2611001, role_name: 'consulta',
+    },
+    UserUpdate: { first_name: 'cambiado' },
+    SupplyInput: { type: 'biologico', tradename: `Vacuna ${Math.random().toString(36).slice(2, 6)}` },
+    SupplyUpdate: { generic_name: 'Influenza estacional' },
+    StockInput: { type: 'biologico', serial: `S${Date.now()}${Math.floor(Math.random() * 99)}`.padEnd(16, '0').slice(0, 16), medical_supply_id: ids.supplies, expiration_date: '2299-12-31', cuantity: 5 },
+    StockUpdate: { active: true },
+    MoveInput: { type: 'entrada', amount: 1, stock_id: ids.stocks },
+    EncounterInput: { kind: 'generic' },
+    VaccinationEncounterInput: { patient_id: ids.patients },
+    EncounterUpdate: { observations: 'sin novedad' },
+    EncounterObservationInput: { encounter_id: ids.encounters, clinical_element: 1, value: '74' },
+    EncounterObservationUpdate: { value: '75' },
+    ChatMessageInput: { text: 'Hola' },
+    'POST /patients/validate:body': { id_type: 1, nid: '9999999999' },
+    SmeInfoUpdate: { sme_enabled: true },
+  };
+  return bodies[schema];
+}
+
+/** The URL of an operation with every path parameter filled from `ids`. */
+export function urlOf(o: Operation, ids: Ids): string {
+  const byParam: Record<string, string> = {
+    '/tags/{id}/prompts/{promptId}': 'tagPromptId',
+    '/patients/{id}/prompts/{promptId}': 'patientPromptId',
+    '/webhooks/deliveries/{id}/resend': 'webhookDelivery',
+  };
+  const resource = o.path.split('/')[1];
+  return `/api/v1${o.path.replace(/\{(\w+)\}/g, (_m, p: string) => {
+    const key = p === 'id' ? (o.path.startsWith('/webhooks/') ? 'webhookDelivery' : resource) : p === 'promptId' ? byParam[o.path] ?? 'promptId' : p;
+    const v = ids[key];
+    if (v == null) throw new Error(`no fixture for {${p}} in ${o.path}`);
+    return String(v);
+  })}`;
+}
+
+/** A real portal session of the patient with this document: request a code, read the SMS, verify. */
+export async function patientToken(t: TestProduct, org: Org, nid: string, phone: string): Promise<string> {
+  const outbox = () => t.http.get(`/api/v1/sms_outbox?to=${phone}`).set(bearer(org.tokens.admin));
+  const before = (await outbox()).body.length;
+  const req = await t.http.post('/api/v1/request_otp').send({ nid });
+  if (req.status !== 200) throw new Error(`request_otp: ${req.status}`);
+  for (let i = 0; i < 500; i++) {
+    const rows = (await outbox()).body as Array<{ body: string }>;
+    if (rows.length > before) {
+      const code = rows[0].body.match(/\d{4,8}/)![0];
+      const res = await t.http.post('/api/v1/verify_otp').send({ nid, otp_code: code, challenge_id: req.body.challenge_id });
+      if (res.status !== 200) throw new Error(`verify_otp: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.token;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('no SMS');
+}
