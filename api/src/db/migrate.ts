@@ -13,6 +13,7 @@ import * as m0010 from './migrations/0010-messaging.js';
 import * as m0011 from './migrations/0011-patient-status-changes.js';
 import * as m0012 from './migrations/0012-audit.js';
 import * as m0013 from './migrations/0013-activities-by-client-day.js';
+import * as m0014 from './migrations/0014-patients-by-client-id.js';
 
 interface Migration {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -34,6 +35,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['0011-patient-status-changes', m0011],
   ['0012-audit', m0012],
   ['0013-activities-by-client-day', m0013],
+  ['0014-patients-by-client-id', m0014],
 ];
 
 export function createMigrator(sequelize: Sequelize) {

@@ -27,3 +27,13 @@ export function select<T extends object>(sequelize: Sequelize, sql: string, repl
 export function insertReturning<T extends object>(sequelize: Sequelize, sql: string, replacements?: Record<string, unknown>, transaction?: Transaction): Promise<T[]> {
   return sequelize.query<T>(`/* returning */ ${sql}`, { replacements, transaction, type: QueryTypes.SELECT });
 }
+
+/**
+ * A Date as Sequelize writes it in SQL on both dialects ('2026-11-21 12:34:56.789 +00:00'), without
+ * its per-value moment formatting: for statements built in bulk (ingestion writes hundreds of dates
+ * per request). sql.test.ts holds it equal to sequelize.escape.
+ */
+export function sqlDate(d: Date): string {
+  const iso = d.toISOString();
+  return `'${iso.slice(0, 10)} ${iso.slice(11, 23)} +00:00'`;
+}

@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import type { JobRunner } from '../../jobs/queue.js';
 import { GroupCommit } from '../../db/group-commit.js';
-import { insertReturning } from '../../db/sql.js';
+import { insertReturning, sqlDate } from '../../db/sql.js';
 import { AppError, conflict } from '../../http/errors.js';
 import { PATIENT_STATUS } from '../access/access.rules.js';
 import { parseReading, type ReadingInput } from '../../../../contract/rules/vitals.js';
@@ -90,11 +90,13 @@ interface Prepared {
 }
 
 function insertSql(sequelize: Sequelize, p: Prepared): string {
-  const e = (v: unknown) => sequelize.escape(v as string);
   const { req, now } = p;
-  const common = `,0,NULL,${e(true)},${e(req.source)},${e(req.createdBy ?? null)},${e(req.deviceId ?? null)},`;
+  const int = (v: number | null | undefined) => (v == null ? 'NULL' : String(Math.trunc(Number(v))));
+  const common = `,0,NULL,${sequelize.escape(true as unknown as string)},${sequelize.escape(req.source)},${int(req.createdBy)},${int(req.deviceId)},`;
+  const created = sqlDate(now);
+  // Numbers were validated by parseReading (finite, in range); only the reading id is free text.
   const values = p.rows
-    .map((r) => `(${req.clientId},${r.patient_id},${r.clinical_element},${r.value},${e(r.when)}${common}${e(r.reading_id)},${e(now)})`)
+    .map((r) => `(${int(req.clientId)},${int(r.patient_id)},${int(r.clinical_element)},${Number(r.value)},${sqlDate(r.when)}${common}${r.reading_id == null ? 'NULL' : sequelize.escape(r.reading_id)},${created})`)
     .join(',');
   return `INSERT INTO measurements (client_id, patient_id, clinical_element, value, "when", status, comment, eraseble, source, created_by, device_id, reading_id, created_at)
     VALUES ${values} ON CONFLICT DO NOTHING RETURNING id, patient_id, clinical_element, value, "when", reading_id`;
