@@ -58,12 +58,16 @@ describe('Atenciones desde la ficha del paciente', () => {
     const saved = await api<{ status: string; dose: string; stock_id: number; responsible_name: string }>(`/encounters/${encounterId}`);
     expect(saved).toMatchObject({ status: 'Realizado', dose: 'Refuerzo' });
 
+    // Three notices at once open the notifications dialog (03 §2): close it if this run got there.
+    const understood = page.getByRole('button', { name: 'Entendido' });
+    await understood.click({ timeout: 1_500 }).catch(() => undefined);
+    await understood.waitFor({ state: 'hidden' });
     // Back on the patient page, the encounter heads the list and opens again.
     await page.getByRole('link', { name: patient.full_name }).click();
     await waitForPath(page, path);
-    const row = page.locator('.ant-table-row', { has: page.locator(`a[href="/encounters/${encounterId}"]`) }).first();
+    const row = page.locator('.patient-encounter', { has: page.locator(`a[href="/encounters/${encounterId}"]`) }).first();
     await row.waitFor({ state: 'visible' });
-    expect(await row.innerText()).toMatch(new RegExp(`Vacunación[\\s\\S]*Realizado[\\s\\S]*${saved.responsible_name}`));
+    expect(await row.innerText()).toMatch(new RegExp(`Realizado[\\s\\S]*Vacunación[\\s\\S]*${saved.responsible_name}`));
     await row.getByRole('link', { name: 'Ver atención' }).click();
     await waitForPath(page, `/encounters/${encounterId}`);
   });
