@@ -1,23 +1,12 @@
 import { describe, it, expect } from 'vitest';
-import type { Page } from 'playwright-core';
-import { openPage, waitForPath } from './support/browser';
 import { createStaffSession, DEMO_ADMIN } from './support/api';
-import { submitStaffLogin, useProductInBrowser } from './support/product';
+import { useProductInBrowser, openSignedIn } from './support/product';
 
 const DEMO_MEDICO = { email: 'medico@demo.vigia.co', password: 'Vigia@2026' } as const;
 
 /** 'Auditoría' (issue 8): the patient tab and the page, for administrators only. */
 describe('Auditoría', () => {
   const product = useProductInBrowser();
-
-  async function signedIn(path: string, credentials: { email: string; password: string }): Promise<Page> {
-    const page = await openPage(product.browser(), product.server().baseUrl);
-    await page.goto(path);
-    await waitForPath(page, '/');
-    await submitStaffLogin(page, credentials);
-    await waitForPath(page, path);
-    return page;
-  }
 
   async function editAsMedico(patientId: number, body: Record<string, unknown>) {
     const { token } = await createStaffSession(product.server().baseUrl, DEMO_MEDICO);
@@ -31,7 +20,7 @@ describe('Auditoría', () => {
 
   it("shows the patient's changes in the admin's 'Auditoría' tab, with the fields sent on expanding", async () => {
     await editAsMedico(2, { neighborhood: 'Teusaquillo' });
-    const page = await signedIn('/patients/2', DEMO_ADMIN);
+    const page = await openSignedIn(product, '/patients/2', DEMO_ADMIN);
     await page.getByRole('tab', { name: 'Auditoría' }).click();
     const row = page.locator('.audit-table .ant-table-row', { hasText: 'Actualizó el paciente: neighborhood' }).first();
     await row.waitFor({ state: 'visible' });
@@ -42,7 +31,7 @@ describe('Auditoría', () => {
   });
 
   it("lists the institution's trail on /audit and filters it by resource", async () => {
-    const page = await signedIn('/audit', DEMO_ADMIN);
+    const page = await openSignedIn(product, '/audit', DEMO_ADMIN);
     await page.getByRole('heading', { name: 'Auditoría' }).waitFor();
     await page.locator('.audit-table .ant-table-row').first().waitFor({ state: 'visible' });
     await page.getByLabel('Recurso').click();
@@ -53,7 +42,7 @@ describe('Auditoría', () => {
   });
 
   it('gives other roles no audit tab and no audit data', async () => {
-    const page = await signedIn('/patients/2', DEMO_MEDICO);
+    const page = await openSignedIn(product, '/patients/2', DEMO_MEDICO);
     await page.getByRole('tab', { name: 'Anotaciones' }).waitFor();
     expect(await page.getByRole('tab', { name: 'Auditoría' }).count()).toBe(0);
     await page.goto('/audit');

@@ -1,21 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openPage, pathOf, waitForPath } from './support/browser';
-import { createStaffSession, DEMO_ADMIN, DEMO_PATIENT } from './support/api';
-import { submitStaffLogin, useProductInBrowser } from './support/product';
+import { pathOf, waitForPath } from './support/browser';
+import { createStaffSession, DEMO_PATIENT } from './support/api';
+import { useProductInBrowser, openSignedIn } from './support/product';
 
 /** Pacientes (01 §2): creation through the validate-first dialog, contact edits, status changes. */
 describe('Pacientes and the patient page', () => {
   const product = useProductInBrowser();
-
-  async function signIn(path: string, credentials: { email: string; password: string } = DEMO_ADMIN): Promise<Page> {
-    const page = await openPage(product.browser(), product.server().baseUrl);
-    await page.goto(path);
-    await waitForPath(page, '/');
-    await submitStaffLogin(page, credentials);
-    await waitForPath(page, path);
-    return page;
-  }
 
   /** A patient made through the API, to start a browser test from a known state. */
   async function apiPatient(overrides: Record<string, unknown>): Promise<{ id: number; full_name: string }> {
@@ -36,7 +27,7 @@ describe('Pacientes and the patient page', () => {
   const statusTag = (page: Page, label: string) => page.locator('.patient-card .patient-status-tag', { hasText: label });
 
   it('creates a patient: the document is validated first, then the blank form is revealed', async () => {
-    const page = await signIn('/patients');
+    const page = await openSignedIn(product, '/patients');
     await page.getByRole('menuitem', { name: 'Nuevo paciente' }).click();
     const dialog = page.getByRole('dialog', { name: 'Nuevo paciente' });
     await dialog.waitFor({ state: 'visible' });
@@ -72,7 +63,7 @@ describe('Pacientes and the patient page', () => {
   });
 
   it('opens an existing patient straight from the validation', async () => {
-    const page = await signIn('/patients/new');
+    const page = await openSignedIn(product, '/patients/new');
     const dialog = page.getByRole('dialog', { name: 'Nuevo paciente' });
     await dialog.getByLabel('Número de documento').fill(DEMO_PATIENT.nid);
     await dialog.getByRole('button', { name: 'Validar paciente' }).click();
@@ -82,7 +73,7 @@ describe('Pacientes and the patient page', () => {
 
   it('completing the contact data turns an incomplete patient (2) active (1)', async () => {
     const p = await apiPatient({ nid: '77001123', email: null });
-    const page = await signIn(`/patients/${p.id}`);
+    const page = await openSignedIn(product, `/patients/${p.id}`);
     await statusTag(page, 'Incompleto').waitFor();
     await page.getByText('Dato Incompleto').waitFor();
     await page.getByRole('button', { name: 'Editar información de contacto' }).click();
@@ -96,7 +87,7 @@ describe('Pacientes and the patient page', () => {
 
   it('inactivates only after the confirmation, and cancel keeps the patient active', async () => {
     const p = await apiPatient({ nid: '77001124' });
-    const page = await signIn(`/patients/${p.id}`);
+    const page = await openSignedIn(product, `/patients/${p.id}`);
     const toggle = page.getByRole('switch', { name: 'Estado del paciente' });
     await toggle.click();
     let dialog = page.getByRole('dialog', { name: '¿Inactivar al paciente?' });
@@ -119,7 +110,7 @@ describe('Pacientes and the patient page', () => {
 
   it('declares a death: irreversible, and the record becomes read-only', async () => {
     const p = await apiPatient({ nid: '77001125' });
-    const page = await signIn(`/patients/${p.id}`);
+    const page = await openSignedIn(product, `/patients/${p.id}`);
     await page.getByRole('button', { name: 'Declarar fallecimiento' }).click();
     const dialog = page.getByRole('dialog', { name: 'Declarar fallecimiento' });
     const confirm = dialog.getByRole('button', { name: 'Declarar fallecimiento' });
@@ -136,7 +127,7 @@ describe('Pacientes and the patient page', () => {
 
   it('lists patients in status tabs and searches by name with mini cards', async () => {
     await apiPatient({ nid: '77001126', first_name: 'Wilfredo', last_name: 'Zapata', email: null, address: null });
-    const page = await signIn('/patients');
+    const page = await openSignedIn(product, '/patients');
     await page.getByRole('tab', { name: 'Activos', exact: true }).waitFor();
     await page.getByRole('columnheader', { name: 'N° Documento' }).waitFor();
     await page.getByPlaceholder('Buscar por nombre o número de documento').fill('wilfr zapa');

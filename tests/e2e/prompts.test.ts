@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openPage, waitForPath } from './support/browser';
 import { DEMO_ADMIN } from './support/api';
-import { submitStaffLogin, useProductInBrowser } from './support/product';
+import { useProductInBrowser, openSignedIn } from './support/product';
 
 /** AI instructions (01 §2, §4): creating a second one leaves the first inactive. */
 describe('Instrucciones IA', () => {
   const product = useProductInBrowser();
-
-  async function signIn(path: string, credentials: { email: string; password: string } = DEMO_ADMIN): Promise<Page> {
-    const page = await openPage(product.browser(), product.server().baseUrl);
-    await page.goto(path);
-    await waitForPath(page, '/');
-    await submitStaffLogin(page, credentials);
-    await waitForPath(page, path);
-    return page;
-  }
 
   const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
 
@@ -33,7 +23,7 @@ describe('Instrucciones IA', () => {
   }
 
   it('on the patient page: a second instruction becomes the active one and the first turns inactive', async () => {
-    const page = await signIn('/patients/4');
+    const page = await openSignedIn(product, '/patients/4');
     await page.getByRole('tab', { name: 'Instrucciones IA' }).click();
     await createInstruction(page, 'Nueva instrucción de paciente', 'Primera instrucción: pregunte por el sueño.');
     await row(page, 'Primera instrucción').getByText('Activo', { exact: true }).waitFor({ state: 'visible' });
@@ -44,7 +34,7 @@ describe('Instrucciones IA', () => {
   });
 
   it('global instructions (/client_prompts): read-only for a consulta user', async () => {
-    const page = await signIn('/client_prompts', { email: 'consulta@demo.vigia.co', password: DEMO_ADMIN.password });
+    const page = await openSignedIn(product, '/client_prompts', { email: 'consulta@demo.vigia.co', password: DEMO_ADMIN.password });
     const create = page.getByRole('button', { name: 'Crear instrucción' });
     await create.waitFor({ state: 'visible' });
     expect(await create.isDisabled()).toBe(true);

@@ -3,6 +3,8 @@ import type { Browser, Page } from 'playwright-core';
 import { startServer, type RunningServer } from './server';
 import { launchBrowser } from './browser';
 import { EMAIL_LABEL, PASSWORD_LABEL } from './labels';
+import { openPage, waitForPath } from './browser';
+import { DEMO_ADMIN } from './api';
 
 /**
  * The real product (its own data folder) and a Chromium, started before the file's tests and
@@ -27,4 +29,18 @@ export async function submitStaffLogin(page: Page, credentials: { email: string;
   await page.getByLabel(EMAIL_LABEL).fill(credentials.email);
   await page.getByLabel(PASSWORD_LABEL).fill(credentials.password);
   await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+}
+
+/** A new page on `path`: the login it is sent to first, then back on `path` signed in. */
+export async function openSignedIn(
+  product: ReturnType<typeof useProductInBrowser>,
+  path: string,
+  credentials: { email: string; password: string } = DEMO_ADMIN,
+): Promise<Page> {
+  const page = await openPage(product.browser(), product.server().baseUrl);
+  await page.goto(path);
+  await waitForPath(page, '/');
+  await submitStaffLogin(page, credentials);
+  await waitForPath(page, path);
+  return page;
 }
