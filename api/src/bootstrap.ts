@@ -2,6 +2,7 @@ import type { Sequelize } from 'sequelize';
 import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
+import { refreshPlannerStatistics, registerStatisticsJob } from './db/statistics.js';
 import { initModels } from './db/models.js';
 import { loadCatalogues, type Catalogues } from './modules/catalogues/catalogues.service.js';
 import { createSmsSender } from './adapters/sms.js';
@@ -23,6 +24,7 @@ export interface Product {
 export async function bootstrap(config: Config, opts: { now?: () => Date; otpLength?: string; serveFrontEnds?: boolean } = {}): Promise<Product> {
   const sequelize = await openDatabase(config);
   await migrate(sequelize);
+  await refreshPlannerStatistics(sequelize);
   await syncCatalogues(sequelize.getQueryInterface());
   initModels(sequelize);
   const catalogues = await loadCatalogues(sequelize);
@@ -36,6 +38,7 @@ export async function bootstrap(config: Config, opts: { now?: () => Date; otpLen
   });
   const log = (msg: string, err?: unknown) => console.error(`[vigia] ${msg}`, err ?? '');
   const jobs = createJobRunner({ sequelize, now, log });
+  registerStatisticsJob({ jobs });
   const app = createApp({
     sequelize,
     catalogues,

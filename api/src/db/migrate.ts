@@ -14,6 +14,7 @@ import * as m0011 from './migrations/0011-patient-status-changes.js';
 import * as m0012 from './migrations/0012-audit.js';
 import * as m0013 from './migrations/0013-activities-by-client-day.js';
 import * as m0014 from './migrations/0014-patients-by-client-id.js';
+import * as m0015 from './migrations/0015-alerts-covering-filters.js';
 
 interface Migration {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -36,6 +37,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['0012-audit', m0012],
   ['0013-activities-by-client-day', m0013],
   ['0014-patients-by-client-id', m0014],
+  ['0015-alerts-covering-filters', m0015],
 ];
 
 export function createMigrator(sequelize: Sequelize) {

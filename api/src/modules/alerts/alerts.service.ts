@@ -153,9 +153,14 @@ export interface AlertFilters {
 
 async function page(sequelize: Sequelize, where: string[], params: Record<string, unknown>, offset: number, limit: number) {
   const clause = where.join(' AND ');
-  const rows = await select<AlertRow>(sequelize, `${SELECT_ALERT} WHERE ${clause} ORDER BY al.created_at DESC, al.id DESC LIMIT :limit OFFSET :offset`, {
-    ...params, limit, offset,
-  });
+  // The page's ids first, from the alerts table alone, then the joins for those rows only: when
+  // the order cannot come from an index (a name search), only ids are sorted, not joined rows.
+  const rows = await select<AlertRow>(
+    sequelize,
+    `${SELECT_ALERT} WHERE al.id IN (SELECT al.id FROM alerts al WHERE ${clause} ORDER BY al.created_at DESC, al.id DESC LIMIT :limit OFFSET :offset)
+     ORDER BY al.created_at DESC, al.id DESC`,
+    { ...params, limit, offset },
+  );
   const [{ n }] = await select<{ n: number }>(sequelize, `SELECT COUNT(*) AS n FROM alerts al WHERE ${clause}`, params);
   return { rows: await toDtos(sequelize, rows), total: Number(n) };
 }
