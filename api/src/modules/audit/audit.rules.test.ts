@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../http/contract';
-import { AUDIT_ACTIONS, AUDIT_RESOURCES, changesText, dayStartIn, describeRequest, REDACTED, redact, ruleFor, validateRange, type AuditInput } from './audit.rules';
+import { AUDIT_ACTIONS, AUDIT_RESOURCES, changesText, describeRequest, REDACTED, redact, ruleFor, validateRange, type AuditInput } from './audit.rules';
+import { localToUtc } from '../../../../contract/rules/activities';
 
 const req = (method: string, pattern: string, params: Record<string, string> = {}, body: unknown = {}, status = 200): AuditInput => ({ method, pattern, params, body, status });
 
@@ -144,8 +145,8 @@ describe('audit rules: date filters', () => {
     ['2026-11-22', 'UTC', '2026-11-22T00:00:00.000Z'],
     ['2026-07-01', 'Europe/Madrid', '2026-06-30T22:00:00.000Z'],
     ['2026-01-15', 'Europe/Madrid', '2026-01-14T23:00:00.000Z'],
-  ])('%s starts in %s at %s', (day, zone, iso) => {
-    expect(dayStartIn(day, zone).toISOString()).toBe(iso);
+  ])('%s starts in %s at %s (localToUtc, the day start the filters use)', (day, zone, iso) => {
+    expect(localToUtc(day, 0, zone).toISOString()).toBe(iso);
   });
 
   it.each([

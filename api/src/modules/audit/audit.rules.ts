@@ -250,23 +250,6 @@ export function describeRequest(input: AuditInput): AuditDraft | null {
   };
 }
 
-/** Milliseconds `timeZone` is ahead of UTC at instant `t`. */
-function zoneOffsetMs(t: number, timeZone: string): number {
-  const f = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
-  const p = Object.fromEntries(f.formatToParts(new Date(t)).map((x) => [x.type, Number(x.value)]));
-  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - Math.floor(t / 1000) * 1000;
-}
-
-/** The instant a calendar day ('aaaa-mm-dd') starts in `timeZone`: the filters' 'Desde'/'Hasta' are the staff user's days. */
-export function dayStartIn(day: string, timeZone: string): Date {
-  const [y, m, d] = day.split('-').map(Number);
-  const wall = Date.UTC(y, m - 1, d);
-  let t = wall - zoneOffsetMs(wall, timeZone);
-  const again = wall - zoneOffsetMs(t, timeZone);
-  if (again !== t) t = again;
-  return new Date(t);
-}
-
 export const AUDIT_MESSAGES = {
   order: "La fecha 'Hasta' no puede ser anterior a la fecha 'Desde'.",
 } as const;

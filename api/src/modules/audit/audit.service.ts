@@ -4,7 +4,8 @@ import { badRequest, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import { displayName } from '../../../../contract/rules/names.js';
 import type { components } from '../../../../contract/openapi.js';
-import { dayStartIn, validateRange } from './audit.rules.js';
+import { validateRange } from './audit.rules.js';
+import { addDays, localToUtc } from '../../../../contract/rules/activities.js';
 
 type AuditEvent = components['schemas']['AuditEvent'];
 
@@ -81,13 +82,9 @@ export async function listAuditEvents(sequelize: Sequelize, clientId: number, p:
   if (f.patient_id) (where.push('e.patient_id = :patientId'), (repl.patientId = f.patient_id));
   if (f.user_id) (where.push('e.user_id = :userId'), (repl.userId = f.user_id));
   if (f.resource) (where.push('e.resource = :resource'), (repl.resource = f.resource));
-  if (f.from) (where.push('e.created_at >= :from'), (repl.from = dayStartIn(f.from, f.timeZone)));
-  if (f.to) {
-    const next = new Date(`${f.to}T00:00:00Z`);
-    next.setUTCDate(next.getUTCDate() + 1);
-    where.push('e.created_at < :to');
-    repl.to = dayStartIn(next.toISOString().slice(0, 10), f.timeZone);
-  }
+  // 'Desde'/'Hasta' are whole days of the staff user's zone.
+  if (f.from) (where.push('e.created_at >= :from'), (repl.from = localToUtc(f.from, 0, f.timeZone)));
+  if (f.to) (where.push('e.created_at < :to'), (repl.to = localToUtc(addDays(f.to, 1), 0, f.timeZone)));
   const cond = where.join(' AND ');
   const order = p.sort && p.order === 'ASC' ? 'ASC' : 'DESC';
   const rows = await select<Row>(
