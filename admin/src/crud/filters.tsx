@@ -35,16 +35,15 @@ export function SearchFilter({ filter, onChange }: { filter: FilterDeclaration; 
   );
 }
 
-/** Filter on an enum query parameter; its options and labels come from the contract. */
-export function SelectFilter({
-  filter,
-  schema,
-  onChange,
-}: {
+/** What an enum filter widget gets: its declaration, the parameter's schema, and where to send the value. */
+interface EnumFilterProps {
   filter: FilterDeclaration;
   schema?: JsonSchema;
   onChange: (value?: string | number) => void;
-}) {
+}
+
+/** Filter on an enum query parameter; its options and labels come from the contract. */
+export function SelectFilter({ filter, schema, onChange }: EnumFilterProps) {
   const options = (schema ? enumOptions(schema) : []).map((o) => ({
     value: o.value,
     label:
@@ -75,15 +74,7 @@ export function SelectFilter({
 const ALL = '__all__';
 
 /** An enum parameter as buttons, 'Todas' first (02 §2.6: the type toggle of 'Gestión de órdenes'). */
-export function ToggleFilter({
-  filter,
-  schema,
-  onChange,
-}: {
-  filter: FilterDeclaration;
-  schema?: JsonSchema;
-  onChange: (value?: string | number) => void;
-}) {
+export function ToggleFilter({ filter, schema, onChange }: EnumFilterProps) {
   const [value, setValue] = useState<string | number>(ALL);
   const options = [{ value: ALL as string | number, label: filter.placeholder ?? 'Todas' }, ...(schema ? enumOptions(schema) : [])];
   // antd's group is a plain div: the wrapper names the native radios as one group.

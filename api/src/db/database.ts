@@ -4,7 +4,6 @@ import type { Config } from '../config.js';
 
 interface SqliteHandle {
   run(sql: string, cb: (err: Error | null) => void): void;
-  uuid?: string;
 }
 
 /** Per-connection settings: SQLite keeps these per connection, not per file. */
@@ -34,6 +33,7 @@ function shareTransactionConnection(sequelize: Sequelize) {
   const releaseConnection = manager.releaseConnection.bind(manager);
   const prepared = new WeakSet<SqliteHandle>();
   let shared: Promise<SqliteHandle> | null = null;
+  let sharedConn: SqliteHandle | null = null;
   const prepare = async (conn: SqliteHandle) => {
     if (!prepared.has(conn)) {
       prepared.add(conn);
@@ -44,15 +44,18 @@ function shareTransactionConnection(sequelize: Sequelize) {
   manager.getConnection = async (o?: { uuid?: string }) => {
     if (!o?.uuid || o.uuid === 'default') return prepare(await getConnection(o));
     // Every transaction id maps to the one transaction connection, opened under a fixed key.
-    shared ??= getConnection({ ...o, uuid: 'transactions' }).then(prepare).catch((err) => {
-      shared = null;
-      throw err;
-    });
+    shared ??= getConnection({ ...o, uuid: 'transactions' })
+      .then(prepare)
+      .then((conn) => (sharedConn = conn))
+      .catch((err) => {
+        shared = null;
+        throw err;
+      });
     return shared;
   };
   manager.releaseConnection = (conn: SqliteHandle, force?: boolean) => {
     // Kept open between transactions; closed with the others when Sequelize closes.
-    if (shared && conn.uuid !== 'default' && conn.uuid !== 'transactions' && !force) return;
+    if (conn === sharedConn && !force) return;
     releaseConnection(conn, force);
   };
 }

@@ -49,6 +49,7 @@ export function createMigrator(sequelize: Sequelize) {
   });
 }
 
-export async function migrate(sequelize: Sequelize): Promise<void> {
-  await createMigrator(sequelize).up();
+/** Applies the pending migrations; answers how many ran. */
+export async function migrate(sequelize: Sequelize): Promise<number> {
+  return (await createMigrator(sequelize).up()).length;
 }

@@ -18,7 +18,7 @@ export async function refreshPlannerStatistics(sequelize: Sequelize): Promise<vo
   await sequelize.query('ANALYZE');
 }
 
-/** At start-up and every six hours, as the tables grow. */
+/** Every six hours (the first run at the first poll after start-up), as the tables grow. */
 export function registerStatisticsJob(deps: { jobs: JobRunner }): void {
   deps.jobs.every({ kind: STATISTICS_KIND, everyMs: EVERY_MS, handler: ({ sequelize }) => refreshPlannerStatistics(sequelize) });
 }

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Sequelize } from 'sequelize';
 import { execute, select } from '../../db/sql.js';
-import { GroupCommit } from '../../db/group-commit.js';
+import { GroupCommit, groupCommitPer } from '../../db/group-commit.js';
 import { describeRequest, type AuditDraft } from './audit.rules.js';
 
 export interface AuditDeps {
@@ -83,11 +83,10 @@ type AuditRow = Record<(typeof AUDIT_COLUMNS)[number], unknown>;
  * Events that finish together are written together: one multi-row INSERT per group (GroupCommit),
  * so a burst of audited writes (staff entering readings) adds one statement, not one per request.
  */
-const writers = new WeakMap<Sequelize, GroupCommit<AuditRow, void>>();
-function writerFor(sequelize: Sequelize): GroupCommit<AuditRow, void> {
-  let w = writers.get(sequelize);
-  if (!w) {
-    w = new GroupCommit<AuditRow, void>(async (rows) => {
+const writerFor = groupCommitPer(
+  (sequelize: Sequelize) => sequelize,
+  (sequelize: Sequelize) =>
+    new GroupCommit<AuditRow, void>(async (rows) => {
       const replacements: Record<string, unknown> = {};
       const values = rows.map((row, i) => `(${AUDIT_COLUMNS.map((c) => {
         replacements[`${c}_${i}`] = row[c];
@@ -95,11 +94,8 @@ function writerFor(sequelize: Sequelize): GroupCommit<AuditRow, void> {
       }).join(', ')})`);
       await execute(sequelize, `INSERT INTO audit_events (${AUDIT_COLUMNS.join(', ')}) VALUES ${values.join(', ')}`, replacements);
       return rows.map(() => undefined);
-    }, { maxSize: 200 });
-    writers.set(sequelize, w);
-  }
-  return w;
-}
+    }, { maxSize: 200 }),
+);
 
 /** The signed-in principal; for a sign-in, the user the answer names, or (refused) the account tried. */
 async function actorOf(deps: AuditDeps, req: Request, draft: AuditDraft, answer: unknown): Promise<Who | null> {

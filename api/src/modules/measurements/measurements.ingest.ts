@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import type { JobRunner } from '../../jobs/queue.js';
-import { GroupCommit } from '../../db/group-commit.js';
+import { GroupCommit, groupCommitPer } from '../../db/group-commit.js';
 import { insertReturning, sqlDate } from '../../db/sql.js';
 import { AppError, conflict } from '../../http/errors.js';
 import { PATIENT_STATUS } from '../access/access.rules.js';
@@ -137,16 +137,12 @@ async function storeGroup(deps: IngestDeps, group: Prepared[]): Promise<IngestRe
 
 /** Rows per group: a few hundred requests' worth, one statement each, well inside any limit. */
 const MAX_GROUP_ROWS = 2000;
-const batchers = new WeakMap<Sequelize, GroupCommit<Prepared, IngestResult>>();
-
-function batcherFor(deps: IngestDeps): GroupCommit<Prepared, IngestResult> {
-  let b = batchers.get(deps.sequelize);
-  if (!b) {
-    b = new GroupCommit((group) => storeGroup(deps, group), { sizeOf: (p) => p.rows.length, maxSize: MAX_GROUP_ROWS });
-    batchers.set(deps.sequelize, b);
-  }
-  return b;
-}
+/** One per database, whatever deps object the caller built (the assistant builds its own). */
+const batcherFor = groupCommitPer(
+  (deps: IngestDeps) => deps.sequelize,
+  (deps: IngestDeps) =>
+    new GroupCommit<Prepared, IngestResult>((group) => storeGroup(deps, group), { sizeOf: (p) => p.rows.length, maxSize: MAX_GROUP_ROWS }),
+);
 
 /**
  * Validates the readings (400 for this request alone), then stores them with whatever other
