@@ -100,18 +100,41 @@ export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl
  * (busy_timeout); with more concurrent transactions than pool threads (4), the waiting BEGINs hold
  * every thread, the lock holder's next statement cannot run, and nothing moves until the 5 s
  * timeout fails them all (bench/ingest.ts: 10 concurrent single readings, none answered in 3 s).
- * SQLite runs one writer at a time anyway, so queueing here costs no throughput.
+ * SQLite runs one writer at a time anyway, so queueing here costs no throughput. A write of one
+ * statement outside any transaction takes the same queue (inWriterTurn) and runs on the
+ * transaction connection as its own implicit transaction: one round trip, no BEGIN and COMMIT.
  */
+interface WriterQueue {
+  tail: Promise<unknown>;
+  connection: () => Promise<SqliteHandle>;
+}
+const writerQueues = new WeakMap<Sequelize, WriterQueue>();
+
 function serialiseTransactions(sequelize: Sequelize) {
   const original = sequelize.transaction.bind(sequelize) as (...args: unknown[]) => Promise<unknown>;
-  let tail: Promise<unknown> = Promise.resolve();
+  const manager = sequelize.connectionManager as unknown as { getConnection(o: { uuid: string }): Promise<SqliteHandle> };
+  const queue: WriterQueue = { tail: Promise.resolve(), connection: () => manager.getConnection({ uuid: 'writer' }) };
+  writerQueues.set(sequelize, queue);
   (sequelize as unknown as { transaction: (...args: unknown[]) => Promise<unknown> }).transaction = (...args: unknown[]) => {
     // Unmanaged transactions (no callback) are committed by their caller: left as they were.
     if (!args.some((a) => typeof a === 'function')) return original(...args);
-    const run = tail.then(() => original(...args));
-    tail = run.catch(() => undefined);
+    const run = queue.tail.then(() => original(...args));
+    queue.tail = run.catch(() => undefined);
     return run;
   };
+}
+
+/**
+ * SQLite: runs `fn` on the transaction connection once the transactions and writes queued before
+ * it are done. Never call it from inside a managed transaction: the turn would wait for itself.
+ * Null for a database not opened by openDatabase (it has no queue).
+ */
+export function inWriterTurn<T>(sequelize: Sequelize, fn: (connection: unknown) => Promise<T>): Promise<T> | null {
+  const queue = writerQueues.get(sequelize);
+  if (!queue) return null;
+  const run = queue.tail.then(async () => fn(await queue.connection()));
+  queue.tail = run.catch(() => undefined);
+  return run;
 }
 
 export function isPostgres(sequelize: Sequelize): boolean {

@@ -4,6 +4,7 @@ import { Strategy as JwtStrategy, ExtractJwt } from 'passport-jwt';
 import type { Request, RequestHandler } from 'express';
 import type { Sequelize } from 'sequelize';
 import { select } from '../db/sql.js';
+import { BatchLoader, batchLoaderPer } from '../db/batch-load.js';
 import { unauthorized, forbidden } from './errors.js';
 import { can, isRole, type Action, type Role } from '../modules/access/access.rules.js';
 import { User, USER_STATUS } from '../modules/users/users.model.js';
@@ -45,6 +46,7 @@ interface TokenClaims {
 }
 
 interface SessionRow {
+  id: string;
   subject_type: string;
   subject_id: number;
   client_id: number;
@@ -55,18 +57,24 @@ interface SessionRow {
 
 /**
  * The session and, for staff, its user, in one statement (this runs on every request): the
- * user's columns come prefixed `u_` and are built into a User without a second query.
+ * user's columns come prefixed `u_` and are built into a User without a second query. Requests
+ * that arrive together share the statement (BatchLoader).
  */
 let sessionSqlText: string | null = null;
 function sessionSql(): string {
   if (!sessionSqlText) {
     const columns = Object.entries(User.getAttributes()).map(([name, a]) => `u."${a.field ?? name}" AS "u_${name}"`);
-    sessionSqlText = `SELECT s.subject_type, s.subject_id, s.client_id, s.expires_at, s.revoked_at, ${columns.join(', ')}
+    sessionSqlText = `SELECT s.id, s.subject_type, s.subject_id, s.client_id, s.expires_at, s.revoked_at, ${columns.join(', ')}
       FROM sessions s LEFT JOIN users u ON s.subject_type = 'staff' AND u.id = s.subject_id AND u.client_id = s.client_id
-      WHERE s.id = :id`;
+      WHERE s.id IN (:ids)`;
   }
   return sessionSqlText;
 }
+
+const sessionLoader = batchLoaderPer(
+  (sequelize: Sequelize) =>
+    new BatchLoader<string, SessionRow>(async (ids) => new Map((await select<SessionRow>(sequelize, sessionSql(), { ids })).map((r) => [String(r.id), r]))),
+);
 
 /** Raw rows carry SQLite's 0/1 and date strings: typed here as the ORM would. */
 function staffUserOf(row: SessionRow): User | null {
@@ -101,9 +109,9 @@ export function createAuthenticator(sequelize: Sequelize, secret: string, now: (
     },
     async (claims: TokenClaims, done: (err: unknown, user?: Express.User | false) => void) => {
       try {
-        if (!claims?.jti || !claims.sub || (claims.typ !== 'staff' && claims.typ !== 'patient')) return done(null, false);
+        if (!claims?.jti || typeof claims.jti !== 'string' || !claims.sub || (claims.typ !== 'staff' && claims.typ !== 'patient')) return done(null, false);
         if (typeof claims.exp !== 'number' || claims.exp * 1000 <= now().getTime()) return done(null, false);
-        const [s] = await select<SessionRow>(sequelize, sessionSql(), { id: claims.jti });
+        const s = await sessionLoader(sequelize).load(claims.jti);
         if (!s || s.revoked_at || new Date(s.expires_at).getTime() <= now().getTime()) return done(null, false);
         if (s.subject_type !== claims.typ || String(s.subject_id) !== claims.sub || Number(s.client_id) !== claims.cid) return done(null, false);
         if (claims.typ === 'patient') {

@@ -1,4 +1,4 @@
-import { QueryTypes } from 'sequelize';
+import { execute, select } from '../../db/sql.js';
 import type { MeasurementHook } from '../measurements/hooks.js';
 import { openAlert } from './alerts.raise.js';
 import { planAlarmActions, type Reading } from './alerts.rules.js';
@@ -16,22 +16,28 @@ interface AssignedRule {
 /**
  * D10: checks each stored reading against the patient's alarm rules, inside the storing
  * transaction. Two index lookups per batch (assigned rules by patient, open alerts by patient and
- * rule); nothing is cached, so nothing can leak between clients or go stale.
+ * rule); nothing is cached, so nothing can leak between clients or go stale. The readings
+ * attached to already open alerts are linked in one INSERT at the end (one per batch, not per reading).
  */
 export const checkAlarms: MeasurementHook = async (ctx, stored) => {
   const { sequelize, transaction } = ctx;
   const patientIds = [...new Set(stored.map((m) => m.patient_id))];
-  const rules = await sequelize.query<AssignedRule>(
+  const rules = await select<AssignedRule>(
+    sequelize,
     `SELECT a.id, pa.patient_id, a.name, a.clinical_element, a.priority, a.minimum_condition, a.maximum_condition
      FROM patient_alarms pa JOIN alarms a ON a.id = pa.alarm_id
      WHERE pa.patient_id IN (:patientIds) AND a.status = 1`,
-    { replacements: { patientIds }, transaction, type: QueryTypes.SELECT },
+    { patientIds },
+    transaction,
   );
   if (!rules.length) return;
-  const open = await sequelize.query<{ id: number; patient_id: number; alarm_id: number }>(
+  const open = await select<{ id: number; patient_id: number; alarm_id: number }>(
+    sequelize,
     'SELECT id, patient_id, alarm_id FROM alerts WHERE patient_id IN (:patientIds) AND status = 1 AND alarm_id IS NOT NULL',
-    { replacements: { patientIds }, transaction, type: QueryTypes.SELECT },
+    { patientIds },
+    transaction,
   );
+  const links: Array<[alertId: number, measurementId: number]> = [];
   for (const patientId of patientIds) {
     const own = rules
       .filter((r) => Number(r.patient_id) === patientId)
@@ -55,10 +61,11 @@ export const checkAlarms: MeasurementHook = async (ctx, stored) => {
         if (opened.created) continue;
         alertId = opened.id;
       }
-      await sequelize.query('INSERT INTO alert_measurements (alert_id, measurement_id) VALUES (:alertId, :measurementId) ON CONFLICT DO NOTHING', {
-        replacements: { alertId, measurementId: action.reading.id },
-        transaction,
-      });
+      links.push([alertId, action.reading.id]);
     }
   }
+  if (!links.length) return;
+  // Ids from the database and from this insert: integers, written as such.
+  const values = links.map(([a, m]) => `(${Math.trunc(Number(a))}, ${Math.trunc(Number(m))})`).join(', ');
+  await execute(sequelize, `INSERT INTO alert_measurements (alert_id, measurement_id) VALUES ${values} ON CONFLICT DO NOTHING`, {}, transaction);
 };

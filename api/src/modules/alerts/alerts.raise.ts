@@ -1,7 +1,7 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import type { JobRunner } from '../../jobs/queue.js';
 import { runAlertHooks } from './hooks.js';
-import { execute, insertReturningId } from '../../db/sql.js';
+import { execute, insertReturningId, select } from '../../db/sql.js';
 
 /** D8 alert types: 0 value out of range, 1 measurement compliance, 2 medication compliance, 3 AI assistant. */
 export type AlertType = 0 | 1 | 2 | 3;
@@ -59,9 +59,7 @@ export async function openAlert(ctx: RaiseAlertContext, input: RaiseAlertInput, 
     return { id, created: true };
   }
   const inserted = await execute(sequelize, `${insert} ON CONFLICT (patient_id, alarm_id) WHERE status = 1 AND alarm_id IS NOT NULL DO NOTHING`, replacements, transaction);
-  const [existing] = await sequelize.query<{ id: number }>('SELECT id FROM alerts WHERE patient_id = :patient AND alarm_id = :alarm AND status = 1', {
-    replacements, transaction, type: QueryTypes.SELECT,
-  });
+  const [existing] = await select<{ id: number }>(sequelize, 'SELECT id FROM alerts WHERE patient_id = :patient AND alarm_id = :alarm AND status = 1', replacements, transaction);
   if (!existing) throw new Error('openAlert: conflicting open alert vanished');
   const id = Number(existing.id);
   if (inserted === 1) await hook(id);

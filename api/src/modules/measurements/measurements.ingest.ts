@@ -89,47 +89,69 @@ interface Prepared {
   now: Date;
 }
 
-function insertSql(sequelize: Sequelize, p: Prepared): string {
-  const { req, now } = p;
+function insertSql(sequelize: Sequelize, group: Prepared[]): string {
   const int = (v: number | null | undefined) => (v == null ? 'NULL' : String(Math.trunc(Number(v))));
-  const common = `,0,NULL,${sequelize.escape(true as unknown as string)},${sequelize.escape(req.source)},${int(req.createdBy)},${int(req.deviceId)},`;
-  const created = sqlDate(now);
+  const eraseble = sequelize.escape(true as unknown as string);
   // Numbers were validated by parseReading (finite, in range); only the reading id is free text.
-  const values = p.rows
-    .map((r) => `(${int(req.clientId)},${int(r.patient_id)},${int(r.clinical_element)},${Number(r.value)},${sqlDate(r.when)}${common}${r.reading_id == null ? 'NULL' : sequelize.escape(r.reading_id)},${created})`)
-    .join(',');
+  const values = group.flatMap(({ req, rows, now }) => {
+    const common = `,0,NULL,${eraseble},${sequelize.escape(req.source)},${int(req.createdBy)},${int(req.deviceId)},`;
+    const created = sqlDate(now);
+    return rows.map((r) => `(${int(req.clientId)},${int(r.patient_id)},${int(r.clinical_element)},${Number(r.value)},${sqlDate(r.when)}${common}${r.reading_id == null ? 'NULL' : sequelize.escape(r.reading_id)},${created})`);
+  });
   return `INSERT INTO measurements (client_id, patient_id, clinical_element, value, "when", status, comment, eraseble, source, created_by, device_id, reading_id, created_at)
-    VALUES ${values} ON CONFLICT DO NOTHING RETURNING id, patient_id, clinical_element, value, "when", reading_id`;
+    VALUES ${values.join(',')} ON CONFLICT DO NOTHING RETURNING id, patient_id, clinical_element, value, "when", reading_id`;
 }
 
 type InsertedRow = { id: number | string; patient_id: number; clinical_element: number; value: number; when: Date | string; reading_id: string | null };
 
+const toTime = (v: Date | string) => (v instanceof Date ? v : new Date(v)).getTime();
 /**
- * One transaction for a group of requests (GroupCommit): an INSERT per request, so each gets its
- * own rows back, then one pass of the hooks over everything the group stored.
+ * What identifies a row among those of one INSERT, the same for the row sent and the row returned.
+ * The value as a 32-bit float: PostgreSQL keeps REAL in 4 bytes and answers 60.123455 for 60.123456789.
+ */
+const rowKey = (patientId: number, element: number, value: number, when: number, readingId: string | null) =>
+  `${patientId}|${element}|${Math.fround(value)}|${when}|${readingId ?? ''}`;
+
+/**
+ * One transaction and one INSERT for a group of requests (GroupCommit), then one pass of the hooks
+ * over everything the group stored. RETURNING promises no order, so each returned row goes back to
+ * the first request that sent a row with its values (rows alike in every value are alike in their
+ * answer too); a row the INSERT skipped (a retried reading id) is that request's duplicate.
  */
 async function storeGroup(deps: IngestDeps, group: Prepared[]): Promise<IngestResult[]> {
   const { sequelize } = deps;
   return sequelize.transaction(async (transaction) => {
-    const results: IngestResult[] = [];
-    const all: StoredMeasurement[] = [];
-    for (const p of group) {
-      const inserted = await insertReturning<InsertedRow>(sequelize, insertSql(sequelize, p), undefined, transaction);
-      const stored: StoredMeasurement[] = inserted.map((r) => ({
-        id: Number(r.id),
-        client_id: p.req.clientId,
-        patient_id: Number(r.patient_id),
-        clinical_element: Number(r.clinical_element),
-        value: Number(r.value),
-        when: r.when instanceof Date ? r.when : new Date(r.when),
-        source: p.req.source,
-      }));
-      // Reading ids are unique per device; blood pressure stores two rows under one id.
-      const withId = new Set(p.req.items.filter((i) => i.readingId).map((i) => i.readingId));
-      const storedIds = new Set(inserted.filter((r) => r.reading_id).map((r) => r.reading_id));
-      results.push({ stored, duplicates: withId.size - storedIds.size });
-      all.push(...stored);
+    const inserted = await insertReturning<InsertedRow>(sequelize, insertSql(sequelize, group), undefined, transaction);
+    const returned = new Map<string, InsertedRow[]>();
+    for (const r of inserted) {
+      const key = rowKey(Number(r.patient_id), Number(r.clinical_element), Number(r.value), toTime(r.when), r.reading_id);
+      const list = returned.get(key);
+      if (list) list.push(r);
+      else returned.set(key, [r]);
     }
+    const all: StoredMeasurement[] = [];
+    const results = group.map(({ req, rows }) => {
+      const stored: StoredMeasurement[] = [];
+      const storedIds = new Set<string>();
+      for (const row of rows) {
+        const r = returned.get(rowKey(row.patient_id, row.clinical_element, row.value, row.when.getTime(), row.reading_id))?.shift();
+        if (!r) continue;
+        if (r.reading_id) storedIds.add(r.reading_id);
+        stored.push({
+          id: Number(r.id),
+          client_id: req.clientId,
+          patient_id: Number(r.patient_id),
+          clinical_element: Number(r.clinical_element),
+          value: Number(r.value),
+          when: row.when,
+          source: req.source,
+        });
+      }
+      // Reading ids are unique per device; blood pressure stores two rows under one id.
+      const withId = new Set(req.items.filter((i) => i.readingId).map((i) => i.readingId));
+      all.push(...stored);
+      return { stored, duplicates: withId.size - storedIds.size };
+    });
     await runMeasurementHooks({ sequelize, transaction, now: deps.now(), jobs: deps.jobs }, all);
     return results;
   });

@@ -1,5 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import { execute, select } from '../../db/sql.js';
+import { BatchLoader, batchLoaderPer } from '../../db/batch-load.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { Principal, StaffPrincipal } from '../../http/auth.js';
 import { can, PATIENT_STATUS } from '../access/access.rules.js';
@@ -51,11 +52,19 @@ export function toMeasurementDto(r: MeasurementRow): MeasurementDto {
   };
 }
 
+/** Readings arrive many at a time: their patients are read together (BatchLoader). */
+const patientLoader = batchLoaderPer(
+  (sequelize: Sequelize) =>
+    new BatchLoader<number, PatientRef>(async (ids) =>
+      new Map((await select<PatientRef>(sequelize, 'SELECT id, client_id, status, time_zone FROM patients WHERE id IN (:ids)', { ids })).map((p) => [Number(p.id), p])),
+    ),
+);
+
 /** Tenancy (D14) and the patient token's reach: anything else is answered like a missing patient. */
 export async function findPatientFor(sequelize: Sequelize, principal: Principal, id: number): Promise<PatientRef> {
   if (principal.kind === 'patient' && principal.patientId !== id) throw notFound('El paciente no existe.');
-  const [p] = await select<PatientRef>(sequelize, 'SELECT id, client_id, status, time_zone FROM patients WHERE id = :id AND client_id = :c', { id, c: principal.clientId });
-  if (!p) throw notFound('El paciente no existe.');
+  const p = Number.isSafeInteger(id) ? await patientLoader(sequelize).load(id) : undefined;
+  if (!p || Number(p.client_id) !== principal.clientId) throw notFound('El paciente no existe.');
   return p;
 }
 

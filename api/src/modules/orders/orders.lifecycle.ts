@@ -119,12 +119,13 @@ async function flagStale(ctx: Ctx, errors: unknown[]) {
       const since = new Date(ctx.now.getTime() - windowMs);
       const [first] = await select<{ at: string | Date | null }>(ctx.sequelize, 'SELECT MIN(programmed_at) AS at FROM activities WHERE order_id = :id AND status <> 3', { id: o.id });
       if (!first?.at || toDate(first.at).getTime() > since.getTime()) continue;
-      const [recent] = await select<{ n: number }>(
+      // One reading is enough: stop at the first (a COUNT walked every reading of the window).
+      const recent = await select<{ one: number }>(
         ctx.sequelize,
-        'SELECT COUNT(*) AS n FROM measurements WHERE patient_id = :patientId AND clinical_element IN (:elements) AND status = 0 AND "when" > :since',
+        'SELECT 1 AS one FROM measurements WHERE patient_id = :patientId AND clinical_element IN (:elements) AND status = 0 AND "when" > :since LIMIT 1',
         { patientId: o.patient_id, elements: elementsMatching(o.clinical_element ?? 0), since },
       );
-      if (Number(recent.n) > 0) continue;
+      if (recent.length) continue;
       await ctx.sequelize.transaction(async (transaction) => {
         const claimed = await execute(ctx.sequelize, 'UPDATE orders SET stale_alerted_at = :now WHERE id = :id AND stale_alerted_at IS NULL', { id: o.id, now: ctx.now }, transaction);
         if (!claimed) return;
