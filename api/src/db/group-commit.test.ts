@@ -45,6 +45,24 @@ describe('GroupCommit', () => {
     expect(r.groups).toEqual([['a'], ['b', 'bad', 'c'], ['b'], ['bad'], ['c']]);
   });
 
+  it('starts the next group before answering the finished one', async () => {
+    const events: string[] = [];
+    let release: (() => void) | null = null;
+    const gc = new GroupCommit(async (items: string[]) => {
+      // A real flush first waits its turn in the writer queue: one hop later.
+      await null;
+      events.push(`flush ${items.join(',')}`);
+      if (items[0] === 'a') await new Promise<void>((r) => (release = r));
+      return items;
+    });
+    const first = gc.submit('a').then(() => events.push('answered a'));
+    const rest = [gc.submit('b'), gc.submit('c')];
+    await new Promise((r) => setImmediate(r));
+    release!();
+    await Promise.all([first, ...rest]);
+    expect(events).toEqual(['flush a', 'flush b,c', 'answered a']);
+  });
+
   it('an item larger than maxSize still goes, alone', async () => {
     const r = recorder();
     const gc = new GroupCommit(r.flush, { maxSize: 3, sizeOf: (s: string) => s.length });

@@ -55,31 +55,50 @@ export class GroupCommit<T, R> {
     return this.queue.splice(0, n);
   }
 
+  private settle(group: Waiting<T, R>[]): Promise<{ ok: true; results: R[] } | { ok: false }> {
+    return this.flush(group.map((w) => w.item)).then(
+      (results) => ({ ok: true as const, results }),
+      (err: unknown) => {
+        if (group.length === 1) group[0].reject(err);
+        return { ok: false as const };
+      },
+    );
+  }
+
+  /**
+   * Groups go one after another. The next group's flush starts before the finished group's
+   * waiters are answered: its transaction is under way while they build their responses, instead
+   * of the database waiting for them (bench: batch ingestion had the main thread idle 40% of the time).
+   */
   private async drain(): Promise<void> {
     this.running = true;
     try {
-      while (this.queue.length) {
-        const group = this.takeGroup();
-        try {
-          const results = await this.flush(group.map((w) => w.item));
-          group.forEach((w, i) => w.resolve(results[i]));
-        } catch (err) {
-          if (group.length === 1) {
-            group[0].reject(err);
-            continue;
-          }
-          for (const w of group) {
-            try {
-              const [r] = await this.flush([w.item]);
-              w.resolve(r);
-            } catch (e) {
-              w.reject(e);
-            }
-          }
-        }
+      let group = this.takeGroup();
+      let flushing = this.settle(group);
+      for (;;) {
+        const outcome = await flushing;
+        const next = outcome.ok && this.queue.length ? this.takeGroup() : [];
+        const nextFlushing = next.length ? this.settle(next) : null;
+        if (outcome.ok) group.forEach((w, i) => w.resolve(outcome.results[i]));
+        else if (group.length > 1) await this.retryAlone(group);
+        group = next.length ? next : this.takeGroup();
+        if (!group.length) break;
+        flushing = nextFlushing ?? this.settle(group);
       }
     } finally {
       this.running = false;
+    }
+  }
+
+  /** A failed group of several: each item again on its own, so only the bad one fails. */
+  private async retryAlone(group: Waiting<T, R>[]): Promise<void> {
+    for (const w of group) {
+      try {
+        const [r] = await this.flush([w.item]);
+        w.resolve(r);
+      } catch (e) {
+        w.reject(e);
+      }
     }
   }
 }

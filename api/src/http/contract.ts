@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import * as OpenApiValidator from 'express-openapi-validator';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { AppError, type FieldError } from './errors.js';
 import { MESSAGES } from '../../../contract/rules/validation.js';
 
@@ -182,8 +182,58 @@ function memoiseRouteCompilation(): void {
   ptr.memoised = true;
 }
 
+type Middleware = (req: Request, res: unknown, next: (err?: unknown) => void) => void;
+interface OpenApiContextLike {
+  expressRouteMap: Record<string, unknown>;
+}
+
+/**
+ * The validator then still tries the contract's ~150 routes one by one on every request until one
+ * matches (lookupRoute, 4% of a stored reading's CPU). Which route matches first depends only on
+ * the request's method and shape when no route has an all-digit literal segment: a numeric segment
+ * can only fill a parameter. So the route found for `POST /api/v1/patients/<n>/measurements` is
+ * remembered, and later requests of that shape are looked up among that one route only (same
+ * code, same answer, same path parameters); anything else gets the full list.
+ */
+function rememberRouteByShape(): void {
+  const validatorRequire = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
+  const metadata = validatorRequire('./middlewares/openapi.metadata') as {
+    applyOpenApiMetadata: (ctx: OpenApiContextLike, responseApiDoc?: unknown) => Middleware;
+    shapeAware?: boolean;
+  };
+  if (metadata.shapeAware) return;
+  const original = metadata.applyOpenApiMetadata;
+  metadata.applyOpenApiMetadata = (ctx, responseApiDoc) => {
+    const all = ctx.expressRouteMap;
+    if (responseApiDoc || Object.keys(all).some((route) => route.split('/').some((seg) => /^\d+$/.test(seg)))) return original(ctx, responseApiDoc);
+    let current = all;
+    // The original reads expressRouteMap from here on each request: the full list, or one route.
+    const view = Object.create(ctx, { expressRouteMap: { get: () => current } }) as OpenApiContextLike;
+    const lookup = original(view, responseApiDoc);
+    const byShape = new Map<string, Record<string, unknown>>();
+    return (req, res, next) => {
+      const shape = `${req.method} ${req.originalUrl.split('?')[0].replace(/\/\d+(?=\/|$)/g, '/#')}`;
+      const known = byShape.get(shape);
+      current = known ?? all;
+      try {
+        lookup(req, res, next);
+      } finally {
+        current = all;
+      }
+      const route = (req as Request & { openapi?: { expressRoute?: string } }).openapi?.expressRoute;
+      if (!known && route && route in all) {
+        // Tokens and card ids make shapes too: kept to a bounded number.
+        if (byShape.size >= 5000) byShape.clear();
+        byShape.set(shape, { [route]: all[route] });
+      }
+    };
+  };
+  metadata.shapeAware = true;
+}
+
 export function createContractValidator(doc: Contract): RequestHandler[] {
   memoiseRouteCompilation();
+  rememberRouteByShape();
   return OpenApiValidator.middleware({
     apiSpec: structuredClone(doc) as any,
     validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false },

@@ -87,20 +87,24 @@ interface Prepared {
   req: IngestRequest;
   rows: Row[];
   now: Date;
+  /** The request's rows as SQL values, written when it arrives: the group's INSERT only joins them. */
+  values: string;
 }
 
-function insertSql(sequelize: Sequelize, group: Prepared[]): string {
+const INSERT_HEAD = `INSERT INTO measurements (client_id, patient_id, clinical_element, value, "when", status, comment, eraseble, source, created_by, device_id, reading_id, created_at) VALUES `;
+const INSERT_TAIL = ` ON CONFLICT DO NOTHING RETURNING id, patient_id, clinical_element, value, "when", reading_id`;
+
+function valuesSql(sequelize: Sequelize, req: IngestRequest, rows: Row[], now: Date): string {
   const int = (v: number | null | undefined) => (v == null ? 'NULL' : String(Math.trunc(Number(v))));
-  const eraseble = sequelize.escape(true as unknown as string);
+  const common = `,0,NULL,${sequelize.escape(true as unknown as string)},${sequelize.escape(req.source)},${int(req.createdBy)},${int(req.deviceId)},`;
+  const created = sqlDate(now);
   // Numbers were validated by parseReading (finite, in range); only the reading id is free text.
-  const values = group.flatMap(({ req, rows, now }) => {
-    const common = `,0,NULL,${eraseble},${sequelize.escape(req.source)},${int(req.createdBy)},${int(req.deviceId)},`;
-    const created = sqlDate(now);
-    return rows.map((r) => `(${int(req.clientId)},${int(r.patient_id)},${int(r.clinical_element)},${Number(r.value)},${sqlDate(r.when)}${common}${r.reading_id == null ? 'NULL' : sequelize.escape(r.reading_id)},${created})`);
-  });
-  return `INSERT INTO measurements (client_id, patient_id, clinical_element, value, "when", status, comment, eraseble, source, created_by, device_id, reading_id, created_at)
-    VALUES ${values.join(',')} ON CONFLICT DO NOTHING RETURNING id, patient_id, clinical_element, value, "when", reading_id`;
+  return rows
+    .map((r) => `(${int(req.clientId)},${int(r.patient_id)},${int(r.clinical_element)},${Number(r.value)},${sqlDate(r.when)}${common}${r.reading_id == null ? 'NULL' : sequelize.escape(r.reading_id)},${created})`)
+    .join(',');
 }
+
+const insertSql = (group: Prepared[]) => INSERT_HEAD + group.map((p) => p.values).join(',') + INSERT_TAIL;
 
 type InsertedRow = { id: number | string; patient_id: number; clinical_element: number; value: number; when: Date | string; reading_id: string | null };
 
@@ -121,7 +125,7 @@ const rowKey = (patientId: number, element: number, value: number, when: number,
 async function storeGroup(deps: IngestDeps, group: Prepared[]): Promise<IngestResult[]> {
   const { sequelize } = deps;
   return sequelize.transaction(async (transaction) => {
-    const inserted = await insertReturning<InsertedRow>(sequelize, insertSql(sequelize, group), undefined, transaction);
+    const inserted = await insertReturning<InsertedRow>(sequelize, insertSql(group), undefined, transaction);
     const returned = new Map<string, InsertedRow[]>();
     for (const r of inserted) {
       const key = rowKey(Number(r.patient_id), Number(r.clinical_element), Number(r.value), toTime(r.when), r.reading_id);
@@ -175,5 +179,5 @@ export async function ingestReadings(deps: IngestDeps, req: IngestRequest): Prom
   for (const item of req.items) assertPatientCanSend(item.patient);
   const rows = validate(req, now);
   if (!rows.length) return { stored: [], duplicates: 0 };
-  return batcherFor(deps).submit({ req, rows, now });
+  return batcherFor(deps).submit({ req, rows, now, values: valuesSql(deps.sequelize, req, rows, now) });
 }
