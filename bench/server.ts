@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { buildServer, SERVER_ENV } from '../api/build.js';
 import fs from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
 
 export interface ApiProcess {
   pid: number;
@@ -103,16 +103,18 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, logFile: stri
 }
 
 /**
- * Starts the API as its own process, the way production runs it (migrate, then serve). Node is
- * spawned directly with tsx as a loader, so the child's pid is the server's and its RSS is the
- * API's alone.
+ * Starts the API as its own process, the way `npm start` runs it (migrate, then serve): the
+ * production bundle (api/build.ts) under plain node, with the same environment. Node is spawned
+ * directly, so the child's pid is the server's and its RSS is the API's alone.
  */
 export async function startApi(opts: { rootDir: string; dataDir: string; databaseUrl: string | null; logFile: string; env?: NodeJS.ProcessEnv }): Promise<ApiProcess> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const log = fs.openSync(opts.logFile, 'w');
+  const bundle = await buildServer();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    ...SERVER_ENV,
     NODE_ENV: 'production',
     PORT: String(port),
     DATA_DIR: opts.dataDir,
@@ -123,7 +125,7 @@ export async function startApi(opts: { rootDir: string; dataDir: string; databas
   };
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('api', 'src', 'server.ts')], {
+  const child = spawn(process.execPath, [bundle], {
     cwd: opts.rootDir, env, stdio: ['ignore', log, log],
   });
   fs.closeSync(log);

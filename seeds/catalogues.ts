@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { rootPath } from '../api/src/paths.js';
 import type { QueryInterface, Transaction } from 'sequelize';
 
 /**
@@ -64,7 +64,7 @@ const SYNC_VERSION = '1';
 const CHUNK_ROWS = 500;
 
 export function resolveCatalogueFile(name: CatalogueName): string {
-  return fileURLToPath(new URL(`./catalogues/${name}.json`, import.meta.url));
+  return rootPath('seeds/catalogues', `${name}.json`);
 }
 
 const cache = new Map<CatalogueName, { text: string; file: CatalogueFile<unknown> }>();

@@ -1,5 +1,4 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT_DIR } from './paths.js';
 import express, { Router } from 'express';
 import helmet from 'helmet';
 import type { Sequelize } from 'sequelize';
@@ -36,7 +35,7 @@ import { alertsRouter } from './modules/alerts/alerts.routes.js';
 import { auditRecorder } from './modules/audit/audit.recorder.js';
 import { auditRouter } from './modules/audit/audit.routes.js';
 
-export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export { ROOT_DIR };
 
 export interface AppDeps {
   sequelize: Sequelize;

@@ -9,6 +9,7 @@ import request from 'supertest';
 import { bootstrap } from '../../api/src/bootstrap.js';
 import type { Config } from '../../api/src/config.js';
 import type { TestProduct } from '../support/product.js';
+import { buildServer, SERVER_ENV } from '../../api/build.js';
 
 /**
  * Fault tests need what tests/support/product.ts hides: the database address (to boot a second
@@ -81,23 +82,30 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export interface ChildApi {
   baseUrl: string;
   output(): string;
-  /** Signals the whole process group (tsx and the node process it starts) and waits for the exit. */
+  /** Signals the whole process group and waits for the exit. */
   kill(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** The real server (`tsx api/src/server.ts`) as a child process on the database; no front ends, no demo seed. */
+let bundle: Promise<string> | null = null;
+
+/**
+ * The real server as `npm start` runs it (the production bundle under plain node, with the same
+ * environment) as a child process on the database; no front ends, no demo seed. The bundle is
+ * built from the sources once per test file (files run one at a time: fileParallelism false).
+ */
 export async function spawnApi(db: FaultDatabase): Promise<ChildApi> {
+  bundle ??= buildServer();
+  const entry = await bundle;
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let output = '';
   const env: Record<string, string | undefined> = {
-    ...process.env, PORT: String(port), DATA_DIR: db.dataDir, NODE_ENV: 'test', SKIP_BUILD: '1', SEED_DEMO: '0', JWT_SECRET: db.jwtSecret,
+    ...process.env, ...SERVER_ENV, PORT: String(port), DATA_DIR: db.dataDir, NODE_ENV: 'test', SKIP_BUILD: '1', SEED_DEMO: '0', JWT_SECRET: db.jwtSecret,
   };
   if (db.databaseUrl) env.DATABASE_URL = db.databaseUrl;
   else delete env.DATABASE_URL;
-  // Node itself with tsx as a loader (not the tsx CLI): SIGTERM reaches the server's own handler
-  // directly, without the CLI's relay, which under load may give up and exit 143 on its own.
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
+  // Node itself (no CLI in between): SIGTERM reaches the server's own handler directly.
+  const child: ChildProcess = spawn(process.execPath, [entry], {
     cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
   });
   const record = (c: Buffer) => (output = (output + c.toString()).slice(-32_000));

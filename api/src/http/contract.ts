@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { rootPath } from '../paths.js';
 import YAML from 'yaml';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { AppError, type FieldError } from './errors.js';
 import { MESSAGES } from '../../../contract/rules/validation.js';
 
-export const CONTRACT_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../openapi.yaml');
+export const CONTRACT_PATH = rootPath('openapi.yaml');
 
 type Schema = Record<string, any>;
 export type Contract = Schema;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { rootPath } from '../../paths.js';
 import type { Sequelize, Transaction } from 'sequelize';
 import { toSearchKey } from '../../../../contract/rules/names.js';
 
@@ -12,7 +12,7 @@ interface ConditionTypeItem { id: number; name: string; icd10: string | null; pr
 interface ClinicalVariableItem { id: number; name: string; loinc_code: string | null; type: 'numeric' | 'text'; unit: string | null; position: number }
 
 function readItems<T>(name: string): T[] {
-  const file = fileURLToPath(new URL(`../../../../seeds/catalogues/${name}.json`, import.meta.url));
+  const file = rootPath('seeds/catalogues', `${name}.json`);
   return (JSON.parse(readFileSync(file, 'utf8')) as { items: T[] }).items;
 }
 

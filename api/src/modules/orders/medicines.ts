@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { rootPath } from '../../paths.js';
 import type { Sequelize, Transaction } from 'sequelize';
 import { select } from '../../db/sql.js';
 import { notFound } from '../../http/errors.js';
@@ -8,7 +8,7 @@ import { toSearchKey } from '../../../../contract/rules/names.js';
 
 export interface Medicine { id: number; name: string; presentation: string }
 
-const FILE = fileURLToPath(new URL('../../../../seeds/catalogues/medicines.json', import.meta.url));
+const FILE = rootPath('seeds/catalogues/medicines.json');
 const loaded = new WeakMap<Sequelize, Promise<void>>();
 
 /** The medicines catalogue (seeds/catalogues/medicines.json), upserted by id once per process: idempotent. */

@@ -86,7 +86,11 @@ export async function enqueueDelivery(
 /** D19: one FHIR Observation delivery per reading (a blood-pressure pair is one panel) for subscribed clients. */
 export const queueMeasurementWebhooks: MeasurementHook = async (ctx, stored) => {
   const byClient = new Map<number, typeof stored>();
-  for (const m of stored) byClient.set(m.client_id, [...(byClient.get(m.client_id) ?? []), m]);
+  for (const m of stored) {
+    const list = byClient.get(m.client_id);
+    if (list) list.push(m);
+    else byClient.set(m.client_id, [m]);
+  }
   for (const [clientId, rows] of byClient) {
     if (!(await subscribed(ctx.sequelize, clientId, 'webhook_measurements', ctx.transaction))) continue;
     const refs = await patientRefs(ctx.sequelize, rows.map((r) => r.patient_id), ctx.transaction);
