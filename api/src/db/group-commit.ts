@@ -11,8 +11,6 @@ export interface GroupCommitOptions<T> {
   /** The size of an item (rows it writes); a group stops growing at maxSize. */
   sizeOf?: (item: T) => number;
   maxSize?: number;
-  /** Answers per turn of the event loop, in size (see answer); all at once by default. */
-  answerSize?: number;
 }
 
 interface Waiting<T, R> {
@@ -26,13 +24,11 @@ export class GroupCommit<T, R> {
   private running = false;
   private readonly sizeOf: (item: T) => number;
   private readonly maxSize: number;
-  private readonly answerSize: number;
 
   /** `flush` writes a group and answers one result per item, in order. */
   constructor(private readonly flush: (items: T[]) => Promise<R[]>, opts: GroupCommitOptions<T> = {}) {
     this.sizeOf = opts.sizeOf ?? (() => 1);
     this.maxSize = opts.maxSize ?? 1000;
-    this.answerSize = opts.answerSize ?? Infinity;
   }
 
   submit(item: T): Promise<R> {
@@ -83,7 +79,7 @@ export class GroupCommit<T, R> {
         const outcome = await flushing;
         const next = outcome.ok && this.queue.length ? this.takeGroup() : [];
         const nextFlushing = next.length ? this.settle(next) : null;
-        if (outcome.ok) void this.answer(group, outcome.results);
+        if (outcome.ok) group.forEach((w, i) => w.resolve(outcome.results[i]));
         else if (group.length > 1) await this.retryAlone(group);
         group = next.length ? next : this.takeGroup();
         if (!group.length) break;
@@ -91,25 +87,6 @@ export class GroupCommit<T, R> {
       }
     } finally {
       this.running = false;
-    }
-  }
-
-  /**
-   * Answers a finished group. What each waiter does next (its response) runs as microtasks, which
-   * all run before the database's next callback is even looked at: for big items (100-reading
-   * batches), the next group's statements would wait for every response of this one. So the
-   * answers go out in slices of about `answerSize`, one slice per turn of the event loop; small
-   * items (single readings) go out together, as one slice.
-   */
-  private async answer(group: Waiting<T, R>[], results: R[]): Promise<void> {
-    let slice = 0;
-    for (let i = 0; i < group.length; i++) {
-      if (slice >= this.answerSize) {
-        slice = 0;
-        await new Promise<void>((r) => setImmediate(r));
-      }
-      slice += this.sizeOf(group[i].item);
-      group[i].resolve(results[i]);
     }
   }
 

@@ -163,13 +163,11 @@ async function storeGroup(deps: IngestDeps, group: Prepared[]): Promise<IngestRe
 
 /** Rows per group: a few hundred requests' worth, one statement each, well inside any limit. */
 const MAX_GROUP_ROWS = 2000;
-/** Readings answered per turn of the event loop: single readings all at once, batches a few at a time. */
-const ANSWER_ROWS = 200;
 /** One per database, whatever deps object the caller built (the assistant builds its own). */
 const batcherFor = groupCommitPer(
   (deps: IngestDeps) => deps.sequelize,
   (deps: IngestDeps) =>
-    new GroupCommit<Prepared, IngestResult>((group) => storeGroup(deps, group), { sizeOf: (p) => p.rows.length, maxSize: MAX_GROUP_ROWS, answerSize: ANSWER_ROWS }),
+    new GroupCommit<Prepared, IngestResult>((group) => storeGroup(deps, group), { sizeOf: (p) => p.rows.length, maxSize: MAX_GROUP_ROWS }),
 );
 
 /**
