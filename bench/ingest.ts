@@ -21,12 +21,20 @@ import { freePort, type ApiProcess } from './server.js';
 export interface IngestionResult {
   patients: number;
   single: { api: Phase; bare: LoadResult; apiAtRate: Phase; bareAtRate: LoadResult; rate: number };
+  /** The same closed loop with many senders at once (devices report concurrently), beside the baseline's. */
+  singleMany: { api: Phase; bare: LoadResult; connections: number };
   batch: { readingsPerRequest: number; api: Phase; bare: LoadResult };
   apiPeakRssBytes: number;
   removedRows: Record<string, number>;
 }
 
 export const INGEST_RATE = 500;
+/**
+ * Senders at once for the second closed loop: a client's devices report concurrently, and group
+ * commit stores what arrives together in one transaction. (The HealthSamurai figures the issue
+ * quotes used 300 virtual users.)
+ */
+export const INGEST_MANY_CONNECTIONS = 50;
 export const BATCH_SIZE = 100;
 
 /** A heart rate, in range 19 times out of 20 (the 20th opens or extends an alert: the alarm path). */
@@ -99,6 +107,10 @@ export async function measureIngestion(deps: {
     line(`API, ${settings.connections} conexiones`, apiSingle);
     const bareSingle = await bareLoad(single('/bare'), settings.connections);
     line(`base, ${settings.connections} conexiones`, bareSingle);
+    const apiMany = await loadPhase(api, token, single('/api/v1'), INGEST_MANY_CONNECTIONS, settings.seconds);
+    line(`API, ${INGEST_MANY_CONNECTIONS} conexiones`, apiMany);
+    const bareMany = await bareLoad(single('/bare'), INGEST_MANY_CONNECTIONS);
+    line(`base, ${INGEST_MANY_CONNECTIONS} conexiones`, bareMany);
     const apiAtRate = await loadPhase(api, token, single('/api/v1'), rateConnections, settings.seconds, INGEST_RATE);
     line(`API a ${INGEST_RATE}/s`, apiAtRate);
     const bareAtRate = await bareLoad(single('/bare'), rateConnections, INGEST_RATE);
@@ -126,6 +138,7 @@ export async function measureIngestion(deps: {
     return {
       patients: patients.length,
       single: { api: apiSingle, bare: bareSingle, apiAtRate, bareAtRate, rate: INGEST_RATE },
+      singleMany: { api: apiMany, bare: bareMany, connections: INGEST_MANY_CONNECTIONS },
       batch: { readingsPerRequest: BATCH_SIZE, api: apiBatch, bare: bareBatch },
       apiPeakRssBytes,
       removedRows,

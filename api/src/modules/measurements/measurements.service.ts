@@ -95,8 +95,9 @@ export async function recordMeasurements(deps: IngestDeps, principal: StaffPrinc
   return stored.map(storedToDto);
 }
 
+/** A reading just stored: not deleted, no comment, erasable (the row's defaults). */
 function storedToDto(s: StoredMeasurement): MeasurementDto {
-  return toMeasurementDto({ ...s, status: 0, comment: null, eraseble: true });
+  return toMeasurementDto({ id: s.id, patient_id: s.patient_id, clinical_element: s.clinical_element, value: s.value, when: s.when, source: s.source, status: 0, comment: null, eraseble: true });
 }
 
 export interface ListQuery {
