@@ -1,5 +1,5 @@
 import { execute, select } from '../../db/sql.js';
-import type { MeasurementHook } from '../measurements/hooks.js';
+import type { MeasurementHook, MeasurementHookContext, StoredMeasurement } from '../measurements/hooks.js';
 import { openAlert } from './alerts.raise.js';
 import { planAlarmActions, type Reading } from './alerts.rules.js';
 
@@ -13,30 +13,46 @@ interface AssignedRule {
   maximum_condition: number;
 }
 
+interface LoadedAlarms {
+  rules: AssignedRule[];
+  open: Array<{ id: number; patient_id: number; alarm_id: number }>;
+}
+
 /**
  * D10: checks each stored reading against the patient's alarm rules, inside the storing
  * transaction. Two index lookups per batch (assigned rules by patient, open alerts by patient and
- * rule); nothing is cached, so nothing can leak between clients or go stale. The readings
- * attached to already open alerts are linked in one INSERT at the end (one per batch, not per reading).
+ * rule), sent with the INSERT; nothing is cached, so nothing can leak between clients or go stale.
+ * The readings attached to already open alerts are linked in one INSERT at the end (one per batch,
+ * not per reading).
  */
-export const checkAlarms: MeasurementHook = async (ctx, stored) => {
-  const { sequelize, transaction } = ctx;
-  const patientIds = [...new Set(stored.map((m) => m.patient_id))];
-  const rules = await select<AssignedRule>(
-    sequelize,
-    `SELECT a.id, pa.patient_id, a.name, a.clinical_element, a.priority, a.minimum_condition, a.maximum_condition
-     FROM patient_alarms pa JOIN alarms a ON a.id = pa.alarm_id
-     WHERE pa.patient_id IN (:patientIds) AND a.status = 1`,
-    { patientIds },
-    transaction,
-  );
+export const alarmsHook: MeasurementHook<LoadedAlarms> = {
+  load: async (ctx, planned) => {
+    const { sequelize, transaction } = ctx;
+    const patientIds = [...new Set(planned.map((m) => m.patient_id))];
+    const [rules, open] = await Promise.all([
+      select<AssignedRule>(
+        sequelize,
+        `SELECT a.id, pa.patient_id, a.name, a.clinical_element, a.priority, a.minimum_condition, a.maximum_condition
+         FROM patient_alarms pa JOIN alarms a ON a.id = pa.alarm_id
+         WHERE pa.patient_id IN (:patientIds) AND a.status = 1`,
+        { patientIds },
+        transaction,
+      ),
+      select<{ id: number; patient_id: number; alarm_id: number }>(
+        sequelize,
+        'SELECT id, patient_id, alarm_id FROM alerts WHERE patient_id IN (:patientIds) AND status = 1 AND alarm_id IS NOT NULL',
+        { patientIds },
+        transaction,
+      ),
+    ]);
+    return { rules, open };
+  },
+  apply: (ctx, stored, loaded) => checkAlarms(ctx, stored, loaded),
+};
+
+async function checkAlarms(ctx: MeasurementHookContext, stored: StoredMeasurement[], { rules, open }: LoadedAlarms): Promise<void> {
   if (!rules.length) return;
-  const open = await select<{ id: number; patient_id: number; alarm_id: number }>(
-    sequelize,
-    'SELECT id, patient_id, alarm_id FROM alerts WHERE patient_id IN (:patientIds) AND status = 1 AND alarm_id IS NOT NULL',
-    { patientIds },
-    transaction,
-  );
+  const patientIds = [...new Set(stored.map((m) => m.patient_id))];
   const links: Array<[alertId: number, measurementId: number]> = [];
   for (const patientId of patientIds) {
     const own = rules
@@ -67,5 +83,5 @@ export const checkAlarms: MeasurementHook = async (ctx, stored) => {
   if (!links.length) return;
   // Ids from the database and from this insert: integers, written as such.
   const values = links.map(([a, m]) => `(${Math.trunc(Number(a))}, ${Math.trunc(Number(m))})`).join(', ');
-  await execute(sequelize, `INSERT INTO alert_measurements (alert_id, measurement_id) VALUES ${values} ON CONFLICT DO NOTHING`, {}, transaction);
-};
+  await execute(ctx.sequelize, `INSERT INTO alert_measurements (alert_id, measurement_id) VALUES ${values} ON CONFLICT DO NOTHING`, {}, ctx.transaction);
+}

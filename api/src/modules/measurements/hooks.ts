@@ -1,8 +1,8 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { JobRunner } from '../../jobs/queue.js';
-import { checkAlarms } from '../alerts/alerts.engine.js';
-import { completeActivities } from '../orders/activities.match.js';
-import { queueMeasurementWebhooks } from '../webhooks/webhooks.queue.js';
+import { alarmsHook } from '../alerts/alerts.engine.js';
+import { activitiesHook } from '../orders/activities.match.js';
+import { measurementWebhooksHook } from '../webhooks/webhooks.queue.js';
 
 /** Where a reading came from. */
 export type MeasurementSource = 'staff' | 'device' | 'assistant' | 'portal';
@@ -18,7 +18,10 @@ export interface StoredMeasurement {
   source: MeasurementSource;
 }
 
-/** What every hook gets: the open transaction that stored the readings, so all of it commits or none. */
+/** A reading about to be stored: all a hook's reads may depend on (no id yet). */
+export type PlannedMeasurement = Pick<StoredMeasurement, 'client_id' | 'patient_id' | 'clinical_element' | 'when'>;
+
+/** What every hook gets: the open transaction that stores the readings, so all of it commits or none. */
 export interface MeasurementHookContext {
   sequelize: Sequelize;
   transaction: Transaction;
@@ -26,16 +29,39 @@ export interface MeasurementHookContext {
   jobs: JobRunner;
 }
 
-export type MeasurementHook = (ctx: MeasurementHookContext, stored: StoredMeasurement[]) => Promise<void>;
+/**
+ * A hook in two steps. `load` reads what it needs from the readings about to be stored; the
+ * loads of every hook are sent together with the INSERT, so the database runs them back to back
+ * instead of waiting for JavaScript between statements (issue 7: each wait is a trip through a
+ * busy event loop). `apply` then decides and writes, knowing the stored rows. A load may read
+ * more than apply uses (a reading the INSERT skipped as a retry), never less.
+ */
+export interface MeasurementHook<S> {
+  load(ctx: MeasurementHookContext, planned: PlannedMeasurement[]): Promise<S>;
+  apply(ctx: MeasurementHookContext, stored: StoredMeasurement[], loaded: S): Promise<void>;
+}
+
+/** The hooks' loaded states, in MEASUREMENT_HOOKS order; only for applyMeasurementHooks. */
+export type LoadedHooks = readonly unknown[];
 
 /**
- * Everything that follows a stored reading, in order, inside the storing transaction:
+ * Everything that follows a stored reading, applied in order inside the storing transaction:
  * the webhook deliveries it queues (D19; first, so a receiver gets the Observation before the
  * DetectedIssue an alarm raises on it), the alarm check (D10), the activity it completes (D11).
  */
-export const MEASUREMENT_HOOKS: MeasurementHook[] = [queueMeasurementWebhooks, checkAlarms, completeActivities];
+const MEASUREMENT_HOOKS = [measurementWebhooksHook, alarmsHook, activitiesHook] as ReadonlyArray<MeasurementHook<unknown>>;
 
-export async function runMeasurementHooks(ctx: MeasurementHookContext, stored: StoredMeasurement[]): Promise<void> {
+export function loadMeasurementHooks(ctx: MeasurementHookContext, planned: PlannedMeasurement[]): Promise<LoadedHooks> {
+  if (!planned.length) return Promise.resolve([]);
+  return Promise.all(MEASUREMENT_HOOKS.map((hook) => hook.load(ctx, planned)));
+}
+
+export async function applyMeasurementHooks(ctx: MeasurementHookContext, stored: StoredMeasurement[], loaded: LoadedHooks): Promise<void> {
   if (!stored.length) return;
-  for (const hook of MEASUREMENT_HOOKS) await hook(ctx, stored);
+  for (let i = 0; i < MEASUREMENT_HOOKS.length; i++) await MEASUREMENT_HOOKS[i].apply(ctx, stored, loaded[i]);
+}
+
+/** Both steps, for rows already stored. */
+export async function runMeasurementHooks(ctx: MeasurementHookContext, stored: StoredMeasurement[]): Promise<void> {
+  await applyMeasurementHooks(ctx, stored, await loadMeasurementHooks(ctx, stored));
 }

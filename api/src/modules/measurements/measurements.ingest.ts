@@ -5,7 +5,7 @@ import { insertReturning, sqlDate } from '../../db/sql.js';
 import { AppError, conflict } from '../../http/errors.js';
 import { PATIENT_STATUS } from '../access/access.rules.js';
 import { parseReading, type ReadingInput } from '../../../../contract/rules/vitals.js';
-import { runMeasurementHooks, type MeasurementSource, type StoredMeasurement } from './hooks.js';
+import { applyMeasurementHooks, loadMeasurementHooks, type MeasurementSource, type StoredMeasurement } from './hooks.js';
 
 /**
  * The one way a reading is stored, whatever sent it (staff, device, assistant, portal): the
@@ -117,15 +117,21 @@ const rowKey = (patientId: number, element: number, value: number, when: number,
   `${patientId}|${element}|${Math.fround(value)}|${when}|${readingId ?? ''}`;
 
 /**
- * One transaction and one INSERT for a group of requests (GroupCommit), then one pass of the hooks
- * over everything the group stored. RETURNING promises no order, so each returned row goes back to
+ * One transaction and one INSERT for a group of requests (GroupCommit), sent together with the
+ * hooks' reads (they depend only on what is about to be stored), then one pass of the hooks over
+ * everything the group stored. RETURNING promises no order, so each returned row goes back to
  * the first request that sent a row with its values (rows alike in every value are alike in their
  * answer too); a row the INSERT skipped (a retried reading id) is that request's duplicate.
  */
 async function storeGroup(deps: IngestDeps, group: Prepared[]): Promise<IngestResult[]> {
   const { sequelize } = deps;
   return sequelize.transaction(async (transaction) => {
-    const inserted = await insertReturning<InsertedRow>(sequelize, insertSql(group), undefined, transaction);
+    const ctx = { sequelize, transaction, now: deps.now(), jobs: deps.jobs };
+    const planned = group.flatMap(({ req, rows }) => rows.map((r) => ({ client_id: req.clientId, patient_id: r.patient_id, clinical_element: r.clinical_element, when: r.when })));
+    const [inserted, loaded] = await Promise.all([
+      insertReturning<InsertedRow>(sequelize, insertSql(group), undefined, transaction),
+      loadMeasurementHooks(ctx, planned),
+    ]);
     const returned = new Map<string, InsertedRow[]>();
     for (const r of inserted) {
       const key = rowKey(Number(r.patient_id), Number(r.clinical_element), Number(r.value), toTime(r.when), r.reading_id);
@@ -156,7 +162,7 @@ async function storeGroup(deps: IngestDeps, group: Prepared[]): Promise<IngestRe
       all.push(...stored);
       return { stored, duplicates: withId.size - storedIds.size };
     });
-    await runMeasurementHooks({ sequelize, transaction, now: deps.now(), jobs: deps.jobs }, all);
+    await applyMeasurementHooks(ctx, all, loaded);
     return results;
   });
 }

@@ -18,6 +18,9 @@ interface ClientFlags {
 }
 
 /** Deliveries are queued only for a registered, validated (and not switched-off) webhook with that subscription. */
+const isSubscribed = (c: ClientFlags | undefined, what: 'webhook_measurements' | 'webhook_alerts') =>
+  Boolean(c && c.webhook_url && c.webhook_validated && c[what]);
+
 async function subscribed(sequelize: Sequelize, clientId: number, what: 'webhook_measurements' | 'webhook_alerts', transaction?: Transaction) {
   const [c] = await select<ClientFlags>(
     sequelize,
@@ -25,7 +28,7 @@ async function subscribed(sequelize: Sequelize, clientId: number, what: 'webhook
     { id: clientId },
     transaction,
   );
-  return Boolean(c && c.webhook_url && c.webhook_validated && c[what]);
+  return isSubscribed(c, what);
 }
 
 export async function patientRefs(sequelize: Sequelize, ids: number[], transaction?: Transaction): Promise<Map<number, FhirPatientRef>> {
@@ -83,27 +86,42 @@ export async function enqueueDelivery(
   return id;
 }
 
-/** D19: one FHIR Observation delivery per reading (a blood-pressure pair is one panel) for subscribed clients. */
-export const queueMeasurementWebhooks: MeasurementHook = async (ctx, stored) => {
-  const byClient = new Map<number, typeof stored>();
-  for (const m of stored) {
-    const list = byClient.get(m.client_id);
-    if (list) list.push(m);
-    else byClient.set(m.client_id, [m]);
-  }
-  for (const [clientId, rows] of byClient) {
-    if (!(await subscribed(ctx.sequelize, clientId, 'webhook_measurements', ctx.transaction))) continue;
-    const refs = await patientRefs(ctx.sequelize, rows.map((r) => r.patient_id), ctx.transaction);
-    for (const group of groupReadings(rows.map((r) => ({ ...r, when: new Date(r.when) })))) {
-      const patient = refs.get(group[0].patient_id);
-      if (!patient) continue;
-      await enqueueDelivery(
-        ctx,
-        { clientId, patientId: group[0].patient_id, eventType: 'measurement', eventKey: observationKey(group), payload: observationFor(group, patient, ctx.now) },
-        ctx.transaction,
-      );
+/**
+ * D19: one FHIR Observation delivery per reading (a blood-pressure pair is one panel) for
+ * subscribed clients. Load: the clients' subscription flags, sent with the INSERT.
+ */
+export const measurementWebhooksHook: MeasurementHook<Set<number>> = {
+  load: async (ctx, planned) => {
+    const clientIds = [...new Set(planned.map((m) => m.client_id))];
+    const rows = await select<ClientFlags & { id: number }>(
+      ctx.sequelize,
+      'SELECT id, webhook_url, webhook_validated, webhook_measurements, webhook_alerts FROM clients WHERE id IN (:clientIds)',
+      { clientIds },
+      ctx.transaction,
+    );
+    return new Set(rows.filter((c) => isSubscribed(c, 'webhook_measurements')).map((c) => Number(c.id)));
+  },
+  apply: async (ctx, stored, subscribedClients) => {
+    const byClient = new Map<number, typeof stored>();
+    for (const m of stored) {
+      if (!subscribedClients.has(m.client_id)) continue;
+      const list = byClient.get(m.client_id);
+      if (list) list.push(m);
+      else byClient.set(m.client_id, [m]);
     }
-  }
+    for (const [clientId, rows] of byClient) {
+      const refs = await patientRefs(ctx.sequelize, rows.map((r) => r.patient_id), ctx.transaction);
+      for (const group of groupReadings(rows.map((r) => ({ ...r, when: new Date(r.when) })))) {
+        const patient = refs.get(group[0].patient_id);
+        if (!patient) continue;
+        await enqueueDelivery(
+          ctx,
+          { clientId, patientId: group[0].patient_id, eventType: 'measurement', eventKey: observationKey(group), payload: observationFor(group, patient, ctx.now) },
+          ctx.transaction,
+        );
+      }
+    }
+  },
 };
 
 /** D19: a FHIR DetectedIssue delivery for a new value alert (type 0) of a client subscribed to 'Alertas de valor'. */
