@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Sequelize } from 'sequelize';
-import { sqlDate } from './sql.js';
+import { QueryTypes, Sequelize } from 'sequelize';
+import { select, sqlDate } from './sql.js';
 
 describe('sqlDate', () => {
   const sqlite = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
@@ -11,5 +11,24 @@ describe('sqlDate', () => {
     '2026-03-08T07:00:00.001Z',
   ])('%s is written as sequelize.escape writes it', (iso) => {
     expect(sqlDate(new Date(iso))).toBe(sqlite.escape(new Date(iso) as unknown as string));
+  });
+});
+
+describe('select on SQLite (straight to the driver)', () => {
+  const sqlite = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
+  it.each([
+    ['a date', { v: new Date('2026-11-21T12:34:56.789Z') }],
+    ['a string with a quote', { v: "O'Higgins" }],
+    ['a number', { v: 36.6 }],
+    ['null', { v: null }],
+  ])('writes %s as Sequelize does', async (_name, replacements) => {
+    const [ours] = await select<{ v: unknown }>(sqlite, 'SELECT :v AS v', replacements);
+    const [theirs] = (await sqlite.query('SELECT :v AS v', { replacements, type: QueryTypes.SELECT })) as Array<{ v: unknown }>;
+    expect(ours.v).toEqual(theirs.v);
+  });
+
+  it('expands a list for IN', async () => {
+    const rows = await select<{ v: number }>(sqlite, 'SELECT value AS v FROM json_each(:list) WHERE value IN (:ids)', { list: '[1,2,3,4]', ids: [2, 4] });
+    expect(rows.map((r) => r.v)).toEqual([2, 4]);
   });
 });

@@ -35,6 +35,19 @@ const { injectReplacements } = createRequire(import.meta.url)('sequelize/lib/uti
 
 const isSqlite = (sequelize: Sequelize) => sequelize.getDialect() === 'sqlite';
 
+/**
+ * Dates as the text Sequelize's escape writes for them (sqlDate, held equal by sql.test.ts)
+ * without its per-value moment formatting: statements with a few dates run per stored reading.
+ */
+function withDatesWritten(replacements: Record<string, unknown>): Record<string, unknown> {
+  let out: Record<string, unknown> | null = null;
+  for (const key in replacements) {
+    const v = replacements[key];
+    if (v instanceof Date && !Number.isNaN(v.getTime())) (out ??= { ...replacements })[key] = sqlDate(v).slice(1, -1);
+  }
+  return out ?? replacements;
+}
+
 function runOn<T>(sequelize: Sequelize, conn: SqliteConnection, text: string, call: SqliteCall<T>): Promise<T> {
   // Queued one at a time on the connection, as Sequelize does: statements waiting for the write
   // lock (busy_timeout) then hold one libuv pool thread, not all of them (see serialiseTransactions).
@@ -58,7 +71,7 @@ async function onSqlite<T>(
   writes = false,
 ): Promise<T> {
   const s = sequelize as unknown as SqliteInternals;
-  const text = replacements ? injectReplacements(sql.trim(), s.dialect, replacements) : sql.trim();
+  const text = replacements ? injectReplacements(sql.trim(), s.dialect, withDatesWritten(replacements)) : sql.trim();
   if (transaction) {
     const t = transaction as unknown as { finished?: string; connection: SqliteConnection };
     if (t.finished) throw new Error(`${t.finished} has been called on this transaction, you can no longer use it.`);

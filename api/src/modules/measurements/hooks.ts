@@ -34,7 +34,8 @@ export interface MeasurementHookContext {
  * loads of every hook are sent together with the INSERT, so the database runs them back to back
  * instead of waiting for JavaScript between statements (issue 7: each wait is a trip through a
  * busy event loop). `apply` then decides and writes, knowing the stored rows. A load may read
- * more than apply uses (a reading the INSERT skipped as a retry), never less.
+ * more than apply uses (a reading the INSERT skipped as a retry), never less, and may also make a
+ * write that depends only on what is sent (activities: the stale-data flags).
  */
 export interface MeasurementHook<S> {
   load(ctx: MeasurementHookContext, planned: PlannedMeasurement[]): Promise<S>;

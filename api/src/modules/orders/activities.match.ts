@@ -19,27 +19,45 @@ const time = (v: Date | string) => (v instanceof Date ? v : new Date(v)).getTime
  * readings never complete the same one. A reading also clears the order's stale-data flag.
  *
  * Set-based, for a whole ingestion group: one SELECT of the open activities of every patient in
- * the group over the readings' time span (load, sent with the INSERT), the matching in memory, an
- * UPDATE only for an activity really completed, and one UPDATE of the stale flags.
+ * the group over the readings' time span and one UPDATE of the stale flags (load, sent with the
+ * INSERT), the matching in memory, and an UPDATE only for an activity really completed.
  */
 export const activitiesHook: MeasurementHook<Candidate[]> = {
-  load: (ctx, planned) => {
+  load: async (ctx, planned) => {
     const patientIds = [...new Set(planned.map((m) => m.patient_id))];
     const whens = planned.map((m) => m.when.getTime());
-    return select<Candidate>(
-      ctx.sequelize,
-      `SELECT a.id, a.patient_id, a.programmed_at, o.clinical_element FROM activities a JOIN orders o ON o.id = a.order_id
-       WHERE a.patient_id IN (:patientIds) AND a.status IN (0, 1) AND a.programmed_at <= :to AND a.programmed_at > :from
-         AND o.order_type = 0 AND o.status IN (1, 2)
-       ORDER BY a.programmed_at, a.id`,
-      { patientIds, to: new Date(Math.max(...whens)), from: new Date(Math.min(...whens) - ACTIVITY_WINDOW_MS) },
-      ctx.transaction,
-    );
+    // (patient, element) pairs, exactly: a reading of one element never clears another's flag.
+    const pairs = new Map<string, string>();
+    for (const m of planned) {
+      const elements = elementsMatching(m.clinical_element);
+      pairs.set(`${m.patient_id}:${elements.join(',')}`, `(patient_id = ${Number(m.patient_id)} AND clinical_element IN (${elements.map(Number).join(',')}))`);
+    }
+    const [candidates] = await Promise.all([
+      select<Candidate>(
+        ctx.sequelize,
+        `SELECT a.id, a.patient_id, a.programmed_at, o.clinical_element FROM activities a JOIN orders o ON o.id = a.order_id
+         WHERE a.patient_id IN (:patientIds) AND a.status IN (0, 1) AND a.programmed_at <= :to AND a.programmed_at > :from
+           AND o.order_type = 0 AND o.status IN (1, 2)
+         ORDER BY a.programmed_at, a.id`,
+        { patientIds, to: new Date(Math.max(...whens)), from: new Date(Math.min(...whens) - ACTIVITY_WINDOW_MS) },
+        ctx.transaction,
+      ),
+      // A reading (or a retried one, stored before) clears its order's stale-data flag: this
+      // depends only on what is sent, so it goes with the INSERT too.
+      execute(
+        ctx.sequelize,
+        `UPDATE orders SET stale_alerted_at = NULL
+         WHERE patient_id IN (:patientIds) AND order_type = 0 AND stale_alerted_at IS NOT NULL AND (${[...pairs.values()].join(' OR ')})`,
+        { patientIds },
+        ctx.transaction,
+      ),
+    ]);
+    return candidates;
   },
   apply: async (ctx, stored, candidates) => {
+    if (!candidates.length) return;
     const taken = new Set<number>();
     for (const m of stored) {
-      if (!candidates.length) break;
       const when = m.when.getTime();
       const elements = elementsMatching(m.clinical_element);
       const fits = candidates.filter((c) =>
@@ -56,19 +74,5 @@ export const activitiesHook: MeasurementHook<Candidate[]> = {
         if (done) break;
       }
     }
-    // (patient, element) pairs, exactly: a reading of one element never clears another's flag.
-    const patientIds = [...new Set(stored.map((m) => m.patient_id))];
-    const pairs = new Map<string, string>();
-    for (const m of stored) {
-      const elements = elementsMatching(m.clinical_element);
-      pairs.set(`${m.patient_id}:${elements.join(',')}`, `(patient_id = ${Number(m.patient_id)} AND clinical_element IN (${elements.map(Number).join(',')}))`);
-    }
-    await execute(
-      ctx.sequelize,
-      `UPDATE orders SET stale_alerted_at = NULL
-       WHERE patient_id IN (:patientIds) AND order_type = 0 AND stale_alerted_at IS NOT NULL AND (${[...pairs.values()].join(' OR ')})`,
-      { patientIds },
-      ctx.transaction,
-    );
   },
 };
