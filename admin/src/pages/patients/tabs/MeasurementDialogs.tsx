@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import { App, Col, DatePicker, Form, Input, Modal, Radio, Row, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { CHARTS, MEASUREMENT_DELETE_ERROR } from '../../../../../contract/rules/charts';
@@ -33,7 +33,9 @@ export function RecordDialog({ open, patientId, onClose, onSaved }: { open: bool
   const chart = CHARTS.find((c) => c.key === key) ?? CHARTS[0];
   const isPressure = chart.key === 'blood_pressure';
 
-  useEffect(() => {
+  // Before the dialog is painted: set after paint (useEffect), the defaults could land after a
+  // quick first click and undo it (seen in the browser test on a loaded machine).
+  useLayoutEffect(() => {
     if (open) form.setFieldsValue({ chart: 'heart_rate', value: undefined, systolic: undefined, diastolic: undefined, when: dayjs() });
   }, [open, form]);
 
