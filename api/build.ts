@@ -21,18 +21,25 @@ export const SERVER_BUNDLE = path.join(root, 'api', 'dist', 'server.js');
  */
 export const SERVER_ENV = { MALLOC_ARENA_MAX: '2' } as const;
 
-export async function buildServer(): Promise<string> {
+/**
+ * Builds the bundle at `outfile` (default api/dist/server.js). Any file one folder under api/
+ * works: paths.ts resolves the root two levels up from the bundle.
+ */
+export async function buildServer(outfile = SERVER_BUNDLE): Promise<string> {
   await build({
     entryPoints: [path.join(root, 'api', 'src', 'server.ts')],
-    outfile: SERVER_BUNDLE,
+    outfile,
     bundle: true,
     packages: 'external',
     platform: 'node',
     format: 'esm',
     target: 'node20',
+    // Sequelize names a model after its class (`AS "Patient"`, and our literals say so); esbuild
+    // renames classes that collide in the bundle (Patient -> _Patient) unless told to keep names.
+    keepNames: true,
     logLevel: 'warning',
   });
-  return SERVER_BUNDLE;
+  return outfile;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -9,7 +9,8 @@ import request from 'supertest';
 import { bootstrap } from '../../api/src/bootstrap.js';
 import type { Config } from '../../api/src/config.js';
 import type { TestProduct } from '../support/product.js';
-import { buildServer, SERVER_ENV } from '../../api/build.js';
+import { SERVER_ENV } from '../../api/build.js';
+import { testBundle } from '../support/bundle.js';
 
 /**
  * Fault tests need what tests/support/product.ts hides: the database address (to boot a second
@@ -86,16 +87,12 @@ export interface ChildApi {
   kill(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-let bundle: Promise<string> | null = null;
-
 /**
  * The real server as `npm start` runs it (the production bundle under plain node, with the same
- * environment) as a child process on the database; no front ends, no demo seed. The bundle is
- * built from the sources once per test file (files run one at a time: fileParallelism false).
+ * environment) as a child process on the database; no front ends, no demo seed.
  */
 export async function spawnApi(db: FaultDatabase): Promise<ChildApi> {
-  bundle ??= buildServer();
-  const entry = await bundle;
+  const entry = await testBundle();
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let output = '';

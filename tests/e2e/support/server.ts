@@ -4,8 +4,14 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_ENV } from '../../../api/build.js';
+import { testBundle } from '../../support/bundle.js';
 
-/** Boots the real product (API serving the built admin and portal) as a child process. */
+/**
+ * Boots the real product as `npm start` runs it: the API's production bundle under plain node,
+ * with npm start's environment, serving the built admin and portal, as a child process
+ * (testBundle: one copy per test worker, built from the sources).
+ */
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -45,11 +51,11 @@ export async function startServer(extraEnv: Record<string, string> | ((baseUrl: 
     output = (output + chunk.toString()).slice(-OUTPUT_LIMIT);
   };
 
-  // Same as `npx tsx api/src/server.ts`, without npx's start-up cost and notices.
-  // Its own process group, so stop() also ends the node process tsx starts.
-  const child = spawn(path.join(REPO_ROOT, 'node_modules/.bin/tsx'), ['api/src/server.ts'], {
+  const entry = await testBundle();
+  // Its own process group, so stop() ends it and anything it starts.
+  const child = spawn(process.execPath, [entry], {
     cwd: REPO_ROOT,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'test', ...(typeof extraEnv === 'function' ? extraEnv(baseUrl) : extraEnv) },
+    env: { ...process.env, ...SERVER_ENV, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'test', ...(typeof extraEnv === 'function' ? extraEnv(baseUrl) : extraEnv) },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
