@@ -46,10 +46,20 @@ const PAGE = 20;
 
 const placeholders = (from: number, count: number) => Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
 
-/** Every authenticated request: http/auth.ts reads the session row, then the user (User.findOne). */
+const SESSION_USER_COLUMNS = USER_COLUMNS.split(',').map((c) => `u."${c.trim()}" AS "u_${c.trim()}"`).join(', ');
+
+/**
+ * Every authenticated request: http/auth.ts reads the session and its user in one statement (the
+ * sessions of requests that arrive together share it; alone here, as at one connection).
+ */
 async function authenticate(exec: Exec, c: Caller) {
-  await exec.query('auth: session', 'SELECT subject_type, subject_id, client_id, expires_at, revoked_at FROM sessions WHERE id = $1', [c.sessionId]);
-  await exec.query('auth: user', `SELECT ${USER_COLUMNS} FROM users WHERE id = $1 AND client_id = $2`, [c.userId, c.clientId]);
+  await exec.query(
+    'auth: session and user',
+    `SELECT s.id, s.subject_type, s.subject_id, s.client_id, s.expires_at, s.revoked_at, ${SESSION_USER_COLUMNS}
+     FROM sessions s LEFT JOIN users u ON s.subject_type = 'staff' AND u.id = s.subject_id AND u.client_id = s.client_id
+     WHERE s.id IN ($1)`,
+    [c.sessionId],
+  );
 }
 
 /** patients.service tagsOf(): the tags of the patients on the page. */

@@ -32,3 +32,12 @@ describe('select on SQLite (straight to the driver)', () => {
     expect(rows.map((r) => r.v)).toEqual([2, 4]);
   });
 });
+
+describe('logging on SQLite', () => {
+  it("shows the statement sent straight to the driver to Sequelize's logging option", async () => {
+    const logged: string[] = [];
+    const sqlite = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: (text: string) => logged.push(text) });
+    await select(sqlite, 'SELECT :v AS v', { v: 7 });
+    expect(logged.at(-1)).toBe('Executing (default): SELECT 7 AS v');
+  });
+});

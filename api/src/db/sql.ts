@@ -72,6 +72,10 @@ async function onSqlite<T>(
 ): Promise<T> {
   const s = sequelize as unknown as SqliteInternals;
   const text = replacements ? injectReplacements(sql.trim(), s.dialect, withDatesWritten(replacements)) : sql.trim();
+  // Sequelize's `logging` option still sees every statement (off in production; the benchmark's
+  // statement capture and a developer's debugging turn it on).
+  const { logging } = (sequelize as unknown as { options: { logging?: unknown } }).options;
+  if (typeof logging === 'function') logging(`Executing (${transaction ? 'transaction' : 'default'}): ${text}`, {});
   if (transaction) {
     const t = transaction as unknown as { finished?: string; connection: SqliteConnection };
     if (t.finished) throw new Error(`${t.finished} has been called on this transaction, you can no longer use it.`);
