@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BatchLoader, batchLoaderPer } from './batch-load.js';
+import { BatchLoader } from './batch-load.js';
 
 const ROWS = new Map([
   [1, 'uno'],
@@ -45,13 +45,5 @@ describe('BatchLoader', () => {
     const results = await Promise.allSettled([loader.load(1), loader.load(2)]);
     expect(results.map((x) => x.status)).toEqual(['rejected', 'rejected']);
     expect(bad.calls).toEqual([[1, 2]]);
-  });
-
-  it('batchLoaderPer gives one loader per key object', () => {
-    const per = batchLoaderPer((_db: object) => new BatchLoader(recorder().loadMany));
-    const a = {};
-    const b = {};
-    expect(per(a)).toBe(per(a));
-    expect(per(a)).not.toBe(per(b));
   });
 });

@@ -41,13 +41,3 @@ export class BatchLoader<K, V> {
     }
   }
 }
-
-/** One loader per database (keyed weakly, like groupCommitPer): tests open many databases. */
-export function batchLoaderPer<A extends object, K, V>(create: (arg: A) => BatchLoader<K, V>): (arg: A) => BatchLoader<K, V> {
-  const byArg = new WeakMap<A, BatchLoader<K, V>>();
-  return (arg) => {
-    let loader = byArg.get(arg);
-    if (!loader) byArg.set(arg, (loader = create(arg)));
-    return loader;
-  };
-}

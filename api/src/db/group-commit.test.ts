@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GroupCommit, groupCommitPer } from './group-commit.js';
+import { GroupCommit } from './group-commit.js';
 
 /** A flush that records its groups and fails for any group holding a 'bad' item. */
 function recorder() {
@@ -71,23 +71,5 @@ describe('GroupCommit', () => {
     r.open();
     await Promise.all(p);
     expect(r.groups).toEqual([['a'], ['bbbbb'], ['c']]);
-  });
-});
-
-describe('groupCommitPer', () => {
-  it('shares one GroupCommit per key, whatever argument object carries it', () => {
-    const dbA = {};
-    const dbB = {};
-    const made: object[] = [];
-    const per = groupCommitPer(
-      (deps: { db: object }) => deps.db,
-      (deps) => {
-        made.push(deps.db);
-        return new GroupCommit(async (items: string[]) => items);
-      },
-    );
-    expect(per({ db: dbA })).toBe(per({ db: dbA }));
-    expect(per({ db: dbB })).not.toBe(per({ db: dbA }));
-    expect(made).toEqual([dbA, dbB]);
   });
 });

@@ -102,18 +102,3 @@ export class GroupCommit<T, R> {
     }
   }
 }
-
-/**
- * One GroupCommit per database: the first caller's `arg` creates it, later callers with the same
- * key (`keyOf(arg)`, e.g. their Sequelize instance) share it. Keyed weakly, so a closed database
- * (tests open many) takes its batcher with it.
- */
-export function groupCommitPer<A, K extends object, T, R>(keyOf: (arg: A) => K, create: (arg: A) => GroupCommit<T, R>): (arg: A) => GroupCommit<T, R> {
-  const byKey = new WeakMap<K, GroupCommit<T, R>>();
-  return (arg) => {
-    const key = keyOf(arg);
-    let gc = byKey.get(key);
-    if (!gc) byKey.set(key, (gc = create(arg)));
-    return gc;
-  };
-}

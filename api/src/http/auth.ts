@@ -4,7 +4,8 @@ import { Strategy as JwtStrategy, ExtractJwt } from 'passport-jwt';
 import type { Request, RequestHandler } from 'express';
 import type { Sequelize } from 'sequelize';
 import { select } from '../db/sql.js';
-import { BatchLoader, batchLoaderPer } from '../db/batch-load.js';
+import { BatchLoader } from '../db/batch-load.js';
+import { perDatabase } from '../db/per-database.js';
 import { unauthorized, forbidden } from './errors.js';
 import { can, isRole, type Action, type Role } from '../modules/access/access.rules.js';
 import { User, USER_STATUS } from '../modules/users/users.model.js';
@@ -71,7 +72,8 @@ function sessionSql(): string {
   return sessionSqlText;
 }
 
-const sessionLoader = batchLoaderPer(
+const sessionLoader = perDatabase(
+  (sequelize: Sequelize) => sequelize,
   (sequelize: Sequelize) =>
     new BatchLoader<string, SessionRow>(async (ids) => new Map((await select<SessionRow>(sequelize, sessionSql(), { ids })).map((r) => [String(r.id), r]))),
 );

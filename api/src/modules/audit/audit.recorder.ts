@@ -1,7 +1,8 @@
 import type { Request, RequestHandler } from 'express';
 import type { Sequelize } from 'sequelize';
 import { execute, select } from '../../db/sql.js';
-import { GroupCommit, groupCommitPer } from '../../db/group-commit.js';
+import { GroupCommit } from '../../db/group-commit.js';
+import { perDatabase } from '../../db/per-database.js';
 import { describeRequest, type AuditDraft } from './audit.rules.js';
 
 export interface AuditDeps {
@@ -83,7 +84,7 @@ type AuditRow = Record<(typeof AUDIT_COLUMNS)[number], unknown>;
  * Events that finish together are written together: one multi-row INSERT per group (GroupCommit),
  * so a burst of audited writes (staff entering readings) adds one statement, not one per request.
  */
-const writerFor = groupCommitPer(
+const writerFor = perDatabase(
   (sequelize: Sequelize) => sequelize,
   (sequelize: Sequelize) =>
     new GroupCommit<AuditRow, void>(async (rows) => {

@@ -1,6 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import type { JobRunner } from '../../jobs/queue.js';
-import { GroupCommit, groupCommitPer } from '../../db/group-commit.js';
+import { GroupCommit } from '../../db/group-commit.js';
+import { perDatabase } from '../../db/per-database.js';
 import { insertReturning, sqlDate } from '../../db/sql.js';
 import { AppError, conflict } from '../../http/errors.js';
 import { PATIENT_STATUS } from '../access/access.rules.js';
@@ -167,10 +168,10 @@ async function storeGroup(deps: IngestDeps, group: Prepared[]): Promise<IngestRe
   });
 }
 
-/** Rows per group: a few hundred requests' worth, one statement each, well inside any limit. */
+/** Rows per group (one INSERT): twenty 100-reading batches, well inside any statement limit. */
 const MAX_GROUP_ROWS = 2000;
 /** One per database, whatever deps object the caller built (the assistant builds its own). */
-const batcherFor = groupCommitPer(
+const batcherFor = perDatabase(
   (deps: IngestDeps) => deps.sequelize,
   (deps: IngestDeps) =>
     new GroupCommit<Prepared, IngestResult>((group) => storeGroup(deps, group), { sizeOf: (p) => p.rows.length, maxSize: MAX_GROUP_ROWS }),

@@ -1,6 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { execute, select } from '../../db/sql.js';
-import { BatchLoader, batchLoaderPer } from '../../db/batch-load.js';
+import { BatchLoader } from '../../db/batch-load.js';
+import { perDatabase } from '../../db/per-database.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { Principal, StaffPrincipal } from '../../http/auth.js';
 import { can, PATIENT_STATUS } from '../access/access.rules.js';
@@ -53,7 +54,8 @@ export function toMeasurementDto(r: MeasurementRow): MeasurementDto {
 }
 
 /** Readings arrive many at a time: their patients are read together (BatchLoader). */
-const patientLoader = batchLoaderPer(
+const patientLoader = perDatabase(
+  (sequelize: Sequelize) => sequelize,
   (sequelize: Sequelize) =>
     new BatchLoader<number, PatientRef>(async (ids) =>
       new Map((await select<PatientRef>(sequelize, 'SELECT id, client_id, status, time_zone FROM patients WHERE id IN (:ids)', { ids })).map((p) => [Number(p.id), p])),
