@@ -35,7 +35,6 @@ import { alertsRouter } from './modules/alerts/alerts.routes.js';
 import { auditRecorder } from './modules/audit/audit.recorder.js';
 import { auditRouter } from './modules/audit/audit.routes.js';
 
-export { ROOT_DIR };
 
 export interface AppDeps {
   sequelize: Sequelize;

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { select } from './db/sql.js';
 import { loadConfig } from './config.js';
 import { bootstrap } from './bootstrap.js';
-import { ROOT_DIR } from './app.js';
+import { ROOT_DIR } from './paths.js';
 import { hashPassword } from './modules/sessions/sessions.service.js';
 import { seedDemo } from '../../seeds/demo.js';
 

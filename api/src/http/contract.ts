@@ -166,9 +166,11 @@ export function createContractErrorTranslator(doc: Contract): ErrorRequestHandle
  * depends only on the route and the options, and a non-global RegExp keeps no state, so the
  * validator's own copy of path-to-regexp gets a cache.
  */
+/** require() as express-openapi-validator sees it: its own copies of its dependencies and files. */
+const validatorRequire = () => createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
+
 function memoiseRouteCompilation(): void {
-  const validatorRequire = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
-  const ptr = validatorRequire('path-to-regexp') as { pathToRegexp: (path: string, opts?: { sensitive?: boolean; strict?: boolean }) => unknown; memoised?: boolean };
+  const ptr = validatorRequire()('path-to-regexp') as { pathToRegexp: (path: string, opts?: { sensitive?: boolean; strict?: boolean }) => unknown; memoised?: boolean };
   if (ptr.memoised) return;
   const compile = ptr.pathToRegexp;
   const cache = new Map<string, unknown>();
@@ -196,8 +198,7 @@ interface OpenApiContextLike {
  * code, same answer, same path parameters); anything else gets the full list.
  */
 function rememberRouteByShape(): void {
-  const validatorRequire = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
-  const metadata = validatorRequire('./middlewares/openapi.metadata') as {
+  const metadata = validatorRequire()('./middlewares/openapi.metadata') as {
     applyOpenApiMetadata: (ctx: OpenApiContextLike, responseApiDoc?: unknown) => Middleware;
     shapeAware?: boolean;
   };

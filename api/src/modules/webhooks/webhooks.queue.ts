@@ -17,18 +17,15 @@ interface ClientFlags {
   webhook_alerts: boolean | number;
 }
 
-/** Deliveries are queued only for a registered, validated (and not switched-off) webhook with that subscription. */
-const isSubscribed = (c: ClientFlags | undefined, what: 'webhook_measurements' | 'webhook_alerts') =>
-  Boolean(c && c.webhook_url && c.webhook_validated && c[what]);
-
-async function subscribed(sequelize: Sequelize, clientId: number, what: 'webhook_measurements' | 'webhook_alerts', transaction?: Transaction) {
-  const [c] = await select<ClientFlags>(
+/** Of these clients, those whose webhook is registered, validated (and not switched off) and subscribed to `what`. */
+async function subscribedClients(sequelize: Sequelize, clientIds: number[], what: 'webhook_measurements' | 'webhook_alerts', transaction?: Transaction) {
+  const rows = await select<ClientFlags & { id: number }>(
     sequelize,
-    'SELECT webhook_url, webhook_validated, webhook_measurements, webhook_alerts FROM clients WHERE id = :id',
-    { id: clientId },
+    'SELECT id, webhook_url, webhook_validated, webhook_measurements, webhook_alerts FROM clients WHERE id IN (:clientIds)',
+    { clientIds },
     transaction,
   );
-  return isSubscribed(c, what);
+  return new Set(rows.filter((c) => c.webhook_url && c.webhook_validated && c[what]).map((c) => Number(c.id)));
 }
 
 export async function patientRefs(sequelize: Sequelize, ids: number[], transaction?: Transaction): Promise<Map<number, FhirPatientRef>> {
@@ -91,16 +88,7 @@ export async function enqueueDelivery(
  * subscribed clients. Load: the clients' subscription flags, sent with the INSERT.
  */
 export const measurementWebhooksHook: MeasurementHook<Set<number>> = {
-  load: async (ctx, planned) => {
-    const clientIds = [...new Set(planned.map((m) => m.client_id))];
-    const rows = await select<ClientFlags & { id: number }>(
-      ctx.sequelize,
-      'SELECT id, webhook_url, webhook_validated, webhook_measurements, webhook_alerts FROM clients WHERE id IN (:clientIds)',
-      { clientIds },
-      ctx.transaction,
-    );
-    return new Set(rows.filter((c) => isSubscribed(c, 'webhook_measurements')).map((c) => Number(c.id)));
-  },
+  load: (ctx, planned) => subscribedClients(ctx.sequelize, [...new Set(planned.map((m) => m.client_id))], 'webhook_measurements', ctx.transaction),
   apply: async (ctx, stored, subscribedClients) => {
     const byClient = new Map<number, typeof stored>();
     for (const m of stored) {
@@ -127,7 +115,7 @@ export const measurementWebhooksHook: MeasurementHook<Set<number>> = {
 /** D19: a FHIR DetectedIssue delivery for a new value alert (type 0) of a client subscribed to 'Alertas de valor'. */
 export const queueAlertWebhook: AlertHook = async (ctx, alert) => {
   if (alert.alert_type !== 0) return;
-  if (!(await subscribed(ctx.sequelize, alert.client_id, 'webhook_alerts', ctx.transaction))) return;
+  if (!(await subscribedClients(ctx.sequelize, [alert.client_id], 'webhook_alerts', ctx.transaction)).has(alert.client_id)) return;
   const patient = (await patientRefs(ctx.sequelize, [alert.patient_id], ctx.transaction)).get(alert.patient_id);
   if (!patient) return;
   let observation: Record<string, unknown> | null = null;
