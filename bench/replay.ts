@@ -31,11 +31,14 @@ export interface ReplayScenario<I> extends Scenario<I> {
 
 const keyOf = (r: HttpRequest) => `${r.method} ${r.path}`;
 
+/** A statement that answers a total: a COUNT, or the sum of the alert counts kept by triggers (migration 0017). */
+const COUNT_SQL = /^\s*SELECT\s+(count\(|SUM\(n\) AS n FROM alert_status_counts\b)/i;
+
 function labelOf(sql: string, k: number): string {
   const table = /\bFROM\s+[`"]?(\w+)[`"]?/i.exec(sql)?.[1] ?? 'statement';
   if (table === 'sessions') return 'auth: session';
   if (table === 'users' && k < 3) return 'auth: user';
-  const kind = /^\s*SELECT\s+count\(/i.test(sql) ? 'count' : /\bGROUP BY\b/i.test(sql) ? 'group' : /\bLIMIT\b/i.test(sql) ? 'page' : 'read';
+  const kind = COUNT_SQL.test(sql) ? 'count' : /\bGROUP BY\b/i.test(sql) ? 'group' : /\bLIMIT\b/i.test(sql) ? 'page' : 'read';
   return `${k + 1}. ${table} (${kind})`;
 }
 
@@ -44,7 +47,7 @@ export function listOutcome(results: Array<{ sql: string; rows: Array<Record<str
   let total: number | null = null;
   let ids: number[] | null = null;
   for (const r of results) {
-    if (/^\s*SELECT\s+count\(/i.test(r.sql) && r.rows.length === 1) total = Number(Object.values(r.rows[0])[0]);
+    if (COUNT_SQL.test(r.sql) && r.rows.length === 1) total = Number(Object.values(r.rows[0])[0]);
     else if (ids === null && /\bORDER BY\b/i.test(r.sql) && /\bLIMIT\b/i.test(r.sql) && (r.rows.length === 0 || 'id' in r.rows[0])) {
       ids = r.rows.map((row) => Number(row.id));
     }
@@ -153,9 +156,10 @@ export function buildReadScenarios(samples: ReadSamples, connections: number): A
       return { total: b.open, ids: [b.by_priority.high, b.by_priority.medium, b.by_priority.low] };
     },
     baselineOutcome: (results) => {
-      const grouped = results.find((r) => /GROUP BY priority/i.test(r.sql))?.rows ?? [];
-      const by = (p: number) => Number(grouped.find((r) => Number(r.priority) === p)?.n ?? 0);
-      const open = results.find((r) => /^\s*SELECT\s+count\(/i.test(r.sql));
+      // One row with a count per priority: p1 (high), p2 (medium), p3 (low).
+      const perPriority = results.find((r) => /\bAS p1\b/i.test(r.sql))?.rows[0] ?? {};
+      const by = (p: number) => Number((perPriority as Record<string, unknown>)[`p${p}`] ?? 0);
+      const open = results.find((r) => COUNT_SQL.test(r.sql));
       return { total: open ? Number(Object.values(open.rows[0])[0]) : null, ids: [by(1), by(2), by(3)] };
     },
   };
@@ -170,7 +174,7 @@ export function buildReadScenarios(samples: ReadSamples, connections: number): A
     p95TargetMs: 50,
     replay: new Map(),
     apiOutcome: (_h, body) => ({ total: (body as { total: number }).total, ids: [] }),
-    baselineOutcome: (results) => ({ total: Number(Object.values(results.find((r) => /count\(/i.test(r.sql))!.rows[0])[0]), ids: [] }),
+    baselineOutcome: (results) => ({ total: Number(Object.values(results.find((r) => COUNT_SQL.test(r.sql))!.rows[0])[0]), ids: [] }),
   };
   const all: Array<ReplayScenario<any>> = [chart, alertsList, metrics, openCount];
   for (const s of all) s.work = replayWork(s);

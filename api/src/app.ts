@@ -62,6 +62,10 @@ export function createApp(deps: AppDeps): express.Express {
   const { doc, text } = loadContract();
   const app = express();
   app.disable('x-powered-by');
+  // No ETag on res.send answers: they are the API's, sent with Cache-Control: no-store, so no
+  // client revalidates them, and hashing every body cost CPU on each request (issue 7). Files
+  // (sendFile, express.static) keep theirs.
+  app.set('etag', false);
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'extended');
   app.use(
@@ -97,7 +101,7 @@ export function createApp(deps: AppDeps): express.Express {
   });
   app.use(docsRouter());
 
-  const { authenticate, initialize } = createAuthenticator(deps.sequelize, deps.jwtSecret, now);
+  const { authenticate } = createAuthenticator(deps.sequelize, deps.jwtSecret, now);
   const sessionDeps = {
     sequelize: deps.sequelize,
     secret: deps.jwtSecret,
@@ -115,7 +119,6 @@ export function createApp(deps: AppDeps): express.Express {
   api.use(express.json({ limit: '1mb' }));
   api.use(unwrapBody);
   api.use(...createContractValidator(doc));
-  api.use(initialize);
   api.get('/api/v1/health', (_req, res) => {
     res.json({ status: 'ok' });
   });

@@ -7,6 +7,7 @@ import { initModels } from './db/models.js';
 import { loadCatalogues, type Catalogues } from './modules/catalogues/catalogues.service.js';
 import { createSmsSender } from './adapters/sms.js';
 import { createApp } from './app.js';
+import { flushAuditTrail } from './modules/audit/audit.recorder.js';
 import { createJobRunner, type JobRunner } from './jobs/queue.js';
 import { otpLength } from './modules/otp/otp.rules.js';
 import { syncCatalogues } from '../../seeds/catalogues.js';
@@ -52,5 +53,9 @@ export async function bootstrap(config: Config, opts: { now?: () => Date; otpLen
     serveFrontEnds: opts.serveFrontEnds,
     dataDir: config.dataDir,
   });
-  return { app, sequelize, catalogues, jobs, close: () => sequelize.close() };
+  const close = async () => {
+    await flushAuditTrail(sequelize);
+    await sequelize.close();
+  };
+  return { app, sequelize, catalogues, jobs, close };
 }

@@ -72,4 +72,45 @@ describe('GroupCommit', () => {
     await Promise.all(p);
     expect(r.groups).toEqual([['a'], ['bbbbb'], ['c']]);
   });
+
+  it('with a spacing, items that keep arriving wait for the next slot and go together', async () => {
+    const starts: Array<{ at: number; items: string[] }> = [];
+    const gc = new GroupCommit(async (items: string[]) => {
+      starts.push({ at: Date.now(), items });
+      return items;
+    }, { spacingMs: 40 });
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const first = gc.submit('a');
+    await sleep(5);
+    const b = gc.submit('b');
+    await sleep(10);
+    const c = gc.submit('c');
+    expect(await Promise.all([first, b, c])).toEqual(['a', 'b', 'c']);
+    expect(starts.map((s) => s.items)).toEqual([['a'], ['b', 'c']]);
+    // A timer may fire a millisecond early by Date.now()'s rounding.
+    expect(starts[1].at - starts[0].at).toBeGreaterThanOrEqual(39);
+    // Quiet again: the next item goes at once.
+    await sleep(60);
+    const before = Date.now();
+    await gc.submit('d');
+    expect(starts[2]).toEqual({ at: expect.any(Number), items: ['d'] });
+    expect(starts[2].at - before).toBeLessThan(20);
+  });
+
+  it('flushPending writes what waits for its slot at once, and resolves when nothing is left', async () => {
+    const starts: string[][] = [];
+    const gc = new GroupCommit(async (items: string[]) => {
+      starts.push(items);
+      return items;
+    }, { spacingMs: 60_000 });
+    const first = gc.submit('a');
+    await first;
+    const rest = [gc.submit('b'), gc.submit('c')];
+    await new Promise((r) => setImmediate(r));
+    expect(starts).toEqual([['a']]);
+    await gc.flushPending();
+    expect(starts).toEqual([['a'], ['b', 'c']]);
+    expect(await Promise.all(rest)).toEqual(['b', 'c']);
+    await gc.flushPending();
+  });
 });

@@ -15,6 +15,8 @@ import * as m0012 from './migrations/0012-audit.js';
 import * as m0013 from './migrations/0013-activities-by-client-day.js';
 import * as m0014 from './migrations/0014-patients-by-client-id.js';
 import * as m0015 from './migrations/0015-alerts-covering-filters.js';
+import * as m0016 from './migrations/0016-alerts-priority-element.js';
+import * as m0017 from './migrations/0017-alert-status-counts.js';
 
 interface Migration {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -38,6 +40,8 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['0013-activities-by-client-day', m0013],
   ['0014-patients-by-client-id', m0014],
   ['0015-alerts-covering-filters', m0015],
+  ['0016-alerts-priority-element', m0016],
+  ['0017-alert-status-counts', m0017],
 ];
 
 export function createMigrator(sequelize: Sequelize) {

@@ -1,6 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { QueryTypes, Sequelize } from 'sequelize';
-import { select, sqlDate } from './sql.js';
+import { QueryTypes, Sequelize, type Transaction } from 'sequelize';
+import { openDatabase } from './database.js';
+import { execute, select, sqlDate, sqlValue, writeTransaction } from './sql.js';
 
 describe('sqlDate', () => {
   const sqlite = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
@@ -27,6 +31,20 @@ describe('select on SQLite (straight to the driver)', () => {
     expect(ours.v).toEqual(theirs.v);
   });
 
+  it.each([
+    ['a date', new Date('2026-11-21T12:34:56.789Z')],
+    ['a string with quotes and a backslash', "O'Higgins \\ \"x\""],
+    ['a decimal', 36.6],
+    ['a negative integer', -7],
+    ['true', true],
+    ['null', null],
+    ['undefined', undefined],
+  ])('sqlValue writes %s as the replacement would', async (_name, v) => {
+    const [ours] = await select<{ v: unknown }>(sqlite, `SELECT ${sqlValue(sqlite, v)} AS v`);
+    const [theirs] = await select<{ v: unknown }>(sqlite, 'SELECT :v AS v', { v: (v ?? null) as unknown });
+    expect(ours.v).toEqual(theirs.v);
+  });
+
   it('expands a list for IN', async () => {
     const rows = await select<{ v: number }>(sqlite, 'SELECT value AS v FROM json_each(:list) WHERE value IN (:ids)', { list: '[1,2,3,4]', ids: [2, 4] });
     expect(rows.map((r) => r.v)).toEqual([2, 4]);
@@ -39,5 +57,62 @@ describe('logging on SQLite', () => {
     const sqlite = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: (text: string) => logged.push(text) });
     await select(sqlite, 'SELECT :v AS v', { v: 7 });
     expect(logged.at(-1)).toBe('Executing (default): SELECT 7 AS v');
+  });
+});
+
+describe('writeTransaction on SQLite (BEGIN and COMMIT straight to the driver)', () => {
+  const open = async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-tx-'));
+    const sequelize = await openDatabase({ dataDir: dir, databaseUrl: null });
+    await sequelize.query('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)');
+    return sequelize;
+  };
+  const values = async (sequelize: Sequelize) => (await select<{ v: string }>(sequelize, 'SELECT v FROM t ORDER BY id')).map((r) => r.v);
+
+  it('commits what raw statements and ORM calls wrote inside it, then runs afterCommit hooks', async () => {
+    const sequelize = await open();
+    const events: string[] = [];
+    const out = await writeTransaction(sequelize, async (t) => {
+      t.afterCommit(async () => {
+        events.push(`after commit: ${(await values(sequelize)).join(',')}`);
+      });
+      await execute(sequelize, 'INSERT INTO t (v) VALUES (:v)', { v: 'raw' }, t);
+      await sequelize.query("INSERT INTO t (v) VALUES ('orm')", { transaction: t });
+      // Not visible outside before COMMIT (WAL: the main connection reads the last commit).
+      events.push(`inside: ${(await values(sequelize)).join(',')}`);
+      return 42;
+    });
+    expect(out).toBe(42);
+    expect(events).toEqual(['inside: ', 'after commit: raw,orm']);
+    await sequelize.close();
+  });
+
+  it('rolls back everything when the work fails, and the next transaction runs', async () => {
+    const sequelize = await open();
+    let used: Transaction | null = null;
+    await expect(
+      writeTransaction(sequelize, async (t) => {
+        used = t;
+        await execute(sequelize, 'INSERT INTO t (v) VALUES (:v)', { v: 'lost' }, t);
+        await execute(sequelize, 'INSERT INTO missing (v) VALUES (1)', {}, t);
+      }),
+    ).rejects.toMatchObject({ name: 'SequelizeDatabaseError' });
+    expect(await values(sequelize)).toEqual([]);
+    await expect(execute(sequelize, "INSERT INTO t (v) VALUES ('late')", {}, used!)).rejects.toThrow(/rollback has been called/);
+    await writeTransaction(sequelize, (t) => execute(sequelize, "INSERT INTO t (v) VALUES ('kept')", {}, t));
+    expect(await values(sequelize)).toEqual(['kept']);
+    await sequelize.close();
+  });
+
+  it("takes turns with Sequelize's managed transactions and lone writes: none fails busy", async () => {
+    const sequelize = await open();
+    const work = Array.from({ length: 6 }, (_, i) => [
+      writeTransaction(sequelize, (t) => execute(sequelize, 'INSERT INTO t (v) VALUES (:v)', { v: `w${i}` }, t)),
+      sequelize.transaction((t) => sequelize.query(`INSERT INTO t (v) VALUES ('s${i}')`, { transaction: t })),
+      execute(sequelize, 'INSERT INTO t (v) VALUES (:v)', { v: `e${i}` }),
+    ]).flat();
+    await Promise.all(work);
+    expect((await values(sequelize)).sort()).toHaveLength(18);
+    await sequelize.close();
   });
 });

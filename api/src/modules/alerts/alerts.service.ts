@@ -151,18 +151,23 @@ export interface AlertFilters {
   priority?: number;
 }
 
-async function page(sequelize: Sequelize, where: string[], params: Record<string, unknown>, offset: number, limit: number) {
+/** `total`, when given, answers the count instead of counting the filtered rows (status alone: alert_status_counts). */
+async function page(sequelize: Sequelize, where: string[], params: Record<string, unknown>, offset: number, limit: number, total?: () => Promise<number>) {
   const clause = where.join(' AND ');
   // The page's ids first, from the alerts table alone, then the joins for those rows only: when
   // the order cannot come from an index (a name search), only ids are sorted, not joined rows.
-  const rows = await select<AlertRow>(
-    sequelize,
-    `${SELECT_ALERT} WHERE al.id IN (SELECT al.id FROM alerts al WHERE ${clause} ORDER BY al.created_at DESC, al.id DESC LIMIT :limit OFFSET :offset)
-     ORDER BY al.created_at DESC, al.id DESC`,
-    { ...params, limit, offset },
-  );
-  const [{ n }] = await select<{ n: number }>(sequelize, `SELECT COUNT(*) AS n FROM alerts al WHERE ${clause}`, params);
-  return { rows: await toDtos(sequelize, rows), total: Number(n) };
+  // Sent together: on SQLite they run back to back without a trip through JavaScript between them.
+  const count = total ? total() : select<{ n: number }>(sequelize, `SELECT COUNT(*) AS n FROM alerts al WHERE ${clause}`, params).then(([{ n }]) => Number(n));
+  const [rows, n] = await Promise.all([
+    select<AlertRow>(
+      sequelize,
+      `${SELECT_ALERT} WHERE al.id IN (SELECT al.id FROM alerts al WHERE ${clause} ORDER BY al.created_at DESC, al.id DESC LIMIT :limit OFFSET :offset)
+       ORDER BY al.created_at DESC, al.id DESC`,
+      { ...params, limit, offset },
+    ),
+    count,
+  ]);
+  return { rows: await toDtos(sequelize, rows), total: n };
 }
 
 /** A patient's token reaches only its own alerts; staff reach their client's patients (D14). */
@@ -200,7 +205,9 @@ export async function listClientAlerts(deps: AlertDeps, principal: StaffPrincipa
     params.to = dayStartUtc(nextDay(q.end_at), zone);
   }
   patientSearchClauses(q.search, 'al.patient_id', where, params);
-  return page(deps.sequelize, where, params, offset, limit);
+  const statusOnly = q.alert_type == null && q.clinical_element == null && q.priority == null && !q.start_at && !q.end_at && !q.search?.trim();
+  const status = q.status === 'open' ? [1] : q.status === 'closed' ? [2] : null;
+  return page(deps.sequelize, where, params, offset, limit, statusOnly ? () => countByStatus(deps.sequelize, principal.clientId, status) : undefined);
 }
 
 async function findAlertRow(sequelize: Sequelize, clientId: number, patientId: number, alertId: number): Promise<AlertRow> {
@@ -312,24 +319,36 @@ export async function alertMetrics(deps: AlertDeps, principal: StaffPrincipal, q
   const zone = principal.user.time_zone || 'UTC';
   const from = q.start_at ? dayStartUtc(q.start_at, zone) : new Date(deps.now().getTime() - 30 * 86_400_000);
   const to = q.end_at ? dayStartUtc(nextDay(q.end_at), zone) : new Date(deps.now().getTime() + 60_000);
-  const rows = await select<{ priority: number; n: number }>(
-    deps.sequelize,
-    'SELECT priority, COUNT(*) AS n FROM alerts WHERE client_id = :clientId AND created_at >= :from AND created_at < :to GROUP BY priority',
-    { clientId: principal.clientId, from, to },
-  );
+  // One range count per priority (index client_id, priority, created_at): counting entries reads
+  // no column, where a GROUP BY read the priority of every alert in the period.
+  const priorities = Object.keys(PRIORITY_KEYS).map(Number);
+  const [[counts], open] = await Promise.all([
+    select<Record<string, number | string>>(
+      deps.sequelize,
+      `SELECT ${priorities
+        .map((p) => `(SELECT COUNT(*) FROM alerts WHERE client_id = :clientId AND priority = ${p} AND created_at >= :from AND created_at < :to) AS p${p}`)
+        .join(', ')}`,
+      { clientId: principal.clientId, from, to },
+    ),
+    countAlerts(deps, principal, 'active'),
+  ]);
   const byPriority = { low: 0, medium: 0, high: 0 };
-  for (const r of rows) {
-    const key = PRIORITY_KEYS[Number(r.priority)];
-    if (key) byPriority[key] += Number(r.n);
-  }
-  return { by_priority: byPriority, open: await countAlerts(deps, principal, 'active') };
+  for (const p of priorities) byPriority[PRIORITY_KEYS[p]] = Number(counts[`p${p}`]);
+  return { by_priority: byPriority, open };
 }
 
 export async function countAlerts(deps: AlertDeps, principal: StaffPrincipal, status: 'active' | 'closed' = 'active'): Promise<number> {
-  const [{ n }] = await select<{ n: number }>(deps.sequelize, 'SELECT COUNT(*) AS n FROM alerts WHERE client_id = :clientId AND status = :status', {
-    clientId: principal.clientId, status: status === 'active' ? 1 : 2,
-  });
-  return Number(n);
+  return countByStatus(deps.sequelize, principal.clientId, [status === 'active' ? 1 : 2]);
+}
+
+/** The client's alerts in these statuses (null: all), from the counts the database keeps (migration 0017). */
+async function countByStatus(sequelize: Sequelize, clientId: number, statuses: number[] | null): Promise<number> {
+  const [{ n }] = await select<{ n: number | string | null }>(
+    sequelize,
+    `SELECT SUM(n) AS n FROM alert_status_counts WHERE client_id = :clientId${statuses ? ' AND status IN (:statuses)' : ''}`,
+    { clientId, statuses },
+  );
+  return Number(n ?? 0);
 }
 
 /** Short polling for the alerts manager (P6x): alerts newer than the id the page already knows. */

@@ -2,7 +2,7 @@ import type { Sequelize } from 'sequelize';
 import type { JobRunner } from '../../jobs/queue.js';
 import { GroupCommit } from '../../db/group-commit.js';
 import { perDatabase } from '../../db/per-database.js';
-import { insertReturning, sqlDate } from '../../db/sql.js';
+import { insertReturning, sqlDate, writeTransaction } from '../../db/sql.js';
 import { AppError, conflict } from '../../http/errors.js';
 import { PATIENT_STATUS } from '../access/access.rules.js';
 import { parseReading, type ReadingInput } from '../../../../contract/rules/vitals.js';
@@ -126,7 +126,7 @@ const rowKey = (patientId: number, element: number, value: number, when: number,
  */
 async function storeGroup(deps: IngestDeps, group: Prepared[]): Promise<IngestResult[]> {
   const { sequelize } = deps;
-  return sequelize.transaction(async (transaction) => {
+  return writeTransaction(sequelize, async (transaction) => {
     const ctx = { sequelize, transaction, now: deps.now(), jobs: deps.jobs };
     const planned = group.flatMap(({ req, rows }) => rows.map((r) => ({ client_id: req.clientId, patient_id: r.patient_id, clinical_element: r.clinical_element, when: r.when })));
     const [inserted, loaded] = await Promise.all([
