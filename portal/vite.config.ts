@@ -24,7 +24,8 @@ export default defineConfig({
   root,
   base: '/portal/',
   plugins: [react(), serveScreensInDev()],
-  build: { outDir: 'dist', emptyOutDir: true },
+  // manifest: dist/.vite/manifest.json for the benchmark's front-end rows (never served: a dotfile).
+  build: { outDir: 'dist', emptyOutDir: true, manifest: true },
   server: {
     port: 5174,
     proxy: { '/api': 'http://localhost:3100' },
