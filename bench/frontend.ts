@@ -31,9 +31,21 @@ function chartFiles(dist: string): Set<string> {
   const out = new Set<string>();
   if (!fs.existsSync(file)) return out;
   const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, { file: string; imports?: string[] }>;
-  for (const [key, entry] of Object.entries(manifest)) {
-    if (/(^_charts-|Chart\.tsx$)/.test(key)) out.add(entry.file);
+  const chart = new Set(Object.keys(manifest).filter((key) => /(^_charts-|Chart\.tsx$)/.test(key)));
+  // A chunk whose every importer is a chart chunk is one too (the charting library, wherever the
+  // splitter put it), until nothing changes.
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const key of Object.keys(manifest)) {
+      if (chart.has(key)) continue;
+      const importers = Object.keys(manifest).filter((k) => manifest[k].imports?.includes(key));
+      if (importers.length && importers.every((k) => chart.has(k))) {
+        chart.add(key);
+        grew = true;
+      }
+    }
   }
+  for (const key of chart) out.add(manifest[key].file);
   return out;
 }
 
