@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  alarmBands, defaultLatest, latestOptions, latestPoints, pairBloodPressure, showLatestSelector, timeDomain, timeTicks, valueDomain,
+  alarmBands, axisLabel, defaultLatest, latestOptions, latestPoints, pairBloodPressure, showLatestSelector, timeDomain, timeTicks, valueDomain,
 } from './charts';
 
 const DAY = 86_400_000;
@@ -42,6 +42,21 @@ describe('time axis', () => {
     expect(ticks.length).toBeLessThanOrEqual(6);
     expect(ticks[0]).toBe(0);
     expect(ticks.at(-1)).toBe(30 * DAY);
+  });
+});
+
+describe('time-axis labels (in the patient\'s zone; the hour instead of the day when the axis spans under two days)', () => {
+  const at = Date.parse('2026-11-21T11:55:00Z');
+  it.each([
+    ['ten readings of one morning', [at - 3_600_000, at], 'America/Bogota', '06:55'],
+    ['just under two days', [at - 2 * DAY + 60_000, at], 'America/Bogota', '06:55'],
+    ['two days', [at - 2 * DAY, at], 'America/Bogota', '21/11'],
+    ['a month', [at - 30 * DAY, at], 'America/Bogota', '21/11'],
+    ['another zone', [at - 3_600_000, at], 'Asia/Tokyo', '20:55'],
+    ['another zone, another day', [at - 30 * DAY, at], 'Pacific/Kiritimati', '22/11'],
+    ['a single point (±15 days window)', [at - 15 * DAY, at + 15 * DAY], 'Europe/Madrid', '21/11'],
+  ] as const)('%s → %s', (_what, domain, zone, label) => {
+    expect(axisLabel(at, [domain[0], domain[1]], zone)).toBe(label);
   });
 });
 

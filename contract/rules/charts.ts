@@ -2,6 +2,7 @@
  * Measurement-chart rules (01 §2 Tab Signos, §9; 03 §2 portal charts), shared by the admin's
  * Signos tab, the patient portal and the PDF report so the numbers exist once.
  */
+import { formatWhen } from './dates';
 
 /** Points drawn by default. */
 export const CHART_DEFAULT_POINTS = 10;
@@ -86,6 +87,18 @@ export function timeTicks(domain: [number, number], max = MAX_TICKS): number[] {
   const count = Math.max(2, Math.min(max, MAX_TICKS));
   const step = (to - from) / (count - 1);
   return Array.from({ length: count }, (_, i) => Math.round(from + i * step));
+}
+
+/** Below this span the time axis names the hour too: ten readings of one morning are not six '21/11'. */
+export const AXIS_HOURS_BELOW_MS = 2 * 86_400_000;
+
+/**
+ * A time-axis label in the patient's zone: 'dd/mm', or 'hh:mm' when the axis spans under two days
+ * (as short, so the six labels still fit a card; the tooltip and the latest readings give the day).
+ */
+export function axisLabel(when: number, domain: [number, number], timeZone: string): string {
+  const full = formatWhen(when, timeZone);
+  return domain[1] - domain[0] < AXIS_HOURS_BELOW_MS ? full.slice(-5) : full.slice(0, 5);
 }
 
 /**

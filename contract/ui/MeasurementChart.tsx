@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Line } from '@ant-design/plots';
-import { timeDomain, timeTicks, valueDomain, type AlarmBand, type ChartPoint } from '../rules/charts';
-import { formatDay, formatWhen } from '../rules/dates';
+import { axisLabel, timeDomain, timeTicks, valueDomain, type AlarmBand, type ChartPoint } from '../rules/charts';
+import { formatWhen } from '../rules/dates';
 
 export interface ChartSeries {
   name: string;
@@ -42,7 +42,7 @@ export default function MeasurementChart({ series, bands, unit, timeZone, height
         color: { range: SERIES_COLORS },
       },
       axis: {
-        x: { title: false, labelFormatter: (d: Date) => formatDay(d.getTime(), timeZone), labelAutoHide: true },
+        x: { title: false, labelFormatter: (d: Date) => axisLabel(d.getTime(), xDomain, timeZone), labelAutoHide: true },
         y: { title: unit, titleSpacing: 8 },
       },
       legend: series.length > 1 ? { color: { position: 'top' as const } } : false,
