@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { buildServer, SERVER_ENV } from '../api/build.js';
+import { buildServer, SERVER_ENV, SERVER_NODE_ARGS } from '../api/build.js';
 import fs from 'node:fs';
 import net from 'node:net';
 
@@ -125,7 +125,7 @@ export async function startApi(opts: { rootDir: string; dataDir: string; databas
   };
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [bundle], {
+  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, bundle], {
     cwd: opts.rootDir, env, stdio: ['ignore', log, log],
   });
   fs.closeSync(log);

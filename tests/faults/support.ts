@@ -9,7 +9,7 @@ import request from 'supertest';
 import { bootstrap } from '../../api/src/bootstrap.js';
 import type { Config } from '../../api/src/config.js';
 import type { TestProduct } from '../support/product.js';
-import { SERVER_ENV } from '../../api/build.js';
+import { SERVER_ENV, SERVER_NODE_ARGS } from '../../api/build.js';
 import { testBundle } from '../support/bundle.js';
 
 /**
@@ -102,7 +102,7 @@ export async function spawnApi(db: FaultDatabase): Promise<ChildApi> {
   if (db.databaseUrl) env.DATABASE_URL = db.databaseUrl;
   else delete env.DATABASE_URL;
   // Node itself (no CLI in between): SIGTERM reaches the server's own handler directly.
-  const child: ChildProcess = spawn(process.execPath, [entry], {
+  const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_ARGS, entry], {
     cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
   });
   const record = (c: Buffer) => (output = (output + c.toString()).slice(-32_000));

@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVER_ENV } from '../../../api/build.js';
+import { SERVER_ENV, SERVER_NODE_ARGS } from '../../../api/build.js';
 import { testBundle } from '../../support/bundle.js';
 
 /**
@@ -53,7 +53,7 @@ export async function startServer(extraEnv: Record<string, string> | ((baseUrl: 
 
   const entry = await testBundle();
   // Its own process group, so stop() ends it and anything it starts.
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, entry], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...SERVER_ENV, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'test', ...(typeof extraEnv === 'function' ? extraEnv(baseUrl) : extraEnv) },
     stdio: ['ignore', 'pipe', 'pipe'],
