@@ -37,10 +37,12 @@ async function main() {
   app.use(express.json({ limit: '1mb' }));
   app.post('/bare/patients/:id/measurements', async (req, res) => {
     const patientId = Number(req.params.id);
-    const body = req.body as { clinical_element?: number; value?: number; measurements?: Array<{ clinical_element: number; value: number }> };
-    const list = body.measurements ?? [body as { clinical_element: number; value: number }];
+    type Sent = { clinical_element: number; value: number; when?: string };
+    const body = req.body as Partial<Sent> & { measurements?: Sent[] };
+    const list = body.measurements ?? [body as Sent];
     const now = formatTs(new Date());
-    const values = list.map((m) => `(${clientId},${patientId},${Number(m.clinical_element)},${Number(m.value)},'${now}',0,NULL,TRUE,'staff',NULL,NULL,NULL,'${now}')`).join(',');
+    // The same row the API stores: the reading's own time when it has one, else now.
+    const values = list.map((m) => `(${clientId},${patientId},${Number(m.clinical_element)},${Number(m.value)},'${m.when ? formatTs(new Date(m.when)) : now}',0,NULL,TRUE,'staff',NULL,NULL,NULL,'${now}')`).join(',');
     const rows = await insert(`INSERT INTO measurements (client_id, patient_id, clinical_element, value, "when", status, comment, eraseble, source, created_by, device_id, reading_id, created_at) VALUES ${values} RETURNING id`);
     res.status(201).json(rows);
   });

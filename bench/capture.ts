@@ -7,7 +7,7 @@
 import type { Server } from 'node:http';
 import { bootstrap } from '../api/src/bootstrap.js';
 import { loadConfig } from '../api/src/config.js';
-import { fetchRetrying, type HttpRequest } from './load.js';
+import { bodyOf, fetchRetrying, type HttpRequest } from './load.js';
 
 export function statementShape(sql: string): string {
   let s = sql.replace(/^Execut(?:ing|ed) \([^)]*\):\s*/, '').replace(/;\s*$/, '');
@@ -57,7 +57,7 @@ export async function captureRaw(
     for (const r of requests) {
       current = [];
       const res = await fetchRetrying(`http://127.0.0.1:${port}${r.path}`, {
-        method: r.method, body: r.body,
+        method: r.method, body: bodyOf(r),
         headers: { authorization: `Bearer ${opts.token}`, 'content-type': 'application/json' },
       });
       await res.arrayBuffer();

@@ -1,7 +1,11 @@
 import autocannon from 'autocannon';
 import { summarize, type Latency } from './stats.js';
 
-export interface HttpRequest { method: 'GET' | 'POST'; path: string; body?: string }
+/** A body given as a function is built when the request is sent (readings stamped with the time of sending). */
+export interface HttpRequest { method: 'GET' | 'POST'; path: string; body?: string | (() => string) }
+
+/** The body to send now. */
+export const bodyOf = (r: HttpRequest): string | undefined => (typeof r.body === 'function' ? r.body() : r.body);
 
 /**
  * fetch with one retry on a network error: the API closes idle keep-alive sockets after 5 s, and a
@@ -53,7 +57,7 @@ export async function runLoad(opts: {
     requests: [{
       setupRequest: (request) => {
         const r = opts.requests[next++ % opts.requests.length];
-        return { ...request, method: r.method, path: r.path, body: r.body, headers };
+        return { ...request, method: r.method, path: r.path, body: bodyOf(r), headers };
       },
     }],
   });

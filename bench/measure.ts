@@ -1,7 +1,7 @@
 import { explainWork, measureBaseline, runRecorded, type BaselineResult, type PlanEntry } from './baseline.js';
 import { statementShape } from './capture.js';
 import type { Driver } from './driver.js';
-import { fetchRetrying, runLoad, type HttpRequest, type LoadResult } from './load.js';
+import { bodyOf, fetchRetrying, runLoad, type HttpRequest, type LoadResult } from './load.js';
 import type { Outcome } from './queries.js';
 import { readOutcome, type Scenario } from './scenarios.js';
 import type { ApiProcess } from './server.js';
@@ -43,7 +43,7 @@ async function callApi(api: ApiProcess, token: string, s: Scenario): Promise<Out
   const res = await fetchRetrying(`${api.baseUrl}${r.path}`, {
     method: r.method,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
-    body: r.body,
+    body: bodyOf(r),
   });
   const body = await res.json().catch(() => null);
   if (res.status < 200 || res.status >= 300) {
