@@ -30,11 +30,6 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/',
   plugins: [react(), yamlModules()],
-  resolve: {
-    alias: {
-      '@contract': fileURLToPath(new URL('../contract', import.meta.url)),
-    },
-  },
   server: {
     port: 5173,
     proxy: {

@@ -13,9 +13,9 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import bcrypt from 'bcryptjs';
-import { toSearchKey } from '../contract/rules/names.js';
+import { toSearchKey } from '@vigia/contract/rules/names';
 import { parsePatientQuery } from '../api/src/modules/patients/patients.rules.js';
-import { normaliseNid } from '../contract/rules/validation.js';
+import { normaliseNid } from '@vigia/contract/rules/validation';
 import type { Row } from './driver.js';
 
 /** Runs one labelled statement (timed per label by the baseline runner), or labelled non-SQL work. */

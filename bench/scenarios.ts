@@ -4,7 +4,7 @@
  * issue's target where one applies. A new row (ingestion, alerts, charts) is a new entry here
  * plus its mirror in queries.ts.
  */
-import { toSearchKey } from '../contract/rules/names.js';
+import { toSearchKey } from '@vigia/contract/rules/names';
 import type { Work } from './baseline.js';
 import type { Driver } from './driver.js';
 import type { HttpRequest } from './load.js';

@@ -18,8 +18,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type {
   CatalogueName, CityItem, ClinicalElementItem, CountryItem, DepartmentItem, EapbItem, IdTypeItem, SimpleItem,
-} from './catalogues.js';
-import { toSearchKey } from '../contract/rules/names.js';
+} from '../api/src/modules/catalogues/catalogues.sync.js';
+import { toSearchKey } from '@vigia/contract/rules/names';
 
 const seedsDir = path.dirname(fileURLToPath(import.meta.url));
 

@@ -1,6 +1,6 @@
 import type { QueryInterface, Transaction } from 'sequelize';
 import { execute, insertReturningId, select } from '../api/src/db/sql.js';
-import { brokenRules } from '../contract/rules/alarms.js';
+import { brokenRules } from '@vigia/contract/rules/alarms';
 
 /**
  * Demo alarm rules, their assignment and alerts (02 §2.7–2.10): every client gets six rules

@@ -1,7 +1,7 @@
 import type { QueryInterface, Transaction } from 'sequelize';
 import { insertReturningId, select } from '../api/src/db/sql.js';
 import { upsertMedicines } from '../api/src/modules/orders/medicines.js';
-import { orderText, generateActivityTimes, localParts, addDays, ORDER_ELEMENT_NAMES, type OrderSchedule } from '../contract/rules/activities.js';
+import { orderText, generateActivityTimes, localParts, addDays, ORDER_ELEMENT_NAMES, type OrderSchedule } from '@vigia/contract/rules/activities';
 
 /**
  * Demo orders (02 §3): the first active patients of each client get a running medication order

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { loadCatalogue, loadCatalogues } from './catalogues.js';
+import { loadCatalogue, loadCatalogues } from '../api/src/modules/catalogues/catalogues.sync.js';
 import {
   buildCedula, buildDemoPatients, buildDemoReferences, buildRecentReadings, buildVitalSeries,
   DEMO_TAGS, PATIENT_STATUS, type DemoMeasurement, type DemoPatient,
 } from './demo.rules.js';
 import { createRng } from './random.js';
-import { toSearchKey } from '../contract/rules/names.js';
+import { toSearchKey } from '@vigia/contract/rules/names';
 // The product's own D9 rule: the demo must agree with what the API would compute.
 import { CONTACT_FIELDS, isContactComplete } from '../api/src/modules/patients/patients.rules.js';
 

@@ -3,9 +3,9 @@
  * No database and no clock: the random generator, `now` and the catalogue references come in,
  * so a seed always yields the same rows (seeds/demo.rules.test.ts holds them to that).
  */
-import type { Catalogues } from './catalogues.js';
+import type { Catalogues } from '../api/src/modules/catalogues/catalogues.sync.js';
 import type { Rng } from './random.js';
-import { toSearchKey } from '../contract/rules/names.js';
+import { toSearchKey } from '@vigia/contract/rules/names';
 import { CONTACT_FIELDS } from '../api/src/modules/patients/patients.rules.js';
 
 const DAY_MS = 86_400_000;

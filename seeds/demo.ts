@@ -1,5 +1,5 @@
 import { QueryTypes, type QueryInterface, type Transaction } from 'sequelize';
-import { loadCatalogues } from './catalogues.js';
+import { loadCatalogues } from '../api/src/modules/catalogues/catalogues.sync.js';
 import {
   buildDemoPatients, buildDemoReferences, buildVitalSeries, DEMO_TAGS, type DemoPatient, type DemoReferences,
 } from './demo.rules.js';

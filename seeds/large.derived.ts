@@ -8,8 +8,8 @@
  * unique index of D10 requires), `ordersPerPatient` vital-signs orders of `activitiesPerOrder`
  * daily activities (past ones completed or not reported, future ones scheduled).
  */
-import { ACTIVITY_STATUS, ORDER_STATUS, ORDER_TYPE } from '../contract/rules/activities.js';
-import { ALERT_STATUS, elementName } from '../contract/rules/alarms.js';
+import { ACTIVITY_STATUS, ORDER_STATUS, ORDER_TYPE } from '@vigia/contract/rules/activities';
+import { ALERT_STATUS, elementName } from '@vigia/contract/rules/alarms';
 import type { DemoPatient } from './demo.rules.js';
 import type { Rng } from './random.js';
 

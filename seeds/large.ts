@@ -22,7 +22,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import type { Database as SqliteDatabase } from 'sqlite3';
 import { openDatabase } from '../api/src/db/database.js';
 import { migrate } from '../api/src/db/migrate.js';
-import { loadCatalogues, syncCatalogues } from './catalogues.js';
+import { loadCatalogues, syncCatalogues } from '../api/src/modules/catalogues/catalogues.sync.js';
 import { DEMO_CLINICAL_ELEMENTS, DEMO_PASSWORD, DEMO_PORTAL_PATIENT, syncIdSequences } from './demo.js';
 import { buildDemoPatients, buildDemoReferences, buildRecentReadings, DEMO_TAGS, type DemoPatient, type DemoReferences } from './demo.rules.js';
 import { createRng, type Rng } from './random.js';

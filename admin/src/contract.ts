@@ -1,4 +1,4 @@
-import type { components } from '@contract';
+import type { components } from '@vigia/contract/openapi';
 
 /** Every schema of the contract, by name (`Tag`, `TagInput`, ...). */
 export type Schemas = components['schemas'];

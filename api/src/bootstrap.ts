@@ -10,7 +10,7 @@ import { createApp } from './app.js';
 import { flushAuditTrail } from './modules/audit/audit.recorder.js';
 import { createJobRunner, type JobRunner } from './jobs/queue.js';
 import { otpLength } from './modules/otp/otp.rules.js';
-import { syncCatalogues } from '../../seeds/catalogues.js';
+import { syncCatalogues } from './modules/catalogues/catalogues.sync.js';
 
 export interface Product {
   app: ReturnType<typeof createApp>;

@@ -3,7 +3,7 @@ import {
   activityCount, activityStatusAt, describeOrder, doseCount, durationDays, generateActivityTimes, localParts, localToUtc,
   medicationActivityCount, normaliseDays, orderProgress, orderStatusAt, orderText, parseAmount, startFromBulkDate,
   startFromInstant, summarise, vitalSignActivityCount, type MedicationSchedule, type VitalSignSchedule,
-} from './activities.js';
+} from './activities';
 
 const med = (frecuency: number, time_unit: number, during: number, extra: Partial<MedicationSchedule> = {}): MedicationSchedule => ({
   order_type: 1, frecuency, time_unit, during, ...extra,

@@ -1,4 +1,4 @@
-import type { components } from '../../contract/openapi';
+import type { components } from '@vigia/contract/openapi';
 
 type Schemas = components['schemas'];
 

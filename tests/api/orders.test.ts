@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
-import { generateActivityTimes, medicationActivityCount, vitalSignActivityCount } from '../../contract/rules/activities';
+import { generateActivityTimes, medicationActivityCount, vitalSignActivityCount } from '@vigia/contract/rules/activities';
 
 let t: TestProduct;
 let a: Org;

@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startTestProduct, createOrg, bearer, BOGOTA, type TestProduct, type Org } from '../support/product';
-import { MESSAGES } from '../../contract/rules/validation';
+import { MESSAGES } from '@vigia/contract/rules/validation';
 
 let t: TestProduct;
 let org: Org;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openPage, pathOf, waitForPath } from './support/browser';
 import { createStaffSession, DEMO_ADMIN } from './support/api';
 import { submitStaffLogin, useProductInBrowser } from './support/product';
-import { addDays, localParts } from '../../contract/rules/activities';
+import { addDays, localParts } from '@vigia/contract/rules/activities';
 
 /** 'Gestión de órdenes' (02 §2.6, D7) as a declarative resource with tabs, and the 'Actividades' worklist (P69). */
 describe('Gestión de órdenes y Actividades', () => {

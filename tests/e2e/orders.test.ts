@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openPage, waitForPath } from './support/browser';
 import { createStaffSession, DEMO_ADMIN, DEMO_PATIENT, findPatientByNid } from './support/api';
 import { submitStaffLogin, useProductInBrowser } from './support/product';
-import { addDays, localParts } from '../../contract/rules/activities';
+import { addDays, localParts } from '@vigia/contract/rules/activities';
 
 /** 'Crear múltiples órdenes' (02 §2.4): one medication and one vital-sign order, summary and created activities. */
 describe('Órdenes del paciente', () => {

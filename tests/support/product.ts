@@ -9,7 +9,7 @@ import type { Config } from '../../api/src/config.js';
 import { createClientWithAdmin } from '../../api/src/modules/clients/clients.service.js';
 import { User } from '../../api/src/modules/users/users.model.js';
 import { hashPassword } from '../../api/src/modules/sessions/sessions.service.js';
-import type { Role } from '../../api/src/modules/access/access.rules.js';
+import type { Role } from '@vigia/contract/rules/access';
 
 export const PASSWORD = 'Prueba@2026';
 /** Bogotá, D.C. in the DIVIPOLA catalogue (country 26 = Colombia). */

@@ -1,7 +1,7 @@
 import { API_URL } from '../constants';
 import { http } from '../providers/http';
 import type { Schemas } from '../contract';
-import { CHART_MAX_POINTS, type AlarmRange } from '../../../contract/rules/charts';
+import { CHART_MAX_POINTS, type AlarmRange } from '@vigia/contract/rules/charts';
 
 export type Measurement = Schemas['Measurement'];
 export type MeasurementInput = Schemas['MeasurementInput'];
@@ -35,4 +35,4 @@ export const measurementsApi = {
     (await http.get<DownloadLink>(`${API_URL}/patients/${patientId}/show_pdf`, { params })).data,
 };
 
-export { formatDay, formatWhen } from '../../../contract/rules/dates';
+export { formatDay, formatWhen } from '@vigia/contract/rules/dates';

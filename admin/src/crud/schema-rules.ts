@@ -3,7 +3,7 @@
  * options and Spanish message are written once, in openapi.yaml. Pure: no React, no antd runtime.
  */
 import type { FormRule } from 'antd';
-import { MESSAGES, validateEmail, validateUrl } from '../../../contract/rules/validation';
+import { MESSAGES, validateEmail, validateUrl } from '@vigia/contract/rules/validation';
 
 export type JsonSchema = {
   $ref?: string;

@@ -190,7 +190,7 @@ export type ResourceDeclaration<
   form?: 'modal' | 'page';
 };
 
-import type { Action } from '../../../api/src/modules/access/access.rules';
+import type { Action } from '@vigia/contract/rules/access';
 
 /**
  * Erased form the generic screens work with: declarations are checked against the contract where

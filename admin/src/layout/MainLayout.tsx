@@ -7,7 +7,7 @@ import { useGetIdentity, useLogout } from '@refinedev/core';
 import type { Session } from '../contract';
 import type { LogoutParams } from '../providers/auth';
 import { readSession } from '../session';
-import { displayName } from '../../../contract/rules/names';
+import { displayName } from '@vigia/contract/rules/names';
 import { Loading } from './Loading';
 import { VigiaLogo, VigiaMark } from './Logo';
 import { CONFIGURATION_LABEL, CONFIGURATION_LINKS, MAIN_LINKS, selectedMenuKey, type MenuLink } from './menu';

@@ -1,5 +1,5 @@
 import type { AccessControlProvider } from '@refinedev/core';
-import { can, isRole } from '../../../api/src/modules/access/access.rules';
+import { can, isRole } from '@vigia/contract/rules/access';
 import { readSession } from '../session';
 import { resources } from '../resources';
 

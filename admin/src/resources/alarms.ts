@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import type { Schemas } from '../contract';
 import { defineResource, type StatusValue } from '../crud/types';
-import { PRIORITY_NAMES, RANGE_MESSAGE, validateRange } from '../../../contract/rules/alarms';
+import { PRIORITY_NAMES, RANGE_MESSAGE, validateRange } from '@vigia/contract/rules/alarms';
 import { AlarmDeleteContent } from '../pages/alerts/AlarmDeleteContent';
 
 type Alarm = Schemas['Alarm'];

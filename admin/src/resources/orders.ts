@@ -1,6 +1,6 @@
 import type { Schemas } from '../contract';
 import { defineResource, type StatusValue, type Tone } from '../crud/types';
-import { formatWhen } from '../../../contract/rules/dates';
+import { formatWhen } from '@vigia/contract/rules/dates';
 
 type Order = Schemas['Order'];
 

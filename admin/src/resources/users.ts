@@ -1,6 +1,6 @@
 import type { Schemas } from '../contract';
 import { defineResource, type RemoteOptions } from '../crud/types';
-import { validatePassword, validatePasswordConfirmation } from '../../../contract/rules/validation';
+import { validatePassword, validatePasswordConfirmation } from '@vigia/contract/rules/validation';
 import { authProvider } from '../providers/auth';
 import { notify } from '../providers/notification';
 

@@ -7,7 +7,7 @@ import { select } from '../db/sql.js';
 import { BatchLoader } from '../db/batch-load.js';
 import { perDatabase } from '../db/per-database.js';
 import { unauthorized, forbidden } from './errors.js';
-import { can, isRole, type Action, type Role } from '../modules/access/access.rules.js';
+import { can, isRole, type Action, type Role } from '@vigia/contract/rules/access';
 import { User, USER_STATUS } from '../modules/users/users.model.js';
 
 export const TOKEN_ISSUER = 'vigia';

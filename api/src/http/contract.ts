@@ -6,7 +6,7 @@ import YAML from 'yaml';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { AppError, type FieldError } from './errors.js';
-import { MESSAGES } from '../../../contract/rules/validation.js';
+import { MESSAGES } from '@vigia/contract/rules/validation';
 
 export const CONTRACT_PATH = rootPath('openapi.yaml');
 

@@ -1,4 +1,4 @@
-import { MESSAGES, validateNid } from '../../../contract/rules/validation';
+import { MESSAGES, validateNid } from '@vigia/contract/rules/validation';
 
 /** Texts and rules of the patient login (spec 03 §2, §5, §8; D17). Messages come from the shared catalogue. */
 

@@ -1,4 +1,4 @@
-import { ADHERENCE_TEXT, adherenceBand } from '../../../contract/rules/adherence';
+import { ADHERENCE_TEXT, adherenceBand } from '@vigia/contract/rules/adherence';
 
 /** 'Tu cumplimiento' (03 §2): the server's measurements_adherence as a percentage, coloured by band (50 / 70). */
 export function AdherenceCard({ percent }: { percent: number | null }) {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { openDownload } from '../../../contract/ui/open-download';
+import { openDownload } from '@vigia/contract/ui/open-download';
 import { apiRequest } from '../api';
 import { readSession } from '../session';
 import { DOWNLOAD_PERIODS, downloadRange } from './downloads.data';

@@ -1,5 +1,5 @@
 import type { Patient } from '../types';
-import { displayName } from '../../../contract/rules/names';
+import { displayName } from '@vigia/contract/rules/names';
 
 /** Labels and field lists of the patient portal (spec 03 §2 'Patient portal', §3 'Portal patient'). */
 

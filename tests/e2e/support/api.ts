@@ -1,4 +1,4 @@
-import type { components } from '../../../contract/openapi';
+import type { components } from '@vigia/contract/openapi';
 
 /** Direct API calls the browser tests need to set up or read what a user cannot see (the SMS outbox). */
 

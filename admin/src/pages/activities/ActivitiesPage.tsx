@@ -6,8 +6,8 @@ import { CheckOutlined, LeftOutlined, ReloadOutlined, RightOutlined } from '@ant
 import { useGetIdentity } from '@refinedev/core';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { Session } from '../../contract';
-import { addDays, localParts } from '../../../../contract/rules/activities';
-import { formatWhen } from '../../../../contract/rules/dates';
+import { addDays, localParts } from '@vigia/contract/rules/activities';
+import { formatWhen } from '@vigia/contract/rules/dates';
 import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { readSession } from '../../session';

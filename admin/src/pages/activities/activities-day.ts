@@ -1,4 +1,4 @@
-import { WEEKDAYS, addDays, weekdayOf } from '../../../../contract/rules/activities';
+import { WEEKDAYS, addDays, weekdayOf } from '@vigia/contract/rules/activities';
 import { ACTIVITY_STATUS_NAMES } from '../orders/order-ui';
 
 /** 'Hoy', 'Ayer' or 'Mañana' for a day next to `today` (both 'YYYY-MM-DD' in the client's zone), else null. */

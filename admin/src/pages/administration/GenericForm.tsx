@@ -1,6 +1,6 @@
 import { Form, Input, Radio, Select, Typography } from 'antd';
 import type { Schemas } from '../../contract';
-import { validateElementValue, type EncounterElement } from '../../../../api/src/modules/encounters/encounters.rules';
+import { validateElementValue, type EncounterElement } from '@vigia/contract/rules/encounters';
 import { useApiGet } from './useApi';
 
 type Observation = Schemas['EncounterObservation'];

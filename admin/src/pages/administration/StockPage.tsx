@@ -9,7 +9,7 @@ import { PageHeader } from '../../crud/PageHeader';
 import { StatusChip } from '../../crud/renderers';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { readSession } from '../../session';
-import { can, isRole } from '../../../../api/src/modules/access/access.rules';
+import { can, isRole } from '@vigia/contract/rules/access';
 import { FORBIDDEN_REASON } from '../../providers/access';
 import { stocks, stockStatus } from '../../resources/stocks';
 import { useApiGet } from './useApi';

@@ -5,7 +5,7 @@ import type { Schemas } from '../../contract';
 import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { readSession } from '../../session';
-import { can, isRole } from '../../../../api/src/modules/access/access.rules';
+import { can, isRole } from '@vigia/contract/rules/access';
 import { FORBIDDEN_REASON } from '../../providers/access';
 import { useApiGet } from './useApi';
 import { formatWhen, staffTimeZone } from './zone';

@@ -1,6 +1,6 @@
 import { readSession } from '../../session';
 
-export { formatWhen, formatDay } from '../../../../contract/rules/dates';
+export { formatWhen, formatDay } from '@vigia/contract/rules/dates';
 
 /** The zone staff screens show times in when no patient is involved: the signed-in user's (D5, P71). */
 export function staffTimeZone(): string {

@@ -2,7 +2,7 @@ import { Card, Space, Tag, Typography } from 'antd';
 import { ClockCircleOutlined, HeartOutlined, RobotOutlined, UserOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { useNavigate } from 'react-router';
-import { formatElapsed } from '../../../../contract/rules/alarms';
+import { formatElapsed } from '@vigia/contract/rules/alarms';
 import { DETAIL_DELAY_MS, PRIORITY_COLORS, PRIORITY_TAG } from './alerts.data';
 import type { Alert } from './alerts.api';
 import { localTime } from './time';

@@ -2,7 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Button, Card, Col, Descriptions, Empty, Input, List, Modal, Radio, Row, Skeleton, Space, Tag, Typography } from 'antd';
 import { ArrowLeftOutlined, HeartOutlined, RobotOutlined } from '@ant-design/icons';
-import { ENTRY_MIN_LENGTH, formatElapsed, validateEntry } from '../../../../contract/rules/alarms';
+import { ENTRY_MIN_LENGTH, formatElapsed, validateEntry } from '@vigia/contract/rules/alarms';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { alertsApi, type AlertDetail } from './alerts.api';
 import { PRIORITY_COLORS, PRIORITY_TAG } from './alerts.data';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Table, Tag, Typography } from 'antd';
 import { HistoryOutlined } from '@ant-design/icons';
-import { CLOSE_TYPE_NAMES } from '../../../../contract/rules/alarms';
+import { CLOSE_TYPE_NAMES } from '@vigia/contract/rules/alarms';
 import { AlertHistoryDialog } from './AlertHistoryDialog';
 import type { Alert } from './alerts.api';
 import { localTime } from './time';

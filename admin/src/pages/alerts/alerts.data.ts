@@ -1,4 +1,4 @@
-import { PRIORITY_NAMES, elementName } from '../../../../contract/rules/alarms';
+import { PRIORITY_NAMES, elementName } from '@vigia/contract/rules/alarms';
 
 /** 02 §9: priority colours (1 error, 2 orange/yellow, 3 primary). */
 export const PRIORITY_COLORS: Record<number, string> = { 1: '#d4380d', 2: '#d48806', 3: '#0e7c7b' };

@@ -6,7 +6,7 @@ import { contractDoc } from '../../crud/contract-doc';
 import { enumOptions, objectSchema } from '../../crud/schema-rules';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { readSession } from '../../session';
-import { displayName } from '../../../../contract/rules/names';
+import { displayName } from '@vigia/contract/rules/names';
 import { getList } from '../prompts/record-api';
 import { AuditTable, type AuditQuery } from './AuditTable';
 import type { Schemas } from '../../contract';

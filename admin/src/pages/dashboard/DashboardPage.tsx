@@ -4,7 +4,7 @@ import { Card, Col, Empty, Row, Segmented, Skeleton, Statistic, Typography } fro
 import { AlertOutlined, BarChartOutlined } from '@ant-design/icons';
 import { useGetIdentity } from '@refinedev/core';
 import type { Schemas, Session } from '../../contract';
-import { displayName } from '../../../../contract/rules/names';
+import { displayName } from '@vigia/contract/rules/names';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { readSession } from '../../session';
 import { dashboardApi, PERIODS } from './dashboard.api';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Card, Form, Input, Space, Switch, Typography } from 'antd';
-import { MESSAGES } from '../../../../contract/rules/validation';
+import { MESSAGES } from '@vigia/contract/rules/validation';
 import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { notify } from '../../providers/notification';

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Button, Card, Col, DatePicker, Form, Row, Select, Statistic } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
-import { MESSAGES } from '../../../../contract/rules/validation';
+import { MESSAGES } from '@vigia/contract/rules/validation';
 import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { notify } from '../../providers/notification';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Alert, Button, Card, Descriptions, Form, Input, Space, Switch, Table, Tag, Typography } from 'antd';
 import { CheckCircleFilled, ReloadOutlined, SendOutlined } from '@ant-design/icons';
-import { MESSAGES, validateCode } from '../../../../contract/rules/validation';
+import { MESSAGES, validateCode } from '@vigia/contract/rules/validation';
 import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { notify } from '../../providers/notification';

@@ -13,7 +13,7 @@ import {
   RobotOutlined,
   YoutubeFilled,
 } from '@ant-design/icons';
-import { validateEmail, validateLoginPassword } from '../../../../contract/rules/validation';
+import { validateEmail, validateLoginPassword } from '@vigia/contract/rules/validation';
 import { PROVIDER_LINKS } from '../../constants';
 import { VigiaLogo } from '../../layout/Logo';
 import { authProvider, type LoginParams } from '../../providers/auth';

@@ -6,8 +6,8 @@ import interactionPlugin from '@fullcalendar/interaction';
 import esLocale from '@fullcalendar/core/locales/es';
 import type { DatesSetArg, EventClickArg } from '@fullcalendar/core';
 import { App, Button, Descriptions, Form, Input, Modal, Select, Space, Tag, Typography } from 'antd';
-import { MESSAGES } from '../../../../contract/rules/validation';
-import { localParts, localToUtc } from '../../../../contract/rules/activities';
+import { MESSAGES } from '@vigia/contract/rules/validation';
+import { localParts, localToUtc } from '@vigia/contract/rules/activities';
 import { ACTIVITY_STATUS_COLORS, ACTIVITY_STATUS_NAMES, hourOptions, patientDateTime, patientInstant } from './order-ui';
 import { ordersApi, type Activity } from './orders.api';
 

@@ -2,7 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { App, Button, Card, Col, Descriptions, Form, Input, Modal, Popconfirm, Row, Select, Skeleton, Space, Switch, Tag, Typography } from 'antd';
 import { ArrowLeftOutlined, CalendarOutlined, StopOutlined } from '@ant-design/icons';
-import { MESSAGES } from '../../../../contract/rules/validation';
+import { MESSAGES } from '@vigia/contract/rules/validation';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { patientsApi } from '../patients/api';
 import type { Patient } from '../patients/types';

@@ -1,5 +1,5 @@
 import { Checkbox, Col, Form, InputNumber, Row, Select, Switch } from 'antd';
-import { MESSAGES } from '../../../../contract/rules/validation';
+import { MESSAGES } from '@vigia/contract/rules/validation';
 import { MedicineSelect } from './MedicineSelect';
 import { amountOptions, elementOptions, frequencyTypeOptions, hourOptions, timeUnitOptions, unitOptions, weekdayOptions } from './order-ui';
 

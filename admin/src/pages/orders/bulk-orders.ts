@@ -1,7 +1,7 @@
 import {
   ORDER_ELEMENT_NAMES, generateActivityTimes, localParts, summarise, type BulkSummary, type OrderSchedule,
   startFromBulkDate, addDays, weekdayOf,
-} from '../../../../contract/rules/activities';
+} from '@vigia/contract/rules/activities';
 
 /** One card of the bulk dialog (02 §2.4, §7 bulk item shapes). */
 export interface MedicationCard {

@@ -1,6 +1,6 @@
 import {
   ACTIVITY_STATUS_NAMES, DOSE_AMOUNTS, HOUR_SLOTS, MEDICATION_UNITS, ORDER_ELEMENT_NAMES, ORDER_ELEMENTS, ORDER_STATUS_NAMES, WEEKDAYS, localParts, localToUtc, minutesOf,
-} from '../../../../contract/rules/activities';
+} from '@vigia/contract/rules/activities';
 
 export { ACTIVITY_STATUS_NAMES, ORDER_STATUS_NAMES };
 

@@ -4,7 +4,7 @@ import { Button, Card, Empty, List, Tag, Tooltip, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../contract';
 import { readSession } from '../../session';
-import { can, isRole } from '../../../../api/src/modules/access/access.rules';
+import { can, isRole } from '@vigia/contract/rules/access';
 import { useApiGet } from '../administration/useApi';
 import { formatWhen } from '../administration/zone';
 import type { Patient } from './types';

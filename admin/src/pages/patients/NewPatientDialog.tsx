@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { Alert, Button, Form, Modal, Space } from 'antd';
 import { SearchOutlined } from '@ant-design/icons';
 import { readSession } from '../../session';
-import { can, isRole } from '../../../../api/src/modules/access/access.rules';
+import { can, isRole } from '@vigia/contract/rules/access';
 import { FORBIDDEN_REASON } from '../../providers/access';
 import { notify } from '../../providers/notification';
 import type { VigiaHttpError } from '../../providers/errors';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Checkbox, Form, Input, Modal, Select, Space, Typography } from 'antd';
 import { ExclamationCircleFilled } from '@ant-design/icons';
-import { validateText } from '../../../../contract/rules/validation';
+import { validateText } from '@vigia/contract/rules/validation';
 import { ColorChip } from '../../crud/ColorChip';
 import { notify } from '../../providers/notification';
 import type { VigiaHttpError } from '../../providers/errors';

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Col, Form, Input, Row, Select, Skeleton, type FormInstance } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { DATE_MIN } from '../../../../contract/rules/validation';
+import { DATE_MIN } from '@vigia/contract/rules/validation';
 import { searchCities, useIdTypes, useListing, type Option } from './api';
 import { isoDay, PATIENT_FIELD_RULES, patientFormErrors, type PatientFormValues } from './patient-form';
 import { COLOMBIA_ID } from './patient-status';

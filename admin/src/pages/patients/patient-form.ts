@@ -9,7 +9,7 @@ import {
   validatePhone,
   validateRequired,
   validateText,
-} from '../../../../contract/rules/validation';
+} from '@vigia/contract/rules/validation';
 import { COLOMBIA_ID } from './patient-status';
 
 /** The values of the patient forms (new patient, basic data, contact data) as the form holds them. */

@@ -5,7 +5,7 @@ import type { Schemas } from '../../contract';
 import { notify } from '../../providers/notification';
 import {
   PROMPT_COMPACT_PAGE_SIZES, PROMPT_DISPLAY_CUT, PROMPT_MESSAGES, PROMPT_PAGE_SIZES, PROMPT_STATUS, truncateText, validatePromptText,
-} from '../../../../contract/rules/prompts';
+} from '@vigia/contract/rules/prompts';
 import { deleteJson, errorMessage, getList, postJson, putJson } from './record-api';
 import './prompts.css';
 

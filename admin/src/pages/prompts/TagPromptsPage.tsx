@@ -7,7 +7,7 @@ import { PageHeader } from '../../crud/PageHeader';
 import { tagColor } from '../../crud/palette';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { readSession } from '../../session';
-import { can, isRole } from '../../../../api/src/modules/access/access.rules';
+import { can, isRole } from '@vigia/contract/rules/access';
 import { FORBIDDEN_REASON } from '../../providers/access';
 import { PromptsPanel } from './PromptsPanel';
 import { errorMessage, getJson } from './record-api';

@@ -1,5 +1,5 @@
 import { readSession } from '../../session';
-import { can, isRole, PATIENT_STATUS, type Action } from '../../../../api/src/modules/access/access.rules';
+import { can, isRole, PATIENT_STATUS, type Action } from '@vigia/contract/rules/access';
 import { FORBIDDEN_REASON } from '../../providers/access';
 import type { Patient } from '../patients/types';
 

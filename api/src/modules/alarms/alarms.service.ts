@@ -2,8 +2,8 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { execute, insertReturningId, select } from '../../db/sql.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { likeSafe } from '../catalogues/catalogues.service.js';
-import { PRIORITY_NAMES, canonicalElement, elementName, elementUnit, validateRange } from '../../../../contract/rules/alarms.js';
-import type { components } from '../../../../contract/openapi.js';
+import { PRIORITY_NAMES, canonicalElement, elementName, elementUnit, validateRange } from '@vigia/contract/rules/alarms';
+import type { components } from '@vigia/contract/openapi';
 
 type AlarmDto = components['schemas']['Alarm'];
 type AlarmInput = components['schemas']['AlarmInput'];

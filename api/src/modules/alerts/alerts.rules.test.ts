@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { planAlarmActions, dayStartUtc, nextDay, pageWindow, type Reading } from './alerts.rules';
-import { brokenRules, isOutOfRange, validateEntry, validateRange, formatElapsed, canonicalElement } from '../../../../contract/rules/alarms';
+import { brokenRules, isOutOfRange, validateEntry, validateRange, formatElapsed, canonicalElement } from '@vigia/contract/rules/alarms';
 
 const heart = { id: 10, clinical_element: 1, minimum_condition: 50, maximum_condition: 110 };
 const legacyHeart = { id: 11, clinical_element: 0, minimum_condition: 60, maximum_condition: 100 };

@@ -1,4 +1,4 @@
-import { brokenRules, type RuleForCheck } from '../../../../contract/rules/alarms.js';
+import { brokenRules, type RuleForCheck } from '@vigia/contract/rules/alarms';
 
 export interface Reading {
   id: number;

@@ -2,15 +2,15 @@ import type { Sequelize } from 'sequelize';
 import { execute, insertReturningId, select } from '../../db/sql.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { Principal, StaffPrincipal } from '../../http/auth.js';
-import { can, PATIENT_STATUS } from '../access/access.rules.js';
+import { can, PATIENT_STATUS } from '@vigia/contract/rules/access';
 import type { Catalogues } from '../catalogues/catalogues.service.js';
 import { findPatient } from '../patients/patients.service.js';
 import { patientSearchClauses } from '../patients/patient-search.sql.js';
 import {
   ALERT_TYPE_NAMES, PRIORITY_KEYS, PRIORITY_NAMES, alertStatusName, canonicalElement, elementName, elementUnit, validateEntry,
-} from '../../../../contract/rules/alarms.js';
+} from '@vigia/contract/rules/alarms';
 import { dayStartUtc, nextDay } from './alerts.rules.js';
-import type { components } from '../../../../contract/openapi.js';
+import type { components } from '@vigia/contract/openapi';
 
 type AlertDto = components['schemas']['Alert'];
 type AlertDetail = components['schemas']['AlertDetail'];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../http/contract';
 import { AUDIT_ACTIONS, AUDIT_RESOURCES, changesText, describeRequest, REDACTED, redact, ruleFor, validateRange, type AuditInput } from './audit.rules';
-import { localToUtc } from '../../../../contract/rules/activities';
+import { localToUtc } from '@vigia/contract/rules/activities';
 
 const req = (method: string, pattern: string, params: Record<string, string> = {}, body: unknown = {}, status = 200): AuditInput => ({ method, pattern, params, body, status });
 

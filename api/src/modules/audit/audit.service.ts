@@ -2,10 +2,10 @@ import type { Sequelize } from 'sequelize';
 import { select } from '../../db/sql.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
-import { displayName } from '../../../../contract/rules/names.js';
-import type { components } from '../../../../contract/openapi.js';
+import { displayName } from '@vigia/contract/rules/names';
+import type { components } from '@vigia/contract/openapi';
 import { validateRange } from './audit.rules.js';
-import { addDays, localToUtc } from '../../../../contract/rules/activities.js';
+import { addDays, localToUtc } from '@vigia/contract/rules/activities';
 
 type AuditEvent = components['schemas']['AuditEvent'];
 

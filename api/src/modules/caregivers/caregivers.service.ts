@@ -3,9 +3,9 @@ import { execute, insertReturningId, select } from '../../db/sql.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { StaffPrincipal } from '../../http/auth.js';
 import type { Catalogues } from '../catalogues/catalogues.service.js';
-import { normaliseName, normaliseNid, validateNid } from '../../../../contract/rules/validation.js';
+import { normaliseName, normaliseNid, validateNid } from '@vigia/contract/rules/validation';
 import { patientForRead, patientForWrite } from '../observations/record-access.js';
-import type { components } from '../../../../contract/openapi.js';
+import type { components } from '@vigia/contract/openapi';
 
 type CaregiverDto = components['schemas']['Caregiver'];
 type CaregiverInput = components['schemas']['CaregiverInput'];

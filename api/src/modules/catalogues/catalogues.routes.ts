@@ -4,7 +4,7 @@ import { select } from '../../db/sql.js';
 import { principalOf, requireStaff, staffOf } from '../../http/auth.js';
 import { badRequest } from '../../http/errors.js';
 import type { Catalogues } from './catalogues.service.js';
-import { toSearchKey } from '../../../../contract/rules/names.js';
+import { toSearchKey } from '@vigia/contract/rules/names';
 
 export function cataloguesRouter(sequelize: Sequelize, catalogues: Catalogues): Router {
   const r = Router();

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { likeSafe } from './catalogues.service';
-import { toSearchKey } from '../../../../contract/rules/names';
+import { toSearchKey } from '@vigia/contract/rules/names';
 
 describe('search keys', () => {
   it.each([

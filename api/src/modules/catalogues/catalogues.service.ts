@@ -1,8 +1,8 @@
 import type { Sequelize } from 'sequelize';
 import { select } from '../../db/sql.js';
-import { toSearchKey } from '../../../../contract/rules/names.js';
+import { toSearchKey } from '@vigia/contract/rules/names';
 import { badRequest } from '../../http/errors.js';
-import type { components } from '../../../../contract/openapi.js';
+import type { components } from '@vigia/contract/openapi';
 
 type ListName = components['schemas']['ListName'];
 type SearchType = components['schemas']['SearchType'];

@@ -1,4 +1,4 @@
-import { MESSAGES, validateCode, validateUrl } from '../../../../contract/rules/validation.js';
+import { MESSAGES, validateCode, validateUrl } from '@vigia/contract/rules/validation';
 
 /** What PUT /clients/{id} may change (03 §2 webhook and integrations pages). */
 export interface ClientSettingsInput {

@@ -3,12 +3,12 @@ import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { Client } from './clients.model.js';
 import { planClientSettings, type ClientSettingsInput } from './clients.rules.js';
 import { User } from '../users/users.model.js';
-import { isRole } from '../access/access.rules.js';
+import { isRole } from '@vigia/contract/rules/access';
 import type { Catalogues } from '../catalogues/catalogues.service.js';
 import { hashPassword } from '../sessions/sessions.service.js';
-import { normaliseName, validateEmail, validateName, validatePassword } from '../../../../contract/rules/validation.js';
+import { normaliseName, validateEmail, validateName, validatePassword } from '@vigia/contract/rules/validation';
 import { isValidTimeZone } from '../patients/patients.rules.js';
-import type { components } from '../../../../contract/openapi.js';
+import type { components } from '@vigia/contract/openapi';
 
 type ClientDto = components['schemas']['Client'];
 

@@ -3,12 +3,12 @@ import { execute, insertReturningId, select } from '../../db/sql.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import type { StaffPrincipal } from '../../http/auth.js';
-import { toSearchKey } from '../../../../contract/rules/names.js';
-import { removalEffect } from '../../../../contract/rules/conditions.js';
+import { toSearchKey } from '@vigia/contract/rules/names';
+import { removalEffect } from '@vigia/contract/rules/conditions';
 import { likeSafe } from '../catalogues/catalogues.service.js';
 import { patientForRead, patientForWrite, toIso } from '../observations/record-access.js';
 import { recordCataloguesReady } from './record-catalogues.js';
-import type { components } from '../../../../contract/openapi.js';
+import type { components } from '@vigia/contract/openapi';
 
 type ConditionTypeDto = components['schemas']['ConditionType'];
 type PatientConditionDto = components['schemas']['PatientCondition'];

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { rootPath } from '../../paths.js';
 import type { Sequelize, Transaction } from 'sequelize';
-import { toSearchKey } from '../../../../contract/rules/names.js';
+import { toSearchKey } from '@vigia/contract/rules/names';
 
 /**
  * The patient record's two reference lists, committed under seeds/catalogues/: condition types

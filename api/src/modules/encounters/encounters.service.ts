@@ -3,7 +3,7 @@ import { execute } from '../../db/sql.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import type { StaffPrincipal } from '../../http/auth.js';
-import { can, PATIENT_STATUS } from '../access/access.rules.js';
+import { can, PATIENT_STATUS } from '@vigia/contract/rules/access';
 import { GENDERS, type Catalogues } from '../catalogues/catalogues.service.js';
 import { findPatient } from '../patients/patients.service.js';
 import { Patient } from '../patients/patients.model.js';
@@ -13,8 +13,8 @@ import { Stock, Supply } from '../inventory/inventory.model.js';
 import { applyMove, dayRange, findSupply } from '../inventory/inventory.service.js';
 import { Client } from '../clients/clients.model.js';
 import { Encounter, EncounterObservation } from './encounters.model.js';
-import * as rules from './encounters.rules.js';
-import type { components } from '../../../../contract/openapi.js';
+import * as rules from '@vigia/contract/rules/encounters';
+import type { components } from '@vigia/contract/openapi';
 
 type S = components['schemas'];
 

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { checkStock, formatDate, insufficientStockMessage, moveDelta, normaliseBatch } from './inventory.rules.js';
-import { MESSAGES } from '../../../../contract/rules/validation.js';
+import { MESSAGES } from '@vigia/contract/rules/validation';
 
 const ok = { type: 'biologico', serial: 'ABCD1234EFGH5678', expiration_date: '2027-01-31', medical_supply_id: 3, batch: true };
 

@@ -1,4 +1,4 @@
-import { MESSAGES, validateDate, validateSerial } from '../../../../contract/rules/validation.js';
+import { MESSAGES, validateDate, validateSerial } from '@vigia/contract/rules/validation';
 
 /** Pure inventory rules (03 §2 'Inventario', §4 'Stock', §5 batch form, §9). */
 

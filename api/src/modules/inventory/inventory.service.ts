@@ -7,10 +7,10 @@ import { likeSafe } from '../catalogues/catalogues.service.js';
 import { Client } from '../clients/clients.model.js';
 import { User } from '../users/users.model.js';
 import { localDate } from '../patients/patients.rules.js';
-import { addDays, localToUtc } from '../../../../contract/rules/activities.js';
+import { addDays, localToUtc } from '@vigia/contract/rules/activities';
 import { Move, Stock, Supply } from './inventory.model.js';
 import * as rules from './inventory.rules.js';
-import type { components } from '../../../../contract/openapi.js';
+import type { components } from '@vigia/contract/openapi';
 
 type S = components['schemas'];
 

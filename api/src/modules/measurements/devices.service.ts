@@ -2,10 +2,10 @@ import crypto from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 import { execute, insertReturningId, select } from '../../db/sql.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
-import { normaliseNid } from '../../../../contract/rules/validation.js';
-import type { ReadingInput } from '../../../../contract/rules/vitals.js';
+import { normaliseNid } from '@vigia/contract/rules/validation';
+import type { ReadingInput } from '@vigia/contract/rules/vitals';
 import { ingestReadings, type IngestDeps, type IngestItem, type IngestPatient } from './measurements.ingest.js';
-import type { components } from '../../../../contract/openapi.js';
+import type { components } from '@vigia/contract/openapi';
 
 type DeviceDto = components['schemas']['Device'];
 

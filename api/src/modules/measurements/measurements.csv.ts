@@ -6,7 +6,7 @@ import type { Response } from 'express';
 import { select } from '../../db/sql.js';
 import { attachment, type DownloadClaims } from '../../http/downloads.js';
 import { notFound } from '../../http/errors.js';
-import { clinicalElement } from '../../../../contract/rules/vitals.js';
+import { clinicalElement } from '@vigia/contract/rules/vitals';
 import { measurementFilter, type PatientRef } from './measurements.service.js';
 import { formatLocal, formatValue, neutraliseCell } from './measurements.rules.js';
 

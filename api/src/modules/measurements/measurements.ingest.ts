@@ -4,8 +4,8 @@ import { GroupCommit } from '../../db/group-commit.js';
 import { perDatabase } from '../../db/per-database.js';
 import { insertReturning, sqlDate, writeTransaction } from '../../db/sql.js';
 import { AppError, conflict } from '../../http/errors.js';
-import { PATIENT_STATUS } from '../access/access.rules.js';
-import { parseReading, type ReadingInput } from '../../../../contract/rules/vitals.js';
+import { PATIENT_STATUS } from '@vigia/contract/rules/access';
+import { parseReading, type ReadingInput } from '@vigia/contract/rules/vitals';
 import { applyMeasurementHooks, loadMeasurementHooks, type MeasurementSource, type StoredMeasurement } from './hooks.js';
 
 /**

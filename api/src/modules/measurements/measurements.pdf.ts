@@ -6,7 +6,7 @@ import { select } from '../../db/sql.js';
 import { attachment, type DownloadClaims } from '../../http/downloads.js';
 import { notFound } from '../../http/errors.js';
 import { ageOn, localDate } from '../patients/patients.rules.js';
-import { CHARTS, SERIES_NAMES, pairBloodPressure, timeDomain, timeTicks, valueDomain, type ChartPoint } from '../../../../contract/rules/charts.js';
+import { CHARTS, SERIES_NAMES, pairBloodPressure, timeDomain, timeTicks, valueDomain, type ChartPoint } from '@vigia/contract/rules/charts';
 import { measurementFilter } from './measurements.service.js';
 import { formatLocal, formatLocalDate, formatValue } from './measurements.rules.js';
 

@@ -3,7 +3,7 @@ import { principalOf, requireStaff, staffOf, type Principal } from '../../http/a
 import { sendList } from '../../http/list-params.js';
 import { badRequest, forbidden } from '../../http/errors.js';
 import type { Downloads } from '../../http/downloads.js';
-import { can } from '../access/access.rules.js';
+import { can } from '@vigia/contract/rules/access';
 import type { IngestDeps } from './measurements.ingest.js';
 import * as measurements from './measurements.service.js';
 import * as devices from './devices.service.js';

@@ -4,13 +4,13 @@ import { BatchLoader } from '../../db/batch-load.js';
 import { perDatabase } from '../../db/per-database.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { Principal, StaffPrincipal } from '../../http/auth.js';
-import { can, PATIENT_STATUS } from '../access/access.rules.js';
-import { CHART_MAX_POINTS } from '../../../../contract/rules/charts.js';
-import { clinicalElement, validateDeletionReason, DELETION_REASON_MESSAGE, type ReadingInput } from '../../../../contract/rules/vitals.js';
+import { can, PATIENT_STATUS } from '@vigia/contract/rules/access';
+import { CHART_MAX_POINTS } from '@vigia/contract/rules/charts';
+import { clinicalElement, validateDeletionReason, DELETION_REASON_MESSAGE, type ReadingInput } from '@vigia/contract/rules/vitals';
 import { ingestReadings, type IngestDeps } from './measurements.ingest.js';
 import { rangeBound } from './measurements.rules.js';
 import type { StoredMeasurement } from './hooks.js';
-import type { components } from '../../../../contract/openapi.js';
+import type { components } from '@vigia/contract/openapi';
 
 type MeasurementDto = components['schemas']['Measurement'];
 

@@ -3,10 +3,10 @@ import { execute, insertReturningId, select } from '../../db/sql.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import type { StaffPrincipal } from '../../http/auth.js';
-import { displayName } from '../../../../contract/rules/names.js';
+import { displayName } from '@vigia/contract/rules/names';
 import { patientForRead, patientForWrite, toIso } from './record-access.js';
 import { AI_SUMMARY_TYPE, observationTypeName, timespanText } from './observations.rules.js';
-import type { components } from '../../../../contract/openapi.js';
+import type { components } from '@vigia/contract/openapi';
 
 type ObservationDto = components['schemas']['Observation'];
 type ObservationInput = components['schemas']['ObservationInput'];

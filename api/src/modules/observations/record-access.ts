@@ -1,6 +1,6 @@
 import type { StaffPrincipal } from '../../http/auth.js';
 import { forbidden } from '../../http/errors.js';
-import { can, PATIENT_STATUS, type Action } from '../access/access.rules.js';
+import { can, PATIENT_STATUS, type Action } from '@vigia/contract/rules/access';
 import { findPatient } from '../patients/patients.service.js';
 import type { Patient } from '../patients/patients.model.js';
 

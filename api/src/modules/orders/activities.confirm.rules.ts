@@ -1,4 +1,4 @@
-import { ACTIVITY_STATUS, ACTIVITY_WINDOW_MS, ORDER_TYPE } from '../../../../contract/rules/activities.js';
+import { ACTIVITY_STATUS, ACTIVITY_WINDOW_MS, ORDER_TYPE } from '@vigia/contract/rules/activities';
 
 /**
  * Whether a medication activity can be confirmed at `now` (D11, P53): a medication order's

@@ -2,14 +2,14 @@ import { select } from '../../db/sql.js';
 import { badRequest } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import type { StaffPrincipal } from '../../http/auth.js';
-import { patientPermissions } from '../access/access.rules.js';
+import { patientPermissions } from '@vigia/contract/rules/access';
 import { patientSearchClauses } from '../patients/patient-search.sql.js';
-import { ORDER_ELEMENT_NAMES, addDays, localParts, localToUtc } from '../../../../contract/rules/activities.js';
-import { displayName } from '../../../../contract/rules/names.js';
+import { ORDER_ELEMENT_NAMES, addDays, localParts, localToUtc } from '@vigia/contract/rules/activities';
+import { displayName } from '@vigia/contract/rules/names';
 import { ACTIVITY_SELECT, toActivityDto, type ActivityRow } from './activities.service.js';
 import { isConfirmableAt } from './activities.confirm.rules.js';
 import { toDate, type OrdersDeps } from './orders.service.js';
-import type { components } from '../../../../contract/openapi.js';
+import type { components } from '@vigia/contract/openapi';
 
 type ClientActivity = components['schemas']['ClientActivity'];
 

@@ -1,6 +1,6 @@
 import { execute, select } from '../../db/sql.js';
 import type { MeasurementHook } from '../measurements/hooks.js';
-import { ACTIVITY_WINDOW_MS } from '../../../../contract/rules/activities.js';
+import { ACTIVITY_WINDOW_MS } from '@vigia/contract/rules/activities';
 import { elementsMatching } from './orders.rules.js';
 
 interface Candidate {

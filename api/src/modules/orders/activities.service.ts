@@ -2,11 +2,11 @@ import { execute, select } from '../../db/sql.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { Principal, StaffPrincipal } from '../../http/auth.js';
 import { findPatient } from '../patients/patients.service.js';
-import { ACTIVITY_STATUS, ACTIVITY_STATUS_NAMES, describeOrder, ORDER_STATUS } from '../../../../contract/rules/activities.js';
+import { ACTIVITY_STATUS, ACTIVITY_STATUS_NAMES, describeOrder, ORDER_STATUS } from '@vigia/contract/rules/activities';
 import { isConfirmableAt } from './activities.confirm.rules.js';
 import { assertPatientCan, findOrder, toDate, type OrdersDeps } from './orders.service.js';
 import { medicineLabel } from './medicines.js';
-import type { components } from '../../../../contract/openapi.js';
+import type { components } from '@vigia/contract/openapi';
 
 type ActivityDto = components['schemas']['Activity'];
 

@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import { select } from '../../db/sql.js';
-import { ADHERENCE_WINDOW_DAYS, adherencePercent } from '../../../../contract/rules/adherence.js';
+import { ADHERENCE_WINDOW_DAYS, adherencePercent } from '@vigia/contract/rules/adherence';
 
 /** Activity statuses (01 §4) that count as due and as done for adherence. */
 const COMPLETED = 2;

@@ -4,7 +4,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { select } from '../../db/sql.js';
 import { notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
-import { toSearchKey } from '../../../../contract/rules/names.js';
+import { toSearchKey } from '@vigia/contract/rules/names';
 
 export interface Medicine { id: number; name: string; presentation: string }
 

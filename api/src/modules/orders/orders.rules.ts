@@ -1,7 +1,7 @@
-import { MESSAGES } from '../../../../contract/rules/validation.js';
+import { MESSAGES } from '@vigia/contract/rules/validation';
 import {
   activityCount, normaliseDays, normaliseHours, parseAmount, type OrderSchedule,
-} from '../../../../contract/rules/activities.js';
+} from '@vigia/contract/rules/activities';
 
 /** The fields an order carries besides its type (02 §3). */
 export interface OrderFieldsInput {

@@ -3,18 +3,18 @@ import { execute, insertReturningId, select } from '../../db/sql.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import type { StaffPrincipal } from '../../http/auth.js';
-import { patientPermissions, type PatientPermissions } from '../access/access.rules.js';
+import { patientPermissions, type PatientPermissions } from '@vigia/contract/rules/access';
 import { findPatient } from '../patients/patients.service.js';
 import type { Patient } from '../patients/patients.model.js';
 import {
   ACTIVITY_STATUS, DEFAULT_FIRST_DOSE, MEDICATION_UNITS, ORDER_ELEMENT_NAMES, ORDER_STATUS, ORDER_STATUS_NAMES, ORDER_TYPE_NAMES,
   PERMANENT_HORIZON_DAYS, describeOrder, generateActivityTimes, localParts, orderProgress, orderText, startFromBulkDate, startFromInstant,
   type LocalStart,
-} from '../../../../contract/rules/activities.js';
-import { displayName } from '../../../../contract/rules/names.js';
+} from '@vigia/contract/rules/activities';
+import { displayName } from '@vigia/contract/rules/names';
 import { BULK_DEFAULTS, ORDER_MESSAGES, SINGLE_DEFAULTS, checkOrder, toSchedule, type NormalisedOrder, type OrderFieldsInput } from './orders.rules.js';
 import { ensureMedicines, getMedicine, medicineLabel } from './medicines.js';
-import type { components } from '../../../../contract/openapi.js';
+import type { components } from '@vigia/contract/openapi';
 
 type OrderDto = components['schemas']['Order'];
 

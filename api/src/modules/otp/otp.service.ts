@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 import { AppError, tooManyRequests } from '../../http/errors.js';
-import { normaliseNid } from '../../../../contract/rules/validation.js';
+import { normaliseNid } from '@vigia/contract/rules/validation';
 import type { SmsSender } from '../../adapters/sms.js';
 import { issueToken, type SessionDeps } from '../sessions/sessions.service.js';
 import * as rules from './otp.rules.js';

@@ -1,5 +1,5 @@
-import { toSearchKey } from '../../../../contract/rules/names.js';
-import { normaliseNid } from '../../../../contract/rules/validation.js';
+import { toSearchKey } from '@vigia/contract/rules/names';
+import { normaliseNid } from '@vigia/contract/rules/validation';
 import { parsePatientQuery } from './patients.rules.js';
 
 /**

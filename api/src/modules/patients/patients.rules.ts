@@ -1,4 +1,4 @@
-import { PATIENT_STATUS } from '../access/access.rules.js';
+import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 
 export const PATIENT_STATUS_NAMES: Record<number, string> = { 0: 'Inactivo', 1: 'Activo', 2: 'Incompleto', 3: 'Fallecido' };
 

@@ -2,9 +2,9 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { execute, insertReturningId, select } from '../../db/sql.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
-import { canUpdatePrompt, PROMPT_MESSAGES, PROMPT_STATUS, validatePromptText } from '../../../../contract/rules/prompts.js';
+import { canUpdatePrompt, PROMPT_MESSAGES, PROMPT_STATUS, validatePromptText } from '@vigia/contract/rules/prompts';
 import { toIso } from '../observations/record-access.js';
-import type { components } from '../../../../contract/openapi.js';
+import type { components } from '@vigia/contract/openapi';
 
 type PromptDto = components['schemas']['Prompt'];
 type PromptInput = components['schemas']['PromptInput'];

@@ -5,7 +5,7 @@ import { stringify, type Stringifier } from 'csv-stringify';
 import type { Response } from 'express';
 import { select } from '../../db/sql.js';
 import { attachment, type DownloadClaims } from '../../http/downloads.js';
-import { clinicalElement } from '../../../../contract/rules/vitals.js';
+import { clinicalElement } from '@vigia/contract/rules/vitals';
 import { formatLocal, formatValue, neutraliseCell } from '../measurements/measurements.rules.js';
 import { SOURCE_LABELS } from '../measurements/measurements.csv.js';
 import { PATIENT_STATUS_NAMES } from '../patients/patients.rules.js';

@@ -5,7 +5,7 @@ import type { Downloads } from '../../http/downloads.js';
 import { badRequest } from '../../http/errors.js';
 import { select } from '../../db/sql.js';
 import { rangeBound } from '../measurements/measurements.rules.js';
-import { PRIORITY_KEYS } from '../../../../contract/rules/alarms.js';
+import { PRIORITY_KEYS } from '@vigia/contract/rules/alarms';
 import { isVitalSignGroup, REPORT_MESSAGES, validateStatusChangeRange } from './reports.rules.js';
 import { streamClientMeasurements, streamStatusChanges, streamVitalSigns } from './reports.csv.js';
 

@@ -1,4 +1,4 @@
-import { validateDate } from '../../../../contract/rules/validation.js';
+import { validateDate } from '@vigia/contract/rules/validation';
 
 /**
  * The reports page (03 §2 'Reportes', §5, §7) as pure rules: the vital-sign groups, the hours

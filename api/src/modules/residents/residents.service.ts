@@ -1,6 +1,6 @@
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { StaffPrincipal } from '../../http/auth.js';
-import { can } from '../access/access.rules.js';
+import { can } from '@vigia/contract/rules/access';
 import { Client } from '../clients/clients.model.js';
 import { ResidentsOff, ResidentsUnavailable, type ResidentsAdapter } from '../../adapters/residents.js';
 

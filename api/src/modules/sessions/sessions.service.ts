@@ -6,9 +6,9 @@ import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../../http/auth.js';
 import { AppError, unauthorized } from '../../http/errors.js';
 import { User, USER_STATUS } from '../users/users.model.js';
 import { Client } from '../clients/clients.model.js';
-import { displayName } from '../../../../contract/rules/names.js';
+import { displayName } from '@vigia/contract/rules/names';
 import type { Catalogues } from '../catalogues/catalogues.service.js';
-import type { components } from '../../../../contract/openapi.js';
+import type { components } from '@vigia/contract/openapi';
 
 type Profile = components['schemas']['Profile'];
 type Session = components['schemas']['Session'];

@@ -5,8 +5,8 @@ import { AppError, notFound } from '../../http/errors.js';
 import type { OidcSettings } from '../../config.js';
 import { User, USER_STATUS } from '../users/users.model.js';
 import { buildProfile, issueToken, type SessionDeps } from '../sessions/sessions.service.js';
-import { displayName } from '../../../../contract/rules/names.js';
-import type { components } from '../../../../contract/openapi.js';
+import { displayName } from '@vigia/contract/rules/names';
+import type { components } from '@vigia/contract/openapi';
 
 type Session = components['schemas']['Session'];
 

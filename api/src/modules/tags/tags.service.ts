@@ -4,8 +4,8 @@ import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import { Tag } from './tags.model.js';
 import { likeSafe } from '../catalogues/catalogues.service.js';
-import { normaliseName } from '../../../../contract/rules/validation.js';
-import type { components } from '../../../../contract/openapi.js';
+import { normaliseName } from '@vigia/contract/rules/validation';
+import type { components } from '@vigia/contract/openapi';
 import { currentTagPrompts } from '../prompts/prompts.service.js';
 
 type TagDto = components['schemas']['Tag'];

@@ -1,5 +1,5 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import type { Role } from '../access/access.rules.js';
+import type { Role } from '@vigia/contract/rules/access';
 
 export const USER_STATUS = { active: 0, inactive: 1 } as const;
 

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { checkPassword, ownCityChanged } from './users.rules.js';
-import { MESSAGES } from '../../../../contract/rules/validation.js';
+import { MESSAGES } from '@vigia/contract/rules/validation';
 
 describe('checkPassword', () => {
   it.each([

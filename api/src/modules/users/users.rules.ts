@@ -1,4 +1,4 @@
-import { MESSAGES, validatePassword, validatePasswordConfirmation } from '../../../../contract/rules/validation.js';
+import { MESSAGES, validatePassword, validatePasswordConfirmation } from '@vigia/contract/rules/validation';
 
 /** Pure rules of the users screen (03 §2, §4, §5). */
 

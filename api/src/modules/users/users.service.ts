@@ -4,10 +4,10 @@ import type { ListParams } from '../../http/list-params.js';
 import type { StaffPrincipal } from '../../http/auth.js';
 import { ROLE_LABELS, likeSafe, type Catalogues } from '../catalogues/catalogues.service.js';
 import { hashPassword } from '../sessions/sessions.service.js';
-import { normaliseName, validateName } from '../../../../contract/rules/validation.js';
+import { normaliseName, validateName } from '@vigia/contract/rules/validation';
 import { User, USER_STATUS } from './users.model.js';
 import * as rules from './users.rules.js';
-import type { components } from '../../../../contract/openapi.js';
+import type { components } from '@vigia/contract/openapi';
 
 type UserDto = components['schemas']['User'];
 type UserInput = components['schemas']['UserInput'];

@@ -1,4 +1,4 @@
-import { formatDateTime } from '../../../../contract/rules/record.js';
+import { formatDateTime } from '@vigia/contract/rules/record';
 
 /** Clinical variables (01 §2 'Variables'): how values are read and dates shown. */
 export type VariableType = 'numeric' | 'text';

@@ -5,7 +5,7 @@ import type { StaffPrincipal } from '../../http/auth.js';
 import { patientForRead, patientForWrite, toIso } from '../observations/record-access.js';
 import { recordCataloguesReady } from '../conditions/record-catalogues.js';
 import { formatedDate, parseVariableValue, type VariableType } from './variables.rules.js';
-import type { components } from '../../../../contract/openapi.js';
+import type { components } from '@vigia/contract/openapi';
 
 type ClinicalVariableDto = components['schemas']['ClinicalVariable'];
 type PatientVariableDto = components['schemas']['PatientClinicalVariable'];

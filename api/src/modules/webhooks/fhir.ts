@@ -1,5 +1,5 @@
-import { BLOOD_PRESSURE_PANEL_LOINC, clinicalElement } from '../../../../contract/rules/vitals.js';
-import { ALERT_TYPE_NAMES, PRIORITY_KEYS } from '../../../../contract/rules/alarms.js';
+import { BLOOD_PRESSURE_PANEL_LOINC, clinicalElement } from '@vigia/contract/rules/vitals';
+import { ALERT_TYPE_NAMES, PRIORITY_KEYS } from '@vigia/contract/rules/alarms';
 
 /**
  * FHIR R4 resources the webhook delivers (D19), as pure functions of stored rows. A receiver gets

@@ -3,7 +3,7 @@ import { insertReturning, select } from '../../db/sql.js';
 import type { JobRunner } from '../../jobs/queue.js';
 import type { MeasurementHook } from '../measurements/hooks.js';
 import type { AlertHook } from '../alerts/hooks.js';
-import { displayName } from '../../../../contract/rules/names.js';
+import { displayName } from '@vigia/contract/rules/names';
 import { detectedIssueFor, groupReadings, observationFor, observationKey, type FhirPatientRef } from './fhir.js';
 import { DELIVERY_MAX_ATTEMPTS, newWebhookId } from './webhooks.rules.js';
 

@@ -1,8 +1,8 @@
 import { execute, insertReturning, select } from '../../db/sql.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
-import { displayName } from '../../../../contract/rules/names.js';
-import type { components } from '../../../../contract/openapi.js';
+import { displayName } from '@vigia/contract/rules/names';
+import type { components } from '@vigia/contract/openapi';
 import { DELIVERY_JOB } from './webhooks.queue.js';
 import { postSigned, recordSuccess, type WebhookDeps } from './webhooks.delivery.js';
 import { testEventFor } from './fhir.js';

@@ -12,7 +12,7 @@ import {
   pairBloodPressure,
   type AlarmRange,
   type ChartPoint,
-} from '../../../../contract/rules/charts';
+} from '@vigia/contract/rules/charts';
 import { apiRequest } from '../../api';
 import { readSession } from '../../session';
 import { formatReading, formatWhen } from './format';

@@ -1,4 +1,4 @@
-import { CHARTS } from '../../../../contract/rules/charts';
+import { CHARTS } from '@vigia/contract/rules/charts';
 import { ChartPanel } from './ChartPanel';
 
 /** The six charts of the portal (03 §2), each loaded when expanded. */

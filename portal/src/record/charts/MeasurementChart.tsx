@@ -1,2 +1,2 @@
 // The same chart as the admin's Signos tab (one component, two apps).
-export { default } from '../../../../contract/ui/MeasurementChart';
+export { default } from '@vigia/contract/ui/MeasurementChart';

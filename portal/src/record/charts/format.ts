@@ -1,4 +1,4 @@
-export { formatWhen } from '../../../../contract/rules/dates';
+export { formatWhen } from '@vigia/contract/rules/dates';
 
 /** One decimal at most, decimal comma as Spanish readers expect. */
 export function formatReading(value: number): string {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Button, Card, Col, Empty, Modal, Row, Select, Space, Spin, Tag, Tooltip, Typography } from 'antd';
 import { EditOutlined } from '@ant-design/icons';
-import { elementName, elementUnit } from '../../../../../contract/rules/alarms';
+import { elementName, elementUnit } from '@vigia/contract/rules/alarms';
 import { AlertCard } from '../../alerts/AlertCard';
 import { AlertFilters } from '../../alerts/AlertFilters';
 import { ClosedAlertsTable } from '../../alerts/ClosedAlertsTable';

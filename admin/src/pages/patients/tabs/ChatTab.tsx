@@ -8,11 +8,11 @@ import { http } from '../../../providers/http';
 import { notify } from '../../../providers/notification';
 import type { VigiaHttpError } from '../../../providers/errors';
 import { readSession } from '../../../session';
-import { can, isRole, PATIENT_STATUS } from '../../../../../api/src/modules/access/access.rules';
+import { can, isRole, PATIENT_STATUS } from '@vigia/contract/rules/access';
 import type { Schemas } from '../../../contract';
 import {
   CHAT_PAGE_SIZE, CHAT_TEXTS, LOAD_OLDER_WITHIN_PX, chatSubtitle, dayLabel, estimatedSeconds, formatDuration, mergeMessages, shortFilename, timeOfDay,
-} from '../../../../../contract/rules/chat';
+} from '@vigia/contract/rules/chat';
 import type { PatientTabProps } from '../types';
 import './ChatTab.css';
 

@@ -6,7 +6,7 @@ import { notify } from '../../../providers/notification';
 import {
   CONDITION_MESSAGES, CONDITION_NOTES_MAX, CONDITION_SEARCH_DEBOUNCE_MS, conditionDialogMode, conditionDialogTitle, shouldSearchConditions,
   type ConditionDialogMode,
-} from '../../../../../contract/rules/conditions';
+} from '@vigia/contract/rules/conditions';
 import { errorMessage, getJson, getList, postJson, putJson } from '../../prompts/record-api';
 import { recordWriteState } from '../../prompts/record-access';
 import type { PatientTabProps } from '../types';

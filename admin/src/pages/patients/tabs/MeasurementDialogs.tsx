@@ -1,8 +1,8 @@
 import { useEffect, useLayoutEffect, useState } from 'react';
 import { App, Col, DatePicker, Form, Input, Modal, Radio, Row, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { CHARTS, MEASUREMENT_DELETE_ERROR } from '../../../../../contract/rules/charts';
-import { DELETION_REASON_MAX, DELETION_REASON_MESSAGE, validateDeletionReason, validateVitalValue } from '../../../../../contract/rules/vitals';
+import { CHARTS, MEASUREMENT_DELETE_ERROR } from '@vigia/contract/rules/charts';
+import { DELETION_REASON_MAX, DELETION_REASON_MESSAGE, validateDeletionReason, validateVitalValue } from '@vigia/contract/rules/vitals';
 import { formatWhen, measurementsApi } from '../../../charts/measurements.api';
 
 type ChartDef = (typeof CHARTS)[number];

@@ -4,7 +4,7 @@ import { DeleteOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons'
 import {
   CHARTS, CHART_EMPTY, CHART_LOAD_ERROR, LAST_READINGS, SERIES_NAMES,
   alarmBands, defaultLatest, latestOptions, latestPoints, pairBloodPressure, showLatestSelector, type AlarmBand, type ChartPoint,
-} from '../../../../../contract/rules/charts';
+} from '@vigia/contract/rules/charts';
 import { formatWhen, measurementsApi, type Measurement } from '../../../charts/measurements.api';
 import type { PatientTabProps } from '../types';
 import type { Reading } from './MeasurementDialogs';

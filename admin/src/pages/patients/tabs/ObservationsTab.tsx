@@ -3,7 +3,7 @@ import { Button, Card, Empty, Form, Input, List, Modal, Popconfirm, Select, Spin
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../../contract';
 import { notify } from '../../../providers/notification';
-import { EMPTY_OBSERVATIONS, formatDateTime, STAFF_OBSERVATION_TYPES } from '../../../../../contract/rules/record';
+import { EMPTY_OBSERVATIONS, formatDateTime, STAFF_OBSERVATION_TYPES } from '@vigia/contract/rules/record';
 import { deleteJson, errorMessage, getList, postJson } from '../../prompts/record-api';
 import { recordWriteState } from '../../prompts/record-access';
 import type { PatientTabProps } from '../types';

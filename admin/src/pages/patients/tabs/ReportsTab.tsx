@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { App, Button, Card, Col, DatePicker, Form, Row, Select, Typography } from 'antd';
 import { FilePdfOutlined, FileTextOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
-import { CLINICAL_ELEMENTS } from '../../../../../contract/rules/vitals';
-import { openDownload } from '../../../../../contract/ui/open-download';
+import { CLINICAL_ELEMENTS } from '@vigia/contract/rules/vitals';
+import { openDownload } from '@vigia/contract/ui/open-download';
 import { measurementsApi } from '../../../charts/measurements.api';
 import type { PatientTabProps } from '../types';
 

@@ -6,8 +6,8 @@ import { DisconnectOutlined, EditOutlined, SearchOutlined, UserAddOutlined } fro
 import type { Schemas } from '../../../contract';
 import { readSession } from '../../../session';
 import { notify } from '../../../providers/notification';
-import { CAREGIVER_RELATIONSHIPS, canSetMultipatientCard } from '../../../../../contract/rules/record';
-import { normaliseName, validateEmail, validateName, validateNid, validatePhone, MESSAGES } from '../../../../../contract/rules/validation';
+import { CAREGIVER_RELATIONSHIPS, canSetMultipatientCard } from '@vigia/contract/rules/record';
+import { normaliseName, validateEmail, validateName, validateNid, validatePhone, MESSAGES } from '@vigia/contract/rules/validation';
 import { deleteJson, errorMessage, getJson, postJson, putJson } from '../../prompts/record-api';
 import { DECEASED_REASON } from '../../prompts/record-access';
 import { FORBIDDEN_REASON } from '../../../providers/access';

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { can, patientPermissions } from './access.rules';
+import { can, patientPermissions } from './access';
 
 describe('role permissions (D13)', () => {
   it.each([

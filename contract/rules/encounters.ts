@@ -1,4 +1,4 @@
-import { MESSAGES, validateText, validateVital } from '../../../../contract/rules/validation.js';
+import { MESSAGES, validateText, validateVital } from './validation';
 
 /** Pure encounter rules (03 §2 'Encounter screen', §3, §4, §5). */
 

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { elementById, firstMissing, logEntry, validateElementValue, vaccinationProblem } from './encounters.rules.js';
-import { MESSAGES } from '../../../../contract/rules/validation.js';
+import { elementById, firstMissing, logEntry, validateElementValue, vaccinationProblem } from './encounters';
+import { MESSAGES } from './validation';
 
 describe('validateElementValue', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { rootPath } from '../api/src/paths.js';
+import { rootPath } from '../../paths.js';
 import type { QueryInterface, Transaction } from 'sequelize';
 
 /**
