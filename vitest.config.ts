@@ -6,7 +6,16 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['contract/**/*.test.ts', 'api/src/**/*.rules.test.ts', 'api/src/**/*.service.test.ts', 'api/src/http/**/*.test.ts', 'api/src/db/**/*.test.ts', 'seeds/**/*.test.ts', 'admin/src/**/*.test.ts', 'portal/src/**/*.test.ts'],
+          include: [
+            'contract/**/*.test.ts',
+            'api/src/**/*.rules.test.ts',
+            'api/src/**/*.service.test.ts',
+            'api/src/http/**/*.test.ts',
+            'api/src/db/**/*.test.ts',
+            'seeds/**/*.test.ts',
+            'admin/src/**/*.test.ts',
+            'portal/src/**/*.test.ts',
+          ],
           environment: 'node',
         },
       },

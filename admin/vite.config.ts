@@ -24,7 +24,8 @@ const api = process.env.VIGIA_API ?? 'http://localhost:3100';
  * antd bundle imports react-markdown for its MarkdownField; without this hint the whole markdown
  * stack would ship with every CRUD screen even though no screen renders markdown.
  */
-const SIDE_EFFECT_FREE = /node_modules[\\/](react-markdown|remark-[^\\/]+|micromark[^\\/]*|mdast-[^\\/]+|hast-[^\\/]+|unist-[^\\/]+|unified|vfile[^\\/]*|property-information|space-separated-tokens|comma-separated-tokens|decode-named-character-reference|character-entities[^\\/]*|markdown-table|ccount|trough|bail|devlop|zwitch|longest-streak|html-url-attributes|style-to-js|style-to-object|inline-style-parser|estree-util-[^\\/]+|trim-lines|is-plain-obj)[\\/]/;
+const SIDE_EFFECT_FREE =
+  /node_modules[\\/](react-markdown|remark-[^\\/]+|micromark[^\\/]*|mdast-[^\\/]+|hast-[^\\/]+|unist-[^\\/]+|unified|vfile[^\\/]*|property-information|space-separated-tokens|comma-separated-tokens|decode-named-character-reference|character-entities[^\\/]*|markdown-table|ccount|trough|bail|devlop|zwitch|longest-streak|html-url-attributes|style-to-js|style-to-object|inline-style-parser|estree-util-[^\\/]+|trim-lines|is-plain-obj)[\\/]/;
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),

@@ -42,12 +42,24 @@ async function main() {
     const list = body.measurements ?? [body as Sent];
     const now = formatTs(new Date());
     // The same row the API stores: the reading's own time when it has one, else now.
-    const values = list.map((m) => `(${clientId},${patientId},${Number(m.clinical_element)},${Number(m.value)},'${m.when ? formatTs(new Date(m.when)) : now}',0,NULL,TRUE,'staff',NULL,NULL,NULL,'${now}')`).join(',');
-    const rows = await insert(`INSERT INTO measurements (client_id, patient_id, clinical_element, value, "when", status, comment, eraseble, source, created_by, device_id, reading_id, created_at) VALUES ${values} RETURNING id`);
+    const values = list
+      .map(
+        (m) =>
+          `(${clientId},${patientId},${Number(m.clinical_element)},${Number(m.value)},'${m.when ? formatTs(new Date(m.when)) : now}',0,NULL,TRUE,'staff',NULL,NULL,NULL,'${now}')`,
+      )
+      .join(',');
+    const rows = await insert(
+      `INSERT INTO measurements (client_id, patient_id, clinical_element, value, "when", status, comment, eraseble, source, created_by, device_id, reading_id, created_at) VALUES ${values} RETURNING id`,
+    );
     res.status(201).json(rows);
   });
-  app.get('/bare/health', (_req, res) => { res.json({ ok: true }); });
+  app.get('/bare/health', (_req, res) => {
+    res.json({ ok: true });
+  });
   app.listen(Number(process.env.PORT), '127.0.0.1');
 }
 
-main().catch((err) => { console.error(err); process.exit(1); });
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

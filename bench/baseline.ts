@@ -5,7 +5,11 @@ import { summarize, type Latency } from './stats.js';
 /** One endpoint's database work, as queries.ts mirrors it. */
 export type Work<I> = (exec: Exec, input: I) => Promise<Outcome>;
 
-export interface StatementTiming { label: string; sql: string | null; latency: Latency }
+export interface StatementTiming {
+  label: string;
+  sql: string | null;
+  latency: Latency;
+}
 export interface BaselineResult {
   /** Sequential: one request's statements back to back, no HTTP; comparable with the API at one connection. */
   latency: Latency;
@@ -13,7 +17,13 @@ export interface BaselineResult {
   /** The same work from `concurrency` loops sharing the driver, for the throughput rows. */
   throughput: { concurrency: number; seconds: number; rps: number } | null;
 }
-export interface PlanEntry { label: string; sql: string; params: unknown[]; plan: string[]; access: string[] }
+export interface PlanEntry {
+  label: string;
+  sql: string;
+  params: unknown[];
+  plan: string[];
+  access: string[];
+}
 
 function plainExec(driver: Driver): Exec {
   return { query: (_label, sql, params) => driver.all(sql, params), step: (_label, work) => work() };
@@ -26,31 +36,42 @@ export function runOnce<I>(driver: Driver, work: Work<I>, input: I): Promise<Out
 /** Runs the work once, answering what it returned and the SQL it sent. */
 export async function runRecorded<I>(driver: Driver, work: Work<I>, input: I): Promise<{ outcome: Outcome; statements: string[] }> {
   const statements: string[] = [];
-  const outcome = await work({
-    query: (_label, sql, params) => { statements.push(sql); return driver.all(sql, params); },
-    step: (_label, w) => w(),
-  }, input);
+  const outcome = await work(
+    {
+      query: (_label, sql, params) => {
+        statements.push(sql);
+        return driver.all(sql, params);
+      },
+      step: (_label, w) => w(),
+    },
+    input,
+  );
   return { outcome, statements };
 }
 
 /** Runs the work once for `input`, explaining every SELECT before running it. */
 export async function explainWork<I>(driver: Driver, work: Work<I>, input: I): Promise<PlanEntry[]> {
   const plans: PlanEntry[] = [];
-  await work({
-    async query(label, sql, params = []) {
-      if (/^\s*SELECT/i.test(sql)) {
-        const plan = await driver.explain(sql, params);
-        plans.push({ label, sql, params, plan, access: describeAccess(driver.dialect, plan) });
-      }
-      return driver.all(sql, params);
+  await work(
+    {
+      async query(label, sql, params = []) {
+        if (/^\s*SELECT/i.test(sql)) {
+          const plan = await driver.explain(sql, params);
+          plans.push({ label, sql, params, plan, access: describeAccess(driver.dialect, plan) });
+        }
+        return driver.all(sql, params);
+      },
+      step: (_label, w) => w(),
     },
-    step: (_label, w) => w(),
-  }, input);
+    input,
+  );
   return plans;
 }
 
 export async function measureBaseline<I>(
-  driver: Driver, work: Work<I>, inputs: I[],
+  driver: Driver,
+  work: Work<I>,
+  inputs: I[],
   opts: { seconds: number; maxIterations: number; concurrency: number | null },
 ): Promise<BaselineResult> {
   for (let i = 0; i < Math.min(20, opts.maxIterations); i++) await runOnce(driver, work, inputs[i % inputs.length]);

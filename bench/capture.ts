@@ -19,15 +19,24 @@ export function statementShape(sql: string): string {
   s = s.replace(/(?<![\w.?])-?\d+(?:\.\d+)?(?![\w.])/g, '?');
   s = s.replace(/\bIN\s*\(\s*\?(?:\s*,\s*\?)*\s*\)/gi, 'IN (?)');
   s = s.replace(/\bLIMIT\s+\?\s*,\s*\?/gi, 'LIMIT ?').replace(/\s+OFFSET\s+\?/gi, '');
-  return s.replace(/[()]/g, ' ').replace(/\s*,\s*/g, ', ').replace(/\s+/g, ' ').trim().toLowerCase();
+  return s
+    .replace(/[()]/g, ' ')
+    .replace(/\s*,\s*/g, ', ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
 }
 
 /** A statement as the API sent it: text without Sequelize's prefix, and its bound values if any. */
-export interface RawStatement { sql: string; bind: unknown[] }
+export interface RawStatement {
+  sql: string;
+  bind: unknown[];
+}
 
 /** For each request, the shapes of the statements the API sent while answering it. */
 export async function captureStatements(
-  opts: { dataDir: string; databaseUrl: string | null; jwtSecret: string; token: string }, requests: HttpRequest[],
+  opts: { dataDir: string; databaseUrl: string | null; jwtSecret: string; token: string },
+  requests: HttpRequest[],
 ): Promise<string[][]> {
   return (await captureRaw(opts, requests)).map((list) => list.map((s) => statementShape(s.sql)));
 }
@@ -37,9 +46,15 @@ export async function captureStatements(
  * bound values kept apart): the read baselines of replay.ts run exactly these on the driver.
  */
 export async function captureRaw(
-  opts: { dataDir: string; databaseUrl: string | null; jwtSecret: string; token: string }, requests: HttpRequest[],
+  opts: { dataDir: string; databaseUrl: string | null; jwtSecret: string; token: string },
+  requests: HttpRequest[],
 ): Promise<RawStatement[][]> {
-  const config = loadConfig({ DATA_DIR: opts.dataDir, DATABASE_URL: opts.databaseUrl ?? '', JWT_SECRET: opts.jwtSecret, NODE_ENV: 'production' });
+  const config = loadConfig({
+    DATA_DIR: opts.dataDir,
+    DATABASE_URL: opts.databaseUrl ?? '',
+    JWT_SECRET: opts.jwtSecret,
+    NODE_ENV: 'production',
+  });
   const product = await bootstrap(config, { serveFrontEnds: false });
   let current: RawStatement[] = [];
   (product.sequelize as unknown as { options: { logging: (sql: string, o?: { bind?: unknown }) => void } }).options.logging = (sql, o) => {
@@ -57,7 +72,8 @@ export async function captureRaw(
     for (const r of requests) {
       current = [];
       const res = await fetchRetrying(`http://127.0.0.1:${port}${r.path}`, {
-        method: r.method, body: bodyOf(r),
+        method: r.method,
+        body: bodyOf(r),
         headers: { authorization: `Bearer ${opts.token}`, 'content-type': 'application/json' },
       });
       await res.arrayBuffer();

@@ -52,7 +52,10 @@ function sourceFingerprint(rootDir: string): string {
   const migrations = path.join(rootDir, 'api', 'src', 'db', 'migrations');
   const files = [
     ...['large.ts', 'large.derived.ts', 'demo.rules.ts', 'demo.ts'].map((f) => path.join(rootDir, 'seeds', f)),
-    ...fs.readdirSync(migrations).sort().map((f) => path.join(migrations, f)),
+    ...fs
+      .readdirSync(migrations)
+      .sort()
+      .map((f) => path.join(migrations, f)),
   ];
   for (const file of files) hash.update(file).update(fs.readFileSync(file));
   return hash.digest('hex').slice(0, 16);
@@ -77,13 +80,16 @@ async function recreatePostgres(url: string) {
 }
 
 async function countRows(sequelize: Sequelize): Promise<Record<string, number>> {
-  const listSql = sequelize.getDialect() === 'postgres'
-    ? "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'"
-    : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'";
+  const listSql =
+    sequelize.getDialect() === 'postgres'
+      ? "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'"
+      : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'";
   const tables = (await sequelize.query(listSql, { type: QueryTypes.SELECT })) as Array<{ name: string }>;
   const counts: Record<string, number> = {};
   for (const { name } of tables.sort((a, b) => a.name.localeCompare(b.name))) {
-    const [row] = (await sequelize.query(`SELECT COUNT(*) AS n FROM "${name}"`, { type: QueryTypes.SELECT })) as Array<{ n: number | string }>;
+    const [row] = (await sequelize.query(`SELECT COUNT(*) AS n FROM "${name}"`, { type: QueryTypes.SELECT })) as Array<{
+      n: number | string;
+    }>;
     if (Number(row.n) > 0) counts[name] = Number(row.n);
   }
   return counts;
@@ -111,9 +117,10 @@ async function stillThere(target: DriverTarget): Promise<boolean> {
 export async function prepareDataset(rootDir: string, opts: DatasetOptions, reuse: boolean, log: (line: string) => void): Promise<Dataset> {
   const dir = path.join(rootDir, 'bench', '.data', folderName(opts));
   const manifestFile = path.join(dir, 'manifest.json');
-  const target: DriverTarget = opts.dialect === 'sqlite'
-    ? { dialect: 'sqlite', file: path.join(dir, 'vigia.sqlite') }
-    : { dialect: 'postgres', url: opts.databaseUrl! };
+  const target: DriverTarget =
+    opts.dialect === 'sqlite'
+      ? { dialect: 'sqlite', file: path.join(dir, 'vigia.sqlite') }
+      : { dialect: 'postgres', url: opts.databaseUrl! };
 
   const source = sourceFingerprint(rootDir);
   if (reuse && fs.existsSync(manifestFile)) {
@@ -133,10 +140,18 @@ export async function prepareDataset(rootDir: string, opts: DatasetOptions, reus
   let buildSeconds: number;
   let sizeBytes: number;
   try {
-    const seeded = await seedLarge(sequelize, {
-      patients: opts.patients, clients: opts.clients, seed: opts.seed,
-      measurementsPerPatient: opts.measurementsPerPatient, heavyReadings: opts.heavyReadings, now: new Date(opts.now),
-    }, (line) => log(`  ${line}`));
+    const seeded = await seedLarge(
+      sequelize,
+      {
+        patients: opts.patients,
+        clients: opts.clients,
+        seed: opts.seed,
+        measurementsPerPatient: opts.measurementsPerPatient,
+        heavyReadings: opts.heavyReadings,
+        now: new Date(opts.now),
+      },
+      (line) => log(`  ${line}`),
+    );
     buildSeconds = seeded.seconds;
     if (opts.dialect === 'postgres') {
       // A live database has been through autovacuum: visibility maps set (index-only scans) and

@@ -89,21 +89,42 @@ export function describeAccess(dialect: Dialect, plan: string[]): string[] {
     const line = raw.trim();
     if (dialect === 'sqlite') {
       let m = /^SEARCH (\S+)(?: AS \S+)? USING (?:COVERING )?INDEX (\S+) \((.*)\)/.exec(line);
-      if (m) { out.push(`${m[1]}: index ${m[2]} (${m[3]})`); continue; }
+      if (m) {
+        out.push(`${m[1]}: index ${m[2]} (${m[3]})`);
+        continue;
+      }
       m = /^SEARCH (\S+)(?: AS \S+)? USING INTEGER PRIMARY KEY \((.*)\)/.exec(line);
-      if (m) { out.push(`${m[1]}: primary key (${m[2]})`); continue; }
+      if (m) {
+        out.push(`${m[1]}: primary key (${m[2]})`);
+        continue;
+      }
       m = /^SCAN (\S+)(?: AS \S+)? USING (?:COVERING )?INDEX (\S+)/.exec(line);
-      if (m) { out.push(`${m[1]}: whole index ${m[2]}, no bound`); continue; }
+      if (m) {
+        out.push(`${m[1]}: whole index ${m[2]}, no bound`);
+        continue;
+      }
       m = /^SCAN (\S+)/.exec(line);
-      if (m && !/^SCAN CONSTANT ROW/.test(line)) { out.push(`${m[1]}: FULL TABLE SCAN`); continue; }
+      if (m && !/^SCAN CONSTANT ROW/.test(line)) {
+        out.push(`${m[1]}: FULL TABLE SCAN`);
+        continue;
+      }
       if (/USE TEMP B-TREE/.test(line)) out.push(line.toLowerCase());
     } else {
       let m = /(Index Only Scan|Index Scan)( Backward)? using (\S+) on (\S+)/.exec(line);
-      if (m) { out.push(`${m[4]}: ${m[1].toLowerCase()}${m[2] ? ' backward' : ''} ${m[3]}${actualRows(line)}`); continue; }
+      if (m) {
+        out.push(`${m[4]}: ${m[1].toLowerCase()}${m[2] ? ' backward' : ''} ${m[3]}${actualRows(line)}`);
+        continue;
+      }
       m = /Bitmap Index Scan on (\S+)/.exec(line);
-      if (m) { out.push(`bitmap index scan ${m[1]}${actualRows(line)}`); continue; }
+      if (m) {
+        out.push(`bitmap index scan ${m[1]}${actualRows(line)}`);
+        continue;
+      }
       m = /Seq Scan on (\S+)/.exec(line);
-      if (m) { out.push(`${m[1]}: FULL TABLE SCAN (seq scan)${actualRows(line)}`); continue; }
+      if (m) {
+        out.push(`${m[1]}: FULL TABLE SCAN (seq scan)${actualRows(line)}`);
+        continue;
+      }
       m = /Rows Removed by Filter: (\d+)/.exec(line);
       if (m && out.length && Number(m[1]) > 0) out[out.length - 1] += `, ${Number(m[1]).toLocaleString('en-US')} rows read and discarded`;
     }

@@ -44,8 +44,17 @@ async function download(url: string): Promise<{ firstByteMs: number; ms: number;
 }
 
 export async function measureExport(deps: {
-  api: ApiProcess; driver: Driver; token: string; dataDir: string; databaseUrl: string | null; jwtSecret: string;
-  patientId: number; now: string; repeats: number; parallel: number; log: (line: string) => void;
+  api: ApiProcess;
+  driver: Driver;
+  token: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  jwtSecret: string;
+  patientId: number;
+  now: string;
+  repeats: number;
+  parallel: number;
+  log: (line: string) => void;
 }): Promise<ExportResult> {
   const { api, token, log } = deps;
   const end = deps.now.slice(0, 10);
@@ -69,7 +78,9 @@ export async function measureExport(deps: {
     bytes = d.bytes;
     lines = d.lines;
   }
-  log(`  ${lines.toLocaleString('en-US')} líneas, ${(bytes / 1024 / 1024).toFixed(1)} MB: primer byte p50 ${summarize(first).p50.toFixed(0)} ms · completo p50 ${summarize(whole).p50.toFixed(0)} ms`);
+  log(
+    `  ${lines.toLocaleString('en-US')} líneas, ${(bytes / 1024 / 1024).toFixed(1)} MB: primer byte p50 ${summarize(first).p50.toFixed(0)} ms · completo p50 ${summarize(whole).p50.toFixed(0)} ms`,
+  );
   const t = performance.now();
   await Promise.all(Array.from({ length: deps.parallel }, () => download(full)));
   const parallelSeconds = (performance.now() - t) / 1000;
@@ -77,10 +88,9 @@ export async function measureExport(deps: {
   const apiPeakRssBytes = api.memory.peaks().find((p) => p.phase === 'csv-export')?.peakBytes ?? 0;
 
   // Baseline: the statements of one download, as the API sent them, on the bare driver.
-  const [statements] = await captureRaw(
-    { dataDir: deps.dataDir, databaseUrl: deps.databaseUrl, jwtSecret: deps.jwtSecret, token },
-    [{ method: 'GET', path: url.startsWith('http') ? new URL(url).pathname : url }],
-  );
+  const [statements] = await captureRaw({ dataDir: deps.dataDir, databaseUrl: deps.databaseUrl, jwtSecret: deps.jwtSecret, token }, [
+    { method: 'GET', path: url.startsWith('http') ? new URL(url).pathname : url },
+  ]);
   const reads = statements.filter((s: RawStatement) => /^\s*SELECT/i.test(s.sql));
   const base: number[] = [];
   for (let i = 0; i < deps.repeats; i++) {
@@ -93,11 +103,19 @@ export async function measureExport(deps: {
     base.push(performance.now() - t0);
     if (!text) log('  AVISO: la línea base del CSV no leyó filas');
   }
-  log(`  base (driver, ${reads.length} sentencias): p50 ${summarize(base).p50.toFixed(0)} ms · RSS pico API ${(apiPeakRssBytes / 1024 / 1024).toFixed(0)} MB`);
+  log(
+    `  base (driver, ${reads.length} sentencias): p50 ${summarize(base).p50.toFixed(0)} ms · RSS pico API ${(apiPeakRssBytes / 1024 / 1024).toFixed(0)} MB`,
+  );
   return {
-    patientId: deps.patientId, range: { start_at: start, end_at: end }, rows: Math.max(0, lines - 1), bytes,
-    firstByte: summarize(first), whole: summarize(whole), parallel: { downloads: deps.parallel, seconds: parallelSeconds },
+    patientId: deps.patientId,
+    range: { start_at: start, end_at: end },
+    rows: Math.max(0, lines - 1),
+    bytes,
+    firstByte: summarize(first),
+    whole: summarize(whole),
+    parallel: { downloads: deps.parallel, seconds: parallelSeconds },
     baseline: { statements: reads.length, whole: summarize(base) },
-    apiPeakRssBytes, apiHighWaterBytes: api.memory.highWaterBytes(),
+    apiPeakRssBytes,
+    apiHighWaterBytes: api.memory.highWaterBytes(),
   };
 }

@@ -15,7 +15,12 @@ import zlib from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { summarize, type Latency } from './stats.js';
 
-export interface PageWeight { page: string; files: Array<{ file: string; gzipBytes: number; chart: boolean }>; gzipBytes: number; chartGzipBytes: number }
+export interface PageWeight {
+  page: string;
+  files: Array<{ file: string; gzipBytes: number; chart: boolean }>;
+  gzipBytes: number;
+  chartGzipBytes: number;
+}
 export interface FrontendResult {
   adminLogin: PageWeight;
   patientPage: PageWeight;
@@ -34,7 +39,7 @@ function chartFiles(dist: string): Set<string> {
   const chart = new Set(Object.keys(manifest).filter((key) => /(^_charts-|Chart\.tsx$)/.test(key)));
   // A chunk whose every importer is a chart chunk is one too (the charting library, wherever the
   // splitter put it), until nothing changes.
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const key of Object.keys(manifest)) {
       if (chart.has(key)) continue;
@@ -65,7 +70,9 @@ function weigh(page: string, dist: string, urls: string[], charts: Set<string>, 
 
 function recordScripts(page: Page): string[] {
   const urls: string[] = [];
-  page.on('response', (r) => { if (r.request().resourceType() === 'script' || /\.m?js(\?|$)/.test(r.url())) urls.push(r.url()); });
+  page.on('response', (r) => {
+    if (r.request().resourceType() === 'script' || /\.m?js(\?|$)/.test(r.url())) urls.push(r.url());
+  });
   return urls;
 }
 
@@ -84,8 +91,15 @@ async function timeCharts(page: Page, url: string): Promise<number> {
 }
 
 export async function measureFrontends(opts: {
-  baseUrl: string; adminDist: string; portalDist: string; email: string; password: string; patientId: number; repeats: number;
-  screenshotDir?: string; log: (line: string) => void;
+  baseUrl: string;
+  adminDist: string;
+  portalDist: string;
+  email: string;
+  password: string;
+  patientId: number;
+  repeats: number;
+  screenshotDir?: string;
+  log: (line: string) => void;
 }): Promise<FrontendResult> {
   const { log } = opts;
   const browser: Browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -97,7 +111,9 @@ export async function measureFrontends(opts: {
     // The staff sign-in page is the admin's root (/login is the SSO page).
     await page.goto(`${opts.baseUrl}/`, { waitUntil: 'networkidle' });
     const adminLogin = weigh('admin / (sign-in)', opts.adminDist, scripts, charts);
-    log(`  admin / (inicio de sesión): ${(adminLogin.gzipBytes / 1024).toFixed(1)} KB de JavaScript gzip en ${adminLogin.files.length} archivos`);
+    log(
+      `  admin / (inicio de sesión): ${(adminLogin.gzipBytes / 1024).toFixed(1)} KB de JavaScript gzip en ${adminLogin.files.length} archivos`,
+    );
     await signIn(page, opts.email, opts.password);
     await page.close();
 
@@ -110,7 +126,9 @@ export async function measureFrontends(opts: {
     if (opts.screenshotDir) await cold.screenshot({ path: path.join(opts.screenshotDir, 'patient-page-charts.png'), fullPage: true });
     const patientPage = weigh('admin /patients/{id}', opts.adminDist, scripts, charts);
     await cold.close();
-    log(`  ficha del paciente: ${(patientPage.gzipBytes / 1024).toFixed(1)} KB antes de las gráficas + ${(patientPage.chartGzipBytes / 1024).toFixed(1)} KB de gráficas (gzip); gráficas visibles en ${coldMs.toFixed(0)} ms (caché fría)`);
+    log(
+      `  ficha del paciente: ${(patientPage.gzipBytes / 1024).toFixed(1)} KB antes de las gráficas + ${(patientPage.chartGzipBytes / 1024).toFixed(1)} KB de gráficas (gzip); gráficas visibles en ${coldMs.toFixed(0)} ms (caché fría)`,
+    );
     const warm: number[] = [];
     for (let i = 0; i < opts.repeats; i++) {
       const p = await context.newPage();

@@ -46,22 +46,29 @@ async function startBare(rootDir: string, target: DriverTarget, clientId: number
   if (target.dialect === 'sqlite') env.BENCH_SQLITE_FILE = target.file;
   else env.BENCH_PG_URL = target.url;
   const log = fs.openSync(logFile, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'bare-ingest.ts')], { cwd: rootDir, env, stdio: ['ignore', log, log] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'bare-ingest.ts')], {
+    cwd: rootDir,
+    env,
+    stdio: ['ignore', log, log],
+  });
   fs.closeSync(log);
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
       if ((await fetch(`${baseUrl}/bare/health`)).ok) break;
-    } catch { /* not yet */ }
+    } catch {
+      /* not yet */
+    }
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`La línea base de ingesta no arrancó (${logFile})`);
     await new Promise((r) => setTimeout(r, 200));
   }
-  const stop = () => new Promise<void>((r) => {
-    if (child.exitCode !== null) return r();
-    child.once('exit', () => r());
-    child.kill('SIGTERM');
-  });
+  const stop = () =>
+    new Promise<void>((r) => {
+      if (child.exitCode !== null) return r();
+      child.once('exit', () => r());
+      child.kill('SIGTERM');
+    });
   return { baseUrl, stop };
 }
 
@@ -71,17 +78,32 @@ async function maxId(driver: Driver, table: string): Promise<number> {
 }
 
 export async function measureIngestion(deps: {
-  rootDir: string; dataDir: string; target: DriverTarget; api: ApiProcess; driver: Driver; token: string; caller: Caller;
-  settings: Settings; log: (line: string) => void;
+  rootDir: string;
+  dataDir: string;
+  target: DriverTarget;
+  api: ApiProcess;
+  driver: Driver;
+  token: string;
+  caller: Caller;
+  settings: Settings;
+  log: (line: string) => void;
 }): Promise<IngestionResult> {
   const { api, driver, token, settings, log } = deps;
-  const ids = (await driver.all<{ id: number }>('SELECT id FROM patients WHERE client_id = $1 AND status = 1 ORDER BY id', [deps.caller.clientId])).map((r) => Number(r.id));
-  const patients = Array.from({ length: Math.min(200, ids.length) }, (_, k) => ids[Math.floor(((k + 0.5) * ids.length) / Math.min(200, ids.length))]);
+  const ids = (
+    await driver.all<{ id: number }>('SELECT id FROM patients WHERE client_id = $1 AND status = 1 ORDER BY id', [deps.caller.clientId])
+  ).map((r) => Number(r.id));
+  const patients = Array.from(
+    { length: Math.min(200, ids.length) },
+    (_, k) => ids[Math.floor(((k + 0.5) * ids.length) / Math.min(200, ids.length))],
+  );
   const before = { measurements: await maxId(driver, 'measurements'), alerts: await maxId(driver, 'alerts') };
 
-  const single = (prefix: string): HttpRequest[] => patients.map((id, k) => ({
-    method: 'POST', path: `${prefix}/patients/${id}/measurements`, body: JSON.stringify({ clinical_element: 1, value: readingValue(k) }),
-  }));
+  const single = (prefix: string): HttpRequest[] =>
+    patients.map((id, k) => ({
+      method: 'POST',
+      path: `${prefix}/patients/${id}/measurements`,
+      body: JSON.stringify({ clinical_element: 1, value: readingValue(k) }),
+    }));
   // What a monitor uploading in batches sends: the readings taken since its last upload, spread
   // evenly up to the moment of sending (the first upload covers the last 100 s). Built at sending
   // time. A body stamped once and replayed stored the same 20,000 past (patient, time) keys over
@@ -95,24 +117,34 @@ export async function measureIngestion(deps: {
     const step = (sent - last) / BATCH_SIZE;
     return JSON.stringify({
       measurements: Array.from({ length: BATCH_SIZE }, (_, j) => ({
-        clinical_element: 1, value: readingValue(k + j), when: new Date(Math.round(last + (j + 1) * step)).toISOString(),
+        clinical_element: 1,
+        value: readingValue(k + j),
+        when: new Date(Math.round(last + (j + 1) * step)).toISOString(),
       })),
     });
   };
-  const batch = (prefix: string): HttpRequest[] => patients.map((id, k) => ({ method: 'POST', path: `${prefix}/patients/${id}/measurements`, body: batchBody(k) }));
+  const batch = (prefix: string): HttpRequest[] =>
+    patients.map((id, k) => ({ method: 'POST', path: `${prefix}/patients/${id}/measurements`, body: batchBody(k) }));
 
   const bare = await startBare(deps.rootDir, deps.target, deps.caller.clientId, path.join(deps.dataDir, 'bare-ingest.log'));
   const bareLoad = (requests: HttpRequest[], connections: number, rate?: number) =>
     runLoad({ baseUrl: bare.baseUrl, connections, seconds: settings.seconds, requests, rate });
   const line = (name: string, l: LoadResult, per = 1) =>
-    log(`  ${name}: ${(l.rps * per).toFixed(0)} lecturas/s · p50 ${l.latency.p50.toFixed(2)} · p95 ${l.latency.p95.toFixed(2)} · p99 ${l.latency.p99.toFixed(2)} ms · no-2xx ${l.non2xx} · errores ${l.errors}`);
+    log(
+      `  ${name}: ${(l.rps * per).toFixed(0)} lecturas/s · p50 ${l.latency.p50.toFixed(2)} · p95 ${l.latency.p95.toFixed(2)} · p99 ${l.latency.p99.toFixed(2)} ms · no-2xx ${l.non2xx} · errores ${l.errors}`,
+    );
   const rateConnections = Math.max(settings.connections, 20);
   try {
     api.memory.setPhase('ingest');
     log('POST /api/v1/patients/{id}/measurements — una lectura por petición (API y línea base Express + driver)');
     if (settings.warmupSeconds > 0) {
       await loadPhase(api, token, single('/api/v1'), settings.connections, settings.warmupSeconds);
-      await runLoad({ baseUrl: bare.baseUrl, connections: settings.connections, seconds: settings.warmupSeconds, requests: single('/bare') });
+      await runLoad({
+        baseUrl: bare.baseUrl,
+        connections: settings.connections,
+        seconds: settings.warmupSeconds,
+        requests: single('/bare'),
+      });
     }
     const apiSingle = await loadPhase(api, token, single('/api/v1'), settings.connections, settings.seconds);
     line(`API, ${settings.connections} conexiones`, apiSingle);
@@ -138,7 +170,9 @@ export async function measureIngestion(deps: {
     await fetchRetrying(`${api.baseUrl}/api/v1/health`);
     const removedRows: Record<string, number> = {};
     const count = async (sql: string, params: unknown[]) => Number((await driver.all<{ n: number }>(sql, params))[0].n);
-    removedRows.alert_measurements = await count('SELECT COUNT(*) AS n FROM alert_measurements WHERE measurement_id > $1', [before.measurements]);
+    removedRows.alert_measurements = await count('SELECT COUNT(*) AS n FROM alert_measurements WHERE measurement_id > $1', [
+      before.measurements,
+    ]);
     removedRows.alerts = await count('SELECT COUNT(*) AS n FROM alerts WHERE id > $1', [before.alerts]);
     removedRows.measurements = await count('SELECT COUNT(*) AS n FROM measurements WHERE id > $1', [before.measurements]);
     await driver.all('DELETE FROM alert_measurements WHERE measurement_id > $1 OR alert_id > $2', [before.measurements, before.alerts]);

@@ -2,7 +2,11 @@ import autocannon from 'autocannon';
 import { summarize, type Latency } from './stats.js';
 
 /** A body given as a function is built when the request is sent (readings stamped with the time of sending). */
-export interface HttpRequest { method: 'GET' | 'POST'; path: string; body?: string | (() => string) }
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string | (() => string);
+}
 
 /** The body to send now. */
 export const bodyOf = (r: HttpRequest): string | undefined => (typeof r.body === 'function' ? r.body() : r.body);
@@ -40,7 +44,11 @@ export interface LoadResult {
  * p97.5 but no p95).
  */
 export async function runLoad(opts: {
-  baseUrl: string; token?: string; connections: number; seconds: number; requests: HttpRequest[];
+  baseUrl: string;
+  token?: string;
+  connections: number;
+  seconds: number;
+  requests: HttpRequest[];
   /** Requests per second over all connections (open-ish loop); unset: as fast as answers come. */
   rate?: number;
 }): Promise<LoadResult> {
@@ -54,12 +62,14 @@ export async function runLoad(opts: {
     timeout: 30,
     headers,
     ...(opts.rate ? { overallRate: opts.rate } : {}),
-    requests: [{
-      setupRequest: (request) => {
-        const r = opts.requests[next++ % opts.requests.length];
-        return { ...request, method: r.method, path: r.path, body: bodyOf(r), headers };
+    requests: [
+      {
+        setupRequest: (request) => {
+          const r = opts.requests[next++ % opts.requests.length];
+          return { ...request, method: r.method, path: r.path, body: bodyOf(r), headers };
+        },
       },
-    }],
+    ],
   });
   const samples: number[] = [];
   instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {

@@ -6,7 +6,11 @@ import type { Outcome } from './queries.js';
 import { readOutcome, type Scenario } from './scenarios.js';
 import type { ApiProcess } from './server.js';
 
-export interface Settings { seconds: number; warmupSeconds: number; connections: number }
+export interface Settings {
+  seconds: number;
+  warmupSeconds: number;
+  connections: number;
+}
 
 /** A load phase, with the CPU the API spent on it (all its threads) per answered request. */
 export type Phase = LoadResult & { apiCpuMsPerRequest: number };
@@ -70,7 +74,14 @@ async function settle(api: ApiProcess, token: string) {
   }
 }
 
-export async function loadPhase(api: ApiProcess, token: string, requests: HttpRequest[], connections: number, seconds: number, rate?: number): Promise<Phase> {
+export async function loadPhase(
+  api: ApiProcess,
+  token: string,
+  requests: HttpRequest[],
+  connections: number,
+  seconds: number,
+  rate?: number,
+): Promise<Phase> {
   const cpuBefore = api.cpuMs();
   const result = await runLoad({ baseUrl: api.baseUrl, token, connections, seconds, requests, rate });
   const cpu = api.cpuMs() - cpuBefore;
@@ -95,10 +106,17 @@ export async function measureScenario(
   const apiSql = [...deps.apiSql].sort();
   const baselineSql = sortedShapes(recorded.statements);
   const check = {
-    api: apiOutcome, baseline: recorded.outcome, same: sameOutcome(apiOutcome, recorded.outcome),
-    apiSql, baselineSql, sameSql: apiSql.join('\n') === baselineSql.join('\n'),
+    api: apiOutcome,
+    baseline: recorded.outcome,
+    same: sameOutcome(apiOutcome, recorded.outcome),
+    apiSql,
+    baselineSql,
+    sameSql: apiSql.join('\n') === baselineSql.join('\n'),
   };
-  if (!check.same) log(`  AVISO: la línea base no devuelve lo mismo que la API (API ${JSON.stringify(apiOutcome)}, base ${JSON.stringify(recorded.outcome)}): revise bench/queries.ts`);
+  if (!check.same)
+    log(
+      `  AVISO: la línea base no devuelve lo mismo que la API (API ${JSON.stringify(apiOutcome)}, base ${JSON.stringify(recorded.outcome)}): revise bench/queries.ts`,
+    );
   if (!check.sameSql) {
     log('  AVISO: la línea base no envía las mismas sentencias que la API: revise bench/queries.ts');
     for (const q of apiSql.filter((x) => !baselineSql.includes(x))) log(`    solo la API:   ${q}`);
@@ -107,23 +125,40 @@ export async function measureScenario(
 
   const plans = await explainWork(driver, s.work, s.inputs[0]);
   const baseline = await measureBaseline(driver, s.work, s.inputs, {
-    seconds: settings.seconds / 2, maxIterations: 2000, concurrency: s.loadConnections,
+    seconds: settings.seconds / 2,
+    maxIterations: 2000,
+    concurrency: s.loadConnections,
   });
-  log(`  base (driver): p50 ${baseline.latency.p50.toFixed(2)} ms · p95 ${baseline.latency.p95.toFixed(2)} ms${baseline.throughput ? ` · ${baseline.throughput.rps.toFixed(0)}/s con ${baseline.throughput.concurrency}` : ''}`);
+  log(
+    `  base (driver): p50 ${baseline.latency.p50.toFixed(2)} ms · p95 ${baseline.latency.p95.toFixed(2)} ms${baseline.throughput ? ` · ${baseline.throughput.rps.toFixed(0)}/s con ${baseline.throughput.concurrency}` : ''}`,
+  );
 
   const requests = s.inputs.map((input) => s.request(input));
   if (settings.warmupSeconds > 0) await loadPhase(api, token, requests, s.loadConnections ?? 1, settings.warmupSeconds);
   const single = await loadPhase(api, token, requests, 1, settings.seconds);
-  log(`  API, 1 conexión: ${single.rps.toFixed(1)}/s · p50 ${single.latency.p50.toFixed(2)} · p95 ${single.latency.p95.toFixed(2)} · p99 ${single.latency.p99.toFixed(2)} ms · CPU ${single.apiCpuMsPerRequest.toFixed(1)} ms/petición`);
+  log(
+    `  API, 1 conexión: ${single.rps.toFixed(1)}/s · p50 ${single.latency.p50.toFixed(2)} · p95 ${single.latency.p95.toFixed(2)} · p99 ${single.latency.p99.toFixed(2)} ms · CPU ${single.apiCpuMsPerRequest.toFixed(1)} ms/petición`,
+  );
   let loaded: Phase | null = null;
   if (s.loadConnections) {
     loaded = await loadPhase(api, token, requests, s.loadConnections, settings.seconds);
-    log(`  API, ${s.loadConnections} conexiones: ${loaded.rps.toFixed(1)}/s · p50 ${loaded.latency.p50.toFixed(2)} · p95 ${loaded.latency.p95.toFixed(2)} · p99 ${loaded.latency.p99.toFixed(2)} ms · no-2xx ${loaded.non2xx} · errores ${loaded.errors}`);
+    log(
+      `  API, ${s.loadConnections} conexiones: ${loaded.rps.toFixed(1)}/s · p50 ${loaded.latency.p50.toFixed(2)} · p95 ${loaded.latency.p95.toFixed(2)} · p99 ${loaded.latency.p99.toFixed(2)} ms · no-2xx ${loaded.non2xx} · errores ${loaded.errors}`,
+    );
   }
   const apiPeakRssBytes = api.memory.peaks().find((p) => p.phase === s.id)?.peakBytes ?? 0;
   return {
-    id: s.id, label: s.label, endpoint: s.endpoint, inputs: s.inputs, p95TargetMs: s.p95TargetMs,
-    check, plans, baseline, single, loaded, apiPeakRssBytes,
+    id: s.id,
+    label: s.label,
+    endpoint: s.endpoint,
+    inputs: s.inputs,
+    p95TargetMs: s.p95TargetMs,
+    check,
+    plans,
+    baseline,
+    single,
+    loaded,
+    apiPeakRssBytes,
   };
 }
 
@@ -132,7 +167,8 @@ export async function measureScenario(
  * only JavaScript thread, so a sign-in delays every request behind it.
  */
 export async function measureContention(
-  foreground: Scenario, background: Scenario,
+  foreground: Scenario,
+  background: Scenario,
   deps: { api: ApiProcess; token: string; settings: Settings; log: (line: string) => void },
 ): Promise<ContentionResult> {
   const { api, token, settings, log } = deps;
@@ -143,6 +179,8 @@ export async function measureContention(
     loadPhase(api, token, requestsOf(foreground), 1, settings.seconds),
     loadPhase(api, token, requestsOf(background), backgroundConnections, settings.seconds),
   ]);
-  log(`${foreground.label} mientras ${background.label} con ${backgroundConnections} conexiones: p95 ${fg.latency.p95.toFixed(2)} ms (${bg.rps.toFixed(1)} inicios/s)`);
+  log(
+    `${foreground.label} mientras ${background.label} con ${backgroundConnections} conexiones: p95 ${fg.latency.p95.toFixed(2)} ms (${bg.rps.toFixed(1)} inicios/s)`,
+  );
   return { label: `${foreground.label} while sign-ins run`, foreground: fg, background: bg, backgroundConnections };
 }

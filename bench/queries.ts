@@ -25,10 +25,17 @@ export interface Exec {
 }
 
 /** Who is asking: the benchmark's staff session. */
-export interface Caller { clientId: number; userId: number; sessionId: string }
+export interface Caller {
+  clientId: number;
+  userId: number;
+  sessionId: string;
+}
 
 /** What both the API and the baseline answered, compared before measuring. */
-export interface Outcome { total: number | null; ids: number[] }
+export interface Outcome {
+  total: number | null;
+  ids: number[];
+}
 
 const USER_COLUMNS = `id, client_id, email, password_hash, first_name, last_name, role_name, status, cellphone, prefix,
   country_id, city_id, time_zone, media_email, media_whatsapp, priority_high, priority_medium, priority_low, created_at, updated_at`;
@@ -46,7 +53,9 @@ const PAGE = 20;
 
 const placeholders = (from: number, count: number) => Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
 
-const SESSION_USER_COLUMNS = USER_COLUMNS.split(',').map((c) => `u."${c.trim()}" AS "u_${c.trim()}"`).join(', ');
+const SESSION_USER_COLUMNS = USER_COLUMNS.split(',')
+  .map((c) => `u."${c.trim()}" AS "u_${c.trim()}"`)
+  .join(', ');
 
 /**
  * Every authenticated request: http/auth.ts reads the session and its user in one statement (the
@@ -79,14 +88,20 @@ async function tagsOf(exec: Exec, patientIds: number[]) {
 export async function listPatientsByStatus(exec: Exec, c: Caller, status: number): Promise<Outcome> {
   await authenticate(exec, c);
   const [[count], rows] = await Promise.all([
-    exec.query<{ count: number }>('count', 'SELECT count(*) AS count FROM patients WHERE client_id = $1 AND status = $2', [c.clientId, status]),
+    exec.query<{ count: number }>('count', 'SELECT count(*) AS count FROM patients WHERE client_id = $1 AND status = $2', [
+      c.clientId,
+      status,
+    ]),
     exec.query<{ id: number }>(
       'page',
       `SELECT ${PATIENT_COLUMNS} FROM patients WHERE client_id = $1 AND status = $2 ORDER BY id DESC, id DESC LIMIT ${PAGE} OFFSET 0`,
       [c.clientId, status],
     ),
   ]);
-  await tagsOf(exec, rows.map((r) => r.id));
+  await tagsOf(
+    exec,
+    rows.map((r) => r.id),
+  );
   return { total: Number(count.count), ids: rows.map((r) => Number(r.id)) };
 }
 
@@ -112,9 +127,16 @@ export async function searchPatients(exec: Exec, c: Caller, q: string): Promise<
   }
   const [[count], rows] = await Promise.all([
     exec.query<{ count: number }>('count', `SELECT count(*) AS count FROM patients WHERE ${where}`, params),
-    exec.query<{ id: number }>('page', `SELECT ${PATIENT_COLUMNS} FROM patients WHERE ${where} ORDER BY id DESC, id DESC LIMIT ${PAGE} OFFSET 0`, params),
+    exec.query<{ id: number }>(
+      'page',
+      `SELECT ${PATIENT_COLUMNS} FROM patients WHERE ${where} ORDER BY id DESC, id DESC LIMIT ${PAGE} OFFSET 0`,
+      params,
+    ),
   ]);
-  await tagsOf(exec, rows.map((r) => r.id));
+  await tagsOf(
+    exec,
+    rows.map((r) => r.id),
+  );
   return { total: Number(count.count), ids: rows.map((r) => Number(r.id)) };
 }
 
@@ -125,9 +147,15 @@ export async function searchPatients(exec: Exec, c: Caller, q: string): Promise<
  */
 export async function getPatient(exec: Exec, c: Caller, id: number): Promise<Outcome> {
   await authenticate(exec, c);
-  const [patient] = await exec.query<{ id: number; nid: string }>('patient', `SELECT ${PATIENT_COLUMNS} FROM patients WHERE id = $1 AND client_id = $2`, [id, c.clientId]);
+  const [patient] = await exec.query<{ id: number; nid: string }>(
+    'patient',
+    `SELECT ${PATIENT_COLUMNS} FROM patients WHERE id = $1 AND client_id = $2`,
+    [id, c.clientId],
+  );
   if (!patient) return { total: null, ids: [] };
-  await exec.query('portal lock', 'SELECT locked_until FROM otp_lockouts WHERE nid_hash = $1', [createHash('sha256').update(patient.nid).digest('hex')]);
+  await exec.query('portal lock', 'SELECT locked_until FROM otp_lockouts WHERE nid_hash = $1', [
+    createHash('sha256').update(patient.nid).digest('hex'),
+  ]);
   await tagsOf(exec, [patient.id]);
   return { total: null, ids: [Number(patient.id)] };
 }
@@ -144,7 +172,11 @@ export async function listTags(exec: Exec, c: Caller): Promise<Outcome> {
     ),
   ]);
   if (rows.length) {
-    await exec.query('patients per tag', `SELECT tag_id, COUNT(*) AS n FROM patient_tags WHERE tag_id IN (${placeholders(1, rows.length)}) GROUP BY tag_id`, rows.map((r) => r.id));
+    await exec.query(
+      'patients per tag',
+      `SELECT tag_id, COUNT(*) AS n FROM patient_tags WHERE tag_id IN (${placeholders(1, rows.length)}) GROUP BY tag_id`,
+      rows.map((r) => r.id),
+    );
   }
   return { total: Number(count.count), ids: rows.map((r) => Number(r.id)) };
 }
@@ -155,7 +187,9 @@ export async function listTags(exec: Exec, c: Caller): Promise<Outcome> {
  */
 export async function signIn(exec: Exec, login: { email: string; password: string }): Promise<Outcome> {
   const [user] = await exec.query<{ id: number; client_id: number; password_hash: string }>(
-    'user by e-mail', `SELECT ${USER_COLUMNS} FROM users WHERE email = $1 LIMIT 1`, [login.email],
+    'user by e-mail',
+    `SELECT ${USER_COLUMNS} FROM users WHERE email = $1 LIMIT 1`,
+    [login.email],
   );
   const ok = await exec.step('bcrypt.compare (cost 10)', () => bcrypt.compare(login.password, user.password_hash));
   if (!ok) throw new Error(`La contraseña de ${login.email} no coincide`);
@@ -171,7 +205,20 @@ export async function signIn(exec: Exec, login: { email: string; password: strin
     'audit event',
     `INSERT INTO audit_events (client_id, user_id, actor_kind, action, resource, resource_id, patient_id, summary, changes, method, path, status, ip, created_at)
      VALUES ($1, $2, $3, $4, $5, NULL, NULL, $6, $7, $8, $9, $10, $11, $12)`,
-    [user.client_id, user.id, 'staff', 'sign_in', 'session', 'Inicio de sesión', null, 'POST', '/sessions', 201, '127.0.0.1', now.toISOString()],
+    [
+      user.client_id,
+      user.id,
+      'staff',
+      'sign_in',
+      'session',
+      'Inicio de sesión',
+      null,
+      'POST',
+      '/sessions',
+      201,
+      '127.0.0.1',
+      now.toISOString(),
+    ],
   );
   return { total: null, ids: [Number(user.id)] };
 }

@@ -92,12 +92,17 @@ export interface ReadSamples {
 
 /** Chart inputs: patients spread over client A with their most measured element, plus the year-long patient. */
 export async function pickChartSamples(driver: Driver, caller: Caller, heavyPatientId: number | null): Promise<ReadSamples['charts']> {
-  const ids = await driver.all<{ id: number }>('SELECT id FROM patients WHERE client_id = $1 AND status = 1 ORDER BY id', [caller.clientId]);
-  const picked = Array.from({ length: Math.min(30, ids.length) }, (_, k) => Number(ids[Math.floor(((k + 0.5) * ids.length) / Math.min(30, ids.length))].id));
+  const ids = await driver.all<{ id: number }>('SELECT id FROM patients WHERE client_id = $1 AND status = 1 ORDER BY id', [
+    caller.clientId,
+  ]);
+  const picked = Array.from({ length: Math.min(30, ids.length) }, (_, k) =>
+    Number(ids[Math.floor(((k + 0.5) * ids.length) / Math.min(30, ids.length))].id),
+  );
   const out: ReadSamples['charts'] = [];
   for (const patientId of heavyPatientId ? [heavyPatientId, ...picked] : picked) {
     const [row] = await driver.all<{ e: number }>(
-      'SELECT clinical_element AS e FROM measurements WHERE patient_id = $1 GROUP BY clinical_element ORDER BY COUNT(*) DESC LIMIT 1', [patientId],
+      'SELECT clinical_element AS e FROM measurements WHERE patient_id = $1 GROUP BY clinical_element ORDER BY COUNT(*) DESC LIMIT 1',
+      [patientId],
     );
     if (row) out.push({ patientId, element: Number(row.e) });
   }

@@ -9,8 +9,20 @@ import type { LoadResult } from './load.js';
 import type { ScaleOutResult } from './scaleout.js';
 import { API_RSS_TARGET_BYTES, FRONTEND_TARGETS_KB, INGEST_TARGETS } from './targets.js';
 
-export interface Extras { ingestion?: IngestionResult; csvExport?: ExportResult; frontend?: FrontendResult; scaleOut?: ScaleOutResult }
-export interface ExtraRow { what: string; target: string; figure: string; baseline: string; ratio: string; ok: boolean | null }
+export interface Extras {
+  ingestion?: IngestionResult;
+  csvExport?: ExportResult;
+  frontend?: FrontendResult;
+  scaleOut?: ScaleOutResult;
+}
+export interface ExtraRow {
+  what: string;
+  target: string;
+  figure: string;
+  baseline: string;
+  ratio: string;
+  ok: boolean | null;
+}
 
 const ms = (v: number) => (Number.isFinite(v) ? `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms` : '—');
 const perSecond = (v: number) => `${v < 100 ? v.toFixed(1) : Math.round(v).toLocaleString('en-US')}/s`;
@@ -21,7 +33,9 @@ const times = (v: number) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : '—');
 /** Ids of the phases that ran (PENDING rows with these ids are dropped). */
 export function measuredPhases(e: Extras | undefined): string[] {
   if (!e) return [];
-  return [e.ingestion && 'ingest', e.csvExport && 'csv-export', e.frontend && 'frontend', e.scaleOut && 'scale-out'].filter(Boolean) as string[];
+  return [e.ingestion && 'ingest', e.csvExport && 'csv-export', e.frontend && 'frontend', e.scaleOut && 'scale-out'].filter(
+    Boolean,
+  ) as string[];
 }
 
 const clean = (l: LoadResult) => l.non2xx + l.errors + l.timeouts === 0;
@@ -86,26 +100,56 @@ export function extraRows(e: Extras | undefined): ExtraRow[] {
   if (e.frontend) {
     const f = e.frontend;
     const T = FRONTEND_TARGETS_KB;
-    rows.push({ what: 'Portal first page (/login_patient), JavaScript gzip', target: `≤ ${T.portal} KB`, figure: kb(f.portalFirst.gzipBytes), baseline: '—', ratio: '—', ok: f.portalFirst.gzipBytes <= T.portal * 1024 });
-    rows.push({ what: 'Admin login page, JavaScript gzip', target: `≤ ${T.adminLogin} KB`, figure: kb(f.adminLogin.gzipBytes), baseline: '—', ratio: '—', ok: f.adminLogin.gzipBytes <= T.adminLogin * 1024 });
+    rows.push({
+      what: 'Portal first page (/login_patient), JavaScript gzip',
+      target: `≤ ${T.portal} KB`,
+      figure: kb(f.portalFirst.gzipBytes),
+      baseline: '—',
+      ratio: '—',
+      ok: f.portalFirst.gzipBytes <= T.portal * 1024,
+    });
+    rows.push({
+      what: 'Admin login page, JavaScript gzip',
+      target: `≤ ${T.adminLogin} KB`,
+      figure: kb(f.adminLogin.gzipBytes),
+      baseline: '—',
+      ratio: '—',
+      ok: f.adminLogin.gzipBytes <= T.adminLogin * 1024,
+    });
     rows.push({
       what: `Admin patient page before its charts, JavaScript gzip (charts chunk: ${kb(f.patientPage.chartGzipBytes)})`,
-      target: `≤ ${T.patientPage} KB`, figure: kb(f.patientPage.gzipBytes), baseline: '—', ratio: '—', ok: f.patientPage.gzipBytes <= T.patientPage * 1024,
+      target: `≤ ${T.patientPage} KB`,
+      figure: kb(f.patientPage.gzipBytes),
+      baseline: '—',
+      ratio: '—',
+      ok: f.patientPage.gzipBytes <= T.patientPage * 1024,
     });
     rows.push({
       what: `Patient page shows its charts (headless Chromium, patient ${f.chartsShown.patientId}): cold cache; warm p50 ${ms(f.chartsShown.warm.p50)}`,
-      target: 'time reported', figure: ms(f.chartsShown.coldMs), baseline: '—', ratio: '—', ok: null,
+      target: 'time reported',
+      figure: ms(f.chartsShown.coldMs),
+      baseline: '—',
+      ratio: '—',
+      ok: null,
     });
   }
   if (e.scaleOut) {
     const s = e.scaleOut;
     rows.push({
       what: `Two API processes on one PostgreSQL behind a round-robin proxy: patient list throughput (requests per API ${s.two.perApi.join(' / ')})`,
-      target: 'scales out', figure: perSecond(s.two.list.rps), baseline: `${perSecond(s.one.list.rps)} (one API, this run)`, ratio: times(s.two.list.rps / s.one.list.rps), ok: null,
+      target: 'scales out',
+      figure: perSecond(s.two.list.rps),
+      baseline: `${perSecond(s.one.list.rps)} (one API, this run)`,
+      ratio: times(s.two.list.rps / s.one.list.rps),
+      ok: null,
     });
     rows.push({
-      what: 'Two API processes: one reading per request, readings/s', target: 'scales out', figure: perSecond(s.two.ingest.rps),
-      baseline: `${perSecond(s.one.ingest.rps)} (one API, this run)`, ratio: times(s.two.ingest.rps / s.one.ingest.rps), ok: null,
+      what: 'Two API processes: one reading per request, readings/s',
+      target: 'scales out',
+      figure: perSecond(s.two.ingest.rps),
+      baseline: `${perSecond(s.one.ingest.rps)} (one API, this run)`,
+      ratio: times(s.two.ingest.rps / s.one.ingest.rps),
+      ok: null,
     });
     const m = s.markers;
     const l = s.lifecycle;
@@ -113,16 +157,27 @@ export function extraRows(e: Extras | undefined): ExtraRow[] {
       what: `Two API processes: scheduled work in ${s.seconds.toFixed(0)} s (${m.inserted} overdue marker activities; ${l.slots} lifecycle slots)`,
       target: 'no scheduled work lost or duplicated',
       figure: `${m.notReported}/${m.inserted} marked, ${m.alerts} alerts (${m.duplicatedAlerts} duplicated); ${l.jobs} jobs (${l.done} done, ${l.failed} failed, ${l.retried} retried, ${l.duplicatedSlots} duplicated)`,
-      baseline: '—', ratio: '—',
-      ok: m.lost === 0 && m.duplicatedAlerts === 0 && m.alerts === m.inserted && l.jobs === l.slots && l.duplicatedSlots === 0 && l.failed === 0,
+      baseline: '—',
+      ratio: '—',
+      ok:
+        m.lost === 0 &&
+        m.duplicatedAlerts === 0 &&
+        m.alerts === m.inserted &&
+        l.jobs === l.slots &&
+        l.duplicatedSlots === 0 &&
+        l.failed === 0,
     });
   }
   return rows;
 }
 
 function weightTable(w: PageWeight): string[] {
-  return [`**${w.page}**: ${w.files.length} scripts, ${kb(w.gzipBytes)} gzip${w.chartGzipBytes ? ` + ${kb(w.chartGzipBytes)} of chart chunks` : ''}`, '',
-    ...w.files.map((f) => `- ${f.file}: ${kb(f.gzipBytes)}${f.chart ? ' (chart)' : ''}`), ''];
+  return [
+    `**${w.page}**: ${w.files.length} scripts, ${kb(w.gzipBytes)} gzip${w.chartGzipBytes ? ` + ${kb(w.chartGzipBytes)} of chart chunks` : ''}`,
+    '',
+    ...w.files.map((f) => `- ${f.file}: ${kb(f.gzipBytes)}${f.chart ? ' (chart)' : ''}`),
+    '',
+  ];
 }
 
 export function renderExtraDetails(e: Extras | undefined): string[] {
@@ -132,12 +187,31 @@ export function renderExtraDetails(e: Extras | undefined): string[] {
     const i = e.ingestion;
     const row = (name: string, l: LoadResult, per: number) =>
       `| ${name} | ${l.connections} | ${perSecond(l.rps * per)} | ${ms(l.latency.p50)} | ${ms(l.latency.p95)} | ${ms(l.latency.p99)} | ${l.non2xx} | ${l.errors + l.timeouts} |`;
-    lines.push('## Ingestion in detail', '', `Over ${i.patients} active patients of client A; 1 reading in 20 is out of range (alarm path). Rows added by the load were deleted afterwards: ${JSON.stringify(i.removedRows)}. API peak RSS during ingestion: ${mb(i.apiPeakRssBytes)}.`, '',
-      '| phase | connections | readings/s | p50 | p95 | p99 | non-2xx | errors |', '|---|---|---|---|---|---|---|---|',
-      row('API, 1 reading per request', i.single.api, 1), row('bare, 1 reading per request', i.single.bare, 1),
-      row(`API at ${i.single.rate} req/s`, i.single.apiAtRate, 1), row(`bare at ${i.single.rate} req/s`, i.single.bareAtRate, 1),
-      row(`API, ${i.batch.readingsPerRequest} per request`, i.batch.api, i.batch.readingsPerRequest), row(`bare, ${i.batch.readingsPerRequest} per request`, i.batch.bare, i.batch.readingsPerRequest), '');
+    lines.push(
+      '## Ingestion in detail',
+      '',
+      `Over ${i.patients} active patients of client A; 1 reading in 20 is out of range (alarm path). Rows added by the load were deleted afterwards: ${JSON.stringify(i.removedRows)}. API peak RSS during ingestion: ${mb(i.apiPeakRssBytes)}.`,
+      '',
+      '| phase | connections | readings/s | p50 | p95 | p99 | non-2xx | errors |',
+      '|---|---|---|---|---|---|---|---|',
+      row('API, 1 reading per request', i.single.api, 1),
+      row('bare, 1 reading per request', i.single.bare, 1),
+      row(`API at ${i.single.rate} req/s`, i.single.apiAtRate, 1),
+      row(`bare at ${i.single.rate} req/s`, i.single.bareAtRate, 1),
+      row(`API, ${i.batch.readingsPerRequest} per request`, i.batch.api, i.batch.readingsPerRequest),
+      row(`bare, ${i.batch.readingsPerRequest} per request`, i.batch.bare, i.batch.readingsPerRequest),
+      '',
+    );
   }
-  if (e.frontend) lines.push('## Front ends in detail', '', 'gzip level 6 of each file the page loaded, from the dist folder.', '', ...weightTable(e.frontend.adminLogin), ...weightTable(e.frontend.patientPage), ...weightTable(e.frontend.portalFirst));
+  if (e.frontend)
+    lines.push(
+      '## Front ends in detail',
+      '',
+      'gzip level 6 of each file the page loaded, from the dist folder.',
+      '',
+      ...weightTable(e.frontend.adminLogin),
+      ...weightTable(e.frontend.patientPage),
+      ...weightTable(e.frontend.portalFirst),
+    );
   return lines;
 }

@@ -75,15 +75,23 @@ function readOptions(argv: string[]) {
   const settings: Settings = { seconds: int('duration', 2), warmupSeconds: int('warmup', 0), connections: int('connections', 1) };
   if (values['scale-out'] && values.db !== 'postgres') throw new Error('--scale-out necesita --db postgres');
   return {
-    dataset, settings, reuse: values.reuse!, only: values.only?.split(',') ?? null, skip: values.skip?.split(',') ?? [],
-    outDir: path.resolve(ROOT_DIR, values.out!), scaleOut: values['scale-out']!,
-    adminDist: path.resolve(ROOT_DIR, values['admin-dist']!), portalDist: path.resolve(ROOT_DIR, values['portal-dist']!),
+    dataset,
+    settings,
+    reuse: values.reuse!,
+    only: values.only?.split(',') ?? null,
+    skip: values.skip?.split(',') ?? [],
+    outDir: path.resolve(ROOT_DIR, values.out!),
+    scaleOut: values['scale-out']!,
+    adminDist: path.resolve(ROOT_DIR, values['admin-dist']!),
+    portalDist: path.resolve(ROOT_DIR, values['portal-dist']!),
   };
 }
 
 /** The seed's year-long patient: the client's first active patient by id (seeds/large.ts). */
 async function firstActivePatient(driver: Driver, clientId: number): Promise<number> {
-  const [row] = await driver.all<{ id: number }>('SELECT id FROM patients WHERE client_id = $1 AND status = 1 ORDER BY id LIMIT 1', [clientId]);
+  const [row] = await driver.all<{ id: number }>('SELECT id FROM patients WHERE client_id = $1 AND status = 1 ORDER BY id LIMIT 1', [
+    clientId,
+  ]);
   return Number(row.id);
 }
 
@@ -98,7 +106,9 @@ function redactPassword(url: string | null): string | null {
 /** Signs in as the first benchmark client's administrator; the token's claims name the session. */
 async function signInForBench(baseUrl: string) {
   const res = await fetchRetrying(`${baseUrl}/api/v1/sessions`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: benchEmail('a'), password: BENCH_PASSWORD }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: benchEmail('a'), password: BENCH_PASSWORD }),
   });
   if (res.status !== 201) throw new Error(`No se pudo iniciar sesión como ${benchEmail('a')}: ${res.status} ${await res.text()}`);
   const { token } = (await res.json()) as { token: string };
@@ -112,14 +122,19 @@ async function main() {
   const log = (line: string) => console.log(`[bench] ${line}`);
   const dataset = await prepareDataset(ROOT_DIR, opts.dataset, opts.reuse, log);
   const api = await startApi({
-    rootDir: ROOT_DIR, dataDir: dataset.dir, databaseUrl: opts.dataset.databaseUrl, logFile: path.join(dataset.dir, 'api.log'),
+    rootDir: ROOT_DIR,
+    dataDir: dataset.dir,
+    databaseUrl: opts.dataset.databaseUrl,
+    logFile: path.join(dataset.dir, 'api.log'),
     env: { VIGIA_ADMIN_DIST: opts.adminDist, VIGIA_PORTAL_DIST: opts.portalDist },
   });
   /** A phase or scenario runs unless --only leaves it out or --skip names it. */
   const wanted = (id: string) => (!opts.only || opts.only.includes(id)) && !opts.skip.includes(id);
   const extras: Extras = {};
   log(`API en ${api.baseUrl} (pid ${api.pid}); registro en ${path.relative(ROOT_DIR, path.join(dataset.dir, 'api.log'))}`);
-  const stopOnSignal = () => { api.stop().finally(() => process.exit(130)); };
+  const stopOnSignal = () => {
+    api.stop().finally(() => process.exit(130));
+  };
   process.once('SIGINT', stopOnSignal);
 
   const driver = await openDriver(dataset.target, { connections: opts.settings.connections });
@@ -141,7 +156,10 @@ async function main() {
       ...buildReadScenarios({ charts, surnamePrefixes: samples.surnamePrefixes }, opts.settings.connections),
     ].filter((s) => wanted(s.id));
     const captureOpts = { dataDir: dataset.dir, databaseUrl: opts.dataset.databaseUrl, jwtSecret: BENCH_JWT_SECRET, token };
-    const apiSql = await captureStatements(captureOpts, scenarios.map((s) => s.request(s.inputs[0])));
+    const apiSql = await captureStatements(
+      captureOpts,
+      scenarios.map((s) => s.request(s.inputs[0])),
+    );
     const toReplay = replayRequests(scenarios);
     if (toReplay.length) storeCaptured(scenarios, toReplay, await captureRaw(captureOpts, toReplay));
     for (const [i, s] of scenarios.entries()) {
@@ -152,8 +170,17 @@ async function main() {
     if (list && signIn) contention = await measureContention(list, signIn, { api, token, settings: opts.settings, log });
     if (wanted('csv-export') && opts.dataset.heavyReadings > 0) {
       extras.csvExport = await measureExport({
-        api, driver, token, dataDir: dataset.dir, databaseUrl: opts.dataset.databaseUrl, jwtSecret: BENCH_JWT_SECRET,
-        patientId: heavyPatientId, now: DATA_NOW, repeats: 3, parallel: 4, log,
+        api,
+        driver,
+        token,
+        dataDir: dataset.dir,
+        databaseUrl: opts.dataset.databaseUrl,
+        jwtSecret: BENCH_JWT_SECRET,
+        patientId: heavyPatientId,
+        now: DATA_NOW,
+        repeats: 3,
+        parallel: 4,
+        log,
       });
     }
     if (wanted('frontend')) {
@@ -163,21 +190,47 @@ async function main() {
         log('Front ends en Chromium sin interfaz');
         fs.mkdirSync(opts.outDir, { recursive: true });
         extras.frontend = await measureFrontends({
-          baseUrl: api.baseUrl, adminDist: opts.adminDist, portalDist: opts.portalDist, email: benchEmail('a'), password: BENCH_PASSWORD,
-          patientId: heavyPatientId, repeats: 3, screenshotDir: opts.outDir, log,
+          baseUrl: api.baseUrl,
+          adminDist: opts.adminDist,
+          portalDist: opts.portalDist,
+          email: benchEmail('a'),
+          password: BENCH_PASSWORD,
+          patientId: heavyPatientId,
+          repeats: 3,
+          screenshotDir: opts.outDir,
+          log,
         });
       }
     }
     // Ingestion writes: it runs after the reads and removes what it added.
     if (wanted('ingest')) {
       extras.ingestion = await measureIngestion({
-        rootDir: ROOT_DIR, dataDir: dataset.dir, target: dataset.target, api, driver, token, caller, settings: opts.settings, log,
+        rootDir: ROOT_DIR,
+        dataDir: dataset.dir,
+        target: dataset.target,
+        api,
+        driver,
+        token,
+        caller,
+        settings: opts.settings,
+        log,
       });
     }
     if (opts.scaleOut && wanted('scale-out')) {
       extras.scaleOut = await measureScaleOut({
-        rootDir: ROOT_DIR, dataDir: dataset.dir, databaseUrl: opts.dataset.databaseUrl!, driver, api, token, caller,
-        connections: opts.settings.connections, seconds: opts.settings.seconds, warmupSeconds: opts.settings.warmupSeconds, minSeconds: 130, markers: 100, log,
+        rootDir: ROOT_DIR,
+        dataDir: dataset.dir,
+        databaseUrl: opts.dataset.databaseUrl!,
+        driver,
+        api,
+        token,
+        caller,
+        connections: opts.settings.connections,
+        seconds: opts.settings.seconds,
+        warmupSeconds: opts.settings.warmupSeconds,
+        minSeconds: 130,
+        markers: 100,
+        log,
       });
     }
   } finally {
@@ -205,8 +258,11 @@ async function main() {
   };
   const results: Results = { ...partial, rows: buildRows(partial) };
   const files = writeReport(opts.outDir, results);
-  log(`Listo en ${(results.runSeconds / 60).toFixed(1)} min: ${path.relative(ROOT_DIR, files.markdown)}, ${path.relative(ROOT_DIR, files.json)}`);
-  for (const row of results.rows.filter((r) => r.figure !== 'pendiente')) log(`  ${row.result.padEnd(8)} ${row.what}: ${row.figure} (base ${row.baseline})`);
+  log(
+    `Listo en ${(results.runSeconds / 60).toFixed(1)} min: ${path.relative(ROOT_DIR, files.markdown)}, ${path.relative(ROOT_DIR, files.json)}`,
+  );
+  for (const row of results.rows.filter((r) => r.figure !== 'pendiente'))
+    log(`  ${row.result.padEnd(8)} ${row.what}: ${row.figure} (base ${row.baseline})`);
 }
 
 main().catch((err) => {

@@ -33,19 +33,31 @@ function startProxy(targets: string[]): Promise<{ url: string; counts: number[];
     const k = next++ % targets.length;
     counts[k]++;
     const u = new URL(targets[k]);
-    const upstream = http.request({ host: u.hostname, port: u.port, method: req.method, path: req.url, headers: req.headers, agent: agents[k] }, (r) => {
-      res.writeHead(r.statusCode ?? 502, r.headers);
-      r.pipe(res);
+    const upstream = http.request(
+      { host: u.hostname, port: u.port, method: req.method, path: req.url, headers: req.headers, agent: agents[k] },
+      (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      },
+    );
+    upstream.on('error', () => {
+      res.writeHead(502);
+      res.end();
     });
-    upstream.on('error', () => { res.writeHead(502); res.end(); });
     req.pipe(upstream);
   });
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as { port: number };
       resolve({
-        url: `http://127.0.0.1:${port}`, counts,
-        close: () => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); for (const a of agents) a.destroy(); }),
+        url: `http://127.0.0.1:${port}`,
+        counts,
+        close: () =>
+          new Promise<void>((r) => {
+            server.close(() => r());
+            server.closeAllConnections();
+            for (const a of agents) a.destroy();
+          }),
       });
     });
   });
@@ -53,7 +65,10 @@ function startProxy(targets: string[]): Promise<{ url: string; counts: number[];
 
 /** Inserts one order with `n` activities due two days ago and still scheduled, for patients of client A. */
 async function insertMarkers(driver: Driver, caller: Caller, n: number): Promise<{ orderIds: number[]; activityIds: number[] }> {
-  const patients = await driver.all<{ id: number }>('SELECT id FROM patients WHERE client_id = $1 AND status = 1 ORDER BY id LIMIT $2', [caller.clientId, n]);
+  const patients = await driver.all<{ id: number }>('SELECT id FROM patients WHERE client_id = $1 AND status = 1 ORDER BY id LIMIT $2', [
+    caller.clientId,
+    n,
+  ]);
   const longAgo = new Date(Date.now() - 2 * 86_400_000);
   const orderIds: number[] = [];
   const activityIds: number[] = [];
@@ -77,16 +92,34 @@ async function insertMarkers(driver: Driver, caller: Caller, n: number): Promise
 }
 
 export async function measureScaleOut(deps: {
-  rootDir: string; dataDir: string; databaseUrl: string; driver: Driver; api: ApiProcess; token: string; caller: Caller;
-  connections: number; seconds: number; warmupSeconds: number; minSeconds: number; markers: number; log: (line: string) => void;
+  rootDir: string;
+  dataDir: string;
+  databaseUrl: string;
+  driver: Driver;
+  api: ApiProcess;
+  token: string;
+  caller: Caller;
+  connections: number;
+  seconds: number;
+  warmupSeconds: number;
+  minSeconds: number;
+  markers: number;
+  log: (line: string) => void;
 }): Promise<ScaleOutResult> {
   const { driver, log, caller } = deps;
-  const ids = (await driver.all<{ id: number }>('SELECT id FROM patients WHERE client_id = $1 AND status = 1 ORDER BY id LIMIT 200', [caller.clientId])).map((r) => Number(r.id));
+  const ids = (
+    await driver.all<{ id: number }>('SELECT id FROM patients WHERE client_id = $1 AND status = 1 ORDER BY id LIMIT 200', [caller.clientId])
+  ).map((r) => Number(r.id));
   const list: HttpRequest[] = [{ method: 'GET', path: '/api/v1/patients?_start=0&_end=20&status=1' }];
-  const ingest: HttpRequest[] = ids.map((id, k) => ({ method: 'POST', path: `/api/v1/patients/${id}/measurements`, body: JSON.stringify({ clinical_element: 1, value: 60 + (k % 40) }) }));
+  const ingest: HttpRequest[] = ids.map((id, k) => ({
+    method: 'POST',
+    path: `/api/v1/patients/${id}/measurements`,
+    body: JSON.stringify({ clinical_element: 1, value: 60 + (k % 40) }),
+  }));
   // Each measured phase after its own warm-up (a freshly started API also runs its first scheduler sweep).
   const load = async (baseUrl: string, requests: HttpRequest[]) => {
-    if (deps.warmupSeconds > 0) await runLoad({ baseUrl, token: deps.token, connections: deps.connections, seconds: deps.warmupSeconds, requests });
+    if (deps.warmupSeconds > 0)
+      await runLoad({ baseUrl, token: deps.token, connections: deps.connections, seconds: deps.warmupSeconds, requests });
     return runLoad({ baseUrl, token: deps.token, connections: deps.connections, seconds: deps.seconds, requests });
   };
 
@@ -97,14 +130,21 @@ export async function measureScaleOut(deps: {
 
   const [{ n: beforeJobs }] = await driver.all<{ n: string }>("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'orders.lifecycle'");
   const markers = await insertMarkers(driver, caller, deps.markers);
-  const second = await startApi({ rootDir: deps.rootDir, dataDir: deps.dataDir, databaseUrl: deps.databaseUrl, logFile: `${deps.dataDir}/api-2.log` });
+  const second = await startApi({
+    rootDir: deps.rootDir,
+    dataDir: deps.dataDir,
+    databaseUrl: deps.databaseUrl,
+    logFile: `${deps.dataDir}/api-2.log`,
+  });
   const proxy = await startProxy([deps.api.baseUrl, second.baseUrl]);
   const started = new Date();
   let two: ScaleOutResult['two'];
   try {
     const twoList = await load(proxy.url, list);
     const twoIngest = await load(proxy.url, ingest);
-    log(`  dos APIs: lista ${twoList.rps.toFixed(0)}/s · ingesta ${twoIngest.rps.toFixed(0)}/s (peticiones por API ${proxy.counts.join(' / ')})`);
+    log(
+      `  dos APIs: lista ${twoList.rps.toFixed(0)}/s · ingesta ${twoIngest.rps.toFixed(0)}/s (peticiones por API ${proxy.counts.join(' / ')})`,
+    );
     two = { list: twoList, ingest: twoIngest, perApi: [...proxy.counts] };
     // Both job runners keep polling: wait until at least two lifecycle slots have passed.
     const wait = deps.minSeconds * 1000 - (Date.now() - started.getTime());
@@ -121,32 +161,46 @@ export async function measureScaleOut(deps: {
 
   const inList = markers.activityIds.join(',') || '0';
   const [m] = await driver.all<{ nr: string }>(`SELECT COUNT(*) AS nr FROM activities WHERE id IN (${inList}) AND status = 6`);
-  const perActivity = await driver.all<{ activity_id: number; n: string }>(`SELECT activity_id, COUNT(*) AS n FROM alerts WHERE activity_id IN (${inList}) GROUP BY activity_id`);
+  const perActivity = await driver.all<{ activity_id: number; n: string }>(
+    `SELECT activity_id, COUNT(*) AS n FROM alerts WHERE activity_id IN (${inList}) GROUP BY activity_id`,
+  );
   const alerts = perActivity.reduce((s, r) => s + Number(r.n), 0);
   const duplicatedAlerts = perActivity.filter((r) => Number(r.n) > 1).length;
   const slotsFrom = Math.floor(started.getTime() / 60_000) + 1;
   const slotsTo = Math.floor(ended.getTime() / 60_000);
   const jobs = await driver.all<{ key: string; status: string; attempts: number }>(
-    "SELECT key, status, attempts FROM jobs WHERE kind = 'orders.lifecycle' AND run_at >= $1 AND run_at <= $2", [new Date(slotsFrom * 60_000), new Date(slotsTo * 60_000)],
+    "SELECT key, status, attempts FROM jobs WHERE kind = 'orders.lifecycle' AND run_at >= $1 AND run_at <= $2",
+    [new Date(slotsFrom * 60_000), new Date(slotsTo * 60_000)],
   );
   const keys = new Set(jobs.map((j) => j.key));
   const result: ScaleOutResult = {
     seconds: (ended.getTime() - started.getTime()) / 1000,
     one: { list: oneList, ingest: oneIngest },
     two: two!,
-    markers: { inserted: markers.activityIds.length, notReported: Number(m.nr), alerts, duplicatedAlerts, lost: markers.activityIds.length - Number(m.nr) },
+    markers: {
+      inserted: markers.activityIds.length,
+      notReported: Number(m.nr),
+      alerts,
+      duplicatedAlerts,
+      lost: markers.activityIds.length - Number(m.nr),
+    },
     lifecycle: {
-      slots: Math.max(0, slotsTo - slotsFrom + 1), jobs: jobs.length, done: jobs.filter((j) => j.status === 'done').length,
-      failed: jobs.filter((j) => j.status === 'failed' || j.status === 'dead').length, retried: jobs.filter((j) => Number(j.attempts) > 1).length,
-      duplicatedSlots: jobs.length - keys.size, ranBy: `${Number(beforeJobs)} lifecycle jobs before the run`,
+      slots: Math.max(0, slotsTo - slotsFrom + 1),
+      jobs: jobs.length,
+      done: jobs.filter((j) => j.status === 'done').length,
+      failed: jobs.filter((j) => j.status === 'failed' || j.status === 'dead').length,
+      retried: jobs.filter((j) => Number(j.attempts) > 1).length,
+      duplicatedSlots: jobs.length - keys.size,
+      ranBy: `${Number(beforeJobs)} lifecycle jobs before the run`,
     },
     apiPeakRssBytes: [deps.api.memory.peakBytes(), peak2],
   };
-  log(`  marcadores: ${result.markers.notReported}/${result.markers.inserted} 'No reportada', ${alerts} alertas de cumplimiento (${duplicatedAlerts} duplicadas) · ciclos: ${result.lifecycle.jobs} trabajos para ${result.lifecycle.slots} franjas (${result.lifecycle.done} hechos, ${result.lifecycle.failed} fallidos)`);
+  log(
+    `  marcadores: ${result.markers.notReported}/${result.markers.inserted} 'No reportada', ${alerts} alertas de cumplimiento (${duplicatedAlerts} duplicadas) · ciclos: ${result.lifecycle.jobs} trabajos para ${result.lifecycle.slots} franjas (${result.lifecycle.done} hechos, ${result.lifecycle.failed} fallidos)`,
+  );
   // Leave the data set as it was: the markers, their alerts and orders.
   await driver.all(`DELETE FROM alerts WHERE activity_id IN (${inList})`);
   await driver.all(`DELETE FROM activities WHERE id IN (${inList})`);
   await driver.all(`DELETE FROM orders WHERE id IN (${markers.orderIds.join(',') || '0'})`);
   return result;
 }
-

@@ -25,7 +25,12 @@ export interface Scenario<I = any> {
   p95TargetMs: number | null;
 }
 
-export interface Samples { patientIds: number[]; surnamePrefixes: string[]; fullNames: string[]; documentPrefixes: string[] }
+export interface Samples {
+  patientIds: number[];
+  surnamePrefixes: string[];
+  fullNames: string[];
+  documentPrefixes: string[];
+}
 
 export const BENCH_PASSWORD = 'Vigia@2026';
 export const benchEmail = (letter: string) => `bench-${letter}@vigia.test`;
@@ -33,17 +38,28 @@ export const benchEmail = (letter: string) => `bench-${letter}@vigia.test`;
 /** Evenly spread over the client's patients, so the same data set always gives the same inputs. */
 export async function pickSamples(driver: Driver, clientId: number): Promise<Samples> {
   const rows = await driver.all<{ id: number; nid: string; first_name: string; last_name: string }>(
-    'SELECT id, nid, first_name, last_name FROM patients WHERE client_id = $1 ORDER BY id', [clientId],
+    'SELECT id, nid, first_name, last_name FROM patients WHERE client_id = $1 ORDER BY id',
+    [clientId],
   );
-  const spread = (n: number) => Array.from({ length: Math.min(n, rows.length) }, (_, k) => rows[Math.floor(((k + 0.5) * rows.length) / Math.min(n, rows.length))]);
+  const spread = (n: number) =>
+    Array.from({ length: Math.min(n, rows.length) }, (_, k) => rows[Math.floor(((k + 0.5) * rows.length) / Math.min(n, rows.length))]);
   const distinct = (values: string[], n: number) => [...new Set(values)].slice(0, n);
   return {
     patientIds: spread(50).map((r) => Number(r.id)),
     // What staff type: the start of the first surname, in lower case, without accents; a first
     // name and a surname; the start of a document number, short (many matches) or longer (few).
-    surnamePrefixes: distinct(spread(500).map((r) => toSearchKey(r.last_name).split(' ')[0].slice(0, 4)), 20),
-    fullNames: distinct(spread(500).map((r) => `${toSearchKey(r.first_name).split(' ')[0]} ${toSearchKey(r.last_name).split(' ')[0]}`), 20),
-    documentPrefixes: distinct(spread(500).map((r, i) => r.nid.slice(0, i % 2 ? 7 : 4)), 20),
+    surnamePrefixes: distinct(
+      spread(500).map((r) => toSearchKey(r.last_name).split(' ')[0].slice(0, 4)),
+      20,
+    ),
+    fullNames: distinct(
+      spread(500).map((r) => `${toSearchKey(r.first_name).split(' ')[0]} ${toSearchKey(r.last_name).split(' ')[0]}`),
+      20,
+    ),
+    documentPrefixes: distinct(
+      spread(500).map((r, i) => r.nid.slice(0, i % 2 ? 7 : 4)),
+      20,
+    ),
   };
 }
 

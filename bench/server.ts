@@ -62,10 +62,17 @@ function sampleMemory(pid: number, everyMs = 250): MemorySampler & { halt(): voi
   const timer = setInterval(take, everyMs);
   timer.unref();
   return {
-    setPhase(name) { take(); phase = name; take(); },
+    setPhase(name) {
+      take();
+      phase = name;
+      take();
+    },
     peaks: () => [...peaks].map(([p, peakBytes]) => ({ phase: p, peakBytes })),
     peakBytes: () => Math.max(0, ...peaks.values()),
-    highWaterBytes: () => { take(); return hwm; },
+    highWaterBytes: () => {
+      take();
+      return hwm;
+    },
     samples: () => count,
     halt: () => clearInterval(timer),
   };
@@ -107,7 +114,13 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, logFile: stri
  * production bundle (api/build.ts) under plain node, with the same environment. Node is spawned
  * directly, so the child's pid is the server's and its RSS is the API's alone.
  */
-export async function startApi(opts: { rootDir: string; dataDir: string; databaseUrl: string | null; logFile: string; env?: NodeJS.ProcessEnv }): Promise<ApiProcess> {
+export async function startApi(opts: {
+  rootDir: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  logFile: string;
+  env?: NodeJS.ProcessEnv;
+}): Promise<ApiProcess> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const log = fs.openSync(opts.logFile, 'w');
@@ -126,10 +139,14 @@ export async function startApi(opts: { rootDir: string; dataDir: string; databas
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   else delete env.DATABASE_URL;
   const child = spawn(process.execPath, [...SERVER_NODE_ARGS, bundle], {
-    cwd: opts.rootDir, env, stdio: ['ignore', log, log],
+    cwd: opts.rootDir,
+    env,
+    stdio: ['ignore', log, log],
   });
   fs.closeSync(log);
-  const killNow = () => { if (child.exitCode === null) child.kill('SIGKILL'); };
+  const killNow = () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
   process.once('exit', killNow);
 
   const stop = async () => {

@@ -1,5 +1,12 @@
 /** Latency percentiles over the raw samples (nearest rank), in milliseconds. */
-export interface Latency { count: number; mean: number; p50: number; p95: number; p99: number; max: number }
+export interface Latency {
+  count: number;
+  mean: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
 
 export function summarize(samples: number[]): Latency {
   if (!samples.length) return { count: 0, mean: NaN, p50: NaN, p95: NaN, p99: NaN, max: NaN };

@@ -7,7 +7,12 @@ export const API_RSS_TARGET_BYTES = 300 * 1024 * 1024;
 /** The size the issue states the patient targets for. */
 export const TARGET_PATIENTS_PER_CLIENT = 100_000;
 
-export interface PendingRow { id: string; what: string; target: string; waitsFor: string }
+export interface PendingRow {
+  id: string;
+  what: string;
+  target: string;
+  waitsFor: string;
+}
 
 /**
  * Every row of the issue's table beyond the patient rows, with the id of the scenario or phase that
@@ -22,14 +27,49 @@ export const PENDING: PendingRow[] = [
     waitsFor: 'phase ingest not run',
   },
   { id: 'ingest', what: 'Batch ingestion, 100 readings per request', target: '≥ 20,000 readings/s', waitsFor: 'phase ingest not run' },
-  { id: 'chart-series', what: 'Chart series for one patient and element, 10M readings', target: 'p95 ≤ 15 ms', waitsFor: 'scenario chart-series not run' },
-  { id: 'alerts-list', what: 'Alerts manager list with filters, 1M alerts', target: 'p95 ≤ 50 ms', waitsFor: 'scenario alerts-list not run' },
+  {
+    id: 'chart-series',
+    what: 'Chart series for one patient and element, 10M readings',
+    target: 'p95 ≤ 15 ms',
+    waitsFor: 'scenario chart-series not run',
+  },
+  {
+    id: 'alerts-list',
+    what: 'Alerts manager list with filters, 1M alerts',
+    target: 'p95 ≤ 50 ms',
+    waitsFor: 'scenario alerts-list not run',
+  },
   { id: 'dashboard-metrics', what: 'Dashboard counts', target: 'p95 ≤ 50 ms', waitsFor: 'scenario dashboard-metrics not run' },
-  { id: 'csv-export', what: "CSV export of a year of one patient's readings", target: 'streams; API RSS < 300 MB', waitsFor: 'phase csv-export not run' },
-  { id: 'frontend', what: 'Portal first page, JavaScript gzip', target: '≤ 90 KB', waitsFor: 'phase frontend not run (needs admin/dist and portal/dist with --manifest)' },
-  { id: 'frontend', what: 'Admin login page / patient page before its charts, JavaScript gzip', target: '≤ 350 KB / ≤ 500 KB', waitsFor: 'phase frontend not run' },
-  { id: 'frontend', what: 'Patient page shows its charts (headless Chromium, large data set)', target: 'time reported', waitsFor: 'phase frontend not run' },
-  { id: 'scale-out', what: 'Two API processes on one PostgreSQL behind a round-robin proxy', target: 'scales out; no scheduled work lost or duplicated', waitsFor: 'run with --db postgres --scale-out' },
+  {
+    id: 'csv-export',
+    what: "CSV export of a year of one patient's readings",
+    target: 'streams; API RSS < 300 MB',
+    waitsFor: 'phase csv-export not run',
+  },
+  {
+    id: 'frontend',
+    what: 'Portal first page, JavaScript gzip',
+    target: '≤ 90 KB',
+    waitsFor: 'phase frontend not run (needs admin/dist and portal/dist with --manifest)',
+  },
+  {
+    id: 'frontend',
+    what: 'Admin login page / patient page before its charts, JavaScript gzip',
+    target: '≤ 350 KB / ≤ 500 KB',
+    waitsFor: 'phase frontend not run',
+  },
+  {
+    id: 'frontend',
+    what: 'Patient page shows its charts (headless Chromium, large data set)',
+    target: 'time reported',
+    waitsFor: 'phase frontend not run',
+  },
+  {
+    id: 'scale-out',
+    what: 'Two API processes on one PostgreSQL behind a round-robin proxy',
+    target: 'scales out; no scheduled work lost or duplicated',
+    waitsFor: 'run with --db postgres --scale-out',
+  },
 ];
 
 export const INGEST_TARGETS = { readingsPerSecond: 1500, p99AtRateMs: 25, ratioToBare: 0.5, batchReadingsPerSecond: 20_000 };

@@ -37,7 +37,9 @@ declare module 'autocannon' {
 }
 
 declare module 'pg' {
-  interface QueryResult<T> { rows: T[] }
+  interface QueryResult<T> {
+    rows: T[];
+  }
   class Pool {
     constructor(config: { connectionString: string; max?: number });
     query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<QueryResult<T>>;

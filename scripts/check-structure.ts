@@ -72,7 +72,11 @@ export function readImports(file: string): FileImport[] {
   const out: FileImport[] = [];
   const add = (spec: string, typeOnly: boolean) => out.push({ from, spec, to: resolveRelative(file, spec), typeOnly });
   const visit = (node: ts.Node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       add(node.moduleSpecifier.text, isTypeOnly(node));
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [arg] = node.arguments;
@@ -151,12 +155,15 @@ export function checkStructure(): { problems: string[]; imports: FileImport[] } 
   const problems: string[] = [];
   for (const imp of imports) {
     const pkg = imp.from.split('/')[0];
-    if ((pkg === 'admin' || pkg === 'portal') && imp.to?.startsWith('api/')) problems.push(`front end imports the API: ${describeEdge(imp)}`);
+    if ((pkg === 'admin' || pkg === 'portal') && imp.to?.startsWith('api/'))
+      problems.push(`front end imports the API: ${describeEdge(imp)}`);
     if (imp.from.startsWith('api/src/') && imp.to?.startsWith('seeds/') && !COMPOSITION_ROOTS.has(imp.from)) {
       problems.push(`api imports seeds outside its composition root: ${describeEdge(imp)}`);
     }
-    if (pkg !== 'contract' && imp.to?.startsWith('contract/')) problems.push(`relative import of the contract package: ${describeEdge(imp)}`);
-    if (pkg === 'contract' && imp.to && !imp.to.startsWith('contract/')) problems.push(`contract imports outside itself: ${describeEdge(imp)}`);
+    if (pkg !== 'contract' && imp.to?.startsWith('contract/'))
+      problems.push(`relative import of the contract package: ${describeEdge(imp)}`);
+    if (pkg === 'contract' && imp.to && !imp.to.startsWith('contract/'))
+      problems.push(`contract imports outside itself: ${describeEdge(imp)}`);
   }
   for (const parent of ['api/src/modules', 'api/src']) {
     for (const cycle of cycles(folderGraph(imports, parent))) problems.push(`import cycle among ${parent}/{${cycle.join(',')}}`);

@@ -17,7 +17,14 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type {
-  CatalogueName, CityItem, ClinicalElementItem, CountryItem, DepartmentItem, EapbItem, IdTypeItem, SimpleItem,
+  CatalogueName,
+  CityItem,
+  ClinicalElementItem,
+  CountryItem,
+  DepartmentItem,
+  EapbItem,
+  IdTypeItem,
+  SimpleItem,
 } from '../api/src/modules/catalogues/catalogues.sync.js';
 import { toSearchKey } from '@vigia/contract/rules/names';
 
@@ -25,8 +32,28 @@ const seedsDir = path.dirname(fileURLToPath(import.meta.url));
 
 /** Never renumber. A country added to the source needs an id here (22–25 are free, then 27 on). */
 export const COUNTRY_IDS: Record<string, number> = {
-  AR: 1, BO: 2, CL: 3, CR: 4, CU: 5, EC: 6, SV: 7, ES: 8, US: 9, GT: 10, HN: 11, MX: 12,
-  NI: 13, PA: 14, PY: 15, PE: 16, PT: 17, PR: 18, DO: 19, UY: 20, VE: 21, CO: 26,
+  AR: 1,
+  BO: 2,
+  CL: 3,
+  CR: 4,
+  CU: 5,
+  EC: 6,
+  SV: 7,
+  ES: 8,
+  US: 9,
+  GT: 10,
+  HN: 11,
+  MX: 12,
+  NI: 13,
+  PA: 14,
+  PY: 15,
+  PE: 16,
+  PT: 17,
+  PR: 18,
+  DO: 19,
+  UY: 20,
+  VE: 21,
+  CO: 26,
 };
 
 /**
@@ -66,12 +93,49 @@ const REGIMES: Array<{ code: string; id: number; name: string }> = [
 
 /** Insurer ids by principal code, in source order. */
 const EAPB_IDS: Record<string, number> = {
-  ESS024: 1, EPS037: 2, ESS207: 3, EPS001: 4, EPS002: 5, EPS005: 6, EPS010: 7, EPS017: 8, EPS018: 9,
-  EPS046: 10, EPS012: 11, EPS008: 12, EAS016: 13, EAS027: 14, CCF055: 15, EPS025: 16, CCF102: 17,
-  CCF050: 18, CCF033: 19, ESS062: 20, ESS118: 21, EPSS34: 22, EPSS40: 23, EPSI01: 24, EPSI03: 25,
-  EPSI04: 26, EPSI05: 27, EPSI06: 28, EPS047: 29, RES001: 30, RES002: 31, RES003: 32, RES004: 33,
-  RES005: 34, RES006: 35, RES007: 36, RES008: 37, RES009: 38, RES010: 39, RES011: 40, RES012: 41,
-  RES013: 42, RES014: 43,
+  ESS024: 1,
+  EPS037: 2,
+  ESS207: 3,
+  EPS001: 4,
+  EPS002: 5,
+  EPS005: 6,
+  EPS010: 7,
+  EPS017: 8,
+  EPS018: 9,
+  EPS046: 10,
+  EPS012: 11,
+  EPS008: 12,
+  EAS016: 13,
+  EAS027: 14,
+  CCF055: 15,
+  EPS025: 16,
+  CCF102: 17,
+  CCF050: 18,
+  CCF033: 19,
+  ESS062: 20,
+  ESS118: 21,
+  EPSS34: 22,
+  EPSS40: 23,
+  EPSI01: 24,
+  EPSI03: 25,
+  EPSI04: 26,
+  EPSI05: 27,
+  EPSI06: 28,
+  EPS047: 29,
+  RES001: 30,
+  RES002: 31,
+  RES003: 32,
+  RES004: 33,
+  RES005: 34,
+  RES006: 35,
+  RES007: 36,
+  RES008: 37,
+  RES009: 38,
+  RES010: 39,
+  RES011: 40,
+  RES012: 41,
+  RES013: 42,
+  RES014: 43,
 };
 
 const OWN_SOURCE = 'Vigía: lists as used on Colombian clinical intake forms, written in seeds/build-catalogues.ts';
@@ -83,17 +147,43 @@ const SCHOLARSHIPS = ['Ninguna', 'Primaria', 'Secundaria', 'Técnico', 'Tecnoló
 const CIVIL_STATUSES = ['Soltero(a)', 'Casado(a)', 'Unión libre', 'Separado(a)', 'Divorciado(a)', 'Viudo(a)'];
 /** Id order is this list's order; the position sorts them alphabetically with 'Otra' last. */
 const OCCUPATIONS = [
-  'Hogar', 'Pensionado(a)', 'Docente', 'Agricultor(a)', 'Comerciante', 'Empleado(a)', 'Trabajador(a) independiente',
-  'Estudiante', 'Desempleado(a)', 'Conductor(a)', 'Obrero(a) de construcción', 'Vendedor(a) ambulante',
-  'Oficios varios', 'Empleado(a) doméstico(a)', 'Enfermero(a)', 'Médico(a)', 'Ingeniero(a)', 'Abogado(a)',
-  'Contador(a)', 'Administrador(a)', 'Técnico(a)', 'Mecánico(a)', 'Cocinero(a)', 'Vigilante', 'Estilista',
-  'Militar o policía', 'Otra',
+  'Hogar',
+  'Pensionado(a)',
+  'Docente',
+  'Agricultor(a)',
+  'Comerciante',
+  'Empleado(a)',
+  'Trabajador(a) independiente',
+  'Estudiante',
+  'Desempleado(a)',
+  'Conductor(a)',
+  'Obrero(a) de construcción',
+  'Vendedor(a) ambulante',
+  'Oficios varios',
+  'Empleado(a) doméstico(a)',
+  'Enfermero(a)',
+  'Médico(a)',
+  'Ingeniero(a)',
+  'Abogado(a)',
+  'Contador(a)',
+  'Administrador(a)',
+  'Técnico(a)',
+  'Mecánico(a)',
+  'Cocinero(a)',
+  'Vigilante',
+  'Estilista',
+  'Militar o policía',
+  'Otra',
 ];
 
 /** Short unit labels of DECISIONS D6, keyed by clinical element id. */
 const ELEMENT_UNITS: Record<number, string> = { 1: 'lpm', 2: '%', 3: 'mmHg', 4: 'mmHg', 5: 'kg', 6: 'mg/dL', 7: '°C' };
 
-interface SourceFile<T> { source: string; retrieved?: string; items: T[] }
+interface SourceFile<T> {
+  source: string;
+  retrieved?: string;
+  items: T[];
+}
 
 function readSource<T>(dataDir: string, file: string): SourceFile<T> & Record<string, unknown> {
   return JSON.parse(readFileSync(path.join(dataDir, file), 'utf8'));
@@ -122,22 +212,56 @@ function buildSimple(names: string[], positions?: number[]): SimpleItem[] {
   return names.map((name, index) => ({ id: index + 1, name, position: positions?.[index] ?? index + 1 }));
 }
 
-interface SourceCountry { code: string; name: string; phone_prefix: string; time_zone: string }
-interface SourceDivipola { code: string; name: string; department_code: string }
-interface SourceProvince { code: string; name: string; capital: { code: string; name: string } }
-interface SourceIdType { code: string; name: string; country: string; regex: string; approximate: boolean }
+interface SourceCountry {
+  code: string;
+  name: string;
+  phone_prefix: string;
+  time_zone: string;
+}
+interface SourceDivipola {
+  code: string;
+  name: string;
+  department_code: string;
+}
+interface SourceProvince {
+  code: string;
+  name: string;
+  capital: { code: string; name: string };
+}
+interface SourceIdType {
+  code: string;
+  name: string;
+  country: string;
+  regex: string;
+  approximate: boolean;
+}
 interface SourceEapb {
-  code: string; name: string; nit?: string; regimes: string[];
+  code: string;
+  name: string;
+  nit?: string;
+  regimes: string[];
   codes: Array<{ code: string; regime: string; role: 'principal' | 'movilidad' }>;
 }
 interface SourceVital {
-  id: number; key: string; display_es: string; loinc: string; ucum: string; input_min: number; input_max: number;
+  id: number;
+  key: string;
+  display_es: string;
+  loinc: string;
+  ucum: string;
+  input_min: number;
+  input_max: number;
 }
 
 export function buildCatalogues(dataDir: string): Record<CatalogueName, { source: string; items: object[] }> {
   const countriesSrc = readSource<SourceCountry>(dataDir, 'countries.json');
   const countries: CountryItem[] = countriesSrc.items
-    .map((c) => ({ id: requireId(COUNTRY_IDS, c.code, 'country'), code: c.code, name: c.name, phone_prefix: c.phone_prefix, time_zone: c.time_zone }))
+    .map((c) => ({
+      id: requireId(COUNTRY_IDS, c.code, 'country'),
+      code: c.code,
+      name: c.name,
+      phone_prefix: c.phone_prefix,
+      time_zone: c.time_zone,
+    }))
     .sort((a, b) => a.id - b.id);
   const co = requireId(COUNTRY_IDS, 'CO', 'country');
   const es = requireId(COUNTRY_IDS, 'ES', 'country');
@@ -145,8 +269,12 @@ export function buildCatalogues(dataDir: string): Record<CatalogueName, { source
   const divipola = readSource<SourceDivipola>(dataDir, 'co-divipola.json');
   const provinces = readSource<SourceProvince>(dataDir, 'es-provinces.json');
   const departments: DepartmentItem[] = [
-    ...(divipola.departments as Array<{ code: string; name: string }>)
-      .map((d) => ({ id: co * 100 + Number(d.code), country_id: co, code: d.code, name: d.name })),
+    ...(divipola.departments as Array<{ code: string; name: string }>).map((d) => ({
+      id: co * 100 + Number(d.code),
+      country_id: co,
+      code: d.code,
+      name: d.name,
+    })),
     ...provinces.items.map((p) => ({ id: es * 100 + Number(p.code), country_id: es, code: p.code, name: p.name })),
   ];
   const departmentId = new Map(departments.map((d) => [`${d.country_id}:${d.code}`, d.id]));
@@ -171,21 +299,27 @@ export function buildCatalogues(dataDir: string): Record<CatalogueName, { source
 
   const idTypesSrc = readSource<SourceIdType>(dataDir, 'id-types.json');
   const idTypeIds = new Map(ID_TYPE_IDS.map((t) => [`${t.country}:${t.code}`, t]));
-  const idTypes: IdTypeItem[] = idTypesSrc.items.map((t) => {
-    const assigned = idTypeIds.get(`${t.country}:${t.code}`);
-    if (!assigned) throw new Error(`No id assigned for id type ${t.country}:${t.code}: add it to ID_TYPE_IDS`);
-    return {
-      id: assigned.id,
-      country_id: requireId(COUNTRY_IDS, t.country, 'country'),
-      code: assigned.storedCode ?? t.code,
-      name: t.name,
-      validation_regex: t.regex,
-      approximate: t.approximate,
-      position: 0,
-    };
-  }).sort((a, b) => a.id - b.id);
+  const idTypes: IdTypeItem[] = idTypesSrc.items
+    .map((t) => {
+      const assigned = idTypeIds.get(`${t.country}:${t.code}`);
+      if (!assigned) throw new Error(`No id assigned for id type ${t.country}:${t.code}: add it to ID_TYPE_IDS`);
+      return {
+        id: assigned.id,
+        country_id: requireId(COUNTRY_IDS, t.country, 'country'),
+        code: assigned.storedCode ?? t.code,
+        name: t.name,
+        validation_regex: t.regex,
+        approximate: t.approximate,
+        position: 0,
+      };
+    })
+    .sort((a, b) => a.id - b.id);
   for (const countryId of new Set(idTypes.map((t) => t.country_id))) {
-    idTypes.filter((t) => t.country_id === countryId).forEach((t, index) => { t.position = index + 1; });
+    idTypes
+      .filter((t) => t.country_id === countryId)
+      .forEach((t, index) => {
+        t.position = index + 1;
+      });
   }
   if (idTypes[0]?.id !== 1 || idTypes[0].code !== 'CC' || idTypes[0].country_id !== co) {
     throw new Error('id type 1 must be the Colombian CC (the product default)');
@@ -196,15 +330,17 @@ export function buildCatalogues(dataDir: string): Record<CatalogueName, { source
   const regimeIds = new Map(REGIMES.map((r) => [r.code, r.id]));
   for (const r of regimeSrc) requireId(regimeIds, r.code, 'regime');
   const regimes: SimpleItem[] = REGIMES.map((r, index) => ({ id: r.id, name: r.name, position: index + 1 }));
-  const eapbs: EapbItem[] = eapbSrc.items.map((e) => ({
-    id: requireId(EAPB_IDS, e.code, 'insurer'),
-    code: e.code,
-    name: e.name,
-    nit: e.nit ?? null,
-    regime_id: e.regimes.length === 1 ? requireId(regimeIds, e.regimes[0], 'regime') : null,
-    codes: e.codes.map((c) => ({ code: c.code, regime_id: requireId(regimeIds, c.regime, 'regime'), role: c.role })),
-    search_name: toSearchKey(e.name),
-  })).sort((a, b) => a.id - b.id);
+  const eapbs: EapbItem[] = eapbSrc.items
+    .map((e) => ({
+      id: requireId(EAPB_IDS, e.code, 'insurer'),
+      code: e.code,
+      name: e.name,
+      nit: e.nit ?? null,
+      regime_id: e.regimes.length === 1 ? requireId(regimeIds, e.regimes[0], 'regime') : null,
+      codes: e.codes.map((c) => ({ code: c.code, regime_id: requireId(regimeIds, c.regime, 'regime'), role: c.role })),
+      search_name: toSearchKey(e.name),
+    }))
+    .sort((a, b) => a.id - b.id);
 
   const vitals = readSource<SourceVital>(dataDir, 'vitals-loinc.json');
   const panel = vitals.panel as { loinc: string; components: string[] };
@@ -239,7 +375,13 @@ export function buildCatalogues(dataDir: string): Record<CatalogueName, { source
     blood_types: { source: OWN_SOURCE, items: buildSimple(BLOOD_TYPES) },
     rh_factors: { source: OWN_SOURCE, items: buildSimple(RH_FACTORS) },
     regimes: { source: describeSource('co-eapb.json', eapbSrc), items: regimes },
-    occupations: { source: OWN_SOURCE, items: buildSimple(OCCUPATIONS, OCCUPATIONS.map((name) => occupationOrder.indexOf(name) + 1)) },
+    occupations: {
+      source: OWN_SOURCE,
+      items: buildSimple(
+        OCCUPATIONS,
+        OCCUPATIONS.map((name) => occupationOrder.indexOf(name) + 1),
+      ),
+    },
     scholarships: { source: OWN_SOURCE, items: buildSimple(SCHOLARSHIPS) },
     civil_statuses: { source: OWN_SOURCE, items: buildSimple(CIVIL_STATUSES) },
     eapbs: { source: describeSource('co-eapb.json', eapbSrc), items: eapbs },

@@ -30,7 +30,14 @@ export async function seedDemoAlerts(qi: QueryInterface, now: Date, transaction:
   let ruleCount = 0;
   let alertCount = 0;
   for (const client of clients) {
-    const rules: Array<{ id: number; clinical_element: number; minimum_condition: number; maximum_condition: number; priority: number; name: string }> = [];
+    const rules: Array<{
+      id: number;
+      clinical_element: number;
+      minimum_condition: number;
+      maximum_condition: number;
+      priority: number;
+      name: string;
+    }> = [];
     for (const r of RULES) {
       const id = await insertReturningId(
         sequelize,
@@ -38,20 +45,48 @@ export async function seedDemoAlerts(qi: QueryInterface, now: Date, transaction:
            request_repeat_measurement, alarm_default_new_patients, status, created_at, updated_at)
          VALUES (:client, :name, 1, :element, :priority, :min, :max, :ia, :script, :prompt, :no, :defaultNew, 1, :now, :now) RETURNING id`,
         {
-          client: client.id, name: r.name, element: r.clinical_element, priority: r.priority, min: r.min, max: r.max, ia: r.ia,
-          script: r.ia ? 'alarma_predeterminada' : null, prompt: r.ia ? 'Pide al paciente repetir la medición en reposo y avisar si tiene dificultad para respirar.' : null,
-          no: false, defaultNew: r.defaultNew, now,
+          client: client.id,
+          name: r.name,
+          element: r.clinical_element,
+          priority: r.priority,
+          min: r.min,
+          max: r.max,
+          ia: r.ia,
+          script: r.ia ? 'alarma_predeterminada' : null,
+          prompt: r.ia ? 'Pide al paciente repetir la medición en reposo y avisar si tiene dificultad para respirar.' : null,
+          no: false,
+          defaultNew: r.defaultNew,
+          now,
         },
         transaction,
       );
-      rules.push({ id, clinical_element: r.clinical_element, minimum_condition: r.min, maximum_condition: r.max, priority: r.priority, name: r.name });
+      rules.push({
+        id,
+        clinical_element: r.clinical_element,
+        minimum_condition: r.min,
+        maximum_condition: r.max,
+        priority: r.priority,
+        name: r.name,
+      });
       ruleCount++;
     }
-    const patients = await select<{ id: number }>(sequelize, 'SELECT id FROM patients WHERE client_id = :c AND status = 1 ORDER BY id', { c: client.id }, transaction);
+    const patients = await select<{ id: number }>(
+      sequelize,
+      'SELECT id FROM patients WHERE client_id = :c AND status = 1 ORDER BY id',
+      { c: client.id },
+      transaction,
+    );
     if (!patients.length) continue;
-    await qi.bulkInsert('patient_alarms', patients.flatMap((p) => rules.map((r) => ({ patient_id: p.id, alarm_id: r.id }))), { transaction });
+    await qi.bulkInsert(
+      'patient_alarms',
+      patients.flatMap((p) => rules.map((r) => ({ patient_id: p.id, alarm_id: r.id }))),
+      { transaction },
+    );
     const staff = await select<{ id: number; first_name: string; last_name: string }>(
-      sequelize, "SELECT id, first_name, last_name FROM users WHERE client_id = :c AND role_name IN ('enfermeria', 'medico') ORDER BY id", { c: client.id }, transaction,
+      sequelize,
+      "SELECT id, first_name, last_name FROM users WHERE client_id = :c AND role_name IN ('enfermeria', 'medico') ORDER BY id",
+      { c: client.id },
+      transaction,
     );
     const readings = await select<{ id: number; patient_id: number; clinical_element: number; value: number; when: string }>(
       sequelize,
@@ -67,7 +102,12 @@ export async function seedDemoAlerts(qi: QueryInterface, now: Date, transaction:
         const key = `${m.patient_id}:${rule.id}`;
         const current = open.get(key);
         if (current && !current.closed) {
-          await execute(sequelize, 'INSERT INTO alert_measurements (alert_id, measurement_id) VALUES (:a, :m)', { a: current.id, m: m.id }, transaction);
+          await execute(
+            sequelize,
+            'INSERT INTO alert_measurements (alert_id, measurement_id) VALUES (:a, :m)',
+            { a: current.id, m: m.id },
+            transaction,
+          );
           continue;
         }
         // A handled episode is not raised again the same day (keeps the demo history readable).
@@ -80,8 +120,17 @@ export async function seedDemoAlerts(qi: QueryInterface, now: Date, transaction:
              minimum_condition, maximum_condition, created_at, updated_at)
            VALUES (:c, :p, 0, 1, :priority, :element, :alarm, :m, :value, :name, :min, :max, :when, :when) RETURNING id`,
           {
-            c: client.id, p: m.patient_id, priority: rule.priority, element: m.clinical_element, alarm: rule.id, m: m.id, value: m.value, name: rule.name,
-            min: rule.minimum_condition, max: rule.maximum_condition, when,
+            c: client.id,
+            p: m.patient_id,
+            priority: rule.priority,
+            element: m.clinical_element,
+            alarm: rule.id,
+            m: m.id,
+            value: m.value,
+            name: rule.name,
+            min: rule.minimum_condition,
+            max: rule.maximum_condition,
+            when,
           },
           transaction,
         );

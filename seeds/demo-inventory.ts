@@ -17,8 +17,13 @@ const SUPPLIES = [
 
 /** [supply index, serial suffix, months to expiry, quantity]. */
 const BATCHES: Array<[number, string, number, number]> = [
-  [0, 'VXT24A01', 8, 40], [0, 'VXT24B02', 2, 6], [1, 'IFV24C01', 10, 25], [2, 'CMN24D01', 5, 12], [3, 'PRV24E01', 14, 3],
-  [4, 'OMR7120A', 36, 8], [5, 'ACG00001', 24, 5],
+  [0, 'VXT24A01', 8, 40],
+  [0, 'VXT24B02', 2, 6],
+  [1, 'IFV24C01', 10, 25],
+  [2, 'CMN24D01', 5, 12],
+  [3, 'PRV24E01', 14, 3],
+  [4, 'OMR7120A', 36, 8],
+  [5, 'ACG00001', 24, 5],
 ];
 
 const addMonths = (d: Date, months: number) => {
@@ -37,24 +42,54 @@ export async function seedDemoInventory(qi: QueryInterface, now: Date, transacti
     );
     const supplyIds: number[] = [];
     for (const s of SUPPLIES) {
-      supplyIds.push(await insertReturningId(sequelize,
-        `INSERT INTO supplies (client_id, type, tradename, generic_name, invima_register, date_register, active, created_at, updated_at)
+      supplyIds.push(
+        await insertReturningId(
+          sequelize,
+          `INSERT INTO supplies (client_id, type, tradename, generic_name, invima_register, date_register, active, created_at, updated_at)
          VALUES (:cid, :type, :tradename, :generic_name, :invima_register, :date_register, :active, :now, :now) RETURNING id`,
-        { cid: client.id, ...s, date_register: '2020-01-15', active: true, now }, transaction));
+          { cid: client.id, ...s, date_register: '2020-01-15', active: true, now },
+          transaction,
+        ),
+      );
     }
     const stockIds: number[] = [];
     for (const [si, suffix, months, qty] of BATCHES) {
       const serial = `C${ci + 1}${suffix}`.padEnd(16, '0').slice(0, 16);
       const type = SUPPLIES[si].type;
-      const id = await insertReturningId(sequelize,
+      const id = await insertReturningId(
+        sequelize,
         `INSERT INTO stocks (client_id, serial, type, medical_supply_id, expiration_date, cuantity, active, batch, created_at, updated_at)
          VALUES (:cid, :serial, :type, :sid, :exp, :qty, :active, :batch, :now, :now) RETURNING id`,
-        { cid: client.id, serial, type, sid: supplyIds[si], exp: addMonths(now, months), qty, active: true, batch: type === 'biologico', now }, transaction);
+        {
+          cid: client.id,
+          serial,
+          type,
+          sid: supplyIds[si],
+          exp: addMonths(now, months),
+          qty,
+          active: true,
+          batch: type === 'biologico',
+          now,
+        },
+        transaction,
+      );
       stockIds.push(id);
-      await qi.bulkInsert('moves', [{
-        client_id: client.id, stock_id: id, type: 'entrada', amount: qty, notes: 'Cantidad inicial', author: nurse?.id ?? null,
-        encounter_id: null, created_at: new Date(now.getTime() - 20 * 86_400_000),
-      }], { transaction });
+      await qi.bulkInsert(
+        'moves',
+        [
+          {
+            client_id: client.id,
+            stock_id: id,
+            type: 'entrada',
+            amount: qty,
+            notes: 'Cantidad inicial',
+            author: nurse?.id ?? null,
+            encounter_id: null,
+            created_at: new Date(now.getTime() - 20 * 86_400_000),
+          },
+        ],
+        { transaction },
+      );
     }
     // Three applied influenza doses from the first batch, on the client's first patients.
     const patients = await sequelize.query<{ id: number; first_name: string; last_name: string }>(
@@ -63,15 +98,30 @@ export async function seedDemoInventory(qi: QueryInterface, now: Date, transacti
     );
     for (const [pi, p] of patients.entries()) {
       const at = new Date(now.getTime() - (pi + 1) * 3 * 86_400_000);
-      const encounterId = await insertReturningId(sequelize,
+      const encounterId = await insertReturningId(
+        sequelize,
         `INSERT INTO encounters (client_id, patient_id, kind, status, checkout, responsible, created_by, medication_id, stock_id, dose,
            vaccination_card, created_at, updated_at)
          VALUES (:cid, :pid, 'vaccination', 'Realizado', :at, :uid, :uid, :mid, :sid, 'Dosis anual', :card, :at, :at) RETURNING id`,
-        { cid: client.id, pid: p.id, at, uid: nurse?.id ?? null, mid: supplyIds[0], sid: stockIds[0], card: pi % 2 === 0 }, transaction);
-      await qi.bulkInsert('moves', [{
-        client_id: client.id, stock_id: stockIds[0], type: 'aplicacion', amount: 1, notes: `Aplicación a ${p.first_name} ${p.last_name}`,
-        author: nurse?.id ?? null, encounter_id: encounterId, created_at: at,
-      }], { transaction });
+        { cid: client.id, pid: p.id, at, uid: nurse?.id ?? null, mid: supplyIds[0], sid: stockIds[0], card: pi % 2 === 0 },
+        transaction,
+      );
+      await qi.bulkInsert(
+        'moves',
+        [
+          {
+            client_id: client.id,
+            stock_id: stockIds[0],
+            type: 'aplicacion',
+            amount: 1,
+            notes: `Aplicación a ${p.first_name} ${p.last_name}`,
+            author: nurse?.id ?? null,
+            encounter_id: encounterId,
+            created_at: at,
+          },
+        ],
+        { transaction },
+      );
       await sequelize.query('UPDATE stocks SET cuantity = cuantity - 1 WHERE id = :id', { replacements: { id: stockIds[0] }, transaction });
     }
   }

@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue, loadCatalogues } from '../api/src/modules/catalogues/catalogues.sync.js';
 import {
-  buildCedula, buildDemoPatients, buildDemoReferences, buildRecentReadings, buildVitalSeries,
-  DEMO_TAGS, PATIENT_STATUS, type DemoMeasurement, type DemoPatient,
+  buildCedula,
+  buildDemoPatients,
+  buildDemoReferences,
+  buildRecentReadings,
+  buildVitalSeries,
+  DEMO_TAGS,
+  PATIENT_STATUS,
+  type DemoMeasurement,
+  type DemoPatient,
 } from './demo.rules.js';
 import { createRng } from './random.js';
 import { toSearchKey } from '@vigia/contract/rules/names';
@@ -203,7 +210,12 @@ describe('buildVitalSeries', () => {
         perDay.set(key, (perDay.get(key) ?? 0) + 1);
         if (!patient.profile.elements.includes(m.clinical_element)) throw new Error(`unexpected element ${m.clinical_element}`);
         total += 1;
-        if ((m.clinical_element === 3 && m.value >= 160) || (m.clinical_element === 2 && m.value < 90) || (m.clinical_element === 7 && m.value >= 38)) outOfRange += 1;
+        if (
+          (m.clinical_element === 3 && m.value >= 160) ||
+          (m.clinical_element === 2 && m.value < 90) ||
+          (m.clinical_element === 7 && m.value >= 38)
+        )
+          outOfRange += 1;
       }
       for (const count of perDay.values()) {
         expect(count).toBeGreaterThanOrEqual(1);
@@ -215,19 +227,22 @@ describe('buildVitalSeries', () => {
     expect(outOfRange / total).toBeLessThan(0.1);
   });
 
-  it.each(['America/Bogota', 'Europe/Madrid', 'America/Santiago'])('keeps readings in local waking hours in %s, across DST changes', (timeZone) => {
-    const hour = new Intl.DateTimeFormat('en-GB', { timeZone, hour: 'numeric', minute: 'numeric', hourCycle: 'h23' });
-    const patients = buildDemoPatients(createRng(11), 20, { refs, now }).map((p) => ({ ...p, row: { ...p.row, time_zone: timeZone } }));
-    const rng = createRng(12);
-    for (const patient of patients) {
-      // Sessions start 06:00–08:30, 12:00–14:00, 18:30–21:00; weight is taken up to 15 min before.
-      const outside = buildVitalSeries(rng, patient, 300, now, refs).filter((m) => {
-        const [h, min] = hour.format(m.when).split(':').map(Number);
-        return h * 60 + min < 5 * 60 + 45 || h * 60 + min > 21 * 60 + 15;
-      });
-      expect(outside).toEqual([]);
-    }
-  });
+  it.each(['America/Bogota', 'Europe/Madrid', 'America/Santiago'])(
+    'keeps readings in local waking hours in %s, across DST changes',
+    (timeZone) => {
+      const hour = new Intl.DateTimeFormat('en-GB', { timeZone, hour: 'numeric', minute: 'numeric', hourCycle: 'h23' });
+      const patients = buildDemoPatients(createRng(11), 20, { refs, now }).map((p) => ({ ...p, row: { ...p.row, time_zone: timeZone } }));
+      const rng = createRng(12);
+      for (const patient of patients) {
+        // Sessions start 06:00–08:30, 12:00–14:00, 18:30–21:00; weight is taken up to 15 min before.
+        const outside = buildVitalSeries(rng, patient, 300, now, refs).filter((m) => {
+          const [h, min] = hour.format(m.when).split(':').map(Number);
+          return h * 60 + min < 5 * 60 + 45 || h * 60 + min > 21 * 60 + 15;
+        });
+        expect(outside).toEqual([]);
+      }
+    },
+  );
 
   it('gives the portal patient data for every element on most days', () => {
     const readings = cohorts[0].series[0];

@@ -14,7 +14,13 @@ const QUARTER_HOUR_MS = 15 * MINUTE_MS;
 
 /** Clinical element codes of DECISIONS D6. */
 export const ELEMENT = {
-  heartRate: 1, oxygenSaturation: 2, systolic: 3, diastolic: 4, weight: 5, glucose: 6, temperature: 7,
+  heartRate: 1,
+  oxygenSaturation: 2,
+  systolic: 3,
+  diastolic: 4,
+  weight: 5,
+  glucose: 6,
+  temperature: 7,
 } as const;
 
 /** Patient status of DECISIONS D9. */
@@ -23,7 +29,12 @@ export const PATIENT_STATUS = { inactive: 0, active: 1, incomplete: 2, deceased:
 /** Gender codes of the reference enumerations: Masculino=1, Femenino=0. */
 export const GENDER = { female: 0, male: 1 } as const;
 
-export interface DemoTag { name: string; color: string; elements: number[]; history: string | null }
+export interface DemoTag {
+  name: string;
+  color: string;
+  elements: number[];
+  history: string | null;
+}
 
 /**
  * Tags of a chronic-care programme; each brings the vital signs such a patient measures at
@@ -51,7 +62,9 @@ interface CityData {
   weight: number;
   neighborhoods: string[];
   /** First digits of cédulas issued there: 10-digit (since 2003) and older 8-digit by gender. */
-  nid10: string[]; nid8Male: string[]; nid8Female: string[];
+  nid10: string[];
+  nid8Male: string[];
+  nid8Female: string[];
   /** Insurer codes and their relative weight among the city's residents. */
   eapbs: Array<[string, number]>;
 }
@@ -60,36 +73,150 @@ interface CityData {
 const CITY_DATA: Record<string, CityData> = {
   '11001': {
     weight: 5,
-    neighborhoods: ['CHAPINERO', 'USAQUÉN', 'CEDRITOS', 'SUBA', 'KENNEDY', 'TEUSAQUILLO', 'FONTIBÓN', 'ENGATIVÁ',
-      'BOSA', 'LA CANDELARIA', 'MODELIA', 'CIUDAD SALITRE', 'RESTREPO', 'SANTA BÁRBARA', 'NIZA', 'GALERÍAS',
-      'PALERMO', 'LAS FERIAS', 'TIMIZA', 'EL TINTAL'],
-    nid10: ['1010', '1012', '1013', '1014', '1015', '1016', '1018', '1019', '1020', '1022', '1023', '1024', '1026', '1030', '1031', '1032', '1033'],
+    neighborhoods: [
+      'CHAPINERO',
+      'USAQUÉN',
+      'CEDRITOS',
+      'SUBA',
+      'KENNEDY',
+      'TEUSAQUILLO',
+      'FONTIBÓN',
+      'ENGATIVÁ',
+      'BOSA',
+      'LA CANDELARIA',
+      'MODELIA',
+      'CIUDAD SALITRE',
+      'RESTREPO',
+      'SANTA BÁRBARA',
+      'NIZA',
+      'GALERÍAS',
+      'PALERMO',
+      'LAS FERIAS',
+      'TIMIZA',
+      'EL TINTAL',
+    ],
+    nid10: [
+      '1010',
+      '1012',
+      '1013',
+      '1014',
+      '1015',
+      '1016',
+      '1018',
+      '1019',
+      '1020',
+      '1022',
+      '1023',
+      '1024',
+      '1026',
+      '1030',
+      '1031',
+      '1032',
+      '1033',
+    ],
     nid8Male: ['79', '80', '19', '17'],
     nid8Female: ['51', '52', '41', '39', '20'],
-    eapbs: [['EPS037', 18], ['EPS008', 16], ['EPS005', 14], ['EPS017', 10], ['EPS002', 8], ['EPS010', 7], ['EPSS34', 10], ['EPS001', 3], ['ESS024', 3], ['RES004', 4], ['RES001', 2], ['RES003', 2]],
+    eapbs: [
+      ['EPS037', 18],
+      ['EPS008', 16],
+      ['EPS005', 14],
+      ['EPS017', 10],
+      ['EPS002', 8],
+      ['EPS010', 7],
+      ['EPSS34', 10],
+      ['EPS001', 3],
+      ['ESS024', 3],
+      ['RES004', 4],
+      ['RES001', 2],
+      ['RES003', 2],
+    ],
   },
   '05001': {
     weight: 3,
-    neighborhoods: ['EL POBLADO', 'LAURELES', 'BELÉN', 'ROBLEDO', 'MANRIQUE', 'BUENOS AIRES', 'LA AMÉRICA', 'CASTILLA',
-      'ARANJUEZ', 'ESTADIO', 'SAN JAVIER', 'LOS COLORES', 'BOSTON', 'PRADO', 'FLORIDA NUEVA', 'CALASANZ'],
+    neighborhoods: [
+      'EL POBLADO',
+      'LAURELES',
+      'BELÉN',
+      'ROBLEDO',
+      'MANRIQUE',
+      'BUENOS AIRES',
+      'LA AMÉRICA',
+      'CASTILLA',
+      'ARANJUEZ',
+      'ESTADIO',
+      'SAN JAVIER',
+      'LOS COLORES',
+      'BOSTON',
+      'PRADO',
+      'FLORIDA NUEVA',
+      'CALASANZ',
+    ],
     nid10: ['1017', '1020', '1035', '1036', '1037', '1039', '1040', '1128', '1152'],
     nid8Male: ['70', '71', '98', '15'],
     nid8Female: ['42', '43', '32', '21'],
-    eapbs: [['EPS010', 30], ['EPSS40', 14], ['EPS037', 14], ['EPS005', 8], ['EPS002', 6], ['EAS016', 4], ['ESS024', 3], ['RES011', 2], ['RES004', 4], ['RES001', 2]],
+    eapbs: [
+      ['EPS010', 30],
+      ['EPSS40', 14],
+      ['EPS037', 14],
+      ['EPS005', 8],
+      ['EPS002', 6],
+      ['EAS016', 4],
+      ['ESS024', 3],
+      ['RES011', 2],
+      ['RES004', 4],
+      ['RES001', 2],
+    ],
   },
   '76001': {
     weight: 2,
-    neighborhoods: ['SAN FERNANDO', 'GRANADA', 'CIUDAD JARDÍN', 'EL INGENIO', 'SANTA MÓNICA', 'ALAMEDA', 'SAN ANTONIO',
-      'EL PEÑÓN', 'LOS CÁMBULOS', 'PANCE', 'VERSALLES', 'SILOÉ', 'CHIMINANGOS', 'LA FLORA', 'EL LIDO', 'CAPRI'],
+    neighborhoods: [
+      'SAN FERNANDO',
+      'GRANADA',
+      'CIUDAD JARDÍN',
+      'EL INGENIO',
+      'SANTA MÓNICA',
+      'ALAMEDA',
+      'SAN ANTONIO',
+      'EL PEÑÓN',
+      'LOS CÁMBULOS',
+      'PANCE',
+      'VERSALLES',
+      'SILOÉ',
+      'CHIMINANGOS',
+      'LA FLORA',
+      'EL LIDO',
+      'CAPRI',
+    ],
     nid10: ['1107', '1111', '1112', '1113', '1114', '1130', '1143', '1144', '1151'],
     nid8Male: ['16', '94', '14', '66'],
     nid8Female: ['31', '66', '29', '38'],
-    eapbs: [['EPS018', 18], ['EPS037', 16], ['EPS005', 10], ['ESS118', 10], ['EPS002', 8], ['EPS010', 8], ['EPS012', 6], ['ESS062', 4], ['RES007', 2], ['RES004', 4], ['RES003', 2]],
+    eapbs: [
+      ['EPS018', 18],
+      ['EPS037', 16],
+      ['EPS005', 10],
+      ['ESS118', 10],
+      ['EPS002', 8],
+      ['EPS010', 8],
+      ['EPS012', 6],
+      ['ESS062', 4],
+      ['RES007', 2],
+      ['RES004', 4],
+      ['RES003', 2],
+    ],
   },
 };
 
-export interface DemoCity { id: number; code: string; name: string; data: CityData }
-export interface DemoEapb { id: number; code: string; regimeIds: number[] }
+export interface DemoCity {
+  id: number;
+  code: string;
+  name: string;
+  data: CityData;
+}
+export interface DemoEapb {
+  id: number;
+  code: string;
+  regimeIds: number[];
+}
 
 export interface DemoReferences {
   countryId: number;
@@ -117,8 +244,20 @@ function indexByName(items: ReadonlyArray<{ id: number; name: string }>): Map<st
   return new Map(items.map((item) => [item.name, item.id]));
 }
 
-export type DemoCatalogues = Pick<Catalogues, 'countries' | 'cities' | 'id_types' | 'eapbs' | 'regimes'
-  | 'blood_types' | 'rh_factors' | 'occupations' | 'scholarships' | 'civil_statuses' | 'clinical_elements'>;
+export type DemoCatalogues = Pick<
+  Catalogues,
+  | 'countries'
+  | 'cities'
+  | 'id_types'
+  | 'eapbs'
+  | 'regimes'
+  | 'blood_types'
+  | 'rh_factors'
+  | 'occupations'
+  | 'scholarships'
+  | 'civil_statuses'
+  | 'clinical_elements'
+>;
 
 /** Picks out of the catalogues what the demo needs, by code, so it never hard-codes an id. */
 export function buildDemoReferences(catalogues: DemoCatalogues): DemoReferences {
@@ -128,11 +267,16 @@ export function buildDemoReferences(catalogues: DemoCatalogues): DemoReferences 
     const city = findOrThrow(catalogues.cities, (c) => c.country_id === colombia.id && c.code === code, `la ciudad ${code}`);
     return { id: city.id, code, name: city.name, data };
   });
-  const eapbs = new Map(catalogues.eapbs.map((e) => [e.code, {
-    id: e.id,
-    code: e.code,
-    regimeIds: e.regime_id !== null ? [e.regime_id] : [...new Set(e.codes.map((c) => c.regime_id))],
-  }]));
+  const eapbs = new Map(
+    catalogues.eapbs.map((e) => [
+      e.code,
+      {
+        id: e.id,
+        code: e.code,
+        regimeIds: e.regime_id !== null ? [e.regime_id] : [...new Set(e.codes.map((c) => c.regime_id))],
+      },
+    ]),
+  );
   for (const city of cities) {
     for (const [code] of city.data.eapbs) if (!eapbs.has(code)) throw new Error(`Catálogo incompleto: falta la EAPB ${code}`);
   }
@@ -164,30 +308,235 @@ export function buildDemoReferences(catalogues: DemoCatalogues): DemoReferences 
 // ---------------------------------------------------------------------------------------------
 // Names and text
 
-const FEMALE_NAMES = ['MARÍA', 'ANA', 'LUZ', 'ROSA', 'CARMEN', 'GLORIA', 'MARTHA', 'BLANCA', 'CLAUDIA', 'SANDRA',
-  'DIANA', 'PAOLA', 'ÁNGELA', 'LILIANA', 'YOLANDA', 'NUBIA', 'ESPERANZA', 'MÓNICA', 'LAURA', 'CAROLINA', 'ADRIANA',
-  'PATRICIA', 'CECILIA', 'AMPARO', 'MARLENY', 'STELLA', 'ALEJANDRA', 'CATALINA', 'NATALIA', 'JULIANA', 'BEATRIZ',
-  'OFELIA', 'LEONOR', 'ESTHER', 'GRACIELA', 'FABIOLA', 'EDILMA', 'DORA', 'OLGA', 'TERESA'];
-const FEMALE_SECOND = ['ISABEL', 'LUCÍA', 'ELENA', 'INÉS', 'TERESA', 'CECILIA', 'PATRICIA', 'FERNANDA', 'ALEJANDRA',
-  'MARINA', 'STELLA', 'AMPARO', 'DEL CARMEN', 'MILENA', 'ESPERANZA', 'JOSEFA', 'EUGENIA', 'ROCÍO'];
-const MALE_NAMES = ['JOSÉ', 'LUIS', 'CARLOS', 'JORGE', 'JUAN', 'HERNÁN', 'GUSTAVO', 'ÁLVARO', 'JAIME', 'RAFAEL',
-  'GERMÁN', 'FABIO', 'ORLANDO', 'HÉCTOR', 'ANTONIO', 'JAVIER', 'RICARDO', 'CÉSAR', 'ÓSCAR', 'EDGAR', 'ANDRÉS',
-  'DIEGO', 'JULIÁN', 'MAURICIO', 'ALBERTO', 'EDUARDO', 'FERNANDO', 'GILBERTO', 'HUMBERTO', 'RODRIGO', 'SERGIO',
-  'ALEJANDRO', 'DANIEL', 'SANTIAGO', 'MIGUEL', 'FRANCISCO', 'PEDRO', 'MANUEL', 'ARTURO', 'ALIRIO'];
-const MALE_SECOND = ['ALBERTO', 'ANTONIO', 'EDUARDO', 'ENRIQUE', 'FERNANDO', 'FELIPE', 'ANDRÉS', 'ALFONSO',
-  'AUGUSTO', 'ELIÉCER', 'DAVID', 'ALEJANDRO', 'CAMILO', 'ARTURO', 'HERNANDO', 'IGNACIO', 'MANUEL', 'DE JESÚS'];
-const SURNAMES = ['RODRÍGUEZ', 'GÓMEZ', 'GONZÁLEZ', 'MARTÍNEZ', 'GARCÍA', 'LÓPEZ', 'HERNÁNDEZ', 'SÁNCHEZ',
-  'RAMÍREZ', 'PÉREZ', 'DÍAZ', 'MUÑOZ', 'ROJAS', 'MORENO', 'JIMÉNEZ', 'VARGAS', 'CASTRO', 'GUTIÉRREZ', 'ORTIZ',
-  'RESTREPO', 'OSORIO', 'CASTAÑO', 'OSPINA', 'GIRALDO', 'CARDONA', 'AGUDELO', 'MEJÍA', 'QUINTERO', 'ARIAS',
-  'SALAZAR', 'TORRES', 'VALENCIA', 'RÍOS', 'PATIÑO', 'BOTERO', 'HENAO', 'ZAPATA', 'BETANCUR', 'MONTOYA', 'CORTÉS',
-  'SUÁREZ', 'CÁRDENAS', 'ACOSTA', 'PARRA', 'BEDOYA', 'ÁLVAREZ', 'ROMERO', 'HERRERA', 'MEDINA', 'MORALES',
-  'CAICEDO', 'MOSQUERA', 'VALDERRAMA', 'PINEDA', 'LONDOÑO', 'SERNA', 'GAVIRIA', 'NIÑO', 'BARRERA', 'CUERVO'];
-const EMAIL_DOMAINS: Array<[string, number]> = [['example.com', 6], ['example.net', 3], ['example.org', 1]];
-const MOBILE_PREFIXES = ['300', '301', '302', '304', '305', '310', '311', '312', '313', '314', '315', '316', '317',
-  '318', '319', '320', '321', '322', '323', '350', '351'];
+const FEMALE_NAMES = [
+  'MARÍA',
+  'ANA',
+  'LUZ',
+  'ROSA',
+  'CARMEN',
+  'GLORIA',
+  'MARTHA',
+  'BLANCA',
+  'CLAUDIA',
+  'SANDRA',
+  'DIANA',
+  'PAOLA',
+  'ÁNGELA',
+  'LILIANA',
+  'YOLANDA',
+  'NUBIA',
+  'ESPERANZA',
+  'MÓNICA',
+  'LAURA',
+  'CAROLINA',
+  'ADRIANA',
+  'PATRICIA',
+  'CECILIA',
+  'AMPARO',
+  'MARLENY',
+  'STELLA',
+  'ALEJANDRA',
+  'CATALINA',
+  'NATALIA',
+  'JULIANA',
+  'BEATRIZ',
+  'OFELIA',
+  'LEONOR',
+  'ESTHER',
+  'GRACIELA',
+  'FABIOLA',
+  'EDILMA',
+  'DORA',
+  'OLGA',
+  'TERESA',
+];
+const FEMALE_SECOND = [
+  'ISABEL',
+  'LUCÍA',
+  'ELENA',
+  'INÉS',
+  'TERESA',
+  'CECILIA',
+  'PATRICIA',
+  'FERNANDA',
+  'ALEJANDRA',
+  'MARINA',
+  'STELLA',
+  'AMPARO',
+  'DEL CARMEN',
+  'MILENA',
+  'ESPERANZA',
+  'JOSEFA',
+  'EUGENIA',
+  'ROCÍO',
+];
+const MALE_NAMES = [
+  'JOSÉ',
+  'LUIS',
+  'CARLOS',
+  'JORGE',
+  'JUAN',
+  'HERNÁN',
+  'GUSTAVO',
+  'ÁLVARO',
+  'JAIME',
+  'RAFAEL',
+  'GERMÁN',
+  'FABIO',
+  'ORLANDO',
+  'HÉCTOR',
+  'ANTONIO',
+  'JAVIER',
+  'RICARDO',
+  'CÉSAR',
+  'ÓSCAR',
+  'EDGAR',
+  'ANDRÉS',
+  'DIEGO',
+  'JULIÁN',
+  'MAURICIO',
+  'ALBERTO',
+  'EDUARDO',
+  'FERNANDO',
+  'GILBERTO',
+  'HUMBERTO',
+  'RODRIGO',
+  'SERGIO',
+  'ALEJANDRO',
+  'DANIEL',
+  'SANTIAGO',
+  'MIGUEL',
+  'FRANCISCO',
+  'PEDRO',
+  'MANUEL',
+  'ARTURO',
+  'ALIRIO',
+];
+const MALE_SECOND = [
+  'ALBERTO',
+  'ANTONIO',
+  'EDUARDO',
+  'ENRIQUE',
+  'FERNANDO',
+  'FELIPE',
+  'ANDRÉS',
+  'ALFONSO',
+  'AUGUSTO',
+  'ELIÉCER',
+  'DAVID',
+  'ALEJANDRO',
+  'CAMILO',
+  'ARTURO',
+  'HERNANDO',
+  'IGNACIO',
+  'MANUEL',
+  'DE JESÚS',
+];
+const SURNAMES = [
+  'RODRÍGUEZ',
+  'GÓMEZ',
+  'GONZÁLEZ',
+  'MARTÍNEZ',
+  'GARCÍA',
+  'LÓPEZ',
+  'HERNÁNDEZ',
+  'SÁNCHEZ',
+  'RAMÍREZ',
+  'PÉREZ',
+  'DÍAZ',
+  'MUÑOZ',
+  'ROJAS',
+  'MORENO',
+  'JIMÉNEZ',
+  'VARGAS',
+  'CASTRO',
+  'GUTIÉRREZ',
+  'ORTIZ',
+  'RESTREPO',
+  'OSORIO',
+  'CASTAÑO',
+  'OSPINA',
+  'GIRALDO',
+  'CARDONA',
+  'AGUDELO',
+  'MEJÍA',
+  'QUINTERO',
+  'ARIAS',
+  'SALAZAR',
+  'TORRES',
+  'VALENCIA',
+  'RÍOS',
+  'PATIÑO',
+  'BOTERO',
+  'HENAO',
+  'ZAPATA',
+  'BETANCUR',
+  'MONTOYA',
+  'CORTÉS',
+  'SUÁREZ',
+  'CÁRDENAS',
+  'ACOSTA',
+  'PARRA',
+  'BEDOYA',
+  'ÁLVAREZ',
+  'ROMERO',
+  'HERRERA',
+  'MEDINA',
+  'MORALES',
+  'CAICEDO',
+  'MOSQUERA',
+  'VALDERRAMA',
+  'PINEDA',
+  'LONDOÑO',
+  'SERNA',
+  'GAVIRIA',
+  'NIÑO',
+  'BARRERA',
+  'CUERVO',
+];
+const EMAIL_DOMAINS: Array<[string, number]> = [
+  ['example.com', 6],
+  ['example.net', 3],
+  ['example.org', 1],
+];
+const MOBILE_PREFIXES = [
+  '300',
+  '301',
+  '302',
+  '304',
+  '305',
+  '310',
+  '311',
+  '312',
+  '313',
+  '314',
+  '315',
+  '316',
+  '317',
+  '318',
+  '319',
+  '320',
+  '321',
+  '322',
+  '323',
+  '350',
+  '351',
+];
 const SURGERIES = ['COLECISTECTOMÍA', 'REEMPLAZO DE CADERA', 'HERNIORRAFIA INGUINAL', 'REVASCULARIZACIÓN MIOCÁRDICA'];
-const MONTHS = ['ENERO', 'FEBRERO', 'MARZO', 'ABRIL', 'MAYO', 'JUNIO', 'JULIO', 'AGOSTO', 'SEPTIEMBRE', 'OCTUBRE',
-  'NOVIEMBRE', 'DICIEMBRE'];
+const MONTHS = [
+  'ENERO',
+  'FEBRERO',
+  'MARZO',
+  'ABRIL',
+  'MAYO',
+  'JUNIO',
+  'JULIO',
+  'AGOSTO',
+  'SEPTIEMBRE',
+  'OCTUBRE',
+  'NOVIEMBRE',
+  'DICIEMBRE',
+];
 
 /** Lower case without accents: the form the product searches names with. */
 
@@ -213,7 +562,14 @@ export function buildCedula(rng: Rng, birthYear: number, gender: number, city: C
 }
 
 function buildAddress(rng: Rng, bogota: boolean): string {
-  const way = rng.weighted<string>([['CALLE', 40], ['CARRERA', 35], ['AVENIDA CALLE', 5], ['DIAGONAL', 8], ['TRANSVERSAL', 7], ['AVENIDA CARRERA', 5]]);
+  const way = rng.weighted<string>([
+    ['CALLE', 40],
+    ['CARRERA', 35],
+    ['AVENIDA CALLE', 5],
+    ['DIAGONAL', 8],
+    ['TRANSVERSAL', 7],
+    ['AVENIDA CARRERA', 5],
+  ]);
   const suffix = rng.chance(0.2) ? ` ${rng.pick(['A', 'B', 'C', 'BIS', 'A BIS'])}` : '';
   const south = bogota && way.endsWith('CALLE') && rng.chance(0.2) ? ' SUR' : '';
   const cross = `${rng.int(1, 150)}${rng.chance(0.1) ? rng.pick(['A', 'B']) : ''}`;
@@ -322,15 +678,14 @@ export interface DemoPatientOptions {
 
 /** The fields whose absence makes a patient 'incomplete' (DECISIONS D9). */
 
-
 export function formatDateOnly(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
 function computeAge(birth: Date, now: Date): number {
   let age = now.getUTCFullYear() - birth.getUTCFullYear();
-  const beforeBirthday = now.getUTCMonth() < birth.getUTCMonth()
-    || (now.getUTCMonth() === birth.getUTCMonth() && now.getUTCDate() < birth.getUTCDate());
+  const beforeBirthday =
+    now.getUTCMonth() < birth.getUTCMonth() || (now.getUTCMonth() === birth.getUTCMonth() && now.getUTCDate() < birth.getUTCDate());
   if (beforeBirthday) age -= 1;
   return age;
 }
@@ -356,7 +711,15 @@ function pickTags(rng: Rng, age: number): string[] {
   if (rng.chance(age < 50 ? 0.12 : 0.04)) tags.push('ASMA');
   if (rng.chance(0.06)) tags.push('POSTOPERATORIO');
   // Everyone in the programme is followed for something.
-  if (tags.length === 0) tags.push(rng.weighted<string>([['HIPERTENSIÓN', 5], ['DIABETES', 3], ['OBESIDAD', 1], ['ASMA', 1]]));
+  if (tags.length === 0)
+    tags.push(
+      rng.weighted<string>([
+        ['HIPERTENSIÓN', 5],
+        ['DIABETES', 3],
+        ['OBESIDAD', 1],
+        ['ASMA', 1],
+      ]),
+    );
   if (age >= 65 && rng.chance(0.8)) tags.push('ADULTO MAYOR');
   if (tags.length >= 4 || has('INSUFICIENCIA CARDÍACA') || rng.chance(0.05)) tags.push('ALTO RIESGO');
   return tags;
@@ -370,7 +733,11 @@ function buildProfile(rng: Rng, tags: string[], gender: number, allElements: boo
   const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
   const baselines: Record<number, number> = {
     1: clamp(rng.normal(74, 7) + (has('INSUFICIENCIA CARDÍACA') ? 6 : 0) + (has('EPOC') ? 8 : 0), 56, 98),
-    2: has('EPOC') ? clamp(rng.normal(92, 1.5), 89, 95) : has('INSUFICIENCIA CARDÍACA') ? clamp(rng.normal(94.5, 1), 92, 97) : clamp(rng.normal(97, 1), 95, 99),
+    2: has('EPOC')
+      ? clamp(rng.normal(92, 1.5), 89, 95)
+      : has('INSUFICIENCIA CARDÍACA')
+        ? clamp(rng.normal(94.5, 1), 92, 97)
+        : clamp(rng.normal(97, 1), 95, 99),
     3: has('HIPERTENSIÓN') ? clamp(rng.normal(140, 10), 120, 165) : clamp(rng.normal(118, 8), 100, 135),
     4: has('HIPERTENSIÓN') ? clamp(rng.normal(87, 6), 75, 100) : clamp(rng.normal(76, 5), 62, 85),
     5: clamp(rng.normal(gender === GENDER.female ? 66 : 76, 11) + (has('OBESIDAD') ? 25 : 0), 42, 150),
@@ -379,7 +746,11 @@ function buildProfile(rng: Rng, tags: string[], gender: number, allElements: boo
   };
   return {
     elements: [...elements].sort((a, b) => a - b),
-    sessionsPerDay: rng.weighted([[1, 35], [2, 45], [3, 20]]),
+    sessionsPerDay: rng.weighted([
+      [1, 35],
+      [2, 45],
+      [3, 20],
+    ]),
     adherence: rng.float(0.6, 0.98),
     excursionRate: rng.chance(0.15) ? rng.float(0.08, 0.14) : rng.float(0.01, 0.05),
     baselines,
@@ -389,33 +760,103 @@ function buildProfile(rng: Rng, tags: string[], gender: number, allElements: boo
 function pickOccupation(rng: Rng, age: number, gender: number): string {
   const female = gender === GENDER.female;
   if (age >= 62) {
-    return rng.weighted<string>([['Pensionado(a)', 45], ['Hogar', female ? 35 : 4], ['Comerciante', 6], ['Agricultor(a)', 5],
-      ['Trabajador(a) independiente', 5], ['Oficios varios', 4], ['Docente', 2]]);
+    return rng.weighted<string>([
+      ['Pensionado(a)', 45],
+      ['Hogar', female ? 35 : 4],
+      ['Comerciante', 6],
+      ['Agricultor(a)', 5],
+      ['Trabajador(a) independiente', 5],
+      ['Oficios varios', 4],
+      ['Docente', 2],
+    ]);
   }
   if (age < 25 && rng.chance(0.5)) return 'Estudiante';
-  return rng.weighted<string>([['Empleado(a)', 20], ['Trabajador(a) independiente', 12], ['Comerciante', 10],
-    ['Hogar', female ? 15 : 1], ['Docente', 6], ['Conductor(a)', female ? 1 : 6], ['Enfermero(a)', female ? 4 : 1],
-    ['Técnico(a)', 5], ['Ingeniero(a)', 3], ['Contador(a)', 2], ['Administrador(a)', 3], ['Abogado(a)', 2],
-    ['Médico(a)', 1], ['Vendedor(a) ambulante', 3], ['Oficios varios', 4], ['Obrero(a) de construcción', female ? 0 : 4],
-    ['Empleado(a) doméstico(a)', female ? 4 : 0], ['Desempleado(a)', 4], ['Vigilante', female ? 1 : 4],
-    ['Mecánico(a)', female ? 0 : 2], ['Cocinero(a)', 2], ['Estilista', female ? 3 : 1], ['Militar o policía', 1],
-    ['Agricultor(a)', 2]]);
+  return rng.weighted<string>([
+    ['Empleado(a)', 20],
+    ['Trabajador(a) independiente', 12],
+    ['Comerciante', 10],
+    ['Hogar', female ? 15 : 1],
+    ['Docente', 6],
+    ['Conductor(a)', female ? 1 : 6],
+    ['Enfermero(a)', female ? 4 : 1],
+    ['Técnico(a)', 5],
+    ['Ingeniero(a)', 3],
+    ['Contador(a)', 2],
+    ['Administrador(a)', 3],
+    ['Abogado(a)', 2],
+    ['Médico(a)', 1],
+    ['Vendedor(a) ambulante', 3],
+    ['Oficios varios', 4],
+    ['Obrero(a) de construcción', female ? 0 : 4],
+    ['Empleado(a) doméstico(a)', female ? 4 : 0],
+    ['Desempleado(a)', 4],
+    ['Vigilante', female ? 1 : 4],
+    ['Mecánico(a)', female ? 0 : 2],
+    ['Cocinero(a)', 2],
+    ['Estilista', female ? 3 : 1],
+    ['Militar o policía', 1],
+    ['Agricultor(a)', 2],
+  ]);
 }
 
 function pickScholarship(rng: Rng, birthYear: number): string {
   if (birthYear < 1950) {
-    return rng.weighted<string>([['Ninguna', 15], ['Primaria', 50], ['Secundaria', 20], ['Técnico', 5], ['Universitario', 8], ['Posgrado', 2]]);
+    return rng.weighted<string>([
+      ['Ninguna', 15],
+      ['Primaria', 50],
+      ['Secundaria', 20],
+      ['Técnico', 5],
+      ['Universitario', 8],
+      ['Posgrado', 2],
+    ]);
   }
   if (birthYear < 1976) {
-    return rng.weighted<string>([['Ninguna', 4], ['Primaria', 25], ['Secundaria', 35], ['Técnico', 12], ['Tecnológico', 6], ['Universitario', 15], ['Posgrado', 3]]);
+    return rng.weighted<string>([
+      ['Ninguna', 4],
+      ['Primaria', 25],
+      ['Secundaria', 35],
+      ['Técnico', 12],
+      ['Tecnológico', 6],
+      ['Universitario', 15],
+      ['Posgrado', 3],
+    ]);
   }
-  return rng.weighted<string>([['Primaria', 8], ['Secundaria', 35], ['Técnico', 18], ['Tecnológico', 12], ['Universitario', 22], ['Posgrado', 5]]);
+  return rng.weighted<string>([
+    ['Primaria', 8],
+    ['Secundaria', 35],
+    ['Técnico', 18],
+    ['Tecnológico', 12],
+    ['Universitario', 22],
+    ['Posgrado', 5],
+  ]);
 }
 
 function pickCivilStatus(rng: Rng, age: number): string {
-  if (age >= 70) return rng.weighted<string>([['Casado(a)', 40], ['Viudo(a)', 35], ['Soltero(a)', 8], ['Separado(a)', 8], ['Unión libre', 6], ['Divorciado(a)', 3]]);
-  if (age >= 40) return rng.weighted<string>([['Casado(a)', 40], ['Unión libre', 22], ['Soltero(a)', 12], ['Separado(a)', 12], ['Divorciado(a)', 8], ['Viudo(a)', 6]]);
-  return rng.weighted<string>([['Soltero(a)', 45], ['Unión libre', 28], ['Casado(a)', 20], ['Separado(a)', 5], ['Divorciado(a)', 2]]);
+  if (age >= 70)
+    return rng.weighted<string>([
+      ['Casado(a)', 40],
+      ['Viudo(a)', 35],
+      ['Soltero(a)', 8],
+      ['Separado(a)', 8],
+      ['Unión libre', 6],
+      ['Divorciado(a)', 3],
+    ]);
+  if (age >= 40)
+    return rng.weighted<string>([
+      ['Casado(a)', 40],
+      ['Unión libre', 22],
+      ['Soltero(a)', 12],
+      ['Separado(a)', 12],
+      ['Divorciado(a)', 8],
+      ['Viudo(a)', 6],
+    ]);
+  return rng.weighted<string>([
+    ['Soltero(a)', 45],
+    ['Unión libre', 28],
+    ['Casado(a)', 20],
+    ['Separado(a)', 5],
+    ['Divorciado(a)', 2],
+  ]);
 }
 
 function pickEapb(rng: Rng, refs: DemoReferences, city: DemoCity, occupation: string): { eapbId: number; regime: number } {
@@ -424,17 +865,17 @@ function pickEapb(rng: Rng, refs: DemoReferences, city: DemoCity, occupation: st
   else if (occupation === 'Militar o policía') code = rng.pick(['RES001', 'RES003']);
   else code = rng.weighted(city.data.eapbs.filter(([candidate]) => !candidate.startsWith('RES')));
   const eapb = refs.eapbs.get(code)!;
-  const regime = eapb.regimeIds.length === 1
-    ? eapb.regimeIds[0]
-    : rng.chance(0.6) ? refs.regimes.contributivo : refs.regimes.subsidiado;
+  const regime = eapb.regimeIds.length === 1 ? eapb.regimeIds[0] : rng.chance(0.6) ? refs.regimes.contributivo : refs.regimes.subsidiado;
   return { eapbId: eapb.id, regime };
 }
 
 function buildClinicHistory(rng: Rng, tags: string[], enrolledAt: Date): string {
-  const conditions = tags.map((name) => {
-    const history = TAG_BY_NAME.get(name)?.history;
-    return name === 'POSTOPERATORIO' ? `POSTOPERATORIO DE ${rng.pick(SURGERIES)}` : history;
-  }).filter(Boolean);
+  const conditions = tags
+    .map((name) => {
+      const history = TAG_BY_NAME.get(name)?.history;
+      return name === 'POSTOPERATORIO' ? `POSTOPERATORIO DE ${rng.pick(SURGERIES)}` : history;
+    })
+    .filter(Boolean);
   const since = `${MONTHS[enrolledAt.getUTCMonth()]} DE ${enrolledAt.getUTCFullYear()}`;
   return `ANTECEDENTES: ${conditions.join(', ')}. EN PROGRAMA DE MONITOREO REMOTO DESDE ${since}.`;
 }
@@ -457,7 +898,12 @@ function buildPatient(rng: Rng, status: number, opts: DemoPatientOptions, portal
   const cities = opts.cityCodes ? refs.cities.filter((c) => opts.cityCodes!.includes(c.code)) : refs.cities;
   if (cities.length === 0) throw new Error('cityCodes does not match any demo city');
   const city = portal ? cities[0] : rng.weighted(cities.map((c) => [c, c.data.weight] as const));
-  const gender = portal ? GENDER.female : rng.weighted([[GENDER.female, 55], [GENDER.male, 45]]);
+  const gender = portal
+    ? GENDER.female
+    : rng.weighted([
+        [GENDER.female, 55],
+        [GENDER.male, 45],
+      ]);
   const birth = portal ? new Date(Date.UTC(1964, 2, 14)) : pickBirthDate(rng, opts.birthYears ?? [1930, 2005]);
   const age = computeAge(birth, now);
   const name = portal ? { firstName: 'MARÍA FERNANDA', lastName: 'GÓMEZ RESTREPO' } : buildName(rng, gender);
@@ -494,10 +940,19 @@ function buildPatient(rng: Rng, status: number, opts: DemoPatientOptions, portal
   };
   if (status === PATIENT_STATUS.incomplete) {
     // E-mail is what patients most often lack; a missing address takes the neighbourhood with it.
-    const missing = rng.weighted<string>([['email', 50], ['address', 25], ['cellphone', 15], ['city_id', 10]]);
-    if (missing === 'address') { contact.address = null; contact.neighborhood = null; }
-    else if (missing === 'cellphone') { contact.cellphone = null; contact.prefix = null; }
-    else contact[missing as 'email' | 'city_id'] = null;
+    const missing = rng.weighted<string>([
+      ['email', 50],
+      ['address', 25],
+      ['cellphone', 15],
+      ['city_id', 10],
+    ]);
+    if (missing === 'address') {
+      contact.address = null;
+      contact.neighborhood = null;
+    } else if (missing === 'cellphone') {
+      contact.cellphone = null;
+      contact.prefix = null;
+    } else contact[missing as 'email' | 'city_id'] = null;
     if (rng.chance(0.3)) contact.email = null;
   }
   const demographicsKnown = status !== PATIENT_STATUS.incomplete || rng.chance(0.5);
@@ -512,7 +967,12 @@ function buildPatient(rng: Rng, status: number, opts: DemoPatientOptions, portal
     city_id: contact.city_id,
     birth_date: formatDateOnly(birth),
     gender,
-    blood_type: rng.weighted([[refs.bloodTypes.O, 61], [refs.bloodTypes.A, 26], [refs.bloodTypes.B, 9], [refs.bloodTypes.AB, 4]]),
+    blood_type: rng.weighted([
+      [refs.bloodTypes.O, 61],
+      [refs.bloodTypes.A, 26],
+      [refs.bloodTypes.B, 9],
+      [refs.bloodTypes.AB, 4],
+    ]),
     rh_factor: rng.chance(0.91) ? refs.rhFactors.positive : refs.rhFactors.negative,
     eapb_id: eapbId,
     regime,
@@ -524,9 +984,9 @@ function buildPatient(rng: Rng, status: number, opts: DemoPatientOptions, portal
     prefix: contact.prefix,
     cellphone: contact.cellphone,
     email: contact.email,
-    occupation: demographicsKnown ? refs.occupations.get(occupation) ?? null : null,
-    scholarship: demographicsKnown ? refs.scholarships.get(pickScholarship(rng, birth.getUTCFullYear())) ?? null : null,
-    civil_status: demographicsKnown ? refs.civilStatuses.get(pickCivilStatus(rng, age)) ?? null : null,
+    occupation: demographicsKnown ? (refs.occupations.get(occupation) ?? null) : null,
+    scholarship: demographicsKnown ? (refs.scholarships.get(pickScholarship(rng, birth.getUTCFullYear())) ?? null) : null,
+    civil_status: demographicsKnown ? (refs.civilStatuses.get(pickCivilStatus(rng, age)) ?? null) : null,
     deceased_at: deceasedAt,
     created_at: createdAt,
     updated_at: measuredUntil < now ? measuredUntil : createdAt,
@@ -544,7 +1004,11 @@ export function buildDemoPatients(rng: Rng, count: number, opts: DemoPatientOpti
 // ---------------------------------------------------------------------------------------------
 // Vital signs
 
-export interface DemoMeasurement { clinical_element: number; value: number; when: Date }
+export interface DemoMeasurement {
+  clinical_element: number;
+  value: number;
+  when: Date;
+}
 
 const zones = new Map<string, { formatter: Intl.DateTimeFormat; offsets: Map<number, number> }>();
 
@@ -557,7 +1021,13 @@ export function getZoneOffsetMs(timeZone: string, utcMs: number): number {
   if (!zone) {
     zone = {
       formatter: new Intl.DateTimeFormat('en-US', {
-        timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric',
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
       }),
       offsets: new Map(),
     };
@@ -585,7 +1055,11 @@ function toUtcInstant(timeZone: string, wallMs: number): number {
 }
 
 /** Local start windows, in minutes after midnight, of the morning, midday and evening readings. */
-const SESSION_WINDOWS: Array<[number, number]> = [[6 * 60, 150], [12 * 60, 120], [18 * 60 + 30, 150]];
+const SESSION_WINDOWS: Array<[number, number]> = [
+  [6 * 60, 150],
+  [12 * 60, 120],
+  [18 * 60 + 30, 150],
+];
 
 function roundOne(value: number): number {
   return Math.round(value * 10) / 10;
@@ -627,7 +1101,11 @@ function appendDayReadings(ctx: DayContext, dayWallMs: number, fromMs: number, u
       switch (element) {
         case ELEMENT.heartRate:
           // Taken by the blood-pressure cuff when there is one, so it shares the reading's time.
-          push(element, excursion ? (rng.chance(0.7) ? rng.int(112, 138) : rng.int(40, 48)) : Math.round(rng.normal(base + dayEffect * 3, 5)), at);
+          push(
+            element,
+            excursion ? (rng.chance(0.7) ? rng.int(112, 138) : rng.int(40, 48)) : Math.round(rng.normal(base + dayEffect * 3, 5)),
+            at,
+          );
           break;
         case ELEMENT.oxygenSaturation:
           push(element, excursion ? rng.int(84, 89) : Math.min(100, Math.round(rng.normal(base, 1))), at + rng.int(60, 180) * 1000);
@@ -635,9 +1113,13 @@ function appendDayReadings(ctx: DayContext, dayWallMs: number, fromMs: number, u
         case ELEMENT.systolic: {
           let systolic: number;
           let diastolic: number;
-          if (excursion && rng.chance(0.8)) { systolic = rng.int(162, 192); diastolic = rng.int(96, 114); }
-          else if (excursion) { systolic = rng.int(84, 92); diastolic = rng.int(48, 56); }
-          else {
+          if (excursion && rng.chance(0.8)) {
+            systolic = rng.int(162, 192);
+            diastolic = rng.int(96, 114);
+          } else if (excursion) {
+            systolic = rng.int(84, 92);
+            diastolic = rng.int(48, 56);
+          } else {
             systolic = Math.round(rng.normal(base + dayEffect * 5, 7));
             diastolic = Math.round(rng.normal(profile.baselines[ELEMENT.diastolic] + dayEffect * 3, 5));
           }
@@ -650,17 +1132,27 @@ function appendDayReadings(ctx: DayContext, dayWallMs: number, fromMs: number, u
         case ELEMENT.diastolic:
           break;
         case ELEMENT.weight:
-          if (session === 0) push(element, excursion ? base + ctx.weightDrift + rng.float(2, 3.5) : base + ctx.weightDrift + rng.normal(0, 0.25), at - rng.int(5, 15) * MINUTE_MS);
+          if (session === 0)
+            push(
+              element,
+              excursion ? base + ctx.weightDrift + rng.float(2, 3.5) : base + ctx.weightDrift + rng.normal(0, 0.25),
+              at - rng.int(5, 15) * MINUTE_MS,
+            );
           break;
         case ELEMENT.glucose:
           // Fasting in the morning, after dinner in the evening.
           if (session !== 1) {
-            const value = excursion ? (rng.chance(0.75) ? rng.int(260, 360) : rng.int(48, 62)) : Math.round(rng.normal(base + (session === 2 ? 35 : 0), session === 2 ? 18 : 12));
+            const value = excursion
+              ? rng.chance(0.75)
+                ? rng.int(260, 360)
+                : rng.int(48, 62)
+              : Math.round(rng.normal(base + (session === 2 ? 35 : 0), session === 2 ? 18 : 12));
             push(element, value, at + rng.int(3, 10) * MINUTE_MS);
           }
           break;
         case ELEMENT.temperature:
-          if (session === 0 || ctx.postoperative) push(element, excursion ? rng.float(38.1, 39.4) : rng.normal(base, 0.2), at + rng.int(4, 8) * MINUTE_MS);
+          if (session === 0 || ctx.postoperative)
+            push(element, excursion ? rng.float(38.1, 39.4) : rng.normal(base, 0.2), at + rng.int(4, 8) * MINUTE_MS);
           break;
         default:
           break;
@@ -675,8 +1167,12 @@ function sortReadings(readings: DemoMeasurement[]): DemoMeasurement[] {
 
 function createDayContext(rng: Rng, patient: DemoPatient, refs: Pick<DemoReferences, 'bounds'>): DayContext {
   return {
-    rng, timeZone: patient.row.time_zone, profile: patient.profile, bounds: refs.bounds,
-    postoperative: patient.tags.includes('POSTOPERATORIO'), weightDrift: 0,
+    rng,
+    timeZone: patient.row.time_zone,
+    profile: patient.profile,
+    bounds: refs.bounds,
+    postoperative: patient.tags.includes('POSTOPERATORIO'),
+    weightDrift: 0,
   };
 }
 
@@ -686,7 +1182,13 @@ function createDayContext(rng: Rng, patient: DemoPatient, refs: Pick<DemoReferen
  * Day boundaries follow the patient's time zone; readings never precede enrolment nor follow
  * inactivation or death.
  */
-export function buildVitalSeries(rng: Rng, patient: DemoPatient, days: number, now: Date, refs: Pick<DemoReferences, 'bounds'>): DemoMeasurement[] {
+export function buildVitalSeries(
+  rng: Rng,
+  patient: DemoPatient,
+  days: number,
+  now: Date,
+  refs: Pick<DemoReferences, 'bounds'>,
+): DemoMeasurement[] {
   const zone = patient.row.time_zone;
   const fromMs = Math.max(now.getTime() - days * DAY_MS, patient.measuredFrom.getTime());
   const untilMs = Math.min(now.getTime(), patient.measuredUntil.getTime());
@@ -705,7 +1207,13 @@ export function buildVitalSeries(rng: Rng, patient: DemoPatient, days: number, n
  * of the measured period (for benchmarks that ask for a number of measurements per patient).
  * Trimming never splits a blood-pressure pair, so the result may hold one reading fewer.
  */
-export function buildRecentReadings(rng: Rng, patient: DemoPatient, count: number, now: Date, refs: Pick<DemoReferences, 'bounds'>): DemoMeasurement[] {
+export function buildRecentReadings(
+  rng: Rng,
+  patient: DemoPatient,
+  count: number,
+  now: Date,
+  refs: Pick<DemoReferences, 'bounds'>,
+): DemoMeasurement[] {
   const zone = patient.row.time_zone;
   const fromMs = patient.measuredFrom.getTime();
   const untilMs = Math.min(now.getTime(), patient.measuredUntil.getTime());

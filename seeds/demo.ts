@@ -1,7 +1,12 @@
 import { QueryTypes, type QueryInterface, type Transaction } from 'sequelize';
 import { loadCatalogues } from '../api/src/modules/catalogues/catalogues.sync.js';
 import {
-  buildDemoPatients, buildDemoReferences, buildVitalSeries, DEMO_TAGS, type DemoPatient, type DemoReferences,
+  buildDemoPatients,
+  buildDemoReferences,
+  buildVitalSeries,
+  DEMO_TAGS,
+  type DemoPatient,
+  type DemoReferences,
 } from './demo.rules.js';
 import { createRng, type Rng } from './random.js';
 import { searchTerms } from '../api/src/modules/patients/patients.rules.js';
@@ -17,7 +22,18 @@ import { seedDemoAlerts } from './demo-alerts.js';
 
 export const DEMO_PASSWORD = 'Vigia@2026';
 /** Every area of the product switched on for the demo clients. */
-export const DEMO_CLINICAL_ELEMENTS = ['signs', 'assistant', 'observations', 'conditions', 'variables', 'alerts', 'activities', 'orders', 'settings', 'reports'];
+export const DEMO_CLINICAL_ELEMENTS = [
+  'signs',
+  'assistant',
+  'observations',
+  'conditions',
+  'variables',
+  'alerts',
+  'activities',
+  'orders',
+  'settings',
+  'reports',
+];
 export const DEMO_PORTAL_PATIENT = { nid: '1020304050', cellphone: '3001234567' } as const;
 const DEMO_DAYS = 90;
 /** Rows per INSERT: keeps every statement well inside SQLite's limits. */
@@ -25,7 +41,13 @@ const CHUNK_ROWS = 500;
 
 type Role = 'admin' | 'medico' | 'enfermeria' | 'consulta';
 
-interface DemoUserPlan { email: string; role: Role; first_name: string; last_name: string; cellphone: string }
+interface DemoUserPlan {
+  email: string;
+  role: Role;
+  first_name: string;
+  last_name: string;
+  cellphone: string;
+}
 
 interface DemoClientPlan {
   name: string;
@@ -48,8 +70,20 @@ const CLIENT_PLANS: DemoClientPlan[] = [
     users: [
       { email: 'admin@demo.vigia.co', role: 'admin', first_name: 'ANA LUCÍA', last_name: 'MEJÍA TORRES', cellphone: '3104567801' },
       { email: 'medico@demo.vigia.co', role: 'medico', first_name: 'JORGE ELIÉCER', last_name: 'SALAZAR PINEDA', cellphone: '3104567802' },
-      { email: 'enfermeria@demo.vigia.co', role: 'enfermeria', first_name: 'LUZ MARINA', last_name: 'CASTAÑO RÍOS', cellphone: '3104567803' },
-      { email: 'consulta@demo.vigia.co', role: 'consulta', first_name: 'DIEGO ALEJANDRO', last_name: 'VARGAS LEÓN', cellphone: '3104567804' },
+      {
+        email: 'enfermeria@demo.vigia.co',
+        role: 'enfermeria',
+        first_name: 'LUZ MARINA',
+        last_name: 'CASTAÑO RÍOS',
+        cellphone: '3104567803',
+      },
+      {
+        email: 'consulta@demo.vigia.co',
+        role: 'consulta',
+        first_name: 'DIEGO ALEJANDRO',
+        last_name: 'VARGAS LEÓN',
+        cellphone: '3104567804',
+      },
     ],
   },
   {
@@ -89,10 +123,10 @@ async function insertChunked(qi: QueryInterface, table: string, rows: object[], 
 }
 
 async function readNextId(qi: QueryInterface, table: string, transaction: Transaction): Promise<number> {
-  const [row] = await qi.sequelize.query<{ max: number | null }>(
-    `SELECT MAX(id) AS max FROM ${qi.quoteIdentifier(table)}`,
-    { type: QueryTypes.SELECT, transaction },
-  );
+  const [row] = await qi.sequelize.query<{ max: number | null }>(`SELECT MAX(id) AS max FROM ${qi.quoteIdentifier(table)}`, {
+    type: QueryTypes.SELECT,
+    transaction,
+  });
   return Number(row?.max ?? 0) + 1;
 }
 
@@ -100,10 +134,9 @@ async function readNextId(qi: QueryInterface, table: string, transaction: Transa
 export async function syncIdSequences(qi: QueryInterface, tables: string[], transaction?: Transaction) {
   if (qi.sequelize.getDialect() !== 'postgres') return;
   for (const table of tables) {
-    await qi.sequelize.query(
-      `SELECT setval(pg_get_serial_sequence('${table}', 'id'), GREATEST((SELECT MAX(id) FROM "${table}"), 1))`,
-      { transaction },
-    );
+    await qi.sequelize.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), GREATEST((SELECT MAX(id) FROM "${table}"), 1))`, {
+      transaction,
+    });
   }
 }
 
@@ -126,11 +159,14 @@ function buildMeasurementRows(rng: Rng, clientId: number, patientId: number, pat
 
 async function assertEmptyDatabase(qi: QueryInterface, countryId: number, transaction: Transaction) {
   const [country] = await qi.sequelize.query<{ n: number }>('SELECT COUNT(*) AS n FROM countries WHERE id = :countryId', {
-    type: QueryTypes.SELECT, replacements: { countryId }, transaction,
+    type: QueryTypes.SELECT,
+    replacements: { countryId },
+    transaction,
   });
   if (Number(country?.n) === 0) throw new Error('seedDemo: faltan los catálogos; ejecute syncCatalogues primero');
   const [clients] = await qi.sequelize.query<{ n: number }>('SELECT COUNT(*) AS n FROM clients', { type: QueryTypes.SELECT, transaction });
-  if (Number(clients?.n) > 0) throw new Error('seedDemo: la base de datos ya tiene clientes; los datos de demostración solo se crean en una base vacía');
+  if (Number(clients?.n) > 0)
+    throw new Error('seedDemo: la base de datos ya tiene clientes; los datos de demostración solo se crean en una base vacía');
 }
 
 /** Fills an empty, migrated database whose catalogues are synced. */
@@ -159,43 +195,53 @@ export async function seedDemo(qi: QueryInterface, opts: SeedDemoOptions): Promi
     for (const plan of CLIENT_PLANS) {
       const id = clientId++;
       const homeCity = refs.cities.find((c) => c.code === (plan.cityCodes?.[0] ?? '11001'))!;
-      await qi.bulkInsert('clients', [{
-        id,
-        name: plan.name,
-        logo_url: null,
-        country_id: refs.countryId,
-        time_zone: refs.timeZone,
-        clinical_elements: JSON.stringify(DEMO_CLINICAL_ELEMENTS),
-        multipatient: plan.multipatient,
-        residents_enabled: false,
-        have_metabase: false,
-        webhook_validated: false,
-        webhook_measurements: false,
-        webhook_alerts: false,
-        ...stamps,
-      }], { transaction });
+      await qi.bulkInsert(
+        'clients',
+        [
+          {
+            id,
+            name: plan.name,
+            logo_url: null,
+            country_id: refs.countryId,
+            time_zone: refs.timeZone,
+            clinical_elements: JSON.stringify(DEMO_CLINICAL_ELEMENTS),
+            multipatient: plan.multipatient,
+            residents_enabled: false,
+            have_metabase: false,
+            webhook_validated: false,
+            webhook_measurements: false,
+            webhook_alerts: false,
+            ...stamps,
+          },
+        ],
+        { transaction },
+      );
 
-      await qi.bulkInsert('users', plan.users.map((user) => ({
-        id: userId++,
-        client_id: id,
-        email: user.email,
-        password_hash: passwordHash,
-        first_name: user.first_name,
-        last_name: user.last_name,
-        role_name: user.role,
-        status: 0,
-        cellphone: user.cellphone,
-        prefix: refs.prefix,
-        country_id: refs.countryId,
-        city_id: homeCity.id,
-        time_zone: refs.timeZone,
-        media_email: true,
-        media_whatsapp: false,
-        priority_high: true,
-        priority_medium: true,
-        priority_low: false,
-        ...stamps,
-      })), { transaction });
+      await qi.bulkInsert(
+        'users',
+        plan.users.map((user) => ({
+          id: userId++,
+          client_id: id,
+          email: user.email,
+          password_hash: passwordHash,
+          first_name: user.first_name,
+          last_name: user.last_name,
+          role_name: user.role,
+          status: 0,
+          cellphone: user.cellphone,
+          prefix: refs.prefix,
+          country_id: refs.countryId,
+          city_id: homeCity.id,
+          time_zone: refs.timeZone,
+          media_email: true,
+          media_whatsapp: false,
+          priority_high: true,
+          priority_medium: true,
+          priority_low: false,
+          ...stamps,
+        })),
+        { transaction },
+      );
       for (const user of plan.users) summary.users.push({ email: user.email, role: user.role, password: DEMO_PASSWORD, client: plan.name });
 
       const tagIds = new Map<string, number>();
@@ -206,7 +252,12 @@ export async function seedDemo(qi: QueryInterface, opts: SeedDemoOptions): Promi
       await qi.bulkInsert('tags', tagRows, { transaction });
 
       const patients = buildDemoPatients(rng, plan.patients, {
-        refs, now, usedNids, cityCodes: plan.cityCodes, birthYears: plan.birthYears, portalPatient: plan.portalPatient,
+        refs,
+        now,
+        usedNids,
+        cityCodes: plan.cityCodes,
+        birthYears: plan.birthYears,
+        portalPatient: plan.portalPatient,
       });
       const patientRows: object[] = [];
       const patientTagRows: object[] = [];
@@ -230,8 +281,12 @@ export async function seedDemo(qi: QueryInterface, opts: SeedDemoOptions): Promi
       if (plan.portalPatient) {
         const { row } = patients[0];
         summary.portalPatient = {
-          nid: row.nid, id_type: 'CC', prefix: row.prefix ?? refs.prefix, cellphone: row.cellphone ?? '',
-          name: `${row.first_name} ${row.last_name}`, client: plan.name,
+          nid: row.nid,
+          id_type: 'CC',
+          prefix: row.prefix ?? refs.prefix,
+          cellphone: row.cellphone ?? '',
+          name: `${row.first_name} ${row.last_name}`,
+          client: plan.name,
         };
       }
       summary.clients.push({ id, name: plan.name, patients: patients.length });

@@ -13,13 +13,30 @@ import { ALERT_STATUS, elementName } from '@vigia/contract/rules/alarms';
 import type { DemoPatient } from './demo.rules.js';
 import type { Rng } from './random.js';
 
-export interface DerivedOptions { alertsPerPatient: number; ordersPerPatient: number; activitiesPerOrder: number }
+export interface DerivedOptions {
+  alertsPerPatient: number;
+  ordersPerPatient: number;
+  activitiesPerOrder: number;
+}
 
-export interface BenchAlarm { id: number; element: number; name: string; priority: number; min: number; max: number }
+export interface BenchAlarm {
+  id: number;
+  element: number;
+  name: string;
+  priority: number;
+  min: number;
+  max: number;
+}
 
 /** One rule per clinical element: name, priority (1 Alta, 2 Media, 3 Baja) and range. */
 const ALARM_SHAPES: Array<[element: number, priority: number, min: number, max: number]> = [
-  [1, 2, 50, 120], [2, 1, 90, 100], [3, 1, 90, 160], [4, 2, 50, 100], [5, 3, 30, 150], [6, 2, 70, 250], [7, 3, 35, 38],
+  [1, 2, 50, 120],
+  [2, 1, 90, 100],
+  [3, 1, 90, 160],
+  [4, 2, 50, 100],
+  [5, 3, 30, 150],
+  [6, 2, 70, 250],
+  [7, 3, 35, 38],
 ];
 
 const DAY_MS = 86_400_000;
@@ -30,12 +47,19 @@ const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 export function buildAlarms(firstId: number): BenchAlarm[] {
   return ALARM_SHAPES.map(([element, priority, min, max], i) => ({
-    id: firstId + i, element, priority, min, max, name: `${elementName(element)} fuera de rango`,
+    id: firstId + i,
+    element,
+    priority,
+    min,
+    max,
+    name: `${elementName(element)} fuera de rango`,
   }));
 }
 
 export function alarmInserts(clientId: number, alarms: BenchAlarm[], nowText: string): string {
-  const tuples = alarms.map((a) => `(${a.id},${clientId},${q(a.name)},1,${a.element},${a.priority},${a.min},${a.max},FALSE,FALSE,TRUE,1,'${nowText}','${nowText}')`);
+  const tuples = alarms.map(
+    (a) => `(${a.id},${clientId},${q(a.name)},1,${a.element},${a.priority},${a.min},${a.max},FALSE,FALSE,TRUE,1,'${nowText}','${nowText}')`,
+  );
   return `INSERT INTO "alarms" ("id","client_id","name","type","clinical_element","priority","minimum_condition","maximum_condition","ia_alarm","request_repeat_measurement","alarm_default_new_patients","status","created_at","updated_at") VALUES ${tuples.join(',')}`;
 }
 
@@ -49,10 +73,20 @@ export interface DerivedContext {
   fmt: Fmt;
 }
 
-export interface DerivedRows { patientAlarms: string[]; alerts: string[]; orders: string[]; activities: string[] }
+export interface DerivedRows {
+  patientAlarms: string[];
+  alerts: string[];
+  orders: string[];
+  activities: string[];
+}
 
 /** Tuples (without the INSERT head) for one batch; see `derivedStatements` for the heads. */
-export function buildDerivedRows(rng: Rng, batch: Array<{ id: number; patient: DemoPatient }>, ctx: DerivedContext, o: DerivedOptions): DerivedRows {
+export function buildDerivedRows(
+  rng: Rng,
+  batch: Array<{ id: number; patient: DemoPatient }>,
+  ctx: DerivedContext,
+  o: DerivedOptions,
+): DerivedRows {
   const out: DerivedRows = { patientAlarms: [], alerts: [], orders: [], activities: [] };
   const nowMs = ctx.now.getTime();
   const { fmt } = ctx;
@@ -75,11 +109,15 @@ export function buildDerivedRows(rng: Rng, batch: Array<{ id: number; patient: D
     alerts.forEach((a, k) => {
       const open = newest.get(a.rule.id) === k && patient.row.status === 1 && rng.chance(0.3);
       const high = rng.chance(0.5);
-      const value = high ? a.rule.max + Math.max(1, Math.round(a.rule.max * rng.float(0.02, 0.2))) : Math.max(0, a.rule.min - Math.max(1, Math.round(a.rule.min * rng.float(0.02, 0.2))));
+      const value = high
+        ? a.rule.max + Math.max(1, Math.round(a.rule.max * rng.float(0.02, 0.2)))
+        : Math.max(0, a.rule.min - Math.max(1, Math.round(a.rule.min * rng.float(0.02, 0.2))));
       const created = fmt(new Date(a.at));
       const closedAt = open ? 'NULL' : `'${fmt(new Date(Math.min(nowMs, a.at + rng.int(1, 48) * HOUR_MS)))}'`;
       const closeType = open ? 'NULL' : rng.chance(0.8) ? "'true_alert'" : "'false_alert'";
-      out.alerts.push(`(${ctx.clientId},${id},0,${open ? ALERT_STATUS.open : ALERT_STATUS.closed},${a.rule.priority},${a.rule.element},${q(`Valor ${value} fuera del rango ${a.rule.min}–${a.rule.max}`)},${a.rule.id},${value},${q(a.rule.name)},${a.rule.min},${a.rule.max},${closeType},${open ? 'NULL' : ctx.adminUserId},${closedAt},'${created}',${open ? `'${created}'` : closedAt})`);
+      out.alerts.push(
+        `(${ctx.clientId},${id},0,${open ? ALERT_STATUS.open : ALERT_STATUS.closed},${a.rule.priority},${a.rule.element},${q(`Valor ${value} fuera del rango ${a.rule.min}–${a.rule.max}`)},${a.rule.id},${value},${q(a.rule.name)},${a.rule.min},${a.rule.max},${closeType},${open ? 'NULL' : ctx.adminUserId},${closedAt},'${created}',${open ? `'${created}'` : closedAt})`,
+      );
     });
 
     // Orders: daily vital-signs orders at 08:00 UTC-5, their activities one per day.
@@ -92,14 +130,19 @@ export function buildDerivedRows(rng: Rng, batch: Array<{ id: number; patient: D
       const lastAt = firstAt + (during - 1) * DAY_MS;
       const status = lastAt + HOUR_MS <= nowMs ? ORDER_STATUS.completed : firstAt <= nowMs ? ORDER_STATUS.running : ORDER_STATUS.scheduled;
       const startText = fmt(new Date(firstAt));
-      out.orders.push(`(${orderId},${ctx.clientId},${id},${ctx.adminUserId},${ORDER_TYPE.measurement},${status},TRUE,FALSE,${element},${during},0,'[]','["08:00"]','${startText}',${q(`${elementName(element)}: diario a las 08:00 durante ${during} días`)},'${startText}','${startText}')`);
+      out.orders.push(
+        `(${orderId},${ctx.clientId},${id},${ctx.adminUserId},${ORDER_TYPE.measurement},${status},TRUE,FALSE,${element},${during},0,'[]','["08:00"]','${startText}',${q(`${elementName(element)}: diario a las 08:00 durante ${during} días`)},'${startText}','${startText}')`,
+      );
       for (let d = 0; d < during; d++) {
         const at = firstAt + d * DAY_MS;
         const text = fmt(new Date(at));
         let st: number = ACTIVITY_STATUS.scheduled;
         let completed = 'NULL';
         if (at + HOUR_MS <= nowMs) {
-          if (rng.chance(patient.profile.adherence)) { st = ACTIVITY_STATUS.completed; completed = `'${fmt(new Date(at + rng.int(0, 50) * 60_000))}'`; } else st = ACTIVITY_STATUS.notReported;
+          if (rng.chance(patient.profile.adherence)) {
+            st = ACTIVITY_STATUS.completed;
+            completed = `'${fmt(new Date(at + rng.int(0, 50) * 60_000))}'`;
+          } else st = ACTIVITY_STATUS.notReported;
         } else if (at <= nowMs) st = ACTIVITY_STATUS.inProgress;
         out.activities.push(`(${ctx.clientId},${id},${orderId},'${text}','${text}',${st},${completed},'${startText}','${startText}')`);
       }
@@ -110,9 +153,12 @@ export function buildDerivedRows(rng: Rng, batch: Array<{ id: number; patient: D
 
 const HEADS: Record<keyof DerivedRows, string> = {
   patientAlarms: 'INSERT INTO "patient_alarms" ("patient_id","alarm_id") VALUES ',
-  alerts: 'INSERT INTO "alerts" ("client_id","patient_id","alert_type","status","priority","clinical_element","description","alarm_id","value","alarm_name","minimum_condition","maximum_condition","close_type","closed_by","closed_at","created_at","updated_at") VALUES ',
-  orders: 'INSERT INTO "orders" ("id","client_id","patient_id","user_id","order_type","status","notify","permanent","clinical_element","during","frequency_type","days","hours","start_at","to_human","created_at","updated_at") VALUES ',
-  activities: 'INSERT INTO "activities" ("client_id","patient_id","order_id","slot_at","programmed_at","status","completed_at","created_at","updated_at") VALUES ',
+  alerts:
+    'INSERT INTO "alerts" ("client_id","patient_id","alert_type","status","priority","clinical_element","description","alarm_id","value","alarm_name","minimum_condition","maximum_condition","close_type","closed_by","closed_at","created_at","updated_at") VALUES ',
+  orders:
+    'INSERT INTO "orders" ("id","client_id","patient_id","user_id","order_type","status","notify","permanent","clinical_element","during","frequency_type","days","hours","start_at","to_human","created_at","updated_at") VALUES ',
+  activities:
+    'INSERT INTO "activities" ("client_id","patient_id","order_id","slot_at","programmed_at","status","completed_at","created_at","updated_at") VALUES ',
 };
 
 export function derivedStatements(rows: DerivedRows, rowsPerStatement: number): string[] {

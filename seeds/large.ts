@@ -24,7 +24,14 @@ import { openDatabase } from '../api/src/db/database.js';
 import { migrate } from '../api/src/db/migrate.js';
 import { loadCatalogues, syncCatalogues } from '../api/src/modules/catalogues/catalogues.sync.js';
 import { DEMO_CLINICAL_ELEMENTS, DEMO_PASSWORD, DEMO_PORTAL_PATIENT, syncIdSequences } from './demo.js';
-import { buildDemoPatients, buildDemoReferences, buildRecentReadings, DEMO_TAGS, type DemoPatient, type DemoReferences } from './demo.rules.js';
+import {
+  buildDemoPatients,
+  buildDemoReferences,
+  buildRecentReadings,
+  DEMO_TAGS,
+  type DemoPatient,
+  type DemoReferences,
+} from './demo.rules.js';
 import { createRng, type Rng } from './random.js';
 import { searchTerms } from '../api/src/modules/patients/patients.rules.js';
 import { alarmInserts, buildAlarms, buildDerivedRows, derivedStatements, type BenchAlarm, type DerivedOptions } from './large.derived.js';
@@ -72,16 +79,24 @@ async function createSqliteWriter(sequelize: Sequelize): Promise<BulkWriter> {
   return { exec, close: async () => {} };
 }
 
-interface PgClient { query(text: string): Promise<unknown> }
+interface PgClient {
+  query(text: string): Promise<unknown>;
+}
 
 async function createPostgresWriter(sequelize: Sequelize): Promise<BulkWriter> {
-  const manager = (sequelize as unknown as {
-    connectionManager: { getConnection(o?: object): Promise<PgClient>; releaseConnection(c: PgClient): Promise<void> };
-  }).connectionManager;
+  const manager = (
+    sequelize as unknown as {
+      connectionManager: { getConnection(o?: object): Promise<PgClient>; releaseConnection(c: PgClient): Promise<void> };
+    }
+  ).connectionManager;
   const client = await manager.getConnection();
   return {
-    async exec(sql) { await client.query(sql); },
-    async close() { await manager.releaseConnection(client); },
+    async exec(sql) {
+      await client.query(sql);
+    },
+    async close() {
+      await manager.releaseConnection(client);
+    },
   };
 }
 
@@ -113,7 +128,11 @@ export function formatTimestamp(date: Date): string {
 }
 
 export interface LargeOptions extends Partial<DerivedOptions> {
-  patients: number; seed: number; measurementsPerPatient: number; clients: number; now: Date;
+  patients: number;
+  seed: number;
+  measurementsPerPatient: number;
+  clients: number;
+  now: Date;
   /** Readings over the last year for each client's first active patient (the CSV export's year). */
   heavyReadings?: number;
 }
@@ -160,24 +179,97 @@ function readOptions(argv: string[]): LargeOptions {
   };
 }
 
-const PATIENT_COLUMNS = ['id', 'client_id', 'id_type', 'nid', 'first_name', 'last_name', 'search_name', 'country_id', 'city_id',
-  'birth_date', 'gender', 'blood_type', 'rh_factor', 'eapb_id', 'regime', 'status', 'time_zone', 'clinic_history', 'address',
-  'neighborhood', 'prefix', 'cellphone', 'email', 'occupation', 'scholarship', 'civil_status', 'deceased_at', 'created_at',
-  'updated_at'] as const;
-const MEASUREMENT_COLUMNS = ['client_id', 'patient_id', 'clinical_element', 'value', 'when', 'status', 'eraseble', 'source', 'created_at'] as const;
+const PATIENT_COLUMNS = [
+  'id',
+  'client_id',
+  'id_type',
+  'nid',
+  'first_name',
+  'last_name',
+  'search_name',
+  'country_id',
+  'city_id',
+  'birth_date',
+  'gender',
+  'blood_type',
+  'rh_factor',
+  'eapb_id',
+  'regime',
+  'status',
+  'time_zone',
+  'clinic_history',
+  'address',
+  'neighborhood',
+  'prefix',
+  'cellphone',
+  'email',
+  'occupation',
+  'scholarship',
+  'civil_status',
+  'deceased_at',
+  'created_at',
+  'updated_at',
+] as const;
+const MEASUREMENT_COLUMNS = [
+  'client_id',
+  'patient_id',
+  'clinical_element',
+  'value',
+  'when',
+  'status',
+  'eraseble',
+  'source',
+  'created_at',
+] as const;
 
 function toPatientValues(id: number, clientId: number, patient: DemoPatient): Value[] {
   const row = patient.row;
-  return [id, clientId, row.id_type, row.nid, row.first_name, row.last_name, row.search_name, row.country_id, row.city_id,
-    row.birth_date, row.gender, row.blood_type, row.rh_factor, row.eapb_id, row.regime, row.status, row.time_zone,
-    row.clinic_history, row.address, row.neighborhood, row.prefix, row.cellphone, row.email, row.occupation, row.scholarship,
-    row.civil_status, row.deceased_at ? formatTimestamp(row.deceased_at) : null, formatTimestamp(row.created_at),
-    formatTimestamp(row.updated_at)];
+  return [
+    id,
+    clientId,
+    row.id_type,
+    row.nid,
+    row.first_name,
+    row.last_name,
+    row.search_name,
+    row.country_id,
+    row.city_id,
+    row.birth_date,
+    row.gender,
+    row.blood_type,
+    row.rh_factor,
+    row.eapb_id,
+    row.regime,
+    row.status,
+    row.time_zone,
+    row.clinic_history,
+    row.address,
+    row.neighborhood,
+    row.prefix,
+    row.cellphone,
+    row.email,
+    row.occupation,
+    row.scholarship,
+    row.civil_status,
+    row.deceased_at ? formatTimestamp(row.deceased_at) : null,
+    formatTimestamp(row.created_at),
+    formatTimestamp(row.updated_at),
+  ];
 }
 
-interface Batch { statements: string[]; patients: number; measurements: number; patientTags: number; derived: Record<string, number> }
+interface Batch {
+  statements: string[];
+  patients: number;
+  measurements: number;
+  patientTags: number;
+  derived: Record<string, number>;
+}
 
-interface DerivedBatchContext { adminUserId: number; alarms: Map<number, BenchAlarm>; nextOrderId: () => number }
+interface DerivedBatchContext {
+  adminUserId: number;
+  alarms: Map<number, BenchAlarm>;
+  nextOrderId: () => number;
+}
 
 /**
  * A year of heart rates, evenly spaced, for the batch's first active patient (the benchmark finds
@@ -194,7 +286,9 @@ function buildHeavySeries(rng: Rng, clientId: number, batch: Array<{ id: number;
   for (let k = 0; k < n; k++) {
     const when = new Date(end - 365 * 86_400_000 + k * step + 60_000);
     const value = Math.round(rng.normal(74, 9));
-    out.push(`(${clientId},${target.id},1,${Math.min(180, Math.max(40, value))},'${formatTimestamp(when)}',0,TRUE,'device','${formatTimestamp(when)}')`);
+    out.push(
+      `(${clientId},${target.id},1,${Math.min(180, Math.max(40, value))},'${formatTimestamp(when)}',0,TRUE,'device','${formatTimestamp(when)}')`,
+    );
   }
   return out;
 }
@@ -220,8 +314,18 @@ function buildInsertStatements(table: string, columns: readonly string[], rows: 
 
 /** Generates one batch of patients with their tags and readings, as ready-to-run SQL. */
 function buildPatientBatch(
-  rng: Rng, opts: LargeOptions, refs: DemoReferences,
-  ctx: { clientId: number; firstId: number; count: number; usedNids: Set<string>; tagIds: Map<string, number>; derived: DerivedBatchContext; heavy: boolean },
+  rng: Rng,
+  opts: LargeOptions,
+  refs: DemoReferences,
+  ctx: {
+    clientId: number;
+    firstId: number;
+    count: number;
+    usedNids: Set<string>;
+    tagIds: Map<string, number>;
+    derived: DerivedBatchContext;
+    heavy: boolean;
+  },
 ): Batch {
   const patients = buildDemoPatients(rng, ctx.count, { refs, now: opts.now, usedNids: ctx.usedNids });
   const patientRows: Value[][] = [];
@@ -238,7 +342,9 @@ function buildPatientBatch(
     const lead = `(${ctx.clientId},${id},`;
     for (const m of buildRecentReadings(rng, patient, opts.measurementsPerPatient, opts.now, refs)) {
       const received = new Date(Math.min(opts.now.getTime(), m.when.getTime() + 30_000));
-      measurementTuples.push(`${lead}${m.clinical_element},${toSqlLiteral(m.value)},'${formatTimestamp(m.when)}',0,TRUE,'device','${formatTimestamp(received)}')`);
+      measurementTuples.push(
+        `${lead}${m.clinical_element},${toSqlLiteral(m.value)},'${formatTimestamp(m.when)}',0,TRUE,'device','${formatTimestamp(received)}')`,
+      );
     }
   }
   if (ctx.heavy) measurementTuples.push(...buildHeavySeries(rng.fork(), ctx.clientId, batch, opts));
@@ -249,10 +355,19 @@ function buildPatientBatch(
   }
   // Alarm assignments, alerts, orders and activities draw from a stream of their own: their
   // flags change them, not the patients and readings of the next batches.
-  const derived = buildDerivedRows(rng.fork(), batch, {
-    clientId: ctx.clientId, adminUserId: ctx.derived.adminUserId, now: opts.now, alarms: ctx.derived.alarms,
-    nextOrderId: ctx.derived.nextOrderId, fmt: formatTimestamp,
-  }, { ...DERIVED_DEFAULTS, ...definedOnly(opts) });
+  const derived = buildDerivedRows(
+    rng.fork(),
+    batch,
+    {
+      clientId: ctx.clientId,
+      adminUserId: ctx.derived.adminUserId,
+      now: opts.now,
+      alarms: ctx.derived.alarms,
+      nextOrderId: ctx.derived.nextOrderId,
+      fmt: formatTimestamp,
+    },
+    { ...DERIVED_DEFAULTS, ...definedOnly(opts) },
+  );
   return {
     statements: [
       ...buildInsertStatements('patients', PATIENT_COLUMNS, patientRows),
@@ -296,9 +411,10 @@ export async function seedLarge(sequelize: Sequelize, opts: LargeOptions, log: (
   await syncCatalogues(sequelize.getQueryInterface());
   const letters = Array.from({ length: opts.clients }, (_, i) => String.fromCharCode(65 + i));
   const emails = letters.map((letter) => `bench-${letter.toLowerCase()}@vigia.test`);
-  const [existing] = await sequelize.query<{ n: number }>(
-    'SELECT COUNT(*) AS n FROM users WHERE email IN (:emails)', { type: QueryTypes.SELECT, replacements: { emails } },
-  );
+  const [existing] = await sequelize.query<{ n: number }>('SELECT COUNT(*) AS n FROM users WHERE email IN (:emails)', {
+    type: QueryTypes.SELECT,
+    replacements: { emails },
+  });
   if (Number(existing?.n) > 0) {
     throw new Error('Ya hay datos de benchmark en esta base (bench-*@vigia.test). Use otra DATA_DIR o DATABASE_URL, o borre la base.');
   }
@@ -329,18 +445,64 @@ export async function seedLarge(sequelize: Sequelize, opts: LargeOptions, log: (
       const adminUserId = userId + 1;
       const alarms = buildAlarms(alarmId + 1);
       alarmId += alarms.length;
-      const derivedCtx: DerivedBatchContext = { adminUserId, alarms: new Map(alarms.map((a) => [a.element, a])), nextOrderId: () => ++orderId };
+      const derivedCtx: DerivedBatchContext = {
+        adminUserId,
+        alarms: new Map(alarms.map((a) => [a.element, a])),
+        nextOrderId: () => ++orderId,
+      };
       await runInTransaction(writer, [
-        ...buildInsertStatements('clients', ['id', 'name', 'country_id', 'time_zone', 'clinical_elements', 'multipatient', 'created_at', 'updated_at'],
-          [[id, name, refs.countryId, refs.timeZone, JSON.stringify(DEMO_CLINICAL_ELEMENTS), false, nowText, nowText]]),
-        ...buildInsertStatements('users', ['id', 'client_id', 'email', 'password_hash', 'first_name', 'last_name', 'role_name', 'status', 'prefix',
-          'cellphone', 'country_id', 'city_id', 'time_zone', 'created_at', 'updated_at'],
-        [[++userId, id, emails[index], passwordHash, 'ADMINISTRADOR', `BENCHMARK ${letter}`, 'admin', 0, refs.prefix,
-          `31000000${String(index).padStart(2, '0')}`, refs.countryId, city.id, refs.timeZone, nowText, nowText]]),
-        ...buildInsertStatements('tags', ['id', 'client_id', 'name', 'color', 'created_at', 'updated_at'], DEMO_TAGS.map((tag) => {
-          tagIds.set(tag.name, ++tagId);
-          return [tagId, id, tag.name, tag.color, nowText, nowText];
-        })),
+        ...buildInsertStatements(
+          'clients',
+          ['id', 'name', 'country_id', 'time_zone', 'clinical_elements', 'multipatient', 'created_at', 'updated_at'],
+          [[id, name, refs.countryId, refs.timeZone, JSON.stringify(DEMO_CLINICAL_ELEMENTS), false, nowText, nowText]],
+        ),
+        ...buildInsertStatements(
+          'users',
+          [
+            'id',
+            'client_id',
+            'email',
+            'password_hash',
+            'first_name',
+            'last_name',
+            'role_name',
+            'status',
+            'prefix',
+            'cellphone',
+            'country_id',
+            'city_id',
+            'time_zone',
+            'created_at',
+            'updated_at',
+          ],
+          [
+            [
+              ++userId,
+              id,
+              emails[index],
+              passwordHash,
+              'ADMINISTRADOR',
+              `BENCHMARK ${letter}`,
+              'admin',
+              0,
+              refs.prefix,
+              `31000000${String(index).padStart(2, '0')}`,
+              refs.countryId,
+              city.id,
+              refs.timeZone,
+              nowText,
+              nowText,
+            ],
+          ],
+        ),
+        ...buildInsertStatements(
+          'tags',
+          ['id', 'client_id', 'name', 'color', 'created_at', 'updated_at'],
+          DEMO_TAGS.map((tag) => {
+            tagIds.set(tag.name, ++tagId);
+            return [tagId, id, tag.name, tag.color, nowText, nowText];
+          }),
+        ),
         alarmInserts(id, alarms, nowText),
       ]);
 
@@ -353,11 +515,21 @@ export async function seedLarge(sequelize: Sequelize, opts: LargeOptions, log: (
         if (elapsed - lastReport < 2 && done < opts.patients) return;
         lastReport = elapsed;
         const rows = Object.values(totals).reduce((a, b) => a + b, 0);
-        log(`${name}: ${formatCount(done)}/${formatCount(opts.patients)} pacientes · ${formatCount(totals.measurements)} mediciones en total · ${formatCount(rows / elapsed)} filas/s`);
+        log(
+          `${name}: ${formatCount(done)}/${formatCount(opts.patients)} pacientes · ${formatCount(totals.measurements)} mediciones en total · ${formatCount(rows / elapsed)} filas/s`,
+        );
       };
       for (let built = 0; built < opts.patients;) {
         const count = Math.min(PATIENTS_PER_BATCH, opts.patients - built);
-        const batch = buildPatientBatch(clientRng, opts, refs, { clientId: id, firstId: patientId + 1, count, usedNids, tagIds, derived: derivedCtx, heavy: built === 0 });
+        const batch = buildPatientBatch(clientRng, opts, refs, {
+          clientId: id,
+          firstId: patientId + 1,
+          count,
+          usedNids,
+          tagIds,
+          derived: derivedCtx,
+          heavy: built === 0,
+        });
         patientId += count;
         built += count;
         await writing;
@@ -385,7 +557,9 @@ export async function seedLarge(sequelize: Sequelize, opts: LargeOptions, log: (
   }
   const seconds = (performance.now() - started) / 1000;
   const rows = Object.values(totals).reduce((a, b) => a + b, 0);
-  log(`Listo en ${seconds.toFixed(1)} s: ${formatCount(totals.patients)} pacientes, ${formatCount(totals.measurements)} mediciones, ${formatCount(totals.alerts)} alertas, ${formatCount(totals.orders)} órdenes, ${formatCount(totals.activities)} actividades, ${formatCount(rows)} filas (${formatCount(rows / seconds)} filas/s).`);
+  log(
+    `Listo en ${seconds.toFixed(1)} s: ${formatCount(totals.patients)} pacientes, ${formatCount(totals.measurements)} mediciones, ${formatCount(totals.alerts)} alertas, ${formatCount(totals.orders)} órdenes, ${formatCount(totals.activities)} actividades, ${formatCount(rows)} filas (${formatCount(rows / seconds)} filas/s).`,
+  );
   log(`Usuarios: ${emails.join(', ')} (contraseña ${DEMO_PASSWORD}).`);
   return { ...totals, seconds };
 }
@@ -395,7 +569,9 @@ async function main() {
   const databaseUrl = process.env.DATABASE_URL || null;
   const dataDir = path.resolve(process.env.DATA_DIR ?? 'data');
   const sequelize = await openDatabase({ dataDir, databaseUrl });
-  console.log(`Base de datos: ${databaseUrl ? 'PostgreSQL' : path.join(dataDir, 'vigia.sqlite')} · semilla ${opts.seed} · ${formatCount(opts.patients)} pacientes × ${opts.clients} clientes · ${opts.measurementsPerPatient} mediciones por paciente`);
+  console.log(
+    `Base de datos: ${databaseUrl ? 'PostgreSQL' : path.join(dataDir, 'vigia.sqlite')} · semilla ${opts.seed} · ${formatCount(opts.patients)} pacientes × ${opts.clients} clientes · ${opts.measurementsPerPatient} mediciones por paciente`,
+  );
   try {
     await seedLarge(sequelize, opts);
   } finally {

@@ -44,8 +44,22 @@ export default function App() {
         <NotificationHost />
         <Routes>
           <Route path="/" element={<LoginPage />} />
-          <Route path="/login" element={<Suspense fallback={<Loading />}><SsoLoginPage /></Suspense>} />
-          <Route path="/sso/callback" element={<Suspense fallback={<Loading />}><SsoCallbackPage /></Suspense>} />
+          <Route
+            path="/login"
+            element={
+              <Suspense fallback={<Loading />}>
+                <SsoLoginPage />
+              </Suspense>
+            }
+          />
+          <Route
+            path="/sso/callback"
+            element={
+              <Suspense fallback={<Loading />}>
+                <SsoCallbackPage />
+              </Suspense>
+            }
+          />
           {PORTAL_PATHS.map((path) => (
             <Route key={path} path={`${path}/*`} element={<PortalHandoff />} />
           ))}

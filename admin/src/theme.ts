@@ -14,8 +14,7 @@ export const theme: ThemeConfig = {
     colorError: '#c62828',
     colorLink: '#0b6e8c',
     borderRadius: 8,
-    fontFamily:
-      "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",
+    fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",
   },
   components: {
     Layout: { siderBg: '#ffffff', headerBg: '#ffffff', bodyBg: '#f4f7f8' },

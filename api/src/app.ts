@@ -35,7 +35,6 @@ import { alertsRouter } from './modules/alerts/alerts.routes.js';
 import { auditRecorder } from './modules/audit/audit.recorder.js';
 import { auditRouter } from './modules/audit/audit.routes.js';
 
-
 export interface AppDeps {
   sequelize: Sequelize;
   catalogues: Catalogues;
@@ -128,7 +127,14 @@ export function createApp(deps: AppDeps): express.Express {
   // Audit trail (issue 8): one row per successful staff/patient change and per sign-in, written after the response.
   v1.use(auditRecorder({ sequelize: deps.sequelize, now, log }));
   v1.use(sessionsRouter(sessionDeps, authenticate));
-  v1.use(ssoRouter({ ...sessionDeps, settings: deps.oidc === undefined ? loadOidcConfig() : deps.oidc, allowHttp: deps.env !== 'production', log }));
+  v1.use(
+    ssoRouter({
+      ...sessionDeps,
+      settings: deps.oidc === undefined ? loadOidcConfig() : deps.oidc,
+      allowHttp: deps.env !== 'production',
+      log,
+    }),
+  );
   // Everything below needs a valid session; roles and tenancy are checked per operation.
   // Signed download links (D4) and device gateways carry their own proof instead of a session.
   const downloads = createDownloads(deps.jwtSecret, now);

@@ -22,7 +22,10 @@ export interface Product {
 }
 
 /** Opens the database, migrates it, loads the catalogues and builds the app: shared by server and tests. */
-export async function bootstrap(config: Config, opts: { now?: () => Date; otpLength?: string; serveFrontEnds?: boolean } = {}): Promise<Product> {
+export async function bootstrap(
+  config: Config,
+  opts: { now?: () => Date; otpLength?: string; serveFrontEnds?: boolean } = {},
+): Promise<Product> {
   const sequelize = await openDatabase(config);
   // New tables or indexes need statistics now; later growth is the recurring job's (statistics.ts).
   if (await migrate(sequelize)) await refreshPlannerStatistics(sequelize);

@@ -33,12 +33,18 @@ async function main() {
     if (demo) {
       console.log('\nDatos de demostración creados. Usuarios (contraseña entre paréntesis):');
       for (const u of demo.users) console.log(`  ${u.role.padEnd(11)} ${u.email}  (${u.password})`);
-      console.log(`  Portal del paciente: documento ${demo.portalPatient.nid}; el código llega al buzón de SMS (GET /api/v1/sms_outbox como admin).`);
+      console.log(
+        `  Portal del paciente: documento ${demo.portalPatient.nid}; el código llega al buzón de SMS (GET /api/v1/sms_outbox como admin).`,
+      );
     }
   });
   const stopJobs = product.jobs.start();
   const stop = () => {
-    server.close(() => stopJobs().then(() => product.close()).then(() => process.exit(0)));
+    server.close(() =>
+      stopJobs()
+        .then(() => product.close())
+        .then(() => process.exit(0)),
+    );
     setTimeout(() => process.exit(0), 5000).unref();
   };
   process.on('SIGTERM', stop);

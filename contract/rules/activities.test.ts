@@ -1,17 +1,53 @@
 import { describe, expect, it } from 'vitest';
 import {
-  activityCount, activityStatusAt, describeOrder, doseCount, durationDays, generateActivityTimes, localParts, localToUtc,
-  medicationActivityCount, normaliseDays, orderProgress, orderStatusAt, orderText, parseAmount, startFromBulkDate,
-  startFromInstant, summarise, vitalSignActivityCount, type MedicationSchedule, type VitalSignSchedule,
+  activityCount,
+  activityStatusAt,
+  describeOrder,
+  doseCount,
+  durationDays,
+  generateActivityTimes,
+  localParts,
+  localToUtc,
+  medicationActivityCount,
+  normaliseDays,
+  orderProgress,
+  orderStatusAt,
+  orderText,
+  parseAmount,
+  startFromBulkDate,
+  startFromInstant,
+  summarise,
+  vitalSignActivityCount,
+  type MedicationSchedule,
+  type VitalSignSchedule,
 } from './activities';
 
 const med = (frecuency: number, time_unit: number, during: number, extra: Partial<MedicationSchedule> = {}): MedicationSchedule => ({
-  order_type: 1, frecuency, time_unit, during, ...extra,
+  order_type: 1,
+  frecuency,
+  time_unit,
+  during,
+  ...extra,
 });
-const vital = (frequency_type: number, days: number[], hours: string[], during: number, extra: Partial<VitalSignSchedule> = {}): VitalSignSchedule => ({
-  order_type: 0, frequency_type, days, hours, during, ...extra,
+const vital = (
+  frequency_type: number,
+  days: number[],
+  hours: string[],
+  during: number,
+  extra: Partial<VitalSignSchedule> = {},
+): VitalSignSchedule => ({
+  order_type: 0,
+  frequency_type,
+  days,
+  hours,
+  during,
+  ...extra,
 });
-const local = (times: Date[], tz: string) => times.map((t) => { const p = localParts(t, tz); return `${p.date} ${p.time}`; });
+const local = (times: Date[], tz: string) =>
+  times.map((t) => {
+    const p = localParts(t, tz);
+    return `${p.date} ${p.time}`;
+  });
 
 describe('02 §9 "Dose count: hours unit = floor(24 / frequency × days) × amount; days unit = floor(days / frequency) × amount"', () => {
   it.each([
@@ -78,8 +114,15 @@ describe('daylight saving (D5): a 08:00 activity stays at 08:00 local', () => {
   it('Europe/Madrid across the fall-back of 2026-10-25, every 8 hours keeps 08, 16, 00', () => {
     const times = generateActivityTimes(med(8, 0, 3), { date: '2026-10-24', time: '08:00' }, 'Europe/Madrid');
     expect(local(times, 'Europe/Madrid')).toEqual([
-      '2026-10-24 08:00', '2026-10-24 16:00', '2026-10-25 00:00', '2026-10-25 08:00', '2026-10-25 16:00', '2026-10-26 00:00',
-      '2026-10-26 08:00', '2026-10-26 16:00', '2026-10-27 00:00',
+      '2026-10-24 08:00',
+      '2026-10-24 16:00',
+      '2026-10-25 00:00',
+      '2026-10-25 08:00',
+      '2026-10-25 16:00',
+      '2026-10-26 00:00',
+      '2026-10-26 08:00',
+      '2026-10-26 16:00',
+      '2026-10-27 00:00',
     ]);
   });
   it('daily medication keeps its time of day across the change', () => {
@@ -113,10 +156,17 @@ describe('permanent orders: rolling 30-day horizon (D11)', () => {
   it('generates up to `until` and no further', () => {
     const now = new Date('2026-06-01T12:00:00Z');
     const until = new Date(now.getTime() + 30 * 86_400_000);
-    const times = generateActivityTimes(vital(0, [], ['08:00'], 1, { permanent: true }), { date: '2026-06-01', time: '00:00' }, 'America/Bogota', { until });
+    const times = generateActivityTimes(
+      vital(0, [], ['08:00'], 1, { permanent: true }),
+      { date: '2026-06-01', time: '00:00' },
+      'America/Bogota',
+      { until },
+    );
     expect(times).toHaveLength(30);
     expect(times.at(-1)!.getTime()).toBeLessThanOrEqual(until.getTime());
-    const meds = generateActivityTimes(med(12, 0, 1, { permanent: true }), { date: '2026-06-01', time: '08:00' }, 'America/Bogota', { until });
+    const meds = generateActivityTimes(med(12, 0, 1, { permanent: true }), { date: '2026-06-01', time: '08:00' }, 'America/Bogota', {
+      until,
+    });
     expect(meds).toHaveLength(60);
   });
   it('refuses to run without a horizon', () => {
@@ -127,7 +177,9 @@ describe('permanent orders: rolling 30-day horizon (D11)', () => {
 describe('notBefore leaves out times already past', () => {
   it('an order created at 15:00 starting today skips today 08:00', () => {
     const notBefore = new Date('2026-06-01T20:00:00Z'); // 15:00 in Bogotá
-    const times = generateActivityTimes(vital(0, [], ['08:00', '18:00'], 2), { date: '2026-06-01', time: '00:00' }, 'America/Bogota', { notBefore });
+    const times = generateActivityTimes(vital(0, [], ['08:00', '18:00'], 2), { date: '2026-06-01', time: '00:00' }, 'America/Bogota', {
+      notBefore,
+    });
     expect(local(times, 'America/Bogota')).toEqual(['2026-06-01 18:00', '2026-06-02 08:00', '2026-06-02 18:00']);
   });
 });
@@ -165,7 +217,12 @@ describe('lifecycle (D7, D11)', () => {
   ])('order status %s at %s (permanent %s) → %s', (status, now, permanent, expected) => {
     expect(orderStatusAt(status, at('2026-01-01T08:00:00Z'), at('2026-01-03T08:00:00Z'), permanent, at(now))).toBe(expected);
   });
-  it.each([[0, 0, 0], [1, 2, 50], [2, 3, 67], [4, 4, 100]])('progress %s/%s = %s%%', (c, d, p) => expect(orderProgress(c, d)).toBe(p));
+  it.each([
+    [0, 0, 0],
+    [1, 2, 50],
+    [2, 3, 67],
+    [4, 4, 100],
+  ])('progress %s/%s = %s%%', (c, d, p) => expect(orderProgress(c, d)).toBe(p));
 });
 
 describe('texts', () => {
@@ -175,9 +232,18 @@ describe('texts', () => {
     );
   });
   it('02 §2.5 description rule', () => {
-    expect(describeOrder('Medir Peso todos los días a las 08:00 durante 7 días', true)).toBe('Medir Peso todos los días a las 08:00, por tiempo indefinido.');
-    expect(describeOrder('Medir Peso todos los días a las 08:00 durante 7 días', false)).toBe('Medir Peso todos los días a las 08:00 durante 7 días.');
+    expect(describeOrder('Medir Peso todos los días a las 08:00 durante 7 días', true)).toBe(
+      'Medir Peso todos los días a las 08:00, por tiempo indefinido.',
+    );
+    expect(describeOrder('Medir Peso todos los días a las 08:00 durante 7 días', false)).toBe(
+      'Medir Peso todos los días a las 08:00 durante 7 días.',
+    );
     expect(describeOrder(null, false)).toBeNull();
   });
-  it.each([['1/4', 0.25], ['1 1/2', 1.5], ['12', 12], ['x', NaN]])('amount %s = %s', (a, n) => expect(parseAmount(a)).toBe(n));
+  it.each([
+    ['1/4', 0.25],
+    ['1 1/2', 1.5],
+    ['12', 12],
+    ['x', NaN],
+  ])('amount %s = %s', (a, n) => expect(parseAmount(a)).toBe(n));
 });

@@ -11,21 +11,51 @@
 export const ORDER_TYPE = { measurement: 0, medication: 1 } as const;
 export const ORDER_STATUS = { unmanaged: 0, scheduled: 1, running: 2, cancelled: 3, completed: 4 } as const;
 export const ORDER_STATUS_NAMES: Record<number, string> = {
-  0: 'No Gestionada', 1: 'Programada', 2: 'En ejecución', 3: 'Cancelada', 4: 'Completada',
+  0: 'No Gestionada',
+  1: 'Programada',
+  2: 'En ejecución',
+  3: 'Cancelada',
+  4: 'Completada',
 };
 export const ORDER_TYPE_NAMES: Record<number, string> = { 0: 'Signos Vitales', 1: 'Medicamentos' };
-export const ACTIVITY_STATUS = { scheduled: 0, inProgress: 1, completed: 2, cancelled: 3, failed: 4, suspended: 5, notReported: 6 } as const;
+export const ACTIVITY_STATUS = {
+  scheduled: 0,
+  inProgress: 1,
+  completed: 2,
+  cancelled: 3,
+  failed: 4,
+  suspended: 5,
+  notReported: 6,
+} as const;
 export const ACTIVITY_STATUS_NAMES: Record<number, string> = {
-  0: 'Programada', 1: 'En proceso', 2: 'Completada', 3: 'Cancelada', 4: 'Fallida', 5: 'Suspendida', 6: 'No reportada',
+  0: 'Programada',
+  1: 'En proceso',
+  2: 'Completada',
+  3: 'Cancelada',
+  4: 'Fallida',
+  5: 'Suspendida',
+  6: 'No reportada',
 };
 /** Clinical elements an order measures (D6); blood pressure is one order for both readings (3 and 4). */
 export const ORDER_ELEMENT_NAMES: Record<number, string> = {
-  1: 'Frecuencia cardiaca', 2: 'Saturación de oxígeno', 3: 'Presión arterial', 4: 'Presión arterial', 5: 'Peso', 6: 'Glucosa', 7: 'Temperatura',
+  1: 'Frecuencia cardiaca',
+  2: 'Saturación de oxígeno',
+  3: 'Presión arterial',
+  4: 'Presión arterial',
+  5: 'Peso',
+  6: 'Glucosa',
+  7: 'Temperatura',
 };
 /** The choices the order forms offer (4 is reached through 3). */
 export const ORDER_ELEMENTS = [1, 2, 3, 5, 6, 7] as const;
 export const MEDICATION_UNITS: Record<number, string> = {
-  0: 'cc', 1: 'mL', 2: 'UI', 3: 'tableta(s)', 4: 'gragea(s)', 5: 'cápsula(s)', 6: 'gota(s)',
+  0: 'cc',
+  1: 'mL',
+  2: 'UI',
+  3: 'tableta(s)',
+  4: 'gragea(s)',
+  5: 'cápsula(s)',
+  6: 'gota(s)',
 };
 export const DOSE_AMOUNTS = ['1/4', '1/2', '1', '1 1/2', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12'] as const;
 export const TIME_UNITS: Record<number, string> = { 0: 'Horas', 1: 'Días', 2: 'Semanas' };
@@ -88,7 +118,14 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   let f = formatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
     });
     formatters.set(timeZone, f);
   }
@@ -279,7 +316,8 @@ export function orderStatusAt(status: number, firstAt: Date | null, lastAt: Date
 export function activityStatusAt(status: number, programmedAt: Date, now: Date): number {
   const t = programmedAt.getTime();
   const n = now.getTime();
-  if ((status === ACTIVITY_STATUS.scheduled || status === ACTIVITY_STATUS.inProgress) && n >= t + ACTIVITY_WINDOW_MS) return ACTIVITY_STATUS.notReported;
+  if ((status === ACTIVITY_STATUS.scheduled || status === ACTIVITY_STATUS.inProgress) && n >= t + ACTIVITY_WINDOW_MS)
+    return ACTIVITY_STATUS.notReported;
   if (status === ACTIVITY_STATUS.scheduled && n >= t) return ACTIVITY_STATUS.inProgress;
   return status;
 }
@@ -289,15 +327,30 @@ export function activityStatusAt(status: number, programmedAt: Date, now: Date):
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** The order's text (to_human). Permanent orders are shown with describeOrder. */
-export function orderText(o: (MedicationSchedule & { amount: string; medication_unit: number; medicine_name: string }) | (VitalSignSchedule & { clinical_element_name: string })): string {
+export function orderText(
+  o:
+    | (MedicationSchedule & { amount: string; medication_unit: number; medicine_name: string })
+    | (VitalSignSchedule & { clinical_element_name: string }),
+): string {
   if (o.order_type === 1) {
     const amount = o.amount.includes('/') ? `${o.amount} de` : o.amount;
-    const every = o.time_unit === 0 ? plural(o.frecuency, 'hora', 'horas') : o.time_unit === 2 ? plural(o.frecuency, 'semana', 'semanas') : plural(o.frecuency, 'día', 'días');
-    return `Tomar ${amount} ${MEDICATION_UNITS[o.medication_unit] ?? ''} de ${o.medicine_name} cada ${every} durante ${plural(o.during, 'día', 'días')}`.replace(/\s+/g, ' ');
+    const every =
+      o.time_unit === 0
+        ? plural(o.frecuency, 'hora', 'horas')
+        : o.time_unit === 2
+          ? plural(o.frecuency, 'semana', 'semanas')
+          : plural(o.frecuency, 'día', 'días');
+    return `Tomar ${amount} ${MEDICATION_UNITS[o.medication_unit] ?? ''} de ${o.medicine_name} cada ${every} durante ${plural(o.during, 'día', 'días')}`.replace(
+      /\s+/g,
+      ' ',
+    );
   }
   const hours = normaliseHours(o.hours).join(', ');
-  if (o.frequency_type === 0) return `Medir ${o.clinical_element_name} todos los días a las ${hours} durante ${plural(o.during, 'día', 'días')}`;
-  const days = normaliseDays(1, o.days).map((d) => WEEKDAYS[d].toLowerCase()).join(', ');
+  if (o.frequency_type === 0)
+    return `Medir ${o.clinical_element_name} todos los días a las ${hours} durante ${plural(o.during, 'día', 'días')}`;
+  const days = normaliseDays(1, o.days)
+    .map((d) => WEEKDAYS[d].toLowerCase())
+    .join(', ');
   return `Medir ${o.clinical_element_name} los días ${days} a las ${hours} durante ${plural(o.during, 'semana', 'semanas')}`;
 }
 

@@ -35,8 +35,10 @@ export const CLINICAL_ELEMENT_UNITS: Record<number, string> = { 1: 'lpm', 2: '%'
 export function canonicalElement(code: number): number {
   return code === 0 ? 1 : code;
 }
-export const elementName = (code: number | null | undefined) => (code == null ? '' : CLINICAL_ELEMENT_NAMES[canonicalElement(code)] ?? '');
-export const elementUnit = (code: number | null | undefined) => (code == null ? '' : CLINICAL_ELEMENT_UNITS[canonicalElement(code)] ?? '');
+export const elementName = (code: number | null | undefined) =>
+  code == null ? '' : (CLINICAL_ELEMENT_NAMES[canonicalElement(code)] ?? '');
+export const elementUnit = (code: number | null | undefined) =>
+  code == null ? '' : (CLINICAL_ELEMENT_UNITS[canonicalElement(code)] ?? '');
 
 export const RANGE_MESSAGE = 'Asegúrate de que el valor inicial sea menor al valor final.';
 export const ENTRY_MIN_LENGTH = 10;
@@ -68,7 +70,9 @@ export interface RuleForCheck {
 /** Rules a reading breaks: same element (0 = 1) and a value outside [min, max]. */
 export function brokenRules<R extends RuleForCheck>(reading: { clinical_element: number; value: number }, rules: R[]): R[] {
   const element = canonicalElement(reading.clinical_element);
-  return rules.filter((r) => canonicalElement(r.clinical_element) === element && isOutOfRange(reading.value, r.minimum_condition, r.maximum_condition));
+  return rules.filter(
+    (r) => canonicalElement(r.clinical_element) === element && isOutOfRange(reading.value, r.minimum_condition, r.maximum_condition),
+  );
 }
 
 /** 02 §2.8: time an alert has been open, in whole days, hours and minutes. */

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  alarmBands, axisLabel, defaultLatest, latestOptions, latestPoints, pairBloodPressure, showLatestSelector, timeDomain, timeTicks, valueDomain,
+  alarmBands,
+  axisLabel,
+  defaultLatest,
+  latestOptions,
+  latestPoints,
+  pairBloodPressure,
+  showLatestSelector,
+  timeDomain,
+  timeTicks,
+  valueDomain,
 } from './charts';
 
 const DAY = 86_400_000;
@@ -45,7 +54,7 @@ describe('time axis', () => {
   });
 });
 
-describe('time-axis labels (in the patient\'s zone; the hour instead of the day when the axis spans under two days)', () => {
+describe("time-axis labels (in the patient's zone; the hour instead of the day when the axis spans under two days)", () => {
   const at = Date.parse('2026-11-21T11:55:00Z');
   it.each([
     ['ten readings of one morning', [at - 3_600_000, at], 'America/Bogota', '06:55'],
@@ -62,7 +71,18 @@ describe('time-axis labels (in the patient\'s zone; the hour instead of the day 
 
 describe('blood pressure (01 §5: 3 and 4 must have equal length)', () => {
   it('pairs systolic and diastolic by position', () => {
-    expect(pairBloodPressure([{ when: 2, value: 130 }, { when: 1, value: 120 }], [{ when: 1, value: 80 }, { when: 2, value: 85 }])).toEqual([
+    expect(
+      pairBloodPressure(
+        [
+          { when: 2, value: 130 },
+          { when: 1, value: 120 },
+        ],
+        [
+          { when: 1, value: 80 },
+          { when: 2, value: 85 },
+        ],
+      ),
+    ).toEqual([
       { when: 1, systolic: 120, diastolic: 80 },
       { when: 2, systolic: 130, diastolic: 85 },
     ]);
@@ -80,7 +100,7 @@ describe('alarm bands by priority (1 Alta, 2 Media, 3 Baja)', () => {
     { id: 3, name: 'Otra', clinical_element: 2, priority: 2, minimum_condition: 90, maximum_condition: 100 },
   ];
 
-  it('keeps the chart\'s elements and draws low priority first, high on top', () => {
+  it("keeps the chart's elements and draws low priority first, high on top", () => {
     const bands = alarmBands(alarms, [1]);
     expect(bands.map((b) => [b.priority, b.label, b.from, b.to])).toEqual([
       [3, 'Prioridad Baja: Vigilar', 60, 100],

@@ -105,8 +105,10 @@ export function axisLabel(when: number, domain: [number, number], timeZone: stri
  * Systolic and diastolic lists pair up by position; when their lengths differ the chart is not
  * drawn (01 §5, 03 §5) and this answers null.
  */
-export function pairBloodPressure<T extends { when: number; value: number }>(systolic: readonly T[], diastolic: readonly T[]):
-  Array<{ when: number; systolic: number; diastolic: number }> | null {
+export function pairBloodPressure<T extends { when: number; value: number }>(
+  systolic: readonly T[],
+  diastolic: readonly T[],
+): Array<{ when: number; systolic: number; diastolic: number }> | null {
   if (systolic.length !== diastolic.length) return null;
   const s = [...systolic].sort((a, b) => a.when - b.when);
   const d = [...diastolic].sort((a, b) => a.when - b.when);

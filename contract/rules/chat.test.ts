@@ -8,7 +8,12 @@ describe('chat display rules', () => {
     ['nota-de-voz-del-paciente.ogg', 'nota-de-voz-del-paci...'],
   ])('shortFilename(%s)', (name, out) => expect(shortFilename(name)).toBe(out));
 
-  it.each([[0, 0, '0:00'], [12_345, 12, '0:12'], [75_400, 75, '1:15'], [999, 1, '0:01']])('%i bytes ≈ %i s (%s)', (bytes, s, text) => {
+  it.each([
+    [0, 0, '0:00'],
+    [12_345, 12, '0:12'],
+    [75_400, 75, '1:15'],
+    [999, 1, '0:01'],
+  ])('%i bytes ≈ %i s (%s)', (bytes, s, text) => {
     expect(estimatedSeconds(bytes)).toBe(s);
     expect(formatDuration(estimatedSeconds(bytes))).toBe(text);
   });

@@ -5,7 +5,15 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 export function formatWhen(when: string | number | Date, timeZone: string): string {
   let f = formatters.get(timeZone);
   if (!f) {
-    f = new Intl.DateTimeFormat('es-CO', { timeZone, day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    f = new Intl.DateTimeFormat('es-CO', {
+      timeZone,
+      day: '2-digit',
+      month: '2-digit',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
     formatters.set(timeZone, f);
   }
   const parts = Object.fromEntries(f.formatToParts(new Date(when)).map((p) => [p.type, p.value]));

@@ -26,7 +26,16 @@ describe('validateElementValue', () => {
 describe('firstMissing', () => {
   it('names the first required element without a value', () => {
     expect(firstMissing(new Map())?.id).toBe(1);
-    const all = new Map([[1, '70'], [2, '95'], [3, '120'], [4, '80'], [7, '36.5'], [101, 'Íntegra'], [102, 'Bueno'], [104, 'Control']]);
+    const all = new Map([
+      [1, '70'],
+      [2, '95'],
+      [3, '120'],
+      [4, '80'],
+      [7, '36.5'],
+      [101, 'Íntegra'],
+      [102, 'Bueno'],
+      [104, 'Control'],
+    ]);
     expect(firstMissing(all)?.name).toBe('Evolución y plan');
     all.set(105, 'Estable');
     expect(firstMissing(all)).toBeNull();
@@ -49,7 +58,10 @@ describe('vaccinationProblem', () => {
 describe('logEntry', () => {
   it('keeps before, after and the local time', () => {
     expect(logEntry('70', '72', new Date('2026-11-22T13:05:00Z'), 'America/Bogota')).toEqual({
-      date: '2026-11-22T13:05:00.000Z', datef: '22/11/2026 08:05', before: '70', after: '72',
+      date: '2026-11-22T13:05:00.000Z',
+      datef: '22/11/2026 08:05',
+      before: '70',
+      after: '72',
     });
   });
 });

@@ -26,8 +26,24 @@ export const ENCOUNTER_ELEMENTS: EncounterElement[] = [
   { id: 4, name: 'Presión arterial diastólica', abbreviation: 'PAD', unity: 'mmHg', type: 'cuantitativo', required: true, options: [] },
   { id: 7, name: 'Temperatura', abbreviation: 'T', unity: '°C', type: 'cuantitativo', required: true, options: [] },
   { id: 5, name: 'Peso', abbreviation: 'Peso', unity: 'kg', type: 'cuantitativo', required: false, options: [] },
-  { id: 101, name: 'Integridad de la piel', abbreviation: 'Piel', unity: null, type: 'select', required: true, options: ['Íntegra', 'Lesión leve', 'Lesión moderada', 'Lesión severa'] },
-  { id: 102, name: 'Aspecto general', abbreviation: 'Aspecto', unity: null, type: 'select', required: true, options: ['Bueno', 'Regular', 'Malo'] },
+  {
+    id: 101,
+    name: 'Integridad de la piel',
+    abbreviation: 'Piel',
+    unity: null,
+    type: 'select',
+    required: true,
+    options: ['Íntegra', 'Lesión leve', 'Lesión moderada', 'Lesión severa'],
+  },
+  {
+    id: 102,
+    name: 'Aspecto general',
+    abbreviation: 'Aspecto',
+    unity: null,
+    type: 'select',
+    required: true,
+    options: ['Bueno', 'Regular', 'Malo'],
+  },
   { id: 103, name: '¿Presenta dolor?', abbreviation: 'Dolor', unity: null, type: 'boolean', required: false, options: [] },
   { id: 104, name: 'Motivo de la atención', abbreviation: 'Motivo', unity: null, type: 'textocorto', required: true, options: [] },
   { id: 105, name: 'Evolución y plan', abbreviation: 'Evolución', unity: null, type: 'textolargo', required: true, options: [] },
@@ -60,7 +76,11 @@ export function firstMissing(values: ReadonlyMap<number, string>): EncounterElem
   return ENCOUNTER_ELEMENTS.find((e) => e.required && !(values.get(e.id) ?? '').trim()) ?? null;
 }
 
-export interface VaccinationFields { biological_type: string | null; medication_id: number | null; dose: string | null }
+export interface VaccinationFields {
+  biological_type: string | null;
+  medication_id: number | null;
+  dose: string | null;
+}
 
 /** 03 §4-5: a vaccination is saved only with its biological type, laboratory and dose. */
 export function vaccinationProblem(v: VaccinationFields): { field: keyof VaccinationFields; message: string } | null {
@@ -73,7 +93,15 @@ export function vaccinationProblem(v: VaccinationFields): { field: keyof Vaccina
 /** One entry of an observation's change log; `datef` is shown in the patient's zone. */
 export function logEntry(before: string, after: string, at: Date, timeZone: string) {
   const datef = new Intl.DateTimeFormat('es-CO', {
-    timeZone, day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
-  }).format(at).replace(',', '');
+    timeZone,
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  })
+    .format(at)
+    .replace(',', '');
   return { date: at.toISOString(), datef, before, after };
 }

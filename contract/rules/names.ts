@@ -20,7 +20,9 @@ export function displayName(value: string | null | undefined): string {
     .toLocaleLowerCase('es')
     .split(/\s+/)
     .map((word, index) =>
-      index > 0 && LOWER_WORDS.has(word) ? word : word.replace(/(^|-)(\p{L})/gu, (_m, before: string, letter: string) => before + letter.toLocaleUpperCase('es')),
+      index > 0 && LOWER_WORDS.has(word)
+        ? word
+        : word.replace(/(^|-)(\p{L})/gu, (_m, before: string, letter: string) => before + letter.toLocaleUpperCase('es')),
     )
     .join(' ');
 }

@@ -11,6 +11,9 @@ describe('formatDateTime (day/month/year, patient zone)', () => {
 
 describe('multi-patient card (01 §5)', () => {
   it.each([
-    [true, null, true], [true, 'GW-1', false], [false, null, false], [false, 'GW-1', false],
+    [true, null, true],
+    [true, 'GW-1', false],
+    [false, null, false],
+    [false, 'GW-1', false],
   ])('client multi-patient %s, card_id %s → %s', (multi, card, ok) => expect(canSetMultipatientCard(multi, { card_id: card })).toBe(ok));
 });

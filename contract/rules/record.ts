@@ -14,7 +14,16 @@ export const STAFF_OBSERVATION_TYPES = [
 export const EMPTY_OBSERVATIONS = 'No hay ninguna observación registrada';
 
 /** Relationship choices of a caregiver to the patient (stored upper-cased, free text allowed). */
-export const CAREGIVER_RELATIONSHIPS = ['HIJO(A)', 'CÓNYUGE O PAREJA', 'PADRE O MADRE', 'HERMANO(A)', 'NIETO(A)', 'OTRO FAMILIAR', 'CUIDADOR(A) PROFESIONAL', 'AMIGO(A) O VECINO(A)'] as const;
+export const CAREGIVER_RELATIONSHIPS = [
+  'HIJO(A)',
+  'CÓNYUGE O PAREJA',
+  'PADRE O MADRE',
+  'HERMANO(A)',
+  'NIETO(A)',
+  'OTRO FAMILIAR',
+  'CUIDADOR(A) PROFESIONAL',
+  'AMIGO(A) O VECINO(A)',
+] as const;
 
 /**
  * Device card (01 §5): the multi-patient card can be set only when the client is multi-patient

@@ -104,7 +104,8 @@ const isPresent = (v: unknown) => v !== undefined && v !== null && v !== '';
  * body with systolic and diastolic) becomes rows 3 and 4 with the same `when`. `now` is injected.
  */
 export function parseReading(input: ReadingInput, now: Date): { ok: ValidReading } | { error: ReadingError } {
-  const isPressure = isPresent(input.systolic) || isPresent(input.diastolic) || input.clinical_element === 3 || input.clinical_element === 4;
+  const isPressure =
+    isPresent(input.systolic) || isPresent(input.diastolic) || input.clinical_element === 3 || input.clinical_element === 4;
   let when = now;
   if (isPresent(input.when)) {
     const t = Date.parse(String(input.when));
@@ -124,11 +125,20 @@ export function parseReading(input: ReadingInput, now: Date): { ok: ValidReading
     const diaError = validateVitalValue(4, input.diastolic);
     if (diaError) return { error: { field: 'diastolic', message: diaError } };
     if (Number(systolic) <= Number(input.diastolic)) return { error: { field: 'systolic', message: VITALS_MESSAGES.pressureOrder } };
-    return { ok: { when, values: [{ clinical_element: 3, value: Number(systolic) }, { clinical_element: 4, value: Number(input.diastolic) }] } };
+    return {
+      ok: {
+        when,
+        values: [
+          { clinical_element: 3, value: Number(systolic) },
+          { clinical_element: 4, value: Number(input.diastolic) },
+        ],
+      },
+    };
   }
   if (!isPresent(input.clinical_element)) return { error: { field: 'clinical_element', message: VITALS_MESSAGES.required } };
   const element = clinicalElement(Number(input.clinical_element));
-  if (!element || !Number.isInteger(Number(input.clinical_element))) return { error: { field: 'clinical_element', message: VITALS_MESSAGES.element } };
+  if (!element || !Number.isInteger(Number(input.clinical_element)))
+    return { error: { field: 'clinical_element', message: VITALS_MESSAGES.element } };
   const error = validateVitalValue(element.id, input.value);
   if (error) return { error: { field: 'value', message: error } };
   return { ok: { when, values: [{ clinical_element: element.id, value: Number(input.value) }] } };

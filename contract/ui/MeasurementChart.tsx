@@ -15,7 +15,13 @@ const SERIES_COLORS = ['#0a6fa8', '#c41d7f'];
  * bands by priority, a single point centred in ±15 days, at most 6 time ticks. Loaded lazily: the
  * plotting library is a chunk of its own.
  */
-export default function MeasurementChart({ series, bands, unit, timeZone, height = 240 }: {
+export default function MeasurementChart({
+  series,
+  bands,
+  unit,
+  timeZone,
+  height = 240,
+}: {
   series: ChartSeries[];
   bands: AlarmBand[];
   unit: string;
@@ -25,7 +31,10 @@ export default function MeasurementChart({ series, bands, unit, timeZone, height
   const config = useMemo(() => {
     const all = series.flatMap((s) => s.points);
     const xDomain = timeDomain(all) ?? [Date.now() - 86_400_000, Date.now()];
-    const yDomain = valueDomain(all.map((p) => p.value), bands) ?? [0, 1];
+    const yDomain = valueDomain(
+      all.map((p) => p.value),
+      bands,
+    ) ?? [0, 1];
     const ticks = timeTicks(xDomain).map((t) => new Date(t));
     const data = series.flatMap((s) => s.points.map((p) => ({ when: new Date(p.when), value: p.value, series: s.name })));
     return {

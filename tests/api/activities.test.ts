@@ -11,7 +11,10 @@ let clock = new Date('2026-11-21T15:00:00Z');
 const TOMORROW = '2026-11-22T00:00:00Z';
 
 async function newPatient(org: Org, nid: string): Promise<number> {
-  const res = await t.http.post('/api/v1/patients').set(bearer(org.tokens.admin)).send(patientBody({ nid, cellphone: `300${nid.slice(-7)}` }));
+  const res = await t.http
+    .post('/api/v1/patients')
+    .set(bearer(org.tokens.admin))
+    .send(patientBody({ nid, cellphone: `300${nid.slice(-7)}` }));
   expect(res.status).toBe(201);
   return res.body.id;
 }
@@ -37,11 +40,23 @@ async function bulk(patientId: number, orders: object[]) {
 }
 
 const activitiesOf = async (patientId: number, orderId: number) =>
-  (await t.http.get(`/api/v1/patients/${patientId}/orders/${orderId}/activities`).set(bearer(a.tokens.consulta))).body as Array<{ id: number; status: number; programmed_at: string }>;
-const orderOf = async (patientId: number, orderId: number) => (await t.http.get(`/api/v1/patients/${patientId}/orders/${orderId}`).set(bearer(a.tokens.consulta))).body;
+  (await t.http.get(`/api/v1/patients/${patientId}/orders/${orderId}/activities`).set(bearer(a.tokens.consulta))).body as Array<{
+    id: number;
+    status: number;
+    programmed_at: string;
+  }>;
+const orderOf = async (patientId: number, orderId: number) =>
+  (await t.http.get(`/api/v1/patients/${patientId}/orders/${orderId}`).set(bearer(a.tokens.consulta))).body;
 const alertsOf = (patientId: number) =>
-  select<{ id: number; alert_type: number; status: number; description: string; activity_id: number | null }>(t.sequelize, 'SELECT id, alert_type, status, description, activity_id FROM alerts WHERE patient_id = :patientId ORDER BY id', { patientId });
-const remindersOf = (patientId: number) => select<{ id: number; body: string }>(t.sequelize, "SELECT id, body FROM messages WHERE patient_id = :patientId AND reason = 'reminder'", { patientId });
+  select<{ id: number; alert_type: number; status: number; description: string; activity_id: number | null }>(
+    t.sequelize,
+    'SELECT id, alert_type, status, description, activity_id FROM alerts WHERE patient_id = :patientId ORDER BY id',
+    { patientId },
+  );
+const remindersOf = (patientId: number) =>
+  select<{ id: number; body: string }>(t.sequelize, "SELECT id, body FROM messages WHERE patient_id = :patientId AND reason = 'reminder'", {
+    patientId,
+  });
 
 /** Sessions last an hour of the injected clock: sign in again after moving it. */
 async function relogin() {
@@ -87,7 +102,7 @@ describe('lifecycle through the job queue (D7, D11)', () => {
     // 08:05 in Bogotá: 'En proceso', the orders 'En ejecución', one reminder per activity.
     await tick('2026-11-22T13:05:00Z');
     expect((await activitiesOf(patientId, vitalId)).map((x) => x.status)).toEqual([1, 0]);
-    expect((await orderOf(patientId, medId))).toMatchObject({ status: 2, status_name: 'En ejecución' });
+    expect(await orderOf(patientId, medId)).toMatchObject({ status: 2, status_name: 'En ejecución' });
     const reminders = await remindersOf(patientId);
     expect(reminders).toHaveLength(2);
     expect(reminders.map((r) => r.body).join(' ')).toContain('es hora de su medicamento (08:00)');
@@ -98,7 +113,10 @@ describe('lifecycle through the job queue (D7, D11)', () => {
   it('a matching reading completes the vital-sign activity; the patient confirms the medication', async () => {
     clock = new Date('2026-11-22T13:10:00Z');
     await relogin();
-    const reading = await t.http.post(`/api/v1/patients/${patientId}/measurements`).set(bearer(a.tokens.enfermeria)).send({ clinical_element: 1, value: 70, when: '2026-11-22T13:10:00Z' });
+    const reading = await t.http
+      .post(`/api/v1/patients/${patientId}/measurements`)
+      .set(bearer(a.tokens.enfermeria))
+      .send({ clinical_element: 1, value: 70, when: '2026-11-22T13:10:00Z' });
     expect(reading.status).toBe(201);
     expect((await activitiesOf(patientId, vitalId)).map((x) => x.status)).toEqual([2, 0]);
 
@@ -115,7 +133,9 @@ describe('lifecycle through the job queue (D7, D11)', () => {
     // Another patient's token cannot confirm it; consulta cannot either.
     const other = await newPatient(a, '1033000002');
     expect((await t.http.post(`/api/v1/patients/${other}/activities/${medToday.id}/confirm`).set(bearer(a.tokens.admin))).status).toBe(404);
-    expect((await t.http.post(`/api/v1/patients/${patientId}/activities/${medToday.id}/confirm`).set(bearer(a.tokens.consulta))).status).toBe(403);
+    expect(
+      (await t.http.post(`/api/v1/patients/${patientId}/activities/${medToday.id}/confirm`).set(bearer(a.tokens.consulta))).status,
+    ).toBe(403);
   });
 
   it('the hour passes without data: No reportada and one compliance alert each (type 1 and 2); orders complete', async () => {
@@ -127,7 +147,9 @@ describe('lifecycle through the job queue (D7, D11)', () => {
     const alerts = await alertsOf(patientId);
     expect(alerts.map((x) => x.alert_type).sort()).toEqual([1, 2]);
     expect(alerts.every((x) => x.status === 1)).toBe(true);
-    expect(alerts.find((x) => x.alert_type === 1)!.description).toBe('No se recibió la medición de Frecuencia cardiaca programada para el 2026-11-23 a las 08:00.');
+    expect(alerts.find((x) => x.alert_type === 1)!.description).toBe(
+      'No se recibió la medición de Frecuencia cardiaca programada para el 2026-11-23 a las 08:00.',
+    );
     const vital = await orderOf(patientId, vitalId);
     expect(vital).toMatchObject({ status: 4, status_name: 'Completada', progress: 50 });
     // Twice, and two sweeps at once (two API processes): nothing more happens.
@@ -144,11 +166,17 @@ describe('lifecycle through the job queue (D7, D11)', () => {
     clock = new Date('2026-11-21T15:00:00Z');
     await relogin();
     const id = await newPatient(a, '1033000003');
-    const { order_ids: [orderId] } = await bulk(id, [{ order_type: 0, clinical_element: 6, frequency_type: 0, hours: ['08:00'], during: 5, start_at: TOMORROW, notify: false }]);
+    const {
+      order_ids: [orderId],
+    } = await bulk(id, [
+      { order_type: 0, clinical_element: 6, frequency_type: 0, hours: ['08:00'], during: 5, start_at: TOMORROW, notify: false },
+    ]);
     await tick('2026-11-22T13:05:00Z');
     await tick('2026-11-23T13:30:00Z');
     // Only the missed first activity: 25 hours have not yet passed since it.
-    expect((await alertsOf(id)).map((x) => x.description)).toEqual(['No se recibió la medición de Glucosa programada para el 2026-11-22 a las 08:00.']);
+    expect((await alertsOf(id)).map((x) => x.description)).toEqual([
+      'No se recibió la medición de Glucosa programada para el 2026-11-22 a las 08:00.',
+    ]);
     await tick('2026-11-23T14:10:00Z');
     const alerts = await alertsOf(id);
     expect(alerts.map((x) => x.alert_type)).toEqual([1, 1, 1]);
@@ -163,7 +191,12 @@ describe('lifecycle through the job queue (D7, D11)', () => {
     clock = new Date('2026-11-21T15:00:00Z');
     await relogin();
     const id = await newPatient(a, '1033000004');
-    const o = (await t.http.post(`/api/v1/patients/${id}/orders`).set(bearer(a.tokens.medico)).send({ order_type: 0, clinical_element: 5, frequency_type: 0, hours: ['07:00'], during: 1, permanent: true })).body;
+    const o = (
+      await t.http
+        .post(`/api/v1/patients/${id}/orders`)
+        .set(bearer(a.tokens.medico))
+        .send({ order_type: 0, clinical_element: 5, frequency_type: 0, hours: ['07:00'], during: 1, permanent: true })
+    ).body;
     await t.http.put(`/api/v1/patients/${id}/orders/${o.id}`).set(bearer(a.tokens.medico)).send({ start_at: '2026-11-22T11:00:00Z' });
     const gen = await t.http.post(`/api/v1/patients/${id}/orders/${o.id}/activities`).set(bearer(a.tokens.medico));
     expect(gen.body.total_activities).toBe(30);
@@ -186,12 +219,17 @@ describe('activity changes (01 §4, 02 §2.13)', () => {
     clock = new Date('2026-11-21T15:00:00Z');
     await relogin();
     patientId = await newPatient(a, '1033000010');
-    orderId = (await bulk(patientId, [{ order_type: 0, clinical_element: 2, frequency_type: 0, hours: ['09:00'], during: 4, start_at: TOMORROW }])).order_ids[0];
+    orderId = (
+      await bulk(patientId, [{ order_type: 0, clinical_element: 2, frequency_type: 0, hours: ['09:00'], during: 4, start_at: TOMORROW }])
+    ).order_ids[0];
     acts = await activitiesOf(patientId, orderId);
   });
 
   it('reschedules and cancels only Programada activities, with manage_activities', async () => {
-    const moved = await t.http.put(url(acts[0].id)).set(bearer(a.tokens.enfermeria)).send({ activity: { programmed_at: '2026-11-22T16:30:00Z' } });
+    const moved = await t.http
+      .put(url(acts[0].id))
+      .set(bearer(a.tokens.enfermeria))
+      .send({ activity: { programmed_at: '2026-11-22T16:30:00Z' } });
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({ programmed_at: '2026-11-22T16:30:00.000Z', status: 0 });
     const cancelled = await t.http.patch(url(acts[1].id)).set(bearer(a.tokens.medico)).send({ status: 3 });
@@ -218,16 +256,24 @@ describe('activity changes (01 §4, 02 §2.13)', () => {
   });
 
   it('lists the calendar range (star_date, end_date) and refuses bad ranges', async () => {
-    const res = await t.http.get(`/api/v1/patients/${patientId}/activities`).query({ star_date: '2026-11-22', end_date: '2026-11-24' }).set(bearer(a.tokens.consulta));
+    const res = await t.http
+      .get(`/api/v1/patients/${patientId}/activities`)
+      .query({ star_date: '2026-11-22', end_date: '2026-11-24' })
+      .set(bearer(a.tokens.consulta));
     expect(res.status).toBe(200);
     expect(res.body.map((x: { status_name: string }) => x.status_name)).toEqual(['Programada', 'Cancelada']);
     expect(res.body[0].order_description).toBe('Medir Saturación de oxígeno todos los días a las 09:00 durante 4 días.');
     // The calendar sends instants with unescaped ':' (axios); those are accepted too.
-    const instants = await t.http.get(`/api/v1/patients/${patientId}/activities?star_date=2026-11-22T05:00:00.000Z&end_date=2026-11-24T05:00:00.000Z`).set(bearer(a.tokens.consulta));
+    const instants = await t.http
+      .get(`/api/v1/patients/${patientId}/activities?star_date=2026-11-22T05:00:00.000Z&end_date=2026-11-24T05:00:00.000Z`)
+      .set(bearer(a.tokens.consulta));
     expect(instants.body.map((x: { status_name: string }) => x.status_name)).toEqual(['Programada', 'Cancelada']);
     const bad = await t.http.get(`/api/v1/patients/${patientId}/activities`).query({ star_date: 'ayer' }).set(bearer(a.tokens.consulta));
     expect(bad.body).toMatchObject({ field: 'star_date', message: 'La fecha no es válida' });
-    const long = await t.http.get(`/api/v1/patients/${patientId}/activities`).query({ star_date: '2026-01-01', end_date: '2026-06-01' }).set(bearer(a.tokens.consulta));
+    const long = await t.http
+      .get(`/api/v1/patients/${patientId}/activities`)
+      .query({ star_date: '2026-01-01', end_date: '2026-06-01' })
+      .set(bearer(a.tokens.consulta));
     expect(long.body.field).toBe('end_date');
     expect((await t.http.get(`/api/v1/patients/${patientId}/activities`).set(bearer(b.tokens.consulta))).status).toBe(404);
   });

@@ -12,7 +12,12 @@ beforeAll(async () => {
 afterAll(() => t.stop());
 
 const rule = (overrides: Record<string, unknown> = {}) => ({
-  name: 'Taquicardia', clinical_element: 1, priority: 1, minimum_condition: 50, maximum_condition: 110, ...overrides,
+  name: 'Taquicardia',
+  clinical_element: 1,
+  priority: 1,
+  minimum_condition: 50,
+  maximum_condition: 110,
+  ...overrides,
 });
 const createRule = async (overrides: Record<string, unknown> = {}, token = org.tokens.admin) =>
   t.http.post('/api/v1/alarms?owner=client').set(bearer(token)).send(rule(overrides));
@@ -23,14 +28,29 @@ describe('POST /alarms', () => {
     const res = await createRule({ ia_alarm: true, prompt_ia: 'Pide repetir la medición', alarm_default_new_patients: false });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      name: 'Taquicardia', type: 1, clinical_element: 1, clinical_element_name: 'Frecuencia cardiaca', clinical_element_unit: 'lpm',
-      priority: 1, priority_name: 'Alta', minimum_condition: 50, maximum_condition: 110, ia_alarm: true, ia_script: 'alarma_predeterminada',
-      prompt_ia: 'Pide repetir la medición', request_repeat_measurement: false, patients_count: 0, status: 1,
+      name: 'Taquicardia',
+      type: 1,
+      clinical_element: 1,
+      clinical_element_name: 'Frecuencia cardiaca',
+      clinical_element_unit: 'lpm',
+      priority: 1,
+      priority_name: 'Alta',
+      minimum_condition: 50,
+      maximum_condition: 110,
+      ia_alarm: true,
+      ia_script: 'alarma_predeterminada',
+      prompt_ia: 'Pide repetir la medición',
+      request_repeat_measurement: false,
+      patients_count: 0,
+      status: 1,
     });
   });
 
   it('accepts the wrapped body and decimal bounds; equal bounds are allowed', async () => {
-    const res = await t.http.post('/api/v1/alarms').set(bearer(org.tokens.admin)).send({ alarm: rule({ name: 'Fiebre', clinical_element: 7, minimum_condition: 36.5, maximum_condition: 36.5 }) });
+    const res = await t.http
+      .post('/api/v1/alarms')
+      .set(bearer(org.tokens.admin))
+      .send({ alarm: rule({ name: 'Fiebre', clinical_element: 7, minimum_condition: 36.5, maximum_condition: 36.5 }) });
     expect(res.status).toBe(201);
     expect(res.body.minimum_condition).toBe(36.5);
   });
@@ -69,7 +89,7 @@ describe('POST /alarms', () => {
 });
 
 describe('GET /alarms', () => {
-  it('lists the client rules paged, with the total in X-Total-Count, never another client\'s', async () => {
+  it("lists the client rules paged, with the total in X-Total-Count, never another client's", async () => {
     await createRule({ name: 'Ajena' }, other.tokens.admin);
     const res = await t.http.get('/api/v1/alarms?page=1&per_page=2').set(bearer(org.tokens.consulta));
     expect(res.status).toBe(200);
@@ -85,14 +105,17 @@ describe('GET /alarms', () => {
 describe('PUT /alarms/:id', () => {
   it('updates with PUT and PATCH and checks D16 against the stored bound', async () => {
     const created = (await createRule({ name: 'Glucosa alta', clinical_element: 6, minimum_condition: 70, maximum_condition: 180 })).body;
-    const put = await t.http.put(`/api/v1/alarms/${created.id}`).set(bearer(org.tokens.admin)).send({ alarm: { priority: 2, maximum_condition: 200 } });
+    const put = await t.http
+      .put(`/api/v1/alarms/${created.id}`)
+      .set(bearer(org.tokens.admin))
+      .send({ alarm: { priority: 2, maximum_condition: 200 } });
     expect(put.body).toMatchObject({ priority: 2, priority_name: 'Media', maximum_condition: 200, minimum_condition: 70 });
     const bad = await t.http.patch(`/api/v1/alarms/${created.id}`).set(bearer(org.tokens.admin)).send({ minimum_condition: 250 });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('Asegúrate de que el valor inicial sea menor al valor final.');
   });
 
-  it('answers 404 for another client\'s rule, as for a missing one', async () => {
+  it("answers 404 for another client's rule, as for a missing one", async () => {
     const foreign = (await createRule({ name: 'Privada' }, other.tokens.admin)).body;
     for (const call of [
       t.http.get(`/api/v1/alarms/${foreign.id}`).set(bearer(org.tokens.admin)),
@@ -109,26 +132,47 @@ describe('PUT /alarms/:id', () => {
 describe('assignment', () => {
   it('assigns rules with alarm_ids, drops duplicates and lists them by element (0 = 1)', async () => {
     const a = (await createRule({ name: 'FC baja', minimum_condition: 40, maximum_condition: 200 })).body;
-    const b = (await createRule({ name: 'Saturación', clinical_element: 2, priority: 3, minimum_condition: 90, maximum_condition: 100 })).body;
+    const b = (await createRule({ name: 'Saturación', clinical_element: 2, priority: 3, minimum_condition: 90, maximum_condition: 100 }))
+      .body;
     const patient = await newPatient();
-    const res = await t.http.put(`/api/v1/patients/${patient.id}`).set(bearer(org.tokens.medico)).send({ patient: { alarm_ids: [a.id, b.id, a.id] } });
+    const res = await t.http
+      .put(`/api/v1/patients/${patient.id}`)
+      .set(bearer(org.tokens.medico))
+      .send({ patient: { alarm_ids: [a.id, b.id, a.id] } });
     expect(res.status).toBe(200);
     const list = await t.http.get(`/api/v1/patients/${patient.id}/alarms`).set(bearer(org.tokens.consulta));
     expect(list.body).toHaveLength(2);
-    expect(list.body[0]).toEqual({ id: a.id, name: 'FC baja', clinical_element: 1, priority: 1, minimum_condition: 40, maximum_condition: 200 });
+    expect(list.body[0]).toEqual({
+      id: a.id,
+      name: 'FC baja',
+      clinical_element: 1,
+      priority: 1,
+      minimum_condition: 40,
+      maximum_condition: 200,
+    });
     const heart = await t.http.get(`/api/v1/patients/${patient.id}/alarms?clinical_element=0`).set(bearer(org.tokens.consulta));
     expect(heart.body.map((x: { id: number }) => x.id)).toEqual([a.id]);
     expect((await t.http.get(`/api/v1/alarms/${a.id}`).set(bearer(org.tokens.admin))).body.patients_count).toBe(1);
   });
 
-  it('refuses enfermeria and consulta (no config_alerts) with 403, and another client\'s rule with 400', async () => {
+  it("refuses enfermeria and consulta (no config_alerts) with 403, and another client's rule with 400", async () => {
     const patient = await newPatient();
     const a = (await createRule({ name: 'Asignable' })).body;
     for (const role of ['enfermeria', 'consulta'] as const) {
-      expect((await t.http.put(`/api/v1/patients/${patient.id}`).set(bearer(org.tokens[role])).send({ alarm_ids: [a.id] })).status).toBe(403);
+      expect(
+        (
+          await t.http
+            .put(`/api/v1/patients/${patient.id}`)
+            .set(bearer(org.tokens[role]))
+            .send({ alarm_ids: [a.id] })
+        ).status,
+      ).toBe(403);
     }
     const foreign = (await createRule({ name: 'De otro' }, other.tokens.admin)).body;
-    const res = await t.http.put(`/api/v1/patients/${patient.id}`).set(bearer(org.tokens.admin)).send({ alarm_ids: [a.id, foreign.id] });
+    const res = await t.http
+      .put(`/api/v1/patients/${patient.id}`)
+      .set(bearer(org.tokens.admin))
+      .send({ alarm_ids: [a.id, foreign.id] });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ field: 'alarm_ids', message: 'Una de las alertas no existe.' });
     expect((await t.http.get(`/api/v1/patients/${patient.id}/alarms`).set(bearer(org.tokens.admin))).body).toEqual([]);
@@ -136,7 +180,15 @@ describe('assignment', () => {
   });
 
   it('attaches rules marked for new patients to every new patient', async () => {
-    const auto = (await createRule({ name: 'Automática', clinical_element: 3, minimum_condition: 90, maximum_condition: 140, alarm_default_new_patients: true })).body;
+    const auto = (
+      await createRule({
+        name: 'Automática',
+        clinical_element: 3,
+        minimum_condition: 90,
+        maximum_condition: 140,
+        alarm_default_new_patients: true,
+      })
+    ).body;
     const patient = await newPatient();
     const list = await t.http.get(`/api/v1/patients/${patient.id}/alarms`).set(bearer(org.tokens.admin));
     expect(list.body.map((x: { id: number }) => x.id)).toContain(auto.id);
@@ -148,7 +200,10 @@ describe('assignment', () => {
   it('deleting a rule disassociates its patients', async () => {
     const a = (await createRule({ name: 'Efímera' })).body;
     const patient = await newPatient();
-    await t.http.put(`/api/v1/patients/${patient.id}`).set(bearer(org.tokens.admin)).send({ alarm_ids: [a.id] });
+    await t.http
+      .put(`/api/v1/patients/${patient.id}`)
+      .set(bearer(org.tokens.admin))
+      .send({ alarm_ids: [a.id] });
     expect((await t.http.delete(`/api/v1/alarms/${a.id}`).set(bearer(org.tokens.admin))).status).toBe(204);
     expect((await t.http.get(`/api/v1/alarms/${a.id}`).set(bearer(org.tokens.admin))).status).toBe(404);
     expect((await t.http.get(`/api/v1/patients/${patient.id}/alarms`).set(bearer(org.tokens.admin))).body).toEqual([]);

@@ -15,8 +15,12 @@ beforeAll(async () => {
   provider = await startFakeProvider();
   model = await startFakeModel();
   Object.assign(process.env, {
-    MESSAGING_URL: provider.url, MESSAGING_TOKEN: 'proveedor-token', MESSAGING_WEBHOOK_SECRET: SECRET,
-    AI_BASE_URL: `${model.url}/v1`, AI_MODEL: 'modelo-prueba', AI_API_KEY: 'clave-ia',
+    MESSAGING_URL: provider.url,
+    MESSAGING_TOKEN: 'proveedor-token',
+    MESSAGING_WEBHOOK_SECRET: SECRET,
+    AI_BASE_URL: `${model.url}/v1`,
+    AI_MODEL: 'modelo-prueba',
+    AI_API_KEY: 'clave-ia',
   });
   t = await startTestProduct({ now: () => clock });
   org = await createOrg(t, 'Clinica Asistente');
@@ -25,13 +29,15 @@ afterAll(async () => {
   await t.stop();
   await provider.close();
   await model.close();
-  for (const k of ['MESSAGING_URL', 'MESSAGING_TOKEN', 'MESSAGING_WEBHOOK_SECRET', 'AI_BASE_URL', 'AI_MODEL', 'AI_API_KEY']) delete process.env[k];
+  for (const k of ['MESSAGING_URL', 'MESSAGING_TOKEN', 'MESSAGING_WEBHOOK_SECRET', 'AI_BASE_URL', 'AI_MODEL', 'AI_API_KEY'])
+    delete process.env[k];
 });
 
 async function tableExists(name: string): Promise<boolean> {
-  const sql = t.sequelize.getDialect() === 'postgres'
-    ? 'SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_name = :name'
-    : "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = :name";
+  const sql =
+    t.sequelize.getDialect() === 'postgres'
+      ? 'SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_name = :name'
+      : "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = :name";
   return Number((await select<{ n: number }>(t.sequelize, sql, { name }))[0].n) > 0;
 }
 
@@ -44,9 +50,14 @@ async function patientWithPhone() {
 }
 function say(from: string, text: string) {
   const s = signed(SECRET, inboundBody(from, `wamid.${from}.${++seq}`, { type: 'text', text: { body: text } }));
-  return t.http.post(`/api/v1/messaging/webhook/${org.clientId}`).set('content-type', 'application/json').set('x-hub-signature-256', s.signature).send(s.raw);
+  return t.http
+    .post(`/api/v1/messaging/webhook/${org.clientId}`)
+    .set('content-type', 'application/json')
+    .set('x-hub-signature-256', s.signature)
+    .send(s.raw);
 }
-const chat = async (id: number) => (await t.http.get(`/api/v1/patients/${id}/messages?per_page=10`).set(bearer(org.tokens.admin))).body.messages;
+const chat = async (id: number) =>
+  (await t.http.get(`/api/v1/patients/${id}/messages?per_page=10`).set(bearer(org.tokens.admin))).body.messages;
 
 async function addPrompt(ownerType: string, ownerId: number, text: string, status = 1) {
   await insertReturningId(
@@ -60,7 +71,10 @@ describe('assistant replies', () => {
   it('answers a patient message with the composed instructions, marked as AI, through the channel', async () => {
     const p = await patientWithPhone();
     const tag = (await t.http.post('/api/v1/tags').set(bearer(org.tokens.admin)).send({ name: 'cardiología', color: 'red' })).body;
-    await t.http.put(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.admin)).send({ tag_ids: [tag.id] });
+    await t.http
+      .put(`/api/v1/patients/${p.id}`)
+      .set(bearer(org.tokens.admin))
+      .send({ tag_ids: [tag.id] });
     const prompts = await tableExists('prompts');
     if (prompts) {
       await addPrompt('client', org.clientId, 'Trata al paciente de usted.');
@@ -76,11 +90,17 @@ describe('assistant replies', () => {
     const req = model.requests.at(-1);
     expect(req.model).toBe('modelo-prueba');
     expect(req.authorization).toBe('Bearer clave-ia');
-    expect(req.tools.map((x: { function: { name: string } }) => x.function.name)).toEqual(['registrar_medicion', 'crear_alerta', 'guardar_resumen']);
+    expect(req.tools.map((x: { function: { name: string } }) => x.function.name)).toEqual([
+      'registrar_medicion',
+      'crear_alerta',
+      'guardar_resumen',
+    ]);
     const system: string = req.messages[0].content;
     expect(system).toContain('Clinica Asistente');
     if (prompts) {
-      const order = ['Trata al paciente de usted.', 'Pregunta por dolor en el pecho.', 'Vive solo; sugiérele llamar a su hija.'].map((s) => system.indexOf(s));
+      const order = ['Trata al paciente de usted.', 'Pregunta por dolor en el pecho.', 'Vive solo; sugiérele llamar a su hija.'].map((s) =>
+        system.indexOf(s),
+      );
       expect(order.every((i) => i > 0)).toBe(true);
       expect([...order].sort((a, b) => a - b)).toEqual(order);
       expect(system).not.toContain('Instrucción antigua inactiva.');
@@ -89,7 +109,14 @@ describe('assistant replies', () => {
     expect(req.messages.at(-1)).toEqual({ role: 'user', content: 'Hola, buenos días' });
 
     const [reply] = await chat(p.id);
-    expect(reply).toMatchObject({ message_type: 'outgoing', ai: true, author_human: false, reason: 'assistant', custom_message: 'Buenos días, ¿cómo se siente hoy?', status: 'sent' });
+    expect(reply).toMatchObject({
+      message_type: 'outgoing',
+      ai: true,
+      author_human: false,
+      reason: 'assistant',
+      custom_message: 'Buenos días, ¿cómo se siente hoy?',
+      status: 'sent',
+    });
     expect(provider.sent.at(-1)?.body).toMatchObject({ to: p.waId, type: 'text', text: { body: 'Buenos días, ¿cómo se siente hoy?' } });
   });
 
@@ -99,7 +126,10 @@ describe('assistant replies', () => {
     await say(p.waId, '¿Hay alguien?');
     await t.jobs.runDue({ now: clock });
     expect((await chat(p.id)).length).toBe(1);
-    const [job] = await select<{ status: string; last_error: string }>(t.sequelize, "SELECT status, last_error FROM jobs WHERE kind = 'assistant.reply' ORDER BY id DESC LIMIT 1");
+    const [job] = await select<{ status: string; last_error: string }>(
+      t.sequelize,
+      "SELECT status, last_error FROM jobs WHERE kind = 'assistant.reply' ORDER BY id DESC LIMIT 1",
+    );
     expect(job.status).toBe('pending');
     expect(job.last_error).toMatch(/503/);
     later(60_000);
@@ -114,13 +144,20 @@ describe('assistant replies', () => {
 describe('assistant tools', () => {
   it('raises an AI alert (type 3) with the description', async () => {
     const p = await patientWithPhone();
-    model.script.push({ tool_calls: [{ name: 'crear_alerta', arguments: { description: 'Refiere dolor en el pecho desde anoche', priority: 1 } }] }, { content: 'Avisé a su equipo.' });
+    model.script.push(
+      { tool_calls: [{ name: 'crear_alerta', arguments: { description: 'Refiere dolor en el pecho desde anoche', priority: 1 } }] },
+      { content: 'Avisé a su equipo.' },
+    );
     await say(p.waId, 'Me duele el pecho');
     await t.jobs.runDue({ now: clock });
-    const alerts = await select<{ alert_type: number; status: number; priority: number; description: string }>(t.sequelize, 'SELECT alert_type, status, priority, description FROM alerts WHERE patient_id = :p', { p: p.id });
-    expect(alerts.map((a) => ({ ...a, alert_type: Number(a.alert_type), status: Number(a.status), priority: Number(a.priority) }))).toEqual([
-      { alert_type: 3, status: 1, priority: 1, description: 'Refiere dolor en el pecho desde anoche' },
-    ]);
+    const alerts = await select<{ alert_type: number; status: number; priority: number; description: string }>(
+      t.sequelize,
+      'SELECT alert_type, status, priority, description FROM alerts WHERE patient_id = :p',
+      { p: p.id },
+    );
+    expect(alerts.map((a) => ({ ...a, alert_type: Number(a.alert_type), status: Number(a.status), priority: Number(a.priority) }))).toEqual(
+      [{ alert_type: 3, status: 1, priority: 1, description: 'Refiere dolor en el pecho desde anoche' }],
+    );
     // The model was told the tool's result, and the final text went to the patient.
     expect(model.requests.at(-1).messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('Alerta creada') });
     expect((await chat(p.id))[0]).toMatchObject({ custom_message: 'Avisé a su equipo.', ai: true });
@@ -128,11 +165,20 @@ describe('assistant tools', () => {
 
   it('writes a conversation summary note (type 5)', async () => {
     const p = await patientWithPhone();
-    model.script.push({ tool_calls: [{ name: 'guardar_resumen', arguments: { summary: 'Paciente estable, tomó su medicación.' } }] }, { content: 'Gracias por contarme.' });
+    model.script.push(
+      { tool_calls: [{ name: 'guardar_resumen', arguments: { summary: 'Paciente estable, tomó su medicación.' } }] },
+      { content: 'Gracias por contarme.' },
+    );
     await say(p.waId, 'Ya tomé la pastilla');
     await t.jobs.runDue({ now: clock });
-    const notes = await select<{ observation_type: number; value_text: string; user_name: string }>(t.sequelize, 'SELECT observation_type, value_text, user_name FROM observations WHERE patient_id = :p', { p: p.id });
-    expect(notes.map((n) => ({ ...n, observation_type: Number(n.observation_type) }))).toEqual([{ observation_type: 5, value_text: 'Paciente estable, tomó su medicación.', user_name: 'Asistente IA' }]);
+    const notes = await select<{ observation_type: number; value_text: string; user_name: string }>(
+      t.sequelize,
+      'SELECT observation_type, value_text, user_name FROM observations WHERE patient_id = :p',
+      { p: p.id },
+    );
+    expect(notes.map((n) => ({ ...n, observation_type: Number(n.observation_type) }))).toEqual([
+      { observation_type: 5, value_text: 'Paciente estable, tomó su medicación.', user_name: 'Asistente IA' },
+    ]);
   });
 
   it('records a measurement the patient reports through ingestion, so an alarm fires; the ia_alarm rule messages the patient', async () => {
@@ -155,9 +201,20 @@ describe('assistant tools', () => {
     await t.jobs.runDue({ now: clock });
     await t.jobs.runDue({ now: clock });
 
-    const readings = await select<{ clinical_element: number; value: number; source: string }>(t.sequelize, 'SELECT clinical_element, value, source FROM measurements WHERE patient_id = :p ORDER BY clinical_element', { p: p.id });
-    expect(readings.map((r) => [Number(r.clinical_element), Number(r.value), r.source])).toEqual([[3, 182, 'assistant'], [4, 101, 'assistant']]);
-    const alerts = await select<{ alert_type: number; alarm_id: number }>(t.sequelize, 'SELECT alert_type, alarm_id FROM alerts WHERE patient_id = :p', { p: p.id });
+    const readings = await select<{ clinical_element: number; value: number; source: string }>(
+      t.sequelize,
+      'SELECT clinical_element, value, source FROM measurements WHERE patient_id = :p ORDER BY clinical_element',
+      { p: p.id },
+    );
+    expect(readings.map((r) => [Number(r.clinical_element), Number(r.value), r.source])).toEqual([
+      [3, 182, 'assistant'],
+      [4, 101, 'assistant'],
+    ]);
+    const alerts = await select<{ alert_type: number; alarm_id: number }>(
+      t.sequelize,
+      'SELECT alert_type, alarm_id FROM alerts WHERE patient_id = :p',
+      { p: p.id },
+    );
     expect(alerts.map((a) => [Number(a.alert_type), Number(a.alarm_id)])).toEqual([[0, alarmId]]);
 
     const messages = await chat(p.id);
@@ -166,9 +223,13 @@ describe('assistant tools', () => {
     const alarmPrompt = model.requests.find((r) => r.messages.at(-1).content.includes('Hipertensión sistólica'));
     expect(alarmPrompt.messages.at(-1).content).toContain('Pide repetir la medición con calma.');
     expect(alarmPrompt.messages.at(-1).content).toContain('182 mmHg');
-    expect(messages.find((m: { custom_message: string }) => m.custom_message === 'Registré su presión de 182/101.')).toMatchObject({ ai: true });
+    expect(messages.find((m: { custom_message: string }) => m.custom_message === 'Registré su presión de 182/101.')).toMatchObject({
+      ai: true,
+    });
     // A retried reply does not record the reading twice.
-    expect((await select(t.sequelize, 'SELECT id FROM assistant_actions WHERE client_id = :c', { c: org.clientId })).length).toBeGreaterThan(0);
+    expect(
+      (await select(t.sequelize, 'SELECT id FROM assistant_actions WHERE client_id = :c', { c: org.clientId })).length,
+    ).toBeGreaterThan(0);
   });
 
   it('does not answer patients whose messaging is turned off', async () => {

@@ -45,7 +45,10 @@ async function settle(o: Org = org) {
   const name = `marca ${Math.random().toString(36).slice(2, 8)}`;
   const tag = await t.http.post('/api/v1/tags').set(bearer(o.tokens.admin)).send({ name, color: 'blue' });
   expect(tag.status, JSON.stringify(tag.body)).toBe(201);
-  await eventWhere("resource = 'tag' AND action = 'create' AND client_id = :c AND changes LIKE :name", { c: o.clientId, name: `%${name}%` });
+  await eventWhere("resource = 'tag' AND action = 'create' AND client_id = :c AND changes LIKE :name", {
+    c: o.clientId,
+    name: `%${name}%`,
+  });
 }
 
 async function newPatient(o: Org = org): Promise<number> {
@@ -58,13 +61,29 @@ describe('what the recorder writes', () => {
   it('records a patient edit with the user, the patient and the fields sent', async () => {
     const patientId = await newPatient();
     const created = await eventWhere("resource = 'patient' AND action = 'create' AND patient_id = :p", { p: patientId });
-    expect(created).toMatchObject({ user_id: org.users.admin.id, resource_id: String(patientId), client_id: org.clientId, method: 'POST', path: '/patients', status: 201 });
+    expect(created).toMatchObject({
+      user_id: org.users.admin.id,
+      resource_id: String(patientId),
+      client_id: org.clientId,
+      method: 'POST',
+      path: '/patients',
+      status: 201,
+    });
 
-    const res = await t.http.put(`/api/v1/patients/${patientId}`).set(bearer(org.tokens.medico)).send({ patient: { neighborhood: 'teusaquillo', cellphone: '3109876543' } });
+    const res = await t.http
+      .put(`/api/v1/patients/${patientId}`)
+      .set(bearer(org.tokens.medico))
+      .send({ patient: { neighborhood: 'teusaquillo', cellphone: '3109876543' } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const e = await eventWhere("resource = 'patient' AND action = 'update' AND patient_id = :p", { p: patientId });
     expect(e).toMatchObject({
-      client_id: org.clientId, user_id: org.users.medico.id, actor_kind: 'staff', resource_id: String(patientId), method: 'PUT', path: '/patients/:id', status: 200,
+      client_id: org.clientId,
+      user_id: org.users.medico.id,
+      actor_kind: 'staff',
+      resource_id: String(patientId),
+      method: 'PUT',
+      path: '/patients/:id',
+      status: 200,
       summary: 'Actualizó el paciente: neighborhood, cellphone',
     });
     expect(JSON.parse(e.changes!)).toEqual({ neighborhood: 'teusaquillo', cellphone: '3109876543' });
@@ -73,19 +92,32 @@ describe('what the recorder writes', () => {
   it('records closing an alert with the alert, its patient and the close type', async () => {
     const patientId = await newPatient();
     const alertId = await t.sequelize.transaction((transaction) =>
-      raiseAlert({ sequelize: t.sequelize, transaction, now: new Date(), jobs: t.jobs }, { client_id: org.clientId, patient_id: patientId, alert_type: 3, priority: 2, description: 'Dolor torácico referido' }),
+      raiseAlert(
+        { sequelize: t.sequelize, transaction, now: new Date(), jobs: t.jobs },
+        { client_id: org.clientId, patient_id: patientId, alert_type: 3, priority: 2, description: 'Dolor torácico referido' },
+      ),
     );
-    const res = await t.http.put(`/api/v1/patients/${patientId}/alerts/${alertId}`).set(bearer(org.tokens.enfermeria))
+    const res = await t.http
+      .put(`/api/v1/patients/${patientId}/alerts/${alertId}`)
+      .set(bearer(org.tokens.enfermeria))
       .send({ alert: { status: 2, close_type: 'true_alert', description: 'Se contacta al paciente y se remite' } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const e = await eventWhere("resource = 'alert' AND action = 'close' AND resource_id = :a", { a: String(alertId) });
-    expect(e).toMatchObject({ user_id: org.users.enfermeria.id, patient_id: patientId, summary: 'Cerró la alerta', path: '/patients/:id/alerts/:alertId' });
+    expect(e).toMatchObject({
+      user_id: org.users.enfermeria.id,
+      patient_id: patientId,
+      summary: 'Cerró la alerta',
+      path: '/patients/:id/alerts/:alertId',
+    });
     expect(JSON.parse(e.changes!)).toEqual({ status: 2, close_type: 'true_alert', description: 'Se contacta al paciente y se remite' });
   });
 
   it('records creating an order with the new order id', async () => {
     const patientId = await newPatient();
-    const res = await t.http.post(`/api/v1/patients/${patientId}/orders`).set(bearer(org.tokens.medico)).send({ order_type: 1, medicine_id: 17 });
+    const res = await t.http
+      .post(`/api/v1/patients/${patientId}/orders`)
+      .set(bearer(org.tokens.medico))
+      .send({ order_type: 1, medicine_id: 17 });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const e = await eventWhere("resource = 'order' AND action = 'create' AND patient_id = :p", { p: patientId });
     expect(e).toMatchObject({ user_id: org.users.medico.id, resource_id: String(res.body.id), summary: 'Creó la orden', status: 201 });
@@ -94,24 +126,48 @@ describe('what the recorder writes', () => {
 
   it('records a settings change with the integration password masked, and the secret is nowhere in the trail', async () => {
     const secret = 'Clave-Integracion-9f3a';
-    const res = await t.http.put(`/api/v1/clients/${org.clientId}`).set(bearer(org.tokens.admin))
+    const res = await t.http
+      .put(`/api/v1/clients/${org.clientId}`)
+      .set(bearer(org.tokens.admin))
       .send({ residents_enabled: true, residents_url: 'http://127.0.0.1:9/resi', residents_user: 'api-vigia', residents_password: secret });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const e = await eventWhere("resource = 'settings' AND action = 'update' AND client_id = :c", { c: org.clientId });
     expect(e).toMatchObject({ user_id: org.users.admin.id, patient_id: null, resource_id: String(org.clientId), path: '/clients/:id' });
-    expect(JSON.parse(e.changes!)).toEqual({ residents_enabled: true, residents_url: 'http://127.0.0.1:9/resi', residents_user: 'api-vigia', residents_password: '••••' });
+    expect(JSON.parse(e.changes!)).toEqual({
+      residents_enabled: true,
+      residents_url: 'http://127.0.0.1:9/resi',
+      residents_user: 'api-vigia',
+      residents_password: '••••',
+    });
     const listed = await t.http.get('/api/v1/audit_events?resource=settings').set(bearer(org.tokens.admin));
     expect(JSON.stringify(listed.body)).not.toContain(secret);
-    expect((await select(t.sequelize, 'SELECT id FROM audit_events WHERE changes LIKE :s OR summary LIKE :s', { s: `%${secret}%` }))).toEqual([]);
+    expect(await select(t.sequelize, 'SELECT id FROM audit_events WHERE changes LIKE :s OR summary LIKE :s', { s: `%${secret}%` })).toEqual(
+      [],
+    );
   });
 
   it('masks the webhook security phrase, a new user password and the sign-in password (D20)', async () => {
     const phrase = 'frase-secreta-del-webhook-77';
     const userPassword = 'Nueva@Clave2026x';
-    expect((await t.http.patch(`/api/v1/clients/${org.clientId}`).set(bearer(org.tokens.admin)).send({ webhook_url: 'http://127.0.0.1:9/fhir', security_phrase: phrase })).status).toBe(200);
+    expect(
+      (
+        await t.http
+          .patch(`/api/v1/clients/${org.clientId}`)
+          .set(bearer(org.tokens.admin))
+          .send({ webhook_url: 'http://127.0.0.1:9/fhir', security_phrase: phrase })
+      ).status,
+    ).toBe(200);
     const user = await t.http.post('/api/v1/users').set(bearer(org.tokens.admin)).send({
-      first_name: 'carlos', last_name: 'ruiz', email: 'carlos.audit@clinica.co', password: userPassword, password_confirmation: userPassword,
-      cellphone: '3001112233', prefix: '+57', country_id: 26, city_id: BOGOTA, role_name: 'enfermeria',
+      first_name: 'carlos',
+      last_name: 'ruiz',
+      email: 'carlos.audit@clinica.co',
+      password: userPassword,
+      password_confirmation: userPassword,
+      cellphone: '3001112233',
+      prefix: '+57',
+      country_id: 26,
+      city_id: BOGOTA,
+      role_name: 'enfermeria',
     });
     expect(user.status, JSON.stringify(user.body)).toBe(201);
     const u = await eventWhere("resource = 'user' AND action = 'create' AND resource_id = :id", { id: String(user.body.id) });
@@ -157,10 +213,18 @@ describe('what the recorder writes', () => {
     const patientId = await newPatient();
     await settle();
     const before = await lastId();
-    expect((await t.http.put(`/api/v1/patients/${patientId}`).set(bearer(org.tokens.admin)).send({ email: 'no-es-correo' })).status).toBe(400);
-    expect((await t.http.put(`/api/v1/patients/${patientId}`).set(bearer(org.tokens.consulta)).send({ neighborhood: 'centro' })).status).toBe(403);
-    expect((await t.http.put(`/api/v1/patients/${patientId}`).set(bearer(other.tokens.admin)).send({ neighborhood: 'centro' })).status).toBe(404);
-    expect((await t.http.post(`/api/v1/patients/${patientId}/orders`).set(bearer(org.tokens.medico)).send({ order_type: 1 })).status).toBe(400);
+    expect((await t.http.put(`/api/v1/patients/${patientId}`).set(bearer(org.tokens.admin)).send({ email: 'no-es-correo' })).status).toBe(
+      400,
+    );
+    expect(
+      (await t.http.put(`/api/v1/patients/${patientId}`).set(bearer(org.tokens.consulta)).send({ neighborhood: 'centro' })).status,
+    ).toBe(403);
+    expect(
+      (await t.http.put(`/api/v1/patients/${patientId}`).set(bearer(other.tokens.admin)).send({ neighborhood: 'centro' })).status,
+    ).toBe(404);
+    expect((await t.http.post(`/api/v1/patients/${patientId}/orders`).set(bearer(org.tokens.medico)).send({ order_type: 1 })).status).toBe(
+      400,
+    );
     expect((await t.http.get(`/api/v1/patients/${patientId}`).set(bearer(org.tokens.admin))).status).toBe(200);
     await settle();
     const after = await eventsAfter(before);
@@ -175,7 +239,10 @@ describe('what the recorder writes', () => {
     const registered = await eventWhere("resource = 'device' AND action = 'create' AND client_id = :c", { c: org.clientId });
     expect(registered.changes).not.toContain(device.body.secret);
     const before = await lastId();
-    const reading = await t.http.post('/api/v1/devices/GW-AUDIT/readings').set('X-Device-Secret', device.body.secret).send({ clinical_element: 1, value: 72 });
+    const reading = await t.http
+      .post('/api/v1/devices/GW-AUDIT/readings')
+      .set('X-Device-Secret', device.body.secret)
+      .send({ clinical_element: 1, value: 72 });
     expect(reading.status, JSON.stringify(reading.body)).toBe(201);
     await settle();
     expect((await eventsAfter(before)).map((e) => e.resource)).toEqual(['tag']);
@@ -186,7 +253,9 @@ describe('GET /api/v1/audit_events and /patients/:id/audit_events', () => {
   let patientId: number;
   beforeAll(async () => {
     patientId = await newPatient();
-    expect((await t.http.patch(`/api/v1/patients/${patientId}`).set(bearer(org.tokens.enfermeria)).send({ neighborhood: 'suba' })).status).toBe(200);
+    expect(
+      (await t.http.patch(`/api/v1/patients/${patientId}`).set(bearer(org.tokens.enfermeria)).send({ neighborhood: 'suba' })).status,
+    ).toBe(200);
     await eventWhere("resource = 'patient' AND action = 'update' AND patient_id = :p", { p: patientId });
   });
 
@@ -196,8 +265,16 @@ describe('GET /api/v1/audit_events and /patients/:id/audit_events', () => {
     expect(res.headers['x-total-count']).toBe('2');
     expect(res.body.map((e: { action: string }) => e.action)).toEqual(['update', 'create']);
     expect(res.body[0]).toMatchObject({
-      user_id: org.users.enfermeria.id, user_name: 'Usuario Enfermeria', actor_kind: 'staff', resource: 'patient', patient_id: patientId,
-      patient_name: 'María José Pérez Gómez', changes: { neighborhood: 'suba' }, method: 'PATCH', path: '/patients/:id', status: 200,
+      user_id: org.users.enfermeria.id,
+      user_name: 'Usuario Enfermeria',
+      actor_kind: 'staff',
+      resource: 'patient',
+      patient_id: patientId,
+      patient_name: 'María José Pérez Gómez',
+      changes: { neighborhood: 'suba' },
+      method: 'PATCH',
+      path: '/patients/:id',
+      status: 200,
     });
     const page = await t.http.get(`/api/v1/patients/${patientId}/audit_events?_start=1&_end=2`).set(bearer(org.tokens.admin));
     expect(page.body.map((e: { action: string }) => e.action)).toEqual(['create']);
@@ -210,7 +287,9 @@ describe('GET /api/v1/audit_events and /patients/:id/audit_events', () => {
     expect(byPatient.headers['x-total-count']).toBe('2');
     const byUser = await get(`user_id=${org.users.enfermeria.id}&resource=patient`);
     expect(byUser.body.length).toBeGreaterThan(0);
-    expect(byUser.body.every((e: { user_id: number; resource: string }) => e.user_id === org.users.enfermeria.id && e.resource === 'patient')).toBe(true);
+    expect(
+      byUser.body.every((e: { user_id: number; resource: string }) => e.user_id === org.users.enfermeria.id && e.resource === 'patient'),
+    ).toBe(true);
     const today = new Date().toLocaleDateString('en-CA', { timeZone: 'America/Bogota' });
     expect(Number((await get(`patient_id=${patientId}&from=${today}&to=${today}`)).headers['x-total-count'])).toBe(2);
     expect((await get(`patient_id=${patientId}&to=2020-01-01`)).headers['x-total-count']).toBe('0');
@@ -246,7 +325,11 @@ describe('GET /api/v1/audit_events and /patients/:id/audit_events', () => {
     expect(filtered.body).toEqual([]);
     const list = await t.http.get('/api/v1/audit_events?_end=100').set(bearer(other.tokens.admin));
     expect(list.body.length).toBeGreaterThan(0);
-    const ids = new Set((await select<{ id: number }>(t.sequelize, 'SELECT id FROM audit_events WHERE client_id = :c', { c: org.clientId })).map((r) => Number(r.id)));
+    const ids = new Set(
+      (await select<{ id: number }>(t.sequelize, 'SELECT id FROM audit_events WHERE client_id = :c', { c: org.clientId })).map((r) =>
+        Number(r.id),
+      ),
+    );
     expect(list.body.some((e: { id: number }) => ids.has(e.id))).toBe(false);
     const aUsers = new Set(Object.values(org.users).map((u) => u.id));
     expect(list.body.some((e: { user_id: number | null }) => e.user_id !== null && aUsers.has(e.user_id))).toBe(false);

@@ -15,8 +15,17 @@ afterAll(() => t.stop());
 
 const url = () => `/api/v1/patients/${patientId}/caregivers`;
 const caregiver = (over: Record<string, unknown> = {}) => ({
-  id_type: 1, nid: '52123456', first_name: 'luz dary', last_name: 'gómez ruiz', country_id: 26,
-  email: 'Luz.Gomez@Example.co', prefix: '+57', cellphone: '3157654321', notification: true, relationship: 'hija', ...over,
+  id_type: 1,
+  nid: '52123456',
+  first_name: 'luz dary',
+  last_name: 'gómez ruiz',
+  country_id: 26,
+  email: 'Luz.Gomez@Example.co',
+  prefix: '+57',
+  cellphone: '3157654321',
+  notification: true,
+  relationship: 'hija',
+  ...over,
 });
 
 describe('caregivers of a patient', () => {
@@ -24,8 +33,14 @@ describe('caregivers of a patient', () => {
     const res = await t.http.post(url()).set(bearer(org.tokens.enfermeria)).send({ caregiver: caregiver() });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      first_name: 'LUZ DARY', last_name: 'GÓMEZ RUIZ', email: 'luz.gomez@example.co', relationship: 'HIJA', id_type_name: 'Cédula de ciudadanía',
-      country_name: 'Colombia', notification: true, notification_message: { type: 'success', message: 'Cuidador guardado correctamente' },
+      first_name: 'LUZ DARY',
+      last_name: 'GÓMEZ RUIZ',
+      email: 'luz.gomez@example.co',
+      relationship: 'HIJA',
+      id_type_name: 'Cédula de ciudadanía',
+      country_name: 'Colombia',
+      notification: true,
+      notification_message: { type: 'success', message: 'Cuidador guardado correctamente' },
     });
     const list = await t.http.get(url()).set(bearer(org.tokens.consulta));
     expect(list.body).toHaveLength(1);
@@ -34,14 +49,20 @@ describe('caregivers of a patient', () => {
 
   it('updates the caregiver and the relationship', async () => {
     const [c] = (await t.http.get(url()).set(bearer(org.tokens.admin))).body;
-    const res = await t.http.put(`${url()}/${c.id}`).set(bearer(org.tokens.medico)).send({ caregiver: { cellphone: '3009998877', relationship: 'sobrina', notification: false } });
+    const res = await t.http
+      .put(`${url()}/${c.id}`)
+      .set(bearer(org.tokens.medico))
+      .send({ caregiver: { cellphone: '3009998877', relationship: 'sobrina', notification: false } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ cellphone: '3009998877', relationship: 'SOBRINA', notification: false, first_name: 'LUZ DARY' });
   });
 
   it('links the same person (same document) to a second patient without duplicating her', async () => {
     const second = (await t.http.post('/api/v1/patients').set(bearer(org.tokens.admin)).send(patientBody())).body.id;
-    const res = await t.http.post(`/api/v1/patients/${second}/caregivers`).set(bearer(org.tokens.admin)).send(caregiver({ relationship: 'nuera' }));
+    const res = await t.http
+      .post(`/api/v1/patients/${second}/caregivers`)
+      .set(bearer(org.tokens.admin))
+      .send(caregiver({ relationship: 'nuera' }));
     const [first] = (await t.http.get(url()).set(bearer(org.tokens.admin))).body;
     expect(res.body.id).toBe(first.id);
     expect(res.body.relationship).toBe('NUERA');
@@ -67,7 +88,12 @@ describe('caregivers of a patient', () => {
   });
 
   it('refuses a document already used by another caregiver with 409', async () => {
-    const b = (await t.http.post(url()).set(bearer(org.tokens.admin)).send(caregiver({ nid: '52999888', first_name: 'pedro' }))).body;
+    const b = (
+      await t.http
+        .post(url())
+        .set(bearer(org.tokens.admin))
+        .send(caregiver({ nid: '52999888', first_name: 'pedro' }))
+    ).body;
     const res = await t.http.put(`${url()}/${b.id}`).set(bearer(org.tokens.admin)).send({ nid: '52123456' });
     expect(res.status).toBe(409);
     expect(res.body.field).toBe('nid');
@@ -80,7 +106,10 @@ describe('caregivers of a patient', () => {
     expect((await t.http.get(url()).set(bearer(other.tokens.admin))).status).toBe(404);
     expect((await t.http.put(`${url()}/${c.id}`).set(bearer(other.tokens.admin)).send({ relationship: 'x' })).status).toBe(404);
     const theirs = (await t.http.post('/api/v1/patients').set(bearer(other.tokens.admin)).send(patientBody())).body.id;
-    expect((await t.http.put(`/api/v1/patients/${theirs}/caregivers/${c.id}`).set(bearer(other.tokens.admin)).send({ relationship: 'x' })).status).toBe(404);
+    expect(
+      (await t.http.put(`/api/v1/patients/${theirs}/caregivers/${c.id}`).set(bearer(other.tokens.admin)).send({ relationship: 'x' }))
+        .status,
+    ).toBe(404);
     const id = (await t.http.post('/api/v1/patients').set(bearer(org.tokens.admin)).send(patientBody())).body.id;
     await t.http.put(`/api/v1/patients/${id}`).set(bearer(org.tokens.admin)).send({ status: 3 });
     expect((await t.http.post(`/api/v1/patients/${id}/caregivers`).set(bearer(org.tokens.admin)).send(caregiver())).status).toBe(403);

@@ -20,17 +20,36 @@ describe('client settings', () => {
     const res = await t.http.get(url()).set(bearer(org.tokens.consulta));
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      webhook_url: null, security_phrase_set: false, validate: false, webhook_measurements: false, webhook_alerts: false,
-      webhook_disabled_reason: null, residents_enabled: false, residents_url: null, residents_user: null, residents_password_set: false,
+      webhook_url: null,
+      security_phrase_set: false,
+      validate: false,
+      webhook_measurements: false,
+      webhook_alerts: false,
+      webhook_disabled_reason: null,
+      residents_enabled: false,
+      residents_url: null,
+      residents_user: null,
+      residents_password_set: false,
     });
   });
 
   it('saves the integration; the password is never answered, by PUT, PATCH or GET', async () => {
     const secret = 'Clave-Resi-9876';
-    const saved = await t.http.put(url()).set(admin()).send({ residents_enabled: true, residents_url: 'http://127.0.0.1:9/resi', residents_user: 'api-vigia', residents_password: secret });
+    const saved = await t.http
+      .put(url())
+      .set(admin())
+      .send({ residents_enabled: true, residents_url: 'http://127.0.0.1:9/resi', residents_user: 'api-vigia', residents_password: secret });
     expect(saved.status).toBe(200);
-    expect(saved.body).toMatchObject({ residents_enabled: true, residents_url: 'http://127.0.0.1:9/resi', residents_user: 'api-vigia', residents_password_set: true });
-    const patched = await t.http.patch(url()).set(admin()).send({ client: { residents_user: 'otro-usuario' } });
+    expect(saved.body).toMatchObject({
+      residents_enabled: true,
+      residents_url: 'http://127.0.0.1:9/resi',
+      residents_user: 'api-vigia',
+      residents_password_set: true,
+    });
+    const patched = await t.http
+      .patch(url())
+      .set(admin())
+      .send({ client: { residents_user: 'otro-usuario' } });
     expect(patched.body).toMatchObject({ residents_user: 'otro-usuario', residents_password_set: true });
     for (const body of [saved.body, patched.body, (await t.http.get(url()).set(admin())).body]) {
       expect(JSON.stringify(body)).not.toContain(secret);

@@ -25,7 +25,9 @@ describe('condition types catalogue', () => {
     const [{ n }] = await select<{ n: number }>(t.sequelize, 'SELECT COUNT(*) AS n FROM condition_types');
     expect(Number(n)).toBeGreaterThanOrEqual(150);
     const priority = await t.http.get('/api/v1/condition_types?priority=1&_end=100').set(bearer(org.tokens.consulta));
-    expect(priority.body.map((c: { name: string }) => c.name)).toEqual(expect.arrayContaining(['Hipertensión arterial', 'Diabetes mellitus tipo 2']));
+    expect(priority.body.map((c: { name: string }) => c.name)).toEqual(
+      expect.arrayContaining(['Hipertensión arterial', 'Diabetes mellitus tipo 2']),
+    );
     expect(priority.body.every((c: { priority: number }) => c.priority === 1)).toBe(true);
   });
 
@@ -54,15 +56,28 @@ describe('Antecedentes of a patient', () => {
   it('adds a condition (answer carries the id), edits its notes, removes a non-priority one from the list', async () => {
     const gout = await typeNamed('gota');
     expect(gout.priority).toBe(0);
-    const created = await t.http.post(url()).set(bearer(org.tokens.enfermeria)).send({ condition_type_id: gout.id, active: true, notes: 'Crisis en 2024' });
+    const created = await t.http
+      .post(url())
+      .set(bearer(org.tokens.enfermeria))
+      .send({ condition_type_id: gout.id, active: true, notes: 'Crisis en 2024' });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ id: expect.any(Number), active: true, notes: 'Crisis en 2024', condition_type: { id: gout.id, name: 'Gota' } });
+    expect(created.body).toMatchObject({
+      id: expect.any(Number),
+      active: true,
+      notes: 'Crisis en 2024',
+      condition_type: { id: gout.id, name: 'Gota' },
+    });
     const edited = await t.http.put(`${url()}/${created.body.id}`).set(bearer(org.tokens.medico)).send({ notes: 'Crisis en 2024 y 2025' });
     expect(edited.body.notes).toBe('Crisis en 2024 y 2025');
-    const removed = await t.http.put(`${url()}/${created.body.id}`).set(bearer(org.tokens.medico)).send({ condition: { active: false } });
+    const removed = await t.http
+      .put(`${url()}/${created.body.id}`)
+      .set(bearer(org.tokens.medico))
+      .send({ condition: { active: false } });
     expect(removed.status).toBe(200);
     expect(removed.body).toMatchObject({ active: false, removed: true });
-    expect((await t.http.get(url()).set(bearer(org.tokens.consulta))).body.find((c: { id: number }) => c.id === created.body.id)).toBeUndefined();
+    expect(
+      (await t.http.get(url()).set(bearer(org.tokens.consulta))).body.find((c: { id: number }) => c.id === created.body.id),
+    ).toBeUndefined();
   });
 
   it('switches a priority condition off in place (NO) and activates it again with notes', async () => {
@@ -73,7 +88,10 @@ describe('Antecedentes of a patient', () => {
     const off = (await t.http.get(url()).set(bearer(org.tokens.admin))).body.find((c: { id: number }) => c.id === created.id);
     expect(off).toMatchObject({ active: false, condition_type: { priority: 1 } });
     expect(off.end_date).not.toBeNull();
-    const again = await t.http.post(url()).set(bearer(org.tokens.admin)).send({ condition_type_id: hta.id, active: true, notes: 'Retoma tratamiento' });
+    const again = await t.http
+      .post(url())
+      .set(bearer(org.tokens.admin))
+      .send({ condition_type_id: hta.id, active: true, notes: 'Retoma tratamiento' });
     expect(again.status).toBe(201);
     expect(again.body).toMatchObject({ id: created.id, active: true, notes: 'Retoma tratamiento', end_date: null });
   });
@@ -115,8 +133,12 @@ describe('Antecedentes of a patient', () => {
     const id = (await t.http.post('/api/v1/patients').set(bearer(org.tokens.admin)).send(patientBody())).body.id;
     const c = (await t.http.post(`/api/v1/patients/${id}/conditions`).set(bearer(org.tokens.admin)).send({ condition_type_id: 1 })).body;
     await t.http.put(`/api/v1/patients/${id}`).set(bearer(org.tokens.admin)).send({ status: 3 });
-    expect((await t.http.post(`/api/v1/patients/${id}/conditions`).set(bearer(org.tokens.admin)).send({ condition_type_id: 2 })).status).toBe(403);
-    expect((await t.http.put(`/api/v1/patients/${id}/conditions/${c.id}`).set(bearer(org.tokens.admin)).send({ notes: 'x' })).status).toBe(403);
+    expect(
+      (await t.http.post(`/api/v1/patients/${id}/conditions`).set(bearer(org.tokens.admin)).send({ condition_type_id: 2 })).status,
+    ).toBe(403);
+    expect((await t.http.put(`/api/v1/patients/${id}/conditions/${c.id}`).set(bearer(org.tokens.admin)).send({ notes: 'x' })).status).toBe(
+      403,
+    );
     expect((await t.http.get(`/api/v1/patients/${id}/conditions`).set(bearer(org.tokens.admin))).body).toHaveLength(1);
   });
 });

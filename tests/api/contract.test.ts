@@ -11,19 +11,26 @@ beforeAll(async () => {
 afterAll(() => t.stop());
 
 const { doc } = loadContract();
-const operations = Object.entries(doc.paths as Record<string, Record<string, { operationId: string; security?: unknown[] }>>).flatMap(([path, item]) =>
-  Object.entries(item)
-    .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
-    .map(([method, op]) => ({ path, method, op })),
+const operations = Object.entries(doc.paths as Record<string, Record<string, { operationId: string; security?: unknown[] }>>).flatMap(
+  ([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+      .map(([method, op]) => ({ path, method, op })),
 );
 
 describe('every operation of openapi.yaml', () => {
-  it.each(operations.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))('%s has a handler', async (_name, { path, method }) => {
-    const url = `/api/v1${path.replace(/\{[^}]+\}/g, (m) => (m === '{list_name}' ? 'countries' : '999999'))}`;
-    const res = await (t.http as any)[method](url).set(bearer(org.tokens.admin)).send(method === 'get' || method === 'delete' ? undefined : {});
-    expect(res.status).toBeLessThan(500);
-    expect(res.body?.message).not.toBe('La ruta solicitada no existe.');
-  });
+  it.each(operations.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))(
+    '%s has a handler',
+    async (_name, { path, method }) => {
+      const url = `/api/v1${path.replace(/\{[^}]+\}/g, (m) => (m === '{list_name}' ? 'countries' : '999999'))}`;
+      const res = await (t.http as any)
+        [method](url)
+        .set(bearer(org.tokens.admin))
+        .send(method === 'get' || method === 'delete' ? undefined : {});
+      expect(res.status).toBeLessThan(500);
+      expect(res.body?.message).not.toBe('La ruta solicitada no existe.');
+    },
+  );
 
   it.each(operations.filter((o) => o.op.security === undefined).map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))(
     '%s refuses a request without a token',

@@ -16,7 +16,9 @@ const register = (body: object, token = a.tokens.admin) => t.http.post('/api/v1/
 async function newPatient(org: Org, nid: string, fields: Record<string, unknown> = {}): Promise<number> {
   const res = await t.http.post('/api/v1/patients').set(bearer(org.tokens.admin)).send(patientBody({ nid }));
   expect(res.status).toBe(201);
-  const sets = Object.keys(fields).map((k) => `${k} = :${k}`).join(', ');
+  const sets = Object.keys(fields)
+    .map((k) => `${k} = :${k}`)
+    .join(', ');
   if (sets) await execute(t.sequelize, `UPDATE patients SET ${sets} WHERE id = :id`, { ...fields, id: res.body.id });
   return res.body.id;
 }
@@ -36,7 +38,13 @@ describe('device registration (admin only)', () => {
   it('registers a device and shows its secret once; the list never shows it', async () => {
     const res = await register({ card_id: 'GW-0001', name: 'Pasarela sala 1' });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ card_id: 'GW-0001', multipatient: false, name: 'Pasarela sala 1', last_seen_at: null, secret: expect.stringMatching(/^vgd_[\w-]{43}$/) });
+    expect(res.body).toMatchObject({
+      card_id: 'GW-0001',
+      multipatient: false,
+      name: 'Pasarela sala 1',
+      last_seen_at: null,
+      secret: expect.stringMatching(/^vgd_[\w-]{43}$/),
+    });
     const list = await t.http.get('/api/v1/devices').set(bearer(a.tokens.admin));
     expect(list.body).toEqual([expect.not.objectContaining({ secret: expect.anything() })]);
     const [row] = await select<{ secret_hash: string }>(t.sequelize, 'SELECT secret_hash FROM devices WHERE id = :id', { id: res.body.id });
@@ -91,7 +99,11 @@ describe('POST /api/v1/devices/:card_id/readings', () => {
     const res = await readings('GW-HOME', secret, { clinical_element: 2, value: 96, when: '2026-11-21T14:00:00Z' });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ stored: 1, duplicates: 0, measurements: [expect.any(Number)] });
-    const [row] = await select<{ source: string; patient_id: number; client_id: number }>(t.sequelize, 'SELECT source, patient_id, client_id FROM measurements WHERE id = :id', { id: res.body.measurements[0] });
+    const [row] = await select<{ source: string; patient_id: number; client_id: number }>(
+      t.sequelize,
+      'SELECT source, patient_id, client_id FROM measurements WHERE id = :id',
+      { id: res.body.measurements[0] },
+    );
     expect(row).toEqual({ source: 'device', patient_id: patient, client_id: a.clientId });
   });
 
@@ -111,25 +123,47 @@ describe('POST /api/v1/devices/:card_id/readings', () => {
   });
 
   it('stores a retried batch exactly once (reading_id), blood pressure included', async () => {
-    const batch = { readings: [
-      { reading_id: 'r-1', clinical_element: 1, value: 72, when: '2026-11-21T14:10:00Z' },
-      { reading_id: 'r-2', systolic: 125, diastolic: 82, when: '2026-11-21T14:11:00Z' },
-      { reading_id: 'r-3', clinical_element: 6, value: 105, when: '2026-11-21T14:12:00Z' },
-    ] };
+    const batch = {
+      readings: [
+        { reading_id: 'r-1', clinical_element: 1, value: 72, when: '2026-11-21T14:10:00Z' },
+        { reading_id: 'r-2', systolic: 125, diastolic: 82, when: '2026-11-21T14:11:00Z' },
+        { reading_id: 'r-3', clinical_element: 6, value: 105, when: '2026-11-21T14:12:00Z' },
+      ],
+    };
     const before = await countFor(patient);
     const first = await readings('GW-HOME', secret, batch);
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ stored: 3, duplicates: 0 });
     expect(first.body.measurements).toHaveLength(4);
-    const retry = await readings('GW-HOME', secret, { readings: [...batch.readings, { reading_id: 'r-4', clinical_element: 7, value: 36.4 }] });
+    const retry = await readings('GW-HOME', secret, {
+      readings: [...batch.readings, { reading_id: 'r-4', clinical_element: 7, value: 36.4 }],
+    });
     expect(retry.status).toBe(201);
     expect(retry.body).toMatchObject({ stored: 1, duplicates: 3 });
     expect(await countFor(patient)).toBe(before + 5);
   });
 
   it.each([
-    [{ readings: [{ clinical_element: 1, value: 72 }, { clinical_element: 7, value: 50 }] }, 'readings.1.value', 'El valor debe estar entre 30 y 45 °C'],
-    [{ readings: [{ reading_id: 'x', clinical_element: 1, value: 72 }, { reading_id: 'x', clinical_element: 1, value: 73 }] }, 'readings.1.reading_id', 'El identificador de lectura está repetido en el lote.'],
+    [
+      {
+        readings: [
+          { clinical_element: 1, value: 72 },
+          { clinical_element: 7, value: 50 },
+        ],
+      },
+      'readings.1.value',
+      'El valor debe estar entre 30 y 45 °C',
+    ],
+    [
+      {
+        readings: [
+          { reading_id: 'x', clinical_element: 1, value: 72 },
+          { reading_id: 'x', clinical_element: 1, value: 73 },
+        ],
+      },
+      'readings.1.reading_id',
+      'El identificador de lectura está repetido en el lote.',
+    ],
     [{ clinical_element: 1, value: 72, patient_nid: '99999999' }, 'patient_nid', 'El paciente no está asociado a esta tarjeta.'],
     [{ clinical_element: 4, value: 80 }, 'diastolic', 'La presión arterial se registra con sistólica y diastólica juntas.'],
   ])('refuses %j with 400 on %s and stores nothing', async (body, field, message) => {
@@ -148,7 +182,9 @@ describe('POST /api/v1/devices/:card_id/readings', () => {
     expect(res.body.message).toBe('El paciente está inactivo y no puede enviar mediciones. Actívelo para registrarlas.');
     expect(await countFor(id)).toBe(0);
     const lonely = (await register({ card_id: 'GW-LONELY' })).body.secret;
-    expect((await readings('GW-LONELY', lonely, { clinical_element: 1, value: 70 })).body.message).toBe('La tarjeta no está asignada a ningún paciente.');
+    expect((await readings('GW-LONELY', lonely, { clinical_element: 1, value: 70 })).body.message).toBe(
+      'La tarjeta no está asignada a ningún paciente.',
+    );
   });
 });
 
@@ -167,10 +203,12 @@ describe('multi-patient card: each reading names its patient by document', () =>
   });
 
   it('stores each reading for the patient it names', async () => {
-    const res = await readings('GW-RES', secret, { readings: [
-      { patient_nid: '1080000001', clinical_element: 1, value: 66 },
-      { patient_nid: '1080000002', systolic: 140, diastolic: 90 },
-    ] });
+    const res = await readings('GW-RES', secret, {
+      readings: [
+        { patient_nid: '1080000001', clinical_element: 1, value: 66 },
+        { patient_nid: '1080000002', systolic: 140, diastolic: 90 },
+      ],
+    });
     expect(res.status).toBe(201);
     expect(await countFor(ana)).toBe(1);
     expect(await countFor(luis)).toBe(2);
@@ -178,7 +216,10 @@ describe('multi-patient card: each reading names its patient by document', () =>
 
   it('refuses a reading without a document, or naming a patient not on the card', async () => {
     const missing = await readings('GW-RES', secret, { clinical_element: 1, value: 66 });
-    expect(missing.body).toMatchObject({ field: 'patient_nid', message: 'Una tarjeta multipaciente debe indicar el documento del paciente en cada lectura.' });
+    expect(missing.body).toMatchObject({
+      field: 'patient_nid',
+      message: 'Una tarjeta multipaciente debe indicar el documento del paciente en cada lectura.',
+    });
     const foreign = await readings('GW-RES', secret, { readings: [{ patient_nid: '1080000003', clinical_element: 1, value: 66 }] });
     expect(foreign.status).toBe(400);
     expect(foreign.body).toMatchObject({ field: 'readings.0.patient_nid', message: 'El paciente no está asociado a esta tarjeta.' });

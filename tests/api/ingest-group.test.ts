@@ -35,24 +35,58 @@ describe('ingestion groups', () => {
     const p1 = await newPatient('7001001');
     const p2 = await newPatient('7001002');
     const deps = { sequelize: t.sequelize, jobs: t.jobs, now: () => clock };
-    const staff = (patient: typeof p1, input: object): IngestRequest => ({ clientId: a.clientId, source: 'staff', createdBy: a.users.enfermeria.id, items: [{ patient, input }] });
+    const staff = (patient: typeof p1, input: object): IngestRequest => ({
+      clientId: a.clientId,
+      source: 'staff',
+      createdBy: a.users.enfermeria.id,
+      items: [{ patient, input }],
+    });
     const device = (patient: typeof p1, readingId: string, input: object): IngestRequest => ({
-      clientId: a.clientId, source: 'device', deviceId, items: [{ patient, input, readingId }],
+      clientId: a.clientId,
+      source: 'device',
+      deviceId,
+      items: [{ patient, input, readingId }],
     });
     const cases: Array<{ name: string; req: IngestRequest; values: Array<[number, number]>; duplicates: number }> = [
       { name: 'first, stored alone', req: staff(p1, { clinical_element: 1, value: 71, when: at(30) }), values: [[1, 71]], duplicates: 0 },
       { name: 'a reading', req: staff(p1, { clinical_element: 1, value: 72, when: at(20) }), values: [[1, 72]], duplicates: 0 },
-      { name: 'the same reading again', req: staff(p1, { clinical_element: 1, value: 72, when: at(20) }), values: [[1, 72]], duplicates: 0 },
-      { name: 'blood pressure, two rows', req: staff(p2, { systolic: 120, diastolic: 80, when: at(20) }), values: [[3, 120], [4, 80]], duplicates: 0 },
+      {
+        name: 'the same reading again',
+        req: staff(p1, { clinical_element: 1, value: 72, when: at(20) }),
+        values: [[1, 72]],
+        duplicates: 0,
+      },
+      {
+        name: 'blood pressure, two rows',
+        req: staff(p2, { systolic: 120, diastolic: 80, when: at(20) }),
+        values: [
+          [3, 120],
+          [4, 80],
+        ],
+        duplicates: 0,
+      },
       { name: 'a decimal value', req: staff(p2, { clinical_element: 7, value: 36.7, when: at(20) }), values: [[7, 36.7]], duplicates: 0 },
-      { name: 'a device reading', req: device(p2, 'r-1', { clinical_element: 1, value: 64, when: at(10) }), values: [[1, 64]], duplicates: 0 },
-      { name: 'the same device reading, retried in the same group', req: device(p2, 'r-1', { clinical_element: 1, value: 64, when: at(10) }), values: [], duplicates: 1 },
+      {
+        name: 'a device reading',
+        req: device(p2, 'r-1', { clinical_element: 1, value: 64, when: at(10) }),
+        values: [[1, 64]],
+        duplicates: 0,
+      },
+      {
+        name: 'the same device reading, retried in the same group',
+        req: device(p2, 'r-1', { clinical_element: 1, value: 64, when: at(10) }),
+        values: [],
+        duplicates: 1,
+      },
     ];
     const results: IngestResult[] = await Promise.all(cases.map((c) => ingestReadings(deps, c.req)));
     const ids = new Set<number>();
     results.forEach((r, i) => {
       const c = cases[i];
-      expect(r.stored.map((m) => [m.clinical_element, m.value]), c.name).toEqual(c.values);
+      expect(
+        r.stored.map((m) => [m.clinical_element, m.value]),
+        c.name,
+      ).toEqual(c.values);
       expect(r.duplicates, c.name).toBe(c.duplicates);
       for (const m of r.stored) {
         expect(m.patient_id, c.name).toBe(c.req.items[0].patient.id);
@@ -69,6 +103,8 @@ describe('ingestion groups', () => {
     // Every answered id is the row with the values it was answered with.
     const byId = new Map(rows.map((r) => [Number(r.id), r]));
     expect(rows.length).toBe(stored);
-    for (const r of results) for (const m of r.stored) expect(byId.get(m.id)).toMatchObject({ patient_id: m.patient_id, clinical_element: m.clinical_element, value: m.value });
+    for (const r of results)
+      for (const m of r.stored)
+        expect(byId.get(m.id)).toMatchObject({ patient_id: m.patient_id, clinical_element: m.clinical_element, value: m.value });
   });
 });

@@ -12,15 +12,31 @@ beforeAll(async () => {
   t = await startTestProduct({ now: () => NOW });
   org = await createOrg(t, 'Clinica Inventario');
   other = await createOrg(t, 'Clinica Ajena');
-  vaccine = (await t.http.post('/api/v1/supplies').set(bearer(org.tokens.admin))
-    .send({ type: 'biologico', tradename: 'Vaxigrip Tetra', generic_name: 'Influenza', invima_register: 'INVIMA 2020M-0019' })).body;
-  device = (await t.http.post('/api/v1/supplies').set(bearer(org.tokens.admin)).send({ type: 'dispositivo', tradename: 'Tensiómetro Omron HEM-7120' })).body;
+  vaccine = (
+    await t.http
+      .post('/api/v1/supplies')
+      .set(bearer(org.tokens.admin))
+      .send({ type: 'biologico', tradename: 'Vaxigrip Tetra', generic_name: 'Influenza', invima_register: 'INVIMA 2020M-0019' })
+  ).body;
+  device = (
+    await t.http
+      .post('/api/v1/supplies')
+      .set(bearer(org.tokens.admin))
+      .send({ type: 'dispositivo', tradename: 'Tensiómetro Omron HEM-7120' })
+  ).body;
 });
 afterAll(() => t.stop());
 
 let serialN = 0;
 const serial = () => `LOTE${String(++serialN).padStart(12, '0')}`;
-const stockBody = (o: Record<string, unknown> = {}) => ({ type: 'biologico', serial: serial(), medical_supply_id: vaccine.id, expiration_date: '2027-06-30', cuantity: 10, ...o });
+const stockBody = (o: Record<string, unknown> = {}) => ({
+  type: 'biologico',
+  serial: serial(),
+  medical_supply_id: vaccine.id,
+  expiration_date: '2027-06-30',
+  cuantity: 10,
+  ...o,
+});
 const admin = () => bearer(org.tokens.admin);
 
 describe('supplies', () => {
@@ -32,7 +48,9 @@ describe('supplies', () => {
     expect(search.body).toHaveLength(1);
     const edited = await t.http.patch(`/api/v1/supplies/${device.id}`).set(admin()).send({ invima_register: 'INVIMA 2019DM-0001' });
     expect(edited.body.invima_register).toBe('INVIMA 2019DM-0001');
-    expect((await t.http.get(`/api/v1/supplies/${device.id}`).set(bearer(org.tokens.consulta))).body.tradename).toBe('TENSIÓMETRO OMRON HEM-7120');
+    expect((await t.http.get(`/api/v1/supplies/${device.id}`).set(bearer(org.tokens.consulta))).body.tradename).toBe(
+      'TENSIÓMETRO OMRON HEM-7120',
+    );
   });
 
   it.each([
@@ -40,7 +58,11 @@ describe('supplies', () => {
     [{ type: 'biologico' }, 'tradename', MESSAGES.required],
     [{ type: 'biologico', tradename: 'Ab' }, 'tradename', 'Debe tener mínimo 3 caracteres'],
     [{ type: 'biologico', tradename: 'Sin tipo' }, 'generic_name', MESSAGES.required],
-    [{ type: 'jeringa', tradename: 'Jeringa' }, 'type', 'Valor no permitido. Opciones: Biológico, Dispositivo, Medicamento, Insumo médico.'],
+    [
+      { type: 'jeringa', tradename: 'Jeringa' },
+      'type',
+      'Valor no permitido. Opciones: Biológico, Dispositivo, Medicamento, Insumo médico.',
+    ],
   ])('refuses %j with 400 on %s', async (body, field, message) => {
     const res = await t.http.post('/api/v1/supplies').set(admin()).send(body);
     expect(res.status).toBe(400);
@@ -50,20 +72,38 @@ describe('supplies', () => {
 
 describe('stocks', () => {
   it('creates a batch whose initial quantity is an entry move; Biológico forces batch on', async () => {
-    const res = await t.http.post('/api/v1/stocks').set(admin()).send(stockBody({ serial: 'abcd1234efgh5678', batch: false }));
+    const res = await t.http
+      .post('/api/v1/stocks')
+      .set(admin())
+      .send(stockBody({ serial: 'abcd1234efgh5678', batch: false }));
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toMatchObject({
-      serial: 'ABCD1234EFGH5678', type: 'biologico', type_name: 'Biológico', batch: true, cuantity: 10, active: true, status_name: 'Activo',
-      medical_supply_name: 'VAXIGRIP TETRA', generic_name: 'INFLUENZA', expiration_date: '2027-06-30', formated_expiration_date: '30/06/2027', expired: false,
+      serial: 'ABCD1234EFGH5678',
+      type: 'biologico',
+      type_name: 'Biológico',
+      batch: true,
+      cuantity: 10,
+      active: true,
+      status_name: 'Activo',
+      medical_supply_name: 'VAXIGRIP TETRA',
+      generic_name: 'INFLUENZA',
+      expiration_date: '2027-06-30',
+      formated_expiration_date: '30/06/2027',
+      expired: false,
     });
     const moves = await t.http.get(`/api/v1/moves?stock_id=${res.body.id}`).set(admin());
-    expect(moves.body).toMatchObject([{ type: 'entrada', type_name: 'Entrada', amount: 10, serial: 'ABCD1234EFGH5678', notes: 'Cantidad inicial' }]);
+    expect(moves.body).toMatchObject([
+      { type: 'entrada', type_name: 'Entrada', amount: 10, serial: 'ABCD1234EFGH5678', notes: 'Cantidad inicial' },
+    ]);
     const detail = await t.http.get(`/api/v1/stocks/${res.body.id}`).set(bearer(org.tokens.consulta));
     expect(detail.body.cuantity).toBe(10);
   });
 
   it('creates a device reference without batch', async () => {
-    const res = await t.http.post('/api/v1/stocks').set(admin()).send({ type: 'dispositivo', serial: serial(), medical_supply_id: device.id, expiration_date: '2030-01-01', batch: false });
+    const res = await t.http
+      .post('/api/v1/stocks')
+      .set(admin())
+      .send({ type: 'dispositivo', serial: serial(), medical_supply_id: device.id, expiration_date: '2030-01-01', batch: false });
     expect(res.body).toMatchObject({ batch: false, cuantity: 0, medical_supply_name: 'TENSIÓMETRO OMRON HEM-7120' });
   });
 
@@ -83,13 +123,23 @@ describe('stocks', () => {
     expect(res.body).toMatchObject({ field, message });
   });
 
-  it('an expiry of today is accepted (the client\'s zone decides what today is)', async () => {
-    expect((await t.http.post('/api/v1/stocks').set(admin()).send(stockBody({ expiration_date: '2026-11-22' }))).status).toBe(201);
+  it("an expiry of today is accepted (the client's zone decides what today is)", async () => {
+    expect(
+      (
+        await t.http
+          .post('/api/v1/stocks')
+          .set(admin())
+          .send(stockBody({ expiration_date: '2026-11-22' }))
+      ).status,
+    ).toBe(201);
   });
 
-  it('refuses a repeated serial with 409 and another client\'s supply with 400', async () => {
+  it("refuses a repeated serial with 409 and another client's supply with 400", async () => {
     const first = (await t.http.post('/api/v1/stocks').set(admin()).send(stockBody())).body;
-    const dup = await t.http.post('/api/v1/stocks').set(admin()).send(stockBody({ serial: first.serial }));
+    const dup = await t.http
+      .post('/api/v1/stocks')
+      .set(admin())
+      .send(stockBody({ serial: first.serial }));
     expect(dup.status).toBe(409);
     expect(dup.body.field).toBe('serial');
     const foreign = await t.http.post('/api/v1/stocks').set(bearer(other.tokens.admin)).send(stockBody());
@@ -128,7 +178,7 @@ describe('stocks', () => {
     expect((await t.http.get(`/api/v1/stocks/${s.id}`).set(h)).body).toMatchObject({ cuantity: 10, active: true });
   });
 
-  it('answers 404 for another client\'s stock, supply and its applications', async () => {
+  it("answers 404 for another client's stock, supply and its applications", async () => {
     const s = (await t.http.post('/api/v1/stocks').set(admin()).send(stockBody())).body;
     const h = bearer(other.tokens.admin);
     expect((await t.http.get(`/api/v1/stocks/${s.id}`).set(h)).status).toBe(404);
@@ -143,8 +193,16 @@ describe('stocks', () => {
 
 describe('moves', () => {
   it('an entry adds and an exit subtracts, in the same transaction as the move', async () => {
-    const s = (await t.http.post('/api/v1/stocks').set(admin()).send(stockBody({ cuantity: 5 }))).body;
-    const entry = await t.http.post('/api/v1/moves').set(admin()).send({ move: { type: 'entrada', amount: 7, stock_id: s.id, notes: 'Compra' } });
+    const s = (
+      await t.http
+        .post('/api/v1/stocks')
+        .set(admin())
+        .send(stockBody({ cuantity: 5 }))
+    ).body;
+    const entry = await t.http
+      .post('/api/v1/moves')
+      .set(admin())
+      .send({ move: { type: 'entrada', amount: 7, stock_id: s.id, notes: 'Compra' } });
     expect(entry.status).toBe(201);
     expect(entry.body).toMatchObject({ type: 'entrada', amount: 7, cuantity_after: 12, notes: 'Compra', author: org.users.admin.id });
     expect(entry.body.author_name).toMatch(/ana/i);
@@ -154,7 +212,12 @@ describe('moves', () => {
   });
 
   it('refuses a move that would leave the batch negative, with a clear Spanish message, and stores nothing', async () => {
-    const s = (await t.http.post('/api/v1/stocks').set(admin()).send(stockBody({ cuantity: 3 }))).body;
+    const s = (
+      await t.http
+        .post('/api/v1/stocks')
+        .set(admin())
+        .send(stockBody({ cuantity: 3 }))
+    ).body;
     const res = await t.http.post('/api/v1/moves').set(admin()).send({ type: 'salida', amount: 4, stock_id: s.id });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({
@@ -166,8 +229,15 @@ describe('moves', () => {
   });
 
   it('never oversells under concurrent exits', async () => {
-    const s = (await t.http.post('/api/v1/stocks').set(admin()).send(stockBody({ cuantity: 5 }))).body;
-    const results = await Promise.all(Array.from({ length: 12 }, () => t.http.post('/api/v1/moves').set(admin()).send({ type: 'salida', amount: 1, stock_id: s.id })));
+    const s = (
+      await t.http
+        .post('/api/v1/stocks')
+        .set(admin())
+        .send(stockBody({ cuantity: 5 }))
+    ).body;
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => t.http.post('/api/v1/moves').set(admin()).send({ type: 'salida', amount: 1, stock_id: s.id })),
+    );
     const ok = results.filter((r) => r.status === 201).length;
     expect(results.filter((r) => r.status === 400).every((r) => /no puede quedar en negativo/.test(r.body.message))).toBe(true);
     expect(ok).toBe(5);
@@ -192,13 +262,26 @@ describe('moves', () => {
   });
 
   it('refuses moves on an inactive batch', async () => {
-    const s = (await t.http.post('/api/v1/stocks').set(admin()).send(stockBody({ active: false }))).body;
+    const s = (
+      await t.http
+        .post('/api/v1/stocks')
+        .set(admin())
+        .send(stockBody({ active: false }))
+    ).body;
     const res = await t.http.post('/api/v1/moves').set(admin()).send({ type: 'entrada', amount: 1, stock_id: s.id });
-    expect(res.body).toMatchObject({ field: 'stock_id', message: `El lote ${s.serial} está inactivo; actívelo antes de registrar movimientos.` });
+    expect(res.body).toMatchObject({
+      field: 'stock_id',
+      message: `El lote ${s.serial} está inactivo; actívelo antes de registrar movimientos.`,
+    });
   });
 
-  it('filters by dates in the client\'s zone, serial prefix and type', async () => {
-    const s = (await t.http.post('/api/v1/stocks').set(admin()).send(stockBody({ serial: 'FILTRO0000000001', cuantity: 2 }))).body;
+  it("filters by dates in the client's zone, serial prefix and type", async () => {
+    const s = (
+      await t.http
+        .post('/api/v1/stocks')
+        .set(admin())
+        .send(stockBody({ serial: 'FILTRO0000000001', cuantity: 2 }))
+    ).body;
     await t.http.post('/api/v1/moves').set(admin()).send({ type: 'salida', amount: 1, stock_id: s.id });
     const today = await t.http.get('/api/v1/moves?date1=2026-11-22&date2=2026-11-22&serial=filtro').set(admin());
     expect(today.body.map((m: { type: string }) => m.type)).toEqual(['salida', 'entrada']);

@@ -14,7 +14,11 @@ beforeAll(async () => {
 afterAll(async () => t?.stop());
 
 async function jobRow(key: string) {
-  const [row] = await select<{ status: string; attempts: number; last_error: string | null; run_at: string }>(t.sequelize, 'SELECT status, attempts, last_error, run_at FROM jobs WHERE key = :key', { key });
+  const [row] = await select<{ status: string; attempts: number; last_error: string | null; run_at: string }>(
+    t.sequelize,
+    'SELECT status, attempts, last_error, run_at FROM jobs WHERE key = :key',
+    { key },
+  );
   return row;
 }
 
@@ -88,7 +92,9 @@ describe('durable job queue', () => {
     });
     await runner.enqueue({ kind: 'test.crash', payload: null, key: 'crash' });
     // Simulate a process that claimed it and was killed: running with a lock that expires.
-    await t.sequelize.query("UPDATE jobs SET status = 'running', locked_until = :lock WHERE key = 'crash'", { replacements: { lock: at(5 * 60_000) } });
+    await t.sequelize.query("UPDATE jobs SET status = 'running', locked_until = :lock WHERE key = 'crash'", {
+      replacements: { lock: at(5 * 60_000) },
+    });
     expect(await runner.runDue({ now: at(60_000), kinds: ['test.crash'] })).toBe(0);
     expect(await runner.runDue({ now: at(5 * 60_000 + 1), kinds: ['test.crash'] })).toBe(1);
     expect(runs).toBe(1);
@@ -108,7 +114,10 @@ describe('durable job queue', () => {
     const a = make();
     const b = make();
     for (let n = 0; n < 40; n++) await a.enqueue({ kind: 'test.shared', payload: { n }, key: `shared-${n}` });
-    await Promise.all([a.drain({ now: T0, kinds: ['test.shared', 'test.tick'] }), b.drain({ now: T0, kinds: ['test.shared', 'test.tick'] })]);
+    await Promise.all([
+      a.drain({ now: T0, kinds: ['test.shared', 'test.tick'] }),
+      b.drain({ now: T0, kinds: ['test.shared', 'test.tick'] }),
+    ]);
     expect(ran.sort((x, y) => x - y)).toEqual([...Array(40).keys()]);
     expect(ticks).toHaveLength(1);
     await Promise.all([a.runDue({ now: at(60_000), kinds: ['test.tick'] }), b.runDue({ now: at(60_000), kinds: ['test.tick'] })]);

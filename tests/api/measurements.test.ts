@@ -9,11 +9,19 @@ let clock = new Date('2026-11-21T15:00:00Z');
 let patientId: number;
 
 const url = (id = patientId) => `/api/v1/patients/${id}/measurements`;
-const post = (body: unknown, token = a.tokens.enfermeria, id = patientId) => t.http.post(url(id)).set(bearer(token)).send(body as object);
-const list = (query: Record<string, unknown> = {}, token = a.tokens.consulta, id = patientId) => t.http.get(url(id)).query(query).set(bearer(token));
+const post = (body: unknown, token = a.tokens.enfermeria, id = patientId) =>
+  t.http
+    .post(url(id))
+    .set(bearer(token))
+    .send(body as object);
+const list = (query: Record<string, unknown> = {}, token = a.tokens.consulta, id = patientId) =>
+  t.http.get(url(id)).query(query).set(bearer(token));
 
 async function newPatient(org: Org, nid: string): Promise<number> {
-  const res = await t.http.post('/api/v1/patients').set(bearer(org.tokens.admin)).send(patientBody({ nid, cellphone: `300${nid.slice(-7)}` }));
+  const res = await t.http
+    .post('/api/v1/patients')
+    .set(bearer(org.tokens.admin))
+    .send(patientBody({ nid, cellphone: `300${nid.slice(-7)}` }));
   expect(res.status).toBe(201);
   return res.body.id;
 }
@@ -45,9 +53,22 @@ describe('POST /api/v1/patients/:id/measurements', () => {
     const res = await post({ clinical_element: 1, value: 72, when: '2026-11-21T13:00:00Z' });
     expect(res.status).toBe(201);
     expect(res.body).toEqual([
-      expect.objectContaining({ patient_id: patientId, clinical_element: 1, value: 72, when: '2026-11-21T13:00:00.000Z', clinical_element_name: 'Frecuencia cardiaca', clinical_element_unit: 'lpm', eraseble: true, status: 0, comment: null, source: 'staff' }),
+      expect.objectContaining({
+        patient_id: patientId,
+        clinical_element: 1,
+        value: 72,
+        when: '2026-11-21T13:00:00.000Z',
+        clinical_element_name: 'Frecuencia cardiaca',
+        clinical_element_unit: 'lpm',
+        eraseble: true,
+        status: 0,
+        comment: null,
+        source: 'staff',
+      }),
     ]);
-    const [row] = await select<{ created_by: number }>(t.sequelize, 'SELECT created_by FROM measurements WHERE id = :id', { id: res.body[0].id });
+    const [row] = await select<{ created_by: number }>(t.sequelize, 'SELECT created_by FROM measurements WHERE id = :id', {
+      id: res.body[0].id,
+    });
     expect(row.created_by).toBe(a.users.enfermeria.id);
   });
 
@@ -55,12 +76,22 @@ describe('POST /api/v1/patients/:id/measurements', () => {
     const res = await post({ systolic: 128, diastolic: 84, when: '2026-11-21T13:05:00Z' }, a.tokens.medico);
     expect(res.status).toBe(201);
     expect(res.body.map((m: { clinical_element: number; value: number; when: string }) => [m.clinical_element, m.value, m.when])).toEqual([
-      [3, 128, '2026-11-21T13:05:00.000Z'], [4, 84, '2026-11-21T13:05:00.000Z'],
+      [3, 128, '2026-11-21T13:05:00.000Z'],
+      [4, 84, '2026-11-21T13:05:00.000Z'],
     ]);
   });
 
   it('stores a list in one call, reads code 0 as heart rate and defaults when to now', async () => {
-    const res = await post({ measurements: [{ clinical_element: 0, value: 80 }, { clinical_element: 7, value: 36.5 }, { clinical_element: 5, value: 70.2 }] }, a.tokens.admin);
+    const res = await post(
+      {
+        measurements: [
+          { clinical_element: 0, value: 80 },
+          { clinical_element: 7, value: 36.5 },
+          { clinical_element: 5, value: 70.2 },
+        ],
+      },
+      a.tokens.admin,
+    );
     expect(res.status).toBe(201);
     expect(res.body.map((m: { clinical_element: number }) => m.clinical_element)).toEqual([1, 7, 5]);
     expect(res.body[0].when).toBe(clock.toISOString());
@@ -89,9 +120,22 @@ describe('POST /api/v1/patients/:id/measurements', () => {
     [{ clinical_element: 1, value: 72, when: 'ayer' }, 'when', 'La fecha y hora no es válida.'],
     [{ clinical_element: 1, value: 'setenta' }, 'value', 'Debe ser un número.'],
     [{ clinical_element: 1, value: 72, extra: 1 }, 'extra', "El campo 'extra' no está permitido."],
-    [{ measurements: [{ clinical_element: 1, value: 72 }, { clinical_element: 1, value: 10 }] }, 'measurements.1.value', 'El valor debe estar entre 20 y 250 lpm'],
+    [
+      {
+        measurements: [
+          { clinical_element: 1, value: 72 },
+          { clinical_element: 1, value: 10 },
+        ],
+      },
+      'measurements.1.value',
+      'El valor debe estar entre 20 y 250 lpm',
+    ],
     [{ measurements: [] }, 'measurements', 'Debe tener al menos 1 elementos.'],
-    [{ clinical_element: 1, value: 72, measurements: [{ clinical_element: 1, value: 72 }] }, 'measurements', 'Envíe una lectura o una lista de lecturas, no ambas.'],
+    [
+      { clinical_element: 1, value: 72, measurements: [{ clinical_element: 1, value: 72 }] },
+      'measurements',
+      'Envíe una lectura o una lista de lecturas, no ambas.',
+    ],
   ])('refuses %j with 400 on %s', async (body, field, message) => {
     const before = await select<{ n: number }>(t.sequelize, 'SELECT COUNT(*) AS n FROM measurements');
     const res = await post(body);
@@ -131,9 +175,19 @@ describe('POST /api/v1/patients/:id/measurements', () => {
 describe('measurement hooks (D10): a staff reading runs the alarm check in its transaction', () => {
   it('opens an alert for a reading outside the assigned rule, none for one inside', async () => {
     const id = await newPatient(a, '1090000001');
-    const alarm = await t.http.post('/api/v1/alarms').set(bearer(a.tokens.admin)).send({ name: 'Taquicardia', clinical_element: 1, priority: 1, minimum_condition: 50, maximum_condition: 110 });
+    const alarm = await t.http
+      .post('/api/v1/alarms')
+      .set(bearer(a.tokens.admin))
+      .send({ name: 'Taquicardia', clinical_element: 1, priority: 1, minimum_condition: 50, maximum_condition: 110 });
     expect(alarm.status).toBe(201);
-    expect((await t.http.put(`/api/v1/patients/${id}`).set(bearer(a.tokens.admin)).send({ alarm_ids: [alarm.body.id] })).status).toBe(200);
+    expect(
+      (
+        await t.http
+          .put(`/api/v1/patients/${id}`)
+          .set(bearer(a.tokens.admin))
+          .send({ alarm_ids: [alarm.body.id] })
+      ).status,
+    ).toBe(200);
     expect((await post({ clinical_element: 1, value: 90 }, a.tokens.enfermeria, id)).status).toBe(201);
     expect(await select(t.sequelize, 'SELECT id FROM alerts WHERE patient_id = :id', { id })).toHaveLength(0);
     expect((await post({ clinical_element: 1, value: 130 }, a.tokens.enfermeria, id)).status).toBe(201);
@@ -145,8 +199,15 @@ describe('GET /api/v1/patients/:id/measurements', () => {
   let id: number;
   beforeAll(async () => {
     id = await newPatient(a, '1030000001');
-    const readings = Array.from({ length: 12 }, (_, i) => ({ clinical_element: 1, value: 60 + i, when: new Date(Date.UTC(2026, 10, 1 + i, 13)).toISOString() }));
-    expect((await post({ measurements: [...readings, { clinical_element: 7, value: 37, when: '2026-11-05T13:00:00Z' }] }, a.tokens.admin, id)).status).toBe(201);
+    const readings = Array.from({ length: 12 }, (_, i) => ({
+      clinical_element: 1,
+      value: 60 + i,
+      when: new Date(Date.UTC(2026, 10, 1 + i, 13)).toISOString(),
+    }));
+    expect(
+      (await post({ measurements: [...readings, { clinical_element: 7, value: 37, when: '2026-11-05T13:00:00Z' }] }, a.tokens.admin, id))
+        .status,
+    ).toBe(201);
   });
 
   it('lists one element in ascending order for charts, with the total', async () => {
@@ -156,7 +217,7 @@ describe('GET /api/v1/patients/:id/measurements', () => {
     expect(res.body.map((m: { value: number }) => m.value)).toEqual([60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71]);
   });
 
-  it('pages the latest readings first with _start/_end and filters by a period in the patient\'s zone', async () => {
+  it("pages the latest readings first with _start/_end and filters by a period in the patient's zone", async () => {
     const latest = await list({ clinical_element: 1, order: 'desc', _start: 0, _end: 3 }, a.tokens.consulta, id);
     expect(latest.body.map((m: { value: number }) => m.value)).toEqual([71, 70, 69]);
     expect(latest.headers['x-total-count']).toBe('12');
@@ -166,8 +227,14 @@ describe('GET /api/v1/patients/:id/measurements', () => {
   });
 
   it('refuses an end before the start and a malformed date', async () => {
-    expect((await list({ start_at: '2026-11-05', end_at: '2026-11-01' }, a.tokens.consulta, id)).body).toMatchObject({ field: 'end_at', message: 'La fecha final debe ser posterior a la inicial.' });
-    expect((await list({ start_at: '05/11/2026' }, a.tokens.consulta, id)).body).toMatchObject({ field: 'start_at', message: 'La fecha no es válida' });
+    expect((await list({ start_at: '2026-11-05', end_at: '2026-11-01' }, a.tokens.consulta, id)).body).toMatchObject({
+      field: 'end_at',
+      message: 'La fecha final debe ser posterior a la inicial.',
+    });
+    expect((await list({ start_at: '05/11/2026' }, a.tokens.consulta, id)).body).toMatchObject({
+      field: 'start_at',
+      message: 'La fecha no es válida',
+    });
   });
 
   it("lets the patient's own token read its readings, and nobody else's", async () => {
@@ -189,10 +256,22 @@ describe('PUT|PATCH /api/v1/patients/:id/measurements/:mid (soft delete, D15)', 
   let heart: number;
   beforeAll(async () => {
     id = await newPatient(a, '1040000001');
-    const res = await post({ measurements: [{ clinical_element: 1, value: 75, when: '2026-11-20T13:00:00Z' }, { systolic: 130, diastolic: 85, when: '2026-11-20T13:01:00Z' }] }, a.tokens.admin, id);
+    const res = await post(
+      {
+        measurements: [
+          { clinical_element: 1, value: 75, when: '2026-11-20T13:00:00Z' },
+          { systolic: 130, diastolic: 85, when: '2026-11-20T13:01:00Z' },
+        ],
+      },
+      a.tokens.admin,
+      id,
+    );
     heart = res.body[0].id;
   });
-  const del = (mid: number, body: object, token = a.tokens.enfermeria, method: 'put' | 'patch' = 'put') => t.http[method](`${url(id)}/${mid}`).set(bearer(token)).send(body);
+  const del = (mid: number, body: object, token = a.tokens.enfermeria, method: 'put' | 'patch' = 'put') =>
+    t.http[method](`${url(id)}/${mid}`)
+      .set(bearer(token))
+      .send(body);
 
   it.each([
     [{ status: 1, comment: 'x'.repeat(14) }, 'comment', 'Debe tener mínimo 15 caracteres y máximo 140'],
@@ -241,25 +320,37 @@ describe('report downloads (D4): CSV and PDF through short-lived signed links', 
   let id: number;
   beforeAll(async () => {
     id = await newPatient(a, '1050000001');
-    await post({ measurements: [
-      { clinical_element: 1, value: 70, when: '2026-11-10T13:00:00Z' },
-      { clinical_element: 7, value: 36.5, when: '2026-11-11T13:00:00Z' },
-      { systolic: 120, diastolic: 80, when: '2026-11-12T13:00:00Z' },
-      { clinical_element: 1, value: 90, when: '2026-09-01T13:00:00Z' },
-    ] }, a.tokens.admin, id);
+    await post(
+      {
+        measurements: [
+          { clinical_element: 1, value: 70, when: '2026-11-10T13:00:00Z' },
+          { clinical_element: 7, value: 36.5, when: '2026-11-11T13:00:00Z' },
+          { systolic: 120, diastolic: 80, when: '2026-11-12T13:00:00Z' },
+          { clinical_element: 1, value: 90, when: '2026-09-01T13:00:00Z' },
+        ],
+      },
+      a.tokens.admin,
+      id,
+    );
     // Legacy data migrated from the old product may hold formula-like text.
-    await execute(t.sequelize, "UPDATE patients SET first_name = '=HYPERLINK(\"http://x\")' WHERE id = :id", { id });
+    await execute(t.sequelize, 'UPDATE patients SET first_name = \'=HYPERLINK("http://x")\' WHERE id = :id', { id });
   });
 
   it('streams the CSV: BOM, Spanish headers, local times, the period only, formula cells neutralised', async () => {
     const link = await list({ format: 'csv', start_at: '2026-11-01', end_at: '2026-11-21' }, a.tokens.consulta, id);
     expect(link.status).toBe(200);
-    expect(link.body).toEqual({ url: expect.stringMatching(/^\/api\/v1\/downloads\/[\w-]+\.[\w-]+$/), expires_at: '2026-11-21T15:05:00.000Z' });
-    const file = await t.http.get(link.body.url).buffer(true).parse((res, cb) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => cb(null, Buffer.concat(chunks)));
+    expect(link.body).toEqual({
+      url: expect.stringMatching(/^\/api\/v1\/downloads\/[\w-]+\.[\w-]+$/),
+      expires_at: '2026-11-21T15:05:00.000Z',
     });
+    const file = await t.http
+      .get(link.body.url)
+      .buffer(true)
+      .parse((res, cb) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
     expect(file.status).toBe(200);
     expect(file.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(file.headers['content-disposition']).toContain('attachment; filename="mediciones-1050000001.csv"');
@@ -280,13 +371,19 @@ describe('report downloads (D4): CSV and PDF through short-lived signed links', 
   });
 
   it('serves the PDF, and the link expires after 5 minutes', async () => {
-    const link = await t.http.get(`/api/v1/patients/${id}/show_pdf`).query({ start_at: '2026-11-01', end_at: '2026-11-21' }).set(bearer(a.tokens.consulta));
+    const link = await t.http
+      .get(`/api/v1/patients/${id}/show_pdf`)
+      .query({ start_at: '2026-11-01', end_at: '2026-11-21' })
+      .set(bearer(a.tokens.consulta));
     expect(link.status).toBe(200);
-    const file = await t.http.get(link.body.url).buffer(true).parse((res, cb) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+    const file = await t.http
+      .get(link.body.url)
+      .buffer(true)
+      .parse((res, cb) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
     expect(file.status).toBe(200);
     expect(file.headers['content-type']).toBe('application/pdf');
     expect((file.body as Buffer).subarray(0, 5).toString('latin1')).toBe('%PDF-');
@@ -317,7 +414,10 @@ describe('report downloads (D4): CSV and PDF through short-lived signed links', 
   });
 
   it('refuses a period longer than a year', async () => {
-    const res = await t.http.get(`/api/v1/patients/${id}/show_pdf`).query({ start_at: '2024-01-01', end_at: '2026-11-21' }).set(bearer(a.tokens.consulta));
+    const res = await t.http
+      .get(`/api/v1/patients/${id}/show_pdf`)
+      .query({ start_at: '2024-01-01', end_at: '2026-11-21' })
+      .set(bearer(a.tokens.consulta));
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ field: 'end_at', message: 'El periodo no puede superar 366 días.' });
   });

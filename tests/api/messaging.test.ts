@@ -34,10 +34,15 @@ async function newPatient(overrides: Record<string, unknown> = {}) {
   expect(res.status).toBe(201);
   return res.body.id as number;
 }
-const page = (id: number, p = 1, token = org.tokens.enfermeria) => t.http.get(`/api/v1/patients/${id}/messages?page=${p}&per_page=3`).set(bearer(token));
+const page = (id: number, p = 1, token = org.tokens.enfermeria) =>
+  t.http.get(`/api/v1/patients/${id}/messages?page=${p}&per_page=3`).set(bearer(token));
 const post = (clientId: number, body: unknown, signature?: string) => {
   const s = signed(SECRET, body);
-  return t.http.post(`/api/v1/messaging/webhook/${clientId}`).set('content-type', 'application/json').set('x-hub-signature-256', signature ?? s.signature).send(s.raw);
+  return t.http
+    .post(`/api/v1/messaging/webhook/${clientId}`)
+    .set('content-type', 'application/json')
+    .set('x-hub-signature-256', signature ?? s.signature)
+    .send(s.raw);
 };
 
 describe('welcome message', () => {
@@ -50,13 +55,24 @@ describe('welcome message', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ notification: { message: 'Mensaje de bienvenida enviado exitosamente', type: 'success' } });
     const queued = (await page(id)).body.messages[0];
-    expect(queued).toMatchObject({ message_type: 'outgoing', template: 'bienvenida_vigia', status: 'queued', load: true, ai: false, author_human: false });
+    expect(queued).toMatchObject({
+      message_type: 'outgoing',
+      template: 'bienvenida_vigia',
+      status: 'queued',
+      load: true,
+      ai: false,
+      author_human: false,
+    });
     expect(queued.custom_message).toContain('Clinica Mensajes le da la bienvenida');
 
     await t.jobs.runDue({ now: clock });
     const call = provider.sent.find((s) => s.body.to === '573001112233');
     expect(call?.authorization).toBe('Bearer proveedor-token');
-    expect(call?.body).toMatchObject({ messaging_product: 'whatsapp', type: 'template', template: { name: 'bienvenida_vigia', language: { code: 'es' } } });
+    expect(call?.body).toMatchObject({
+      messaging_product: 'whatsapp',
+      type: 'template',
+      template: { name: 'bienvenida_vigia', language: { code: 'es' } },
+    });
     expect(call?.body.template.components[0].parameters.map((p: { text: string }) => p.text)).toEqual(['María', 'Clinica Mensajes']);
     expect((await page(id)).body.messages[0]).toMatchObject({ status: 'sent', load: false, error: null });
 
@@ -92,7 +108,10 @@ describe('chat pages (01 §7)', () => {
     const id = await newPatient();
     for (let i = 1; i <= 7; i++) {
       later(60_000);
-      const res = await t.http.post(`/api/v1/patients/${id}/messages`).set(bearer(org.tokens.enfermeria)).send({ text: `mensaje ${i}` });
+      const res = await t.http
+        .post(`/api/v1/patients/${id}/messages`)
+        .set(bearer(org.tokens.enfermeria))
+        .send({ text: `mensaje ${i}` });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ author_human: true, ai: false, author_name: null, custom_message: `mensaje ${i}` });
     }
@@ -112,24 +131,40 @@ describe('inbound webhook', () => {
     const res = await post(org.clientId, body, 'sha256=' + '0'.repeat(64));
     expect(res.status).toBe(401);
     expect(res.body.message).toBe('La firma del proveedor de mensajería no es válida.');
-    expect((await t.http.post(`/api/v1/messaging/webhook/${org.clientId}`).set('content-type', 'application/json').send(JSON.stringify(body))).status).toBe(401);
+    expect(
+      (await t.http.post(`/api/v1/messaging/webhook/${org.clientId}`).set('content-type', 'application/json').send(JSON.stringify(body)))
+        .status,
+    ).toBe(401);
     // Signed with another secret: refused too.
     expect((await post(org.clientId, body, signed('otro', body).signature)).status).toBe(401);
     const after = await select<{ n: number }>(t.sequelize, 'SELECT COUNT(*) AS n FROM messages');
     expect(Number(after[0].n)).toBe(Number(before[0].n));
   });
 
-  it('stores a patient\'s text, image and audio, fetches the attachments and serves them by signed link', async () => {
+  it("stores a patient's text, image and audio, fetches the attachments and serves them by signed link", async () => {
     const id = await newPatient({ cellphone: '3104445566' });
     provider.media.set('media-img-1', { bytes: Buffer.from('\x89PNG fake image bytes'), mime: 'image/png' });
     provider.media.set('media-aud-1', { bytes: Buffer.alloc(12_345, 1), mime: 'audio/ogg' });
-    expect((await post(org.clientId, inboundBody('573104445566', 'wamid.in.1', { type: 'text', text: { body: 'Buenos días' } }))).body).toEqual({ received: 1, stored: 1 });
+    expect(
+      (await post(org.clientId, inboundBody('573104445566', 'wamid.in.1', { type: 'text', text: { body: 'Buenos días' } }))).body,
+    ).toEqual({ received: 1, stored: 1 });
     later(1000);
-    await post(org.clientId, inboundBody('573104445566', 'wamid.in.2', { type: 'image', image: { id: 'media-img-1', mime_type: 'image/png', caption: 'mi pie' } }));
+    await post(
+      org.clientId,
+      inboundBody('573104445566', 'wamid.in.2', { type: 'image', image: { id: 'media-img-1', mime_type: 'image/png', caption: 'mi pie' } }),
+    );
     later(1000);
-    await post(org.clientId, inboundBody('573104445566', 'wamid.in.3', { type: 'audio', audio: { id: 'media-aud-1', mime_type: 'audio/ogg', filename: 'nota-de-voz-del-paciente.ogg', transcription: 'me siento mejor' } }));
+    await post(
+      org.clientId,
+      inboundBody('573104445566', 'wamid.in.3', {
+        type: 'audio',
+        audio: { id: 'media-aud-1', mime_type: 'audio/ogg', filename: 'nota-de-voz-del-paciente.ogg', transcription: 'me siento mejor' },
+      }),
+    );
     // The same delivery again (providers retry): stored once.
-    expect((await post(org.clientId, inboundBody('573104445566', 'wamid.in.1', { type: 'text', text: { body: 'Buenos días' } }))).body.stored).toBe(0);
+    expect(
+      (await post(org.clientId, inboundBody('573104445566', 'wamid.in.1', { type: 'text', text: { body: 'Buenos días' } }))).body.stored,
+    ).toBe(0);
 
     await t.jobs.runDue({ now: clock });
     const { messages, total_count } = (await page(id)).body;
@@ -138,7 +173,11 @@ describe('inbound webhook', () => {
     expect(text).toMatchObject({ message_type: 'incoming', author_human: true, custom_message: 'Buenos días', status: 'received' });
     expect(image.attachments.image.url).toMatch(/^\/api\/v1\/downloads\/[\w-]+\.[\w-]+$/);
     expect(image.custom_message).toBe('mi pie');
-    expect(audio.attachments.audio).toMatchObject({ filename: 'nota-de-voz-del-paciente.ogg', byte_size: 12_345, transcription: 'me siento mejor' });
+    expect(audio.attachments.audio).toMatchObject({
+      filename: 'nota-de-voz-del-paciente.ogg',
+      byte_size: 12_345,
+      transcription: 'me siento mejor',
+    });
 
     const img = await t.http.get(image.attachments.image.url).buffer(true);
     expect(img.status).toBe(200);
@@ -151,14 +190,21 @@ describe('inbound webhook', () => {
     expect((await t.http.get(image.attachments.image.url)).status).toBe(410);
 
     const info = await t.http.get(`/api/v1/patients/${id}/sme_info`).set(bearer(org.tokens.consulta));
-    expect(info.body).toMatchObject({ sme_enabled: true, sme_id: '573104445566', sme_metadata: { profile_name: 'Paciente', channel: 'whatsapp' } });
+    expect(info.body).toMatchObject({
+      sme_enabled: true,
+      sme_id: '573104445566',
+      sme_metadata: { profile_name: 'Paciente', channel: 'whatsapp' },
+    });
   });
 
   it('records messages from unknown numbers without a patient, scoped to the client', async () => {
     await post(org.clientId, inboundBody('573220000001', 'wamid.unknown.1', { type: 'text', text: { body: '¿Quién es?' } }, 'Desconocido'));
     const res = await t.http.get('/api/v1/messaging/unknown_messages').set(bearer(org.tokens.admin));
     expect(res.status).toBe(200);
-    expect(res.body.find((m: { custom_message: string }) => m.custom_message === '¿Quién es?')).toMatchObject({ phone: '573220000001', message_type: 'incoming' });
+    expect(res.body.find((m: { custom_message: string }) => m.custom_message === '¿Quién es?')).toMatchObject({
+      phone: '573220000001',
+      message_type: 'incoming',
+    });
     const theirs = await t.http.get('/api/v1/messaging/unknown_messages').set(bearer(other.tokens.admin));
     expect(theirs.body).toEqual([]);
     expect((await t.http.get('/api/v1/messaging/unknown_messages').set(bearer(org.tokens.enfermeria))).status).toBe(403);
@@ -198,7 +244,17 @@ describe('delivery failures', () => {
     const id = await newPatient({ cellphone: '3021231234' });
     const activityId = await insertActivity(id);
     provider.failNext.push(400);
-    await queueOutboundMessage({ sequelize: t.sequelize, now: clock, jobs: t.jobs }, { client_id: org.clientId, patient_id: id, kind: 'text', body: 'Recordatorio: tome su medicamento', reason: 'reminder', activity_id: activityId });
+    await queueOutboundMessage(
+      { sequelize: t.sequelize, now: clock, jobs: t.jobs },
+      {
+        client_id: org.clientId,
+        patient_id: id,
+        kind: 'text',
+        body: 'Recordatorio: tome su medicamento',
+        reason: 'reminder',
+        activity_id: activityId,
+      },
+    );
     await t.jobs.runDue({ now: clock });
     const [a] = await select<{ status: number }>(t.sequelize, 'SELECT status FROM activities WHERE id = :id', { id: activityId });
     expect(Number(a.status)).toBe(4);

@@ -5,20 +5,31 @@ let t: TestProduct;
 let org: Org;
 let patientId: number;
 let clock = new Date('2026-11-21T15:00:00Z');
-const advance = (ms: number) => { clock = new Date(clock.getTime() + ms); };
+const advance = (ms: number) => {
+  clock = new Date(clock.getTime() + ms);
+};
 
 beforeAll(async () => {
   t = await startTestProduct({ now: () => clock });
   org = await createOrg(t, 'Clinica Portal');
-  patientId = (await t.http.post('/api/v1/patients').set(bearer(await adminToken())).send(patientBody({ nid: '1020304050', cellphone: '3001112233' }))).body.id;
-  await t.http.post('/api/v1/patients').set(bearer(await adminToken())).send(patientBody({ nid: '1020304051', cellphone: '3001112244' }));
+  patientId = (
+    await t.http
+      .post('/api/v1/patients')
+      .set(bearer(await adminToken()))
+      .send(patientBody({ nid: '1020304050', cellphone: '3001112233' }))
+  ).body.id;
+  await t.http
+    .post('/api/v1/patients')
+    .set(bearer(await adminToken()))
+    .send(patientBody({ nid: '1020304051', cellphone: '3001112244' }));
 });
 afterAll(() => t.stop());
 // Each scenario starts outside every rate window.
 beforeEach(() => advance(25 * 3600_000));
 
 const request = (nid: string, ip = '10.0.0.1') => t.http.post('/api/v1/request_otp').set('X-Forwarded-For', ip).send({ nid });
-const verify = (nid: string, otp_code: string, challenge_id: string) => t.http.post('/api/v1/verify_otp').send({ nid, otp_code, challenge_id });
+const verify = (nid: string, otp_code: string, challenge_id: string) =>
+  t.http.post('/api/v1/verify_otp').send({ nid, otp_code, challenge_id });
 
 /** The test clock jumps days ahead, so staff sign in again rather than reuse an expired token. */
 async function adminToken(): Promise<string> {
@@ -131,7 +142,9 @@ describe('patient one-time code (D17)', () => {
       }
       const locked = await request(nid);
       expect(locked.status).toBe(429);
-      expect(locked.body.message).toBe('El acceso al portal está bloqueado temporalmente para este documento. Comuníquese con su institución.');
+      expect(locked.body.message).toBe(
+        'El acceso al portal está bloqueado temporalmente para este documento. Comuníquese con su institución.',
+      );
     }
     advance(24 * 3600_000);
     expect((await request('1020304050')).status).toBe(200);

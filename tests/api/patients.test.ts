@@ -17,10 +17,20 @@ describe('POST /api/v1/patients', () => {
     const res = await create(patientBody({ nid: '52123456' }));
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      first_name: 'MARÍA JOSÉ', last_name: 'PÉREZ GÓMEZ', full_name: 'MARÍA JOSÉ PÉREZ GÓMEZ',
-      id_type_name: 'Cédula de ciudadanía', country_name: 'Colombia', city_id: BOGOTA, city_name: 'Bogotá, D.C.',
-      address: 'CALLE 45 # 12-30', email: 'maria.perez@example.co', status: 1, status_name: 'Activo',
-      gender_name: 'Femenino', age: 76, time_zone: 'America/Bogota',
+      first_name: 'MARÍA JOSÉ',
+      last_name: 'PÉREZ GÓMEZ',
+      full_name: 'MARÍA JOSÉ PÉREZ GÓMEZ',
+      id_type_name: 'Cédula de ciudadanía',
+      country_name: 'Colombia',
+      city_id: BOGOTA,
+      city_name: 'Bogotá, D.C.',
+      address: 'CALLE 45 # 12-30',
+      email: 'maria.perez@example.co',
+      status: 1,
+      status_name: 'Activo',
+      gender_name: 'Femenino',
+      age: 76,
+      time_zone: 'America/Bogota',
     });
     expect(res.body.permissions).toMatchObject({ edit: true, set_deceased: true, create_order: true });
   });
@@ -28,7 +38,10 @@ describe('POST /api/v1/patients', () => {
   it('makes a patient without complete contact data incomplete (2), and complete data activates it (D9)', async () => {
     const res = await create(patientBody({ nid: '52123457', email: null, address: null }));
     expect(res.body.status).toBe(2);
-    const upd = await t.http.put(`/api/v1/patients/${res.body.id}`).set(bearer(org.tokens.enfermeria)).send({ address: 'carrera 7 # 1-2', email: 'x@y.co' });
+    const upd = await t.http
+      .put(`/api/v1/patients/${res.body.id}`)
+      .set(bearer(org.tokens.enfermeria))
+      .send({ address: 'carrera 7 # 1-2', email: 'x@y.co' });
     expect(upd.status).toBe(200);
     expect(upd.body).toMatchObject({ status: 1, address: 'CARRERA 7 # 1-2', notification: { type: 'success' } });
   });
@@ -82,7 +95,11 @@ describe('POST /api/v1/patients', () => {
 
 describe('GET /api/v1/patients', () => {
   beforeAll(async () => {
-    for (const [nid, first, last] of [['71000001', 'carlos', 'ruiz'], ['71000002', 'carla', 'ríos'], ['71000003', 'pedro', 'álvarez carlos']]) {
+    for (const [nid, first, last] of [
+      ['71000001', 'carlos', 'ruiz'],
+      ['71000002', 'carla', 'ríos'],
+      ['71000003', 'pedro', 'álvarez carlos'],
+    ]) {
       await create(patientBody({ nid, first_name: first, last_name: last }));
     }
   });
@@ -160,7 +177,10 @@ describe('PUT /api/v1/patients/:id', () => {
 
   it('refuses insurer fields outside Colombia', async () => {
     const p = (await create(patientBody({ nid: '81000004' }))).body;
-    const res = await t.http.put(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.admin)).send({ country_id: 8, id_type: 16, nid: '12345679S', city_id: null, eapb_id: 1 });
+    const res = await t.http
+      .put(`/api/v1/patients/${p.id}`)
+      .set(bearer(org.tokens.admin))
+      .send({ country_id: 8, id_type: 16, nid: '12345679S', city_id: null, eapb_id: 1 });
     expect(res.status).toBe(400);
     expect(res.body.field).toBe('eapb_id');
   });
@@ -180,7 +200,9 @@ describe('name search index', () => {
   it('finds a patient by the start of any name word, and follows a rename', async () => {
     const p = (await create(patientBody({ nid: '61000001', first_name: 'ximena andrea', last_name: 'zúñiga ortiz' }))).body;
     const find = async (q: string) =>
-      (await t.http.get(`/api/v1/patients?q=${encodeURIComponent(q)}`).set(bearer(org.tokens.consulta))).body.map((x: { id: number }) => x.id);
+      (await t.http.get(`/api/v1/patients?q=${encodeURIComponent(q)}`).set(bearer(org.tokens.consulta))).body.map(
+        (x: { id: number }) => x.id,
+      );
     expect(await find('andr')).toEqual([p.id]);
     expect(await find('zuñ ort')).toEqual([p.id]);
     expect(await find('Zúñiga Ximena')).toEqual([p.id]);
@@ -193,7 +215,10 @@ describe('name search index', () => {
 
 describe('status change log (migration 0011)', () => {
   const changes = (patientId: number) =>
-    t.sequelize.query(`SELECT client_id, from_status, to_status, user_id FROM patient_status_changes WHERE patient_id = ${patientId} ORDER BY id`, { type: 'SELECT' });
+    t.sequelize.query(
+      `SELECT client_id, from_status, to_status, user_id FROM patient_status_changes WHERE patient_id = ${patientId} ORDER BY id`,
+      { type: 'SELECT' },
+    );
 
   it('records every change, asked for or implied by contact data, with who made it', async () => {
     const p = (await create(patientBody({ nid: '82000001', email: null }))).body;
@@ -205,7 +230,9 @@ describe('status change log (migration 0011)', () => {
     expect(off.body.notification.message).toBe('Paciente inactivado. Sus actividades futuras quedaron suspendidas.');
     await t.http.put(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.admin)).send({ clinic_history: 'HTA' });
     const dead = await t.http.put(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.admin)).send({ status: 3 });
-    expect(dead.body.notification.message).toBe('Paciente registrado como fallecido. Sus órdenes y actividades pendientes fueron canceladas.');
+    expect(dead.body.notification.message).toBe(
+      'Paciente registrado como fallecido. Sus órdenes y actividades pendientes fueron canceladas.',
+    );
     expect(await changes(p.id)).toEqual([
       { client_id: org.clientId, from_status: 2, to_status: 1, user_id: org.users.enfermeria.id },
       { client_id: org.clientId, from_status: 1, to_status: 0, user_id: org.users.medico.id },
@@ -226,9 +253,21 @@ describe('declaring a death with the whole record (01 §4, D9)', () => {
   it('accepts the whole editable record with status 3 and then refuses contact, tags and history edits', async () => {
     const p = (await create(patientBody({ nid: '83000001' }))).body;
     const whole = {
-      id_type: p.id_type, nid: p.nid, first_name: p.first_name, last_name: p.last_name, country_id: p.country_id,
-      city_id: p.city_id, birth_date: p.birth_date, gender: p.gender, address: p.address, neighborhood: p.neighborhood,
-      prefix: p.prefix, cellphone: p.cellphone, email: p.email, clinic_history: p.clinic_history, status: 3,
+      id_type: p.id_type,
+      nid: p.nid,
+      first_name: p.first_name,
+      last_name: p.last_name,
+      country_id: p.country_id,
+      city_id: p.city_id,
+      birth_date: p.birth_date,
+      gender: p.gender,
+      address: p.address,
+      neighborhood: p.neighborhood,
+      prefix: p.prefix,
+      cellphone: p.cellphone,
+      email: p.email,
+      clinic_history: p.clinic_history,
+      status: 3,
     };
     const dead = await t.http.put(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.medico)).send(whole);
     expect(dead.status).toBe(200);
@@ -240,7 +279,7 @@ describe('declaring a death with the whole record (01 §4, D9)', () => {
     }
   });
 
-  it('answers 404 for another client\'s patient', async () => {
+  it("answers 404 for another client's patient", async () => {
     const other = await createOrg(t, 'Otra Clinica Pacientes');
     const p = (await create(patientBody({ nid: '83000002' }))).body;
     expect((await t.http.put(`/api/v1/patients/${p.id}`).set(bearer(other.tokens.admin)).send({ status: 3 })).status).toBe(404);
@@ -261,10 +300,16 @@ describe('multi-patient device card (01 §5)', () => {
     try {
       const p = (await create(patientBody({ nid: '83000004' }))).body;
       expect((await t.http.patch(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.admin)).send({ card_id: 'GW-77' })).status).toBe(200);
-      const refused = await t.http.patch(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.admin)).send({ multipatient_card_id: 'MP-0002' });
+      const refused = await t.http
+        .patch(`/api/v1/patients/${p.id}`)
+        .set(bearer(org.tokens.admin))
+        .send({ multipatient_card_id: 'MP-0002' });
       expect(refused.status).toBe(400);
       expect(refused.body.message).toBe('El paciente ya tiene un gateway asignado; quítelo antes de asignar una tarjeta multipaciente.');
-      const ok = await t.http.patch(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.admin)).send({ card_id: null, multipatient_card_id: 'MP-0002' });
+      const ok = await t.http
+        .patch(`/api/v1/patients/${p.id}`)
+        .set(bearer(org.tokens.admin))
+        .send({ card_id: null, multipatient_card_id: 'MP-0002' });
       expect(ok.status).toBe(200);
       expect(ok.body).toMatchObject({ card_id: null, multipatient_card_id: 'MP-0002', gateway: true });
     } finally {

@@ -90,7 +90,12 @@ describe.each(OWNERS)('%s AI instructions', (_owner, url) => {
 
   it('two simultaneous creations leave exactly one active', async () => {
     const results = await Promise.all(
-      [1, 2, 3].map((n) => t.http.post(url()).set(bearer(org.tokens.admin)).send({ text: `Instrucción simultánea ${n}`, status: 1 })),
+      [1, 2, 3].map((n) =>
+        t.http
+          .post(url())
+          .set(bearer(org.tokens.admin))
+          .send({ text: `Instrucción simultánea ${n}`, status: 1 }),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual([201, 201, 201]);
     expect(await activeCount(url(), org.tokens.admin)).toBe(1);
@@ -100,17 +105,28 @@ describe.each(OWNERS)('%s AI instructions', (_owner, url) => {
 describe('roles (D13, P31)', () => {
   it.each(['medico', 'enfermeria', 'consulta'] as const)('refuses client and tag instruction writes by %s', async (role) => {
     expect((await t.http.post('/api/v1/client_prompts').set(bearer(org.tokens[role])).send({ text: 'no permitido' })).status).toBe(403);
-    expect((await t.http.post(`/api/v1/tags/${tagId}/prompts`).set(bearer(org.tokens[role])).send({ text: 'no permitido' })).status).toBe(403);
+    expect((await t.http.post(`/api/v1/tags/${tagId}/prompts`).set(bearer(org.tokens[role])).send({ text: 'no permitido' })).status).toBe(
+      403,
+    );
   });
 
-  it.each([['medico', 201], ['enfermeria', 201], ['consulta', 403]] as const)('patient instructions: %s → %i', async (role, status) => {
-    const res = await t.http.post(`/api/v1/patients/${patientId}/prompts`).set(bearer(org.tokens[role])).send({ text: `Instrucción de ${role}` });
+  it.each([
+    ['medico', 201],
+    ['enfermeria', 201],
+    ['consulta', 403],
+  ] as const)('patient instructions: %s → %i', async (role, status) => {
+    const res = await t.http
+      .post(`/api/v1/patients/${patientId}/prompts`)
+      .set(bearer(org.tokens[role]))
+      .send({ text: `Instrucción de ${role}` });
     expect(res.status).toBe(status);
   });
 
   it('answers 404 for a patient or tag of another client', async () => {
     expect((await t.http.get(`/api/v1/patients/${patientId}/prompts`).set(bearer(other.tokens.admin))).status).toBe(404);
-    expect((await t.http.post(`/api/v1/patients/${patientId}/prompts`).set(bearer(other.tokens.admin)).send({ text: 'intruso' })).status).toBe(404);
+    expect(
+      (await t.http.post(`/api/v1/patients/${patientId}/prompts`).set(bearer(other.tokens.admin)).send({ text: 'intruso' })).status,
+    ).toBe(404);
     expect((await t.http.get(`/api/v1/tags/${tagId}/prompts`).set(bearer(other.tokens.admin))).status).toBe(404);
     expect((await t.http.post(`/api/v1/tags/${tagId}/prompts`).set(bearer(other.tokens.admin)).send({ text: 'intruso' })).status).toBe(404);
   });
@@ -125,12 +141,18 @@ describe('roles (D13, P31)', () => {
 describe('deceased patient', () => {
   it('refuses new and edited instructions', async () => {
     const id = (await t.http.post('/api/v1/patients').set(bearer(org.tokens.admin)).send(patientBody())).body.id;
-    const p = (await t.http.post(`/api/v1/patients/${id}/prompts`).set(bearer(org.tokens.admin)).send({ text: 'Antes del fallecimiento' })).body;
+    const p = (await t.http.post(`/api/v1/patients/${id}/prompts`).set(bearer(org.tokens.admin)).send({ text: 'Antes del fallecimiento' }))
+      .body;
     expect((await t.http.put(`/api/v1/patients/${id}`).set(bearer(org.tokens.admin)).send({ status: 3 })).status).toBe(200);
-    const create = await t.http.post(`/api/v1/patients/${id}/prompts`).set(bearer(org.tokens.admin)).send({ text: 'Después del fallecimiento' });
+    const create = await t.http
+      .post(`/api/v1/patients/${id}/prompts`)
+      .set(bearer(org.tokens.admin))
+      .send({ text: 'Después del fallecimiento' });
     expect(create.status).toBe(403);
     expect(create.body.message).toBe('El paciente está registrado como fallecido; su ficha no admite cambios.');
-    expect((await t.http.put(`/api/v1/patients/${id}/prompts/${p.id}`).set(bearer(org.tokens.admin)).send({ text: 'cambio' })).status).toBe(403);
+    expect((await t.http.put(`/api/v1/patients/${id}/prompts/${p.id}`).set(bearer(org.tokens.admin)).send({ text: 'cambio' })).status).toBe(
+      403,
+    );
     expect((await t.http.get(`/api/v1/patients/${id}/prompts`).set(bearer(org.tokens.consulta))).status).toBe(200);
   });
 });
@@ -139,8 +161,12 @@ describe('tag list shows its instruction (02 §2.11)', () => {
   it('active_prompt: the active one, else the newest inactive one, else null', async () => {
     const tag = (await t.http.post('/api/v1/tags').set(bearer(org.tokens.admin)).send({ name: 'epoc ia', color: 'blue' })).body;
     expect(tag.active_prompt).toBeNull();
-    const p = (await t.http.post(`/api/v1/tags/${tag.id}/prompts`).set(bearer(org.tokens.admin)).send({ text: 'Pregunte por la tos' })).body;
-    expect((await t.http.get(`/api/v1/tags/${tag.id}`).set(bearer(org.tokens.admin))).body.active_prompt).toEqual({ text: 'Pregunte por la tos', status: 1 });
+    const p = (await t.http.post(`/api/v1/tags/${tag.id}/prompts`).set(bearer(org.tokens.admin)).send({ text: 'Pregunte por la tos' }))
+      .body;
+    expect((await t.http.get(`/api/v1/tags/${tag.id}`).set(bearer(org.tokens.admin))).body.active_prompt).toEqual({
+      text: 'Pregunte por la tos',
+      status: 1,
+    });
     await t.http.patch(`/api/v1/tags/${tag.id}/prompts/${p.id}`).set(bearer(org.tokens.admin)).send({ status: 0 });
     const list = (await t.http.get('/api/v1/tags?q=epoc').set(bearer(org.tokens.admin))).body;
     expect(list[0].active_prompt).toEqual({ text: 'Pregunte por la tos', status: 0 });
@@ -149,7 +175,11 @@ describe('tag list shows its instruction (02 §2.11)', () => {
   });
 
   it('the database itself refuses a second active instruction for one owner', async () => {
-    const [row] = await select<{ id: number }>(t.sequelize, "SELECT id FROM prompts WHERE owner_type = 'client' AND client_id = :c AND status = 1", { c: org.clientId });
+    const [row] = await select<{ id: number }>(
+      t.sequelize,
+      "SELECT id FROM prompts WHERE owner_type = 'client' AND client_id = :c AND status = 1",
+      { c: org.clientId },
+    );
     await expect(
       t.sequelize.query(
         "INSERT INTO prompts (client_id, owner_type, owner_id, text, status, created_at, updated_at) VALUES (:c, 'client', :c, 'segunda', 1, :now, :now)",

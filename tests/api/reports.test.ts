@@ -27,11 +27,14 @@ async function download(path: string, token = org.tokens.consulta): Promise<stri
   const link = await t.http.get(path).set(bearer(token));
   expect(link.status, JSON.stringify(link.body)).toBe(200);
   expect(link.body.url).toMatch(/^\/api\/v1\/downloads\//);
-  const file = await t.http.get(link.body.url).buffer(true).parse((res, cb) => {
-    let data = '';
-    res.on('data', (c: Buffer) => (data += c.toString('utf8')));
-    res.on('end', () => cb(null, data));
-  });
+  const file = await t.http
+    .get(link.body.url)
+    .buffer(true)
+    .parse((res, cb) => {
+      let data = '';
+      res.on('data', (c: Buffer) => (data += c.toString('utf8')));
+      res.on('end', () => cb(null, data));
+    });
   expect(file.status).toBe(200);
   expect(file.headers['content-type']).toContain('text/csv');
   return (file.body as string).replace(/^\ufeff/, '');
@@ -50,7 +53,9 @@ describe('reports', () => {
   it('the vital-signs report has each patient’s latest values of the group', async () => {
     const csv = await download('/api/v1/reports/vital_signs?group=cardiovascular');
     const [header, row] = csv.trim().split('\n');
-    expect(header).toBe('Documento,Paciente,Estado,Frecuencia cardiaca (lpm),Fecha Frecuencia cardiaca,Presión sistólica (mmHg),Fecha Presión sistólica,Presión diastólica (mmHg),Fecha Presión diastólica');
+    expect(header).toBe(
+      'Documento,Paciente,Estado,Frecuencia cardiaca (lpm),Fecha Frecuencia cardiaca,Presión sistólica (mmHg),Fecha Presión sistólica,Presión diastólica (mmHg),Fecha Presión diastólica',
+    );
     expect(row).toMatch(new RegExp(`^${nid},ANA RUIZ,Activo,75,[0-9-]+ [0-9:]+,128,[0-9-]+ [0-9:]+,82,`));
     const empty = await download('/api/v1/reports/vital_signs?group=glucose');
     expect(empty.trim().split('\n')).toHaveLength(1);
@@ -94,7 +99,13 @@ describe('reports', () => {
 
   it('counts open alerts by priority, only the client’s own', async () => {
     // Rows as the alerts module stores them (status 1 open, 2 closed; priority 1 Alta, 2 Media, 3 Baja).
-    for (const [priority, status] of [[1, 1], [1, 1], [2, 1], [3, 1], [3, 2]]) {
+    for (const [priority, status] of [
+      [1, 1],
+      [1, 1],
+      [2, 1],
+      [3, 1],
+      [3, 2],
+    ]) {
       await t.sequelize.query(
         'INSERT INTO alerts (client_id, patient_id, alert_type, status, priority, created_at, updated_at) VALUES (:c, :p, 1, :status, :priority, :now, :now)',
         { replacements: { c: org.clientId, p: patientId, status, priority, now: new Date() } },

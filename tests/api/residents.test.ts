@@ -40,9 +40,17 @@ beforeAll(async () => {
   t = await startTestProduct();
   org = await createOrg(t, 'Residencia Integrada');
   other = await createOrg(t, 'Residencia Sin Integracion');
-  await execute(t.sequelize, 'UPDATE clients SET residents_enabled = :on, residents_url = :url, residents_user = :user, residents_password = :password WHERE id = :id', {
-    on: true, url: peerUrl, user: 'vigia', password: 'clave-secreta', id: org.clientId,
-  });
+  await execute(
+    t.sequelize,
+    'UPDATE clients SET residents_enabled = :on, residents_url = :url, residents_user = :user, residents_password = :password WHERE id = :id',
+    {
+      on: true,
+      url: peerUrl,
+      user: 'vigia',
+      password: 'clave-secreta',
+      id: org.clientId,
+    },
+  );
   patientId = (await t.http.post('/api/v1/patients').set(bearer(org.tokens.admin)).send(patientBody())).body.id;
 });
 afterAll(async () => {
@@ -58,7 +66,10 @@ describe('residents lookup (01 §2 Ajustes, D18)', () => {
     const res = await lookup('00010');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ id: 4711, full_name: 'ROSA ELENA PARRA', document_id: '41234567', document_id_type: 'CC', code: '00010' });
-    expect(seen.at(-1)).toMatchObject({ url: '/api/residents/00010', auth: `Basic ${Buffer.from('vigia:clave-secreta').toString('base64')}` });
+    expect(seen.at(-1)).toMatchObject({
+      url: '/api/residents/00010',
+      auth: `Basic ${Buffer.from('vigia:clave-secreta').toString('base64')}`,
+    });
   });
 
   it('answers 404 Residente no encontrado when the product does not know the code', async () => {
@@ -102,11 +113,16 @@ describe('residents lookup (01 §2 Ajustes, D18)', () => {
 
   it('assigns the found resident to the patient and unassigns it', async () => {
     const resident = (await lookup('00010')).body;
-    const assigned = await t.http.put(`/api/v1/patients/${patientId}`).set(bearer(org.tokens.enfermeria))
+    const assigned = await t.http
+      .put(`/api/v1/patients/${patientId}`)
+      .set(bearer(org.tokens.enfermeria))
       .send({ resiplus_data: resident, resiplus_code: resident.code, resiplus_id: String(resident.id) });
     expect(assigned.status).toBe(200);
     expect(assigned.body).toMatchObject({ resiplus_code: '00010', resiplus_id: '4711', resiplus_data: { full_name: 'ROSA ELENA PARRA' } });
-    const cleared = await t.http.put(`/api/v1/patients/${patientId}`).set(bearer(org.tokens.enfermeria)).send({ resiplus_data: null, resiplus_code: null, resiplus_id: null });
+    const cleared = await t.http
+      .put(`/api/v1/patients/${patientId}`)
+      .set(bearer(org.tokens.enfermeria))
+      .send({ resiplus_data: null, resiplus_code: null, resiplus_id: null });
     expect(cleared.body).toMatchObject({ resiplus_data: null, resiplus_code: null, resiplus_id: null });
   });
 });

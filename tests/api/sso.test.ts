@@ -12,7 +12,12 @@ beforeAll(async () => {
   provider = await startOidcProvider({ unverified: ['sin.verificar@clinicasso.test'] });
   provider.register(REDIRECT_URI);
   // The app reads OIDC_* when it is built (each test file runs in its own worker).
-  Object.assign(process.env, { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret, OIDC_REDIRECT_URI: REDIRECT_URI });
+  Object.assign(process.env, {
+    OIDC_ISSUER: provider.issuer,
+    OIDC_CLIENT_ID: provider.clientId,
+    OIDC_CLIENT_SECRET: provider.clientSecret,
+    OIDC_REDIRECT_URI: REDIRECT_URI,
+  });
   t = await startTestProduct();
   org = await createOrg(t, 'Clinica SSO');
 });
@@ -42,14 +47,22 @@ describe('single sign-on (OpenID Connect, code + PKCE)', () => {
   it('signs in the user with the e-mail the provider asserts and issues our own session', async () => {
     const { url } = await start();
     const callback = await signInAtProvider(url, org.users.medico.email, REDIRECT_URI);
-    const res = await t.http.post('/api/v1/sso/callback').send({ code: callback.searchParams.get('code'), state: callback.searchParams.get('state'), iss: callback.searchParams.get('iss') ?? undefined });
+    const res = await t.http
+      .post('/api/v1/sso/callback')
+      .send({
+        code: callback.searchParams.get('code'),
+        state: callback.searchParams.get('state'),
+        iss: callback.searchParams.get('iss') ?? undefined,
+      });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ user_id: org.users.medico.id, client_id: org.clientId, role_name: 'medico' });
     const me = await t.http.get('/api/v1/me').set(bearer(res.body.token));
     expect(me.status).toBe(200);
     expect(me.body.email).toBe(org.users.medico.email);
     // The code and the state are single use.
-    const again = await t.http.post('/api/v1/sso/callback').send({ code: callback.searchParams.get('code'), state: callback.searchParams.get('state') });
+    const again = await t.http
+      .post('/api/v1/sso/callback')
+      .send({ code: callback.searchParams.get('code'), state: callback.searchParams.get('state') });
     expect(again.status).toBe(401);
   });
 
@@ -59,7 +72,9 @@ describe('single sign-on (OpenID Connect, code + PKCE)', () => {
   ])('refuses %s', async (_label, email) => {
     const { url } = await start();
     const callback = await signInAtProvider(url, email, REDIRECT_URI);
-    const res = await t.http.post('/api/v1/sso/callback').send({ code: callback.searchParams.get('code'), state: callback.searchParams.get('state') });
+    const res = await t.http
+      .post('/api/v1/sso/callback')
+      .send({ code: callback.searchParams.get('code'), state: callback.searchParams.get('state') });
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ code: 'sso_failed', message: 'No se pudo completar el inicio de sesión único.' });
     expect(res.body).not.toHaveProperty('token');

@@ -11,17 +11,28 @@ afterAll(() => t.stop());
 
 describe('tags', () => {
   it('lets an admin create, rename and delete a tag; names are upper-cased', async () => {
-    const created = await t.http.post('/api/v1/tags?owner=client').set(bearer(org.tokens.admin)).send({ name: 'hipertensión', color: 'red' });
+    const created = await t.http
+      .post('/api/v1/tags?owner=client')
+      .set(bearer(org.tokens.admin))
+      .send({ name: 'hipertensión', color: 'red' });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'HIPERTENSIÓN', color: 'red', active_prompt: null, patients_count: 0 });
-    const renamed = await t.http.patch(`/api/v1/tags/${created.body.id}`).set(bearer(org.tokens.admin)).send({ tag: { color: 'amber' } });
+    const renamed = await t.http
+      .patch(`/api/v1/tags/${created.body.id}`)
+      .set(bearer(org.tokens.admin))
+      .send({ tag: { color: 'amber' } });
     expect(renamed.body.color).toBe('amber');
     expect((await t.http.delete(`/api/v1/tags/${created.body.id}`).set(bearer(org.tokens.admin))).status).toBe(204);
     expect((await t.http.get(`/api/v1/tags/${created.body.id}`).set(bearer(org.tokens.admin))).status).toBe(404);
   });
 
   it.each(['medico', 'enfermeria', 'consulta'] as const)('refuses writes by %s with 403 and changes nothing', async (role) => {
-    const tag = (await t.http.post('/api/v1/tags').set(bearer(org.tokens.admin)).send({ name: `solo admin ${role}`, color: 'blue' })).body;
+    const tag = (
+      await t.http
+        .post('/api/v1/tags')
+        .set(bearer(org.tokens.admin))
+        .send({ name: `solo admin ${role}`, color: 'blue' })
+    ).body;
     expect((await t.http.post('/api/v1/tags').set(bearer(org.tokens[role])).send({ name: 'nueva', color: 'blue' })).status).toBe(403);
     expect((await t.http.put(`/api/v1/tags/${tag.id}`).set(bearer(org.tokens[role])).send({ name: 'cambiada' })).status).toBe(403);
     expect((await t.http.delete(`/api/v1/tags/${tag.id}`).set(bearer(org.tokens[role]))).status).toBe(403);
@@ -43,7 +54,11 @@ describe('tags', () => {
   });
 
   it('lists with simple-rest paging, sorting and search', async () => {
-    for (const name of ['alfa', 'beta', 'gamma', 'delta']) await t.http.post('/api/v1/tags').set(bearer(org.tokens.admin)).send({ name: `lista ${name}`, color: 'pink' });
+    for (const name of ['alfa', 'beta', 'gamma', 'delta'])
+      await t.http
+        .post('/api/v1/tags')
+        .set(bearer(org.tokens.admin))
+        .send({ name: `lista ${name}`, color: 'pink' });
     const page = await t.http.get('/api/v1/tags?_start=0&_end=2&_sort=name&_order=desc&q=lista').set(bearer(org.tokens.consulta));
     expect(page.status).toBe(200);
     expect(page.headers['x-total-count']).toBe('4');
@@ -63,7 +78,9 @@ describe('listings (03 §7)', () => {
 
   it('gives the id types of a country with their validation regex', async () => {
     const res = await t.http.get('/api/v1/listings/id_types_full?country_id=8').set(bearer(org.tokens.consulta));
-    expect(res.body.data).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'DNI', validation_regex: '^[0-9]{8}[TRWAGMYFPDXBNJZSQVHLCKE]$' })]));
+    expect(res.body.data).toEqual(
+      expect.arrayContaining([expect.objectContaining({ code: 'DNI', validation_regex: '^[0-9]{8}[TRWAGMYFPDXBNJZSQVHLCKE]$' })]),
+    );
     expect((await t.http.get('/api/v1/listings/id_types_full').set(bearer(org.tokens.consulta))).status).toBe(400);
   });
 

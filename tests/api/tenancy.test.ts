@@ -12,7 +12,12 @@ beforeAll(async () => {
   a = await createOrg(t, 'Clinica Uno');
   b = await createOrg(t, 'Clinica Dos');
   tagA = (await t.http.post('/api/v1/tags?owner=client').set(bearer(a.tokens.admin)).send({ name: 'Diabetes', color: 'red' })).body.id;
-  patientA = (await t.http.post('/api/v1/patients').set(bearer(a.tokens.admin)).send(patientBody({ nid: '1020304050', tag_ids: [tagA] }))).body.id;
+  patientA = (
+    await t.http
+      .post('/api/v1/patients')
+      .set(bearer(a.tokens.admin))
+      .send(patientBody({ nid: '1020304050', tag_ids: [tagA] }))
+  ).body.id;
 });
 afterAll(() => t.stop());
 
@@ -34,7 +39,7 @@ describe('tenancy (D14): client B never sees or changes client A', () => {
     expect((body ? await missing.send(body) : await missing).body).toEqual(res.body);
   });
 
-  it('leaves client A\'s rows unchanged after B\'s attempts', async () => {
+  it("leaves client A's rows unchanged after B's attempts", async () => {
     const p = await t.http.get(`/api/v1/patients/${patientA}`).set(bearer(a.tokens.admin));
     expect(p.status).toBe(200);
     expect(p.body).toMatchObject({ first_name: 'MARÍA JOSÉ', status: 1, tag_ids: [tagA] });
@@ -42,7 +47,7 @@ describe('tenancy (D14): client B never sees or changes client A', () => {
     expect(tag.body).toMatchObject({ name: 'DIABETES', patients_count: 1 });
   });
 
-  it('never lists another client\'s rows', async () => {
+  it("never lists another client's rows", async () => {
     const patients = await t.http.get('/api/v1/patients').set(bearer(b.tokens.admin));
     expect(patients.status).toBe(200);
     expect(patients.body).toEqual([]);
@@ -55,14 +60,20 @@ describe('tenancy (D14): client B never sees or changes client A', () => {
     expect(listing.body).toEqual({ data: {} });
   });
 
-  it('refuses to attach another client\'s tag to a patient', async () => {
-    const res = await t.http.post('/api/v1/patients').set(bearer(b.tokens.admin)).send(patientBody({ tag_ids: [tagA] }));
+  it("refuses to attach another client's tag to a patient", async () => {
+    const res = await t.http
+      .post('/api/v1/patients')
+      .set(bearer(b.tokens.admin))
+      .send(patientBody({ tag_ids: [tagA] }));
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ field: 'tag_ids', message: 'Una de las etiquetas no existe.' });
   });
 
   it('lets the same document exist in two clients', async () => {
-    const res = await t.http.post('/api/v1/patients').set(bearer(b.tokens.admin)).send(patientBody({ nid: '1020304050' }));
+    const res = await t.http
+      .post('/api/v1/patients')
+      .set(bearer(b.tokens.admin))
+      .send(patientBody({ nid: '1020304050' }));
     expect(res.status).toBe(201);
     const check = await t.http.post('/api/v1/patients/validate').set(bearer(a.tokens.medico)).send({ id_type: 1, nid: '1020304050' });
     expect(check.body.id).toBe(patientA);

@@ -10,7 +10,11 @@ let other: Org;
 
 const receive = (clientId: number, from: string, id: string, text: string) => {
   const s = signed(SECRET, inboundBody(from, id, { type: 'text', text: { body: text } }, 'Desconocido'));
-  return t.http.post(`/api/v1/messaging/webhook/${clientId}`).set('content-type', 'application/json').set('x-hub-signature-256', s.signature).send(s.raw);
+  return t.http
+    .post(`/api/v1/messaging/webhook/${clientId}`)
+    .set('content-type', 'application/json')
+    .set('x-hub-signature-256', s.signature)
+    .send(s.raw);
 };
 const list = (query: string, token = org.tokens.admin) => t.http.get(`/api/v1/messaging/unknown_messages${query}`).set(bearer(token));
 
@@ -22,13 +26,21 @@ beforeAll(async () => {
   org = await createOrg(t, 'Clinica Desconocidos');
   other = await createOrg(t, 'Clinica Ajena');
   // A known patient: their messages never show in the list.
-  expect((await t.http.post('/api/v1/patients').set(bearer(org.tokens.admin)).send(patientBody({ cellphone: '3005550000' }))).status).toBe(201);
+  expect(
+    (
+      await t.http
+        .post('/api/v1/patients')
+        .set(bearer(org.tokens.admin))
+        .send(patientBody({ cellphone: '3005550000' }))
+    ).status,
+  ).toBe(201);
   for (const [from, id, text] of [
     ['573220000001', 'wamid.u.1', '¿Quién es? Me llegó un mensaje'],
     ['573220000002', 'wamid.u.2', 'Quiero AGENDAR una cita'],
     ['573220000001', 'wamid.u.3', 'Hola de nuevo'],
     ['573005550000', 'wamid.k.1', 'Soy paciente, quiero agendar'],
-  ]) expect((await receive(org.clientId, from, id, text)).status).toBe(200);
+  ])
+    expect((await receive(org.clientId, from, id, text)).status).toBe(200);
   expect((await receive(other.clientId, '573220000009', 'wamid.o.1', 'Agendar en la otra clínica')).status).toBe(200);
 });
 afterAll(async () => {
@@ -37,7 +49,7 @@ afterAll(async () => {
 });
 
 describe('GET /messaging/unknown_messages', () => {
-  it('lists only this client\'s messages with no patient, newest first, with number and total', async () => {
+  it("lists only this client's messages with no patient, newest first, with number and total", async () => {
     const res = await list('');
     expect(res.status).toBe(200);
     expect(res.headers['x-total-count']).toBe('3');

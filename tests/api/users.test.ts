@@ -17,21 +17,44 @@ let n = 0;
 function userBody(overrides: Record<string, unknown> = {}) {
   n += 1;
   return {
-    first_name: 'carlos andrés', last_name: 'gómez ruiz', email: `Carlos.Gomez${n}@Clinica.co`,
-    password: 'Segura@2026', password_confirmation: 'Segura@2026', cellphone: '3001112233', prefix: '+57',
-    country_id: 26, city_id: BOGOTA, role_name: 'enfermeria', ...overrides,
+    first_name: 'carlos andrés',
+    last_name: 'gómez ruiz',
+    email: `Carlos.Gomez${n}@Clinica.co`,
+    password: 'Segura@2026',
+    password_confirmation: 'Segura@2026',
+    cellphone: '3001112233',
+    prefix: '+57',
+    country_id: 26,
+    city_id: BOGOTA,
+    role_name: 'enfermeria',
+    ...overrides,
   };
 }
 
 describe('POST /api/v1/users', () => {
   it('creates a user who can then sign in; names upper-cased, e-mail lower-cased, no hash in the answer', async () => {
     const body = userBody();
-    const res = await t.http.post('/api/v1/users').set(bearer(org.tokens.admin)).send({ user: { ...body, password_confirmation: undefined }, password_confirmation: body.password });
+    const res = await t.http
+      .post('/api/v1/users')
+      .set(bearer(org.tokens.admin))
+      .send({ user: { ...body, password_confirmation: undefined }, password_confirmation: body.password });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toMatchObject({
-      first_name: 'CARLOS ANDRÉS', last_name: 'GÓMEZ RUIZ', email: body.email.toLowerCase(), status: 0, status_name: 'Activo',
-      role_name: 'enfermeria', role_label: 'Enfermería', city_name: 'Bogotá, D.C.', country_name: 'Colombia', time_zone: 'America/Bogota',
-      media_email: true, media_whatsapp: false, priority_high: true, priority_medium: true, priority_low: false,
+      first_name: 'CARLOS ANDRÉS',
+      last_name: 'GÓMEZ RUIZ',
+      email: body.email.toLowerCase(),
+      status: 0,
+      status_name: 'Activo',
+      role_name: 'enfermeria',
+      role_label: 'Enfermería',
+      city_name: 'Bogotá, D.C.',
+      country_name: 'Colombia',
+      time_zone: 'America/Bogota',
+      media_email: true,
+      media_whatsapp: false,
+      priority_high: true,
+      priority_medium: true,
+      priority_low: false,
     });
     expect(JSON.stringify(res.body)).not.toMatch(/password|hash/);
     const login = await t.http.post('/api/v1/sessions').send({ email: body.email, password: body.password });
@@ -64,7 +87,10 @@ describe('POST /api/v1/users', () => {
   });
 
   it('refuses an e-mail already used, in any client, with 409', async () => {
-    const res = await t.http.post('/api/v1/users').set(bearer(org.tokens.admin)).send(userBody({ email: other.users.medico.email.toUpperCase() }));
+    const res = await t.http
+      .post('/api/v1/users')
+      .set(bearer(org.tokens.admin))
+      .send(userBody({ email: other.users.medico.email.toUpperCase() }));
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ field: 'email', message: 'Ya existe un usuario con ese correo electrónico.' });
   });
@@ -91,7 +117,7 @@ describe('GET /api/v1/users', () => {
     expect(admins.body.every((u: { role_name: string }) => u.role_name === 'admin')).toBe(true);
   });
 
-  it('answers 404 for another client\'s user, to read and to write', async () => {
+  it("answers 404 for another client's user, to read and to write", async () => {
     expect((await t.http.get(`/api/v1/users/${other.users.admin.id}`).set(bearer(org.tokens.admin))).status).toBe(404);
     const res = await t.http.put(`/api/v1/users/${other.users.medico.id}`).set(bearer(org.tokens.admin)).send({ status: 1 });
     expect(res.status).toBe(404);
@@ -116,18 +142,32 @@ describe('PUT/PATCH /api/v1/users/:id', () => {
   it('changes the password only with a matching confirmation, and the old one stops working', async () => {
     const body = userBody();
     const created = (await t.http.post('/api/v1/users').set(bearer(org.tokens.admin)).send(body)).body;
-    const mismatch = await t.http.patch(`/api/v1/users/${created.id}`).set(bearer(org.tokens.admin)).send({ password: 'Nueva@2026', password_confirmation: 'Nueva@2025' });
+    const mismatch = await t.http
+      .patch(`/api/v1/users/${created.id}`)
+      .set(bearer(org.tokens.admin))
+      .send({ password: 'Nueva@2026', password_confirmation: 'Nueva@2025' });
     expect(mismatch.body).toMatchObject({ field: 'password_confirmation', message: 'las contraseñas no coinciden' });
-    const ok = await t.http.patch(`/api/v1/users/${created.id}`).set(bearer(org.tokens.admin)).send({ password: 'Nueva@2026', password_confirmation: 'Nueva@2026' });
+    const ok = await t.http
+      .patch(`/api/v1/users/${created.id}`)
+      .set(bearer(org.tokens.admin))
+      .send({ password: 'Nueva@2026', password_confirmation: 'Nueva@2026' });
     expect(ok.status).toBe(200);
     expect((await t.http.post('/api/v1/sessions').send({ email: body.email, password: body.password })).status).toBe(401);
     expect((await t.http.post('/api/v1/sessions').send({ email: body.email, password: 'Nueva@2026' })).status).toBe(201);
   });
 
   it('updates notification preferences, role and names', async () => {
-    const res = await t.http.patch(`/api/v1/users/${org.users.enfermeria.id}`).set(bearer(org.tokens.admin))
+    const res = await t.http
+      .patch(`/api/v1/users/${org.users.enfermeria.id}`)
+      .set(bearer(org.tokens.admin))
       .send({ media_whatsapp: true, priority_low: true, priority_high: false, role_name: 'medico', first_name: 'luz' + ' marina' });
-    expect(res.body).toMatchObject({ media_whatsapp: true, priority_low: true, priority_high: false, role_name: 'medico', first_name: 'LUZ MARINA' });
+    expect(res.body).toMatchObject({
+      media_whatsapp: true,
+      priority_low: true,
+      priority_high: false,
+      role_name: 'medico',
+      first_name: 'LUZ MARINA',
+    });
     await t.http.patch(`/api/v1/users/${org.users.enfermeria.id}`).set(bearer(org.tokens.admin)).send({ role_name: 'enfermeria' });
   });
 
@@ -142,7 +182,8 @@ describe('PUT/PATCH /api/v1/users/:id', () => {
   it('tells an admin who changes their own city that the session closes in 10 seconds', async () => {
     const res = await t.http.patch(`/api/v1/users/${org.users.admin.id}`).set(bearer(org.tokens.admin)).send({ city_id: MEDELLIN });
     expect(res.body).toMatchObject({
-      city_id: MEDELLIN, relogin_required: true,
+      city_id: MEDELLIN,
+      relogin_required: true,
       notification: { type: 'success', message: 'Para actualizar tu zona horaria la sesión se cerrara en 10 segundos.' },
     });
     const same = await t.http.patch(`/api/v1/users/${org.users.admin.id}`).set(bearer(org.tokens.admin)).send({ city_id: MEDELLIN });
@@ -159,9 +200,12 @@ describe('PUT/PATCH /api/v1/users/:id', () => {
     expect((await t.http.get('/api/v1/me').set(bearer(org.tokens.admin))).body.role_name).toBe('admin');
   });
 
-  it('refuses an empty update and another user\'s e-mail', async () => {
+  it("refuses an empty update and another user's e-mail", async () => {
     expect((await t.http.patch(`/api/v1/users/${org.users.medico.id}`).set(bearer(org.tokens.admin)).send({})).status).toBe(400);
-    const dup = await t.http.patch(`/api/v1/users/${org.users.medico.id}`).set(bearer(org.tokens.admin)).send({ email: org.users.consulta.email });
+    const dup = await t.http
+      .patch(`/api/v1/users/${org.users.medico.id}`)
+      .set(bearer(org.tokens.admin))
+      .send({ email: org.users.consulta.email });
     expect(dup.status).toBe(409);
   });
 });

@@ -70,12 +70,24 @@ async function measure(patientId: number, body: Record<string, unknown>) {
 async function deliveries(query = '') {
   const res = await t.http.get(`/api/v1/webhooks/deliveries?_start=0&_end=100${query}`).set(admin());
   expect(res.status).toBe(200);
-  return res.body as Array<{ id: number; status: string; event_type: string; resource_type: string; webhook_id: string; attempts: number; last_error: string | null; patient_id: number | null }>;
+  return res.body as Array<{
+    id: number;
+    status: string;
+    event_type: string;
+    resource_type: string;
+    webhook_id: string;
+    attempts: number;
+    last_error: string | null;
+    patient_id: number | null;
+  }>;
 }
 
 describe('webhook registration and validation', () => {
   it('registers, validates with a signed test event and subscribes; the phrase is never answered', async () => {
-    const saved = await t.http.put(`/api/v1/clients/${org.clientId}`).set(admin()).send({ webhook_url: receiver.url, security_phrase: PHRASE });
+    const saved = await t.http
+      .put(`/api/v1/clients/${org.clientId}`)
+      .set(admin())
+      .send({ webhook_url: receiver.url, security_phrase: PHRASE });
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({ webhook_url: receiver.url, security_phrase_set: true, validate: false });
     expect(JSON.stringify(saved.body)).not.toContain(PHRASE);
@@ -87,7 +99,10 @@ describe('webhook registration and validation', () => {
     const test = receiver.received[before];
     expect(verify(test)).toMatchObject({ resourceType: 'Parameters' });
 
-    const subscribed = await t.http.patch(`/api/v1/clients/${org.clientId}`).set(admin()).send({ webhook_measurements: true, webhook_alerts: true });
+    const subscribed = await t.http
+      .patch(`/api/v1/clients/${org.clientId}`)
+      .set(admin())
+      .send({ webhook_measurements: true, webhook_alerts: true });
     expect(subscribed.body).toMatchObject({ validate: true, webhook_measurements: true, webhook_alerts: true });
     const read = await t.http.get(`/api/v1/clients/${org.clientId}`).set(bearer(org.tokens.consulta));
     expect(read.body).toMatchObject({ validate: true, security_phrase_set: true });
@@ -96,7 +111,10 @@ describe('webhook registration and validation', () => {
   });
 
   it('a failing validation answers the server notification and leaves the webhook unvalidated', async () => {
-    const saved = await t.http.put(`/api/v1/clients/${other.clientId}`).set(bearer(other.tokens.admin)).send({ webhook_url: receiver.url, security_phrase: 'otra-frase' });
+    const saved = await t.http
+      .put(`/api/v1/clients/${other.clientId}`)
+      .set(bearer(other.tokens.admin))
+      .send({ webhook_url: receiver.url, security_phrase: 'otra-frase' });
     expect(saved.status).toBe(200);
     receiver.statuses.push(500);
     const res = await t.http.get(`/api/v1/clients/${other.clientId}/validate_webhook`).set(bearer(other.tokens.admin));
@@ -141,7 +159,13 @@ describe('deliveries (D19)', () => {
     // A tampered body fails verification.
     expect(() => new Webhook(webhookSecret(PHRASE)).verify(got[0].body.replace('88', '89'), got[0].headers)).toThrow();
     const [d] = await deliveries(`&patient_id=${patientId}`);
-    expect(d).toMatchObject({ status: 'delivered', event_type: 'measurement', resource_type: 'Observation', webhook_id: got[0].headers['webhook-id'], attempts: 1 });
+    expect(d).toMatchObject({
+      status: 'delivered',
+      event_type: 'measurement',
+      resource_type: 'Observation',
+      webhook_id: got[0].headers['webhook-id'],
+      attempts: 1,
+    });
   });
 
   it('sends systolic and diastolic stored together as one blood-pressure panel (85354-9)', async () => {
@@ -178,7 +202,11 @@ describe('deliveries (D19)', () => {
     expect(verify(second).valueQuantity).toMatchObject({ value: 36.5, code: 'Cel' });
     [d] = await deliveries(`&patient_id=${patientId}`);
     expect(d).toMatchObject({ status: 'delivered', attempts: 2 });
-    const attempts = await select<{ status_code: number }>(t.sequelize, 'SELECT status_code FROM webhook_attempts WHERE delivery_id = :id ORDER BY id', { id: d.id });
+    const attempts = await select<{ status_code: number }>(
+      t.sequelize,
+      'SELECT status_code FROM webhook_attempts WHERE delivery_id = :id ORDER BY id',
+      { id: d.id },
+    );
     expect(attempts.map((a) => a.status_code)).toEqual([500, 200]);
   });
 
@@ -201,7 +229,10 @@ describe('deliveries (D19)', () => {
   it('survives a restart: the queued delivery is a jobs row that a new runner delivers', async () => {
     const patientId = await newPatient();
     await measure(patientId, { clinical_element: 5, value: 70.5 });
-    const [job] = await select<{ status: string; kind: string }>(t.sequelize, "SELECT status, kind FROM jobs WHERE kind = 'webhook.delivery' AND status = 'pending'");
+    const [job] = await select<{ status: string; kind: string }>(
+      t.sequelize,
+      "SELECT status, kind FROM jobs WHERE kind = 'webhook.delivery' AND status = 'pending'",
+    );
     expect(job).toBeDefined();
     const before = receiver.received.length;
     const fresh = createJobRunner({ sequelize: t.sequelize, now: () => clock, log: () => undefined });
@@ -216,13 +247,27 @@ describe('deliveries (D19)', () => {
     await t.jobs.drain({ now: clock });
     const before = receiver.received.length;
     await t.sequelize.transaction(async (transaction) => {
-      await queueAlertWebhook({ sequelize: t.sequelize, transaction, now: clock, jobs: t.jobs }, {
-        id: 987654, client_id: org.clientId, patient_id: patientId, alert_type: 0, priority: 1, clinical_element: 1, alarm_id: null, measurement_id: stored.id,
-      });
+      await queueAlertWebhook(
+        { sequelize: t.sequelize, transaction, now: clock, jobs: t.jobs },
+        {
+          id: 987654,
+          client_id: org.clientId,
+          patient_id: patientId,
+          alert_type: 0,
+          priority: 1,
+          clinical_element: 1,
+          alarm_id: null,
+          measurement_id: stored.id,
+        },
+      );
     });
     await t.jobs.drain({ now: clock });
     const issue = verify(receiver.received[before]);
-    expect(issue).toMatchObject({ resourceType: 'DetectedIssue', severity: 'high', identifier: [{ system: 'urn:vigia:alert', value: '987654' }] });
+    expect(issue).toMatchObject({
+      resourceType: 'DetectedIssue',
+      severity: 'high',
+      identifier: [{ system: 'urn:vigia:alert', value: '987654' }],
+    });
     expect(issue.contained[0]).toMatchObject({ resourceType: 'Observation', valueQuantity: { value: 150 } });
     expect(issue.implicated[0].reference).toBe(`#${issue.contained[0].id}`);
   });

@@ -31,11 +31,26 @@ describe('Alertas', () => {
   it('assigns a rule, raises an alert from a reading, shows it live in the manager, and closes it as a false alert', async () => {
     const { token } = await createStaffSession(product.server().baseUrl);
     const rule = await api<{ id: number }>(token, 'POST', '/alarms?owner=client', {
-      name: 'Bradicardia de prueba', clinical_element: 1, priority: 1, minimum_condition: 55, maximum_condition: 105,
+      name: 'Bradicardia de prueba',
+      clinical_element: 1,
+      priority: 1,
+      minimum_condition: 55,
+      maximum_condition: 105,
     });
     const patient = await api<{ id: number }>(token, 'POST', '/patients', {
-      id_type: 1, nid: '4455667788', first_name: 'Eulalia', last_name: 'Prueba Alertas', country_id: 26, city_id: 2611001,
-      birth_date: '1948-02-03', gender: 0, address: 'Calle 1 # 2-3', neighborhood: 'Centro', prefix: '+57', cellphone: '3009998877', email: 'eulalia@example.co',
+      id_type: 1,
+      nid: '4455667788',
+      first_name: 'Eulalia',
+      last_name: 'Prueba Alertas',
+      country_id: 26,
+      city_id: 2611001,
+      birth_date: '1948-02-03',
+      gender: 0,
+      address: 'Calle 1 # 2-3',
+      neighborhood: 'Centro',
+      prefix: '+57',
+      cellphone: '3009998877',
+      email: 'eulalia@example.co',
     });
 
     // Assignment in the patient's 'Alertas' tab: Guardar stays disabled until a rule is added.

@@ -34,7 +34,12 @@ function png(width: number, height: number, rgb: [number, number, number]): Buff
   ihdr[9] = 2;
   const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3).map((_, i) => rgb[i % 3])]);
   const raw = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 const SECRET = 'secreto-e2e-chat';
@@ -47,7 +52,11 @@ beforeAll(async () => {
   provider = await startFakeProvider();
   model = await startFakeModel();
   server = await startServer({
-    MESSAGING_URL: provider.url, MESSAGING_TOKEN: 'proveedor-token', MESSAGING_WEBHOOK_SECRET: SECRET, AI_BASE_URL: `${model.url}/v1`, AI_MODEL: 'modelo-e2e',
+    MESSAGING_URL: provider.url,
+    MESSAGING_TOKEN: 'proveedor-token',
+    MESSAGING_WEBHOOK_SECRET: SECRET,
+    AI_BASE_URL: `${model.url}/v1`,
+    AI_MODEL: 'modelo-e2e',
   });
   browser = await launchBrowser();
 }, 180_000);
@@ -64,10 +73,22 @@ describe('Chat del paciente', () => {
     const session = await createStaffSession(base, DEMO_ADMIN);
     const auth = { Authorization: `Bearer ${session.token}`, 'Content-Type': 'application/json' };
     const created = await fetch(`${base}/api/v1/patients`, {
-      method: 'POST', headers: auth,
+      method: 'POST',
+      headers: auth,
       body: JSON.stringify({
-        id_type: 1, nid: '1098765432', first_name: 'Lucía', last_name: 'Rendón Mejía', country_id: 26, city_id: 2611001, birth_date: '1948-02-11', gender: 0,
-        address: 'Carrera 7 # 45-10', neighborhood: 'Chapinero', prefix: '+57', cellphone: '3167654321', email: 'lucia.rendon@example.co',
+        id_type: 1,
+        nid: '1098765432',
+        first_name: 'Lucía',
+        last_name: 'Rendón Mejía',
+        country_id: 26,
+        city_id: 2611001,
+        birth_date: '1948-02-11',
+        gender: 0,
+        address: 'Carrera 7 # 45-10',
+        neighborhood: 'Chapinero',
+        prefix: '+57',
+        cellphone: '3167654321',
+        email: 'lucia.rendon@example.co',
       }),
     });
     expect(created.status).toBe(201);
@@ -80,19 +101,35 @@ describe('Chat del paciente', () => {
     const from = '573167654321';
     const post = async (id: string, message: Record<string, unknown>) => {
       const s = signed(SECRET, inboundBody(from, id, message, 'Lucía'));
-      const res = await fetch(`${base}/api/v1/messaging/webhook/${clientId}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': s.signature }, body: s.raw });
+      const res = await fetch(`${base}/api/v1/messaging/webhook/${clientId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': s.signature },
+        body: s.raw,
+      });
       expect(res.status).toBe(200);
     };
     await post('wamid.e2e.1', { type: 'text', text: { body: 'Buenos días, les envío la foto de la herida' } });
     await post('wamid.e2e.2', { type: 'image', image: { id: 'img-e2e', mime_type: 'image/png' } });
-    await post('wamid.e2e.3', { type: 'audio', audio: { id: 'aud-e2e', mime_type: 'audio/ogg', filename: 'nota-de-voz-lucia-manana.ogg', transcription: 'Hoy amanecí con menos dolor en la pierna' } });
+    await post('wamid.e2e.3', {
+      type: 'audio',
+      audio: {
+        id: 'aud-e2e',
+        mime_type: 'audio/ogg',
+        filename: 'nota-de-voz-lucia-manana.ogg',
+        transcription: 'Hoy amanecí con menos dolor en la pierna',
+      },
+    });
 
     // The server's job poller downloads the attachments and asks the model for an answer.
     const deadline = Date.now() + 30_000;
     let ready = false;
     while (!ready && Date.now() < deadline) {
-      const page = (await (await fetch(`${base}/api/v1/patients/${patient.id}/messages?per_page=10`, { headers: auth })).json()) as { messages: Array<{ ai: boolean; status: string; attachments: { image: unknown; audio: { url: string | null } | null } }> };
-      ready = page.messages.some((m) => m.ai && m.status === 'sent') && page.messages.filter((m) => m.attachments.image || m.attachments.audio?.url).length === 2;
+      const page = (await (await fetch(`${base}/api/v1/patients/${patient.id}/messages?per_page=10`, { headers: auth })).json()) as {
+        messages: Array<{ ai: boolean; status: string; attachments: { image: unknown; audio: { url: string | null } | null } }>;
+      };
+      ready =
+        page.messages.some((m) => m.ai && m.status === 'sent') &&
+        page.messages.filter((m) => m.attachments.image || m.attachments.audio?.url).length === 2;
       if (!ready) await new Promise((r) => setTimeout(r, 500));
     }
     expect(ready).toBe(true);
@@ -131,7 +168,8 @@ describe('Chat del paciente', () => {
     await page.getByRole('button', { name: 'Enviar' }).click();
     await list.getByText('Lucía, mañana la llamamos para revisar la curación.').waitFor({ state: 'visible' });
     const sentDeadline = Date.now() + 15_000;
-    while (!provider.sent.some((s) => s.body.text?.body?.startsWith('Lucía, mañana')) && Date.now() < sentDeadline) await new Promise((r) => setTimeout(r, 300));
+    while (!provider.sent.some((s) => s.body.text?.body?.startsWith('Lucía, mañana')) && Date.now() < sentDeadline)
+      await new Promise((r) => setTimeout(r, 300));
     expect(provider.sent.find((s) => s.body.text?.body?.startsWith('Lucía, mañana'))?.body.to).toBe(from);
   });
 
@@ -140,10 +178,22 @@ describe('Chat del paciente', () => {
     const session = await createStaffSession(base, DEMO_ADMIN);
     const auth = { Authorization: `Bearer ${session.token}`, 'Content-Type': 'application/json' };
     const created = await fetch(`${base}/api/v1/patients`, {
-      method: 'POST', headers: auth,
+      method: 'POST',
+      headers: auth,
       body: JSON.stringify({
-        id_type: 1, nid: '1098765433', first_name: 'Jorge', last_name: 'Salazar', country_id: 26, city_id: 2611001, birth_date: '1950-06-01', gender: 1,
-        address: 'Calle 80 # 20-10', neighborhood: 'Polo', prefix: '+57', cellphone: '3167654322', email: 'jorge.salazar@example.co',
+        id_type: 1,
+        nid: '1098765433',
+        first_name: 'Jorge',
+        last_name: 'Salazar',
+        country_id: 26,
+        city_id: 2611001,
+        birth_date: '1950-06-01',
+        gender: 1,
+        address: 'Calle 80 # 20-10',
+        neighborhood: 'Polo',
+        prefix: '+57',
+        cellphone: '3167654322',
+        email: 'jorge.salazar@example.co',
       }),
     });
     const patient = (await created.json()) as { id: number };
@@ -155,6 +205,9 @@ describe('Chat del paciente', () => {
     await page.getByText('Mensaje de Bienvenida', { exact: true }).waitFor({ state: 'visible' });
     await page.getByRole('button', { name: 'Enviar Bienvenida' }).click();
     await page.getByText('Mensaje de bienvenida enviado exitosamente').first().waitFor({ state: 'visible' });
-    await page.getByTestId('chat-list').getByText(/le da la bienvenida/).waitFor({ state: 'visible' });
+    await page
+      .getByTestId('chat-list')
+      .getByText(/le da la bienvenida/)
+      .waitFor({ state: 'visible' });
   });
 });

@@ -31,17 +31,32 @@ describe('stored script payloads in the admin', () => {
   const injected = async (page: Page) => ({
     handlers: await page.locator('[onerror],[onload],[onclick]').count(),
     foreignImages: await page.locator('img[src="x" i]').count(),
-    inlineScripts: (await page.evaluate("[...document.scripts].filter((s) => !s.src && /alert/i.test(s.textContent || '')).length")) as number,
+    inlineScripts: (await page.evaluate(
+      "[...document.scripts].filter((s) => !s.src && /alert/i.test(s.textContent || '')).length",
+    )) as number,
   });
 
-  it('renders a patient\'s notes, tag and address with script payloads as text, and no dialog fires', async () => {
+  it("renders a patient's notes, tag and address with script payloads as text, and no dialog fires", async () => {
     const { token } = await createStaffSession(product.server().baseUrl);
     const tag = await api(token, 'POST', '/tags', { name: TAG_PAYLOAD, color: 'red' });
     const patient = await api(token, 'POST', '/patients', {
-      id_type: 1, nid: '75123456', country_id: 26, first_name: 'Inés', last_name: 'Prueba Segura', birth_date: '1950-01-01', gender: 0,
-      city_id: 2611001, address: ADDRESS_PAYLOAD, neighborhood: 'Centro', prefix: '+57', cellphone: '3151112233', email: 'ines@example.co', tag_ids: [tag.id],
+      id_type: 1,
+      nid: '75123456',
+      country_id: 26,
+      first_name: 'Inés',
+      last_name: 'Prueba Segura',
+      birth_date: '1950-01-01',
+      gender: 0,
+      city_id: 2611001,
+      address: ADDRESS_PAYLOAD,
+      neighborhood: 'Centro',
+      prefix: '+57',
+      cellphone: '3151112233',
+      email: 'ines@example.co',
+      tag_ids: [tag.id],
     });
-    for (const text of NOTE_PAYLOADS) await api(token, 'POST', `/patients/${patient.id}/observations`, { observation_type: 0, value_text: text });
+    for (const text of NOTE_PAYLOADS)
+      await api(token, 'POST', `/patients/${patient.id}/observations`, { observation_type: 0, value_text: text });
 
     const page = await openPage(product.browser(), product.server().baseUrl);
     const dialogs: string[] = [];

@@ -55,7 +55,10 @@ describe('Inventario: movimientos (/moves)', () => {
 
   it('opens the batch view from the inventory list', async () => {
     const page = await signIn('/inventory');
-    await page.getByRole('row', { name: new RegExp(SERIAL) }).getByRole('link', { name: 'Ver lote' }).click();
+    await page
+      .getByRole('row', { name: new RegExp(SERIAL) })
+      .getByRole('link', { name: 'Ver lote' })
+      .click();
     await page.waitForURL(/\/stocks\/\d+$/);
     await page.getByText('Ver Lote').first().waitFor({ state: 'visible' });
     await page.getByText(SERIAL).waitFor({ state: 'visible' });

@@ -15,8 +15,19 @@ describe('Signos y Reportes del paciente', () => {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
       body: JSON.stringify({
-        id_type: 1, nid, first_name: 'Lucía', last_name: 'Mejía Rojas', country_id: 26, city_id: 2611001, birth_date: '1948-03-02', gender: 0,
-        address: 'Calle 10 # 5-20', neighborhood: 'Centro', prefix: '+57', cellphone: '3157654321', email: 'lucia@example.co',
+        id_type: 1,
+        nid,
+        first_name: 'Lucía',
+        last_name: 'Mejía Rojas',
+        country_id: 26,
+        city_id: 2611001,
+        birth_date: '1948-03-02',
+        gender: 0,
+        address: 'Calle 10 # 5-20',
+        neighborhood: 'Centro',
+        prefix: '+57',
+        cellphone: '3157654321',
+        email: 'lucia@example.co',
       }),
     });
     expect(res.status).toBe(201);

@@ -55,13 +55,17 @@ describe('Gestión de órdenes y Actividades', () => {
     await page.getByText('Descripción de la orden').first().waitFor({ state: 'visible' });
   });
 
-  it('lists today\'s activities of the client and moves to the next day', async () => {
+  it("lists today's activities of the client and moves to the next day", async () => {
     const baseUrl = product.server().baseUrl;
     const session = await createStaffSession(baseUrl);
-    const client = await (await fetch(`${baseUrl}/api/v1/clients/${session.client_id}`, { headers: { Authorization: `Bearer ${session.token}` } })).json() as { time_zone: string };
+    const client = (await (
+      await fetch(`${baseUrl}/api/v1/clients/${session.client_id}`, { headers: { Authorization: `Bearer ${session.token}` } })
+    ).json()) as { time_zone: string };
     const today = localParts(new Date(), client.time_zone).date;
     const tomorrow = addDays(today, 1);
-    const res = await fetch(`${baseUrl}/api/v1/activities?date=${tomorrow}&_start=0&_end=1`, { headers: { Authorization: `Bearer ${session.token}` } });
+    const res = await fetch(`${baseUrl}/api/v1/activities?date=${tomorrow}&_start=0&_end=1`, {
+      headers: { Authorization: `Bearer ${session.token}` },
+    });
     const expected = Number(res.headers.get('x-total-count'));
 
     const page = await openPage(product.browser(), baseUrl);

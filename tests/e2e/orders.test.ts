@@ -12,7 +12,9 @@ describe('Órdenes del paciente', () => {
     const baseUrl = product.server().baseUrl;
     const session = await createStaffSession(baseUrl);
     const summary = await findPatientByNid(baseUrl, session.token, DEMO_PATIENT.nid);
-    const patient = await (await fetch(`${baseUrl}/api/v1/patients/${summary.id}`, { headers: { Authorization: `Bearer ${session.token}` } })).json() as { time_zone: string };
+    const patient = (await (
+      await fetch(`${baseUrl}/api/v1/patients/${summary.id}`, { headers: { Authorization: `Bearer ${session.token}` } })
+    ).json()) as { time_zone: string };
     const tomorrow = addDays(localParts(new Date(), patient.time_zone).date, 1);
 
     const page = await openPage(product.browser(), baseUrl);
@@ -38,7 +40,9 @@ describe('Órdenes del paciente', () => {
     // The option list animates in; a click that lands before it settles is lost, so check and retry.
     for (let attempt = 0; attempt < 3; attempt++) {
       await vitals.getByRole('combobox', { name: 'Signo vital' }).click();
-      const option = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: 'Glucosa' }).first();
+      const option = page
+        .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: 'Glucosa' })
+        .first();
       await option.waitFor({ state: 'visible' });
       await option.click();
       if (await vitals.locator('.ant-select-selection-item', { hasText: 'Glucosa' }).count()) break;
@@ -60,7 +64,11 @@ describe('Órdenes del paciente', () => {
     await page.getByText('Se crearon 2 órdenes con 28 actividades exitosamente').first().waitFor({ state: 'visible' });
     await dialog.waitFor({ state: 'hidden', timeout: 8000 });
 
-    const orders = await (await fetch(`${baseUrl}/api/v1/patients/${summary.id}/orders?filter=3&_start=0&_end=2&_sort=id&_order=desc`, { headers: { Authorization: `Bearer ${session.token}` } })).json() as Array<{ activities_count: number; status: number }>;
+    const orders = (await (
+      await fetch(`${baseUrl}/api/v1/patients/${summary.id}/orders?filter=3&_start=0&_end=2&_sort=id&_order=desc`, {
+        headers: { Authorization: `Bearer ${session.token}` },
+      })
+    ).json()) as Array<{ activities_count: number; status: number }>;
     expect(orders.map((o: { activities_count: number }) => o.activities_count).sort((a: number, b: number) => a - b)).toEqual([7, 21]);
     expect(orders.every((o: { status: number }) => o.status === 1)).toBe(true);
     await page.getByRole('cell', { name: 'Glucosa' }).first().waitFor({ state: 'visible' });

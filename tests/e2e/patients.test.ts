@@ -15,8 +15,18 @@ describe('Pacientes and the patient page', () => {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({
-        id_type: 1, country_id: 26, first_name: 'Rosa Elena', last_name: 'Quintero Díaz', birth_date: '1948-05-10', gender: 0,
-        city_id: 2611001, address: 'Calle 10 # 4-20', neighborhood: 'La Candelaria', prefix: '+57', cellphone: '3157654321', email: 'rosa@example.co',
+        id_type: 1,
+        country_id: 26,
+        first_name: 'Rosa Elena',
+        last_name: 'Quintero Díaz',
+        birth_date: '1948-05-10',
+        gender: 0,
+        city_id: 2611001,
+        address: 'Calle 10 # 4-20',
+        neighborhood: 'La Candelaria',
+        prefix: '+57',
+        cellphone: '3157654321',
+        email: 'rosa@example.co',
         ...overrides,
       }),
     });
@@ -49,7 +59,11 @@ describe('Pacientes and the patient page', () => {
     await page.locator('.ant-select-dropdown:visible').getByText('Masculino', { exact: true }).click();
     await dialog.getByLabel('Ciudad').click();
     await dialog.getByLabel('Ciudad').fill('Bogot');
-    await page.locator('.ant-select-dropdown:visible').getByText(/^Bogotá, D\.C\./).first().click();
+    await page
+      .locator('.ant-select-dropdown:visible')
+      .getByText(/^Bogotá, D\.C\./)
+      .first()
+      .click();
     await dialog.getByLabel('Dirección').fill('Carrera 7 # 32-16');
     await dialog.getByLabel('Barrio').fill('San Martín');
     await dialog.getByLabel('Teléfono').fill('3209876543');

@@ -15,7 +15,12 @@ describe('Inicio de sesión único (/login)', () => {
     provider = await startOidcProvider();
     server = await startServer((baseUrl) => {
       provider.register(`${baseUrl}/sso/callback`);
-      return { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret, OIDC_REDIRECT_URI: `${baseUrl}/sso/callback` };
+      return {
+        OIDC_ISSUER: provider.issuer,
+        OIDC_CLIENT_ID: provider.clientId,
+        OIDC_CLIENT_SECRET: provider.clientSecret,
+        OIDC_REDIRECT_URI: `${baseUrl}/sso/callback`,
+      };
     });
     browser = await launchBrowser();
   }, 120_000);
@@ -60,7 +65,7 @@ describe('Inicio de sesión único (/login)', () => {
     await waitForPath(page, '/');
   });
 
-  it("a callback the page did not start is refused", async () => {
+  it('a callback the page did not start is refused', async () => {
     const page = await openPage(browser, server.baseUrl);
     page.on('dialog', (d) => void d.accept());
     await page.goto('/sso/callback?code=abc&state=ajeno');

@@ -68,7 +68,10 @@ describe('Usuarios (/users)', () => {
 
   it('logs an administrator out 10 seconds after they change their own city, saying why', async () => {
     const page = await signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
-    await page.getByRole('row', { name: /MEJÍA TORRES/ }).getByRole('button', { name: 'Editar' }).click({ force: true });
+    await page
+      .getByRole('row', { name: /MEJÍA TORRES/ })
+      .getByRole('button', { name: 'Editar' })
+      .click({ force: true });
     const dialog = page.getByRole('dialog', { name: 'Editar usuario' });
     // The record and its city's options have loaded once the current city shows.
     await dialog.getByText('Bogotá, D.C.').waitFor({ state: 'visible' });

@@ -72,7 +72,9 @@ describe('Webhook HL7 FHIR (/webhooks)', () => {
     const deadline = Date.now() + 15_000;
     while (!received.some((r) => r.body.includes('"Observation"')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     const observation = received.find((r) => r.body.includes('"Observation"'))!;
-    expect(new Webhook(webhookSecret(PHRASE)).verify(observation.body, observation.headers)).toMatchObject({ valueQuantity: { value: 77, code: '/min' } });
+    expect(new Webhook(webhookSecret(PHRASE)).verify(observation.body, observation.headers)).toMatchObject({
+      valueQuantity: { value: 77, code: '/min' },
+    });
 
     await page.getByRole('button', { name: 'Actualizar' }).click();
     const row = page.getByRole('row', { name: /Medición \(Observation\)/ });

@@ -24,8 +24,12 @@ beforeAll(async () => {
   one = await bootOn(db, { now: () => NOW });
   two = onPostgres ? await bootOn(db, { now: () => NOW }) : one;
   org = await createOrg(one, 'Clinica Carrera');
-  ruleId = (await one.http.post('/api/v1/alarms').set(bearer(org.tokens.admin))
-    .send({ name: 'Taquicardia', clinical_element: 1, priority: 1, minimum_condition: 50, maximum_condition: 110 })).body.id;
+  ruleId = (
+    await one.http
+      .post('/api/v1/alarms')
+      .set(bearer(org.tokens.admin))
+      .send({ name: 'Taquicardia', clinical_element: 1, priority: 1, minimum_condition: 50, maximum_condition: 110 })
+  ).body.id;
 });
 afterAll(async () => {
   if (two && two !== one) await two.stop();
@@ -36,18 +40,29 @@ afterAll(async () => {
 async function newPatient(alarmIds: number[] = []): Promise<number> {
   const res = await one.http.post('/api/v1/patients').set(bearer(org.tokens.admin)).send(patientBody());
   expect(res.status).toBe(201);
-  if (alarmIds.length) expect((await one.http.put(`/api/v1/patients/${res.body.id}`).set(bearer(org.tokens.admin)).send({ alarm_ids: alarmIds })).status).toBe(200);
+  if (alarmIds.length)
+    expect((await one.http.put(`/api/v1/patients/${res.body.id}`).set(bearer(org.tokens.admin)).send({ alarm_ids: alarmIds })).status).toBe(
+      200,
+    );
   return res.body.id;
 }
 
 describe('closing the same alert at the same moment', () => {
   it.each(Array.from({ length: ROUNDS }, (_, i) => i + 1))('round %i: one close wins, the other is told; no entry is lost', async () => {
     const patientId = await newPatient([ruleId]);
-    await storeReadings(one, { clientId: org.clientId, patientId }, [{ clinical_element: 1, value: 150, when: new Date(NOW.getTime() - 60_000) }], NOW);
+    await storeReadings(
+      one,
+      { clientId: org.clientId, patientId },
+      [{ clinical_element: 1, value: 150, when: new Date(NOW.getTime() - 60_000) }],
+      NOW,
+    );
     const [alert] = (await one.http.get(`/api/v1/patients/${patientId}/alerts?status=1`).set(bearer(org.tokens.admin))).body;
     const url = `/api/v1/patients/${patientId}/alerts/${alert.id}`;
     const [byAdmin, byMedico, entry] = await Promise.all([
-      one.http.put(url).set(bearer(org.tokens.admin)).send({ status: 2, close_type: 'true_alert', description: 'Cierre del administrador' }),
+      one.http
+        .put(url)
+        .set(bearer(org.tokens.admin))
+        .send({ status: 2, close_type: 'true_alert', description: 'Cierre del administrador' }),
       two.http.put(url).set(bearer(org.tokens.medico)).send({ status: 2, close_type: 'false_alert', description: 'Cierre de la médica' }),
       two.http.post(`${url}/alert_entries`).set(bearer(org.tokens.enfermeria)).send({ description: 'Se llama al paciente ahora' }),
     ]);
@@ -78,8 +93,15 @@ describe('creating AI instructions for the same patient at the same moment', () 
       one.http.post(url).set(bearer(org.tokens.admin)).send({ text: 'Pregunte por el dolor de cabeza.', status: 1 }),
       two.http.post(url).set(bearer(org.tokens.admin)).send({ text: 'Recuerde la toma de glucosa.', status: 1 }),
     ]);
-    expect(results.map((r) => r.status), JSON.stringify(results.map((r) => r.body))).toEqual([201, 201]);
-    const list = (await one.http.get(`${url}?_start=0&_end=100`).set(bearer(org.tokens.admin))).body as Array<{ id: number; status: number; text: string }>;
+    expect(
+      results.map((r) => r.status),
+      JSON.stringify(results.map((r) => r.body)),
+    ).toEqual([201, 201]);
+    const list = (await one.http.get(`${url}?_start=0&_end=100`).set(bearer(org.tokens.admin))).body as Array<{
+      id: number;
+      status: number;
+      text: string;
+    }>;
     expect(list.map((p) => p.id).sort()).toEqual(results.map((r) => r.body.id).sort());
     expect(list.filter((p) => p.status === 1)).toHaveLength(1);
   });
@@ -89,22 +111,37 @@ describe('two stock exits at the same moment that together would go below zero',
   let supplyId: number;
   let serial = 0;
   beforeAll(async () => {
-    supplyId = (await one.http.post('/api/v1/supplies').set(bearer(org.tokens.admin))
-      .send({ type: 'biologico', tradename: 'Vaxigrip Tetra', generic_name: 'Influenza', invima_register: 'INVIMA 2020M-0019' })).body.id;
+    supplyId = (
+      await one.http
+        .post('/api/v1/supplies')
+        .set(bearer(org.tokens.admin))
+        .send({ type: 'biologico', tradename: 'Vaxigrip Tetra', generic_name: 'Influenza', invima_register: 'INVIMA 2020M-0019' })
+    ).body.id;
   });
 
-  it.each(Array.from({ length: ROUNDS }, (_, i) => i + 1))('round %i: one is refused with the Spanish message, the stock never goes negative', async () => {
-    const stock = await one.http.post('/api/v1/stocks').set(bearer(org.tokens.admin))
-      .send({ type: 'biologico', serial: `CARRERA${String(++serial).padStart(9, '0')}`, medical_supply_id: supplyId, expiration_date: '2027-06-30', cuantity: 5 });
-    expect(stock.status, JSON.stringify(stock.body)).toBe(201);
-    const results = await Promise.all([
-      one.http.post('/api/v1/moves').set(bearer(org.tokens.admin)).send({ type: 'salida', amount: 3, stock_id: stock.body.id }),
-      two.http.post('/api/v1/moves').set(bearer(org.tokens.admin)).send({ type: 'salida', amount: 3, stock_id: stock.body.id }),
-    ]);
-    expect(results.map((r) => r.status).sort(), JSON.stringify(results.map((r) => r.body))).toEqual([201, 400]);
-    expect(results.find((r) => r.status === 400)!.body.message).toMatch(/no puede quedar en negativo/);
-    expect((await one.http.get(`/api/v1/stocks/${stock.body.id}`).set(bearer(org.tokens.admin))).body.cuantity).toBe(2);
-    const exits = await one.http.get(`/api/v1/moves?stock_id=${stock.body.id}&type=salida`).set(bearer(org.tokens.admin));
-    expect(exits.headers['x-total-count']).toBe('1');
-  });
+  it.each(Array.from({ length: ROUNDS }, (_, i) => i + 1))(
+    'round %i: one is refused with the Spanish message, the stock never goes negative',
+    async () => {
+      const stock = await one.http
+        .post('/api/v1/stocks')
+        .set(bearer(org.tokens.admin))
+        .send({
+          type: 'biologico',
+          serial: `CARRERA${String(++serial).padStart(9, '0')}`,
+          medical_supply_id: supplyId,
+          expiration_date: '2027-06-30',
+          cuantity: 5,
+        });
+      expect(stock.status, JSON.stringify(stock.body)).toBe(201);
+      const results = await Promise.all([
+        one.http.post('/api/v1/moves').set(bearer(org.tokens.admin)).send({ type: 'salida', amount: 3, stock_id: stock.body.id }),
+        two.http.post('/api/v1/moves').set(bearer(org.tokens.admin)).send({ type: 'salida', amount: 3, stock_id: stock.body.id }),
+      ]);
+      expect(results.map((r) => r.status).sort(), JSON.stringify(results.map((r) => r.body))).toEqual([201, 400]);
+      expect(results.find((r) => r.status === 400)!.body.message).toMatch(/no puede quedar en negativo/);
+      expect((await one.http.get(`/api/v1/stocks/${stock.body.id}`).set(bearer(org.tokens.admin))).body.cuantity).toBe(2);
+      const exits = await one.http.get(`/api/v1/moves?stock_id=${stock.body.id}&type=salida`).set(bearer(org.tokens.admin));
+      expect(exits.headers['x-total-count']).toBe('1');
+    },
+  );
 });

@@ -42,9 +42,20 @@ beforeAll(async () => {
     const device = await t.http.post('/api/v1/devices').set(admin).send({ card_id: CARD, name: 'Pasarela de la prueba de corte' });
     expect(device.status, JSON.stringify(device.body)).toBe(201);
     secret = device.body.secret;
-    const rule = (await t.http.post('/api/v1/alarms').set(admin)
-      .send({ name: 'Taquicardia', clinical_element: 1, priority: 1, minimum_condition: 50, maximum_condition: 110 })).body;
-    expect((await t.http.put(`/api/v1/patients/${patientId}`).set(admin).send({ alarm_ids: [rule.id] })).status).toBe(200);
+    const rule = (
+      await t.http
+        .post('/api/v1/alarms')
+        .set(admin)
+        .send({ name: 'Taquicardia', clinical_element: 1, priority: 1, minimum_condition: 50, maximum_condition: 110 })
+    ).body;
+    expect(
+      (
+        await t.http
+          .put(`/api/v1/patients/${patientId}`)
+          .set(admin)
+          .send({ alarm_ids: [rule.id] })
+      ).status,
+    ).toBe(200);
   } finally {
     await t.stop();
   }
@@ -124,12 +135,16 @@ describe('SIGKILL during a stream of device readings', () => {
     // A normal stop (SIGTERM) closes cleanly: the server and the job scheduler end, exit code 0.
     expect(await server.kill('SIGTERM')).toEqual({ code: 0, signal: null });
     server = null;
-    console.log(`[faults/kill] ${batches.length} requests, ${acked.size} answered 2xx before SIGKILL; retried ${batches.length - acked.size}, of which ${retriedDuplicates} readings had been committed without an answer`);
+    console.log(
+      `[faults/kill] ${batches.length} requests, ${acked.size} answered 2xx before SIGKILL; retried ${batches.length - acked.size}, of which ${retriedDuplicates} readings had been committed without an answer`,
+    );
 
     const t = await bootOn(db);
     try {
       const rows = await select<{ id: number; reading_id: string; value: number }>(
-        t.sequelize, 'SELECT id, reading_id, value FROM measurements WHERE patient_id = :p AND client_id = :c', { p: patientId, c: clientId },
+        t.sequelize,
+        'SELECT id, reading_id, value FROM measurements WHERE patient_id = :p AND client_id = :c',
+        { p: patientId, c: clientId },
       );
       // Exactly once each: no reading lost, none doubled, the value the device sent.
       expect(rows).toHaveLength(READINGS);
@@ -153,7 +168,9 @@ describe('SIGKILL during a stream of device readings', () => {
       expect(missing).toEqual([]);
       const inRangeAlerted = readings.filter((r) => r.value <= 110 && alertedIds.has(Number(byReading.get(r.reading_id)!.id)));
       expect(inRangeAlerted).toEqual([]);
-      const [{ n }] = await select<{ n: number }>(t.sequelize, 'SELECT COUNT(*) AS n FROM alerts WHERE patient_id = :p AND status = 1', { p: patientId });
+      const [{ n }] = await select<{ n: number }>(t.sequelize, 'SELECT COUNT(*) AS n FROM alerts WHERE patient_id = :p AND status = 1', {
+        p: patientId,
+      });
       expect(Number(n)).toBe(1);
     } finally {
       await t.stop();

@@ -37,7 +37,14 @@ beforeAll(async () => {
     clientId = org.clientId;
     email = org.users.admin.email;
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/fhir`;
-    expect((await t.http.put(`/api/v1/clients/${clientId}`).set(bearer(org.tokens.admin)).send({ webhook_url: url, security_phrase: 'frase-apagado-2026' })).status).toBe(200);
+    expect(
+      (
+        await t.http
+          .put(`/api/v1/clients/${clientId}`)
+          .set(bearer(org.tokens.admin))
+          .send({ webhook_url: url, security_phrase: 'frase-apagado-2026' })
+      ).status,
+    ).toBe(200);
   } finally {
     await t.stop();
   }
@@ -51,21 +58,24 @@ afterAll(async () => {
 });
 
 /** True once nothing listens on the port any more (a new connection is refused). */
-const refuses = (baseUrl: string) => new Promise<boolean>((resolve) => {
-  const { hostname, port } = new URL(baseUrl);
-  const socket = net.connect(Number(port), hostname);
-  socket.once('connect', () => {
-    socket.destroy();
-    resolve(false);
+const refuses = (baseUrl: string) =>
+  new Promise<boolean>((resolve) => {
+    const { hostname, port } = new URL(baseUrl);
+    const socket = net.connect(Number(port), hostname);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
   });
-  socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
-});
 
 describe('graceful shutdown (SIGTERM)', () => {
   it('finishes the request in flight, refuses new connections and exits 0', async () => {
     server = await spawnApi(db);
     const login = await fetch(`${server.baseUrl}/api/v1/sessions`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: PASSWORD }),
     });
     expect(login.status).toBe(201);
     const { token } = (await login.json()) as { token: string };

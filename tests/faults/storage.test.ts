@@ -56,9 +56,20 @@ async function setUp() {
   t = await bootOn(db, { now: () => NOW });
   org = await createOrg(t, 'Clinica Disco');
   patientId = (await t.http.post('/api/v1/patients').set(bearer(org.tokens.admin)).send(patientBody())).body.id;
-  const rule = (await t.http.post('/api/v1/alarms').set(bearer(org.tokens.admin))
-    .send({ name: 'Taquicardia', clinical_element: 1, priority: 1, minimum_condition: 50, maximum_condition: 110 })).body;
-  expect((await t.http.put(`/api/v1/patients/${patientId}`).set(bearer(org.tokens.admin)).send({ alarm_ids: [rule.id] })).status).toBe(200);
+  const rule = (
+    await t.http
+      .post('/api/v1/alarms')
+      .set(bearer(org.tokens.admin))
+      .send({ name: 'Taquicardia', clinical_element: 1, priority: 1, minimum_condition: 50, maximum_condition: 110 })
+  ).body;
+  expect(
+    (
+      await t.http
+        .put(`/api/v1/patients/${patientId}`)
+        .set(bearer(org.tokens.admin))
+        .send({ alarm_ids: [rule.id] })
+    ).status,
+  ).toBe(200);
 }
 async function tearDown() {
   await t?.stop();

@@ -60,8 +60,15 @@ export async function freshDatabase(): Promise<FaultDatabase> {
 /** One app instance on the database; stop() closes it and keeps the data (drop it with db.drop()). */
 export async function bootOn(db: FaultDatabase, opts: { now?: () => Date } = {}): Promise<TestProduct> {
   const config: Config = {
-    port: 0, env: 'test', dataDir: db.dataDir, databaseUrl: db.databaseUrl, jwtSecret: db.jwtSecret,
-    tokenTtlSeconds: 3600, smsUrl: null, smsToken: null, publicUrl: null,
+    port: 0,
+    env: 'test',
+    dataDir: db.dataDir,
+    databaseUrl: db.databaseUrl,
+    jwtSecret: db.jwtSecret,
+    tokenTtlSeconds: 3600,
+    smsUrl: null,
+    smsToken: null,
+    publicUrl: null,
   };
   const product = await bootstrap(config, { now: opts.now, serveFrontEnds: false });
   return { ...product, dataDir: db.dataDir, http: request(product.app), stop: () => product.close() };
@@ -97,13 +104,23 @@ export async function spawnApi(db: FaultDatabase): Promise<ChildApi> {
   const baseUrl = `http://127.0.0.1:${port}`;
   let output = '';
   const env: Record<string, string | undefined> = {
-    ...process.env, ...SERVER_ENV, PORT: String(port), DATA_DIR: db.dataDir, NODE_ENV: 'test', SKIP_BUILD: '1', SEED_DEMO: '0', JWT_SECRET: db.jwtSecret,
+    ...process.env,
+    ...SERVER_ENV,
+    PORT: String(port),
+    DATA_DIR: db.dataDir,
+    NODE_ENV: 'test',
+    SKIP_BUILD: '1',
+    SEED_DEMO: '0',
+    JWT_SECRET: db.jwtSecret,
   };
   if (db.databaseUrl) env.DATABASE_URL = db.databaseUrl;
   else delete env.DATABASE_URL;
   // Node itself (no CLI in between): SIGTERM reaches the server's own handler directly.
   const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_ARGS, entry], {
-    cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   const record = (c: Buffer) => (output = (output + c.toString()).slice(-32_000));
   child.stdout!.on('data', record);

@@ -57,17 +57,26 @@ function receiver() {
       res.end('ok');
     });
   });
-  const listen = () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => {
-    port = (server.address() as AddressInfo).port;
-    resolve();
-  }));
-  const close = () => new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+  const listen = () =>
+    new Promise<void>((resolve) =>
+      server.listen(port, '127.0.0.1', () => {
+        port = (server.address() as AddressInfo).port;
+        resolve();
+      }),
+    );
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   return {
-    accepted, counts, listen, close,
-    get url() { return `http://127.0.0.1:${port}/fhir`; },
+    accepted,
+    counts,
+    listen,
+    close,
+    get url() {
+      return `http://127.0.0.1:${port}/fhir`;
+    },
     async set(next: Mode) {
       if (next === 'refused' && mode !== 'refused') await close();
       if (next !== 'refused' && mode === 'refused') await listen();
@@ -87,10 +96,23 @@ beforeAll(async () => {
   org = await createOrg(t, 'Clinica Receptor');
   rx = receiver();
   await rx.listen();
-  expect((await t.http.put(`/api/v1/clients/${org.clientId}`).set(bearer(org.tokens.admin)).send({ webhook_url: rx.url, security_phrase: PHRASE })).status).toBe(200);
+  expect(
+    (
+      await t.http
+        .put(`/api/v1/clients/${org.clientId}`)
+        .set(bearer(org.tokens.admin))
+        .send({ webhook_url: rx.url, security_phrase: PHRASE })
+    ).status,
+  ).toBe(200);
   expect((await t.http.get(`/api/v1/clients/${org.clientId}/validate_webhook`).set(bearer(org.tokens.admin))).status).toBe(200);
-  expect((await t.http.patch(`/api/v1/clients/${org.clientId}`).set(bearer(org.tokens.admin)).send({ webhook_measurements: true, webhook_alerts: true })).body)
-    .toMatchObject({ validate: true, webhook_measurements: true, webhook_alerts: true });
+  expect(
+    (
+      await t.http
+        .patch(`/api/v1/clients/${org.clientId}`)
+        .set(bearer(org.tokens.admin))
+        .send({ webhook_measurements: true, webhook_alerts: true })
+    ).body,
+  ).toMatchObject({ validate: true, webhook_measurements: true, webhook_alerts: true });
   rx.accepted.length = 0; // the validation test event
 });
 afterAll(async () => {
@@ -108,8 +130,13 @@ interface DeliveryRow {
   event_type: string;
 }
 const deliveries = async () =>
-  (await select<DeliveryRow>(t.sequelize, "SELECT id, patient_id, webhook_id, status, event_type FROM webhook_deliveries WHERE client_id = :c AND event_type <> 'test' ORDER BY id", { c: org.clientId }))
-    .map((d) => ({ ...d, id: Number(d.id), patient_id: d.patient_id == null ? null : Number(d.patient_id) }));
+  (
+    await select<DeliveryRow>(
+      t.sequelize,
+      "SELECT id, patient_id, webhook_id, status, event_type FROM webhook_deliveries WHERE client_id = :c AND event_type <> 'test' ORDER BY id",
+      { c: org.clientId },
+    )
+  ).map((d) => ({ ...d, id: Number(d.id), patient_id: d.patient_id == null ? null : Number(d.patient_id) }));
 
 /** Moves the injected clock and runs whatever the queue has due then. */
 async function tick(ms: number) {
@@ -119,12 +146,23 @@ async function tick(ms: number) {
 
 describe('webhook receiver down, then back', () => {
   it('delivers every event once per webhook-id, in order per patient, after refusals and 503s', async () => {
-    const rule = (await t.http.post('/api/v1/alarms').set(bearer(org.tokens.admin))
-      .send({ name: 'Taquicardia', clinical_element: 1, priority: 1, minimum_condition: 50, maximum_condition: 110 })).body;
+    const rule = (
+      await t.http
+        .post('/api/v1/alarms')
+        .set(bearer(org.tokens.admin))
+        .send({ name: 'Taquicardia', clinical_element: 1, priority: 1, minimum_condition: 50, maximum_condition: 110 })
+    ).body;
     const patients: number[] = [];
     for (let i = 0; i < 3; i++) {
       const p = (await t.http.post('/api/v1/patients').set(bearer(org.tokens.admin)).send(patientBody())).body.id;
-      expect((await t.http.put(`/api/v1/patients/${p}`).set(bearer(org.tokens.admin)).send({ alarm_ids: [rule.id] })).status).toBe(200);
+      expect(
+        (
+          await t.http
+            .put(`/api/v1/patients/${p}`)
+            .set(bearer(org.tokens.admin))
+            .send({ alarm_ids: [rule.id] })
+        ).status,
+      ).toBe(200);
       patients.push(p);
     }
 
@@ -134,7 +172,9 @@ describe('webhook receiver down, then back', () => {
     for (let i = 0; i < 24; i++) {
       const patientId = patients[Math.floor(random() * patients.length)];
       const value = random() < 0.3 ? 130 + Math.floor(random() * 40) : 60 + Math.floor(random() * 40);
-      const res = await t.http.post(`/api/v1/patients/${patientId}/measurements`).set(bearer(org.tokens.enfermeria))
+      const res = await t.http
+        .post(`/api/v1/patients/${patientId}/measurements`)
+        .set(bearer(org.tokens.enfermeria))
         .send({ clinical_element: 1, value, when: new Date(START.getTime() - (24 - i) * 60_000).toISOString() });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
     }
@@ -167,7 +207,11 @@ describe('webhook receiver down, then back', () => {
       expect(arrived.length).toBeGreaterThan(0);
     }
     // The webhook was not switched off by the outage.
-    const [client] = await select<{ webhook_validated: boolean | number }>(t.sequelize, 'SELECT webhook_validated FROM clients WHERE id = :id', { id: org.clientId });
+    const [client] = await select<{ webhook_validated: boolean | number }>(
+      t.sequelize,
+      'SELECT webhook_validated FROM clients WHERE id = :id',
+      { id: org.clientId },
+    );
     expect(Boolean(client.webhook_validated)).toBe(true);
   });
 });

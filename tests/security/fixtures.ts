@@ -37,21 +37,43 @@ export async function seedClient(t: TestProduct, org: Org, suffix: string): Prom
   };
   const ids: Ids = { clients: org.clientId, clientId: org.clientId };
   ids.tags = (await post('/tags', { name: `etiqueta ${suffix}`, color: 'red' })).id;
-  ids.alarms = (await post('/alarms', { name: `Alarma ${suffix}`, clinical_element: 1, priority: 1, minimum_condition: 50, maximum_condition: 110 })).id;
+  ids.alarms = (
+    await post('/alarms', { name: `Alarma ${suffix}`, clinical_element: 1, priority: 1, minimum_condition: 50, maximum_condition: 110 })
+  ).id;
   ids.devices = (await post('/devices', { card_id: `CARD-${suffix}` })).id;
   ids.supplies = (await post('/supplies', { type: 'biologico', tradename: `Vacuna ${suffix}`, generic_name: 'Influenza' })).id;
-  ids.stocks = (await post('/stocks', { type: 'biologico', serial: `SER${suffix}`.padEnd(16, '0'), medical_supply_id: ids.supplies, expiration_date: '2299-12-31', cuantity: 50 })).id;
-  ids.users = (await post('/users', {
-    first_name: 'objetivo', last_name: 'pruebas', email: `objetivo.${suffix.toLowerCase()}@example.co`, password: 'Objetivo@2026', password_confirmation: 'Objetivo@2026',
-    cellphone: '3005556677', prefix: '+57', country_id: 26, city_id: 2611001, role_name: 'consulta',
-  })).id;
+  ids.stocks = (
+    await post('/stocks', {
+      type: 'biologico',
+      serial: `SER${suffix}`.padEnd(16, '0'),
+      medical_supply_id: ids.supplies,
+      expiration_date: '2299-12-31',
+      cuantity: 50,
+    })
+  ).id;
+  ids.users = (
+    await post('/users', {
+      first_name: 'objetivo',
+      last_name: 'pruebas',
+      email: `objetivo.${suffix.toLowerCase()}@example.co`,
+      password: 'Objetivo@2026',
+      password_confirmation: 'Objetivo@2026',
+      cellphone: '3005556677',
+      prefix: '+57',
+      country_id: 26,
+      city_id: 2611001,
+      role_name: 'consulta',
+    })
+  ).id;
   ids.promptId = (await post('/client_prompts', { text: `Instrucción ${suffix}` })).id;
   ids.tagPromptId = (await post(`/tags/${ids.tags}/prompts`, { text: `Instrucción etiqueta ${suffix}` })).id;
   await t.sequelize.query(
     "INSERT INTO webhook_deliveries (client_id, patient_id, event_type, event_key, webhook_id, resource_type, payload, status, attempts, resends, created_at, updated_at) VALUES (:c, NULL, 'test', :k, :w, 'Parameters', '{}', 'failed', 1, 0, :now, :now)",
     { replacements: { c: org.clientId, k: `test:${suffix}`, w: `msg_${suffix}`, now: new Date() } },
   );
-  ids.webhookDelivery = Number((await select<{ id: number }>(t.sequelize, 'SELECT id FROM webhook_deliveries WHERE webhook_id = :w', { w: `msg_${suffix}` }))[0].id);
+  ids.webhookDelivery = Number(
+    (await select<{ id: number }>(t.sequelize, 'SELECT id FROM webhook_deliveries WHERE webhook_id = :w', { w: `msg_${suffix}` }))[0].id,
+  );
   return ids;
 }
 
@@ -66,7 +88,11 @@ export async function seedPatient(t: TestProduct, org: Org, client: Ids, nid: st
   const ids: Ids = {};
   ids.patients = (await post('/patients', patientBody({ nid, tag_ids: [client.tags] }))).id;
   const record = `/patients/${ids.patients}`;
-  ids.orderId = (await post(`${record}/orders/bulk`, { orders: [{ order_type: 0, clinical_element: 1, hours: ['08:00'], start_at: '2099-01-01T00:00:00Z' }] })).order_ids[0];
+  ids.orderId = (
+    await post(`${record}/orders/bulk`, {
+      orders: [{ order_type: 0, clinical_element: 1, hours: ['08:00'], start_at: '2099-01-01T00:00:00Z' }],
+    })
+  ).order_ids[0];
   ids.activityId = (await t.http.get(`/api/v1${record}/orders/${ids.orderId}/activities`).set(h)).body[0].id;
   ids.mid = (await post(`${record}/measurements`, { clinical_element: 1, value: 72 }))[0].id;
   ids.encounters = (await post(`${record}/encounters`, { kind: 'generic' })).id;
@@ -74,8 +100,21 @@ export async function seedPatient(t: TestProduct, org: Org, client: Ids, nid: st
   ids.patientPromptId = (await post(`${record}/prompts`, { text: 'Instrucción del paciente' })).id;
   ids.observationId = (await post(`${record}/observations`, { observation_type: 0, value_text: 'Nota' })).id;
   ids.conditionId = (await post(`${record}/conditions`, { condition_type_id: 1 })).id;
-  ids.caregiverId = (await post(`${record}/caregivers`, { id_type: 1, nid: `5${nid.slice(-7)}`, first_name: 'ana', last_name: 'cuidadora', country_id: 26, prefix: '+57', cellphone: '3001112233' })).id;
-  await t.http.put(`/api/v1${record}`).set(h).send({ alarm_ids: [client.alarms] });
+  ids.caregiverId = (
+    await post(`${record}/caregivers`, {
+      id_type: 1,
+      nid: `5${nid.slice(-7)}`,
+      first_name: 'ana',
+      last_name: 'cuidadora',
+      country_id: 26,
+      prefix: '+57',
+      cellphone: '3001112233',
+    })
+  ).id;
+  await t.http
+    .put(`/api/v1${record}`)
+    .set(h)
+    .send({ alarm_ids: [client.alarms] });
   await post(`${record}/measurements`, { clinical_element: 1, value: 190 });
   ids.alertId = (await t.http.get(`/api/v1${record}/alerts?status=1`).set(h)).body[0].id;
   if (status != null) {
@@ -103,7 +142,15 @@ export function sampleBody(schema: string, ids: Ids): unknown {
     ConditionInput: { condition_type_id: 2 },
     ConditionUpdate: { notes: 'cambiada' },
     ClinicalObservationInput: { clinical_variable_id: 1, value: 7 },
-    CaregiverInput: { id_type: 1, nid: String(52_000_000 + Math.floor(Math.random() * 999_999)), first_name: 'luis', last_name: 'cuidador', country_id: 26, prefix: '+57', cellphone: '3001112299' },
+    CaregiverInput: {
+      id_type: 1,
+      nid: String(52_000_000 + Math.floor(Math.random() * 999_999)),
+      first_name: 'luis',
+      last_name: 'cuidador',
+      country_id: 26,
+      prefix: '+57',
+      cellphone: '3001112299',
+    },
     CaregiverUpdate: { relationship: 'hijo' },
     OrderInput: { order_type: 0, clinical_element: 1, hours: ['09:00'] },
     BulkOrdersInput: { orders: [{ order_type: 0, clinical_element: 1, hours: ['10:00'], start_at: '2099-01-01T00:00:00Z' }] },
@@ -114,13 +161,27 @@ export function sampleBody(schema: string, ids: Ids): unknown {
     AlertClose: { status: 2, close_type: 'false_alert', description: 'Cierre de prueba' },
     AlertEntryInput: { description: 'Entrada de prueba' },
     UserInput: {
-      first_name: 'nuevo', last_name: 'usuario', email: `nuevo.${Math.random().toString(36).slice(2, 8)}@example.co`, password: 'Nuevo@2026', password_confirmation: 'Nuevo@2026',
-      cellphone: '3005556688', prefix: '+57', country_id: 26, city_id: 2611001, role_name: 'consulta',
+      first_name: 'nuevo',
+      last_name: 'usuario',
+      email: `nuevo.${Math.random().toString(36).slice(2, 8)}@example.co`,
+      password: 'Nuevo@2026',
+      password_confirmation: 'Nuevo@2026',
+      cellphone: '3005556688',
+      prefix: '+57',
+      country_id: 26,
+      city_id: 2611001,
+      role_name: 'consulta',
     },
     UserUpdate: { first_name: 'cambiado' },
     SupplyInput: { type: 'biologico', tradename: `Vacuna ${Math.random().toString(36).slice(2, 6)}` },
     SupplyUpdate: { generic_name: 'Influenza estacional' },
-    StockInput: { type: 'biologico', serial: `S${Date.now()}${Math.floor(Math.random() * 99)}`.padEnd(16, '0').slice(0, 16), medical_supply_id: ids.supplies, expiration_date: '2299-12-31', cuantity: 5 },
+    StockInput: {
+      type: 'biologico',
+      serial: `S${Date.now()}${Math.floor(Math.random() * 99)}`.padEnd(16, '0').slice(0, 16),
+      medical_supply_id: ids.supplies,
+      expiration_date: '2299-12-31',
+      cuantity: 5,
+    },
     StockUpdate: { active: true },
     MoveInput: { type: 'entrada', amount: 1, stock_id: ids.stocks },
     EncounterInput: { kind: 'generic' },
@@ -144,7 +205,14 @@ export function urlOf(o: Operation, ids: Ids): string {
   };
   const resource = o.path.split('/')[1];
   return `/api/v1${o.path.replace(/\{(\w+)\}/g, (_m, p: string) => {
-    const key = p === 'id' ? (o.path.startsWith('/webhooks/') ? 'webhookDelivery' : resource) : p === 'promptId' ? byParam[o.path] ?? 'promptId' : p;
+    const key =
+      p === 'id'
+        ? o.path.startsWith('/webhooks/')
+          ? 'webhookDelivery'
+          : resource
+        : p === 'promptId'
+          ? (byParam[o.path] ?? 'promptId')
+          : p;
     const v = ids[key];
     if (v == null) throw new Error(`no fixture for {${p}} in ${o.path}`);
     return String(v);

@@ -20,7 +20,12 @@ let tagId: number;
 beforeAll(async () => {
   t = await startTestProduct();
   org = await createOrg(t, 'Clinica Fuzz');
-  patientId = (await t.http.post('/api/v1/patients').set(bearer(org.tokens.admin)).send(patientBody({ nid: '1122334455' }))).body.id;
+  patientId = (
+    await t.http
+      .post('/api/v1/patients')
+      .set(bearer(org.tokens.admin))
+      .send(patientBody({ nid: '1122334455' }))
+  ).body.id;
   tagId = (await t.http.post('/api/v1/tags').set(bearer(org.tokens.admin)).send({ name: 'fuzz', color: 'red' })).body.id;
 });
 afterAll(() => t.stop());
@@ -43,7 +48,19 @@ async function counts(): Promise<Record<string, number>> {
 const weird = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
-  fc.constantFrom('', ' ', '\u0000', '💉🩺', '<script>alert(1)</script>', "' OR 1=1 --", '=cmd|" /C calc"!A0', 'x'.repeat(100_000), '１２３', 'NaN', '-0'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    '💉🩺',
+    '<script>alert(1)</script>',
+    "' OR 1=1 --",
+    '=cmd|" /C calc"!A0',
+    'x'.repeat(100_000),
+    '１２３',
+    'NaN',
+    '-0',
+  ),
   fc.integer({ min: -2_147_483_648, max: 2_147_483_647 }),
   fc.constantFrom(-1, 0, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 0.1),
   fc.boolean(),
@@ -69,7 +86,8 @@ function urlFor(path: string, id: string): string {
 }
 
 /** What leaks when an error escapes translation: validator English, stack traces, SQL. */
-const UNTRANSLATED = /\b(must|should|required property|Unexpected|Cannot|undefined|TypeError|SyntaxError|SQLITE|Sequelize|violates|at [\w.]+ \()/;
+const UNTRANSLATED =
+  /\b(must|should|required property|Unexpected|Cannot|undefined|TypeError|SyntaxError|SQLITE|Sequelize|violates|at [\w.]+ \()/;
 function expectUserMessage(body: { message?: unknown }) {
   expect(typeof body.message).toBe('string');
   expect((body.message as string).length).toBeGreaterThan(3);
@@ -79,29 +97,37 @@ function expectUserMessage(body: { message?: unknown }) {
 describe('contract fuzzing', () => {
   const writes = operations.filter((o) => o.op.requestBody);
 
-  it.each(writes.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))('%s answers invalid bodies with 4xx in Spanish', async (_n, o) => {
-    await fc.assert(
-      fc.asyncProperty(invalidBodies(o.op), async (body) => {
-        const before = await counts();
-        // Serialised here: any JSON value is a body a client could send, not only objects.
-        const res = await (t.http as any)[o.method](urlFor(o.path, String(patientId)))
-          .set(bearer(org.tokens.admin))
-          .set('content-type', 'application/json')
-          .send(JSON.stringify(body) ?? 'null');
-        expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
-        if (res.status >= 400) {
-          expectUserMessage(res.body);
-          expect(await counts()).toEqual(before);
-        }
-      }),
-      { seed: SEED, numRuns: RUNS },
-    );
-  });
+  it.each(writes.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))(
+    '%s answers invalid bodies with 4xx in Spanish',
+    async (_n, o) => {
+      await fc.assert(
+        fc.asyncProperty(invalidBodies(o.op), async (body) => {
+          const before = await counts();
+          // Serialised here: any JSON value is a body a client could send, not only objects.
+          const res = await (t.http as any)
+            [o.method](urlFor(o.path, String(patientId)))
+            .set(bearer(org.tokens.admin))
+            .set('content-type', 'application/json')
+            .send(JSON.stringify(body) ?? 'null');
+          expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
+          if (res.status >= 400) {
+            expectUserMessage(res.body);
+            expect(await counts()).toEqual(before);
+          }
+        }),
+        { seed: SEED, numRuns: RUNS },
+      );
+    },
+  );
 
   it.each(writes.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))('%s answers malformed JSON with 400', async (_n, o) => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('{', '{"a":', '[1,', 'null x', '{"a":1}}', '\u0000', '{"nid": "1" "x": 2}'), async (raw) => {
-        const res = await (t.http as any)[o.method](urlFor(o.path, String(patientId))).set(bearer(org.tokens.admin)).set('content-type', 'application/json').send(raw);
+        const res = await (t.http as any)
+          [o.method](urlFor(o.path, String(patientId)))
+          .set(bearer(org.tokens.admin))
+          .set('content-type', 'application/json')
+          .send(raw);
         expect([400, 401]).toContain(res.status);
         expectUserMessage(res.body);
       }),
@@ -109,20 +135,25 @@ describe('contract fuzzing', () => {
     );
   });
 
-  it.each(operations.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))('%s answers odd ids and query values without a 5xx', async (_n, o) => {
-    const params = ((o.op.parameters ?? []) as Array<Record<string, any>>).map((p) => (p.$ref ? doc.components.parameters[p.$ref.split('/').pop()] : p));
-    const queryNames = params.filter((p) => p.in === 'query').map((p) => p.name as string);
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom('0', '-1', '1e3', 'abc', '99999999999999999999', '1;DROP TABLE patients', '%2e%2e', String(patientId)),
-        fc.dictionary(fc.constantFrom(...queryNames, 'zz'), fc.string({ maxLength: 30 }), { maxKeys: 3 }),
-        async (id, query) => {
-          const res = await (t.http as any)[o.method](urlFor(o.path, id)).query(query).set(bearer(org.tokens.consulta));
-          expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
-          if (res.status >= 400) expectUserMessage(res.body);
-        },
-      ),
-      { seed: SEED, numRuns: RUNS },
-    );
-  });
+  it.each(operations.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))(
+    '%s answers odd ids and query values without a 5xx',
+    async (_n, o) => {
+      const params = ((o.op.parameters ?? []) as Array<Record<string, any>>).map((p) =>
+        p.$ref ? doc.components.parameters[p.$ref.split('/').pop()] : p,
+      );
+      const queryNames = params.filter((p) => p.in === 'query').map((p) => p.name as string);
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom('0', '-1', '1e3', 'abc', '99999999999999999999', '1;DROP TABLE patients', '%2e%2e', String(patientId)),
+          fc.dictionary(fc.constantFrom(...queryNames, 'zz'), fc.string({ maxLength: 30 }), { maxKeys: 3 }),
+          async (id, query) => {
+            const res = await (t.http as any)[o.method](urlFor(o.path, id)).query(query).set(bearer(org.tokens.consulta));
+            expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
+            if (res.status >= 400) expectUserMessage(res.body);
+          },
+        ),
+        { seed: SEED, numRuns: RUNS },
+      );
+    },
+  );
 });

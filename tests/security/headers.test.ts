@@ -22,7 +22,10 @@ let checked = 0;
 function fakeBuild(name: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `vigia-${name}-`));
   fs.mkdirSync(path.join(dir, 'assets'));
-  fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><html><body><div id="root"></div><script src="/assets/app.js"></script></body></html>`);
+  fs.writeFileSync(
+    path.join(dir, 'index.html'),
+    `<!doctype html><html><body><div id="root"></div><script src="/assets/app.js"></script></body></html>`,
+  );
   fs.writeFileSync(path.join(dir, 'assets', 'app.js'), 'console.log(1);');
   dirs.push(dir);
   return dir;
@@ -62,7 +65,13 @@ const PAGES: Array<[string, string, number]> = [
 ];
 
 function directives(csp: string): Map<string, string[]> {
-  return new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).filter((d) => d[0]).map(([k, ...v]) => [k, v]));
+  return new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((d) => d[0])
+      .map(([k, ...v]) => [k, v]),
+  );
 }
 
 describe.each(ENVS)('%s', (env) => {

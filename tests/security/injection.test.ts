@@ -9,8 +9,21 @@ import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, typ
  * run (leading apostrophe, P27), and the PDF carries them as drawn text with no script or action.
  * The browser half (the admin renders them as text, no dialog fires) is tests/e2e/injection.test.ts.
  */
-export const HTML_PAYLOADS = ['<img src=x onerror=alert(1)>', '<script>alert("xss")</script>', '"><svg onload=alert(1)>', "javascript:alert('x')"];
-export const CSV_PAYLOADS = ["=cmd|' /C calc'!A0", '+SUM(1,2)', '-2+3+cmd|\' /C calc\'!A0', '@SUM(1+1)*cmd|\' /C calc\'!A0', '\t=1+1', '\r=1+1', '=HYPERLINK("http://x.test","clic")'];
+export const HTML_PAYLOADS = [
+  '<img src=x onerror=alert(1)>',
+  '<script>alert("xss")</script>',
+  '"><svg onload=alert(1)>',
+  "javascript:alert('x')",
+];
+export const CSV_PAYLOADS = [
+  "=cmd|' /C calc'!A0",
+  '+SUM(1,2)',
+  "-2+3+cmd|' /C calc'!A0",
+  "@SUM(1+1)*cmd|' /C calc'!A0",
+  '\t=1+1',
+  '\r=1+1',
+  '=HYPERLINK("http://x.test","clic")',
+];
 const PAYLOADS = [...HTML_PAYLOADS, ...CSV_PAYLOADS];
 
 let t: TestProduct;
@@ -58,14 +71,27 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') quoted = false; else cell += c;
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(cell); cell = ''; } else if (c === '\n' || (c === '\r' && text[i + 1] === '\n')) {
+    else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\n' || (c === '\r' && text[i + 1] === '\n')) {
       if (c === '\r') i++;
-      row.push(cell); rows.push(row); row = []; cell = '';
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
     } else cell += c;
   }
-  if (cell || row.length) { row.push(cell); rows.push(row); }
+  if (cell || row.length) {
+    row.push(cell);
+    rows.push(row);
+  }
   return rows;
 }
 
@@ -80,25 +106,61 @@ const binary = (res: any, cb: (err: Error | null, body: Buffer) => void) => {
 
 describe('stored payloads', () => {
   it('are stored verbatim or refused with a Spanish message, never a 5xx', async () => {
-    const tag = await store('tag name', 'etiqueta', () => t.http.post('/api/v1/tags').set(admin()).send({ name: 'etiqueta base', color: 'red' }));
+    const tag = await store('tag name', 'etiqueta', () =>
+      t.http.post('/api/v1/tags').set(admin()).send({ name: 'etiqueta base', color: 'red' }),
+    );
     for (const [i, payload] of PAYLOADS.entries()) {
-      const p = await store('patient name', payload, () => t.http.post('/api/v1/patients').set(admin()).send(patientBody({ nid: String(++nid), first_name: payload, last_name: `x ${payload}` })));
-      const host = p?.id ?? (await t.http.post('/api/v1/patients').set(admin()).send(patientBody({ nid: String(++nid) }))).body.id;
-      await store('tag name', payload, () => t.http.post('/api/v1/tags').set(admin()).send({ name: `${payload.slice(0, 36)} ${i}`, color: 'blue' }));
-      const note = await store('note', payload, () => t.http.post(`/api/v1/patients/${host}/observations`).set(admin()).send({ observation_type: 0, value_text: payload }));
+      const p = await store('patient name', payload, () =>
+        t.http
+          .post('/api/v1/patients')
+          .set(admin())
+          .send(patientBody({ nid: String(++nid), first_name: payload, last_name: `x ${payload}` })),
+      );
+      const host =
+        p?.id ??
+        (
+          await t.http
+            .post('/api/v1/patients')
+            .set(admin())
+            .send(patientBody({ nid: String(++nid) }))
+        ).body.id;
+      await store('tag name', payload, () =>
+        t.http
+          .post('/api/v1/tags')
+          .set(admin())
+          .send({ name: `${payload.slice(0, 36)} ${i}`, color: 'blue' }),
+      );
+      const note = await store('note', payload, () =>
+        t.http.post(`/api/v1/patients/${host}/observations`).set(admin()).send({ observation_type: 0, value_text: payload }),
+      );
       if (note) stored[stored.length - 1].patientId = host;
-      await store('condition notes', payload, () => t.http.post(`/api/v1/patients/${host}/conditions`).set(admin()).send({ condition_type_id: 1, notes: payload }));
-      await store('address', payload, () => t.http.put(`/api/v1/patients/${host}`).set(admin()).send({ address: payload, tag_ids: tag ? [tag.id] : [] }));
+      await store('condition notes', payload, () =>
+        t.http.post(`/api/v1/patients/${host}/conditions`).set(admin()).send({ condition_type_id: 1, notes: payload }),
+      );
+      await store('address', payload, () =>
+        t.http
+          .put(`/api/v1/patients/${host}`)
+          .set(admin())
+          .send({ address: payload, tag_ids: tag ? [tag.id] : [] }),
+      );
       await store('reading comment', payload, async () => {
         const m = await t.http.post(`/api/v1/patients/${host}/measurements`).set(admin()).send({ clinical_element: 1, value: 70 });
-        return t.http.put(`/api/v1/patients/${host}/measurements/${m.body[0].id}`).set(admin()).send({ status: 1, comment: `Anulada por ${payload}`.slice(0, 140).padEnd(15, '.') });
+        return t.http
+          .put(`/api/v1/patients/${host}/measurements/${m.body[0].id}`)
+          .set(admin())
+          .send({ status: 1, comment: `Anulada por ${payload}`.slice(0, 140).padEnd(15, '.') });
       });
     }
     // Names accept letters and spaces only (01 §5), so the API refuses every payload there: the
     // first line of defence. The exports must still be safe for rows that did not pass through it.
     expect(refused.filter((r) => r.field === 'patient name').map((r) => r.payload)).toEqual(PAYLOADS);
     for (const payload of PAYLOADS) {
-      const id = (await t.http.post('/api/v1/patients').set(admin()).send(patientBody({ nid: String(++nid) }))).body.id;
+      const id = (
+        await t.http
+          .post('/api/v1/patients')
+          .set(admin())
+          .send(patientBody({ nid: String(++nid) }))
+      ).body.id;
       await execute(t.sequelize, 'UPDATE patients SET first_name = :p, last_name = :p WHERE id = :id', { p: payload, id });
       legacy.push({ payload, patientId: id });
       figures.legacyNames++;
@@ -123,7 +185,11 @@ describe('stored payloads', () => {
       expect(link.status, JSON.stringify(link.body)).toBe(200);
       files.push(link.body.url);
     }
-    for (const report of ['/api/v1/reports/client_measurements?hours=24', `/api/v1/reports/patient_status_changes?start_date=2020-01-01&end_date=${today}`, '/api/v1/reports/vital_signs?hours=24']) {
+    for (const report of [
+      '/api/v1/reports/client_measurements?hours=24',
+      `/api/v1/reports/patient_status_changes?start_date=2020-01-01&end_date=${today}`,
+      '/api/v1/reports/vital_signs?hours=24',
+    ]) {
       const link = await t.http.get(report).set(admin());
       if (link.status === 200 && link.body.url) files.push(link.body.url);
     }
@@ -155,7 +221,11 @@ describe('stored payloads', () => {
       // Every stream inflated, so nothing hides in compressed content.
       let all = pdf.toString('latin1');
       for (const m of all.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
-        try { all += zlib.inflateSync(Buffer.from(m[1], 'latin1')).toString('latin1'); } catch { /* not deflated */ }
+        try {
+          all += zlib.inflateSync(Buffer.from(m[1], 'latin1')).toString('latin1');
+        } catch {
+          /* not deflated */
+        }
       }
       for (const key of ['/JavaScript', '/JS', '/OpenAction', '/AA', '/Launch', '/URI', '/SubmitForm', '/EmbeddedFile', '/RichMedia']) {
         expect(all.includes(key), `${key} in the PDF of ${JSON.stringify(s.payload)}`).toBe(false);

@@ -7,7 +7,9 @@ import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, typ
  * nor their timing tell whether a document exists. tests/api/otp.test.ts covers each limit alone.
  */
 let clock = new Date('2026-11-21T15:00:00Z');
-const advance = (ms: number) => { clock = new Date(clock.getTime() + ms); };
+const advance = (ms: number) => {
+  clock = new Date(clock.getTime() + ms);
+};
 let t: TestProduct;
 let org: Org;
 let ipSeq = 0;
@@ -21,7 +23,10 @@ const KNOWN_2_PHONE = '3009990002';
 beforeAll(async () => {
   t = await startTestProduct({ now: () => clock });
   org = await createOrg(t, 'Clinica Codigos');
-  for (const [nid, cellphone] of [[KNOWN, KNOWN_PHONE], [KNOWN_2, KNOWN_2_PHONE]]) {
+  for (const [nid, cellphone] of [
+    [KNOWN, KNOWN_PHONE],
+    [KNOWN_2, KNOWN_2_PHONE],
+  ]) {
     const res = await t.http.post('/api/v1/patients').set(bearer(org.tokens.admin)).send(patientBody({ nid, cellphone }));
     expect(res.status).toBe(201);
   }
@@ -32,8 +37,13 @@ afterAll(async () => {
 });
 
 /** A new address per call, so the per-address limit never hides the per-document one. */
-const request = (nid: string) => t.http.post('/api/v1/request_otp').set('X-Forwarded-For', `10.20.${Math.floor(++ipSeq / 250)}.${ipSeq % 250}`).send({ nid });
-const verify = (nid: string, otp_code: string, challenge_id: string) => t.http.post('/api/v1/verify_otp').set('X-Forwarded-For', '10.30.0.1').send({ nid, otp_code, challenge_id });
+const request = (nid: string) =>
+  t.http
+    .post('/api/v1/request_otp')
+    .set('X-Forwarded-For', `10.20.${Math.floor(++ipSeq / 250)}.${ipSeq % 250}`)
+    .send({ nid });
+const verify = (nid: string, otp_code: string, challenge_id: string) =>
+  t.http.post('/api/v1/verify_otp').set('X-Forwarded-For', '10.30.0.1').send({ nid, otp_code, challenge_id });
 
 async function adminToken() {
   // Staff tokens last an hour; the clock here jumps ahead, so sign in again.
@@ -131,7 +141,8 @@ describe('brute force against one document (D17, P7)', () => {
 
 /** Headers that legitimately differ between two answers. */
 const VARYING = new Set(['date', 'x-request-id', 'etag', 'ratelimit-reset']);
-const headersOf = (res: { headers: Record<string, string> }) => Object.fromEntries(Object.entries(res.headers).filter(([k]) => !VARYING.has(k)));
+const headersOf = (res: { headers: Record<string, string> }) =>
+  Object.fromEntries(Object.entries(res.headers).filter(([k]) => !VARYING.has(k)));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 describe('no answer tells whether a document exists (D17, P6)', () => {
@@ -160,15 +171,37 @@ describe('no answer tells whether a document exists (D17, P6)', () => {
 
   it('timing: medians of 30 requests and 30 verifications differ by less than the noise bound', async () => {
     const N = 30;
-    const times = { requestKnown: [] as number[], requestUnknown: [] as number[], verifyKnown: [] as number[], verifyUnknown: [] as number[] };
-    const timed = async (f: () => Promise<unknown>) => { const s = process.hrtime.bigint(); await f(); return Number(process.hrtime.bigint() - s) / 1e6; };
+    const times = {
+      requestKnown: [] as number[],
+      requestUnknown: [] as number[],
+      verifyKnown: [] as number[],
+      verifyUnknown: [] as number[],
+    };
+    const timed = async (f: () => Promise<unknown>) => {
+      const s = process.hrtime.bigint();
+      await f();
+      return Number(process.hrtime.bigint() - s) / 1e6;
+    };
     for (let i = 0; i < N; i++) {
       advance(16 * 60_000);
       // Interleaved, so machine load affects both series alike.
-      const pair = i % 2 ? [['Known', KNOWN_2], ['Unknown', '7388888888']] : [['Unknown', '7388888888'], ['Known', KNOWN_2]];
+      const pair =
+        i % 2
+          ? [
+              ['Known', KNOWN_2],
+              ['Unknown', '7388888888'],
+            ]
+          : [
+              ['Unknown', '7388888888'],
+              ['Known', KNOWN_2],
+            ];
       for (const [kind, nid] of pair) {
         let challenge = '';
-        times[`request${kind}` as 'requestKnown'].push(await timed(async () => { challenge = (await request(nid)).body.challenge_id; }));
+        times[`request${kind}` as 'requestKnown'].push(
+          await timed(async () => {
+            challenge = (await request(nid)).body.challenge_id;
+          }),
+        );
         times[`verify${kind}` as 'verifyKnown'].push(await timed(() => verify(nid, '0000', challenge)));
       }
       // The failures would lock both documents after 10: start each day afresh.

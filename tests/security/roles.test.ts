@@ -1,7 +1,18 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { select } from '../../api/src/db/sql';
 import { startTestProduct, createOrg, bearer, type TestProduct, type Org } from '../support/product';
-import { operations, isPublic, schemaOf, sampleBody, seedClient, seedPatient, urlOf, patientToken, type Ids, type Operation } from './fixtures';
+import {
+  operations,
+  isPublic,
+  schemaOf,
+  sampleBody,
+  seedClient,
+  seedPatient,
+  urlOf,
+  patientToken,
+  type Ids,
+  type Operation,
+} from './fixtures';
 
 /**
  * Role matrix (D13, P1, P2), generated from openapi.yaml: every staff write is called with each
@@ -117,7 +128,8 @@ const PATIENT_UPDATE_VARIANTS: Array<{ name: string; body: (ids: Ids) => object;
 
 /** Writes that change a patient or add to its record: tried on an inactive and a deceased patient. */
 const onPatient = (o: Operation) =>
-  o.path.startsWith('/patients/{id}') || ['/encounters/{id}', '/observations', '/observations/{id}', '/patients/create_Encounter_vacunation'].includes(o.path);
+  o.path.startsWith('/patients/{id}') ||
+  ['/encounters/{id}', '/observations', '/observations/{id}', '/patients/create_Encounter_vacunation'].includes(o.path);
 
 /** An inactive patient keeps its record editable but gets no readings (01 §4), orders, activity changes or alert configuration (P2). */
 const REFUSED_WHEN_INACTIVE = new Set([
@@ -166,15 +178,44 @@ afterAll(async () => {
 /** Every row of the client, read straight from the database. */
 async function snapshot() {
   const out: Record<string, unknown[]> = {};
-  const byClient = ['patients', 'tags', 'clients', 'measurements', 'devices', 'users', 'supplies', 'stocks', 'moves', 'encounters', 'alarms', 'alerts',
-    'orders', 'activities', 'encounter_observations', 'prompts', 'observations', 'patient_conditions', 'caregivers', 'webhook_deliveries', 'feedbacks'];
+  const byClient = [
+    'patients',
+    'tags',
+    'clients',
+    'measurements',
+    'devices',
+    'users',
+    'supplies',
+    'stocks',
+    'moves',
+    'encounters',
+    'alarms',
+    'alerts',
+    'orders',
+    'activities',
+    'encounter_observations',
+    'prompts',
+    'observations',
+    'patient_conditions',
+    'caregivers',
+    'webhook_deliveries',
+    'feedbacks',
+  ];
   for (const table of byClient) {
     const where = table === 'clients' ? 'id = :c' : table === 'supplies' || table === 'feedbacks' ? '1 = 1' : 'client_id = :c';
     out[table] = await select(t.sequelize, `SELECT * FROM ${table} WHERE ${where} ORDER BY 1`, { c: org.clientId });
   }
   out.patient_messaging = await select(t.sequelize, 'SELECT * FROM patient_messaging WHERE client_id = :c ORDER BY 1', { c: org.clientId });
-  out.patient_tags = await select(t.sequelize, 'SELECT pt.* FROM patient_tags pt JOIN tags g ON g.id = pt.tag_id WHERE g.client_id = :c ORDER BY 1, 2', { c: org.clientId });
-  out.alert_entries = await select(t.sequelize, 'SELECT e.* FROM alert_entries e JOIN alerts al ON al.id = e.alert_id WHERE al.client_id = :c ORDER BY e.id', { c: org.clientId });
+  out.patient_tags = await select(
+    t.sequelize,
+    'SELECT pt.* FROM patient_tags pt JOIN tags g ON g.id = pt.tag_id WHERE g.client_id = :c ORDER BY 1, 2',
+    { c: org.clientId },
+  );
+  out.alert_entries = await select(
+    t.sequelize,
+    'SELECT e.* FROM alert_entries e JOIN alerts al ON al.id = e.alert_id WHERE al.client_id = :c ORDER BY e.id',
+    { c: org.clientId },
+  );
   return out;
 }
 
@@ -189,27 +230,36 @@ function call(o: Operation, ids: Ids, token: string, body?: unknown) {
 describe('role matrix', () => {
   it('has a row for every staff write of the contract, and no row for an operation that is gone', () => {
     const names = staffWrites.map((o) => o.name);
-    expect(names.filter((n) => !PERMISSIONS[n]), 'writes without a row in the permission table').toEqual([]);
-    expect(Object.keys(PERMISSIONS).filter((n) => !names.includes(n)), 'rows for operations not in the contract').toEqual([]);
+    expect(
+      names.filter((n) => !PERMISSIONS[n]),
+      'writes without a row in the permission table',
+    ).toEqual([]);
+    expect(
+      Object.keys(PERMISSIONS).filter((n) => !names.includes(n)),
+      'rows for operations not in the contract',
+    ).toEqual([]);
   });
 
-  it.each(PATIENT_UPDATE_VARIANTS.map((v) => [v.name, v] as const))('patient update with %s answers each role as the table says', async (_n, v) => {
-    const o = staffWrites.find((w) => w.name === 'PUT /patients/{id}')!;
-    const allowed = KINDS[v.kind] as readonly Role[];
-    const before = await snapshot();
-    for (const role of ROLES.filter((r) => !allowed.includes(r))) {
-      expect((await call(o, active, org.tokens[role], v.body(active))).status, role).toBe(403);
-      figures.calls++;
-      figures.refused403++;
-    }
-    expect(await snapshot()).toEqual(before);
-    for (const role of ROLES.filter((r) => allowed.includes(r))) {
-      const res = await call(o, active, org.tokens[role], v.body(active));
-      figures.calls++;
-      expect(res.status, `${role}: ${JSON.stringify(res.body)}`).toBe(200);
-      figures.allowedOk++;
-    }
-  });
+  it.each(PATIENT_UPDATE_VARIANTS.map((v) => [v.name, v] as const))(
+    'patient update with %s answers each role as the table says',
+    async (_n, v) => {
+      const o = staffWrites.find((w) => w.name === 'PUT /patients/{id}')!;
+      const allowed = KINDS[v.kind] as readonly Role[];
+      const before = await snapshot();
+      for (const role of ROLES.filter((r) => !allowed.includes(r))) {
+        expect((await call(o, active, org.tokens[role], v.body(active))).status, role).toBe(403);
+        figures.calls++;
+        figures.refused403++;
+      }
+      expect(await snapshot()).toEqual(before);
+      for (const role of ROLES.filter((r) => allowed.includes(r))) {
+        const res = await call(o, active, org.tokens[role], v.body(active));
+        figures.calls++;
+        expect(res.status, `${role}: ${JSON.stringify(res.body)}`).toBe(200);
+        figures.allowedOk++;
+      }
+    },
+  );
 
   it.each(staffWrites.map((o) => [o.name, o] as const))('%s answers each role as the table says', async (_n, o) => {
     const rule = PERMISSIONS[o.name];

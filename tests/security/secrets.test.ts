@@ -34,7 +34,9 @@ function captureOutput() {
     console[level] = (...args: unknown[]) => {
       logLines.push(args.map((a) => (typeof a === 'string' ? a : util.inspect(a, { depth: 6, showHidden: true }))).join(' '));
     };
-    restore.push(() => { console[level] = original; });
+    restore.push(() => {
+      console[level] = original;
+    });
   }
   for (const stream of [process.stdout, process.stderr]) {
     const original = stream.write.bind(stream);
@@ -42,12 +44,16 @@ function captureOutput() {
       logLines.push(String(chunk));
       return (original as (...a: unknown[]) => boolean)(chunk, ...rest);
     };
-    restore.push(() => { (stream as { write: unknown }).write = original; });
+    restore.push(() => {
+      (stream as { write: unknown }).write = original;
+    });
   }
 }
 
 /** Awaits a call and keeps its whole answer (status line, headers, body). */
-async function keep<T extends { status: number; headers: Record<string, unknown>; text?: string; body?: unknown }>(req: PromiseLike<T>): Promise<T> {
+async function keep<T extends { status: number; headers: Record<string, unknown>; text?: string; body?: unknown }>(
+  req: PromiseLike<T>,
+): Promise<T> {
   const res = await req;
   answers.push(`${res.status} ${JSON.stringify(res.headers)} ${res.text ?? JSON.stringify(res.body ?? '')}`);
   return res;
@@ -57,10 +63,22 @@ beforeAll(async () => {
   captureOutput();
   provider = await startOidcProvider();
   provider.register(REDIRECT_URI);
-  Object.assign(process.env, { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret, OIDC_REDIRECT_URI: REDIRECT_URI });
+  Object.assign(process.env, {
+    OIDC_ISSUER: provider.issuer,
+    OIDC_CLIENT_ID: provider.clientId,
+    OIDC_CLIENT_SECRET: provider.clientSecret,
+    OIDC_REDIRECT_URI: REDIRECT_URI,
+  });
   t = await startTestProduct({ jwtSecret: JWT_SECRET });
   org = await createOrg(t, 'Clinica Secretos');
-  Object.assign(secrets, { JWT_SECRET, PHRASE, RESIDENTS_PASSWORD, USER_PASSWORD, USER_PASSWORD_2, SSO_CLIENT_SECRET: provider.clientSecret });
+  Object.assign(secrets, {
+    JWT_SECRET,
+    PHRASE,
+    RESIDENTS_PASSWORD,
+    USER_PASSWORD,
+    USER_PASSWORD_2,
+    SSO_CLIENT_SECRET: provider.clientSecret,
+  });
 }, 120_000);
 afterAll(async () => {
   for (const r of restore.reverse()) r();
@@ -76,32 +94,67 @@ describe('secrets (D20)', () => {
   it('sets, uses and fails with every secret', async () => {
     const clientUrl = `/api/v1/clients/${org.clientId}`;
     // Webhook phrase and integration password; both receivers are down, so their calls fail.
-    const saved = await keep(t.http.put(clientUrl).set(admin()).send({
-      webhook_url: 'http://127.0.0.1:9/hook', security_phrase: PHRASE,
-      residents_enabled: true, residents_url: 'http://127.0.0.1:9/api', residents_user: 'vigia', residents_password: RESIDENTS_PASSWORD,
-    }));
+    const saved = await keep(
+      t.http.put(clientUrl).set(admin()).send({
+        webhook_url: 'http://127.0.0.1:9/hook',
+        security_phrase: PHRASE,
+        residents_enabled: true,
+        residents_url: 'http://127.0.0.1:9/api',
+        residents_user: 'vigia',
+        residents_password: RESIDENTS_PASSWORD,
+      }),
+    );
     expect(saved.status, saved.text).toBe(200);
     expect(saved.body).toMatchObject({ security_phrase_set: true, residents_password_set: true });
     expect((await keep(t.http.patch(clientUrl).set(admin()).send({ webhook_alerts: true }))).status).toBe(200);
     expect((await keep(t.http.get(`${clientUrl}/validate_webhook`).set(admin()))).status).toBeGreaterThanOrEqual(400);
     figures.failingCalls++;
     await t.jobs.runDue({ now: new Date() });
-    const patient = (await keep(t.http.post('/api/v1/patients').set(admin()).send(patientBody({ nid: '7400000001' })))).body;
+    const patient = (
+      await keep(
+        t.http
+          .post('/api/v1/patients')
+          .set(admin())
+          .send(patientBody({ nid: '7400000001' })),
+      )
+    ).body;
     expect((await keep(t.http.get(`${clientUrl}/residents/00010`).set(admin()))).status).toBeGreaterThanOrEqual(400);
     figures.failingCalls++;
 
     // A user's password: created, used, mistyped, changed.
-    const user = await keep(t.http.post('/api/v1/users').set(admin()).send({
-      first_name: 'secreta', last_name: 'usuaria', email: 'secreta@clinicasecretos.test', password: USER_PASSWORD, password_confirmation: USER_PASSWORD,
-      cellphone: '3005550000', prefix: '+57', country_id: 26, city_id: 2611001, role_name: 'medico',
-    }));
+    const user = await keep(
+      t.http.post('/api/v1/users').set(admin()).send({
+        first_name: 'secreta',
+        last_name: 'usuaria',
+        email: 'secreta@clinicasecretos.test',
+        password: USER_PASSWORD,
+        password_confirmation: USER_PASSWORD,
+        cellphone: '3005550000',
+        prefix: '+57',
+        country_id: 26,
+        city_id: 2611001,
+        role_name: 'medico',
+      }),
+    );
     expect(user.status, user.text).toBe(201);
-    expect((await keep(t.http.post('/api/v1/sessions').send({ email: 'secreta@clinicasecretos.test', password: USER_PASSWORD }))).status).toBe(201);
-    expect((await keep(t.http.post('/api/v1/sessions').send({ email: 'secreta@clinicasecretos.test', password: `${USER_PASSWORD}!` }))).status).toBe(401);
+    expect(
+      (await keep(t.http.post('/api/v1/sessions').send({ email: 'secreta@clinicasecretos.test', password: USER_PASSWORD }))).status,
+    ).toBe(201);
+    expect(
+      (await keep(t.http.post('/api/v1/sessions').send({ email: 'secreta@clinicasecretos.test', password: `${USER_PASSWORD}!` }))).status,
+    ).toBe(401);
     figures.failingCalls++;
-    const changed = await keep(t.http.put(`/api/v1/users/${user.body.id}`).set(admin()).send({ password: USER_PASSWORD_2, password_confirmation: USER_PASSWORD_2 }));
+    const changed = await keep(
+      t.http.put(`/api/v1/users/${user.body.id}`).set(admin()).send({ password: USER_PASSWORD_2, password_confirmation: USER_PASSWORD_2 }),
+    );
     expect(changed.status, changed.text).toBe(200);
-    expect((await keep(t.http.post('/api/v1/users').set(admin()).send({ email: 'mala', password: USER_PASSWORD, password_confirmation: 'otra' }))).status).toBe(400);
+    expect(
+      (
+        await keep(
+          t.http.post('/api/v1/users').set(admin()).send({ email: 'mala', password: USER_PASSWORD, password_confirmation: 'otra' }),
+        )
+      ).status,
+    ).toBe(400);
     figures.failingCalls++;
 
     // A device secret: shown once at registration and once per rotation, then used and mistyped.
@@ -113,7 +166,8 @@ describe('secrets (D20)', () => {
     secrets.DEVICE_SECRET_2 = rotated.body.secret;
     // Registration and rotation are the one answer each that carries its own secret (P24).
     answers.splice(answers.length - 2, 2);
-    const reading = (secret: string) => keep(t.http.post('/api/v1/devices/SECRET-CARD/readings').set('X-Device-Secret', secret).send({ clinical_element: 1, value: 71 }));
+    const reading = (secret: string) =>
+      keep(t.http.post('/api/v1/devices/SECRET-CARD/readings').set('X-Device-Secret', secret).send({ clinical_element: 1, value: 71 }));
     expect((await reading(secrets.DEVICE_SECRET_2)).status).toBeLessThan(300);
     expect((await reading(secrets.DEVICE_SECRET)).status).toBe(401);
     figures.failingCalls++;
@@ -121,21 +175,45 @@ describe('secrets (D20)', () => {
     // The SSO client secret: a real sign-in at the provider, then a forged callback the provider refuses.
     const start = await keep(t.http.post('/api/v1/sso/authorize'));
     const callback = await signInAtProvider(start.body.url, org.users.medico.email, REDIRECT_URI);
-    const sso = await keep(t.http.post('/api/v1/sso/callback').send({ code: callback.searchParams.get('code'), state: callback.searchParams.get('state'), iss: callback.searchParams.get('iss') ?? undefined }));
+    const sso = await keep(
+      t.http
+        .post('/api/v1/sso/callback')
+        .send({
+          code: callback.searchParams.get('code'),
+          state: callback.searchParams.get('state'),
+          iss: callback.searchParams.get('iss') ?? undefined,
+        }),
+    );
     expect(sso.status, sso.text).toBe(201);
     const again = await keep(t.http.post('/api/v1/sso/authorize'));
-    expect((await keep(t.http.post('/api/v1/sso/callback').send({ code: 'codigo-falso', state: new URL(again.body.url).searchParams.get('state') }))).status).toBe(401);
+    expect(
+      (
+        await keep(
+          t.http.post('/api/v1/sso/callback').send({ code: 'codigo-falso', state: new URL(again.body.url).searchParams.get('state') }),
+        )
+      ).status,
+    ).toBe(401);
     figures.failingCalls++;
   });
 
   it('reads every GET operation of the contract back', async () => {
     const client: Ids = await seedClient(t, org, 'SEC');
     const ids: Ids = { ...client, ...(await seedPatient(t, org, client, '7400000002')) };
-    const extra: Record<string, string> = { list_name: 'countries', code: '00010', token: 'x', card_id: 'SECRET-CARD', medicineId: '1', clientId: String(org.clientId) };
+    const extra: Record<string, string> = {
+      list_name: 'countries',
+      code: '00010',
+      token: 'x',
+      card_id: 'SECRET-CARD',
+      medicineId: '1',
+      clientId: String(org.clientId),
+    };
     for (const o of operations.filter((op) => op.method === 'get')) {
       let url: string;
       try {
-        url = urlOf({ ...o, path: o.path.replace(/\{(list_name|code|token|card_id|medicineId|clientId)\}/g, (_m, p: string) => extra[p]) }, ids);
+        url = urlOf(
+          { ...o, path: o.path.replace(/\{(list_name|code|token|card_id|medicineId|clientId)\}/g, (_m, p: string) => extra[p]) },
+          ids,
+        );
       } catch {
         figures.getSkipped.push(o.name);
         continue;
@@ -158,8 +236,14 @@ describe('secrets (D20)', () => {
       expect(value, name).toBeTruthy();
       const forms = [value, encodeURIComponent(value), Buffer.from(value).toString('base64'), Buffer.from(value).toString('base64url')];
       for (const form of forms) {
-        expect(answers.filter((a) => a.includes(form)), `${name} in an answer`).toEqual([]);
-        expect(logLines.filter((l) => l.includes(form)), `${name} in a log line`).toEqual([]);
+        expect(
+          answers.filter((a) => a.includes(form)),
+          `${name} in an answer`,
+        ).toEqual([]);
+        expect(
+          logLines.filter((l) => l.includes(form)),
+          `${name} in a log line`,
+        ).toEqual([]);
       }
     }
     // Nor the stored forms: password hashes never leave the server.

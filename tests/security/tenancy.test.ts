@@ -19,33 +19,89 @@ beforeAll(async () => {
   a = await createOrg(t, 'Clinica Alfa');
   b = await createOrg(t, 'Clinica Beta');
   ids.tags = (await t.http.post('/api/v1/tags').set(bearer(a.tokens.admin)).send({ name: 'privada', color: 'red' })).body.id;
-  ids.patients = (await t.http.post('/api/v1/patients').set(bearer(a.tokens.admin)).send(patientBody({ nid: '5566778899', tag_ids: [ids.tags] }))).body.id;
+  ids.patients = (
+    await t.http
+      .post('/api/v1/patients')
+      .set(bearer(a.tokens.admin))
+      .send(patientBody({ nid: '5566778899', tag_ids: [ids.tags] }))
+  ).body.id;
   ids.clients = a.clientId;
   // A webhook delivery of client A (its 'Reenviar' must be out of B's reach).
   await t.sequelize.query(
     "INSERT INTO webhook_deliveries (client_id, patient_id, event_type, event_key, webhook_id, resource_type, payload, status, attempts, resends, created_at, updated_at) VALUES (:c, NULL, 'test', 'test:tenancy', 'msg_tenancy', 'Parameters', '{}', 'failed', 1, 0, :now, :now)",
     { replacements: { c: a.clientId, now: new Date() } },
   );
-  ids.webhooks = Number((await select<{ id: number }>(t.sequelize, 'SELECT id FROM webhook_deliveries WHERE client_id = :c', { c: a.clientId }))[0].id);
+  ids.webhooks = Number(
+    (await select<{ id: number }>(t.sequelize, 'SELECT id FROM webhook_deliveries WHERE client_id = :c', { c: a.clientId }))[0].id,
+  );
   // Orders and activities (issue 4): one scheduled order of client A and its first activity.
-  ids.orderId = (await t.http.post(`/api/v1/patients/${ids.patients}/orders/bulk`).set(bearer(a.tokens.admin)).send({ orders: [{ order_type: 0, clinical_element: 1, hours: ['08:00'], start_at: '2099-01-01T00:00:00Z' }] })).body.order_ids[0];
-  ids.activityId = (await t.http.get(`/api/v1/patients/${ids.patients}/orders/${ids.orderId}/activities`).set(bearer(a.tokens.admin))).body[0].id;
+  ids.orderId = (
+    await t.http
+      .post(`/api/v1/patients/${ids.patients}/orders/bulk`)
+      .set(bearer(a.tokens.admin))
+      .send({ orders: [{ order_type: 0, clinical_element: 1, hours: ['08:00'], start_at: '2099-01-01T00:00:00Z' }] })
+  ).body.order_ids[0];
+  ids.activityId = (
+    await t.http.get(`/api/v1/patients/${ids.patients}/orders/${ids.orderId}/activities`).set(bearer(a.tokens.admin))
+  ).body[0].id;
   ids.devices = (await t.http.post('/api/v1/devices').set(bearer(a.tokens.admin)).send({ card_id: 'TENANCY-A' })).body.id;
-  ids.mid = (await t.http.post(`/api/v1/patients/${ids.patients}/measurements`).set(bearer(a.tokens.admin)).send({ clinical_element: 1, value: 72 })).body[0].id;
+  ids.mid = (
+    await t.http.post(`/api/v1/patients/${ids.patients}/measurements`).set(bearer(a.tokens.admin)).send({ clinical_element: 1, value: 72 })
+  ).body[0].id;
   // Administration (issue 5): a user, a supply, a batch, an encounter and its observation of client A.
   ids.users = a.users.medico.id;
-  ids.supplies = (await t.http.post('/api/v1/supplies').set(bearer(a.tokens.admin)).send({ type: 'biologico', tradename: 'Vacuna Alfa', generic_name: 'Influenza' })).body.id;
-  ids.stocks = (await t.http.post('/api/v1/stocks').set(bearer(a.tokens.admin)).send({ type: 'biologico', serial: 'ALFA000000000001', medical_supply_id: ids.supplies, expiration_date: '2299-12-31', cuantity: 5 })).body.id;
-  ids.encounters = (await t.http.post(`/api/v1/patients/${ids.patients}/encounters`).set(bearer(a.tokens.admin)).send({ kind: 'generic' })).body.id;
-  ids.observations = (await t.http.post('/api/v1/observations').set(bearer(a.tokens.admin)).send({ encounter_id: ids.encounters, clinical_element: 1, value: '72' })).body.id;
+  ids.supplies = (
+    await t.http
+      .post('/api/v1/supplies')
+      .set(bearer(a.tokens.admin))
+      .send({ type: 'biologico', tradename: 'Vacuna Alfa', generic_name: 'Influenza' })
+  ).body.id;
+  ids.stocks = (
+    await t.http
+      .post('/api/v1/stocks')
+      .set(bearer(a.tokens.admin))
+      .send({ type: 'biologico', serial: 'ALFA000000000001', medical_supply_id: ids.supplies, expiration_date: '2299-12-31', cuantity: 5 })
+  ).body.id;
+  ids.encounters = (
+    await t.http.post(`/api/v1/patients/${ids.patients}/encounters`).set(bearer(a.tokens.admin)).send({ kind: 'generic' })
+  ).body.id;
+  ids.observations = (
+    await t.http
+      .post('/api/v1/observations')
+      .set(bearer(a.tokens.admin))
+      .send({ encounter_id: ids.encounters, clinical_element: 1, value: '72' })
+  ).body.id;
   // Patient record (AI instructions, notes, conditions, caregivers) of client A.
   const record = `/api/v1/patients/${ids.patients}`;
   ids.promptId = (await t.http.post(`${record}/prompts`).set(bearer(a.tokens.admin)).send({ text: 'Instrucción privada' })).body.id;
-  ids.observationId = (await t.http.post(`${record}/observations`).set(bearer(a.tokens.admin)).send({ observation_type: 0, value_text: 'Nota privada' })).body.id;
+  ids.observationId = (
+    await t.http.post(`${record}/observations`).set(bearer(a.tokens.admin)).send({ observation_type: 0, value_text: 'Nota privada' })
+  ).body.id;
   ids.conditionId = (await t.http.post(`${record}/conditions`).set(bearer(a.tokens.admin)).send({ condition_type_id: 1 })).body.id;
-  ids.caregiverId = (await t.http.post(`${record}/caregivers`).set(bearer(a.tokens.admin)).send({ id_type: 1, nid: '52000111', first_name: 'ana', last_name: 'privada', country_id: 26, prefix: '+57', cellphone: '3001112233' })).body.id;
-  ids.alarms = (await t.http.post('/api/v1/alarms').set(bearer(a.tokens.admin)).send({ name: 'Privada', clinical_element: 1, priority: 1, minimum_condition: 50, maximum_condition: 110 })).body.id;
-  await t.http.put(record).set(bearer(a.tokens.admin)).send({ alarm_ids: [ids.alarms] });
+  ids.caregiverId = (
+    await t.http
+      .post(`${record}/caregivers`)
+      .set(bearer(a.tokens.admin))
+      .send({
+        id_type: 1,
+        nid: '52000111',
+        first_name: 'ana',
+        last_name: 'privada',
+        country_id: 26,
+        prefix: '+57',
+        cellphone: '3001112233',
+      })
+  ).body.id;
+  ids.alarms = (
+    await t.http
+      .post('/api/v1/alarms')
+      .set(bearer(a.tokens.admin))
+      .send({ name: 'Privada', clinical_element: 1, priority: 1, minimum_condition: 50, maximum_condition: 110 })
+  ).body.id;
+  await t.http
+    .put(record)
+    .set(bearer(a.tokens.admin))
+    .send({ alarm_ids: [ids.alarms] });
   await t.http.post(`${record}/measurements`).set(bearer(a.tokens.admin)).send({ clinical_element: 1, value: 190 });
   ids.alertId = (await t.http.get(`${record}/alerts?status=1`).set(bearer(a.tokens.admin))).body[0].id;
 });
@@ -76,7 +132,15 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   ConditionInput: { condition_type_id: 1, active: true, notes: 'ajeno' },
   ConditionUpdate: { notes: 'ajeno' },
   ClinicalObservationInput: { clinical_variable_id: 1, value: 7 },
-  CaregiverInput: { id_type: 1, nid: '52123456', first_name: 'intrusa', last_name: 'ajena', country_id: 26, prefix: '+57', cellphone: '3001112233' },
+  CaregiverInput: {
+    id_type: 1,
+    nid: '52123456',
+    first_name: 'intrusa',
+    last_name: 'ajena',
+    country_id: 26,
+    prefix: '+57',
+    cellphone: '3001112233',
+  },
   CaregiverUpdate: { relationship: 'ajena' },
   AlarmUpdate: { name: 'Robada', minimum_condition: 1 },
   AlertClose: { status: 2, close_type: 'false_alert', description: 'Cierre desde otro cliente' },
@@ -95,7 +159,11 @@ async function snapshotOfA() {
   return {
     patients: await select(t.sequelize, 'SELECT * FROM patients WHERE client_id = :c ORDER BY id', { c: a.clientId }),
     tags: await select(t.sequelize, 'SELECT * FROM tags WHERE client_id = :c ORDER BY id', { c: a.clientId }),
-    patient_tags: await select(t.sequelize, 'SELECT pt.* FROM patient_tags pt JOIN tags g ON g.id = pt.tag_id WHERE g.client_id = :c ORDER BY pt.patient_id, pt.tag_id', { c: a.clientId }),
+    patient_tags: await select(
+      t.sequelize,
+      'SELECT pt.* FROM patient_tags pt JOIN tags g ON g.id = pt.tag_id WHERE g.client_id = :c ORDER BY pt.patient_id, pt.tag_id',
+      { c: a.clientId },
+    ),
     clients: await select(t.sequelize, 'SELECT * FROM clients WHERE id = :c', { c: a.clientId }),
     measurements: await select(t.sequelize, 'SELECT * FROM measurements WHERE client_id = :c ORDER BY id', { c: a.clientId }),
     devices: await select(t.sequelize, 'SELECT * FROM devices WHERE client_id = :c ORDER BY id', { c: a.clientId }),
@@ -104,10 +172,16 @@ async function snapshotOfA() {
     encounters: await select(t.sequelize, 'SELECT * FROM encounters WHERE client_id = :c ORDER BY id', { c: a.clientId }),
     alarms: await select(t.sequelize, 'SELECT * FROM alarms WHERE client_id = :c ORDER BY id', { c: a.clientId }),
     alerts: await select(t.sequelize, 'SELECT * FROM alerts WHERE client_id = :c ORDER BY id', { c: a.clientId }),
-    alert_entries: await select(t.sequelize, 'SELECT e.* FROM alert_entries e JOIN alerts al ON al.id = e.alert_id WHERE al.client_id = :c ORDER BY e.id', { c: a.clientId }),
+    alert_entries: await select(
+      t.sequelize,
+      'SELECT e.* FROM alert_entries e JOIN alerts al ON al.id = e.alert_id WHERE al.client_id = :c ORDER BY e.id',
+      { c: a.clientId },
+    ),
     orders: await select(t.sequelize, 'SELECT * FROM orders WHERE client_id = :c ORDER BY id', { c: a.clientId }),
     activities: await select(t.sequelize, 'SELECT * FROM activities WHERE client_id = :c ORDER BY id', { c: a.clientId }),
-    encounter_observations: await select(t.sequelize, 'SELECT * FROM encounter_observations WHERE client_id = :c ORDER BY id', { c: a.clientId }),
+    encounter_observations: await select(t.sequelize, 'SELECT * FROM encounter_observations WHERE client_id = :c ORDER BY id', {
+      c: a.clientId,
+    }),
     prompts: await select(t.sequelize, 'SELECT * FROM prompts WHERE client_id = :c ORDER BY id', { c: a.clientId }),
     observations: await select(t.sequelize, 'SELECT * FROM observations WHERE client_id = :c ORDER BY id', { c: a.clientId }),
     patient_conditions: await select(t.sequelize, 'SELECT * FROM patient_conditions WHERE client_id = :c ORDER BY id', { c: a.clientId }),
@@ -120,36 +194,41 @@ describe('tenant isolation matrix', () => {
     expect(withIds.length).toBeGreaterThan(0);
   });
 
-  it.each(withIds.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))('%s: client B gets 404 for client A\'s id', async (_n, o) => {
-    const resource = o.path.split('/')[1];
-    expect(ids[resource], `no fixture id for ${o.path}`).toBeDefined();
-    const schemaRef = o.op.requestBody?.content?.['application/json']?.schema?.$ref as string | undefined;
-    const body = schemaRef ? SAMPLE_BODIES[schemaRef.split('/').pop()!] : undefined;
-    if (schemaRef) expect(body, `no sample body for ${schemaRef}`).toBeDefined();
+  it.each(withIds.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))(
+    "%s: client B gets 404 for client A's id",
+    async (_n, o) => {
+      const resource = o.path.split('/')[1];
+      expect(ids[resource], `no fixture id for ${o.path}`).toBeDefined();
+      const schemaRef = o.op.requestBody?.content?.['application/json']?.schema?.$ref as string | undefined;
+      const body = schemaRef ? SAMPLE_BODIES[schemaRef.split('/').pop()!] : undefined;
+      if (schemaRef) expect(body, `no sample body for ${schemaRef}`).toBeDefined();
 
-    const before = await snapshotOfA();
-    for (const role of ['admin', 'medico', 'enfermeria', 'consulta'] as const) {
-      const call = (id: number) => {
-        const req = (t.http as any)[o.method](`/api/v1${o.path.replace('{id}', String(id)).replace(/\{(\w+)\}/g, (_m: string, p: string) => String(ids[p] ?? 1))}`).set(bearer(b.tokens[role]));
-        return body ? req.send(body) : req;
-      };
-      const foreign = await call(ids[resource]);
-      const missing = await call(987654321);
-      // A role that may never do this gets 403 whatever the id; every other answer is 404.
-      // Either way the foreign id is answered exactly like a missing one.
-      expect([403, 404], `${role}: ${JSON.stringify(foreign.body)}`).toContain(foreign.status);
-      if (role === 'admin') expect(foreign.status).toBe(404);
-      expect(foreign.status).toBe(missing.status);
-      expect(foreign.body).toEqual(missing.body);
-    }
-    expect(await snapshotOfA()).toEqual(before);
-  });
+      const before = await snapshotOfA();
+      for (const role of ['admin', 'medico', 'enfermeria', 'consulta'] as const) {
+        const call = (id: number) => {
+          const req = (t.http as any)
+            [o.method](`/api/v1${o.path.replace('{id}', String(id)).replace(/\{(\w+)\}/g, (_m: string, p: string) => String(ids[p] ?? 1))}`)
+            .set(bearer(b.tokens[role]));
+          return body ? req.send(body) : req;
+        };
+        const foreign = await call(ids[resource]);
+        const missing = await call(987654321);
+        // A role that may never do this gets 403 whatever the id; every other answer is 404.
+        // Either way the foreign id is answered exactly like a missing one.
+        expect([403, 404], `${role}: ${JSON.stringify(foreign.body)}`).toContain(foreign.status);
+        if (role === 'admin') expect(foreign.status).toBe(404);
+        expect(foreign.status).toBe(missing.status);
+        expect(foreign.body).toEqual(missing.body);
+      }
+      expect(await snapshotOfA()).toEqual(before);
+    },
+  );
 
   it.each([
     ['/api/v1/patients', 'patients'],
     ['/api/v1/tags', 'tags'],
     ['/api/v1/sms_outbox', 'sms'],
-  ])('list %s never shows client A\'s rows to client B', async (url) => {
+  ])("list %s never shows client A's rows to client B", async (url) => {
     const res = await t.http.get(url).set(bearer(b.tokens.admin));
     expect(res.status).toBe(200);
     expect(res.body).toEqual([]);

@@ -20,7 +20,12 @@ const figures = { attacks: 0, calls: 0 };
 beforeAll(async () => {
   t = await startTestProduct({ now: () => clock, jwtSecret: SECRET });
   org = await createOrg(t, 'Clinica Tokens');
-  patientId = (await t.http.post('/api/v1/patients').set(bearer(org.tokens.admin)).send(patientBody({ nid: '7200000001', cellphone: '3007778899' }))).body.id;
+  patientId = (
+    await t.http
+      .post('/api/v1/patients')
+      .set(bearer(org.tokens.admin))
+      .send(patientBody({ nid: '7200000001', cellphone: '3007778899' }))
+  ).body.id;
   portal = await patientToken(t, org, '7200000001', '3007778899');
 });
 afterAll(async () => {
@@ -47,7 +52,11 @@ async function signIn(email: string) {
 /** The calls every attack is tried on: a staff read, a staff write, the patient's own record. */
 const targets = () => [
   (auth: Record<string, string>) => t.http.get('/api/v1/me').set(auth),
-  (auth: Record<string, string>) => t.http.post('/api/v1/tags').set(auth).send({ name: `robada ${Math.random()}`, color: 'red' }),
+  (auth: Record<string, string>) =>
+    t.http
+      .post('/api/v1/tags')
+      .set(auth)
+      .send({ name: `robada ${Math.random()}`, color: 'red' }),
   (auth: Record<string, string>) => t.http.get(`/api/v1/patients/${patientId}`).set(auth),
 ];
 
@@ -118,9 +127,17 @@ describe('stale and misplaced tokens', () => {
   });
 
   it('refuses a patient token on every staff call', async () => {
-    for (const [method, url] of [['get', '/api/v1/me'], ['get', '/api/v1/patients'], ['get', '/api/v1/users'], ['post', '/api/v1/tags'], ['put', `/api/v1/patients/${patientId}`], ['get', '/api/v1/sms_outbox']] as const) {
+    for (const [method, url] of [
+      ['get', '/api/v1/me'],
+      ['get', '/api/v1/patients'],
+      ['get', '/api/v1/users'],
+      ['post', '/api/v1/tags'],
+      ['put', `/api/v1/patients/${patientId}`],
+      ['get', '/api/v1/sms_outbox'],
+    ] as const) {
       // Valid bodies, so the refusal is about the session and not about the input.
-      const body = method === 'post' ? { name: 'etiqueta valida', color: 'red' } : method === 'put' ? { neighborhood: 'centro' } : undefined;
+      const body =
+        method === 'post' ? { name: 'etiqueta valida', color: 'red' } : method === 'put' ? { neighborhood: 'centro' } : undefined;
       const res = await (t.http as any)[method](url).set(bearer(portal)).send(body);
       figures.calls++;
       expect(res.status, `${method} ${url}`).toBe(401);

@@ -55,7 +55,9 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     const metaMatch = path.match(/^\/([^/]+)$/);
     if (req.method === 'GET' && metaMatch && state.media.has(metaMatch[1])) {
       const m = state.media.get(metaMatch[1])!;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: `${base}/files/${metaMatch[1]}`, mime_type: m.mime, file_size: m.bytes.length }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ url: `${base}/files/${metaMatch[1]}`, mime_type: m.mime, file_size: m.bytes.length }));
       return;
     }
     res.writeHead(404).end();
@@ -68,12 +70,29 @@ export async function startFakeProvider(): Promise<FakeProvider> {
 export function inboundBody(from: string, id: string, message: Record<string, unknown>, profileName = 'Paciente') {
   return {
     object: 'whatsapp_business_account',
-    entry: [{ id: 'waba', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', contacts: [{ wa_id: from, profile: { name: profileName } }], messages: [{ from, id, timestamp: '1763800000', ...message }] } }] }],
+    entry: [
+      {
+        id: 'waba',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              contacts: [{ wa_id: from, profile: { name: profileName } }],
+              messages: [{ from, id, timestamp: '1763800000', ...message }],
+            },
+          },
+        ],
+      },
+    ],
   };
 }
 
 export function statusBody(id: string, status: string) {
-  return { object: 'whatsapp_business_account', entry: [{ changes: [{ field: 'messages', value: { statuses: [{ id, status, timestamp: '1763800000', recipient_id: '1' }] } }] }] };
+  return {
+    object: 'whatsapp_business_account',
+    entry: [{ changes: [{ field: 'messages', value: { statuses: [{ id, status, timestamp: '1763800000', recipient_id: '1' }] } }] }],
+  };
 }
 
 export function signed(secret: string, body: unknown): { raw: string; signature: string } {
@@ -105,9 +124,26 @@ export async function startFakeModel(): Promise<FakeModel> {
     const message = {
       role: 'assistant',
       content: next.content ?? null,
-      ...(next.tool_calls ? { tool_calls: next.tool_calls.map((c) => ({ id: `call_${++n}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } })) } : {}),
+      ...(next.tool_calls
+        ? {
+            tool_calls: next.tool_calls.map((c) => ({
+              id: `call_${++n}`,
+              type: 'function',
+              function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+            })),
+          }
+        : {}),
     };
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `chatcmpl-${n}`, object: 'chat.completion', model: body.model, choices: [{ index: 0, message, finish_reason: next.tool_calls ? 'tool_calls' : 'stop' }] }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(
+        JSON.stringify({
+          id: `chatcmpl-${n}`,
+          object: 'chat.completion',
+          model: body.model,
+          choices: [{ index: 0, message, finish_reason: next.tool_calls ? 'tool_calls' : 'stop' }],
+        }),
+      );
   });
   return Object.assign(state, { url, close });
 }

@@ -37,7 +37,15 @@ export async function startOidcProvider(opts: { unverified?: string[] } = {}): P
     clientSecret,
     register(redirectUri) {
       const provider = new Provider(issuer, {
-        clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], grant_types: ['authorization_code'], response_types: ['code'] }],
+        clients: [
+          {
+            client_id: clientId,
+            client_secret: clientSecret,
+            redirect_uris: [redirectUri],
+            grant_types: ['authorization_code'],
+            response_types: ['code'],
+          },
+        ],
         claims: { openid: ['sub'], email: ['email', 'email_verified'] },
         scopes: ['openid', 'email', 'profile'],
         pkce: { required: () => true },
@@ -77,7 +85,10 @@ export async function signInAtProvider(authorizationUrl: string, email: string, 
       method,
       body,
       redirect: 'manual',
-      headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '), ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      headers: {
+        cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
+        ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
     });
     mergeCookies(jar, res);
     const location = res.headers.get('location');
@@ -92,7 +103,9 @@ export async function signInAtProvider(authorizationUrl: string, email: string, 
     const html = await res.text();
     if (!/\/interaction\//.test(url)) throw new Error(`unexpected provider page ${res.status} at ${url}: ${html.slice(0, 300)}`);
     method = 'POST';
-    body = html.includes('name="login"') ? new URLSearchParams({ prompt: 'login', login: email, password: 'x' }) : new URLSearchParams({ prompt: 'consent' });
+    body = html.includes('name="login"')
+      ? new URLSearchParams({ prompt: 'login', login: email, password: 'x' })
+      : new URLSearchParams({ prompt: 'consent' });
   }
   throw new Error('the provider never redirected back');
 }

@@ -86,8 +86,17 @@ export async function createOrg(t: TestProduct, name: string): Promise<Org> {
   const hash = await hashPassword(PASSWORD);
   for (const role of ['medico', 'enfermeria', 'consulta'] as const) {
     users[role] = await User.create({
-      client_id: client.id, email: `${role}@${slug}.test`, password_hash: hash, first_name: 'USUARIO', last_name: role.toUpperCase(),
-      role_name: role, cellphone: null, prefix: '+57', country_id: 26, city_id: null, time_zone: 'America/Bogota',
+      client_id: client.id,
+      email: `${role}@${slug}.test`,
+      password_hash: hash,
+      first_name: 'USUARIO',
+      last_name: role.toUpperCase(),
+      role_name: role,
+      cellphone: null,
+      prefix: '+57',
+      country_id: 26,
+      city_id: null,
+      time_zone: 'America/Bogota',
     });
   }
   const tokens = {} as Record<Role, string>;

@@ -22,7 +22,15 @@ export async function storeReadings(
         { client: target.clientId, patient: target.patientId, element: r.clinical_element, value: r.value, when: r.when, yes: true, now },
         transaction,
       );
-      stored.push({ id, client_id: target.clientId, patient_id: target.patientId, clinical_element: r.clinical_element, value: r.value, when: r.when, source: 'device' });
+      stored.push({
+        id,
+        client_id: target.clientId,
+        patient_id: target.patientId,
+        clinical_element: r.clinical_element,
+        value: r.value,
+        when: r.when,
+        source: 'device',
+      });
     }
     await runMeasurementHooks({ sequelize: t.sequelize, transaction, now, jobs: t.jobs }, stored);
     return stored.map((s) => s.id);

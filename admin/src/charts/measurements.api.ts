@@ -30,7 +30,8 @@ export const measurementsApi = {
     }
   },
   csvLink: async (patientId: number, params: { start_at: string; end_at: string; clinical_element?: number }) =>
-    (await http.get<DownloadLink>(`${API_URL}/patients/${patientId}/measurements`, { params: { ...params, format: 'csv', order: 'desc' } })).data,
+    (await http.get<DownloadLink>(`${API_URL}/patients/${patientId}/measurements`, { params: { ...params, format: 'csv', order: 'desc' } }))
+      .data,
   pdfLink: async (patientId: number, params: { start_at: string; end_at: string }) =>
     (await http.get<DownloadLink>(`${API_URL}/patients/${patientId}/show_pdf`, { params })).data,
 };

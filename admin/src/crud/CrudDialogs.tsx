@@ -42,7 +42,12 @@ export function CrudModalForm({ resource, action, title, fields, form, onClosed 
         requiredMark
         onFinish={async (values) => {
           try {
-            await formProps.onFinish?.(toRequestBody(fields.map((f) => f.spec), values as Values));
+            await formProps.onFinish?.(
+              toRequestBody(
+                fields.map((f) => f.spec),
+                values as Values,
+              ),
+            );
           } catch {
             // Already shown: the server's message as a notification and field errors under the fields.
           }

@@ -21,7 +21,12 @@ function useCrudPageForm(resource: AnyResource, action: 'create' | 'edit') {
   });
   const onFinish = async (values: Values) => {
     try {
-      await form.onFinish(toRequestBody(fields.map((f) => f.spec), values));
+      await form.onFinish(
+        toRequestBody(
+          fields.map((f) => f.spec),
+          values,
+        ),
+      );
     } catch {
       // Already shown: the server's message as a notification and field errors under the fields.
     }
@@ -39,7 +44,13 @@ export function CrudCreate({ resource }: { resource: AnyResource }) {
       breadcrumb={false}
       saveButtonProps={{ ...saveButtonProps, children: 'Guardar' }}
     >
-      <Form {...formProps} name={`${resource.name}-create`} layout="vertical" onFinish={(v) => onFinish(v as Values)} style={{ maxWidth: 560 }}>
+      <Form
+        {...formProps}
+        name={`${resource.name}-create`}
+        layout="vertical"
+        onFinish={(v) => onFinish(v as Values)}
+        style={{ maxWidth: 560 }}
+      >
         <CrudFormFields resource={resource} fields={fields} autoFocus />
       </Form>
     </Create>
@@ -62,7 +73,13 @@ export function CrudEdit({ resource }: { resource: AnyResource }) {
       deleteButtonProps={crudNotifications(resource, 'delete')}
       headerButtons={() => null}
     >
-      <Form {...formProps} name={`${resource.name}-edit`} layout="vertical" onFinish={(v) => onFinish(v as Values)} style={{ maxWidth: 560 }}>
+      <Form
+        {...formProps}
+        name={`${resource.name}-edit`}
+        layout="vertical"
+        onFinish={(v) => onFinish(v as Values)}
+        style={{ maxWidth: 560 }}
+      >
         <CrudFormFields resource={resource} fields={fields} />
       </Form>
     </Edit>

@@ -2,14 +2,7 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Alert, Button, Pagination, Select, Space, Table, Tabs, Tooltip, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
-import {
-  EditOutlined,
-  EyeOutlined,
-  LinkOutlined,
-  PlusOutlined,
-  RobotOutlined,
-  SettingOutlined,
-} from '@ant-design/icons';
+import { EditOutlined, EyeOutlined, LinkOutlined, PlusOutlined, RobotOutlined, SettingOutlined } from '@ant-design/icons';
 import { DeleteButton, getDefaultSortOrder, useModalForm, useTable } from '@refinedev/antd';
 import { useCan, type BaseKey, type CrudFilter, type HttpError } from '@refinedev/core';
 import { contractDoc } from './contract-doc';
@@ -26,7 +19,6 @@ import { basePath, type ActionIcon, type AnyResource } from './types';
 import { LinkButton } from '../layout/LinkButton';
 import { usePageTitle } from '../layout/usePageTitle';
 import './crud.css';
-
 
 const ICONS: Record<ActionIcon, ReactNode> = {
   ai: <RobotOutlined />,
@@ -77,15 +69,16 @@ export function CrudList({ resource }: { resource: AnyResource }) {
       { replace: true },
     );
 
-  const { tableProps, sorters, filters, setFilters, currentPage, setCurrentPage, pageSize, setPageSize, result } =
-    useTable<Row, HttpError>({
+  const { tableProps, sorters, filters, setFilters, currentPage, setCurrentPage, pageSize, setPageSize, result } = useTable<Row, HttpError>(
+    {
       resource: resource.name,
       pagination: { pageSize: resource.defaultPageSize ?? pageSizes[0], mode: 'server' },
       sorters: { initial: resource.defaultSort ? [resource.defaultSort] : [] },
       filters: { initial: tabs ? tabFilters(tabs, activeTab!, resource.filters).filter((f) => f.value !== undefined) : [] },
       syncWithLocation: false,
       errorNotification: serverErrorNotification,
-    });
+    },
+  );
 
   // A new tab (clicked, or the URL changed by back/forward) sets its filter and goes back to page 1.
   const listedTab = useRef(activeTab);
@@ -145,19 +138,26 @@ export function CrudList({ resource }: { resource: AnyResource }) {
       onCell: () => ({ onClick: (event) => event.stopPropagation() }),
       render: (_: unknown, record: Row) => (
         <Space size={4} wrap={false} className="vigia-row-actions">
-          {actions.extra?.filter((action) => !action.when || action.when(record as never)).map((action) => {
-            const to = action.to(record as never);
-            return (
-              <Tooltip key={action.label} title={action.title}>
-                <LinkButton size="small" icon={action.icon ? ICONS[action.icon] : undefined} to={to}>
-                  {action.label}
-                </LinkButton>
-              </Tooltip>
-            );
-          })}
+          {actions.extra
+            ?.filter((action) => !action.when || action.when(record as never))
+            .map((action) => {
+              const to = action.to(record as never);
+              return (
+                <Tooltip key={action.label} title={action.title}>
+                  <LinkButton size="small" icon={action.icon ? ICONS[action.icon] : undefined} to={to}>
+                    {action.label}
+                  </LinkButton>
+                </Tooltip>
+              );
+            })}
           {actions.show && (
             <Tooltip title="Ver">
-              <Button size="small" icon={<EyeOutlined />} aria-label="Ver" onClick={() => navigate(`${basePath(resource)}/show/${record.id}`)} />
+              <Button
+                size="small"
+                icon={<EyeOutlined />}
+                aria-label="Ver"
+                onClick={() => navigate(`${basePath(resource)}/show/${record.id}`)}
+              />
             </Tooltip>
           )}
           {actions.edit && (
@@ -173,7 +173,12 @@ export function CrudList({ resource }: { resource: AnyResource }) {
           )}
           {actions.delete && resource.deleteDialog && record.id !== undefined && (
             <Tooltip title="Eliminar">
-              <DeleteDialogButton resource={resource} id={record.id} dialog={resource.deleteDialog(record as never)} disabled={editAccess?.can === false} />
+              <DeleteDialogButton
+                resource={resource}
+                id={record.id}
+                dialog={resource.deleteDialog(record as never)}
+                disabled={editAccess?.can === false}
+              />
             </Tooltip>
           )}
           {actions.delete && !resource.deleteDialog && (
@@ -314,7 +319,13 @@ export function CrudList({ resource }: { resource: AnyResource }) {
       </div>
 
       {usesModal && resource.schemas.create && (
-        <CrudModalForm resource={resource} action="create" title={labels.createTitle ?? labels.create ?? 'Crear'} fields={createFields} form={createForm} />
+        <CrudModalForm
+          resource={resource}
+          action="create"
+          title={labels.createTitle ?? labels.create ?? 'Crear'}
+          fields={createFields}
+          form={createForm}
+        />
       )}
       {usesModal && actions.edit && editingId !== undefined && (
         <CrudEditDialog key={editingId} resource={resource} id={editingId} onClosed={() => setEditingId(undefined)} />

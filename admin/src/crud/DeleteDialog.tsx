@@ -6,7 +6,12 @@ import { crudNotifications } from './notifications';
 import type { AnyResource } from './types';
 
 /** A delete button whose confirmation is a dialog with the declaration's texts (e.g. 02 §2.10). */
-export function DeleteDialogButton({ resource, id, dialog, disabled }: {
+export function DeleteDialogButton({
+  resource,
+  id,
+  dialog,
+  disabled,
+}: {
   resource: AnyResource;
   id: BaseKey;
   dialog: { title: string; content: ReactNode; okText: string; busyText: string };

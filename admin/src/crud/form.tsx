@@ -29,9 +29,19 @@ export function useFormFields(resource: AnyResource, action: 'create' | 'edit'):
       .map((f) => {
         const spec = describeField(contractDoc, schemaName, f.field, { action, recordSchema });
         return {
-          spec, label: f.label, widget: f.widget ?? spec.widget, placeholder: f.placeholder, help: f.help, action,
-          check: f.check, dependencies: f.dependencies, initial: f.initial, remote: f.remote,
-          enabledBy: f.enabledBy, disabled: f.disabled, exclude: f.exclude,
+          spec,
+          label: f.label,
+          widget: f.widget ?? spec.widget,
+          placeholder: f.placeholder,
+          help: f.help,
+          action,
+          check: f.check,
+          dependencies: f.dependencies,
+          initial: f.initial,
+          remote: f.remote,
+          enabledBy: f.enabledBy,
+          disabled: f.disabled,
+          exclude: f.exclude,
         };
       });
   }, [resource, action]);
@@ -74,36 +84,46 @@ function ChipPreview({ resource, fields }: { resource: AnyResource; fields: Form
 export function CrudFormFields({ resource, fields, autoFocus }: { resource: AnyResource; fields: FormField[]; autoFocus?: boolean }) {
   const values = (Form.useWatch([], { form: Form.useFormInstance(), preserve: true }) ?? {}) as Record<string, unknown>;
   const isDisabled = (f: FormField) => !!f.disabled || (f.enabledBy !== undefined && !values[f.enabledBy]);
-  const optionsOf = (f: FormField): FieldSpec => (f.exclude ? { ...f.spec, options: f.spec.options?.filter((o) => !f.exclude!.includes(o.value)) } : f.spec);
+  const optionsOf = (f: FormField): FieldSpec =>
+    f.exclude ? { ...f.spec, options: f.spec.options?.filter((o) => !f.exclude!.includes(o.value)) } : f.spec;
   return (
     <>
       {fields.map((field, index) => {
         const { spec, label, widget, placeholder, help, action, check, dependencies, initial, remote } = field;
         return (
-        <Form.Item
-          key={spec.name}
-          name={spec.name}
-          label={label}
-          rules={[
-            ...toFormRules(spec),
-            ...(check
-              ? [({ getFieldsValue }: { getFieldsValue: (all: true) => Record<string, unknown> }) => ({
-                  validator: async (_rule: unknown, value: unknown) => {
-                    const problem = check(value, getFieldsValue(true), action);
-                    if (problem) throw new Error(problem);
-                  },
-                })]
-              : []),
-          ]}
-          dependencies={dependencies}
-          initialValue={action === 'create' ? initial : undefined}
-          extra={help}
-          valuePropName={widget === 'switch' ? 'checked' : 'value'}
-          validateFirst
-          {...dateProps(widget)}
-        >
-          <FieldInput spec={optionsOf(field)} widget={widget} placeholder={placeholder} remote={remote} autoFocus={autoFocus && index === 0} disabled={isDisabled(field) || undefined} />
-        </Form.Item>
+          <Form.Item
+            key={spec.name}
+            name={spec.name}
+            label={label}
+            rules={[
+              ...toFormRules(spec),
+              ...(check
+                ? [
+                    ({ getFieldsValue }: { getFieldsValue: (all: true) => Record<string, unknown> }) => ({
+                      validator: async (_rule: unknown, value: unknown) => {
+                        const problem = check(value, getFieldsValue(true), action);
+                        if (problem) throw new Error(problem);
+                      },
+                    }),
+                  ]
+                : []),
+            ]}
+            dependencies={dependencies}
+            initialValue={action === 'create' ? initial : undefined}
+            extra={help}
+            valuePropName={widget === 'switch' ? 'checked' : 'value'}
+            validateFirst
+            {...dateProps(widget)}
+          >
+            <FieldInput
+              spec={optionsOf(field)}
+              widget={widget}
+              placeholder={placeholder}
+              remote={remote}
+              autoFocus={autoFocus && index === 0}
+              disabled={isDisabled(field) || undefined}
+            />
+          </Form.Item>
         );
       })}
       <ChipPreview resource={resource} fields={fields} />

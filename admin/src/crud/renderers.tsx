@@ -36,11 +36,7 @@ function isStatusValue(value: unknown): value is StatusValue {
 }
 
 /** Renders one cell of a declared column. */
-export function renderCell<R extends AnyRecord>(
-  column: ColumnDeclaration<R>,
-  record: R,
-  recordSchema: JsonSchema,
-): ReactNode {
+export function renderCell<R extends AnyRecord>(column: ColumnDeclaration<R>, record: R, recordSchema: JsonSchema): ReactNode {
   const value = cellValue(column, record);
   const render = column.render ?? 'text';
 
@@ -53,9 +49,7 @@ export function renderCell<R extends AnyRecord>(
   if (render.startsWith('truncate:')) {
     const length = Number(render.slice('truncate:'.length));
     const text = String(value);
-    return (
-      <Typography.Text title={text.length > length ? text : undefined}>{truncate(text, length)}</Typography.Text>
-    );
+    return <Typography.Text title={text.length > length ? text : undefined}>{truncate(text, length)}</Typography.Text>;
   }
 
   switch (render) {

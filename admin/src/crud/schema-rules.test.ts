@@ -16,9 +16,7 @@ import {
   type OpenApiDocument,
 } from './schema-rules';
 
-const contract = parse(
-  readFileSync(new URL('../../../openapi.yaml', import.meta.url), 'utf8'),
-) as OpenApiDocument;
+const contract = parse(readFileSync(new URL('../../../openapi.yaml', import.meta.url), 'utf8')) as OpenApiDocument;
 
 const create: DescribeOptions = { action: 'create' };
 const editTag: DescribeOptions = { action: 'edit', recordSchema: objectSchema(contract, 'Tag') };
@@ -42,7 +40,19 @@ function doc(schemas: OpenApiDocument['components']['schemas']): OpenApiDocument
 
 describe('describeField reads the field from the contract', () => {
   it.each([
-    ['TagInput', 'name', create, { kind: 'string', required: true, minLength: 3, maxLength: 50, widget: 'text', message: 'Debe tener mínimo 3 caracteres y máximo 50' }],
+    [
+      'TagInput',
+      'name',
+      create,
+      {
+        kind: 'string',
+        required: true,
+        minLength: 3,
+        maxLength: 50,
+        widget: 'text',
+        message: 'Debe tener mínimo 3 caracteres y máximo 50',
+      },
+    ],
     ['TagInput', 'color', create, { kind: 'string', required: true, widget: 'select', nullable: false }],
     ['TagUpdate', 'name', create, { required: false }],
     ['TagUpdate', 'name', editTag, { required: true }],
@@ -160,8 +170,20 @@ describe('toRequestBody', () => {
   const specs = (schema: string, fields: string[]) => fields.map((f) => describeField(contract, schema, f));
 
   it.each([
-    ['trims and drops unknown fields', 'TagInput', ['name', 'color'], { name: '  Diabetes ', color: 'red', patients_count: 3 }, { name: 'Diabetes', color: 'red' }],
-    ['sends null for an emptied nullable field', 'FeedbackInput', ['qualification', 'message'], { qualification: undefined, message: '' }, { qualification: null, message: null }],
+    [
+      'trims and drops unknown fields',
+      'TagInput',
+      ['name', 'color'],
+      { name: '  Diabetes ', color: 'red', patients_count: 3 },
+      { name: 'Diabetes', color: 'red' },
+    ],
+    [
+      'sends null for an emptied nullable field',
+      'FeedbackInput',
+      ['qualification', 'message'],
+      { qualification: undefined, message: '' },
+      { qualification: null, message: null },
+    ],
     ['leaves out an emptied non-nullable field', 'PatientUpdate', ['nid', 'address'], { nid: '', address: ' ' }, { address: null }],
     ['keeps fields the form did not touch out of the body', 'TagUpdate', ['name', 'color'], { color: 'amber' }, { color: 'amber' }],
     ['turns numeric text into numbers', 'PatientInput', ['id_type'], { id_type: '2' }, { id_type: 2 }],

@@ -108,10 +108,7 @@ function typesOf(schema: JsonSchema): string[] {
  * Follows `$ref`, merges `allOf`, and folds `oneOf`/`anyOf` that only add `null` into a nullable
  * schema. The result has no references left at its top level.
  */
-export function resolveSchema(
-  doc: OpenApiDocument,
-  schema: JsonSchema,
-): { schema: JsonSchema; nullable: boolean } {
+export function resolveSchema(doc: OpenApiDocument, schema: JsonSchema): { schema: JsonSchema; nullable: boolean } {
   if (schema.$ref) {
     const { $ref, ...siblings } = schema;
     const target = resolveSchema(doc, lookup(doc, $ref) as JsonSchema);
@@ -264,7 +261,9 @@ function toRegExp(pattern: string): RegExp {
 }
 
 const isEmpty = (value: unknown) =>
-  value === undefined || value === null || (typeof value === 'string' && value.trim() === '') ||
+  value === undefined ||
+  value === null ||
+  (typeof value === 'string' && value.trim() === '') ||
   (Array.isArray(value) && value.length === 0);
 
 /** antd Form rules for a field: the same limits the API enforces, with the contract's messages. */
@@ -385,10 +384,7 @@ export function toRequestBody(specs: FieldSpec[], values: Record<string, unknown
 }
 
 /** What a list operation (`GET /<resource>`) lets the client sort and filter by. */
-export function listCapabilities(
-  doc: OpenApiDocument,
-  resource: string,
-): { sortable: string[]; filters: Record<string, JsonSchema> } {
+export function listCapabilities(doc: OpenApiDocument, resource: string): { sortable: string[]; filters: Record<string, JsonSchema> } {
   const operation = doc.paths[`/${resource}`]?.get;
   const sortable: string[] = [];
   const filters: Record<string, JsonSchema> = {};

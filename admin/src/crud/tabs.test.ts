@@ -41,22 +41,45 @@ describe('filterOnTab', () => {
 
 describe('tabFilters: the tab value, and hidden filters dropped', () => {
   it.each([
-    ['No Gestionadas drops the type', '0', [{ field: 'filter', operator: 'eq', value: '0' }, { field: 'type', operator: 'eq', value: undefined }]],
+    [
+      'No Gestionadas drops the type',
+      '0',
+      [
+        { field: 'filter', operator: 'eq', value: '0' },
+        { field: 'type', operator: 'eq', value: undefined },
+      ],
+    ],
     ['Programadas keeps it', '1', [{ field: 'filter', operator: 'eq', value: '1' }]],
     ['Cerradas keeps it', '2', [{ field: 'filter', operator: 'eq', value: '2' }]],
-    ['an unknown key falls back to the first tab', 'x', [{ field: 'filter', operator: 'eq', value: '0' }, { field: 'type', operator: 'eq', value: undefined }]],
+    [
+      'an unknown key falls back to the first tab',
+      'x',
+      [
+        { field: 'filter', operator: 'eq', value: '0' },
+        { field: 'type', operator: 'eq', value: undefined },
+      ],
+    ],
   ])('%s', (_name, key, expected) => {
     expect(tabFilters(TABS, key, FILTERS)).toEqual(expected);
   });
   it('a numeric tab value is sent as declared', () => {
-    expect(tabFilters({ field: 'status', items: [{ key: 'open', label: 'Abiertas', filter: 1 }] }, 'open')).toEqual([{ field: 'status', operator: 'eq', value: 1 }]);
+    expect(tabFilters({ field: 'status', items: [{ key: 'open', label: 'Abiertas', filter: 1 }] }, 'open')).toEqual([
+      { field: 'status', operator: 'eq', value: 1 },
+    ]);
   });
 });
 
 describe('isUserFiltered: the tab alone is not a search', () => {
   it.each([
     ['only the tab', [{ field: 'filter', operator: 'eq' as const, value: '1' }], false],
-    ['the tab and a type', [{ field: 'filter', operator: 'eq' as const, value: '1' }, { field: 'type', operator: 'eq' as const, value: 0 }], true],
+    [
+      'the tab and a type',
+      [
+        { field: 'filter', operator: 'eq' as const, value: '1' },
+        { field: 'type', operator: 'eq' as const, value: 0 },
+      ],
+      true,
+    ],
     ['an empty search', [{ field: 'q', operator: 'eq' as const, value: '' }], false],
     ['a search', [{ field: 'q', operator: 'eq' as const, value: 'ana' }], true],
   ])('%s → %s', (_name, filters, expected) => {

@@ -129,11 +129,7 @@ export type RowAction<R> = {
 
 type KeysOf<S extends SchemaName> = [S] extends [never] ? never : keyof Schemas[S] & string;
 
-export type ResourceDeclaration<
-  R extends SchemaName = SchemaName,
-  C extends SchemaName = never,
-  U extends SchemaName = never,
-> = {
+export type ResourceDeclaration<R extends SchemaName = SchemaName, C extends SchemaName = never, U extends SchemaName = never> = {
   /** Resource name = URL segment = API path (`tags` → /tags and /api/v1/tags). */
   name: string;
   /** Screen path when it differs from the name (the stocks list lives at /inventory, 03 §2). */

@@ -54,7 +54,13 @@ export function ColorSwatchPicker({ value, onChange, options, id }: SwatchProps)
  * A drop-down whose options come from the API; it reloads when the values its query depends on
  * change, and empties itself when its `dependsOn` field changes.
  */
-export function RemoteSelect({ remote, name, placeholder, required, ...control }: {
+export function RemoteSelect({
+  remote,
+  name,
+  placeholder,
+  required,
+  ...control
+}: {
   remote: RemoteOptions;
   name: string;
   placeholder?: string;
@@ -95,7 +101,7 @@ export function RemoteSelect({ remote, name, placeholder, required, ...control }
       options={options}
       loading={loading}
       disabled={key === null}
-      placeholder={key === null ? 'Primero complete el campo anterior' : placeholder ?? 'Seleccione'}
+      placeholder={key === null ? 'Primero complete el campo anterior' : (placeholder ?? 'Seleccione')}
       allowClear={!required}
       showSearch
       optionFilterProp="label"
@@ -134,7 +140,9 @@ export function FieldInput({
     case 'password':
       return <Input.Password {...control} placeholder={placeholder} maxLength={spec.maxLength} />;
     case 'email':
-      return <Input {...control} type="email" inputMode="email" autoComplete="email" placeholder={placeholder} maxLength={spec.maxLength} />;
+      return (
+        <Input {...control} type="email" inputMode="email" autoComplete="email" placeholder={placeholder} maxLength={spec.maxLength} />
+      );
     case 'url':
       return <Input {...control} type="url" inputMode="url" placeholder={placeholder ?? 'https://'} maxLength={spec.maxLength} />;
     case 'number':
@@ -153,18 +161,42 @@ export function FieldInput({
     case 'radio':
       return <Radio.Group {...control} options={options} optionType="button" buttonStyle="solid" />;
     case 'select':
-      return <Select {...control} options={options} placeholder={placeholder ?? 'Seleccione'} allowClear={!spec.required} showSearch optionFilterProp="label" />;
+      return (
+        <Select
+          {...control}
+          options={options}
+          placeholder={placeholder ?? 'Seleccione'}
+          allowClear={!spec.required}
+          showSearch
+          optionFilterProp="label"
+        />
+      );
     case 'multi-select':
-      return <Select {...control} mode="multiple" options={options} placeholder={placeholder ?? 'Seleccione'} maxCount={spec.maxItems} optionFilterProp="label" />;
+      return (
+        <Select
+          {...control}
+          mode="multiple"
+          options={options}
+          placeholder={placeholder ?? 'Seleccione'}
+          maxCount={spec.maxItems}
+          optionFilterProp="label"
+        />
+      );
     case 'date':
     case 'datetime':
       return (
         <Suspense fallback={<Skeleton.Input active block />}>
-          <DateInput {...control} withTime={widget === 'datetime'} placeholder={placeholder ?? (widget === 'date' ? 'dd/mm/aaaa' : 'dd/mm/aaaa hh:mm')} />
+          <DateInput
+            {...control}
+            withTime={widget === 'datetime'}
+            placeholder={placeholder ?? (widget === 'date' ? 'dd/mm/aaaa' : 'dd/mm/aaaa hh:mm')}
+          />
         </Suspense>
       );
     case 'remote-select':
-      return remote ? <RemoteSelect {...control} remote={remote} name={spec.name} placeholder={placeholder} required={spec.required} /> : null;
+      return remote ? (
+        <RemoteSelect {...control} remote={remote} name={spec.name} placeholder={placeholder} required={spec.required} />
+      ) : null;
     case 'color-swatch':
       return <ColorSwatchPicker {...(control as Omit<SwatchProps, 'options'>)} options={spec.options ?? []} />;
     default:

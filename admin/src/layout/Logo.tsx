@@ -10,14 +10,7 @@ export function VigiaMark({ size = 32 }: { size?: number }) {
         strokeWidth="4"
         strokeLinejoin="round"
       />
-      <path
-        d="M14 32h9l4-8 6 16 4-8h13"
-        fill="none"
-        stroke="#7ee0c9"
-        strokeWidth="4"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      />
+      <path d="M14 32h9l4-8 6 16 4-8h13" fill="none" stroke="#7ee0c9" strokeWidth="4" strokeLinecap="round" strokeLinejoin="round" />
     </svg>
   );
 }

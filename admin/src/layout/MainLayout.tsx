@@ -115,14 +115,7 @@ export default function MainLayout() {
           <SidebarContent collapsed={false} onNavigate={() => setDrawerOpen(false)} onFeedback={openFeedback} />
         </Drawer>
       ) : (
-        <Layout.Sider
-          theme="light"
-          width={256}
-          collapsedWidth={72}
-          collapsed={collapsed}
-          trigger={null}
-          className="vigia-sider"
-        >
+        <Layout.Sider theme="light" width={256} collapsedWidth={72} collapsed={collapsed} trigger={null} className="vigia-sider">
           <SidebarContent collapsed={collapsed} onFeedback={openFeedback} />
         </Layout.Sider>
       )}
@@ -139,9 +132,7 @@ export default function MainLayout() {
           </Tooltip>
 
           <div className="vigia-client">
-            {user?.client_logo_url && (
-              <img src={user.client_logo_url} alt={`Logo de ${user.client_name}`} className="vigia-client-logo" />
-            )}
+            {user?.client_logo_url && <img src={user.client_logo_url} alt={`Logo de ${user.client_name}`} className="vigia-client-logo" />}
             <Typography.Text strong ellipsis className="vigia-client-name">
               {user?.client_name}
             </Typography.Text>

@@ -52,7 +52,5 @@ export const CONFIGURATION_LINKS: MenuLink[] = [
 /** The menu entry to highlight: the longest menu path that starts the current path. */
 export function selectedMenuKey(pathname: string): string | undefined {
   const all = [...MAIN_LINKS, ...CONFIGURATION_LINKS].map((l) => l.path);
-  return all
-    .filter((path) => pathname === path || pathname.startsWith(`${path}/`))
-    .sort((a, b) => b.length - a.length)[0];
+  return all.filter((path) => pathname === path || pathname.startsWith(`${path}/`)).sort((a, b) => b.length - a.length)[0];
 }

@@ -67,9 +67,7 @@ export const authProvider = {
   },
 
   async check() {
-    return readSession()
-      ? { authenticated: true }
-      : { authenticated: false, logout: true, redirectTo: '/' };
+    return readSession() ? { authenticated: true } : { authenticated: false, logout: true, redirectTo: '/' };
   },
 
   async onError(error: { statusCode?: number; status?: number }) {

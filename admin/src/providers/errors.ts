@@ -1,8 +1,7 @@
 import type { HttpError, ValidationErrors } from '@refinedev/core';
 import type { ApiError } from '../contract';
 
-export const NETWORK_ERROR_MESSAGE =
-  'No fue posible comunicarse con el servidor. Verifique su conexión e intente de nuevo.';
+export const NETWORK_ERROR_MESSAGE = 'No fue posible comunicarse con el servidor. Verifique su conexión e intente de nuevo.';
 export const UNKNOWN_ERROR_MESSAGE = 'Ocurrió un error inesperado. Intente de nuevo.';
 
 /** Refine's HttpError, plus the API's stable `code`. */
@@ -25,9 +24,7 @@ export function toValidationErrors(body: Partial<ApiError> | undefined): Validat
 /** An error answer (status and parsed body) as Refine's HttpError with the server's Spanish message. */
 export function fromResponse(status: number, body: unknown): VigiaHttpError {
   const error = (typeof body === 'object' && body !== null ? body : {}) as Partial<ApiError>;
-  const message =
-    (typeof error.message === 'string' && error.message) ||
-    (status === 0 ? NETWORK_ERROR_MESSAGE : UNKNOWN_ERROR_MESSAGE);
+  const message = (typeof error.message === 'string' && error.message) || (status === 0 ? NETWORK_ERROR_MESSAGE : UNKNOWN_ERROR_MESSAGE);
   return { message, statusCode: status, code: error.code, errors: toValidationErrors(error) };
 }
 

@@ -31,7 +31,7 @@ const ES: Record<string, string> = {
 
   'table.actions': 'Acciones',
 
-  'warnWhenUnsavedChanges': 'Hay cambios sin guardar. ¿Desea salir de todos modos?',
+  warnWhenUnsavedChanges: 'Hay cambios sin guardar. ¿Desea salir de todos modos?',
 
   'notifications.success': 'Operación exitosa',
   'notifications.error': 'Error (código {{statusCode}})',
@@ -55,7 +55,7 @@ const ES: Record<string, string> = {
   'pages.login.errors.validEmail': '¡El formato de correo no es válido!',
   'pages.login.errors.requiredPassword': 'Contraseña requerida',
 
-  'loading': 'Cargando...',
+  loading: 'Cargando...',
   'autoSave.success': 'guardado',
   'autoSave.error': 'error al guardar',
   'autoSave.loading': 'guardando...',
@@ -71,15 +71,12 @@ export function registerResourceName(resource: string, singular: string): void {
 
 export function interpolate(text: string, options?: Record<string, unknown>): string {
   if (!options) return text;
-  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (match, name: string) =>
-    options[name] === undefined ? match : String(options[name]),
-  );
+  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (match, name: string) => (options[name] === undefined ? match : String(options[name])));
 }
 
 export function translate(key: string, options?: unknown, defaultMessage?: string): string {
   // Refine calls both translate(key, default) and translate(key, options, default).
-  const [params, fallback] =
-    typeof options === 'string' ? [undefined, options] : [options as Record<string, unknown>, defaultMessage];
+  const [params, fallback] = typeof options === 'string' ? [undefined, options] : [options as Record<string, unknown>, defaultMessage];
   const text = ES[key] ?? resourceNames[key] ?? fallback ?? key;
   return interpolate(text, params);
 }

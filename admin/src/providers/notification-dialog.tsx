@@ -6,10 +6,7 @@ import { notificationStore } from './notification-store';
 
 /** The dialog that lists the open notifications when there are more than two. */
 export default function NotificationDialog() {
-  const { items, overflow } = useSyncExternalStore(
-    notificationStore.subscribe,
-    notificationStore.getState,
-  );
+  const { items, overflow } = useSyncExternalStore(notificationStore.subscribe, notificationStore.getState);
 
   return (
     <Modal
@@ -30,13 +27,7 @@ export default function NotificationDialog() {
           <List.Item
             style={{ background: COLORS[item.type].background, padding: '8px 12px', marginBottom: 6 }}
             actions={[
-              <Button
-                key="close"
-                type="text"
-                size="small"
-                aria-label="Descartar"
-                onClick={() => notificationStore.removeAt(index)}
-              >
+              <Button key="close" type="text" size="small" aria-label="Descartar" onClick={() => notificationStore.removeAt(index)}>
                 Descartar
               </Button>,
             ]}

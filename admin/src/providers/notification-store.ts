@@ -35,10 +35,7 @@ export const notificationStore = {
   /** Appends (or replaces the one with the same key) and returns its index. */
   append(item: StoredNotification): number {
     const existing = state.items.findIndex((n) => n.key === item.key);
-    const items =
-      existing >= 0
-        ? state.items.map((n, i) => (i === existing ? item : n))
-        : [...state.items, item];
+    const items = existing >= 0 ? state.items.map((n, i) => (i === existing ? item : n)) : [...state.items, item];
     set({ items, overflow: state.overflow || items.length > NOTIFICATION_DIALOG_THRESHOLD });
     return existing >= 0 ? existing : items.length - 1;
   },

@@ -41,7 +41,13 @@ export const alarms = defineResource({
   columns: [
     { field: 'name', label: 'Nombre' },
     { field: 'clinical_element_name', label: 'Elemento Clínico', sortable: false },
-    { field: 'minimum_condition', key: 'range', label: 'Rango', sortable: false, value: (a) => `${a.minimum_condition} - ${a.maximum_condition} ${a.clinical_element_unit}` },
+    {
+      field: 'minimum_condition',
+      key: 'range',
+      label: 'Rango',
+      sortable: false,
+      value: (a) => `${a.minimum_condition} - ${a.maximum_condition} ${a.clinical_element_unit}`,
+    },
     { field: 'priority', label: 'Prioridad', render: 'status', value: priorityChip },
     { field: 'patients_count', label: 'Pacientes', sortable: false },
     { field: 'alarm_default_new_patients', label: 'Asignada a pacientes nuevos', render: 'boolean', sortable: false },

@@ -8,7 +8,10 @@ export const ACTIVE_STOCKS: RemoteOptions = {
   path: '/stocks',
   params: () => ({ active: true, _end: 100, _sort: 'serial' }),
   toOptions: (body) =>
-    ((body as Stock[]) ?? []).map((s) => ({ value: s.id, label: `${s.serial} · ${s.medical_supply_name ?? s.type_name} · ${s.cuantity} und.` })),
+    ((body as Stock[]) ?? []).map((s) => ({
+      value: s.id,
+      label: `${s.serial} · ${s.medical_supply_name ?? s.type_name} · ${s.cuantity} und.`,
+    })),
 };
 
 /** Movimientos, /moves (03 §2): filters by dates, serial and type; a move never leaves a batch negative. */

@@ -50,12 +50,21 @@ export const stocks = defineResource({
   fields: [
     { field: 'batch', label: '¿Agregar Lote?', initial: true, help: 'Un biológico siempre se registra como lote.' },
     { field: 'type', label: 'Tipo de insumo' },
-    { field: 'medical_supply_id', label: 'Insumo (Tipo de Biológico · nombre comercial, o dispositivo)', widget: 'remote-select', remote: SUPPLIES_OF_TYPE, placeholder: 'Busque el insumo' },
+    {
+      field: 'medical_supply_id',
+      label: 'Insumo (Tipo de Biológico · nombre comercial, o dispositivo)',
+      widget: 'remote-select',
+      remote: SUPPLIES_OF_TYPE,
+      placeholder: 'Busque el insumo',
+    },
     { field: 'expiration_date', label: 'Fecha de vencimiento' },
     { field: 'serial', label: 'Serial de lote', placeholder: '16 letras o números', help: 'Si no es un lote, escriba la referencia.' },
     { field: 'cuantity', label: 'Cantidad (unidades)', initial: 0 },
     { field: 'active', label: 'Activo', initial: true },
   ],
-  actions: { edit: true, extra: [{ label: 'Ver lote', icon: 'view', title: 'Ver el lote y sus aplicaciones', to: (s) => `/stocks/${s.id}` }] },
+  actions: {
+    edit: true,
+    extra: [{ label: 'Ver lote', icon: 'view', title: 'Ver el lote y sus aplicaciones', to: (s) => `/stocks/${s.id}` }],
+  },
   form: 'modal',
 });

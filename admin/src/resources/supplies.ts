@@ -27,7 +27,12 @@ export const supplies = defineResource({
     { field: 'generic_name', label: 'Tipo de Biológico / genérico', empty: 'Dato Incompleto' },
     { field: 'invima_register', label: 'Registro INVIMA', empty: 'Dato Incompleto', showFrom: 'md' },
     { field: 'date_register', label: 'Fecha de registro', render: 'date', empty: 'Dato Incompleto', showFrom: 'lg' },
-    { field: 'active', label: 'Estado', render: 'status', value: (s: Supply) => (s.active ? { text: 'Activo', tone: 'success' } : { text: 'Inactivo', tone: 'default' }) },
+    {
+      field: 'active',
+      label: 'Estado',
+      render: 'status',
+      value: (s: Supply) => (s.active ? { text: 'Activo', tone: 'success' } : { text: 'Inactivo', tone: 'default' }),
+    },
   ],
   filters: [
     { field: 'q', label: 'Buscar', widget: 'search', placeholder: 'Buscar por nombre' },
@@ -36,7 +41,12 @@ export const supplies = defineResource({
   fields: [
     { field: 'type', label: 'Tipo de insumo' },
     { field: 'tradename', label: 'Nombre comercial', placeholder: 'Ej.: Vaxigrip Tetra' },
-    { field: 'generic_name', label: 'Tipo de Biológico / nombre genérico', placeholder: 'Ej.: Influenza', help: 'Obligatorio para los biológicos: agrupa las marcas de una misma vacuna.' },
+    {
+      field: 'generic_name',
+      label: 'Tipo de Biológico / nombre genérico',
+      placeholder: 'Ej.: Influenza',
+      help: 'Obligatorio para los biológicos: agrupa las marcas de una misma vacuna.',
+    },
     { field: 'invima_register', label: 'Registro INVIMA' },
     { field: 'date_register', label: 'Fecha de registro' },
     { field: 'active', label: 'Activo', initial: true },

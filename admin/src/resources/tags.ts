@@ -6,9 +6,7 @@ type Tag = Schemas['Tag'];
 /** Estado IA (02 §2.11): Activo when the active prompt has status 1, Inactivo for any other status. */
 export function aiStatus(tag: Pick<Tag, 'active_prompt'>): StatusValue {
   if (!tag.active_prompt) return { text: 'Sin instrucción', tone: 'default' };
-  return tag.active_prompt.status === 1
-    ? { text: 'Activo', tone: 'success' }
-    : { text: 'Inactivo', tone: 'warning' };
+  return tag.active_prompt.status === 1 ? { text: 'Activo', tone: 'success' } : { text: 'Inactivo', tone: 'warning' };
 }
 
 /** Etiquetas, /tags (02 §2.11). */
@@ -67,7 +65,9 @@ export const tags = defineResource({
   actions: {
     edit: true,
     delete: true,
-    extra: [{ label: 'Glady IA', icon: 'ai', title: 'Instrucciones de Glady IA para esta etiqueta', to: (tag) => `/tags/${tag.id}/prompts` }],
+    extra: [
+      { label: 'Glady IA', icon: 'ai', title: 'Instrucciones de Glady IA para esta etiqueta', to: (tag) => `/tags/${tag.id}/prompts` },
+    ],
   },
   form: 'modal',
 });

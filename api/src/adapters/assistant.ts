@@ -71,7 +71,9 @@ export function createAssistantModel(config: AssistantConfig): AssistantModel | 
         const text = await res.text().catch(() => '');
         throw new AssistantError(`El asistente IA respondió ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}`, res.status);
       }
-      const data = (await res.json().catch(() => null)) as { choices?: { message?: { content?: string | null; tool_calls?: ChatToolCall[] } }[] } | null;
+      const data = (await res.json().catch(() => null)) as {
+        choices?: { message?: { content?: string | null; tool_calls?: ChatToolCall[] } }[];
+      } | null;
       const message = data?.choices?.[0]?.message;
       if (!message) throw new AssistantError('El asistente IA devolvió una respuesta sin mensaje', res.status);
       return {

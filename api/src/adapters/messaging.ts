@@ -86,7 +86,11 @@ export function createMessagingChannel(config: MessagingConfig): MessagingChanne
   async function call(url: string, init: RequestInit): Promise<Response> {
     let res: Response;
     try {
-      res = await doFetch(url, { ...init, headers: { ...auth, ...(init.headers as Record<string, string>) }, signal: AbortSignal.timeout(15_000) });
+      res = await doFetch(url, {
+        ...init,
+        headers: { ...auth, ...(init.headers as Record<string, string>) },
+        signal: AbortSignal.timeout(15_000),
+      });
     } catch (err) {
       throw new ChannelError(`El proveedor de mensajería no responde (${(err as Error).message})`, true);
     }
@@ -115,17 +119,27 @@ export function createMessagingChannel(config: MessagingConfig): MessagingChanne
               },
             }
           : { messaging_product: 'whatsapp', to: m.to, type: 'text', text: { body: m.body } };
-      const res = await call(`${base}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+      const res = await call(`${base}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(payload),
+      });
       const data = (await res.json().catch(() => ({}))) as { messages?: { id?: string }[] };
       const id = data.messages?.[0]?.id;
       if (!id) throw new ChannelError('El proveedor de mensajería no devolvió el identificador del mensaje', true);
       return { providerId: String(id) };
     },
     async fetchMedia(mediaId) {
-      const meta = (await (await call(`${base}/${encodeURIComponent(mediaId)}`, { method: 'GET' })).json()) as { url?: string; mime_type?: string };
+      const meta = (await (await call(`${base}/${encodeURIComponent(mediaId)}`, { method: 'GET' })).json()) as {
+        url?: string;
+        mime_type?: string;
+      };
       if (!meta.url) throw new ChannelError('El proveedor no devolvió la dirección del archivo', true);
       const file = await call(meta.url, { method: 'GET' });
-      return { bytes: Buffer.from(await file.arrayBuffer()), mime: meta.mime_type ?? file.headers.get('content-type') ?? 'application/octet-stream' };
+      return {
+        bytes: Buffer.from(await file.arrayBuffer()),
+        mime: meta.mime_type ?? file.headers.get('content-type') ?? 'application/octet-stream',
+      };
     },
     verifySignature: (raw, sig) => verify(config.webhookSecret, raw, sig),
   };

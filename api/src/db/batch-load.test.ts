@@ -22,8 +22,20 @@ describe('BatchLoader', () => {
     { name: 'one lookup is one query', keys: [1], maxKeys: 10, calls: [[1]], answers: ['uno'] },
     { name: 'lookups in the same turn share one query', keys: [1, 2, 3], maxKeys: 10, calls: [[1, 2, 3]], answers: ['uno', 'dos', 'tres'] },
     { name: 'the same key asked twice is read once and answered twice', keys: [2, 2], maxKeys: 10, calls: [[2]], answers: ['dos', 'dos'] },
-    { name: 'a missing key is answered undefined, the others found', keys: [1, 9], maxKeys: 10, calls: [[1, 9]], answers: ['uno', undefined] },
-    { name: 'more keys than maxKeys go in several queries', keys: [1, 2, 3], maxKeys: 2, calls: [[1, 2], [3]], answers: ['uno', 'dos', 'tres'] },
+    {
+      name: 'a missing key is answered undefined, the others found',
+      keys: [1, 9],
+      maxKeys: 10,
+      calls: [[1, 9]],
+      answers: ['uno', undefined],
+    },
+    {
+      name: 'more keys than maxKeys go in several queries',
+      keys: [1, 2, 3],
+      maxKeys: 2,
+      calls: [[1, 2], [3]],
+      answers: ['uno', 'dos', 'tres'],
+    },
   ])('$name', async ({ keys, maxKeys, calls, answers }) => {
     const r = recorder();
     const loader = new BatchLoader(r.loadMany, maxKeys);

@@ -10,7 +10,10 @@ export class BatchLoader<K, V> {
   private scheduled = false;
 
   /** `loadMany` answers the rows it found by key; a key it leaves out is answered undefined. */
-  constructor(private readonly loadMany: (keys: K[]) => Promise<Map<K, V>>, private readonly maxKeys = 500) {}
+  constructor(
+    private readonly loadMany: (keys: K[]) => Promise<Map<K, V>>,
+    private readonly maxKeys = 500,
+  ) {}
 
   load(key: K): Promise<V | undefined> {
     return new Promise((resolve, reject) => {

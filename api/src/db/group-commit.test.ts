@@ -13,13 +13,26 @@ function recorder() {
     if (items.includes('bad')) throw new Error(`fallo ${items.join(',')}`);
     return items.map((i) => i.toUpperCase());
   };
-  return { groups, flush, hold: () => (gated = true), open: () => { gated = false; release?.(); } };
+  return {
+    groups,
+    flush,
+    hold: () => (gated = true),
+    open: () => {
+      gated = false;
+      release?.();
+    },
+  };
 }
 
 describe('GroupCommit', () => {
   it.each([
     { name: 'one item alone is flushed at once', items: ['a'], maxSize: 10, groups: [['a']] },
-    { name: 'items that arrive during a flush go together into the next', items: ['a', 'b', 'c', 'd'], maxSize: 10, groups: [['a'], ['b', 'c', 'd']] },
+    {
+      name: 'items that arrive during a flush go together into the next',
+      items: ['a', 'b', 'c', 'd'],
+      maxSize: 10,
+      groups: [['a'], ['b', 'c', 'd']],
+    },
     { name: 'a group stops at maxSize', items: ['a', 'b', 'c', 'd', 'e'], maxSize: 2, groups: [['a'], ['b', 'c'], ['d', 'e']] },
   ])('$name', async ({ items, maxSize, groups: expected }) => {
     const r = recorder();
@@ -38,7 +51,12 @@ describe('GroupCommit', () => {
     const gc = new GroupCommit(r.flush);
     r.hold();
     const first = gc.submit('a');
-    const others = ['b', 'bad', 'c'].map((i) => gc.submit(i).then((v) => ({ ok: v }), (e: Error) => ({ error: e.message })));
+    const others = ['b', 'bad', 'c'].map((i) =>
+      gc.submit(i).then(
+        (v) => ({ ok: v }),
+        (e: Error) => ({ error: e.message }),
+      ),
+    );
     r.open();
     await first;
     expect(await Promise.all(others)).toEqual([{ ok: 'B' }, { error: 'fallo bad' }, { ok: 'C' }]);
@@ -75,10 +93,13 @@ describe('GroupCommit', () => {
 
   it('with a spacing, items that keep arriving wait for the next slot and go together', async () => {
     const starts: Array<{ at: number; items: string[] }> = [];
-    const gc = new GroupCommit(async (items: string[]) => {
-      starts.push({ at: Date.now(), items });
-      return items;
-    }, { spacingMs: 40 });
+    const gc = new GroupCommit(
+      async (items: string[]) => {
+        starts.push({ at: Date.now(), items });
+        return items;
+      },
+      { spacingMs: 40 },
+    );
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     const first = gc.submit('a');
     await sleep(5);
@@ -99,10 +120,13 @@ describe('GroupCommit', () => {
 
   it('flushPending writes what waits for its slot at once, and resolves when nothing is left', async () => {
     const starts: string[][] = [];
-    const gc = new GroupCommit(async (items: string[]) => {
-      starts.push(items);
-      return items;
-    }, { spacingMs: 60_000 });
+    const gc = new GroupCommit(
+      async (items: string[]) => {
+        starts.push(items);
+        return items;
+      },
+      { spacingMs: 60_000 },
+    );
     const first = gc.submit('a');
     await first;
     const rest = [gc.submit('b'), gc.submit('c')];

@@ -40,7 +40,10 @@ export class GroupCommit<T, R> {
   private whenIdle: Array<() => void> = [];
 
   /** `flush` writes a group and answers one result per item, in order. */
-  constructor(private readonly flush: (items: T[]) => Promise<R[]>, opts: GroupCommitOptions<T> = {}) {
+  constructor(
+    private readonly flush: (items: T[]) => Promise<R[]>,
+    opts: GroupCommitOptions<T> = {},
+  ) {
     this.sizeOf = opts.sizeOf ?? (() => 1);
     this.maxSize = opts.maxSize ?? 1000;
     this.spacingMs = opts.spacingMs ?? 0;

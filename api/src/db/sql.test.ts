@@ -8,14 +8,12 @@ import { execute, select, sqlDate, sqlValue, writeTransaction } from './sql.js';
 
 describe('sqlDate', () => {
   const sqlite = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
-  it.each([
-    '2026-11-21T12:34:56.789Z',
-    '2026-01-01T00:00:00.000Z',
-    '1999-12-31T23:59:59.999Z',
-    '2026-03-08T07:00:00.001Z',
-  ])('%s is written as sequelize.escape writes it', (iso) => {
-    expect(sqlDate(new Date(iso))).toBe(sqlite.escape(new Date(iso) as unknown as string));
-  });
+  it.each(['2026-11-21T12:34:56.789Z', '2026-01-01T00:00:00.000Z', '1999-12-31T23:59:59.999Z', '2026-03-08T07:00:00.001Z'])(
+    '%s is written as sequelize.escape writes it',
+    (iso) => {
+      expect(sqlDate(new Date(iso))).toBe(sqlite.escape(new Date(iso) as unknown as string));
+    },
+  );
 });
 
 describe('select on SQLite (straight to the driver)', () => {
@@ -33,7 +31,7 @@ describe('select on SQLite (straight to the driver)', () => {
 
   it.each([
     ['a date', new Date('2026-11-21T12:34:56.789Z')],
-    ['a string with quotes and a backslash', "O'Higgins \\ \"x\""],
+    ['a string with quotes and a backslash', 'O\'Higgins \\ "x"'],
     ['a decimal', 36.6],
     ['a negative integer', -7],
     ['true', true],
@@ -46,7 +44,10 @@ describe('select on SQLite (straight to the driver)', () => {
   });
 
   it('expands a list for IN', async () => {
-    const rows = await select<{ v: number }>(sqlite, 'SELECT value AS v FROM json_each(:list) WHERE value IN (:ids)', { list: '[1,2,3,4]', ids: [2, 4] });
+    const rows = await select<{ v: number }>(sqlite, 'SELECT value AS v FROM json_each(:list) WHERE value IN (:ids)', {
+      list: '[1,2,3,4]',
+      ids: [2, 4],
+    });
     expect(rows.map((r) => r.v)).toEqual([2, 4]);
   });
 });

@@ -25,7 +25,9 @@ interface SqliteConnection {
   run(sql: string, cb: (this: { changes: number; lastID: number }, err: Error | null) => void): void;
 }
 interface SqliteInternals {
-  dialect: AbstractDialect & { Query: new (conn: unknown, sequelize: Sequelize, options: object) => { formatError(err: Error, stack?: string): Error } };
+  dialect: AbstractDialect & {
+    Query: new (conn: unknown, sequelize: Sequelize, options: object) => { formatError(err: Error, stack?: string): Error };
+  };
   connectionManager: { getConnection(o: object): Promise<SqliteConnection>; releaseConnection(c: SqliteConnection): void };
 }
 type SqliteCall<T> = (conn: SqliteConnection, text: string, done: (err: Error | null, value?: T) => void) => void;
@@ -91,19 +93,42 @@ async function onSqlite<T>(
   }
 }
 
-const sqliteAll = <T>(sequelize: Sequelize, sql: string, replacements?: Record<string, unknown>, transaction?: Transaction, writes = false) =>
-  onSqlite<T[]>(sequelize, sql, replacements, transaction, (conn, text, done) => conn.all(text, (err, rows) => done(err, rows as T[])), writes);
+const sqliteAll = <T>(
+  sequelize: Sequelize,
+  sql: string,
+  replacements?: Record<string, unknown>,
+  transaction?: Transaction,
+  writes = false,
+) =>
+  onSqlite<T[]>(
+    sequelize,
+    sql,
+    replacements,
+    transaction,
+    (conn, text, done) => conn.all(text, (err, rows) => done(err, rows as T[])),
+    writes,
+  );
 
 const sqliteRun = (sequelize: Sequelize, sql: string, replacements?: Record<string, unknown>, transaction?: Transaction) =>
-  onSqlite<{ changes: number; lastID: number }>(sequelize, sql, replacements, transaction, (conn, text, done) =>
-    conn.run(text, function (err) {
-      done(err, err ? undefined : { changes: this.changes, lastID: this.lastID });
-    }),
+  onSqlite<{ changes: number; lastID: number }>(
+    sequelize,
+    sql,
+    replacements,
+    transaction,
+    (conn, text, done) =>
+      conn.run(text, function (err) {
+        done(err, err ? undefined : { changes: this.changes, lastID: this.lastID });
+      }),
     true,
   );
 
 /** Runs a write and answers how many rows it changed, on SQLite and PostgreSQL alike. */
-export async function execute(sequelize: Sequelize, sql: string, replacements: Record<string, unknown>, transaction?: Transaction): Promise<number> {
+export async function execute(
+  sequelize: Sequelize,
+  sql: string,
+  replacements: Record<string, unknown>,
+  transaction?: Transaction,
+): Promise<number> {
   if (isSqlite(sequelize)) return (await sqliteRun(sequelize, sql, replacements, transaction)).changes;
   // With QueryTypes.UPDATE both dialects answer [rows, affectedCount] (DELETE goes through it too).
   const [, affected] = (await sequelize.query(sql, { replacements, transaction, type: QueryTypes.UPDATE })) as unknown as [unknown, number];
@@ -111,7 +136,12 @@ export async function execute(sequelize: Sequelize, sql: string, replacements: R
 }
 
 /** Runs `INSERT ... RETURNING id` and answers the new id on SQLite (lastID) and PostgreSQL (rows). */
-export async function insertReturningId(sequelize: Sequelize, sql: string, replacements: Record<string, unknown>, transaction?: Transaction): Promise<number> {
+export async function insertReturningId(
+  sequelize: Sequelize,
+  sql: string,
+  replacements: Record<string, unknown>,
+  transaction?: Transaction,
+): Promise<number> {
   if (isSqlite(sequelize)) return (await sqliteRun(sequelize, sql, replacements, transaction)).lastID;
   const [result] = (await sequelize.query(sql, { replacements, transaction, type: QueryTypes.INSERT })) as unknown as [unknown, unknown];
   if (Array.isArray(result)) return Number((result[0] as { id: number }).id);
@@ -119,7 +149,12 @@ export async function insertReturningId(sequelize: Sequelize, sql: string, repla
 }
 
 /** Runs a read and answers its rows, typed. */
-export function select<T extends object>(sequelize: Sequelize, sql: string, replacements: Record<string, unknown> = {}, transaction?: Transaction): Promise<T[]> {
+export function select<T extends object>(
+  sequelize: Sequelize,
+  sql: string,
+  replacements: Record<string, unknown> = {},
+  transaction?: Transaction,
+): Promise<T[]> {
   if (isSqlite(sequelize)) return sqliteAll<T>(sequelize, sql, replacements, transaction);
   return sequelize.query<T>(sql, { replacements, transaction, type: QueryTypes.SELECT });
 }
@@ -129,7 +164,12 @@ export function select<T extends object>(sequelize: Sequelize, sql: string, repl
  * on both dialects. Sequelize's SQLite dialect runs a statement that starts with INSERT through
  * `run`, which reads no rows; a leading comment keeps it on `all`. PostgreSQL ignores the comment.
  */
-export function insertReturning<T extends object>(sequelize: Sequelize, sql: string, replacements?: Record<string, unknown>, transaction?: Transaction): Promise<T[]> {
+export function insertReturning<T extends object>(
+  sequelize: Sequelize,
+  sql: string,
+  replacements?: Record<string, unknown>,
+  transaction?: Transaction,
+): Promise<T[]> {
   if (isSqlite(sequelize)) return sqliteAll<T>(sequelize, sql, replacements, transaction, true);
   return sequelize.query<T>(`/* returning */ ${sql}`, { replacements, transaction, type: QueryTypes.SELECT });
 }
@@ -167,7 +207,11 @@ export function sqlDate(d: Date): string {
 export function writeTransaction<T>(sequelize: Sequelize, fn: (transaction: Transaction) => Promise<T>): Promise<T> {
   const turn = isSqlite(sequelize)
     ? inWriterTurn(sequelize, async (conn) => {
-        const t = new Transaction(sequelize, {}) as Transaction & { connection: unknown; finished?: string; _afterCommitHooks: Array<(t: Transaction) => unknown> };
+        const t = new Transaction(sequelize, {}) as Transaction & {
+          connection: unknown;
+          finished?: string;
+          _afterCommitHooks: Array<(t: Transaction) => unknown>;
+        };
         t.connection = conn;
         await execute(sequelize, 'BEGIN IMMEDIATE TRANSACTION', {}, t);
         let out: T;
@@ -187,4 +231,3 @@ export function writeTransaction<T>(sequelize: Sequelize, fn: (transaction: Tran
     : null;
   return turn ?? sequelize.transaction(fn);
 }
-

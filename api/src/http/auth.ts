@@ -75,7 +75,9 @@ function sessionSql(): string {
 const sessionLoader = perDatabase(
   (sequelize: Sequelize) => sequelize,
   (sequelize: Sequelize) =>
-    new BatchLoader<string, SessionRow>(async (ids) => new Map((await select<SessionRow>(sequelize, sessionSql(), { ids })).map((r) => [String(r.id), r]))),
+    new BatchLoader<string, SessionRow>(
+      async (ids) => new Map((await select<SessionRow>(sequelize, sessionSql(), { ids })).map((r) => [String(r.id), r])),
+    ),
 );
 
 /** Raw rows carry SQLite's 0/1 and date strings: typed here as the ORM would. */
@@ -85,7 +87,16 @@ function staffUserOf(row: SessionRow): User | null {
   for (const [name, a] of Object.entries(User.getAttributes())) {
     const v = row[`u_${name}`];
     const type = (a.type as { key?: string }).key;
-    values[name] = v == null ? v : type === 'BOOLEAN' ? v === true || Number(v) === 1 : type === 'DATE' ? new Date(v as string) : type === 'INTEGER' ? Number(v) : v;
+    values[name] =
+      v == null
+        ? v
+        : type === 'BOOLEAN'
+          ? v === true || Number(v) === 1
+          : type === 'DATE'
+            ? new Date(v as string)
+            : type === 'INTEGER'
+              ? Number(v)
+              : v;
   }
   return User.build(values as never, { isNewRecord: false, raw: true });
 }
@@ -111,13 +122,17 @@ export function createAuthenticator(sequelize: Sequelize, secret: string, now: (
     },
     async (claims: TokenClaims, done: (err: unknown, user?: Express.User | false) => void) => {
       try {
-        if (!claims?.jti || typeof claims.jti !== 'string' || !claims.sub || (claims.typ !== 'staff' && claims.typ !== 'patient')) return done(null, false);
+        if (!claims?.jti || typeof claims.jti !== 'string' || !claims.sub || (claims.typ !== 'staff' && claims.typ !== 'patient'))
+          return done(null, false);
         if (typeof claims.exp !== 'number' || claims.exp * 1000 <= now().getTime()) return done(null, false);
         const s = await sessionLoader(sequelize).load(claims.jti);
         if (!s || s.revoked_at || new Date(s.expires_at).getTime() <= now().getTime()) return done(null, false);
-        if (s.subject_type !== claims.typ || String(s.subject_id) !== claims.sub || Number(s.client_id) !== claims.cid) return done(null, false);
+        if (s.subject_type !== claims.typ || String(s.subject_id) !== claims.sub || Number(s.client_id) !== claims.cid)
+          return done(null, false);
         if (claims.typ === 'patient') {
-          return done(null, { principal: { kind: 'patient', sessionId: claims.jti, clientId: Number(s.client_id), patientId: Number(s.subject_id) } });
+          return done(null, {
+            principal: { kind: 'patient', sessionId: claims.jti, clientId: Number(s.client_id), patientId: Number(s.subject_id) },
+          });
         }
         // Read from the row; the User model is built only for a route that asks for it (profile,
         // time zone): building it took ~4% of a stored reading's CPU (issue 7).
@@ -125,7 +140,11 @@ export function createAuthenticator(sequelize: Sequelize, secret: string, now: (
         if (s.u_id == null || Number(s.u_status) !== USER_STATUS.active || !isRole(role)) return done(null, false);
         let user: User | null = null;
         const principal: StaffPrincipal = {
-          kind: 'staff', sessionId: claims.jti, clientId: Number(s.u_client_id), userId: Number(s.u_id), role,
+          kind: 'staff',
+          sessionId: claims.jti,
+          clientId: Number(s.u_client_id),
+          userId: Number(s.u_id),
+          role,
           get user() {
             return (user ??= staffUserOf(s)!);
           },

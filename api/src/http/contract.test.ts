@@ -22,7 +22,12 @@ describe('messageFor', () => {
     ['minLength', prop('SessionInput', 'password'), 'password', 'Mínimo 8 carácteres'],
     ['pattern', prop('PatientInput', 'cellphone'), 'cellphone', '¡Ingrese solo números y un máximo de 11 carácteres!'],
     ['type', prop('PatientInput', 'country_id'), 'country_id', 'Debe ser un número entero.'],
-    ['enum', prop('TagInput', 'color'), 'color', 'Valor no permitido. Opciones: Negro, Rojo, Rosa, Morado, Índigo, Azul, Verde claro, Ámbar, Naranja, Gris azulado.'],
+    [
+      'enum',
+      prop('TagInput', 'color'),
+      'color',
+      'Valor no permitido. Opciones: Negro, Rojo, Rosa, Morado, Índigo, Azul, Verde claro, Ámbar, Naranja, Gris azulado.',
+    ],
     ['maxLength', { type: 'string', maxLength: 200 }, 'x', 'Debe tener máximo de 200 caracteres'],
     ['minLength', { type: 'string', minLength: 1 }, 'x', '¡El campo es requerido!'],
     ['minimum', { type: 'integer', minimum: 1 }, 'x', 'Debe ser mayor o igual a 1.'],

@@ -25,7 +25,10 @@ export function loadContract(): { text: string; doc: Contract } {
 function deref(doc: Contract, schema: Schema | undefined): Schema | undefined {
   let s = schema;
   for (let i = 0; s && s.$ref && i < 20; i++) {
-    s = s.$ref.replace(/^#\//, '').split('/').reduce((o: any, k: string) => o?.[k], doc);
+    s = s.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((o: any, k: string) => o?.[k], doc);
   }
   return s;
 }
@@ -35,7 +38,12 @@ export function findPropertySchema(doc: Contract, root: Schema | undefined, segm
   let current = deref(doc, root);
   for (const seg of segments) {
     if (!current) return undefined;
-    const candidates: Schema[] = [current, ...((current.allOf ?? []) as Schema[]), ...((current.oneOf ?? []) as Schema[]), ...((current.anyOf ?? []) as Schema[])]
+    const candidates: Schema[] = [
+      current,
+      ...((current.allOf ?? []) as Schema[]),
+      ...((current.oneOf ?? []) as Schema[]),
+      ...((current.anyOf ?? []) as Schema[]),
+    ]
       .map((c) => deref(doc, c)!)
       .filter(Boolean);
     let next: Schema | undefined;
@@ -70,14 +78,16 @@ export function messageFor(keyword: string, schema: Schema | undefined, field: s
       return 'Envíe al menos un campo para actualizar.';
     case 'type':
       if (schema?.['x-message'] && firstType(schema) === 'string') return schema['x-message'];
-      return {
-        integer: 'Debe ser un número entero.',
-        number: 'Debe ser un número.',
-        string: 'Debe ser un texto.',
-        boolean: 'Debe ser verdadero o falso.',
-        array: 'Debe ser una lista.',
-        object: 'Debe ser un objeto.',
-      }[firstType(schema) as string] ?? 'Tipo de dato no válido.';
+      return (
+        {
+          integer: 'Debe ser un número entero.',
+          number: 'Debe ser un número.',
+          string: 'Debe ser un texto.',
+          boolean: 'Debe ser verdadero o falso.',
+          array: 'Debe ser una lista.',
+          object: 'Debe ser un objeto.',
+        }[firstType(schema) as string] ?? 'Tipo de dato no válido.'
+      );
   }
   if (schema?.['x-message']) return schema['x-message'];
   switch (keyword) {
@@ -134,8 +144,13 @@ export function createContractErrorTranslator(doc: Contract): ErrorRequestHandle
   return (err: EovError & Error, req, _res, next) => {
     if (err instanceof AppError || !Array.isArray(err.errors) || !err.status) return next(err);
     if (err.status === 404 || err.status === 405) {
-      return next(new AppError(err.status, err.status === 404 ? 'not_found' : 'method_not_allowed',
-        err.status === 404 ? 'La ruta solicitada no existe.' : 'Método no permitido en esta ruta.'));
+      return next(
+        new AppError(
+          err.status,
+          err.status === 404 ? 'not_found' : 'method_not_allowed',
+          err.status === 404 ? 'La ruta solicitada no existe.' : 'Método no permitido en esta ruta.',
+        ),
+      );
     }
     if (err.status === 415) return next(new AppError(415, 'unsupported_media_type', 'El contenido debe enviarse como JSON.'));
     if (err.status === 401) return next(new AppError(401, 'unauthorized', 'Su sesión no es válida o ha expirado. Inicie sesión de nuevo.'));
@@ -170,7 +185,10 @@ export function createContractErrorTranslator(doc: Contract): ErrorRequestHandle
 const validatorRequire = () => createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
 
 function memoiseRouteCompilation(): void {
-  const ptr = validatorRequire()('path-to-regexp') as { pathToRegexp: (path: string, opts?: { sensitive?: boolean; strict?: boolean }) => unknown; memoised?: boolean };
+  const ptr = validatorRequire()('path-to-regexp') as {
+    pathToRegexp: (path: string, opts?: { sensitive?: boolean; strict?: boolean }) => unknown;
+    memoised?: boolean;
+  };
   if (ptr.memoised) return;
   const compile = ptr.pathToRegexp;
   const cache = new Map<string, unknown>();
@@ -206,7 +224,8 @@ function rememberRouteByShape(): void {
   const original = metadata.applyOpenApiMetadata;
   metadata.applyOpenApiMetadata = (ctx, responseApiDoc) => {
     const all = ctx.expressRouteMap;
-    if (responseApiDoc || Object.keys(all).some((route) => route.split('/').some((seg) => /^\d+$/.test(seg)))) return original(ctx, responseApiDoc);
+    if (responseApiDoc || Object.keys(all).some((route) => route.split('/').some((seg) => /^\d+$/.test(seg))))
+      return original(ctx, responseApiDoc);
     let current = all;
     // The original reads expressRouteMap from here on each request: the full list, or one route.
     const view = Object.create(ctx, { expressRouteMap: { get: () => current } }) as OpenApiContextLike;

@@ -77,6 +77,12 @@ export function createDownloads(jwtSecret: string, now: () => Date): Downloads {
 
 /** `Content-Disposition` with an ASCII fallback and the UTF-8 name (RFC 6266). */
 export function attachment(res: Response, fileName: string, inline = false): void {
-  const ascii = fileName.normalize('NFD').replace(/[^\x20-\x7e]/g, '').replace(/["\\]/g, '');
-  res.setHeader('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`);
+  const ascii = fileName
+    .normalize('NFD')
+    .replace(/[^\x20-\x7e]/g, '')
+    .replace(/["\\]/g, '');
+  res.setHeader(
+    'Content-Disposition',
+    `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+  );
 }

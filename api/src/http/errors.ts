@@ -18,14 +18,12 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (field: string, message: string) =>
-  new AppError(400, 'validation_error', message, [{ field, message }]);
+export const badRequest = (field: string, message: string) => new AppError(400, 'validation_error', message, [{ field, message }]);
 export const unauthorized = (message = 'Su sesión no es válida o ha expirado. Inicie sesión de nuevo.') =>
   new AppError(401, 'unauthorized', message);
 export const forbidden = (message = 'Su rol no permite realizar esta acción.') => new AppError(403, 'forbidden', message);
 export const notFound = (message = 'No encontramos el registro solicitado.') => new AppError(404, 'not_found', message);
-export const conflict = (message: string, field?: string) =>
-  new AppError(409, 'conflict', message, field ? [{ field, message }] : []);
+export const conflict = (message: string, field?: string) => new AppError(409, 'conflict', message, field ? [{ field, message }] : []);
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new AppError(429, 'too_many_requests', message, [], { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 export const unavailable = (message: string, retryAfterSeconds = 5) =>
@@ -46,7 +44,9 @@ interface ErrorLike {
 /** SQLite busy/locked or disk full, PostgreSQL lock timeout, deadlock or connection loss: retryable, never a 500. */
 function isTransientDbError(err: ErrorLike): boolean {
   const text = `${err.name ?? ''} ${err.code ?? ''} ${err.message ?? ''}`;
-  return /SQLITE_BUSY|SQLITE_LOCKED|SQLITE_FULL|SQLITE_IOERR|database is locked|lock timeout|deadlock detected|ConnectionRefused|ConnectionAcquireTimeout|ECONNREFUSED|too many clients/i.test(text);
+  return /SQLITE_BUSY|SQLITE_LOCKED|SQLITE_FULL|SQLITE_IOERR|database is locked|lock timeout|deadlock detected|ConnectionRefused|ConnectionAcquireTimeout|ECONNREFUSED|too many clients/i.test(
+    text,
+  );
 }
 
 export function createErrorHandler(log: (msg: string, err: unknown) => void): ErrorRequestHandler {
@@ -54,11 +54,16 @@ export function createErrorHandler(log: (msg: string, err: unknown) => void): Er
     if (res.headersSent) return;
     let e: AppError;
     if (err instanceof AppError) e = err;
-    else if (err.type === 'entity.parse.failed') e = new AppError(400, 'invalid_json', 'El cuerpo de la petición no es un JSON válido.', [{ field: 'body', message: 'El cuerpo de la petición no es un JSON válido.' }]);
+    else if (err.type === 'entity.parse.failed')
+      e = new AppError(400, 'invalid_json', 'El cuerpo de la petición no es un JSON válido.', [
+        { field: 'body', message: 'El cuerpo de la petición no es un JSON válido.' },
+      ]);
     else if (err.type === 'entity.too.large') e = new AppError(413, 'payload_too_large', 'La petición es demasiado grande.');
-    else if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') e = new AppError(415, 'unsupported_encoding', 'Codificación no soportada.');
+    else if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported')
+      e = new AppError(415, 'unsupported_encoding', 'Codificación no soportada.');
     else if (err.name === 'SequelizeUniqueConstraintError') e = conflict('Ya existe un registro con esos datos.');
-    else if (err.name === 'SequelizeForeignKeyConstraintError') e = new AppError(400, 'validation_error', 'Uno de los registros relacionados no existe.');
+    else if (err.name === 'SequelizeForeignKeyConstraintError')
+      e = new AppError(400, 'validation_error', 'Uno de los registros relacionados no existe.');
     else if (isTransientDbError(err)) e = unavailable('El servicio está ocupado en este momento. Intente de nuevo en unos segundos.');
     else {
       log('unhandled error', err);

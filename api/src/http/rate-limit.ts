@@ -6,7 +6,10 @@
 export class RateLimiter {
   private hits = new Map<string, number[]>();
 
-  constructor(private readonly limit: number, private readonly windowMs: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {}
 
   /** Seconds to wait when `key` is over its limit, else 0. Does not record a hit. */
   retryAfter(key: string, now = Date.now()): number {

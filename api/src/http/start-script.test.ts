@@ -9,7 +9,8 @@ import { ROOT_DIR } from '../paths.js';
  * suites (environment and V8 flags): the figures measured there are those of the product's start.
  */
 describe('npm start runs the server as the benchmark does', () => {
-  const start = (JSON.parse(readFileSync(path.join(ROOT_DIR, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start;
+  const start = (JSON.parse(readFileSync(path.join(ROOT_DIR, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
+    .start;
   const command = start.split('&&').at(-1)!.trim();
   const cases: Array<[string, string]> = [
     ...Object.entries(SERVER_ENV).map(([name, value]): [string, string] => [`environment ${name}`, `${name}=${value}`]),

@@ -41,9 +41,9 @@ export function docsRouter(): Router {
 <script src="/api/docs/init.js"></script></body></html>`);
   });
   r.get('/api/docs/init.js', (_req, res) => {
-    res.type('application/javascript').send(
-      "window.ui = SwaggerUIBundle({ url: '/api/v1/openapi.yaml', dom_id: '#swagger-ui', deepLinking: true });",
-    );
+    res
+      .type('application/javascript')
+      .send("window.ui = SwaggerUIBundle({ url: '/api/v1/openapi.yaml', dom_id: '#swagger-ui', deepLinking: true });");
   });
   r.use('/api/docs/assets', express.static(dist, { index: false, maxAge: '1d' }));
   return r;

@@ -2,7 +2,10 @@ import type { RequestHandler } from 'express';
 
 /** Singular of the resource a path addresses: /patients/3/alerts/9 → 'alert'. */
 export function singularOf(path: string): string | null {
-  const segments = path.split('?')[0].split('/').filter((s) => s && !/^\d+$/.test(s));
+  const segments = path
+    .split('?')[0]
+    .split('/')
+    .filter((s) => s && !/^\d+$/.test(s));
   const last = segments.at(-1);
   if (!last) return null;
   if (last.endsWith('ies')) return `${last.slice(0, -3)}y`;

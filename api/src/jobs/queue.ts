@@ -100,7 +100,12 @@ export function createJobRunner(deps: { sequelize: Sequelize; now: () => Date; l
   async function scheduleRecurring(now: Date) {
     for (const task of recurring) {
       const slot = Math.floor(now.getTime() / task.everyMs);
-      await enqueueJob(sequelize, { kind: task.kind, payload: null, key: `${task.kind}:${slot}`, runAt: new Date(slot * task.everyMs), maxAttempts: 1 }, undefined, now);
+      await enqueueJob(
+        sequelize,
+        { kind: task.kind, payload: null, key: `${task.kind}:${slot}`, runAt: new Date(slot * task.everyMs), maxAttempts: 1 },
+        undefined,
+        now,
+      );
     }
   }
 
@@ -115,7 +120,13 @@ export function createJobRunner(deps: { sequelize: Sequelize; now: () => Date; l
       { now, lock: new Date(now.getTime() + LOCK_MS), limit, only: only ?? [] },
     );
     return rows
-      .map((r) => ({ ...r, id: Number(r.id), attempts: Number(r.attempts), max_attempts: Number(r.max_attempts), payload: JSON.parse(r.payload) as unknown }))
+      .map((r) => ({
+        ...r,
+        id: Number(r.id),
+        attempts: Number(r.attempts),
+        max_attempts: Number(r.max_attempts),
+        payload: JSON.parse(r.payload) as unknown,
+      }))
       .sort((a, b) => a.id - b.id);
   }
 
@@ -125,11 +136,19 @@ export function createJobRunner(deps: { sequelize: Sequelize; now: () => Date; l
     try {
       if (!kind) throw new Error(`Tipo de tarea desconocido: ${job.kind}`);
       await kind.handler(job, ctx);
-      await execute(sequelize, "UPDATE jobs SET status = 'done', locked_until = NULL, last_error = NULL, updated_at = :now WHERE id = :id", { id: job.id, now });
+      await execute(
+        sequelize,
+        "UPDATE jobs SET status = 'done', locked_until = NULL, last_error = NULL, updated_at = :now WHERE id = :id",
+        { id: job.id, now },
+      );
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       if (job.attempts >= job.max_attempts) {
-        await execute(sequelize, "UPDATE jobs SET status = 'failed', locked_until = NULL, last_error = :message, updated_at = :now WHERE id = :id", { id: job.id, message, now });
+        await execute(
+          sequelize,
+          "UPDATE jobs SET status = 'failed', locked_until = NULL, last_error = :message, updated_at = :now WHERE id = :id",
+          { id: job.id, message, now },
+        );
         try {
           await kind?.onFailed?.(job, message, ctx);
         } catch (e) {
@@ -137,7 +156,11 @@ export function createJobRunner(deps: { sequelize: Sequelize; now: () => Date; l
         }
       } else {
         const runAt = new Date(now.getTime() + retryDelayMs(job.attempts));
-        await execute(sequelize, "UPDATE jobs SET status = 'pending', run_at = :runAt, locked_until = NULL, last_error = :message, updated_at = :now WHERE id = :id", { id: job.id, runAt, message, now });
+        await execute(
+          sequelize,
+          "UPDATE jobs SET status = 'pending', run_at = :runAt, locked_until = NULL, last_error = :message, updated_at = :now WHERE id = :id",
+          { id: job.id, runAt, message, now },
+        );
       }
     }
   }

@@ -95,4 +95,3 @@ export function formatPhone(prefix: string | null | undefined, cellphone: string
   if (!number) return null;
   return code ? `+${code} ${number}` : number;
 }
-

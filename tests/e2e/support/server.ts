@@ -41,7 +41,9 @@ async function findFreePort(): Promise<number> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `extraEnv` may depend on the server's own address (e.g. an OIDC redirect URI on this server). */
-export async function startServer(extraEnv: Record<string, string> | ((baseUrl: string) => Record<string, string>) = {}): Promise<RunningServer> {
+export async function startServer(
+  extraEnv: Record<string, string> | ((baseUrl: string) => Record<string, string>) = {},
+): Promise<RunningServer> {
   const port = await findFreePort();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'vigia-e2e-'));
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -55,7 +57,14 @@ export async function startServer(extraEnv: Record<string, string> | ((baseUrl: 
   // Its own process group, so stop() ends it and anything it starts.
   const child = spawn(process.execPath, [...SERVER_NODE_ARGS, entry], {
     cwd: REPO_ROOT,
-    env: { ...process.env, ...SERVER_ENV, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'test', ...(typeof extraEnv === 'function' ? extraEnv(baseUrl) : extraEnv) },
+    env: {
+      ...process.env,
+      ...SERVER_ENV,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      NODE_ENV: 'test',
+      ...(typeof extraEnv === 'function' ? extraEnv(baseUrl) : extraEnv),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

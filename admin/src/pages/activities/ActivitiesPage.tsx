@@ -88,7 +88,12 @@ export default function ActivitiesPage() {
       if (!quiet) setState((s) => ({ ...s, loading: true }));
       try {
         const { rows, total } = await activitiesApi.list({
-          date, status, type, q: q || undefined, _start: (paging.page - 1) * paging.size, _end: paging.page * paging.size,
+          date,
+          status,
+          type,
+          q: q || undefined,
+          _start: (paging.page - 1) * paging.size,
+          _end: paging.page * paging.size,
         });
         setState({ rows, total, loading: false });
       } catch (e) {
@@ -189,7 +194,12 @@ export default function ActivitiesPage() {
       <div className="activities-day">
         <Space.Compact>
           <Tooltip title="Día anterior">
-            <Button icon={<LeftOutlined />} aria-label="Día anterior" disabled={!date} onClick={() => date && setParam('date', addDays(date, -1))} />
+            <Button
+              icon={<LeftOutlined />}
+              aria-label="Día anterior"
+              disabled={!date}
+              onClick={() => date && setParam('date', addDays(date, -1))}
+            />
           </Tooltip>
           <DatePicker
             aria-label="Día"
@@ -199,7 +209,12 @@ export default function ActivitiesPage() {
             onChange={(value: Dayjs | null) => value && setParam('date', value.format('YYYY-MM-DD'))}
           />
           <Tooltip title="Día siguiente">
-            <Button icon={<RightOutlined />} aria-label="Día siguiente" disabled={!date} onClick={() => date && setParam('date', addDays(date, 1))} />
+            <Button
+              icon={<RightOutlined />}
+              aria-label="Día siguiente"
+              disabled={!date}
+              onClick={() => date && setParam('date', addDays(date, 1))}
+            />
           </Tooltip>
         </Space.Compact>
         <Button disabled={!today || date === today} onClick={() => setParam('date', undefined)}>
@@ -250,7 +265,9 @@ export default function ActivitiesPage() {
         loading={state.loading}
         pagination={false}
         scroll={{ x: 'max-content' }}
-        locale={{ emptyText: filtered ? 'No hay actividades que coincidan con los filtros.' : 'No hay actividades programadas para este día.' }}
+        locale={{
+          emptyText: filtered ? 'No hay actividades que coincidan con los filtros.' : 'No hay actividades programadas para este día.',
+        }}
       />
 
       <div className="vigia-table-footer">

@@ -26,5 +26,13 @@ describe('activitySubject', () => {
 });
 
 it('offers the seven statuses of D11 in order', () => {
-  expect(ACTIVITY_STATUS_OPTIONS.map((o) => o.label)).toEqual(['Programada', 'En proceso', 'Completada', 'Cancelada', 'Fallida', 'Suspendida', 'No reportada']);
+  expect(ACTIVITY_STATUS_OPTIONS.map((o) => o.label)).toEqual([
+    'Programada',
+    'En proceso',
+    'Completada',
+    'Cancelada',
+    'Fallida',
+    'Suspendida',
+    'No reportada',
+  ]);
 });

@@ -20,6 +20,10 @@ export function dayTitle(date: string, today: string): string {
 export const ACTIVITY_STATUS_OPTIONS = Object.entries(ACTIVITY_STATUS_NAMES).map(([value, label]) => ({ value: Number(value), label }));
 
 /** What an activity is about: the medicine of a medication order, else the vital sign. */
-export function activitySubject(a: { order_type: number; medicine_name?: string | null; clinical_element_name?: string | null }): string | null {
+export function activitySubject(a: {
+  order_type: number;
+  medicine_name?: string | null;
+  clinical_element_name?: string | null;
+}): string | null {
   return (a.order_type === 1 ? a.medicine_name : a.clinical_element_name) ?? null;
 }

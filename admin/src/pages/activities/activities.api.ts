@@ -5,7 +5,8 @@ import type { Schemas } from '../../contract';
 export type ClientActivity = Schemas['ClientActivity'];
 export type ActivityQuery = { date: string; status?: number; type?: number; q?: string; _start: number; _end: number };
 
-const clean = (params: Record<string, unknown>) => Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined && v !== ''));
+const clean = (params: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined && v !== ''));
 
 /** 'Actividades' (P69): the client's activities of a day, and the medication confirmation (P53). */
 export const activitiesApi = {

@@ -19,8 +19,12 @@ type Values = Record<string, unknown>;
 
 function initialValues(e: Encounter): Values {
   const values: Values = {
-    biological_type: e.biological_type ?? undefined, medication_id: e.medication_id ?? undefined, dose: e.dose ?? undefined,
-    stock_id: e.stock_id ?? undefined, vaccination_card: e.vaccination_card ?? false, observations: e.observations ?? undefined,
+    biological_type: e.biological_type ?? undefined,
+    medication_id: e.medication_id ?? undefined,
+    dose: e.dose ?? undefined,
+    stock_id: e.stock_id ?? undefined,
+    vaccination_card: e.vaccination_card ?? false,
+    observations: e.observations ?? undefined,
   };
   for (const o of e.elements) values[elementField(o.clinical_element)] = o.value;
   return values;
@@ -71,9 +75,8 @@ export default function EncounterPage() {
     setSaving(true);
     try {
       if (e.kind === 'generic') await saveObservations(e, values);
-      const body = e.kind === 'vaccination'
-        ? vaccinationBody(values)
-        : { observations: (values.observations as string | undefined)?.trim() || null };
+      const body =
+        e.kind === 'vaccination' ? vaccinationBody(values) : { observations: (values.observations as string | undefined)?.trim() || null };
       await apiSend<Encounter>('put', `/encounters/${e.id}`, body);
       notify.success('Atención guardada: quedó en estado Realizado.');
       await encounter.reload();
@@ -90,15 +93,21 @@ export default function EncounterPage() {
       title={e ? (e.kind === 'vaccination' ? 'Atención de vacunación' : 'Atención general') : 'Atención'}
       extra={
         <Space>
-          <Button icon={<CheckCircleOutlined />} onClick={validate} disabled={!e || done}>Validar</Button>
-          <Button type="primary" icon={<SaveOutlined />} onClick={save} loading={saving} disabled={!e || done}>Guardar</Button>
+          <Button icon={<CheckCircleOutlined />} onClick={validate} disabled={!e || done}>
+            Validar
+          </Button>
+          <Button type="primary" icon={<SaveOutlined />} onClick={save} loading={saving} disabled={!e || done}>
+            Guardar
+          </Button>
         </Space>
       }
     >
       <Card loading={!e} style={{ marginBottom: 16 }} title="Paciente">
         {e && (
           <Descriptions column={{ xs: 1, sm: 2, lg: 4 }} size="small">
-            <Descriptions.Item label="Nombre"><Link to={`/patients/${e.patient.id}`}>{e.patient.full_name}</Link></Descriptions.Item>
+            <Descriptions.Item label="Nombre">
+              <Link to={`/patients/${e.patient.id}`}>{e.patient.full_name}</Link>
+            </Descriptions.Item>
             <Descriptions.Item label={e.patient.id_type_name}>{e.patient.nid}</Descriptions.Item>
             <Descriptions.Item label="Edad">{e.patient.age} años</Descriptions.Item>
             <Descriptions.Item label="Género">{e.patient.gender_name}</Descriptions.Item>
@@ -107,7 +116,11 @@ export default function EncounterPage() {
             </Descriptions.Item>
             {done && e.checkout && <Descriptions.Item label="Realizada">{formatWhen(e.checkout, staffTimeZone())}</Descriptions.Item>}
             {done && <Descriptions.Item label="Responsable">{e.responsible_name ?? '—'}</Descriptions.Item>}
-            {done && e.serial && <Descriptions.Item label="Lote"><Link to={`/stocks/${e.stock_id}`}>{e.serial}</Link></Descriptions.Item>}
+            {done && e.serial && (
+              <Descriptions.Item label="Lote">
+                <Link to={`/stocks/${e.stock_id}`}>{e.serial}</Link>
+              </Descriptions.Item>
+            )}
           </Descriptions>
         )}
       </Card>

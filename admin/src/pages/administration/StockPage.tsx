@@ -30,7 +30,10 @@ export default function StockPage() {
   const [page, setPage] = useState(1);
   const stock = useApiGet<Stock>(`/stocks/${id}`);
   const apps = useApiGet<Application[]>(`/stocks/${id}/applications`, {
-    date1: range[0], date2: range[1], _start: (page - 1) * 10, _end: page * 10,
+    date1: range[0],
+    date2: range[1],
+    _start: (page - 1) * 10,
+    _end: page * 10,
   });
   const role = readSession()?.role_name;
   const timeZone = staffTimeZone();
@@ -43,9 +46,13 @@ export default function StockPage() {
       title="Ver Lote"
       extra={
         <Space>
-          <Link to="/inventory"><Button icon={<ArrowLeftOutlined />}>Inventario</Button></Link>
+          <Link to="/inventory">
+            <Button icon={<ArrowLeftOutlined />}>Inventario</Button>
+          </Link>
           <Tooltip title={mayEdit ? undefined : FORBIDDEN_REASON}>
-            <Button type="primary" icon={<EditOutlined />} disabled={!mayEdit || !s} onClick={() => setEditing(true)}>Editar</Button>
+            <Button type="primary" icon={<EditOutlined />} disabled={!mayEdit || !s} onClick={() => setEditing(true)}>
+              Editar
+            </Button>
           </Tooltip>
         </Space>
       }
@@ -56,27 +63,36 @@ export default function StockPage() {
             <Descriptions.Item label="Tipo">{s.type_name}</Descriptions.Item>
             <Descriptions.Item label="Nombre">{orIncomplete(s.medical_supply_name)}</Descriptions.Item>
             <Descriptions.Item label={s.batch ? 'Serial de lote' : 'Referencia'}>{s.serial}</Descriptions.Item>
-            <Descriptions.Item label="Tipo de Biológico">{s.type === 'biologico' ? orIncomplete(s.generic_name) : 'No aplica'}</Descriptions.Item>
+            <Descriptions.Item label="Tipo de Biológico">
+              {s.type === 'biologico' ? orIncomplete(s.generic_name) : 'No aplica'}
+            </Descriptions.Item>
             <Descriptions.Item label="Fecha de vencimiento">
               {s.formated_expiration_date} {s.expired && <Tag color="red">Vencido</Tag>}
             </Descriptions.Item>
-            <Descriptions.Item label="Cantidad (unidades)"><Typography.Text strong>{s.cuantity}</Typography.Text></Descriptions.Item>
-            <Descriptions.Item label="Estado"><StatusChip value={stockStatus(s)} /></Descriptions.Item>
+            <Descriptions.Item label="Cantidad (unidades)">
+              <Typography.Text strong>{s.cuantity}</Typography.Text>
+            </Descriptions.Item>
+            <Descriptions.Item label="Estado">
+              <StatusChip value={stockStatus(s)} />
+            </Descriptions.Item>
           </Descriptions>
         )}
       </Card>
 
-      <Card title="Aplicaciones" extra={
-        <DatePicker.RangePicker
-          format="DD/MM/YYYY"
-          aria-label="Filtrar por fecha"
-          placeholder={['Desde', 'Hasta']}
-          onChange={(v: [Dayjs | null, Dayjs | null] | null) => {
-            setPage(1);
-            setRange([v?.[0]?.format('YYYY-MM-DD'), v?.[1]?.format('YYYY-MM-DD')]);
-          }}
-        />
-      }>
+      <Card
+        title="Aplicaciones"
+        extra={
+          <DatePicker.RangePicker
+            format="DD/MM/YYYY"
+            aria-label="Filtrar por fecha"
+            placeholder={['Desde', 'Hasta']}
+            onChange={(v: [Dayjs | null, Dayjs | null] | null) => {
+              setPage(1);
+              setRange([v?.[0]?.format('YYYY-MM-DD'), v?.[1]?.format('YYYY-MM-DD')]);
+            }}
+          />
+        }
+      >
         <Table<Application>
           rowKey="encounter_id"
           loading={apps.loading}
@@ -96,7 +112,14 @@ export default function StockPage() {
       </Card>
 
       {editing && id && (
-        <CrudEditDialog resource={stocks} id={id} onClosed={() => { setEditing(false); void stock.reload(); }} />
+        <CrudEditDialog
+          resource={stocks}
+          id={id}
+          onClosed={() => {
+            setEditing(false);
+            void stock.reload();
+          }}
+        />
       )}
     </PageHeader>
   );

@@ -23,7 +23,11 @@ function Attachments({ m }: { m: Message }) {
     <Space size={4} wrap>
       {image && <Tag icon={<FileImageOutlined />}>Imagen</Tag>}
       {audio && <Tag icon={<AudioOutlined />}>Audio</Tag>}
-      {audio?.transcription && <Typography.Text type="secondary" italic>“{audio.transcription}”</Typography.Text>}
+      {audio?.transcription && (
+        <Typography.Text type="secondary" italic>
+          “{audio.transcription}”
+        </Typography.Text>
+      )}
     </Space>
   );
 }
@@ -40,20 +44,31 @@ export default function UnknownMessagesPage() {
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(20);
   const list = useApiGet<Message[]>(allowed ? '/messaging/unknown_messages' : null, {
-    q: q || undefined, _start: (page - 1) * pageSize, _end: page * pageSize,
+    q: q || undefined,
+    _start: (page - 1) * pageSize,
+    _end: page * pageSize,
   });
   const timeZone = staffTimeZone();
 
   if (!allowed) {
     return (
       <PageHeader title={TITLE}>
-        <Card><Result status="403" title="Solo los administradores ven estos mensajes" subTitle={FORBIDDEN_REASON} /></Card>
+        <Card>
+          <Result status="403" title="Solo los administradores ven estos mensajes" subTitle={FORBIDDEN_REASON} />
+        </Card>
       </PageHeader>
     );
   }
 
   return (
-    <PageHeader title={TITLE} extra={<Button icon={<ReloadOutlined />} onClick={() => void list.reload()}>Actualizar</Button>}>
+    <PageHeader
+      title={TITLE}
+      extra={
+        <Button icon={<ReloadOutlined />} onClick={() => void list.reload()}>
+          Actualizar
+        </Button>
+      }
+    >
       <Card>
         <Typography.Paragraph type="secondary">
           Mensajes recibidos por WhatsApp desde números que no corresponden al celular de ningún paciente. Para que los próximos mensajes
@@ -77,7 +92,12 @@ export default function UnknownMessagesPage() {
           dataSource={list.data ?? []}
           locale={{ emptyText: q ? 'Ningún mensaje coincide con la búsqueda.' : 'No hay mensajes de números desconocidos.' }}
           pagination={{
-            current: page, pageSize, total: list.total, showSizeChanger: true, pageSizeOptions: PAGE_SIZES, locale: { items_per_page: '/ página' },
+            current: page,
+            pageSize,
+            total: list.total,
+            showSizeChanger: true,
+            pageSizeOptions: PAGE_SIZES,
+            locale: { items_per_page: '/ página' },
             showTotal: (n) => `${n} mensaje(s)`,
             onChange: (p, size) => {
               setPage(size !== pageSize ? 1 : p);
@@ -86,7 +106,11 @@ export default function UnknownMessagesPage() {
           }}
           scroll={{ x: 'max-content' }}
           columns={[
-            { title: 'Número', dataIndex: 'phone', render: (v: string | null) => (v ? <Typography.Text copyable>{`+${v}`}</Typography.Text> : '—') },
+            {
+              title: 'Número',
+              dataIndex: 'phone',
+              render: (v: string | null) => (v ? <Typography.Text copyable>{`+${v}`}</Typography.Text> : '—'),
+            },
             {
               title: 'Mensaje',
               key: 'text',

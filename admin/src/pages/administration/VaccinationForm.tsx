@@ -13,8 +13,11 @@ const required = [{ required: true, message: REQUIRED_MESSAGE }];
 /** The `PUT /encounters/{id}` body of a vaccination from this form's values. */
 export function vaccinationBody(values: Record<string, unknown>): Schemas['EncounterUpdate'] {
   return {
-    biological_type: values.biological_type as string, medication_id: values.medication_id as number, dose: values.dose as Schemas['VaccineDose'],
-    stock_id: (values.stock_id as number | undefined) ?? null, vaccination_card: !!values.vaccination_card,
+    biological_type: values.biological_type as string,
+    medication_id: values.medication_id as number,
+    dose: values.dose as Schemas['VaccineDose'],
+    stock_id: (values.stock_id as number | undefined) ?? null,
+    vaccination_card: !!values.vaccination_card,
     observations: (values.observations as string | undefined)?.trim() || null,
   };
 }
@@ -43,7 +46,12 @@ export function VaccinationForm({ readOnly }: { readOnly: boolean }) {
           notFoundContent="No hay biológicos registrados en Suministros"
         />
       </Form.Item>
-      <Form.Item name="medication_id" label="Laboratorio" rules={required} extra={biologicalType ? undefined : 'Elija primero el tipo de biológico.'}>
+      <Form.Item
+        name="medication_id"
+        label="Laboratorio"
+        rules={required}
+        extra={biologicalType ? undefined : 'Elija primero el tipo de biológico.'}
+      >
         <Radio.Group
           disabled={readOnly || !biologicalType}
           optionType="button"

@@ -4,7 +4,10 @@ import type { VigiaHttpError } from '../../providers/errors';
 /** Puts the server's 400 field messages under their fields; answers the error's Spanish message. */
 export function showServerErrors(form: FormInstance, error: unknown, fallback: string): string {
   const err = error as Partial<VigiaHttpError>;
-  const fields = Object.entries(err.errors ?? {}).map(([name, msg]) => ({ name, errors: ([] as string[]).concat(msg as string | string[]) }));
+  const fields = Object.entries(err.errors ?? {}).map(([name, msg]) => ({
+    name,
+    errors: ([] as string[]).concat(msg as string | string[]),
+  }));
   if (fields.length) form.setFields(fields);
   return err.message ?? fallback;
 }

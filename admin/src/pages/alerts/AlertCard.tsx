@@ -25,7 +25,9 @@ export function AlertCard({ alert, showPatient, source }: { alert: Alert; showPa
       <Space direction="vertical" size={4} style={{ width: '100%' }}>
         <Space wrap>
           <Tag color={PRIORITY_TAG[alert.priority]}>Prioridad {alert.priority_name}</Tag>
-          <Tag icon={ai ? <RobotOutlined /> : <HeartOutlined />}>{ai ? 'Asistente IA' : alert.clinical_element_name || alert.type_name}</Tag>
+          <Tag icon={ai ? <RobotOutlined /> : <HeartOutlined />}>
+            {ai ? 'Asistente IA' : alert.clinical_element_name || alert.type_name}
+          </Tag>
         </Space>
         {showPatient && (
           <Typography.Text strong>
@@ -48,7 +50,8 @@ export function AlertCard({ alert, showPatient, source }: { alert: Alert; showPa
           </Typography.Paragraph>
         )}
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-          #{alert.id} · {localTime(alert.created_at, alert.time_zone_patient)} · <ClockCircleOutlined /> Abierta: {formatElapsed(new Date(alert.created_at), dayjs().toDate())}
+          #{alert.id} · {localTime(alert.created_at, alert.time_zone_patient)} · <ClockCircleOutlined /> Abierta:{' '}
+          {formatElapsed(new Date(alert.created_at), dayjs().toDate())}
         </Typography.Text>
       </Space>
     </Card>

@@ -94,7 +94,9 @@ function ManagePanel({ alert, reload, onClosed }: { alert: AlertDetail; reload: 
                   description={
                     <>
                       <Typography.Paragraph style={{ margin: 0, color: 'inherit' }}>{e.description}</Typography.Paragraph>
-                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>{localTime(e.created_at, alert.time_zone_patient)}</Typography.Text>
+                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                        {localTime(e.created_at, alert.time_zone_patient)}
+                      </Typography.Text>
                     </>
                   }
                 />
@@ -231,7 +233,9 @@ export default function AlertDetailPage() {
             <div className="alert-footer" style={{ background: PRIORITY_COLORS[alert.priority] }}>
               <span>ID {alert.id}</span>
               <span>
-                {alert.status === 1 ? `Abierta: ${formatElapsed(new Date(alert.created_at), now)}` : `Cerrada el ${localTime(alert.closed_at ?? alert.created_at, alert.time_zone_patient)}`}
+                {alert.status === 1
+                  ? `Abierta: ${formatElapsed(new Date(alert.created_at), now)}`
+                  : `Cerrada el ${localTime(alert.closed_at ?? alert.created_at, alert.time_zone_patient)}`}
               </span>
             </div>
           </Card>

@@ -7,7 +7,12 @@ import { ELEMENT_OPTIONS, PRIORITY_OPTIONS, TYPE_OPTIONS } from './alerts.data';
 export type FilterKey = 'date' | 'alert_type' | 'clinical_element' | 'priority';
 export type FilterValues = { date?: [Dayjs, Dayjs] | null; alert_type?: number; clinical_element?: number; priority?: number };
 
-const LABELS: Record<FilterKey, string> = { date: 'Fecha', alert_type: 'Tipo', clinical_element: 'Elemento Clínico', priority: 'Prioridad' };
+const LABELS: Record<FilterKey, string> = {
+  date: 'Fecha',
+  alert_type: 'Tipo',
+  clinical_element: 'Elemento Clínico',
+  priority: 'Prioridad',
+};
 const OPTIONS = { alert_type: TYPE_OPTIONS, clinical_element: ELEMENT_OPTIONS, priority: PRIORITY_OPTIONS };
 
 /** Last 7 days up to today (02 §2.9, §9). */
@@ -29,7 +34,17 @@ export function toParams(active: FilterKey[], values: FilterValues): Record<stri
  * Filter chips (02 §2.7, §2.9): each chip toggles its control; turning one off clears it; the
  * apply button is disabled while an active filter has no value. Removing every filter reloads.
  */
-export function AlertFilters({ keys, initial, onApply, applyLabel }: { keys: FilterKey[]; initial?: { active: FilterKey[]; values: FilterValues }; onApply: (params: Record<string, string | number | undefined>) => void; applyLabel: string }) {
+export function AlertFilters({
+  keys,
+  initial,
+  onApply,
+  applyLabel,
+}: {
+  keys: FilterKey[];
+  initial?: { active: FilterKey[]; values: FilterValues };
+  onApply: (params: Record<string, string | number | undefined>) => void;
+  applyLabel: string;
+}) {
   const [active, setActive] = useState<FilterKey[]>(initial?.active ?? []);
   const [values, setValues] = useState<FilterValues>(initial?.values ?? {});
   const incomplete = active.some((k) => (k === 'date' ? !values.date : values[k] === undefined));

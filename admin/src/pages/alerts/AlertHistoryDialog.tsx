@@ -27,7 +27,8 @@ export function AlertHistoryDialog({ alert, title, onClose }: { alert: Alert | n
           />
           {alert.status !== 1 && (
             <Typography.Text strong>
-              Alerta cerrada por <span style={{ textTransform: 'lowercase' }}>{alert.closed_by_name ?? alert.entries.at(-1)?.user_name}</span>
+              Alerta cerrada por{' '}
+              <span style={{ textTransform: 'lowercase' }}>{alert.closed_by_name ?? alert.entries.at(-1)?.user_name}</span>
             </Typography.Text>
           )}
         </>

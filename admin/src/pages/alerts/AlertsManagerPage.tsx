@@ -57,7 +57,10 @@ export default function AlertsManagerPage() {
         const u = await alertsApi.updates(lastId.current);
         if (!alive) return;
         if (lastId.current !== undefined && u.alerts.length) {
-          notify.success(u.alerts.length === 1 ? 'Nueva alerta' : `${u.alerts.length} alertas nuevas`, u.alerts.map((a) => a.patient.full_name).join(', '));
+          notify.success(
+            u.alerts.length === 1 ? 'Nueva alerta' : `${u.alerts.length} alertas nuevas`,
+            u.alerts.map((a) => a.patient.full_name).join(', '),
+          );
           void reloadOpen();
         }
         lastId.current = u.last_id;

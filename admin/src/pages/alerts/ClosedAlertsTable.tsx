@@ -26,7 +26,9 @@ export function ClosedAlertsTable({ rows, total, page, pageSize, loading, onPage
       key: 'status',
       title: 'Estado',
       render: (_: unknown, a: Alert) => (
-        <Tag color={a.close_type === 'false_alert' ? 'default' : 'success'}>{a.close_type ? CLOSE_TYPE_NAMES[a.close_type] : a.status_name}</Tag>
+        <Tag color={a.close_type === 'false_alert' ? 'default' : 'success'}>
+          {a.close_type ? CLOSE_TYPE_NAMES[a.close_type] : a.status_name}
+        </Tag>
       ),
     },
     { key: 'date', title: 'Fecha', render: (_: unknown, a: Alert) => localTime(a.created_at, a.time_zone_patient) },
@@ -39,7 +41,8 @@ export function ClosedAlertsTable({ rows, total, page, pageSize, loading, onPage
     {
       key: 'value',
       title: 'Valor',
-      render: (_: unknown, a: Alert) => (a.value == null ? <Typography.Text type="secondary">—</Typography.Text> : `${a.value} ${a.clinical_element_unit}`),
+      render: (_: unknown, a: Alert) =>
+        a.value == null ? <Typography.Text type="secondary">—</Typography.Text> : `${a.value} ${a.clinical_element_unit}`,
     },
     {
       key: 'history',
@@ -72,7 +75,11 @@ export function ClosedAlertsTable({ rows, total, page, pageSize, loading, onPage
           onChange: onPage,
         }}
       />
-      <AlertHistoryDialog alert={history} title={manager ? 'Historial de la Alerta' : 'Historial de gestión de alerta'} onClose={() => setHistory(null)} />
+      <AlertHistoryDialog
+        alert={history}
+        title={manager ? 'Historial de la Alerta' : 'Historial de gestión de alerta'}
+        onClose={() => setHistory(null)}
+      />
     </>
   );
 }

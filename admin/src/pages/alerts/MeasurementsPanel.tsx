@@ -28,7 +28,9 @@ export default function MeasurementsPanel({ alert }: { alert: AlertDetail }) {
       .map((m) => ({ when: m.when, value: m.value, series: SERIES[m.clinical_element] ?? m.clinical_element_name }));
     try {
       const series = await Promise.all(elements.map((e) => alertsApi.measurements(alert.patient.id, e, alert.created_at)));
-      const all = series.flatMap((rows, i) => rows.map((m) => ({ when: m.when, value: Number(m.value), series: SERIES[elements[i]] ?? alert.clinical_element_name })));
+      const all = series.flatMap((rows, i) =>
+        rows.map((m) => ({ when: m.when, value: Number(m.value), series: SERIES[elements[i]] ?? alert.clinical_element_name })),
+      );
       setPoints(all.length ? all : own);
     } catch {
       setPoints(own);

@@ -25,17 +25,23 @@ export const alertsApi = {
     const res = await http.get<Alert[]>(`${API_URL}/reports/client_alerts_list`, { params: clean(params) });
     return { rows: res.data, total: Number(res.headers['x-total-count'] ?? res.data.length) };
   },
-  get: async (patientId: number, alertId: number) => (await http.get<AlertDetail>(`${API_URL}/patients/${patientId}/alerts/${alertId}`)).data,
+  get: async (patientId: number, alertId: number) =>
+    (await http.get<AlertDetail>(`${API_URL}/patients/${patientId}/alerts/${alertId}`)).data,
   addEntry: async (patientId: number, alertId: number, description: string) =>
     (await http.post<AlertEntry>(`${API_URL}/patients/${patientId}/alerts/${alertId}/alert_entries`, { description })).data,
   close: async (patientId: number, alertId: number, body: { close_type: 'true_alert' | 'false_alert'; description?: string }) =>
     (await http.put<AlertDetail>(`${API_URL}/patients/${patientId}/alerts/${alertId}`, { status: 2, ...body })).data,
-  metrics: async (params: Params) => (await http.get<AlertMetrics>(`${API_URL}/reports/client_alerts_metrics`, { params: clean(params) })).data,
-  updates: async (sinceId?: number) => (await http.get<AlertUpdates>(`${API_URL}/alerts/updates`, { params: clean({ since_id: sinceId }) })).data,
-  clientAlarms: async () => (await http.get<Alarm[]>(`${API_URL}/alarms`, { params: { _start: 0, _end: 100, _sort: 'name', _order: 'asc' } })).data,
+  metrics: async (params: Params) =>
+    (await http.get<AlertMetrics>(`${API_URL}/reports/client_alerts_metrics`, { params: clean(params) })).data,
+  updates: async (sinceId?: number) =>
+    (await http.get<AlertUpdates>(`${API_URL}/alerts/updates`, { params: clean({ since_id: sinceId }) })).data,
+  clientAlarms: async () =>
+    (await http.get<Alarm[]>(`${API_URL}/alarms`, { params: { _start: 0, _end: 100, _sort: 'name', _order: 'asc' } })).data,
   patientAlarms: async (patientId: number, clinicalElement?: number) =>
-    (await http.get<PatientAlarm[]>(`${API_URL}/patients/${patientId}/alarms`, { params: clean({ clinical_element: clinicalElement }) })).data,
-  assignAlarms: async (patientId: number, alarmIds: number[]) => (await http.put<Schemas['PatientUpdated']>(`${API_URL}/patients/${patientId}`, { alarm_ids: alarmIds })).data,
+    (await http.get<PatientAlarm[]>(`${API_URL}/patients/${patientId}/alarms`, { params: clean({ clinical_element: clinicalElement }) }))
+      .data,
+  assignAlarms: async (patientId: number, alarmIds: number[]) =>
+    (await http.put<Schemas['PatientUpdated']>(`${API_URL}/patients/${patientId}`, { alarm_ids: alarmIds })).data,
   /** Readings of one element for the alert chart, oldest first (01 §7 measurements call). */
   async measurements(patientId: number, clinicalElement: number, around: string): Promise<Measurement[]> {
     // 02 §9: a window of ±15 days around the alert.

@@ -23,7 +23,10 @@ export default function AuditPage() {
 
   useEffect(() => {
     if (!isAdmin) return;
-    getList<User>('/users', { _start: 0, _end: 100, _sort: 'last_name', _order: 'asc' }).then((r) => setUsers(r.rows), (e) => console.error('[vigia] usuarios', e));
+    getList<User>('/users', { _start: 0, _end: 100, _sort: 'last_name', _order: 'asc' }).then(
+      (r) => setUsers(r.rows),
+      (e) => console.error('[vigia] usuarios', e),
+    );
   }, [isAdmin]);
 
   const resources = enumOptions(objectSchema(contractDoc, 'AuditResource')).sort((a, b) => a.label.localeCompare(b.label, 'es'));
@@ -50,10 +53,25 @@ export default function AuditPage() {
               />
             </Form.Item>
             <Form.Item label="Recurso" htmlFor="audit-resource">
-              <Select id="audit-resource" allowClear showSearch optionFilterProp="label" placeholder="Todos" style={{ minWidth: 200 }} options={resources} onChange={(v?: string) => setQuery((q) => ({ ...q, resource: v }))} />
+              <Select
+                id="audit-resource"
+                allowClear
+                showSearch
+                optionFilterProp="label"
+                placeholder="Todos"
+                style={{ minWidth: 200 }}
+                options={resources}
+                onChange={(v?: string) => setQuery((q) => ({ ...q, resource: v }))}
+              />
             </Form.Item>
             <Form.Item label="Fechas" htmlFor="audit-dates">
-              <DatePicker.RangePicker id={{ start: 'audit-dates' }} format="DD/MM/YYYY" placeholder={['Desde', 'Hasta']} allowEmpty={[true, true]} onChange={(r) => setRange(r as [Dayjs | null, Dayjs | null] | null)} />
+              <DatePicker.RangePicker
+                id={{ start: 'audit-dates' }}
+                format="DD/MM/YYYY"
+                placeholder={['Desde', 'Hasta']}
+                allowEmpty={[true, true]}
+                onChange={(r) => setRange(r as [Dayjs | null, Dayjs | null] | null)}
+              />
             </Form.Item>
           </Form>
           <AuditTable path="/audit_events" query={query} showPatient />

@@ -19,11 +19,22 @@ export interface AuditQuery {
 
 const PAGE_SIZE = 20;
 const ACTION_COLORS: Partial<Record<AuditEvent['action'], string>> = {
-  create: 'green', update: 'blue', delete: 'red', close: 'purple', sign_in: 'default', sign_in_failed: 'volcano', sign_out: 'default',
+  create: 'green',
+  update: 'blue',
+  delete: 'red',
+  close: 'purple',
+  sign_in: 'default',
+  sign_in_failed: 'volcano',
+  sign_out: 'default',
 };
 
 /** Who acted when no user is named (a patient from the portal, a device, the system). */
-const ACTOR_LABELS: Record<AuditEvent['actor_kind'], string> = { staff: 'Usuario eliminado', patient: 'El paciente', device: 'Dispositivo', system: 'Sistema' };
+const ACTOR_LABELS: Record<AuditEvent['actor_kind'], string> = {
+  staff: 'Usuario eliminado',
+  patient: 'El paciente',
+  device: 'Dispositivo',
+  system: 'Sistema',
+};
 
 const actionSchema = () => objectSchema(contractDoc, 'AuditAction');
 const resourceSchema = () => objectSchema(contractDoc, 'AuditResource');
@@ -62,7 +73,17 @@ function Changes({ event }: { event: AuditEvent }) {
  * The audit trail as a paged table (issue 8): when (in the staff user's zone), who, what and the
  * fields sent, expandable. Used by the 'Auditoría' page and the patient page's 'Auditoría' tab.
  */
-export function AuditTable({ path, query, showPatient, active = true }: { path: string; query: AuditQuery; showPatient?: boolean; active?: boolean }) {
+export function AuditTable({
+  path,
+  query,
+  showPatient,
+  active = true,
+}: {
+  path: string;
+  query: AuditQuery;
+  showPatient?: boolean;
+  active?: boolean;
+}) {
   const [rows, setRows] = useState<AuditEvent[]>([]);
   const [total, setTotal] = useState(0);
   const [page, setPage] = useState(1);
@@ -104,13 +125,19 @@ export function AuditTable({ path, query, showPatient, active = true }: { path: 
         width: 170,
         render: (a: AuditEvent['action']) => <Tag color={ACTION_COLORS[a] ?? 'default'}>{enumLabel(actionSchema(), a)}</Tag>,
       },
-      { title: 'Recurso', dataIndex: 'resource', width: 160, render: (r: AuditEvent['resource'], e) => `${enumLabel(resourceSchema(), r)}${e.resource_id ? ` #${e.resource_id}` : ''}` },
+      {
+        title: 'Recurso',
+        dataIndex: 'resource',
+        width: 160,
+        render: (r: AuditEvent['resource'], e) => `${enumLabel(resourceSchema(), r)}${e.resource_id ? ` #${e.resource_id}` : ''}`,
+      },
     ];
     if (showPatient) {
       cols.push({
         title: 'Paciente',
         dataIndex: 'patient_name',
-        render: (name: string | null, e) => (e.patient_id ? <Link to={`/patients/${e.patient_id}?tab=audit`}>{name ?? `#${e.patient_id}`}</Link> : '—'),
+        render: (name: string | null, e) =>
+          e.patient_id ? <Link to={`/patients/${e.patient_id}?tab=audit`}>{name ?? `#${e.patient_id}`}</Link> : '—',
       });
     }
     cols.push({ title: 'Resumen', dataIndex: 'summary' });
@@ -128,7 +155,14 @@ export function AuditTable({ path, query, showPatient, active = true }: { path: 
       scroll={{ x: 760 }}
       expandable={{ expandedRowRender: (e) => <Changes event={e} />, rowExpandable: () => true }}
       locale={{ emptyText: 'No hay eventos de auditoría para mostrar.' }}
-      pagination={{ current: page, pageSize: PAGE_SIZE, total, showSizeChanger: false, onChange: setPage, showTotal: (n) => `${n} eventos` }}
+      pagination={{
+        current: page,
+        pageSize: PAGE_SIZE,
+        total,
+        showSizeChanger: false,
+        onChange: setPage,
+        showTotal: (n) => `${n} eventos`,
+      }}
     />
   );
 }

@@ -30,7 +30,10 @@ export default function DashboardPage() {
   useEffect(() => {
     let alive = true;
     setMetrics(null);
-    dashboardApi.metrics(period).then((m) => alive && setMetrics(m), (e) => console.error(e));
+    dashboardApi.metrics(period).then(
+      (m) => alive && setMetrics(m),
+      (e) => console.error(e),
+    );
     return () => {
       alive = false;
     };
@@ -51,7 +54,12 @@ export default function DashboardPage() {
       </Card>
 
       <div className="dashboard-period">
-        <Segmented aria-label="Periodo" value={period} onChange={(v) => setPeriod(Number(v))} options={PERIODS.map((p) => ({ value: p.value, label: p.label }))} />
+        <Segmented
+          aria-label="Periodo"
+          value={period}
+          onChange={(v) => setPeriod(Number(v))}
+          options={PERIODS.map((p) => ({ value: p.value, label: p.label }))}
+        />
       </div>
 
       <Row gutter={[16, 16]}>
@@ -78,7 +86,13 @@ export default function DashboardPage() {
           </Card>
         </Col>
         <Col xs={24}>
-          <Card title={<><BarChartOutlined /> Indicadores</>}>
+          <Card
+            title={
+              <>
+                <BarChartOutlined /> Indicadores
+              </>
+            }
+          >
             {client?.have_metabase && client.metabase_url ? (
               <iframe className="dashboard-bi" title="Tablero de indicadores" src={client.metabase_url} />
             ) : (

@@ -18,6 +18,7 @@ export function periodRange(daysBack: number, today = new Date()): { start_at: s
 }
 
 export const dashboardApi = {
-  metrics: async (daysBack: number) => (await http.get<Schemas['AlertMetrics']>(`${API_URL}/reports/client_alerts_metrics`, { params: periodRange(daysBack) })).data,
+  metrics: async (daysBack: number) =>
+    (await http.get<Schemas['AlertMetrics']>(`${API_URL}/reports/client_alerts_metrics`, { params: periodRange(daysBack) })).data,
   client: async (id: number) => (await http.get<Schemas['Client']>(`${API_URL}/clients/${id}`)).data,
 };

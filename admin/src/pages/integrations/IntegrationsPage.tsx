@@ -30,10 +30,18 @@ export default function IntegrationsPage() {
   const enabled = Form.useWatch('residents_enabled', form);
 
   useEffect(() => {
-    integrationsApi.client(clientId).then((c) => {
-      setClient(c);
-      form.setFieldsValue({ residents_enabled: c.residents_enabled, residents_url: c.residents_url ?? '', residents_user: c.residents_user ?? '', residents_password: '' });
-    }, (e) => console.error(e));
+    integrationsApi.client(clientId).then(
+      (c) => {
+        setClient(c);
+        form.setFieldsValue({
+          residents_enabled: c.residents_enabled,
+          residents_url: c.residents_url ?? '',
+          residents_user: c.residents_user ?? '',
+          residents_password: '',
+        });
+      },
+      (e) => console.error(e),
+    );
   }, [clientId, form]);
 
   async function save(values: Values) {
@@ -41,7 +49,9 @@ export default function IntegrationsPage() {
     try {
       const body = {
         residents_enabled: values.residents_enabled,
-        ...(values.residents_enabled ? { residents_url: values.residents_url?.trim() || null, residents_user: values.residents_user?.trim() || null } : {}),
+        ...(values.residents_enabled
+          ? { residents_url: values.residents_url?.trim() || null, residents_user: values.residents_user?.trim() || null }
+          : {}),
         ...(values.residents_password ? { residents_password: values.residents_password } : {}),
       };
       const saved = await integrationsApi.save(clientId, body);
@@ -49,7 +59,13 @@ export default function IntegrationsPage() {
       form.setFieldValue('residents_password', '');
       notify.success('Integración guardada.');
     } catch (e) {
-      if (isHttpError(e) && e.errors) form.setFields(Object.entries(e.errors).map(([name, errors]) => ({ name: name as keyof Values, errors: ([] as string[]).concat(errors as string[]) })));
+      if (isHttpError(e) && e.errors)
+        form.setFields(
+          Object.entries(e.errors).map(([name, errors]) => ({
+            name: name as keyof Values,
+            errors: ([] as string[]).concat(errors as string[]),
+          })),
+        );
       notify.error(isHttpError(e) ? e.message : 'Ocurrió un error inesperado. Intente de nuevo.');
     } finally {
       setBusy(false);
@@ -58,7 +74,9 @@ export default function IntegrationsPage() {
 
   return (
     <PageHeader title="Integraciones">
-      {!isAdmin && <Alert type="info" showIcon message="Solo un administrador puede configurar las integraciones." style={{ marginBottom: 16 }} />}
+      {!isAdmin && (
+        <Alert type="info" showIcon message="Solo un administrador puede configurar las integraciones." style={{ marginBottom: 16 }} />
+      )}
       <Card title="Gestión de residencias (ResiPlus)" className="integrations-card">
         <Typography.Paragraph type="secondary">
           Conecta Vigía con el programa de gestión de la residencia para consultar los datos de los residentes.

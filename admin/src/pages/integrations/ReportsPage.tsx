@@ -50,7 +50,9 @@ export default function ReportsPage() {
               <Form.Item name="hours" label="Número de Horas anteriores" rules={[{ required: true, message: MESSAGES.required }]}>
                 <Select placeholder="Seleccione" options={HOURS.map((h) => ({ value: h, label: h === 1 ? '1 hora' : `${h} horas` }))} />
               </Form.Item>
-              <Button type="primary" htmlType="submit" icon={<DownloadOutlined />}>Descargar CSV</Button>
+              <Button type="primary" htmlType="submit" icon={<DownloadOutlined />}>
+                Descargar CSV
+              </Button>
             </Form>
           </Card>
         </Col>
@@ -60,7 +62,9 @@ export default function ReportsPage() {
               <Form.Item name="group" label="Grupo de signos vitales" rules={[{ required: true, message: GROUP_REQUIRED }]}>
                 <Select placeholder="Seleccione un grupo" options={GROUPS} />
               </Form.Item>
-              <Button type="primary" htmlType="submit" icon={<DownloadOutlined />}>Descargar CSV</Button>
+              <Button type="primary" htmlType="submit" icon={<DownloadOutlined />}>
+                Descargar CSV
+              </Button>
             </Form>
           </Card>
         </Col>
@@ -79,7 +83,13 @@ export default function ReportsPage() {
                     name="start"
                     label="Fecha de inicio"
                     dependencies={['end']}
-                    rules={[({ getFieldValue }) => ({ validator: async (_, v) => { if (!v && !getFieldValue('end')) throw new Error(DATES_REQUIRED); } })]}
+                    rules={[
+                      ({ getFieldValue }) => ({
+                        validator: async (_, v) => {
+                          if (!v && !getFieldValue('end')) throw new Error(DATES_REQUIRED);
+                        },
+                      }),
+                    ]}
                   >
                     <DatePicker format="DD/MM/YYYY" style={{ width: '100%' }} />
                   </Form.Item>
@@ -90,16 +100,24 @@ export default function ReportsPage() {
                   </Form.Item>
                 </Col>
               </Row>
-              <Button type="primary" htmlType="submit" icon={<DownloadOutlined />}>Descargar CSV</Button>
+              <Button type="primary" htmlType="submit" icon={<DownloadOutlined />}>
+                Descargar CSV
+              </Button>
             </Form>
           </Card>
         </Col>
         <Col xs={24} lg={12}>
           <Card title="Alertas abiertas por prioridad">
             <Row gutter={12}>
-              <Col span={8}><Statistic title="Alta" value={metrics?.by_priority.high ?? '—'} valueStyle={{ color: '#cf1322' }} /></Col>
-              <Col span={8}><Statistic title="Media" value={metrics?.by_priority.medium ?? '—'} valueStyle={{ color: '#d48806' }} /></Col>
-              <Col span={8}><Statistic title="Baja" value={metrics?.by_priority.low ?? '—'} valueStyle={{ color: '#389e0d' }} /></Col>
+              <Col span={8}>
+                <Statistic title="Alta" value={metrics?.by_priority.high ?? '—'} valueStyle={{ color: '#cf1322' }} />
+              </Col>
+              <Col span={8}>
+                <Statistic title="Media" value={metrics?.by_priority.medium ?? '—'} valueStyle={{ color: '#d48806' }} />
+              </Col>
+              <Col span={8}>
+                <Statistic title="Baja" value={metrics?.by_priority.low ?? '—'} valueStyle={{ color: '#389e0d' }} />
+              </Col>
             </Row>
           </Card>
         </Col>

@@ -57,13 +57,22 @@ export default function WebhooksPage() {
   async function save(values: { webhook_url: string; security_phrase?: string }) {
     setBusy(true);
     try {
-      const body = { webhook_url: values.webhook_url.trim(), ...(values.security_phrase ? { security_phrase: values.security_phrase } : {}) };
+      const body = {
+        webhook_url: values.webhook_url.trim(),
+        ...(values.security_phrase ? { security_phrase: values.security_phrase } : {}),
+      };
       setClient(await integrationsApi.save(clientId, body));
       setEditing(false);
       form.resetFields();
       notify.success('Webhook guardado. Pulse Validar para enviar un evento de prueba.');
     } catch (e) {
-      if (isHttpError(e) && e.errors) form.setFields(Object.entries(e.errors).map(([name, errors]) => ({ name: name as 'webhook_url', errors: ([] as string[]).concat(errors as string[]) })));
+      if (isHttpError(e) && e.errors)
+        form.setFields(
+          Object.entries(e.errors).map(([name, errors]) => ({
+            name: name as 'webhook_url',
+            errors: ([] as string[]).concat(errors as string[]),
+          })),
+        );
       notify.error(failMessage(e));
     } finally {
       setBusy(false);
@@ -96,7 +105,13 @@ export default function WebhooksPage() {
     <PageHeader title="Webhook HL7 FHIR">
       {!isAdmin && <Alert type="info" showIcon message="Solo un administrador puede configurar el webhook." style={{ marginBottom: 16 }} />}
       {client?.webhook_disabled_reason && (
-        <Alert type="warning" showIcon message="El webhook está desactivado" description={client.webhook_disabled_reason} style={{ marginBottom: 16 }} />
+        <Alert
+          type="warning"
+          showIcon
+          message="El webhook está desactivado"
+          description={client.webhook_disabled_reason}
+          style={{ marginBottom: 16 }}
+        />
       )}
       <Card title="Receptor FHIR" className="integrations-card">
         {showForm ? (
@@ -105,7 +120,14 @@ export default function WebhooksPage() {
               name="webhook_url"
               label="URL Webhook"
               required
-              rules={[{ validator: async (_, v) => { const m = validateWebhookUrl(v); if (m) throw new Error(m); } }]}
+              rules={[
+                {
+                  validator: async (_, v) => {
+                    const m = validateWebhookUrl(v);
+                    if (m) throw new Error(m);
+                  },
+                },
+              ]}
             >
               <Input placeholder="https://receptor.ejemplo.co/fhir" autoComplete="off" />
             </Form.Item>
@@ -113,8 +135,20 @@ export default function WebhooksPage() {
               name="security_phrase"
               label="Palabra de seguridad"
               required={!registered}
-              extra={registered ? 'Déjela vacía para conservar la palabra guardada.' : 'Mínimo 6 caracteres. Con ella se firman los eventos; no se vuelve a mostrar.'}
-              rules={[{ validator: async (_, v) => { if (registered && !v) return; const m = validateCode(v); if (m) throw new Error(m); } }]}
+              extra={
+                registered
+                  ? 'Déjela vacía para conservar la palabra guardada.'
+                  : 'Mínimo 6 caracteres. Con ella se firman los eventos; no se vuelve a mostrar.'
+              }
+              rules={[
+                {
+                  validator: async (_, v) => {
+                    if (registered && !v) return;
+                    const m = validateCode(v);
+                    if (m) throw new Error(m);
+                  },
+                },
+              ]}
             >
               <Input.Password placeholder={registered ? MASK : ''} autoComplete="new-password" />
             </Form.Item>
@@ -122,7 +156,16 @@ export default function WebhooksPage() {
               <Button type="primary" htmlType="submit" loading={busy}>
                 Guardar
               </Button>
-              {editing && <Button onClick={() => { setEditing(false); form.resetFields(); }}>Cancelar</Button>}
+              {editing && (
+                <Button
+                  onClick={() => {
+                    setEditing(false);
+                    form.resetFields();
+                  }}
+                >
+                  Cancelar
+                </Button>
+              )}
             </Space>
           </Form>
         ) : registered ? (
@@ -132,7 +175,9 @@ export default function WebhooksPage() {
               <Descriptions.Item label="Palabra de seguridad">{client?.security_phrase_set ? MASK : ''}</Descriptions.Item>
               <Descriptions.Item label="Estado">
                 {client?.validate ? (
-                  <Tag icon={<CheckCircleFilled />} color="success">Verificado</Tag>
+                  <Tag icon={<CheckCircleFilled />} color="success">
+                    Verificado
+                  </Tag>
                 ) : (
                   <Tag color="default">Sin validar</Tag>
                 )}
@@ -212,7 +257,11 @@ function DeliveryLog({ timeZone, version }: { timeZone?: string; version: number
     <Card
       title="Registro de entregas"
       className="integrations-card"
-      extra={<Button icon={<ReloadOutlined />} onClick={load}>Actualizar</Button>}
+      extra={
+        <Button icon={<ReloadOutlined />} onClick={load}>
+          Actualizar
+        </Button>
+      }
     >
       <Table<WebhookDelivery>
         rowKey="id"
@@ -224,7 +273,11 @@ function DeliveryLog({ timeZone, version }: { timeZone?: string; version: number
         locale={{ emptyText: 'Aún no hay entregas.' }}
         columns={[
           { title: 'Fecha', dataIndex: 'created_at', render: (v: string) => formatDateTime(v, timeZone) },
-          { title: 'Evento', dataIndex: 'event_type', render: (v: WebhookDelivery['event_type'], r) => `${EVENT_LABELS[v]} (${r.resource_type})` },
+          {
+            title: 'Evento',
+            dataIndex: 'event_type',
+            render: (v: WebhookDelivery['event_type'], r) => `${EVENT_LABELS[v]} (${r.resource_type})`,
+          },
           { title: 'Paciente', dataIndex: 'patient_name', render: (v: string | null) => v ?? '—' },
           {
             title: 'Estado',
@@ -234,7 +287,7 @@ function DeliveryLog({ timeZone, version }: { timeZone?: string; version: number
           { title: 'Intentos', dataIndex: 'attempts', align: 'right' },
           {
             title: 'Último resultado',
-            render: (_, r) => (r.status === 'delivered' ? `Entregado ${formatDateTime(r.delivered_at, timeZone)}` : r.last_error ?? '—'),
+            render: (_, r) => (r.status === 'delivered' ? `Entregado ${formatDateTime(r.delivered_at, timeZone)}` : (r.last_error ?? '—')),
           },
           {
             title: 'Acciones',

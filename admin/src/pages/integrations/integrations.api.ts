@@ -16,8 +16,10 @@ export const integrationsApi = {
     return { rows: res.data, total: Number(res.headers['x-total-count'] ?? res.data.length) };
   },
   resend: async (id: number) => (await http.post<WebhookDelivery>(`${API_URL}/webhooks/deliveries/${id}/resend`)).data,
-  measurementsCsv: async (hours: number) => (await http.get<Schemas['DownloadLink']>(`${API_URL}/reports/client_measurements`, { params: { hours } })).data,
-  vitalSigns: async (group: string) => (await http.get<Schemas['DownloadLink']>(`${API_URL}/reports/vital_signs`, { params: { group } })).data,
+  measurementsCsv: async (hours: number) =>
+    (await http.get<Schemas['DownloadLink']>(`${API_URL}/reports/client_measurements`, { params: { hours } })).data,
+  vitalSigns: async (group: string) =>
+    (await http.get<Schemas['DownloadLink']>(`${API_URL}/reports/vital_signs`, { params: { group } })).data,
   statusChanges: async (start_date?: string, end_date?: string) =>
     (await http.get<Schemas['DownloadLink']>(`${API_URL}/reports/patient_status_changes`, { params: { start_date, end_date } })).data,
   openedAlerts: async () => (await http.get<Schemas['OpenedAlertMetrics']>(`${API_URL}/reports/client_opened_alerts`)).data,

@@ -124,9 +124,7 @@ export default function LoginPage() {
           <h2 className="login-title">Iniciar sesión</h2>
           <p className="login-subtitle">Ingresa con el correo y la contraseña de tu cuenta de Vigía.</p>
 
-          {logoutReason && !serverError && (
-            <Alert type="warning" showIcon message={LOGOUT_NOTICES[logoutReason]} className="login-error" />
-          )}
+          {logoutReason && !serverError && <Alert type="warning" showIcon message={LOGOUT_NOTICES[logoutReason]} className="login-error" />}
 
           {serverError && (
             <Alert
@@ -164,12 +162,7 @@ export default function LoginPage() {
                 autoFocus
               />
             </Form.Item>
-            <Form.Item
-              name="password"
-              label="Contraseña"
-              validateTrigger="onBlur"
-              rules={[fromValidator(validateLoginPassword)]}
-            >
+            <Form.Item name="password" label="Contraseña" validateTrigger="onBlur" rules={[fromValidator(validateLoginPassword)]}>
               <Input.Password
                 prefix={<LockOutlined />}
                 autoComplete="current-password"

@@ -33,7 +33,15 @@ function wall(iso: string, timeZone: string): string {
 }
 
 /** The activities calendar (02 §2.13): month, week and day views, 1-hour events, reschedule or cancel status 0 only. */
-export default function ActivityCalendar({ patientId, timeZone, canManage, orderId, reloadKey, initialDate, onError }: ActivityCalendarProps) {
+export default function ActivityCalendar({
+  patientId,
+  timeZone,
+  canManage,
+  orderId,
+  reloadKey,
+  initialDate,
+  onError,
+}: ActivityCalendarProps) {
   const { notification } = App.useApp();
   const [activities, setActivities] = useState<Activity[]>([]);
   const [range, setRange] = useState<{ star_date: string; end_date: string } | null>(null);
@@ -58,7 +66,10 @@ export default function ActivityCalendar({ patientId, timeZone, canManage, order
   const datesSet = (arg: DatesSetArg) => {
     // The calendar runs in UTC showing the patient's wall-clock times (D5): its day bounds are patient-local days.
     const day = (d: Date) => d.toISOString().slice(0, 10);
-    const next = { star_date: localToUtc(day(arg.start), 0, timeZone).toISOString(), end_date: localToUtc(day(arg.end), 0, timeZone).toISOString() };
+    const next = {
+      star_date: localToUtc(day(arg.start), 0, timeZone).toISOString(),
+      end_date: localToUtc(day(arg.end), 0, timeZone).toISOString(),
+    };
     setRange((r) => (r && r.star_date === next.star_date && r.end_date === next.end_date ? r : next));
   };
   const open = (arg: EventClickArg) => {
@@ -92,7 +103,11 @@ export default function ActivityCalendar({ patientId, timeZone, canManage, order
   return (
     <div className="activity-calendar">
       <div className="order-legend" aria-label="Estados de las actividades">
-        {legend.map(([k, name]) => <span key={k} style={{ ['--c' as string]: ACTIVITY_STATUS_COLORS[Number(k)] }}>{name}</span>)}
+        {legend.map(([k, name]) => (
+          <span key={k} style={{ ['--c' as string]: ACTIVITY_STATUS_COLORS[Number(k)] }}>
+            {name}
+          </span>
+        ))}
       </div>
       <FullCalendar
         plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin]}
@@ -125,9 +140,15 @@ export default function ActivityCalendar({ patientId, timeZone, canManage, order
         title="Actividad"
         onCancel={() => setSelected(null)}
         footer={[
-          <Button key="close" onClick={() => setSelected(null)}>Cerrar</Button>,
-          <Button key="cancel" danger disabled={!editable || saving} onClick={() => change({ status: 3 })}>Cancelar actividad</Button>,
-          <Button key="save" type="primary" disabled={!editable || saving} loading={saving} onClick={reschedule}>Reprogramar</Button>,
+          <Button key="close" onClick={() => setSelected(null)}>
+            Cerrar
+          </Button>,
+          <Button key="cancel" danger disabled={!editable || saving} onClick={() => change({ status: 3 })}>
+            Cancelar actividad
+          </Button>,
+          <Button key="save" type="primary" disabled={!editable || saving} loading={saving} onClick={reschedule}>
+            Reprogramar
+          </Button>,
         ]}
       >
         {selected && (
@@ -135,12 +156,18 @@ export default function ActivityCalendar({ patientId, timeZone, canManage, order
             <Descriptions column={1} size="small">
               <Descriptions.Item label="Orden">{selected.order_description}</Descriptions.Item>
               <Descriptions.Item label="Programada para">{patientDateTime(selected.programmed_at, timeZone)}</Descriptions.Item>
-              <Descriptions.Item label="Estado"><Tag color={ACTIVITY_STATUS_COLORS[selected.status]}>{selected.status_name}</Tag></Descriptions.Item>
+              <Descriptions.Item label="Estado">
+                <Tag color={ACTIVITY_STATUS_COLORS[selected.status]}>{selected.status_name}</Tag>
+              </Descriptions.Item>
             </Descriptions>
             {selected.status !== 0 ? (
-              <Typography.Paragraph type="secondary">Solo las actividades Programadas se pueden reprogramar o cancelar.</Typography.Paragraph>
+              <Typography.Paragraph type="secondary">
+                Solo las actividades Programadas se pueden reprogramar o cancelar.
+              </Typography.Paragraph>
             ) : !canManage ? (
-              <Typography.Paragraph type="secondary">Su rol o el estado del paciente no permiten gestionar actividades.</Typography.Paragraph>
+              <Typography.Paragraph type="secondary">
+                Su rol o el estado del paciente no permiten gestionar actividades.
+              </Typography.Paragraph>
             ) : null}
             <Form form={form} layout="vertical" disabled={!editable}>
               <Space wrap>

@@ -1,6 +1,23 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
-import { App, Button, Card, Col, Descriptions, Form, Input, Modal, Popconfirm, Row, Select, Skeleton, Space, Switch, Tag, Typography } from 'antd';
+import {
+  App,
+  Button,
+  Card,
+  Col,
+  Descriptions,
+  Form,
+  Input,
+  Modal,
+  Popconfirm,
+  Row,
+  Select,
+  Skeleton,
+  Space,
+  Switch,
+  Tag,
+  Typography,
+} from 'antd';
 import { ArrowLeftOutlined, CalendarOutlined, StopOutlined } from '@ant-design/icons';
 import { MESSAGES } from '@vigia/contract/rules/validation';
 import { usePageTitle } from '../../layout/usePageTitle';
@@ -16,7 +33,6 @@ const ActivityCalendar = lazy(() => import('./ActivityCalendar'));
 
 const Missing = () => <Tag color="red">Dato Incompleto</Tag>;
 const orElse = (v: React.ReactNode) => (v === null || v === undefined || v === '' ? <Missing /> : v);
-
 
 function ScheduleDialog({ order, open, onClose, onDone }: { order: Order; open: boolean; onClose: () => void; onDone: () => void }) {
   const [form] = Form.useForm<{ date: string; hour: string }>();
@@ -38,8 +54,20 @@ function ScheduleDialog({ order, open, onClose, onDone }: { order: Order; open: 
     }
   };
   return (
-    <Modal open={open} title="Programar Actividades" onCancel={onClose} destroyOnHidden
-      footer={[<Button key="c" onClick={onClose}>Cerrar</Button>, <Button key="s" type="primary" loading={saving} disabled={saving} onClick={submit}>Programar Actividades</Button>]}>
+    <Modal
+      open={open}
+      title="Programar Actividades"
+      onCancel={onClose}
+      destroyOnHidden
+      footer={[
+        <Button key="c" onClick={onClose}>
+          Cerrar
+        </Button>,
+        <Button key="s" type="primary" loading={saving} disabled={saving} onClick={submit}>
+          Programar Actividades
+        </Button>,
+      ]}
+    >
       <Form form={form} layout="vertical" initialValues={{ date: todayIn(order.time_zone_patient), hour: order.hours?.[0] ?? '08:00' }}>
         <Form.Item name="date" label="Fecha de inicio" rules={[{ required: true, message: MESSAGES.required }]}>
           <Input type="date" min={todayIn(order.time_zone_patient)} />
@@ -105,43 +133,82 @@ export default function OrderDetailPage() {
     const { order_type: _t, ...body } = orderBody(order.order_type, v);
     await update(body as OrderUpdate);
   };
-  const duration = order.permanent ? <Tag color="blue">Permanente</Tag> : `${order.during} ${order.order_type === 0 && order.frequency_type === 1 ? 'semanas' : 'días'} (calendario)`;
+  const duration = order.permanent ? (
+    <Tag color="blue">Permanente</Tag>
+  ) : (
+    `${order.during} ${order.order_type === 0 && order.frequency_type === 1 ? 'semanas' : 'días'} (calendario)`
+  );
 
   return (
     <section className="vigia-page">
       <Space style={{ marginBottom: 12 }} wrap>
-        <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(`/patients/${patient.id}?tab=orders`)}>Volver</Button>
-        <Typography.Title level={3} style={{ margin: 0 }}>{patient.full_name}</Typography.Title>
-        <Typography.Text type="secondary">{patient.id_type_name} {patient.nid} · {patient.age} años · {patient.status_name}</Typography.Text>
+        <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(`/patients/${patient.id}?tab=orders`)}>
+          Volver
+        </Button>
+        <Typography.Title level={3} style={{ margin: 0 }}>
+          {patient.full_name}
+        </Typography.Title>
+        <Typography.Text type="secondary">
+          {patient.id_type_name} {patient.nid} · {patient.age} años · {patient.status_name}
+        </Typography.Text>
       </Space>
       <Row gutter={[16, 16]}>
         <Col span={24}>
-          <Card title={<Space>Descripción de la orden <OrderStatusTag order={order} /></Space>}
+          <Card
+            title={
+              <Space>
+                Descripción de la orden <OrderStatusTag order={order} />
+              </Space>
+            }
           >
             <Descriptions column={{ xs: 1, md: 2, xl: 3 }} size="small">
               <Descriptions.Item label="Tipo de orden">{order.order_type_name}</Descriptions.Item>
-              {order.order_type === 0
-                ? <Descriptions.Item label="Tipo de Toma">{orElse(order.clinical_element_name)}</Descriptions.Item>
-                : <Descriptions.Item label="Medicamento">{orElse(order.medicine_name)}</Descriptions.Item>}
+              {order.order_type === 0 ? (
+                <Descriptions.Item label="Tipo de Toma">{orElse(order.clinical_element_name)}</Descriptions.Item>
+              ) : (
+                <Descriptions.Item label="Medicamento">{orElse(order.medicine_name)}</Descriptions.Item>
+              )}
               <Descriptions.Item label="Duración">{duration}</Descriptions.Item>
               <Descriptions.Item label="Fecha de inicio">{orElse(patientDateTime(order.start_at, tz))}</Descriptions.Item>
               <Descriptions.Item label="Responsable">{orElse(order.user.name)}</Descriptions.Item>
               <Descriptions.Item label="Notificaciones">{order.notify ? 'Activas' : 'Pausadas'}</Descriptions.Item>
-              <Descriptions.Item label="Descripción" span={3}>{orElse(order.description)}</Descriptions.Item>
+              <Descriptions.Item label="Descripción" span={3}>
+                {orElse(order.description)}
+              </Descriptions.Item>
             </Descriptions>
             {order.status !== 3 && (
               <div style={{ marginTop: 12 }}>
-              <Space wrap>
-                <Button icon={<CalendarOutlined />} disabled={!order.programmable || !perms.manage_activities} onClick={() => setScheduling(true)}>Programar Actividades</Button>
-                <Popconfirm title="¿Cancelar la orden y sus actividades pendientes?" okText="Sí, cancelar" cancelText="No" disabled={!perms.manage_activities || order.status >= 3} onConfirm={() => update({ status: 3 })}>
-                  <Button danger icon={<StopOutlined />} disabled={!perms.manage_activities || order.status >= 3}>Cancelar Orden</Button>
-                </Popconfirm>
-              </Space>
+                <Space wrap>
+                  <Button
+                    icon={<CalendarOutlined />}
+                    disabled={!order.programmable || !perms.manage_activities}
+                    onClick={() => setScheduling(true)}
+                  >
+                    Programar Actividades
+                  </Button>
+                  <Popconfirm
+                    title="¿Cancelar la orden y sus actividades pendientes?"
+                    okText="Sí, cancelar"
+                    cancelText="No"
+                    disabled={!perms.manage_activities || order.status >= 3}
+                    onConfirm={() => update({ status: 3 })}
+                  >
+                    <Button danger icon={<StopOutlined />} disabled={!perms.manage_activities || order.status >= 3}>
+                      Cancelar Orden
+                    </Button>
+                  </Popconfirm>
+                </Space>
               </div>
             )}
             {(order.status === 1 || order.status === 2) && (
               <Space style={{ marginTop: 12 }}>
-                <Switch checked={!order.notify} loading={saving} disabled={!perms.manage_activities} onChange={(paused) => update({ notify: !paused })} aria-label="Pausar Notificaciones" />
+                <Switch
+                  checked={!order.notify}
+                  loading={saving}
+                  disabled={!perms.manage_activities}
+                  onChange={(paused) => update({ notify: !paused })}
+                  aria-label="Pausar Notificaciones"
+                />
                 {order.notify ? 'Pausar Notificaciones' : 'Activar Notificaciones'}
               </Space>
             )}
@@ -152,7 +219,9 @@ export default function OrderDetailPage() {
             <Card title="Editar orden">
               <Form form={form} layout="vertical" initialValues={order} disabled={!perms.create_order}>
                 <OrderFields orderType={order.order_type} />
-                <Button type="primary" loading={saving} onClick={saveEdit}>Guardar</Button>
+                <Button type="primary" loading={saving} onClick={saveEdit}>
+                  Guardar
+                </Button>
               </Form>
             </Card>
           </Col>
@@ -161,13 +230,28 @@ export default function OrderDetailPage() {
           <Col span={24}>
             <Card title="Calendario de Actividades">
               <Suspense fallback={<Skeleton active />}>
-                <ActivityCalendar patientId={patient.id} orderId={order.id} timeZone={tz} canManage={perms.manage_activities && order.status < 3} reloadKey={reloadKey} initialDate={order.start_at} />
+                <ActivityCalendar
+                  patientId={patient.id}
+                  orderId={order.id}
+                  timeZone={tz}
+                  canManage={perms.manage_activities && order.status < 3}
+                  reloadKey={reloadKey}
+                  initialDate={order.start_at}
+                />
               </Suspense>
             </Card>
           </Col>
         )}
       </Row>
-      <ScheduleDialog order={order} open={scheduling} onClose={() => setScheduling(false)} onDone={() => { setScheduling(false); void load(); }} />
+      <ScheduleDialog
+        order={order}
+        open={scheduling}
+        onClose={() => setScheduling(false)}
+        onDone={() => {
+          setScheduling(false);
+          void load();
+        }}
+      />
     </section>
   );
 }

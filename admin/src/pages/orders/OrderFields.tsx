@@ -98,7 +98,18 @@ export function OrderFields({ orderType }: { orderType: 0 | 1 }) {
 }
 
 /** 02 §9 single-order defaults. */
-export const SINGLE_ORDER_DEFAULTS = { notify: true, time_unit: 0, frecuency: 1, dose: 1, during: 1, amount: '1', medication_unit: 3, frequency_type: 0, permanent: false, hours: ['08:00'] };
+export const SINGLE_ORDER_DEFAULTS = {
+  notify: true,
+  time_unit: 0,
+  frecuency: 1,
+  dose: 1,
+  during: 1,
+  amount: '1',
+  medication_unit: 3,
+  frequency_type: 0,
+  permanent: false,
+  hours: ['08:00'],
+};
 
 /** 02 §5: daily sends all seven days; otherwise the selected days, sorted. */
 export function orderBody(orderType: 0 | 1, v: Record<string, unknown>) {

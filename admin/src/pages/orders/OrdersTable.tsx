@@ -10,8 +10,22 @@ export const PAGE_SIZES = [5, 10, 20];
 export const NAVIGATION_DELAY_MS = 500;
 
 /** Orders table shared by the patient's history and 'Gestión de órdenes': 'Ver' for status >= 3, else 'Gestionar'. */
-export function OrdersTable({ rows, total, loading, page, size, onPage, pageLabel }: {
-  rows: Order[]; total: number; loading: boolean; page: number; size: number; onPage: (page: number, size: number) => void; pageLabel: string;
+export function OrdersTable({
+  rows,
+  total,
+  loading,
+  page,
+  size,
+  onPage,
+  pageLabel,
+}: {
+  rows: Order[];
+  total: number;
+  loading: boolean;
+  page: number;
+  size: number;
+  onPage: (page: number, size: number) => void;
+  pageLabel: string;
 }) {
   const navigate = useNavigate();
   const open = (o: Order) => setTimeout(() => navigate(`/patients/${o.patient.id}/orders/${o.id}`), NAVIGATION_DELAY_MS);
@@ -22,19 +36,39 @@ export function OrdersTable({ rows, total, loading, page, size, onPage, pageLabe
       loading={loading}
       dataSource={rows}
       scroll={{ x: true }}
-      pagination={{ current: page, pageSize: size, total, pageSizeOptions: PAGE_SIZES, showSizeChanger: true, locale: { items_per_page: pageLabel }, onChange: onPage }}
+      pagination={{
+        current: page,
+        pageSize: size,
+        total,
+        pageSizeOptions: PAGE_SIZES,
+        showSizeChanger: true,
+        locale: { items_per_page: pageLabel },
+        onChange: onPage,
+      }}
       columns={[
         { title: 'Paciente', key: 'patient', render: (_, o) => o.patient.full_name },
         { title: 'Fecha', key: 'created_at', render: (_, o) => patientDateTime(o.created_at, o.time_zone_patient) },
         { title: 'Tipo', key: 'type', render: (_, o) => o.order_type_name },
-        { title: 'Elemento / Medicamento', key: 'what', render: (_, o) => (o.order_type === 0 ? o.clinical_element_name : o.medicine_name) },
+        {
+          title: 'Elemento / Medicamento',
+          key: 'what',
+          render: (_, o) => (o.order_type === 0 ? o.clinical_element_name : o.medicine_name),
+        },
         { title: 'Notificar', key: 'notify', render: (_, o) => (o.notify ? <Tag color="blue">Sí</Tag> : <Tag>No</Tag>) },
         { title: 'Estado', key: 'status', render: (_, o) => <OrderStatusTag order={o} /> },
         {
-          title: 'Acciones', key: 'actions', render: (_, o) =>
-            o.status >= 3
-              ? <Button size="small" icon={<EyeOutlined />} onClick={() => open(o)}>Ver</Button>
-              : <Button size="small" icon={<EditOutlined />} onClick={() => open(o)}>Gestionar</Button>,
+          title: 'Acciones',
+          key: 'actions',
+          render: (_, o) =>
+            o.status >= 3 ? (
+              <Button size="small" icon={<EyeOutlined />} onClick={() => open(o)}>
+                Ver
+              </Button>
+            ) : (
+              <Button size="small" icon={<EditOutlined />} onClick={() => open(o)}>
+                Gestionar
+              </Button>
+            ),
         },
       ]}
     />

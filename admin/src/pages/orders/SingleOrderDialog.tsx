@@ -5,7 +5,17 @@ import { OrderFields, SINGLE_ORDER_DEFAULTS, orderBody } from './OrderFields';
 import { ordersApi, type OrderInput } from './orders.api';
 
 /** Single-order dialog (02 §2.3): type choice, then the form; Cerrar and Guardar; on save it closes and resets. */
-export function SingleOrderDialog({ patientId, open, onClose, onCreated }: { patientId: number; open: boolean; onClose: () => void; onCreated: () => void }) {
+export function SingleOrderDialog({
+  patientId,
+  open,
+  onClose,
+  onCreated,
+}: {
+  patientId: number;
+  open: boolean;
+  onClose: () => void;
+  onCreated: () => void;
+}) {
   const [type, setType] = useState<0 | 1 | null>(null);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -60,7 +70,12 @@ export function SingleOrderDialog({ patientId, open, onClose, onCreated }: { pat
         <>
           <Typography.Paragraph>Seleccione el tipo de Orden que desea realizar</Typography.Paragraph>
           <Row gutter={16}>
-            {([[0, 'Signos Vitales', <HeartOutlined key="h" />], [1, 'Medicamentos', <MedicineBoxOutlined key="m" />]] as const).map(([value, label, icon]) => (
+            {(
+              [
+                [0, 'Signos Vitales', <HeartOutlined key="h" />],
+                [1, 'Medicamentos', <MedicineBoxOutlined key="m" />],
+              ] as const
+            ).map(([value, label, icon]) => (
               <Col span={12} key={value}>
                 <Card hoverable onClick={() => setType(value)} role="button" aria-label={label} style={{ textAlign: 'center' }}>
                   <div style={{ fontSize: 32 }}>{icon}</div>

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { chipsByDay, isValidCard, newMedicationCard, newVitalCard, previewOf, previewWeeks, toBulkItem, withFrequencyType } from './bulk-orders';
+import {
+  chipsByDay,
+  isValidCard,
+  newMedicationCard,
+  newVitalCard,
+  previewOf,
+  previewWeeks,
+  toBulkItem,
+  withFrequencyType,
+} from './bulk-orders';
 
 const NOW = new Date('2026-11-21T15:00:00Z'); // 10:00 in Bogotá
 const TZ = 'America/Bogota';
@@ -20,13 +29,20 @@ describe('bulk order cards (02 §5)', () => {
     expect(withFrequencyType(weekly, 0).days).toEqual([]);
   });
   it('sends the day plus T00:00:00Z and daily orders with all seven days', () => {
-    expect(toBulkItem({ ...newVitalCard('2026-11-22'), clinical_element: 1 })).toMatchObject({ start_at: '2026-11-22T00:00:00Z', days: [0, 1, 2, 3, 4, 5, 6], hours: ['08:00'] });
+    expect(toBulkItem({ ...newVitalCard('2026-11-22'), clinical_element: 1 })).toMatchObject({
+      start_at: '2026-11-22T00:00:00Z',
+      days: [0, 1, 2, 3, 4, 5, 6],
+      hours: ['08:00'],
+    });
   });
 });
 
 describe('summary and preview: the shared generator (D12)', () => {
   it('counts floor(24 / 8 × 7) + 7 × 1 for tomorrow, max duration 7, average 4', () => {
-    const cards = [{ ...newMedicationCard('2026-11-22'), medicine_id: 17, frecuency: 8 }, { ...newVitalCard('2026-11-22'), clinical_element: 6 }];
+    const cards = [
+      { ...newMedicationCard('2026-11-22'), medicine_id: 17, frecuency: 8 },
+      { ...newVitalCard('2026-11-22'), clinical_element: 6 },
+    ];
     const { summary, chips } = previewOf(cards, TZ, NOW);
     expect(summary).toEqual({ orders: 2, activities: 28, duration: 7, averagePerDay: 4 });
     const { byDay, busiest } = chipsByDay(chips, TZ);
@@ -35,7 +51,10 @@ describe('summary and preview: the shared generator (D12)', () => {
     expect(busiest).toHaveLength(5);
   });
   it('medication chips carry the medicine name chosen in the card, vital-sign chips the element', () => {
-    const cards = [{ ...newMedicationCard('2026-11-22'), medicine_id: 17, medicine_label: 'Losartán', frecuency: 8 }, { ...newVitalCard('2026-11-22'), clinical_element: 6 }];
+    const cards = [
+      { ...newMedicationCard('2026-11-22'), medicine_id: 17, medicine_label: 'Losartán', frecuency: 8 },
+      { ...newVitalCard('2026-11-22'), clinical_element: 6 },
+    ];
     const labels = new Set(previewOf(cards, TZ, NOW).chips.map((c) => c.label));
     expect([...labels].sort()).toEqual(['Glucosa', 'Losartán']);
   });
@@ -43,7 +62,11 @@ describe('summary and preview: the shared generator (D12)', () => {
     const { summary } = previewOf([{ ...newVitalCard('2026-11-01'), clinical_element: 6, hours: ['08:00', '18:00'], during: 1 }], TZ, NOW);
     expect(summary.activities).toBe(1);
   });
-  it.each([[7, 4], [30, 5], [200, 12]])('duration %s days → %s weeks (between 4 and 12)', (days, weeks) => {
+  it.each([
+    [7, 4],
+    [30, 5],
+    [200, 12],
+  ])('duration %s days → %s weeks (between 4 and 12)', (days, weeks) => {
     expect(previewWeeks('2026-11-22', days)).toHaveLength(weeks);
   });
 });

@@ -1,6 +1,13 @@
 import {
-  ORDER_ELEMENT_NAMES, generateActivityTimes, localParts, summarise, type BulkSummary, type OrderSchedule,
-  startFromBulkDate, addDays, weekdayOf,
+  ORDER_ELEMENT_NAMES,
+  generateActivityTimes,
+  localParts,
+  summarise,
+  type BulkSummary,
+  type OrderSchedule,
+  startFromBulkDate,
+  addDays,
+  weekdayOf,
 } from '@vigia/contract/rules/activities';
 
 /** One card of the bulk dialog (02 §2.4, §7 bulk item shapes). */
@@ -33,15 +40,31 @@ export type BulkCard = MedicationCard | VitalCard;
 let nextKey = 1;
 /** 02 §9 bulk defaults: medication every 1 hour, 7 days, amount '1', unit 3, notify, start today; vital signs daily, 7, notify. */
 export const newMedicationCard = (today: string): MedicationCard => ({
-  key: nextKey++, order_type: 1, frecuency: 1, time_unit: 0, during: 7, amount: '1', medication_unit: 3, notify: true, start: today,
+  key: nextKey++,
+  order_type: 1,
+  frecuency: 1,
+  time_unit: 0,
+  during: 7,
+  amount: '1',
+  medication_unit: 3,
+  notify: true,
+  start: today,
 });
 export const newVitalCard = (today: string): VitalCard => ({
-  key: nextKey++, order_type: 0, frequency_type: 0, days: [], hours: ['08:00'], during: 7, notify: true, start: today,
+  key: nextKey++,
+  order_type: 0,
+  frequency_type: 0,
+  days: [],
+  hours: ['08:00'],
+  during: 7,
+  notify: true,
+  start: today,
 });
 
 /** 02 §5 validity of a bulk card. */
 export function isValidCard(c: BulkCard): boolean {
-  if (c.order_type === 1) return [c.medicine_id, c.frecuency, c.time_unit, c.during, c.amount, c.medication_unit, c.start].every((v) => v != null && v !== '');
+  if (c.order_type === 1)
+    return [c.medicine_id, c.frecuency, c.time_unit, c.during, c.amount, c.medication_unit, c.start].every((v) => v != null && v !== '');
   if (c.clinical_element == null || c.frequency_type == null || !c.during || !c.start || !c.hours.length) return false;
   return c.frequency_type !== 1 || c.days.length > 0;
 }
@@ -62,20 +85,50 @@ export const QUICK_DAYS: Array<{ label: string; days: number[] }> = [
 export function scheduleOf(c: BulkCard): OrderSchedule {
   return c.order_type === 1
     ? { order_type: 1, frecuency: c.frecuency!, time_unit: c.time_unit!, during: c.during! }
-    : { order_type: 0, frequency_type: c.frequency_type!, days: c.frequency_type === 0 ? [0, 1, 2, 3, 4, 5, 6] : [...c.days].sort((a, b) => a - b), hours: c.hours, during: c.during! };
+    : {
+        order_type: 0,
+        frequency_type: c.frequency_type!,
+        days: c.frequency_type === 0 ? [0, 1, 2, 3, 4, 5, 6] : [...c.days].sort((a, b) => a - b),
+        hours: c.hours,
+        during: c.during!,
+      };
 }
 
 /** Bulk start dates travel as the day plus T00:00:00Z (02 §5). */
 export function toBulkItem(c: BulkCard) {
   const start_at = `${c.start}T00:00:00Z`;
   if (c.order_type === 1) {
-    return { order_type: 1 as const, medicine_id: c.medicine_id, dose: 1, frecuency: c.frecuency, time_unit: c.time_unit, during: c.during, start_at, amount: c.amount, medication_unit: c.medication_unit, notify: c.notify };
+    return {
+      order_type: 1 as const,
+      medicine_id: c.medicine_id,
+      dose: 1,
+      frecuency: c.frecuency,
+      time_unit: c.time_unit,
+      during: c.during,
+      start_at,
+      amount: c.amount,
+      medication_unit: c.medication_unit,
+      notify: c.notify,
+    };
   }
   const s = scheduleOf(c) as { days: number[] };
-  return { order_type: 0 as const, clinical_element: c.clinical_element, frequency_type: c.frequency_type, during: c.during, start_at, days: s.days, hours: c.hours, notify: c.notify };
+  return {
+    order_type: 0 as const,
+    clinical_element: c.clinical_element,
+    frequency_type: c.frequency_type,
+    during: c.during,
+    start_at,
+    days: s.days,
+    hours: c.hours,
+    notify: c.notify,
+  };
 }
 
-export interface PreviewChip { at: Date; label: string; type: 0 | 1 }
+export interface PreviewChip {
+  at: Date;
+  label: string;
+  type: 0 | 1;
+}
 
 /**
  * The same generator the server runs (D12): a past start date is replaced by today and times
@@ -115,6 +168,9 @@ export function chipsByDay(chips: PreviewChip[], timeZone: string) {
     list.push({ ...c, time: p.time });
     byDay.set(p.date, list);
   }
-  const busiest = [...byDay.entries()].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0])).slice(0, 5).map(([day, list]) => ({ day, count: list.length }));
+  const busiest = [...byDay.entries()]
+    .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))
+    .slice(0, 5)
+    .map(([day, list]) => ({ day, count: list.length }));
   return { byDay, busiest };
 }

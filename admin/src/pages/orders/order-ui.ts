@@ -1,5 +1,15 @@
 import {
-  ACTIVITY_STATUS_NAMES, DOSE_AMOUNTS, HOUR_SLOTS, MEDICATION_UNITS, ORDER_ELEMENT_NAMES, ORDER_ELEMENTS, ORDER_STATUS_NAMES, WEEKDAYS, localParts, localToUtc, minutesOf,
+  ACTIVITY_STATUS_NAMES,
+  DOSE_AMOUNTS,
+  HOUR_SLOTS,
+  MEDICATION_UNITS,
+  ORDER_ELEMENT_NAMES,
+  ORDER_ELEMENTS,
+  ORDER_STATUS_NAMES,
+  WEEKDAYS,
+  localParts,
+  localToUtc,
+  minutesOf,
 } from '@vigia/contract/rules/activities';
 
 export { ACTIVITY_STATUS_NAMES, ORDER_STATUS_NAMES };
@@ -8,14 +18,26 @@ export { ACTIVITY_STATUS_NAMES, ORDER_STATUS_NAMES };
 export const ORDER_STATUS_COLORS: Record<number, string> = { 0: 'default', 1: 'blue', 2: 'gold', 3: 'red', 4: 'green' };
 /** 02 §2.13: 0 blue, 1 dark yellow, 2 green, 3 red, 4 grey, 5 black, 6 purple. */
 export const ACTIVITY_STATUS_COLORS: Record<number, string> = {
-  0: '#1677ff', 1: '#b8860b', 2: '#389e0d', 3: '#cf1322', 4: '#8c8c8c', 5: '#000000', 6: '#722ed1',
+  0: '#1677ff',
+  1: '#b8860b',
+  2: '#389e0d',
+  3: '#cf1322',
+  4: '#8c8c8c',
+  5: '#000000',
+  6: '#722ed1',
 };
 
 export const elementOptions = ORDER_ELEMENTS.map((id) => ({ value: id, label: ORDER_ELEMENT_NAMES[id] }));
 export const unitOptions = Object.entries(MEDICATION_UNITS).map(([value, label]) => ({ value: Number(value), label }));
 export const amountOptions = DOSE_AMOUNTS.map((a) => ({ value: a, label: a }));
-export const timeUnitOptions = [{ value: 0, label: 'Horas' }, { value: 1, label: 'Días' }];
-export const frequencyTypeOptions = [{ value: 0, label: 'Diario' }, { value: 1, label: 'Semanal' }];
+export const timeUnitOptions = [
+  { value: 0, label: 'Horas' },
+  { value: 1, label: 'Días' },
+];
+export const frequencyTypeOptions = [
+  { value: 0, label: 'Diario' },
+  { value: 1, label: 'Semanal' },
+];
 export const hourOptions = HOUR_SLOTS.map((h) => ({ value: h, label: h }));
 export const weekdayOptions = WEEKDAYS.map((label, value) => ({ value, label }));
 export const SHORT_DAYS = ['Dom', 'Lun', 'Mar', 'Mié', 'Jue', 'Vie', 'Sáb'];

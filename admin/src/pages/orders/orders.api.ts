@@ -27,9 +27,12 @@ export const ordersApi = {
   create: async (patientId: number, order: OrderInput) => (await http.post<Order>(`${base(patientId)}/orders`, order)).data,
   bulk: async (patientId: number, orders: BulkOrderItem[]) =>
     (await http.post<Schemas['BulkOrdersResult']>(`${base(patientId)}/orders/bulk`, { orders })).data,
-  update: async (patientId: number, orderId: number, body: OrderUpdate) => (await http.put<Order>(`${base(patientId)}/orders/${orderId}`, body)).data,
-  generate: async (patientId: number, orderId: number) => (await http.post<Schemas['GeneratedActivities']>(`${base(patientId)}/orders/${orderId}/activities`)).data,
-  orderActivities: async (patientId: number, orderId: number) => (await http.get<Activity[]>(`${base(patientId)}/orders/${orderId}/activities`)).data,
+  update: async (patientId: number, orderId: number, body: OrderUpdate) =>
+    (await http.put<Order>(`${base(patientId)}/orders/${orderId}`, body)).data,
+  generate: async (patientId: number, orderId: number) =>
+    (await http.post<Schemas['GeneratedActivities']>(`${base(patientId)}/orders/${orderId}/activities`)).data,
+  orderActivities: async (patientId: number, orderId: number) =>
+    (await http.get<Activity[]>(`${base(patientId)}/orders/${orderId}/activities`)).data,
   patientActivities: async (patientId: number, range: { star_date: string; end_date: string }) =>
     (await http.get<Activity[]>(`${base(patientId)}/activities`, { params: range })).data,
   updateActivity: async (patientId: number, orderId: number, activityId: number, body: Schemas['ActivityUpdate']) =>

@@ -26,11 +26,18 @@ export const ENCOUNTER_KIND_LABELS: Record<Encounter['kind'], string> = { vaccin
 export default function EncountersCard({ patient }: { patient: Patient }) {
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
-  const list = useApiGet<Encounter[]>(`/patients/${patient.id}/encounters`, { _start: (page - 1) * ENCOUNTERS_PAGE, _end: page * ENCOUNTERS_PAGE });
+  const list = useApiGet<Encounter[]>(`/patients/${patient.id}/encounters`, {
+    _start: (page - 1) * ENCOUNTERS_PAGE,
+    _end: page * ENCOUNTERS_PAGE,
+  });
   const role = readSession()?.role_name;
   const mayWrite = isRole(role) && can(role, 'clinical.write');
   const deceased = patient.status === 3;
-  const reason = deceased ? 'El paciente está registrado como fallecido; su ficha no admite cambios.' : mayWrite ? undefined : 'Su rol no permite registrar atenciones';
+  const reason = deceased
+    ? 'El paciente está registrado como fallecido; su ficha no admite cambios.'
+    : mayWrite
+      ? undefined
+      : 'Su rol no permite registrar atenciones';
   return (
     <Card
       className="patient-card"
@@ -48,11 +55,27 @@ export default function EncountersCard({ patient }: { patient: Patient }) {
         loading={list.loading}
         dataSource={list.data ?? []}
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Sin atenciones registradas" /> }}
-        pagination={list.total > ENCOUNTERS_PAGE ? { current: page, pageSize: ENCOUNTERS_PAGE, total: list.total, onChange: setPage, showSizeChanger: false, size: 'small', align: 'end' } : false}
+        pagination={
+          list.total > ENCOUNTERS_PAGE
+            ? {
+                current: page,
+                pageSize: ENCOUNTERS_PAGE,
+                total: list.total,
+                onChange: setPage,
+                showSizeChanger: false,
+                size: 'small',
+                align: 'end',
+              }
+            : false
+        }
         renderItem={(e) => (
           <List.Item
             className="patient-encounter"
-            actions={[<Link key="open" to={`/encounters/${e.id}`}>{e.status === 'Realizado' ? 'Ver atención' : 'Continuar'}</Link>]}
+            actions={[
+              <Link key="open" to={`/encounters/${e.id}`}>
+                {e.status === 'Realizado' ? 'Ver atención' : 'Continuar'}
+              </Link>,
+            ]}
           >
             <List.Item.Meta
               title={

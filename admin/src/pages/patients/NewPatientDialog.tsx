@@ -54,7 +54,9 @@ export default function NewPatientDialog({ open, onClose }: { open: boolean; onC
     setBusy(true);
     try {
       const created = await patientsApi.create(toPatientBody(state.values, NEW_PATIENT_FIELDS) as never);
-      notify.success(created.status === 2 ? 'Paciente creado. Complete los datos de contacto para activarlo.' : 'Paciente creado correctamente');
+      notify.success(
+        created.status === 2 ? 'Paciente creado. Complete los datos de contacto para activarlo.' : 'Paciente creado correctamente',
+      );
       goTo(created.id);
     } catch (error) {
       const e = error as VigiaHttpError;
@@ -77,7 +79,13 @@ export default function NewPatientDialog({ open, onClose }: { open: boolean; onC
     ) : (
       <Space wrap>
         <Button onClick={onClose}>Cancelar</Button>
-        <Button type="primary" loading={busy} disabled={!state.valid || !mayCreate} onClick={save} title={mayCreate ? undefined : FORBIDDEN_REASON}>
+        <Button
+          type="primary"
+          loading={busy}
+          disabled={!state.valid || !mayCreate}
+          onClick={save}
+          title={mayCreate ? undefined : FORBIDDEN_REASON}
+        >
           Guardar
         </Button>
       </Space>

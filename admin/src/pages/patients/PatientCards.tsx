@@ -50,7 +50,17 @@ const missing = <Typography.Text type="danger">{INCOMPLETE_TEXT}</Typography.Tex
 const orMissing = (v: ReactNode | null | undefined) => (v === null || v === undefined || v === '' ? missing : v);
 
 /** Card 1: basic data, status badge and toggle, clock chip and avatar by gender. */
-export function BasicDataCard({ patient, userTimeZone, open, onToggleStatus }: { patient: Patient; userTimeZone?: string; open: (d: CardDialog) => void; onToggleStatus: (on: boolean) => void }) {
+export function BasicDataCard({
+  patient,
+  userTimeZone,
+  open,
+  onToggleStatus,
+}: {
+  patient: Patient;
+  userTimeZone?: string;
+  open: (d: CardDialog) => void;
+  onToggleStatus: (on: boolean) => void;
+}) {
   const p = patient;
   const perms = p.permissions;
   const deceased = p.status === 3;
@@ -69,7 +79,11 @@ export function BasicDataCard({ patient, userTimeZone, open, onToggleStatus }: {
           <Space size={[8, 8]} wrap>
             <PatientStatusTag status={p.status} />
             {!deceased && (
-              <Tooltip title={perms.change_status ? (p.status === 0 ? 'Activar paciente' : 'Inactivar paciente') : 'Su rol no permite cambiar el estado'}>
+              <Tooltip
+                title={
+                  perms.change_status ? (p.status === 0 ? 'Activar paciente' : 'Inactivar paciente') : 'Su rol no permite cambiar el estado'
+                }
+              >
                 <Switch
                   checked={p.status !== 0}
                   disabled={!perms.change_status}
@@ -95,7 +109,9 @@ export function BasicDataCard({ patient, userTimeZone, open, onToggleStatus }: {
         <Fact label="Género">{p.gender_name}</Fact>
         <Fact label="Edad">{p.age} años</Fact>
         <Fact label="Fecha de nacimiento">{dmy(p.birth_date)}</Fact>
-        <Fact label="Tipo de sangre y RH">{p.blood_type_name ? `${p.blood_type_name} ${p.rh_factor_name ?? ''}`.trim() : 'Sin registrar'}</Fact>
+        <Fact label="Tipo de sangre y RH">
+          {p.blood_type_name ? `${p.blood_type_name} ${p.rh_factor_name ?? ''}`.trim() : 'Sin registrar'}
+        </Fact>
         {p.country_id === COLOMBIA_ID && <Fact label="Aseguradora">{p.eapb_name ?? 'Sin registrar'}</Fact>}
         {p.country_id === COLOMBIA_ID && <Fact label="Régimen">{p.regime_name ?? 'Sin Regimen'}</Fact>}
       </dl>
@@ -113,7 +129,11 @@ export function BasicDataCard({ patient, userTimeZone, open, onToggleStatus }: {
 /** Card 2: clinical-history summary. */
 export function ClinicHistoryCard({ patient, open }: { patient: Patient; open: (d: CardDialog) => void }) {
   return (
-    <Card className="patient-card" title="Historia clínica" extra={<EditButton allowed={patient.permissions.add_tags} onClick={() => open('history')} label="Editar historia clínica" />}>
+    <Card
+      className="patient-card"
+      title="Historia clínica"
+      extra={<EditButton allowed={patient.permissions.add_tags} onClick={() => open('history')} label="Editar historia clínica" />}
+    >
       {patient.clinic_history ? (
         <Typography.Paragraph className="patient-history" ellipsis={{ rows: 6, expandable: true, symbol: 'Ver más' }}>
           {patient.clinic_history}
@@ -125,7 +145,16 @@ export function ClinicHistoryCard({ patient, open }: { patient: Patient; open: (
   );
 }
 
-type PrescriptionItem = { id?: number; order_id?: number; medication?: string; frecuency?: string; progress?: number; clinical_element?: string | number; clinical_element_name?: string; days?: number[] };
+type PrescriptionItem = {
+  id?: number;
+  order_id?: number;
+  medication?: string;
+  frecuency?: string;
+  progress?: number;
+  clinical_element?: string | number;
+  clinical_element_name?: string;
+  days?: number[];
+};
 const WEEKDAYS = ['D', 'L', 'M', 'X', 'J', 'V', 'S'];
 
 /** Card 3: current prescription; each line opens its order. */
@@ -174,7 +203,11 @@ export function PrescriptionCard({ patient }: { patient: Patient }) {
 export function ContactCard({ patient, open }: { patient: Patient; open: (d: CardDialog) => void }) {
   const p = patient;
   return (
-    <Card className="patient-card" title="Información de contacto" extra={<EditButton allowed={p.permissions.edit} onClick={() => open('contact')} label="Editar información de contacto" />}>
+    <Card
+      className="patient-card"
+      title="Información de contacto"
+      extra={<EditButton allowed={p.permissions.edit} onClick={() => open('contact')} label="Editar información de contacto" />}
+    >
       <Descriptions column={1} size="small">
         <Descriptions.Item label="Dirección">{orMissing(p.address)}</Descriptions.Item>
         <Descriptions.Item label="Barrio">{orMissing(p.neighborhood)}</Descriptions.Item>
@@ -189,7 +222,11 @@ export function ContactCard({ patient, open }: { patient: Patient; open: (d: Car
 /** Card 5: tags. */
 export function TagsCard({ patient, open }: { patient: Patient; open: (d: CardDialog) => void }) {
   return (
-    <Card className="patient-card" title="Etiquetas" extra={<EditButton allowed={patient.permissions.add_tags} onClick={() => open('tags')} label="Editar etiquetas" />}>
+    <Card
+      className="patient-card"
+      title="Etiquetas"
+      extra={<EditButton allowed={patient.permissions.add_tags} onClick={() => open('tags')} label="Editar etiquetas" />}
+    >
       {patient.tags.length ? (
         <Space size={[4, 8]} wrap>
           {patient.tags.map((t) => (

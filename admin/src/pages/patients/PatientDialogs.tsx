@@ -29,7 +29,21 @@ async function save(patient: Patient, body: Record<string, unknown>, onSaved: Sa
   }
 }
 
-function Footer({ onCancel, onSave, busy, disabled, label = 'Guardar', danger = false }: { onCancel: () => void; onSave: () => void; busy: boolean; disabled?: boolean; label?: string; danger?: boolean }) {
+function Footer({
+  onCancel,
+  onSave,
+  busy,
+  disabled,
+  label = 'Guardar',
+  danger = false,
+}: {
+  onCancel: () => void;
+  onSave: () => void;
+  busy: boolean;
+  disabled?: boolean;
+  label?: string;
+  danger?: boolean;
+}) {
   return (
     <Space wrap>
       <Button onClick={onCancel}>Cancelar</Button>
@@ -68,10 +82,20 @@ function PatientFieldsDialog({ patient, open, onClose, onSaved, kind }: DialogPr
     >
       <Form form={form} layout="vertical" initialValues={initial}>
         {kind === 'contact' && patient.status === 2 && (
-          <Alert type="warning" showIcon className="patients-dialog-hint" message="Con todos los datos de contacto completos el paciente quedará activo." />
+          <Alert
+            type="warning"
+            showIcon
+            className="patients-dialog-hint"
+            message="Con todos los datos de contacto completos el paciente quedará activo."
+          />
         )}
         {movedCountry && (
-          <Alert type="warning" showIcon className="patients-dialog-hint" message="Al cambiar el país se borra la ciudad: indíquela de nuevo en la información de contacto." />
+          <Alert
+            type="warning"
+            showIcon
+            className="patients-dialog-hint"
+            message="Al cambiar el país se borra la ciudad: indíquela de nuevo en la información de contacto."
+          />
         )}
         <PatientFormFields
           form={form}
@@ -109,7 +133,13 @@ export function ClinicHistoryDialog({ patient, open, onClose, onSaved }: DialogP
     >
       <Form layout="vertical">
         <Form.Item label="Resumen de historia clínica" validateStatus={error ? 'error' : undefined} help={error ?? undefined}>
-          <Input.TextArea value={text} onChange={(e) => setText(e.target.value)} autoSize={{ minRows: 5, maxRows: 12 }} maxLength={600} showCount />
+          <Input.TextArea
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            autoSize={{ minRows: 5, maxRows: 12 }}
+            maxLength={600}
+            showCount
+          />
         </Form.Item>
       </Form>
     </Modal>
@@ -127,7 +157,13 @@ export function TagsDialog({ patient, open, onClose, onSaved }: DialogProps) {
       title="Etiquetas del paciente"
       onCancel={onClose}
       destroyOnHidden
-      footer={<Footer onCancel={onClose} busy={busy} onSave={async () => (await save(patient, { patient: { tag_ids: value } }, onSaved, setBusy)) && onClose()} />}
+      footer={
+        <Footer
+          onCancel={onClose}
+          busy={busy}
+          onSave={async () => (await save(patient, { patient: { tag_ids: value } }, onSaved, setBusy)) && onClose()}
+        />
+      }
     >
       <Form layout="vertical">
         <Form.Item label="Etiquetas" extra="Las etiquetas agrupan pacientes y pueden llevar instrucciones para Glady IA.">
@@ -175,7 +211,15 @@ export function InactivateDialog({ patient, open, onClose, onSaved }: DialogProp
       }
       onCancel={onClose}
       destroyOnHidden
-      footer={<Footer onCancel={onClose} busy={busy} label="Inactivar" danger onSave={async () => (await save(patient, { status: 0 }, onSaved, setBusy)) && onClose()} />}
+      footer={
+        <Footer
+          onCancel={onClose}
+          busy={busy}
+          label="Inactivar"
+          danger
+          onSave={async () => (await save(patient, { status: 0 }, onSaved, setBusy)) && onClose()}
+        />
+      }
     >
       <Typography.Paragraph>Al inactivar a {patient.full_name}:</Typography.Paragraph>
       <ul>
@@ -183,16 +227,40 @@ export function InactivateDialog({ patient, open, onClose, onSaved }: DialogProp
         <li>Dejará de recibir recordatorios.</li>
         <li>No podrá enviar mediciones.</li>
       </ul>
-      <Typography.Paragraph type="secondary">Puede activarlo de nuevo en cualquier momento; las actividades futuras se reanudan.</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">
+        Puede activarlo de nuevo en cualquier momento; las actividades futuras se reanudan.
+      </Typography.Paragraph>
     </Modal>
   );
 }
 
 /** The editable fields of the record: declaring a death saves the whole record with status 3 (01 §4). */
 const WHOLE_RECORD = [
-  'id_type', 'nid', 'first_name', 'last_name', 'country_id', 'city_id', 'birth_date', 'gender', 'blood_type', 'rh_factor',
-  'eapb_id', 'regime', 'time_zone', 'address', 'neighborhood', 'prefix', 'cellphone', 'email', 'clinic_history', 'tag_ids',
-  'card_id', 'multipatient_card_id', 'occupation', 'scholarship', 'civil_status',
+  'id_type',
+  'nid',
+  'first_name',
+  'last_name',
+  'country_id',
+  'city_id',
+  'birth_date',
+  'gender',
+  'blood_type',
+  'rh_factor',
+  'eapb_id',
+  'regime',
+  'time_zone',
+  'address',
+  'neighborhood',
+  'prefix',
+  'cellphone',
+  'email',
+  'clinic_history',
+  'tag_ids',
+  'card_id',
+  'multipatient_card_id',
+  'occupation',
+  'scholarship',
+  'civil_status',
 ] as const;
 
 export function wholeRecordWithStatus(patient: Patient, status: number): Record<string, unknown> {

@@ -31,7 +31,21 @@ const LABELS: Record<Field, string> = {
 };
 
 const UPPER: Field[] = ['first_name', 'last_name', 'address', 'neighborhood'];
-const REQUIRED: Field[] = ['country_id', 'id_type', 'nid', 'first_name', 'last_name', 'city_id', 'birth_date', 'gender', 'address', 'neighborhood', 'prefix', 'cellphone', 'email'];
+const REQUIRED: Field[] = [
+  'country_id',
+  'id_type',
+  'nid',
+  'first_name',
+  'last_name',
+  'city_id',
+  'birth_date',
+  'gender',
+  'address',
+  'neighborhood',
+  'prefix',
+  'cellphone',
+  'email',
+];
 
 export interface PatientFormState {
   values: PatientFormValues;
@@ -65,7 +79,17 @@ function BirthDateInput({ today, ...control }: { today: string; value?: Dayjs; o
   );
 }
 
-function CitySelect({ countryId, initial, ...control }: { countryId?: number; initial?: Option | null; value?: number; onChange?: (v: number) => void; id?: string }) {
+function CitySelect({
+  countryId,
+  initial,
+  ...control
+}: {
+  countryId?: number;
+  initial?: Option | null;
+  value?: number;
+  onChange?: (v: number) => void;
+  id?: string;
+}) {
   const [options, setOptions] = useState<Option[]>(initial ? [initial] : []);
   const [loading, setLoading] = useState(false);
   const seq = useRef(0);
@@ -171,7 +195,15 @@ export function PatientFormFields({
   const item = (f: Field, control: React.ReactNode, extra: Partial<React.ComponentProps<typeof Form.Item>> = {}, span = 12) =>
     has(f) && (
       <Col xs={24} sm={span} key={f}>
-        <Form.Item name={f} label={LABELS[f]} required={REQUIRED.includes(f)} rules={rule(f)} validateFirst normalize={UPPER.includes(f) ? upper : undefined} {...extra}>
+        <Form.Item
+          name={f}
+          label={LABELS[f]}
+          required={REQUIRED.includes(f)}
+          rules={rule(f)}
+          validateFirst
+          normalize={UPPER.includes(f) ? upper : undefined}
+          {...extra}
+        >
           {control}
         </Form.Item>
       </Col>
@@ -184,21 +216,30 @@ export function PatientFormFields({
   return (
     <Row gutter={16}>
       {item('country_id', select(countries, { disabled: lockedIdentity }), {}, 8)}
-      {item('id_type', select(idTypes.map((t) => ({ value: t.id, label: t.name })), { disabled: lockedIdentity || !values.country_id }), {}, 8)}
-      {item('nid', <Input disabled={lockedIdentity} inputMode="text" autoComplete="off" maxLength={20} placeholder="Sin puntos ni espacios" />, {
-        dependencies: ['id_type', 'country_id'],
-        normalize: upper,
-      }, 8)}
+      {item(
+        'id_type',
+        select(
+          idTypes.map((t) => ({ value: t.id, label: t.name })),
+          { disabled: lockedIdentity || !values.country_id },
+        ),
+        {},
+        8,
+      )}
+      {item(
+        'nid',
+        <Input disabled={lockedIdentity} inputMode="text" autoComplete="off" maxLength={20} placeholder="Sin puntos ni espacios" />,
+        {
+          dependencies: ['id_type', 'country_id'],
+          normalize: upper,
+        },
+        8,
+      )}
       {item('first_name', <Input maxLength={50} autoComplete="off" />)}
       {item('last_name', <Input maxLength={50} autoComplete="off" />)}
-      {item(
-        'birth_date',
-        <BirthDateInput today={today} />,
-        {
-          getValueProps: (v: unknown) => ({ value: v ? dayjs(String(v)) : undefined }),
-          normalize: (v: Dayjs | null) => (v ? v.format('YYYY-MM-DD') : undefined),
-        },
-      )}
+      {item('birth_date', <BirthDateInput today={today} />, {
+        getValueProps: (v: unknown) => ({ value: v ? dayjs(String(v)) : undefined }),
+        normalize: (v: Dayjs | null) => (v ? v.format('YYYY-MM-DD') : undefined),
+      })}
       {item('gender', select(genders))}
       {item('blood_type', select(bloodTypes, { allowClear: true }), {}, 6)}
       {item('rh_factor', select(rhFactors, { allowClear: true }), {}, 6)}

@@ -11,7 +11,15 @@ import { notify } from '../../providers/notification';
 import type { VigiaHttpError } from '../../providers/errors';
 import { readSession } from '../../session';
 import { patientsApi, type PatientUpdated } from './api';
-import { AlertsCountCard, BasicDataCard, ClinicHistoryCard, ContactCard, PrescriptionCard, TagsCard, type CardDialog } from './PatientCards';
+import {
+  AlertsCountCard,
+  BasicDataCard,
+  ClinicHistoryCard,
+  ContactCard,
+  PrescriptionCard,
+  TagsCard,
+  type CardDialog,
+} from './PatientCards';
 import { PatientTabs, visibleTabs } from './PatientTabs';
 import type { Patient } from './types';
 import './patients.css';
@@ -22,8 +30,9 @@ const EncountersCard = lazy(() => import('./EncountersCard'));
 const NotFoundPage = lazy(() => import('../not-found/NotFoundPage'));
 
 /** The cards' edit dialogs load with the first one opened: the record is read far more often than edited. */
-const lazyDialog = (name: 'EditBasicDialog' | 'ClinicHistoryDialog' | 'EditContactDialog' | 'TagsDialog' | 'InactivateDialog' | 'DeceasedDialog') =>
-  lazy(() => import('./PatientDialogs').then((m) => ({ default: m[name] })));
+const lazyDialog = (
+  name: 'EditBasicDialog' | 'ClinicHistoryDialog' | 'EditContactDialog' | 'TagsDialog' | 'InactivateDialog' | 'DeceasedDialog',
+) => lazy(() => import('./PatientDialogs').then((m) => ({ default: m[name] })));
 const DIALOGS = {
   basic: lazyDialog('EditBasicDialog'),
   history: lazyDialog('ClinicHistoryDialog'),
@@ -66,7 +75,12 @@ export default function PatientPage() {
     if (failure.statusCode === 404 || failure.statusCode === 400) return <NotFoundPage />;
     return (
       <Card>
-        <Result status="warning" title="No fue posible cargar la ficha del paciente" subTitle={failure.message} extra={<Button onClick={load}>Reintentar</Button>} />
+        <Result
+          status="warning"
+          title="No fue posible cargar la ficha del paciente"
+          subTitle={failure.message}
+          extra={<Button onClick={load}>Reintentar</Button>}
+        />
       </Card>
     );
   }
@@ -117,7 +131,13 @@ export default function PatientPage() {
         <ArrowLeftOutlined /> Pacientes
       </Link>
       {patient.status === 3 && (
-        <Alert type="info" showIcon className="patient-banner" message="Paciente fallecido" description="La ficha es de solo lectura; sus órdenes y actividades fueron canceladas. Los reportes siguen disponibles." />
+        <Alert
+          type="info"
+          showIcon
+          className="patient-banner"
+          message="Paciente fallecido"
+          description="La ficha es de solo lectura; sus órdenes y actividades fueron canceladas. Los reportes siguen disponibles."
+        />
       )}
       {patient.portal_locked_until && (
         <Alert

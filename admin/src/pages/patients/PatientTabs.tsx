@@ -35,7 +35,13 @@ export function visibleTabs(elements: ElementKey[] | undefined, role: string | u
  * A tab's file loads the first time it is opened and then stays mounted; `active` tells it when it
  * becomes visible again so it reloads its data (01 §2).
  */
-export function PatientTabs({ tabs, activeKey, onChange, patient, reload }: { tabs: TabDef[]; activeKey: string; onChange: (key: string) => void } & Omit<PatientTabProps, 'active'>) {
+export function PatientTabs({
+  tabs,
+  activeKey,
+  onChange,
+  patient,
+  reload,
+}: { tabs: TabDef[]; activeKey: string; onChange: (key: string) => void } & Omit<PatientTabProps, 'active'>) {
   const [opened, setOpened] = useState<Set<string>>(() => new Set([activeKey]));
   if (!opened.has(activeKey)) setOpened(new Set(opened).add(activeKey));
   return (

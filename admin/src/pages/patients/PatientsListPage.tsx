@@ -58,8 +58,21 @@ const columns: ColumnsType<PatientSummary> = [
   },
   { title: 'N° Documento', dataIndex: 'nid', width: 130, render: (nid: string, p) => <span title={p.id_type_name}>{nid}</span> },
   { title: 'Edad', dataIndex: 'age', width: 70, responsive: ['sm'] },
-  { title: 'Teléfono', dataIndex: 'cellphone', width: 150, responsive: ['md'], render: (c: string | null, p) => (c ? `${p.prefix ?? ''} ${c}`.trim() : '—') },
-  { title: 'E-mail', dataIndex: 'email', width: 210, responsive: ['lg'], ellipsis: { showTitle: true }, render: (e: string | null) => e ?? '—' },
+  {
+    title: 'Teléfono',
+    dataIndex: 'cellphone',
+    width: 150,
+    responsive: ['md'],
+    render: (c: string | null, p) => (c ? `${p.prefix ?? ''} ${c}`.trim() : '—'),
+  },
+  {
+    title: 'E-mail',
+    dataIndex: 'email',
+    width: 210,
+    responsive: ['lg'],
+    ellipsis: { showTitle: true },
+    render: (e: string | null) => e ?? '—',
+  },
   {
     title: <span className="sr-only">Ver</span>,
     key: 'view',
@@ -205,17 +218,17 @@ export default function PatientsListPage({ newPatient = false }: { newPatient?: 
           {phone ? (
             <PatientCardGrid rows={rows} loading={loading} empty="No hay pacientes en esta lista" />
           ) : (
-          <Table<PatientSummary>
-            rowKey="id"
-            size="middle"
-            columns={columns}
-            dataSource={rows}
-            loading={loading}
-            pagination={false}
-            scroll={{ x: 960 }}
-            tableLayout="fixed"
-            locale={{ emptyText: 'No hay pacientes en esta lista' }}
-          />
+            <Table<PatientSummary>
+              rowKey="id"
+              size="middle"
+              columns={columns}
+              dataSource={rows}
+              loading={loading}
+              pagination={false}
+              scroll={{ x: 960 }}
+              tableLayout="fixed"
+              locale={{ emptyText: 'No hay pacientes en esta lista' }}
+            />
           )}
           {pager}
         </>

@@ -48,7 +48,10 @@ export function useListing(name: ListingName, countryId?: number, enabled = true
   useEffect(() => {
     if (!enabled) return;
     let alive = true;
-    fetchListing(name, countryId).then((o) => alive && setOptions(o), () => alive && setOptions([]));
+    fetchListing(name, countryId).then(
+      (o) => alive && setOptions(o),
+      () => alive && setOptions([]),
+    );
     return () => {
       alive = false;
     };
@@ -62,9 +65,10 @@ export function useIdTypes(countryId: number | undefined): IdTypeFull[] {
   useEffect(() => {
     if (!countryId) return setTypes([]);
     let alive = true;
-    http
-      .get<{ data: IdTypeFull[] }>(`${API_URL}/listings/id_types_full`, { params: { country_id: countryId } })
-      .then((r) => alive && setTypes(r.data.data), () => alive && setTypes([]));
+    http.get<{ data: IdTypeFull[] }>(`${API_URL}/listings/id_types_full`, { params: { country_id: countryId } }).then(
+      (r) => alive && setTypes(r.data.data),
+      () => alive && setTypes([]),
+    );
     return () => {
       alive = false;
     };
@@ -74,7 +78,9 @@ export function useIdTypes(countryId: number | undefined): IdTypeFull[] {
 
 /** Cities of a country by name (`/search?type=cities`), for a searchable select. */
 export async function searchCities(countryId: number, q: string): Promise<Option[]> {
-  const res = await http.get<Schemas['SearchPage']>(`${API_URL}/search`, { params: { type: 'cities', country_id: countryId, q, per_page: 30 } });
+  const res = await http.get<Schemas['SearchPage']>(`${API_URL}/search`, {
+    params: { type: 'cities', country_id: countryId, q, per_page: 30 },
+  });
   return res.data.data.data.map((c) => ({ value: c.id, label: c.detail ? `${c.name} (${c.detail})` : c.name }));
 }
 
@@ -82,7 +88,10 @@ export async function searchCities(countryId: number, q: string): Promise<Option
 export function useClientTags(): Schemas['Tag'][] {
   const [tags, setTags] = useState<Schemas['Tag'][]>([]);
   const load = useCallback(() => {
-    http.get<Schemas['Tag'][]>(`${API_URL}/tags`, { params: { _start: 0, _end: 100, _sort: 'name', _order: 'ASC' } }).then((r) => setTags(r.data), () => setTags([]));
+    http.get<Schemas['Tag'][]>(`${API_URL}/tags`, { params: { _start: 0, _end: 100, _sort: 'name', _order: 'ASC' } }).then(
+      (r) => setTags(r.data),
+      () => setTags([]),
+    );
   }, []);
   useEffect(load, [load]);
   return tags;

@@ -1,10 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { BASIC_FIELDS, CONTACT_FIELDS, NEW_PATIENT_FIELDS, patientFormErrors, toPatientBody, yesterday, type PatientFormValues } from './patient-form';
+import {
+  BASIC_FIELDS,
+  CONTACT_FIELDS,
+  NEW_PATIENT_FIELDS,
+  patientFormErrors,
+  toPatientBody,
+  yesterday,
+  type PatientFormValues,
+} from './patient-form';
 import { missingBadges } from './patient-status';
 
 const valid: PatientFormValues = {
-  country_id: 26, id_type: 1, nid: '52123456', first_name: 'María', last_name: 'Pérez', city_id: 2611001, birth_date: '1950-03-04',
-  gender: 0, address: 'Calle 45 # 12-30', neighborhood: 'Teusaquillo', prefix: '+57', cellphone: '3001234567', email: 'maria@example.co',
+  country_id: 26,
+  id_type: 1,
+  nid: '52123456',
+  first_name: 'María',
+  last_name: 'Pérez',
+  city_id: 2611001,
+  birth_date: '1950-03-04',
+  gender: 0,
+  address: 'Calle 45 # 12-30',
+  neighborhood: 'Teusaquillo',
+  prefix: '+57',
+  cellphone: '3001234567',
+  email: 'maria@example.co',
 };
 const ctx = { today: '2026-11-21' };
 
@@ -43,12 +62,23 @@ describe('patient form rules (01 §5, 03 §5)', () => {
 
 describe('patient body', () => {
   it('upper-cases text, strips the id, keeps the e-mail and sends only the listed fields', () => {
-    const body = toPatientBody({ ...valid, nid: '52.123.456', first_name: ' maría  josé ', email: 'Maria@Example.co' }, ['nid', 'first_name', 'email']);
+    const body = toPatientBody({ ...valid, nid: '52.123.456', first_name: ' maría  josé ', email: 'Maria@Example.co' }, [
+      'nid',
+      'first_name',
+      'email',
+    ]);
     expect(body).toEqual({ nid: '52123456', first_name: 'MARÍA JOSÉ', email: 'Maria@Example.co' });
   });
 
   it('sends exactly the contact fields of 01 §7', () => {
-    expect(Object.keys(toPatientBody(valid, CONTACT_FIELDS)).sort()).toEqual(['address', 'cellphone', 'city_id', 'email', 'neighborhood', 'prefix']);
+    expect(Object.keys(toPatientBody(valid, CONTACT_FIELDS)).sort()).toEqual([
+      'address',
+      'cellphone',
+      'city_id',
+      'email',
+      'neighborhood',
+      'prefix',
+    ]);
   });
 
   it('clears insurer and regime outside Colombia', () => {

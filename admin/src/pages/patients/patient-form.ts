@@ -59,13 +59,29 @@ export const PATIENT_FIELD_RULES: Record<Field, (v: PatientFormValues, ctx: { ni
 };
 
 export const IDENTITY_FIELDS: Field[] = ['country_id', 'id_type', 'nid'];
-export const BASIC_FIELDS: Field[] = ['country_id', 'id_type', 'nid', 'first_name', 'last_name', 'birth_date', 'gender', 'blood_type', 'rh_factor', 'eapb_id', 'regime'];
+export const BASIC_FIELDS: Field[] = [
+  'country_id',
+  'id_type',
+  'nid',
+  'first_name',
+  'last_name',
+  'birth_date',
+  'gender',
+  'blood_type',
+  'rh_factor',
+  'eapb_id',
+  'regime',
+];
 /** 01 §7: the contact update sends exactly these. */
 export const CONTACT_FIELDS: Field[] = ['address', 'neighborhood', 'city_id', 'cellphone', 'prefix', 'email'];
 export const NEW_PATIENT_FIELDS: Field[] = [...new Set([...BASIC_FIELDS, ...CONTACT_FIELDS])];
 
 /** The first error of each listed field (null when valid): drives both messages and disabled Save buttons. */
-export function patientFormErrors(values: PatientFormValues, fields: Field[], ctx: { nidRegex?: string; today: string }): Partial<Record<Field, string>> {
+export function patientFormErrors(
+  values: PatientFormValues,
+  fields: Field[],
+  ctx: { nidRegex?: string; today: string },
+): Partial<Record<Field, string>> {
   const errors: Partial<Record<Field, string>> = {};
   for (const f of fields) {
     const message = PATIENT_FIELD_RULES[f](values, ctx);

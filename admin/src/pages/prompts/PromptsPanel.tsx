@@ -4,7 +4,13 @@ import { CheckCircleOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from 
 import type { Schemas } from '../../contract';
 import { notify } from '../../providers/notification';
 import {
-  PROMPT_COMPACT_PAGE_SIZES, PROMPT_DISPLAY_CUT, PROMPT_MESSAGES, PROMPT_PAGE_SIZES, PROMPT_STATUS, truncateText, validatePromptText,
+  PROMPT_COMPACT_PAGE_SIZES,
+  PROMPT_DISPLAY_CUT,
+  PROMPT_MESSAGES,
+  PROMPT_PAGE_SIZES,
+  PROMPT_STATUS,
+  truncateText,
+  validatePromptText,
 } from '@vigia/contract/rules/prompts';
 import { deleteJson, errorMessage, getList, postJson, putJson } from './record-api';
 import './prompts.css';
@@ -121,17 +127,37 @@ export function PromptsPanel({ path, heading, titles, canWrite, disabledReason, 
               return (
                 <Space size={4}>
                   <Tooltip title={!isActive ? PROMPT_MESSAGES.onlyActive : !canWrite ? disabledReason : 'Editar'}>
-                    <Button aria-label="Editar instrucción" type="text" icon={<EditOutlined />} disabled={!isActive || !canWrite} onClick={() => open(prompt)} />
+                    <Button
+                      aria-label="Editar instrucción"
+                      type="text"
+                      icon={<EditOutlined />}
+                      disabled={!isActive || !canWrite}
+                      onClick={() => open(prompt)}
+                    />
                   </Tooltip>
                   {!isActive && (
-                    <Popconfirm title="¿Activar esta instrucción?" description="La instrucción activa pasará a inactiva." okText="Activar" cancelText="Cancelar" onConfirm={() => activate(prompt)} disabled={!canWrite}>
+                    <Popconfirm
+                      title="¿Activar esta instrucción?"
+                      description="La instrucción activa pasará a inactiva."
+                      okText="Activar"
+                      cancelText="Cancelar"
+                      onConfirm={() => activate(prompt)}
+                      disabled={!canWrite}
+                    >
                       <Tooltip title={canWrite ? 'Activar' : disabledReason}>
                         <Button aria-label="Activar instrucción" type="text" icon={<CheckCircleOutlined />} disabled={!canWrite} />
                       </Tooltip>
                     </Popconfirm>
                   )}
                   {allowDelete && (
-                    <Popconfirm title="¿Eliminar esta instrucción?" okText="Eliminar" cancelText="Cancelar" okButtonProps={{ danger: true }} onConfirm={() => remove(prompt)} disabled={!canWrite}>
+                    <Popconfirm
+                      title="¿Eliminar esta instrucción?"
+                      okText="Eliminar"
+                      cancelText="Cancelar"
+                      okButtonProps={{ danger: true }}
+                      onConfirm={() => remove(prompt)}
+                      disabled={!canWrite}
+                    >
                       <Button aria-label="Eliminar instrucción" type="text" danger icon={<DeleteOutlined />} disabled={!canWrite} />
                     </Popconfirm>
                   )}
@@ -145,7 +171,9 @@ export function PromptsPanel({ path, heading, titles, canWrite, disabledReason, 
   return (
     <div className="prompts-panel">
       <div className="prompts-head">
-        <Typography.Title level={5} className="prompts-heading">{heading}</Typography.Title>
+        <Typography.Title level={5} className="prompts-heading">
+          {heading}
+        </Typography.Title>
         {!compact && (
           <Tooltip title={canWrite ? undefined : disabledReason}>
             <Button type="primary" icon={<PlusOutlined />} disabled={!canWrite} onClick={() => open('new')}>
@@ -185,13 +213,32 @@ export function PromptsPanel({ path, heading, titles, canWrite, disabledReason, 
         onCancel={() => setEditing(null)}
         destroyOnHidden
         footer={[
-          <Button key="cancel" onClick={() => setEditing(null)}>Cancelar</Button>,
-          <Button key="save" type="primary" loading={saving} disabled={!!error} onClick={save}>Guardar</Button>,
+          <Button key="cancel" onClick={() => setEditing(null)}>
+            Cancelar
+          </Button>,
+          <Button key="save" type="primary" loading={saving} disabled={!!error} onClick={save}>
+            Guardar
+          </Button>,
         ]}
       >
         <Form layout="vertical">
-          <Form.Item label="Instrucción para IA" htmlFor="prompt-text" validateStatus={touched && error ? 'error' : undefined} help={touched && error ? error : undefined}>
-            <Input.TextArea id="prompt-text" rows={4} value={text} maxLength={4000} onChange={(e) => { setText(e.target.value); setTouched(true); }} onBlur={() => setTouched(true)} />
+          <Form.Item
+            label="Instrucción para IA"
+            htmlFor="prompt-text"
+            validateStatus={touched && error ? 'error' : undefined}
+            help={touched && error ? error : undefined}
+          >
+            <Input.TextArea
+              id="prompt-text"
+              rows={4}
+              value={text}
+              maxLength={4000}
+              onChange={(e) => {
+                setText(e.target.value);
+                setTouched(true);
+              }}
+              onBlur={() => setTouched(true)}
+            />
           </Form.Item>
         </Form>
       </Modal>

@@ -37,7 +37,12 @@ export default function TagPromptsPage() {
     <PageHeader
       title={
         <>
-          Instrucciones de Glady IA para la etiqueta {tag && <Tag style={{ background: tagColor(tag.color).background, color: tagColor(tag.color).text, border: 0, fontSize: 14 }}>{tag.name}</Tag>}
+          Instrucciones de Glady IA para la etiqueta{' '}
+          {tag && (
+            <Tag style={{ background: tagColor(tag.color).background, color: tagColor(tag.color).text, border: 0, fontSize: 14 }}>
+              {tag.name}
+            </Tag>
+          )}
         </>
       }
       extra={back}

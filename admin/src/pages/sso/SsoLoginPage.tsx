@@ -37,8 +37,14 @@ export default function SsoLoginPage() {
       <Card style={{ maxWidth: 420, width: '100%' }}>
         <Space direction="vertical" size="middle" style={{ width: '100%' }}>
           <VigiaLogo />
-          <Typography.Title level={4} style={{ margin: 0 }}>Inicio de sesión único</Typography.Title>
-          {error ? <Alert type="error" showIcon message={error} /> : <Typography.Text>Le llevamos al proveedor de identidad de su institución…</Typography.Text>}
+          <Typography.Title level={4} style={{ margin: 0 }}>
+            Inicio de sesión único
+          </Typography.Title>
+          {error ? (
+            <Alert type="error" showIcon message={error} />
+          ) : (
+            <Typography.Text>Le llevamos al proveedor de identidad de su institución…</Typography.Text>
+          )}
           <Button type="primary" icon={<LoginOutlined />} loading={busy} onClick={go} block>
             Ingresar con el proveedor de identidad
           </Button>

@@ -258,9 +258,28 @@ export async function up({ context: qi }: { context: QueryInterface }) {
 }
 
 export async function down({ context: qi }: { context: QueryInterface }) {
-  for (const t of ['app_meta', 'feedbacks', 'sms_outbox', 'otp_lockouts', 'otp_failures', 'otp_codes', 'otp_challenges',
-    'sessions', 'measurements', 'patient_tags', 'patients', 'tags', 'users', 'clients', 'eapbs', ...SIMPLE_CATALOGUES,
-    'id_types', 'cities', 'departments', 'countries']) {
+  for (const t of [
+    'app_meta',
+    'feedbacks',
+    'sms_outbox',
+    'otp_lockouts',
+    'otp_failures',
+    'otp_codes',
+    'otp_challenges',
+    'sessions',
+    'measurements',
+    'patient_tags',
+    'patients',
+    'tags',
+    'users',
+    'clients',
+    'eapbs',
+    ...SIMPLE_CATALOGUES,
+    'id_types',
+    'cities',
+    'departments',
+    'countries',
+  ]) {
     await qi.dropTable(t);
   }
 }

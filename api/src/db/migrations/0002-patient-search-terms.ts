@@ -19,8 +19,18 @@ export async function up({ context: qi }: { context: QueryInterface }) {
   await qi.addIndex('patient_search_terms', ['client_id', 'term', 'patient_id'], { unique: true, name: 'patient_search_terms_lookup' });
   await qi.addIndex('patient_search_terms', ['patient_id'], { name: 'patient_search_terms_patient' });
   // Existing patients: split the normalised name already stored in search_name.
-  const patients = (await qi.sequelize.query('SELECT id, client_id, search_name FROM patients', { type: 'SELECT' })) as Array<{ id: number; client_id: number; search_name: string }>;
-  const rows = patients.flatMap((p) => [...new Set(p.search_name.split(' ').filter(Boolean))].map((term) => ({ client_id: p.client_id, term: term.slice(0, 50), patient_id: p.id })));
+  const patients = (await qi.sequelize.query('SELECT id, client_id, search_name FROM patients', { type: 'SELECT' })) as Array<{
+    id: number;
+    client_id: number;
+    search_name: string;
+  }>;
+  const rows = patients.flatMap((p) =>
+    [...new Set(p.search_name.split(' ').filter(Boolean))].map((term) => ({
+      client_id: p.client_id,
+      term: term.slice(0, 50),
+      patient_id: p.id,
+    })),
+  );
   for (let i = 0; i < rows.length; i += 300) await qi.bulkInsert('patient_search_terms', rows.slice(i, i + 300));
 }
 

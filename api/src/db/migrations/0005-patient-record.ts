@@ -62,7 +62,10 @@ export async function up({ context: qi }: { context: QueryInterface }) {
     end_date: { type: DATE, allowNull: true },
     ...stamps,
   });
-  await qi.addIndex('patient_conditions', ['client_id', 'patient_id', 'condition_type_id'], { unique: true, name: 'patient_conditions_one_per_type' });
+  await qi.addIndex('patient_conditions', ['client_id', 'patient_id', 'condition_type_id'], {
+    unique: true,
+    name: 'patient_conditions_one_per_type',
+  });
 
   await qi.createTable('clinical_variables', {
     id: { type: INTEGER, primaryKey: true },
@@ -83,7 +86,9 @@ export async function up({ context: qi }: { context: QueryInterface }) {
     created_by: { type: INTEGER, allowNull: true },
     created_at: { type: DATE, allowNull: false },
   });
-  await qi.addIndex('clinical_observations', ['client_id', 'patient_id', 'clinical_variable_id', 'observed_at'], { name: 'clinical_observations_patient' });
+  await qi.addIndex('clinical_observations', ['client_id', 'patient_id', 'clinical_variable_id', 'observed_at'], {
+    name: 'clinical_observations_patient',
+  });
 
   await qi.createTable('caregivers', {
     id,
@@ -102,7 +107,13 @@ export async function up({ context: qi }: { context: QueryInterface }) {
   await qi.addIndex('caregivers', ['client_id', 'id_type', 'nid'], { unique: true, name: 'caregivers_document' });
   await qi.createTable('patient_caregivers', {
     patient_id: { ...patient, primaryKey: true },
-    caregiver_id: { type: INTEGER, allowNull: false, primaryKey: true, references: { model: 'caregivers', key: 'id' }, onDelete: 'CASCADE' },
+    caregiver_id: {
+      type: INTEGER,
+      allowNull: false,
+      primaryKey: true,
+      references: { model: 'caregivers', key: 'id' },
+      onDelete: 'CASCADE',
+    },
     client_id: client,
     relationship: { type: STRING(40), allowNull: true },
     created_at: { type: DATE, allowNull: false },
@@ -111,7 +122,16 @@ export async function up({ context: qi }: { context: QueryInterface }) {
 }
 
 export async function down({ context: qi }: { context: QueryInterface }) {
-  for (const t of ['patient_caregivers', 'caregivers', 'clinical_observations', 'clinical_variables', 'patient_conditions', 'condition_types', 'observations', 'prompts']) {
+  for (const t of [
+    'patient_caregivers',
+    'caregivers',
+    'clinical_observations',
+    'clinical_variables',
+    'patient_conditions',
+    'condition_types',
+    'observations',
+    'prompts',
+  ]) {
     await qi.dropTable(t);
   }
 }

@@ -62,7 +62,9 @@ export async function up({ context: qi }: { context: QueryInterface }) {
   await qi.addIndex('alerts', ['client_id', 'status', 'created_at']);
   await qi.addIndex('alerts', ['client_id', 'created_at', 'priority']);
   await qi.addIndex('alerts', ['patient_id', 'status', 'created_at']);
-  await qi.sequelize.query('CREATE UNIQUE INDEX alerts_one_open_per_rule ON alerts (patient_id, alarm_id) WHERE status = 1 AND alarm_id IS NOT NULL');
+  await qi.sequelize.query(
+    'CREATE UNIQUE INDEX alerts_one_open_per_rule ON alerts (patient_id, alarm_id) WHERE status = 1 AND alarm_id IS NOT NULL',
+  );
 
   // Later out-of-range readings of an open alert ('Mediciones posteriores').
   await qi.createTable('alert_measurements', {

@@ -69,5 +69,6 @@ export async function down({ context: qi }: { context: QueryInterface }) {
   await qi.dropTable('sso_requests');
   await qi.dropTable('webhook_attempts');
   await qi.dropTable('webhook_deliveries');
-  for (const c of ['webhook_disabled_reason', 'webhook_disabled_at', 'webhook_failing_since', 'webhook_failures']) await qi.removeColumn('clients', c);
+  for (const c of ['webhook_disabled_reason', 'webhook_disabled_at', 'webhook_failing_since', 'webhook_failures'])
+    await qi.removeColumn('clients', c);
 }

@@ -7,7 +7,8 @@ import type { QueryInterface } from 'sequelize';
  * Triggers keep it exact whoever writes alerts (API, jobs, seeds, SQL by hand); the backfill and
  * the triggers are created in one transaction, so no alert written meanwhile is missed.
  */
-const BACKFILL = 'INSERT INTO alert_status_counts (client_id, status, n) SELECT client_id, status, COUNT(*) FROM alerts GROUP BY client_id, status';
+const BACKFILL =
+  'INSERT INTO alert_status_counts (client_id, status, n) SELECT client_id, status, COUNT(*) FROM alerts GROUP BY client_id, status';
 
 const SQLITE = [
   `CREATE TRIGGER alert_status_counts_insert AFTER INSERT ON alerts BEGIN

@@ -15,7 +15,9 @@ export function alarmsRouter(sequelize: Sequelize, now: () => Date): Router {
     const p = readListParams(req, 10);
     const { offset, limit } = pageWindow(req.query as Record<string, unknown>, 10);
     const { rows, total } = await alarms.listAlarms(sequelize, staffOf(req).clientId, {
-      ...p, offset, limit,
+      ...p,
+      offset,
+      limit,
       clinical_element: optionalNumber(req.query.clinical_element),
       priority: optionalNumber(req.query.priority),
     });

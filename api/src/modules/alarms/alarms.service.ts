@@ -99,7 +99,10 @@ export async function listAlarms(sequelize: Sequelize, clientId: number, p: Alar
 }
 
 export async function getAlarm(sequelize: Sequelize, clientId: number, id: number): Promise<AlarmDto> {
-  const [row] = await select<AlarmRow>(sequelize, `SELECT ${COLUMNS} FROM alarms a WHERE a.id = :id AND a.client_id = :clientId`, { id, clientId });
+  const [row] = await select<AlarmRow>(sequelize, `SELECT ${COLUMNS} FROM alarms a WHERE a.id = :id AND a.client_id = :clientId`, {
+    id,
+    clientId,
+  });
   if (!row) throw notFound('La alerta no existe.');
   return toAlarmDto(row);
 }
@@ -124,9 +127,18 @@ export async function createAlarm(sequelize: Sequelize, clientId: number, input:
        request_repeat_measurement, alarm_default_new_patients, status, created_at, updated_at)
      VALUES (:clientId, :name, 1, :element, :priority, :min, :max, :ia, :script, :prompt, :repeat, :defaultNew, 1, :now, :now) RETURNING id`,
     {
-      clientId, name: input.name.trim(), element: input.clinical_element, priority: input.priority, min: input.minimum_condition,
-      max: input.maximum_condition, ia: !!input.ia_alarm, script: ia.ia_script, prompt: ia.prompt_ia,
-      repeat: !!input.request_repeat_measurement, defaultNew: !!input.alarm_default_new_patients, now,
+      clientId,
+      name: input.name.trim(),
+      element: input.clinical_element,
+      priority: input.priority,
+      min: input.minimum_condition,
+      max: input.maximum_condition,
+      ia: !!input.ia_alarm,
+      script: ia.ia_script,
+      prompt: ia.prompt_ia,
+      repeat: !!input.request_repeat_measurement,
+      defaultNew: !!input.alarm_default_new_patients,
+      now,
     },
   );
   return getAlarm(sequelize, clientId, id);
@@ -143,9 +155,19 @@ export async function updateAlarm(sequelize: Sequelize, clientId: number, id: nu
        ia_alarm = :ia, ia_script = :script, prompt_ia = :prompt, request_repeat_measurement = :repeat, alarm_default_new_patients = :defaultNew,
        updated_at = :now WHERE id = :id AND client_id = :clientId`,
     {
-      id, clientId, name: merged.name.trim(), element: merged.clinical_element, priority: merged.priority, min: merged.minimum_condition,
-      max: merged.maximum_condition, ia: merged.ia_alarm, script: ia.ia_script, prompt: ia.prompt_ia,
-      repeat: merged.request_repeat_measurement, defaultNew: merged.alarm_default_new_patients, now,
+      id,
+      clientId,
+      name: merged.name.trim(),
+      element: merged.clinical_element,
+      priority: merged.priority,
+      min: merged.minimum_condition,
+      max: merged.maximum_condition,
+      ia: merged.ia_alarm,
+      script: ia.ia_script,
+      prompt: ia.prompt_ia,
+      repeat: merged.request_repeat_measurement,
+      defaultNew: merged.alarm_default_new_patients,
+      now,
     },
   );
   return getAlarm(sequelize, clientId, id);
@@ -156,7 +178,12 @@ export async function deleteAlarm(sequelize: Sequelize, clientId: number, id: nu
   await getAlarm(sequelize, clientId, id);
   await sequelize.transaction(async (transaction) => {
     await execute(sequelize, 'DELETE FROM patient_alarms WHERE alarm_id = :id', { id }, transaction);
-    await execute(sequelize, 'UPDATE alerts SET alarm_id = NULL WHERE alarm_id = :id AND client_id = :clientId', { id, clientId }, transaction);
+    await execute(
+      sequelize,
+      'UPDATE alerts SET alarm_id = NULL WHERE alarm_id = :id AND client_id = :clientId',
+      { id, clientId },
+      transaction,
+    );
     await execute(sequelize, 'DELETE FROM alarms WHERE id = :id AND client_id = :clientId', { id, clientId }, transaction);
   });
 }
@@ -189,20 +216,40 @@ export async function listPatientAlarms(sequelize: Sequelize, patientId: number,
  * Replaces a patient's assignment (02 §7 `alarm_ids`): duplicates dropped, every id must be one of
  * the client's rules (another client's id is a field error, not a leak).
  */
-export async function setPatientAlarms(sequelize: Sequelize, clientId: number, patientId: number, alarmIds: number[], transaction?: Transaction): Promise<void> {
+export async function setPatientAlarms(
+  sequelize: Sequelize,
+  clientId: number,
+  patientId: number,
+  alarmIds: number[],
+  transaction?: Transaction,
+): Promise<void> {
   const ids = [...new Set(alarmIds)];
   if (ids.length) {
-    const [{ n }] = await select<{ n: number }>(sequelize, 'SELECT COUNT(*) AS n FROM alarms WHERE client_id = :clientId AND id IN (:ids)', { clientId, ids }, transaction);
+    const [{ n }] = await select<{ n: number }>(
+      sequelize,
+      'SELECT COUNT(*) AS n FROM alarms WHERE client_id = :clientId AND id IN (:ids)',
+      { clientId, ids },
+      transaction,
+    );
     if (Number(n) !== ids.length) throw badRequest('alarm_ids', 'Una de las alertas no existe.');
   }
   await execute(sequelize, 'DELETE FROM patient_alarms WHERE patient_id = :patientId', { patientId }, transaction);
   if (ids.length) {
-    await sequelize.getQueryInterface().bulkInsert('patient_alarms', ids.map((alarm_id) => ({ patient_id: patientId, alarm_id })), { transaction });
+    await sequelize.getQueryInterface().bulkInsert(
+      'patient_alarms',
+      ids.map((alarm_id) => ({ patient_id: patientId, alarm_id })),
+      { transaction },
+    );
   }
 }
 
 /** Rules marked 'Asignada a pacientes nuevos' attach to every new patient of the client. */
-export async function attachDefaultAlarms(sequelize: Sequelize, clientId: number, patientId: number, transaction?: Transaction): Promise<void> {
+export async function attachDefaultAlarms(
+  sequelize: Sequelize,
+  clientId: number,
+  patientId: number,
+  transaction?: Transaction,
+): Promise<void> {
   await sequelize.query(
     `INSERT INTO patient_alarms (patient_id, alarm_id) SELECT :patientId, id FROM alarms WHERE client_id = :clientId AND alarm_default_new_patients = :yes`,
     { replacements: { patientId, clientId, yes: true }, transaction },
@@ -211,6 +258,8 @@ export async function attachDefaultAlarms(sequelize: Sequelize, clientId: number
 
 /** The patient card's 'Alertas activas' (01 §2): open alerts of the patient, one index range. */
 export async function countOpenAlerts(sequelize: Sequelize, patientId: number): Promise<number> {
-  const [{ n }] = await select<{ n: number }>(sequelize, 'SELECT COUNT(*) AS n FROM alerts WHERE patient_id = :patientId AND status = 1', { patientId });
+  const [{ n }] = await select<{ n: number }>(sequelize, 'SELECT COUNT(*) AS n FROM alerts WHERE patient_id = :patientId AND status = 1', {
+    patientId,
+  });
   return Number(n);
 }

@@ -19,8 +19,12 @@ export async function closeOpenAlertsOfPatient(
   text: string,
 ): Promise<number> {
   const r = {
-    patientId: target.patient_id, clientId: target.client_id, now: ctx.now, text,
-    userId: author.user_id, userName: author.user_name?.trim() || SYSTEM_AUTHOR,
+    patientId: target.patient_id,
+    clientId: target.client_id,
+    now: ctx.now,
+    text,
+    userId: author.user_id,
+    userName: author.user_name?.trim() || SYSTEM_AUTHOR,
   };
   await execute(
     ctx.sequelize,
@@ -48,5 +52,8 @@ export async function statusChangeAuthor(sequelize: Sequelize, transaction: Tran
     transaction,
   );
   if (!row) return { user_id: null, user_name: null };
-  return { user_id: row.user_id == null ? null : Number(row.user_id), user_name: row.first_name ? `${row.first_name} ${row.last_name ?? ''}` : null };
+  return {
+    user_id: row.user_id == null ? null : Number(row.user_id),
+    user_name: row.first_name ? `${row.first_name} ${row.last_name ?? ''}` : null,
+  };
 }

@@ -60,7 +60,12 @@ async function checkAlarms(ctx: MeasurementHookContext, stored: StoredMeasuremen
   for (const patientId of patientIds) {
     const own = rules
       .filter((r) => Number(r.patient_id) === patientId)
-      .map((r) => ({ ...r, id: Number(r.id), minimum_condition: Number(r.minimum_condition), maximum_condition: Number(r.maximum_condition) }));
+      .map((r) => ({
+        ...r,
+        id: Number(r.id),
+        minimum_condition: Number(r.minimum_condition),
+        maximum_condition: Number(r.maximum_condition),
+      }));
     if (!own.length) continue;
     const openByRule = new Map(open.filter((a) => Number(a.patient_id) === patientId).map((a) => [Number(a.alarm_id), Number(a.id)]));
     const readings: Reading[] = stored.filter((m) => m.patient_id === patientId);
@@ -71,10 +76,20 @@ async function checkAlarms(ctx: MeasurementHookContext, stored: StoredMeasuremen
         const opened = await openAlert(
           ctx,
           {
-            client_id: clientId, patient_id: patientId, alert_type: 0, priority: Number(action.rule.priority),
-            clinical_element: action.reading.clinical_element, alarm_id: action.rule.id, measurement_id: action.reading.id,
+            client_id: clientId,
+            patient_id: patientId,
+            alert_type: 0,
+            priority: Number(action.rule.priority),
+            clinical_element: action.reading.clinical_element,
+            alarm_id: action.rule.id,
+            measurement_id: action.reading.id,
           },
-          { value: action.reading.value, alarm_name: action.rule.name, minimum_condition: action.rule.minimum_condition, maximum_condition: action.rule.maximum_condition },
+          {
+            value: action.reading.value,
+            alarm_name: action.rule.name,
+            minimum_condition: action.rule.minimum_condition,
+            maximum_condition: action.rule.maximum_condition,
+          },
         );
         openByRule.set(action.rule.id, opened.id);
         if (opened.created) continue;
@@ -86,5 +101,10 @@ async function checkAlarms(ctx: MeasurementHookContext, stored: StoredMeasuremen
   if (!links.length) return;
   // Ids from the database and from this insert: integers, written as such.
   const values = links.map(([a, m]) => `(${Math.trunc(Number(a))}, ${Math.trunc(Number(m))})`).join(', ');
-  await execute(ctx.sequelize, `INSERT INTO alert_measurements (alert_id, measurement_id) VALUES ${values} ON CONFLICT DO NOTHING`, {}, ctx.transaction);
+  await execute(
+    ctx.sequelize,
+    `INSERT INTO alert_measurements (alert_id, measurement_id) VALUES ${values} ON CONFLICT DO NOTHING`,
+    {},
+    ctx.transaction,
+  );
 }

@@ -37,29 +37,64 @@ export interface OpenedAlert {
  * partial index alerts_one_open_per_rule decides, so two readings stored at once cannot open two.
  * The hooks (webhook, patient message) run only for an alert really created, in the same transaction.
  */
-export async function openAlert(ctx: RaiseAlertContext, input: RaiseAlertInput, snapshot: { value?: number | null; alarm_name?: string | null; minimum_condition?: number | null; maximum_condition?: number | null } = {}): Promise<OpenedAlert> {
+export async function openAlert(
+  ctx: RaiseAlertContext,
+  input: RaiseAlertInput,
+  snapshot: {
+    value?: number | null;
+    alarm_name?: string | null;
+    minimum_condition?: number | null;
+    maximum_condition?: number | null;
+  } = {},
+): Promise<OpenedAlert> {
   const { sequelize, transaction, now } = ctx;
   const replacements = {
-    client: input.client_id, patient: input.patient_id, type: input.alert_type, priority: input.priority,
-    element: input.clinical_element ?? null, description: input.description ?? null, alarm: input.alarm_id ?? null,
-    measurement: input.measurement_id ?? null, activity: input.activity_id ?? null, value: snapshot.value ?? null,
-    alarmName: snapshot.alarm_name ?? null, min: snapshot.minimum_condition ?? null, max: snapshot.maximum_condition ?? null, now,
+    client: input.client_id,
+    patient: input.patient_id,
+    type: input.alert_type,
+    priority: input.priority,
+    element: input.clinical_element ?? null,
+    description: input.description ?? null,
+    alarm: input.alarm_id ?? null,
+    measurement: input.measurement_id ?? null,
+    activity: input.activity_id ?? null,
+    value: snapshot.value ?? null,
+    alarmName: snapshot.alarm_name ?? null,
+    min: snapshot.minimum_condition ?? null,
+    max: snapshot.maximum_condition ?? null,
+    now,
   };
   const insert = `INSERT INTO alerts (client_id, patient_id, alert_type, status, priority, clinical_element, description, alarm_id, measurement_id, activity_id,
        value, alarm_name, minimum_condition, maximum_condition, created_at, updated_at)
      VALUES (:client, :patient, :type, 1, :priority, :element, :description, :alarm, :measurement, :activity, :value, :alarmName, :min, :max, :now, :now)`;
   const hook = (id: number) =>
     runAlertHooks(ctx, {
-      id, client_id: input.client_id, patient_id: input.patient_id, alert_type: input.alert_type, priority: input.priority,
-      clinical_element: input.clinical_element ?? null, alarm_id: input.alarm_id ?? null, measurement_id: input.measurement_id ?? null,
+      id,
+      client_id: input.client_id,
+      patient_id: input.patient_id,
+      alert_type: input.alert_type,
+      priority: input.priority,
+      clinical_element: input.clinical_element ?? null,
+      alarm_id: input.alarm_id ?? null,
+      measurement_id: input.measurement_id ?? null,
     });
   if (input.alarm_id == null) {
     const id = await insertReturningId(sequelize, `${insert} RETURNING id`, replacements, transaction);
     await hook(id);
     return { id, created: true };
   }
-  const inserted = await execute(sequelize, `${insert} ON CONFLICT (patient_id, alarm_id) WHERE status = 1 AND alarm_id IS NOT NULL DO NOTHING`, replacements, transaction);
-  const [existing] = await select<{ id: number }>(sequelize, 'SELECT id FROM alerts WHERE patient_id = :patient AND alarm_id = :alarm AND status = 1', replacements, transaction);
+  const inserted = await execute(
+    sequelize,
+    `${insert} ON CONFLICT (patient_id, alarm_id) WHERE status = 1 AND alarm_id IS NOT NULL DO NOTHING`,
+    replacements,
+    transaction,
+  );
+  const [existing] = await select<{ id: number }>(
+    sequelize,
+    'SELECT id FROM alerts WHERE patient_id = :patient AND alarm_id = :alarm AND status = 1',
+    replacements,
+    transaction,
+  );
   if (!existing) throw new Error('openAlert: conflicting open alert vanished');
   const id = Number(existing.id);
   if (inserted === 1) await hook(id);

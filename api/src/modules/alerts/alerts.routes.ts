@@ -16,7 +16,12 @@ function statusOf(v: unknown): 'open' | 'closed' | undefined {
 
 function filtersOf(req: Request): alerts.AlertFilters {
   const q = req.query as Record<string, unknown>;
-  return { status: statusOf(q.status), alert_type: num(q.alert_type), clinical_element: num(q.clinical_element), priority: num(q.priority) };
+  return {
+    status: statusOf(q.status),
+    alert_type: num(q.alert_type),
+    clinical_element: num(q.clinical_element),
+    priority: num(q.priority),
+  };
 }
 
 export function alertsRouter(deps: alerts.AlertDeps): Router {
@@ -35,7 +40,9 @@ export function alertsRouter(deps: alerts.AlertDeps): Router {
   r.put('/patients/:id/alerts/:alertId', requireStaff(), close);
   r.patch('/patients/:id/alerts/:alertId', requireStaff(), close);
   r.post('/patients/:id/alerts/:alertId/alert_entries', requireStaff(), async (req, res) => {
-    res.status(201).json(await alerts.addAlertEntry(deps, staffOf(req), Number(req.params.id), Number(req.params.alertId), req.body.description));
+    res
+      .status(201)
+      .json(await alerts.addAlertEntry(deps, staffOf(req), Number(req.params.id), Number(req.params.alertId), req.body.description));
   });
   r.get('/reports/client_alerts_list', requireStaff(), async (req, res) => {
     const q = req.query as Record<string, unknown>;

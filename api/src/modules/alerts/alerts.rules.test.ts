@@ -6,7 +6,13 @@ const heart = { id: 10, clinical_element: 1, minimum_condition: 50, maximum_cond
 const legacyHeart = { id: 11, clinical_element: 0, minimum_condition: 60, maximum_condition: 100 };
 const sat = { id: 20, clinical_element: 2, minimum_condition: 90, maximum_condition: 100 };
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 22, 8, minute));
-const reading = (id: number, clinical_element: number, value: number, minute = id): Reading => ({ id, patient_id: 1, clinical_element, value, when: at(minute) });
+const reading = (id: number, clinical_element: number, value: number, minute = id): Reading => ({
+  id,
+  patient_id: 1,
+  clinical_element,
+  value,
+  when: at(minute),
+});
 
 describe('D10 range check', () => {
   it.each([
@@ -40,7 +46,12 @@ describe('planAlarmActions', () => {
     ['in range: nothing', [reading(1, 1, 80)], new Map<number, number>(), []],
     ['out of range: opens', [reading(1, 1, 130)], new Map<number, number>(), ['open:10:1']],
     ['rule already open: attaches to it', [reading(1, 1, 130)], new Map([[10, 77]]), ['attach:10:1:77']],
-    ['two readings in one batch: opens once, attaches the later one', [reading(2, 1, 140), reading(1, 1, 130)], new Map<number, number>(), ['open:10:1', 'attach:10:2:new']],
+    [
+      'two readings in one batch: opens once, attaches the later one',
+      [reading(2, 1, 140), reading(1, 1, 130)],
+      new Map<number, number>(),
+      ['open:10:1', 'attach:10:2:new'],
+    ],
     ['other element: its own rule', [reading(1, 2, 85)], new Map([[10, 77]]), ['open:20:1']],
   ])('%s', (_name, readings, open, expected) => {
     const actions = planAlarmActions(readings, [heart, sat], open).map((a) =>

@@ -9,8 +9,7 @@ export interface Reading {
 }
 
 export type AlarmAction<R extends RuleForCheck> =
-  | { kind: 'open'; rule: R; reading: Reading }
-  | { kind: 'attach'; rule: R; reading: Reading; alertId: number | null };
+  { kind: 'open'; rule: R; reading: Reading } | { kind: 'attach'; rule: R; reading: Reading; alertId: number | null };
 
 /**
  * D10 for one patient's readings, oldest first: a reading outside a rule's range opens an alert
@@ -18,7 +17,11 @@ export type AlarmAction<R extends RuleForCheck> =
  * in which case it attaches to it ('Mediciones posteriores'). `alertId` null = the alert this
  * batch opens.
  */
-export function planAlarmActions<R extends RuleForCheck>(readings: Reading[], rules: R[], openAlerts: Map<number, number>): AlarmAction<R>[] {
+export function planAlarmActions<R extends RuleForCheck>(
+  readings: Reading[],
+  rules: R[],
+  openAlerts: Map<number, number>,
+): AlarmAction<R>[] {
   const open = new Map<number, number | null>(openAlerts);
   const actions: AlarmAction<R>[] = [];
   const sorted = [...readings].sort((a, b) => a.when.getTime() - b.when.getTime() || a.id - b.id);
@@ -37,11 +40,27 @@ export function planAlarmActions<R extends RuleForCheck>(readings: Reading[], ru
 
 function offsetMs(instant: Date, timeZone: string): number {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
       .formatToParts(instant)
       .map((p) => [p.type, p.value]),
   );
-  const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  const asUtc = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
   return asUtc - (instant.getTime() - instant.getMilliseconds());
 }
 
@@ -60,7 +79,10 @@ export function nextDay(day: string): string {
 }
 
 /** page/per_page (02 §7) or simple-rest _start/_end (D3), whichever the caller sent. */
-export function pageWindow(q: { page?: unknown; per_page?: unknown; _start?: unknown; _end?: unknown }, defaultSize = 10): { offset: number; limit: number } {
+export function pageWindow(
+  q: { page?: unknown; per_page?: unknown; _start?: unknown; _end?: unknown },
+  defaultSize = 10,
+): { offset: number; limit: number } {
   if (q.page != null || q.per_page != null) {
     const perPage = Math.min(100, Math.max(1, Number(q.per_page ?? defaultSize) || defaultSize));
     const page = Math.max(1, Number(q.page ?? 1) || 1);

@@ -7,7 +7,14 @@ import type { Catalogues } from '../catalogues/catalogues.service.js';
 import { findPatient } from '../patients/patients.service.js';
 import { patientSearchClauses } from '../patients/patient-search.sql.js';
 import {
-  ALERT_TYPE_NAMES, PRIORITY_KEYS, PRIORITY_NAMES, alertStatusName, canonicalElement, elementName, elementUnit, validateEntry,
+  ALERT_TYPE_NAMES,
+  PRIORITY_KEYS,
+  PRIORITY_NAMES,
+  alertStatusName,
+  canonicalElement,
+  elementName,
+  elementUnit,
+  validateEntry,
 } from '@vigia/contract/rules/alarms';
 import { dayStartUtc, nextDay } from './alerts.rules.js';
 import type { components } from '@vigia/contract/openapi';
@@ -67,8 +74,12 @@ const iso = (v: string | Date) => new Date(v).toISOString();
 
 function toMeasurement(id: number, value: number, when: string | Date, element: number): AlertMeasurement {
   return {
-    id: Number(id), value: Number(value), when: iso(when), clinical_element: Number(element),
-    clinical_element_name: elementName(Number(element)), clinical_element_unit: elementUnit(Number(element)),
+    id: Number(id),
+    value: Number(value),
+    when: iso(when),
+    clinical_element: Number(element),
+    clinical_element_name: elementName(Number(element)),
+    clinical_element_unit: elementUnit(Number(element)),
   };
 }
 
@@ -95,33 +106,55 @@ export function toAlertDto(r: AlertRow, entries: AlertEntry[]): AlertDto {
     time_zone_patient: r.time_zone,
     patient: { id: Number(r.patient_id), full_name: `${r.first_name} ${r.last_name}`, nid: r.nid },
     alarm: hasAlarm
-      ? { id: r.alarm_id == null ? null : Number(r.alarm_id), name: r.alarm_name!, priority: Number(r.priority), minimum_condition: Number(r.minimum_condition), maximum_condition: Number(r.maximum_condition) }
+      ? {
+          id: r.alarm_id == null ? null : Number(r.alarm_id),
+          name: r.alarm_name!,
+          priority: Number(r.priority),
+          minimum_condition: Number(r.minimum_condition),
+          maximum_condition: Number(r.maximum_condition),
+        }
       : null,
     measurement: r.measurement_id != null && r.m_when != null ? toMeasurement(r.measurement_id, r.m_value!, r.m_when, r.m_element!) : null,
     activity_id: r.activity_id == null ? null : Number(r.activity_id),
     entries,
-    closed_by_name: r.closer_first ? `${r.closer_first} ${r.closer_last}` : entries.at(-1)?.user_name ?? null,
+    closed_by_name: r.closer_first ? `${r.closer_first} ${r.closer_last}` : (entries.at(-1)?.user_name ?? null),
   };
 }
 
 async function entriesOf(sequelize: Sequelize, alertIds: number[]): Promise<Map<number, AlertEntry[]>> {
   const map = new Map<number, AlertEntry[]>();
   if (!alertIds.length) return map;
-  const rows = await select<{ id: number; alert_id: number; description: string; user_id: number | null; user_name: string; created_at: string }>(
+  const rows = await select<{
+    id: number;
+    alert_id: number;
+    description: string;
+    user_id: number | null;
+    user_name: string;
+    created_at: string;
+  }>(
     sequelize,
     'SELECT id, alert_id, description, user_id, user_name, created_at FROM alert_entries WHERE alert_id IN (:ids) ORDER BY id',
     { ids: alertIds },
   );
   for (const e of rows) {
     const list = map.get(Number(e.alert_id)) ?? [];
-    list.push({ id: Number(e.id), description: e.description, user_id: e.user_id == null ? null : Number(e.user_id), user_name: e.user_name, created_at: iso(e.created_at) });
+    list.push({
+      id: Number(e.id),
+      description: e.description,
+      user_id: e.user_id == null ? null : Number(e.user_id),
+      user_name: e.user_name,
+      created_at: iso(e.created_at),
+    });
     map.set(Number(e.alert_id), list);
   }
   return map;
 }
 
 async function toDtos(sequelize: Sequelize, rows: AlertRow[]): Promise<AlertDto[]> {
-  const entries = await entriesOf(sequelize, rows.map((r) => Number(r.id)));
+  const entries = await entriesOf(
+    sequelize,
+    rows.map((r) => Number(r.id)),
+  );
   return rows.map((r) => toAlertDto(r, entries.get(Number(r.id)) ?? []));
 }
 
@@ -152,12 +185,21 @@ export interface AlertFilters {
 }
 
 /** `total`, when given, answers the count instead of counting the filtered rows (status alone: alert_status_counts). */
-async function page(sequelize: Sequelize, where: string[], params: Record<string, unknown>, offset: number, limit: number, total?: () => Promise<number>) {
+async function page(
+  sequelize: Sequelize,
+  where: string[],
+  params: Record<string, unknown>,
+  offset: number,
+  limit: number,
+  total?: () => Promise<number>,
+) {
   const clause = where.join(' AND ');
   // The page's ids first, from the alerts table alone, then the joins for those rows only: when
   // the order cannot come from an index (a name search), only ids are sorted, not joined rows.
   // Sent together: on SQLite they run back to back without a trip through JavaScript between them.
-  const count = total ? total() : select<{ n: number }>(sequelize, `SELECT COUNT(*) AS n FROM alerts al WHERE ${clause}`, params).then(([{ n }]) => Number(n));
+  const count = total
+    ? total()
+    : select<{ n: number }>(sequelize, `SELECT COUNT(*) AS n FROM alerts al WHERE ${clause}`, params).then(([{ n }]) => Number(n));
   const [rows, n] = await Promise.all([
     select<AlertRow>(
       sequelize,
@@ -176,7 +218,14 @@ async function reachPatient(principal: Principal, patientId: number) {
   return findPatient(principal.clientId, patientId);
 }
 
-export async function listPatientAlerts(deps: AlertDeps, principal: Principal, patientId: number, filters: AlertFilters, offset: number, limit: number) {
+export async function listPatientAlerts(
+  deps: AlertDeps,
+  principal: Principal,
+  patientId: number,
+  filters: AlertFilters,
+  offset: number,
+  limit: number,
+) {
   await reachPatient(principal, patientId);
   const where = ['al.patient_id = :patientId', 'al.client_id = :clientId'];
   const params: Record<string, unknown> = { patientId, clientId: principal.clientId };
@@ -205,15 +254,29 @@ export async function listClientAlerts(deps: AlertDeps, principal: StaffPrincipa
     params.to = dayStartUtc(nextDay(q.end_at), zone);
   }
   patientSearchClauses(q.search, 'al.patient_id', where, params);
-  const statusOnly = q.alert_type == null && q.clinical_element == null && q.priority == null && !q.start_at && !q.end_at && !q.search?.trim();
+  const statusOnly =
+    q.alert_type == null && q.clinical_element == null && q.priority == null && !q.start_at && !q.end_at && !q.search?.trim();
   const status = q.status === 'open' ? [1] : q.status === 'closed' ? [2] : null;
-  return page(deps.sequelize, where, params, offset, limit, statusOnly ? () => countByStatus(deps.sequelize, principal.clientId, status) : undefined);
+  return page(
+    deps.sequelize,
+    where,
+    params,
+    offset,
+    limit,
+    statusOnly ? () => countByStatus(deps.sequelize, principal.clientId, status) : undefined,
+  );
 }
 
 async function findAlertRow(sequelize: Sequelize, clientId: number, patientId: number, alertId: number): Promise<AlertRow> {
-  const [row] = await select<AlertRow>(sequelize, `${SELECT_ALERT} WHERE al.id = :alertId AND al.patient_id = :patientId AND al.client_id = :clientId`, {
-    alertId, patientId, clientId,
-  });
+  const [row] = await select<AlertRow>(
+    sequelize,
+    `${SELECT_ALERT} WHERE al.id = :alertId AND al.patient_id = :patientId AND al.client_id = :clientId`,
+    {
+      alertId,
+      patientId,
+      clientId,
+    },
+  );
   if (!row) throw notFound('La alerta no existe.');
   return row;
 }
@@ -232,8 +295,12 @@ export async function getPatientAlert(deps: AlertDeps, principal: Principal, pat
     ...dto,
     later_measurements: later.map((m) => toMeasurement(m.id, m.value, m.when, m.clinical_element)),
     contact: {
-      address: p.address, neighborhood: p.neighborhood, city_name: deps.catalogues.city(p.city_id)?.name ?? null,
-      prefix: p.prefix, cellphone: p.cellphone, email: p.email,
+      address: p.address,
+      neighborhood: p.neighborhood,
+      city_name: deps.catalogues.city(p.city_id)?.name ?? null,
+      prefix: p.prefix,
+      cellphone: p.cellphone,
+      email: p.email,
     },
   };
 }
@@ -247,7 +314,13 @@ async function assertMayHandle(principal: StaffPrincipal, patientId: number) {
 
 const authorName = (principal: StaffPrincipal) => `${principal.user.first_name} ${principal.user.last_name}`.trim();
 
-export async function addAlertEntry(deps: AlertDeps, principal: StaffPrincipal, patientId: number, alertId: number, description: string): Promise<AlertEntry> {
+export async function addAlertEntry(
+  deps: AlertDeps,
+  principal: StaffPrincipal,
+  patientId: number,
+  alertId: number,
+  description: string,
+): Promise<AlertEntry> {
   await assertMayHandle(principal, patientId);
   const message = validateEntry(description);
   if (message) throw badRequest('description', message);
@@ -280,7 +353,13 @@ export async function addAlertEntry(deps: AlertDeps, principal: StaffPrincipal, 
  * update only matches an open alert, so of two users closing at once one wins and the other gets
  * 409 with nothing stored.
  */
-export async function closeAlert(deps: AlertDeps, principal: StaffPrincipal, patientId: number, alertId: number, body: AlertClose): Promise<AlertDetail> {
+export async function closeAlert(
+  deps: AlertDeps,
+  principal: StaffPrincipal,
+  patientId: number,
+  alertId: number,
+  body: AlertClose,
+): Promise<AlertDetail> {
   await assertMayHandle(principal, patientId);
   if (body.description != null) {
     const message = validateEntry(body.description);
@@ -298,7 +377,12 @@ export async function closeAlert(deps: AlertDeps, principal: StaffPrincipal, pat
         transaction,
       );
     } else {
-      const entries = await select<{ description: string }>(deps.sequelize, 'SELECT description FROM alert_entries WHERE alert_id = :alertId', { alertId }, transaction);
+      const entries = await select<{ description: string }>(
+        deps.sequelize,
+        'SELECT description FROM alert_entries WHERE alert_id = :alertId',
+        { alertId },
+        transaction,
+      );
       if (!entries.some((e) => validateEntry(e.description) === null)) throw badRequest('description', validateEntry('')!);
     }
     const changed = await execute(
@@ -326,7 +410,10 @@ export async function alertMetrics(deps: AlertDeps, principal: StaffPrincipal, q
     select<Record<string, number | string>>(
       deps.sequelize,
       `SELECT ${priorities
-        .map((p) => `(SELECT COUNT(*) FROM alerts WHERE client_id = :clientId AND priority = ${p} AND created_at >= :from AND created_at < :to) AS p${p}`)
+        .map(
+          (p) =>
+            `(SELECT COUNT(*) FROM alerts WHERE client_id = :clientId AND priority = ${p} AND created_at >= :from AND created_at < :to) AS p${p}`,
+        )
         .join(', ')}`,
       { clientId: principal.clientId, from, to },
     ),
@@ -355,12 +442,21 @@ async function countByStatus(sequelize: Sequelize, clientId: number, statuses: n
 export async function alertUpdates(deps: AlertDeps, principal: StaffPrincipal, sinceId: number | undefined) {
   const open = await countAlerts(deps, principal, 'active');
   if (sinceId == null) {
-    const [last] = await select<{ id: number }>(deps.sequelize, 'SELECT id FROM alerts WHERE client_id = :clientId ORDER BY id DESC LIMIT 1', { clientId: principal.clientId });
+    const [last] = await select<{ id: number }>(
+      deps.sequelize,
+      'SELECT id FROM alerts WHERE client_id = :clientId ORDER BY id DESC LIMIT 1',
+      { clientId: principal.clientId },
+    );
     return { last_id: last ? Number(last.id) : 0, open_count: open, alerts: [] };
   }
-  const rows = await select<AlertRow>(deps.sequelize, `${SELECT_ALERT} WHERE al.client_id = :clientId AND al.id > :sinceId ORDER BY al.id LIMIT 50`, {
-    clientId: principal.clientId, sinceId,
-  });
+  const rows = await select<AlertRow>(
+    deps.sequelize,
+    `${SELECT_ALERT} WHERE al.client_id = :clientId AND al.id > :sinceId ORDER BY al.id LIMIT 50`,
+    {
+      clientId: principal.clientId,
+      sinceId,
+    },
+  );
   const alerts = await toDtos(deps.sequelize, rows);
   return { last_id: alerts.length ? alerts.at(-1)!.id : sinceId, open_count: open, alerts };
 }

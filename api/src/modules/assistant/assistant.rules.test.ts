@@ -15,12 +15,44 @@ const base: InstructionSources = {
 
 describe('composeInstructions', () => {
   it.each([
-    ['no instructions at all', {}, ['Clínica Norte', 'MARÍA PÉREZ', 'Mediciones recientes: ninguna.', 'Órdenes abiertas: ninguna.'], ['Instrucciones de', 'etiqueta']],
+    [
+      'no instructions at all',
+      {},
+      ['Clínica Norte', 'MARÍA PÉREZ', 'Mediciones recientes: ninguna.', 'Órdenes abiertas: ninguna.'],
+      ['Instrucciones de', 'etiqueta'],
+    ],
     ['client only', { client: 'Use usted.' }, ['Instrucciones de Clínica Norte:\nUse usted.'], ['etiqueta', 'este paciente']],
-    ['client, tags and patient', { client: 'C1', tags: [{ name: 'EPOC', text: 'T1' }, { name: 'HTA', text: 'T2' }], patient: 'P1' }, ['etiqueta EPOC:\nT1', 'etiqueta HTA:\nT2', 'prevalecen sobre las anteriores):\nP1'], []],
-    ['blank texts are left out', { client: '   ', tags: [{ name: 'X', text: ' ' }], patient: '' }, [], ['Instrucciones de', 'etiqueta X', 'este paciente']],
-    ['readings in the patient zone', { readings: [{ clinical_element: 3, value: 150, when: new Date('2026-03-02T13:05:00Z') }] }, ['02/03/2026, 08:05: Presión sistólica 150 mmHg'], []],
-    ['open orders', { orders: ['Losartán 50 mg cada 12 horas'] }, ['Órdenes abiertas:\n- Losartán 50 mg cada 12 horas'], ['Órdenes abiertas: ninguna.']],
+    [
+      'client, tags and patient',
+      {
+        client: 'C1',
+        tags: [
+          { name: 'EPOC', text: 'T1' },
+          { name: 'HTA', text: 'T2' },
+        ],
+        patient: 'P1',
+      },
+      ['etiqueta EPOC:\nT1', 'etiqueta HTA:\nT2', 'prevalecen sobre las anteriores):\nP1'],
+      [],
+    ],
+    [
+      'blank texts are left out',
+      { client: '   ', tags: [{ name: 'X', text: ' ' }], patient: '' },
+      [],
+      ['Instrucciones de', 'etiqueta X', 'este paciente'],
+    ],
+    [
+      'readings in the patient zone',
+      { readings: [{ clinical_element: 3, value: 150, when: new Date('2026-03-02T13:05:00Z') }] },
+      ['02/03/2026, 08:05: Presión sistólica 150 mmHg'],
+      [],
+    ],
+    [
+      'open orders',
+      { orders: ['Losartán 50 mg cada 12 horas'] },
+      ['Órdenes abiertas:\n- Losartán 50 mg cada 12 horas'],
+      ['Órdenes abiertas: ninguna.'],
+    ],
   ] as const)('%s', (_name, over, contains, absent) => {
     const text = composeInstructions({ ...base, ...(over as Partial<InstructionSources>) });
     for (const c of contains) expect(text).toContain(c);
@@ -28,7 +60,12 @@ describe('composeInstructions', () => {
   });
 
   it('puts the most general level first and the patient last', () => {
-    const text = composeInstructions({ ...base, client: 'NIVEL-CLIENTE', tags: [{ name: 'A', text: 'NIVEL-ETIQUETA' }], patient: 'NIVEL-PACIENTE' });
+    const text = composeInstructions({
+      ...base,
+      client: 'NIVEL-CLIENTE',
+      tags: [{ name: 'A', text: 'NIVEL-ETIQUETA' }],
+      patient: 'NIVEL-PACIENTE',
+    });
     const pos = ['NIVEL-CLIENTE', 'NIVEL-ETIQUETA', 'NIVEL-PACIENTE'].map((s) => text.indexOf(s));
     expect(pos).toEqual([...pos].sort((a, b) => a - b));
   });
@@ -36,12 +73,34 @@ describe('composeInstructions', () => {
 
 describe('readToolCall', () => {
   it.each([
-    ['registrar_medicion', { clinical_element: 6, value: 110 }, { tool: 'registrar_medicion', readings: [{ clinical_element: 6, value: 110 }] }],
-    ['registrar_medicion', { clinical_element: 3, value: 150, diastolic: 95 }, { tool: 'registrar_medicion', readings: [{ clinical_element: 3, value: 150 }, { clinical_element: 4, value: 95 }] }],
+    [
+      'registrar_medicion',
+      { clinical_element: 6, value: 110 },
+      { tool: 'registrar_medicion', readings: [{ clinical_element: 6, value: 110 }] },
+    ],
+    [
+      'registrar_medicion',
+      { clinical_element: 3, value: 150, diastolic: 95 },
+      {
+        tool: 'registrar_medicion',
+        readings: [
+          { clinical_element: 3, value: 150 },
+          { clinical_element: 4, value: 95 },
+        ],
+      },
+    ],
     ['registrar_medicion', { clinical_element: 3, value: 150 }, { tool: 'invalid', error: 'falta la presión diastólica' }],
-    ['registrar_medicion', { clinical_element: 7, value: 98 }, { tool: 'invalid', error: 'valor fuera de lo plausible para el elemento 7' }],
+    [
+      'registrar_medicion',
+      { clinical_element: 7, value: 98 },
+      { tool: 'invalid', error: 'valor fuera de lo plausible para el elemento 7' },
+    ],
     ['registrar_medicion', { clinical_element: 9, value: 1 }, { tool: 'invalid', error: 'elemento clínico no válido' }],
-    ['crear_alerta', { description: ' Dolor torácico ', priority: 1 }, { tool: 'crear_alerta', description: 'Dolor torácico', priority: 1 }],
+    [
+      'crear_alerta',
+      { description: ' Dolor torácico ', priority: 1 },
+      { tool: 'crear_alerta', description: 'Dolor torácico', priority: 1 },
+    ],
     ['crear_alerta', { description: 'Mareo', priority: 7 }, { tool: 'crear_alerta', description: 'Mareo', priority: 2 }],
     ['crear_alerta', {}, { tool: 'invalid', error: 'falta la descripción' }],
     ['guardar_resumen', { summary: 'Estable.' }, { tool: 'guardar_resumen', summary: 'Estable.' }],
@@ -62,9 +121,18 @@ describe('readToolCall', () => {
 
 describe('alarmScriptText', () => {
   it.each([
-    [{ script: null, patientName: 'MARÍA JOSÉ', alarmName: 'Alta', clinicalElement: 6, value: 250 }, 'Hola María, registramos una medición de glucosa de 250 mg/dL'],
-    [{ script: 'repetir_medicion', patientName: 'juan', alarmName: 'Alta', clinicalElement: 3, value: 182 }, 'Hola Juan, su última medición de presión sistólica (182 mmHg)'],
-    [{ script: 'desconocido', patientName: 'ana', alarmName: 'Fiebre', clinicalElement: null, value: null }, 'medición de fiebre de reciente'],
+    [
+      { script: null, patientName: 'MARÍA JOSÉ', alarmName: 'Alta', clinicalElement: 6, value: 250 },
+      'Hola María, registramos una medición de glucosa de 250 mg/dL',
+    ],
+    [
+      { script: 'repetir_medicion', patientName: 'juan', alarmName: 'Alta', clinicalElement: 3, value: 182 },
+      'Hola Juan, su última medición de presión sistólica (182 mmHg)',
+    ],
+    [
+      { script: 'desconocido', patientName: 'ana', alarmName: 'Fiebre', clinicalElement: null, value: null },
+      'medición de fiebre de reciente',
+    ],
   ])('%j', (input, expected) => {
     expect(alarmScriptText(input)).toContain(expected);
   });

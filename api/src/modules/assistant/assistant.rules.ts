@@ -36,7 +36,15 @@ const BASE = [
 ].join('\n');
 
 function formatWhen(when: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('es-CO', { timeZone, day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false }).format(when);
+  return new Intl.DateTimeFormat('es-CO', {
+    timeZone,
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hour12: false,
+  }).format(when);
 }
 
 /**
@@ -47,7 +55,8 @@ function formatWhen(when: Date, timeZone: string): string {
 export function composeInstructions(s: InstructionSources): string {
   const parts = [BASE.replace('{client}', s.clientName).replace('{patient}', s.patientName)];
   if (s.client?.trim()) parts.push(`Instrucciones de ${s.clientName}:\n${s.client.trim()}`);
-  for (const tag of s.tags) if (tag.text.trim()) parts.push(`Instrucciones para pacientes con la etiqueta ${tag.name}:\n${tag.text.trim()}`);
+  for (const tag of s.tags)
+    if (tag.text.trim()) parts.push(`Instrucciones para pacientes con la etiqueta ${tag.name}:\n${tag.text.trim()}`);
   if (s.patient?.trim()) parts.push(`Instrucciones para este paciente (prevalecen sobre las anteriores):\n${s.patient.trim()}`);
   parts.push(`Fecha y hora actual del paciente: ${formatWhen(s.now, s.timeZone)} (${s.timeZone}).`);
   if (s.readings.length) {
@@ -70,7 +79,11 @@ export const TOOLS: ChatTool[] = [
       parameters: {
         type: 'object',
         properties: {
-          clinical_element: { type: 'integer', enum: [1, 2, 3, 5, 6, 7], description: '1 frecuencia cardiaca, 2 oximetría, 3 presión arterial, 5 peso, 6 glucosa, 7 temperatura' },
+          clinical_element: {
+            type: 'integer',
+            enum: [1, 2, 3, 5, 6, 7],
+            description: '1 frecuencia cardiaca, 2 oximetría, 3 presión arterial, 5 peso, 6 glucosa, 7 temperatura',
+          },
           value: { type: 'number', description: 'Valor (para presión, la sistólica)' },
           diastolic: { type: 'number', description: 'Solo presión arterial: la diastólica' },
         },
@@ -104,7 +117,15 @@ export const TOOLS: ChatTool[] = [
 ];
 
 /** Plausible values per element: a reading outside is refused (the model misunderstood). */
-const RANGES: Record<number, [number, number]> = { 1: [20, 250], 2: [50, 100], 3: [50, 260], 4: [30, 160], 5: [1, 350], 6: [20, 700], 7: [30, 45] };
+const RANGES: Record<number, [number, number]> = {
+  1: [20, 250],
+  2: [50, 100],
+  3: [50, 260],
+  4: [30, 160],
+  5: [1, 350],
+  6: [20, 700],
+  7: [30, 45],
+};
 
 export type ToolAction =
   | { tool: 'registrar_medicion'; readings: { clinical_element: number; value: number }[] }
@@ -133,7 +154,8 @@ export function readToolCall(name: string, rawArguments: string): ToolAction {
     for (const r of readings) {
       const range = RANGES[r.clinical_element];
       if (!range) return { tool: 'invalid', error: 'elemento clínico no válido' };
-      if (!Number.isFinite(r.value) || r.value < range[0] || r.value > range[1]) return { tool: 'invalid', error: `valor fuera de lo plausible para el elemento ${r.clinical_element}` };
+      if (!Number.isFinite(r.value) || r.value < range[0] || r.value > range[1])
+        return { tool: 'invalid', error: `valor fuera de lo plausible para el elemento ${r.clinical_element}` };
     }
     return { tool: 'registrar_medicion', readings };
   }
@@ -156,7 +178,11 @@ export function actionKey(name: string, rawArguments: string): string {
   let normal = rawArguments;
   try {
     const parsed = JSON.parse(rawArguments);
-    normal = JSON.stringify(Object.keys(parsed).sort().map((k) => [k, parsed[k]]));
+    normal = JSON.stringify(
+      Object.keys(parsed)
+        .sort()
+        .map((k) => [k, parsed[k]]),
+    );
   } catch {
     /* keep raw */
   }

@@ -38,10 +38,20 @@ interface PatientCtx {
 }
 
 /** Everything composeInstructions needs, read from the record. */
-export async function loadInstructionSources(sequelize: Sequelize, clientId: number, patientId: number, now: Date): Promise<{ patient: PatientCtx; sources: InstructionSources }> {
-  const [patient] = await select<PatientCtx>(sequelize, 'SELECT id, client_id, first_name, last_name, status, time_zone FROM patients WHERE id = :id AND client_id = :clientId', {
-    id: patientId, clientId,
-  });
+export async function loadInstructionSources(
+  sequelize: Sequelize,
+  clientId: number,
+  patientId: number,
+  now: Date,
+): Promise<{ patient: PatientCtx; sources: InstructionSources }> {
+  const [patient] = await select<PatientCtx>(
+    sequelize,
+    'SELECT id, client_id, first_name, last_name, status, time_zone FROM patients WHERE id = :id AND client_id = :clientId',
+    {
+      id: patientId,
+      clientId,
+    },
+  );
   if (!patient) throw new Error(`asistente: paciente ${patientId} no existe`);
   const [client] = await select<{ name: string }>(sequelize, 'SELECT name FROM clients WHERE id = :id', { id: clientId });
   const prompts = await optional(() =>
@@ -56,7 +66,12 @@ export async function loadInstructionSources(sequelize: Sequelize, clientId: num
   const tagIds = prompts.filter((p) => p.owner_type === 'tag').map((p) => p.owner_id);
   const tagNames = new Map<number, string>();
   if (tagIds.length) {
-    for (const t of await select<{ id: number; name: string }>(sequelize, 'SELECT id, name FROM tags WHERE client_id = :clientId AND id IN (:ids)', { clientId, ids: tagIds })) tagNames.set(t.id, t.name);
+    for (const t of await select<{ id: number; name: string }>(
+      sequelize,
+      'SELECT id, name FROM tags WHERE client_id = :clientId AND id IN (:ids)',
+      { clientId, ids: tagIds },
+    ))
+      tagNames.set(t.id, t.name);
   }
   const readings = await select<{ clinical_element: number; value: number; when: string | Date }>(
     sequelize,
@@ -84,7 +99,14 @@ export async function loadInstructionSources(sequelize: Sequelize, clientId: num
       timeZone: patient.time_zone,
       now,
       readings: readings.map((r) => ({ clinical_element: Number(r.clinical_element), value: Number(r.value), when: new Date(r.when) })),
-      orders: orders.map((o) => String((o as Record<string, unknown>).to_human ?? (o as Record<string, unknown>).description ?? (o as Record<string, unknown>).medication ?? 'Orden')),
+      orders: orders.map((o) =>
+        String(
+          (o as Record<string, unknown>).to_human ??
+            (o as Record<string, unknown>).description ??
+            (o as Record<string, unknown>).medication ??
+            'Orden',
+        ),
+      ),
     },
   };
 }
@@ -93,7 +115,8 @@ function contentOf(m: MessageRow): string {
   const parts: string[] = [];
   if (m.body) parts.push(m.body);
   if (m.attachment_kind === 'image') parts.push('[El paciente envió una imagen]');
-  if (m.attachment_kind === 'audio') parts.push(m.transcription ? `[Audio transcrito] ${m.transcription}` : '[El paciente envió un audio sin transcripción]');
+  if (m.attachment_kind === 'audio')
+    parts.push(m.transcription ? `[Audio transcrito] ${m.transcription}` : '[El paciente envió un audio sin transcripción]');
   return parts.join('\n') || '[Mensaje vacío]';
 }
 
@@ -116,14 +139,20 @@ async function runTool(deps: MessagingDeps, message: MessageRow, patient: Patien
     if (!(await claim())) return 'Ya registrada.';
     try {
       const [first, second] = action.readings;
-      const input = first.clinical_element === 3 ? { clinical_element: 3, systolic: first.value, diastolic: second?.value } : { clinical_element: first.clinical_element, value: first.value };
+      const input =
+        first.clinical_element === 3
+          ? { clinical_element: 3, systolic: first.value, diastolic: second?.value }
+          : { clinical_element: first.clinical_element, value: first.value };
       const { stored } = await ingestReadings(
         { sequelize: deps.sequelize, jobs: deps.jobs, now: deps.now },
         { clientId: patient.client_id, source: 'assistant', items: [{ patient: { id: patient.id, status: patient.status }, input }] },
       );
       return `Medición registrada (${stored.length} valor${stored.length === 1 ? '' : 'es'}).`;
     } catch (err) {
-      await execute(deps.sequelize, 'DELETE FROM assistant_actions WHERE message_id = :messageId AND action_key = :key', { messageId: message.id, key });
+      await execute(deps.sequelize, 'DELETE FROM assistant_actions WHERE message_id = :messageId AND action_key = :key', {
+        messageId: message.id,
+        key,
+      });
       if (err instanceof AppError && err.status < 500) return `No se pudo registrar: ${err.message}`;
       throw err;
     }
@@ -131,7 +160,10 @@ async function runTool(deps: MessagingDeps, message: MessageRow, patient: Patien
   return deps.sequelize.transaction(async (transaction) => {
     if (!(await claim(transaction))) return 'Ya realizado.';
     if (action.tool === 'crear_alerta') {
-      await raiseAlert({ ...ctx, transaction }, { client_id: patient.client_id, patient_id: patient.id, alert_type: 3, priority: action.priority, description: action.description });
+      await raiseAlert(
+        { ...ctx, transaction },
+        { client_id: patient.client_id, patient_id: patient.id, alert_type: 3, priority: action.priority, description: action.description },
+      );
       return 'Alerta creada; el equipo clínico fue notificado.';
     }
     await execute(
@@ -190,11 +222,24 @@ async function reply(deps: MessagingDeps, job: JobRow) {
   }
   if (!text) return;
   await deps.sequelize.transaction(async (transaction) => {
-    const [again] = await select<{ id: number }>(deps.sequelize, 'SELECT id FROM messages WHERE reply_to_id = :id', { id: messageId }, transaction);
+    const [again] = await select<{ id: number }>(
+      deps.sequelize,
+      'SELECT id FROM messages WHERE reply_to_id = :id',
+      { id: messageId },
+      transaction,
+    );
     if (again) return;
     await queueOutboundMessage(
       { sequelize: deps.sequelize, transaction, now: deps.now(), jobs: deps.jobs },
-      { client_id: message.client_id, patient_id: patient.id, kind: 'text', body: text!.slice(0, 4096), reason: 'assistant', ai: true, reply_to_id: messageId },
+      {
+        client_id: message.client_id,
+        patient_id: patient.id,
+        kind: 'text',
+        body: text!.slice(0, 4096),
+        reason: 'assistant',
+        ai: true,
+        reply_to_id: messageId,
+      },
     );
   });
 }
@@ -212,16 +257,28 @@ interface AlarmAlert {
 /** The message of an ia_alarm rule: the script, reworded by the model with prompt_ia when one is configured. */
 async function alarmMessage(deps: MessagingDeps, job: JobRow, useModel: boolean) {
   const alertId = Number((job.payload as { alert_id: number }).alert_id);
-  const [alert] = await select<AlarmAlert>(deps.sequelize, 'SELECT id, client_id, patient_id, alarm_id, clinical_element, value, alarm_name FROM alerts WHERE id = :id', { id: alertId });
+  const [alert] = await select<AlarmAlert>(
+    deps.sequelize,
+    'SELECT id, client_id, patient_id, alarm_id, clinical_element, value, alarm_name FROM alerts WHERE id = :id',
+    { id: alertId },
+  );
   if (!alert?.alarm_id) return;
   const [sent] = await select<{ id: number }>(deps.sequelize, 'SELECT id FROM messages WHERE alert_id = :id', { id: alertId });
   if (sent) return;
-  const [alarm] = await select<{ name: string; ia_script: string | null; prompt_ia: string | null }>(deps.sequelize, 'SELECT name, ia_script, prompt_ia FROM alarms WHERE id = :id', { id: alert.alarm_id });
+  const [alarm] = await select<{ name: string; ia_script: string | null; prompt_ia: string | null }>(
+    deps.sequelize,
+    'SELECT name, ia_script, prompt_ia FROM alarms WHERE id = :id',
+    { id: alert.alarm_id },
+  );
   const now = deps.now();
   const { patient, sources } = await loadInstructionSources(deps.sequelize, alert.client_id, alert.patient_id, now);
   if (patient.status === 3) return;
   const script = alarmScriptText({
-    script: alarm?.ia_script ?? null, patientName: patient.first_name, alarmName: alarm?.name ?? alert.alarm_name ?? '', clinicalElement: alert.clinical_element, value: alert.value != null ? Number(alert.value) : null,
+    script: alarm?.ia_script ?? null,
+    patientName: patient.first_name,
+    alarmName: alarm?.name ?? alert.alarm_name ?? '',
+    clinicalElement: alert.clinical_element,
+    value: alert.value != null ? Number(alert.value) : null,
   });
   let text = script;
   let ai = false;
@@ -235,7 +292,9 @@ async function alarmMessage(deps: MessagingDeps, job: JobRow, useModel: boolean)
           script,
           alarm?.prompt_ia ? `Indicaciones de la regla: ${alarm.prompt_ia}` : '',
           'Responde solo con el texto del mensaje.',
-        ].filter(Boolean).join('\n\n'),
+        ]
+          .filter(Boolean)
+          .join('\n\n'),
       },
     ]);
     if (answer.content?.trim()) {

@@ -51,7 +51,13 @@ export function auditRecorder(deps: AuditDeps): RequestHandler {
 async function record(deps: AuditDeps, req: Request, status: number, answer: unknown): Promise<void> {
   const pattern = typeof req.route?.path === 'string' ? req.route.path : null;
   if (!pattern) return;
-  const draft = describeRequest({ method: req.method, pattern, params: (req.params ?? {}) as Record<string, string>, body: req.body, status });
+  const draft = describeRequest({
+    method: req.method,
+    pattern,
+    params: (req.params ?? {}) as Record<string, string>,
+    body: req.body,
+    status,
+  });
   if (!draft) return;
   const who = await actorOf(deps, req, draft, answer);
   if (!who) return;
@@ -77,7 +83,22 @@ async function record(deps: AuditDeps, req: Request, status: number, answer: unk
   });
 }
 
-const AUDIT_COLUMNS = ['client_id', 'user_id', 'actor_kind', 'action', 'resource', 'resource_id', 'patient_id', 'summary', 'changes', 'method', 'path', 'status', 'ip', 'created_at'] as const;
+const AUDIT_COLUMNS = [
+  'client_id',
+  'user_id',
+  'actor_kind',
+  'action',
+  'resource',
+  'resource_id',
+  'patient_id',
+  'summary',
+  'changes',
+  'method',
+  'path',
+  'status',
+  'ip',
+  'created_at',
+] as const;
 type AuditRow = Record<(typeof AUDIT_COLUMNS)[number], unknown>;
 
 /**
@@ -91,11 +112,14 @@ const AUDIT_SPACING_MS = 100;
 const writerFor = perDatabase(
   (sequelize: Sequelize) => sequelize,
   (sequelize: Sequelize) =>
-    new GroupCommit<AuditRow, void>(async (rows) => {
-      const values = rows.map((row) => `(${AUDIT_COLUMNS.map((c) => sqlValue(sequelize, row[c])).join(', ')})`);
-      await execute(sequelize, `INSERT INTO audit_events (${AUDIT_COLUMNS.join(', ')}) VALUES ${values.join(', ')}`, {});
-      return rows.map(() => undefined);
-    }, { maxSize: 200, spacingMs: AUDIT_SPACING_MS }),
+    new GroupCommit<AuditRow, void>(
+      async (rows) => {
+        const values = rows.map((row) => `(${AUDIT_COLUMNS.map((c) => sqlValue(sequelize, row[c])).join(', ')})`);
+        await execute(sequelize, `INSERT INTO audit_events (${AUDIT_COLUMNS.join(', ')}) VALUES ${values.join(', ')}`, {});
+        return rows.map(() => undefined);
+      },
+      { maxSize: 200, spacingMs: AUDIT_SPACING_MS },
+    ),
 );
 
 /** Writes the events still waiting for their INSERT; called before the database closes. */
@@ -122,7 +146,9 @@ async function actorOf(deps: AuditDeps, req: Request, draft: AuditDraft, answer:
     const email = typeof req.body?.email === 'string' ? req.body.email.trim().toLowerCase() : '';
     if (!email) return null;
     // An unknown e-mail belongs to no client: there is no trail to write it to.
-    const [u] = await select<{ id: number; client_id: number }>(deps.sequelize, 'SELECT id, client_id FROM users WHERE email = :email', { email });
+    const [u] = await select<{ id: number; client_id: number }>(deps.sequelize, 'SELECT id, client_id FROM users WHERE email = :email', {
+      email,
+    });
     return u ? { clientId: u.client_id, userId: u.id, kind: 'staff', patientId: null } : null;
   }
   return null;
@@ -136,10 +162,14 @@ async function patientOf(deps: AuditDeps, draft: AuditDraft, a: Record<string, u
     if (fromAnswer) return fromAnswer;
     const { table, rowId } = draft.patient;
     if (table && PATIENT_TABLES.has(table) && positive(rowId)) {
-      const [row] = await select<{ patient_id: number | null }>(deps.sequelize, `SELECT patient_id FROM ${table} WHERE id = :id AND client_id = :clientId`, {
-        id: positive(rowId),
-        clientId: who.clientId,
-      });
+      const [row] = await select<{ patient_id: number | null }>(
+        deps.sequelize,
+        `SELECT patient_id FROM ${table} WHERE id = :id AND client_id = :clientId`,
+        {
+          id: positive(rowId),
+          clientId: who.clientId,
+        },
+      );
       if (row?.patient_id) return Number(row.patient_id);
     }
   }

@@ -39,7 +39,13 @@ export function auditRouter(sequelize: Sequelize): Router {
   });
   r.get('/patients/:id/audit_events', requireStaff('administer'), async (req, res) => {
     const { patient_id: _ignored, ...filters } = filtersOf(req);
-    const { rows, total } = await listPatientAuditEvents(sequelize, staffOf(req).clientId, Number(req.params.id), readListParams(req, 20), filters);
+    const { rows, total } = await listPatientAuditEvents(
+      sequelize,
+      staffOf(req).clientId,
+      Number(req.params.id),
+      readListParams(req, 20),
+      filters,
+    );
     sendList(res, rows, total);
   });
   return r;

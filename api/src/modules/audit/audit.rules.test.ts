@@ -1,9 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../http/contract';
-import { AUDIT_ACTIONS, AUDIT_RESOURCES, changesText, describeRequest, REDACTED, redact, ruleFor, validateRange, type AuditInput } from './audit.rules';
+import {
+  AUDIT_ACTIONS,
+  AUDIT_RESOURCES,
+  changesText,
+  describeRequest,
+  REDACTED,
+  redact,
+  ruleFor,
+  validateRange,
+  type AuditInput,
+} from './audit.rules';
 import { localToUtc } from '@vigia/contract/rules/activities';
 
-const req = (method: string, pattern: string, params: Record<string, string> = {}, body: unknown = {}, status = 200): AuditInput => ({ method, pattern, params, body, status });
+const req = (method: string, pattern: string, params: Record<string, string> = {}, body: unknown = {}, status = 200): AuditInput => ({
+  method,
+  pattern,
+  params,
+  body,
+  status,
+});
 
 describe('audit rules: what a request means', () => {
   it.each([
@@ -17,7 +33,15 @@ describe('audit rules: what a request means', () => {
     ['POST', '/patients/:id/orders', { id: '7' }, 'order', 'create', null, 7],
     ['POST', '/patients/:id/orders/bulk', { id: '7' }, 'order', 'create', null, 7],
     ['PUT', '/patients/:id/orders/:orderId', { id: '7', orderId: '4' }, 'order', 'update', '4', 7],
-    ['PATCH', '/patients/:id/orders/:orderId/activities/:activityId', { id: '7', orderId: '4', activityId: '9' }, 'activity', 'update', '9', 7],
+    [
+      'PATCH',
+      '/patients/:id/orders/:orderId/activities/:activityId',
+      { id: '7', orderId: '4', activityId: '9' },
+      'activity',
+      'update',
+      '9',
+      7,
+    ],
     ['POST', '/patients/:id/activities/:activityId/confirm', { id: '7', activityId: '9' }, 'activity', 'confirm', '9', 7],
     ['PUT', '/patients/:id/measurements/:mid', { id: '7', mid: '5' }, 'measurement', 'delete', '5', 7],
     ['DELETE', '/patients/:id/portal_lock', { id: '7' }, 'patient', 'unlock', '7', 7],
@@ -56,7 +80,10 @@ describe('audit rules: what a request means', () => {
   });
 
   it('turns a refused staff sign-in into sign_in_failed, but not a rate-limited one', () => {
-    expect(describeRequest(req('POST', '/sessions', {}, { email: 'a@b.co', password: 'x' }, 401))).toMatchObject({ action: 'sign_in_failed', summary: 'Intento de inicio de sesión fallido' });
+    expect(describeRequest(req('POST', '/sessions', {}, { email: 'a@b.co', password: 'x' }, 401))).toMatchObject({
+      action: 'sign_in_failed',
+      summary: 'Intento de inicio de sesión fallido',
+    });
     expect(describeRequest(req('POST', '/sessions', {}, { email: 'a@b.co', password: 'x' }, 429))).toBeNull();
   });
 
@@ -119,11 +146,19 @@ describe('audit rules: secrets never stored (D20)', () => {
   });
 
   it('keeps ordinary fields and an empty secret as sent (an emptied secret is not a secret)', () => {
-    expect(redact({ first_name: 'ANA', alarm_ids: [1, 2], security_phrase: null, residents_password: '' })).toEqual({ first_name: 'ANA', alarm_ids: [1, 2], security_phrase: null, residents_password: '' });
+    expect(redact({ first_name: 'ANA', alarm_ids: [1, 2], security_phrase: null, residents_password: '' })).toEqual({
+      first_name: 'ANA',
+      alarm_ids: [1, 2],
+      security_phrase: null,
+      residents_password: '',
+    });
   });
 
   it('cuts long strings and lists, and never stores more than 4000 characters', () => {
-    const out = redact({ description: 'x'.repeat(500), ids: Array.from({ length: 30 }, (_, i) => i) }) as { description: string; ids: unknown[] };
+    const out = redact({ description: 'x'.repeat(500), ids: Array.from({ length: 30 }, (_, i) => i) }) as {
+      description: string;
+      ids: unknown[];
+    };
     expect(out.description).toHaveLength(201);
     expect(out.ids).toHaveLength(21);
     expect(out.ids.at(-1)).toBe('… 10 más');

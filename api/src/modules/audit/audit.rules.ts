@@ -5,11 +5,32 @@
  */
 
 export type AuditAction =
-  | 'create' | 'update' | 'delete' | 'close' | 'send' | 'confirm' | 'unlock' | 'rotate_secret' | 'resend'
-  | 'sign_in' | 'sign_in_failed' | 'sign_out';
+  | 'create'
+  | 'update'
+  | 'delete'
+  | 'close'
+  | 'send'
+  | 'confirm'
+  | 'unlock'
+  | 'rotate_secret'
+  | 'resend'
+  | 'sign_in'
+  | 'sign_in_failed'
+  | 'sign_out';
 
 export const AUDIT_ACTIONS: readonly AuditAction[] = [
-  'create', 'update', 'delete', 'close', 'send', 'confirm', 'unlock', 'rotate_secret', 'resend', 'sign_in', 'sign_in_failed', 'sign_out',
+  'create',
+  'update',
+  'delete',
+  'close',
+  'send',
+  'confirm',
+  'unlock',
+  'rotate_secret',
+  'resend',
+  'sign_in',
+  'sign_in_failed',
+  'sign_out',
 ];
 
 /** Resource names with their Spanish noun (article included) for the summary. */
@@ -49,16 +70,43 @@ export function isAuditResource(value: unknown): value is AuditResource {
 
 /** The path segment of a collection → its resource. */
 const RESOURCE_BY_SEGMENT: Record<string, AuditResource> = {
-  patients: 'patient', alerts: 'alert', alert_entries: 'alert_entry', orders: 'order', activities: 'activity', alarms: 'alarm',
-  tags: 'tag', users: 'user', clients: 'settings', measurements: 'measurement', observations: 'observation', conditions: 'condition',
-  clinical_observations: 'clinical_observation', caregivers: 'caregiver', prompts: 'prompt', client_prompts: 'prompt',
-  encounters: 'encounter', devices: 'device', supplies: 'supply', stocks: 'stock', moves: 'move', feedbacks: 'feedback',
+  patients: 'patient',
+  alerts: 'alert',
+  alert_entries: 'alert_entry',
+  orders: 'order',
+  activities: 'activity',
+  alarms: 'alarm',
+  tags: 'tag',
+  users: 'user',
+  clients: 'settings',
+  measurements: 'measurement',
+  observations: 'observation',
+  conditions: 'condition',
+  clinical_observations: 'clinical_observation',
+  caregivers: 'caregiver',
+  prompts: 'prompt',
+  client_prompts: 'prompt',
+  encounters: 'encounter',
+  devices: 'device',
+  supplies: 'supply',
+  stocks: 'stock',
+  moves: 'move',
+  feedbacks: 'feedback',
   messages: 'message',
 };
 
 const VERB: Record<AuditAction, string> = {
-  create: 'Creó', update: 'Actualizó', delete: 'Eliminó', close: 'Cerró', send: 'Envió', confirm: 'Confirmó', unlock: 'Desbloqueó',
-  rotate_secret: 'Generó un secreto nuevo para', resend: 'Reenvió', sign_in: 'Inició sesión', sign_in_failed: 'Intento de inicio de sesión fallido',
+  create: 'Creó',
+  update: 'Actualizó',
+  delete: 'Eliminó',
+  close: 'Cerró',
+  send: 'Envió',
+  confirm: 'Confirmó',
+  unlock: 'Desbloqueó',
+  rotate_secret: 'Generó un secreto nuevo para',
+  resend: 'Reenvió',
+  sign_in: 'Inició sesión',
+  sign_in_failed: 'Intento de inicio de sesión fallido',
   sign_out: 'Cerró sesión',
 };
 
@@ -87,10 +135,20 @@ type Override = Partial<RouteRule> | 'skip';
 const OVERRIDES: Record<string, Override> = {
   'POST /sessions': { resource: 'session', action: 'sign_in', patient: { kind: 'none' } },
   'DELETE /sessions': { resource: 'session', action: 'sign_out', patient: { kind: 'none' } },
-  'POST /sso/callback': { resource: 'session', action: 'sign_in', patient: { kind: 'none' }, summary: 'Inició sesión con el proveedor de identidad' },
+  'POST /sso/callback': {
+    resource: 'session',
+    action: 'sign_in',
+    patient: { kind: 'none' },
+    summary: 'Inició sesión con el proveedor de identidad',
+  },
   'POST /sso/authorize': 'skip',
   'POST /request_otp': 'skip',
-  'POST /verify_otp': { resource: 'session', action: 'sign_in', patient: { kind: 'none' }, summary: 'El paciente inició sesión en el portal' },
+  'POST /verify_otp': {
+    resource: 'session',
+    action: 'sign_in',
+    patient: { kind: 'none' },
+    summary: 'El paciente inició sesión en el portal',
+  },
   'POST /patients/validate': 'skip',
   'POST /devices/:card_id/readings': 'skip',
   'POST /messaging/webhook/:clientId': 'skip',
@@ -99,21 +157,46 @@ const OVERRIDES: Record<string, Override> = {
   'PUT /patients/:id/measurements/:mid': { action: 'delete', summary: 'Anuló la medición' },
   'PUT /patients/:id/alerts/:alertId': { action: 'close' },
   'PATCH /patients/:id/alerts/:alertId': { action: 'close' },
-  'POST /patients/:id/alerts/:alertId/alert_entries': { summary: 'Registró una evolución de la alerta', idParam: 'alertId', resource: 'alert' },
+  'POST /patients/:id/alerts/:alertId/alert_entries': {
+    summary: 'Registró una evolución de la alerta',
+    idParam: 'alertId',
+    resource: 'alert',
+  },
   'POST /patients/:id/orders/bulk': { resource: 'order', summary: 'Creó varias órdenes' },
-  'POST /patients/:id/orders/:orderId/activities': { resource: 'activity', idParam: 'orderId', summary: 'Generó las actividades de la orden' },
-  'POST /patients/:id/activities/:activityId/confirm': { resource: 'activity', action: 'confirm', idParam: 'activityId', summary: 'Confirmó la administración del medicamento' },
-  'DELETE /patients/:id/portal_lock': { resource: 'patient', action: 'unlock', idParam: 'id', summary: 'Desbloqueó el acceso al portal del paciente' },
+  'POST /patients/:id/orders/:orderId/activities': {
+    resource: 'activity',
+    idParam: 'orderId',
+    summary: 'Generó las actividades de la orden',
+  },
+  'POST /patients/:id/activities/:activityId/confirm': {
+    resource: 'activity',
+    action: 'confirm',
+    idParam: 'activityId',
+    summary: 'Confirmó la administración del medicamento',
+  },
+  'DELETE /patients/:id/portal_lock': {
+    resource: 'patient',
+    action: 'unlock',
+    idParam: 'id',
+    summary: 'Desbloqueó el acceso al portal del paciente',
+  },
   'POST /patients/:id/messages': { action: 'send' },
   'POST /patients/:id/welcome': { resource: 'message', action: 'send', summary: 'Envió el mensaje de bienvenida' },
   'PUT /patients/:id/sme_info': { resource: 'messaging', idParam: 'id' },
   'PATCH /patients/:id/sme_info': { resource: 'messaging', idParam: 'id' },
-  'POST /patients/create_Encounter_vacunation': { resource: 'encounter', patient: { kind: 'answer', table: 'encounters' }, summary: 'Registró una vacunación' },
+  'POST /patients/create_Encounter_vacunation': {
+    resource: 'encounter',
+    patient: { kind: 'answer', table: 'encounters' },
+    summary: 'Registró una vacunación',
+  },
   'PUT /encounters/:id': { patient: { kind: 'answer', table: 'encounters', param: 'id' } },
   'PATCH /encounters/:id': { patient: { kind: 'answer', table: 'encounters', param: 'id' } },
   'POST /observations': { resource: 'encounter_observation', patient: { kind: 'answer' } },
   'PUT /observations/:id': { resource: 'encounter_observation', patient: { kind: 'answer', table: 'encounter_observations', param: 'id' } },
-  'PATCH /observations/:id': { resource: 'encounter_observation', patient: { kind: 'answer', table: 'encounter_observations', param: 'id' } },
+  'PATCH /observations/:id': {
+    resource: 'encounter_observation',
+    patient: { kind: 'answer', table: 'encounter_observations', param: 'id' },
+  },
   'POST /devices/:id/secret': { action: 'rotate_secret' },
   'POST /webhooks/deliveries/:id/resend': { resource: 'webhook', action: 'resend', idParam: 'id' },
 };

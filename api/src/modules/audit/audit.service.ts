@@ -74,7 +74,12 @@ function toDto(r: Row): AuditEvent {
 }
 
 /** This client's audit events, newest first, filtered; the patient's name and the user's come from their own client only. */
-export async function listAuditEvents(sequelize: Sequelize, clientId: number, p: ListParams, f: AuditFilters): Promise<{ rows: AuditEvent[]; total: number }> {
+export async function listAuditEvents(
+  sequelize: Sequelize,
+  clientId: number,
+  p: ListParams,
+  f: AuditFilters,
+): Promise<{ rows: AuditEvent[]; total: number }> {
   const bad = validateRange(f.from, f.to);
   if (bad) throw badRequest(bad.field, bad.message);
   const where = ['e.client_id = :clientId'];
@@ -105,8 +110,17 @@ export async function listAuditEvents(sequelize: Sequelize, clientId: number, p:
 }
 
 /** The patient's own trail: 404 for a patient of another client, like every patient route. */
-export async function listPatientAuditEvents(sequelize: Sequelize, clientId: number, patientId: number, p: ListParams, f: Omit<AuditFilters, 'patient_id'>) {
-  const [found] = await select<{ id: number }>(sequelize, 'SELECT id FROM patients WHERE id = :patientId AND client_id = :clientId', { patientId, clientId });
+export async function listPatientAuditEvents(
+  sequelize: Sequelize,
+  clientId: number,
+  patientId: number,
+  p: ListParams,
+  f: Omit<AuditFilters, 'patient_id'>,
+) {
+  const [found] = await select<{ id: number }>(sequelize, 'SELECT id FROM patients WHERE id = :patientId AND client_id = :clientId', {
+    patientId,
+    clientId,
+  });
   if (!found) throw notFound('El paciente no existe.');
   return listAuditEvents(sequelize, clientId, p, { ...f, patient_id: patientId });
 }

@@ -11,11 +11,24 @@ type CaregiverDto = components['schemas']['Caregiver'];
 type CaregiverInput = components['schemas']['CaregiverInput'];
 type CaregiverUpdate = components['schemas']['CaregiverUpdate'];
 
-export interface CaregiverDeps { sequelize: Sequelize; catalogues: Catalogues; now: () => Date }
+export interface CaregiverDeps {
+  sequelize: Sequelize;
+  catalogues: Catalogues;
+  now: () => Date;
+}
 
 interface CaregiverRow {
-  id: number; id_type: number; nid: string; first_name: string; last_name: string; country_id: number;
-  email: string | null; prefix: string | null; cellphone: string | null; notification: boolean | number; relationship: string | null;
+  id: number;
+  id_type: number;
+  nid: string;
+  first_name: string;
+  last_name: string;
+  country_id: number;
+  email: string | null;
+  prefix: string | null;
+  cellphone: string | null;
+  notification: boolean | number;
+  relationship: string | null;
 }
 
 const SAVED = { type: 'success' as const, message: 'Cuidador guardado correctamente' };
@@ -23,9 +36,19 @@ const SAVED = { type: 'success' as const, message: 'Cuidador guardado correctame
 /** The one place a caregivers row becomes the contract's Caregiver. */
 function toCaregiverDto(deps: CaregiverDeps, r: CaregiverRow): CaregiverDto {
   return {
-    id: Number(r.id), id_type: Number(r.id_type), id_type_name: deps.catalogues.idType(Number(r.id_type))?.name ?? '', nid: r.nid,
-    first_name: r.first_name, last_name: r.last_name, country_id: Number(r.country_id), country_name: deps.catalogues.country(Number(r.country_id))?.name ?? '',
-    email: r.email, prefix: r.prefix, cellphone: r.cellphone, notification: !!r.notification, relationship: r.relationship,
+    id: Number(r.id),
+    id_type: Number(r.id_type),
+    id_type_name: deps.catalogues.idType(Number(r.id_type))?.name ?? '',
+    nid: r.nid,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    country_id: Number(r.country_id),
+    country_name: deps.catalogues.country(Number(r.country_id))?.name ?? '',
+    email: r.email,
+    prefix: r.prefix,
+    cellphone: r.cellphone,
+    notification: !!r.notification,
+    relationship: r.relationship,
   };
 }
 
@@ -34,9 +57,14 @@ const SELECT_LINKED = `SELECT c.id, c.id_type, c.nid, c.first_name, c.last_name,
 
 export async function listCaregivers(deps: CaregiverDeps, principal: StaffPrincipal, patientId: number) {
   await patientForRead(principal, patientId);
-  const rows = await select<CaregiverRow>(deps.sequelize, `${SELECT_LINKED} WHERE pc.client_id = :clientId AND pc.patient_id = :patientId ORDER BY c.last_name, c.first_name, c.id`, {
-    clientId: principal.clientId, patientId,
-  });
+  const rows = await select<CaregiverRow>(
+    deps.sequelize,
+    `${SELECT_LINKED} WHERE pc.client_id = :clientId AND pc.patient_id = :patientId ORDER BY c.last_name, c.first_name, c.id`,
+    {
+      clientId: principal.clientId,
+      patientId,
+    },
+  );
   return rows.map((r) => toCaregiverDto(deps, r));
 }
 
@@ -60,17 +88,35 @@ function checkIdentity(deps: CaregiverDeps, countryId: number, idType: number, n
 }
 
 async function findLinked(deps: CaregiverDeps, clientId: number, patientId: number, caregiverId: number): Promise<CaregiverRow> {
-  const [row] = await select<CaregiverRow>(deps.sequelize, `${SELECT_LINKED} WHERE pc.client_id = :clientId AND pc.patient_id = :patientId AND c.id = :caregiverId`, {
-    clientId, patientId, caregiverId,
-  });
+  const [row] = await select<CaregiverRow>(
+    deps.sequelize,
+    `${SELECT_LINKED} WHERE pc.client_id = :clientId AND pc.patient_id = :patientId AND c.id = :caregiverId`,
+    {
+      clientId,
+      patientId,
+      caregiverId,
+    },
+  );
   if (!row) throw notFound('El cuidador no existe.');
   return row;
 }
 
-async function link(deps: CaregiverDeps, clientId: number, patientId: number, caregiverId: number, relationship: string | null | undefined) {
-  const updated = await execute(deps.sequelize, 'UPDATE patient_caregivers SET relationship = :relationship WHERE patient_id = :patientId AND caregiver_id = :caregiverId', {
-    patientId, caregiverId, relationship: relationship ?? null,
-  });
+async function link(
+  deps: CaregiverDeps,
+  clientId: number,
+  patientId: number,
+  caregiverId: number,
+  relationship: string | null | undefined,
+) {
+  const updated = await execute(
+    deps.sequelize,
+    'UPDATE patient_caregivers SET relationship = :relationship WHERE patient_id = :patientId AND caregiver_id = :caregiverId',
+    {
+      patientId,
+      caregiverId,
+      relationship: relationship ?? null,
+    },
+  );
   if (!updated) {
     await execute(
       deps.sequelize,
@@ -90,10 +136,23 @@ export async function createCaregiver(deps: CaregiverDeps, principal: StaffPrinc
   checkIdentity(deps, v.country_id, v.id_type, v.nid);
   const now = deps.now();
   const fields = {
-    clientId: principal.clientId, id_type: v.id_type, nid: v.nid, first_name: v.first_name, last_name: v.last_name, country_id: v.country_id,
-    email: v.email ?? null, prefix: v.prefix, cellphone: v.cellphone, notification: v.notification ?? true, now,
+    clientId: principal.clientId,
+    id_type: v.id_type,
+    nid: v.nid,
+    first_name: v.first_name,
+    last_name: v.last_name,
+    country_id: v.country_id,
+    email: v.email ?? null,
+    prefix: v.prefix,
+    cellphone: v.cellphone,
+    notification: v.notification ?? true,
+    now,
   };
-  const [existing] = await select<{ id: number }>(deps.sequelize, 'SELECT id FROM caregivers WHERE client_id = :clientId AND id_type = :id_type AND nid = :nid', fields);
+  const [existing] = await select<{ id: number }>(
+    deps.sequelize,
+    'SELECT id FROM caregivers WHERE client_id = :clientId AND id_type = :id_type AND nid = :nid',
+    fields,
+  );
   let id: number;
   if (existing) {
     id = Number(existing.id);
@@ -115,24 +174,47 @@ export async function createCaregiver(deps: CaregiverDeps, principal: StaffPrinc
   return { ...toCaregiverDto(deps, await findLinked(deps, principal.clientId, patientId, id)), notification_message: SAVED };
 }
 
-export async function updateCaregiver(deps: CaregiverDeps, principal: StaffPrincipal, patientId: number, caregiverId: number, raw: CaregiverUpdate) {
+export async function updateCaregiver(
+  deps: CaregiverDeps,
+  principal: StaffPrincipal,
+  patientId: number,
+  caregiverId: number,
+  raw: CaregiverUpdate,
+) {
   await patientForWrite(principal, patientId, 'patients.edit');
   const current = await findLinked(deps, principal.clientId, patientId, caregiverId);
   const v = normalise(raw);
   const merged = { ...current, ...v };
-  if (v.nid != null || v.id_type != null || v.country_id != null) checkIdentity(deps, Number(merged.country_id), Number(merged.id_type), merged.nid);
-  const [dup] = await select<{ id: number }>(deps.sequelize, 'SELECT id FROM caregivers WHERE client_id = :clientId AND id_type = :idType AND nid = :nid AND id <> :id', {
-    clientId: principal.clientId, idType: merged.id_type, nid: merged.nid, id: caregiverId,
-  });
+  if (v.nid != null || v.id_type != null || v.country_id != null)
+    checkIdentity(deps, Number(merged.country_id), Number(merged.id_type), merged.nid);
+  const [dup] = await select<{ id: number }>(
+    deps.sequelize,
+    'SELECT id FROM caregivers WHERE client_id = :clientId AND id_type = :idType AND nid = :nid AND id <> :id',
+    {
+      clientId: principal.clientId,
+      idType: merged.id_type,
+      nid: merged.nid,
+      id: caregiverId,
+    },
+  );
   if (dup) throw conflict('Ya existe un cuidador con ese tipo y número de documento.', 'nid');
   await execute(
     deps.sequelize,
     `UPDATE caregivers SET id_type = :id_type, nid = :nid, first_name = :first_name, last_name = :last_name, country_id = :country_id, email = :email,
      prefix = :prefix, cellphone = :cellphone, notification = :notification, updated_at = :now WHERE id = :id AND client_id = :clientId`,
     {
-      id: caregiverId, clientId: principal.clientId, id_type: merged.id_type, nid: merged.nid, first_name: merged.first_name, last_name: merged.last_name,
-      country_id: merged.country_id, email: merged.email ?? null, prefix: merged.prefix ?? null, cellphone: merged.cellphone ?? null,
-      notification: !!merged.notification, now: deps.now(),
+      id: caregiverId,
+      clientId: principal.clientId,
+      id_type: merged.id_type,
+      nid: merged.nid,
+      first_name: merged.first_name,
+      last_name: merged.last_name,
+      country_id: merged.country_id,
+      email: merged.email ?? null,
+      prefix: merged.prefix ?? null,
+      cellphone: merged.cellphone ?? null,
+      notification: !!merged.notification,
+      now: deps.now(),
     },
   );
   if ('relationship' in v) await link(deps, principal.clientId, patientId, caregiverId, v.relationship);
@@ -142,5 +224,8 @@ export async function updateCaregiver(deps: CaregiverDeps, principal: StaffPrinc
 export async function unlinkCaregiver(deps: CaregiverDeps, principal: StaffPrincipal, patientId: number, caregiverId: number) {
   await patientForWrite(principal, patientId, 'patients.edit');
   await findLinked(deps, principal.clientId, patientId, caregiverId);
-  await execute(deps.sequelize, 'DELETE FROM patient_caregivers WHERE patient_id = :patientId AND caregiver_id = :caregiverId', { patientId, caregiverId });
+  await execute(deps.sequelize, 'DELETE FROM patient_caregivers WHERE patient_id = :patientId AND caregiver_id = :caregiverId', {
+    patientId,
+    caregiverId,
+  });
 }

@@ -11,7 +11,11 @@ export function cataloguesRouter(sequelize: Sequelize, catalogues: Catalogues): 
   r.get('/listings/id_types_full', async (req, res) => {
     principalOf(req);
     const countryId = Number(req.query.country_id);
-    res.json({ data: catalogues.idTypesFull(countryId).map(({ id, code, name, country_id, validation_regex }) => ({ id, code, name, country_id, validation_regex })) });
+    res.json({
+      data: catalogues
+        .idTypesFull(countryId)
+        .map(({ id, code, name, country_id, validation_regex }) => ({ id, code, name, country_id, validation_regex })),
+    });
   });
   r.get('/listings/:list_name', async (req, res) => {
     principalOf(req);
@@ -35,10 +39,19 @@ export function cataloguesRouter(sequelize: Sequelize, catalogues: Catalogues): 
       // A client has a handful of tags: match in memory, accents ignored on both sides.
       const key = toSearchKey(q);
       const rows = (
-        await select<{ id: number; name: string }>(sequelize, 'SELECT id, name FROM tags WHERE client_id = :c ORDER BY name', { c: staffOf(req).clientId })
+        await select<{ id: number; name: string }>(sequelize, 'SELECT id, name FROM tags WHERE client_id = :c ORDER BY name', {
+          c: staffOf(req).clientId,
+        })
       ).filter((t) => toSearchKey(t.name).includes(key));
       const start = (page - 1) * perPage;
-      return res.json({ data: { data: rows.slice(start, start + perPage).map((t) => ({ ...t, detail: null })), total: rows.length, page, per_page: perPage } });
+      return res.json({
+        data: {
+          data: rows.slice(start, start + perPage).map((t) => ({ ...t, detail: null })),
+          total: rows.length,
+          page,
+          per_page: perPage,
+        },
+      });
     }
     if (type === 'cities' && !countryId) throw badRequest('country_id', '¡El campo es requerido!');
     res.json(catalogues.search(type as Parameters<Catalogues['search']>[0], q, countryId, page, perPage));

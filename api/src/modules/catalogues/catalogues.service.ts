@@ -8,11 +8,40 @@ type ListName = components['schemas']['ListName'];
 type SearchType = components['schemas']['SearchType'];
 type SearchPage = components['schemas']['SearchPage'];
 
-export interface Country { id: number; code: string; name: string; phone_prefix: string; time_zone: string }
-export interface City { id: number; country_id: number; department_id: number | null; name: string; search_name: string }
-export interface IdType { id: number; country_id: number; code: string; name: string; validation_regex: string; position: number }
-export interface Named { id: number; name: string; position?: number }
-export interface Eapb { id: number; code: string; name: string; regime_id: number | null; search_name: string }
+export interface Country {
+  id: number;
+  code: string;
+  name: string;
+  phone_prefix: string;
+  time_zone: string;
+}
+export interface City {
+  id: number;
+  country_id: number;
+  department_id: number | null;
+  name: string;
+  search_name: string;
+}
+export interface IdType {
+  id: number;
+  country_id: number;
+  code: string;
+  name: string;
+  validation_regex: string;
+  position: number;
+}
+export interface Named {
+  id: number;
+  name: string;
+  position?: number;
+}
+export interface Eapb {
+  id: number;
+  code: string;
+  name: string;
+  regime_id: number | null;
+  search_name: string;
+}
 
 export const GENDERS: Record<number, string> = { 0: 'Femenino', 1: 'Masculino', 2: 'Otro' };
 export const CLINICAL_ELEMENTS: Record<number, string> = {
@@ -24,8 +53,12 @@ export const CLINICAL_ELEMENTS: Record<number, string> = {
   6: 'Glucosa (mg/dL)',
   7: 'Temperatura (°C)',
 };
-export const ROLE_LABELS: Record<string, string> = { admin: 'Administrador', medico: 'Médico', enfermeria: 'Enfermería', consulta: 'Consulta' };
-
+export const ROLE_LABELS: Record<string, string> = {
+  admin: 'Administrador',
+  medico: 'Médico',
+  enfermeria: 'Enfermería',
+  consulta: 'Consulta',
+};
 
 /** A user's text for a LIKE pattern: its own % and _ must not act as wildcards. */
 export function likeSafe(text: string): string {
@@ -78,7 +111,7 @@ export async function loadCatalogues(sequelize: Sequelize): Promise<Catalogues> 
     city: (id) => (id == null ? undefined : cityById.get(id)),
     idType: (id) => idTypeById.get(id),
     eapb: (id) => (id == null ? undefined : eapbById.get(id)),
-    named: (table, id) => (id == null ? null : simpleById.get(table)!.get(id)?.name ?? null),
+    named: (table, id) => (id == null ? null : (simpleById.get(table)!.get(id)?.name ?? null)),
     idTypesFull: (countryId) => idTypes.filter((t) => t.country_id === countryId),
     listing(name, countryId) {
       switch (name) {
@@ -110,15 +143,22 @@ export async function loadCatalogues(sequelize: Sequelize): Promise<Catalogues> 
       if (type === 'cities') {
         rows = cities
           .filter((c) => (!countryId || c.country_id === countryId) && (!key || c.search_name.includes(key)))
-          .map((c) => ({ id: c.id, name: c.name, detail: c.department_id ? deptById.get(c.department_id)?.name ?? null : null }));
+          .map((c) => ({ id: c.id, name: c.name, detail: c.department_id ? (deptById.get(c.department_id)?.name ?? null) : null }));
         // Names that start with the query come first: 'cali' should find Cali before Calima.
         if (key) rows.sort((a, b) => Number(!toSearchKey(a.name).startsWith(key)) - Number(!toSearchKey(b.name).startsWith(key)));
       } else if (type === 'eapbs') {
-        rows = eapbs.filter((e) => !key || e.search_name.includes(key) || e.code.toLowerCase().includes(key)).map((e) => ({ id: e.id, name: e.name, detail: e.code }));
+        rows = eapbs
+          .filter((e) => !key || e.search_name.includes(key) || e.code.toLowerCase().includes(key))
+          .map((e) => ({ id: e.id, name: e.name, detail: e.code }));
       } else if (type === 'countries') {
-        rows = countries.filter((c) => !key || toSearchKey(c.name).includes(key)).map((c) => ({ id: c.id, name: c.name, detail: c.phone_prefix }));
+        rows = countries
+          .filter((c) => !key || toSearchKey(c.name).includes(key))
+          .map((c) => ({ id: c.id, name: c.name, detail: c.phone_prefix }));
       } else {
-        rows = simple.get('occupations')!.filter((o) => !key || toSearchKey(o.name).includes(key)).map((o) => ({ id: o.id, name: o.name, detail: null }));
+        rows = simple
+          .get('occupations')!
+          .filter((o) => !key || toSearchKey(o.name).includes(key))
+          .map((o) => ({ id: o.id, name: o.name, detail: null }));
       }
       const start = (page - 1) * perPage;
       return { data: { data: rows.slice(start, start + perPage), total: rows.length, page, per_page: perPage } };

@@ -9,27 +9,68 @@ import type { QueryInterface, Transaction } from 'sequelize';
  * research folder; this module loads them and upserts them into the catalogue tables.
  */
 
-export interface CountryItem { id: number; code: string; name: string; phone_prefix: string; time_zone: string }
-export interface DepartmentItem { id: number; country_id: number; code: string; name: string }
+export interface CountryItem {
+  id: number;
+  code: string;
+  name: string;
+  phone_prefix: string;
+  time_zone: string;
+}
+export interface DepartmentItem {
+  id: number;
+  country_id: number;
+  code: string;
+  name: string;
+}
 export interface CityItem {
-  id: number; country_id: number; department_id: number | null; code: string; name: string; search_name: string;
+  id: number;
+  country_id: number;
+  department_id: number | null;
+  code: string;
+  name: string;
+  search_name: string;
 }
 export interface IdTypeItem {
-  id: number; country_id: number; code: string; name: string; validation_regex: string; approximate: boolean; position: number;
+  id: number;
+  country_id: number;
+  code: string;
+  name: string;
+  validation_regex: string;
+  approximate: boolean;
+  position: number;
 }
 /** blood_types, rh_factors, regimes, occupations, scholarships, civil_statuses share this shape. */
-export interface SimpleItem { id: number; name: string; position: number }
-export interface EapbCode { code: string; regime_id: number; role: 'principal' | 'movilidad' }
+export interface SimpleItem {
+  id: number;
+  name: string;
+  position: number;
+}
+export interface EapbCode {
+  code: string;
+  regime_id: number;
+  role: 'principal' | 'movilidad';
+}
 export interface EapbItem {
-  id: number; code: string; name: string; nit: string | null;
+  id: number;
+  code: string;
+  name: string;
+  nit: string | null;
   /** Null when the entity serves more than one regime: `codes` then tells which code is for which. */
   regime_id: number | null;
-  codes: EapbCode[]; search_name: string;
+  codes: EapbCode[];
+  search_name: string;
 }
 /** Not a table: the seven clinical elements of DECISIONS D6 with their entry bounds. */
 export interface ClinicalElementItem {
-  id: number; key: string; name: string; unit: string; loinc: string; ucum: string;
-  panel_loinc: string | null; input_min: number; input_max: number;
+  id: number;
+  key: string;
+  name: string;
+  unit: string;
+  loinc: string;
+  ucum: string;
+  panel_loinc: string | null;
+  input_min: number;
+  input_max: number;
 }
 
 export interface CatalogueItems {
@@ -47,12 +88,24 @@ export interface CatalogueItems {
   clinical_elements: ClinicalElementItem;
 }
 export type CatalogueName = keyof CatalogueItems;
-export interface CatalogueFile<T> { source: string; items: T[] }
+export interface CatalogueFile<T> {
+  source: string;
+  items: T[];
+}
 
 /** Tables in foreign-key order: a table comes after every table it references. */
 export const CATALOGUE_TABLES = [
-  'countries', 'departments', 'cities', 'id_types', 'blood_types', 'rh_factors', 'regimes',
-  'occupations', 'scholarships', 'civil_statuses', 'eapbs',
+  'countries',
+  'departments',
+  'cities',
+  'id_types',
+  'blood_types',
+  'rh_factors',
+  'regimes',
+  'occupations',
+  'scholarships',
+  'civil_statuses',
+  'eapbs',
 ] as const satisfies readonly CatalogueName[];
 
 export const CATALOGUE_NAMES = [...CATALOGUE_TABLES, 'clinical_elements'] as const satisfies readonly CatalogueName[];
@@ -128,10 +181,11 @@ export async function syncCatalogues(qi: QueryInterface, opts: SyncCataloguesOpt
   const sequelize = qi.sequelize;
 
   const run = async (transaction: Transaction): Promise<SyncCataloguesResult> => {
-    const [stored] = await sequelize.query(
-      'SELECT "value" FROM "app_meta" WHERE "key" = :key',
-      { replacements: { key: HASH_KEY }, transaction, raw: true },
-    ) as [Array<{ value: string }>, unknown];
+    const [stored] = (await sequelize.query('SELECT "value" FROM "app_meta" WHERE "key" = :key', {
+      replacements: { key: HASH_KEY },
+      transaction,
+      raw: true,
+    })) as [Array<{ value: string }>, unknown];
     if (!opts.force && stored[0]?.value === hash) return { changed: false, hash, counts: {} };
 
     const counts: SyncCataloguesResult['counts'] = {};

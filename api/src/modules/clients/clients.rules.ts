@@ -36,7 +36,8 @@ export interface SettingsPatch {
 
 export type SettingsResult = { ok: true; patch: SettingsPatch } | { ok: false; field: string; message: string };
 
-const PRIVATE_HOST = /^(localhost|127\.|10\.|192\.168\.|169\.254\.|172\.(1[6-9]|2\d|3[01])\.|0\.|\[?::1\]?$|\[?f[cd][0-9a-f]{2}:|\[?fe80:)/i;
+const PRIVATE_HOST =
+  /^(localhost|127\.|10\.|192\.168\.|169\.254\.|172\.(1[6-9]|2\d|3[01])\.|0\.|\[?::1\]?$|\[?f[cd][0-9a-f]{2}:|\[?fe80:)/i;
 
 /**
  * 03 §5 URL rule: https:// only, except in development and tests (loopback peers, D18). In
@@ -72,7 +73,13 @@ export function planClientSettings(current: CurrentSettings, input: ClientSettin
   const fail = (field: string, message: string): SettingsResult => ({ ok: false, field, message });
 
   if (input.webhook_url === null) {
-    Object.assign(patch, { webhook_url: null, security_phrase: null, webhook_validated: false, webhook_measurements: false, webhook_alerts: false });
+    Object.assign(patch, {
+      webhook_url: null,
+      security_phrase: null,
+      webhook_validated: false,
+      webhook_measurements: false,
+      webhook_alerts: false,
+    });
   } else {
     const urlChanged = input.webhook_url !== undefined && input.webhook_url.trim() !== current.webhook_url;
     const phraseSent = input.security_phrase !== undefined && !(blank(input.security_phrase) && current.security_phrase_set);

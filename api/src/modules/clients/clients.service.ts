@@ -13,7 +13,18 @@ import type { components } from '@vigia/contract/openapi';
 type ClientDto = components['schemas']['Client'];
 
 /** Patient-page tabs a new client gets; vaccines stays hidden by default (01 §2). */
-export const DEFAULT_CLINICAL_ELEMENTS = ['signs', 'assistant', 'observations', 'conditions', 'variables', 'alerts', 'activities', 'orders', 'settings', 'reports'];
+export const DEFAULT_CLINICAL_ELEMENTS = [
+  'signs',
+  'assistant',
+  'observations',
+  'conditions',
+  'variables',
+  'alerts',
+  'activities',
+  'orders',
+  'settings',
+  'reports',
+];
 
 /** The one place a clients row becomes the contract's Client (secrets never leave, D20). */
 export function toClientDto(c: Client): ClientDto {
@@ -42,7 +53,12 @@ export function toClientDto(c: Client): ClientDto {
 }
 
 /** PUT/PATCH /clients/{id}: webhook and integration settings (03 §2), checked by clients.rules. */
-export async function updateClientSettings(clientId: number, id: number, input: ClientSettingsInput, opts: { allowHttp: boolean }): Promise<ClientDto> {
+export async function updateClientSettings(
+  clientId: number,
+  id: number,
+  input: ClientSettingsInput,
+  opts: { allowHttp: boolean },
+): Promise<ClientDto> {
   if (clientId !== id) throw notFound('El cliente no existe.');
   const c = await Client.findByPk(id);
   if (!c) throw notFound('El cliente no existe.');

@@ -19,7 +19,16 @@ export function conditionsRouter(sequelize: Sequelize, now: () => Date): Router 
     res.status(201).json(await conditions.createPatientCondition(sequelize, staffOf(req), Number(req.params.id), req.body, now()));
   });
   const update = async (req: Request, res: Response) => {
-    res.json(await conditions.updatePatientCondition(sequelize, staffOf(req), Number(req.params.id), Number(req.params.conditionId), req.body, now()));
+    res.json(
+      await conditions.updatePatientCondition(
+        sequelize,
+        staffOf(req),
+        Number(req.params.id),
+        Number(req.params.conditionId),
+        req.body,
+        now(),
+      ),
+    );
   };
   r.put('/patients/:id/conditions/:conditionId', requireStaff(), update);
   r.patch('/patients/:id/conditions/:conditionId', requireStaff(), update);

@@ -15,7 +15,12 @@ type PatientConditionDto = components['schemas']['PatientCondition'];
 type ConditionInput = components['schemas']['ConditionInput'];
 type ConditionUpdate = components['schemas']['ConditionUpdate'];
 
-interface TypeRow { id: number; name: string; icd10: string | null; priority: number }
+interface TypeRow {
+  id: number;
+  name: string;
+  icd10: string | null;
+  priority: number;
+}
 interface ConditionRow extends TypeRow {
   condition_id: number;
   notes: string | null;
@@ -24,7 +29,12 @@ interface ConditionRow extends TypeRow {
   end_date: string | Date | null;
 }
 
-const toTypeDto = (r: TypeRow): ConditionTypeDto => ({ id: Number(r.id), name: r.name, icd10: r.icd10, priority: Number(r.priority) === 1 ? 1 : 0 });
+const toTypeDto = (r: TypeRow): ConditionTypeDto => ({
+  id: Number(r.id),
+  name: r.name,
+  icd10: r.icd10,
+  priority: Number(r.priority) === 1 ? 1 : 0,
+});
 
 /** The one place a patient_conditions row becomes the contract's PatientCondition. */
 function toConditionDto(r: ConditionRow): PatientConditionDto {
@@ -49,11 +59,15 @@ export async function listConditionTypes(sequelize: Sequelize, p: ListParams, pr
   }
   if (p.q) {
     const key = likeSafe(toSearchKey(p.q));
-    where.push("(search_name LIKE :starts OR search_name LIKE :word OR LOWER(icd10) LIKE :code)");
+    where.push('(search_name LIKE :starts OR search_name LIKE :word OR LOWER(icd10) LIKE :code)');
     Object.assign(params, { starts: `${key}%`, word: `% ${key}%`, code: `${key}%` });
   }
   const sql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const rows = await select<TypeRow>(sequelize, `SELECT id, name, icd10, priority FROM condition_types ${sql} ORDER BY priority DESC, position, id LIMIT :limit OFFSET :offset`, params);
+  const rows = await select<TypeRow>(
+    sequelize,
+    `SELECT id, name, icd10, priority FROM condition_types ${sql} ORDER BY priority DESC, position, id LIMIT :limit OFFSET :offset`,
+    params,
+  );
   const [{ n }] = await select<{ n: number }>(sequelize, `SELECT COUNT(*) AS n FROM condition_types ${sql}`, params);
   return { rows: rows.map(toTypeDto), total: Number(n) };
 }
@@ -72,9 +86,15 @@ export async function listPatientConditions(sequelize: Sequelize, principal: Sta
 }
 
 async function findCondition(sequelize: Sequelize, clientId: number, patientId: number, id: number): Promise<ConditionRow> {
-  const [row] = await select<ConditionRow>(sequelize, `${SELECT_CONDITION} WHERE pc.id = :id AND pc.client_id = :clientId AND pc.patient_id = :patientId`, {
-    id, clientId, patientId,
-  });
+  const [row] = await select<ConditionRow>(
+    sequelize,
+    `${SELECT_CONDITION} WHERE pc.id = :id AND pc.client_id = :clientId AND pc.patient_id = :patientId`,
+    {
+      id,
+      clientId,
+      patientId,
+    },
+  );
   if (!row) throw notFound('El antecedente no existe.');
   return row;
 }
@@ -85,10 +105,18 @@ const cleanNotes = (notes: string | null | undefined) => (notes == null ? null :
  * Adds a condition, or activates the record the patient already has for that type (a priority
  * condition switched off earlier): the answer carries the record's id either way.
  */
-export async function createPatientCondition(sequelize: Sequelize, principal: StaffPrincipal, patientId: number, input: ConditionInput, now: Date) {
+export async function createPatientCondition(
+  sequelize: Sequelize,
+  principal: StaffPrincipal,
+  patientId: number,
+  input: ConditionInput,
+  now: Date,
+) {
   await patientForWrite(principal, patientId, 'clinical.write');
   await recordCataloguesReady(sequelize);
-  const [type] = await select<TypeRow>(sequelize, 'SELECT id, name, icd10, priority FROM condition_types WHERE id = :id', { id: input.condition_type_id });
+  const [type] = await select<TypeRow>(sequelize, 'SELECT id, name, icd10, priority FROM condition_types WHERE id = :id', {
+    id: input.condition_type_id,
+  });
   if (!type) throw badRequest('condition_type_id', 'El antecedente seleccionado no existe.');
   const active = input.active ?? true;
   const notes = cleanNotes(input.notes);
@@ -110,14 +138,30 @@ export async function createPatientCondition(sequelize: Sequelize, principal: St
       sequelize,
       `INSERT INTO patient_conditions (client_id, patient_id, condition_type_id, notes, active, start_date, end_date, created_at, updated_at)
        VALUES (:clientId, :patientId, :typeId, :notes, :active, :start, :end, :now, :now) RETURNING id`,
-      { clientId: principal.clientId, patientId, typeId: type.id, notes, active, start: active ? now : null, end: active ? null : now, now },
+      {
+        clientId: principal.clientId,
+        patientId,
+        typeId: type.id,
+        notes,
+        active,
+        start: active ? now : null,
+        end: active ? null : now,
+        now,
+      },
     );
   }
   return toConditionDto(await findCondition(sequelize, principal.clientId, patientId, id));
 }
 
 /** Notes and state; `active: false` is the removal of 01 §4. */
-export async function updatePatientCondition(sequelize: Sequelize, principal: StaffPrincipal, patientId: number, id: number, input: ConditionUpdate, now: Date) {
+export async function updatePatientCondition(
+  sequelize: Sequelize,
+  principal: StaffPrincipal,
+  patientId: number,
+  id: number,
+  input: ConditionUpdate,
+  now: Date,
+) {
   await patientForWrite(principal, patientId, 'clinical.write');
   const row = await findCondition(sequelize, principal.clientId, patientId, id);
   if (input.active === false) return removeCondition(sequelize, row, now, input.notes);
@@ -136,10 +180,20 @@ async function removeCondition(sequelize: Sequelize, row: ConditionRow, now: Dat
     await execute(sequelize, 'DELETE FROM patient_conditions WHERE id = :id', { id });
     return { ...toConditionDto(row), active: false, end_date: now.toISOString(), removed: true };
   }
-  await execute(sequelize, 'UPDATE patient_conditions SET active = :active, notes = :notes, end_date = :now, updated_at = :now WHERE id = :id', {
-    id, active: false, notes: notes !== undefined ? cleanNotes(notes) : row.notes, now,
-  });
-  return { ...toConditionDto({ ...row, active: false, end_date: now, notes: notes !== undefined ? cleanNotes(notes) : row.notes }), removed: false };
+  await execute(
+    sequelize,
+    'UPDATE patient_conditions SET active = :active, notes = :notes, end_date = :now, updated_at = :now WHERE id = :id',
+    {
+      id,
+      active: false,
+      notes: notes !== undefined ? cleanNotes(notes) : row.notes,
+      now,
+    },
+  );
+  return {
+    ...toConditionDto({ ...row, active: false, end_date: now, notes: notes !== undefined ? cleanNotes(notes) : row.notes }),
+    removed: false,
+  };
 }
 
 export async function deletePatientCondition(sequelize: Sequelize, principal: StaffPrincipal, patientId: number, id: number, now: Date) {

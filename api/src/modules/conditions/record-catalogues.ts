@@ -8,8 +8,21 @@ import { toSearchKey } from '@vigia/contract/rules/names';
  * (ICD-10, with the high-priority flag) and clinical variables (LOINC). Upserted by id at every
  * start, so editing a file updates the database and ids never change.
  */
-interface ConditionTypeItem { id: number; name: string; icd10: string | null; priority: number; position: number }
-interface ClinicalVariableItem { id: number; name: string; loinc_code: string | null; type: 'numeric' | 'text'; unit: string | null; position: number }
+interface ConditionTypeItem {
+  id: number;
+  name: string;
+  icd10: string | null;
+  priority: number;
+  position: number;
+}
+interface ClinicalVariableItem {
+  id: number;
+  name: string;
+  loinc_code: string | null;
+  type: 'numeric' | 'text';
+  unit: string | null;
+  position: number;
+}
 
 function readItems<T>(name: string): T[] {
   const file = rootPath('seeds/catalogues', `${name}.json`);
@@ -24,7 +37,12 @@ async function upsert(sequelize: Sequelize, table: string, rows: Record<string, 
 export async function syncRecordCatalogues(sequelize: Sequelize, transaction?: Transaction): Promise<void> {
   const conditions = readItems<ConditionTypeItem>('condition_types').map((c) => ({ ...c, search_name: toSearchKey(c.name) }));
   await upsert(sequelize, 'condition_types', conditions, transaction);
-  await upsert(sequelize, 'clinical_variables', readItems<ClinicalVariableItem>('clinical_variables') as unknown as Record<string, unknown>[], transaction);
+  await upsert(
+    sequelize,
+    'clinical_variables',
+    readItems<ClinicalVariableItem>('clinical_variables') as unknown as Record<string, unknown>[],
+    transaction,
+  );
 }
 
 const ready = new WeakMap<Sequelize, Promise<void>>();

@@ -45,7 +45,12 @@ export class Encounter extends Model<InferAttributes<Encounter>, InferCreationAt
   }
 }
 
-export interface ObservationLog { date: string; datef: string; before: string; after: string }
+export interface ObservationLog {
+  date: string;
+  datef: string;
+  before: string;
+  after: string;
+}
 
 export class EncounterObservation extends Model<InferAttributes<EncounterObservation>, InferCreationAttributes<EncounterObservation>> {
   declare id: CreationOptional<number>;
@@ -75,7 +80,14 @@ export class EncounterObservation extends Model<InferAttributes<EncounterObserva
         created_at: DataTypes.DATE,
         updated_at: DataTypes.DATE,
       },
-      { sequelize, tableName: 'encounter_observations', underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' },
+      {
+        sequelize,
+        tableName: 'encounter_observations',
+        underscored: true,
+        timestamps: true,
+        createdAt: 'created_at',
+        updatedAt: 'updated_at',
+      },
     );
   }
 }

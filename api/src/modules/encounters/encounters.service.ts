@@ -30,8 +30,14 @@ const DONE = 'La atención ya fue realizada; no admite cambios.';
 function toObservationDto(o: EncounterObservation): S['EncounterObservation'] {
   const logs = typeof o.logs_obs === 'string' ? JSON.parse(o.logs_obs) : o.logs_obs;
   return {
-    id: o.id, clinical_element: o.clinical_element, encounter_id: o.encounter_id, patient_id: o.patient_id,
-    date: new Date(o.date).toISOString(), source: o.source, value: o.value, logs_obs: logs ?? [],
+    id: o.id,
+    clinical_element: o.clinical_element,
+    encounter_id: o.encounter_id,
+    patient_id: o.patient_id,
+    date: new Date(o.date).toISOString(),
+    source: o.source,
+    value: o.value,
+    logs_obs: logs ?? [],
   };
 }
 
@@ -89,9 +95,20 @@ export async function createEncounter(deps: EncounterDeps, actor: StaffPrincipal
   const patient = await findPatient(actor.clientId, patientId);
   assertWritable(actor, patient);
   const e = await Encounter.create({
-    client_id: actor.clientId, patient_id: patient.id, kind, status: rules.ENCOUNTER_STATUS.pending, checkout: null,
-    responsible: null, created_by: actor.userId, medication_id: null, stock_id: null, dose: null, management: null,
-    vaccination_card: null, observations: null, dispositivo: null,
+    client_id: actor.clientId,
+    patient_id: patient.id,
+    kind,
+    status: rules.ENCOUNTER_STATUS.pending,
+    checkout: null,
+    responsible: null,
+    created_by: actor.userId,
+    medication_id: null,
+    stock_id: null,
+    dose: null,
+    management: null,
+    vaccination_card: null,
+    observations: null,
+    dispositivo: null,
   });
   return toEncounterDto(deps, e, patient);
 }
@@ -104,7 +121,13 @@ export async function getEncounter(deps: EncounterDeps, clientId: number, id: nu
 export async function listPatientEncounters(deps: EncounterDeps, clientId: number, patientId: number, p: ListParams) {
   const patient = await findPatient(clientId, patientId);
   const { rows, count } = await Encounter.findAndCountAll({
-    where: { client_id: clientId, patient_id: patient.id }, order: [['created_at', 'DESC'], ['id', 'DESC']], offset: p.offset, limit: p.limit,
+    where: { client_id: clientId, patient_id: patient.id },
+    order: [
+      ['created_at', 'DESC'],
+      ['id', 'DESC'],
+    ],
+    offset: p.offset,
+    limit: p.limit,
   });
   return { rows: await Promise.all(rows.map((e) => toEncounterDto(deps, e, patient))), total: count };
 }
@@ -119,8 +142,17 @@ async function chooseBatch(clientId: number, supplyId: number, stockId: number |
     return s;
   }
   const s = await Stock.findOne({
-    where: { client_id: clientId, medical_supply_id: supplyId, active: true, cuantity: { [Op.gte]: 1 }, expiration_date: { [Op.gte]: today } },
-    order: [['expiration_date', 'ASC'], ['id', 'ASC']],
+    where: {
+      client_id: clientId,
+      medical_supply_id: supplyId,
+      active: true,
+      cuantity: { [Op.gte]: 1 },
+      expiration_date: { [Op.gte]: today },
+    },
+    order: [
+      ['expiration_date', 'ASC'],
+      ['id', 'ASC'],
+    ],
   });
   if (!s) throw badRequest('medication_id', 'No hay lotes vigentes con unidades disponibles de este biológico.');
   return s;
@@ -143,7 +175,11 @@ export async function saveEncounter(deps: EncounterDeps, actor: StaffPrincipal, 
   };
   let batch: Stock | null = null;
   if (e.kind === 'vaccination') {
-    const problem = rules.vaccinationProblem({ biological_type: input.biological_type ?? null, medication_id: fields.medication_id, dose: fields.dose });
+    const problem = rules.vaccinationProblem({
+      biological_type: input.biological_type ?? null,
+      medication_id: fields.medication_id,
+      dose: fields.dose,
+    });
     if (problem) throw badRequest(problem.field, problem.message);
     const supply = await findSupply(actor.clientId, fields.medication_id!, 'medication_id');
     if (supply.type !== 'biologico' || (supply.generic_name ?? '').toUpperCase() !== input.biological_type!.trim().toUpperCase()) {
@@ -153,24 +189,45 @@ export async function saveEncounter(deps: EncounterDeps, actor: StaffPrincipal, 
     batch = await chooseBatch(actor.clientId, supply.id, input.stock_id, localDate(now, zone));
     fields.stock_id = batch.id;
   } else {
-    const values = new Map((await EncounterObservation.findAll({ where: { encounter_id: e.id } })).map((o) => [o.clinical_element, o.value]));
+    const values = new Map(
+      (await EncounterObservation.findAll({ where: { encounter_id: e.id } })).map((o) => [o.clinical_element, o.value]),
+    );
     const missing = rules.firstMissing(values);
     if (missing) throw badRequest(`element_${missing.id}`, `${missing.name}: ¡El campo es requerido!`);
   }
   await deps.sequelize.transaction(async (transaction) => {
     // Conditional: two clicks on 'Guardar' cannot both take a unit.
-    const changed = await execute(deps.sequelize,
+    const changed = await execute(
+      deps.sequelize,
       `UPDATE encounters SET status = :done, checkout = :now, responsible = :uid, updated_at = :now, medication_id = :medication_id,
         stock_id = :stock_id, dose = :dose, management = :management, observations = :observations, vaccination_card = :vaccination_card,
         dispositivo = :dispositivo WHERE id = :id AND client_id = :cid AND status = :pending`,
-      { ...fields, done: rules.ENCOUNTER_STATUS.done, pending: rules.ENCOUNTER_STATUS.pending, now, uid: actor.userId, id: e.id, cid: actor.clientId },
-      transaction);
+      {
+        ...fields,
+        done: rules.ENCOUNTER_STATUS.done,
+        pending: rules.ENCOUNTER_STATUS.pending,
+        now,
+        uid: actor.userId,
+        id: e.id,
+        cid: actor.clientId,
+      },
+      transaction,
+    );
     if (changed !== 1) throw conflict(DONE);
     if (batch) {
-      await applyMove(deps, {
-        clientId: actor.clientId, stockId: batch.id, type: 'aplicacion', amount: 1, author: actor.userId, encounterId: e.id,
-        notes: `Aplicación a ${patient.first_name} ${patient.last_name}`,
-      }, transaction);
+      await applyMove(
+        deps,
+        {
+          clientId: actor.clientId,
+          stockId: batch.id,
+          type: 'aplicacion',
+          amount: 1,
+          author: actor.userId,
+          encounterId: e.id,
+          notes: `Aplicación a ${patient.first_name} ${patient.last_name}`,
+        },
+        transaction,
+      );
     }
   });
   return getEncounter(deps, actor.clientId, id);
@@ -195,8 +252,14 @@ export async function createObservation(deps: EncounterDeps, actor: StaffPrincip
   const existing = await EncounterObservation.findOne({ where: { encounter_id: e.id, clinical_element: element.id } });
   if (existing) throw conflict('Ese elemento ya tiene un valor en esta atención; modifíquelo.', 'clinical_element');
   const o = await EncounterObservation.create({
-    client_id: actor.clientId, encounter_id: e.id, patient_id: e.patient_id, clinical_element: element.id,
-    date: deps.now(), source: 'staff', value: input.value.trim(), logs_obs: [],
+    client_id: actor.clientId,
+    encounter_id: e.id,
+    patient_id: e.patient_id,
+    clinical_element: element.id,
+    date: deps.now(),
+    source: 'staff',
+    value: input.value.trim(),
+    logs_obs: [],
   });
   return toObservationDto(o);
 }
@@ -226,17 +289,34 @@ export async function listStockApplications(clientId: number, stockId: number, p
   const where: WhereOptions<Encounter> = { client_id: clientId, stock_id: stockId, status: rules.ENCOUNTER_STATUS.done };
   const range = dayRange(f.date1, f.date2, (await Client.findByPk(clientId))?.time_zone ?? 'America/Bogota');
   if (range) Object.assign(where, { checkout: range });
-  const { rows, count } = await Encounter.findAndCountAll({ where, order: [['checkout', 'DESC'], ['id', 'DESC']], offset: p.offset, limit: p.limit });
-  const patients = new Map((rows.length ? await Patient.findAll({ where: { id: [...new Set(rows.map((r) => r.patient_id))] } }) : []).map((x) => [x.id, x]));
+  const { rows, count } = await Encounter.findAndCountAll({
+    where,
+    order: [
+      ['checkout', 'DESC'],
+      ['id', 'DESC'],
+    ],
+    offset: p.offset,
+    limit: p.limit,
+  });
+  const patients = new Map(
+    (rows.length ? await Patient.findAll({ where: { id: [...new Set(rows.map((r) => r.patient_id))] } }) : []).map((x) => [x.id, x]),
+  );
   const userIds = [...new Set(rows.map((r) => r.responsible).filter((x): x is number => x != null))];
-  const users = new Map((userIds.length ? await User.findAll({ where: { id: userIds } }) : []).map((u) => [u.id, `${u.first_name} ${u.last_name}`]));
+  const users = new Map(
+    (userIds.length ? await User.findAll({ where: { id: userIds } }) : []).map((u) => [u.id, `${u.first_name} ${u.last_name}`]),
+  );
   return {
     total: count,
     rows: rows.map((r): S['StockApplication'] => {
       const pt = patients.get(r.patient_id);
       return {
-        encounter_id: r.id, patient_id: r.patient_id, patient_name: pt ? `${pt.first_name} ${pt.last_name}` : '', nid: pt?.nid ?? '',
-        checkout: new Date(r.checkout!).toISOString(), dose: r.dose, responsible_name: r.responsible != null ? users.get(r.responsible) ?? null : null,
+        encounter_id: r.id,
+        patient_id: r.patient_id,
+        patient_name: pt ? `${pt.first_name} ${pt.last_name}` : '',
+        nid: pt?.nid ?? '',
+        checkout: new Date(r.checkout!).toISOString(),
+        dose: r.dose,
+        responsible_name: r.responsible != null ? (users.get(r.responsible) ?? null) : null,
       };
     }),
   };

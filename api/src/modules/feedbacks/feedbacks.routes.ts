@@ -11,10 +11,9 @@ export function feedbacksRouter(sequelize: Sequelize, now: () => Date): Router {
     const message = typeof req.body.message === 'string' && req.body.message.trim() ? req.body.message.trim() : null;
     // The dialog keeps Enviar disabled when both are empty; the server agrees.
     if (qualification == null && message == null) throw badRequest('message', 'Seleccione una calificación o escriba un mensaje.');
-    await sequelize.query(
-      'INSERT INTO feedbacks (client_id, user_id, qualification, message, created_at) VALUES (:c, :u, :q, :m, :now)',
-      { replacements: { c: p.clientId, u: p.userId, q: qualification, m: message, now: now() } },
-    );
+    await sequelize.query('INSERT INTO feedbacks (client_id, user_id, qualification, message, created_at) VALUES (:c, :u, :q, :m, :now)', {
+      replacements: { c: p.clientId, u: p.userId, q: qualification, m: message, now: now() },
+    });
     res.status(201).json({ type: 'success', message: '¡Gracias por tu opinión!' });
   });
   return r;

@@ -1,8 +1,14 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 
-const opts = (sequelize: Sequelize, tableName: string) => ({
-  sequelize, tableName, underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at',
-} as const);
+const opts = (sequelize: Sequelize, tableName: string) =>
+  ({
+    sequelize,
+    tableName,
+    underscored: true,
+    timestamps: true,
+    createdAt: 'created_at',
+    updatedAt: 'updated_at',
+  }) as const;
 
 export class Supply extends Model<InferAttributes<Supply>, InferCreationAttributes<Supply>> {
   declare id: CreationOptional<number>;

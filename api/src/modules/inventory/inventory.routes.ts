@@ -17,7 +17,9 @@ export function inventoryRouter(deps: inv.InventoryDeps): Router {
   r.get('/supplies', requireStaff(), async (req, res) => {
     const q = req.query;
     const { rows, total } = await inv.listSupplies(staffOf(req).clientId, readListParams(req, 20), {
-      type: str(q.type), generic_name: str(q.generic_name), active: flag(q.active),
+      type: str(q.type),
+      generic_name: str(q.generic_name),
+      active: flag(q.active),
     });
     sendList(res, rows, total);
   });
@@ -36,7 +38,9 @@ export function inventoryRouter(deps: inv.InventoryDeps): Router {
   r.get('/stocks', requireStaff(), async (req, res) => {
     const q = req.query;
     const { rows, total } = await inv.listStocks(deps, staffOf(req).clientId, readListParams(req, 10), {
-      type: str(q.type), medical_supply_id: num(q.medical_supply_id), active: flag(q.active),
+      type: str(q.type),
+      medical_supply_id: num(q.medical_supply_id),
+      active: flag(q.active),
     });
     sendList(res, rows, total);
   });
@@ -55,7 +59,8 @@ export function inventoryRouter(deps: inv.InventoryDeps): Router {
     const clientId = staffOf(req).clientId;
     await inv.findStock(clientId, Number(req.params.id));
     const { rows, total } = await listStockApplications(clientId, Number(req.params.id), readListParams(req, 10), {
-      date1: str(req.query.date1), date2: str(req.query.date2),
+      date1: str(req.query.date1),
+      date2: str(req.query.date2),
     });
     sendList(res, rows, total);
   });
@@ -63,7 +68,11 @@ export function inventoryRouter(deps: inv.InventoryDeps): Router {
   r.get('/moves', requireStaff(), async (req, res) => {
     const q = req.query;
     const { rows, total } = await inv.listMoves(staffOf(req).clientId, readListParams(req, 10), {
-      date1: str(q.date1), date2: str(q.date2), serial: str(q.serial), type: str(q.type), stock_id: num(q.stock_id),
+      date1: str(q.date1),
+      date2: str(q.date2),
+      serial: str(q.serial),
+      type: str(q.type),
+      stock_id: num(q.stock_id),
     });
     sendList(res, rows, total);
   });

@@ -14,7 +14,11 @@ describe('checkStock', () => {
     ['expires today', { ...ok, expiration_date: '2026-11-22' }, null],
     ['not a date', { ...ok, expiration_date: '2026-02-30' }, { field: 'expiration_date', message: MESSAGES.date }],
     ['biológico without supply', { ...ok, medical_supply_id: null }, { field: 'medical_supply_id', message: MESSAGES.required }],
-    ['dispositivo without device', { ...ok, type: 'dispositivo', medical_supply_id: null }, { field: 'medical_supply_id', message: MESSAGES.required }],
+    [
+      'dispositivo without device',
+      { ...ok, type: 'dispositivo', medical_supply_id: null },
+      { field: 'medical_supply_id', message: MESSAGES.required },
+    ],
     ['insumo without supply', { ...ok, type: 'insumo', medical_supply_id: null }, null],
   ])('%s', (_name, stock, expected) => {
     expect(checkStock(stock, '2026-11-22')).toEqual(expected);

@@ -3,7 +3,10 @@ import { MESSAGES, validateDate, validateSerial } from '@vigia/contract/rules/va
 /** Pure inventory rules (03 §2 'Inventario', §4 'Stock', §5 batch form, §9). */
 
 export const SUPPLY_TYPE_NAMES: Record<string, string> = {
-  biologico: 'Biológico', dispositivo: 'Dispositivo', medicamento: 'Medicamento', insumo: 'Insumo médico',
+  biologico: 'Biológico',
+  dispositivo: 'Dispositivo',
+  medicamento: 'Medicamento',
+  insumo: 'Insumo médico',
 };
 export const MOVE_TYPE_NAMES: Record<string, string> = { entrada: 'Entrada', salida: 'Salida', aplicacion: 'Aplicación' };
 
@@ -22,7 +25,10 @@ export function formatDate(isoDate: string): string {
   return `${d}/${m}/${y}`;
 }
 
-export interface FieldProblem { field: string; message: string }
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
 
 export interface StockShape {
   type: string;
@@ -41,11 +47,12 @@ export function checkStock(s: StockShape, today: string, expiryChanged = true): 
   if (serial) return { field: 'serial', message: serial };
   const expiry = validateDate(s.expiration_date, expiryChanged ? 'expiration' : 'any', today);
   if (expiry) return { field: 'expiration_date', message: expiry };
-  if ((s.type === 'biologico' || s.type === 'dispositivo') && s.medical_supply_id == null) return { field: 'medical_supply_id', message: MESSAGES.required };
+  if ((s.type === 'biologico' || s.type === 'dispositivo') && s.medical_supply_id == null)
+    return { field: 'medical_supply_id', message: MESSAGES.required };
   return null;
 }
 
 /** 03 §4: Biológico forces batch on. */
 export function normaliseBatch(type: string, batch: boolean | undefined): boolean {
-  return type === 'biologico' ? true : batch ?? true;
+  return type === 'biologico' ? true : (batch ?? true);
 }

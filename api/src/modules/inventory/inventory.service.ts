@@ -64,7 +64,13 @@ export async function listSupplies(clientId: number, p: ListParams, f: { type?: 
     Object.assign(where, { [Op.or]: [{ tradename: { [Op.like]: like } }, { generic_name: { [Op.like]: like } }] });
   }
   const { rows, count } = await Supply.findAndCountAll({
-    where, order: [[p.sort && SUPPLY_SORT.has(p.sort) ? p.sort : 'tradename', p.order], ['id', 'ASC']], offset: p.offset, limit: p.limit,
+    where,
+    order: [
+      [p.sort && SUPPLY_SORT.has(p.sort) ? p.sort : 'tradename', p.order],
+      ['id', 'ASC'],
+    ],
+    offset: p.offset,
+    limit: p.limit,
   });
   return { rows: rows.map(toSupplyDto), total: count };
 }
@@ -84,8 +90,13 @@ function checkSupply(type: string, genericName: string | null | undefined) {
 export async function createSupply(clientId: number, input: S['SupplyInput']) {
   checkSupply(input.type, input.generic_name);
   const s = await Supply.create({
-    client_id: clientId, type: input.type, tradename: upper(input.tradename)!, generic_name: upper(input.generic_name) ?? null,
-    invima_register: input.invima_register?.trim() || null, date_register: input.date_register ?? null, active: input.active ?? true,
+    client_id: clientId,
+    type: input.type,
+    tradename: upper(input.tradename)!,
+    generic_name: upper(input.generic_name) ?? null,
+    invima_register: input.invima_register?.trim() || null,
+    date_register: input.date_register ?? null,
+    active: input.active ?? true,
   });
   return toSupplyDto(s);
 }
@@ -135,14 +146,25 @@ export function toStockDto(s: Stock, supply: Supply | undefined, today: string):
 
 const STOCK_SORT = new Set(['id', 'serial', 'type', 'expiration_date', 'cuantity', 'created_at']);
 
-export async function listStocks(deps: InventoryDeps, clientId: number, p: ListParams, f: { type?: string; medical_supply_id?: number; active?: boolean }) {
+export async function listStocks(
+  deps: InventoryDeps,
+  clientId: number,
+  p: ListParams,
+  f: { type?: string; medical_supply_id?: number; active?: boolean },
+) {
   const where: WhereOptions<Stock> = { client_id: clientId };
   if (f.type) Object.assign(where, { type: f.type });
   if (f.medical_supply_id) Object.assign(where, { medical_supply_id: f.medical_supply_id });
   if (f.active !== undefined) Object.assign(where, { active: f.active });
   if (p.q) Object.assign(where, { serial: { [Op.like]: `%${likeSafe(p.q.toUpperCase())}%` } });
   const { rows, count } = await Stock.findAndCountAll({
-    where, order: [[p.sort && STOCK_SORT.has(p.sort) ? p.sort : 'expiration_date', p.order], ['id', 'ASC']], offset: p.offset, limit: p.limit,
+    where,
+    order: [
+      [p.sort && STOCK_SORT.has(p.sort) ? p.sort : 'expiration_date', p.order],
+      ['id', 'ASC'],
+    ],
+    offset: p.offset,
+    limit: p.limit,
   });
   const supplies = await suppliesById(rows.map((r) => r.medical_supply_id));
   const today = localDate(deps.now(), await clientZone(clientId));
@@ -164,7 +186,8 @@ export async function getStock(deps: InventoryDeps, clientId: number, id: number
 async function checkStockSupply(clientId: number, type: string, supplyId: number | null) {
   if (supplyId == null) return;
   const supply = await findSupply(clientId, supplyId, 'medical_supply_id');
-  if (supply.type !== type) throw badRequest('medical_supply_id', `El insumo elegido no es de tipo ${rules.SUPPLY_TYPE_NAMES[type] ?? type}.`);
+  if (supply.type !== type)
+    throw badRequest('medical_supply_id', `El insumo elegido no es de tipo ${rules.SUPPLY_TYPE_NAMES[type] ?? type}.`);
 }
 
 async function assertSerialFree(clientId: number, serial: string, exceptId?: number) {
@@ -176,8 +199,11 @@ export async function createStock(deps: InventoryDeps, actor: StaffPrincipal, in
   const zone = await clientZone(actor.clientId);
   const today = localDate(deps.now(), zone);
   const shape = {
-    type: input.type, serial: input.serial.toUpperCase(), expiration_date: input.expiration_date,
-    medical_supply_id: input.medical_supply_id ?? null, batch: rules.normaliseBatch(input.type, input.batch),
+    type: input.type,
+    serial: input.serial.toUpperCase(),
+    expiration_date: input.expiration_date,
+    medical_supply_id: input.medical_supply_id ?? null,
+    batch: rules.normaliseBatch(input.type, input.batch),
   };
   const problem = rules.checkStock(shape, today);
   if (problem) throw badRequest(problem.field, problem.message);
@@ -187,7 +213,20 @@ export async function createStock(deps: InventoryDeps, actor: StaffPrincipal, in
   const stock = await deps.sequelize.transaction(async (transaction) => {
     const s = await Stock.create({ client_id: actor.clientId, ...shape, cuantity: 0, active: input.active ?? true }, { transaction });
     // The initial quantity is an entry like any other, so the move log explains every unit.
-    if (cuantity > 0) await applyMove(deps, { clientId: actor.clientId, stockId: s.id, type: 'entrada', amount: cuantity, notes: 'Cantidad inicial', author: actor.userId, allowInactive: true }, transaction);
+    if (cuantity > 0)
+      await applyMove(
+        deps,
+        {
+          clientId: actor.clientId,
+          stockId: s.id,
+          type: 'entrada',
+          amount: cuantity,
+          notes: 'Cantidad inicial',
+          author: actor.userId,
+          allowInactive: true,
+        },
+        transaction,
+      );
     return s;
   });
   return getStock(deps, actor.clientId, stock.id);
@@ -206,7 +245,8 @@ export async function updateStock(deps: InventoryDeps, actor: StaffPrincipal, id
   };
   const problem = rules.checkStock(shape, today, input.expiration_date !== undefined && input.expiration_date !== s.expiration_date);
   if (problem) throw badRequest(problem.field, problem.message);
-  if (input.type !== undefined || input.medical_supply_id !== undefined) await checkStockSupply(actor.clientId, shape.type, shape.medical_supply_id);
+  if (input.type !== undefined || input.medical_supply_id !== undefined)
+    await checkStockSupply(actor.clientId, shape.type, shape.medical_supply_id);
   await assertSerialFree(actor.clientId, shape.serial, s.id);
   Object.assign(s, shape);
   if (input.active !== undefined) s.active = input.active;
@@ -232,34 +272,69 @@ export interface MoveRequest {
  * The one way a batch's quantity changes: a conditional UPDATE (so two concurrent moves can never
  * sell the same units) and the move row, in the caller's transaction. Answers the quantity after.
  */
-export async function applyMove(deps: InventoryDeps, m: MoveRequest, transaction: Transaction): Promise<{ move: Move; cuantityAfter: number }> {
+export async function applyMove(
+  deps: InventoryDeps,
+  m: MoveRequest,
+  transaction: Transaction,
+): Promise<{ move: Move; cuantityAfter: number }> {
   const stock = await findStock(m.clientId, m.stockId, 'stock_id', transaction);
-  if (!bool(stock.active) && !m.allowInactive) throw badRequest('stock_id', `El lote ${stock.serial} está inactivo; actívelo antes de registrar movimientos.`);
+  if (!bool(stock.active) && !m.allowInactive)
+    throw badRequest('stock_id', `El lote ${stock.serial} está inactivo; actívelo antes de registrar movimientos.`);
   const delta = rules.moveDelta(m.type, m.amount);
   const now = deps.now();
-  const changed = delta >= 0
-    ? await execute(deps.sequelize, 'UPDATE stocks SET cuantity = cuantity + :amount, updated_at = :now WHERE id = :id AND client_id = :cid AND cuantity <= :max',
-      { amount: delta, now, id: stock.id, cid: m.clientId, max: MAX_CUANTITY - delta }, transaction)
-    : await execute(deps.sequelize, 'UPDATE stocks SET cuantity = cuantity - :amount, updated_at = :now WHERE id = :id AND client_id = :cid AND cuantity >= :amount',
-      { amount: -delta, now, id: stock.id, cid: m.clientId }, transaction);
-  const [row] = await select<{ cuantity: number }>(deps.sequelize, 'SELECT cuantity FROM stocks WHERE id = :id', { id: stock.id }, transaction);
+  const changed =
+    delta >= 0
+      ? await execute(
+          deps.sequelize,
+          'UPDATE stocks SET cuantity = cuantity + :amount, updated_at = :now WHERE id = :id AND client_id = :cid AND cuantity <= :max',
+          { amount: delta, now, id: stock.id, cid: m.clientId, max: MAX_CUANTITY - delta },
+          transaction,
+        )
+      : await execute(
+          deps.sequelize,
+          'UPDATE stocks SET cuantity = cuantity - :amount, updated_at = :now WHERE id = :id AND client_id = :cid AND cuantity >= :amount',
+          { amount: -delta, now, id: stock.id, cid: m.clientId },
+          transaction,
+        );
+  const [row] = await select<{ cuantity: number }>(
+    deps.sequelize,
+    'SELECT cuantity FROM stocks WHERE id = :id',
+    { id: stock.id },
+    transaction,
+  );
   const current = Number(row.cuantity);
   if (changed !== 1) {
     if (delta >= 0) throw badRequest('amount', 'La cantidad del lote superaría el máximo permitido.');
     throw badRequest(m.type === 'aplicacion' ? 'stock_id' : 'amount', rules.insufficientStockMessage(stock.serial, current, -delta));
   }
-  const move = await Move.create({
-    client_id: m.clientId, stock_id: stock.id, type: m.type, amount: m.amount, notes: m.notes?.trim() || null,
-    author: m.author, encounter_id: m.encounterId ?? null, created_at: now,
-  }, { transaction });
+  const move = await Move.create(
+    {
+      client_id: m.clientId,
+      stock_id: stock.id,
+      type: m.type,
+      amount: m.amount,
+      notes: m.notes?.trim() || null,
+      author: m.author,
+      encounter_id: m.encounterId ?? null,
+      created_at: now,
+    },
+    { transaction },
+  );
   return { move, cuantityAfter: current };
 }
 
 async function toMoveDtos(moves: Move[], after?: number): Promise<S['Move'][]> {
   const stockIds = [...new Set(moves.map((m) => m.stock_id))];
   const authorIds = [...new Set(moves.map((m) => m.author).filter((x): x is number => x != null))];
-  const stocks = new Map((stockIds.length ? await Stock.findAll({ where: { id: stockIds }, attributes: ['id', 'serial'] }) : []).map((s) => [s.id, s.serial]));
-  const authors = new Map((authorIds.length ? await User.findAll({ where: { id: authorIds }, attributes: ['id', 'first_name', 'last_name'] }) : []).map((u) => [u.id, `${u.first_name} ${u.last_name}`]));
+  const stocks = new Map(
+    (stockIds.length ? await Stock.findAll({ where: { id: stockIds }, attributes: ['id', 'serial'] }) : []).map((s) => [s.id, s.serial]),
+  );
+  const authors = new Map(
+    (authorIds.length ? await User.findAll({ where: { id: authorIds }, attributes: ['id', 'first_name', 'last_name'] }) : []).map((u) => [
+      u.id,
+      `${u.first_name} ${u.last_name}`,
+    ]),
+  );
   return moves.map((m) => ({
     id: m.id,
     stock_id: m.stock_id,
@@ -269,7 +344,7 @@ async function toMoveDtos(moves: Move[], after?: number): Promise<S['Move'][]> {
     amount: Number(m.amount),
     notes: m.notes,
     author: m.author,
-    author_name: m.author != null ? authors.get(m.author) ?? null : null,
+    author_name: m.author != null ? (authors.get(m.author) ?? null) : null,
     encounter_id: m.encounter_id,
     cuantity_after: after ?? null,
     created_at: new Date(m.created_at).toISOString(),
@@ -278,25 +353,52 @@ async function toMoveDtos(moves: Move[], after?: number): Promise<S['Move'][]> {
 
 export async function createMove(deps: InventoryDeps, actor: StaffPrincipal, input: S['MoveInput']) {
   const { move, cuantityAfter } = await deps.sequelize.transaction((transaction) =>
-    applyMove(deps, { clientId: actor.clientId, stockId: input.stock_id, type: input.type, amount: input.amount, notes: input.notes, author: actor.userId }, transaction));
+    applyMove(
+      deps,
+      {
+        clientId: actor.clientId,
+        stockId: input.stock_id,
+        type: input.type,
+        amount: input.amount,
+        notes: input.notes,
+        author: actor.userId,
+      },
+      transaction,
+    ),
+  );
   return (await toMoveDtos([move], cuantityAfter))[0];
 }
 
 const MOVE_SORT = new Set(['id', 'created_at', 'amount', 'type']);
 
-export async function listMoves(clientId: number, p: ListParams, f: { date1?: string; date2?: string; serial?: string; type?: string; stock_id?: number }) {
+export async function listMoves(
+  clientId: number,
+  p: ListParams,
+  f: { date1?: string; date2?: string; serial?: string; type?: string; stock_id?: number },
+) {
   const where: WhereOptions<Move> = { client_id: clientId };
   if (f.type) Object.assign(where, { type: f.type });
   if (f.stock_id) Object.assign(where, { stock_id: f.stock_id });
   const range = dayRange(f.date1, f.date2, await clientZone(clientId));
   if (range) Object.assign(where, { created_at: range });
   if (f.serial) {
-    const ids = (await Stock.findAll({ where: { client_id: clientId, serial: { [Op.like]: `${likeSafe(f.serial.toUpperCase())}%` } }, attributes: ['id'] })).map((s) => s.id);
+    const ids = (
+      await Stock.findAll({
+        where: { client_id: clientId, serial: { [Op.like]: `${likeSafe(f.serial.toUpperCase())}%` } },
+        attributes: ['id'],
+      })
+    ).map((s) => s.id);
     Object.assign(where, { stock_id: f.stock_id ? ids.filter((i) => i === f.stock_id) : ids });
   }
   const sort = p.sort && MOVE_SORT.has(p.sort) ? p.sort : 'created_at';
   const { rows, count } = await Move.findAndCountAll({
-    where, order: [[sort, p.sort ? p.order : 'DESC'], ['id', p.sort ? p.order : 'DESC']], offset: p.offset, limit: p.limit,
+    where,
+    order: [
+      [sort, p.sort ? p.order : 'DESC'],
+      ['id', p.sort ? p.order : 'DESC'],
+    ],
+    offset: p.offset,
+    limit: p.limit,
   });
   return { rows: await toMoveDtos(rows), total: count };
 }

@@ -50,28 +50,47 @@ export async function listDevices(sequelize: Sequelize, clientId: number) {
   return rows.map(toDeviceDto);
 }
 
-export async function registerDevice(sequelize: Sequelize, clientId: number, now: Date, body: { card_id: string; multipatient?: boolean; name?: string | null }) {
+export async function registerDevice(
+  sequelize: Sequelize,
+  clientId: number,
+  now: Date,
+  body: { card_id: string; multipatient?: boolean; name?: string | null },
+) {
   const cardId = body.card_id.trim();
   if (!cardId) throw badRequest('card_id', '¡El campo es requerido!');
   if (body.multipatient) {
-    const [c] = await select<{ multipatient: boolean | number }>(sequelize, 'SELECT multipatient FROM clients WHERE id = :c', { c: clientId });
+    const [c] = await select<{ multipatient: boolean | number }>(sequelize, 'SELECT multipatient FROM clients WHERE id = :c', {
+      c: clientId,
+    });
     if (!c?.multipatient) throw badRequest('multipatient', 'El cliente no tiene habilitada la tarjeta multipaciente.');
   }
   const [taken] = await select<{ id: number }>(sequelize, 'SELECT id FROM devices WHERE card_id = :card', { card: cardId });
   if (taken) throw conflict('Ya existe un dispositivo con ese número de tarjeta.', 'card_id');
   const secret = newSecret();
-  const id = await insertReturningId(sequelize,
+  const id = await insertReturningId(
+    sequelize,
     `INSERT INTO devices (client_id, card_id, multipatient, name, secret_hash, secret_rotated_at, created_at, updated_at)
      VALUES (:c, :card, :multi, :name, :hash, :now, :now, :now) RETURNING id`,
-    { c: clientId, card: cardId, multi: !!body.multipatient, name: body.name?.trim() || null, hash: hashSecret(secret).toString('hex'), now });
+    {
+      c: clientId,
+      card: cardId,
+      multi: !!body.multipatient,
+      name: body.name?.trim() || null,
+      hash: hashSecret(secret).toString('hex'),
+      now,
+    },
+  );
   const [row] = await select<DeviceRow>(sequelize, `SELECT ${COLUMNS} FROM devices WHERE id = :id`, { id });
   return { ...toDeviceDto(row), secret };
 }
 
 export async function rotateDeviceSecret(sequelize: Sequelize, clientId: number, id: number, now: Date) {
   const secret = newSecret();
-  const changed = await execute(sequelize, 'UPDATE devices SET secret_hash = :hash, secret_rotated_at = :now, updated_at = :now WHERE id = :id AND client_id = :c',
-    { hash: hashSecret(secret).toString('hex'), now, id, c: clientId });
+  const changed = await execute(
+    sequelize,
+    'UPDATE devices SET secret_hash = :hash, secret_rotated_at = :now, updated_at = :now WHERE id = :id AND client_id = :c',
+    { hash: hashSecret(secret).toString('hex'), now, id, c: clientId },
+  );
   if (!changed) throw notFound('El dispositivo no existe.');
   const [row] = await select<DeviceRow>(sequelize, `SELECT ${COLUMNS} FROM devices WHERE id = :id`, { id });
   return { ...toDeviceDto(row), secret };
@@ -105,23 +124,36 @@ export interface DeviceReadingsBody extends DeviceReading {
 }
 
 /** Resolves each reading's patient through the card: the card's one patient, or by document on a multi-patient card. */
-async function resolvePatients(sequelize: Sequelize, device: DeviceRow, readings: DeviceReading[], prefix: (i: number) => string): Promise<IngestPatient[]> {
+async function resolvePatients(
+  sequelize: Sequelize,
+  device: DeviceRow,
+  readings: DeviceReading[],
+  prefix: (i: number) => string,
+): Promise<IngestPatient[]> {
   if (!device.multipatient) {
-    const patients = await select<IngestPatient & { nid: string }>(sequelize,
-      'SELECT id, status, nid FROM patients WHERE client_id = :c AND card_id = :card LIMIT 2', { c: device.client_id, card: device.card_id });
+    const patients = await select<IngestPatient & { nid: string }>(
+      sequelize,
+      'SELECT id, status, nid FROM patients WHERE client_id = :c AND card_id = :card LIMIT 2',
+      { c: device.client_id, card: device.card_id },
+    );
     if (!patients.length) throw conflict('La tarjeta no está asignada a ningún paciente.', 'card_id');
     if (patients.length > 1) throw conflict('La tarjeta está asignada a más de un paciente.', 'card_id');
     readings.forEach((r, i) => {
-      if (r.patient_nid && normaliseNid(r.patient_nid) !== patients[0].nid) throw badRequest(`${prefix(i)}patient_nid`, 'El paciente no está asociado a esta tarjeta.');
+      if (r.patient_nid && normaliseNid(r.patient_nid) !== patients[0].nid)
+        throw badRequest(`${prefix(i)}patient_nid`, 'El paciente no está asociado a esta tarjeta.');
     });
     return readings.map(() => patients[0]);
   }
   readings.forEach((r, i) => {
-    if (!r.patient_nid?.trim()) throw badRequest(`${prefix(i)}patient_nid`, 'Una tarjeta multipaciente debe indicar el documento del paciente en cada lectura.');
+    if (!r.patient_nid?.trim())
+      throw badRequest(`${prefix(i)}patient_nid`, 'Una tarjeta multipaciente debe indicar el documento del paciente en cada lectura.');
   });
   const nids = [...new Set(readings.map((r) => normaliseNid(r.patient_nid!)))];
-  const rows = await select<IngestPatient & { nid: string }>(sequelize,
-    'SELECT id, status, nid FROM patients WHERE client_id = :c AND multipatient_card_id = :card AND nid IN (:nids)', { c: device.client_id, card: device.card_id, nids });
+  const rows = await select<IngestPatient & { nid: string }>(
+    sequelize,
+    'SELECT id, status, nid FROM patients WHERE client_id = :c AND multipatient_card_id = :card AND nid IN (:nids)',
+    { c: device.client_id, card: device.card_id, nids },
+  );
   const byNid = new Map<string, IngestPatient & { nid: string }>();
   for (const p of rows) {
     if (byNid.has(p.nid)) throw conflict('Hay más de un paciente con ese documento en la tarjeta.', 'patient_nid');
@@ -152,7 +184,12 @@ export async function receiveDeviceReadings(deps: IngestDeps, cardId: string, se
     seen.add(r.reading_id);
   });
   const patients = await resolvePatients(deps.sequelize, device, readings, prefix);
-  const items: IngestItem[] = readings.map((input, i) => ({ patient: patients[i], input, readingId: input.reading_id ?? null, fieldPrefix: prefix(i) }));
+  const items: IngestItem[] = readings.map((input, i) => ({
+    patient: patients[i],
+    input,
+    readingId: input.reading_id ?? null,
+    fieldPrefix: prefix(i),
+  }));
   const result = await ingestReadings(deps, { clientId: device.client_id, source: 'device', deviceId: device.id, items });
   // Last contact, written at most once a minute per device and process: not a write per reading.
   const now = deps.now();

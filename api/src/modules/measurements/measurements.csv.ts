@@ -22,8 +22,11 @@ interface ExportPatient extends PatientRef {
 }
 
 export async function findExportPatient(sequelize: Sequelize, clientId: number, patientId: number): Promise<ExportPatient> {
-  const [p] = await select<ExportPatient>(sequelize,
-    'SELECT id, client_id, status, time_zone, nid, first_name, last_name FROM patients WHERE id = :id AND client_id = :c', { id: patientId, c: clientId });
+  const [p] = await select<ExportPatient>(
+    sequelize,
+    'SELECT id, client_id, status, time_zone, nid, first_name, last_name FROM patients WHERE id = :id AND client_id = :c',
+    { id: patientId, c: clientId },
+  );
   if (!p) throw notFound('El paciente no existe.');
   return p;
 }
@@ -33,7 +36,11 @@ export async function streamMeasurementsCsv(sequelize: Sequelize, claims: Downlo
   const p = claims.params;
   const patient = await findExportPatient(sequelize, claims.clientId, Number(p.patient_id));
   const element = p.clinical_element == null ? null : Number(p.clinical_element);
-  const { where, replacements } = measurementFilter(patient, { clinical_element: element, start: new Date(String(p.start)), end: new Date(String(p.end)) });
+  const { where, replacements } = measurementFilter(patient, {
+    clinical_element: element,
+    start: new Date(String(p.start)),
+    end: new Date(String(p.end)),
+  });
 
   res.status(200);
   res.setHeader('Content-Type', 'text/csv; charset=utf-8');
@@ -42,7 +49,16 @@ export async function streamMeasurementsCsv(sequelize: Sequelize, claims: Downlo
   res.write('\ufeff');
   const csv = stringify({
     header: true,
-    columns: ['Documento', 'Paciente', `Fecha y hora (${patient.time_zone})`, 'Elemento clínico', 'Valor', 'Unidad', 'Código LOINC', 'Origen'],
+    columns: [
+      'Documento',
+      'Paciente',
+      `Fecha y hora (${patient.time_zone})`,
+      'Elemento clínico',
+      'Valor',
+      'Unidad',
+      'Código LOINC',
+      'Origen',
+    ],
   });
   csv.pipe(res);
   const document = neutraliseCell(patient.nid);
@@ -51,15 +67,23 @@ export async function streamMeasurementsCsv(sequelize: Sequelize, claims: Downlo
   let after: { when: unknown; id: unknown } | null = null;
   for (;;) {
     const keyset = after ? ' AND ("when" > :aw OR ("when" = :aw AND id > :aid))' : '';
-    const rows: Array<{ id: number | string; clinical_element: number; value: number; when: Date | string; source: string }> = await select(sequelize,
+    const rows: Array<{ id: number | string; clinical_element: number; value: number; when: Date | string; source: string }> = await select(
+      sequelize,
       `SELECT id, clinical_element, value, "when", source FROM measurements WHERE ${where}${keyset} ORDER BY "when", id LIMIT ${CSV_PAGE}`,
-      { ...replacements, aw: after?.when, aid: after?.id });
+      { ...replacements, aw: after?.when, aid: after?.id },
+    );
     for (const r of rows) {
       const e = clinicalElement(r.clinical_element);
       const when = r.when instanceof Date ? r.when : new Date(r.when);
       const ok = csv.write([
-        document, name, formatLocal(when, patient.time_zone), neutraliseCell(e?.name ?? String(r.clinical_element)),
-        formatValue(Number(r.value)), e?.unit ?? '', e?.loinc ?? '', SOURCE_LABELS[r.source] ?? neutraliseCell(r.source),
+        document,
+        name,
+        formatLocal(when, patient.time_zone),
+        neutraliseCell(e?.name ?? String(r.clinical_element)),
+        formatValue(Number(r.value)),
+        e?.unit ?? '',
+        e?.loinc ?? '',
+        SOURCE_LABELS[r.source] ?? neutraliseCell(r.source),
       ]);
       if (!ok) await once(csv, 'drain');
     }

@@ -77,7 +77,13 @@ function validate(req: IngestRequest, now: Date): Row[] {
       continue;
     }
     for (const v of parsed.ok.values) {
-      rows.push({ patient_id: item.patient.id, clinical_element: v.clinical_element, value: v.value, when: parsed.ok.when, reading_id: item.readingId ?? null });
+      rows.push({
+        patient_id: item.patient.id,
+        clinical_element: v.clinical_element,
+        value: v.value,
+        when: parsed.ok.when,
+        reading_id: item.readingId ?? null,
+      });
     }
   }
   if (errors.length) throw new AppError(400, 'validation_error', errors[0].message, errors);
@@ -101,13 +107,23 @@ function valuesSql(sequelize: Sequelize, req: IngestRequest, rows: Row[], now: D
   const created = sqlDate(now);
   // Numbers were validated by parseReading (finite, in range); only the reading id is free text.
   return rows
-    .map((r) => `(${int(req.clientId)},${int(r.patient_id)},${int(r.clinical_element)},${Number(r.value)},${sqlDate(r.when)}${common}${r.reading_id == null ? 'NULL' : sequelize.escape(r.reading_id)},${created})`)
+    .map(
+      (r) =>
+        `(${int(req.clientId)},${int(r.patient_id)},${int(r.clinical_element)},${Number(r.value)},${sqlDate(r.when)}${common}${r.reading_id == null ? 'NULL' : sequelize.escape(r.reading_id)},${created})`,
+    )
     .join(',');
 }
 
 const insertSql = (group: Prepared[]) => INSERT_HEAD + group.map((p) => p.values).join(',') + INSERT_TAIL;
 
-type InsertedRow = { id: number | string; patient_id: number; clinical_element: number; value: number; when: Date | string; reading_id: string | null };
+type InsertedRow = {
+  id: number | string;
+  patient_id: number;
+  clinical_element: number;
+  value: number;
+  when: Date | string;
+  reading_id: string | null;
+};
 
 const toTime = (v: Date | string) => (v instanceof Date ? v : new Date(v)).getTime();
 /**
@@ -128,7 +144,9 @@ async function storeGroup(deps: IngestDeps, group: Prepared[]): Promise<IngestRe
   const { sequelize } = deps;
   return writeTransaction(sequelize, async (transaction) => {
     const ctx = { sequelize, transaction, now: deps.now(), jobs: deps.jobs };
-    const planned = group.flatMap(({ req, rows }) => rows.map((r) => ({ client_id: req.clientId, patient_id: r.patient_id, clinical_element: r.clinical_element, when: r.when })));
+    const planned = group.flatMap(({ req, rows }) =>
+      rows.map((r) => ({ client_id: req.clientId, patient_id: r.patient_id, clinical_element: r.clinical_element, when: r.when })),
+    );
     const [inserted, loaded] = await Promise.all([
       insertReturning<InsertedRow>(sequelize, insertSql(group), undefined, transaction),
       loadMeasurementHooks(ctx, planned),

@@ -75,14 +75,31 @@ function drawChart(doc: Doc, series: Array<{ name: string; points: ChartPoint[] 
   doc.font('Helvetica').fontSize(7).fillColor(COLORS.muted);
   for (const v of valueTicks(vDomain)) {
     const gy = py(v);
-    doc.save().moveTo(x, gy).lineTo(x + w, gy).lineWidth(0.5).strokeColor(COLORS.grid).stroke().restore();
+    doc
+      .save()
+      .moveTo(x, gy)
+      .lineTo(x + w, gy)
+      .lineWidth(0.5)
+      .strokeColor(COLORS.grid)
+      .stroke()
+      .restore();
     doc.text(formatValue(Math.round(v * 10) / 10), MARGIN - 6, gy - 3, { width: 36, align: 'right', lineBreak: false });
   }
   for (const t of timeTicks(tDomain)) {
     const tx = px(t);
-    doc.save().moveTo(tx, y + h).lineTo(tx, y + h + 3).strokeColor(COLORS.axis).stroke().restore();
+    doc
+      .save()
+      .moveTo(tx, y + h)
+      .lineTo(tx, y + h + 3)
+      .strokeColor(COLORS.axis)
+      .stroke()
+      .restore();
     const label = formatLocal(new Date(t), timeZone);
-    doc.text(`${label.slice(8, 10)}/${label.slice(5, 7)} ${label.slice(11)}`, tx - 30, y + h + 5, { width: 60, align: 'center', lineBreak: false });
+    doc.text(`${label.slice(8, 10)}/${label.slice(5, 7)} ${label.slice(11)}`, tx - 30, y + h + 5, {
+      width: 60,
+      align: 'center',
+      lineBreak: false,
+    });
   }
   doc.text(unit, x - 30, y - 12, { width: 60, align: 'left', lineBreak: false });
   doc.save().rect(x, y, w, h).lineWidth(0.6).strokeColor(COLORS.axis).stroke().restore();
@@ -99,7 +116,11 @@ function drawChart(doc: Doc, series: Array<{ name: string; points: ChartPoint[] 
   if (series.length > 1) {
     let lx = x + w - 150;
     series.forEach((s, i) => {
-      doc.save().rect(lx, y - 9, 8, 4).fill(COLORS.series[i]).restore();
+      doc
+        .save()
+        .rect(lx, y - 9, 8, 4)
+        .fill(COLORS.series[i])
+        .restore();
       doc.fillColor(COLORS.text).text(s.name, lx + 11, y - 11, { lineBreak: false });
       lx += 70;
     });
@@ -131,7 +152,12 @@ function drawTable(doc: Doc, rows: Array<{ when: number; text: string }>, total:
       drawHeader();
     }
     const rowY = doc.y;
-    if ((i / cols) % 2 === 0) doc.save().rect(MARGIN, rowY - 2, doc.page.width - MARGIN * 2, lineH).fill('#fafafa').restore();
+    if ((i / cols) % 2 === 0)
+      doc
+        .save()
+        .rect(MARGIN, rowY - 2, doc.page.width - MARGIN * 2, lineH)
+        .fill('#fafafa')
+        .restore();
     doc.font('Helvetica').fontSize(8).fillColor(COLORS.text);
     for (let c = 0; c < cols && i + c < list.length; c++) {
       const r = list[i + c];
@@ -141,7 +167,10 @@ function drawTable(doc: Doc, rows: Array<{ when: number; text: string }>, total:
     doc.y = rowY + lineH;
   }
   if (total > list.length) {
-    doc.font('Helvetica-Oblique').fontSize(7.5).fillColor(COLORS.muted)
+    doc
+      .font('Helvetica-Oblique')
+      .fontSize(7.5)
+      .fillColor(COLORS.muted)
       .text(`Se muestran las ${list.length} lecturas más recientes de ${total}.`, MARGIN, doc.y + 2);
   }
   doc.x = MARGIN;
@@ -156,16 +185,21 @@ function summary(values: number[]): string {
 }
 
 export async function streamMeasurementsPdf(sequelize: Sequelize, claims: DownloadClaims, res: Response, now: Date): Promise<void> {
-  const [patient] = await select<ReportPatient>(sequelize,
+  const [patient] = await select<ReportPatient>(
+    sequelize,
     `SELECT p.id, p.client_id, p.status, p.time_zone, p.nid, p.first_name, p.last_name, p.birth_date, t.name AS id_type_name, c.name AS client_name
      FROM patients p JOIN clients c ON c.id = p.client_id LEFT JOIN id_types t ON t.id = p.id_type WHERE p.id = :id AND p.client_id = :c`,
-    { id: Number(claims.params.patient_id), c: claims.clientId });
+    { id: Number(claims.params.patient_id), c: claims.clientId },
+  );
   if (!patient) throw notFound('El paciente no existe.');
   const start = new Date(String(claims.params.start));
   const end = new Date(String(claims.params.end));
   const { where, replacements } = measurementFilter(patient, { start, end });
-  const rows = await select<{ clinical_element: number; value: number; when: Date | string }>(sequelize,
-    `SELECT clinical_element, value, "when" FROM measurements WHERE ${where} ORDER BY "when", id LIMIT ${PDF_MAX_READINGS}`, replacements);
+  const rows = await select<{ clinical_element: number; value: number; when: Date | string }>(
+    sequelize,
+    `SELECT clinical_element, value, "when" FROM measurements WHERE ${where} ORDER BY "when", id LIMIT ${PDF_MAX_READINGS}`,
+    replacements,
+  );
   const byElement = new Map<number, ChartPoint[]>();
   for (const r of rows) {
     const list = byElement.get(r.clinical_element) ?? [];
@@ -174,7 +208,12 @@ export async function streamMeasurementsPdf(sequelize: Sequelize, claims: Downlo
   }
 
   const tz = patient.time_zone;
-  const doc = new PDFDocument({ size: 'A4', margin: MARGIN, bufferPages: true, info: { Title: `Signos vitales ${patient.first_name} ${patient.last_name}`, Author: patient.client_name } });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: MARGIN,
+    bufferPages: true,
+    info: { Title: `Signos vitales ${patient.first_name} ${patient.last_name}`, Author: patient.client_name },
+  });
   res.status(200);
   res.setHeader('Content-Type', 'application/pdf');
   attachment(res, `signos-vitales-${patient.nid}.pdf`, true);
@@ -182,8 +221,17 @@ export async function streamMeasurementsPdf(sequelize: Sequelize, claims: Downlo
 
   // Header
   doc.font('Helvetica-Bold').fontSize(17).fillColor(COLORS.text).text('Reporte de signos vitales', MARGIN, MARGIN);
-  doc.font('Helvetica').fontSize(9).fillColor(COLORS.muted).text(patient.client_name, MARGIN, MARGIN + 4, { align: 'right' });
-  doc.moveTo(MARGIN, MARGIN + 26).lineTo(doc.page.width - MARGIN, MARGIN + 26).lineWidth(1).strokeColor('#1677ff').stroke();
+  doc
+    .font('Helvetica')
+    .fontSize(9)
+    .fillColor(COLORS.muted)
+    .text(patient.client_name, MARGIN, MARGIN + 4, { align: 'right' });
+  doc
+    .moveTo(MARGIN, MARGIN + 26)
+    .lineTo(doc.page.width - MARGIN, MARGIN + 26)
+    .lineWidth(1)
+    .strokeColor('#1677ff')
+    .stroke();
   const info: Array<[string, string]> = [
     ['Paciente', `${patient.first_name} ${patient.last_name}`],
     ['Documento', `${patient.id_type_name ?? ''} ${patient.nid}`.trim()],
@@ -197,7 +245,10 @@ export async function streamMeasurementsPdf(sequelize: Sequelize, claims: Downlo
   info.forEach(([label, value], i) => {
     const ix = MARGIN + (i % 2) * half;
     doc.font('Helvetica-Bold').fontSize(9).fillColor(COLORS.muted).text(`${label}:`, ix, iy, { width: 62, lineBreak: false });
-    doc.font('Helvetica').fillColor(COLORS.text).text(value, ix + 62, iy, { width: half - 66, lineBreak: false, ellipsis: true });
+    doc
+      .font('Helvetica')
+      .fillColor(COLORS.text)
+      .text(value, ix + 62, iy, { width: half - 66, lineBreak: false, ellipsis: true });
     if (i % 2 === 1) iy += 15;
   });
   doc.x = MARGIN;
@@ -215,9 +266,29 @@ export async function streamMeasurementsPdf(sequelize: Sequelize, claims: Downlo
         doc.font('Helvetica').fontSize(9).fillColor(COLORS.muted).text('Sin lecturas en el periodo.').moveDown(0.8);
         continue;
       }
-      doc.font('Helvetica').fontSize(8.5).fillColor(COLORS.muted).text(`Sistólica: ${summary(sys.map((p) => p.value))}`).text(`Diastólica: ${summary(dia.map((p) => p.value))}`);
-      drawChart(doc, [{ name: SERIES_NAMES[3], points: sys }, { name: SERIES_NAMES[4], points: dia }], chart.unit, tz);
-      if (pairs) drawTable(doc, pairs.map((p) => ({ when: p.when, text: `${formatValue(p.systolic)}/${formatValue(p.diastolic)}` })), pairs.length, 'Sis/Dia', tz);
+      doc
+        .font('Helvetica')
+        .fontSize(8.5)
+        .fillColor(COLORS.muted)
+        .text(`Sistólica: ${summary(sys.map((p) => p.value))}`)
+        .text(`Diastólica: ${summary(dia.map((p) => p.value))}`);
+      drawChart(
+        doc,
+        [
+          { name: SERIES_NAMES[3], points: sys },
+          { name: SERIES_NAMES[4], points: dia },
+        ],
+        chart.unit,
+        tz,
+      );
+      if (pairs)
+        drawTable(
+          doc,
+          pairs.map((p) => ({ when: p.when, text: `${formatValue(p.systolic)}/${formatValue(p.diastolic)}` })),
+          pairs.length,
+          'Sis/Dia',
+          tz,
+        );
       continue;
     }
     const points = byElement.get(chart.elements[0]) ?? [];
@@ -225,9 +296,19 @@ export async function streamMeasurementsPdf(sequelize: Sequelize, claims: Downlo
       doc.font('Helvetica').fontSize(9).fillColor(COLORS.muted).text('Sin lecturas en el periodo.').moveDown(0.8);
       continue;
     }
-    doc.font('Helvetica').fontSize(8.5).fillColor(COLORS.muted).text(summary(points.map((p) => p.value)));
+    doc
+      .font('Helvetica')
+      .fontSize(8.5)
+      .fillColor(COLORS.muted)
+      .text(summary(points.map((p) => p.value)));
     drawChart(doc, [{ name: chart.title, points }], chart.unit, tz);
-    drawTable(doc, points.map((p) => ({ when: p.when, text: formatValue(p.value) })), points.length, 'Valor', tz);
+    drawTable(
+      doc,
+      points.map((p) => ({ when: p.when, text: formatValue(p.value) })),
+      points.length,
+      'Valor',
+      tz,
+    );
   }
 
   // Page numbers, once the page count is known.
@@ -236,8 +317,15 @@ export async function streamMeasurementsPdf(sequelize: Sequelize, claims: Downlo
     doc.switchToPage(i);
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
-    doc.font('Helvetica').fontSize(8).fillColor(COLORS.muted)
-      .text(`Página ${i + 1} de ${range.count}`, MARGIN, doc.page.height - 28, { width: doc.page.width - MARGIN * 2, align: 'right', lineBreak: false })
+    doc
+      .font('Helvetica')
+      .fontSize(8)
+      .fillColor(COLORS.muted)
+      .text(`Página ${i + 1} de ${range.count}`, MARGIN, doc.page.height - 28, {
+        width: doc.page.width - MARGIN * 2,
+        align: 'right',
+        lineBreak: false,
+      })
       .text(`${patient.first_name} ${patient.last_name} · ${patient.nid}`, MARGIN, doc.page.height - 28, { lineBreak: false });
     doc.page.margins.bottom = bottom;
   }

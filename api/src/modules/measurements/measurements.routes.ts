@@ -32,9 +32,15 @@ async function reportLink(deps: MeasurementDeps, principal: Principal, patientId
   const start = rangeBound(query.start_at as string | undefined, patient.time_zone, 'start') ?? fallback.start;
   const end = rangeBound(query.end_at as string | undefined, patient.time_zone, 'end') ?? fallback.end;
   if (start >= end) throw badRequest('end_at', 'La fecha final debe ser posterior a la inicial.');
-  if (end.getTime() - start.getTime() > (MAX_EXPORT_DAYS + 1) * 86_400_000) throw badRequest('end_at', `El periodo no puede superar ${MAX_EXPORT_DAYS} días.`);
+  if (end.getTime() - start.getTime() > (MAX_EXPORT_DAYS + 1) * 86_400_000)
+    throw badRequest('end_at', `El periodo no puede superar ${MAX_EXPORT_DAYS} días.`);
   const element = query.clinical_element != null && kind === CSV_KIND ? Number(query.clinical_element) : null;
-  return deps.downloads.link(patient.client_id, kind, { patient_id: patient.id, start: start.toISOString(), end: end.toISOString(), clinical_element: element });
+  return deps.downloads.link(patient.client_id, kind, {
+    patient_id: patient.id,
+    start: start.toISOString(),
+    end: end.toISOString(),
+    clinical_element: element,
+  });
 }
 
 export function measurementsRouter(deps: MeasurementDeps): Router {
@@ -89,7 +95,9 @@ export function measurementsRouter(deps: MeasurementDeps): Router {
 export function deviceReadingsRouter(deps: IngestDeps): Router {
   const r = Router();
   r.post('/devices/:card_id/readings', async (req, res) => {
-    res.status(201).json(await devices.receiveDeviceReadings(deps, String(req.params.card_id), req.get('x-device-secret') ?? undefined, req.body));
+    res
+      .status(201)
+      .json(await devices.receiveDeviceReadings(deps, String(req.params.card_id), req.get('x-device-secret') ?? undefined, req.body));
   });
   return r;
 }

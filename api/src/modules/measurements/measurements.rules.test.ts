@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultReportRange, formatLocal, formatValue, neutraliseCell, rangeBound } from './measurements.rules';
 
-describe('rangeBound: a plain date is a whole day in the patient\'s zone (D5)', () => {
+describe("rangeBound: a plain date is a whole day in the patient's zone (D5)", () => {
   it.each([
     ['2026-11-21', 'America/Bogota', 'start', '2026-11-21T05:00:00.000Z'],
     ['2026-11-21', 'America/Bogota', 'end', '2026-11-22T05:00:00.000Z'],
@@ -27,8 +27,15 @@ describe('defaultReportRange (01 §2: one month back to today)', () => {
 
 describe('neutraliseCell (CSV injection)', () => {
   it.each([
-    ['=SUM(A1)', "'=SUM(A1)"], ['+57', "'+57"], ['-3', "'-3"], ['@cmd', "'@cmd"], ['\tx', "'\tx"], ['\rx', "'\rx"],
-    ['MARÍA', 'MARÍA'], ['1020304050', '1020304050'], ['a=b', 'a=b'],
+    ['=SUM(A1)', "'=SUM(A1)"],
+    ['+57', "'+57"],
+    ['-3', "'-3"],
+    ['@cmd', "'@cmd"],
+    ['\tx', "'\tx"],
+    ['\rx', "'\rx"],
+    ['MARÍA', 'MARÍA'],
+    ['1020304050', '1020304050'],
+    ['a=b', 'a=b'],
   ])('%j → %j', (cell, expected) => {
     expect(neutraliseCell(cell)).toBe(expected);
   });

@@ -46,7 +46,15 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 export function formatLocal(when: Date, timeZone: string): string {
   let f = formatters.get(timeZone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    f = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
     formatters.set(timeZone, f);
   }
   const parts = Object.fromEntries(f.formatToParts(when).map((p) => [p.type, p.value]));

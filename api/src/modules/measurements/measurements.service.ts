@@ -57,8 +57,13 @@ export function toMeasurementDto(r: MeasurementRow): MeasurementDto {
 const patientLoader = perDatabase(
   (sequelize: Sequelize) => sequelize,
   (sequelize: Sequelize) =>
-    new BatchLoader<number, PatientRef>(async (ids) =>
-      new Map((await select<PatientRef>(sequelize, 'SELECT id, client_id, status, time_zone FROM patients WHERE id IN (:ids)', { ids })).map((p) => [Number(p.id), p])),
+    new BatchLoader<number, PatientRef>(
+      async (ids) =>
+        new Map(
+          (await select<PatientRef>(sequelize, 'SELECT id, client_id, status, time_zone FROM patients WHERE id IN (:ids)', { ids })).map(
+            (p) => [Number(p.id), p],
+          ),
+        ),
     ),
 );
 
@@ -99,7 +104,17 @@ export async function recordMeasurements(deps: IngestDeps, principal: StaffPrinc
 
 /** A reading just stored: not deleted, no comment, erasable (the row's defaults). */
 function storedToDto(s: StoredMeasurement): MeasurementDto {
-  return toMeasurementDto({ id: s.id, patient_id: s.patient_id, clinical_element: s.clinical_element, value: s.value, when: s.when, source: s.source, status: 0, comment: null, eraseble: true });
+  return toMeasurementDto({
+    id: s.id,
+    patient_id: s.patient_id,
+    clinical_element: s.clinical_element,
+    value: s.value,
+    when: s.when,
+    source: s.source,
+    status: 0,
+    comment: null,
+    eraseble: true,
+  });
 }
 
 export interface ListQuery {
@@ -113,7 +128,10 @@ export interface ListQuery {
 }
 
 /** Filters shared by the list and the exports: the patient, element (0 = 1), range, deleted or not. */
-export function measurementFilter(patient: PatientRef, q: { clinical_element?: number | null; start?: Date | null; end?: Date | null; includeDeleted?: boolean }) {
+export function measurementFilter(
+  patient: PatientRef,
+  q: { clinical_element?: number | null; start?: Date | null; end?: Date | null; includeDeleted?: boolean },
+) {
   const where = ['patient_id = :pid', 'client_id = :cid'];
   const replacements: Record<string, unknown> = { pid: patient.id, cid: patient.client_id };
   if (q.clinical_element != null) {
@@ -137,28 +155,50 @@ export async function listMeasurements(sequelize: Sequelize, principal: Principa
   const start = rangeBound(q.start_at, patient.time_zone, 'start');
   const end = rangeBound(q.end_at, patient.time_zone, 'end');
   if (start && end && start >= end) throw badRequest('end_at', 'La fecha final debe ser posterior a la inicial.');
-  const { where, replacements } = measurementFilter(patient, { clinical_element: q.clinical_element, start, end, includeDeleted: q.include_deleted && principal.kind === 'staff' });
+  const { where, replacements } = measurementFilter(patient, {
+    clinical_element: q.clinical_element,
+    start,
+    end,
+    includeDeleted: q.include_deleted && principal.kind === 'staff',
+  });
   const offset = q._start ?? 0;
   const limit = Math.max(0, Math.min(CHART_MAX_POINTS, (q._end ?? offset + CHART_MAX_POINTS) - offset));
   const dir = q.order === 'asc' ? 'ASC' : 'DESC';
   const [rows, [{ n }]] = await Promise.all([
-    select<MeasurementRow>(sequelize, `SELECT id, patient_id, clinical_element, value, "when", status, comment, eraseble, source FROM measurements WHERE ${where} ORDER BY "when" ${dir}, id ${dir} LIMIT :limit OFFSET :offset`, { ...replacements, limit, offset }),
+    select<MeasurementRow>(
+      sequelize,
+      `SELECT id, patient_id, clinical_element, value, "when", status, comment, eraseble, source FROM measurements WHERE ${where} ORDER BY "when" ${dir}, id ${dir} LIMIT :limit OFFSET :offset`,
+      { ...replacements, limit, offset },
+    ),
     select<{ n: number | string }>(sequelize, `SELECT COUNT(*) AS n FROM measurements WHERE ${where}`, replacements),
   ]);
   return { rows: rows.map(toMeasurementDto), total: Number(n) };
 }
 
 /** Soft delete (01 §4): status 1 with a 15–140 character reason (D15), only where eraseble. */
-export async function deleteMeasurement(sequelize: Sequelize, principal: StaffPrincipal, patientId: number, measurementId: number, body: { status?: number; comment?: string }) {
+export async function deleteMeasurement(
+  sequelize: Sequelize,
+  principal: StaffPrincipal,
+  patientId: number,
+  measurementId: number,
+  body: { status?: number; comment?: string },
+) {
   assertMayRecord(principal);
   const patient = await findPatientFor(sequelize, principal, patientId);
-  const [row] = await select<MeasurementRow>(sequelize, 'SELECT id, patient_id, clinical_element, value, "when", status, comment, eraseble, source FROM measurements WHERE id = :id AND patient_id = :pid AND client_id = :cid', {
-    id: measurementId, pid: patient.id, cid: patient.client_id,
-  });
+  const [row] = await select<MeasurementRow>(
+    sequelize,
+    'SELECT id, patient_id, clinical_element, value, "when", status, comment, eraseble, source FROM measurements WHERE id = :id AND patient_id = :pid AND client_id = :cid',
+    {
+      id: measurementId,
+      pid: patient.id,
+      cid: patient.client_id,
+    },
+  );
   if (!row) throw notFound('La medición no existe.');
   if (body.status !== 1) throw badRequest('status', 'Solo se permite eliminar la medición (status 1).');
   if (validateDeletionReason(body.comment)) throw badRequest('comment', DELETION_REASON_MESSAGE);
-  if (patient.status === PATIENT_STATUS.deceased) throw conflict('El paciente está registrado como fallecido; su información no se puede modificar.');
+  if (patient.status === PATIENT_STATUS.deceased)
+    throw conflict('El paciente está registrado como fallecido; su información no se puede modificar.');
   if (!row.eraseble) throw conflict('Esta medición no se puede eliminar.');
   if (Number(row.status) === 1) throw conflict('La medición ya fue eliminada.');
   const comment = body.comment!.trim();

@@ -11,9 +11,24 @@ export const ALARM_MESSAGE_JOB = 'assistant.alarm';
  */
 export const notifyPatientOfAlarm: AlertHook = async (ctx, alert) => {
   if (!alert.alarm_id) return;
-  const [alarm] = await select<{ ia_alarm: boolean | number }>(ctx.sequelize, 'SELECT ia_alarm FROM alarms WHERE id = :id AND client_id = :clientId', {
-    id: alert.alarm_id, clientId: alert.client_id,
-  }, ctx.transaction);
+  const [alarm] = await select<{ ia_alarm: boolean | number }>(
+    ctx.sequelize,
+    'SELECT ia_alarm FROM alarms WHERE id = :id AND client_id = :clientId',
+    {
+      id: alert.alarm_id,
+      clientId: alert.client_id,
+    },
+    ctx.transaction,
+  );
   if (!alarm || !alarm.ia_alarm) return;
-  await ctx.jobs.enqueue({ kind: ALARM_MESSAGE_JOB, payload: { alert_id: alert.id }, key: `${ALARM_MESSAGE_JOB}:${alert.id}`, clientId: alert.client_id, maxAttempts: 5 }, ctx.transaction);
+  await ctx.jobs.enqueue(
+    {
+      kind: ALARM_MESSAGE_JOB,
+      payload: { alert_id: alert.id },
+      key: `${ALARM_MESSAGE_JOB}:${alert.id}`,
+      clientId: alert.client_id,
+      maxAttempts: 5,
+    },
+    ctx.transaction,
+  );
 };

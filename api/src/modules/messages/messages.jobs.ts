@@ -16,7 +16,9 @@ const ACTIVITY_FAILED = 4;
 async function failActivity(sequelize: Sequelize, clientId: number, activityId: number, log: MessagingDeps['log']) {
   try {
     await execute(sequelize, 'UPDATE activities SET status = :failed WHERE id = :id AND client_id = :clientId AND status IN (0, 1)', {
-      failed: ACTIVITY_FAILED, id: activityId, clientId,
+      failed: ACTIVITY_FAILED,
+      id: activityId,
+      clientId,
     });
   } catch (err) {
     // The activities table belongs to the orders work; before it exists there is nothing to mark.
@@ -28,9 +30,15 @@ async function failActivity(sequelize: Sequelize, clientId: number, activityId: 
 /** Marks a message failed once and applies its consequences. */
 export async function markMessageFailed(deps: MessagingDeps, messageId: number, error: string) {
   const now = deps.now();
-  const changed = await execute(deps.sequelize, "UPDATE messages SET status = 'failed', error = :error, updated_at = :now WHERE id = :id AND status <> 'failed'", {
-    id: messageId, error: error.slice(0, 1000), now,
-  });
+  const changed = await execute(
+    deps.sequelize,
+    "UPDATE messages SET status = 'failed', error = :error, updated_at = :now WHERE id = :id AND status <> 'failed'",
+    {
+      id: messageId,
+      error: error.slice(0, 1000),
+      now,
+    },
+  );
   if (!changed) return;
   const [m] = await select<MessageRow>(deps.sequelize, 'SELECT * FROM messages WHERE id = :id', { id: messageId });
   if (m?.activity_id) await failActivity(deps.sequelize, m.client_id, m.activity_id, deps.log);
@@ -48,7 +56,13 @@ async function sendQueued(deps: MessagingDeps, job: JobRow) {
   const now = deps.now();
   try {
     const params = typeof m.elements === 'string' ? (JSON.parse(m.elements) as string[]) : ((m.elements as string[] | null) ?? []);
-    const { providerId } = await deps.channel.send({ to: m.phone, kind: m.template ? 'template' : 'text', body: m.body ?? '', template: m.template, params });
+    const { providerId } = await deps.channel.send({
+      to: m.phone,
+      kind: m.template ? 'template' : 'text',
+      body: m.body ?? '',
+      template: m.template,
+      params,
+    });
     await execute(
       deps.sequelize,
       "UPDATE messages SET status = 'sent', provider_id = :providerId, error = NULL, attempts = attempts + 1, updated_at = :now WHERE id = :id AND status = 'queued'",
@@ -63,7 +77,9 @@ async function sendQueued(deps: MessagingDeps, job: JobRow) {
     // Shown on the message while it is retried; the job's back-off decides when.
     const left = SEND_MAX_ATTEMPTS - job.attempts;
     await execute(deps.sequelize, 'UPDATE messages SET error = :error, attempts = attempts + 1, updated_at = :now WHERE id = :id', {
-      error: `${message}${left > 0 ? ' (se reintentará)' : ''}`.slice(0, 1000), now, id: messageId,
+      error: `${message}${left > 0 ? ' (se reintentará)' : ''}`.slice(0, 1000),
+      now,
+      id: messageId,
     });
     throw err;
   }
@@ -71,7 +87,9 @@ async function sendQueued(deps: MessagingDeps, job: JobRow) {
 
 async function downloadMedia(deps: MessagingDeps, job: JobRow) {
   const messageId = Number((job.payload as { message_id: number }).message_id);
-  const [m] = await select<MessageRow & { attachment_media_id: string | null }>(deps.sequelize, 'SELECT * FROM messages WHERE id = :id', { id: messageId });
+  const [m] = await select<MessageRow & { attachment_media_id: string | null }>(deps.sequelize, 'SELECT * FROM messages WHERE id = :id', {
+    id: messageId,
+  });
   if (!m || m.attachment_path || !m.attachment_media_id) return;
   const file = await deps.channel.fetchMedia(m.attachment_media_id);
   const mime = m.attachment_mime ?? file.mime;
@@ -79,9 +97,17 @@ async function downloadMedia(deps: MessagingDeps, job: JobRow) {
   await fs.mkdir(dir, { recursive: true });
   const name = attachmentFileName(messageId, mime);
   await fs.writeFile(path.join(dir, name), file.bytes);
-  await execute(deps.sequelize, 'UPDATE messages SET attachment_path = :p, attachment_byte_size = :size, attachment_mime = :mime, updated_at = :now WHERE id = :id', {
-    p: path.posix.join(String(m.client_id), name), size: file.bytes.length, mime, now: deps.now(), id: messageId,
-  });
+  await execute(
+    deps.sequelize,
+    'UPDATE messages SET attachment_path = :p, attachment_byte_size = :size, attachment_mime = :mime, updated_at = :now WHERE id = :id',
+    {
+      p: path.posix.join(String(m.client_id), name),
+      size: file.bytes.length,
+      mime,
+      now: deps.now(),
+      id: messageId,
+    },
+  );
 }
 
 export function registerMessagingJobs(deps: MessagingDeps) {
@@ -93,14 +119,22 @@ export function registerMessagingJobs(deps: MessagingDeps) {
     handler: (job) => downloadMedia(deps, job),
     onFailed: async (job, error) => {
       await execute(deps.sequelize, 'UPDATE messages SET error = :error WHERE id = :id', {
-        error: `No se pudo descargar el adjunto: ${error}`.slice(0, 1000), id: Number((job.payload as { message_id: number }).message_id),
+        error: `No se pudo descargar el adjunto: ${error}`.slice(0, 1000),
+        id: Number((job.payload as { message_id: number }).message_id),
       });
     },
   });
 }
 
 /** Records the patient's messaging info from what the channel says (profile name, last message). */
-async function touchPatientMessaging(deps: MessagingDeps, clientId: number, patientId: number, smeId: string, profileName: string | null, at: Date) {
+async function touchPatientMessaging(
+  deps: MessagingDeps,
+  clientId: number,
+  patientId: number,
+  smeId: string,
+  profileName: string | null,
+  at: Date,
+) {
   const metadata = JSON.stringify({ profile_name: profileName, last_incoming_at: at.toISOString() });
   await execute(
     deps.sequelize,
@@ -121,12 +155,21 @@ export async function handleInbound(deps: MessagingDeps, clientId: number, event
   for (const e of events) {
     const now = deps.now();
     if (e.type === 'status') {
-      const [m] = await select<{ id: number; status: string }>(deps.sequelize, 'SELECT id, status FROM messages WHERE provider_id = :pid AND client_id = :clientId', { pid: e.providerId, clientId });
+      const [m] = await select<{ id: number; status: string }>(
+        deps.sequelize,
+        'SELECT id, status FROM messages WHERE provider_id = :pid AND client_id = :clientId',
+        { pid: e.providerId, clientId },
+      );
       if (!m) continue;
       if (e.status === 'failed') await markMessageFailed(deps, Number(m.id), e.error ?? 'El proveedor no pudo entregar el mensaje.');
       else {
         const status = nextStatus(m.status, e.status);
-        if (status !== m.status) await execute(deps.sequelize, 'UPDATE messages SET status = :status, updated_at = :now WHERE id = :id', { status, now, id: m.id });
+        if (status !== m.status)
+          await execute(deps.sequelize, 'UPDATE messages SET status = :status, updated_at = :now WHERE id = :id', {
+            status,
+            now,
+            id: m.id,
+          });
       }
       continue;
     }
@@ -138,7 +181,7 @@ export async function handleInbound(deps: MessagingDeps, clientId: number, event
       { clientId, phones: phoneCandidates(e.from) },
     );
     const patient = matchPatient(e.from, candidates);
-    const kind = e.kind === 'image' || e.kind === 'audio' ? attachmentKind(e.mime ?? `${e.kind}/*`) ?? e.kind : null;
+    const kind = e.kind === 'image' || e.kind === 'audio' ? (attachmentKind(e.mime ?? `${e.kind}/*`) ?? e.kind) : null;
     const at = e.at && Math.abs(e.at.getTime() - now.getTime()) < 7 * 86400_000 ? e.at : now;
     const body = e.kind === 'other' ? '[Mensaje de un tipo no soportado]' : e.text;
     let id: number;
@@ -150,8 +193,20 @@ export async function handleInbound(deps: MessagingDeps, clientId: number, event
          VALUES (:clientId, :patientId, 'incoming', :human, :ai, 'patient', :phone, :body, 'received', 0, :pid,
                  :kind, :mediaId, :filename, :mime, :transcription, :at, :now) RETURNING id`,
         {
-          clientId, patientId: patient?.id ?? null, human: true, ai: false, phone: e.from, body, pid: e.providerId,
-          kind, mediaId: e.mediaId, filename: e.filename ?? (kind === 'audio' ? `audio-${e.providerId}` : null), mime: e.mime, transcription: e.transcription, at, now,
+          clientId,
+          patientId: patient?.id ?? null,
+          human: true,
+          ai: false,
+          phone: e.from,
+          body,
+          pid: e.providerId,
+          kind,
+          mediaId: e.mediaId,
+          filename: e.filename ?? (kind === 'audio' ? `audio-${e.providerId}` : null),
+          mime: e.mime,
+          transcription: e.transcription,
+          at,
+          now,
         },
       );
     } catch (err) {
@@ -160,13 +215,24 @@ export async function handleInbound(deps: MessagingDeps, clientId: number, event
       throw err;
     }
     stored++;
-    if (kind && e.mediaId) await deps.jobs.enqueue({ kind: MEDIA_JOB, payload: { message_id: id }, key: `${MEDIA_JOB}:${id}`, clientId, maxAttempts: 6 });
+    if (kind && e.mediaId)
+      await deps.jobs.enqueue({ kind: MEDIA_JOB, payload: { message_id: id }, key: `${MEDIA_JOB}:${id}`, clientId, maxAttempts: 6 });
     if (!patient) continue;
     await touchPatientMessaging(deps, clientId, patient.id, e.from, e.profileName, at);
     if (deps.model && patient.status !== 3) {
-      const [pm] = await select<{ sme_enabled: boolean | number }>(deps.sequelize, 'SELECT sme_enabled FROM patient_messaging WHERE patient_id = :id', { id: patient.id });
+      const [pm] = await select<{ sme_enabled: boolean | number }>(
+        deps.sequelize,
+        'SELECT sme_enabled FROM patient_messaging WHERE patient_id = :id',
+        { id: patient.id },
+      );
       if (pm && !pm.sme_enabled) continue;
-      await deps.jobs.enqueue({ kind: ASSISTANT_REPLY_JOB, payload: { message_id: id }, key: `${ASSISTANT_REPLY_JOB}:${id}`, clientId, maxAttempts: 8 });
+      await deps.jobs.enqueue({
+        kind: ASSISTANT_REPLY_JOB,
+        payload: { message_id: id },
+        key: `${ASSISTANT_REPLY_JOB}:${id}`,
+        clientId,
+        maxAttempts: 8,
+      });
     }
   }
   return stored;

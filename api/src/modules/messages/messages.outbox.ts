@@ -72,7 +72,14 @@ export async function queueOutboundMessage(
     ctx.transaction,
   );
   await ctx.jobs.enqueue(
-    { kind: SEND_MESSAGE_JOB, payload: { message_id: id }, key: `${SEND_MESSAGE_JOB}:${id}`, clientId: message.client_id, maxAttempts: SEND_MAX_ATTEMPTS, runAt: ctx.now },
+    {
+      kind: SEND_MESSAGE_JOB,
+      payload: { message_id: id },
+      key: `${SEND_MESSAGE_JOB}:${id}`,
+      clientId: message.client_id,
+      maxAttempts: SEND_MAX_ATTEMPTS,
+      runAt: ctx.now,
+    },
     ctx.transaction,
   );
   return id;

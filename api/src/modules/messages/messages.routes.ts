@@ -14,7 +14,15 @@ import { parseInbound } from './messages.rules.js';
 export function messagesRouter(deps: messages.MessagingDeps): Router {
   const r = Router();
   r.get('/patients/:id/messages', requireStaff(), async (req, res) => {
-    res.json(await messages.listMessages(deps, staffOf(req).clientId, Number(req.params.id), Number(req.query.page ?? 1), Number(req.query.per_page ?? messages.CHAT_PAGE_SIZE)));
+    res.json(
+      await messages.listMessages(
+        deps,
+        staffOf(req).clientId,
+        Number(req.params.id),
+        Number(req.query.page ?? 1),
+        Number(req.query.per_page ?? messages.CHAT_PAGE_SIZE),
+      ),
+    );
   });
   r.post('/patients/:id/messages', requireStaff('clinical.write'), async (req, res) => {
     res.status(201).json(await messages.sendStaffMessage(deps, staffOf(req), Number(req.params.id), req.body.text));
@@ -43,15 +51,21 @@ export function messagingPublicRouter(deps: messages.MessagingDeps): Router {
   const r = Router();
   r.post('/api/v1/messaging/webhook/:clientId', express.raw({ type: () => true, limit: '1mb' }), async (req, res) => {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    if (!deps.channel.verifySignature(raw, req.get('x-hub-signature-256'))) throw unauthorized('La firma del proveedor de mensajería no es válida.');
+    if (!deps.channel.verifySignature(raw, req.get('x-hub-signature-256')))
+      throw unauthorized('La firma del proveedor de mensajería no es válida.');
     const clientId = Number(req.params.clientId);
-    const [client] = Number.isInteger(clientId) && clientId > 0 ? await select<{ id: number }>(deps.sequelize, 'SELECT id FROM clients WHERE id = :id', { id: clientId }) : [];
+    const [client] =
+      Number.isInteger(clientId) && clientId > 0
+        ? await select<{ id: number }>(deps.sequelize, 'SELECT id FROM clients WHERE id = :id', { id: clientId })
+        : [];
     if (!client) throw notFound();
     let body: unknown;
     try {
       body = JSON.parse(raw.toString('utf8'));
     } catch {
-      throw new AppError(400, 'invalid_json', 'El cuerpo de la petición no es un JSON válido.', [{ field: 'body', message: 'El cuerpo de la petición no es un JSON válido.' }]);
+      throw new AppError(400, 'invalid_json', 'El cuerpo de la petición no es un JSON válido.', [
+        { field: 'body', message: 'El cuerpo de la petición no es un JSON válido.' },
+      ]);
     }
     const events = parseInbound(body);
     const stored = await handleInbound(deps, clientId, events);

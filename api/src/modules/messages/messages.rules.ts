@@ -16,7 +16,10 @@ export function phoneCandidates(from: string): string[] {
 }
 
 /** Picks the patient whose prefix + cellphone is exactly the inbound number (lowest id wins). */
-export function matchPatient<T extends { id: number; prefix: string | null; cellphone: string | null }>(from: string, candidates: T[]): T | null {
+export function matchPatient<T extends { id: number; prefix: string | null; cellphone: string | null }>(
+  from: string,
+  candidates: T[],
+): T | null {
   const digits = from.replace(/\D/g, '');
   const exact = candidates.filter((p) => waId(p.prefix, p.cellphone) === digits).sort((a, b) => a.id - b.id);
   if (exact.length) return exact[0];
@@ -47,7 +50,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v.length ? 
 /** Flattens a WhatsApp-style webhook body into events; anything unrecognised is skipped. */
 export function parseInbound(body: unknown): InboundEvent[] {
   const events: InboundEvent[] = [];
-  const entries = Array.isArray((body as { entry?: unknown })?.entry) ? ((body as { entry: unknown[] }).entry) : [];
+  const entries = Array.isArray((body as { entry?: unknown })?.entry) ? (body as { entry: unknown[] }).entry : [];
   for (const entry of entries) {
     const changes = Array.isArray((entry as { changes?: unknown })?.changes) ? (entry as { changes: unknown[] }).changes : [];
     for (const change of changes) {
@@ -79,7 +82,12 @@ export function parseInbound(body: unknown): InboundEvent[] {
         const providerId = str(s?.id);
         if (!providerId || !STATUSES.has(s.status)) continue;
         const err = Array.isArray(s.errors) ? s.errors[0] : null;
-        events.push({ type: 'status', providerId, status: s.status, error: err ? (str(err.title) ?? str(err.message) ?? 'Error del proveedor') : null });
+        events.push({
+          type: 'status',
+          providerId,
+          status: s.status,
+          error: err ? (str(err.title) ?? str(err.message) ?? 'Error del proveedor') : null,
+        });
       }
     }
   }
@@ -101,8 +109,16 @@ export function welcomeText(firstName: string, clientName: string): string {
 }
 
 const EXT: Record<string, string> = {
-  'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'gif',
-  'audio/ogg': 'ogg', 'audio/mpeg': 'mp3', 'audio/mp4': 'm4a', 'audio/aac': 'aac', 'audio/amr': 'amr', 'audio/wav': 'wav',
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'audio/ogg': 'ogg',
+  'audio/mpeg': 'mp3',
+  'audio/mp4': 'm4a',
+  'audio/aac': 'aac',
+  'audio/amr': 'amr',
+  'audio/wav': 'wav',
 };
 
 /** A safe file name for a stored attachment (the provider's name is only kept for display). */

@@ -95,7 +95,8 @@ const parseJson = (v: unknown) => {
 
 /** The chat message of 01 §3, with signed links to its attachment. */
 export function toChatMessage(deps: Pick<MessagingDeps, 'downloads'>, m: MessageRow, userNames: Map<number, string> = new Map()) {
-  const url = m.attachment_path && deps.downloads ? deps.downloads.link(m.client_id, ATTACHMENT_DOWNLOAD, { message: Number(m.id) }).url : null;
+  const url =
+    m.attachment_path && deps.downloads ? deps.downloads.link(m.client_id, ATTACHMENT_DOWNLOAD, { message: Number(m.id) }).url : null;
   return {
     id: Number(m.id),
     created_at: iso(m.created_at),
@@ -115,7 +116,12 @@ export function toChatMessage(deps: Pick<MessagingDeps, 'downloads'>, m: Message
       image: m.attachment_kind === 'image' ? { url, thumbnail: url } : null,
       audio:
         m.attachment_kind === 'audio'
-          ? { url, filename: m.attachment_filename ?? `audio-${m.id}`, byte_size: Number(m.attachment_byte_size ?? 0), transcription: m.transcription }
+          ? {
+              url,
+              filename: m.attachment_filename ?? `audio-${m.id}`,
+              byte_size: Number(m.attachment_byte_size ?? 0),
+              transcription: m.transcription,
+            }
           : null,
     },
   };
@@ -126,7 +132,11 @@ export async function listMessages(deps: MessagingDeps, clientId: number, patien
   await findPatientRow(deps.sequelize, clientId, patientId);
   const size = Math.min(Math.max(perPage || CHAT_PAGE_SIZE, 1), 50);
   const p = Math.max(page || 1, 1);
-  const [{ n }] = await select<{ n: number }>(deps.sequelize, 'SELECT COUNT(*) AS n FROM messages WHERE client_id = :clientId AND patient_id = :patientId', { clientId, patientId });
+  const [{ n }] = await select<{ n: number }>(
+    deps.sequelize,
+    'SELECT COUNT(*) AS n FROM messages WHERE client_id = :clientId AND patient_id = :patientId',
+    { clientId, patientId },
+  );
   const rows = await select<MessageRow>(
     deps.sequelize,
     `SELECT * FROM messages WHERE client_id = :clientId AND patient_id = :patientId
@@ -136,7 +146,11 @@ export async function listMessages(deps: MessagingDeps, clientId: number, patien
   const userIds = [...new Set(rows.map((r) => r.user_id).filter((v): v is number => v != null))];
   const names = new Map<number, string>();
   if (userIds.length) {
-    for (const u of await select<{ id: number; first_name: string; last_name: string }>(deps.sequelize, 'SELECT id, first_name, last_name FROM users WHERE id IN (:ids) AND client_id = :clientId', { ids: userIds, clientId })) {
+    for (const u of await select<{ id: number; first_name: string; last_name: string }>(
+      deps.sequelize,
+      'SELECT id, first_name, last_name FROM users WHERE id IN (:ids) AND client_id = :clientId',
+      { ids: userIds, clientId },
+    )) {
       names.set(u.id, `${u.first_name} ${u.last_name}`.trim());
     }
   }
@@ -162,14 +176,19 @@ export async function getSmeInfo(deps: MessagingDeps, clientId: number, patientI
   return {
     sme_enabled: (row ? Boolean(row.sme_enabled) : true) && id != null && p.status !== PATIENT_STATUS.deceased,
     sme_id: id,
-    sme_metadata: { channel: deps.channel.mode === 'local' ? 'local' : 'whatsapp', assistant: deps.model != null, ...((parseJson(row?.sme_metadata) as object) ?? {}) },
+    sme_metadata: {
+      channel: deps.channel.mode === 'local' ? 'local' : 'whatsapp',
+      assistant: deps.model != null,
+      ...((parseJson(row?.sme_metadata) as object) ?? {}),
+    },
   };
 }
 
 function assertCanMessage(principal: StaffPrincipal, p: PatientRow) {
   if (!can(principal.role, 'clinical.write')) throw forbidden();
   if (p.status === PATIENT_STATUS.deceased) throw forbidden('El paciente está registrado como fallecido; su ficha no admite cambios.');
-  if (!waId(p.prefix, p.cellphone)) throw badRequest('cellphone', 'El paciente no tiene un número de celular registrado para recibir mensajes.');
+  if (!waId(p.prefix, p.cellphone))
+    throw badRequest('cellphone', 'El paciente no tiene un número de celular registrado para recibir mensajes.');
 }
 
 /** 'Enviar Bienvenida' (01 §2): the welcome template, only while the chat is empty. */
@@ -179,7 +198,12 @@ export async function sendWelcome(deps: MessagingDeps, principal: StaffPrincipal
   const [client] = await select<{ name: string }>(deps.sequelize, 'SELECT name FROM clients WHERE id = :id', { id: principal.clientId });
   const now = deps.now();
   await deps.sequelize.transaction(async (transaction) => {
-    const [{ n }] = await select<{ n: number }>(deps.sequelize, 'SELECT COUNT(*) AS n FROM messages WHERE client_id = :c AND patient_id = :p', { c: principal.clientId, p: patientId }, transaction);
+    const [{ n }] = await select<{ n: number }>(
+      deps.sequelize,
+      'SELECT COUNT(*) AS n FROM messages WHERE client_id = :c AND patient_id = :p',
+      { c: principal.clientId, p: patientId },
+      transaction,
+    );
     if (Number(n) > 0) throw conflict('El paciente ya tiene mensajes; la bienvenida solo se envía cuando el chat está vacío.');
     const first = p.first_name.trim().split(/\s+/)[0] ?? '';
     await queueOutboundMessage(
@@ -233,9 +257,16 @@ export async function setMessagingEnabled(deps: MessagingDeps, clientId: number,
   const p = await findPatientRow(deps.sequelize, clientId, patientId);
   if (p.status === PATIENT_STATUS.deceased) throw forbidden('El paciente está registrado como fallecido; su ficha no admite cambios.');
   const now = deps.now();
-  const changed = await execute(deps.sequelize, 'UPDATE patient_messaging SET sme_enabled = :enabled, updated_at = :now WHERE patient_id = :id AND client_id = :clientId', {
-    enabled, now, id: patientId, clientId,
-  });
+  const changed = await execute(
+    deps.sequelize,
+    'UPDATE patient_messaging SET sme_enabled = :enabled, updated_at = :now WHERE patient_id = :id AND client_id = :clientId',
+    {
+      enabled,
+      now,
+      id: patientId,
+      clientId,
+    },
+  );
   if (!changed) {
     await execute(
       deps.sequelize,

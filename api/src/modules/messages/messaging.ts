@@ -32,8 +32,17 @@ export function createMessaging(opts: {
     jobs: opts.jobs,
     now: opts.now,
     log: opts.log,
-    channel: opts.channel ?? createMessagingChannel({ url: settings.messagingUrl, token: settings.messagingToken, webhookSecret: settings.messagingWebhookSecret }),
-    model: opts.model !== undefined ? opts.model : createAssistantModel({ baseUrl: settings.aiBaseUrl, model: settings.aiModel, apiKey: settings.aiApiKey }),
+    channel:
+      opts.channel ??
+      createMessagingChannel({
+        url: settings.messagingUrl,
+        token: settings.messagingToken,
+        webhookSecret: settings.messagingWebhookSecret,
+      }),
+    model:
+      opts.model !== undefined
+        ? opts.model
+        : createAssistantModel({ baseUrl: settings.aiBaseUrl, model: settings.aiModel, apiKey: settings.aiApiKey }),
     dataDir: opts.dataDir ?? path.resolve((opts.env ?? process.env).DATA_DIR ?? 'data'),
     downloads: null,
     welcomeTemplate: settings.messagingWelcomeTemplate,

@@ -8,7 +8,13 @@ import * as observations from './observations.service.js';
 export function observationsRouter(sequelize: Sequelize, now: () => Date): Router {
   const r = Router();
   r.get('/patients/:id/observations', requireStaff(), async (req, res) => {
-    const { rows, total } = await observations.listObservations(sequelize, staffOf(req), Number(req.params.id), readListParams(req, 50), now());
+    const { rows, total } = await observations.listObservations(
+      sequelize,
+      staffOf(req),
+      Number(req.params.id),
+      readListParams(req, 50),
+      now(),
+    );
     sendList(res, rows, total);
   });
   r.post('/patients/:id/observations', requireStaff(), async (req, res) => {

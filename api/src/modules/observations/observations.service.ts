@@ -46,13 +46,26 @@ export async function listObservations(sequelize: Sequelize, principal: StaffPri
     `SELECT ${COLUMNS} FROM observations WHERE client_id = :clientId AND patient_id = :patientId ORDER BY observed_at DESC, id DESC LIMIT :limit OFFSET :offset`,
     { ...params, limit: p.limit, offset: p.offset },
   );
-  const [{ n }] = await select<{ n: number }>(sequelize, 'SELECT COUNT(*) AS n FROM observations WHERE client_id = :clientId AND patient_id = :patientId', params);
+  const [{ n }] = await select<{ n: number }>(
+    sequelize,
+    'SELECT COUNT(*) AS n FROM observations WHERE client_id = :clientId AND patient_id = :patientId',
+    params,
+  );
   return { rows: rows.map((r) => toObservationDto(r, patient.time_zone, now)), total: Number(n) };
 }
 
 async function insertObservation(
   sequelize: Sequelize,
-  v: { clientId: number; patientId: number; type: number; text: string; userId: number | null; userName: string | null; erasable: boolean; now: Date },
+  v: {
+    clientId: number;
+    patientId: number;
+    type: number;
+    text: string;
+    userId: number | null;
+    userName: string | null;
+    erasable: boolean;
+    now: Date;
+  },
   transaction?: Transaction,
 ): Promise<number> {
   return insertReturningId(
@@ -75,21 +88,44 @@ async function findObservation(sequelize: Sequelize, clientId: number, patientId
 }
 
 /** Staff notes (types 0 to 4) are erasable; the assistant's summaries are not. */
-export async function createObservation(sequelize: Sequelize, principal: StaffPrincipal, patientId: number, input: ObservationInput, now: Date) {
+export async function createObservation(
+  sequelize: Sequelize,
+  principal: StaffPrincipal,
+  patientId: number,
+  input: ObservationInput,
+  now: Date,
+) {
   const patient = await patientForWrite(principal, patientId, 'clinical.write');
   const text = input.value_text.trim();
   if (!text) throw badRequest('value_text', '¡El campo es requerido!');
   const u = principal.user;
   const id = await insertObservation(sequelize, {
-    clientId: principal.clientId, patientId, type: input.observation_type, text, userId: principal.userId,
-    userName: displayName(`${u.first_name} ${u.last_name}`), erasable: true, now,
+    clientId: principal.clientId,
+    patientId,
+    type: input.observation_type,
+    text,
+    userId: principal.userId,
+    userName: displayName(`${u.first_name} ${u.last_name}`),
+    erasable: true,
+    now,
   });
   return toObservationDto(await findObservation(sequelize, principal.clientId, patientId, id), patient.time_zone, now);
 }
 
 /** For the AI assistant: a conversation summary (type 5), kept for good. */
-export function recordConversationSummary(sequelize: Sequelize, clientId: number, patientId: number, text: string, now: Date, transaction?: Transaction) {
-  return insertObservation(sequelize, { clientId, patientId, type: AI_SUMMARY_TYPE, text, userId: null, userName: 'Glady IA', erasable: false, now }, transaction);
+export function recordConversationSummary(
+  sequelize: Sequelize,
+  clientId: number,
+  patientId: number,
+  text: string,
+  now: Date,
+  transaction?: Transaction,
+) {
+  return insertObservation(
+    sequelize,
+    { clientId, patientId, type: AI_SUMMARY_TYPE, text, userId: null, userName: 'Glady IA', erasable: false, now },
+    transaction,
+  );
 }
 
 export async function deleteObservation(sequelize: Sequelize, principal: StaffPrincipal, patientId: number, id: number): Promise<void> {

@@ -45,13 +45,19 @@ const SELECT = `${ACTIVITY_SELECT.replace('SELECT a.id', 'SELECT a.patient_id, p
  * `can_confirm` tells whether this user may confirm the medication now (the confirm call's rule).
  */
 export async function listClientActivities(deps: OrdersDeps, staff: StaffPrincipal, p: ListParams, f: ClientActivityQuery) {
-  const [client] = await select<{ time_zone: string }>(deps.sequelize, 'SELECT time_zone FROM clients WHERE id = :id', { id: staff.clientId });
+  const [client] = await select<{ time_zone: string }>(deps.sequelize, 'SELECT time_zone FROM clients WHERE id = :id', {
+    id: staff.clientId,
+  });
   const zone = client?.time_zone || 'UTC';
   const now = deps.now();
   const day = f.date ?? localParts(now, zone).date;
   if (!isDay(day)) throw badRequest('date', 'La fecha no es válida (formato AAAA-MM-DD).');
   const where = ['a.client_id = :clientId', 'a.programmed_at >= :from', 'a.programmed_at < :to'];
-  const params: Record<string, unknown> = { clientId: staff.clientId, from: localToUtc(day, 0, zone), to: localToUtc(addDays(day, 1), 0, zone) };
+  const params: Record<string, unknown> = {
+    clientId: staff.clientId,
+    from: localToUtc(day, 0, zone),
+    to: localToUtc(addDays(day, 1), 0, zone),
+  };
   if (f.status != null) {
     where.push('a.status = :status');
     params.status = f.status;
@@ -63,14 +69,20 @@ export async function listClientActivities(deps: OrdersDeps, staff: StaffPrincip
   patientSearchClauses(f.q, 'a.patient_id', where, params);
   const clause = where.join(' AND ');
   const rows = await select<Row>(deps.sequelize, `${SELECT} WHERE ${clause} ORDER BY a.programmed_at, a.id LIMIT :limit OFFSET :offset`, {
-    ...params, limit: p.limit, offset: p.offset,
+    ...params,
+    limit: p.limit,
+    offset: p.offset,
   });
-  const [{ n }] = await select<{ n: number }>(deps.sequelize, `SELECT COUNT(*) AS n FROM activities a JOIN orders o ON o.id = a.order_id WHERE ${clause}`, params);
+  const [{ n }] = await select<{ n: number }>(
+    deps.sequelize,
+    `SELECT COUNT(*) AS n FROM activities a JOIN orders o ON o.id = a.order_id WHERE ${clause}`,
+    params,
+  );
   const items: ClientActivity[] = rows.map((r) => {
     const element = r.clinical_element == null ? null : Number(r.clinical_element);
     return {
       ...toActivityDto(r),
-      clinical_element_name: element == null ? null : ORDER_ELEMENT_NAMES[element] ?? null,
+      clinical_element_name: element == null ? null : (ORDER_ELEMENT_NAMES[element] ?? null),
       patient: { id: Number(r.patient_id), full_name: `${displayName(r.first_name)} ${displayName(r.last_name)}` },
       can_confirm:
         patientPermissions(staff.role, Number(r.patient_status)).manage_activities &&

@@ -30,7 +30,10 @@ export const activitiesHook: MeasurementHook<Candidate[]> = {
     const pairs = new Map<string, string>();
     for (const m of planned) {
       const elements = elementsMatching(m.clinical_element);
-      pairs.set(`${m.patient_id}:${elements.join(',')}`, `(patient_id = ${Number(m.patient_id)} AND clinical_element IN (${elements.map(Number).join(',')}))`);
+      pairs.set(
+        `${m.patient_id}:${elements.join(',')}`,
+        `(patient_id = ${Number(m.patient_id)} AND clinical_element IN (${elements.map(Number).join(',')}))`,
+      );
     }
     const [candidates] = await Promise.all([
       select<Candidate>(
@@ -60,9 +63,14 @@ export const activitiesHook: MeasurementHook<Candidate[]> = {
     for (const m of stored) {
       const when = m.when.getTime();
       const elements = elementsMatching(m.clinical_element);
-      const fits = candidates.filter((c) =>
-        Number(c.patient_id) === m.patient_id && !taken.has(Number(c.id)) && elements.includes(Number(c.clinical_element))
-        && time(c.programmed_at) <= when && time(c.programmed_at) > when - ACTIVITY_WINDOW_MS);
+      const fits = candidates.filter(
+        (c) =>
+          Number(c.patient_id) === m.patient_id &&
+          !taken.has(Number(c.id)) &&
+          elements.includes(Number(c.clinical_element)) &&
+          time(c.programmed_at) <= when &&
+          time(c.programmed_at) > when - ACTIVITY_WINDOW_MS,
+      );
       for (const c of fits.slice(0, 3)) {
         const done = await execute(
           ctx.sequelize,

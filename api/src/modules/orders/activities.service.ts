@@ -55,7 +55,12 @@ function parseBound(value: unknown, field: string): Date | null {
 }
 
 /** The calendar's visible range (star_date, end_date); without them, the current month around `now`. At most 62 days. */
-export async function listPatientActivities(deps: OrdersDeps, clientId: number, patientId: number, q: { star_date?: unknown; end_date?: unknown }) {
+export async function listPatientActivities(
+  deps: OrdersDeps,
+  clientId: number,
+  patientId: number,
+  q: { star_date?: unknown; end_date?: unknown },
+) {
   await findPatient(clientId, patientId);
   const now = deps.now();
   const start = parseBound(q.star_date, 'star_date') ?? new Date(now.getTime() - 31 * 86_400_000);
@@ -73,11 +78,19 @@ export async function listPatientActivities(deps: OrdersDeps, clientId: number, 
 export async function listOrderActivities(deps: OrdersDeps, clientId: number, patientId: number, orderId: number) {
   await findPatient(clientId, patientId);
   await findOrder(deps, clientId, patientId, orderId);
-  const rows = await select<ActivityRow>(deps.sequelize, `${ACTIVITY_SELECT} WHERE a.order_id = :orderId ORDER BY a.programmed_at, a.id`, { orderId });
+  const rows = await select<ActivityRow>(deps.sequelize, `${ACTIVITY_SELECT} WHERE a.order_id = :orderId ORDER BY a.programmed_at, a.id`, {
+    orderId,
+  });
   return rows.map(toActivityDto);
 }
 
-async function findActivity(deps: OrdersDeps, clientId: number, patientId: number, activityId: number, orderId?: number): Promise<ActivityRow & { order_status: number }> {
+async function findActivity(
+  deps: OrdersDeps,
+  clientId: number,
+  patientId: number,
+  activityId: number,
+  orderId?: number,
+): Promise<ActivityRow & { order_status: number }> {
   const [a] = await select<ActivityRow & { order_status: number }>(
     deps.sequelize,
     `${ACTIVITY_SELECT.replace('SELECT a.id', 'SELECT o.status AS order_status, a.id')} WHERE a.id = :activityId AND a.patient_id = :patientId AND a.client_id = :clientId ${orderId ? 'AND a.order_id = :orderId' : ''}`,
@@ -88,7 +101,14 @@ async function findActivity(deps: OrdersDeps, clientId: number, patientId: numbe
 }
 
 /** Reschedule (programmed_at) or cancel (status 3) a Programada activity (01 §4, 02 §2.13). */
-export async function updateActivity(deps: OrdersDeps, staff: StaffPrincipal, patientId: number, orderId: number, activityId: number, body: { programmed_at?: string; status?: number }) {
+export async function updateActivity(
+  deps: OrdersDeps,
+  staff: StaffPrincipal,
+  patientId: number,
+  orderId: number,
+  activityId: number,
+  body: { programmed_at?: string; status?: number },
+) {
   const patient = await findPatient(staff.clientId, patientId);
   await findOrder(deps, staff.clientId, patientId, orderId);
   const a = await findActivity(deps, staff.clientId, patientId, activityId, orderId);
@@ -98,11 +118,18 @@ export async function updateActivity(deps: OrdersDeps, staff: StaffPrincipal, pa
   const now = deps.now();
   let changed: number;
   if (body.status === ACTIVITY_STATUS.cancelled) {
-    changed = await execute(deps.sequelize, 'UPDATE activities SET status = 3, updated_at = :now WHERE id = :id AND status = 0', { id: a.id, now });
+    changed = await execute(deps.sequelize, 'UPDATE activities SET status = 3, updated_at = :now WHERE id = :id AND status = 0', {
+      id: a.id,
+      now,
+    });
   } else if (body.programmed_at) {
     const at = new Date(body.programmed_at);
     if (at.getTime() <= now.getTime()) throw badRequest('programmed_at', 'La nueva fecha debe ser posterior a la hora actual.');
-    changed = await execute(deps.sequelize, 'UPDATE activities SET programmed_at = :at, updated_at = :now WHERE id = :id AND status = 0', { id: a.id, at, now });
+    changed = await execute(deps.sequelize, 'UPDATE activities SET programmed_at = :at, updated_at = :now WHERE id = :id AND status = 0', {
+      id: a.id,
+      at,
+      now,
+    });
   } else {
     throw badRequest('programmed_at', '¡El campo es requerido!');
   }
@@ -120,7 +147,8 @@ export async function confirmActivity(deps: OrdersDeps, principal: Principal, pa
   if (principal.kind === 'staff') assertPatientCan(principal, patient, 'manage_activities');
   else if (patient.status === 3) throw forbidden('El paciente falleció: su registro no admite cambios.');
   const a = await findActivity(deps, principal.clientId, patientId, activityId);
-  if (Number(a.order_type) !== 1) throw conflict('Solo las actividades de medicamentos se confirman; las de signos vitales se completan con la medición.');
+  if (Number(a.order_type) !== 1)
+    throw conflict('Solo las actividades de medicamentos se confirman; las de signos vitales se completan con la medición.');
   const now = deps.now();
   if (a.status === ACTIVITY_STATUS.completed) return toActivityDto(a);
   if (!isConfirmableAt({ order_type: Number(a.order_type), status: a.status, programmed_at: toDate(a.programmed_at) }, now)) {

@@ -6,7 +6,11 @@ import { notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import { toSearchKey } from '@vigia/contract/rules/names';
 
-export interface Medicine { id: number; name: string; presentation: string }
+export interface Medicine {
+  id: number;
+  name: string;
+  presentation: string;
+}
 
 const FILE = rootPath('seeds/catalogues/medicines.json');
 const loaded = new WeakMap<Sequelize, Promise<void>>();
@@ -43,7 +47,11 @@ export async function listMedicines(sequelize: Sequelize, p: ListParams): Promis
   await ensureMedicines(sequelize);
   const where = p.q ? 'WHERE search_name LIKE :q' : '';
   const q = p.q ? `%${toSearchKey(p.q).replace(/[%_]/g, '')}%` : null;
-  const rows = await select<Medicine>(sequelize, `SELECT id, name, presentation FROM medicines ${where} ORDER BY name, presentation LIMIT :limit OFFSET :offset`, { q, limit: p.limit, offset: p.offset });
+  const rows = await select<Medicine>(
+    sequelize,
+    `SELECT id, name, presentation FROM medicines ${where} ORDER BY name, presentation LIMIT :limit OFFSET :offset`,
+    { q, limit: p.limit, offset: p.offset },
+  );
   const [{ n }] = await select<{ n: number }>(sequelize, `SELECT COUNT(*) AS n FROM medicines ${where}`, { q });
   return { rows, total: Number(n) };
 }

@@ -19,18 +19,36 @@ export const LIFECYCLE_EVERY_MS = 60_000;
 export const COMPLIANCE_PRIORITY = 2;
 const BATCH = 500;
 
-interface Ctx { sequelize: Sequelize; now: Date; jobs: JobRunner; log: (msg: string, err?: unknown) => void }
+interface Ctx {
+  sequelize: Sequelize;
+  now: Date;
+  jobs: JobRunner;
+  log: (msg: string, err?: unknown) => void;
+}
 
 /** 0 → 1 (En proceso) at its time, for its hour. */
 async function startDue(ctx: Ctx) {
   const cut = new Date(ctx.now.getTime() - ACTIVITY_WINDOW_MS);
-  await execute(ctx.sequelize, 'UPDATE activities SET status = 1, updated_at = :now WHERE status = 0 AND programmed_at <= :now AND programmed_at > :cut', { now: ctx.now, cut });
+  await execute(
+    ctx.sequelize,
+    'UPDATE activities SET status = 1, updated_at = :now WHERE status = 0 AND programmed_at <= :now AND programmed_at > :cut',
+    { now: ctx.now, cut },
+  );
 }
 
 /** 0/1 → 6 (No reportada) once the hour has passed, with a compliance alert (type 1 vital sign, 2 medication). */
 async function markNotReported(ctx: Ctx, errors: unknown[]) {
   const cut = new Date(ctx.now.getTime() - ACTIVITY_WINDOW_MS);
-  const rows = await select<{ id: number; client_id: number; patient_id: number; order_type: number; clinical_element: number | null; to_human: string | null; programmed_at: string | Date; time_zone: string }>(
+  const rows = await select<{
+    id: number;
+    client_id: number;
+    patient_id: number;
+    order_type: number;
+    clinical_element: number | null;
+    to_human: string | null;
+    programmed_at: string | Date;
+    time_zone: string;
+  }>(
     ctx.sequelize,
     `SELECT a.id, a.client_id, a.patient_id, o.order_type, o.clinical_element, o.to_human, a.programmed_at, p.time_zone
      FROM activities a JOIN orders o ON o.id = a.order_id JOIN patients p ON p.id = a.patient_id
@@ -40,7 +58,12 @@ async function markNotReported(ctx: Ctx, errors: unknown[]) {
   for (const a of rows) {
     try {
       await ctx.sequelize.transaction(async (transaction) => {
-        const claimed = await execute(ctx.sequelize, 'UPDATE activities SET status = 6, updated_at = :now WHERE id = :id AND status IN (0, 1)', { id: a.id, now: ctx.now }, transaction);
+        const claimed = await execute(
+          ctx.sequelize,
+          'UPDATE activities SET status = 6, updated_at = :now WHERE id = :id AND status IN (0, 1)',
+          { id: a.id, now: ctx.now },
+          transaction,
+        );
         if (!claimed) return;
         const medication = Number(a.order_type) === 1;
         const at = localParts(toDate(a.programmed_at), a.time_zone);
@@ -50,8 +73,13 @@ async function markNotReported(ctx: Ctx, errors: unknown[]) {
         const alertId = await raiseAlert(
           { sequelize: ctx.sequelize, transaction, now: ctx.now, jobs: ctx.jobs },
           {
-            client_id: a.client_id, patient_id: a.patient_id, alert_type: medication ? 2 : 1, priority: COMPLIANCE_PRIORITY,
-            clinical_element: medication ? null : a.clinical_element, description, activity_id: Number(a.id),
+            client_id: a.client_id,
+            patient_id: a.patient_id,
+            alert_type: medication ? 2 : 1,
+            priority: COMPLIANCE_PRIORITY,
+            clinical_element: medication ? null : a.clinical_element,
+            description,
+            activity_id: Number(a.id),
           },
         );
         await execute(ctx.sequelize, 'UPDATE activities SET alert_id = :alertId WHERE id = :id', { id: a.id, alertId }, transaction);
@@ -97,7 +125,12 @@ async function extendPermanent(ctx: Ctx, errors: unknown[]) {
         const status = Number(o.patient_status) === 0 ? 5 : 0;
         if (times.length) await insertActivities(ctx.sequelize, o, times, status, ctx.now, t);
         const until = times.at(-1) ?? new Date(ctx.now.getTime() + PERMANENT_HORIZON_DAYS * 86_400_000);
-        await execute(ctx.sequelize, 'UPDATE orders SET generated_until = :until, updated_at = :now WHERE id = :id', { id: o.id, until, now: ctx.now }, t);
+        await execute(
+          ctx.sequelize,
+          'UPDATE orders SET generated_until = :until, updated_at = :now WHERE id = :id',
+          { id: o.id, until, now: ctx.now },
+          t,
+        );
       });
     } catch (err) {
       errors.push(err);
@@ -117,7 +150,11 @@ async function flagStale(ctx: Ctx, errors: unknown[]) {
       const n = normalisedOf(o);
       const windowMs = staleAfterMs(n);
       const since = new Date(ctx.now.getTime() - windowMs);
-      const [first] = await select<{ at: string | Date | null }>(ctx.sequelize, 'SELECT MIN(programmed_at) AS at FROM activities WHERE order_id = :id AND status <> 3', { id: o.id });
+      const [first] = await select<{ at: string | Date | null }>(
+        ctx.sequelize,
+        'SELECT MIN(programmed_at) AS at FROM activities WHERE order_id = :id AND status <> 3',
+        { id: o.id },
+      );
       if (!first?.at || toDate(first.at).getTime() > since.getTime()) continue;
       // One reading is enough: stop at the first (a COUNT walked every reading of the window).
       const recent = await select<{ one: number }>(
@@ -127,13 +164,22 @@ async function flagStale(ctx: Ctx, errors: unknown[]) {
       );
       if (recent.length) continue;
       await ctx.sequelize.transaction(async (transaction) => {
-        const claimed = await execute(ctx.sequelize, 'UPDATE orders SET stale_alerted_at = :now WHERE id = :id AND stale_alerted_at IS NULL', { id: o.id, now: ctx.now }, transaction);
+        const claimed = await execute(
+          ctx.sequelize,
+          'UPDATE orders SET stale_alerted_at = :now WHERE id = :id AND stale_alerted_at IS NULL',
+          { id: o.id, now: ctx.now },
+          transaction,
+        );
         if (!claimed) return;
         const hours = Math.round(windowMs / 3600_000);
         await raiseAlert(
           { sequelize: ctx.sequelize, transaction, now: ctx.now, jobs: ctx.jobs },
           {
-            client_id: o.client_id, patient_id: o.patient_id, alert_type: 1, priority: COMPLIANCE_PRIORITY, clinical_element: o.clinical_element,
+            client_id: o.client_id,
+            patient_id: o.patient_id,
+            alert_type: 1,
+            priority: COMPLIANCE_PRIORITY,
+            clinical_element: o.clinical_element,
             description: `Sin datos de ${ORDER_ELEMENT_NAMES[o.clinical_element ?? 0] ?? 'signos vitales'} en las últimas ${hours} horas.`,
           },
         );
@@ -147,7 +193,15 @@ async function flagStale(ctx: Ctx, errors: unknown[]) {
 /** Reminders (P55): a notify order's activity gets one message at its time, while the patient is active. */
 async function sendReminders(ctx: Ctx, errors: unknown[]) {
   const cut = new Date(ctx.now.getTime() - ACTIVITY_WINDOW_MS);
-  const rows = await select<{ id: number; client_id: number; patient_id: number; order_type: number; to_human: string | null; programmed_at: string | Date; time_zone: string }>(
+  const rows = await select<{
+    id: number;
+    client_id: number;
+    patient_id: number;
+    order_type: number;
+    to_human: string | null;
+    programmed_at: string | Date;
+    time_zone: string;
+  }>(
     ctx.sequelize,
     `SELECT a.id, a.client_id, a.patient_id, o.order_type, o.to_human, a.programmed_at, p.time_zone
      FROM activities a JOIN orders o ON o.id = a.order_id JOIN patients p ON p.id = a.patient_id
@@ -158,15 +212,28 @@ async function sendReminders(ctx: Ctx, errors: unknown[]) {
   for (const a of rows) {
     try {
       await ctx.sequelize.transaction(async (transaction) => {
-        const claimed = await execute(ctx.sequelize, 'UPDATE activities SET reminded_at = :now WHERE id = :id AND reminded_at IS NULL', { id: a.id, now: ctx.now }, transaction);
+        const claimed = await execute(
+          ctx.sequelize,
+          'UPDATE activities SET reminded_at = :now WHERE id = :id AND reminded_at IS NULL',
+          { id: a.id, now: ctx.now },
+          transaction,
+        );
         if (!claimed) return;
         const at = localParts(toDate(a.programmed_at), a.time_zone).time;
-        const body = Number(a.order_type) === 1
-          ? `Recordatorio Vigía: es hora de su medicamento (${at}). ${a.to_human ?? ''}. Confirme la toma cuando la haya hecho.`
-          : `Recordatorio Vigía: es hora de tomar su medición (${at}). ${a.to_human ?? ''}.`;
+        const body =
+          Number(a.order_type) === 1
+            ? `Recordatorio Vigía: es hora de su medicamento (${at}). ${a.to_human ?? ''}. Confirme la toma cuando la haya hecho.`
+            : `Recordatorio Vigía: es hora de tomar su medición (${at}). ${a.to_human ?? ''}.`;
         await queueOutboundMessage(
           { sequelize: ctx.sequelize, transaction, now: ctx.now, jobs: ctx.jobs },
-          { client_id: a.client_id, patient_id: a.patient_id, kind: 'text', body: body.replace(/\s+\./g, '.').replace(/\.\./g, '.'), reason: 'reminder', activity_id: Number(a.id) },
+          {
+            client_id: a.client_id,
+            patient_id: a.patient_id,
+            kind: 'text',
+            body: body.replace(/\s+\./g, '.').replace(/\.\./g, '.'),
+            reason: 'reminder',
+            activity_id: Number(a.id),
+          },
         );
       });
     } catch (err) {

@@ -13,7 +13,8 @@ export function ordersRouter(deps: orders.OrdersDeps): Router {
   const r = Router();
   r.get('/patients/:id/orders', requireStaff(), async (req, res) => {
     const { rows, total } = await orders.listPatientOrders(deps, staffOf(req).clientId, Number(req.params.id), readListParams(req, 10), {
-      filter: req.query.filter as string | undefined, type: num(req.query.type),
+      filter: req.query.filter as string | undefined,
+      type: num(req.query.type),
     });
     sendList(res, rows, total);
   });
@@ -38,7 +39,16 @@ export function ordersRouter(deps: orders.OrdersDeps): Router {
     res.status(201).json(await orders.generateActivities(deps, staffOf(req), Number(req.params.id), Number(req.params.orderId)));
   });
   const updateActivity = async (req: Request, res: Response) => {
-    res.json(await activities.updateActivity(deps, staffOf(req), Number(req.params.id), Number(req.params.orderId), Number(req.params.activityId), req.body));
+    res.json(
+      await activities.updateActivity(
+        deps,
+        staffOf(req),
+        Number(req.params.id),
+        Number(req.params.orderId),
+        Number(req.params.activityId),
+        req.body,
+      ),
+    );
   };
   r.put('/patients/:id/orders/:orderId/activities/:activityId', requireStaff(), updateActivity);
   r.patch('/patients/:id/orders/:orderId/activities/:activityId', requireStaff(), updateActivity);
@@ -47,7 +57,10 @@ export function ordersRouter(deps: orders.OrdersDeps): Router {
   });
   r.get('/activities', requireStaff(), async (req, res) => {
     const { rows, total } = await listClientActivities(deps, staffOf(req), readListParams(req, 20), {
-      date: req.query.date as string | undefined, status: num(req.query.status), type: num(req.query.type), q: req.query.q as string | undefined,
+      date: req.query.date as string | undefined,
+      status: num(req.query.status),
+      type: num(req.query.type),
+      q: req.query.q as string | undefined,
     });
     sendList(res, rows, total);
   });
@@ -56,7 +69,8 @@ export function ordersRouter(deps: orders.OrdersDeps): Router {
   });
   r.get('/orders', requireStaff(), async (req, res) => {
     const { rows, total } = await orders.listClientOrders(deps, staffOf(req).clientId, readListParams(req, 10), {
-      filter: req.query.filter as string | undefined, type: num(req.query.type),
+      filter: req.query.filter as string | undefined,
+      type: num(req.query.type),
     });
     sendList(res, rows, total);
   });

@@ -7,12 +7,33 @@ import { patientPermissions, type PatientPermissions } from '@vigia/contract/rul
 import { findPatient } from '../patients/patients.service.js';
 import type { Patient } from '../patients/patients.model.js';
 import {
-  ACTIVITY_STATUS, DEFAULT_FIRST_DOSE, MEDICATION_UNITS, ORDER_ELEMENT_NAMES, ORDER_STATUS, ORDER_STATUS_NAMES, ORDER_TYPE_NAMES,
-  PERMANENT_HORIZON_DAYS, describeOrder, generateActivityTimes, localParts, orderProgress, orderText, startFromBulkDate, startFromInstant,
+  ACTIVITY_STATUS,
+  DEFAULT_FIRST_DOSE,
+  MEDICATION_UNITS,
+  ORDER_ELEMENT_NAMES,
+  ORDER_STATUS,
+  ORDER_STATUS_NAMES,
+  ORDER_TYPE_NAMES,
+  PERMANENT_HORIZON_DAYS,
+  describeOrder,
+  generateActivityTimes,
+  localParts,
+  orderProgress,
+  orderText,
+  startFromBulkDate,
+  startFromInstant,
   type LocalStart,
 } from '@vigia/contract/rules/activities';
 import { displayName } from '@vigia/contract/rules/names';
-import { BULK_DEFAULTS, ORDER_MESSAGES, SINGLE_DEFAULTS, checkOrder, toSchedule, type NormalisedOrder, type OrderFieldsInput } from './orders.rules.js';
+import {
+  BULK_DEFAULTS,
+  ORDER_MESSAGES,
+  SINGLE_DEFAULTS,
+  checkOrder,
+  toSchedule,
+  type NormalisedOrder,
+  type OrderFieldsInput,
+} from './orders.rules.js';
 import { ensureMedicines, getMedicine, medicineLabel } from './medicines.js';
 import type { components } from '@vigia/contract/openapi';
 
@@ -66,14 +87,28 @@ const ORDER_SELECT = `SELECT o.*, p.time_zone, p.first_name, p.last_name, u.firs
 /** A stored order as the normalised shape the rules and the generator use. */
 export function normalisedOf(o: OrderRow): NormalisedOrder {
   return {
-    order_type: Number(o.order_type) as 0 | 1, clinical_element: o.clinical_element, medicine_id: o.medicine_id, frecuency: o.frecuency,
-    time_unit: o.time_unit, during: o.during, dose: o.dose, amount: o.amount, medication_unit: o.medication_unit,
-    frequency_type: o.frequency_type, days: JSON.parse(o.days) as number[], hours: JSON.parse(o.hours) as string[],
-    notify: !!o.notify, permanent: !!o.permanent,
+    order_type: Number(o.order_type) as 0 | 1,
+    clinical_element: o.clinical_element,
+    medicine_id: o.medicine_id,
+    frecuency: o.frecuency,
+    time_unit: o.time_unit,
+    during: o.during,
+    dose: o.dose,
+    amount: o.amount,
+    medication_unit: o.medication_unit,
+    frequency_type: o.frequency_type,
+    days: JSON.parse(o.days) as number[],
+    hours: JSON.parse(o.hours) as string[],
+    notify: !!o.notify,
+    permanent: !!o.permanent,
   };
 }
 
-interface Counts { total: number; completed: number; due: number }
+interface Counts {
+  total: number;
+  completed: number;
+  due: number;
+}
 
 async function countsOf(deps: OrdersDeps, ids: number[]): Promise<Map<number, Counts>> {
   const map = new Map<number, Counts>();
@@ -110,7 +145,7 @@ export function toOrderDto(o: OrderRow, c: Counts | undefined): OrderDto {
     patient: { id: o.patient_id, full_name: `${displayName(o.first_name)} ${displayName(o.last_name)}` },
     clinical_element: element,
     clinical_element_id: element,
-    clinical_element_name: element == null ? null : ORDER_ELEMENT_NAMES[element] ?? null,
+    clinical_element_name: element == null ? null : (ORDER_ELEMENT_NAMES[element] ?? null),
     medicine_id: o.medicine_id,
     medicine_name: medicine,
     frecuency: o.frecuency,
@@ -119,25 +154,39 @@ export function toOrderDto(o: OrderRow, c: Counts | undefined): OrderDto {
     dose: o.dose,
     amount: o.amount,
     medication_unit: o.medication_unit,
-    medication_unit_name: o.medication_unit == null ? null : MEDICATION_UNITS[o.medication_unit] ?? null,
+    medication_unit_name: o.medication_unit == null ? null : (MEDICATION_UNITS[o.medication_unit] ?? null),
     frequency_type: o.frequency_type,
     days: n.days,
     hours: n.hours,
     start_at: iso(o.start_at),
     only: null,
     activities_count: c?.total ?? 0,
-    programmable: o.status === ORDER_STATUS.unmanaged && !(c?.total),
+    programmable: o.status === ORDER_STATUS.unmanaged && !c?.total,
   };
 }
 
 async function dtos(deps: OrdersDeps, rows: OrderRow[]): Promise<OrderDto[]> {
-  const counts = await countsOf(deps, rows.map((r) => r.id));
+  const counts = await countsOf(
+    deps,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => toOrderDto(r, counts.get(r.id)));
 }
 
 /** Tenancy (D14): an order of another patient or client answers 404. */
-export async function findOrder(deps: OrdersDeps, clientId: number, patientId: number, orderId: number, transaction?: Transaction): Promise<OrderRow> {
-  const [o] = await select<OrderRow>(deps.sequelize, `${ORDER_SELECT} WHERE o.id = :orderId AND o.patient_id = :patientId AND o.client_id = :clientId`, { orderId, patientId, clientId }, transaction);
+export async function findOrder(
+  deps: OrdersDeps,
+  clientId: number,
+  patientId: number,
+  orderId: number,
+  transaction?: Transaction,
+): Promise<OrderRow> {
+  const [o] = await select<OrderRow>(
+    deps.sequelize,
+    `${ORDER_SELECT} WHERE o.id = :orderId AND o.patient_id = :patientId AND o.client_id = :clientId`,
+    { orderId, patientId, clientId },
+    transaction,
+  );
   if (!o) throw notFound('La orden no existe.');
   return o;
 }
@@ -152,13 +201,23 @@ const SORTS: Record<string, string> = { id: 'o.id', created_at: 'o.created_at', 
 async function listWhere(deps: OrdersDeps, where: string, params: Record<string, unknown>, p: ListParams) {
   const sort = SORTS[p.sort ?? ''] ?? 'o.id';
   const order = p.sort ? p.order : 'DESC';
-  const rows = await select<OrderRow>(deps.sequelize, `${ORDER_SELECT} WHERE ${where} ORDER BY ${sort} ${order}, o.id DESC LIMIT :limit OFFSET :offset`, { ...params, limit: p.limit, offset: p.offset });
+  const rows = await select<OrderRow>(
+    deps.sequelize,
+    `${ORDER_SELECT} WHERE ${where} ORDER BY ${sort} ${order}, o.id DESC LIMIT :limit OFFSET :offset`,
+    { ...params, limit: p.limit, offset: p.offset },
+  );
   const [{ n }] = await select<{ n: number }>(deps.sequelize, `SELECT COUNT(*) AS n FROM orders o WHERE ${where}`, params);
   return { rows: await dtos(deps, rows), total: Number(n) };
 }
 
 /** Patient orders (02 §2.2): filter '0' = to manage (status 0); '3' = history (every managed order, status >= 1, P52). */
-export async function listPatientOrders(deps: OrdersDeps, clientId: number, patientId: number, p: ListParams, f: { filter?: string; type?: number }) {
+export async function listPatientOrders(
+  deps: OrdersDeps,
+  clientId: number,
+  patientId: number,
+  p: ListParams,
+  f: { filter?: string; type?: number },
+) {
   await findPatient(clientId, patientId);
   let where = 'o.client_id = :clientId AND o.patient_id = :patientId';
   if (f.filter === '0') where += ' AND o.status = 0';
@@ -169,13 +228,32 @@ export async function listPatientOrders(deps: OrdersDeps, clientId: number, pati
 
 /** 'Prescripción actual' (01 §2 card 3): the patient's running orders (Programada, En ejecución), medications then vital signs. */
 export async function patientPrescription(deps: Pick<OrdersDeps, 'sequelize' | 'now'>, clientId: number, patientId: number) {
-  const rows = await select<OrderRow>(deps.sequelize, `${ORDER_SELECT} WHERE o.client_id = :clientId AND o.patient_id = :patientId AND o.status IN (1, 2) ORDER BY o.id`, { clientId, patientId });
+  const rows = await select<OrderRow>(
+    deps.sequelize,
+    `${ORDER_SELECT} WHERE o.client_id = :clientId AND o.patient_id = :patientId AND o.status IN (1, 2) ORDER BY o.id`,
+    { clientId, patientId },
+  );
   const orders = await dtos(deps as OrdersDeps, rows);
   return {
-    medications: orders.filter((o) => o.order_type === 1).map((o) => ({ id: o.id, order_id: o.id, medication: o.medicine_name ?? null, frecuency: o.description ?? null, progress: o.progress })),
+    medications: orders
+      .filter((o) => o.order_type === 1)
+      .map((o) => ({
+        id: o.id,
+        order_id: o.id,
+        medication: o.medicine_name ?? null,
+        frecuency: o.description ?? null,
+        progress: o.progress,
+      })),
     vitals: orders
       .filter((o) => o.order_type === 0)
-      .map((o) => ({ id: o.id, order_id: o.id, clinical_element: o.clinical_element ?? null, clinical_element_name: o.clinical_element_name ?? null, days: o.days ?? [], progress: o.progress })),
+      .map((o) => ({
+        id: o.id,
+        order_id: o.id,
+        clinical_element: o.clinical_element ?? null,
+        clinical_element_name: o.clinical_element_name ?? null,
+        days: o.days ?? [],
+        progress: o.progress,
+      })),
   };
 }
 
@@ -209,12 +287,29 @@ async function textOf(deps: OrdersDeps, o: NormalisedOrder, prefix = ''): Promis
     const m = await getMedicine(deps.sequelize, o.medicine_id!).catch(() => {
       throw badRequest(`${prefix}medicine_id`, 'Seleccione un medicamento del catálogo');
     });
-    return orderText({ ...(toSchedule(o) as { order_type: 1; frecuency: number; time_unit: number; during: number }), amount: o.amount!, medication_unit: o.medication_unit!, medicine_name: medicineLabel(m) });
+    return orderText({
+      ...(toSchedule(o) as { order_type: 1; frecuency: number; time_unit: number; during: number }),
+      amount: o.amount!,
+      medication_unit: o.medication_unit!,
+      medicine_name: medicineLabel(m),
+    });
   }
-  return orderText({ ...(toSchedule(o) as { order_type: 0; frequency_type: number; days: number[]; hours: string[]; during: number }), clinical_element_name: ORDER_ELEMENT_NAMES[o.clinical_element!] ?? '' });
+  return orderText({
+    ...(toSchedule(o) as { order_type: 0; frequency_type: number; days: number[]; hours: string[]; during: number }),
+    clinical_element_name: ORDER_ELEMENT_NAMES[o.clinical_element!] ?? '',
+  });
 }
 
-async function insertOrder(deps: OrdersDeps, staff: StaffPrincipal, patientId: number, o: NormalisedOrder, status: number, startAt: Date | null, toHuman: string, transaction: Transaction): Promise<number> {
+async function insertOrder(
+  deps: OrdersDeps,
+  staff: StaffPrincipal,
+  patientId: number,
+  o: NormalisedOrder,
+  status: number,
+  startAt: Date | null,
+  toHuman: string,
+  transaction: Transaction,
+): Promise<number> {
   const now = deps.now();
   return insertReturningId(
     deps.sequelize,
@@ -222,7 +317,18 @@ async function insertOrder(deps: OrdersDeps, staff: StaffPrincipal, patientId: n
        dose, amount, medication_unit, frequency_type, days, hours, start_at, to_human, created_at, updated_at)
      VALUES (:clientId, :patientId, :userId, :order_type, :status, :notify, :permanent, :clinical_element, :medicine_id, :frecuency, :time_unit, :during,
        :dose, :amount, :medication_unit, :frequency_type, :days, :hours, :startAt, :toHuman, :now, :now) RETURNING id`,
-    { ...o, days: JSON.stringify(o.days), hours: JSON.stringify(o.hours), clientId: staff.clientId, patientId, userId: staff.userId, status, startAt, toHuman, now },
+    {
+      ...o,
+      days: JSON.stringify(o.days),
+      hours: JSON.stringify(o.hours),
+      clientId: staff.clientId,
+      patientId,
+      userId: staff.userId,
+      status,
+      startAt,
+      toHuman,
+      now,
+    },
     transaction,
   );
 }
@@ -239,7 +345,14 @@ export async function createOrder(deps: OrdersDeps, staff: StaffPrincipal, patie
 }
 
 /** Inserts the activities of `times` (idempotent by (order_id, slot_at)); answers how many are new. */
-export async function insertActivities(sequelize: Sequelize, order: { id: number; client_id: number; patient_id: number }, times: Date[], status: number, now: Date, transaction?: Transaction): Promise<number> {
+export async function insertActivities(
+  sequelize: Sequelize,
+  order: { id: number; client_id: number; patient_id: number },
+  times: Date[],
+  status: number,
+  now: Date,
+  transaction?: Transaction,
+): Promise<number> {
   let inserted = 0;
   for (let i = 0; i < times.length; i += 200) {
     const chunk = times.slice(i, i + 200);
@@ -284,14 +397,22 @@ export async function generateActivities(deps: OrdersDeps, staff: StaffPrincipal
     const times = timesFor(n, startOf(o), o.time_zone, now);
     if (!times.length) throw badRequest('start_at', ORDER_MESSAGES.noActivities);
     // Conditional: a second click (or a second process) finds the order already programmed.
-    const moved = await execute(deps.sequelize, 'UPDATE orders SET status = 1, generated_until = :until, updated_at = :now WHERE id = :id AND status = 0', { id: o.id, now, until: times.at(-1) }, t);
+    const moved = await execute(
+      deps.sequelize,
+      'UPDATE orders SET status = 1, generated_until = :until, updated_at = :now WHERE id = :id AND status = 0',
+      { id: o.id, now, until: times.at(-1) },
+      t,
+    );
     if (!moved) throw conflict('La orden ya fue programada.');
     return insertActivities(deps.sequelize, o, times, newActivityStatus(patient.status), now, t);
   });
   return { total_activities: total, order: await getOrder(deps, staff.clientId, patientId, orderId) };
 }
 
-export interface BulkItem extends OrderFieldsInput { order_type: number; start_at: string }
+export interface BulkItem extends OrderFieldsInput {
+  order_type: number;
+  start_at: string;
+}
 
 /** 'Crear múltiples órdenes': every item valid or nothing is created; each order is Programada with its activities. */
 export async function createBulk(deps: OrdersDeps, staff: StaffPrincipal, patientId: number, items: BulkItem[]) {
@@ -317,23 +438,53 @@ export async function createBulk(deps: OrdersDeps, staff: StaffPrincipal, patien
       const startAt = times[0] ?? new Date(`${start.date}T00:00:00Z`);
       const status = times.length ? ORDER_STATUS.scheduled : ORDER_STATUS.unmanaged;
       const id = await insertOrder(deps, staff, patientId, o, status, startAt, text, t);
-      if (times.length) await execute(deps.sequelize, 'UPDATE orders SET generated_until = :until WHERE id = :id', { id, until: times.at(-1) }, t);
-      totalActivities += await insertActivities(deps.sequelize, { id, client_id: staff.clientId, patient_id: patientId }, times, newActivityStatus(patient.status), now, t);
+      if (times.length)
+        await execute(deps.sequelize, 'UPDATE orders SET generated_until = :until WHERE id = :id', { id, until: times.at(-1) }, t);
+      totalActivities += await insertActivities(
+        deps.sequelize,
+        { id, client_id: staff.clientId, patient_id: patientId },
+        times,
+        newActivityStatus(patient.status),
+        now,
+        t,
+      );
       ids.push(id);
     }
   });
   return { total_orders: ids.length, total_activities: totalActivities, order_ids: ids };
 }
 
-export interface OrderUpdateBody extends OrderFieldsInput { status?: number }
+export interface OrderUpdateBody extends OrderFieldsInput {
+  status?: number;
+}
 
-const EDIT_FIELDS = ['clinical_element', 'medicine_id', 'frecuency', 'time_unit', 'during', 'dose', 'amount', 'medication_unit', 'frequency_type', 'days', 'hours', 'permanent', 'only'] as const;
+const EDIT_FIELDS = [
+  'clinical_element',
+  'medicine_id',
+  'frecuency',
+  'time_unit',
+  'during',
+  'dose',
+  'amount',
+  'medication_unit',
+  'frequency_type',
+  'days',
+  'hours',
+  'permanent',
+  'only',
+] as const;
 
 /**
  * PUT /patients/{id}/orders/{orderId} (02 §4): {status: 3} cancels the order and its pending activities;
  * {notify} in status 1 or 2; {start_at} and the form's fields while No Gestionada. Status >= 3 is view-only.
  */
-export async function updateOrder(deps: OrdersDeps, staff: StaffPrincipal, patientId: number, orderId: number, body: OrderUpdateBody): Promise<OrderDto> {
+export async function updateOrder(
+  deps: OrdersDeps,
+  staff: StaffPrincipal,
+  patientId: number,
+  orderId: number,
+  body: OrderUpdateBody,
+): Promise<OrderDto> {
   const patient = await findPatient(staff.clientId, patientId);
   const now = deps.now();
   const o = await findOrder(deps, staff.clientId, patientId, orderId);
@@ -346,7 +497,12 @@ export async function updateOrder(deps: OrdersDeps, staff: StaffPrincipal, patie
     assertPatientCan(staff, patient, 'manage_activities');
     await deps.sequelize.transaction(async (t) => {
       await execute(deps.sequelize, 'UPDATE orders SET status = 3, updated_at = :now WHERE id = :id AND status < 3', { id: o.id, now }, t);
-      await execute(deps.sequelize, 'UPDATE activities SET status = 3, updated_at = :now WHERE order_id = :id AND status IN (0, 1, 5)', { id: o.id, now }, t);
+      await execute(
+        deps.sequelize,
+        'UPDATE activities SET status = 3, updated_at = :now WHERE order_id = :id AND status IN (0, 1, 5)',
+        { id: o.id, now },
+        t,
+      );
     });
     return getOrder(deps, staff.clientId, patientId, orderId);
   }
@@ -361,7 +517,8 @@ export async function updateOrder(deps: OrdersDeps, staff: StaffPrincipal, patie
     let startAt = o.start_at ? toDate(o.start_at) : null;
     if (body.start_at !== undefined) {
       startAt = body.start_at ? new Date(body.start_at) : null;
-      if (startAt && localParts(startAt, o.time_zone).date < localParts(now, o.time_zone).date) throw badRequest('start_at', 'La fecha de inicio no puede ser anterior a hoy.');
+      if (startAt && localParts(startAt, o.time_zone).date < localParts(now, o.time_zone).date)
+        throw badRequest('start_at', 'La fecha de inicio no puede ser anterior a hoy.');
     }
     await execute(
       deps.sequelize,
@@ -377,7 +534,11 @@ export async function updateOrder(deps: OrdersDeps, staff: StaffPrincipal, patie
     if (o.status !== ORDER_STATUS.scheduled && o.status !== ORDER_STATUS.running) {
       throw conflict('Las notificaciones solo se cambian en órdenes Programadas o En ejecución.');
     }
-    await execute(deps.sequelize, 'UPDATE orders SET notify = :notify, updated_at = :now WHERE id = :id', { id: o.id, notify: body.notify, now });
+    await execute(deps.sequelize, 'UPDATE orders SET notify = :notify, updated_at = :now WHERE id = :id', {
+      id: o.id,
+      notify: body.notify,
+      now,
+    });
     return getOrder(deps, staff.clientId, patientId, orderId);
   }
   throw new AppError(400, 'validation_error', 'Envíe al menos un campo para actualizar.');

@@ -16,18 +16,29 @@ export interface PatientStatusChange {
  * suspends (5) future activities (reminders stop with them); back to active (1) or incomplete (2)
  * brings back the suspended ones still in the future. Conditional UPDATEs: applying twice is harmless.
  */
-export async function applyPatientStatusChange(ctx: { sequelize: Sequelize; transaction: Transaction; now: Date }, change: PatientStatusChange): Promise<void> {
+export async function applyPatientStatusChange(
+  ctx: { sequelize: Sequelize; transaction: Transaction; now: Date },
+  change: PatientStatusChange,
+): Promise<void> {
   if (change.from === change.to) return;
   const r = { patientId: change.patient_id, clientId: change.client_id, now: ctx.now };
   const run = (sql: string) => execute(ctx.sequelize, sql, r, ctx.transaction);
   if (change.to === 3) {
-    await run('UPDATE orders SET status = 3, updated_at = :now WHERE patient_id = :patientId AND client_id = :clientId AND status IN (0, 1, 2)');
-    await run('UPDATE activities SET status = 3, updated_at = :now WHERE patient_id = :patientId AND client_id = :clientId AND status IN (0, 1, 5)');
+    await run(
+      'UPDATE orders SET status = 3, updated_at = :now WHERE patient_id = :patientId AND client_id = :clientId AND status IN (0, 1, 2)',
+    );
+    await run(
+      'UPDATE activities SET status = 3, updated_at = :now WHERE patient_id = :patientId AND client_id = :clientId AND status IN (0, 1, 5)',
+    );
     const author = await statusChangeAuthor(ctx.sequelize, ctx.transaction, change.patient_id, 3);
     await closeOpenAlertsOfPatient(ctx, change, author, DECEASED_CLOSE_ENTRY);
   } else if (change.to === 0) {
-    await run('UPDATE activities SET status = 5, updated_at = :now WHERE patient_id = :patientId AND client_id = :clientId AND status = 0 AND programmed_at > :now');
+    await run(
+      'UPDATE activities SET status = 5, updated_at = :now WHERE patient_id = :patientId AND client_id = :clientId AND status = 0 AND programmed_at > :now',
+    );
   } else if (change.from === 0) {
-    await run('UPDATE activities SET status = 0, updated_at = :now WHERE patient_id = :patientId AND client_id = :clientId AND status = 5 AND programmed_at > :now');
+    await run(
+      'UPDATE activities SET status = 0, updated_at = :now WHERE patient_id = :patientId AND client_id = :clientId AND status = 5 AND programmed_at > :now',
+    );
   }
 }

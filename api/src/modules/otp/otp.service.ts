@@ -66,12 +66,19 @@ export async function requestOtp(deps: OtpDeps, rawNid: string, ip: string) {
   );
   const [lock] = await q<{ locked_until: string }>('SELECT locked_until FROM otp_lockouts WHERE nid_hash = :h', { h: nidHash });
   const decision = rules.decideRequest(
-    { nidRequestsInWindow: Number(nidStats.n), ipRequestsInWindow: Number(ipStats.n), lockedUntil: lock ? new Date(lock.locked_until) : null },
+    {
+      nidRequestsInWindow: Number(nidStats.n),
+      ipRequestsInWindow: Number(ipStats.n),
+      lockedUntil: lock ? new Date(lock.locked_until) : null,
+    },
     now,
     { nid: nidStats.oldest ? new Date(nidStats.oldest) : null, ip: ipStats.oldest ? new Date(ipStats.oldest) : null },
   );
   if (!decision.ok) {
-    throw tooManyRequests(decision.reason === 'locked' ? rules.OTP_MESSAGES.locked : rules.OTP_MESSAGES.tooManyRequests, decision.retryAfterMs / 1000);
+    throw tooManyRequests(
+      decision.reason === 'locked' ? rules.OTP_MESSAGES.locked : rules.OTP_MESSAGES.tooManyRequests,
+      decision.retryAfterMs / 1000,
+    );
   }
 
   // The same work and the same answer whether or not the document exists.
@@ -116,18 +123,28 @@ export async function verifyOtp(deps: OtpDeps, rawNid: string, code: string, cha
     'SELECT id, expires_at, attempts, used_at FROM otp_challenges WHERE id = :id AND nid_hash = :h',
     { id: challengeId, h: nidHash },
   );
-  const open = rules.isChallengeOpen(ch ? { expiresAt: new Date(ch.expires_at), attempts: Number(ch.attempts), usedAt: ch.used_at ? new Date(ch.used_at) : null } : null, now);
+  const open = rules.isChallengeOpen(
+    ch ? { expiresAt: new Date(ch.expires_at), attempts: Number(ch.attempts), usedAt: ch.used_at ? new Date(ch.used_at) : null } : null,
+    now,
+  );
 
   let patientId: number | null = null;
   let clientId: number | null = null;
   if (open) {
     // Count the attempt first and atomically, so parallel guesses cannot exceed the limit.
-    const counted = await execute(deps.sequelize, 'UPDATE otp_challenges SET attempts = attempts + 1 WHERE id = :id AND attempts < :max AND used_at IS NULL', {
-      id: challengeId,
-      max: rules.OTP_MAX_ATTEMPTS_PER_CODE,
-    });
+    const counted = await execute(
+      deps.sequelize,
+      'UPDATE otp_challenges SET attempts = attempts + 1 WHERE id = :id AND attempts < :max AND used_at IS NULL',
+      {
+        id: challengeId,
+        max: rules.OTP_MAX_ATTEMPTS_PER_CODE,
+      },
+    );
     if (counted > 0) {
-      const codes = await q<{ patient_id: number; code_hash: string }>('SELECT patient_id, code_hash FROM otp_codes WHERE challenge_id = :id', { id: challengeId });
+      const codes = await q<{ patient_id: number; code_hash: string }>(
+        'SELECT patient_id, code_hash FROM otp_codes WHERE challenge_id = :id',
+        { id: challengeId },
+      );
       for (const c of codes) {
         const expected = Buffer.from(c.code_hash, 'hex');
         const actual = Buffer.from(hmac(deps.secret, 'otp', challengeId, String(c.patient_id), code), 'hex');
@@ -140,7 +157,10 @@ export async function verifyOtp(deps: OtpDeps, rawNid: string, code: string, cha
     clientId = p?.client_id ?? null;
   }
   if (patientId != null && clientId != null) {
-    const used = await execute(deps.sequelize, 'UPDATE otp_challenges SET used_at = :now WHERE id = :id AND used_at IS NULL', { id: challengeId, now });
+    const used = await execute(deps.sequelize, 'UPDATE otp_challenges SET used_at = :now WHERE id = :id AND used_at IS NULL', {
+      id: challengeId,
+      now,
+    });
     if (used > 0) {
       const { token, expiresAt } = await issueToken(deps, { type: 'patient', id: patientId, clientId });
       return { token, id: patientId, expires_at: expiresAt.toISOString() };
@@ -148,7 +168,10 @@ export async function verifyOtp(deps: OtpDeps, rawNid: string, code: string, cha
   }
 
   await deps.sequelize.transaction(async (transaction) => {
-    await deps.sequelize.query('INSERT INTO otp_failures (nid_hash, created_at) VALUES (:h, :now)', { replacements: { h: nidHash, now }, transaction });
+    await deps.sequelize.query('INSERT INTO otp_failures (nid_hash, created_at) VALUES (:h, :now)', {
+      replacements: { h: nidHash, now },
+      transaction,
+    });
     const [row] = await select<{ n: number }>(
       deps.sequelize,
       'SELECT COUNT(*) AS n FROM otp_failures WHERE nid_hash = :h AND created_at > :since',
@@ -158,7 +181,10 @@ export async function verifyOtp(deps: OtpDeps, rawNid: string, code: string, cha
     const until = rules.lockAfterFailure(Number(row.n), now);
     if (until) {
       await deps.sequelize.query('DELETE FROM otp_lockouts WHERE nid_hash = :h', { replacements: { h: nidHash }, transaction });
-      await deps.sequelize.query('INSERT INTO otp_lockouts (nid_hash, locked_until) VALUES (:h, :until)', { replacements: { h: nidHash, until }, transaction });
+      await deps.sequelize.query('INSERT INTO otp_lockouts (nid_hash, locked_until) VALUES (:h, :until)', {
+        replacements: { h: nidHash, until },
+        transaction,
+      });
     }
   });
   throw failed();

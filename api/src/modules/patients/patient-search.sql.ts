@@ -7,7 +7,12 @@ import { parsePatientQuery } from './patients.rules.js';
  * conditions on `column` (a patient id column of the caller's query), appended to `where` with
  * their replacements in `params`. Needs `:clientId` among the params; index ranges only.
  */
-export function patientSearchClauses(search: string | undefined | null, column: string, where: string[], params: Record<string, unknown>): void {
+export function patientSearchClauses(
+  search: string | undefined | null,
+  column: string,
+  where: string[],
+  params: Record<string, unknown>,
+): void {
   if (!search?.trim()) return;
   const query = parsePatientQuery(normaliseNid(search), toSearchKey(search));
   if (query.kind === 'document') {
@@ -15,7 +20,9 @@ export function patientSearchClauses(search: string | undefined | null, column: 
     Object.assign(params, { nidFrom: query.prefix, nidTo: `${query.prefix}\uffff` });
   } else if (query.kind === 'name') {
     query.words.forEach((word, i) => {
-      where.push(`${column} IN (SELECT patient_id FROM patient_search_terms WHERE client_id = :clientId AND term >= :w${i} AND term < :wt${i})`);
+      where.push(
+        `${column} IN (SELECT patient_id FROM patient_search_terms WHERE client_id = :clientId AND term >= :w${i} AND term < :wt${i})`,
+      );
       Object.assign(params, { [`w${i}`]: word, [`wt${i}`]: `${word}\uffff` });
     });
   }

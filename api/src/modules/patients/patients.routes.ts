@@ -7,7 +7,10 @@ export function patientsRouter(deps: patients.PatientDeps): Router {
   const r = Router();
   r.get('/patients', requireStaff(), async (req, res) => {
     const status = req.query.status != null ? Number(req.query.status) : undefined;
-    const { rows, total } = await patients.listPatients(deps, staffOf(req).clientId, readListParams(req, 20), { status, tags: req.query.tags as string | undefined });
+    const { rows, total } = await patients.listPatients(deps, staffOf(req).clientId, readListParams(req, 20), {
+      status,
+      tags: req.query.tags as string | undefined,
+    });
     sendList(res, rows, total);
   });
   r.post('/patients', requireStaff('patients.create'), async (req, res) => {

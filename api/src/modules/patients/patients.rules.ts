@@ -14,16 +14,15 @@ export function initialStatus(c: Contact): number {
   return isContactComplete(c) ? PATIENT_STATUS.active : PATIENT_STATUS.incomplete;
 }
 
-export type StatusChange =
-  | { ok: true; status: number }
-  | { ok: false; message: string };
+export type StatusChange = { ok: true; status: number } | { ok: false; message: string };
 
 /**
  * Status after an update. Incomplete becomes active once contact data is complete; activating a
  * patient whose contact data is still missing leaves it incomplete; deceased is final (D9).
  */
 export function nextStatus(current: number, requested: number | undefined, contact: Contact): StatusChange {
-  if (current === PATIENT_STATUS.deceased) return { ok: false, message: 'El paciente está registrado como fallecido; su ficha no admite cambios.' };
+  if (current === PATIENT_STATUS.deceased)
+    return { ok: false, message: 'El paciente está registrado como fallecido; su ficha no admite cambios.' };
   const complete = isContactComplete(contact);
   if (requested === undefined) {
     if (current === PATIENT_STATUS.incomplete && complete) return { ok: true, status: PATIENT_STATUS.active };
@@ -101,6 +100,11 @@ export type PatientQuery = { kind: 'document'; prefix: string } | { kind: 'name'
  */
 export function parsePatientQuery(normalisedNid: string, searchKey: string): PatientQuery {
   if (/\d/.test(normalisedNid)) return { kind: 'document', prefix: normalisedNid };
-  const words = searchTerms(searchKey.replace(/[^a-z0-9ñ ]/g, ' ').replace(/\s+/g, ' ').trim()).slice(0, MAX_SEARCH_WORDS);
+  const words = searchTerms(
+    searchKey
+      .replace(/[^a-z0-9ñ ]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  ).slice(0, MAX_SEARCH_WORDS);
   return words.length ? { kind: 'name', words } : { kind: 'none' };
 }

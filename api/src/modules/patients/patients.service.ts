@@ -34,8 +34,15 @@ export interface PatientDeps {
 
 const SORTABLE = new Set(['id', 'first_name', 'last_name', 'nid', 'birth_date', 'status', 'created_at']);
 const NO_PERMISSIONS: PatientPermissions = {
-  edit: false, add_tags: false, add_tag: false, change_status: false, set_deceased: false,
-  manage_activities: false, get_reports: false, config_alerts: false, create_order: false,
+  edit: false,
+  add_tags: false,
+  add_tag: false,
+  change_status: false,
+  set_deceased: false,
+  manage_activities: false,
+  get_reports: false,
+  config_alerts: false,
+  create_order: false,
 };
 
 async function tagsOf(sequelize: Sequelize, patientIds: number[]): Promise<Map<number, TagRef[]>> {
@@ -83,7 +90,13 @@ export function toPatientSummary(deps: PatientDeps, p: Patient, tags: TagRef[]):
 }
 
 /** The one place a patients row becomes the contract's Patient. */
-export function toPatientDto(deps: PatientDeps, p: Patient, tags: TagRef[], permissions: PatientPermissions, portalLockedUntil: Date | null): PatientDto {
+export function toPatientDto(
+  deps: PatientDeps,
+  p: Patient,
+  tags: TagRef[],
+  permissions: PatientPermissions,
+  portalLockedUntil: Date | null,
+): PatientDto {
   const c = deps.catalogues;
   return {
     ...toPatientSummary(deps, p, tags),
@@ -162,11 +175,17 @@ export async function listPatients(deps: PatientDeps, clientId: number, p: ListP
   const sort = p.sort && SORTABLE.has(p.sort) ? p.sort : 'id';
   const { rows, count } = await Patient.findAndCountAll({
     where,
-    order: [[sort, p.sort ? p.order : 'DESC'], ['id', 'DESC']],
+    order: [
+      [sort, p.sort ? p.order : 'DESC'],
+      ['id', 'DESC'],
+    ],
     offset: p.offset,
     limit: p.limit,
   });
-  const tags = await tagsOf(deps.sequelize, rows.map((r) => r.id));
+  const tags = await tagsOf(
+    deps.sequelize,
+    rows.map((r) => r.id),
+  );
   return { rows: rows.map((r) => toPatientSummary(deps, r, tags.get(r.id) ?? [])), total: count };
 }
 
@@ -219,8 +238,12 @@ function checkReferences(deps: PatientDeps, v: Partial<PatientInput & PatientUpd
   if (v.city_id != null && c.city(v.city_id)?.country_id !== countryId) throw badRequest('city_id', 'La ciudad no corresponde al país.');
   if (v.eapb_id != null && !c.eapb(v.eapb_id)) throw badRequest('eapb_id', 'La aseguradora no existe.');
   for (const [field, table] of [
-    ['blood_type', 'blood_types'], ['rh_factor', 'rh_factors'], ['regime', 'regimes'],
-    ['occupation', 'occupations'], ['scholarship', 'scholarships'], ['civil_status', 'civil_statuses'],
+    ['blood_type', 'blood_types'],
+    ['rh_factor', 'rh_factors'],
+    ['regime', 'regimes'],
+    ['occupation', 'occupations'],
+    ['scholarship', 'scholarships'],
+    ['civil_status', 'civil_statuses'],
   ] as const) {
     const value = v[field as keyof typeof v] as number | null | undefined;
     if (value != null && !c.named(table, value)) throw badRequest(field, 'El valor seleccionado no existe.');
@@ -231,7 +254,8 @@ function checkReferences(deps: PatientDeps, v: Partial<PatientInput & PatientUpd
     if (msg) throw badRequest('birth_date', msg);
   }
   // Insurer and regime belong to Colombia's health system only (01 §5).
-  if (countryId !== 26 && (v.eapb_id != null || v.regime != null)) throw badRequest(v.eapb_id != null ? 'eapb_id' : 'regime', 'La aseguradora y el régimen aplican solo para Colombia.');
+  if (countryId !== 26 && (v.eapb_id != null || v.regime != null))
+    throw badRequest(v.eapb_id != null ? 'eapb_id' : 'regime', 'La aseguradora y el régimen aplican solo para Colombia.');
 }
 
 const upperOrNull = (v: string | null | undefined) => (v == null ? v : v.trim() === '' ? null : normaliseName(v));
@@ -254,7 +278,10 @@ export async function createPatient(deps: PatientDeps, principal: StaffPrincipal
   const client = await Client.findByPk(principal.clientId);
   const tagIds = input.tag_ids ?? [];
   await assertTagsOwned(principal.clientId, tagIds);
-  const exists = await Patient.findOne({ where: { client_id: principal.clientId, id_type: input.id_type, nid: input.nid }, attributes: ['id'] });
+  const exists = await Patient.findOne({
+    where: { client_id: principal.clientId, id_type: input.id_type, nid: input.nid },
+    attributes: ['id'],
+  });
   if (exists) throw conflict('Ya existe un paciente con ese tipo y número de documento.', 'nid');
   const created = await deps.sequelize.transaction(async (transaction) => {
     const { tag_ids: _tags, ...fields } = input;
@@ -289,7 +316,11 @@ export async function createPatient(deps: PatientDeps, principal: StaffPrincipal
       { transaction },
     );
     if (tagIds.length) {
-      await deps.sequelize.getQueryInterface().bulkInsert('patient_tags', [...new Set(tagIds)].map((tag_id) => ({ patient_id: p.id, tag_id })), { transaction });
+      await deps.sequelize.getQueryInterface().bulkInsert(
+        'patient_tags',
+        [...new Set(tagIds)].map((tag_id) => ({ patient_id: p.id, tag_id })),
+        { transaction },
+      );
     }
     await writeSearchTerms(deps.sequelize, p, transaction);
     await attachDefaultAlarms(deps.sequelize, principal.clientId, p.id, transaction);
@@ -302,7 +333,8 @@ export async function createPatient(deps: PatientDeps, principal: StaffPrincipal
 function requiredPermissions(body: PatientUpdate, current: number): Array<keyof PatientPermissions> {
   const needs = new Set<keyof PatientPermissions>();
   for (const key of Object.keys(body)) {
-    if (key === 'status') needs.add(body.status === PATIENT_STATUS.deceased ? 'set_deceased' : body.status === current ? 'edit' : 'change_status');
+    if (key === 'status')
+      needs.add(body.status === PATIENT_STATUS.deceased ? 'set_deceased' : body.status === current ? 'edit' : 'change_status');
     else if (key === 'clinic_history' || key === 'tag_ids') needs.add('add_tags');
     else if (key === 'alarm_ids') needs.add('config_alerts');
     else needs.add('edit');
@@ -320,10 +352,16 @@ async function recordStatusChange(deps: PatientDeps, p: Patient, from: number, u
     'INSERT INTO patient_status_changes (patient_id, client_id, from_status, to_status, user_id, created_at) VALUES (:patient, :client, :from, :to, :user, :now)',
     { replacements: { patient: p.id, client: p.client_id, from, to: p.status, user: userId, now }, transaction },
   );
-  await applyPatientStatusChange({ sequelize: deps.sequelize, transaction, now }, { patient_id: p.id, client_id: p.client_id, from, to: p.status });
+  await applyPatientStatusChange(
+    { sequelize: deps.sequelize, transaction, now },
+    { patient_id: p.id, client_id: p.client_id, from, to: p.status },
+  );
   // A deceased patient cannot use the portal (P9): its open portal sessions end with the record.
   if (p.status === PATIENT_STATUS.deceased) {
-    await deps.sequelize.query("UPDATE sessions SET revoked_at = :now WHERE subject_type = 'patient' AND subject_id = :id AND revoked_at IS NULL", { replacements: { id: p.id, now }, transaction });
+    await deps.sequelize.query(
+      "UPDATE sessions SET revoked_at = :now WHERE subject_type = 'patient' AND subject_id = :id AND revoked_at IS NULL",
+      { replacements: { id: p.id, now }, transaction },
+    );
   }
 }
 
@@ -346,7 +384,9 @@ export async function updatePatient(deps: PatientDeps, principal: StaffPrincipal
     if (!canSetMultipatientCard(!!client?.multipatient, { card_id: cardId ?? null })) {
       throw badRequest(
         'multipatient_card_id',
-        client?.multipatient ? 'El paciente ya tiene un gateway asignado; quítelo antes de asignar una tarjeta multipaciente.' : 'Este cliente no admite tarjetas multipaciente.',
+        client?.multipatient
+          ? 'El paciente ya tiene un gateway asignado; quítelo antes de asignar una tarjeta multipaciente.'
+          : 'Este cliente no admite tarjetas multipaciente.',
       );
     }
   }
@@ -355,7 +395,10 @@ export async function updatePatient(deps: PatientDeps, principal: StaffPrincipal
   const change = rules.nextStatus(p.status, requested, merged);
   if (!change.ok) throw forbidden(change.message);
   if (input.nid != null || input.id_type != null) {
-    const dup = await Patient.findOne({ where: { client_id: principal.clientId, id_type: merged.id_type, nid: merged.nid, id: { [Op.ne]: id } }, attributes: ['id'] });
+    const dup = await Patient.findOne({
+      where: { client_id: principal.clientId, id_type: merged.id_type, nid: merged.nid, id: { [Op.ne]: id } },
+      attributes: ['id'],
+    });
     if (dup) throw conflict('Ya existe un paciente con ese tipo y número de documento.', 'nid');
   }
   const previousSearchName = p.search_name;
@@ -374,7 +417,11 @@ export async function updatePatient(deps: PatientDeps, principal: StaffPrincipal
     if (tag_ids) {
       await deps.sequelize.query('DELETE FROM patient_tags WHERE patient_id = :id', { replacements: { id }, transaction });
       if (tag_ids.length) {
-        await deps.sequelize.getQueryInterface().bulkInsert('patient_tags', [...new Set(tag_ids)].map((tag_id) => ({ patient_id: id, tag_id })), { transaction });
+        await deps.sequelize.getQueryInterface().bulkInsert(
+          'patient_tags',
+          [...new Set(tag_ids)].map((tag_id) => ({ patient_id: id, tag_id })),
+          { transaction },
+        );
       }
     }
   });

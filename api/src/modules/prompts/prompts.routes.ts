@@ -18,7 +18,12 @@ export function promptsRouter(sequelize: Sequelize, now: () => Date): Router {
   const mount = (base: string, ownerOf: OwnerOf, writeAction?: 'administer') => {
     const guard = writeAction ? requireStaff(writeAction) : requireStaff();
     r.get(base, requireStaff(), async (req, res) => {
-      const { rows, total } = await prompts.listPrompts(sequelize, staffOf(req).clientId, await ownerOf(req, false), readListParams(req, 10));
+      const { rows, total } = await prompts.listPrompts(
+        sequelize,
+        staffOf(req).clientId,
+        await ownerOf(req, false),
+        readListParams(req, 10),
+      );
       sendList(res, rows, total);
     });
     r.post(base, guard, async (req, res) => {
@@ -26,7 +31,16 @@ export function promptsRouter(sequelize: Sequelize, now: () => Date): Router {
       res.status(201).json(await prompts.createPrompt(sequelize, p.clientId, await ownerOf(req, true), req.body, p.userId, now()));
     });
     const update = async (req: Request, res: Response) => {
-      res.json(await prompts.updatePrompt(sequelize, staffOf(req).clientId, await ownerOf(req, true), Number(req.params.promptId), req.body, now()));
+      res.json(
+        await prompts.updatePrompt(
+          sequelize,
+          staffOf(req).clientId,
+          await ownerOf(req, true),
+          Number(req.params.promptId),
+          req.body,
+          now(),
+        ),
+      );
     };
     r.put(`${base}/:promptId`, guard, update);
     r.patch(`${base}/:promptId`, guard, update);
@@ -36,7 +50,11 @@ export function promptsRouter(sequelize: Sequelize, now: () => Date): Router {
     });
   };
   mount('/client_prompts', async (req) => ({ type: 'client', id: staffOf(req).clientId }), 'administer');
-  mount('/tags/:id/prompts', async (req) => ({ type: 'tag', id: (await findTag(staffOf(req).clientId, Number(req.params.id))).id }), 'administer');
+  mount(
+    '/tags/:id/prompts',
+    async (req) => ({ type: 'tag', id: (await findTag(staffOf(req).clientId, Number(req.params.id))).id }),
+    'administer',
+  );
   mount('/patients/:id/prompts', async (req, write) => {
     const id = Number(req.params.id);
     const p = write ? await patientForWrite(staffOf(req), id, 'clinical.write') : await patientForRead(staffOf(req), id);

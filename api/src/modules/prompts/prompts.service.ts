@@ -51,7 +51,13 @@ export async function listPrompts(sequelize: Sequelize, clientId: number, owner:
   return { rows: rows.map(toPromptDto), total: Number(n) };
 }
 
-async function findPrompt(sequelize: Sequelize, clientId: number, owner: PromptOwner, id: number, transaction?: Transaction): Promise<PromptRow> {
+async function findPrompt(
+  sequelize: Sequelize,
+  clientId: number,
+  owner: PromptOwner,
+  id: number,
+  transaction?: Transaction,
+): Promise<PromptRow> {
   const [row] = await select<PromptRow>(
     sequelize,
     `SELECT id, text, status, created_at, updated_at FROM prompts WHERE id = :id AND ${ownerWhere}`,
@@ -86,7 +92,14 @@ async function withActivation<T>(sequelize: Sequelize, work: (t: Transaction) =>
   }
 }
 
-async function deactivateOthers(sequelize: Sequelize, clientId: number, owner: PromptOwner, keepId: number | null, now: Date, t: Transaction) {
+async function deactivateOthers(
+  sequelize: Sequelize,
+  clientId: number,
+  owner: PromptOwner,
+  keepId: number | null,
+  now: Date,
+  t: Transaction,
+) {
   await execute(
     sequelize,
     `UPDATE prompts SET status = 0, updated_at = :now WHERE ${ownerWhere} AND status = 1 AND id <> :keepId`,
@@ -95,7 +108,14 @@ async function deactivateOthers(sequelize: Sequelize, clientId: number, owner: P
   );
 }
 
-export async function createPrompt(sequelize: Sequelize, clientId: number, owner: PromptOwner, input: PromptInput, userId: number, now: Date): Promise<PromptDto> {
+export async function createPrompt(
+  sequelize: Sequelize,
+  clientId: number,
+  owner: PromptOwner,
+  input: PromptInput,
+  userId: number,
+  now: Date,
+): Promise<PromptDto> {
   const text = checkText(input.text)!;
   const status = input.status ?? PROMPT_STATUS.active;
   const id = await withActivation(sequelize, async (t) => {
@@ -111,7 +131,14 @@ export async function createPrompt(sequelize: Sequelize, clientId: number, owner
   return toPromptDto(await findPrompt(sequelize, clientId, owner, id));
 }
 
-export async function updatePrompt(sequelize: Sequelize, clientId: number, owner: PromptOwner, id: number, input: PromptUpdate, now: Date): Promise<PromptDto> {
+export async function updatePrompt(
+  sequelize: Sequelize,
+  clientId: number,
+  owner: PromptOwner,
+  id: number,
+  input: PromptUpdate,
+  now: Date,
+): Promise<PromptDto> {
   const text = checkText(input.text);
   await withActivation(sequelize, async (t) => {
     const current = await findPrompt(sequelize, clientId, owner, id, t);
@@ -136,7 +163,11 @@ export async function deletePrompt(sequelize: Sequelize, clientId: number, owner
  * What the tag list shows (02 §2.11): the active instruction, else the newest inactive one
  * ('Inactivo'), else nothing ('Sin instrucción').
  */
-export async function currentTagPrompts(sequelize: Sequelize, clientId: number, tagIds: number[]): Promise<Map<number, { text: string; status: number }>> {
+export async function currentTagPrompts(
+  sequelize: Sequelize,
+  clientId: number,
+  tagIds: number[],
+): Promise<Map<number, { text: string; status: number }>> {
   const map = new Map<number, { text: string; status: number }>();
   if (!tagIds.length) return map;
   const rows = await select<{ owner_id: number; text: string; status: number }>(
@@ -149,7 +180,11 @@ export async function currentTagPrompts(sequelize: Sequelize, clientId: number, 
 }
 
 /** The active instructions that apply to one patient: the client's, those of its tags, its own (for the AI assistant). */
-export async function activePromptsForPatient(sequelize: Sequelize, clientId: number, patientId: number): Promise<{ client: string | null; tags: string[]; patient: string | null }> {
+export async function activePromptsForPatient(
+  sequelize: Sequelize,
+  clientId: number,
+  patientId: number,
+): Promise<{ client: string | null; tags: string[]; patient: string | null }> {
   const rows = await select<{ owner_type: string; text: string }>(
     sequelize,
     `SELECT owner_type, text FROM prompts WHERE client_id = :clientId AND status = 1 AND (

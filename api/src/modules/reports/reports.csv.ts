@@ -41,23 +41,55 @@ const asDate = (v: Date | string) => (v instanceof Date ? v : new Date(v));
 /** 'Número de Horas anteriores': every reading of the client in the signed period, in each patient's zone. */
 export async function streamClientMeasurements(sequelize: Sequelize, claims: DownloadClaims, res: Response) {
   const out = startCsv(res, `mediciones-ultimas-${claims.params.hours}-horas.csv`, [
-    'Documento', 'Paciente', 'Fecha y hora', 'Zona horaria', 'Elemento clínico', 'Valor', 'Unidad', 'Código LOINC', 'Origen',
+    'Documento',
+    'Paciente',
+    'Fecha y hora',
+    'Zona horaria',
+    'Elemento clínico',
+    'Valor',
+    'Unidad',
+    'Código LOINC',
+    'Origen',
   ]);
   let after: { when: unknown; id: unknown } | null = null;
   for (;;) {
     const keyset = after ? ' AND (m."when" > :aw OR (m."when" = :aw AND m.id > :aid))' : '';
-    const rows: Array<{ id: number; clinical_element: number; value: number; when: Date | string; source: string; nid: string; first_name: string; last_name: string; time_zone: string }> =
-      await select(sequelize,
-        `SELECT m.id, m.clinical_element, m.value, m."when", m.source, p.nid, p.first_name, p.last_name, p.time_zone
+    const rows: Array<{
+      id: number;
+      clinical_element: number;
+      value: number;
+      when: Date | string;
+      source: string;
+      nid: string;
+      first_name: string;
+      last_name: string;
+      time_zone: string;
+    }> = await select(
+      sequelize,
+      `SELECT m.id, m.clinical_element, m.value, m."when", m.source, p.nid, p.first_name, p.last_name, p.time_zone
          FROM measurements m JOIN patients p ON p.id = m.patient_id
          WHERE m.client_id = :c AND m.status = 0 AND m."when" >= :start AND m."when" < :end${keyset}
          ORDER BY m."when", m.id LIMIT ${PAGE}`,
-        { c: claims.clientId, start: new Date(String(claims.params.start)), end: new Date(String(claims.params.end)), aw: after?.when, aid: after?.id });
+      {
+        c: claims.clientId,
+        start: new Date(String(claims.params.start)),
+        end: new Date(String(claims.params.end)),
+        aw: after?.when,
+        aid: after?.id,
+      },
+    );
     for (const r of rows) {
       const e = clinicalElement(r.clinical_element);
       await out.write([
-        text(r.nid), text(`${r.first_name} ${r.last_name}`), formatLocal(asDate(r.when), r.time_zone), r.time_zone,
-        text(e?.name ?? String(r.clinical_element)), formatValue(Number(r.value)), e?.unit ?? '', e?.loinc ?? '', SOURCE_LABELS[r.source] ?? text(r.source),
+        text(r.nid),
+        text(`${r.first_name} ${r.last_name}`),
+        formatLocal(asDate(r.when), r.time_zone),
+        r.time_zone,
+        text(e?.name ?? String(r.clinical_element)),
+        formatValue(Number(r.value)),
+        e?.unit ?? '',
+        e?.loinc ?? '',
+        SOURCE_LABELS[r.source] ?? text(r.source),
       ]);
     }
     if (rows.length < PAGE) break;
@@ -80,15 +112,19 @@ export async function streamVitalSigns(sequelize: Sequelize, claims: DownloadCla
   const pageSize = 500;
   let afterId = 0;
   for (;;) {
-    const patients = await select<{ id: number; nid: string; first_name: string; last_name: string; status: number; time_zone: string }>(sequelize,
+    const patients = await select<{ id: number; nid: string; first_name: string; last_name: string; status: number; time_zone: string }>(
+      sequelize,
       `SELECT id, nid, first_name, last_name, status, time_zone FROM patients WHERE client_id = :c AND id > :after ORDER BY id LIMIT ${pageSize}`,
-      { c: claims.clientId, after: afterId });
+      { c: claims.clientId, after: afterId },
+    );
     if (!patients.length) break;
-    const latest = await select<{ patient_id: number; clinical_element: number; value: number; when: Date | string }>(sequelize,
+    const latest = await select<{ patient_id: number; clinical_element: number; value: number; when: Date | string }>(
+      sequelize,
       `SELECT m.patient_id, m.clinical_element, m.value, m."when" FROM measurements m
        WHERE m.patient_id IN (:ids) AND m.clinical_element IN (:els) AND m.status = 0
          AND m."when" = (SELECT MAX(m2."when") FROM measurements m2 WHERE m2.patient_id = m.patient_id AND m2.clinical_element = m.clinical_element AND m2.status = 0)`,
-      { ids: patients.map((p) => p.id), els: elements });
+      { ids: patients.map((p) => p.id), els: elements },
+    );
     const byPatient = new Map<number, Map<number, { value: number; when: Date }>>();
     for (const l of latest) {
       const m = byPatient.get(Number(l.patient_id)) ?? new Map();
@@ -114,7 +150,14 @@ export async function streamVitalSigns(sequelize: Sequelize, claims: DownloadCla
 /** Patient status changes between the signed dates (table patient_status_changes), in the requesting user's zone. */
 export async function streamStatusChanges(sequelize: Sequelize, claims: DownloadClaims, res: Response) {
   const tz = String(claims.params.time_zone);
-  const out = startCsv(res, 'cambios-de-estado.csv', ['Fecha y hora', 'Documento', 'Paciente', 'Estado anterior', 'Estado nuevo', 'Usuario']);
+  const out = startCsv(res, 'cambios-de-estado.csv', [
+    'Fecha y hora',
+    'Documento',
+    'Paciente',
+    'Estado anterior',
+    'Estado nuevo',
+    'Usuario',
+  ]);
   const where = ['s.client_id = :c'];
   const repl: Record<string, unknown> = { c: claims.clientId };
   if (claims.params.start) {
@@ -127,15 +170,30 @@ export async function streamStatusChanges(sequelize: Sequelize, claims: Download
   }
   let afterId = 0;
   for (;;) {
-    const rows = await select<{ id: number; created_at: Date | string; from_status: number; to_status: number; nid: string; first_name: string; last_name: string; u_first: string | null; u_last: string | null }>(sequelize,
+    const rows = await select<{
+      id: number;
+      created_at: Date | string;
+      from_status: number;
+      to_status: number;
+      nid: string;
+      first_name: string;
+      last_name: string;
+      u_first: string | null;
+      u_last: string | null;
+    }>(
+      sequelize,
       `SELECT s.id, s.created_at, s.from_status, s.to_status, p.nid, p.first_name, p.last_name, u.first_name AS u_first, u.last_name AS u_last
        FROM patient_status_changes s JOIN patients p ON p.id = s.patient_id LEFT JOIN users u ON u.id = s.user_id
        WHERE ${where.join(' AND ')} AND s.id > :after ORDER BY s.id LIMIT ${PAGE}`,
-      { ...repl, after: afterId });
+      { ...repl, after: afterId },
+    );
     for (const r of rows) {
       await out.write([
-        formatLocal(asDate(r.created_at), tz), text(r.nid), text(`${r.first_name} ${r.last_name}`),
-        PATIENT_STATUS_NAMES[Number(r.from_status)] ?? String(r.from_status), PATIENT_STATUS_NAMES[Number(r.to_status)] ?? String(r.to_status),
+        formatLocal(asDate(r.created_at), tz),
+        text(r.nid),
+        text(`${r.first_name} ${r.last_name}`),
+        PATIENT_STATUS_NAMES[Number(r.from_status)] ?? String(r.from_status),
+        PATIENT_STATUS_NAMES[Number(r.to_status)] ?? String(r.to_status),
         text(r.u_first ? `${r.u_first} ${r.u_last ?? ''}`.trim() : 'Sistema'),
       ]);
     }

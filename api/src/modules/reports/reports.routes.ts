@@ -27,7 +27,9 @@ export function reportsRouter(deps: ReportsDeps): Router {
     const hours = Number(req.query.hours);
     const end = deps.now();
     const start = new Date(end.getTime() - hours * 3600_000);
-    res.json(downloads.link(staffOf(req).clientId, 'report.client_measurements', { hours, start: start.toISOString(), end: end.toISOString() }));
+    res.json(
+      downloads.link(staffOf(req).clientId, 'report.client_measurements', { hours, start: start.toISOString(), end: end.toISOString() }),
+    );
   });
   r.get('/reports/vital_signs', requireStaff('reports.get'), (req, res) => {
     const group = req.query.group;
@@ -50,8 +52,11 @@ export function reportsRouter(deps: ReportsDeps): Router {
     );
   });
   r.get('/reports/client_opened_alerts', requireStaff('reports.get'), async (req, res) => {
-    const rows = await select<{ priority: number; n: number }>(sequelize,
-      'SELECT priority, COUNT(*) AS n FROM alerts WHERE client_id = :c AND status = 1 GROUP BY priority', { c: staffOf(req).clientId });
+    const rows = await select<{ priority: number; n: number }>(
+      sequelize,
+      'SELECT priority, COUNT(*) AS n FROM alerts WHERE client_id = :c AND status = 1 GROUP BY priority',
+      { c: staffOf(req).clientId },
+    );
     const by_priority = { low: 0, medium: 0, high: 0 };
     for (const row of rows) {
       const key = PRIORITY_KEYS[Number(row.priority)];

@@ -29,7 +29,10 @@ export function isVitalSignGroup(value: unknown): value is VitalSignGroup {
 /** The status-change report needs at least a start or an end date (03 §5); end before start is refused. */
 export function validateStatusChangeRange(start: string | undefined, end: string | undefined): { field: string; message: string } | null {
   if (!start && !end) return { field: 'start_date', message: REPORT_MESSAGES.dates };
-  for (const [field, value] of [['start_date', start], ['end_date', end]] as const) {
+  for (const [field, value] of [
+    ['start_date', start],
+    ['end_date', end],
+  ] as const) {
     const msg = value ? validateDate(value, 'any', value) : null;
     if (msg) return { field, message: msg };
   }

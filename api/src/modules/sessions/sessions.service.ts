@@ -82,7 +82,8 @@ export async function createSession(deps: SessionDeps, email: string, password: 
   const user = await User.findOne({ where: { email: email.trim().toLowerCase() } });
   const ok = await bcrypt.compare(password, user?.password_hash ?? DUMMY_HASH);
   if (!user || !ok) throw new AppError(401, 'invalid_credentials', LOGIN_FAILED);
-  if (user.status !== USER_STATUS.active) throw new AppError(401, 'user_inactive', 'Su usuario está inactivo. Comuníquese con el administrador de su institución.');
+  if (user.status !== USER_STATUS.active)
+    throw new AppError(401, 'user_inactive', 'Su usuario está inactivo. Comuníquese con el administrador de su institución.');
   const { token, expiresAt } = await issueToken(deps, { type: 'staff', id: user.id, clientId: user.client_id });
   const profile = await buildProfile(deps, user);
   return { ...profile, token, expires_at: expiresAt.toISOString(), message: `Bienvenido(a), ${displayName(user.first_name)}` };

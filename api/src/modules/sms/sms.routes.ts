@@ -18,7 +18,11 @@ export function smsOutboxRouter(sequelize: Sequelize): Router {
       replacements,
     );
     const [{ n }] = await select<{ n: number }>(sequelize, `SELECT COUNT(*) AS n FROM sms_outbox WHERE ${where}`, replacements);
-    sendList(res, rows.map((m) => ({ ...m, created_at: new Date(m.created_at).toISOString() })), Number(n));
+    sendList(
+      res,
+      rows.map((m) => ({ ...m, created_at: new Date(m.created_at).toISOString() })),
+      Number(n),
+    );
   });
   return r;
 }

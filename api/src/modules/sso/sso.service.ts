@@ -62,7 +62,9 @@ export function createSso(deps: SsoDeps) {
       cfg = await configuration();
     } catch (err) {
       deps.log('sso: discovery failed', err);
-      throw new AppError(503, 'unavailable', 'El proveedor de identidad no responde. Intente de nuevo en unos minutos.', [], { 'Retry-After': '30' });
+      throw new AppError(503, 'unavailable', 'El proveedor de identidad no responde. Intente de nuevo en unos minutos.', [], {
+        'Retry-After': '30',
+      });
     }
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();

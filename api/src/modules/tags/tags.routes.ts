@@ -7,7 +7,9 @@ import * as tags from './tags.service.js';
 export function tagsRouter(sequelize: Sequelize): Router {
   const r = Router();
   r.get('/tags', requireStaff(), async (req, res) => {
-    const { rows, total } = await tags.listTags(sequelize, staffOf(req).clientId, readListParams(req, 10), { color: req.query.color as string | undefined });
+    const { rows, total } = await tags.listTags(sequelize, staffOf(req).clientId, readListParams(req, 10), {
+      color: req.query.color as string | undefined,
+    });
     sendList(res, rows, total);
   });
   r.post('/tags', requireStaff('administer'), async (req, res) => {

@@ -28,9 +28,13 @@ export function toTagDto(tag: Tag, patientsCount: number, prompt: TagDto['active
 
 async function countPatients(sequelize: Sequelize, tagIds: number[]): Promise<Map<number, number>> {
   if (!tagIds.length) return new Map();
-  const rows = await select<{ tag_id: number; n: number }>(sequelize, 'SELECT tag_id, COUNT(*) AS n FROM patient_tags WHERE tag_id IN (:ids) GROUP BY tag_id', {
-    ids: tagIds,
-  });
+  const rows = await select<{ tag_id: number; n: number }>(
+    sequelize,
+    'SELECT tag_id, COUNT(*) AS n FROM patient_tags WHERE tag_id IN (:ids) GROUP BY tag_id',
+    {
+      ids: tagIds,
+    },
+  );
   return new Map(rows.map((r) => [Number(r.tag_id), Number(r.n)]));
 }
 
@@ -40,12 +44,22 @@ export async function listTags(sequelize: Sequelize, clientId: number, p: ListPa
   if (p.q) Object.assign(where, { name: { [Op.like]: `%${likeSafe(p.q.toUpperCase())}%` } });
   const { rows, count } = await Tag.findAndCountAll({
     where,
-    order: [[p.sort && SORTABLE.has(p.sort) ? p.sort : 'name', p.order], ['id', 'ASC']],
+    order: [
+      [p.sort && SORTABLE.has(p.sort) ? p.sort : 'name', p.order],
+      ['id', 'ASC'],
+    ],
     offset: p.offset,
     limit: p.limit,
   });
-  const counts = await countPatients(sequelize, rows.map((t) => t.id));
-  const prompts = await currentTagPrompts(sequelize, clientId, rows.map((t) => t.id));
+  const counts = await countPatients(
+    sequelize,
+    rows.map((t) => t.id),
+  );
+  const prompts = await currentTagPrompts(
+    sequelize,
+    clientId,
+    rows.map((t) => t.id),
+  );
   return { rows: rows.map((t) => toTagDto(t, counts.get(t.id) ?? 0, prompts.get(t.id) ?? null)), total: count };
 }
 
@@ -65,7 +79,6 @@ async function assertNameFree(clientId: number, name: string, exceptId?: number)
   const existing = await Tag.findOne({ where: { client_id: clientId, name } });
   if (existing && existing.id !== exceptId) throw conflict('Ya existe una etiqueta con ese nombre.', 'name');
 }
-
 
 export async function createTag(clientId: number, input: TagInput): Promise<TagDto> {
   const name = normaliseName(input.name);
@@ -90,7 +103,10 @@ export async function deleteTag(sequelize: Sequelize, clientId: number, id: numb
   const tag = await findTag(clientId, id);
   await sequelize.transaction(async (transaction) => {
     await sequelize.query('DELETE FROM patient_tags WHERE tag_id = :id', { replacements: { id }, transaction });
-    await sequelize.query("DELETE FROM prompts WHERE client_id = :clientId AND owner_type = 'tag' AND owner_id = :id", { replacements: { id, clientId }, transaction });
+    await sequelize.query("DELETE FROM prompts WHERE client_id = :clientId AND owner_type = 'tag' AND owner_id = :id", {
+      replacements: { id, clientId },
+      transaction,
+    });
     await tag.destroy({ transaction });
   });
 }

@@ -9,7 +9,8 @@ export function usersRouter(deps: users.UserDeps): Router {
   r.get('/users', requireStaff(), async (req, res) => {
     const status = req.query.status != null ? Number(req.query.status) : undefined;
     const { rows, total } = await users.listUsers(deps, staffOf(req).clientId, readListParams(req, 10), {
-      status, role_name: req.query.role_name as string | undefined,
+      status,
+      role_name: req.query.role_name as string | undefined,
     });
     sendList(res, rows, total);
   });

@@ -8,7 +8,10 @@ export const USER_STATUS_NAMES: Record<number, string> = { 0: 'Activo', 1: 'Inac
 export const OWN_CITY_LOGOUT_MESSAGE = 'Para actualizar tu zona horaria la sesión se cerrara en 10 segundos.';
 export const OWN_CITY_LOGOUT_SECONDS = 10;
 
-export interface PasswordProblem { field: 'password' | 'password_confirmation'; message: string }
+export interface PasswordProblem {
+  field: 'password' | 'password_confirmation';
+  message: string;
+}
 
 /**
  * Password and its confirmation: required on create, optional on update (both or neither).

@@ -66,7 +66,10 @@ export async function listUsers(deps: UserDeps, clientId: number, p: ListParams,
   }
   const { rows, count } = await User.findAndCountAll({
     where,
-    order: [[p.sort && SORTABLE.has(p.sort) ? p.sort : 'last_name', p.order], ['id', 'ASC']],
+    order: [
+      [p.sort && SORTABLE.has(p.sort) ? p.sort : 'last_name', p.order],
+      ['id', 'ASC'],
+    ],
     offset: p.offset,
     limit: p.limit,
   });
@@ -149,7 +152,12 @@ export async function updateUser(deps: UserDeps, actor: StaffPrincipal, id: numb
   const cityBefore = user.city_id;
   const countryId = input.country_id ?? user.country_id;
   // Changing the country clears the city unless a new one comes with it (03 §5).
-  const cityId = input.city_id !== undefined ? input.city_id : input.country_id !== undefined && input.country_id !== user.country_id ? null : user.city_id;
+  const cityId =
+    input.city_id !== undefined
+      ? input.city_id
+      : input.country_id !== undefined && input.country_id !== user.country_id
+        ? null
+        : user.city_id;
   const { time_zone } = placeOf(deps, countryId, cityId);
   if (input.email !== undefined) {
     const email = input.email.trim().toLowerCase();
@@ -172,9 +180,13 @@ export async function updateUser(deps: UserDeps, actor: StaffPrincipal, id: numb
     await user.save({ transaction });
     // A new password ends the user's other sessions; a disabled user is refused by the token check itself.
     if (passwordChanged && !self) {
-      await deps.sequelize.query("UPDATE sessions SET revoked_at = :now WHERE subject_type = 'staff' AND subject_id = :id AND revoked_at IS NULL", {
-        replacements: { now: deps.now(), id: user.id }, transaction,
-      });
+      await deps.sequelize.query(
+        "UPDATE sessions SET revoked_at = :now WHERE subject_type = 'staff' AND subject_id = :id AND revoked_at IS NULL",
+        {
+          replacements: { now: deps.now(), id: user.id },
+          transaction,
+        },
+      );
     }
   });
   const relogin = rules.ownCityChanged(actor.userId, user.id, cityBefore, cityId);

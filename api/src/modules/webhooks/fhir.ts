@@ -77,8 +77,14 @@ export function groupReadings<T extends FhirMeasurement & { patient_id: number }
     if (used.has(r.id)) continue;
     const el = clinicalElement(r.clinical_element)?.id;
     if (el === 3 || el === 4) {
-      const other = rows.find((o) => !used.has(o.id) && o.id !== r.id && o.patient_id === r.patient_id &&
-        clinicalElement(o.clinical_element)?.id === (el === 3 ? 4 : 3) && o.when.getTime() === r.when.getTime());
+      const other = rows.find(
+        (o) =>
+          !used.has(o.id) &&
+          o.id !== r.id &&
+          o.patient_id === r.patient_id &&
+          clinicalElement(o.clinical_element)?.id === (el === 3 ? 4 : 3) &&
+          o.when.getTime() === r.when.getTime(),
+      );
       if (other) {
         used.add(r.id).add(other.id);
         groups.push(el === 3 ? [r, other] : [other, r]);
@@ -107,7 +113,10 @@ export function observationFor(group: FhirMeasurement[], patient: FhirPatientRef
   if (group.length === 2) {
     return {
       ...base,
-      code: { coding: [{ system: LOINC, code: BLOOD_PRESSURE_PANEL_LOINC, display: 'Blood pressure panel with all children optional' }], text: 'Presión arterial' },
+      code: {
+        coding: [{ system: LOINC, code: BLOOD_PRESSURE_PANEL_LOINC, display: 'Blood pressure panel with all children optional' }],
+        text: 'Presión arterial',
+      },
       ...common,
       component: group.map((m) => ({
         code: { coding: codingsOf(m.clinical_element), text: clinicalElement(m.clinical_element)!.name },

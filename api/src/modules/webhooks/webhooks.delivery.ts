@@ -3,7 +3,14 @@ import { Webhook } from 'standardwebhooks';
 import { execute, select } from '../../db/sql.js';
 import type { JobRunner } from '../../jobs/queue.js';
 import { DELIVERY_JOB } from './webhooks.queue.js';
-import { DELIVERY_MAX_ATTEMPTS, DELIVERY_TIMEOUT_MS, attemptError, shouldSwitchOff, switchOffReason, webhookSecret } from './webhooks.rules.js';
+import {
+  DELIVERY_MAX_ATTEMPTS,
+  DELIVERY_TIMEOUT_MS,
+  attemptError,
+  shouldSwitchOff,
+  switchOffReason,
+  webhookSecret,
+} from './webhooks.rules.js';
 
 export interface WebhookDeps {
   sequelize: Sequelize;
@@ -68,7 +75,15 @@ export async function postSigned(
     deps.sequelize,
     `INSERT INTO webhook_attempts (delivery_id, client_id, url, status_code, error, duration_ms, created_at)
      VALUES (:deliveryId, :clientId, :url, :statusCode, :error, :duration, :now)`,
-    { deliveryId: target.deliveryId, clientId: target.clientId, url: target.url.slice(0, 500), statusCode, error, duration: Date.now() - started, now },
+    {
+      deliveryId: target.deliveryId,
+      clientId: target.clientId,
+      url: target.url.slice(0, 500),
+      statusCode,
+      error,
+      duration: Date.now() - started,
+      now,
+    },
   );
   return { ok: error == null, statusCode, error };
 }
@@ -108,11 +123,14 @@ export async function recordFailure(deps: Pick<WebhookDeps, 'sequelize'>, client
     'UPDATE clients SET webhook_failures = webhook_failures + 1, webhook_failing_since = COALESCE(webhook_failing_since, :now) WHERE id = :id',
     { id: clientId, now },
   );
-  const [c] = await select<{ webhook_failures: number; webhook_failing_since: string | null; time_zone: string; webhook_validated: boolean | number }>(
-    deps.sequelize,
-    'SELECT webhook_failures, webhook_failing_since, time_zone, webhook_validated FROM clients WHERE id = :id',
-    { id: clientId },
-  );
+  const [c] = await select<{
+    webhook_failures: number;
+    webhook_failing_since: string | null;
+    time_zone: string;
+    webhook_validated: boolean | number;
+  }>(deps.sequelize, 'SELECT webhook_failures, webhook_failing_since, time_zone, webhook_validated FROM clients WHERE id = :id', {
+    id: clientId,
+  });
   if (!c || !c.webhook_validated) return false;
   const since = c.webhook_failing_since ? new Date(c.webhook_failing_since) : now;
   if (!shouldSwitchOff(Number(c.webhook_failures), since, now)) return false;
@@ -125,7 +143,11 @@ export async function recordFailure(deps: Pick<WebhookDeps, 'sequelize'>, client
 }
 
 export async function recordSuccess(deps: Pick<WebhookDeps, 'sequelize'>, clientId: number): Promise<void> {
-  await execute(deps.sequelize, 'UPDATE clients SET webhook_failures = 0, webhook_failing_since = NULL WHERE id = :id AND webhook_failures > 0', { id: clientId });
+  await execute(
+    deps.sequelize,
+    'UPDATE clients SET webhook_failures = 0, webhook_failing_since = NULL WHERE id = :id AND webhook_failures > 0',
+    { id: clientId },
+  );
 }
 
 async function load(deps: WebhookDeps, id: number): Promise<DeliveryRow | undefined> {
@@ -135,7 +157,16 @@ async function load(deps: WebhookDeps, id: number): Promise<DeliveryRow | undefi
      FROM webhook_deliveries d JOIN clients c ON c.id = d.client_id WHERE d.id = :id`,
     { id },
   );
-  return d && { ...d, id: Number(d.id), client_id: Number(d.client_id), patient_id: d.patient_id == null ? null : Number(d.patient_id), attempts: Number(d.attempts), resends: Number(d.resends) };
+  return (
+    d && {
+      ...d,
+      id: Number(d.id),
+      client_id: Number(d.client_id),
+      patient_id: d.patient_id == null ? null : Number(d.patient_id),
+      attempts: Number(d.attempts),
+      resends: Number(d.resends),
+    }
+  );
 }
 
 /**
@@ -165,7 +196,11 @@ export async function runDelivery(deps: WebhookDeps, deliveryId: number, now: Da
     await finish(deps, d, 'failed', now, { error: 'El webhook no está activo.' });
     return;
   }
-  const result = await postSigned(deps, { deliveryId: d.id, clientId: d.client_id, url: d.webhook_url, phrase: d.security_phrase, webhookId: d.webhook_id, body: d.payload }, now);
+  const result = await postSigned(
+    deps,
+    { deliveryId: d.id, clientId: d.client_id, url: d.webhook_url, phrase: d.security_phrase, webhookId: d.webhook_id, body: d.payload },
+    now,
+  );
   if (result.ok) {
     await recordSuccess(deps, d.client_id);
     await finish(deps, d, 'delivered', now, result);
@@ -186,7 +221,8 @@ export async function runDelivery(deps: WebhookDeps, deliveryId: number, now: Da
 
 export function registerWebhookJobs(deps: WebhookDeps): void {
   deps.jobs.register(DELIVERY_JOB, {
-    handler: (job, ctx) => runDelivery(deps, Number((job.payload as { deliveryId: number }).deliveryId), ctx.now, job.attempts >= job.max_attempts),
+    handler: (job, ctx) =>
+      runDelivery(deps, Number((job.payload as { deliveryId: number }).deliveryId), ctx.now, job.attempts >= job.max_attempts),
     // An unexpected error on the last attempt: the delivery must not block its patient's queue forever.
     onFailed: async (job, error, ctx) => {
       const d = await load(deps, Number((job.payload as { deliveryId: number }).deliveryId));

@@ -18,7 +18,12 @@ interface ClientFlags {
 }
 
 /** Of these clients, those whose webhook is registered, validated (and not switched off) and subscribed to `what`. */
-async function subscribedClients(sequelize: Sequelize, clientIds: number[], what: 'webhook_measurements' | 'webhook_alerts', transaction?: Transaction) {
+async function subscribedClients(
+  sequelize: Sequelize,
+  clientIds: number[],
+  what: 'webhook_measurements' | 'webhook_alerts',
+  transaction?: Transaction,
+) {
   const rows = await select<ClientFlags & { id: number }>(
     sequelize,
     'SELECT id, webhook_url, webhook_validated, webhook_measurements, webhook_alerts FROM clients WHERE id IN (:clientIds)',
@@ -30,7 +35,15 @@ async function subscribedClients(sequelize: Sequelize, clientIds: number[], what
 
 export async function patientRefs(sequelize: Sequelize, ids: number[], transaction?: Transaction): Promise<Map<number, FhirPatientRef>> {
   if (!ids.length) return new Map();
-  const rows = await select<{ id: number; nid: string; first_name: string; last_name: string; id_type_code: string; id_type_name: string; country_code: string }>(
+  const rows = await select<{
+    id: number;
+    nid: string;
+    first_name: string;
+    last_name: string;
+    id_type_code: string;
+    id_type_name: string;
+    country_code: string;
+  }>(
     sequelize,
     `SELECT p.id, p.nid, p.first_name, p.last_name, it.code AS id_type_code, it.name AS id_type_name, c.code AS country_code
      FROM patients p JOIN id_types it ON it.id = p.id_type JOIN countries c ON c.id = it.country_id WHERE p.id IN (:ids)`,
@@ -77,7 +90,13 @@ export async function enqueueDelivery(
   const id = rows[0] ? Number(rows[0].id) : null;
   if (id == null) return null;
   await ctx.jobs.enqueue(
-    { kind: DELIVERY_JOB, payload: { deliveryId: id }, key: `webhook-delivery:${id}`, clientId: d.clientId, maxAttempts: DELIVERY_MAX_ATTEMPTS },
+    {
+      kind: DELIVERY_JOB,
+      payload: { deliveryId: id },
+      key: `webhook-delivery:${id}`,
+      clientId: d.clientId,
+      maxAttempts: DELIVERY_MAX_ATTEMPTS,
+    },
     transaction,
   );
   return id;
@@ -88,7 +107,8 @@ export async function enqueueDelivery(
  * subscribed clients. Load: the clients' subscription flags, sent with the INSERT.
  */
 export const measurementWebhooksHook: MeasurementHook<Set<number>> = {
-  load: (ctx, planned) => subscribedClients(ctx.sequelize, [...new Set(planned.map((m) => m.client_id))], 'webhook_measurements', ctx.transaction),
+  load: (ctx, planned) =>
+    subscribedClients(ctx.sequelize, [...new Set(planned.map((m) => m.client_id))], 'webhook_measurements', ctx.transaction),
   apply: async (ctx, stored, subscribedClients) => {
     const byClient = new Map<number, typeof stored>();
     for (const m of stored) {
@@ -98,13 +118,23 @@ export const measurementWebhooksHook: MeasurementHook<Set<number>> = {
       else byClient.set(m.client_id, [m]);
     }
     for (const [clientId, rows] of byClient) {
-      const refs = await patientRefs(ctx.sequelize, rows.map((r) => r.patient_id), ctx.transaction);
+      const refs = await patientRefs(
+        ctx.sequelize,
+        rows.map((r) => r.patient_id),
+        ctx.transaction,
+      );
       for (const group of groupReadings(rows.map((r) => ({ ...r, when: new Date(r.when) })))) {
         const patient = refs.get(group[0].patient_id);
         if (!patient) continue;
         await enqueueDelivery(
           ctx,
-          { clientId, patientId: group[0].patient_id, eventType: 'measurement', eventKey: observationKey(group), payload: observationFor(group, patient, ctx.now) },
+          {
+            clientId,
+            patientId: group[0].patient_id,
+            eventType: 'measurement',
+            eventKey: observationKey(group),
+            payload: observationFor(group, patient, ctx.now),
+          },
           ctx.transaction,
         );
       }
@@ -126,12 +156,21 @@ export const queueAlertWebhook: AlertHook = async (ctx, alert) => {
       { id: alert.measurement_id, clientId: alert.client_id },
       ctx.transaction,
     );
-    if (m) observation = observationFor([{ id: Number(m.id), clinical_element: Number(m.clinical_element), value: Number(m.value), when: new Date(m.when) }], patient, ctx.now);
+    if (m)
+      observation = observationFor(
+        [{ id: Number(m.id), clinical_element: Number(m.clinical_element), value: Number(m.value), when: new Date(m.when) }],
+        patient,
+        ctx.now,
+      );
   }
   const payload = detectedIssueFor(
     { id: alert.id, alert_type: alert.alert_type, priority: alert.priority, description: null, created_at: ctx.now },
     patient,
     observation,
   );
-  await enqueueDelivery(ctx, { clientId: alert.client_id, patientId: alert.patient_id, eventType: 'alert', eventKey: `alert:${alert.id}`, payload }, ctx.transaction);
+  await enqueueDelivery(
+    ctx,
+    { clientId: alert.client_id, patientId: alert.patient_id, eventType: 'alert', eventKey: `alert:${alert.id}`, payload },
+    ctx.transaction,
+  );
 };

@@ -21,7 +21,11 @@ describe('webhook rules', () => {
     const wh = new Webhook(webhookSecret('  frase-secreta  '));
     const now = new Date();
     const body = '{"resourceType":"Observation"}';
-    const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': wh.sign('msg_1', now, body) };
+    const headers = {
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': wh.sign('msg_1', now, body),
+    };
     expect(new Webhook(webhookSecret('frase-secreta')).verify(body, headers)).toEqual({ resourceType: 'Observation' });
     expect(() => new Webhook(webhookSecret('otra-frase')).verify(body, headers)).toThrow();
   });

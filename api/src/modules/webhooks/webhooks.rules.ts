@@ -37,7 +37,10 @@ export function shouldSwitchOff(failures: number, failingSince: Date | null, now
 /** The visible off-switch reason, dated in the client's zone (D5). */
 export function switchOffReason(failures: number, failingSince: Date, lastError: string, timeZone: string): string {
   const since = new Intl.DateTimeFormat('es-CO', { timeZone, dateStyle: 'short', timeStyle: 'short' }).format(failingSince);
-  return `Desactivado automáticamente: ${failures} intentos de entrega fallidos seguidos desde ${since} (último error: ${lastError}). Revise el receptor y pulse 'Validar' para reactivarlo.`.slice(0, 300);
+  return `Desactivado automáticamente: ${failures} intentos de entrega fallidos seguidos desde ${since} (último error: ${lastError}). Revise el receptor y pulse 'Validar' para reactivarlo.`.slice(
+    0,
+    300,
+  );
 }
 
 /** A short, storable description of what went wrong in one attempt. */

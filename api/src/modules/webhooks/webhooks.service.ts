@@ -23,17 +23,35 @@ interface ClientWebhook {
 /** 'Validar' (D19): a signed test event, sent now; a 2xx answer marks the webhook validated and switches it back on. */
 export async function validateWebhook(deps: WebhookDeps, clientId: number, id: number): Promise<Notification> {
   if (clientId !== id) throw notFound('El cliente no existe.');
-  const [c] = await select<ClientWebhook>(deps.sequelize, 'SELECT id, name, webhook_url, security_phrase FROM clients WHERE id = :id', { id });
+  const [c] = await select<ClientWebhook>(deps.sequelize, 'SELECT id, name, webhook_url, security_phrase FROM clients WHERE id = :id', {
+    id,
+  });
   if (!c) throw notFound('El cliente no existe.');
-  if (!c.webhook_url || !c.security_phrase) throw badRequest('webhook_url', 'Registre primero la URL del webhook y la palabra de seguridad.');
+  if (!c.webhook_url || !c.security_phrase)
+    throw badRequest('webhook_url', 'Registre primero la URL del webhook y la palabra de seguridad.');
   const now = deps.now();
   const deliveryId = await enqueueTestDelivery(deps, c, now);
-  const [d] = await select<{ webhook_id: string; payload: string }>(deps.sequelize, 'SELECT webhook_id, payload FROM webhook_deliveries WHERE id = :id', { id: deliveryId });
-  const result = await postSigned(deps, { deliveryId, clientId: id, url: c.webhook_url, phrase: c.security_phrase, webhookId: d.webhook_id, body: d.payload }, now);
+  const [d] = await select<{ webhook_id: string; payload: string }>(
+    deps.sequelize,
+    'SELECT webhook_id, payload FROM webhook_deliveries WHERE id = :id',
+    { id: deliveryId },
+  );
+  const result = await postSigned(
+    deps,
+    { deliveryId, clientId: id, url: c.webhook_url, phrase: c.security_phrase, webhookId: d.webhook_id, body: d.payload },
+    now,
+  );
   await execute(
     deps.sequelize,
     `UPDATE webhook_deliveries SET status = :status, attempts = 1, last_status_code = :code, last_error = :error, delivered_at = :deliveredAt, updated_at = :now WHERE id = :id`,
-    { status: result.ok ? 'delivered' : 'failed', code: result.statusCode, error: result.error, deliveredAt: result.ok ? now : null, now, id: deliveryId },
+    {
+      status: result.ok ? 'delivered' : 'failed',
+      code: result.statusCode,
+      error: result.error,
+      deliveredAt: result.ok ? now : null,
+      now,
+      id: deliveryId,
+    },
   );
   if (!result.ok) {
     const message = `El webhook no respondió correctamente (${result.error}). Revise la URL y que el receptor acepte el evento de prueba.`;
@@ -56,7 +74,13 @@ async function enqueueTestDelivery(deps: WebhookDeps, c: ClientWebhook, now: Dat
     deps.sequelize,
     `INSERT INTO webhook_deliveries (client_id, patient_id, event_type, event_key, webhook_id, resource_type, payload, status, attempts, resends, created_at, updated_at)
      VALUES (:clientId, NULL, 'test', :eventKey, :webhookId, 'Parameters', :payload, 'sending', 0, 0, :now, :now) RETURNING id`,
-    { clientId: c.id, eventKey: `test:${now.getTime()}:${Math.random().toString(36).slice(2, 10)}`, webhookId: newWebhookId(), payload: JSON.stringify(payload), now },
+    {
+      clientId: c.id,
+      eventKey: `test:${now.getTime()}:${Math.random().toString(36).slice(2, 10)}`,
+      webhookId: newWebhookId(),
+      payload: JSON.stringify(payload),
+      now,
+    },
   );
   return Number(row.id);
 }
@@ -95,7 +119,12 @@ const toDto = (r: DeliveryListRow): WebhookDeliveryDto => ({
 const SELECT_DELIVERY = `SELECT d.id, d.patient_id, p.first_name, p.last_name, d.event_type, d.resource_type, d.webhook_id, d.status, d.attempts,
   d.last_status_code, d.last_error, d.created_at, d.delivered_at FROM webhook_deliveries d LEFT JOIN patients p ON p.id = d.patient_id`;
 
-export async function listDeliveries(deps: Pick<WebhookDeps, 'sequelize'>, clientId: number, p: ListParams, filters: { status?: string; event_type?: string; patient_id?: number }) {
+export async function listDeliveries(
+  deps: Pick<WebhookDeps, 'sequelize'>,
+  clientId: number,
+  p: ListParams,
+  filters: { status?: string; event_type?: string; patient_id?: number },
+) {
   const where = ['d.client_id = :clientId'];
   const repl: Record<string, unknown> = { clientId, limit: p.limit, offset: p.offset };
   for (const [k, v] of Object.entries(filters)) {
@@ -106,7 +135,11 @@ export async function listDeliveries(deps: Pick<WebhookDeps, 'sequelize'>, clien
   const cond = where.join(' AND ');
   // Newest first unless asked otherwise; id and created_at grow together.
   const order = p.sort ? p.order : 'DESC';
-  const rows = await select<DeliveryListRow>(deps.sequelize, `${SELECT_DELIVERY} WHERE ${cond} ORDER BY d.id ${order} LIMIT :limit OFFSET :offset`, repl);
+  const rows = await select<DeliveryListRow>(
+    deps.sequelize,
+    `${SELECT_DELIVERY} WHERE ${cond} ORDER BY d.id ${order} LIMIT :limit OFFSET :offset`,
+    repl,
+  );
   const [{ n }] = await select<{ n: number }>(deps.sequelize, `SELECT COUNT(*) AS n FROM webhook_deliveries d WHERE ${cond}`, repl);
   return { rows: rows.map(toDto), total: Number(n) };
 }
@@ -125,7 +158,8 @@ export async function resendDelivery(deps: WebhookDeps, clientId: number, id: nu
     'SELECT webhook_url, webhook_validated FROM clients WHERE id = :id',
     { id: clientId },
   );
-  if (!c?.webhook_url || !c.webhook_validated) throw badRequest('webhook_url', "El webhook no está activo: pulse 'Validar' antes de reenviar.");
+  if (!c?.webhook_url || !c.webhook_validated)
+    throw badRequest('webhook_url', "El webhook no está activo: pulse 'Validar' antes de reenviar.");
   const resends = Number(d.resends) + 1;
   const now = deps.now();
   await deps.sequelize.transaction(async (transaction) => {
@@ -136,7 +170,13 @@ export async function resendDelivery(deps: WebhookDeps, clientId: number, id: nu
       transaction,
     );
     await deps.jobs.enqueue(
-      { kind: DELIVERY_JOB, payload: { deliveryId: id }, key: `webhook-delivery:${id}:resend:${resends}`, clientId, maxAttempts: DELIVERY_MAX_ATTEMPTS },
+      {
+        kind: DELIVERY_JOB,
+        payload: { deliveryId: id },
+        key: `webhook-delivery:${id}:resend:${resends}`,
+        clientId,
+        maxAttempts: DELIVERY_MAX_ATTEMPTS,
+      },
       transaction,
     );
   });

@@ -82,11 +82,27 @@ export function ChartPanel({ spec, patientId, timeZone }: { spec: Spec; patientI
     const n = latest ?? defaultLatest(total);
     const isPressure = spec.elements.length === 2;
     const pairs = isPressure ? pairBloodPressure(first, load.byElement.get(spec.elements[1]) ?? []) : null;
-    const series = spec.elements.map((e) => ({ name: SERIES_NAMES[e] ?? spec.title, points: latestPoints(load.byElement.get(e) ?? [], n) }));
+    const series = spec.elements.map((e) => ({
+      name: SERIES_NAMES[e] ?? spec.title,
+      points: latestPoints(load.byElement.get(e) ?? [], n),
+    }));
     const rows = isPressure
-      ? (pairs ?? []).slice(-PORTAL_LAST_READINGS).reverse().map((p) => ({ when: p.when, text: `${formatReading(p.systolic)}/${formatReading(p.diastolic)} ${spec.unit}` }))
-      : latestPoints(first, PORTAL_LAST_READINGS).reverse().map((p) => ({ when: p.when, text: `${formatReading(p.value)} ${spec.unit}` }));
-    return { total, n, options: latestOptions(total), series, rows, mismatch: isPressure && pairs === null, bands: alarmBands(load.alarms, spec.elements) };
+      ? (pairs ?? [])
+          .slice(-PORTAL_LAST_READINGS)
+          .reverse()
+          .map((p) => ({ when: p.when, text: `${formatReading(p.systolic)}/${formatReading(p.diastolic)} ${spec.unit}` }))
+      : latestPoints(first, PORTAL_LAST_READINGS)
+          .reverse()
+          .map((p) => ({ when: p.when, text: `${formatReading(p.value)} ${spec.unit}` }));
+    return {
+      total,
+      n,
+      options: latestOptions(total),
+      series,
+      rows,
+      mismatch: isPressure && pairs === null,
+      bands: alarmBands(load.alarms, spec.elements),
+    };
   }, [load, latest, spec]);
 
   return (
@@ -113,12 +129,25 @@ export function ChartPanel({ spec, patientId, timeZone }: { spec: Spec; patientI
                 </select>
               </label>
             )}
-            <button type="button" className="button button--ghost chart-toolbar__reload" onClick={() => void fetchAll()} disabled={load?.state === 'loading'}>
+            <button
+              type="button"
+              className="button button--ghost chart-toolbar__reload"
+              onClick={() => void fetchAll()}
+              disabled={load?.state === 'loading'}
+            >
               Recargar
             </button>
           </div>
-          {load?.state === 'loading' && <p className="status" role="status">Cargando…</p>}
-          {load?.state === 'failed' && <p className="alert" role="alert">{CHART_LOAD_ERROR}</p>}
+          {load?.state === 'loading' && (
+            <p className="status" role="status">
+              Cargando…
+            </p>
+          )}
+          {load?.state === 'failed' && (
+            <p className="alert" role="alert">
+              {CHART_LOAD_ERROR}
+            </p>
+          )}
           {view && view.total === 0 && <p className="notice">{CHART_EMPTY}</p>}
           {view && view.total > 0 && (
             <>

@@ -12,7 +12,19 @@ import '../../alerts/alerts.css';
 import type { PatientTabProps } from '../types';
 
 /** 'Asignar alertas': search select of the client's rules, removable chips, Guardar only after a change (02 §2.7, §4). */
-function AssignDialog({ open, patientId, assigned, onClose, onSaved }: { open: boolean; patientId: number; assigned: PatientAlarm[]; onClose: () => void; onSaved: () => void }) {
+function AssignDialog({
+  open,
+  patientId,
+  assigned,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  patientId: number;
+  assigned: PatientAlarm[];
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const notify = useNotify();
   const [all, setAll] = useState<Alarm[]>([]);
   const [ids, setIds] = useState<number[]>([]);
@@ -22,7 +34,10 @@ function AssignDialog({ open, patientId, assigned, onClose, onSaved }: { open: b
     setIds(assigned.map((a) => a.id));
     alertsApi.clientAlarms().then(setAll, (e) => console.error(e));
   }, [open, assigned]);
-  const original = assigned.map((a) => a.id).sort().join(',');
+  const original = assigned
+    .map((a) => a.id)
+    .sort()
+    .join(',');
   const changed = [...ids].sort().join(',') !== original;
   const byId = new Map(all.map((a) => [a.id, a]));
   const save = async () => {
@@ -69,7 +84,12 @@ function AssignDialog({ open, patientId, assigned, onClose, onSaved }: { open: b
         {ids.map((id) => {
           const rule = byId.get(id) ?? assigned.find((a) => a.id === id);
           return (
-            <Tag key={id} closable color={PRIORITY_COLORS[rule?.priority ?? 3]} onClose={() => setIds((prev) => prev.filter((x) => x !== id))}>
+            <Tag
+              key={id}
+              closable
+              color={PRIORITY_COLORS[rule?.priority ?? 3]}
+              onClose={() => setIds((prev) => prev.filter((x) => x !== id))}
+            >
               {rule?.name ?? `#${id}`}
             </Tag>
           );
@@ -149,7 +169,14 @@ export default function AlertsTab({ patient, reload, active }: PatientTabProps) 
             setPage((s) => ({ ...s, page: 1 }));
           }}
         />
-        <ClosedAlertsTable rows={closed.rows} total={closed.total} loading={closed.loading} page={page.page} pageSize={page.size} onPage={(p, size) => setPage({ page: p, size })} />
+        <ClosedAlertsTable
+          rows={closed.rows}
+          total={closed.total}
+          loading={closed.loading}
+          page={page.page}
+          pageSize={page.size}
+          onPage={(p, size) => setPage({ page: p, size })}
+        />
       </Col>
       <Col xs={24} xxl={8}>
         <Card
@@ -157,7 +184,13 @@ export default function AlertsTab({ patient, reload, active }: PatientTabProps) 
           title="Asignación de alertas"
           extra={
             <Tooltip title={canConfig ? 'Asignar alertas' : 'Su rol no permite realizar esta acción.'}>
-              <Button size="small" icon={<EditOutlined />} aria-label="Asignar alertas" disabled={!canConfig} onClick={() => setAssigning(true)} />
+              <Button
+                size="small"
+                icon={<EditOutlined />}
+                aria-label="Asignar alertas"
+                disabled={!canConfig}
+                onClick={() => setAssigning(true)}
+              />
             </Tooltip>
           }
         >

@@ -1,7 +1,14 @@
 import { Fragment, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Alert, Button, Card, Empty, Input, Modal, Space, Spin, Tag, Tooltip, Typography } from 'antd';
 import {
-  ArrowDownOutlined, CheckOutlined, ClockCircleOutlined, ExclamationCircleOutlined, PauseCircleFilled, PlayCircleFilled, RobotOutlined, SendOutlined,
+  ArrowDownOutlined,
+  CheckOutlined,
+  ClockCircleOutlined,
+  ExclamationCircleOutlined,
+  PauseCircleFilled,
+  PlayCircleFilled,
+  RobotOutlined,
+  SendOutlined,
 } from '@ant-design/icons';
 import { API_URL } from '../../../constants';
 import { http } from '../../../providers/http';
@@ -11,7 +18,16 @@ import { readSession } from '../../../session';
 import { can, isRole, PATIENT_STATUS } from '@vigia/contract/rules/access';
 import type { Schemas } from '../../../contract';
 import {
-  CHAT_PAGE_SIZE, CHAT_TEXTS, LOAD_OLDER_WITHIN_PX, chatSubtitle, dayLabel, estimatedSeconds, formatDuration, mergeMessages, shortFilename, timeOfDay,
+  CHAT_PAGE_SIZE,
+  CHAT_TEXTS,
+  LOAD_OLDER_WITHIN_PX,
+  chatSubtitle,
+  dayLabel,
+  estimatedSeconds,
+  formatDuration,
+  mergeMessages,
+  shortFilename,
+  timeOfDay,
 } from '@vigia/contract/rules/chat';
 import type { PatientTabProps } from '../types';
 import './ChatTab.css';
@@ -81,27 +97,58 @@ function AudioMessage({ audio }: { audio: NonNullable<ChatMessage['attachments']
 
 function DeliveryState({ m }: { m: ChatMessage }) {
   if (m.message_type !== 'outgoing') return null;
-  if (m.status === 'failed') return <span className="chat-state chat-state-failed"><ExclamationCircleOutlined /> No enviado</span>;
-  if (m.status === 'queued') return <span className="chat-state"><ClockCircleOutlined /> Enviando</span>;
+  if (m.status === 'failed')
+    return (
+      <span className="chat-state chat-state-failed">
+        <ExclamationCircleOutlined /> No enviado
+      </span>
+    );
+  if (m.status === 'queued')
+    return (
+      <span className="chat-state">
+        <ClockCircleOutlined /> Enviando
+      </span>
+    );
   const double = m.status === 'delivered' || m.status === 'read';
   return (
-    <span className={`chat-state${m.status === 'read' ? ' chat-state-read' : ''}`} aria-label={{ sent: 'Enviado', delivered: 'Entregado', read: 'Leído' }[m.status as 'sent']}>
+    <span
+      className={`chat-state${m.status === 'read' ? ' chat-state-read' : ''}`}
+      aria-label={{ sent: 'Enviado', delivered: 'Entregado', read: 'Leído' }[m.status as 'sent']}
+    >
       <CheckOutlined />
       {double && <CheckOutlined className="chat-second-check" />}
     </span>
   );
 }
 
-function Bubble({ m, timeZone, onImage, onMediaLoad }: { m: ChatMessage; timeZone: string; onImage: (url: string) => void; onMediaLoad: () => void }) {
+function Bubble({
+  m,
+  timeZone,
+  onImage,
+  onMediaLoad,
+}: {
+  m: ChatMessage;
+  timeZone: string;
+  onImage: (url: string) => void;
+  onMediaLoad: () => void;
+}) {
   const image = m.attachments.image;
   const audio = m.attachments.audio;
-  const author = m.message_type === 'incoming' ? null : m.ai ? 'Asistente IA' : m.author_name ?? (m.author_human ? 'Personal' : 'Mensaje automático');
+  const author =
+    m.message_type === 'incoming' ? null : m.ai ? 'Asistente IA' : (m.author_name ?? (m.author_human ? 'Personal' : 'Mensaje automático'));
   return (
     <div className={`chat-row chat-row-${m.message_type}`}>
-      <div className={`chat-bubble chat-bubble-${m.message_type}${m.status === 'failed' ? ' chat-bubble-failed' : ''}`} data-testid="chat-message">
+      <div
+        className={`chat-bubble chat-bubble-${m.message_type}${m.status === 'failed' ? ' chat-bubble-failed' : ''}`}
+        data-testid="chat-message"
+      >
         {(author || m.ai) && (
           <div className="chat-author">
-            {m.ai && <Tag color="purple" icon={<RobotOutlined />} className="chat-ai-tag">IA</Tag>}
+            {m.ai && (
+              <Tag color="purple" icon={<RobotOutlined />} className="chat-ai-tag">
+                IA
+              </Tag>
+            )}
             {author && <span>{author}</span>}
           </div>
         )}
@@ -147,28 +194,34 @@ export default function ChatTab({ patient, active }: PatientTabProps) {
   const role = readSession()?.role_name;
   const canWrite = isRole(role) && can(role, 'clinical.write') && patient.status !== PATIENT_STATUS.deceased;
 
-  const fetchPage = useCallback(async (page: number) => {
-    const res = await http.get<ChatPage>(`${API_URL}/patients/${patient.id}/messages`, { params: { page, per_page: CHAT_PAGE_SIZE } });
-    return res.data;
-  }, [patient.id]);
+  const fetchPage = useCallback(
+    async (page: number) => {
+      const res = await http.get<ChatPage>(`${API_URL}/patients/${patient.id}/messages`, { params: { page, per_page: CHAT_PAGE_SIZE } });
+      return res.data;
+    },
+    [patient.id],
+  );
 
   /** Page 1 again: new messages and status changes, without losing the older pages already shown. */
-  const refreshLatest = useCallback(async (scrollToEnd: boolean) => {
-    try {
-      const data = await fetchPage(1);
-      const el = listRef.current;
-      const nearBottom = !el || el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-      setMessages((prev) => {
-        const merged = mergeMessages(prev, data.messages);
-        if ((scrollToEnd || nearBottom) && merged.length !== prev.length) anchor.current = { kind: 'bottom' };
-        return merged;
-      });
-      setTotal(data.total_count);
-      setError(null);
-    } catch (err) {
-      setError((err as VigiaHttpError).message);
-    }
-  }, [fetchPage]);
+  const refreshLatest = useCallback(
+    async (scrollToEnd: boolean) => {
+      try {
+        const data = await fetchPage(1);
+        const el = listRef.current;
+        const nearBottom = !el || el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+        setMessages((prev) => {
+          const merged = mergeMessages(prev, data.messages);
+          if ((scrollToEnd || nearBottom) && merged.length !== prev.length) anchor.current = { kind: 'bottom' };
+          return merged;
+        });
+        setTotal(data.total_count);
+        setError(null);
+      } catch (err) {
+        setError((err as VigiaHttpError).message);
+      }
+    },
+    [fetchPage],
+  );
 
   const loadOlder = useCallback(async () => {
     if (busy.current || nextPage == null) return;
@@ -280,8 +333,12 @@ export default function ChatTab({ patient, active }: PatientTabProps) {
       className="chat-card"
       title={
         <div className="chat-heading">
-          <Typography.Title level={5} className="chat-title">{CHAT_TEXTS.title}</Typography.Title>
-          <Typography.Text type="secondary" className="chat-subtitle">{chatSubtitle(last, now, timeZone)}</Typography.Text>
+          <Typography.Title level={5} className="chat-title">
+            {CHAT_TEXTS.title}
+          </Typography.Title>
+          <Typography.Text type="secondary" className="chat-subtitle">
+            {chatSubtitle(last, now, timeZone)}
+          </Typography.Text>
         </div>
       }
       extra={
@@ -295,21 +352,35 @@ export default function ChatTab({ patient, active }: PatientTabProps) {
       {error && <Alert type="error" showIcon message={error} className="chat-alert" />}
       <div className="chat-frame">
         <div className="chat-list" ref={listRef} onScroll={onScroll} data-testid="chat-list" aria-live="polite">
-          {loading && <div className="chat-loading"><Spin size="small" /></div>}
+          {loading && (
+            <div className="chat-loading">
+              <Spin size="small" />
+            </div>
+          )}
           {empty && <Empty description={CHAT_TEXTS.empty} image={Empty.PRESENTED_IMAGE_SIMPLE} />}
           {messages.map((m, i) => {
             const label = dayLabel(new Date(m.created_at), now, timeZone);
             const previous = i > 0 ? dayLabel(new Date(messages[i - 1].created_at), now, timeZone) : null;
             return (
               <Fragment key={m.id}>
-                {label !== previous && <div className="chat-day"><span>{label}</span></div>}
+                {label !== previous && (
+                  <div className="chat-day">
+                    <span>{label}</span>
+                  </div>
+                )}
                 <Bubble m={m} timeZone={timeZone} onImage={setViewer} onMediaLoad={onMediaLoad} />
               </Fragment>
             );
           })}
         </div>
         {!atBottom && (
-          <Button className="chat-to-bottom" shape="circle" icon={<ArrowDownOutlined />} onClick={scrollToBottom} aria-label="Ir al último mensaje" />
+          <Button
+            className="chat-to-bottom"
+            shape="circle"
+            icon={<ArrowDownOutlined />}
+            onClick={scrollToBottom}
+            aria-label="Ir al último mensaje"
+          />
         )}
       </div>
       <Space.Compact className="chat-composer">

@@ -4,7 +4,12 @@ import { SearchOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../../contract';
 import { notify } from '../../../providers/notification';
 import {
-  CONDITION_MESSAGES, CONDITION_NOTES_MAX, CONDITION_SEARCH_DEBOUNCE_MS, conditionDialogMode, conditionDialogTitle, shouldSearchConditions,
+  CONDITION_MESSAGES,
+  CONDITION_NOTES_MAX,
+  CONDITION_SEARCH_DEBOUNCE_MS,
+  conditionDialogMode,
+  conditionDialogTitle,
+  shouldSearchConditions,
   type ConditionDialogMode,
 } from '@vigia/contract/rules/conditions';
 import { errorMessage, getJson, getList, postJson, putJson } from '../../prompts/record-api';
@@ -100,13 +105,20 @@ export default function ConditionsTab({ patient, active }: PatientTabProps) {
 
   const byType = new Map(records.map((r) => [r.condition_type.id, r]));
   const priorityItems: Item[] = priorityTypes.map((type) => ({ type, record: byType.get(type.id) ?? null }));
-  const otherItems: Item[] = records.filter((r) => r.condition_type.priority === 0 && r.active).map((r) => ({ type: r.condition_type, record: r }));
-  const resultItems: Item[] = results.filter((t) => !byType.get(t.id)?.active).map((type) => ({ type, record: byType.get(type.id) ?? null }));
+  const otherItems: Item[] = records
+    .filter((r) => r.condition_type.priority === 0 && r.active)
+    .map((r) => ({ type: r.condition_type, record: r }));
+  const resultItems: Item[] = results
+    .filter((t) => !byType.get(t.id)?.active)
+    .map((type) => ({ type, record: byType.get(type.id) ?? null }));
   const anyPriority = priorityItems.some((i) => i.record?.active);
 
   const open = (item: Item) => {
-    setNotes(item.record?.active ? item.record.notes ?? '' : '');
-    setDialog({ item, mode: conditionDialogMode({ active: !!item.record?.active, priority: item.type.priority, hasRecord: !!item.record }) });
+    setNotes(item.record?.active ? (item.record.notes ?? '') : '');
+    setDialog({
+      item,
+      mode: conditionDialogMode({ active: !!item.record?.active, priority: item.type.priority, hasRecord: !!item.record }),
+    });
   };
 
   const afterChange = async (message: string) => {
@@ -151,13 +163,19 @@ export default function ConditionsTab({ patient, active }: PatientTabProps) {
   return (
     <Spin spinning={loading}>
       <div className="record-tab">
-        <Typography.Title level={5} className="condition-section-title">Antecedentes Prioritarios</Typography.Title>
+        <Typography.Title level={5} className="condition-section-title">
+          Antecedentes Prioritarios
+        </Typography.Title>
         {!anyPriority && <Typography.Paragraph type="secondary">{CONDITION_MESSAGES.noPriority}</Typography.Paragraph>}
         <div className="conditions-grid">
-          {priorityItems.map((item) => <ConditionCard key={item.type.id} item={item} onOpen={open} disabled={!canWrite} />)}
+          {priorityItems.map((item) => (
+            <ConditionCard key={item.type.id} item={item} onOpen={open} disabled={!canWrite} />
+          ))}
         </div>
 
-        <Typography.Title level={5} className="condition-section-title">Otros Antecedentes</Typography.Title>
+        <Typography.Title level={5} className="condition-section-title">
+          Otros Antecedentes
+        </Typography.Title>
         <Input
           allowClear
           className="conditions-search"
@@ -171,7 +189,9 @@ export default function ConditionsTab({ patient, active }: PatientTabProps) {
         />
         {resultItems.length > 0 && (
           <div className="conditions-grid">
-            {resultItems.map((item) => <ConditionCard key={`r${item.type.id}`} item={item} onOpen={open} disabled={!canWrite} />)}
+            {resultItems.map((item) => (
+              <ConditionCard key={`r${item.type.id}`} item={item} onOpen={open} disabled={!canWrite} />
+            ))}
           </div>
         )}
         {shouldSearchConditions(query) && !searching && resultItems.length === 0 && (
@@ -179,7 +199,9 @@ export default function ConditionsTab({ patient, active }: PatientTabProps) {
         )}
         {otherItems.length > 0 ? (
           <div className="conditions-grid">
-            {otherItems.map((item) => <ConditionCard key={item.type.id} item={item} onOpen={open} disabled={!canWrite} />)}
+            {otherItems.map((item) => (
+              <ConditionCard key={item.type.id} item={item} onOpen={open} disabled={!canWrite} />
+            ))}
           </div>
         ) : (
           !loading && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Sin otros antecedentes registrados" />
@@ -192,15 +214,30 @@ export default function ConditionsTab({ patient, active }: PatientTabProps) {
         destroyOnHidden
         footer={[
           ...(dialog?.mode === 'edit'
-            ? [<Button key="delete" danger loading={saving} onClick={remove}>Eliminar Antecedente</Button>]
+            ? [
+                <Button key="delete" danger loading={saving} onClick={remove}>
+                  Eliminar Antecedente
+                </Button>,
+              ]
             : []),
-          <Button key="cancel" onClick={() => setDialog(null)}>Cancelar</Button>,
-          <Button key="save" type="primary" loading={saving} onClick={save}>Guardar</Button>,
+          <Button key="cancel" onClick={() => setDialog(null)}>
+            Cancelar
+          </Button>,
+          <Button key="save" type="primary" loading={saving} onClick={save}>
+            Guardar
+          </Button>,
         ]}
       >
         <Form layout="vertical">
           <Form.Item label="Notas" htmlFor="condition-notes">
-            <Input.TextArea id="condition-notes" rows={4} maxLength={CONDITION_NOTES_MAX} showCount value={notes} onChange={(e) => setNotes(e.target.value)} />
+            <Input.TextArea
+              id="condition-notes"
+              rows={4}
+              maxLength={CONDITION_NOTES_MAX}
+              showCount
+              value={notes}
+              onChange={(e) => setNotes(e.target.value)}
+            />
           </Form.Item>
         </Form>
       </Modal>

@@ -25,7 +25,17 @@ interface RecordValues {
 }
 
 /** 'Registrar medición': one reading; blood pressure as systolic and diastolic (D6, 03 §5 vitals rule). */
-export function RecordDialog({ open, patientId, onClose, onSaved }: { open: boolean; patientId: number; onClose: () => void; onSaved: () => void }) {
+export function RecordDialog({
+  open,
+  patientId,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  patientId: number;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const { notification } = App.useApp();
   const [form] = Form.useForm<RecordValues>();
   const [saving, setSaving] = useState(false);
@@ -39,19 +49,25 @@ export function RecordDialog({ open, patientId, onClose, onSaved }: { open: bool
     if (open) form.setFieldsValue({ chart: 'heart_rate', value: undefined, systolic: undefined, diastolic: undefined, when: dayjs() });
   }, [open, form]);
 
-  const rule = (element: number) => ({ required: true, validator: (_: unknown, v: string | undefined) => {
-    const message = validateVitalValue(element, v?.trim() ?? '');
-    return message ? Promise.reject(new Error(message)) : Promise.resolve();
-  } });
+  const rule = (element: number) => ({
+    required: true,
+    validator: (_: unknown, v: string | undefined) => {
+      const message = validateVitalValue(element, v?.trim() ?? '');
+      return message ? Promise.reject(new Error(message)) : Promise.resolve();
+    },
+  });
 
   const submit = async () => {
     const v = await form.validateFields();
     setSaving(true);
     try {
       const when = v.when.toDate().toISOString();
-      await measurementsApi.record(patientId, isPressure
-        ? { systolic: Number(v.systolic), diastolic: Number(v.diastolic), when }
-        : { clinical_element: chart.elements[0], value: Number(v.value), when });
+      await measurementsApi.record(
+        patientId,
+        isPressure
+          ? { systolic: Number(v.systolic), diastolic: Number(v.diastolic), when }
+          : { clinical_element: chart.elements[0], value: Number(v.value), when },
+      );
       notification.success({ message: 'Medición registrada correctamente' });
       onSaved();
     } catch (e) {
@@ -65,10 +81,24 @@ export function RecordDialog({ open, patientId, onClose, onSaved }: { open: bool
   };
 
   return (
-    <Modal open={open} title="Registrar medición" okText="Guardar" cancelText="Cancelar" onOk={() => void submit()} onCancel={onClose} confirmLoading={saving} destroyOnHidden>
+    <Modal
+      open={open}
+      title="Registrar medición"
+      okText="Guardar"
+      cancelText="Cancelar"
+      onOk={() => void submit()}
+      onCancel={onClose}
+      confirmLoading={saving}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical" requiredMark>
         <Form.Item name="chart" label="Signo vital" rules={[{ required: true, message: '¡El campo es requerido!' }]}>
-          <Radio.Group optionType="button" buttonStyle="solid" options={CHARTS.map((c) => ({ value: c.key, label: c.title }))} style={{ display: 'flex', flexWrap: 'wrap', gap: 6 }} />
+          <Radio.Group
+            optionType="button"
+            buttonStyle="solid"
+            options={CHARTS.map((c) => ({ value: c.key, label: c.title }))}
+            style={{ display: 'flex', flexWrap: 'wrap', gap: 6 }}
+          />
         </Form.Item>
         {isPressure ? (
           <Row gutter={12}>
@@ -89,7 +119,13 @@ export function RecordDialog({ open, patientId, onClose, onSaved }: { open: bool
           </Form.Item>
         )}
         <Form.Item name="when" label="Fecha y hora" rules={[{ required: true, message: '¡El campo es requerido!' }]}>
-          <DatePicker showTime={{ format: 'HH:mm' }} format="DD/MM/YYYY HH:mm" style={{ width: '100%' }} disabledDate={(d) => d.isAfter(dayjs(), 'day')} allowClear={false} />
+          <DatePicker
+            showTime={{ format: 'HH:mm' }}
+            format="DD/MM/YYYY HH:mm"
+            style={{ width: '100%' }}
+            disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+            allowClear={false}
+          />
         </Form.Item>
       </Form>
     </Modal>
@@ -97,7 +133,19 @@ export function RecordDialog({ open, patientId, onClose, onSaved }: { open: bool
 }
 
 /** Soft delete with a reason of 15 to 140 characters (D15, 01 §4). */
-export function DeleteDialog({ reading, patientId, timeZone, onClose, onDeleted }: { reading: Reading | null; patientId: number; timeZone: string; onClose: () => void; onDeleted: () => void }) {
+export function DeleteDialog({
+  reading,
+  patientId,
+  timeZone,
+  onClose,
+  onDeleted,
+}: {
+  reading: Reading | null;
+  patientId: number;
+  timeZone: string;
+  onClose: () => void;
+  onDeleted: () => void;
+}) {
   const { notification } = App.useApp();
   const [comment, setComment] = useState('');
   const [saving, setSaving] = useState(false);
@@ -130,16 +178,27 @@ export function DeleteDialog({ reading, patientId, timeZone, onClose, onDeleted 
     >
       {reading && (
         <Typography.Paragraph>
-          {reading.label}: <Typography.Text strong>{reading.text}</Typography.Text> del {formatWhen(reading.when, timeZone)}. La medición dejará de
-          mostrarse en las gráficas y reportes.
+          {reading.label}: <Typography.Text strong>{reading.text}</Typography.Text> del {formatWhen(reading.when, timeZone)}. La medición
+          dejará de mostrarse en las gráficas y reportes.
         </Typography.Paragraph>
       )}
       <Form layout="vertical">
-        <Form.Item label="Motivo de la eliminación" required validateStatus={comment && error ? 'error' : undefined} help={comment && error ? DELETION_REASON_MESSAGE : undefined}>
-          <Input.TextArea aria-label="Motivo de la eliminación" value={comment} onChange={(e) => setComment(e.target.value)} rows={3} showCount maxLength={DELETION_REASON_MAX} />
+        <Form.Item
+          label="Motivo de la eliminación"
+          required
+          validateStatus={comment && error ? 'error' : undefined}
+          help={comment && error ? DELETION_REASON_MESSAGE : undefined}
+        >
+          <Input.TextArea
+            aria-label="Motivo de la eliminación"
+            value={comment}
+            onChange={(e) => setComment(e.target.value)}
+            rows={3}
+            showCount
+            maxLength={DELETION_REASON_MAX}
+          />
         </Form.Item>
       </Form>
     </Modal>
   );
 }
-

@@ -2,8 +2,19 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import { Alert, Button, Card, Col, Empty, List, Row, Select, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import {
-  CHARTS, CHART_EMPTY, CHART_LOAD_ERROR, LAST_READINGS, SERIES_NAMES,
-  alarmBands, defaultLatest, latestOptions, latestPoints, pairBloodPressure, showLatestSelector, type AlarmBand, type ChartPoint,
+  CHARTS,
+  CHART_EMPTY,
+  CHART_LOAD_ERROR,
+  LAST_READINGS,
+  SERIES_NAMES,
+  alarmBands,
+  defaultLatest,
+  latestOptions,
+  latestPoints,
+  pairBloodPressure,
+  showLatestSelector,
+  type AlarmBand,
+  type ChartPoint,
 } from '@vigia/contract/rules/charts';
 import { formatWhen, measurementsApi, type Measurement } from '../../../charts/measurements.api';
 import type { PatientTabProps } from '../types';
@@ -37,7 +48,14 @@ async function fetchVital(patientId: number, elements: readonly number[]): Promi
 
 const toPoint = (m: Measurement): ChartPoint => ({ when: Date.parse(m.when), value: m.value });
 
-function VitalCard({ chart, patientId, timeZone, pending, canDelete, onDelete }: {
+function VitalCard({
+  chart,
+  patientId,
+  timeZone,
+  pending,
+  canDelete,
+  onDelete,
+}: {
   chart: ChartDef;
   patientId: number;
   timeZone: string;
@@ -51,15 +69,18 @@ function VitalCard({ chart, patientId, timeZone, pending, canDelete, onDelete }:
   const elements = chart.elements as readonly number[];
 
   /** The tab's reads when given, else new ones (the card's reload and retry buttons). */
-  const load = useCallback(async (started?: Promise<Ready>) => {
-    setLoaded({ state: 'loading' });
-    try {
-      setLoaded(await (started ?? fetchVital(patientId, elements)));
-      setLatest(null);
-    } catch {
-      setLoaded({ state: 'error' });
-    }
-  }, [patientId, elements]);
+  const load = useCallback(
+    async (started?: Promise<Ready>) => {
+      setLoaded({ state: 'loading' });
+      try {
+        setLoaded(await (started ?? fetchVital(patientId, elements)));
+        setLatest(null);
+      } catch {
+        setLoaded({ state: 'error' });
+      }
+    },
+    [patientId, elements],
+  );
 
   useEffect(() => {
     void load(pending);
@@ -71,19 +92,44 @@ function VitalCard({ chart, patientId, timeZone, pending, canDelete, onDelete }:
       const [sys, dia] = loaded.rows;
       const pairs = pairBloodPressure(sys.map(toPoint), dia.map(toPoint));
       const byWhen = new Map(sys.map((m) => [Date.parse(m.when), m]));
-      const readings: Reading[] = (pairs ?? []).slice().reverse().map((p) => {
-        const m = byWhen.get(p.when)!;
-        return { id: m.id, when: m.when, text: `${p.systolic}/${p.diastolic} ${chart.unit}`, eraseble: m.eraseble, label: 'Presión arterial' };
-      });
+      const readings: Reading[] = (pairs ?? [])
+        .slice()
+        .reverse()
+        .map((p) => {
+          const m = byWhen.get(p.when)!;
+          return {
+            id: m.id,
+            when: m.when,
+            text: `${p.systolic}/${p.diastolic} ${chart.unit}`,
+            eraseble: m.eraseble,
+            label: 'Presión arterial',
+          };
+        });
       const count = pairs?.length ?? 0;
-      return { drawable: pairs !== null, count, readings, series: (n: number) => [
-        { name: SERIES_NAMES[3], points: latestPoints(sys.map(toPoint), n) },
-        { name: SERIES_NAMES[4], points: latestPoints(dia.map(toPoint), n) },
-      ] };
+      return {
+        drawable: pairs !== null,
+        count,
+        readings,
+        series: (n: number) => [
+          { name: SERIES_NAMES[3], points: latestPoints(sys.map(toPoint), n) },
+          { name: SERIES_NAMES[4], points: latestPoints(dia.map(toPoint), n) },
+        ],
+      };
     }
     const rows = loaded.rows[0];
-    const readings: Reading[] = rows.map((m) => ({ id: m.id, when: m.when, text: `${m.value} ${chart.unit}`, eraseble: m.eraseble, label: chart.title }));
-    return { drawable: true, count: rows.length, readings, series: (n: number) => [{ name: chart.title, points: latestPoints(rows.map(toPoint), n) }] };
+    const readings: Reading[] = rows.map((m) => ({
+      id: m.id,
+      when: m.when,
+      text: `${m.value} ${chart.unit}`,
+      eraseble: m.eraseble,
+      label: chart.title,
+    }));
+    return {
+      drawable: true,
+      count: rows.length,
+      readings,
+      series: (n: number) => [{ name: chart.title, points: latestPoints(rows.map(toPoint), n) }],
+    };
   }, [loaded, chart]);
 
   const count = view?.count ?? 0;
@@ -118,7 +164,16 @@ function VitalCard({ chart, patientId, timeZone, pending, canDelete, onDelete }:
     >
       {loaded.state === 'loading' && <Skeleton active paragraph={{ rows: 5 }} />}
       {loaded.state === 'error' && (
-        <Alert type="error" showIcon message={CHART_LOAD_ERROR} action={<Button size="small" onClick={() => void load()}>Reintentar</Button>} />
+        <Alert
+          type="error"
+          showIcon
+          message={CHART_LOAD_ERROR}
+          action={
+            <Button size="small" onClick={() => void load()}>
+              Reintentar
+            </Button>
+          }
+        />
       )}
       {view && count === 0 && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={CHART_EMPTY} />}
       {view && count > 0 && (
@@ -134,22 +189,38 @@ function VitalCard({ chart, patientId, timeZone, pending, canDelete, onDelete }:
           )}
           {bands.length > 0 && (
             <Space size={[4, 4]} wrap style={{ margin: '8px 0' }}>
-              {bands.slice().reverse().map((b) => (
-                <Tag key={b.key} color={b.color}>{`${b.label} (${b.from}–${b.to})`}</Tag>
-              ))}
+              {bands
+                .slice()
+                .reverse()
+                .map((b) => (
+                  <Tag key={b.key} color={b.color}>{`${b.label} (${b.from}–${b.to})`}</Tag>
+                ))}
             </Space>
           )}
-          <Typography.Text strong style={{ display: 'block', marginTop: 8 }}>Últimas lecturas</Typography.Text>
+          <Typography.Text strong style={{ display: 'block', marginTop: 8 }}>
+            Últimas lecturas
+          </Typography.Text>
           <List
             size="small"
             dataSource={view.readings.slice(0, LAST_READINGS)}
             renderItem={(r) => (
               <List.Item
-                actions={canDelete && r.eraseble ? [
-                  <Tooltip key="del" title="Eliminar medición">
-                    <Button type="text" size="small" danger icon={<DeleteOutlined />} aria-label={`Eliminar medición ${r.text} del ${formatWhen(r.when, timeZone)}`} onClick={() => onDelete(r)} />
-                  </Tooltip>,
-                ] : []}
+                actions={
+                  canDelete && r.eraseble
+                    ? [
+                        <Tooltip key="del" title="Eliminar medición">
+                          <Button
+                            type="text"
+                            size="small"
+                            danger
+                            icon={<DeleteOutlined />}
+                            aria-label={`Eliminar medición ${r.text} del ${formatWhen(r.when, timeZone)}`}
+                            onClick={() => onDelete(r)}
+                          />
+                        </Tooltip>,
+                      ]
+                    : []
+                }
               >
                 <Typography.Text type="secondary">{formatWhen(r.when, timeZone)}</Typography.Text>
                 <Typography.Text strong>{r.text}</Typography.Text>
@@ -174,24 +245,33 @@ export default function MeasurementsTab({ patient, active }: PatientTabProps) {
     mounted.current = true;
   }, [active]);
   const canWrite = patient.permissions.edit;
-  const blocked = patient.status === 0 ? 'El paciente está inactivo y no puede enviar mediciones.' : patient.status === 3 ? 'El paciente está registrado como fallecido.' : null;
+  const blocked =
+    patient.status === 0
+      ? 'El paciente está inactivo y no puede enviar mediciones.'
+      : patient.status === 3
+        ? 'El paciente está registrado como fallecido.'
+        : null;
   const refresh = () => setVersion((v) => v + 1);
   // Every card's reads leave while the tab renders, not once the cards are on screen: the first
   // render of the tab takes ~0.3 s of the main thread (bench, patient page in Chromium). A new
   // version (reload, tab shown again) starts them again.
   const pending = useMemo(() => {
     void version;
-    return new Map(CHARTS.map((chart) => {
-      const reads = fetchVital(patient.id, chart.elements as readonly number[]);
-      reads.catch(() => undefined); // answered by the card, which shows the error
-      return [chart.key, reads] as const;
-    }));
+    return new Map(
+      CHARTS.map((chart) => {
+        const reads = fetchVital(patient.id, chart.elements as readonly number[]);
+        reads.catch(() => undefined); // answered by the card, which shows the error
+        return [chart.key, reads] as const;
+      }),
+    );
   }, [patient.id, version]);
 
   return (
     <div className="measurements-tab">
       <Space style={{ marginBottom: 12, width: '100%', justifyContent: 'flex-end' }}>
-        <Button icon={<ReloadOutlined />} onClick={refresh}>Recargar</Button>
+        <Button icon={<ReloadOutlined />} onClick={refresh}>
+          Recargar
+        </Button>
         <Tooltip title={!canWrite ? 'Su rol no permite registrar mediciones.' : blocked}>
           <Button type="primary" icon={<PlusOutlined />} disabled={!canWrite || !!blocked} onClick={() => setRecording(true)}>
             Registrar medición
@@ -201,13 +281,41 @@ export default function MeasurementsTab({ patient, active }: PatientTabProps) {
       <Row gutter={[16, 16]}>
         {CHARTS.map((chart) => (
           <Col key={chart.key} xs={24} xl={12}>
-            <VitalCard chart={chart} patientId={patient.id} timeZone={patient.time_zone} pending={pending.get(chart.key)!} canDelete={canWrite} onDelete={setDeleting} />
+            <VitalCard
+              chart={chart}
+              patientId={patient.id}
+              timeZone={patient.time_zone}
+              pending={pending.get(chart.key)!}
+              canDelete={canWrite}
+              onDelete={setDeleting}
+            />
           </Col>
         ))}
       </Row>
       <Suspense fallback={null}>
-        {recording && <RecordDialog open patientId={patient.id} onClose={() => setRecording(false)} onSaved={() => { setRecording(false); refresh(); }} />}
-        {deleting && <DeleteDialog reading={deleting} patientId={patient.id} timeZone={patient.time_zone} onClose={() => setDeleting(null)} onDeleted={() => { setDeleting(null); refresh(); }} />}
+        {recording && (
+          <RecordDialog
+            open
+            patientId={patient.id}
+            onClose={() => setRecording(false)}
+            onSaved={() => {
+              setRecording(false);
+              refresh();
+            }}
+          />
+        )}
+        {deleting && (
+          <DeleteDialog
+            reading={deleting}
+            patientId={patient.id}
+            timeZone={patient.time_zone}
+            onClose={() => setDeleting(null)}
+            onDeleted={() => {
+              setDeleting(null);
+              refresh();
+            }}
+          />
+        )}
       </Suspense>
     </div>
   );

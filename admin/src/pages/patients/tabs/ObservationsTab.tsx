@@ -94,9 +94,24 @@ export default function ObservationsTab({ patient, active }: PatientTabProps) {
                     {note.user_name ?? ''} · {formatDateTime(new Date(note.observed_at), note.time_zone)} · {note.timespan_text}
                   </Typography.Text>
                   {note.erasable && (
-                    <Popconfirm title="¿Eliminar esta anotación?" okText="Eliminar" cancelText="Cancelar" okButtonProps={{ danger: true }} onConfirm={() => remove(note)} disabled={!canWrite}>
+                    <Popconfirm
+                      title="¿Eliminar esta anotación?"
+                      okText="Eliminar"
+                      cancelText="Cancelar"
+                      okButtonProps={{ danger: true }}
+                      onConfirm={() => remove(note)}
+                      disabled={!canWrite}
+                    >
                       <Tooltip title={canWrite ? 'Eliminar' : reason}>
-                        <Button aria-label="Eliminar anotación" type="text" danger size="small" icon={<DeleteOutlined />} disabled={!canWrite} className="observation-delete" />
+                        <Button
+                          aria-label="Eliminar anotación"
+                          type="text"
+                          danger
+                          size="small"
+                          icon={<DeleteOutlined />}
+                          disabled={!canWrite}
+                          className="observation-delete"
+                        />
                       </Tooltip>
                     </Popconfirm>
                   )}
@@ -113,16 +128,33 @@ export default function ObservationsTab({ patient, active }: PatientTabProps) {
         onCancel={() => setCreating(false)}
         destroyOnHidden
         footer={[
-          <Button key="cancel" onClick={() => setCreating(false)}>Cancelar</Button>,
-          <Button key="create" type="primary" loading={saving} disabled={type === undefined || !text.trim()} onClick={create}>Crear</Button>,
+          <Button key="cancel" onClick={() => setCreating(false)}>
+            Cancelar
+          </Button>,
+          <Button key="create" type="primary" loading={saving} disabled={type === undefined || !text.trim()} onClick={create}>
+            Crear
+          </Button>,
         ]}
       >
         <Form layout="vertical">
           <Form.Item label="Tipo" htmlFor="observation-type">
-            <Select id="observation-type" placeholder="Seleccione el tipo" value={type} onChange={setType} options={STAFF_OBSERVATION_TYPES.map((t) => ({ ...t }))} />
+            <Select
+              id="observation-type"
+              placeholder="Seleccione el tipo"
+              value={type}
+              onChange={setType}
+              options={STAFF_OBSERVATION_TYPES.map((t) => ({ ...t }))}
+            />
           </Form.Item>
           <Form.Item label="Observación" htmlFor="observation-text">
-            <Input.TextArea id="observation-text" rows={5} maxLength={600} showCount value={text} onChange={(e) => setText(e.target.value)} />
+            <Input.TextArea
+              id="observation-text"
+              rows={5}
+              maxLength={600}
+              showCount
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+            />
           </Form.Item>
         </Form>
       </Modal>

@@ -25,7 +25,12 @@ export default function OrdersTab({ patient, active }: PatientTabProps) {
     try {
       const [cards, table] = await Promise.all([
         ordersApi.patientOrders(patient.id, { filter: '0', _start: 0, _end: 100 }),
-        ordersApi.patientOrders(patient.id, { filter: '3', type, _start: (paging.page - 1) * paging.size, _end: paging.page * paging.size }),
+        ordersApi.patientOrders(patient.id, {
+          filter: '3',
+          type,
+          _start: (paging.page - 1) * paging.size,
+          _end: paging.page * paging.size,
+        }),
       ]);
       setToManage(cards.rows);
       setHistory({ ...table, loading: false });
@@ -41,8 +46,12 @@ export default function OrdersTab({ patient, active }: PatientTabProps) {
   return (
     <div>
       <Space style={{ marginBottom: 16 }} wrap>
-        <Button type="primary" icon={<PlusOutlined />} disabled={!canCreate} onClick={() => setDialog('single')}>Crear orden</Button>
-        <Button icon={<AppstoreAddOutlined />} disabled={!canCreate} onClick={() => setDialog('bulk')}>Crear múltiples órdenes</Button>
+        <Button type="primary" icon={<PlusOutlined />} disabled={!canCreate} onClick={() => setDialog('single')}>
+          Crear orden
+        </Button>
+        <Button icon={<AppstoreAddOutlined />} disabled={!canCreate} onClick={() => setDialog('bulk')}>
+          Crear múltiples órdenes
+        </Button>
       </Space>
       <Typography.Title level={5}>Órdenes por programar</Typography.Title>
       {toManage.length === 0 ? (
@@ -50,21 +59,55 @@ export default function OrdersTab({ patient, active }: PatientTabProps) {
       ) : (
         <div className="order-cards">
           {toManage.map((o) => (
-            <Card key={o.id} size="small" hoverable onClick={() => setTimeout(() => navigate(`/patients/${patient.id}/orders/${o.id}`), NAVIGATION_DELAY_MS)}
-              title={<Space>{o.order_type_name}<OrderStatusTag order={o} /></Space>}>
-              <Typography.Paragraph ellipsis={{ rows: 2 }} style={{ marginBottom: 4 }}>{o.description}</Typography.Paragraph>
+            <Card
+              key={o.id}
+              size="small"
+              hoverable
+              onClick={() => setTimeout(() => navigate(`/patients/${patient.id}/orders/${o.id}`), NAVIGATION_DELAY_MS)}
+              title={
+                <Space>
+                  {o.order_type_name}
+                  <OrderStatusTag order={o} />
+                </Space>
+              }
+            >
+              <Typography.Paragraph ellipsis={{ rows: 2 }} style={{ marginBottom: 4 }}>
+                {o.description}
+              </Typography.Paragraph>
               <Typography.Text type="secondary">Creada {patientDateTime(o.created_at, o.time_zone_patient)}</Typography.Text>
             </Card>
           ))}
         </div>
       )}
       <Space style={{ margin: '8px 0' }}>
-        <Typography.Title level={5} style={{ margin: 0 }}>Historial</Typography.Title>
-        <Select allowClear placeholder="Tipo" style={{ width: 180 }} value={type} onChange={(v) => { setType(v); setPaging((p) => ({ ...p, page: 1 })); }}
-          options={[{ value: 0, label: 'Signos Vitales' }, { value: 1, label: 'Medicamentos' }]} aria-label="Tipo" />
+        <Typography.Title level={5} style={{ margin: 0 }}>
+          Historial
+        </Typography.Title>
+        <Select
+          allowClear
+          placeholder="Tipo"
+          style={{ width: 180 }}
+          value={type}
+          onChange={(v) => {
+            setType(v);
+            setPaging((p) => ({ ...p, page: 1 }));
+          }}
+          options={[
+            { value: 0, label: 'Signos Vitales' },
+            { value: 1, label: 'Medicamentos' },
+          ]}
+          aria-label="Tipo"
+        />
       </Space>
-      <OrdersTable rows={history.rows} total={history.total} loading={history.loading} page={paging.page} size={paging.size} pageLabel="Órdenes por página"
-        onPage={(page, size) => setPaging({ page, size })} />
+      <OrdersTable
+        rows={history.rows}
+        total={history.total}
+        loading={history.loading}
+        page={paging.page}
+        size={paging.size}
+        pageLabel="Órdenes por página"
+        onPage={(page, size) => setPaging({ page, size })}
+      />
       <SingleOrderDialog patientId={patient.id} open={dialog === 'single'} onClose={() => setDialog(null)} onCreated={() => void load()} />
       <BulkOrderDialog patient={patient} open={dialog === 'bulk'} onClose={() => setDialog(null)} onCreated={() => void load()} />
     </div>

@@ -23,14 +23,28 @@ function RangeFields({ value, onChange, prefix }: { value: Range; onChange: (r: 
     <Row gutter={12}>
       <Col span={12}>
         <Form.Item label="Fecha Inicio" htmlFor={`${prefix}-start`}>
-          <DatePicker id={`${prefix}-start`} format="DD/MM/YYYY" allowClear={false} style={{ width: '100%' }} value={value[0]}
-            disabledDate={(d) => d.isAfter(value[1], 'day')} onChange={(d) => d && onChange([d, value[1]])} />
+          <DatePicker
+            id={`${prefix}-start`}
+            format="DD/MM/YYYY"
+            allowClear={false}
+            style={{ width: '100%' }}
+            value={value[0]}
+            disabledDate={(d) => d.isAfter(value[1], 'day')}
+            onChange={(d) => d && onChange([d, value[1]])}
+          />
         </Form.Item>
       </Col>
       <Col span={12}>
         <Form.Item label="Fecha Fin" htmlFor={`${prefix}-end`}>
-          <DatePicker id={`${prefix}-end`} format="DD/MM/YYYY" allowClear={false} style={{ width: '100%' }} value={value[1]}
-            disabledDate={(d) => d.isBefore(value[0], 'day') || d.isAfter(dayjs(), 'day')} onChange={(d) => d && onChange([value[0], d])} />
+          <DatePicker
+            id={`${prefix}-end`}
+            format="DD/MM/YYYY"
+            allowClear={false}
+            style={{ width: '100%' }}
+            value={value[1]}
+            disabledDate={(d) => d.isBefore(value[0], 'day') || d.isAfter(dayjs(), 'day')}
+            onChange={(d) => d && onChange([value[0], d])}
+          />
         </Form.Item>
       </Col>
     </Row>
@@ -50,29 +64,63 @@ export default function ReportsTab({ patient }: PatientTabProps) {
   return (
     <Row gutter={[16, 16]}>
       <Col xs={24} lg={12}>
-        <Card title={<><FileTextOutlined /> Reporte CSV</>}>
-          <Typography.Paragraph type="secondary">Todas las mediciones del periodo, una por fila, para abrir en una hoja de cálculo.</Typography.Paragraph>
+        <Card
+          title={
+            <>
+              <FileTextOutlined /> Reporte CSV
+            </>
+          }
+        >
+          <Typography.Paragraph type="secondary">
+            Todas las mediciones del periodo, una por fila, para abrir en una hoja de cálculo.
+          </Typography.Paragraph>
           <Form layout="vertical">
             <RangeFields prefix="csv" value={csvRange} onChange={setCsvRange} />
             <Form.Item label="Elemento Clínico" htmlFor="csv-element">
               <Select id="csv-element" value={element} onChange={setElement} options={ELEMENT_OPTIONS} />
             </Form.Item>
-            <Button type="primary" icon={<FileTextOutlined />} disabled={!allowed}
-              onClick={() => void openDownload(() => measurementsApi.csvLink(patient.id, {
-                start_at: day(csvRange[0]), end_at: day(csvRange[1]), ...(element === ALL ? {} : { clinical_element: element }),
-              }), fail)}>
+            <Button
+              type="primary"
+              icon={<FileTextOutlined />}
+              disabled={!allowed}
+              onClick={() =>
+                void openDownload(
+                  () =>
+                    measurementsApi.csvLink(patient.id, {
+                      start_at: day(csvRange[0]),
+                      end_at: day(csvRange[1]),
+                      ...(element === ALL ? {} : { clinical_element: element }),
+                    }),
+                  fail,
+                )
+              }
+            >
               Descargar CSV
             </Button>
           </Form>
         </Card>
       </Col>
       <Col xs={24} lg={12}>
-        <Card title={<><FilePdfOutlined /> Reporte PDF</>}>
-          <Typography.Paragraph type="secondary">Datos del paciente, una gráfica y las lecturas de cada signo vital del periodo.</Typography.Paragraph>
+        <Card
+          title={
+            <>
+              <FilePdfOutlined /> Reporte PDF
+            </>
+          }
+        >
+          <Typography.Paragraph type="secondary">
+            Datos del paciente, una gráfica y las lecturas de cada signo vital del periodo.
+          </Typography.Paragraph>
           <Form layout="vertical">
             <RangeFields prefix="pdf" value={pdfRange} onChange={setPdfRange} />
-            <Button type="primary" icon={<FilePdfOutlined />} disabled={!allowed}
-              onClick={() => void openDownload(() => measurementsApi.pdfLink(patient.id, { start_at: day(pdfRange[0]), end_at: day(pdfRange[1]) }), fail)}>
+            <Button
+              type="primary"
+              icon={<FilePdfOutlined />}
+              disabled={!allowed}
+              onClick={() =>
+                void openDownload(() => measurementsApi.pdfLink(patient.id, { start_at: day(pdfRange[0]), end_at: day(pdfRange[1]) }), fail)
+              }
+            >
               Descargar PDF
             </Button>
           </Form>

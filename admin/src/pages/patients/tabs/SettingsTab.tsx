@@ -1,6 +1,24 @@
 import { useCallback, useEffect, useState } from 'react';
 import {
-  Alert, Button, Card, Descriptions, Empty, Form, Input, Modal, Popconfirm, Radio, Result, Select, Space, Spin, Switch, Table, Tag, Tooltip, Typography,
+  Alert,
+  Button,
+  Card,
+  Descriptions,
+  Empty,
+  Form,
+  Input,
+  Modal,
+  Popconfirm,
+  Radio,
+  Result,
+  Select,
+  Space,
+  Spin,
+  Switch,
+  Table,
+  Tag,
+  Tooltip,
+  Typography,
 } from 'antd';
 import { DisconnectOutlined, EditOutlined, SearchOutlined, UserAddOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../../contract';
@@ -59,24 +77,58 @@ function DemographicsCard({ patient, reload }: { patient: Patient; reload: () =>
   const { canEdit, reason } = editState(patient);
   const save = async () => {
     const v = form.getFieldsValue();
-    if (await savePatient(patient, { occupation: v.occupation ?? null, scholarship: v.scholarship ?? null, civil_status: v.civil_status ?? null }, reload)) setOpen(false);
+    if (
+      await savePatient(
+        patient,
+        { occupation: v.occupation ?? null, scholarship: v.scholarship ?? null, civil_status: v.civil_status ?? null },
+        reload,
+      )
+    )
+      setOpen(false);
   };
   return (
     <Card
       size="small"
       title="Datos sociodemográficos"
-      extra={<Tooltip title={canEdit ? 'Editar' : reason}><Button type="text" aria-label="Editar datos sociodemográficos" icon={<EditOutlined />} disabled={!canEdit} onClick={() => { form.setFieldsValue(patient); setOpen(true); }} /></Tooltip>}
+      extra={
+        <Tooltip title={canEdit ? 'Editar' : reason}>
+          <Button
+            type="text"
+            aria-label="Editar datos sociodemográficos"
+            icon={<EditOutlined />}
+            disabled={!canEdit}
+            onClick={() => {
+              form.setFieldsValue(patient);
+              setOpen(true);
+            }}
+          />
+        </Tooltip>
+      }
     >
       <Descriptions column={1} size="small">
         <Descriptions.Item label="Ocupación">{patient.occupation_name ?? INCOMPLETE}</Descriptions.Item>
         <Descriptions.Item label="Escolaridad">{patient.scholarship_name ?? INCOMPLETE}</Descriptions.Item>
         <Descriptions.Item label="Estado Civil">{patient.civil_status_name ?? INCOMPLETE}</Descriptions.Item>
       </Descriptions>
-      <Modal open={open} title="Datos sociodemográficos" onCancel={() => setOpen(false)} onOk={save} okText="Guardar" cancelText="Cancelar" destroyOnHidden>
+      <Modal
+        open={open}
+        title="Datos sociodemográficos"
+        onCancel={() => setOpen(false)}
+        onOk={save}
+        okText="Guardar"
+        cancelText="Cancelar"
+        destroyOnHidden
+      >
         <Form form={form} layout="vertical">
-          <Form.Item name="occupation" label="Ocupación"><Select allowClear showSearch optionFilterProp="label" options={options(occupations)} /></Form.Item>
-          <Form.Item name="scholarship" label="Escolaridad"><Select allowClear options={options(scholarships)} /></Form.Item>
-          <Form.Item name="civil_status" label="Estado Civil"><Select allowClear options={options(civil)} /></Form.Item>
+          <Form.Item name="occupation" label="Ocupación">
+            <Select allowClear showSearch optionFilterProp="label" options={options(occupations)} />
+          </Form.Item>
+          <Form.Item name="scholarship" label="Escolaridad">
+            <Select allowClear options={options(scholarships)} />
+          </Form.Item>
+          <Form.Item name="civil_status" label="Estado Civil">
+            <Select allowClear options={options(civil)} />
+          </Form.Item>
         </Form>
       </Modal>
     </Card>
@@ -108,27 +160,71 @@ function DeviceCard({ patient, reload }: { patient: Patient; reload: () => void 
     <Card
       size="small"
       title="Dispositivo"
-      extra={<Tooltip title={canEdit ? 'Editar' : reason}><Button type="text" aria-label="Editar dispositivo" icon={<EditOutlined />} disabled={!canEdit} onClick={start} /></Tooltip>}
+      extra={
+        <Tooltip title={canEdit ? 'Editar' : reason}>
+          <Button type="text" aria-label="Editar dispositivo" icon={<EditOutlined />} disabled={!canEdit} onClick={start} />
+        </Tooltip>
+      }
     >
       <Descriptions column={1} size="small">
-        <Descriptions.Item label="Gateway (tarjeta)">{patient.card_id ?? <Typography.Text type="secondary">Sin dispositivo</Typography.Text>}</Descriptions.Item>
+        <Descriptions.Item label="Gateway (tarjeta)">
+          {patient.card_id ?? <Typography.Text type="secondary">Sin dispositivo</Typography.Text>}
+        </Descriptions.Item>
         {multipatientClient && (
-          <Descriptions.Item label="Tarjeta multipaciente">{patient.multipatient_card_id ?? <Typography.Text type="secondary">Sin tarjeta</Typography.Text>}</Descriptions.Item>
+          <Descriptions.Item label="Tarjeta multipaciente">
+            {patient.multipatient_card_id ?? <Typography.Text type="secondary">Sin tarjeta</Typography.Text>}
+          </Descriptions.Item>
         )}
       </Descriptions>
-      <Modal open={open} title="Tarjeta del dispositivo" onCancel={() => setOpen(false)} onOk={save} okText="Guardar" cancelText="Cancelar" okButtonProps={{ disabled: !!error }} destroyOnHidden>
+      <Modal
+        open={open}
+        title="Tarjeta del dispositivo"
+        onCancel={() => setOpen(false)}
+        onOk={save}
+        okText="Guardar"
+        cancelText="Cancelar"
+        okButtonProps={{ disabled: !!error }}
+        destroyOnHidden
+      >
         {multipatientClient && (
-          <Radio.Group value={kind} onChange={(e) => { setKind(e.target.value); setValue(patient[e.target.value as typeof kind] ?? ''); }} style={{ marginBottom: 12 }}>
+          <Radio.Group
+            value={kind}
+            onChange={(e) => {
+              setKind(e.target.value);
+              setValue(patient[e.target.value as typeof kind] ?? '');
+            }}
+            style={{ marginBottom: 12 }}
+          >
             <Radio value="card_id">Gateway del paciente</Radio>
-            <Radio value="multipatient_card_id" disabled={!multiAllowed}>Tarjeta multipaciente</Radio>
+            <Radio value="multipatient_card_id" disabled={!multiAllowed}>
+              Tarjeta multipaciente
+            </Radio>
           </Radio.Group>
         )}
         {multipatientClient && !multiAllowed && (
-          <Alert type="info" showIcon style={{ marginBottom: 12 }} message="La tarjeta multipaciente solo se puede asignar a un paciente sin gateway." />
+          <Alert
+            type="info"
+            showIcon
+            style={{ marginBottom: 12 }}
+            message="La tarjeta multipaciente solo se puede asignar a un paciente sin gateway."
+          />
         )}
         <Form layout="vertical">
-          <Form.Item label="Número de tarjeta" htmlFor="device-card" validateStatus={touched && error ? 'error' : undefined} help={touched && error ? error : undefined}>
-            <Input id="device-card" value={value} maxLength={64} onChange={(e) => { setValue(e.target.value); setTouched(true); }} />
+          <Form.Item
+            label="Número de tarjeta"
+            htmlFor="device-card"
+            validateStatus={touched && error ? 'error' : undefined}
+            help={touched && error ? error : undefined}
+          >
+            <Input
+              id="device-card"
+              value={value}
+              maxLength={64}
+              onChange={(e) => {
+                setValue(e.target.value);
+                setTouched(true);
+              }}
+            />
           </Form.Item>
         </Form>
       </Modal>
@@ -137,8 +233,16 @@ function DeviceCard({ patient, reload }: { patient: Patient; reload: () => void 
 }
 
 interface CaregiverForm {
-  country_id: number; id_type: number; nid: string; first_name: string; last_name: string; prefix: string; cellphone: string;
-  email?: string; relationship?: string; notification: boolean;
+  country_id: number;
+  id_type: number;
+  nid: string;
+  first_name: string;
+  last_name: string;
+  prefix: string;
+  cellphone: string;
+  email?: string;
+  relationship?: string;
+  notification: boolean;
 }
 
 function CaregiversCard({ patient, active }: { patient: Patient; active: boolean }) {
@@ -170,7 +274,9 @@ function CaregiversCard({ patient, active }: { patient: Patient; active: boolean
   }, [active, load]);
   useEffect(() => {
     if (!countryId) return;
-    getJson<{ data: IdType[] }>('/listings/id_types_full', { country_id: countryId }).then((r) => setIdTypes(r.data)).catch(() => setIdTypes([]));
+    getJson<{ data: IdType[] }>('/listings/id_types_full', { country_id: countryId })
+      .then((r) => setIdTypes(r.data))
+      .catch(() => setIdTypes([]));
   }, [countryId]);
   // 01 §5: the id-number check reloads when the country or the id type changes.
   useEffect(() => {
@@ -183,7 +289,13 @@ function CaregiversCard({ patient, active }: { patient: Patient; active: boolean
     form.setFieldsValue(
       c === 'new'
         ? { country_id: session?.country_id, prefix: session?.prefix, id_type: 1, notification: true }
-        : { ...c, email: c.email ?? undefined, relationship: c.relationship ?? undefined, prefix: c.prefix ?? undefined, cellphone: c.cellphone ?? undefined },
+        : {
+            ...c,
+            email: c.email ?? undefined,
+            relationship: c.relationship ?? undefined,
+            prefix: c.prefix ?? undefined,
+            cellphone: c.cellphone ?? undefined,
+          },
     );
     setEditing(c);
   };
@@ -199,7 +311,10 @@ function CaregiversCard({ patient, active }: { patient: Patient; active: boolean
       email: v.email?.trim() ? v.email.trim() : null,
     };
     try {
-      const res = editing === 'new' ? await postJson<Schemas['CaregiverSaved']>(path, body) : await putJson<Schemas['CaregiverSaved']>(`${path}/${(editing as Caregiver).id}`, body);
+      const res =
+        editing === 'new'
+          ? await postJson<Schemas['CaregiverSaved']>(path, body)
+          : await putJson<Schemas['CaregiverSaved']>(`${path}/${(editing as Caregiver).id}`, body);
       notify.success(res.notification_message.message);
       await load();
     } catch (error) {
@@ -221,14 +336,25 @@ function CaregiversCard({ patient, active }: { patient: Patient; active: boolean
   };
 
   const regex = idTypes.find((t) => t.id === idTypeId)?.validation_regex;
-  const check = (fn: (v: string) => string | null) => ({ validator: (_: unknown, v: string) => { const m = fn(v); return m ? Promise.reject(new Error(m)) : Promise.resolve(); } });
+  const check = (fn: (v: string) => string | null) => ({
+    validator: (_: unknown, v: string) => {
+      const m = fn(v);
+      return m ? Promise.reject(new Error(m)) : Promise.resolve();
+    },
+  });
 
   return (
     <Card
       size="small"
       title="Cuidadores"
       className="settings-wide"
-      extra={<Tooltip title={canEdit ? undefined : reason}><Button size="small" icon={<UserAddOutlined />} disabled={!canEdit} onClick={() => open('new')}>Agregar cuidador</Button></Tooltip>}
+      extra={
+        <Tooltip title={canEdit ? undefined : reason}>
+          <Button size="small" icon={<UserAddOutlined />} disabled={!canEdit} onClick={() => open('new')}>
+            Agregar cuidador
+          </Button>
+        </Tooltip>
+      }
     >
       <Table<Caregiver>
         size="small"
@@ -248,7 +374,13 @@ function CaregiversCard({ patient, active }: { patient: Patient; active: boolean
             render: (_, c) => (
               <Space size={0}>
                 <Button type="text" aria-label="Editar cuidador" icon={<EditOutlined />} disabled={!canEdit} onClick={() => open(c)} />
-                <Popconfirm title="¿Desvincular este cuidador del paciente?" okText="Desvincular" cancelText="Cancelar" onConfirm={() => unlink(c)} disabled={!canEdit}>
+                <Popconfirm
+                  title="¿Desvincular este cuidador del paciente?"
+                  okText="Desvincular"
+                  cancelText="Cancelar"
+                  onConfirm={() => unlink(c)}
+                  disabled={!canEdit}
+                >
                   <Button type="text" aria-label="Desvincular cuidador" icon={<DisconnectOutlined />} disabled={!canEdit} />
                 </Popconfirm>
               </Space>
@@ -256,37 +388,85 @@ function CaregiversCard({ patient, active }: { patient: Patient; active: boolean
           },
         ]}
       />
-      <Modal open={editing !== null} title={editing === 'new' ? 'Nuevo cuidador' : 'Editar cuidador'} onCancel={() => setEditing(null)} onOk={save} okText="Guardar" cancelText="Cancelar" okButtonProps={{ disabled: hasErrors }} destroyOnHidden width={620}>
+      <Modal
+        open={editing !== null}
+        title={editing === 'new' ? 'Nuevo cuidador' : 'Editar cuidador'}
+        onCancel={() => setEditing(null)}
+        onOk={save}
+        okText="Guardar"
+        cancelText="Cancelar"
+        okButtonProps={{ disabled: hasErrors }}
+        destroyOnHidden
+        width={620}
+      >
         <Form form={form} layout="vertical" onFieldsChange={() => setHasErrors(form.getFieldsError().some((f) => f.errors.length > 0))}>
           <div className="caregiver-row">
             <Form.Item name="country_id" label="País" rules={[{ required: true, message: MESSAGES.required }]} style={{ flex: 1 }}>
               <Select options={options(countries)} onChange={() => form.setFieldValue('id_type', undefined)} />
             </Form.Item>
-            <Form.Item name="id_type" label="Tipo de documento" rules={[{ required: true, message: MESSAGES.required }]} style={{ flex: 1 }}>
+            <Form.Item
+              name="id_type"
+              label="Tipo de documento"
+              rules={[{ required: true, message: MESSAGES.required }]}
+              style={{ flex: 1 }}
+            >
               <Select options={idTypes.map((t) => ({ value: t.id, label: t.name }))} />
             </Form.Item>
           </div>
-          <Form.Item name="nid" label="Número de documento" required rules={[check((v) => validateNid(v, regex))]}><Input /></Form.Item>
+          <Form.Item name="nid" label="Número de documento" required rules={[check((v) => validateNid(v, regex))]}>
+            <Input />
+          </Form.Item>
           <div className="caregiver-row">
-            <Form.Item name="first_name" label="Nombres" required rules={[check((v) => validateName(v))]} normalize={(v: string) => v?.toUpperCase()} style={{ flex: 1 }}><Input /></Form.Item>
-            <Form.Item name="last_name" label="Apellidos" required rules={[check((v) => validateName(v))]} normalize={(v: string) => v?.toUpperCase()} style={{ flex: 1 }}><Input /></Form.Item>
+            <Form.Item
+              name="first_name"
+              label="Nombres"
+              required
+              rules={[check((v) => validateName(v))]}
+              normalize={(v: string) => v?.toUpperCase()}
+              style={{ flex: 1 }}
+            >
+              <Input />
+            </Form.Item>
+            <Form.Item
+              name="last_name"
+              label="Apellidos"
+              required
+              rules={[check((v) => validateName(v))]}
+              normalize={(v: string) => v?.toUpperCase()}
+              style={{ flex: 1 }}
+            >
+              <Input />
+            </Form.Item>
           </div>
           <div className="caregiver-row caregiver-phone">
-            <Form.Item name="prefix" label="Prefijo" rules={[{ required: true, message: MESSAGES.required }]} ><Input /></Form.Item>
-            <Form.Item name="cellphone" label="Celular" required rules={[check((v) => validatePhone(v))]} style={{ flex: 1 }}><Input inputMode="numeric" /></Form.Item>
+            <Form.Item name="prefix" label="Prefijo" rules={[{ required: true, message: MESSAGES.required }]}>
+              <Input />
+            </Form.Item>
+            <Form.Item name="cellphone" label="Celular" required rules={[check((v) => validatePhone(v))]} style={{ flex: 1 }}>
+              <Input inputMode="numeric" />
+            </Form.Item>
           </div>
-          <Form.Item name="email" label="Correo electrónico" rules={[check((v) => validateEmail(v, false))]}><Input type="email" /></Form.Item>
+          <Form.Item name="email" label="Correo electrónico" rules={[check((v) => validateEmail(v, false))]}>
+            <Input type="email" />
+          </Form.Item>
           <Form.Item name="relationship" label="Parentesco con el paciente">
             <Select allowClear showSearch options={CAREGIVER_RELATIONSHIPS.map((r) => ({ value: r, label: r }))} />
           </Form.Item>
-          <Form.Item name="notification" label="Recibe notificaciones" valuePropName="checked"><Switch /></Form.Item>
+          <Form.Item name="notification" label="Recibe notificaciones" valuePropName="checked">
+            <Switch />
+          </Form.Item>
         </Form>
       </Modal>
     </Card>
   );
 }
 
-type LookupState = { state: 'idle' } | { state: 'searching' } | { state: 'found'; resident: Resident } | { state: 'nofound' } | { state: 'error'; message: string };
+type LookupState =
+  | { state: 'idle' }
+  | { state: 'searching' }
+  | { state: 'found'; resident: Resident }
+  | { state: 'nofound' }
+  | { state: 'error'; message: string };
 
 function ResidentsCard({ patient, reload }: { patient: Patient; reload: () => void }) {
   const clientId = readSession()?.client_id;
@@ -300,7 +480,11 @@ function ResidentsCard({ patient, reload }: { patient: Patient; reload: () => vo
       setLookup({ state: 'found', resident: await getJson<Resident>(`/clients/${clientId}/residents/${encodeURIComponent(code.trim())}`) });
     } catch (error) {
       const status = (error as { statusCode?: number }).statusCode;
-      setLookup(status === 404 ? { state: 'nofound' } : { state: 'error', message: errorMessage(error, 'No fue posible consultar el sistema de residentes.') });
+      setLookup(
+        status === 404
+          ? { state: 'nofound' }
+          : { state: 'error', message: errorMessage(error, 'No fue posible consultar el sistema de residentes.') },
+      );
     }
   };
   const assign = async (resident: Resident) => {
@@ -326,7 +510,22 @@ function ResidentsCard({ patient, reload }: { patient: Patient; reload: () => vo
     <Card
       size="small"
       title="Sistema de residentes"
-      extra={<Tooltip title={canEdit ? undefined : reason}><Button size="small" icon={<SearchOutlined />} disabled={!canEdit} onClick={() => { setCode(''); setLookup({ state: 'idle' }); setOpen(true); }}>Buscar residente</Button></Tooltip>}
+      extra={
+        <Tooltip title={canEdit ? undefined : reason}>
+          <Button
+            size="small"
+            icon={<SearchOutlined />}
+            disabled={!canEdit}
+            onClick={() => {
+              setCode('');
+              setLookup({ state: 'idle' });
+              setOpen(true);
+            }}
+          >
+            Buscar residente
+          </Button>
+        </Tooltip>
+      }
     >
       {data ? (
         <>
@@ -335,8 +534,16 @@ function ResidentsCard({ patient, reload }: { patient: Patient; reload: () => vo
             <Descriptions.Item label="Documento">{`${data.document_id_type ?? ''} ${data.document_id ?? ''}`}</Descriptions.Item>
             <Descriptions.Item label="Código">{patient.resiplus_code}</Descriptions.Item>
           </Descriptions>
-          <Popconfirm title="¿Desasociar el residente de este paciente?" okText="Desasociar" cancelText="Cancelar" onConfirm={unassign} disabled={!canEdit}>
-            <Button size="small" danger disabled={!canEdit}>Desasociar</Button>
+          <Popconfirm
+            title="¿Desasociar el residente de este paciente?"
+            okText="Desasociar"
+            cancelText="Cancelar"
+            onConfirm={unassign}
+            disabled={!canEdit}
+          >
+            <Button size="small" danger disabled={!canEdit}>
+              Desasociar
+            </Button>
           </Popconfirm>
         </>
       ) : (
@@ -348,15 +555,34 @@ function ResidentsCard({ patient, reload }: { patient: Patient; reload: () => vo
         onCancel={() => setOpen(false)}
         destroyOnHidden
         footer={[
-          <Button key="cancel" onClick={() => setOpen(false)}>Cancelar</Button>,
-          <Button key="assign" type="primary" disabled={lookup.state !== 'found'} onClick={() => lookup.state === 'found' && assign(lookup.resident)}>Asociar</Button>,
+          <Button key="cancel" onClick={() => setOpen(false)}>
+            Cancelar
+          </Button>,
+          <Button
+            key="assign"
+            type="primary"
+            disabled={lookup.state !== 'found'}
+            onClick={() => lookup.state === 'found' && assign(lookup.resident)}
+          >
+            Asociar
+          </Button>,
         ]}
       >
         <Form layout="vertical" onFinish={search}>
           <Form.Item label="Código del residente" htmlFor="resident-code" extra="Incluya los ceros a la izquierda (por ejemplo 00010).">
             <Space.Compact block>
-              <Input id="resident-code" value={code} inputMode="numeric" onChange={(e) => { setCode(e.target.value.replace(/\D/g, '')); setLookup({ state: 'idle' }); }} />
-              <Button htmlType="submit" icon={<SearchOutlined />} loading={lookup.state === 'searching'} disabled={!code}>Buscar</Button>
+              <Input
+                id="resident-code"
+                value={code}
+                inputMode="numeric"
+                onChange={(e) => {
+                  setCode(e.target.value.replace(/\D/g, ''));
+                  setLookup({ state: 'idle' });
+                }}
+              />
+              <Button htmlType="submit" icon={<SearchOutlined />} loading={lookup.state === 'searching'} disabled={!code}>
+                Buscar
+              </Button>
             </Space.Compact>
           </Form.Item>
         </Form>

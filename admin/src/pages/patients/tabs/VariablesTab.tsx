@@ -21,7 +21,12 @@ function VariableCard({ variable }: { variable: Variable }) {
   return (
     <Card
       size="small"
-      title={<span>{variable.name}{unit}</span>}
+      title={
+        <span>
+          {variable.name}
+          {unit}
+        </span>
+      }
       extra={variable.loinc_code ? <Tag>LOINC {variable.loinc_code}</Tag> : null}
     >
       <Table
@@ -31,7 +36,11 @@ function VariableCard({ variable }: { variable: Variable }) {
         dataSource={[...variable.observations].reverse()}
         columns={[
           { title: 'Fecha', dataIndex: 'formated_date' },
-          { title: 'Valor', dataIndex: 'value', render: (v: number | string) => (numeric ? `${v}${variable.unit ? ` ${variable.unit}` : ''}` : v) },
+          {
+            title: 'Valor',
+            dataIndex: 'value',
+            render: (v: number | string) => (numeric ? `${v}${variable.unit ? ` ${variable.unit}` : ''}` : v),
+          },
         ]}
       />
       {numeric &&
@@ -40,7 +49,14 @@ function VariableCard({ variable }: { variable: Variable }) {
         ) : (
           <div className="variable-chart">
             <Suspense fallback={<Spin />}>
-              <Line data={points} xField="fecha" yField="valor" height={220} point={{ shapeField: 'circle', sizeField: 3 }} axis={{ x: { labelAutoHide: true } }} />
+              <Line
+                data={points}
+                xField="fecha"
+                yField="valor"
+                height={220}
+                point={{ shapeField: 'circle', sizeField: 3 }}
+                axis={{ x: { labelAutoHide: true } }}
+              />
             </Suspense>
           </div>
         ))}
@@ -110,16 +126,22 @@ export default function VariablesTab({ patient, active }: PatientTabProps) {
       <div className="record-tab-head">
         <Typography.Title level={5}>Variables clínicas</Typography.Title>
         <Tooltip title={canWrite ? undefined : reason}>
-          <Button icon={<PlusOutlined />} disabled={!canWrite} onClick={open}>Registrar valor</Button>
+          <Button icon={<PlusOutlined />} disabled={!canWrite} onClick={open}>
+            Registrar valor
+          </Button>
         </Tooltip>
       </div>
       {variables === null ? (
-        <Spin tip="Cargando variables clínicas..."><div style={{ minHeight: 80 }} /></Spin>
+        <Spin tip="Cargando variables clínicas...">
+          <div style={{ minHeight: 80 }} />
+        </Spin>
       ) : variables.length === 0 ? (
         <Empty description="No hay variables clínicas disponibles para este paciente." />
       ) : (
         <div className="variables-grid">
-          {variables.map((v) => <VariableCard key={v.id} variable={v} />)}
+          {variables.map((v) => (
+            <VariableCard key={v.id} variable={v} />
+          ))}
         </div>
       )}
       <Modal
@@ -128,8 +150,12 @@ export default function VariablesTab({ patient, active }: PatientTabProps) {
         onCancel={() => setAdding(false)}
         destroyOnHidden
         footer={[
-          <Button key="cancel" onClick={() => setAdding(false)}>Cancelar</Button>,
-          <Button key="save" type="primary" loading={saving} disabled={choice === undefined || !value.trim()} onClick={save}>Guardar</Button>,
+          <Button key="cancel" onClick={() => setAdding(false)}>
+            Cancelar
+          </Button>,
+          <Button key="save" type="primary" loading={saving} disabled={choice === undefined || !value.trim()} onClick={save}>
+            Guardar
+          </Button>,
         ]}
       >
         <Form layout="vertical">
@@ -144,8 +170,18 @@ export default function VariablesTab({ patient, active }: PatientTabProps) {
               options={catalogue.map((v) => ({ value: v.id, label: `${v.name}${v.unit ? ` (${v.unit})` : ''}` }))}
             />
           </Form.Item>
-          <Form.Item label="Valor" htmlFor="variable-value" extra={selected?.type === 'numeric' ? 'Número; use punto o coma para los decimales.' : undefined}>
-            <Input id="variable-value" value={value} maxLength={600} inputMode={selected?.type === 'numeric' ? 'decimal' : 'text'} onChange={(e) => setValue(e.target.value)} />
+          <Form.Item
+            label="Valor"
+            htmlFor="variable-value"
+            extra={selected?.type === 'numeric' ? 'Número; use punto o coma para los decimales.' : undefined}
+          >
+            <Input
+              id="variable-value"
+              value={value}
+              maxLength={600}
+              inputMode={selected?.type === 'numeric' ? 'decimal' : 'text'}
+              onChange={(e) => setValue(e.target.value)}
+            />
           </Form.Item>
         </Form>
       </Modal>
