@@ -8,6 +8,9 @@
  * across a daylight-saving change, and "every 8 hours" keeps 08:00, 16:00, 00:00 local.
  */
 
+import { addDays, localParts, localToUtc, weekdayOf } from './dates';
+import { CLINICAL_ELEMENTS } from './vitals';
+
 export const ORDER_TYPE = { measurement: 0, medication: 1 } as const;
 export const ORDER_STATUS = { unmanaged: 0, scheduled: 1, running: 2, cancelled: 3, completed: 4 } as const;
 export const ORDER_STATUS_NAMES: Record<number, string> = {
@@ -38,13 +41,9 @@ export const ACTIVITY_STATUS_NAMES: Record<number, string> = {
 };
 /** Clinical elements an order measures (D6); blood pressure is one order for both readings (3 and 4). */
 export const ORDER_ELEMENT_NAMES: Record<number, string> = {
-  1: 'Frecuencia cardiaca',
-  2: 'Saturación de oxígeno',
+  ...Object.fromEntries(CLINICAL_ELEMENTS.map((e) => [e.id, e.name])),
   3: 'Presión arterial',
   4: 'Presión arterial',
-  5: 'Peso',
-  6: 'Glucosa',
-  7: 'Temperatura',
 };
 /** The choices the order forms offer (4 is reached through 3). */
 export const ORDER_ELEMENTS = [1, 2, 3, 5, 6, 7] as const;
@@ -111,61 +110,8 @@ export interface GenerateOptions {
   until?: Date;
 }
 
-// ── Time-zone arithmetic without a library (Intl is in Node and every browser) ──
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
-/** The wall-clock parts of an instant in a zone. */
-export function localParts(at: Date, timeZone: string): { date: string; time: string; weekday: number } {
-  const parts: Record<string, string> = {};
-  for (const p of formatter(timeZone).formatToParts(at)) parts[p.type] = p.value;
-  const date = `${parts.year}-${parts.month}-${parts.day}`;
-  return { date, time: `${parts.hour}:${parts.minute}`, weekday: weekdayOf(date) };
-}
-
-function offsetMs(utcMs: number, timeZone: string): number {
-  const parts: Record<string, string> = {};
-  for (const p of formatter(timeZone).formatToParts(new Date(utcMs))) parts[p.type] = p.value;
-  const asUtc = Date.UTC(+parts.year, +parts.month - 1, +parts.day, +parts.hour, +parts.minute, +parts.second);
-  return asUtc - Math.floor(utcMs / 1000) * 1000;
-}
-
-/** A local wall-clock time to the UTC instant; a time skipped by a spring-forward lands just after the gap. */
-export function localToUtc(date: string, minutesOfDay: number, timeZone: string): Date {
-  const [y, m, d] = date.split('-').map(Number);
-  const naive = Date.UTC(y, m - 1, d, 0, minutesOfDay);
-  let t = naive - offsetMs(naive, timeZone);
-  const second = offsetMs(t, timeZone);
-  t = naive - second;
-  return new Date(t);
-}
-
-export function addDays(date: string, days: number): string {
-  const [y, m, d] = date.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
-}
-
-export function weekdayOf(date: string): number {
-  const [y, m, d] = date.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d)).getUTCDay();
-}
+// Time in the patient's zone is dates.ts's; these names stay importable from here for the callers.
+export { addDays, localParts, localToUtc, weekdayOf } from './dates';
 
 export function minutesOf(hhmm: string): number {
   const [h, m] = hhmm.split(':').map(Number);

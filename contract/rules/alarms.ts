@@ -3,6 +3,8 @@
  * the admin: one place for the range check, the priority names and the entry length.
  */
 
+import { CLINICAL_ELEMENTS, LEGACY_HEART_RATE } from './vitals';
+
 /** 02 §3: 1 Alta, 2 Media, 3 Baja. */
 export const PRIORITY_NAMES: Record<number, string> = { 1: 'Alta', 2: 'Media', 3: 'Baja' };
 /** Dashboard bars (02 §2.12) and the metrics' keys. */
@@ -20,20 +22,12 @@ export const ALERT_STATUS = { open: 1, closed: 2 } as const;
 export const alertStatusName = (status: number) => (status === ALERT_STATUS.open ? 'Activa' : 'Cerrada');
 export const CLOSE_TYPE_NAMES: Record<string, string> = { true_alert: 'Alerta verdadera', false_alert: 'Alerta falsa' };
 
-/** D6: names and units of the clinical elements; 0 is a legacy alias of 1. */
-export const CLINICAL_ELEMENT_NAMES: Record<number, string> = {
-  1: 'Frecuencia cardiaca',
-  2: 'Saturación de oxígeno',
-  3: 'Presión sistólica',
-  4: 'Presión diastólica',
-  5: 'Peso',
-  6: 'Glucosa',
-  7: 'Temperatura',
-};
-export const CLINICAL_ELEMENT_UNITS: Record<number, string> = { 1: 'lpm', 2: '%', 3: 'mmHg', 4: 'mmHg', 5: 'kg', 6: 'mg/dL', 7: '°C' };
+/** D6: names and units of the clinical elements, from the one table in vitals.ts; 0 is a legacy alias of 1. */
+export const CLINICAL_ELEMENT_NAMES: Record<number, string> = Object.fromEntries(CLINICAL_ELEMENTS.map((e) => [e.id, e.name]));
+export const CLINICAL_ELEMENT_UNITS: Record<number, string> = Object.fromEntries(CLINICAL_ELEMENTS.map((e) => [e.id, e.unit]));
 
 export function canonicalElement(code: number): number {
-  return code === 0 ? 1 : code;
+  return code === LEGACY_HEART_RATE ? 1 : code;
 }
 export const elementName = (code: number | null | undefined) =>
   code == null ? '' : (CLINICAL_ELEMENT_NAMES[canonicalElement(code)] ?? '');

@@ -1,5 +1,7 @@
 /** The patient chat's display rules (01 §2 'Messaging chat', §9): one place for the admin and its tests. */
 
+import { addDays, formatDate, formatTime, localDate } from './dates';
+
 export const CHAT_PAGE_SIZE = 3;
 /** Older messages load when the list is scrolled within this many pixels of its top. */
 export const LOAD_OLDER_WITHIN_PX = 100;
@@ -30,22 +32,17 @@ export function formatDuration(seconds: number): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
-function dayKey(date: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(date);
-}
-
 /** Separator label of a message's day in the patient's zone (D5): Hoy, Ayer or the date. */
 export function dayLabel(date: Date, now: Date, timeZone: string): string {
-  const day = dayKey(date, timeZone);
-  if (day === dayKey(now, timeZone)) return CHAT_TEXTS.today;
-  // Noon today minus 24 h is always yesterday's date, daylight-saving changes included.
-  const [y, m, d] = dayKey(now, timeZone).split('-').map(Number);
-  if (day === dayKey(new Date(Date.UTC(y, m - 1, d - 1, 12)), 'UTC')) return CHAT_TEXTS.yesterday;
-  return new Intl.DateTimeFormat('es-CO', { timeZone, day: '2-digit', month: '2-digit', year: 'numeric' }).format(date);
+  const day = localDate(date, timeZone);
+  const today = localDate(now, timeZone);
+  if (day === today) return CHAT_TEXTS.today;
+  if (day === addDays(today, -1)) return CHAT_TEXTS.yesterday;
+  return formatDate(date, timeZone);
 }
 
 export function timeOfDay(date: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('es-CO', { timeZone, hour: '2-digit', minute: '2-digit', hour12: false }).format(date);
+  return formatTime(date, timeZone);
 }
 
 /** Subtitle under 'Chat': the welcome hint while empty, else the last activity. */

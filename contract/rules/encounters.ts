@@ -1,3 +1,4 @@
+import { formatWhen } from './dates';
 import { MESSAGES, validateText, validateVital } from './validation';
 
 /** Pure encounter rules (03 §2 'Encounter screen', §3, §4, §5). */
@@ -92,16 +93,5 @@ export function vaccinationProblem(v: VaccinationFields): { field: keyof Vaccina
 
 /** One entry of an observation's change log; `datef` is shown in the patient's zone. */
 export function logEntry(before: string, after: string, at: Date, timeZone: string) {
-  const datef = new Intl.DateTimeFormat('es-CO', {
-    timeZone,
-    day: '2-digit',
-    month: '2-digit',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  })
-    .format(at)
-    .replace(',', '');
-  return { date: at.toISOString(), datef, before, after };
+  return { date: at.toISOString(), datef: formatWhen(at, timeZone), before, after };
 }
