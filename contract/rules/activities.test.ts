@@ -15,6 +15,7 @@ import {
   orderText,
   parseAmount,
   startFromBulkDate,
+  bulkStart,
   startFromInstant,
   summarise,
   vitalSignActivityCount,
@@ -187,6 +188,17 @@ describe('notBefore leaves out times already past', () => {
 describe('start dates', () => {
   it('a bulk date is the local day, first dose 08:00', () => {
     expect(startFromBulkDate('2026-06-01T00:00:00Z')).toEqual({ date: '2026-06-01', time: '08:00' });
+  });
+  it.each([
+    // start date, now, zone, start: a past date becomes today in the patient's zone (02 §5)
+    ['2026-11-30T00:00:00Z', '2026-11-25T15:00:00Z', 'America/Bogota', '2026-11-30'],
+    ['2026-11-25T00:00:00Z', '2026-11-25T15:00:00Z', 'America/Bogota', '2026-11-25'],
+    ['2026-11-20T00:00:00Z', '2026-11-25T15:00:00Z', 'America/Bogota', '2026-11-25'],
+    // 03:00 UTC on the 26th is still the 25th in Bogotá, already the 26th in Madrid
+    ['2026-11-25T00:00:00Z', '2026-11-26T03:00:00Z', 'America/Bogota', '2026-11-25'],
+    ['2026-11-25T00:00:00Z', '2026-11-26T03:00:00Z', 'Europe/Madrid', '2026-11-26'],
+  ])('bulk start %s at %s in %s starts on %s at 08:00', (startAt, now, zone, date) => {
+    expect(bulkStart(startAt, new Date(now), zone)).toEqual({ date, time: '08:00' });
   });
   it('an instant is read in the patient zone', () => {
     expect(startFromInstant(new Date('2026-06-01T02:30:00Z'), 'America/Bogota')).toEqual({ date: '2026-05-31', time: '21:30' });

@@ -226,6 +226,17 @@ export function startFromBulkDate(startAt: string): LocalStart {
   return { date: startAt.slice(0, 10), time: DEFAULT_FIRST_DOSE };
 }
 
+/**
+ * Where a bulk order starts (02 §5): its 'Fecha de inicio' at the first dose's time, and a date
+ * already past in the patient's zone becomes today. The dialog's preview and the server both ask
+ * this, so the counts the dialog shows are the ones the server creates.
+ */
+export function bulkStart(startAt: string, now: Date, timeZone: string): LocalStart {
+  const start = startFromBulkDate(startAt);
+  const today = localParts(now, timeZone).date;
+  return start.date < today ? { ...start, date: today } : start;
+}
+
 export interface BulkSummary {
   orders: number;
   activities: number;
