@@ -6,13 +6,13 @@ import type { StaffPrincipal } from '../../http/auth.js';
 import { can, PATIENT_STATUS } from '@vigia/contract/rules/access';
 import { GENDERS, type Catalogues } from '../catalogues/catalogues.service.js';
 import { findPatient } from '../patients/patients.service.js';
-import { Patient } from '../patients/patients.model.js';
+import { Patient } from '../../db/models/patients.model.js';
 import { ageOn, localDate } from '../patients/patients.rules.js';
-import { User } from '../users/users.model.js';
-import { Stock, Supply } from '../inventory/inventory.model.js';
+import { User } from '../../db/models/users.model.js';
+import { Stock, Supply } from '../../db/models/inventory.model.js';
 import { applyMove, dayRange, findSupply } from '../inventory/inventory.service.js';
-import { Client } from '../clients/clients.model.js';
-import { Encounter, EncounterObservation } from './encounters.model.js';
+import { Client } from '../../db/models/clients.model.js';
+import { Encounter, EncounterObservation } from '../../db/models/encounters.model.js';
 import * as rules from '@vigia/contract/rules/encounters';
 import type { components } from '@vigia/contract/openapi';
 

@@ -4,11 +4,11 @@ import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import type { StaffPrincipal } from '../../http/auth.js';
 import { likeSafe } from '../catalogues/catalogues.service.js';
-import { Client } from '../clients/clients.model.js';
-import { User } from '../users/users.model.js';
+import { Client } from '../../db/models/clients.model.js';
+import { User } from '../../db/models/users.model.js';
 import { localDate } from '../patients/patients.rules.js';
 import { addDays, localToUtc } from '@vigia/contract/rules/activities';
-import { Move, Stock, Supply } from './inventory.model.js';
+import { Move, Stock, Supply } from '../../db/models/inventory.model.js';
 import * as rules from './inventory.rules.js';
 import type { components } from '@vigia/contract/openapi';
 

@@ -5,7 +5,7 @@ import type { ListParams } from '../../http/list-params.js';
 import type { StaffPrincipal } from '../../http/auth.js';
 import { patientPermissions, type PatientPermissions } from '@vigia/contract/rules/access';
 import { findPatient } from '../patients/patients.service.js';
-import type { Patient } from '../patients/patients.model.js';
+import type { Patient } from '../../db/models/patients.model.js';
 import {
   ACTIVITY_STATUS,
   DEFAULT_FIRST_DOSE,

@@ -10,11 +10,11 @@ import { can, patientPermissions, PATIENT_STATUS, type PatientPermissions } from
 import { GENDERS, type Catalogues } from '../catalogues/catalogues.service.js';
 import { toSearchKey } from '@vigia/contract/rules/names';
 import { canSetMultipatientCard } from '@vigia/contract/rules/record';
-import { Client } from '../clients/clients.model.js';
+import { Client } from '../../db/models/clients.model.js';
 import { assertTagsOwned } from '../tags/tags.service.js';
 import { attachDefaultAlarms, countOpenAlerts, setPatientAlarms } from '../alarms/alarms.service.js';
 import { normaliseName, normaliseNid, validateNid, validateDate } from '@vigia/contract/rules/validation';
-import { Patient } from './patients.model.js';
+import { Patient } from '../../db/models/patients.model.js';
 import * as rules from './patients.rules.js';
 import type { PortalLocks } from '../otp/otp.service.js';
 import type { components } from '@vigia/contract/openapi';

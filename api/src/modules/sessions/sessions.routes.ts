@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { principalOf, staffOf } from '../../http/auth.js';
 import { tooManyRequests } from '../../http/errors.js';
 import { RateLimiter } from '../../http/rate-limit.js';
-import { User } from '../users/users.model.js';
+import { User } from '../../db/models/users.model.js';
 import { buildProfile, createSession, revokeSession, type SessionDeps } from './sessions.service.js';
 import { requestOtp, verifyOtp, type OtpDeps } from '../otp/otp.service.js';
 

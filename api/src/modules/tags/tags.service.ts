@@ -2,7 +2,7 @@ import { Op, type Sequelize, type WhereOptions } from 'sequelize';
 import { select } from '../../db/sql.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
-import { Tag } from './tags.model.js';
+import { Tag } from '../../db/models/tags.model.js';
 import { likeSafe } from '../catalogues/catalogues.service.js';
 import { normaliseName } from '@vigia/contract/rules/validation';
 import type { components } from '@vigia/contract/openapi';
