@@ -1,18 +1,28 @@
 import { Router, type Request, type Response } from 'express';
 import { requireStaff, staffOf } from '../../http/auth.js';
-import { readListParams, sendList } from '../../http/list-params.js';
-import { listStockApplications } from '../encounters/encounters.service.js';
+import { readListParams, sendList, type ListParams } from '../../http/list-params.js';
+import type { components } from '@vigia/contract/openapi';
 import * as inv from './inventory.service.js';
 
 const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
 const num = (v: unknown) => (v != null && v !== '' ? Number(v) : undefined);
 const flag = (v: unknown) => (v === undefined ? undefined : v === true || v === 'true');
 
+export interface InventoryRouterDeps extends inv.InventoryDeps {
+  /** A batch's applications are encounters: the encounters module answers them (composition root). */
+  listStockApplications(
+    clientId: number,
+    stockId: number,
+    p: ListParams,
+    f: { date1?: string; date2?: string },
+  ): Promise<{ rows: components['schemas']['StockApplication'][]; total: number }>;
+}
+
 /**
  * Inventory (03 §2): supplies, stocks (batches) and moves. The spec's Rails-style `stocks.json`
  * calls become REST paths under /api/v1 (D1, P70). Any staff reads; only `admin` writes (D13).
  */
-export function inventoryRouter(deps: inv.InventoryDeps): Router {
+export function inventoryRouter(deps: InventoryRouterDeps): Router {
   const r = Router();
   r.get('/supplies', requireStaff(), async (req, res) => {
     const q = req.query;
@@ -58,7 +68,7 @@ export function inventoryRouter(deps: inv.InventoryDeps): Router {
   r.get('/stocks/:id/applications', requireStaff(), async (req, res) => {
     const clientId = staffOf(req).clientId;
     await inv.findStock(clientId, Number(req.params.id));
-    const { rows, total } = await listStockApplications(clientId, Number(req.params.id), readListParams(req, 10), {
+    const { rows, total } = await deps.listStockApplications(clientId, Number(req.params.id), readListParams(req, 10), {
       date1: str(req.query.date1),
       date2: str(req.query.date2),
     });
