@@ -47,6 +47,13 @@ import { inventoryRouter } from './modules/inventory/inventory.routes.js';
 import { encountersRouter } from './modules/encounters/encounters.routes.js';
 import { listStockApplications } from './modules/encounters/encounters.service.js';
 import { createMessaging } from './modules/messages/messaging.js';
+import { registerAssistantJobs } from './modules/assistant/assistant.service.js';
+import { measurementHooks } from './modules/measurements/hooks.js';
+import { alarmsHook } from './modules/alarms/alarms.evaluate.js';
+import { activitiesHook } from './modules/orders/activities.match.js';
+import { measurementWebhooksHook, queueAlertWebhook } from './modules/webhooks/webhooks.queue.js';
+import { alertHooks } from './modules/alerts/hooks.js';
+import { notifyPatientOfAlarm } from './modules/messages/alarm-notify.js';
 import { alarmsRouter } from './modules/alarms/alarms.routes.js';
 import { alertsRouter } from './modules/alerts/alerts.routes.js';
 import { auditRecorder } from './modules/audit/audit.recorder.js';
@@ -72,7 +79,23 @@ export interface AppDeps {
 }
 
 /** Builds the whole HTTP application; no listen, so tests drive it with supertest. */
+/**
+ * The subscribers of the readings and alerts publishers. A stored reading queues its webhook
+ * deliveries first (D19), so a receiver gets the Observation before the DetectedIssue an alarm
+ * raises on it, then is checked against the alarm rules (D10), then completes its activity (D11).
+ * A new alert queues its FHIR DetectedIssue delivery, then the patient's AI message for ia_alarm
+ * rules.
+ */
+function registerHooks() {
+  measurementHooks.register(measurementWebhooksHook);
+  measurementHooks.register(alarmsHook);
+  measurementHooks.register(activitiesHook);
+  alertHooks.register(queueAlertWebhook);
+  alertHooks.register(notifyPatientOfAlarm);
+}
+
 export function createApp(deps: AppDeps): express.Express {
+  registerHooks();
   const now = deps.now ?? (() => new Date());
   const log = deps.log ?? ((msg: string, err?: unknown) => console.error(`[vigia] ${msg}`, err ?? ''));
   const { doc, text } = loadContract();
@@ -130,6 +153,7 @@ export function createApp(deps: AppDeps): express.Express {
   };
 
   const messaging = createMessaging({ sequelize: deps.sequelize, jobs: deps.jobs, now, log, dataDir: deps.dataDir });
+  registerAssistantJobs(messaging.deps);
   app.use(messaging.publicRouter);
   const api = Router();
   api.use(express.json({ limit: '1mb' }));
