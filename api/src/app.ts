@@ -17,7 +17,7 @@ import { patientsRouter } from './modules/patients/patients.routes.js';
 import { assertTagsOwned } from './modules/tags/tags.service.js';
 import { attachDefaultAlarms, countOpenAlerts, setPatientAlarms } from './modules/alarms/alarms.service.js';
 import { patientAdherence } from './modules/orders/adherence.js';
-import { patientPrescription } from './modules/orders/orders.service.js';
+import { patientPrescription } from './modules/orders/orders.queries.js';
 import { applyPatientStatusChange } from './modules/orders/patient-status.js';
 import { createPortalLocks } from './modules/otp/otp.service.js';
 import { otpRouter } from './modules/otp/otp.routes.js';

@@ -19,8 +19,3 @@ export async function patientForWrite(principal: StaffPrincipal, patientId: numb
 export function patientForRead(principal: StaffPrincipal, patientId: number): Promise<Patient> {
   return findPatient(principal.clientId, patientId);
 }
-
-/** Dates from raw reads: SQLite gives text, PostgreSQL a Date. */
-export function toIso(value: string | Date | null): string | null {
-  return value == null ? null : new Date(value).toISOString();
-}

@@ -4,7 +4,7 @@ import type { Principal, StaffPrincipal } from '../../http/auth.js';
 import { findPatient } from '../patients/patients.service.js';
 import { ACTIVITY_STATUS, ACTIVITY_STATUS_NAMES, describeOrder, ORDER_STATUS } from '@vigia/contract/rules/activities';
 import { isConfirmableAt } from './activities.confirm.rules.js';
-import { assertPatientCan, findOrder, toDate, type OrdersDeps } from './orders.service.js';
+import { assertPatientCan, findOrder, toDate, type OrdersDeps } from './orders.queries.js';
 import { medicineLabel } from './medicines.js';
 import type { components } from '@vigia/contract/openapi';
 

@@ -1,7 +1,11 @@
 import { Router, type Request, type Response } from 'express';
 import { principalOf, requireStaff, staffOf } from '../../http/auth.js';
 import { readListParams, sendList } from '../../http/list-params.js';
-import * as orders from './orders.service.js';
+import * as orders from './orders.queries.js';
+import { createOrder } from './orders.create.js';
+import { createBulk } from './orders.bulk.js';
+import { updateOrder } from './orders.update.js';
+import { generateActivities } from './orders.schedule.js';
 import * as activities from './activities.service.js';
 import { listClientActivities } from './activities.list.js';
 import { getMedicine, listMedicines } from './medicines.js';
@@ -19,16 +23,16 @@ export function ordersRouter(deps: orders.OrdersDeps): Router {
     sendList(res, rows, total);
   });
   r.post('/patients/:id/orders', requireStaff(), async (req, res) => {
-    res.status(201).json(await orders.createOrder(deps, staffOf(req), Number(req.params.id), req.body));
+    res.status(201).json(await createOrder(deps, staffOf(req), Number(req.params.id), req.body));
   });
   r.post('/patients/:id/orders/bulk', requireStaff(), async (req, res) => {
-    res.status(201).json(await orders.createBulk(deps, staffOf(req), Number(req.params.id), req.body.orders));
+    res.status(201).json(await createBulk(deps, staffOf(req), Number(req.params.id), req.body.orders));
   });
   r.get('/patients/:id/orders/:orderId', requireStaff(), async (req, res) => {
     res.json(await orders.getOrder(deps, staffOf(req).clientId, Number(req.params.id), Number(req.params.orderId)));
   });
   const update = async (req: Request, res: Response) => {
-    res.json(await orders.updateOrder(deps, staffOf(req), Number(req.params.id), Number(req.params.orderId), req.body));
+    res.json(await updateOrder(deps, staffOf(req), Number(req.params.id), Number(req.params.orderId), req.body));
   };
   r.put('/patients/:id/orders/:orderId', requireStaff(), update);
   r.patch('/patients/:id/orders/:orderId', requireStaff(), update);
@@ -36,7 +40,7 @@ export function ordersRouter(deps: orders.OrdersDeps): Router {
     res.json(await activities.listOrderActivities(deps, staffOf(req).clientId, Number(req.params.id), Number(req.params.orderId)));
   });
   r.post('/patients/:id/orders/:orderId/activities', requireStaff(), async (req, res) => {
-    res.status(201).json(await orders.generateActivities(deps, staffOf(req), Number(req.params.id), Number(req.params.orderId)));
+    res.status(201).json(await generateActivities(deps, staffOf(req), Number(req.params.id), Number(req.params.orderId)));
   });
   const updateActivity = async (req: Request, res: Response) => {
     res.json(

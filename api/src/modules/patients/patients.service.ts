@@ -2,7 +2,7 @@ import { Op, literal, type Sequelize, type Transaction, type WhereOptions } from
 import { select } from '../../db/sql.js';
 import type { applyPatientStatusChange } from '../orders/patient-status.js';
 import type { patientAdherence } from '../orders/adherence.js';
-import type { patientPrescription } from '../orders/orders.service.js';
+import type { patientPrescription } from '../orders/orders.queries.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import type { Principal, StaffPrincipal } from '../../http/auth.js';
