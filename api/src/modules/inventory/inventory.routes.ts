@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { requireStaff, staffOf } from '../../http/auth.js';
 import { readListParams, sendList, type ListParams } from '../../http/list-params.js';
+import { readIntParam } from '../../http/params.js';
 import type { components } from '@vigia/contract/openapi';
 import { findStock, findSupply, type InventoryDeps } from './inventory.common.js';
 import { createSupply, listSupplies, toSupplyDto, updateSupply } from './inventory.supplies.js';
@@ -40,10 +41,10 @@ export function inventoryRouter(deps: InventoryRouterDeps): Router {
     res.status(201).json(await createSupply(staffOf(req).clientId, req.body));
   });
   r.get('/supplies/:id', requireStaff(), async (req, res) => {
-    res.json(toSupplyDto(await findSupply(staffOf(req).clientId, Number(req.params.id))));
+    res.json(toSupplyDto(await findSupply(staffOf(req).clientId, readIntParam(req, 'id'))));
   });
   const saveSupply = async (req: Request, res: Response) => {
-    res.json(await updateSupply(staffOf(req).clientId, Number(req.params.id), req.body));
+    res.json(await updateSupply(staffOf(req).clientId, readIntParam(req, 'id'), req.body));
   };
   r.put('/supplies/:id', requireStaff('administer'), saveSupply);
   r.patch('/supplies/:id', requireStaff('administer'), saveSupply);
@@ -61,17 +62,17 @@ export function inventoryRouter(deps: InventoryRouterDeps): Router {
     res.status(201).json(await createStock(deps, staffOf(req), req.body));
   });
   r.get('/stocks/:id', requireStaff(), async (req, res) => {
-    res.json(await getStock(deps, staffOf(req).clientId, Number(req.params.id)));
+    res.json(await getStock(deps, staffOf(req).clientId, readIntParam(req, 'id')));
   });
   const saveStock = async (req: Request, res: Response) => {
-    res.json(await updateStock(deps, staffOf(req), Number(req.params.id), req.body));
+    res.json(await updateStock(deps, staffOf(req), readIntParam(req, 'id'), req.body));
   };
   r.put('/stocks/:id', requireStaff('administer'), saveStock);
   r.patch('/stocks/:id', requireStaff('administer'), saveStock);
   r.get('/stocks/:id/applications', requireStaff(), async (req, res) => {
     const clientId = staffOf(req).clientId;
-    await findStock(clientId, Number(req.params.id));
-    const { rows, total } = await deps.listStockApplications(clientId, Number(req.params.id), readListParams(req, 10), {
+    await findStock(clientId, readIntParam(req, 'id'));
+    const { rows, total } = await deps.listStockApplications(clientId, readIntParam(req, 'id'), readListParams(req, 10), {
       date1: str(req.query.date1),
       date2: str(req.query.date2),
     });

@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { requireStaff, staffOf } from '../../http/auth.js';
 import { readListParams, sendList } from '../../http/list-params.js';
+import { readIntParam } from '../../http/params.js';
 import * as tags from './tags.service.js';
 
 export function tagsRouter(deps: tags.TagDeps): Router {
@@ -15,15 +16,15 @@ export function tagsRouter(deps: tags.TagDeps): Router {
     res.status(201).json(await tags.createTag(staffOf(req).clientId, req.body));
   });
   r.get('/tags/:id', requireStaff(), async (req, res) => {
-    res.json(await tags.getTag(deps, staffOf(req).clientId, Number(req.params.id)));
+    res.json(await tags.getTag(deps, staffOf(req).clientId, readIntParam(req, 'id')));
   });
   const update = async (req: Request, res: Response) => {
-    res.json(await tags.updateTag(deps, staffOf(req).clientId, Number(req.params.id), req.body));
+    res.json(await tags.updateTag(deps, staffOf(req).clientId, readIntParam(req, 'id'), req.body));
   };
   r.put('/tags/:id', requireStaff('administer'), update);
   r.patch('/tags/:id', requireStaff('administer'), update);
   r.delete('/tags/:id', requireStaff('administer'), async (req, res) => {
-    await tags.deleteTag(deps.sequelize, staffOf(req).clientId, Number(req.params.id));
+    await tags.deleteTag(deps.sequelize, staffOf(req).clientId, readIntParam(req, 'id'));
     res.status(204).end();
   });
   return r;
