@@ -49,12 +49,7 @@ export async function listDevices(sequelize: Sequelize, clientId: number) {
   return rows.map(toDeviceDto);
 }
 
-export async function registerDevice(
-  sequelize: Sequelize,
-  clientId: number,
-  now: Date,
-  body: { card_id: string; multipatient?: boolean; name?: string | null },
-) {
+export async function registerDevice(sequelize: Sequelize, clientId: number, now: Date, body: components['schemas']['DeviceInput']) {
   const cardId = body.card_id.trim();
   if (!cardId) throw badRequest('card_id', '¡El campo es requerido!');
   if (body.multipatient) {

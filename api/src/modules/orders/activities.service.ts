@@ -107,7 +107,7 @@ export async function updateActivity(
   patientId: number,
   orderId: number,
   activityId: number,
-  body: { programmed_at?: string; status?: number },
+  body: components['schemas']['ActivityUpdate'],
 ) {
   const patient = await findPatient(staff.clientId, patientId);
   await findOrder(deps, staff.clientId, patientId, orderId);
