@@ -78,7 +78,6 @@ export interface AppDeps {
   oidc?: OidcSettings | null;
 }
 
-/** Builds the whole HTTP application; no listen, so tests drive it with supertest. */
 /**
  * The subscribers of the readings and alerts publishers. A stored reading queues its webhook
  * deliveries first (D19), so a receiver gets the Observation before the DetectedIssue an alarm
@@ -94,6 +93,7 @@ function registerHooks() {
   alertHooks.register(notifyPatientOfAlarm);
 }
 
+/** Builds the whole HTTP application; no listen, so tests drive it with supertest. */
 export function createApp(deps: AppDeps): express.Express {
   registerHooks();
   const now = deps.now ?? (() => new Date());

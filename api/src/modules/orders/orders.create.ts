@@ -11,12 +11,14 @@ import type { components } from '@vigia/contract/openapi';
 
 type S = components['schemas'];
 
+/** The rules' check of an order's fields, as a 400 on the failing field (`prefix`: a bulk item's path). */
 export function checked(input: OrderFieldsInput, defaults: object, prefix = ''): NormalisedOrder {
   const r = checkOrder(input, defaults as Record<string, unknown>);
   if (!r.ok) throw badRequest(`${prefix}${r.field}`, r.message);
   return r.order;
 }
 
+/** The order's description (to_human); a medicine missing from the catalogue is a 400 on medicine_id. */
 export async function textOf(deps: OrdersDeps, o: NormalisedOrder, prefix = ''): Promise<string> {
   if (o.order_type === 1) {
     await ensureMedicines(deps.sequelize);
@@ -36,6 +38,7 @@ export async function textOf(deps: OrdersDeps, o: NormalisedOrder, prefix = ''):
   });
 }
 
+/** Stores one order in the caller's transaction; answers its id. */
 export async function insertOrder(
   deps: OrdersDeps,
   staff: StaffPrincipal,
