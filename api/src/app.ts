@@ -14,7 +14,13 @@ import { sessionsRouter } from './modules/sessions/sessions.routes.js';
 import { cataloguesRouter } from './modules/catalogues/catalogues.routes.js';
 import { tagsRouter } from './modules/tags/tags.routes.js';
 import { patientsRouter } from './modules/patients/patients.routes.js';
+import { assertTagsOwned } from './modules/tags/tags.service.js';
+import { attachDefaultAlarms, countOpenAlerts, setPatientAlarms } from './modules/alarms/alarms.service.js';
+import { patientAdherence } from './modules/orders/adherence.js';
+import { patientPrescription } from './modules/orders/orders.queries.js';
+import { applyPatientStatusChange } from './modules/orders/patient-status.js';
 import { createPortalLocks } from './modules/otp/otp.service.js';
+import { otpRouter } from './modules/otp/otp.routes.js';
 import { clientsRouter } from './modules/clients/clients.routes.js';
 import { webhooksRouter } from './modules/webhooks/webhooks.routes.js';
 import { reportsRouter } from './modules/reports/reports.routes.js';
@@ -25,11 +31,29 @@ import { feedbacksRouter } from './modules/feedbacks/feedbacks.routes.js';
 import { smsOutboxRouter } from './modules/sms/sms.routes.js';
 import { ordersRouter } from './modules/orders/orders.routes.js';
 import { registerOrderJobs } from './modules/orders/orders.lifecycle.js';
-import { patientRecordRouters } from './modules/prompts/patient-record.js';
+import { promptsRouter } from './modules/prompts/prompts.routes.js';
+import { currentTagPrompts } from './modules/prompts/prompts.service.js';
+import { observationsRouter } from './modules/observations/observations.routes.js';
+import { conditionsRouter } from './modules/conditions/conditions.routes.js';
+import { recordCataloguesReady } from './modules/conditions/record-catalogues.js';
+import { variablesRouter } from './modules/variables/variables.routes.js';
+import { caregiversRouter } from './modules/caregivers/caregivers.routes.js';
+import { residentsRouter } from './modules/residents/residents.routes.js';
+import { createResidentsAdapter } from './adapters/residents.js';
 import { createDownloads } from './http/downloads.js';
 import { deviceReadingsRouter, measurementsRouter, registerMeasurementDownloads } from './modules/measurements/measurements.routes.js';
-import { administrationRouters } from './modules/users/administration.js';
+import { usersRouter } from './modules/users/users.routes.js';
+import { inventoryRouter } from './modules/inventory/inventory.routes.js';
+import { encountersRouter } from './modules/encounters/encounters.routes.js';
+import { listStockApplications } from './modules/encounters/encounters.service.js';
 import { createMessaging } from './modules/messages/messaging.js';
+import { registerAssistantJobs } from './modules/assistant/assistant.service.js';
+import { measurementHooks } from './modules/measurements/hooks.js';
+import { alarmsHook } from './modules/alarms/alarms.evaluate.js';
+import { activitiesHook } from './modules/orders/activities.match.js';
+import { measurementWebhooksHook, queueAlertWebhook } from './modules/webhooks/webhooks.queue.js';
+import { alertHooks } from './modules/alerts/hooks.js';
+import { notifyPatientOfAlarm } from './modules/messages/alarm-notify.js';
 import { alarmsRouter } from './modules/alarms/alarms.routes.js';
 import { alertsRouter } from './modules/alerts/alerts.routes.js';
 import { auditRecorder } from './modules/audit/audit.recorder.js';
@@ -54,8 +78,24 @@ export interface AppDeps {
   oidc?: OidcSettings | null;
 }
 
+/**
+ * The subscribers of the readings and alerts publishers. A stored reading queues its webhook
+ * deliveries first (D19), so a receiver gets the Observation before the DetectedIssue an alarm
+ * raises on it, then is checked against the alarm rules (D10), then completes its activity (D11).
+ * A new alert queues its FHIR DetectedIssue delivery, then the patient's AI message for ia_alarm
+ * rules.
+ */
+function registerHooks() {
+  measurementHooks.register(measurementWebhooksHook);
+  measurementHooks.register(alarmsHook);
+  measurementHooks.register(activitiesHook);
+  alertHooks.register(queueAlertWebhook);
+  alertHooks.register(notifyPatientOfAlarm);
+}
+
 /** Builds the whole HTTP application; no listen, so tests drive it with supertest. */
 export function createApp(deps: AppDeps): express.Express {
+  registerHooks();
   const now = deps.now ?? (() => new Date());
   const log = deps.log ?? ((msg: string, err?: unknown) => console.error(`[vigia] ${msg}`, err ?? ''));
   const { doc, text } = loadContract();
@@ -113,6 +153,7 @@ export function createApp(deps: AppDeps): express.Express {
   };
 
   const messaging = createMessaging({ sequelize: deps.sequelize, jobs: deps.jobs, now, log, dataDir: deps.dataDir });
+  registerAssistantJobs(messaging.deps);
   app.use(messaging.publicRouter);
   const api = Router();
   api.use(express.json({ limit: '1mb' }));
@@ -126,7 +167,7 @@ export function createApp(deps: AppDeps): express.Express {
   registerWebhookJobs(webhookDeps);
   // Audit trail (issue 8): one row per successful staff/patient change and per sign-in, written after the response.
   v1.use(auditRecorder({ sequelize: deps.sequelize, now, log }));
-  v1.use(sessionsRouter(sessionDeps, authenticate));
+  v1.use(sessionsRouter(sessionDeps, authenticate), otpRouter(sessionDeps));
   v1.use(
     ssoRouter({
       ...sessionDeps,
@@ -150,14 +191,44 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(auditRouter(deps.sequelize));
   v1.use(webhooksRouter(webhookDeps));
   v1.use(reportsRouter({ sequelize: deps.sequelize, now, downloads }));
-  v1.use(tagsRouter(deps.sequelize));
-  v1.use(patientsRouter({ sequelize: deps.sequelize, catalogues: deps.catalogues, now, portalLocks: createPortalLocks(sessionDeps) }));
+  v1.use(tagsRouter({ sequelize: deps.sequelize, currentTagPrompts }));
+  v1.use(
+    patientsRouter({
+      sequelize: deps.sequelize,
+      catalogues: deps.catalogues,
+      now,
+      portalLocks: createPortalLocks(sessionDeps),
+      assertTagsOwned,
+      attachDefaultAlarms,
+      setPatientAlarms,
+      countOpenAlerts,
+      patientAdherence,
+      patientPrescription,
+      applyPatientStatusChange,
+    }),
+  );
   v1.use(feedbacksRouter(deps.sequelize, now));
   v1.use(smsOutboxRouter(deps.sequelize));
   v1.use(ordersRouter({ sequelize: deps.sequelize, now }));
   registerOrderJobs({ sequelize: deps.sequelize, jobs: deps.jobs, log });
-  v1.use(...patientRecordRouters({ sequelize: deps.sequelize, catalogues: deps.catalogues, now }));
-  v1.use(...administrationRouters({ sequelize: deps.sequelize, catalogues: deps.catalogues, now }));
+  // The patient-record tabs: AI instructions, notes, conditions, variables, caregivers, residents.
+  // Condition types and clinical variables are upserted once per start; readers await it.
+  recordCataloguesReady(deps.sequelize).catch(() => undefined);
+  v1.use(
+    promptsRouter(deps.sequelize, now),
+    observationsRouter(deps.sequelize, now),
+    conditionsRouter(deps.sequelize, now),
+    variablesRouter(deps.sequelize, now),
+    caregiversRouter({ sequelize: deps.sequelize, catalogues: deps.catalogues, now }),
+    residentsRouter(createResidentsAdapter()),
+  );
+  // Issue 5's administration area: users, inventory, encounters.
+  const administrationDeps = { sequelize: deps.sequelize, catalogues: deps.catalogues, now };
+  v1.use(
+    usersRouter(administrationDeps),
+    inventoryRouter({ ...administrationDeps, listStockApplications }),
+    encountersRouter(administrationDeps),
+  );
   v1.use(messaging.router);
   v1.use(alarmsRouter(deps.sequelize, now), alertsRouter({ sequelize: deps.sequelize, catalogues: deps.catalogues, now }));
   api.use('/api/v1', v1);

@@ -3,7 +3,7 @@ import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { refreshPlannerStatistics, registerStatisticsJob } from './db/statistics.js';
-import { initModels } from './db/models.js';
+import { initModels } from './db/models/index.js';
 import { loadCatalogues, type Catalogues } from './modules/catalogues/catalogues.service.js';
 import { createSmsSender } from './adapters/sms.js';
 import { createApp } from './app.js';

@@ -8,7 +8,7 @@ import { BatchLoader } from '../db/batch-load.js';
 import { perDatabase } from '../db/per-database.js';
 import { unauthorized, forbidden } from './errors.js';
 import { can, isRole, type Action, type Role } from '@vigia/contract/rules/access';
-import { User, USER_STATUS } from '../modules/users/users.model.js';
+import { User, USER_STATUS } from '../db/models/users.model.js';
 
 export const TOKEN_ISSUER = 'vigia';
 export const TOKEN_AUDIENCE = 'vigia-api';

@@ -3,6 +3,7 @@ import type { Sequelize } from 'sequelize';
 import { principalOf, requireStaff, staffOf } from '../../http/auth.js';
 import { notFound } from '../../http/errors.js';
 import { readListParams, sendList } from '../../http/list-params.js';
+import { readIntParam } from '../../http/params.js';
 import { pageWindow } from '../alerts/alerts.rules.js';
 import { findPatient } from '../patients/patients.service.js';
 import * as alarms from './alarms.service.js';
@@ -27,21 +28,21 @@ export function alarmsRouter(sequelize: Sequelize, now: () => Date): Router {
     res.status(201).json(await alarms.createAlarm(sequelize, staffOf(req).clientId, req.body, now()));
   });
   r.get('/alarms/:id', requireStaff(), async (req, res) => {
-    res.json(await alarms.getAlarm(sequelize, staffOf(req).clientId, Number(req.params.id)));
+    res.json(await alarms.getAlarm(sequelize, staffOf(req).clientId, readIntParam(req, 'id')));
   });
   const update = async (req: Request, res: Response) => {
-    res.json(await alarms.updateAlarm(sequelize, staffOf(req).clientId, Number(req.params.id), req.body, now()));
+    res.json(await alarms.updateAlarm(sequelize, staffOf(req).clientId, readIntParam(req, 'id'), req.body, now()));
   };
   r.put('/alarms/:id', requireStaff('administer'), update);
   r.patch('/alarms/:id', requireStaff('administer'), update);
   r.delete('/alarms/:id', requireStaff('administer'), async (req, res) => {
-    await alarms.deleteAlarm(sequelize, staffOf(req).clientId, Number(req.params.id));
+    await alarms.deleteAlarm(sequelize, staffOf(req).clientId, readIntParam(req, 'id'));
     res.status(204).end();
   });
   // Staff, or the patient's own token (the portal draws the same bands on its charts).
   r.get('/patients/:id/alarms', async (req, res) => {
     const principal = principalOf(req);
-    const id = Number(req.params.id);
+    const id = readIntParam(req, 'id');
     if (principal.kind === 'patient' && principal.patientId !== id) throw notFound('El paciente no existe.');
     await findPatient(principal.clientId, id);
     res.json(await alarms.listPatientAlarms(sequelize, id, optionalNumber(req.query.clinical_element)));

@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { principalOf, requireStaff, staffOf } from '../../http/auth.js';
 import { sendList } from '../../http/list-params.js';
+import { readIntParam } from '../../http/params.js';
 import { pageWindow } from './alerts.rules.js';
 import * as alerts from './alerts.service.js';
 
@@ -28,21 +29,21 @@ export function alertsRouter(deps: alerts.AlertDeps): Router {
   const r = Router();
   r.get('/patients/:id/alerts', async (req, res) => {
     const { offset, limit } = pageWindow(req.query as Record<string, unknown>, 10);
-    const { rows, total } = await alerts.listPatientAlerts(deps, principalOf(req), Number(req.params.id), filtersOf(req), offset, limit);
+    const { rows, total } = await alerts.listPatientAlerts(deps, principalOf(req), readIntParam(req, 'id'), filtersOf(req), offset, limit);
     sendList(res, rows, total);
   });
   r.get('/patients/:id/alerts/:alertId', async (req, res) => {
-    res.json(await alerts.getPatientAlert(deps, principalOf(req), Number(req.params.id), Number(req.params.alertId)));
+    res.json(await alerts.getPatientAlert(deps, principalOf(req), readIntParam(req, 'id'), readIntParam(req, 'alertId')));
   });
   const close = async (req: Request, res: Response) => {
-    res.json(await alerts.closeAlert(deps, staffOf(req), Number(req.params.id), Number(req.params.alertId), req.body));
+    res.json(await alerts.closeAlert(deps, staffOf(req), readIntParam(req, 'id'), readIntParam(req, 'alertId'), req.body));
   };
   r.put('/patients/:id/alerts/:alertId', requireStaff(), close);
   r.patch('/patients/:id/alerts/:alertId', requireStaff(), close);
   r.post('/patients/:id/alerts/:alertId/alert_entries', requireStaff(), async (req, res) => {
     res
       .status(201)
-      .json(await alerts.addAlertEntry(deps, staffOf(req), Number(req.params.id), Number(req.params.alertId), req.body.description));
+      .json(await alerts.addAlertEntry(deps, staffOf(req), readIntParam(req, 'id'), readIntParam(req, 'alertId'), req.body.description));
   });
   r.get('/reports/client_alerts_list', requireStaff(), async (req, res) => {
     const q = req.query as Record<string, unknown>;

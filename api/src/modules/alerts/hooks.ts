@@ -1,7 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { JobRunner } from '../../jobs/queue.js';
-import { queueAlertWebhook } from '../webhooks/webhooks.queue.js';
-import { notifyPatientOfAlarm } from '../messages/alarm-notify.js';
 
 /** An alert as raiseAlert stored it. */
 export interface RaisedAlert {
@@ -24,9 +22,32 @@ export interface AlertHookContext {
 
 export type AlertHook = (ctx: AlertHookContext, alert: RaisedAlert) => Promise<void>;
 
-/** What follows a new alert, inside raiseAlert's transaction: the FHIR DetectedIssue delivery (D19), the patient's AI message for ia_alarm rules. */
-export const ALERT_HOOKS: AlertHook[] = [queueAlertWebhook, notifyPatientOfAlarm];
+/** The subscribers to new alerts, run in registration order. */
+export interface AlertHooks {
+  /** Adds a subscriber after those already there; one already registered stays where it is. */
+  register(hook: AlertHook): void;
+  run(ctx: AlertHookContext, alert: RaisedAlert): Promise<void>;
+}
+
+export function createAlertHooks(): AlertHooks {
+  const hooks: AlertHook[] = [];
+  return {
+    register(hook) {
+      // A second app in the same process (tests) registers the same subscribers again.
+      if (!hooks.includes(hook)) hooks.push(hook);
+    },
+    async run(ctx, alert) {
+      for (const hook of hooks) await hook(ctx, alert);
+    },
+  };
+}
+
+/**
+ * What follows a new alert, inside raiseAlert's transaction. The subscribers live in modules that
+ * import this one (webhooks, messages), so the composition root (app.ts) registers them here.
+ */
+export const alertHooks = createAlertHooks();
 
 export async function runAlertHooks(ctx: AlertHookContext, alert: RaisedAlert): Promise<void> {
-  for (const hook of ALERT_HOOKS) await hook(ctx, alert);
+  await alertHooks.run(ctx, alert);
 }

@@ -5,12 +5,12 @@ import { execute, select } from '../../db/sql.js';
 import type { JobRow } from '../../jobs/queue.js';
 import { raiseAlert } from '../alerts/alerts.raise.js';
 import { ingestReadings } from '../measurements/measurements.ingest.js';
-import { queueOutboundMessage } from '../messages/messages.outbox.js';
+import { ASSISTANT_REPLY_JOB, queueOutboundMessage } from '../messages/messages.outbox.js';
 import type { MessageRow, MessagingDeps } from '../messages/messages.service.js';
 import { TOOLS, actionKey, alarmScriptText, composeInstructions, readToolCall, type InstructionSources } from './assistant.rules.js';
 
-export const ASSISTANT_REPLY_JOB = 'assistant.reply';
 import { ALARM_MESSAGE_JOB } from '../messages/alarm-notify.js';
+
 /** Who signs the notes the assistant writes (observation type 5). */
 export const ASSISTANT_AUTHOR = 'Asistente IA';
 const HISTORY = 12;

@@ -1,6 +1,7 @@
 import { Router, type Request } from 'express';
 import { requireStaff, staffOf } from '../../http/auth.js';
 import { readListParams, sendList } from '../../http/list-params.js';
+import { readIntParam } from '../../http/params.js';
 import type { Sequelize } from 'sequelize';
 import { listAuditEvents, listPatientAuditEvents, type AuditFilters } from './audit.service.js';
 
@@ -42,7 +43,7 @@ export function auditRouter(sequelize: Sequelize): Router {
     const { rows, total } = await listPatientAuditEvents(
       sequelize,
       staffOf(req).clientId,
-      Number(req.params.id),
+      readIntParam(req, 'id'),
       readListParams(req, 20),
       filters,
     );

@@ -1,16 +1,8 @@
 import { MESSAGES, validateCode, validateUrl } from '@vigia/contract/rules/validation';
+import type { components } from '@vigia/contract/openapi';
 
 /** What PUT /clients/{id} may change (03 §2 webhook and integrations pages). */
-export interface ClientSettingsInput {
-  webhook_url?: string | null;
-  security_phrase?: string;
-  webhook_measurements?: boolean;
-  webhook_alerts?: boolean;
-  residents_enabled?: boolean;
-  residents_url?: string | null;
-  residents_user?: string | null;
-  residents_password?: string;
-}
+type ClientSettingsInput = components['schemas']['ClientSettingsInput'];
 
 /** The stored settings the rules compare against (secrets only as "is set"). */
 export interface CurrentSettings {

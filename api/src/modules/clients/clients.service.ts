@@ -1,8 +1,8 @@
 import type { Sequelize } from 'sequelize';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { Client } from './clients.model.js';
-import { planClientSettings, type ClientSettingsInput } from './clients.rules.js';
-import { User } from '../users/users.model.js';
+import { Client } from '../../db/models/clients.model.js';
+import { planClientSettings } from './clients.rules.js';
+import { User } from '../../db/models/users.model.js';
 import { isRole } from '@vigia/contract/rules/access';
 import type { Catalogues } from '../catalogues/catalogues.service.js';
 import { hashPassword } from '../sessions/sessions.service.js';
@@ -56,7 +56,7 @@ export function toClientDto(c: Client): ClientDto {
 export async function updateClientSettings(
   clientId: number,
   id: number,
-  input: ClientSettingsInput,
+  input: components['schemas']['ClientSettingsInput'],
   opts: { allowHttp: boolean },
 ): Promise<ClientDto> {
   if (clientId !== id) throw notFound('El cliente no existe.');

@@ -6,7 +6,8 @@ import type { StaffPrincipal } from '../../http/auth.js';
 import { toSearchKey } from '@vigia/contract/rules/names';
 import { removalEffect } from '@vigia/contract/rules/conditions';
 import { likeSafe } from '../catalogues/catalogues.service.js';
-import { patientForRead, patientForWrite, toIso } from '../observations/record-access.js';
+import { patientForRead, patientForWrite } from '../observations/record-access.js';
+import { toIso } from '../../db/raw-dates.js';
 import { recordCataloguesReady } from './record-catalogues.js';
 import type { components } from '@vigia/contract/openapi';
 

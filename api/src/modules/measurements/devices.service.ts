@@ -3,7 +3,6 @@ import type { Sequelize } from 'sequelize';
 import { execute, insertReturningId, select } from '../../db/sql.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { normaliseNid } from '@vigia/contract/rules/validation';
-import type { ReadingInput } from '@vigia/contract/rules/vitals';
 import { ingestReadings, type IngestDeps, type IngestItem, type IngestPatient } from './measurements.ingest.js';
 import type { components } from '@vigia/contract/openapi';
 
@@ -50,12 +49,7 @@ export async function listDevices(sequelize: Sequelize, clientId: number) {
   return rows.map(toDeviceDto);
 }
 
-export async function registerDevice(
-  sequelize: Sequelize,
-  clientId: number,
-  now: Date,
-  body: { card_id: string; multipatient?: boolean; name?: string | null },
-) {
+export async function registerDevice(sequelize: Sequelize, clientId: number, now: Date, body: components['schemas']['DeviceInput']) {
   const cardId = body.card_id.trim();
   if (!cardId) throw badRequest('card_id', '¡El campo es requerido!');
   if (body.multipatient) {
@@ -114,14 +108,7 @@ async function authenticateDevice(sequelize: Sequelize, cardId: string, secret: 
   return device;
 }
 
-export interface DeviceReading extends ReadingInput {
-  reading_id?: string | null;
-  patient_nid?: string | null;
-}
-
-export interface DeviceReadingsBody extends DeviceReading {
-  readings?: DeviceReading[];
-}
+type DeviceReading = components['schemas']['DeviceReading'];
 
 /** Resolves each reading's patient through the card: the card's one patient, or by document on a multi-patient card. */
 async function resolvePatients(
@@ -168,7 +155,12 @@ async function resolvePatients(
 
 const lastSeenWritten = new Map<number, number>();
 
-export async function receiveDeviceReadings(deps: IngestDeps, cardId: string, secret: string | undefined, body: DeviceReadingsBody) {
+export async function receiveDeviceReadings(
+  deps: IngestDeps,
+  cardId: string,
+  secret: string | undefined,
+  body: components['schemas']['DeviceReadingsInput'],
+) {
   const device = await authenticateDevice(deps.sequelize, cardId, secret);
   const batch = Array.isArray(body.readings) ? body.readings : null;
   if (batch && (body.clinical_element != null || body.value != null || body.systolic != null || body.diastolic != null)) {

@@ -1,8 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { JobRunner } from '../../jobs/queue.js';
-import { alarmsHook } from '../alerts/alerts.engine.js';
-import { activitiesHook } from '../orders/activities.match.js';
-import { measurementWebhooksHook } from '../webhooks/webhooks.queue.js';
 
 /** Where a reading came from. */
 export type MeasurementSource = 'staff' | 'device' | 'assistant' | 'portal';
@@ -42,24 +39,48 @@ export interface MeasurementHook<S> {
   apply(ctx: MeasurementHookContext, stored: StoredMeasurement[], loaded: S): Promise<void>;
 }
 
-/** The hooks' loaded states, in MEASUREMENT_HOOKS order; only for applyMeasurementHooks. */
+/** The hooks' loaded states, in registration order; only for applyMeasurementHooks. */
 export type LoadedHooks = readonly unknown[];
 
+/** The subscribers to stored readings, in the order they apply. */
+export interface MeasurementHooks {
+  /** Adds a subscriber after those already there; one already registered stays where it is. */
+  register<S>(hook: MeasurementHook<S>): void;
+  load(ctx: MeasurementHookContext, planned: PlannedMeasurement[]): Promise<LoadedHooks>;
+  apply(ctx: MeasurementHookContext, stored: StoredMeasurement[], loaded: LoadedHooks): Promise<void>;
+}
+
+export function createMeasurementHooks(): MeasurementHooks {
+  const hooks: Array<MeasurementHook<unknown>> = [];
+  return {
+    register(hook) {
+      // A second app in the same process (tests) registers the same subscribers again.
+      if (!hooks.includes(hook as MeasurementHook<unknown>)) hooks.push(hook as MeasurementHook<unknown>);
+    },
+    load(ctx, planned) {
+      if (!planned.length) return Promise.resolve([]);
+      return Promise.all(hooks.map((hook) => hook.load(ctx, planned)));
+    },
+    async apply(ctx, stored, loaded) {
+      if (!stored.length) return;
+      for (let i = 0; i < hooks.length; i++) await hooks[i].apply(ctx, stored, loaded[i]);
+    },
+  };
+}
+
 /**
- * Everything that follows a stored reading, applied in order inside the storing transaction:
- * the webhook deliveries it queues (D19; first, so a receiver gets the Observation before the
- * DetectedIssue an alarm raises on it), the alarm check (D10), the activity it completes (D11).
+ * Everything that follows a stored reading, applied in order inside the storing transaction.
+ * The subscribers live in other modules (webhooks, alarms, orders), which import this one, so the
+ * composition root (app.ts) registers them here.
  */
-const MEASUREMENT_HOOKS = [measurementWebhooksHook, alarmsHook, activitiesHook] as ReadonlyArray<MeasurementHook<unknown>>;
+export const measurementHooks = createMeasurementHooks();
 
 export function loadMeasurementHooks(ctx: MeasurementHookContext, planned: PlannedMeasurement[]): Promise<LoadedHooks> {
-  if (!planned.length) return Promise.resolve([]);
-  return Promise.all(MEASUREMENT_HOOKS.map((hook) => hook.load(ctx, planned)));
+  return measurementHooks.load(ctx, planned);
 }
 
 export async function applyMeasurementHooks(ctx: MeasurementHookContext, stored: StoredMeasurement[], loaded: LoadedHooks): Promise<void> {
-  if (!stored.length) return;
-  for (let i = 0; i < MEASUREMENT_HOOKS.length; i++) await MEASUREMENT_HOOKS[i].apply(ctx, stored, loaded[i]);
+  await measurementHooks.apply(ctx, stored, loaded);
 }
 
 /** Both steps, for rows already stored. */

@@ -3,6 +3,7 @@ import { principalOf, requireStaff, staffOf, type Principal } from '../../http/a
 import { sendList } from '../../http/list-params.js';
 import { badRequest, forbidden } from '../../http/errors.js';
 import type { Downloads } from '../../http/downloads.js';
+import { readIntParam } from '../../http/params.js';
 import { can } from '@vigia/contract/rules/access';
 import type { IngestDeps } from './measurements.ingest.js';
 import * as measurements from './measurements.service.js';
@@ -48,10 +49,10 @@ export function measurementsRouter(deps: MeasurementDeps): Router {
   r.get('/patients/:id/measurements', async (req, res) => {
     const q = req.query as Record<string, unknown>;
     if (q.format === 'csv') {
-      res.json(await reportLink(deps, principalOf(req), Number(req.params.id), q, CSV_KIND));
+      res.json(await reportLink(deps, principalOf(req), readIntParam(req, 'id'), q, CSV_KIND));
       return;
     }
-    const { rows, total } = await measurements.listMeasurements(deps.sequelize, principalOf(req), Number(req.params.id), {
+    const { rows, total } = await measurements.listMeasurements(deps.sequelize, principalOf(req), readIntParam(req, 'id'), {
       clinical_element: q.clinical_element != null ? Number(q.clinical_element) : undefined,
       order: q.order === 'asc' ? 'asc' : 'desc',
       start_at: q.start_at as string | undefined,
@@ -63,15 +64,17 @@ export function measurementsRouter(deps: MeasurementDeps): Router {
     sendList(res, rows, total);
   });
   r.post('/patients/:id/measurements', requireStaff(), async (req, res) => {
-    res.status(201).json(await measurements.recordMeasurements(deps, staffOf(req), Number(req.params.id), req.body));
+    res.status(201).json(await measurements.recordMeasurements(deps, staffOf(req), readIntParam(req, 'id'), req.body));
   });
   const remove = async (req: Request, res: Response) => {
-    res.json(await measurements.deleteMeasurement(deps.sequelize, staffOf(req), Number(req.params.id), Number(req.params.mid), req.body));
+    res.json(
+      await measurements.deleteMeasurement(deps.sequelize, staffOf(req), readIntParam(req, 'id'), readIntParam(req, 'mid'), req.body),
+    );
   };
   r.put('/patients/:id/measurements/:mid', requireStaff(), remove);
   r.patch('/patients/:id/measurements/:mid', requireStaff(), remove);
   r.get('/patients/:id/show_pdf', async (req, res) => {
-    res.json(await reportLink(deps, principalOf(req), Number(req.params.id), req.query as Record<string, unknown>, PDF_KIND));
+    res.json(await reportLink(deps, principalOf(req), readIntParam(req, 'id'), req.query as Record<string, unknown>, PDF_KIND));
   });
 
   r.get('/devices', requireStaff('administer'), async (req, res) => {
@@ -82,10 +85,10 @@ export function measurementsRouter(deps: MeasurementDeps): Router {
     res.status(201).json(await devices.registerDevice(deps.sequelize, staffOf(req).clientId, deps.now(), req.body));
   });
   r.post('/devices/:id/secret', requireStaff('administer'), async (req, res) => {
-    res.json(await devices.rotateDeviceSecret(deps.sequelize, staffOf(req).clientId, Number(req.params.id), deps.now()));
+    res.json(await devices.rotateDeviceSecret(deps.sequelize, staffOf(req).clientId, readIntParam(req, 'id'), deps.now()));
   });
   r.delete('/devices/:id', requireStaff('administer'), async (req, res) => {
-    await devices.deleteDevice(deps.sequelize, staffOf(req).clientId, Number(req.params.id));
+    await devices.deleteDevice(deps.sequelize, staffOf(req).clientId, readIntParam(req, 'id'));
     res.status(204).end();
   });
   return r;

@@ -6,7 +6,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js'
 import type { Principal, StaffPrincipal } from '../../http/auth.js';
 import { can, PATIENT_STATUS } from '@vigia/contract/rules/access';
 import { CHART_MAX_POINTS } from '@vigia/contract/rules/charts';
-import { clinicalElement, validateDeletionReason, DELETION_REASON_MESSAGE, type ReadingInput } from '@vigia/contract/rules/vitals';
+import { clinicalElement, validateDeletionReason, DELETION_REASON_MESSAGE } from '@vigia/contract/rules/vitals';
 import { ingestReadings, type IngestDeps } from './measurements.ingest.js';
 import { rangeBound } from './measurements.rules.js';
 import type { StoredMeasurement } from './hooks.js';
@@ -80,11 +80,12 @@ export function assertMayRecord(principal: StaffPrincipal): void {
   if (!can(principal.role, 'clinical.write')) throw forbidden();
 }
 
-export interface MeasurementBody extends ReadingInput {
-  measurements?: ReadingInput[];
-}
-
-export async function recordMeasurements(deps: IngestDeps, principal: StaffPrincipal, patientId: number, body: MeasurementBody) {
+export async function recordMeasurements(
+  deps: IngestDeps,
+  principal: StaffPrincipal,
+  patientId: number,
+  body: components['schemas']['MeasurementInput'],
+) {
   assertMayRecord(principal);
   const patient = await findPatientFor(deps.sequelize, principal, patientId);
   const list = Array.isArray(body.measurements) ? body.measurements : null;

@@ -4,10 +4,9 @@ import type { Sequelize } from 'sequelize';
 import { ChannelError } from '../../adapters/messaging.js';
 import { execute, insertReturningId, select } from '../../db/sql.js';
 import type { JobRow } from '../../jobs/queue.js';
-import { SEND_MAX_ATTEMPTS, SEND_MESSAGE_JOB } from './messages.outbox.js';
+import { ASSISTANT_REPLY_JOB, SEND_MAX_ATTEMPTS, SEND_MESSAGE_JOB } from './messages.outbox.js';
 import { attachmentFileName, attachmentKind, matchPatient, nextStatus, phoneCandidates, type InboundEvent } from './messages.rules.js';
 import type { MessageRow, MessagingDeps } from './messages.service.js';
-import { ASSISTANT_REPLY_JOB } from '../assistant/assistant.service.js';
 
 export const MEDIA_JOB = 'messaging.media';
 const ACTIVITY_FAILED = 4;

@@ -3,6 +3,9 @@ import type { JobRunner } from '../../jobs/queue.js';
 import { insertReturningId, select } from '../../db/sql.js';
 import { waId } from './messages.rules.js';
 
+/** Job kind of the assistant's answer to an inbound message: queued by messages.jobs.ts, handled in assistant.service.ts. */
+export const ASSISTANT_REPLY_JOB = 'assistant.reply';
+
 export interface OutboundMessage {
   client_id: number;
   patient_id: number;

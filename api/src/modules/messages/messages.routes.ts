@@ -5,6 +5,7 @@ import { requireStaff, staffOf } from '../../http/auth.js';
 import { AppError, notFound, unauthorized } from '../../http/errors.js';
 import { attachment, type Downloads } from '../../http/downloads.js';
 import { readListParams, sendList } from '../../http/list-params.js';
+import { readIntParam } from '../../http/params.js';
 import { select } from '../../db/sql.js';
 import * as messages from './messages.service.js';
 import { handleInbound } from './messages.jobs.js';
@@ -18,25 +19,25 @@ export function messagesRouter(deps: messages.MessagingDeps): Router {
       await messages.listMessages(
         deps,
         staffOf(req).clientId,
-        Number(req.params.id),
+        readIntParam(req, 'id'),
         Number(req.query.page ?? 1),
         Number(req.query.per_page ?? messages.CHAT_PAGE_SIZE),
       ),
     );
   });
   r.post('/patients/:id/messages', requireStaff('clinical.write'), async (req, res) => {
-    res.status(201).json(await messages.sendStaffMessage(deps, staffOf(req), Number(req.params.id), req.body.text));
+    res.status(201).json(await messages.sendStaffMessage(deps, staffOf(req), readIntParam(req, 'id'), req.body.text));
   });
   r.get('/patients/:id/sme_info', requireStaff(), async (req, res) => {
-    res.json(await messages.getSmeInfo(deps, staffOf(req).clientId, Number(req.params.id)));
+    res.json(await messages.getSmeInfo(deps, staffOf(req).clientId, readIntParam(req, 'id')));
   });
   const setInfo = async (req: express.Request, res: express.Response) => {
-    res.json(await messages.setMessagingEnabled(deps, staffOf(req).clientId, Number(req.params.id), Boolean(req.body.sme_enabled)));
+    res.json(await messages.setMessagingEnabled(deps, staffOf(req).clientId, readIntParam(req, 'id'), Boolean(req.body.sme_enabled)));
   };
   r.put('/patients/:id/sme_info', requireStaff('patients.edit'), setInfo);
   r.patch('/patients/:id/sme_info', requireStaff('patients.edit'), setInfo);
   r.post('/patients/:id/welcome', requireStaff('clinical.write'), async (req, res) => {
-    res.json(await messages.sendWelcome(deps, staffOf(req), Number(req.params.id)));
+    res.json(await messages.sendWelcome(deps, staffOf(req), readIntParam(req, 'id')));
   });
   r.get('/messaging/unknown_messages', requireStaff('administer'), async (req, res) => {
     const p = readListParams(req, 20);
@@ -53,7 +54,7 @@ export function messagingPublicRouter(deps: messages.MessagingDeps): Router {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     if (!deps.channel.verifySignature(raw, req.get('x-hub-signature-256')))
       throw unauthorized('La firma del proveedor de mensajería no es válida.');
-    const clientId = Number(req.params.clientId);
+    const clientId = readIntParam(req, 'clientId');
     const [client] =
       Number.isInteger(clientId) && clientId > 0
         ? await select<{ id: number }>(deps.sequelize, 'SELECT id FROM clients WHERE id = :id', { id: clientId })

@@ -5,16 +5,16 @@ import type { JobRunner } from '../../jobs/queue.js';
 import { createMessagingChannel, type MessagingChannel } from '../../adapters/messaging.js';
 import { createAssistantModel, type AssistantModel } from '../../adapters/assistant.js';
 import { loadMessagingConfig } from '../../config.js';
-import { registerAssistantJobs } from '../assistant/assistant.service.js';
 import { registerMessagingJobs } from './messages.jobs.js';
 import { messagesRouter, messagingPublicRouter, registerAttachmentDownloads } from './messages.routes.js';
 import type { Downloads } from '../../http/downloads.js';
 import type { MessagingDeps } from './messages.service.js';
 
 /**
- * The messaging channel and the AI assistant, assembled from the environment (D18): registers
- * their jobs and answers the staff router (under /api/v1, after authentication) and the public
- * router (the provider's webhook, mounted before the JSON parser).
+ * The messaging channel and the AI assistant, assembled from the environment (D18): registers the
+ * channel's jobs (app.ts registers the assistant's on the deps returned here, since the assistant
+ * module imports this one) and answers the staff router (under /api/v1, after authentication) and
+ * the public router (the provider's webhook, mounted before the JSON parser).
  */
 export function createMessaging(opts: {
   sequelize: Sequelize;
@@ -48,7 +48,6 @@ export function createMessaging(opts: {
     welcomeTemplate: settings.messagingWelcomeTemplate,
   };
   registerMessagingJobs(deps);
-  registerAssistantJobs(deps);
   return {
     router: messagesRouter(deps),
     publicRouter: messagingPublicRouter(deps),

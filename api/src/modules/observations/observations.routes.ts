@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { Sequelize } from 'sequelize';
 import { requireStaff, staffOf } from '../../http/auth.js';
 import { readListParams, sendList } from '../../http/list-params.js';
+import { readIntParam } from '../../http/params.js';
 import * as observations from './observations.service.js';
 
 /** 'Anotaciones' of a patient (01 §2): list, create, delete. */
@@ -11,17 +12,17 @@ export function observationsRouter(sequelize: Sequelize, now: () => Date): Route
     const { rows, total } = await observations.listObservations(
       sequelize,
       staffOf(req),
-      Number(req.params.id),
+      readIntParam(req, 'id'),
       readListParams(req, 50),
       now(),
     );
     sendList(res, rows, total);
   });
   r.post('/patients/:id/observations', requireStaff(), async (req, res) => {
-    res.status(201).json(await observations.createObservation(sequelize, staffOf(req), Number(req.params.id), req.body, now()));
+    res.status(201).json(await observations.createObservation(sequelize, staffOf(req), readIntParam(req, 'id'), req.body, now()));
   });
   r.delete('/patients/:id/observations/:observationId', requireStaff(), async (req, res) => {
-    await observations.deleteObservation(sequelize, staffOf(req), Number(req.params.id), Number(req.params.observationId));
+    await observations.deleteObservation(sequelize, staffOf(req), readIntParam(req, 'id'), readIntParam(req, 'observationId'));
     res.status(204).end();
   });
   return r;

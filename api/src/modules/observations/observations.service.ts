@@ -4,7 +4,8 @@ import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import type { StaffPrincipal } from '../../http/auth.js';
 import { displayName } from '@vigia/contract/rules/names';
-import { patientForRead, patientForWrite, toIso } from './record-access.js';
+import { patientForRead, patientForWrite } from './record-access.js';
+import { toIso } from '../../db/raw-dates.js';
 import { AI_SUMMARY_TYPE, observationTypeName, timespanText } from './observations.rules.js';
 import type { components } from '@vigia/contract/openapi';
 

@@ -2,7 +2,7 @@ import type { StaffPrincipal } from '../../http/auth.js';
 import { forbidden } from '../../http/errors.js';
 import { can, PATIENT_STATUS, type Action } from '@vigia/contract/rules/access';
 import { findPatient } from '../patients/patients.service.js';
-import type { Patient } from '../patients/patients.model.js';
+import type { Patient } from '../../db/models/patients.model.js';
 
 /** Shared by the patient-record tabs (notes, conditions, variables, AI instructions, caregivers). */
 export const DECEASED_MESSAGE = 'El paciente está registrado como fallecido; su ficha no admite cambios.';
@@ -18,9 +18,4 @@ export async function patientForWrite(principal: StaffPrincipal, patientId: numb
 /** Any staff of the patient's client may read its record. */
 export function patientForRead(principal: StaffPrincipal, patientId: number): Promise<Patient> {
   return findPatient(principal.clientId, patientId);
-}
-
-/** Dates from raw reads: SQLite gives text, PostgreSQL a Date. */
-export function toIso(value: string | Date | null): string | null {
-  return value == null ? null : new Date(value).toISOString();
 }

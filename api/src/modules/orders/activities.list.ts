@@ -8,7 +8,7 @@ import { ORDER_ELEMENT_NAMES, addDays, localParts, localToUtc } from '@vigia/con
 import { displayName } from '@vigia/contract/rules/names';
 import { ACTIVITY_SELECT, toActivityDto, type ActivityRow } from './activities.service.js';
 import { isConfirmableAt } from './activities.confirm.rules.js';
-import { toDate, type OrdersDeps } from './orders.service.js';
+import { toDate, type OrdersDeps } from './orders.queries.js';
 import type { components } from '@vigia/contract/openapi';
 
 type ClientActivity = components['schemas']['ClientActivity'];

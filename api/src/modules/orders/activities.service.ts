@@ -4,7 +4,7 @@ import type { Principal, StaffPrincipal } from '../../http/auth.js';
 import { findPatient } from '../patients/patients.service.js';
 import { ACTIVITY_STATUS, ACTIVITY_STATUS_NAMES, describeOrder, ORDER_STATUS } from '@vigia/contract/rules/activities';
 import { isConfirmableAt } from './activities.confirm.rules.js';
-import { assertPatientCan, findOrder, toDate, type OrdersDeps } from './orders.service.js';
+import { assertPatientCan, findOrder, toDate, type OrdersDeps } from './orders.queries.js';
 import { medicineLabel } from './medicines.js';
 import type { components } from '@vigia/contract/openapi';
 
@@ -107,7 +107,7 @@ export async function updateActivity(
   patientId: number,
   orderId: number,
   activityId: number,
-  body: { programmed_at?: string; status?: number },
+  body: components['schemas']['ActivityUpdate'],
 ) {
   const patient = await findPatient(staff.clientId, patientId);
   await findOrder(deps, staff.clientId, patientId, orderId);

@@ -4,7 +4,8 @@ import type { JobRunner } from '../../jobs/queue.js';
 import { raiseAlert } from '../alerts/alerts.raise.js';
 import { queueOutboundMessage } from '../messages/messages.outbox.js';
 import { ACTIVITY_WINDOW_MS, ORDER_ELEMENT_NAMES, PERMANENT_HORIZON_DAYS, localParts } from '@vigia/contract/rules/activities';
-import { insertActivities, normalisedOf, startOf, timesFor, toDate, type OrderRow } from './orders.service.js';
+import { normalisedOf, toDate, type OrderRow } from './orders.queries.js';
+import { insertActivities, startOf, timesFor } from './orders.schedule.js';
 import { elementsMatching, staleAfterMs } from './orders.rules.js';
 
 /**

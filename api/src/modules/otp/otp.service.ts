@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import type { Sequelize } from 'sequelize';
 import { AppError, tooManyRequests } from '../../http/errors.js';
 import { normaliseNid } from '@vigia/contract/rules/validation';
 import type { SmsSender } from '../../adapters/sms.js';

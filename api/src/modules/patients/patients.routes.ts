@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { principalOf, requireStaff, staffOf } from '../../http/auth.js';
 import { readListParams, sendList } from '../../http/list-params.js';
+import { readIntParam } from '../../http/params.js';
 import * as patients from './patients.service.js';
 
 export function patientsRouter(deps: patients.PatientDeps): Router {
@@ -20,13 +21,13 @@ export function patientsRouter(deps: patients.PatientDeps): Router {
     res.json(await patients.validatePatient(staffOf(req).clientId, req.body.id_type, req.body.nid));
   });
   r.get('/patients/:id', async (req, res) => {
-    res.json(await patients.getPatient(deps, principalOf(req), Number(req.params.id)));
+    res.json(await patients.getPatient(deps, principalOf(req), readIntParam(req, 'id')));
   });
   const update = async (req: Request, res: Response) => {
-    res.json(await patients.updatePatient(deps, staffOf(req), Number(req.params.id), req.body));
+    res.json(await patients.updatePatient(deps, staffOf(req), readIntParam(req, 'id'), req.body));
   };
   r.delete('/patients/:id/portal_lock', requireStaff(), async (req, res) => {
-    res.json(await patients.unlockPortal(deps, staffOf(req), Number(req.params.id)));
+    res.json(await patients.unlockPortal(deps, staffOf(req), readIntParam(req, 'id')));
   });
   r.put('/patients/:id', requireStaff(), update);
   r.patch('/patients/:id', requireStaff(), update);

@@ -1,8 +1,8 @@
 import { Op, literal, type Sequelize, type Transaction, type WhereOptions } from 'sequelize';
 import { select } from '../../db/sql.js';
-import { applyPatientStatusChange } from '../orders/patient-status.js';
-import { patientAdherence } from '../orders/adherence.js';
-import { patientPrescription } from '../orders/orders.service.js';
+import type { applyPatientStatusChange } from '../orders/patient-status.js';
+import type { patientAdherence } from '../orders/adherence.js';
+import type { patientPrescription } from '../orders/orders.queries.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import type { Principal, StaffPrincipal } from '../../http/auth.js';
@@ -10,11 +10,11 @@ import { can, patientPermissions, PATIENT_STATUS, type PatientPermissions } from
 import { GENDERS, type Catalogues } from '../catalogues/catalogues.service.js';
 import { toSearchKey } from '@vigia/contract/rules/names';
 import { canSetMultipatientCard } from '@vigia/contract/rules/record';
-import { Client } from '../clients/clients.model.js';
-import { assertTagsOwned } from '../tags/tags.service.js';
-import { attachDefaultAlarms, countOpenAlerts, setPatientAlarms } from '../alarms/alarms.service.js';
+import { Client } from '../../db/models/clients.model.js';
+import type { assertTagsOwned } from '../tags/tags.service.js';
+import type { attachDefaultAlarms, countOpenAlerts, setPatientAlarms } from '../alarms/alarms.service.js';
 import { normaliseName, normaliseNid, validateNid, validateDate } from '@vigia/contract/rules/validation';
-import { Patient } from './patients.model.js';
+import { Patient } from '../../db/models/patients.model.js';
 import * as rules from './patients.rules.js';
 import type { PortalLocks } from '../otp/otp.service.js';
 import type { components } from '@vigia/contract/openapi';
@@ -30,6 +30,15 @@ export interface PatientDeps {
   catalogues: Catalogues;
   now: () => Date;
   portalLocks: PortalLocks;
+  // What the tags, alarms and orders modules keep about a patient: given by the composition root
+  // (app.ts) because those modules read patients themselves, so patients cannot import them.
+  assertTagsOwned: typeof assertTagsOwned;
+  attachDefaultAlarms: typeof attachDefaultAlarms;
+  setPatientAlarms: typeof setPatientAlarms;
+  countOpenAlerts: typeof countOpenAlerts;
+  patientAdherence: typeof patientAdherence;
+  patientPrescription: typeof patientPrescription;
+  applyPatientStatusChange: typeof applyPatientStatusChange;
 }
 
 const SORTABLE = new Set(['id', 'first_name', 'last_name', 'nid', 'birth_date', 'status', 'created_at']);
@@ -197,9 +206,9 @@ export async function getPatient(deps: PatientDeps, principal: Principal, id: nu
   const lockedUntil = principal.kind === 'staff' ? await deps.portalLocks.lockedUntil(p.nid) : null;
   const dto = toPatientDto(deps, p, (await tagsOf(deps.sequelize, [p.id])).get(p.id) ?? [], permissions, lockedUntil);
   const [alerts, adherence, prescription] = await Promise.all([
-    countOpenAlerts(deps.sequelize, p.id),
-    patientAdherence(deps.sequelize, p.id, deps.now()),
-    patientPrescription(deps, principal.clientId, p.id),
+    deps.countOpenAlerts(deps.sequelize, p.id),
+    deps.patientAdherence(deps.sequelize, p.id, deps.now()),
+    deps.patientPrescription(deps, principal.clientId, p.id),
   ]);
   return {
     ...dto,
@@ -262,12 +271,13 @@ const upperOrNull = (v: string | null | undefined) => (v == null ? v : v.trim() 
 
 /** Text is stored upper-cased (01 §5); e-mail is kept as typed but lower-cased. */
 function normaliseInput<T extends Partial<PatientInput & PatientUpdate>>(v: T): T {
-  const out: any = { ...v };
-  for (const f of ['first_name', 'last_name', 'address', 'neighborhood'] as const) if (f in out) out[f] = upperOrNull(out[f]);
-  if (out.nid != null) out.nid = normaliseNid(out.nid);
+  const out: Record<string, unknown> = { ...v };
+  for (const f of ['first_name', 'last_name', 'address', 'neighborhood'] as const)
+    if (f in out) out[f] = upperOrNull(out[f] as string | null | undefined);
+  if (out.nid != null) out.nid = normaliseNid(out.nid as string);
   if (typeof out.email === 'string') out.email = out.email.trim().toLowerCase() || null;
   if (typeof out.cellphone === 'string') out.cellphone = out.cellphone.trim() || null;
-  return out;
+  return out as T;
 }
 
 export async function createPatient(deps: PatientDeps, principal: StaffPrincipal, raw: PatientInput): Promise<PatientDto> {
@@ -277,7 +287,7 @@ export async function createPatient(deps: PatientDeps, principal: StaffPrincipal
   checkReferences(deps, input, input.country_id);
   const client = await Client.findByPk(principal.clientId);
   const tagIds = input.tag_ids ?? [];
-  await assertTagsOwned(principal.clientId, tagIds);
+  await deps.assertTagsOwned(principal.clientId, tagIds);
   const exists = await Patient.findOne({
     where: { client_id: principal.clientId, id_type: input.id_type, nid: input.nid },
     attributes: ['id'],
@@ -323,7 +333,7 @@ export async function createPatient(deps: PatientDeps, principal: StaffPrincipal
       );
     }
     await writeSearchTerms(deps.sequelize, p, transaction);
-    await attachDefaultAlarms(deps.sequelize, principal.clientId, p.id, transaction);
+    await deps.attachDefaultAlarms(deps.sequelize, principal.clientId, p.id, transaction);
     return p;
   });
   return getPatient(deps, principal, created.id);
@@ -352,7 +362,7 @@ async function recordStatusChange(deps: PatientDeps, p: Patient, from: number, u
     'INSERT INTO patient_status_changes (patient_id, client_id, from_status, to_status, user_id, created_at) VALUES (:patient, :client, :from, :to, :user, :now)',
     { replacements: { patient: p.id, client: p.client_id, from, to: p.status, user: userId, now }, transaction },
   );
-  await applyPatientStatusChange(
+  await deps.applyPatientStatusChange(
     { sequelize: deps.sequelize, transaction, now },
     { patient_id: p.id, client_id: p.client_id, from, to: p.status },
   );
@@ -376,7 +386,7 @@ export async function updatePatient(deps: PatientDeps, principal: StaffPrincipal
     checkIdentity(deps, countryId, input.id_type ?? p.id_type, input.nid ?? p.nid);
   }
   checkReferences(deps, input, countryId);
-  if (input.tag_ids) await assertTagsOwned(principal.clientId, input.tag_ids);
+  if (input.tag_ids) await deps.assertTagsOwned(principal.clientId, input.tag_ids);
   if (input.multipatient_card_id) {
     // 01 §5: only for a multi-patient client, and only while the patient has no single-patient gateway.
     const client = await Client.findByPk(principal.clientId, { attributes: ['multipatient'] });
@@ -412,7 +422,7 @@ export async function updatePatient(deps: PatientDeps, principal: StaffPrincipal
     } as Partial<Patient>);
     await p.save({ transaction });
     if (p.search_name !== previousSearchName) await writeSearchTerms(deps.sequelize, p, transaction);
-    if (alarm_ids) await setPatientAlarms(deps.sequelize, principal.clientId, id, alarm_ids, transaction);
+    if (alarm_ids) await deps.setPatientAlarms(deps.sequelize, principal.clientId, id, alarm_ids, transaction);
     if (change.status !== previousStatus) await recordStatusChange(deps, p, previousStatus, principal.userId, transaction);
     if (tag_ids) {
       await deps.sequelize.query('DELETE FROM patient_tags WHERE patient_id = :id', { replacements: { id }, transaction });

@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import type { Sequelize } from 'sequelize';
 import { requireStaff, staffOf } from '../../http/auth.js';
 import { readListParams, sendList } from '../../http/list-params.js';
+import { readIntParam } from '../../http/params.js';
 import { findTag } from '../tags/tags.service.js';
 import { patientForRead, patientForWrite } from '../observations/record-access.js';
 import * as prompts from './prompts.service.js';
@@ -36,7 +37,7 @@ export function promptsRouter(sequelize: Sequelize, now: () => Date): Router {
           sequelize,
           staffOf(req).clientId,
           await ownerOf(req, true),
-          Number(req.params.promptId),
+          readIntParam(req, 'promptId'),
           req.body,
           now(),
         ),
@@ -45,18 +46,18 @@ export function promptsRouter(sequelize: Sequelize, now: () => Date): Router {
     r.put(`${base}/:promptId`, guard, update);
     r.patch(`${base}/:promptId`, guard, update);
     r.delete(`${base}/:promptId`, guard, async (req, res) => {
-      await prompts.deletePrompt(sequelize, staffOf(req).clientId, await ownerOf(req, true), Number(req.params.promptId));
+      await prompts.deletePrompt(sequelize, staffOf(req).clientId, await ownerOf(req, true), readIntParam(req, 'promptId'));
       res.status(204).end();
     });
   };
   mount('/client_prompts', async (req) => ({ type: 'client', id: staffOf(req).clientId }), 'administer');
   mount(
     '/tags/:id/prompts',
-    async (req) => ({ type: 'tag', id: (await findTag(staffOf(req).clientId, Number(req.params.id))).id }),
+    async (req) => ({ type: 'tag', id: (await findTag(staffOf(req).clientId, readIntParam(req, 'id'))).id }),
     'administer',
   );
   mount('/patients/:id/prompts', async (req, write) => {
-    const id = Number(req.params.id);
+    const id = readIntParam(req, 'id');
     const p = write ? await patientForWrite(staffOf(req), id, 'clinical.write') : await patientForRead(staffOf(req), id);
     return { type: 'patient', id: p.id };
   });

@@ -3,7 +3,7 @@ import { execute, insertReturningId, select } from '../../db/sql.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import { canUpdatePrompt, PROMPT_MESSAGES, PROMPT_STATUS, validatePromptText } from '@vigia/contract/rules/prompts';
-import { toIso } from '../observations/record-access.js';
+import { toIso } from '../../db/raw-dates.js';
 import type { components } from '@vigia/contract/openapi';
 
 type PromptDto = components['schemas']['Prompt'];

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { requireStaff, staffOf } from '../../http/auth.js';
+import { readIntParam } from '../../http/params.js';
 import type { ResidentsAdapter } from '../../adapters/residents.js';
 import { findResident } from './residents.service.js';
 
@@ -7,7 +8,7 @@ import { findResident } from './residents.service.js';
 export function residentsRouter(adapter: ResidentsAdapter) {
   const r = Router();
   r.get('/clients/:id/residents/:code', requireStaff(), async (req, res) => {
-    res.json(await findResident(adapter, staffOf(req), Number(req.params.id), String(req.params.code)));
+    res.json(await findResident(adapter, staffOf(req), readIntParam(req, 'id'), String(req.params.code)));
   });
   return r;
 }

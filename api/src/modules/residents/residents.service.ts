@@ -1,7 +1,7 @@
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { StaffPrincipal } from '../../http/auth.js';
 import { can } from '@vigia/contract/rules/access';
-import { Client } from '../clients/clients.model.js';
+import { Client } from '../../db/models/clients.model.js';
 import { ResidentsOff, ResidentsUnavailable, type ResidentsAdapter } from '../../adapters/residents.js';
 
 export const RESIDENT_NOT_FOUND = 'Residente no encontrado';

@@ -2,12 +2,11 @@ import { Router } from 'express';
 import { principalOf, staffOf } from '../../http/auth.js';
 import { tooManyRequests } from '../../http/errors.js';
 import { RateLimiter } from '../../http/rate-limit.js';
-import { User } from '../users/users.model.js';
+import { User } from '../../db/models/users.model.js';
 import { buildProfile, createSession, revokeSession, type SessionDeps } from './sessions.service.js';
-import { requestOtp, verifyOtp, type OtpDeps } from '../otp/otp.service.js';
 
-/** Staff sign-in, sign-out and profile; patient one-time-code sign-in. */
-export function sessionsRouter(deps: OtpDeps & SessionDeps, authenticate: import('express').RequestHandler): Router {
+/** Staff sign-in, sign-out and profile (the patient's one-time-code sign-in is otp.routes.ts). */
+export function sessionsRouter(deps: SessionDeps, authenticate: import('express').RequestHandler): Router {
   const r = Router();
   // Password guessing: 10 failures per e-mail and 50 per address in 15 minutes.
   const byEmail = new RateLimiter(10, 15 * 60_000);
@@ -35,12 +34,6 @@ export function sessionsRouter(deps: OtpDeps & SessionDeps, authenticate: import
   r.get('/me', authenticate, async (req, res) => {
     const p = staffOf(req);
     res.json(await buildProfile(deps, p.user as User));
-  });
-  r.post('/request_otp', async (req, res) => {
-    res.json(await requestOtp(deps, req.body.nid, req.ip ?? 'unknown'));
-  });
-  r.post('/verify_otp', async (req, res) => {
-    res.json(await verifyOtp(deps, req.body.nid, req.body.otp_code, req.body.challenge_id));
   });
   return r;
 }

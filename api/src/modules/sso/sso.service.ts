@@ -3,7 +3,7 @@ import * as oidc from 'openid-client';
 import { execute, select } from '../../db/sql.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { OidcSettings } from '../../config.js';
-import { User, USER_STATUS } from '../users/users.model.js';
+import { User, USER_STATUS } from '../../db/models/users.model.js';
 import { buildProfile, issueToken, type SessionDeps } from '../sessions/sessions.service.js';
 import { displayName } from '@vigia/contract/rules/names';
 import type { components } from '@vigia/contract/openapi';

@@ -2,15 +2,20 @@ import { Op, type Sequelize, type WhereOptions } from 'sequelize';
 import { select } from '../../db/sql.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
-import { Tag } from './tags.model.js';
+import { Tag } from '../../db/models/tags.model.js';
 import { likeSafe } from '../catalogues/catalogues.service.js';
 import { normaliseName } from '@vigia/contract/rules/validation';
 import type { components } from '@vigia/contract/openapi';
-import { currentTagPrompts } from '../prompts/prompts.service.js';
 
 type TagDto = components['schemas']['Tag'];
 type TagInput = components['schemas']['TagInput'];
 type TagUpdate = components['schemas']['TagUpdate'];
+
+export interface TagDeps {
+  sequelize: Sequelize;
+  /** Each tag's current AI instruction; the prompts module answers it (composition root). */
+  currentTagPrompts(sequelize: Sequelize, clientId: number, tagIds: number[]): Promise<Map<number, { text: string; status: number }>>;
+}
 
 const SORTABLE = new Set(['id', 'name', 'color', 'created_at']);
 
@@ -38,7 +43,7 @@ async function countPatients(sequelize: Sequelize, tagIds: number[]): Promise<Ma
   return new Map(rows.map((r) => [Number(r.tag_id), Number(r.n)]));
 }
 
-export async function listTags(sequelize: Sequelize, clientId: number, p: ListParams, filters: { color?: string }) {
+export async function listTags(deps: TagDeps, clientId: number, p: ListParams, filters: { color?: string }) {
   const where: WhereOptions<Tag> = { client_id: clientId };
   if (filters.color) Object.assign(where, { color: filters.color });
   if (p.q) Object.assign(where, { name: { [Op.like]: `%${likeSafe(p.q.toUpperCase())}%` } });
@@ -52,11 +57,11 @@ export async function listTags(sequelize: Sequelize, clientId: number, p: ListPa
     limit: p.limit,
   });
   const counts = await countPatients(
-    sequelize,
+    deps.sequelize,
     rows.map((t) => t.id),
   );
-  const prompts = await currentTagPrompts(
-    sequelize,
+  const prompts = await deps.currentTagPrompts(
+    deps.sequelize,
     clientId,
     rows.map((t) => t.id),
   );
@@ -69,10 +74,10 @@ export async function findTag(clientId: number, id: number): Promise<Tag> {
   return tag;
 }
 
-export async function getTag(sequelize: Sequelize, clientId: number, id: number): Promise<TagDto> {
+export async function getTag(deps: TagDeps, clientId: number, id: number): Promise<TagDto> {
   const tag = await findTag(clientId, id);
-  const prompt = (await currentTagPrompts(sequelize, clientId, [id])).get(id) ?? null;
-  return toTagDto(tag, (await countPatients(sequelize, [id])).get(id) ?? 0, prompt);
+  const prompt = (await deps.currentTagPrompts(deps.sequelize, clientId, [id])).get(id) ?? null;
+  return toTagDto(tag, (await countPatients(deps.sequelize, [id])).get(id) ?? 0, prompt);
 }
 
 async function assertNameFree(clientId: number, name: string, exceptId?: number) {
@@ -87,7 +92,7 @@ export async function createTag(clientId: number, input: TagInput): Promise<TagD
   return toTagDto(tag, 0);
 }
 
-export async function updateTag(sequelize: Sequelize, clientId: number, id: number, input: TagUpdate): Promise<TagDto> {
+export async function updateTag(deps: TagDeps, clientId: number, id: number, input: TagUpdate): Promise<TagDto> {
   const tag = await findTag(clientId, id);
   if (input.name != null) {
     const name = normaliseName(input.name);
@@ -96,7 +101,7 @@ export async function updateTag(sequelize: Sequelize, clientId: number, id: numb
   }
   if (input.color != null) tag.color = input.color;
   await tag.save();
-  return getTag(sequelize, clientId, id);
+  return getTag(deps, clientId, id);
 }
 
 export async function deleteTag(sequelize: Sequelize, clientId: number, id: number): Promise<void> {

@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { requireStaff, staffOf } from '../../http/auth.js';
 import { readListParams, sendList } from '../../http/list-params.js';
+import { readIntParam } from '../../http/params.js';
 import * as users from './users.service.js';
 
 /** Users of the signed-in user's client (03 §2 'Usuarios'): any staff reads, only `admin` writes (D13). */
@@ -18,10 +19,10 @@ export function usersRouter(deps: users.UserDeps): Router {
     res.status(201).json(await users.createUser(deps, staffOf(req), req.body));
   });
   r.get('/users/:id', requireStaff(), async (req, res) => {
-    res.json(await users.getUser(deps, staffOf(req).clientId, Number(req.params.id)));
+    res.json(await users.getUser(deps, staffOf(req).clientId, readIntParam(req, 'id')));
   });
   const update = async (req: Request, res: Response) => {
-    res.json(await users.updateUser(deps, staffOf(req), Number(req.params.id), req.body));
+    res.json(await users.updateUser(deps, staffOf(req), readIntParam(req, 'id'), req.body));
   };
   r.put('/users/:id', requireStaff('administer'), update);
   r.patch('/users/:id', requireStaff('administer'), update);

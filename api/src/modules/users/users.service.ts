@@ -5,7 +5,7 @@ import type { StaffPrincipal } from '../../http/auth.js';
 import { ROLE_LABELS, likeSafe, type Catalogues } from '../catalogues/catalogues.service.js';
 import { hashPassword } from '../sessions/sessions.service.js';
 import { normaliseName, validateName } from '@vigia/contract/rules/validation';
-import { User, USER_STATUS } from './users.model.js';
+import { User, USER_STATUS } from '../../db/models/users.model.js';
 import * as rules from './users.rules.js';
 import type { components } from '@vigia/contract/openapi';
 

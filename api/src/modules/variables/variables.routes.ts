@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Sequelize } from 'sequelize';
 import { requireStaff, staffOf } from '../../http/auth.js';
+import { readIntParam } from '../../http/params.js';
 import * as variables from './variables.service.js';
 
 /** 'Variables' (01 §2): the LOINC catalogue and a patient's values. */
@@ -10,10 +11,10 @@ export function variablesRouter(sequelize: Sequelize, now: () => Date): Router {
     res.json(await variables.listClinicalVariables(sequelize));
   });
   r.get('/patients/:id/clinical_observations', requireStaff(), async (req, res) => {
-    res.json(await variables.listPatientVariables(sequelize, staffOf(req), Number(req.params.id)));
+    res.json(await variables.listPatientVariables(sequelize, staffOf(req), readIntParam(req, 'id')));
   });
   r.post('/patients/:id/clinical_observations', requireStaff(), async (req, res) => {
-    res.status(201).json(await variables.createClinicalObservation(sequelize, staffOf(req), Number(req.params.id), req.body, now()));
+    res.status(201).json(await variables.createClinicalObservation(sequelize, staffOf(req), readIntParam(req, 'id'), req.body, now()));
   });
   return r;
 }

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { requireStaff, staffOf } from '../../http/auth.js';
 import { readListParams, sendList } from '../../http/list-params.js';
+import { readIntParam } from '../../http/params.js';
 import type { WebhookDeps } from './webhooks.delivery.js';
 import { listDeliveries, resendDelivery, validateWebhook } from './webhooks.service.js';
 
@@ -8,7 +9,7 @@ import { listDeliveries, resendDelivery, validateWebhook } from './webhooks.serv
 export function webhooksRouter(deps: WebhookDeps): Router {
   const r = Router();
   r.get('/clients/:id/validate_webhook', requireStaff('administer'), async (req, res) => {
-    res.json(await validateWebhook(deps, staffOf(req).clientId, Number(req.params.id)));
+    res.json(await validateWebhook(deps, staffOf(req).clientId, readIntParam(req, 'id')));
   });
   r.get('/webhooks/deliveries', requireStaff('administer'), async (req, res) => {
     const q = req.query as Record<string, string | undefined>;
@@ -20,7 +21,7 @@ export function webhooksRouter(deps: WebhookDeps): Router {
     sendList(res, rows, total);
   });
   r.post('/webhooks/deliveries/:id/resend', requireStaff('administer'), async (req, res) => {
-    res.json(await resendDelivery(deps, staffOf(req).clientId, Number(req.params.id)));
+    res.json(await resendDelivery(deps, staffOf(req).clientId, readIntParam(req, 'id')));
   });
   return r;
 }

@@ -1,10 +1,10 @@
 import type { Sequelize } from 'sequelize';
-import { Client } from '../modules/clients/clients.model.js';
-import { User } from '../modules/users/users.model.js';
-import { Tag, PatientTag } from '../modules/tags/tags.model.js';
-import { Patient } from '../modules/patients/patients.model.js';
-import { Supply, Stock, Move } from '../modules/inventory/inventory.model.js';
-import { Encounter, EncounterObservation } from '../modules/encounters/encounters.model.js';
+import { Client } from './clients.model.js';
+import { User } from './users.model.js';
+import { Tag, PatientTag } from './tags.model.js';
+import { Patient } from './patients.model.js';
+import { Supply, Stock, Move } from './inventory.model.js';
+import { Encounter, EncounterObservation } from './encounters.model.js';
 
 /** Registers every model on one Sequelize instance (a test app gets its own instance). */
 export function initModels(sequelize: Sequelize) {

@@ -1,7 +1,7 @@
 import { execute, select } from '../../db/sql.js';
 import type { MeasurementHook, MeasurementHookContext, StoredMeasurement } from '../measurements/hooks.js';
-import { openAlert } from './alerts.raise.js';
-import { planAlarmActions, type Reading } from './alerts.rules.js';
+import { openAlert } from '../alerts/alerts.raise.js';
+import { planAlarmActions, type Reading } from './alarms.rules.js';
 
 interface AssignedRule {
   id: number;

@@ -1,0 +1,145 @@
+import { Op, type WhereOptions } from 'sequelize';
+import { badRequest, conflict } from '../../http/errors.js';
+import type { ListParams } from '../../http/list-params.js';
+import type { StaffPrincipal } from '../../http/auth.js';
+import { likeSafe } from '../catalogues/catalogues.service.js';
+import { localDate } from '../patients/patients.rules.js';
+import { Stock, Supply } from '../../db/models/inventory.model.js';
+import * as rules from './inventory.rules.js';
+import { bool, clientZone, findStock, findSupply, type InventoryDeps } from './inventory.common.js';
+import { applyMove } from './inventory.moves.js';
+import type { components } from '@vigia/contract/openapi';
+
+type S = components['schemas'];
+
+async function suppliesById(ids: Array<number | null>) {
+  const wanted = [...new Set(ids.filter((x): x is number => x != null))];
+  const rows = wanted.length ? await Supply.findAll({ where: { id: wanted } }) : [];
+  return new Map(rows.map((s) => [s.id, s]));
+}
+
+export function toStockDto(s: Stock, supply: Supply | undefined, today: string): S['Stock'] {
+  const active = bool(s.active);
+  return {
+    id: s.id,
+    client_id: s.client_id,
+    serial: s.serial,
+    type: s.type as S['SupplyType'],
+    type_name: rules.SUPPLY_TYPE_NAMES[s.type] ?? s.type,
+    medical_supply_id: s.medical_supply_id,
+    medical_supply_name: supply?.tradename ?? null,
+    generic_name: supply?.generic_name ?? null,
+    expiration_date: s.expiration_date,
+    formated_expiration_date: rules.formatDate(s.expiration_date),
+    cuantity: Number(s.cuantity),
+    active,
+    status_name: active ? 'Activo' : 'Inactivo',
+    batch: bool(s.batch),
+    expired: s.expiration_date < today,
+    created_at: new Date(s.created_at).toISOString(),
+  };
+}
+
+const STOCK_SORT = new Set(['id', 'serial', 'type', 'expiration_date', 'cuantity', 'created_at']);
+
+export async function listStocks(
+  deps: InventoryDeps,
+  clientId: number,
+  p: ListParams,
+  f: { type?: string; medical_supply_id?: number; active?: boolean },
+) {
+  const where: WhereOptions<Stock> = { client_id: clientId };
+  if (f.type) Object.assign(where, { type: f.type });
+  if (f.medical_supply_id) Object.assign(where, { medical_supply_id: f.medical_supply_id });
+  if (f.active !== undefined) Object.assign(where, { active: f.active });
+  if (p.q) Object.assign(where, { serial: { [Op.like]: `%${likeSafe(p.q.toUpperCase())}%` } });
+  const { rows, count } = await Stock.findAndCountAll({
+    where,
+    order: [
+      [p.sort && STOCK_SORT.has(p.sort) ? p.sort : 'expiration_date', p.order],
+      ['id', 'ASC'],
+    ],
+    offset: p.offset,
+    limit: p.limit,
+  });
+  const supplies = await suppliesById(rows.map((r) => r.medical_supply_id));
+  const today = localDate(deps.now(), await clientZone(clientId));
+  return { rows: rows.map((s) => toStockDto(s, supplies.get(s.medical_supply_id ?? 0), today)), total: count };
+}
+
+export async function getStock(deps: InventoryDeps, clientId: number, id: number) {
+  const s = await findStock(clientId, id);
+  const supply = s.medical_supply_id ? await Supply.findByPk(s.medical_supply_id) : null;
+  return toStockDto(s, supply ?? undefined, localDate(deps.now(), await clientZone(clientId)));
+}
+
+async function checkStockSupply(clientId: number, type: string, supplyId: number | null) {
+  if (supplyId == null) return;
+  const supply = await findSupply(clientId, supplyId, 'medical_supply_id');
+  if (supply.type !== type)
+    throw badRequest('medical_supply_id', `El insumo elegido no es de tipo ${rules.SUPPLY_TYPE_NAMES[type] ?? type}.`);
+}
+
+async function assertSerialFree(clientId: number, serial: string, exceptId?: number) {
+  const other = await Stock.findOne({ where: { client_id: clientId, serial } });
+  if (other && other.id !== exceptId) throw conflict('Ya existe un lote con ese serial.', 'serial');
+}
+
+export async function createStock(deps: InventoryDeps, actor: StaffPrincipal, input: S['StockInput']) {
+  const zone = await clientZone(actor.clientId);
+  const today = localDate(deps.now(), zone);
+  const shape = {
+    type: input.type,
+    serial: input.serial.toUpperCase(),
+    expiration_date: input.expiration_date,
+    medical_supply_id: input.medical_supply_id ?? null,
+    batch: rules.normaliseBatch(input.type, input.batch),
+  };
+  const problem = rules.checkStock(shape, today);
+  if (problem) throw badRequest(problem.field, problem.message);
+  await checkStockSupply(actor.clientId, shape.type, shape.medical_supply_id);
+  await assertSerialFree(actor.clientId, shape.serial);
+  const cuantity = input.cuantity ?? 0;
+  const stock = await deps.sequelize.transaction(async (transaction) => {
+    const s = await Stock.create({ client_id: actor.clientId, ...shape, cuantity: 0, active: input.active ?? true }, { transaction });
+    // The initial quantity is an entry like any other, so the move log explains every unit.
+    if (cuantity > 0)
+      await applyMove(
+        deps,
+        {
+          clientId: actor.clientId,
+          stockId: s.id,
+          type: 'entrada',
+          amount: cuantity,
+          notes: 'Cantidad inicial',
+          author: actor.userId,
+          allowInactive: true,
+        },
+        transaction,
+      );
+    return s;
+  });
+  return getStock(deps, actor.clientId, stock.id);
+}
+
+export async function updateStock(deps: InventoryDeps, actor: StaffPrincipal, id: number, input: S['StockUpdate']) {
+  const s = await findStock(actor.clientId, id);
+  const today = localDate(deps.now(), await clientZone(actor.clientId));
+  const type = input.type ?? s.type;
+  const shape = {
+    type,
+    serial: (input.serial ?? s.serial).toUpperCase(),
+    expiration_date: input.expiration_date ?? s.expiration_date,
+    medical_supply_id: input.medical_supply_id !== undefined ? input.medical_supply_id : s.medical_supply_id,
+    batch: rules.normaliseBatch(type, input.batch ?? bool(s.batch)),
+  };
+  const problem = rules.checkStock(shape, today, input.expiration_date !== undefined && input.expiration_date !== s.expiration_date);
+  if (problem) throw badRequest(problem.field, problem.message);
+  if (input.type !== undefined || input.medical_supply_id !== undefined)
+    await checkStockSupply(actor.clientId, shape.type, shape.medical_supply_id);
+  await assertSerialFree(actor.clientId, shape.serial, s.id);
+  Object.assign(s, shape);
+  if (input.active !== undefined) s.active = input.active;
+  await s.save();
+  return getStock(deps, actor.clientId, id);
+}
