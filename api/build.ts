@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -29,6 +29,15 @@ export const SERVER_ENV = { MALLOC_ARENA_MAX: '2' } as const;
  */
 export const SERVER_NODE_ARGS = ['--max-semi-space-size=8'] as const;
 
+const externalPackagesButContract: Plugin = {
+  name: 'vigia:external-packages',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@vigia/contract/') ? undefined : { path: args.path, external: true },
+    );
+  },
+};
+
 /**
  * Builds the bundle at `outfile` (default api/dist/server.js). Any file one folder under api/
  * works: paths.ts resolves the root two levels up from the bundle.
@@ -38,7 +47,9 @@ export async function buildServer(outfile = SERVER_BUNDLE): Promise<string> {
     entryPoints: [path.join(root, 'api', 'src', 'server.ts')],
     outfile,
     bundle: true,
-    packages: 'external',
+    // npm packages stay imports, read from node_modules at run time; @vigia/contract is TypeScript
+    // source shared with the front ends, so it is compiled into the bundle.
+    plugins: [externalPackagesButContract],
     platform: 'node',
     format: 'esm',
     target: 'node20',
