@@ -1,6 +1,37 @@
 import simpleRestDataProvider from '@refinedev/simple-rest';
+import type { CustomResponse, DataProvider } from '@refinedev/core';
 import { API_URL } from '../constants';
 import { http } from './http';
 
-/** Lists follow simple-rest's conventions exactly (D3), so the stock provider needs no changes. */
-export const dataProvider = simpleRestDataProvider(API_URL, http);
+const rest = simpleRestDataProvider(API_URL, http);
+
+/** A custom answer; `total` is the `X-Total-Count` header when the API sends one (paged listings). */
+export type CustomAnswer<T> = CustomResponse<T> & { total?: number };
+
+/** Drops empty query values, as the hand-written clients did (`?q=` is never sent). */
+function cleanQuery(query: unknown): Record<string, unknown> | undefined {
+  if (!query || typeof query !== 'object') return undefined;
+  return Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== null && v !== ''));
+}
+
+/**
+ * Lists follow simple-rest's conventions exactly (D3), so the stock provider serves the resources.
+ * `custom` (useCustom / useCustomMutation, the hand-built screens) goes through the same client with
+ * the query as axios parameters, and also returns the listing's total.
+ */
+export const dataProvider: DataProvider = {
+  ...rest,
+  custom: async ({ url, method, payload, query, headers }) => {
+    const response = await http.request({ url, method, data: payload, params: cleanQuery(query), headers });
+    const total = response.headers['x-total-count'];
+    return { data: response.data, ...(total === undefined ? {} : { total: Number(total) }) } as CustomAnswer<never>;
+  },
+};
+
+/** The full URL of an API path, for useCustom / useCustomMutation. */
+export const apiUrl = (path: string) => `${API_URL}${path}`;
+
+/** The listing total a custom answer carried (0 when none). */
+export function totalOf(answer: CustomResponse<unknown> | undefined): number {
+  return (answer as CustomAnswer<unknown> | undefined)?.total ?? 0;
+}
