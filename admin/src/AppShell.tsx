@@ -11,7 +11,8 @@ import { authProvider } from './providers/auth';
 import { dataProvider } from './providers/data';
 import { i18nProvider } from './providers/i18n';
 import { notificationProvider } from './providers/notification';
-import { resources, toRefineResources } from './resources';
+import { resources } from './resources';
+import { refineResources } from './resources/registry';
 import { patientRoutes } from './pages/patients/routes';
 import { orderRoutes } from './pages/orders/routes';
 import { alertRoutes } from './pages/alerts/routes';
@@ -23,8 +24,6 @@ import { auditRoutes } from './pages/audit/routes';
 const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage'));
 const NotFoundPage = lazy(() => import('./pages/not-found/NotFoundPage'));
 const PlaceholderPage = lazy(() => import('./pages/placeholder/PlaceholderPage'));
-
-const refineResources = toRefineResources(resources);
 
 /** Client errors (400–499) will not change on a retry; network and server errors get one more try. */
 function shouldRetry(failureCount: number, error: unknown): boolean {
