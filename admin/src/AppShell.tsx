@@ -18,6 +18,8 @@ import { orderRoutes } from './pages/orders/routes';
 import { alertRoutes } from './pages/alerts/routes';
 import { administrationRoutes } from './pages/administration/routes';
 import { integrationRoutes } from './pages/integrations/routes';
+import { webhookRoutes } from './pages/webhooks/routes';
+import { reportRoutes } from './pages/reports/routes';
 import { promptRoutes } from './pages/prompts/routes';
 import { auditRoutes } from './pages/audit/routes';
 
@@ -63,6 +65,8 @@ export default function AppShell() {
             {alertRoutes}
             {administrationRoutes}
             {integrationRoutes}
+            {webhookRoutes}
+            {reportRoutes}
             {promptRoutes}
             {auditRoutes}
             {PLACEHOLDER_SECTIONS.map(({ path, title }) => (

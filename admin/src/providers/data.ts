@@ -1,7 +1,16 @@
 import simpleRestDataProvider from '@refinedev/simple-rest';
-import type { CustomResponse, DataProvider } from '@refinedev/core';
+import { useCallback } from 'react';
+import {
+  useDataProvider,
+  useNotification,
+  useOnError,
+  type CustomResponse,
+  type DataProvider,
+  type OpenNotificationParams,
+} from '@refinedev/core';
 import { API_URL } from '../constants';
 import { http } from './http';
+import { serverError } from './notices';
 
 const rest = simpleRestDataProvider(API_URL, http);
 
@@ -34,4 +43,40 @@ export const apiUrl = (path: string) => `${API_URL}${path}`;
 /** The listing total a custom answer carried (0 when none). */
 export function totalOf(answer: CustomResponse<unknown> | undefined): number {
   return (answer as CustomAnswer<unknown> | undefined)?.total ?? 0;
+}
+
+type OnDemandOptions<T> = {
+  query?: Record<string, unknown>;
+  successNotification?: (data: T) => OpenNotificationParams | false;
+  /** Default: the server's message (providers/notices.ts). */
+  errorNotification?: ((error: unknown) => OpenNotificationParams | false) | false;
+};
+
+/**
+ * A GET asked on a click rather than on render (a download link, 'Validar' of the webhook), through
+ * the data provider like the hooks: the same HttpError, the same notifications, a 401 ends the
+ * session. The promise rejects on failure, after notifying.
+ */
+export function useGetOnDemand() {
+  const dataProviders = useDataProvider();
+  const { open } = useNotification();
+  const { mutate: checkError } = useOnError();
+  return useCallback(
+    async <T>(path: string, options: OnDemandOptions<T> = {}): Promise<T> => {
+      const custom = dataProviders().custom;
+      if (!custom) throw new Error('The data provider has no custom method');
+      try {
+        const { data } = (await custom({ url: apiUrl(path), method: 'get', query: options.query })) as { data: T };
+        const notice = options.successNotification?.(data);
+        if (notice) open?.(notice);
+        return data;
+      } catch (error) {
+        checkError(error);
+        const notice = options.errorNotification === false ? false : (options.errorNotification ?? serverError())(error);
+        if (notice) open?.(notice);
+        throw error;
+      }
+    },
+    [dataProviders, open, checkError],
+  );
 }

@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'react-router';
 import { Button, DatePicker, Input, Pagination, Radio, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { CheckOutlined, LeftOutlined, ReloadOutlined, RightOutlined } from '@ant-design/icons';
-import { useCustom, useCustomMutation, useGetIdentity, useInvalidate, useList, type CrudFilter } from '@refinedev/core';
+import { useCustomMutation, useGetIdentity, useInvalidate, useList, useOne, type CrudFilter } from '@refinedev/core';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { Schemas, Session } from '../../contract';
 import { addDays, localParts } from '@vigia/contract/rules/activities';
@@ -48,9 +48,9 @@ export default function ActivitiesPage() {
   const [search, setSearch] = useState(params.get('q') ?? '');
 
   // The client's zone decides what "today" is and how hours read (D5).
-  const { query: clientQuery } = useCustom<Schemas['Client']>({
-    url: apiUrl(`/clients/${user?.client_id}`),
-    method: 'get',
+  const { query: clientQuery } = useOne<Schemas['Client']>({
+    resource: 'clients',
+    id: user?.client_id ?? '',
     queryOptions: { enabled: !!user?.client_id },
     errorNotification: false,
   });

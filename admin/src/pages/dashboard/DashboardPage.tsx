@@ -2,7 +2,7 @@ import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Card, Col, Empty, Row, Segmented, Skeleton, Statistic, Typography } from 'antd';
 import { AlertOutlined, BarChartOutlined } from '@ant-design/icons';
-import { useCustom, useGetIdentity } from '@refinedev/core';
+import { useCustom, useGetIdentity, useOne } from '@refinedev/core';
 import type { Schemas, Session } from '../../contract';
 import { displayName } from '@vigia/contract/rules/names';
 import { usePageTitle } from '../../layout/usePageTitle';
@@ -33,13 +33,12 @@ export default function DashboardPage() {
     errorNotification: false,
   }).query;
   const metrics = metricsQuery.isSuccess ? metricsQuery.data.data : null;
-  const clientQuery = useCustom<Schemas['Client']>({
-    url: apiUrl(`/clients/${user?.client_id}`),
-    method: 'get',
+  const { result: client } = useOne<Schemas['Client']>({
+    resource: 'clients',
+    id: user?.client_id ?? '',
     queryOptions: { enabled: !!user?.client_id },
     errorNotification: false,
-  }).query;
-  const client = clientQuery.data?.data ?? null;
+  });
 
   return (
     <div className="dashboard">
