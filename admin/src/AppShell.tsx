@@ -16,7 +16,9 @@ import { refineResources } from './resources/registry';
 import { patientRoutes } from './pages/patients/routes';
 import { orderRoutes } from './pages/orders/routes';
 import { alertRoutes } from './pages/alerts/routes';
-import { administrationRoutes } from './pages/administration/routes';
+import { encounterRoutes } from './pages/encounters/routes';
+import { stockRoutes } from './pages/stocks/routes';
+import { unknownMessageRoutes } from './pages/unknown_messages/routes';
 import { integrationRoutes } from './pages/integrations/routes';
 import { webhookRoutes } from './pages/webhooks/routes';
 import { reportRoutes } from './pages/reports/routes';
@@ -63,7 +65,9 @@ export default function AppShell() {
             {patientRoutes}
             {orderRoutes}
             {alertRoutes}
-            {administrationRoutes}
+            {stockRoutes}
+            {encounterRoutes}
+            {unknownMessageRoutes}
             {integrationRoutes}
             {webhookRoutes}
             {reportRoutes}

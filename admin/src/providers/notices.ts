@@ -14,6 +14,9 @@ export function serverError(fallback = FALLBACK_ERROR) {
   };
 }
 
+/** A failed read of a hand-built screen. */
+export const loadFailed = serverError('No fue posible cargar la información');
+
 /** A hook's `successNotification` with a fixed text. */
 export function success(message: string, description?: string) {
   return (): OpenNotificationParams => ({ type: 'success', message, description });
