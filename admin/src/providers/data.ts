@@ -31,7 +31,9 @@ function cleanQuery(query: unknown): Record<string, unknown> | undefined {
 export const dataProvider: DataProvider = {
   ...rest,
   custom: async ({ url, method, payload, query, headers }) => {
-    const response = await http.request({ url, method, data: payload, params: cleanQuery(query), headers });
+    // An empty body ({} from a mutation with nothing to send) is not sent, as the hand-written clients did.
+    const empty = typeof payload === 'object' && payload !== null && !Array.isArray(payload) && Object.keys(payload).length === 0;
+    const response = await http.request({ url, method, data: empty ? undefined : payload, params: cleanQuery(query), headers });
     const total = response.headers['x-total-count'];
     return { data: response.data, ...(total === undefined ? {} : { total: Number(total) }) } as CustomAnswer<never>;
   },
