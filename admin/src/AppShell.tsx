@@ -22,6 +22,7 @@ import { unknownMessageRoutes } from './pages/unknown_messages/routes';
 import { integrationRoutes } from './pages/integrations/routes';
 import { webhookRoutes } from './pages/webhooks/routes';
 import { reportRoutes } from './pages/reports/routes';
+import { clientPromptRoutes } from './pages/client_prompts/routes';
 import { promptRoutes } from './pages/prompts/routes';
 import { auditRoutes } from './pages/audit/routes';
 
@@ -71,6 +72,7 @@ export default function AppShell() {
             {integrationRoutes}
             {webhookRoutes}
             {reportRoutes}
+            {clientPromptRoutes}
             {promptRoutes}
             {auditRoutes}
             {PLACEHOLDER_SECTIONS.map(({ path, title }) => (
