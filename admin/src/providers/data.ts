@@ -26,14 +26,19 @@ function cleanQuery(query: unknown): Record<string, unknown> | undefined {
 /**
  * Lists follow simple-rest's conventions exactly (D3), so the stock provider serves the resources.
  * `custom` (useCustom / useCustomMutation, the hand-built screens) goes through the same client with
- * the query as axios parameters, and also returns the listing's total.
+ * the query as axios parameters (config.sorters and `eq` filters as simple-rest sends them; other filter
+ * operators are not used here), and also returns the listing's total.
  */
 export const dataProvider: DataProvider = {
   ...rest,
-  custom: async ({ url, method, payload, query, headers }) => {
+  custom: async ({ url, method, payload, query, headers, sorters, filters }) => {
+    // simple-rest's conventions for config.sorters and plain `eq` filters, before the query's own values.
+    const sort = sorters?.length ? { _sort: sorters.map((s) => s.field).join(','), _order: sorters.map((s) => s.order).join(',') } : {};
+    const eq = Object.fromEntries((filters ?? []).flatMap((f) => ('field' in f && f.operator === 'eq' ? [[f.field, f.value]] : [])));
+    const params = cleanQuery({ ...sort, ...eq, ...(query as Record<string, unknown> | undefined) });
     // An empty body ({} from a mutation with nothing to send) is not sent, as the hand-written clients did.
     const empty = typeof payload === 'object' && payload !== null && !Array.isArray(payload) && Object.keys(payload).length === 0;
-    const response = await http.request({ url, method, data: empty ? undefined : payload, params: cleanQuery(query), headers });
+    const response = await http.request({ url, method, data: empty ? undefined : payload, params, headers });
     const total = response.headers['x-total-count'];
     return { data: response.data, ...(total === undefined ? {} : { total: Number(total) }) } as CustomAnswer<never>;
   },
