@@ -11,20 +11,24 @@ import { authProvider } from './providers/auth';
 import { dataProvider } from './providers/data';
 import { i18nProvider } from './providers/i18n';
 import { notificationProvider } from './providers/notification';
-import { resources, toRefineResources } from './resources';
+import { resources } from './resources';
+import { refineResources } from './resources/registry';
 import { patientRoutes } from './pages/patients/routes';
 import { orderRoutes } from './pages/orders/routes';
 import { alertRoutes } from './pages/alerts/routes';
-import { administrationRoutes } from './pages/administration/routes';
+import { encounterRoutes } from './pages/encounters/routes';
+import { stockRoutes } from './pages/stocks/routes';
+import { unknownMessageRoutes } from './pages/unknown_messages/routes';
 import { integrationRoutes } from './pages/integrations/routes';
+import { webhookRoutes } from './pages/webhooks/routes';
+import { reportRoutes } from './pages/reports/routes';
+import { clientPromptRoutes } from './pages/client_prompts/routes';
 import { promptRoutes } from './pages/prompts/routes';
 import { auditRoutes } from './pages/audit/routes';
 
 const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage'));
 const NotFoundPage = lazy(() => import('./pages/not-found/NotFoundPage'));
 const PlaceholderPage = lazy(() => import('./pages/placeholder/PlaceholderPage'));
-
-const refineResources = toRefineResources(resources);
 
 /** Client errors (400–499) will not change on a retry; network and server errors get one more try. */
 function shouldRetry(failureCount: number, error: unknown): boolean {
@@ -62,8 +66,13 @@ export default function AppShell() {
             {patientRoutes}
             {orderRoutes}
             {alertRoutes}
-            {administrationRoutes}
+            {stockRoutes}
+            {encounterRoutes}
+            {unknownMessageRoutes}
             {integrationRoutes}
+            {webhookRoutes}
+            {reportRoutes}
+            {clientPromptRoutes}
             {promptRoutes}
             {auditRoutes}
             {PLACEHOLDER_SECTIONS.map(({ path, title }) => (

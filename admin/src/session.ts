@@ -13,6 +13,11 @@ export function readSession(): Session | null {
   }
 }
 
+/** The zone staff screens show times in when no patient is involved: the signed-in user's (D5, P71). */
+export function staffTimeZone(): string {
+  return readSession()?.time_zone || 'America/Bogota';
+}
+
 export function readToken(): string | null {
   return readSession()?.token ?? null;
 }

@@ -1,14 +1,9 @@
 import type { OpenNotificationParams } from '@refinedev/core';
 import type { AnyResource } from './types';
+import { serverError } from '../providers/notices';
 
 /** The server's Spanish message is the notification (a 403 reads e.g. 'Solo un administrador...'). */
-export function serverErrorNotification(error?: unknown): OpenNotificationParams {
-  const message = (error as { message?: unknown } | undefined)?.message;
-  return {
-    type: 'error',
-    message: typeof message === 'string' && message ? message : 'No fue posible completar la operación',
-  };
-}
+export const serverErrorNotification = serverError();
 
 export function crudNotifications(resource: AnyResource, action: 'create' | 'edit' | 'delete') {
   const text = {

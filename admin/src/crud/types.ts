@@ -192,6 +192,7 @@ import type { Action } from '@vigia/contract/rules/access';
  * Erased form the generic screens work with: declarations are checked against the contract where
  * they are written (`defineResource`); the screens only read them.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- erased on purpose: each declaration is checked where it is written
 export type AnyResource = ResourceDeclaration<any, any, any>;
 
 /** The list path of a declaration: `path`, else `/<name>`. */

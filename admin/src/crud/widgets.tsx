@@ -1,8 +1,8 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { CheckOutlined } from '@ant-design/icons';
 import { Form, Input, InputNumber, Radio, Select, Skeleton, Switch, Typography } from 'antd';
-import { API_URL } from '../constants';
-import { http } from '../providers/http';
+import { useCustom } from '@refinedev/core';
+import { apiUrl } from '../providers/data';
 import type { RemoteOptions } from './types';
 import { tagColor } from './palette';
 import type { FieldOption, FieldSpec, WidgetKind } from './schema-rules';
@@ -71,24 +71,16 @@ export function RemoteSelect({
   const values = (Form.useWatch([], { form, preserve: true }) ?? {}) as Record<string, unknown>;
   const params = remote.params ? remote.params(values) : {};
   const key = params === null ? null : JSON.stringify(params);
-  const [options, setOptions] = useState<{ value: string | number; label: string }[]>([]);
-  const [loading, setLoading] = useState(false);
-  useEffect(() => {
-    if (key === null) {
-      setOptions([]);
-      return;
-    }
-    let live = true;
-    setLoading(true);
-    http
-      .get(`${API_URL}${remote.path}`, { params: JSON.parse(key) })
-      .then((res) => live && setOptions(remote.toOptions(res.data)))
-      .catch(() => live && setOptions([]))
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [key, remote]);
+  const { query } = useCustom({
+    url: apiUrl(remote.path),
+    method: 'get',
+    config: { query: params ?? undefined },
+    queryOptions: { enabled: key !== null },
+    // A listing that fails to load leaves the select empty.
+    errorNotification: false,
+  });
+  const options = key !== null && query.isSuccess ? remote.toOptions(query.data.data) : [];
+  const loading = key !== null && query.isFetching;
   const parent = remote.dependsOn ? values[remote.dependsOn] : undefined;
   const previous = useRef(parent);
   useEffect(() => {

@@ -1,16 +1,16 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { Avatar, Button, Drawer, Input, Layout, Menu, Tooltip, Typography } from 'antd';
 import type { MenuProps } from 'antd';
 import { LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, MessageOutlined } from '@ant-design/icons';
-import { useGetIdentity, useLogout } from '@refinedev/core';
+import { useGetIdentity, useLogout, useResourceParams } from '@refinedev/core';
 import type { Session } from '../contract';
 import type { LogoutParams } from '../providers/auth';
 import { readSession } from '../session';
 import { displayName } from '@vigia/contract/rules/names';
 import { Loading } from './Loading';
 import { VigiaLogo, VigiaMark } from './Logo';
-import { CONFIGURATION_LABEL, CONFIGURATION_LINKS, MAIN_LINKS, selectedMenuKey, type MenuLink } from './menu';
+import { menuFrom, selectedMenuKey, type MenuLink, type MenuTree } from './menu';
 import { useInactivityLogout } from './useInactivityLogout';
 import { useMediaQuery } from './useMediaQuery';
 import './layout.css';
@@ -26,12 +26,15 @@ function toItem(link: MenuLink): NonNullable<MenuProps['items']>[number] {
   return { key: link.path, icon: link.icon, label: link.label };
 }
 
-const MENU_ITEMS: MenuProps['items'] = [
-  ...MAIN_LINKS.map(toItem),
-  { type: 'group', key: 'configuration', label: CONFIGURATION_LABEL, children: CONFIGURATION_LINKS.map(toItem) },
-  { type: 'divider' },
-  { key: FEEDBACK_KEY, icon: <MessageOutlined />, label: 'Opinión' },
-];
+/** The sidebar's items: the registered resources' entries and groups, then 'Opinión'. */
+function menuItems(tree: MenuTree): MenuProps['items'] {
+  return [
+    ...tree.links.map(toItem),
+    ...tree.groups.map((g) => ({ type: 'group' as const, key: g.key, label: g.label, children: g.links.map(toItem) })),
+    { type: 'divider' },
+    { key: FEEDBACK_KEY, icon: <MessageOutlined />, label: 'Opinión' },
+  ];
+}
 
 function initials(first?: string, last?: string) {
   return `${first?.[0] ?? ''}${last?.[0] ?? ''}`.toUpperCase() || '?';
@@ -40,7 +43,10 @@ function initials(first?: string, last?: string) {
 function SidebarContent({ collapsed, onNavigate, onFeedback }: { collapsed: boolean; onNavigate?: () => void; onFeedback: () => void }) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
-  const selected = selectedMenuKey(pathname);
+  const { resources } = useResourceParams();
+  const tree = useMemo(() => menuFrom(resources), [resources]);
+  const items = useMemo(() => menuItems(tree), [tree]);
+  const selected = selectedMenuKey(pathname, tree);
 
   return (
     <div className="vigia-sider-content">
@@ -64,7 +70,7 @@ function SidebarContent({ collapsed, onNavigate, onFeedback }: { collapsed: bool
       <Menu
         mode="inline"
         inlineCollapsed={collapsed}
-        items={MENU_ITEMS}
+        items={items}
         selectedKeys={selected ? [selected] : []}
         onClick={({ key }) => {
           if (key === FEEDBACK_KEY) onFeedback();

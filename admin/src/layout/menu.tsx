@@ -1,56 +1,40 @@
 import type { ReactNode } from 'react';
-import {
-  AlertOutlined,
-  ApiOutlined,
-  AppstoreAddOutlined,
-  AuditOutlined,
-  CommentOutlined,
-  BarChartOutlined,
-  BellOutlined,
-  CalendarOutlined,
-  DashboardOutlined,
-  RobotOutlined,
-  SolutionOutlined,
-  TagsOutlined,
-  TeamOutlined,
-  InboxOutlined,
-  SwapOutlined,
-  MedicineBoxOutlined,
-  UserAddOutlined,
-  UserOutlined,
-} from '@ant-design/icons';
+import type { ResourceProps } from '@refinedev/core';
+import type { MenuMeta } from '../resources/registry';
 
 export type MenuLink = { path: string; label: string; icon: ReactNode };
+export type MenuGroup = { key: string; label: string; links: MenuLink[] };
+export type MenuTree = { links: MenuLink[]; groups: MenuGroup[] };
 
-/** Sidebar of 01 §2. The menu shows all items to everyone. */
-export const MAIN_LINKS: MenuLink[] = [
-  { path: '/dashboard', label: 'Dashboard', icon: <DashboardOutlined /> },
-  { path: '/patients', label: 'Pacientes', icon: <TeamOutlined /> },
-  { path: '/patients/new', label: 'Nuevo paciente', icon: <UserAddOutlined /> },
-  { path: '/orders', label: 'Gestión de órdenes', icon: <SolutionOutlined /> },
-  { path: '/activities', label: 'Actividades', icon: <CalendarOutlined /> },
-  { path: '/alerts_management', label: 'Gestión de alertas', icon: <AlertOutlined /> },
-];
+const route = (value: ResourceProps['list']) => (typeof value === 'string' ? value : undefined);
 
-export const CONFIGURATION_LABEL = 'Configuración';
-
-export const CONFIGURATION_LINKS: MenuLink[] = [
-  { path: '/users', label: 'Usuarios', icon: <UserOutlined /> },
-  { path: '/inventory', label: 'Inventario', icon: <InboxOutlined /> },
-  { path: '/moves', label: 'Movimientos', icon: <SwapOutlined /> },
-  { path: '/supplies', label: 'Suministros', icon: <MedicineBoxOutlined /> },
-  { path: '/alerts', label: 'Alertas', icon: <BellOutlined /> },
-  { path: '/tags', label: 'Etiquetas', icon: <TagsOutlined /> },
-  { path: '/client_prompts', label: 'Instrucciones IA', icon: <RobotOutlined /> },
-  { path: '/webhooks', label: 'Webhooks HL7 FHIR', icon: <ApiOutlined /> },
-  { path: '/integrations', label: 'Integraciones', icon: <AppstoreAddOutlined /> },
-  { path: '/unknown_messages', label: 'Números desconocidos', icon: <CommentOutlined /> },
-  { path: '/reports', label: 'Reportes', icon: <BarChartOutlined /> },
-  { path: '/audit', label: 'Auditoría', icon: <AuditOutlined /> },
-];
+/**
+ * The sidebar of 01 §2, derived from the registered resources in their order: each resource with a
+ * list route and a label is an entry (its create route too when `meta.createLabel` names it);
+ * `meta.parent` puts it under a group (a resource with `meta.group`); `meta.hide` leaves it out.
+ * The menu shows all items to everyone.
+ */
+export function menuFrom(resources: ResourceProps[]): MenuTree {
+  const tree: MenuTree = { links: [], groups: [] };
+  for (const resource of resources) {
+    const meta = (resource.meta ?? {}) as MenuMeta;
+    if (meta.group) tree.groups.push({ key: resource.name, label: meta.label ?? resource.name, links: [] });
+  }
+  for (const resource of resources) {
+    const meta = (resource.meta ?? {}) as MenuMeta;
+    const list = route(resource.list);
+    if (meta.group || meta.hide || !list || !meta.label) continue;
+    const entries: MenuLink[] = [{ path: list, label: meta.label, icon: meta.icon }];
+    const create = route(resource.create);
+    if (create && meta.createLabel) entries.push({ path: create, label: meta.createLabel, icon: meta.createIcon });
+    const group = meta.parent ? tree.groups.find((g) => g.key === meta.parent) : undefined;
+    (group ? group.links : tree.links).push(...entries);
+  }
+  return tree;
+}
 
 /** The menu entry to highlight: the longest menu path that starts the current path. */
-export function selectedMenuKey(pathname: string): string | undefined {
-  const all = [...MAIN_LINKS, ...CONFIGURATION_LINKS].map((l) => l.path);
+export function selectedMenuKey(pathname: string, tree: MenuTree): string | undefined {
+  const all = [...tree.links, ...tree.groups.flatMap((g) => g.links)].map((l) => l.path);
   return all.filter((path) => pathname === path || pathname.startsWith(`${path}/`)).sort((a, b) => b.length - a.length)[0];
 }

@@ -36,3 +36,13 @@ export function isHttpError(error: unknown): error is VigiaHttpError {
     typeof (error as VigiaHttpError).message === 'string'
   );
 }
+
+/** A failed save's per-field messages for an antd form's setFields (empty when there are none). */
+export function fieldErrors<V>(error: unknown): { name: keyof V & string; errors: string[] }[] {
+  const map = isHttpError(error) ? error.errors : undefined;
+  if (!map) return [];
+  return Object.entries(map).map(([name, errors]) => ({
+    name: name as keyof V & string,
+    errors: ([] as string[]).concat(errors as string[]),
+  }));
+}

@@ -1,5 +1,4 @@
-import type { ResourceProps } from '@refinedev/core';
-import { basePath, type AnyResource } from '../crud/types';
+import type { AnyResource } from '../crud/types';
 import { registerResourceName } from '../providers/i18n';
 import { tags } from './tags';
 import { alarms } from './alarms';
@@ -13,15 +12,3 @@ import { orders } from './orders';
 export const resources: AnyResource[] = [tags, users, stocks, supplies, moves, alarms, orders];
 
 for (const resource of resources) registerResourceName(resource.name, resource.labels.singular);
-
-/** Refine's view of the same declarations (routes per action). */
-export function toRefineResources(list: AnyResource[]): ResourceProps[] {
-  return list.map((r) => ({
-    name: r.name,
-    list: basePath(r),
-    create: `${basePath(r)}/create`,
-    edit: `${basePath(r)}/edit/:id`,
-    show: r.detail ? undefined : `${basePath(r)}/show/:id`,
-    meta: { label: r.labels.list },
-  }));
-}

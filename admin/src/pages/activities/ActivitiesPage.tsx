@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { App, Button, DatePicker, Input, Pagination, Radio, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { Button, DatePicker, Input, Pagination, Radio, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { CheckOutlined, LeftOutlined, ReloadOutlined, RightOutlined } from '@ant-design/icons';
-import { useGetIdentity } from '@refinedev/core';
+import { useCustomMutation, useGetIdentity, useInvalidate, useList, useOne, type CrudFilter } from '@refinedev/core';
 import dayjs, { type Dayjs } from 'dayjs';
-import type { Session } from '../../contract';
+import type { Schemas, Session } from '../../contract';
 import { addDays, localParts } from '@vigia/contract/rules/activities';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import { PageHeader } from '../../crud/PageHeader';
@@ -13,9 +13,12 @@ import { usePageTitle } from '../../layout/usePageTitle';
 import { readSession } from '../../session';
 import { ACTIVITY_STATUS_COLORS } from '../orders/order-ui';
 import { ACTIVITY_STATUS_OPTIONS, activitySubject, dayTitle } from './activities-day';
-import { activitiesApi, type ClientActivity } from './activities.api';
+import { apiUrl } from '../../providers/data';
+import { serverError } from '../../providers/notices';
 import '../../crud/crud.css';
 import './activities.css';
+
+type ClientActivity = Schemas['ClientActivity'];
 
 const PAGE_SIZES = [10, 20, 50];
 const SEARCH_DELAY_MS = 350;
@@ -37,21 +40,21 @@ const isDay = (value: string | null): value is string => !!value && /^\d{4}-\d{2
  */
 export default function ActivitiesPage() {
   usePageTitle('Actividades');
-  const { notification } = App.useApp();
   const { data } = useGetIdentity<Session>();
   const user = data ?? readSession();
   const [params, setParams] = useSearchParams();
-  const [zone, setZone] = useState<string | null>(null);
   const [paging, setPaging] = useState({ page: 1, size: 20 });
-  const [state, setState] = useState<{ rows: ClientActivity[]; total: number; loading: boolean }>({ rows: [], total: 0, loading: true });
   const [confirming, setConfirming] = useState<number | null>(null);
   const [search, setSearch] = useState(params.get('q') ?? '');
 
   // The client's zone decides what "today" is and how hours read (D5).
-  useEffect(() => {
-    if (!user?.client_id) return;
-    activitiesApi.clientZone(user.client_id).then(setZone, () => setZone(user.time_zone || 'UTC'));
-  }, [user?.client_id, user?.time_zone]);
+  const { query: clientQuery } = useOne<Schemas['Client']>({
+    resource: 'clients',
+    id: user?.client_id ?? '',
+    queryOptions: { enabled: !!user?.client_id },
+    errorNotification: false,
+  });
+  const zone = clientQuery.isSuccess ? clientQuery.data.data.time_zone : clientQuery.isError ? user?.time_zone || 'UTC' : null;
 
   const today = zone ? localParts(new Date(), zone).date : null;
   const date = isDay(params.get('date')) ? params.get('date')! : today;
@@ -82,50 +85,50 @@ export default function ActivitiesPage() {
     return () => clearTimeout(timer);
   }, [search, q, setParam]);
 
-  const load = useCallback(
-    async (quiet = false) => {
-      if (!date) return;
-      if (!quiet) setState((s) => ({ ...s, loading: true }));
-      try {
-        const { rows, total } = await activitiesApi.list({
-          date,
-          status,
-          type,
-          q: q || undefined,
-          _start: (paging.page - 1) * paging.size,
-          _end: paging.page * paging.size,
-        });
-        setState({ rows, total, loading: false });
-      } catch (e) {
-        setState((s) => ({ ...s, loading: false }));
-        const err = e as { statusCode?: number; message?: string };
-        if (err.statusCode !== 0) notification.error({ message: err.message ?? 'No fue posible cargar las actividades' });
-      }
+  const filters: CrudFilter[] = [
+    { field: 'date', operator: 'eq', value: date },
+    { field: 'status', operator: 'eq', value: status },
+    { field: 'type', operator: 'eq', value: type },
+    { field: 'q', operator: 'eq', value: q || undefined },
+  ];
+  const { query, result } = useList<ClientActivity>({
+    resource: 'activities',
+    pagination: { currentPage: paging.page, pageSize: paging.size, mode: 'server' },
+    filters: filters.filter((f) => f.value !== undefined),
+    queryOptions: {
+      enabled: !!date,
+      placeholderData: (previous) => previous,
+      // Today's statuses move with the clock: the list refreshes itself, quietly.
+      refetchInterval: date && date === today ? REFRESH_MS : false,
     },
-    [date, status, type, q, paging, notification],
-  );
+    // A network failure stays quiet; anything else says why.
+    errorNotification: (error) => (error?.statusCode === 0 ? false : serverError('No fue posible cargar las actividades')(error)),
+  });
+  const state = { rows: result.data, total: result.total ?? 0, loading: !!date && (query.isLoading || query.isPlaceholderData) };
+  const invalidate = useInvalidate();
+  const reload = () => invalidate({ resource: 'activities', invalidates: ['list'] });
+  const { mutate } = useCustomMutation<Schemas['Activity']>();
 
-  useEffect(() => {
-    void load();
-  }, [load]);
-  useEffect(() => {
-    if (!date || date !== today) return;
-    const timer = setInterval(() => void load(true), REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [date, today, load]);
-
-  const confirm = async (a: ClientActivity) => {
+  const confirm = (a: ClientActivity) => {
     setConfirming(a.id);
-    try {
-      await activitiesApi.confirm(a.patient.id, a.id);
-      notification.success({ message: `Toma confirmada: ${activitySubject(a) ?? 'medicamento'} de ${a.patient.full_name}` });
-      await load(true);
-    } catch (e) {
-      notification.error({ message: (e as { message?: string }).message ?? 'No fue posible confirmar la toma' });
-      await load(true);
-    } finally {
-      setConfirming(null);
-    }
+    mutate(
+      {
+        url: apiUrl(`/patients/${a.patient.id}/activities/${a.id}/confirm`),
+        method: 'post',
+        values: {},
+        successNotification: () => ({
+          type: 'success',
+          message: `Toma confirmada: ${activitySubject(a) ?? 'medicamento'} de ${a.patient.full_name}`,
+        }),
+        errorNotification: serverError('No fue posible confirmar la toma'),
+      },
+      {
+        onSettled: () => {
+          setConfirming(null);
+          void reload();
+        },
+      },
+    );
   };
 
   const columns: TableColumnsType<ClientActivity> = [
@@ -169,7 +172,7 @@ export default function ActivitiesPage() {
       fixed: 'right',
       render: (_, a) =>
         a.can_confirm ? (
-          <Button size="small" type="primary" icon={<CheckOutlined />} loading={confirming === a.id} onClick={() => void confirm(a)}>
+          <Button size="small" type="primary" icon={<CheckOutlined />} loading={confirming === a.id} onClick={() => confirm(a)}>
             Confirmar
           </Button>
         ) : null,
@@ -185,7 +188,7 @@ export default function ActivitiesPage() {
       title="Actividades"
       extra={
         <Tooltip title="Actualizar la lista">
-          <Button icon={<ReloadOutlined />} onClick={() => void load()} aria-label="Actualizar">
+          <Button icon={<ReloadOutlined />} onClick={() => void reload()} aria-label="Actualizar">
             Actualizar
           </Button>
         </Tooltip>

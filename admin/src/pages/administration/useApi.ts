@@ -3,7 +3,11 @@ import { API_URL } from '../../constants';
 import { http } from '../../providers/http';
 import { notify } from '../../providers/notification';
 
-/** GET of one API path for a hand-built page: data, loading, a reload, and the 404 flag (03 §8). */
+/**
+ * @deprecated Read with Refine's useList / useOne / useCustom; kept only for the patient record
+ * until it is converted.
+ *
+ * GET of one API path for a hand-built page: data, loading, a reload, and the 404 flag (03 §8). */
 export function useApiGet<T>(path: string | null, params?: Record<string, unknown>) {
   const [data, setData] = useState<T | null>(null);
   const [total, setTotal] = useState(0);

@@ -4,8 +4,10 @@ import dayjs from 'dayjs';
 import { useNavigate } from 'react-router';
 import { formatElapsed } from '@vigia/contract/rules/alarms';
 import { DETAIL_DELAY_MS, PRIORITY_COLORS, PRIORITY_TAG } from './alerts.data';
-import type { Alert } from './alerts.api';
+import type { Schemas } from '../../contract';
 import { localTime } from './time';
+
+type Alert = Schemas['Alert'];
 
 /** An open alert as a card (patient tab, manager); opens the detail after 500 ms (02 §2.1). */
 export function AlertCard({ alert, showPatient, source }: { alert: Alert; showPatient?: boolean; source: 'patient' | 'management' }) {

@@ -1,17 +1,21 @@
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Button, Card, Col, Descriptions, Empty, Input, List, Modal, Radio, Row, Skeleton, Space, Tag, Typography } from 'antd';
 import { ArrowLeftOutlined, HeartOutlined, RobotOutlined } from '@ant-design/icons';
+import { useCustom, useCustomMutation, useInvalidate } from '@refinedev/core';
 import { ENTRY_MIN_LENGTH, formatElapsed, validateEntry } from '@vigia/contract/rules/alarms';
 import { usePageTitle } from '../../layout/usePageTitle';
-import { alertsApi, type AlertDetail } from './alerts.api';
+import type { Schemas } from '../../contract';
+import { apiUrl } from '../../providers/data';
+import { serverError, success } from '../../providers/notices';
 import { PRIORITY_COLORS, PRIORITY_TAG } from './alerts.data';
 import { localTime } from './time';
-import { useNotify } from './notify';
 import './alerts.css';
 
 const MeasurementsPanel = lazy(() => import('./MeasurementsPanel'));
 const INCOMPLETE = 'Dato Incompleto';
+
+type AlertDetail = Schemas['AlertDetail'];
 
 /** 'Abierta:' ticks every minute; elapsed days, hours and minutes (02 §2.8). */
 function useNow(ms = 60_000) {
@@ -40,42 +44,45 @@ function ContactCard({ alert }: { alert: AlertDetail }) {
 }
 
 /** 'Gestionar alerta': entries oldest first, 'Evolución', 'Cerrar Alerta' (02 §2.8). */
-function ManagePanel({ alert, reload, onClosed }: { alert: AlertDetail; reload: () => void; onClosed: () => void }) {
-  const notify = useNotify();
+function ManagePanel({ alert, onClosed }: { alert: AlertDetail; onClosed: () => void }) {
   const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
   const [closing, setClosing] = useState(false);
   const [closeType, setCloseType] = useState<'true_alert' | 'false_alert'>('true_alert');
+  const { mutate, mutation } = useCustomMutation<AlertDetail>();
+  const invalidate = useInvalidate();
+  const busy = mutation.isPending;
   const closed = alert.status !== 1;
   const valid = validateEntry(text) === null;
-  const fail = (e: unknown) => notify.error(e);
+  const url = apiUrl(`/patients/${alert.patient.id}/alerts/${alert.id}`);
+  const reload = () => invalidate({ invalidates: ['all'] });
 
-  const addEntry = async () => {
-    setBusy(true);
-    try {
-      await alertsApi.addEntry(alert.patient.id, alert.id, text.trim());
-      setText('');
-      reload();
-    } catch (e) {
-      fail(e);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const close = async () => {
-    setBusy(true);
-    try {
-      await alertsApi.close(alert.patient.id, alert.id, { close_type: closeType, description: text.trim() });
-      notify.success('Alerta cerrada correctamente');
-      setClosing(false);
-      onClosed();
-    } catch (e) {
-      fail(e);
-      reload();
-    } finally {
-      setBusy(false);
-    }
-  };
+  const addEntry = () =>
+    mutate(
+      { url: `${url}/alert_entries`, method: 'post', values: { description: text.trim() }, errorNotification: serverError() },
+      {
+        onSuccess: () => {
+          setText('');
+          void reload();
+        },
+      },
+    );
+  const close = () =>
+    mutate(
+      {
+        url,
+        method: 'put',
+        values: { status: 2, close_type: closeType, description: text.trim() },
+        successNotification: success('Alerta cerrada correctamente'),
+        errorNotification: serverError(),
+      },
+      {
+        onSuccess: () => {
+          setClosing(false);
+          onClosed();
+        },
+        onError: () => void reload(),
+      },
+    );
 
   return (
     <Card size="small" title="Gestionar alerta">
@@ -159,25 +166,18 @@ export default function AlertDetailPage() {
   const { patient_id, alert_id } = useParams();
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const notify = useNotify();
-  const [alert, setAlert] = useState<AlertDetail | null>(null);
-  const [missing, setMissing] = useState(false);
+  const { query, result } = useCustom<AlertDetail>({
+    url: apiUrl(`/patients/${patient_id}/alerts/${alert_id}`),
+    method: 'get',
+    // A network failure stays quiet (the page keeps waiting); anything else says why.
+    errorNotification: (error) => (error?.statusCode === 0 ? false : serverError('No fue posible cargar la alerta')(error)),
+  });
+  const alert = query.data ? (result.data as AlertDetail) : null;
+  const status = query.error?.statusCode ?? 0;
+  const missing = status >= 400 && status < 500;
   const now = useNow();
   usePageTitle(alert ? `Alerta #${alert.id}` : 'Detalle de la alerta');
   const back = params.get('source') === 'management' ? '/alerts_management' : `/patients/${patient_id}?tab=alerts`;
-
-  const load = useCallback(async () => {
-    try {
-      setAlert(await alertsApi.get(Number(patient_id), Number(alert_id)));
-    } catch (e) {
-      const err = e as { statusCode?: number; message?: string };
-      if (err.statusCode !== 0) notify.error(err, 'No fue posible cargar la alerta');
-      if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) setMissing(true);
-    }
-  }, [patient_id, alert_id, notify]);
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   if (missing) return <Navigate to="/404notfound" replace />;
   if (!alert) return <Skeleton active />;
@@ -247,7 +247,7 @@ export default function AlertDetailPage() {
         </Col>
         <Col xs={24} lg={10}>
           <Space direction="vertical" size={16} style={{ width: '100%' }}>
-            <ManagePanel alert={alert} reload={load} onClosed={() => navigate(back)} />
+            <ManagePanel alert={alert} onClosed={() => navigate(back)} />
             <ContactCard alert={alert} />
           </Space>
         </Col>

@@ -1,6 +1,8 @@
 import { Empty, List, Modal, Typography } from 'antd';
-import type { Alert } from './alerts.api';
+import type { Schemas } from '../../contract';
 import { localTime } from './time';
+
+type Alert = Schemas['Alert'];
 
 /** 'Historial de gestión de alerta' (patient tab) / 'Historial de la Alerta' (manager), 02 §2.7 and §2.9. */
 export function AlertHistoryDialog({ alert, title, onClose }: { alert: Alert | null; title: string; onClose: () => void }) {

@@ -1,42 +1,71 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Empty, Input, Pagination, Spin, Tabs } from 'antd';
+import { useCustom } from '@refinedev/core';
+import type { Schemas } from '../../contract';
 import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
+import { apiUrl, totalOf } from '../../providers/data';
 import { AlertCard } from './AlertCard';
 import { AlertFilters, defaultRange, toParams, type FilterValues } from './AlertFilters';
 import { ClosedAlertsTable } from './ClosedAlertsTable';
-import { alertsApi, type Alert, type Params } from './alerts.api';
 import { POLL_MS } from './alerts.data';
-import { useNotify } from './notify';
 import './alerts.css';
 
-type ListState = { rows: Alert[]; total: number; loading: boolean };
-const EMPTY: ListState = { rows: [], total: 0, loading: true };
+type Alert = Schemas['Alert'];
+type Params = Record<string, string | number | undefined>;
 const INITIAL_FILTERS = { active: ['date' as const], values: { date: defaultRange() } as FilterValues };
 
-/** Loads one page of the client's alerts; failures are only logged (02 §8). */
-function useClientAlerts(status: 'active' | 'closed', params: Params, page: number, perPage: number) {
-  const [state, setState] = useState<ListState>(EMPTY);
-  const load = useCallback(async () => {
-    setState((s) => ({ ...s, loading: true }));
-    try {
-      const { rows, total } = await alertsApi.clientAlerts({ status, page, per_page: perPage, ...params });
-      setState({ rows, total, loading: false });
-    } catch (error) {
-      console.error(error);
-      setState((s) => ({ ...s, loading: false }));
-    }
-  }, [status, page, perPage, params]);
-  useEffect(() => {
-    void load();
-  }, [load]);
-  return { ...state, reload: load };
+/**
+ * One page of the client's alerts; failures are only logged (02 §8). `arrivals` re-asks when new
+ * alerts came in; the previous page stays on screen while the next one loads.
+ */
+function useClientAlerts(status: 'active' | 'closed', params: Params, page: number, perPage: number, arrivals = 0) {
+  const { query, result } = useCustom<Alert[]>({
+    url: apiUrl('/reports/client_alerts_list'),
+    method: 'get',
+    config: { query: { status, page, per_page: perPage, ...params } },
+    meta: { arrivals },
+    queryOptions: { placeholderData: (previous) => previous },
+    errorNotification: false,
+  });
+  return { rows: Array.isArray(result.data) ? result.data : [], total: totalOf(query.data), loading: query.isFetching };
+}
+
+/**
+ * Short polling (P6x): every few seconds, the alerts newer than the last one seen. New ones are
+ * announced (the hook's success notification) and counted in `arrivals`.
+ */
+function useAlertArrivals() {
+  const [poll, setPoll] = useState<{ since?: number; arrivals: number }>({ arrivals: 0 });
+  const { result } = useCustom<Schemas['AlertUpdates']>({
+    url: apiUrl('/alerts/updates'),
+    method: 'get',
+    config: { query: { since_id: poll.since } },
+    queryOptions: { refetchInterval: POLL_MS },
+    errorNotification: false,
+    successNotification: (answer, values) => {
+      const alerts = answer?.data.alerts ?? [];
+      const since = (values as { query?: { since_id?: number } } | undefined)?.query?.since_id;
+      if (since === undefined || alerts.length === 0) return false;
+      return {
+        type: 'success',
+        message: alerts.length === 1 ? 'Nueva alerta' : `${alerts.length} alertas nuevas`,
+        description: alerts.map((a) => a.patient.full_name).join(', '),
+      };
+    },
+  });
+  const updates = result.data as Partial<Schemas['AlertUpdates']>;
+  if (updates.last_id !== undefined && updates.last_id !== poll.since) {
+    // The answer moves the cursor on (adjusting state while rendering, not in an effect).
+    const fresh = poll.since !== undefined && (updates.alerts?.length ?? 0) > 0;
+    setPoll({ since: updates.last_id, arrivals: poll.arrivals + (fresh ? 1 : 0) });
+  }
+  return poll.arrivals;
 }
 
 /** 'Gestor de alertas' (02 §2.9): open cards and closed table, search, filters; new alerts arrive by short polling. */
 export default function AlertsManagerPage() {
   usePageTitle('Gestor de alertas');
-  const notify = useNotify();
   const [tab, setTab] = useState<'open' | 'closed'>('open');
   const [search, setSearch] = useState('');
   const [filters, setFilters] = useState<Params>(toParams(INITIAL_FILTERS.active, INITIAL_FILTERS.values));
@@ -44,37 +73,9 @@ export default function AlertsManagerPage() {
   const [closedPage, setClosedPage] = useState({ page: 1, size: 10 });
   const common = useMemo(() => ({ ...filters, search: search || undefined }), [filters, search]);
   const openParams = useMemo(() => ({ search: search || undefined }), [search]);
-  const open = useClientAlerts('active', openParams, openPage, 10);
+  const arrivals = useAlertArrivals();
+  const open = useClientAlerts('active', openParams, openPage, 10, arrivals);
   const closed = useClientAlerts('closed', common, closedPage.page, closedPage.size);
-
-  // Short polling (P6x): ask every few seconds for alerts newer than the last one seen.
-  const lastId = useRef<number | undefined>(undefined);
-  const reloadOpen = open.reload;
-  useEffect(() => {
-    let alive = true;
-    const tick = async () => {
-      try {
-        const u = await alertsApi.updates(lastId.current);
-        if (!alive) return;
-        if (lastId.current !== undefined && u.alerts.length) {
-          notify.success(
-            u.alerts.length === 1 ? 'Nueva alerta' : `${u.alerts.length} alertas nuevas`,
-            u.alerts.map((a) => a.patient.full_name).join(', '),
-          );
-          void reloadOpen();
-        }
-        lastId.current = u.last_id;
-      } catch (error) {
-        console.error(error);
-      }
-    };
-    void tick();
-    const timer = window.setInterval(tick, POLL_MS);
-    return () => {
-      alive = false;
-      window.clearInterval(timer);
-    };
-  }, [reloadOpen, notify]);
 
   return (
     <PageHeader title="Gestor de alertas">

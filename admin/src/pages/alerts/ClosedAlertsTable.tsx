@@ -3,8 +3,10 @@ import { Button, Table, Tag, Typography } from 'antd';
 import { HistoryOutlined } from '@ant-design/icons';
 import { CLOSE_TYPE_NAMES } from '@vigia/contract/rules/alarms';
 import { AlertHistoryDialog } from './AlertHistoryDialog';
-import type { Alert } from './alerts.api';
+import type { Schemas } from '../../contract';
 import { localTime } from './time';
+
+type Alert = Schemas['Alert'];
 
 type Props = {
   rows: Alert[];

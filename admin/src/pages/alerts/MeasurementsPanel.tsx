@@ -1,51 +1,80 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, Card, Empty, List, Spin, Tag, Typography } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { Line } from '@ant-design/plots';
-import { alertsApi, type AlertDetail, type PatientAlarm } from './alerts.api';
+import { useCustom, useInvalidate } from '@refinedev/core';
+import type { Schemas } from '../../contract';
+import { apiUrl } from '../../providers/data';
 import { PRIORITY_COLORS } from './alerts.data';
 import { localTime } from './time';
 
+type AlertDetail = Schemas['AlertDetail'];
+type PatientAlarm = Schemas['PatientAlarm'];
+type Measurement = { id: number; value: number; when: string; clinical_element: number };
 type Point = { when: string; value: number; series: string };
 const BP = [3, 4];
 const SERIES: Record<number, string> = { 3: 'Sistólica', 4: 'Diastólica' };
 /** The chart waits 500 ms before loading (02 §2.8). */
 const CHART_DELAY_MS = 500;
+const DAY_MS = 86_400_000;
+
+/** 02 §9: readings of a window of ±15 days around the alert. */
+function readingsWindow(around: string) {
+  const at = new Date(around).getTime();
+  const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+  return { start_at: day(at - 15 * DAY_MS), end_at: day(Math.min(Date.now(), at + 15 * DAY_MS) + DAY_MS) };
+}
+
+/** One element's readings (oldest first) and the patient's rules on it; `element` undefined asks nothing. */
+function useElementSeries(alert: AlertDetail, element: number | undefined, ready: boolean) {
+  const enabled = ready && element !== undefined;
+  const base = `/patients/${alert.patient.id}`;
+  const readings = useCustom<Measurement[] | { data: Measurement[] }>({
+    url: apiUrl(`${base}/measurements`),
+    method: 'get',
+    config: { query: { clinical_element: element, order: 'asc', _start: 0, _end: 1000, ...readingsWindow(alert.created_at) } },
+    queryOptions: { enabled },
+    errorNotification: false,
+  });
+  const rules = useCustom<PatientAlarm[]>({
+    url: apiUrl(`${base}/alarms`),
+    method: 'get',
+    config: { query: { clinical_element: element } },
+    queryOptions: { enabled },
+    errorNotification: false,
+  });
+  const answer = readings.query.data?.data;
+  return {
+    settled: !enabled || (!readings.query.isFetching && !rules.query.isFetching),
+    failed: readings.query.isError,
+    rows: Array.isArray(answer) ? answer : (answer?.data ?? []),
+    bands: rules.query.isError ? [] : (rules.query.data?.data ?? []),
+  };
+}
 
 /** 'Mediciones' of a value alert: chart with the rule bands, later readings with the trigger flagged (02 §2.8). */
 export default function MeasurementsPanel({ alert }: { alert: AlertDetail }) {
   const element = alert.measurement?.clinical_element ?? alert.clinical_element ?? 1;
   const elements = BP.includes(element) ? BP : [element];
-  const [points, setPoints] = useState<Point[] | null>(null);
-  const [bands, setBands] = useState<PatientAlarm[]>([]);
   const unit = alert.clinical_element_unit;
-
-  const load = useCallback(async () => {
-    setPoints(null);
-    await new Promise((r) => setTimeout(r, CHART_DELAY_MS));
-    const own: Point[] = [alert.measurement, ...alert.later_measurements]
-      .filter((m): m is NonNullable<typeof m> => !!m)
-      .map((m) => ({ when: m.when, value: m.value, series: SERIES[m.clinical_element] ?? m.clinical_element_name }));
-    try {
-      const series = await Promise.all(elements.map((e) => alertsApi.measurements(alert.patient.id, e, alert.created_at)));
-      const all = series.flatMap((rows, i) =>
-        rows.map((m) => ({ when: m.when, value: Number(m.value), series: SERIES[elements[i]] ?? alert.clinical_element_name })),
-      );
-      setPoints(all.length ? all : own);
-    } catch {
-      setPoints(own);
-    }
-    try {
-      const lists = await Promise.all(elements.map((e) => alertsApi.patientAlarms(alert.patient.id, e)));
-      setBands(lists.flat());
-    } catch {
-      setBands([]);
-    }
-  }, [alert, elements.join(',')]); // eslint-disable-line react-hooks/exhaustive-deps
-
+  const invalidate = useInvalidate();
+  const [ready, setReady] = useState(false);
   useEffect(() => {
-    void load();
-  }, [load]);
+    const timer = window.setTimeout(() => setReady(true), CHART_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, []);
+  const first = useElementSeries(alert, elements[0], ready);
+  const second = useElementSeries(alert, elements[1], ready);
+
+  const own: Point[] = [alert.measurement, ...alert.later_measurements]
+    .filter((m): m is NonNullable<typeof m> => !!m)
+    .map((m) => ({ when: m.when, value: m.value, series: SERIES[m.clinical_element] ?? m.clinical_element_name }));
+  const settled = ready && first.settled && second.settled;
+  const fetched = [first, second].flatMap((s, i) =>
+    s.rows.map((m) => ({ when: m.when, value: Number(m.value), series: SERIES[elements[i]] ?? alert.clinical_element_name })),
+  );
+  const points: Point[] | null = !settled ? null : first.failed || second.failed || fetched.length === 0 ? own : fetched;
+  const bands = [...first.bands, ...second.bands];
 
   const sorted = (points ?? []).slice().sort((a, b) => a.when.localeCompare(b.when));
   const later = [alert.measurement, ...alert.later_measurements].filter((m): m is NonNullable<typeof m> => !!m);
@@ -54,7 +83,14 @@ export default function MeasurementsPanel({ alert }: { alert: AlertDetail }) {
       size="small"
       title="Mediciones"
       style={{ marginTop: 16 }}
-      extra={<Button size="small" icon={<ReloadOutlined />} aria-label="Recargar mediciones" onClick={() => void load()} />}
+      extra={
+        <Button
+          size="small"
+          icon={<ReloadOutlined />}
+          aria-label="Recargar mediciones"
+          onClick={() => void invalidate({ invalidates: ['all'] })}
+        />
+      }
     >
       <Spin spinning={points === null}>
         {points !== null && sorted.length === 0 ? (

@@ -15,7 +15,11 @@ type Measurement = { id: number; value: number; when: string; clinical_element: 
 
 const clean = (params: Params) => Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined && v !== ''));
 
-/** The alert calls of 02 §7 on the app's HTTP client (token in, Spanish HttpError out). */
+/**
+ * @deprecated The staff app's screens read and write through Refine's hooks (useCustom,
+ * useCustomMutation); kept only for the patient record until it is converted.
+ *
+ * The alert calls of 02 §7 on the app's HTTP client (token in, Spanish HttpError out). */
 export const alertsApi = {
   async patientAlerts(patientId: number, params: Params) {
     const res = await http.get<Alert[]>(`${API_URL}/patients/${patientId}/alerts`, { params: clean(params) });

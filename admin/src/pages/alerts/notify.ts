@@ -1,7 +1,11 @@
 import { useMemo, useRef } from 'react';
 import { useNotification } from '@refinedev/core';
 
-/** The app's notifications (4 s, top right, green or red; 03 §2) as stable functions. */
+/**
+ * @deprecated Use the hooks' `successNotification` / `errorNotification` (providers/notices.ts);
+ * kept only for the patient record until it is converted.
+ *
+ * The app's notifications (4 s, top right, green or red; 03 §2) as stable functions. */
 export function useNotify() {
   const { open } = useNotification();
   const ref = useRef(open);

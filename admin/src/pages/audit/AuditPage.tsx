@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useList } from '@refinedev/core';
 import { Alert, Card, DatePicker, Form, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { PageHeader } from '../../crud/PageHeader';
@@ -7,7 +8,6 @@ import { enumOptions, objectSchema } from '../../crud/schema-rules';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { readSession } from '../../session';
 import { displayName } from '@vigia/contract/rules/names';
-import { getList } from '../prompts/record-api';
 import { AuditTable, type AuditQuery } from './AuditTable';
 import type { Schemas } from '../../contract';
 import './audit.css';
@@ -18,16 +18,15 @@ type User = Schemas['User'];
 export default function AuditPage() {
   usePageTitle('Auditoría');
   const isAdmin = readSession()?.role_name === 'admin';
-  const [users, setUsers] = useState<User[]>([]);
   const [query, setQuery] = useState<AuditQuery>({});
-
-  useEffect(() => {
-    if (!isAdmin) return;
-    getList<User>('/users', { _start: 0, _end: 100, _sort: 'last_name', _order: 'asc' }).then(
-      (r) => setUsers(r.rows),
-      (e) => console.error('[vigia] usuarios', e),
-    );
-  }, [isAdmin]);
+  const { result } = useList<User>({
+    resource: 'users',
+    sorters: [{ field: 'last_name', order: 'asc' }],
+    pagination: { currentPage: 1, pageSize: 100, mode: 'server' },
+    queryOptions: { enabled: isAdmin },
+    errorNotification: false,
+  });
+  const users = isAdmin ? result.data : [];
 
   const resources = enumOptions(objectSchema(contractDoc, 'AuditResource')).sort((a, b) => a.label.localeCompare(b.label, 'es'));
   const setRange = (range: [Dayjs | null, Dayjs | null] | null) =>

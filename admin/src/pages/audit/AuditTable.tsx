@@ -1,13 +1,14 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useList, type CrudFilter } from '@refinedev/core';
 import { Descriptions, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { Link } from 'react-router';
 import type { Schemas } from '../../contract';
 import { contractDoc } from '../../crud/contract-doc';
 import { enumLabel, objectSchema } from '../../crud/schema-rules';
-import { notify } from '../../providers/notification';
-import { errorMessage, getList } from '../prompts/record-api';
-import { formatWhen, staffTimeZone } from '../administration/zone';
+import { formatWhen } from '@vigia/contract/rules/dates';
+import { serverError } from '../../providers/notices';
+import { staffTimeZone } from '../../session';
 
 export type AuditEvent = Schemas['AuditEvent'];
 export interface AuditQuery {
@@ -84,32 +85,24 @@ export function AuditTable({
   showPatient?: boolean;
   active?: boolean;
 }) {
-  const [rows, setRows] = useState<AuditEvent[]>([]);
-  const [total, setTotal] = useState(0);
-  const [page, setPage] = useState(1);
-  const [loading, setLoading] = useState(false);
   const timeZone = staffTimeZone();
   const key = JSON.stringify(query);
-
-  useEffect(() => setPage(1), [key]);
-
-  const load = useCallback(async () => {
-    setLoading(true);
-    try {
-      const clean = Object.fromEntries(Object.entries(JSON.parse(key) as AuditQuery).filter(([, v]) => v !== undefined && v !== ''));
-      const res = await getList<AuditEvent>(path, { ...clean, _start: (page - 1) * PAGE_SIZE, _end: page * PAGE_SIZE });
-      setRows(res.rows);
-      setTotal(res.total);
-    } catch (error) {
-      notify.error(errorMessage(error, 'No fue posible cargar la auditoría'));
-    } finally {
-      setLoading(false);
-    }
-  }, [path, key, page]);
-
-  useEffect(() => {
-    if (active) void load();
-  }, [active, load]);
+  // A new query goes back to the first page.
+  const [paging, setPaging] = useState({ key, page: 1 });
+  const page = paging.key === key ? paging.page : 1;
+  const filters: CrudFilter[] = Object.entries(query)
+    .filter(([, v]) => v !== undefined && v !== '')
+    .map(([field, value]) => ({ field, operator: 'eq', value }));
+  const { query: list, result } = useList<AuditEvent>({
+    resource: path.replace(/^\//, ''),
+    filters,
+    pagination: { currentPage: page, pageSize: PAGE_SIZE, mode: 'server' },
+    queryOptions: { enabled: active, placeholderData: (previous) => previous },
+    errorNotification: serverError('No fue posible cargar la auditoría'),
+  });
+  const rows = result.data;
+  const total = result.total ?? 0;
+  const loading = list.isFetching;
 
   const columns = useMemo<ColumnsType<AuditEvent>>(() => {
     const cols: ColumnsType<AuditEvent> = [
@@ -160,7 +153,7 @@ export function AuditTable({
         pageSize: PAGE_SIZE,
         total,
         showSizeChanger: false,
-        onChange: setPage,
+        onChange: (p) => setPaging({ key, page: p }),
         showTotal: (n) => `${n} eventos`,
       }}
     />

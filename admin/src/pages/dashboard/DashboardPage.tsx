@@ -1,13 +1,14 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Card, Col, Empty, Row, Segmented, Skeleton, Statistic, Typography } from 'antd';
 import { AlertOutlined, BarChartOutlined } from '@ant-design/icons';
-import { useGetIdentity } from '@refinedev/core';
+import { useCustom, useGetIdentity, useOne } from '@refinedev/core';
 import type { Schemas, Session } from '../../contract';
 import { displayName } from '@vigia/contract/rules/names';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { readSession } from '../../session';
-import { dashboardApi, PERIODS } from './dashboard.api';
+import { apiUrl } from '../../providers/data';
+import { periodRange, PERIODS } from './periods';
 import './dashboard.css';
 
 const PriorityChart = lazy(() => import('./PriorityChart'));
@@ -24,24 +25,20 @@ export default function DashboardPage() {
   const { data } = useGetIdentity<Session>();
   const user = data ?? readSession();
   const [period, setPeriod] = useState<number>(30);
-  const [metrics, setMetrics] = useState<Schemas['AlertMetrics'] | null>(null);
-  const [client, setClient] = useState<Schemas['Client'] | null>(null);
-
-  useEffect(() => {
-    let alive = true;
-    setMetrics(null);
-    dashboardApi.metrics(period).then(
-      (m) => alive && setMetrics(m),
-      (e) => console.error(e),
-    );
-    return () => {
-      alive = false;
-    };
-  }, [period]);
-  useEffect(() => {
-    if (!user?.client_id) return;
-    dashboardApi.client(user.client_id).then(setClient, (e) => console.error(e));
-  }, [user?.client_id]);
+  // Failures leave the skeletons in place (02 §8): no notification.
+  const metricsQuery = useCustom<Schemas['AlertMetrics']>({
+    url: apiUrl('/reports/client_alerts_metrics'),
+    method: 'get',
+    config: { query: periodRange(period) },
+    errorNotification: false,
+  }).query;
+  const metrics = metricsQuery.isSuccess ? metricsQuery.data.data : null;
+  const { result: client } = useOne<Schemas['Client']>({
+    resource: 'clients',
+    id: user?.client_id ?? '',
+    queryOptions: { enabled: !!user?.client_id },
+    errorNotification: false,
+  });
 
   return (
     <div className="dashboard">

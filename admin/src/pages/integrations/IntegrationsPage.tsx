@@ -1,12 +1,13 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Alert, Button, Card, Form, Input, Space, Switch, Typography } from 'antd';
 import { MESSAGES } from '@vigia/contract/rules/validation';
 import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
-import { notify } from '../../providers/notification';
-import { isHttpError } from '../../providers/errors';
+import { useOne, useUpdate } from '@refinedev/core';
+import type { Schemas } from '../../contract';
+import { fieldErrors } from '../../providers/errors';
+import { serverError, success } from '../../providers/notices';
 import { readSession } from '../../session';
-import { integrationsApi, type Client } from './integrations.api';
 import './integrations.css';
 
 interface Values {
@@ -16,6 +17,8 @@ interface Values {
   residents_password?: string;
 }
 
+type Client = Schemas['Client'];
+
 const required = { required: true, message: MESSAGES.required };
 
 /** Integraciones (03 §2): the care-residence management product; the password is never shown again (D20). */
@@ -24,52 +27,46 @@ export default function IntegrationsPage() {
   const session = readSession();
   const clientId = session?.client_id ?? 0;
   const isAdmin = session?.role_name === 'admin';
-  const [client, setClient] = useState<Client | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { result: loaded } = useOne<Client>({ resource: 'clients', id: clientId, errorNotification: false });
+  const client = loaded ?? null;
+  const { mutate, mutation } = useUpdate<Client>();
+  const busy = mutation.isPending;
   const [form] = Form.useForm<Values>();
   const enabled = Form.useWatch('residents_enabled', form);
 
+  // The form shows the stored settings whenever they (re)load; the password is never sent back (D20).
   useEffect(() => {
-    integrationsApi.client(clientId).then(
-      (c) => {
-        setClient(c);
-        form.setFieldsValue({
-          residents_enabled: c.residents_enabled,
-          residents_url: c.residents_url ?? '',
-          residents_user: c.residents_user ?? '',
-          residents_password: '',
-        });
-      },
-      (e) => console.error(e),
-    );
-  }, [clientId, form]);
+    if (!client) return;
+    form.setFieldsValue({
+      residents_enabled: client.residents_enabled,
+      residents_url: client.residents_url ?? '',
+      residents_user: client.residents_user ?? '',
+      residents_password: '',
+    });
+  }, [client, form]);
 
-  async function save(values: Values) {
-    setBusy(true);
-    try {
-      const body = {
-        residents_enabled: values.residents_enabled,
-        ...(values.residents_enabled
-          ? { residents_url: values.residents_url?.trim() || null, residents_user: values.residents_user?.trim() || null }
-          : {}),
-        ...(values.residents_password ? { residents_password: values.residents_password } : {}),
-      };
-      const saved = await integrationsApi.save(clientId, body);
-      setClient(saved);
-      form.setFieldValue('residents_password', '');
-      notify.success('Integración guardada.');
-    } catch (e) {
-      if (isHttpError(e) && e.errors)
-        form.setFields(
-          Object.entries(e.errors).map(([name, errors]) => ({
-            name: name as keyof Values,
-            errors: ([] as string[]).concat(errors as string[]),
-          })),
-        );
-      notify.error(isHttpError(e) ? e.message : 'Ocurrió un error inesperado. Intente de nuevo.');
-    } finally {
-      setBusy(false);
-    }
+  function save(values: Values) {
+    const body = {
+      residents_enabled: values.residents_enabled,
+      ...(values.residents_enabled
+        ? { residents_url: values.residents_url?.trim() || null, residents_user: values.residents_user?.trim() || null }
+        : {}),
+      ...(values.residents_password ? { residents_password: values.residents_password } : {}),
+    };
+    mutate(
+      {
+        resource: 'clients',
+        id: clientId,
+        values: body,
+        meta: { method: 'put' },
+        successNotification: success('Integración guardada.'),
+        errorNotification: serverError('Ocurrió un error inesperado. Intente de nuevo.'),
+      },
+      {
+        onSuccess: () => form.setFieldValue('residents_password', ''),
+        onError: (error) => form.setFields(fieldErrors<Values>(error)),
+      },
+    );
   }
 
   return (

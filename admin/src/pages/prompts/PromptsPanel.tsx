@@ -1,8 +1,10 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useCustomMutation, useInvalidate, useList } from '@refinedev/core';
 import { Alert, Button, Form, Input, Modal, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { CheckCircleOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../contract';
-import { notify } from '../../providers/notification';
+import { apiUrl } from '../../providers/data';
+import { serverError, success } from '../../providers/notices';
 import {
   PROMPT_COMPACT_PAGE_SIZES,
   PROMPT_DISPLAY_CUT,
@@ -12,7 +14,6 @@ import {
   truncateText,
   validatePromptText,
 } from '@vigia/contract/rules/prompts';
-import { deleteJson, errorMessage, getList, postJson, putJson } from './record-api';
 import './prompts.css';
 
 type Prompt = Schemas['Prompt'];
@@ -36,28 +37,23 @@ export interface PromptsPanelProps {
 export function PromptsPanel({ path, heading, titles, canWrite, disabledReason, allowDelete, compact, active = true }: PromptsPanelProps) {
   const sizes = compact ? PROMPT_COMPACT_PAGE_SIZES : PROMPT_PAGE_SIZES;
   const [page, setPage] = useState({ current: 1, pageSize: 10 });
-  const [data, setData] = useState<{ rows: Prompt[]; total: number }>({ rows: [], total: 0 });
-  const [loading, setLoading] = useState(false);
   const [editing, setEditing] = useState<Prompt | 'new' | null>(null);
   const [text, setText] = useState('');
   const [touched, setTouched] = useState(false);
-  const [saving, setSaving] = useState(false);
-
-  const load = useCallback(async () => {
-    setLoading(true);
-    try {
-      const start = (page.current - 1) * page.pageSize;
-      setData(await getList<Prompt>(path, { _start: start, _end: start + page.pageSize }));
-    } catch (error) {
-      notify.error(errorMessage(error, 'No fue posible cargar las instrucciones'));
-    } finally {
-      setLoading(false);
-    }
-  }, [path, page]);
-
-  useEffect(() => {
-    if (active) void load();
-  }, [active, load]);
+  const resource = path.replace(/^\//, '');
+  const { query, result } = useList<Prompt>({
+    resource,
+    pagination: { currentPage: page.current, pageSize: page.pageSize, mode: 'server' },
+    queryOptions: { enabled: active, placeholderData: (previous) => previous },
+    errorNotification: serverError('No fue posible cargar las instrucciones'),
+  });
+  const data = { rows: result.data, total: result.total ?? 0 };
+  const loading = query.isFetching;
+  const invalidate = useInvalidate();
+  const { mutate, mutation } = useCustomMutation<Prompt>();
+  const saving =
+    mutation.isPending && (mutation.variables?.method === 'post' || (mutation.variables?.values as { text?: string })?.text !== undefined);
+  const reload = () => invalidate({ resource, invalidates: ['list'] });
 
   const open = (prompt: Prompt | 'new') => {
     setEditing(prompt);
@@ -66,42 +62,50 @@ export function PromptsPanel({ path, heading, titles, canWrite, disabledReason, 
   };
 
   const error = validatePromptText(text);
-  const save = async () => {
+  const save = () => {
     if (error || !editing) return;
-    setSaving(true);
-    try {
-      if (editing === 'new') await postJson(path, { text: text.trim(), status: PROMPT_STATUS.active });
-      else await putJson(`${path}/${editing.id}`, { text: text.trim() });
-      notify.success(editing === 'new' ? 'Instrucción creada' : 'Instrucción actualizada');
-      setEditing(null);
-      if (editing === 'new' && page.current !== 1) setPage((p) => ({ ...p, current: 1 }));
-      else await load();
-    } catch (e) {
-      notify.error(errorMessage(e, 'No fue posible guardar la instrucción'));
-    } finally {
-      setSaving(false);
-    }
+    const creating = editing === 'new';
+    mutate(
+      {
+        url: apiUrl(creating ? path : `${path}/${editing.id}`),
+        method: creating ? 'post' : 'put',
+        values: creating ? { text: text.trim(), status: PROMPT_STATUS.active } : { text: text.trim() },
+        successNotification: success(creating ? 'Instrucción creada' : 'Instrucción actualizada'),
+        errorNotification: serverError('No fue posible guardar la instrucción'),
+      },
+      {
+        onSuccess: () => {
+          setEditing(null);
+          if (creating && page.current !== 1) setPage((p) => ({ ...p, current: 1 }));
+          else void reload();
+        },
+      },
+    );
   };
 
-  const activate = async (prompt: Prompt) => {
-    try {
-      await putJson(`${path}/${prompt.id}`, { status: PROMPT_STATUS.active });
-      notify.success('Instrucción activada');
-      await load();
-    } catch (e) {
-      notify.error(errorMessage(e, 'No fue posible activar la instrucción'));
-    }
-  };
+  const activate = (prompt: Prompt) =>
+    mutate(
+      {
+        url: apiUrl(`${path}/${prompt.id}`),
+        method: 'put',
+        values: { status: PROMPT_STATUS.active },
+        successNotification: success('Instrucción activada'),
+        errorNotification: serverError('No fue posible activar la instrucción'),
+      },
+      { onSuccess: () => void reload() },
+    );
 
-  const remove = async (prompt: Prompt) => {
-    try {
-      await deleteJson(`${path}/${prompt.id}`);
-      notify.success('Instrucción eliminada');
-      await load();
-    } catch (e) {
-      notify.error(errorMessage(e, 'No fue posible eliminar la instrucción'));
-    }
-  };
+  const remove = (prompt: Prompt) =>
+    mutate(
+      {
+        url: apiUrl(`${path}/${prompt.id}`),
+        method: 'delete',
+        values: {},
+        successNotification: success('Instrucción eliminada'),
+        errorNotification: serverError('No fue posible eliminar la instrucción'),
+      },
+      { onSuccess: () => void reload() },
+    );
 
   const columns = [
     {

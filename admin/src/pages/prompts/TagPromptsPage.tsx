@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useOne } from '@refinedev/core';
 import { Link, useParams } from 'react-router';
 import { Button, Result, Tag } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
@@ -10,22 +10,17 @@ import { readSession } from '../../session';
 import { can, isRole } from '@vigia/contract/rules/access';
 import { FORBIDDEN_REASON } from '../../providers/access';
 import { PromptsPanel } from './PromptsPanel';
-import { errorMessage, getJson } from './record-api';
 
 /** /tags/:id/prompts: a tag's AI instructions (02 §2.11 'Glady IA'). */
 export default function TagPromptsPage() {
   const { id } = useParams();
   usePageTitle('Instrucciones de Glady IA para la etiqueta');
-  const [tag, setTag] = useState<Schemas['Tag'] | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  // A missing tag is the page's own message, not a notification.
+  const { query, result } = useOne<Schemas['Tag']>({ resource: 'tags', id, errorNotification: false });
+  const tag = result ?? null;
+  const failure = query.isError ? query.error.message || 'La etiqueta no existe.' : null;
   const role = readSession()?.role_name;
   const canWrite = isRole(role) && can(role, 'administer');
-
-  useEffect(() => {
-    getJson<Schemas['Tag']>(`/tags/${id}`)
-      .then(setTag)
-      .catch((e) => setFailure(errorMessage(e, 'La etiqueta no existe.')));
-  }, [id]);
 
   const back = (
     <Link to="/tags">

@@ -2,6 +2,9 @@ import { http } from '../../providers/http';
 import { API_URL } from '../../constants';
 
 /**
+ * @deprecated The AI-instruction pages and the audit read and write through Refine's hooks; kept
+ * only for the patient-record tabs until they are converted.
+ *
  * Calls of the patient-record tabs and the AI-instruction pages. Failures reject with the
  * server's Spanish message (providers/http), which the screens show as a notification.
  */

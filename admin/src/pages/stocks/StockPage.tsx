@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useInvalidate, useList, useOne } from '@refinedev/core';
 import { Link, Navigate, useParams } from 'react-router';
 import { Button, Card, DatePicker, Descriptions, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { ArrowLeftOutlined, EditOutlined } from '@ant-design/icons';
@@ -8,12 +9,12 @@ import { CrudEditDialog } from '../../crud/CrudDialogs';
 import { PageHeader } from '../../crud/PageHeader';
 import { StatusChip } from '../../crud/renderers';
 import { usePageTitle } from '../../layout/usePageTitle';
-import { readSession } from '../../session';
+import { readSession, staffTimeZone } from '../../session';
+import { formatWhen } from '@vigia/contract/rules/dates';
+import { loadFailed } from '../../providers/notices';
 import { can, isRole } from '@vigia/contract/rules/access';
 import { FORBIDDEN_REASON } from '../../providers/access';
 import { stocks, stockStatus } from '../../resources/stocks';
-import { useApiGet } from './useApi';
-import { formatWhen, staffTimeZone } from './zone';
 import '../../crud/crud.css';
 
 type Stock = Schemas['Stock'];
@@ -28,19 +29,28 @@ export default function StockPage() {
   const [editing, setEditing] = useState(false);
   const [range, setRange] = useState<[string | undefined, string | undefined]>([undefined, undefined]);
   const [page, setPage] = useState(1);
-  const stock = useApiGet<Stock>(`/stocks/${id}`);
-  const apps = useApiGet<Application[]>(`/stocks/${id}/applications`, {
-    date1: range[0],
-    date2: range[1],
-    _start: (page - 1) * 10,
-    _end: page * 10,
+  const stock = useOne<Stock>({
+    resource: 'stocks',
+    id,
+    errorNotification: (error) => (error?.statusCode === 404 ? false : loadFailed(error)),
   });
+  const apps = useList<Application>({
+    resource: `stocks/${id}/applications`,
+    filters: [
+      { field: 'date1', operator: 'eq', value: range[0] },
+      { field: 'date2', operator: 'eq', value: range[1] },
+    ],
+    pagination: { currentPage: page, pageSize: 10, mode: 'server' },
+    queryOptions: { placeholderData: (previous) => previous },
+    errorNotification: (error) => (error?.statusCode === 404 ? false : loadFailed(error)),
+  });
+  const invalidate = useInvalidate();
   const role = readSession()?.role_name;
   const timeZone = staffTimeZone();
   const mayEdit = isRole(role) && can(role, stocks.writes);
 
-  if (stock.notFound) return <Navigate to="/404notfound" replace />;
-  const s = stock.data;
+  if (stock.query.error?.statusCode === 404) return <Navigate to="/404notfound" replace />;
+  const s = stock.result;
   return (
     <PageHeader
       title="Ver Lote"
@@ -57,7 +67,7 @@ export default function StockPage() {
         </Space>
       }
     >
-      <Card loading={stock.loading && !s} style={{ marginBottom: 16 }}>
+      <Card loading={stock.query.isFetching && !s} style={{ marginBottom: 16 }}>
         {s && (
           <Descriptions column={{ xs: 1, sm: 1, md: 2, lg: 2, xl: 2, xxl: 3 }} bordered size="small">
             <Descriptions.Item label="Tipo">{s.type_name}</Descriptions.Item>
@@ -95,10 +105,10 @@ export default function StockPage() {
       >
         <Table<Application>
           rowKey="encounter_id"
-          loading={apps.loading}
-          dataSource={apps.data ?? []}
+          loading={apps.query.isFetching}
+          dataSource={apps.result.data}
           locale={{ emptyText: 'Este lote aún no tiene aplicaciones en el rango elegido.' }}
-          pagination={{ current: page, pageSize: 10, total: apps.total, onChange: setPage, showSizeChanger: false }}
+          pagination={{ current: page, pageSize: 10, total: apps.result.total ?? 0, onChange: setPage, showSizeChanger: false }}
           scroll={{ x: 'max-content' }}
           columns={[
             { title: 'Fecha', dataIndex: 'checkout', render: (v: string) => formatWhen(v, timeZone) },
@@ -117,7 +127,7 @@ export default function StockPage() {
           id={id}
           onClosed={() => {
             setEditing(false);
-            void stock.reload();
+            void invalidate({ resource: 'stocks', id, invalidates: ['detail'] });
           }}
         />
       )}

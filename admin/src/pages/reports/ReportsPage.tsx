@@ -1,14 +1,13 @@
-import { useEffect, useState } from 'react';
 import { Button, Card, Col, DatePicker, Form, Row, Select, Statistic } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { MESSAGES } from '@vigia/contract/rules/validation';
 import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
-import { notify } from '../../providers/notification';
+import { useCustom } from '@refinedev/core';
+import { apiUrl, useGetOnDemand } from '../../providers/data';
 import type { Schemas } from '../../contract';
-import { integrationsApi } from './integrations.api';
-import './integrations.css';
+import './reports.css';
 
 /** 03 §3: number-of-hours options and vital-sign groups. */
 const HOURS = [1, 3, 6, 9, 12, 24];
@@ -23,30 +22,32 @@ const REPORT_FAILED = 'Error al generar el reporte';
 const GROUP_REQUIRED = 'Por favor selecciona un grupo de signos vitales';
 const DATES_REQUIRED = 'Seleccione al menos una fecha de inicio o de fin.';
 
-async function open(get: () => Promise<{ url: string }>) {
-  try {
-    const { url } = await get();
-    window.open(url, '_blank', 'noopener');
-  } catch (e) {
-    console.error(e);
-    notify.error(REPORT_FAILED);
-  }
-}
+type DownloadLink = Schemas['DownloadLink'];
+const reportFailed = () => ({ type: 'error' as const, message: REPORT_FAILED });
 
 /** Reportes (03 §2): measurements CSV by previous hours, vital signs by group, status changes by dates, open alerts. */
 export default function ReportsPage() {
   usePageTitle('Reportes');
-  const [metrics, setMetrics] = useState<Schemas['OpenedAlertMetrics'] | null>(null);
-  useEffect(() => {
-    integrationsApi.openedAlerts().then(setMetrics, (e) => console.error(e));
-  }, []);
+  const { query } = useCustom<Schemas['OpenedAlertMetrics']>({
+    url: apiUrl('/reports/client_opened_alerts'),
+    method: 'get',
+    errorNotification: false,
+  });
+  const metrics = query.data?.data ?? null;
+  const getNow = useGetOnDemand();
+  /** Asks for the report's signed link and opens it (D4); a failure says 'Error al generar el reporte'. */
+  const open = (path: string, params: Record<string, unknown>) =>
+    getNow<DownloadLink>(path, { query: params, errorNotification: reportFailed }).then(
+      ({ url }) => void window.open(url, '_blank', 'noopener'),
+      () => undefined,
+    );
 
   return (
     <PageHeader title="Reportes">
       <Row gutter={[16, 16]} className="reports-grid">
         <Col xs={24} lg={12}>
           <Card title="Mediciones (CSV)">
-            <Form layout="vertical" onFinish={(v: { hours: number }) => open(() => integrationsApi.measurementsCsv(v.hours))}>
+            <Form layout="vertical" onFinish={(v: { hours: number }) => open('/reports/client_measurements', { hours: v.hours })}>
               <Form.Item name="hours" label="Número de Horas anteriores" rules={[{ required: true, message: MESSAGES.required }]}>
                 <Select placeholder="Seleccione" options={HOURS.map((h) => ({ value: h, label: h === 1 ? '1 hora' : `${h} horas` }))} />
               </Form.Item>
@@ -58,7 +59,7 @@ export default function ReportsPage() {
         </Col>
         <Col xs={24} lg={12}>
           <Card title="Signos vitales por grupo">
-            <Form layout="vertical" onFinish={(v: { group: string }) => open(() => integrationsApi.vitalSigns(v.group))}>
+            <Form layout="vertical" onFinish={(v: { group: string }) => open('/reports/vital_signs', { group: v.group })}>
               <Form.Item name="group" label="Grupo de signos vitales" rules={[{ required: true, message: GROUP_REQUIRED }]}>
                 <Select placeholder="Seleccione un grupo" options={GROUPS} />
               </Form.Item>
@@ -74,7 +75,10 @@ export default function ReportsPage() {
               layout="vertical"
               initialValues={{ start: dayjs().subtract(1, 'month'), end: dayjs() }}
               onFinish={(v: { start?: Dayjs | null; end?: Dayjs | null }) =>
-                open(() => integrationsApi.statusChanges(v.start?.format('YYYY-MM-DD'), v.end?.format('YYYY-MM-DD')))
+                open('/reports/patient_status_changes', {
+                  start_date: v.start?.format('YYYY-MM-DD'),
+                  end_date: v.end?.format('YYYY-MM-DD'),
+                })
               }
             >
               <Row gutter={12}>

@@ -1,15 +1,17 @@
 import { useEffect, useState } from 'react';
+import { useCustomMutation, useInvalidate, useNotification, useOne } from '@refinedev/core';
 import { Link, Navigate, useParams } from 'react-router';
 import { Button, Card, Descriptions, Form, Input, Space, Tag, Typography } from 'antd';
 import { CheckCircleOutlined, SaveOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../contract';
 import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
-import { notify } from '../../providers/notification';
-import { apiSend, useApiGet } from './useApi';
+import { formatWhen } from '@vigia/contract/rules/dates';
+import { apiUrl } from '../../providers/data';
+import { fieldErrors } from '../../providers/errors';
+import { loadFailed, serverError, success } from '../../providers/notices';
+import { staffTimeZone } from '../../session';
 import { vaccinationBody, VaccinationForm } from './VaccinationForm';
-import { formatWhen, staffTimeZone } from './zone';
-import { showServerErrors } from './form-errors';
 import { elementField, GenericForm } from './GenericForm';
 import '../../crud/crud.css';
 
@@ -30,41 +32,50 @@ function initialValues(e: Encounter): Values {
   return values;
 }
 
-/** Saves each element whose value is new or changed (the server keeps the before/after log). */
-async function saveObservations(e: Encounter, values: Values) {
+/** The observation calls that save each element whose value is new or changed (the server keeps the before/after log). */
+function observationWrites(e: Encounter, values: Values): { url: string; method: 'post' | 'patch'; values: Record<string, unknown> }[] {
   const existing = new Map(e.elements.map((o) => [o.clinical_element, o]));
+  const writes: { url: string; method: 'post' | 'patch'; values: Record<string, unknown> }[] = [];
   for (const [key, raw] of Object.entries(values)) {
     if (!key.startsWith('element_') || raw === undefined || raw === null || String(raw).trim() === '') continue;
     const elementId = Number(key.slice('element_'.length));
     const value = String(raw).trim();
     const before = existing.get(elementId);
-    if (!before) await apiSend<Observation>('post', '/observations', { encounter_id: e.id, clinical_element: elementId, value });
-    else if (before.value !== value) await apiSend<Observation>('patch', `/observations/${before.id}`, { value });
+    if (!before)
+      writes.push({ url: apiUrl('/observations'), method: 'post', values: { encounter_id: e.id, clinical_element: elementId, value } });
+    else if (before.value !== value) writes.push({ url: apiUrl(`/observations/${before.id}`), method: 'patch', values: { value } });
   }
+  return writes;
 }
 
 /** Encounter screen, /encounters/:id (03 §2): the patient's basic data and a vaccination or generic form. */
 export default function EncounterPage() {
   usePageTitle('Atención');
   const { id } = useParams();
-  const encounter = useApiGet<Encounter>(`/encounters/${id}`);
+  const { query, result: e } = useOne<Encounter>({
+    resource: 'encounters',
+    id,
+    errorNotification: (error) => (error?.statusCode === 404 ? false : loadFailed(error)),
+  });
   const [form] = Form.useForm<Values>();
+  const { open } = useNotification();
+  const { mutateAsync } = useCustomMutation<Observation | Encounter>();
+  const invalidate = useInvalidate();
   const [saving, setSaving] = useState(false);
-  const e = encounter.data;
   useEffect(() => {
     if (e) form.setFieldsValue(initialValues(e) as never);
   }, [e, form]);
 
-  if (encounter.notFound) return <Navigate to="/404notfound" replace />;
+  if (query.error?.statusCode === 404) return <Navigate to="/404notfound" replace />;
   const done = e?.status === 'Realizado';
 
   const validate = async () => {
     try {
       await form.validateFields();
-      notify.success('El formulario está completo; ya puede guardar la atención.');
+      open?.({ type: 'success', message: 'El formulario está completo; ya puede guardar la atención.' });
       return true;
     } catch {
-      notify.error('Revise los campos marcados en rojo.');
+      open?.({ type: 'error', message: 'Revise los campos marcados en rojo.' });
       return false;
     }
   };
@@ -72,19 +83,28 @@ export default function EncounterPage() {
   const save = async () => {
     if (!e || !(await validate())) return;
     const values = form.getFieldsValue(true);
+    const failed = serverError('No fue posible guardar la atención');
+    const body =
+      e.kind === 'vaccination' ? vaccinationBody(values) : { observations: (values.observations as string | undefined)?.trim() || null };
     setSaving(true);
     try {
-      if (e.kind === 'generic') await saveObservations(e, values);
-      const body =
-        e.kind === 'vaccination' ? vaccinationBody(values) : { observations: (values.observations as string | undefined)?.trim() || null };
-      await apiSend<Encounter>('put', `/encounters/${e.id}`, body);
-      notify.success('Atención guardada: quedó en estado Realizado.');
-      await encounter.reload();
+      // The elements first, one call each, then the encounter itself (which marks it Realizado).
+      for (const write of e.kind === 'generic' ? observationWrites(e, values) : []) {
+        await mutateAsync({ ...write, successNotification: false, errorNotification: failed });
+      }
+      await mutateAsync({
+        url: apiUrl(`/encounters/${e.id}`),
+        method: 'put',
+        values: body,
+        successNotification: success('Atención guardada: quedó en estado Realizado.'),
+        errorNotification: failed,
+      });
     } catch (error) {
-      notify.error(showServerErrors(form, error, 'No fue posible guardar la atención'));
-      await encounter.reload();
+      // The hook has said why; the server's field messages go under their fields.
+      form.setFields(fieldErrors<Values>(error));
     } finally {
       setSaving(false);
+      void invalidate({ resource: 'encounters', id: e.id, invalidates: ['detail'] });
     }
   };
 

@@ -1,14 +1,19 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Button, Card, Descriptions, Form, Input, Space, Switch, Table, Tag, Typography } from 'antd';
 import { CheckCircleFilled, ReloadOutlined, SendOutlined } from '@ant-design/icons';
 import { MESSAGES, validateCode } from '@vigia/contract/rules/validation';
 import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
-import { notify } from '../../providers/notification';
-import { isHttpError } from '../../providers/errors';
+import { useCustomMutation, useInvalidate, useList, useOne, useUpdate } from '@refinedev/core';
+import type { Schemas } from '../../contract';
+import { apiUrl, useGetOnDemand } from '../../providers/data';
+import { fieldErrors } from '../../providers/errors';
+import { serverError, success } from '../../providers/notices';
 import { readSession } from '../../session';
-import { formatDateTime, integrationsApi, type Client, type WebhookDelivery } from './integrations.api';
-import './integrations.css';
+import './webhooks.css';
+
+type Client = Schemas['Client'];
+type WebhookDelivery = Schemas['WebhookDelivery'];
 
 const PAGE_SIZE = 10;
 const MASK = '••••••••';
@@ -21,7 +26,14 @@ const STATUS_TAGS: Record<WebhookDelivery['status'], { color: string; label: str
 };
 const EVENT_LABELS: Record<WebhookDelivery['event_type'], string> = { measurement: 'Medición', alert: 'Alerta de valor', test: 'Prueba' };
 
-const failMessage = (e: unknown) => (isHttpError(e) ? e.message : 'Ocurrió un error inesperado. Intente de nuevo.');
+const failed = serverError('Ocurrió un error inesperado. Intente de nuevo.');
+const DELIVERIES = 'webhooks/deliveries';
+
+/** A date-time in the user's zone (D5), e.g. '21/11/2026, 08:05'. */
+function formatDateTime(iso: string | null | undefined, timeZone?: string): string {
+  if (!iso) return '';
+  return new Intl.DateTimeFormat('es-CO', { timeZone, dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso));
+}
 
 /** A URL the form accepts before asking the server (which also enforces https:// outside development). */
 function validateWebhookUrl(value: string | undefined): string | null {
@@ -40,66 +52,54 @@ export default function WebhooksPage() {
   const session = readSession();
   const clientId = session?.client_id ?? 0;
   const isAdmin = session?.role_name === 'admin';
-  const [client, setClient] = useState<Client | null>(null);
+  const { result: loaded } = useOne<Client>({ resource: 'clients', id: clientId, errorNotification: false });
+  const client = loaded ?? null;
   const [editing, setEditing] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [logVersion, setLogVersion] = useState(0);
+  const [validating, setValidating] = useState(false);
   const [form] = Form.useForm<{ webhook_url: string; security_phrase: string }>();
-
-  const load = useCallback(() => {
-    integrationsApi.client(clientId).then(setClient, (e) => console.error(e));
-  }, [clientId]);
-  useEffect(load, [load]);
+  const { mutate: update, mutation } = useUpdate<Client>();
+  const getNow = useGetOnDemand();
+  const invalidate = useInvalidate();
+  const busy = validating || (mutation.isPending && mutation.variables?.values !== undefined && 'webhook_url' in mutation.variables.values);
 
   const registered = Boolean(client?.webhook_url);
   const showForm = isAdmin && (!registered || editing);
+  const saveClient = (
+    values: Partial<Schemas['ClientSettingsInput']>,
+    notice: false | ReturnType<typeof success>,
+    onSuccess?: () => void,
+  ) =>
+    update(
+      { resource: 'clients', id: clientId, values, meta: { method: 'put' }, successNotification: notice, errorNotification: failed },
+      { onSuccess, onError: (error) => form.setFields(fieldErrors<{ webhook_url: string }>(error)) },
+    );
 
-  async function save(values: { webhook_url: string; security_phrase?: string }) {
-    setBusy(true);
-    try {
-      const body = {
-        webhook_url: values.webhook_url.trim(),
-        ...(values.security_phrase ? { security_phrase: values.security_phrase } : {}),
-      };
-      setClient(await integrationsApi.save(clientId, body));
+  function save(values: { webhook_url: string; security_phrase?: string }) {
+    const body = {
+      webhook_url: values.webhook_url.trim(),
+      ...(values.security_phrase ? { security_phrase: values.security_phrase } : {}),
+    };
+    saveClient(body, success('Webhook guardado. Pulse Validar para enviar un evento de prueba.'), () => {
       setEditing(false);
       form.resetFields();
-      notify.success('Webhook guardado. Pulse Validar para enviar un evento de prueba.');
-    } catch (e) {
-      if (isHttpError(e) && e.errors)
-        form.setFields(
-          Object.entries(e.errors).map(([name, errors]) => ({
-            name: name as 'webhook_url',
-            errors: ([] as string[]).concat(errors as string[]),
-          })),
-        );
-      notify.error(failMessage(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
-  async function validate() {
-    setBusy(true);
-    try {
-      const res = await integrationsApi.validate(clientId);
-      notify.success(res.message);
-    } catch (e) {
-      notify.error(failMessage(e));
-    } finally {
-      setBusy(false);
-      load();
-      setLogVersion((v) => v + 1);
-    }
+  function validate() {
+    setValidating(true);
+    getNow<Schemas['Notification']>(`/clients/${clientId}/validate_webhook`, {
+      successNotification: (answer) => ({ type: 'success', message: answer.message }),
+      errorNotification: failed,
+    })
+      .catch(() => undefined)
+      .finally(() => {
+        setValidating(false);
+        void invalidate({ resource: 'clients', id: clientId, invalidates: ['detail'] });
+        void invalidate({ resource: DELIVERIES, invalidates: ['list'] });
+      });
   }
 
-  async function subscribe(field: 'webhook_measurements' | 'webhook_alerts', on: boolean) {
-    try {
-      setClient(await integrationsApi.save(clientId, { [field]: on }));
-    } catch (e) {
-      notify.error(failMessage(e));
-    }
-  }
+  const subscribe = (field: 'webhook_measurements' | 'webhook_alerts', on: boolean) => saveClient({ [field]: on }, false);
 
   return (
     <PageHeader title="Webhook HL7 FHIR">
@@ -113,7 +113,7 @@ export default function WebhooksPage() {
           style={{ marginBottom: 16 }}
         />
       )}
-      <Card title="Receptor FHIR" className="integrations-card">
+      <Card title="Receptor FHIR" className="webhooks-card">
         {showForm ? (
           <Form form={form} layout="vertical" onFinish={save} initialValues={{ webhook_url: client?.webhook_url ?? '' }} requiredMark>
             <Form.Item
@@ -198,7 +198,7 @@ export default function WebhooksPage() {
       </Card>
 
       {registered && (
-        <Card title="Suscripciones:" className="integrations-card">
+        <Card title="Suscripciones:" className="webhooks-card">
           {(
             [
               ['webhook_measurements', 'Mediciones', 'Cada medición como Observation FHIR.'],
@@ -207,9 +207,9 @@ export default function WebhooksPage() {
           ).map(([field, label, help]) => {
             const on = Boolean(client?.[field]);
             return (
-              <div key={field} className="integrations-subscription">
+              <div key={field} className="webhooks-subscription">
                 <Switch aria-label={label} checked={on} disabled={!isAdmin} onChange={(v) => subscribe(field, v)} />
-                <span className="integrations-subscription-label">{label}</span>
+                <span className="webhooks-subscription-label">{label}</span>
                 <Tag color={on ? 'green' : 'default'}>{on ? 'Suscrito' : 'No suscrito'}</Tag>
                 <Typography.Text type="secondary">{help}</Typography.Text>
               </div>
@@ -223,42 +223,43 @@ export default function WebhooksPage() {
         </Card>
       )}
 
-      {registered && isAdmin && <DeliveryLog timeZone={session?.time_zone} version={logVersion} />}
+      {registered && isAdmin && <DeliveryLog timeZone={session?.time_zone} />}
     </PageHeader>
   );
 }
 
 /** The delivery log with each event's status and 'Reenviar'. */
-function DeliveryLog({ timeZone, version }: { timeZone?: string; version: number }) {
+function DeliveryLog({ timeZone }: { timeZone?: string }) {
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<{ rows: WebhookDelivery[]; total: number }>({ rows: [], total: 0 });
-  const [loading, setLoading] = useState(false);
+  const { query, result } = useList<WebhookDelivery>({
+    resource: DELIVERIES,
+    pagination: { currentPage: page, pageSize: PAGE_SIZE, mode: 'server' },
+    errorNotification: false,
+  });
+  const data = { rows: result.data, total: result.total ?? 0 };
+  const loading = query.isFetching;
+  const invalidate = useInvalidate();
+  const reload = () => invalidate({ resource: DELIVERIES, invalidates: ['list'] });
+  const { mutate } = useCustomMutation<WebhookDelivery>();
 
-  const load = useCallback(() => {
-    setLoading(true);
-    integrationsApi
-      .deliveries((page - 1) * PAGE_SIZE, page * PAGE_SIZE)
-      .then(setData, (e) => console.error(e))
-      .finally(() => setLoading(false));
-  }, [page, version]);
-  useEffect(load, [load]);
-
-  async function resend(d: WebhookDelivery) {
-    try {
-      await integrationsApi.resend(d.id);
-      notify.success('La entrega quedó en cola para reenviarse.');
-      load();
-    } catch (e) {
-      notify.error(failMessage(e));
-    }
-  }
+  const resend = (d: WebhookDelivery) =>
+    mutate(
+      {
+        url: apiUrl(`/webhooks/deliveries/${d.id}/resend`),
+        method: 'post',
+        values: {},
+        successNotification: success('La entrega quedó en cola para reenviarse.'),
+        errorNotification: failed,
+      },
+      { onSuccess: () => void reload() },
+    );
 
   return (
     <Card
       title="Registro de entregas"
-      className="integrations-card"
+      className="webhooks-card"
       extra={
-        <Button icon={<ReloadOutlined />} onClick={load}>
+        <Button icon={<ReloadOutlined />} onClick={() => void reload()}>
           Actualizar
         </Button>
       }

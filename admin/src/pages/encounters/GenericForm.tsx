@@ -1,7 +1,9 @@
 import { Form, Input, Radio, Select, Typography } from 'antd';
 import type { Schemas } from '../../contract';
 import { validateElementValue, type EncounterElement } from '@vigia/contract/rules/encounters';
-import { useApiGet } from './useApi';
+import { useCustom } from '@refinedev/core';
+import { apiUrl } from '../../providers/data';
+import { loadFailed } from '../../providers/notices';
 
 type Observation = Schemas['EncounterObservation'];
 
@@ -17,11 +19,16 @@ export function GenericForm({
   observations: Observation[];
   readOnly: boolean;
 }) {
-  const elements = useApiGet<EncounterElement[]>(`/encounters/${encounterId}/get_element`);
+  const { query } = useCustom<EncounterElement[]>({
+    url: apiUrl(`/encounters/${encounterId}/get_element`),
+    method: 'get',
+    errorNotification: loadFailed,
+  });
+  const elements = query.data?.data ?? [];
   const byElement = new Map(observations.map((o) => [o.clinical_element, o]));
   return (
     <>
-      {(elements.data ?? []).map((e) => {
+      {elements.map((e) => {
         const logs = byElement.get(e.id)?.logs_obs ?? [];
         const label = e.unity ? `${e.name} (${e.unity})` : e.name;
         const input = (() => {

@@ -1,7 +1,3 @@
-import { API_URL } from '../../constants';
-import { http } from '../../providers/http';
-import type { Schemas } from '../../contract';
-
 /** Period options of the dashboard (02 §2.12, §9): 30 days back by default, 7 days, today. */
 export const PERIODS = [
   { value: 30, label: 'Últimos 30 días' },
@@ -16,9 +12,3 @@ export function periodRange(daysBack: number, today = new Date()): { start_at: s
   start.setDate(start.getDate() - daysBack);
   return { start_at: day(start), end_at: day(today) };
 }
-
-export const dashboardApi = {
-  metrics: async (daysBack: number) =>
-    (await http.get<Schemas['AlertMetrics']>(`${API_URL}/reports/client_alerts_metrics`, { params: periodRange(daysBack) })).data,
-  client: async (id: number) => (await http.get<Schemas['Client']>(`${API_URL}/clients/${id}`)).data,
-};

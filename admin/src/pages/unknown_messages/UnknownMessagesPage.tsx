@@ -1,19 +1,21 @@
 import { useState } from 'react';
+import { useInvalidate, useList } from '@refinedev/core';
+import { formatWhen } from '@vigia/contract/rules/dates';
 import { Button, Card, Input, Result, Space, Table, Tag, Typography } from 'antd';
 import { AudioOutlined, FileImageOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../contract';
 import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
-import { readSession } from '../../session';
+import { readSession, staffTimeZone } from '../../session';
+import { loadFailed } from '../../providers/notices';
 import { can, isRole } from '@vigia/contract/rules/access';
 import { FORBIDDEN_REASON } from '../../providers/access';
-import { useApiGet } from './useApi';
-import { formatWhen, staffTimeZone } from './zone';
 import '../../crud/crud.css';
 
 type Message = Schemas['ChatMessage'];
 const TITLE = 'Mensajes de números desconocidos';
 const PAGE_SIZES = [10, 20, 50];
+const RESOURCE = 'messaging/unknown_messages';
 
 /** What came with the message besides its text (the audio's transcription when the provider sent it). */
 function Attachments({ m }: { m: Message }) {
@@ -43,11 +45,14 @@ export default function UnknownMessagesPage() {
   const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(20);
-  const list = useApiGet<Message[]>(allowed ? '/messaging/unknown_messages' : null, {
-    q: q || undefined,
-    _start: (page - 1) * pageSize,
-    _end: page * pageSize,
+  const { query, result } = useList<Message>({
+    resource: RESOURCE,
+    filters: q ? [{ field: 'q', operator: 'eq', value: q }] : [],
+    pagination: { currentPage: page, pageSize, mode: 'server' },
+    queryOptions: { enabled: allowed, placeholderData: (previous) => previous },
+    errorNotification: loadFailed,
   });
+  const invalidate = useInvalidate();
   const timeZone = staffTimeZone();
 
   if (!allowed) {
@@ -64,7 +69,7 @@ export default function UnknownMessagesPage() {
     <PageHeader
       title={TITLE}
       extra={
-        <Button icon={<ReloadOutlined />} onClick={() => void list.reload()}>
+        <Button icon={<ReloadOutlined />} onClick={() => void invalidate({ resource: RESOURCE, invalidates: ['list'] })}>
           Actualizar
         </Button>
       }
@@ -88,13 +93,13 @@ export default function UnknownMessagesPage() {
         />
         <Table<Message>
           rowKey="id"
-          loading={list.loading}
-          dataSource={list.data ?? []}
+          loading={query.isFetching}
+          dataSource={result.data}
           locale={{ emptyText: q ? 'Ningún mensaje coincide con la búsqueda.' : 'No hay mensajes de números desconocidos.' }}
           pagination={{
             current: page,
             pageSize,
-            total: list.total,
+            total: result.total ?? 0,
             showSizeChanger: true,
             pageSizeOptions: PAGE_SIZES,
             locale: { items_per_page: '/ página' },
