@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
-import { useInvalidate, type CrudFilter, type HttpError, type OpenNotificationParams } from '@refinedev/core';
-import type { Query } from '@tanstack/react-query';
+import { keys, useDataProvider, useInvalidate, type CrudFilter, type HttpError, type OpenNotificationParams } from '@refinedev/core';
+import { useQueryClient, type Query } from '@tanstack/react-query';
 import { API_URL } from '../../../constants';
 
 /**
@@ -115,4 +115,24 @@ export const NO_BODY = undefined as unknown as Record<string, never>;
  */
 export function asFilters(params: QueryParams): CrudFilter[] {
   return Object.entries(cleanQuery(params)).map(([field, value]) => ({ field, operator: 'eq', value }));
+}
+
+/**
+ * Starts a `useCustom` GET read now (same cache entry: a card that mounts later with the same `url`
+ * and `query` gets this answer, or waits for it), for screens that must not wait for their first
+ * commit to begin loading.
+ */
+export function usePrefetchCustom() {
+  const queryClient = useQueryClient();
+  const dataProvider = useDataProvider();
+  return useCallback(
+    (url: string, query: Record<string, unknown>) =>
+      void queryClient
+        .prefetchQuery({
+          queryKey: keys().data().mutation('custom').params({ method: 'get', url, query }).get(),
+          queryFn: ({ signal }) => dataProvider().custom!({ url, method: 'get', query, meta: { signal } }),
+        })
+        .catch(() => undefined),
+    [queryClient, dataProvider],
+  );
 }

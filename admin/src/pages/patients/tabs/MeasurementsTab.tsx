@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { Alert, Button, Card, Col, Empty, List, Row, Select, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import {
@@ -13,10 +13,11 @@ import {
   latestPoints,
   pairBloodPressure,
   showLatestSelector,
-  type AlarmBand,
   type ChartPoint,
 } from '@vigia/contract/rules/charts';
-import { formatWhen, measurementsApi, type Measurement } from '../../../charts/measurements.api';
+import { formatWhen } from '@vigia/contract/rules/dates';
+import { alarmRanges, latestReadings, useElementReads, type Measurement } from '../../../charts/measurement-reads';
+import { usePrefetchCustom, useInvalidatePaths } from '../hooks/data';
 import type { PatientTabProps } from '../types';
 import type { Reading } from './MeasurementDialogs';
 
@@ -34,57 +35,49 @@ const DeleteDialog = lazy(() => import('./MeasurementDialogs').then((m) => ({ de
 
 type ChartDef = (typeof CHARTS)[number];
 
-type Ready = { state: 'ok'; rows: Measurement[][]; total: number; bands: AlarmBand[] };
-type Loaded = { state: 'loading' } | { state: 'error' } | Ready;
-
-/** One card's reads: the latest readings of each of its elements and their alarm ranges. */
-async function fetchVital(patientId: number, elements: readonly number[]): Promise<Ready> {
-  const [lists, alarms] = await Promise.all([
-    Promise.all(elements.map((e) => measurementsApi.latest(patientId, e))),
-    Promise.all(elements.map((e) => measurementsApi.alarms(patientId, e))),
-  ]);
-  return { state: 'ok', rows: lists.map((l) => l.rows), total: lists[0].total, bands: alarmBands(alarms.flat(), elements) };
-}
-
 const toPoint = (m: Measurement): ChartPoint => ({ when: Date.parse(m.when), value: m.value });
 
 function VitalCard({
   chart,
   patientId,
   timeZone,
-  pending,
+  active,
   canDelete,
   onDelete,
 }: {
   chart: ChartDef;
   patientId: number;
   timeZone: string;
-  /** The reads the tab started for this card while rendering; a new promise means load again. */
-  pending: Promise<Ready>;
+  /** While the tab is visible; showing it again reads afresh (01 §2). */
+  active: boolean;
   canDelete: boolean;
   onDelete: (r: Reading) => void;
 }) {
-  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
   const [latest, setLatest] = useState<number | null>(null);
   const elements = chart.elements as readonly number[];
-
-  /** The tab's reads when given, else new ones (the card's reload and retry buttons). */
-  const load = useCallback(
-    async (started?: Promise<Ready>) => {
-      setLoaded({ state: 'loading' });
-      try {
-        setLoaded(await (started ?? fetchVital(patientId, elements)));
-        setLatest(null);
-      } catch {
-        setLoaded({ state: 'error' });
-      }
-    },
-    [patientId, elements],
-  );
-
-  useEffect(() => {
-    void load(pending);
-  }, [load, pending]);
+  // At most two elements a card (blood pressure: systolic and diastolic).
+  const first = useElementReads(patientId, elements[0], active);
+  const second = useElementReads(patientId, elements[1] ?? elements[0], active && elements.length > 1);
+  const pair = elements.length > 1;
+  const loading = first.loading || (pair && second.loading);
+  const failed = first.failed || !first.rows || (pair && (second.failed || !second.rows));
+  const loaded = useMemo(() => {
+    if (loading) return { state: 'loading' } as const;
+    if (failed) return { state: 'error' } as const;
+    const rows = pair ? [first.rows!, second.rows!] : [first.rows!];
+    const ranges = pair ? [...first.ranges, ...second.ranges] : first.ranges;
+    return { state: 'ok', rows, bands: alarmBands(ranges, elements) } as const;
+  }, [loading, failed, pair, first.rows, first.ranges, second.rows, second.ranges, elements]);
+  // A new answer shows the default number of readings again.
+  const [answeredAt, setAnsweredAt] = useState(first.updatedAt + second.updatedAt);
+  if (answeredAt !== first.updatedAt + second.updatedAt) {
+    setAnsweredAt(first.updatedAt + second.updatedAt);
+    setLatest(null);
+  }
+  const load = () => {
+    first.reload();
+    if (pair) second.reload();
+  };
 
   const view = useMemo(() => {
     if (loaded.state !== 'ok') return null;
@@ -235,15 +228,8 @@ function VitalCard({
 
 /** Tab 'Signos' of the patient page: one chart per vital sign (01 §2). */
 export default function MeasurementsTab({ patient, active }: PatientTabProps) {
-  const [version, setVersion] = useState(0);
   const [recording, setRecording] = useState(false);
   const [deleting, setDeleting] = useState<Reading | null>(null);
-  // The cards load when mounted; afterwards, becoming the visible tab again reloads them (01 §2).
-  const mounted = useRef(false);
-  useEffect(() => {
-    if (mounted.current && active) setVersion((v) => v + 1);
-    mounted.current = true;
-  }, [active]);
   const canWrite = patient.permissions.edit;
   const blocked =
     patient.status === 0
@@ -251,20 +237,22 @@ export default function MeasurementsTab({ patient, active }: PatientTabProps) {
       : patient.status === 3
         ? 'El paciente está registrado como fallecido.'
         : null;
-  const refresh = () => setVersion((v) => v + 1);
+  const invalidate = useInvalidatePaths();
+  const refresh = () => void invalidate(`/patients/${patient.id}/measurements`, `/patients/${patient.id}/alarms`);
   // Every card's reads leave while the tab renders, not once the cards are on screen: the first
-  // render of the tab takes ~0.3 s of the main thread (bench, patient page in Chromium). A new
-  // version (reload, tab shown again) starts them again.
-  const pending = useMemo(() => {
-    void version;
-    return new Map(
-      CHARTS.map((chart) => {
-        const reads = fetchVital(patient.id, chart.elements as readonly number[]);
-        reads.catch(() => undefined); // answered by the card, which shows the error
-        return [chart.key, reads] as const;
-      }),
-    );
-  }, [patient.id, version]);
+  // render of the tab takes ~0.3 s of the main thread (bench, patient page in Chromium). The cards
+  // read the same cache entries; afterwards, becoming the visible tab again reloads them (01 §2).
+  const prefetch = usePrefetchCustom();
+  useMemo(() => {
+    for (const chart of CHARTS) {
+      for (const element of chart.elements) {
+        const readings = latestReadings(patient.id, element);
+        const ranges = alarmRanges(patient.id, element);
+        prefetch(readings.url, readings.query);
+        prefetch(ranges.url, ranges.query);
+      }
+    }
+  }, [prefetch, patient.id]);
 
   return (
     <div className="measurements-tab">
@@ -285,7 +273,7 @@ export default function MeasurementsTab({ patient, active }: PatientTabProps) {
               chart={chart}
               patientId={patient.id}
               timeZone={patient.time_zone}
-              pending={pending.get(chart.key)!}
+              active={active}
               canDelete={canWrite}
               onDelete={setDeleting}
             />
