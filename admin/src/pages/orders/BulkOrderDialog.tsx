@@ -47,7 +47,9 @@ import {
   type MedicationCard,
   type VitalCard,
 } from './bulk-orders';
-import { ordersApi, type BulkOrderItem } from './orders.api';
+import { useCustomMutation, useNotification } from '@refinedev/core';
+import type { Schemas } from '../../contract';
+import { apiUrl, errorNotice } from '../patients/hooks/data';
 import type { Patient } from '../patients/types';
 import './orders.css';
 
@@ -304,15 +306,17 @@ export function BulkOrderDialog({
   onClose: () => void;
   onCreated: () => void;
 }) {
-  const { notification, message } = App.useApp();
+  const { message } = App.useApp();
+  const { open: notify } = useNotification();
+  const { mutate, mutation } = useCustomMutation<Schemas['BulkOrdersResult']>();
+  const saving = mutation.isPending;
   const tz = patient.time_zone;
   const [types, setTypes] = useState({ med: false, vital: false });
   const [cards, setCards] = useState<BulkCard[]>([]);
-  const [saving, setSaving] = useState(false);
   const [done, setDone] = useState<{ text: string; left: number } | null>(null);
   // 02 §6: if permissions did not load, treated as false.
   const canCreate = patient.permissions?.create_order === true;
-  const now = useMemo(() => new Date(), [cards]); // eslint-disable-line react-hooks/exhaustive-deps
+  const now = useMemo(() => new Date(), [cards]); // eslint-disable-line react-hooks/exhaustive-deps -- the preview's "now" moves on when the cards change
   const visible = cards.filter((c) => (c.order_type === 1 ? types.med : types.vital));
   const { summary, chips } = useMemo(() => previewOf(visible, tz, now), [visible, tz, now]);
   const allValid = visible.length > 0 && visible.every(isValidCard);
@@ -338,7 +342,7 @@ export function BulkOrderDialog({
     }
     const timer = setTimeout(() => setDone({ ...done, left: done.left - 1 }), 1000);
     return () => clearTimeout(timer);
-  }, [done]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [done]); // eslint-disable-line react-hooks/exhaustive-deps -- the countdown ticks on `done` only; close and onCreated are the latest props
 
   const toggleType = (key: 'med' | 'vital') => {
     const next = { ...types, [key]: !types[key] };
@@ -350,24 +354,24 @@ export function BulkOrderDialog({
   const update = (card: BulkCard) => setCards((cs) => cs.map((c) => (c.key === card.key ? card : c)));
   const remove = (key: number) => setCards((cs) => cs.filter((c) => c.key !== key));
 
-  const submit = async () => {
+  const submit = () => {
     const valid = visible.filter(isValidCard);
     if (!valid.length) {
-      notification.error({ message: 'No hay órdenes válidas para crear' });
+      notify?.({ type: 'error', message: 'No hay órdenes válidas para crear' });
       return;
     }
-    setSaving(true);
-    try {
-      const res = await ordersApi.bulk(patient.id, valid.map(toBulkItem) as BulkOrderItem[]);
-      const text = `Se crearon ${res.total_orders} órdenes con ${res.total_activities} actividades exitosamente`;
-      notification.success({ message: text });
-      setDone({ text, left: COUNTDOWN_S });
-    } catch (e) {
-      const err = e as { message?: string };
-      notification.error({ message: err.message || 'Error al crear las órdenes' });
-    } finally {
-      setSaving(false);
-    }
+    const text = (res?: Schemas['BulkOrdersResult']) =>
+      `Se crearon ${res?.total_orders} órdenes con ${res?.total_activities} actividades exitosamente`;
+    mutate(
+      {
+        url: apiUrl(`/patients/${patient.id}/orders/bulk`),
+        method: 'post',
+        values: { orders: valid.map(toBulkItem) as Schemas['BulkOrderItem'][] },
+        successNotification: (res) => ({ type: 'success', message: text(res?.data) }),
+        errorNotification: errorNotice('Error al crear las órdenes'),
+      },
+      { onSuccess: ({ data }) => setDone({ text: text(data), left: COUNTDOWN_S }) },
+    );
   };
 
   const meds = visible.filter((c): c is MedicationCard => c.order_type === 1);

@@ -1,7 +1,7 @@
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
+import { useCustomMutation, useOne } from '@refinedev/core';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import {
-  App,
   Button,
   Card,
   Col,
@@ -21,12 +21,16 @@ import {
 import { ArrowLeftOutlined, CalendarOutlined, StopOutlined } from '@ant-design/icons';
 import { MESSAGES } from '@vigia/contract/rules/validation';
 import { usePageTitle } from '../../layout/usePageTitle';
-import { patientsApi } from '../patients/api';
+import type { Schemas } from '../../contract';
+import type { VigiaHttpError } from '../../providers/errors';
+import { apiUrl, errorNoticeOnline, logOnly, NO_BODY, useInvalidatePaths } from '../patients/hooks/data';
 import type { Patient } from '../patients/types';
 import { OrderFields, orderBody } from './OrderFields';
 import { OrderStatusTag } from './OrderStatusTag';
 import { hourOptions, patientDateTime, patientInstant, todayIn } from './order-ui';
-import { ordersApi, type Order, type OrderUpdate } from './orders.api';
+
+type Order = Schemas['Order'];
+type OrderUpdate = Schemas['OrderUpdate'];
 import './orders.css';
 
 const ActivityCalendar = lazy(() => import('./ActivityCalendar'));
@@ -36,21 +40,21 @@ const orElse = (v: React.ReactNode) => (v === null || v === undefined || v === '
 
 function ScheduleDialog({ order, open, onClose, onDone }: { order: Order; open: boolean; onClose: () => void; onDone: () => void }) {
   const [form] = Form.useForm<{ date: string; hour: string }>();
-  const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const { mutateAsync, mutation } = useCustomMutation();
+  const saving = mutation.isPending;
   const submit = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    setSaving(true);
+    const path = `/patients/${order.patient.id!}/orders/${order.id}`;
     try {
-      // 02 §4: save start_at, then generate the activities; the page reloads.
-      await ordersApi.update(order.patient.id!, order.id, { start_at: patientInstant(v.date, v.hour, order.time_zone_patient) });
-      await ordersApi.generate(order.patient.id!, order.id);
+      // 02 §4: save start_at, then generate the activities; the page reloads. A failure shows in the dialog.
+      const start: OrderUpdate = { start_at: patientInstant(v.date, v.hour, order.time_zone_patient) };
+      await mutateAsync({ url: apiUrl(path), method: 'put', values: start, errorNotification: false });
+      await mutateAsync({ url: apiUrl(`${path}/activities`), method: 'post', values: NO_BODY, errorNotification: false });
       onDone();
     } catch (e) {
-      setError((e as { message?: string }).message ?? null);
-    } finally {
-      setSaving(false);
+      setError((e as VigiaHttpError).message ?? null);
     }
   };
   return (
@@ -86,52 +90,45 @@ function ScheduleDialog({ order, open, onClose, onDone }: { order: Order; open: 
 export default function OrderDetailPage() {
   const { patient_id, order_id } = useParams();
   const navigate = useNavigate();
-  const { notification } = App.useApp();
-  const [order, setOrder] = useState<Order | null>(null);
-  const [patient, setPatient] = useState<Patient | null>(null);
-  const [missing, setMissing] = useState(false);
   const [scheduling, setScheduling] = useState(false);
-  const [saving, setSaving] = useState(false);
-  const [reloadKey, setReloadKey] = useState(0);
   const [form] = Form.useForm();
+  const patientId = Number(patient_id);
+  const ordersPath = `/patients/${patientId}/orders`;
+  const orderRead = useOne<Order, VigiaHttpError>({
+    resource: ordersPath.slice(1),
+    id: Number(order_id),
+    errorNotification: errorNoticeOnline('No fue posible cargar la orden'),
+  });
+  const patientRead = useOne<Patient, VigiaHttpError>({ resource: 'patients', id: patientId, errorNotification: logOnly('paciente') });
+  const order = orderRead.result;
+  const patient = patientRead.result;
+  const failure = orderRead.query.error ?? patientRead.query.error;
+  const missing = !!failure?.statusCode && failure.statusCode >= 400 && failure.statusCode < 500;
+  const { mutate, mutation } = useCustomMutation<Order>();
+  const saving = mutation.isPending;
+  const refresh = useInvalidatePaths();
   usePageTitle(order ? `Orden #${order.id}` : 'Detalle de la orden');
-
-  const load = useCallback(async () => {
-    try {
-      const [o, p] = await Promise.all([ordersApi.get(Number(patient_id), Number(order_id)), patientsApi.get(Number(patient_id))]);
-      setOrder(o);
-      setPatient(p);
-      setReloadKey((k) => k + 1);
-    } catch (e) {
-      const err = e as { statusCode?: number; message?: string };
-      if (err.statusCode !== 0) notification.error({ message: err.message ?? 'No fue posible cargar la orden' });
-      if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) setMissing(true);
-    }
-  }, [patient_id, order_id, notification]);
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   if (missing) return <Navigate to="/404notfound" replace />;
   if (!order || !patient) return <Skeleton active />;
   const perms = patient.permissions;
   const tz = order.time_zone_patient;
-  const update = async (body: OrderUpdate) => {
-    setSaving(true);
-    try {
-      setOrder(await ordersApi.update(patient.id, order.id, body));
-      setReloadKey((k) => k + 1);
-    } catch (e) {
-      console.error(e); // 02 §8: update failures are silent.
-    } finally {
-      setSaving(false);
-    }
-  };
+  const update = (body: OrderUpdate) =>
+    mutate(
+      {
+        url: apiUrl(`${ordersPath}/${order.id}`),
+        method: 'put',
+        values: body,
+        // 02 §8: update failures are silent.
+        errorNotification: logOnly('orden'),
+      },
+      { onSuccess: () => void refresh(ordersPath) },
+    );
   const saveEdit = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
     const { order_type: _t, ...body } = orderBody(order.order_type, v);
-    await update(body as OrderUpdate);
+    update(body as OrderUpdate);
   };
   const duration = order.permanent ? (
     <Tag color="blue">Permanente</Tag>
@@ -235,7 +232,6 @@ export default function OrderDetailPage() {
                   orderId={order.id}
                   timeZone={tz}
                   canManage={perms.manage_activities && order.status < 3}
-                  reloadKey={reloadKey}
                   initialDate={order.start_at}
                 />
               </Suspense>
@@ -249,7 +245,7 @@ export default function OrderDetailPage() {
         onClose={() => setScheduling(false)}
         onDone={() => {
           setScheduling(false);
-          void load();
+          void refresh(`/patients/${patientId}`);
         }}
       />
     </section>
