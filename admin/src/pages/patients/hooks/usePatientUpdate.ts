@@ -1,9 +1,15 @@
 import { useCallback } from 'react';
-import { useCustomMutation, useInvalidate } from '@refinedev/core';
+import { useCustomMutation, useInvalidate, type HttpError, type OpenNotificationParams } from '@refinedev/core';
 import type { Schemas } from '../../../contract';
 import { apiUrl, errorNotice } from './data';
 
 export type PatientUpdated = Schemas['PatientUpdated'];
+
+/** What a save says: the server's notification by default; a fixed text, or nothing; failures notified by default. */
+export interface SaveNotices {
+  success?: string | false;
+  error?: (error?: HttpError) => OpenNotificationParams | false;
+}
 
 /**
  * `PUT /patients/:id` (01 §7) on Refine: the server's own notification is shown (red when it says
@@ -13,7 +19,7 @@ export function usePatientUpdate(patientId: number) {
   const { mutate, mutation } = useCustomMutation<PatientUpdated>();
   const invalidate = useInvalidate();
   const save = useCallback(
-    (body: Record<string, unknown>, onSaved?: (updated: PatientUpdated) => void) =>
+    (body: Record<string, unknown>, onSaved?: (updated: PatientUpdated) => void, notices: SaveNotices = {}) =>
       new Promise<boolean>((resolve) =>
         mutate(
           {
@@ -21,10 +27,11 @@ export function usePatientUpdate(patientId: number) {
             method: 'put',
             values: body,
             successNotification: (res) => {
+              if (notices.success !== undefined) return notices.success === false ? false : { type: 'success', message: notices.success };
               const note = res?.data?.notification;
               return { type: note?.type === 'error' ? 'error' : 'success', message: note?.message ?? 'Paciente actualizado correctamente' };
             },
-            errorNotification: errorNotice('No fue posible guardar los cambios'),
+            errorNotification: notices.error ?? errorNotice('No fue posible guardar los cambios'),
           },
           {
             onSuccess: ({ data }) => {
