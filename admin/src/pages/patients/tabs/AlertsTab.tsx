@@ -6,12 +6,17 @@ import { elementName, elementUnit } from '@vigia/contract/rules/alarms';
 import { AlertCard } from '../../alerts/AlertCard';
 import { AlertFilters } from '../../alerts/AlertFilters';
 import { ClosedAlertsTable } from '../../alerts/ClosedAlertsTable';
-import type { Alarm, Alert, PatientAlarm, Params } from '../../alerts/alerts.api';
 import { PRIORITY_COLORS } from '../../alerts/alerts.data';
 import '../../alerts/alerts.css';
+import type { Schemas } from '../../../contract';
 import type { PatientTabProps } from '../types';
 import { apiUrl, asFilters, logOnly, useInvalidatePaths } from '../hooks/data';
 import { usePatientUpdate } from '../hooks/usePatientUpdate';
+
+type Alert = Schemas['Alert'];
+type Alarm = Schemas['Alarm'];
+type PatientAlarm = Schemas['PatientAlarm'];
+type Params = Record<string, string | number | undefined>;
 
 /** 'Asignar alertas': search select of the client's rules, removable chips, Guardar only after a change (02 §2.7, §4). */
 function AssignDialog({
