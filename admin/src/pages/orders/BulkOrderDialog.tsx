@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { useCustomMutation, useNotification } from '@refinedev/core';
 import { App, Button, Card, Col, Empty, Modal, Result, Row, Space, Statistic, Steps, Tag, Tooltip, Typography } from 'antd';
 import { HeartOutlined, MedicineBoxOutlined, PlusOutlined } from '@ant-design/icons';
 import { MedicationCardView, PreviewCalendar, VitalCardView } from './BulkOrderCards';
@@ -13,7 +14,6 @@ import {
   type MedicationCard,
   type VitalCard,
 } from './bulk-orders';
-import { useCustomMutation, useNotification } from '@refinedev/core';
 import type { Schemas } from '../../contract';
 import { apiUrl, errorNotice } from '../patients/hooks/data';
 import type { Patient } from '../patients/types';
