@@ -26,7 +26,7 @@ export function errorNotice(fallback: string) {
   return (error?: HttpError): OpenNotificationParams => ({ type: 'error', message: error?.message || fallback });
 }
 
-/** Same, except network failures (status 0), which the app reports elsewhere. */
+/** Same, except network failures (status 0): the page says so in place instead. */
 export function errorNoticeOnline(fallback: string) {
   return (error?: HttpError): OpenNotificationParams | false => (error?.statusCode === 0 ? false : errorNotice(fallback)(error));
 }
