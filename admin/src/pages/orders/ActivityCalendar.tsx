@@ -1,15 +1,20 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
+import { Navigate } from 'react-router';
+import { useCustom, useCustomMutation } from '@refinedev/core';
 import FullCalendar from '@fullcalendar/react';
 import dayGridPlugin from '@fullcalendar/daygrid';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import interactionPlugin from '@fullcalendar/interaction';
 import esLocale from '@fullcalendar/core/locales/es';
 import type { DatesSetArg, EventClickArg } from '@fullcalendar/core';
-import { App, Button, Descriptions, Form, Input, Modal, Select, Space, Tag, Typography } from 'antd';
+import { Button, Descriptions, Form, Input, Modal, Select, Space, Tag, Typography } from 'antd';
 import { MESSAGES } from '@vigia/contract/rules/validation';
 import { localParts, localToUtc } from '@vigia/contract/rules/activities';
 import { ACTIVITY_STATUS_COLORS, ACTIVITY_STATUS_NAMES, hourOptions, patientDateTime, patientInstant } from './order-ui';
-import { ordersApi, type Activity } from './orders.api';
+import type { Schemas } from '../../contract';
+import { apiUrl, errorNotice, errorNoticeOnline, logOnly, useInvalidatePaths } from '../patients/hooks/data';
+
+type Activity = Schemas['Activity'];
 
 export interface ActivityCalendarProps {
   patientId: number;
@@ -17,11 +22,15 @@ export interface ActivityCalendarProps {
   canManage: boolean;
   /** Only this order's activities (order detail), otherwise the patient's visible range. */
   orderId?: number;
-  /** Bumped by the parent to reload. */
-  reloadKey?: number;
+  /** Reads while true (default); becoming true again reads afresh. */
+  active?: boolean;
   /** First date shown (e.g. the order's start), an ISO instant. */
   initialDate?: string | null;
-  onError?: (error: unknown) => void;
+  /**
+   * 01 §8 (patient's calendar): a failed read shows the server's notification and the not-found
+   * view. Otherwise a failure is only logged.
+   */
+  notFoundOnError?: boolean;
 }
 
 const legend = Object.entries(ACTIVITY_STATUS_NAMES);
@@ -38,30 +47,26 @@ export default function ActivityCalendar({
   timeZone,
   canManage,
   orderId,
-  reloadKey,
+  active = true,
   initialDate,
-  onError,
+  notFoundOnError = false,
 }: ActivityCalendarProps) {
-  const { notification } = App.useApp();
-  const [activities, setActivities] = useState<Activity[]>([]);
   const [range, setRange] = useState<{ star_date: string; end_date: string } | null>(null);
   const [selected, setSelected] = useState<Activity | null>(null);
-  const [saving, setSaving] = useState(false);
   const [form] = Form.useForm<{ date: string; hour: string }>();
-  const onErrorRef = useRef(onError);
-  onErrorRef.current = onError;
-
-  const load = useCallback(async () => {
-    try {
-      if (orderId) setActivities(await ordersApi.orderActivities(patientId, orderId));
-      else if (range) setActivities(await ordersApi.patientActivities(patientId, range));
-    } catch (e) {
-      onErrorRef.current?.(e);
-    }
-  }, [patientId, orderId, range]);
-  useEffect(() => {
-    void load();
-  }, [load, reloadKey]);
+  // An order's activities, or the patient's in the visible range (once the calendar has one).
+  const path = orderId ? `/patients/${patientId}/orders/${orderId}/activities` : `/patients/${patientId}/activities`;
+  const { query } = useCustom<Activity[]>({
+    url: apiUrl(path),
+    method: 'get',
+    config: { query: orderId ? undefined : (range ?? undefined) },
+    queryOptions: { enabled: active && (!!orderId || !!range), placeholderData: (previous) => previous },
+    errorNotification: notFoundOnError ? errorNoticeOnline('No fue posible cargar las actividades') : logOnly('actividades'),
+  });
+  const activities = query.data?.data ?? [];
+  const { mutate, mutation } = useCustomMutation<Activity>();
+  const saving = mutation.isPending;
+  const refresh = useInvalidatePaths();
 
   const datesSet = (arg: DatesSetArg) => {
     // The calendar runs in UTC showing the patient's wall-clock times (D5): its day bounds are patient-local days.
@@ -80,25 +85,31 @@ export default function ActivityCalendar({
       form.setFieldsValue({ date: p.date, hour: p.time });
     }
   };
-  const change = async (body: { programmed_at?: string; status?: 3 }) => {
+  const change = (body: Schemas['ActivityUpdate']) => {
     if (!selected) return;
-    setSaving(true);
-    try {
-      await ordersApi.updateActivity(patientId, selected.order_id, selected.id, body);
-      notification.success({ message: body.status === 3 ? 'Actividad cancelada' : 'Actividad reprogramada' });
-      setSelected(null);
-      await load();
-    } catch (e) {
-      notification.error({ message: (e as { message?: string }).message ?? 'No fue posible actualizar la actividad' });
-    } finally {
-      setSaving(false);
-    }
+    mutate(
+      {
+        url: apiUrl(`/patients/${patientId}/orders/${selected.order_id}/activities/${selected.id}`),
+        method: 'put',
+        values: body,
+        successNotification: { type: 'success', message: body.status === 3 ? 'Actividad cancelada' : 'Actividad reprogramada' },
+        errorNotification: errorNotice('No fue posible actualizar la actividad'),
+      },
+      {
+        onSuccess: () => {
+          setSelected(null);
+          void refresh(`/patients/${patientId}/activities`, `/patients/${patientId}/orders`);
+        },
+      },
+    );
   };
   const reschedule = async () => {
     const v = await form.validateFields().catch(() => null);
     if (v) await change({ programmed_at: patientInstant(v.date, v.hour, timeZone) });
   };
   const editable = !!selected && selected.status === 0 && canManage;
+  const failure = query.error;
+  if (notFoundOnError && failure && failure.statusCode !== 0) return <Navigate to="/404notfound" replace />;
 
   return (
     <div className="activity-calendar">

@@ -1,6 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Select } from 'antd';
-import { ordersApi, type Medicine } from './orders.api';
+import { useList, useOne } from '@refinedev/core';
+import type { Schemas } from '../../contract';
+import { logOnly } from '../patients/hooks/data';
+import { useDebounced } from '../patients/hooks/useDebounced';
+
+type Medicine = Schemas['Medicine'];
 
 const label = (m: Medicine) => `${m.name} ${m.presentation}`;
 
@@ -14,28 +19,26 @@ export function MedicineSelect({
   onChange?: (v: number, medicine?: Medicine) => void;
   id?: string;
 }) {
-  const [options, setOptions] = useState<Medicine[]>([]);
   const [q, setQ] = useState('');
-  useEffect(() => {
-    let alive = true;
-    const timer = setTimeout(() => {
-      ordersApi
-        .medicines(q)
-        .then((rows) => alive && setOptions(rows))
-        .catch(console.error);
-    }, 250);
-    return () => {
-      alive = false;
-      clearTimeout(timer);
-    };
-  }, [q]);
-  useEffect(() => {
-    if (value && !options.some((o) => o.id === value))
-      ordersApi
-        .medicine(value)
-        .then((m) => setOptions((o) => [m, ...o]))
-        .catch(console.error);
-  }, [value, options]);
+  // The first 50 matches, 250 ms after the last key; the previous matches stay while the next load.
+  const settled = useDebounced(q, 250);
+  const { result } = useList<Medicine>({
+    resource: 'medicines',
+    filters: settled ? [{ field: 'q', operator: 'eq', value: settled }] : [],
+    pagination: { currentPage: 1, pageSize: 50 },
+    queryOptions: { placeholderData: (previous) => previous },
+    errorNotification: logOnly('medicamentos'),
+  });
+  const found = result.data;
+  // The chosen medicine, when it is not among the matches (an order being edited).
+  const known = !value || found.some((o) => o.id === value);
+  const chosen = useOne<Medicine>({
+    resource: 'medicines',
+    id: value,
+    queryOptions: { enabled: !known },
+    errorNotification: logOnly('medicamento'),
+  }).result;
+  const options = chosen && !found.some((o) => o.id === chosen.id) ? [chosen, ...found] : found;
   return (
     <Select
       id={id}

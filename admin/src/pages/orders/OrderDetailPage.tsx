@@ -1,137 +1,70 @@
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
+import { useCustomMutation, useOne } from '@refinedev/core';
 import { Navigate, useNavigate, useParams } from 'react-router';
-import {
-  App,
-  Button,
-  Card,
-  Col,
-  Descriptions,
-  Form,
-  Input,
-  Modal,
-  Popconfirm,
-  Row,
-  Select,
-  Skeleton,
-  Space,
-  Switch,
-  Tag,
-  Typography,
-} from 'antd';
+import { Button, Card, Col, Descriptions, Form, Popconfirm, Row, Skeleton, Space, Switch, Tag, Typography } from 'antd';
 import { ArrowLeftOutlined, CalendarOutlined, StopOutlined } from '@ant-design/icons';
-import { MESSAGES } from '@vigia/contract/rules/validation';
 import { usePageTitle } from '../../layout/usePageTitle';
-import { patientsApi } from '../patients/api';
+import type { Schemas } from '../../contract';
+import type { VigiaHttpError } from '../../providers/errors';
+import { apiUrl, errorNoticeOnline, logOnly, useInvalidatePaths } from '../patients/hooks/data';
 import type { Patient } from '../patients/types';
 import { OrderFields, orderBody } from './OrderFields';
 import { OrderStatusTag } from './OrderStatusTag';
-import { hourOptions, patientDateTime, patientInstant, todayIn } from './order-ui';
-import { ordersApi, type Order, type OrderUpdate } from './orders.api';
+import { patientDateTime } from './order-ui';
+import { ScheduleDialog } from './ScheduleDialog';
 import './orders.css';
+
+type Order = Schemas['Order'];
+type OrderUpdate = Schemas['OrderUpdate'];
 
 const ActivityCalendar = lazy(() => import('./ActivityCalendar'));
 
 const Missing = () => <Tag color="red">Dato Incompleto</Tag>;
 const orElse = (v: React.ReactNode) => (v === null || v === undefined || v === '' ? <Missing /> : v);
 
-function ScheduleDialog({ order, open, onClose, onDone }: { order: Order; open: boolean; onClose: () => void; onDone: () => void }) {
-  const [form] = Form.useForm<{ date: string; hour: string }>();
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async () => {
-    const v = await form.validateFields().catch(() => null);
-    if (!v) return;
-    setSaving(true);
-    try {
-      // 02 §4: save start_at, then generate the activities; the page reloads.
-      await ordersApi.update(order.patient.id!, order.id, { start_at: patientInstant(v.date, v.hour, order.time_zone_patient) });
-      await ordersApi.generate(order.patient.id!, order.id);
-      onDone();
-    } catch (e) {
-      setError((e as { message?: string }).message ?? null);
-    } finally {
-      setSaving(false);
-    }
-  };
-  return (
-    <Modal
-      open={open}
-      title="Programar Actividades"
-      onCancel={onClose}
-      destroyOnHidden
-      footer={[
-        <Button key="c" onClick={onClose}>
-          Cerrar
-        </Button>,
-        <Button key="s" type="primary" loading={saving} disabled={saving} onClick={submit}>
-          Programar Actividades
-        </Button>,
-      ]}
-    >
-      <Form form={form} layout="vertical" initialValues={{ date: todayIn(order.time_zone_patient), hour: order.hours?.[0] ?? '08:00' }}>
-        <Form.Item name="date" label="Fecha de inicio" rules={[{ required: true, message: MESSAGES.required }]}>
-          <Input type="date" min={todayIn(order.time_zone_patient)} />
-        </Form.Item>
-        <Form.Item name="hour" label="Hora de inicio" rules={[{ required: true, message: MESSAGES.required }]}>
-          <Select options={hourOptions} showSearch />
-        </Form.Item>
-        <Typography.Text type="secondary">Hora del paciente ({order.time_zone_patient}).</Typography.Text>
-        {error && <Typography.Paragraph type="danger">{error}</Typography.Paragraph>}
-      </Form>
-    </Modal>
-  );
-}
-
 /** Order detail, /patients/:patient_id/orders/:order_id (02 §2.5). */
 export default function OrderDetailPage() {
   const { patient_id, order_id } = useParams();
   const navigate = useNavigate();
-  const { notification } = App.useApp();
-  const [order, setOrder] = useState<Order | null>(null);
-  const [patient, setPatient] = useState<Patient | null>(null);
-  const [missing, setMissing] = useState(false);
   const [scheduling, setScheduling] = useState(false);
-  const [saving, setSaving] = useState(false);
-  const [reloadKey, setReloadKey] = useState(0);
   const [form] = Form.useForm();
+  const patientId = Number(patient_id);
+  const ordersPath = `/patients/${patientId}/orders`;
+  const orderRead = useOne<Order, VigiaHttpError>({
+    resource: ordersPath.slice(1),
+    id: Number(order_id),
+    errorNotification: errorNoticeOnline('No fue posible cargar la orden'),
+  });
+  const patientRead = useOne<Patient, VigiaHttpError>({ resource: 'patients', id: patientId, errorNotification: logOnly('paciente') });
+  const order = orderRead.result;
+  const patient = patientRead.result;
+  const failure = orderRead.query.error ?? patientRead.query.error;
+  const missing = !!failure?.statusCode && failure.statusCode >= 400 && failure.statusCode < 500;
+  const { mutate, mutation } = useCustomMutation<Order>();
+  const saving = mutation.isPending;
+  const refresh = useInvalidatePaths();
   usePageTitle(order ? `Orden #${order.id}` : 'Detalle de la orden');
-
-  const load = useCallback(async () => {
-    try {
-      const [o, p] = await Promise.all([ordersApi.get(Number(patient_id), Number(order_id)), patientsApi.get(Number(patient_id))]);
-      setOrder(o);
-      setPatient(p);
-      setReloadKey((k) => k + 1);
-    } catch (e) {
-      const err = e as { statusCode?: number; message?: string };
-      if (err.statusCode !== 0) notification.error({ message: err.message ?? 'No fue posible cargar la orden' });
-      if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) setMissing(true);
-    }
-  }, [patient_id, order_id, notification]);
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   if (missing) return <Navigate to="/404notfound" replace />;
   if (!order || !patient) return <Skeleton active />;
   const perms = patient.permissions;
   const tz = order.time_zone_patient;
-  const update = async (body: OrderUpdate) => {
-    setSaving(true);
-    try {
-      setOrder(await ordersApi.update(patient.id, order.id, body));
-      setReloadKey((k) => k + 1);
-    } catch (e) {
-      console.error(e); // 02 §8: update failures are silent.
-    } finally {
-      setSaving(false);
-    }
-  };
+  const update = (body: OrderUpdate) =>
+    mutate(
+      {
+        url: apiUrl(`${ordersPath}/${order.id}`),
+        method: 'put',
+        values: body,
+        // 02 §8: update failures are silent.
+        errorNotification: logOnly('orden'),
+      },
+      { onSuccess: () => void refresh(ordersPath) },
+    );
   const saveEdit = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
     const { order_type: _t, ...body } = orderBody(order.order_type, v);
-    await update(body as OrderUpdate);
+    update(body as OrderUpdate);
   };
   const duration = order.permanent ? (
     <Tag color="blue">Permanente</Tag>
@@ -235,7 +168,6 @@ export default function OrderDetailPage() {
                   orderId={order.id}
                   timeZone={tz}
                   canManage={perms.manage_activities && order.status < 3}
-                  reloadKey={reloadKey}
                   initialDate={order.start_at}
                 />
               </Suspense>
@@ -249,7 +181,7 @@ export default function OrderDetailPage() {
         onClose={() => setScheduling(false)}
         onDone={() => {
           setScheduling(false);
-          void load();
+          void refresh(`/patients/${patientId}`);
         }}
       />
     </section>

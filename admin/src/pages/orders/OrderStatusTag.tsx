@@ -1,6 +1,8 @@
 import { Tag } from 'antd';
 import { ORDER_STATUS_COLORS } from './order-ui';
-import type { Order } from './orders.api';
+import type { Schemas } from '../../contract';
+
+type Order = Schemas['Order'];
 
 /** Status chip: name, plus the progress while 'En ejecución' (02 §2.5). */
 export function OrderStatusTag({ order }: { order: Pick<Order, 'status' | 'status_name' | 'progress'> }) {

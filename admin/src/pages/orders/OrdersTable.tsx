@@ -3,7 +3,9 @@ import { EditOutlined, EyeOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { OrderStatusTag } from './OrderStatusTag';
 import { patientDateTime } from './order-ui';
-import type { Order } from './orders.api';
+import type { Schemas } from '../../contract';
+
+type Order = Schemas['Order'];
 
 export const PAGE_SIZES = [5, 10, 20];
 /** 02 §2.1: detail screens open after 500 ms. */

@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { Alert, Button, Card, Col, Form, Modal, Row, Space, Typography } from 'antd';
 import { ArrowLeftOutlined, HeartOutlined, MedicineBoxOutlined } from '@ant-design/icons';
 import { OrderFields, SINGLE_ORDER_DEFAULTS, orderBody } from './OrderFields';
-import { ordersApi, type OrderInput } from './orders.api';
+import { useCustomMutation } from '@refinedev/core';
+import type { Schemas } from '../../contract';
+import { apiUrl } from '../patients/hooks/data';
 
 /** Single-order dialog (02 §2.3): type choice, then the form; Cerrar and Guardar; on save it closes and resets. */
 export function SingleOrderDialog({
@@ -17,7 +19,8 @@ export function SingleOrderDialog({
   onCreated: () => void;
 }) {
   const [type, setType] = useState<0 | 1 | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { mutate, mutation } = useCustomMutation();
+  const saving = mutation.isPending;
   const [error, setError] = useState<string | null>(null);
   const [form] = Form.useForm();
   const reset = () => {
@@ -33,17 +36,22 @@ export function SingleOrderDialog({
     if (type === null) return;
     const values = await form.validateFields().catch(() => null);
     if (!values) return;
-    setSaving(true);
-    try {
-      await ordersApi.create(patientId, orderBody(type, { ...SINGLE_ORDER_DEFAULTS, ...values }) as OrderInput);
-      close();
-      onCreated();
-    } catch (e) {
-      // 02 §8: create failures show no notification; the dialog keeps the reason in view.
-      setError((e as { message?: string }).message ?? null);
-    } finally {
-      setSaving(false);
-    }
+    mutate(
+      {
+        url: apiUrl(`/patients/${patientId}/orders`),
+        method: 'post',
+        values: orderBody(type, { ...SINGLE_ORDER_DEFAULTS, ...values }) as Schemas['OrderInput'],
+        // 02 §8: create failures show no notification; the dialog keeps the reason in view.
+        errorNotification: false,
+      },
+      {
+        onSuccess: () => {
+          close();
+          onCreated();
+        },
+        onError: (e) => setError(e.message ?? null),
+      },
+    );
   };
   return (
     <Modal

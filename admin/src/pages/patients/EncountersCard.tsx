@@ -5,7 +5,8 @@ import { PlusOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../contract';
 import { readSession } from '../../session';
 import { can, isRole } from '@vigia/contract/rules/access';
-import { useApiGet } from '../administration/useApi';
+import { useList, type HttpError } from '@refinedev/core';
+import { errorNotice } from './hooks/data';
 import { formatWhen } from '../administration/zone';
 import type { Patient } from './types';
 
@@ -26,10 +27,16 @@ export const ENCOUNTER_KIND_LABELS: Record<Encounter['kind'], string> = { vaccin
 export default function EncountersCard({ patient }: { patient: Patient }) {
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
-  const list = useApiGet<Encounter[]>(`/patients/${patient.id}/encounters`, {
-    _start: (page - 1) * ENCOUNTERS_PAGE,
-    _end: page * ENCOUNTERS_PAGE,
+  const { query, result } = useList<Encounter>({
+    resource: `patients/${patient.id}/encounters`,
+    pagination: { currentPage: page, pageSize: ENCOUNTERS_PAGE },
+    // The page shown stays until the next one arrives.
+    queryOptions: { placeholderData: (previous) => previous },
+    // 03 §8: a missing patient shows nothing here; other failures notify.
+    errorNotification: (error?: HttpError) =>
+      error?.statusCode === 404 ? false : errorNotice('No fue posible cargar la información')(error),
   });
+  const list = { loading: query.isFetching, data: query.data ? result.data : null, total: result.total ?? 0 };
   const role = readSession()?.role_name;
   const mayWrite = isRole(role) && can(role, 'clinical.write');
   const deceased = patient.status === 3;

@@ -2,11 +2,10 @@ import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert, Button, Form, Modal, Radio, Space, Typography } from 'antd';
 import type { Schemas } from '../../contract';
-import { API_URL } from '../../constants';
 import { contractDoc } from '../../crud/contract-doc';
 import { enumOptions, objectSchema } from '../../crud/schema-rules';
-import { http } from '../../providers/http';
-import { notify } from '../../providers/notification';
+import { useCustomMutation, useNotification } from '@refinedev/core';
+import { apiUrl, errorNotice } from './hooks/data';
 import { showServerErrors } from '../administration/form-errors';
 import { vaccinationBody, VaccinationForm } from '../administration/VaccinationForm';
 import type { Patient } from './types';
@@ -23,38 +22,52 @@ export function NewEncounterDialog({ patient, open, onClose }: { patient: Patien
   const navigate = useNavigate();
   const [form] = Form.useForm<Record<string, unknown>>();
   const [kind, setKind] = useState<Kind>('vaccination');
-  const [busy, setBusy] = useState(false);
+  const { mutateAsync, mutation } = useCustomMutation<Encounter>();
+  const busy = mutation.isPending;
+  const { open: notify } = useNotification();
   // A vaccination whose save failed keeps its (pending) encounter: a retry saves that one, never a second.
   const [opened, setOpened] = useState<Encounter | null>(null);
   const kinds = useMemo(() => enumOptions(objectSchema(contractDoc, 'EncounterKind')), []);
 
-  const create = async (k: Kind) => (await http.post<Encounter>(`${API_URL}/patients/${patient.id}/encounters`, { kind: k })).data;
+  const failed = errorNotice('No fue posible registrar la atención');
+  const create = async (k: Kind) =>
+    (
+      await mutateAsync({
+        url: apiUrl(`/patients/${patient.id}/encounters`),
+        method: 'post',
+        values: { kind: k },
+        errorNotification: failed,
+      })
+    ).data;
 
   const submit = async () => {
     if (kind === 'vaccination') {
       try {
         await form.validateFields();
       } catch {
-        return notify.error('Revise los campos marcados en rojo.');
+        return notify?.({ type: 'error', message: 'Revise los campos marcados en rojo.' });
       }
     }
-    setBusy(true);
     let encounter = kind === 'vaccination' ? opened : null;
     try {
       encounter ??= await create(kind);
       if (kind === 'vaccination') {
         setOpened(encounter);
-        await http.put<Encounter>(`${API_URL}/encounters/${encounter.id}`, vaccinationBody(form.getFieldsValue(true)));
-        notify.success('Atención guardada: quedó en estado Realizado.');
+        await mutateAsync({
+          url: apiUrl(`/encounters/${encounter.id}`),
+          method: 'put',
+          values: vaccinationBody(form.getFieldsValue(true)),
+          successNotification: { type: 'success', message: 'Atención guardada: quedó en estado Realizado.' },
+          errorNotification: failed,
+        });
       } else {
-        notify.success('Atención abierta: registre los elementos clínicos y guarde.');
+        notify?.({ type: 'success', message: 'Atención abierta: registre los elementos clínicos y guarde.' });
       }
       onClose();
       navigate(`/encounters/${encounter.id}`);
     } catch (error) {
-      notify.error(showServerErrors(form, error, 'No fue posible registrar la atención'));
-    } finally {
-      setBusy(false);
+      // The notification is the hook's; the fields the server names show their messages.
+      showServerErrors(form, error, '');
     }
   };
 

@@ -5,9 +5,10 @@ import { SearchOutlined } from '@ant-design/icons';
 import { readSession } from '../../session';
 import { can, isRole } from '@vigia/contract/rules/access';
 import { FORBIDDEN_REASON } from '../../providers/access';
-import { notify } from '../../providers/notification';
+import { useCustomMutation } from '@refinedev/core';
+import type { Schemas } from '../../contract';
 import type { VigiaHttpError } from '../../providers/errors';
-import { patientsApi } from './api';
+import { apiUrl, errorNotice } from './hooks/data';
 import { PatientFormFields, usePatientFormState } from './PatientFormFields';
 import { IDENTITY_FIELDS, NEW_PATIENT_FIELDS, toPatientBody, yesterday, type PatientFormValues } from './patient-form';
 
@@ -25,7 +26,8 @@ export default function NewPatientDialog({ open, onClose }: { open: boolean; onC
   const navigate = useNavigate();
   const [form] = Form.useForm<PatientFormValues>();
   const [step, setStep] = useState<'identity' | 'form'>('identity');
-  const [busy, setBusy] = useState(false);
+  const { mutate, mutation } = useCustomMutation<Schemas['Patient'] & { message?: string }, VigiaHttpError>();
+  const busy = mutation.isPending;
   const fields = step === 'identity' ? IDENTITY_FIELDS : NEW_PATIENT_FIELDS;
   const state = usePatientFormState(form, fields);
   const role = readSession()?.role_name;
@@ -35,38 +37,44 @@ export default function NewPatientDialog({ open, onClose }: { open: boolean; onC
   // The dialog is a route (/patients/new): opening the patient replaces it in the history.
   const goTo = (id: number) => navigate(`/patients/${id}`, { replace: true });
 
-  const validate = async () => {
-    setBusy(true);
-    try {
-      const found = await patientsApi.validate(toPatientBody(state.values, ['id_type', 'nid']) as { id_type: number; nid: string });
-      notify.success(found.message);
-      goTo(found.id);
-    } catch (error) {
-      const e = error as VigiaHttpError;
-      if (e.statusCode === 404) setStep('form');
-      else notify.error(e.message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const validate = () =>
+    mutate(
+      {
+        url: apiUrl('/patients/validate'),
+        method: 'post',
+        values: toPatientBody(state.values, ['id_type', 'nid']),
+        successNotification: (res) => ({ type: 'success', message: res?.data.message ?? '' }),
+        // 404: no such patient, the blank form opens instead.
+        errorNotification: (e) => (e?.statusCode === 404 ? false : errorNotice('No fue posible validar el paciente')(e)),
+      },
+      {
+        onSuccess: ({ data }) => goTo(data.id),
+        onError: (e) => e.statusCode === 404 && setStep('form'),
+      },
+    );
 
-  const save = async () => {
-    setBusy(true);
-    try {
-      const created = await patientsApi.create(toPatientBody(state.values, NEW_PATIENT_FIELDS) as never);
-      notify.success(
-        created.status === 2 ? 'Paciente creado. Complete los datos de contacto para activarlo.' : 'Paciente creado correctamente',
-      );
-      goTo(created.id);
-    } catch (error) {
-      const e = error as VigiaHttpError;
-      notify.error(e.message);
-      const field = e.errors && Object.keys(e.errors)[0];
-      if (field) form.setFields([{ name: field as keyof PatientFormValues, errors: [e.message] }]);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const save = () =>
+    mutate(
+      {
+        url: apiUrl('/patients'),
+        method: 'post',
+        values: toPatientBody(state.values, NEW_PATIENT_FIELDS),
+        successNotification: (res) => ({
+          type: 'success',
+          message:
+            res?.data.status === 2 ? 'Paciente creado. Complete los datos de contacto para activarlo.' : 'Paciente creado correctamente',
+        }),
+        errorNotification: errorNotice('No fue posible crear el paciente'),
+      },
+      {
+        onSuccess: ({ data }) => goTo(data.id),
+        onError: (e) => {
+          // The server's message also shows under the field it names.
+          const field = e.errors && Object.keys(e.errors)[0];
+          if (field) form.setFields([{ name: field as keyof PatientFormValues, errors: [e.message] }]);
+        },
+      },
+    );
 
   const footer =
     step === 'identity' ? (

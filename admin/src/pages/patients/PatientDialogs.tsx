@@ -3,31 +3,13 @@ import { Alert, Button, Checkbox, Form, Input, Modal, Select, Space, Typography 
 import { ExclamationCircleFilled } from '@ant-design/icons';
 import { validateText } from '@vigia/contract/rules/validation';
 import { ColorChip } from '../../crud/ColorChip';
-import { notify } from '../../providers/notification';
-import type { VigiaHttpError } from '../../providers/errors';
-import { patientsApi, useClientTags, type PatientUpdated } from './api';
+import { useClientTags } from './hooks/useClientTags';
+import { usePatientUpdate, type PatientUpdated } from './hooks/usePatientUpdate';
 import { PatientFormFields, usePatientFormState } from './PatientFormFields';
 import { BASIC_FIELDS, CONTACT_FIELDS, toPatientBody, type PatientFormValues } from './patient-form';
 import type { Patient } from './types';
 
 export type Saved = (updated: PatientUpdated) => void;
-
-/** One update call (01 §7): the server's notification is shown, the caller gets the new record. */
-async function save(patient: Patient, body: Record<string, unknown>, onSaved: Saved, setBusy: (b: boolean) => void): Promise<boolean> {
-  setBusy(true);
-  try {
-    const updated = await patientsApi.update(patient.id, body);
-    if (updated.notification.type === 'error') notify.error(updated.notification.message);
-    else notify.success(updated.notification.message);
-    onSaved(updated);
-    return true;
-  } catch (error) {
-    notify.error((error as VigiaHttpError).message);
-    return false;
-  } finally {
-    setBusy(false);
-  }
-}
 
 function Footer({
   onCancel,
@@ -59,7 +41,7 @@ type DialogProps = { patient: Patient; open: boolean; onClose: () => void; onSav
 /** 'Datos básicos' and 'Información de contacto': the same fields as creation, each sending only its own. */
 function PatientFieldsDialog({ patient, open, onClose, onSaved, kind }: DialogProps & { kind: 'basic' | 'contact' }) {
   const [form] = Form.useForm<PatientFormValues>();
-  const [busy, setBusy] = useState(false);
+  const { save, saving: busy } = usePatientUpdate(patient.id);
   const fields = kind === 'basic' ? BASIC_FIELDS : CONTACT_FIELDS;
   const state = usePatientFormState(form, fields);
   const initial: PatientFormValues = Object.fromEntries(fields.map((f) => [f, (patient as Record<string, unknown>)[f] ?? undefined]));
@@ -67,7 +49,7 @@ function PatientFieldsDialog({ patient, open, onClose, onSaved, kind }: DialogPr
     const body = toPatientBody(state.values, fields);
     // A patient moved to another country must choose a city there (the old one no longer applies).
     if (kind === 'basic' && state.values.country_id !== patient.country_id) body.city_id = null;
-    if (await save(patient, body, onSaved, setBusy)) onClose();
+    if (await save(body, onSaved)) onClose();
   };
   const movedCountry = kind === 'basic' && state.values.country_id !== undefined && state.values.country_id !== patient.country_id;
   return (
@@ -114,7 +96,7 @@ export const EditContactDialog = (p: DialogProps) => <PatientFieldsDialog {...p}
 /** 'Historia clínica': sends only clinic_history. */
 export function ClinicHistoryDialog({ patient, open, onClose, onSaved }: DialogProps) {
   const [text, setText] = useState(patient.clinic_history ?? '');
-  const [busy, setBusy] = useState(false);
+  const { save, saving: busy } = usePatientUpdate(patient.id);
   const error = text.trim() ? validateText(text, 600) : null;
   return (
     <Modal
@@ -127,7 +109,7 @@ export function ClinicHistoryDialog({ patient, open, onClose, onSaved }: DialogP
           onCancel={onClose}
           busy={busy}
           disabled={!!error}
-          onSave={async () => (await save(patient, { clinic_history: text.trim() || null }, onSaved, setBusy)) && onClose()}
+          onSave={async () => (await save({ clinic_history: text.trim() || null }, onSaved)) && onClose()}
         />
       }
     >
@@ -150,7 +132,7 @@ export function ClinicHistoryDialog({ patient, open, onClose, onSaved }: DialogP
 export function TagsDialog({ patient, open, onClose, onSaved }: DialogProps) {
   const tags = useClientTags();
   const [value, setValue] = useState<number[]>(patient.tag_ids);
-  const [busy, setBusy] = useState(false);
+  const { save, saving: busy } = usePatientUpdate(patient.id);
   return (
     <Modal
       open={open}
@@ -158,11 +140,7 @@ export function TagsDialog({ patient, open, onClose, onSaved }: DialogProps) {
       onCancel={onClose}
       destroyOnHidden
       footer={
-        <Footer
-          onCancel={onClose}
-          busy={busy}
-          onSave={async () => (await save(patient, { patient: { tag_ids: value } }, onSaved, setBusy)) && onClose()}
-        />
+        <Footer onCancel={onClose} busy={busy} onSave={async () => (await save({ patient: { tag_ids: value } }, onSaved)) && onClose()} />
       }
     >
       <Form layout="vertical">
@@ -199,7 +177,7 @@ export function TagsDialog({ patient, open, onClose, onSaved }: DialogProps) {
 
 /** 01 §4: inactivating warns what stops; confirm sends status 0, cancel leaves the patient active. */
 export function InactivateDialog({ patient, open, onClose, onSaved }: DialogProps) {
-  const [busy, setBusy] = useState(false);
+  const { save, saving: busy } = usePatientUpdate(patient.id);
   return (
     <Modal
       open={open}
@@ -217,7 +195,7 @@ export function InactivateDialog({ patient, open, onClose, onSaved }: DialogProp
           busy={busy}
           label="Inactivar"
           danger
-          onSave={async () => (await save(patient, { status: 0 }, onSaved, setBusy)) && onClose()}
+          onSave={async () => (await save({ status: 0 }, onSaved)) && onClose()}
         />
       }
     >
@@ -272,7 +250,7 @@ export function wholeRecordWithStatus(patient: Patient, status: number): Record<
 
 /** D9: irreversible. The nurse must tick that she understands before the button enables. */
 export function DeceasedDialog({ patient, open, onClose, onSaved }: DialogProps) {
-  const [busy, setBusy] = useState(false);
+  const { save, saving: busy } = usePatientUpdate(patient.id);
   const [sure, setSure] = useState(false);
   return (
     <Modal
@@ -287,7 +265,7 @@ export function DeceasedDialog({ patient, open, onClose, onSaved }: DialogProps)
           danger
           disabled={!sure}
           label="Declarar fallecimiento"
-          onSave={async () => (await save(patient, wholeRecordWithStatus(patient, 3), onSaved, setBusy)) && onClose()}
+          onSave={async () => (await save(wholeRecordWithStatus(patient, 3), onSaved)) && onClose()}
         />
       }
     >

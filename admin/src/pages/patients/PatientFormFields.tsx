@@ -1,8 +1,11 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { useCustom } from '@refinedev/core';
 import { Col, Form, Input, Row, Select, Skeleton, type FormInstance } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { DATE_MIN } from '@vigia/contract/rules/validation';
-import { searchCities, useIdTypes, useListing, type Option } from './api';
+import type { Schemas } from '../../contract';
+import { apiUrl, logOnly } from './hooks/data';
+import { useIdTypes, useListing, type Option } from './hooks/listings';
 import { isoDay, PATIENT_FIELD_RULES, patientFormErrors, type PatientFormValues } from './patient-form';
 import { COLOMBIA_ID } from './patient-status';
 
@@ -57,12 +60,16 @@ export interface PatientFormState {
 
 /** Live values, the chosen id type's regex and the errors of the listed fields (Save is disabled while any, 01 §5). */
 export function usePatientFormState(form: FormInstance<PatientFormValues>, fields: Field[]): PatientFormState {
-  const values = (Form.useWatch((v: PatientFormValues) => v, form) ?? {}) as PatientFormValues;
+  const watched = Form.useWatch((v: PatientFormValues) => v, form);
+  const values = useMemo(() => (watched ?? {}) as PatientFormValues, [watched]);
   const idTypes = useIdTypes(values.country_id);
   const nidRegex = idTypes.find((t) => t.id === values.id_type)?.validation_regex;
   const today = isoDay(new Date());
-  const shown = fields.filter((f) => (f === 'eapb_id' || f === 'regime' ? values.country_id === COLOMBIA_ID : true));
-  const errors = useMemo(() => patientFormErrors(values, shown, { nidRegex, today }), [values, shown.join(), nidRegex, today]);
+  const shown = fields.filter((f) => (f === 'eapb_id' || f === 'regime' ? values.country_id === COLOMBIA_ID : true)).join();
+  const errors = useMemo(
+    () => patientFormErrors(values, shown ? (shown.split(',') as Field[]) : [], { nidRegex, today }),
+    [values, shown, nidRegex, today],
+  );
   return { values, nidRegex, errors, valid: Object.keys(errors).length === 0, today };
 }
 
@@ -90,32 +97,36 @@ function CitySelect({
   onChange?: (v: number) => void;
   id?: string;
 }) {
-  const [options, setOptions] = useState<Option[]>(initial ? [initial] : []);
-  const [loading, setLoading] = useState(false);
-  const seq = useRef(0);
-  const load = (q: string) => {
-    if (!countryId) return;
-    const mine = ++seq.current;
-    setLoading(true);
-    searchCities(countryId, q)
-      .then((o) => {
-        if (mine !== seq.current) return;
-        const keep = options.filter((x) => x.value === control.value);
-        setOptions([...keep, ...o.filter((x) => !keep.some((k) => k.value === x.value))]);
-      })
-      .catch(() => undefined)
-      .finally(() => mine === seq.current && setLoading(false));
+  const [q, setQ] = useState('');
+  // The chosen city stays an option whatever the search shows.
+  const [picked, setPicked] = useState<Option | null>(initial ?? null);
+  // Cities of the country by name (`/search?type=cities`), read again with every key; the previous
+  // matches stay while the next ones load.
+  const { query } = useCustom<Schemas['SearchPage']>({
+    url: apiUrl('/search'),
+    method: 'get',
+    config: { query: { type: 'cities', country_id: countryId, q, per_page: 30 } },
+    queryOptions: { enabled: !!countryId, placeholderData: (previous) => previous },
+    errorNotification: logOnly('ciudades'),
+  });
+  const loading = query.isFetching;
+  const found: Option[] = (query.data?.data.data.data ?? []).map((c) => ({
+    value: c.id,
+    label: c.detail ? `${c.name} (${c.detail})` : c.name,
+  }));
+  const keep = picked && picked.value === control.value && !found.some((o) => o.value === picked.value) ? [picked] : [];
+  const options = [...keep, ...found];
+  const onChange = (v: number) => {
+    setPicked(options.find((o) => o.value === v) ?? null);
+    control.onChange?.(v);
   };
-  useEffect(() => {
-    load('');
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [countryId]);
   return (
     <Select
       {...control}
+      onChange={onChange}
       showSearch
       filterOption={false}
-      onSearch={load}
+      onSearch={setQ}
       loading={loading}
       options={options}
       placeholder={countryId ? 'Escriba para buscar la ciudad' : 'Elija primero el país'}
@@ -171,16 +182,16 @@ export function PatientFormFields({
     if (previous === undefined) return;
     if (has('city_id')) form.setFieldValue('city_id', null);
     if (values.country_id !== COLOMBIA_ID) form.setFieldsValue({ eapb_id: null, regime: null });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs on a change of country only; form and fields are fixed
   }, [values.country_id]);
   useEffect(() => {
     if (!idTypes.length || idTypes.some((t) => t.id === values.id_type)) return;
     form.setFieldValue('id_type', idTypes[0].id);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs when the country's id types arrive, not on every id type chosen
   }, [idTypes]);
   useEffect(() => {
     if (values.nid) form.validateFields(['nid']).catch(() => undefined);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- re-checks the number when the rule changes, not as it is typed
   }, [nidRegex]);
 
   const rule = (f: Field) => [

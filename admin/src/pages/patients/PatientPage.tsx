@@ -1,16 +1,14 @@
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { Alert, Button, Card, Col, Result, Row, Skeleton } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import { useGetIdentity } from '@refinedev/core';
+import { useCustomMutation, useGetIdentity, useInvalidate, useOne } from '@refinedev/core';
 import type { Session } from '../../contract';
-import { API_URL } from '../../constants';
 import { usePageTitle } from '../../layout/usePageTitle';
-import { http } from '../../providers/http';
-import { notify } from '../../providers/notification';
 import type { VigiaHttpError } from '../../providers/errors';
 import { readSession } from '../../session';
-import { patientsApi, type PatientUpdated } from './api';
+import { apiUrl, errorNotice, errorNoticeOnline, NO_BODY, serverSuccess } from './hooks/data';
+import { usePatientUpdate, type PatientUpdated } from './hooks/usePatientUpdate';
 import {
   AlertsCountCard,
   BasicDataCard,
@@ -48,28 +46,22 @@ export default function PatientPage() {
   const [params, setParams] = useSearchParams();
   const { data: identity } = useGetIdentity<Session>();
   const user = identity ?? readSession();
-  const [patient, setPatient] = useState<Patient | null>(null);
-  const [failure, setFailure] = useState<VigiaHttpError | null>(null);
   const [dialog, setDialog] = useState<CardDialog | null>(null);
   // Bumped when the server says the page must start over (2 → 1, deceased): cards and tabs remount.
   const [generation, setGeneration] = useState(0);
+  // `?reload=` in the address reads the record afresh (a new key: the skeleton, then the answer).
+  const { query, result: patient } = useOne<Patient, VigiaHttpError>({
+    resource: 'patients',
+    id,
+    meta: { reload: params.get('reload') ?? undefined },
+    errorNotification: errorNoticeOnline('No fue posible cargar la ficha del paciente'),
+  });
+  const failure = query.error;
+  const invalidate = useInvalidate();
+  const load = () => void invalidate({ resource: 'patients', id, invalidates: ['detail'] });
+  const { save } = usePatientUpdate(id);
+  const { mutate: mutatePortal } = useCustomMutation();
   usePageTitle(patient?.full_name ?? 'Paciente');
-
-  const load = useCallback(async () => {
-    try {
-      setPatient(await patientsApi.get(id));
-      setFailure(null);
-    } catch (error) {
-      const e = error as VigiaHttpError;
-      if (e.statusCode !== 0) notify.error(e.message);
-      setFailure(e);
-    }
-  }, [id]);
-
-  useEffect(() => {
-    setPatient(null);
-    load();
-  }, [load, params.get('reload')]);
 
   if (failure && !patient) {
     if (failure.statusCode === 404 || failure.statusCode === 400) return <NotFoundPage />;
@@ -79,7 +71,7 @@ export default function PatientPage() {
           status="warning"
           title="No fue posible cargar la ficha del paciente"
           subTitle={failure.message}
-          extra={<Button onClick={load}>Reintentar</Button>}
+          extra={<Button onClick={() => void query.refetch()}>Reintentar</Button>}
         />
       </Card>
     );
@@ -97,30 +89,26 @@ export default function PatientPage() {
   };
 
   const onSaved = (updated: PatientUpdated) => {
-    const { notification: _n, ...fresh } = updated;
-    const restart = (patient.status === 2 && fresh.status === 1) || fresh.status === 3;
-    setPatient(fresh);
+    const restart = (patient.status === 2 && updated.status === 1) || updated.status === 3;
     if (restart) setGeneration((g) => g + 1);
   };
 
   const toggleStatus = async (on: boolean) => {
     if (!on) return setDialog('inactivate');
-    try {
-      onSaved(await patientsApi.update(patient.id, { status: 1 }).then((u) => (notify.success(u.notification.message), u)));
-    } catch (error) {
-      notify.error((error as VigiaHttpError).message);
-    }
+    await save({ status: 1 }, onSaved);
   };
 
-  const unlockPortal = async () => {
-    try {
-      const res = await http.delete<{ message: string }>(`${API_URL}/patients/${patient.id}/portal_lock`);
-      notify.success(res.data.message);
-      load();
-    } catch (error) {
-      notify.error((error as VigiaHttpError).message);
-    }
-  };
+  const unlockPortal = () =>
+    mutatePortal(
+      {
+        url: apiUrl(`/patients/${patient.id}/portal_lock`),
+        method: 'delete',
+        values: NO_BODY,
+        successNotification: serverSuccess('Acceso al portal desbloqueado'),
+        errorNotification: errorNotice('No fue posible desbloquear el acceso al portal'),
+      },
+      { onSuccess: load },
+    );
 
   const Dialog = dialog ? DIALOGS[dialog] : null;
   const alertsTab = tabs.some((t) => t.key === 'alerts') ? () => showTab('alerts') : undefined;

@@ -1,6 +1,8 @@
 import { Link } from 'react-router';
 import { Card, Col, Empty, Row, Skeleton, Space, Tag, Typography } from 'antd';
-import type { PatientSummary } from './api';
+import type { Schemas } from '../../contract';
+
+type PatientSummary = Schemas['PatientSummary'];
 import { PatientAvatar } from './PatientAvatar';
 import { PatientStatusTag } from './PatientStatusTag';
 import { COLOMBIA_ID, missingBadges, PATIENT_STATUS_DISPLAY } from './patient-status';

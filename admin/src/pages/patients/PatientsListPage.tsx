@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
+import { useList } from '@refinedev/core';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button, Input, Pagination, Select, Space, Table, Tabs, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -7,11 +8,14 @@ import { PageHeader } from '../../crud/PageHeader';
 import { ColorChip } from '../../crud/ColorChip';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { useMediaQuery } from '../../layout/useMediaQuery';
-import { notify } from '../../providers/notification';
-import { patientsApi, useClientTags, type PatientSummary } from './api';
+import type { Schemas } from '../../contract';
+import { asFilters, errorNotice } from './hooks/data';
+import { useClientTags } from './hooks/useClientTags';
 import { PatientCardGrid, PatientSearchResults } from './PatientSearchResults';
 import { PatientStatusTag } from './PatientStatusTag';
 import './patients.css';
+
+type PatientSummary = Schemas['PatientSummary'];
 
 const NewPatientDialog = lazy(() => import('./NewPatientDialog'));
 
@@ -99,42 +103,32 @@ export default function PatientsListPage({ newPatient = false }: { newPatient?: 
   const [tagFilter, setTagFilter] = useState<number[]>([]);
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(20);
-  const [rows, setRows] = useState<PatientSummary[]>([]);
-  const [total, setTotal] = useState(0);
-  const [loading, setLoading] = useState(true);
   // On a phone the table's columns do not fit: the same mini cards as the search show each patient.
   const phone = useMediaQuery('(max-width: 575px)');
 
-  useEffect(() => setPage(1), [q, status, tagFilter]);
+  // A new search, tab or tag filter starts again at page 1.
+  const filterKey = `${q}|${status}|${tagFilter.join()}`;
+  const [shownFilter, setShownFilter] = useState(filterKey);
+  if (shownFilter !== filterKey) {
+    setShownFilter(filterKey);
+    setPage(1);
+  }
 
-  useEffect(() => {
-    let alive = true;
-    setLoading(true);
-    const start = (page - 1) * pageSize;
-    patientsApi
-      .list({
-        _start: start,
-        _end: start + pageSize,
-        q: q || undefined,
-        status: q ? undefined : status,
-        tags: !q && tagFilter.length ? tagFilter.join(',') : undefined,
-      })
-      .then((r) => {
-        if (!alive) return;
-        setRows(r.rows);
-        setTotal(r.total);
-      })
-      .catch((e: { message: string }) => {
-        if (!alive) return;
-        setRows([]);
-        setTotal(0);
-        notify.error(e.message);
-      })
-      .finally(() => alive && setLoading(false));
-    return () => {
-      alive = false;
-    };
-  }, [q, status, tagFilter, page, pageSize]);
+  const { query, result } = useList<PatientSummary>({
+    resource: 'patients',
+    pagination: { currentPage: page, pageSize },
+    filters: asFilters({
+      q: q || undefined,
+      status: q ? undefined : status,
+      tags: !q && tagFilter.length ? tagFilter.join(',') : undefined,
+    }),
+    // The rows shown stay until the next page arrives.
+    queryOptions: { placeholderData: (previous) => previous },
+    errorNotification: errorNotice('No fue posible cargar los pacientes'),
+  });
+  const rows = query.isError ? [] : result.data;
+  const total = query.isError ? 0 : (result.total ?? 0);
+  const loading = query.isFetching;
 
   const setQuery = (text: string) => {
     const next = new URLSearchParams(params);

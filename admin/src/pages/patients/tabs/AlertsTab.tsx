@@ -1,15 +1,22 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useCustom, useList } from '@refinedev/core';
 import { Button, Card, Col, Empty, Modal, Row, Select, Space, Spin, Tag, Tooltip, Typography } from 'antd';
 import { EditOutlined } from '@ant-design/icons';
 import { elementName, elementUnit } from '@vigia/contract/rules/alarms';
 import { AlertCard } from '../../alerts/AlertCard';
 import { AlertFilters } from '../../alerts/AlertFilters';
 import { ClosedAlertsTable } from '../../alerts/ClosedAlertsTable';
-import { alertsApi, type Alarm, type Alert, type PatientAlarm, type Params } from '../../alerts/alerts.api';
 import { PRIORITY_COLORS } from '../../alerts/alerts.data';
-import { useNotify } from '../../alerts/notify';
 import '../../alerts/alerts.css';
+import type { Schemas } from '../../../contract';
 import type { PatientTabProps } from '../types';
+import { apiUrl, asFilters, logOnly, useInvalidatePaths } from '../hooks/data';
+import { usePatientUpdate } from '../hooks/usePatientUpdate';
+
+type Alert = Schemas['Alert'];
+type Alarm = Schemas['Alarm'];
+type PatientAlarm = Schemas['PatientAlarm'];
+type Params = Record<string, string | number | undefined>;
 
 /** 'Asignar alertas': search select of the client's rules, removable chips, Guardar only after a change (02 §2.7, §4). */
 function AssignDialog({
@@ -25,15 +32,23 @@ function AssignDialog({
   onClose: () => void;
   onSaved: () => void;
 }) {
-  const notify = useNotify();
-  const [all, setAll] = useState<Alarm[]>([]);
-  const [ids, setIds] = useState<number[]>([]);
-  const [saving, setSaving] = useState(false);
-  useEffect(() => {
-    if (!open) return;
-    setIds(assigned.map((a) => a.id));
-    alertsApi.clientAlarms().then(setAll, (e) => console.error(e));
-  }, [open, assigned]);
+  const [ids, setIds] = useState<number[]>(() => assigned.map((a) => a.id));
+  // Opening the dialog (or a new assignment from the server) starts again from what is assigned.
+  const [shown, setShown] = useState({ open, assigned });
+  if (shown.open !== open || shown.assigned !== assigned) {
+    setShown({ open, assigned });
+    if (open) setIds(assigned.map((a) => a.id));
+  }
+  // The client's rules by name, read each time the dialog opens.
+  const { result } = useList<Alarm>({
+    resource: 'alarms',
+    pagination: { currentPage: 1, pageSize: 100 },
+    sorters: [{ field: 'name', order: 'asc' }],
+    queryOptions: { enabled: open },
+    errorNotification: logOnly('alertas configuradas'),
+  });
+  const all = result.data;
+  const { save: savePatient, saving } = usePatientUpdate(patientId);
   const original = assigned
     .map((a) => a.id)
     .sort()
@@ -41,16 +56,7 @@ function AssignDialog({
   const changed = [...ids].sort().join(',') !== original;
   const byId = new Map(all.map((a) => [a.id, a]));
   const save = async () => {
-    setSaving(true);
-    try {
-      const res = await alertsApi.assignAlarms(patientId, ids);
-      notify.success(res.notification?.message ?? 'Paciente actualizado correctamente');
-      onSaved();
-    } catch (e) {
-      notify.error(e);
-    } finally {
-      setSaving(false);
-    }
+    if (await savePatient({ alarm_ids: ids })) onSaved();
   };
   return (
     <Modal
@@ -100,46 +106,44 @@ function AssignDialog({
 }
 
 /** Tab 'Alertas' of the patient page (02 §2.7). */
-export default function AlertsTab({ patient, reload, active }: PatientTabProps) {
-  const [open, setOpen] = useState<Alert[] | null>(null);
-  const [closed, setClosed] = useState<{ rows: Alert[]; total: number; loading: boolean }>({ rows: [], total: 0, loading: true });
+export default function AlertsTab({ patient, active }: PatientTabProps) {
   const [page, setPage] = useState({ page: 1, size: 10 });
   const [filters, setFilters] = useState<Params>({});
-  const [alarms, setAlarms] = useState<PatientAlarm[]>([]);
   const [assigning, setAssigning] = useState(false);
   const canConfig = patient.permissions.config_alerts;
+  const alertsPath = `/patients/${patient.id}/alerts`;
+  const alarmsPath = `/patients/${patient.id}/alarms`;
+  const refresh = useInvalidatePaths();
 
-  const loadOpen = useCallback(async () => {
-    try {
-      const [measurement, ai] = await Promise.all([
-        alertsApi.patientAlerts(patient.id, { status: 1, alert_type: 0, per_page: 100 }),
-        alertsApi.patientAlerts(patient.id, { status: 1, alert_type: 3, per_page: 100 }),
-      ]);
-      setOpen([...measurement.rows, ...ai.rows].sort((a, b) => b.created_at.localeCompare(a.created_at)));
-    } catch (e) {
-      console.error(e);
-      setOpen([]);
-    }
-    alertsApi.patientAlarms(patient.id).then(setAlarms, (e) => console.error(e));
-  }, [patient.id]);
-
-  const loadClosed = useCallback(async () => {
-    setClosed((s) => ({ ...s, loading: true }));
-    try {
-      const res = await alertsApi.patientAlerts(patient.id, { status: 2, page: page.page, per_page: page.size, ...filters });
-      setClosed({ ...res, loading: false });
-    } catch (e) {
-      console.error(e);
-      setClosed((s) => ({ ...s, loading: false }));
-    }
-  }, [patient.id, page, filters]);
-
-  useEffect(() => {
-    if (active) void loadOpen();
-  }, [active, loadOpen]);
-  useEffect(() => {
-    if (active) void loadClosed();
-  }, [active, loadClosed]);
+  // Read while the tab is the visible one; showing it again reads afresh (01 §2). Failures are only logged.
+  const openAlerts = (alertType: number) => ({
+    resource: alertsPath.slice(1),
+    pagination: { mode: 'off' as const },
+    filters: asFilters({ status: 1, alert_type: alertType, per_page: 100 }),
+    queryOptions: { enabled: active },
+    errorNotification: logOnly('alertas abiertas'),
+  });
+  const measurement = useList<Alert>(openAlerts(0));
+  const ai = useList<Alert>(openAlerts(3));
+  const openReads = [measurement.query, ai.query];
+  const open = openReads.some((q) => q.isPending && q.isFetching)
+    ? null
+    : [...measurement.result.data, ...ai.result.data].sort((a, b) => b.created_at.localeCompare(a.created_at));
+  const closedRead = useList<Alert>({
+    resource: alertsPath.slice(1),
+    pagination: { mode: 'off' },
+    filters: asFilters({ status: 2, page: page.page, per_page: page.size, ...filters }),
+    queryOptions: { enabled: active },
+    errorNotification: logOnly('alertas cerradas'),
+  });
+  const closed = { rows: closedRead.result.data, total: closedRead.result.total ?? 0, loading: closedRead.query.isFetching };
+  const alarmsRead = useCustom<PatientAlarm[]>({
+    url: apiUrl(alarmsPath),
+    method: 'get',
+    queryOptions: { enabled: active },
+    errorNotification: logOnly('alertas asignadas'),
+  });
+  const alarms = useMemo(() => alarmsRead.query.data?.data ?? [], [alarmsRead.query.data]);
 
   const grouped = useMemo(() => [...alarms].sort((a, b) => a.clinical_element - b.clinical_element), [alarms]);
 
@@ -224,8 +228,7 @@ export default function AlertsTab({ patient, reload, active }: PatientTabProps) 
           onClose={() => setAssigning(false)}
           onSaved={() => {
             setAssigning(false);
-            void loadOpen();
-            reload();
+            void refresh(alertsPath, alarmsPath);
           }}
         />
       </Col>

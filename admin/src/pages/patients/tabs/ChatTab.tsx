@@ -1,279 +1,139 @@
-import { Fragment, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { Alert, Button, Card, Empty, Input, Modal, Space, Spin, Tag, Tooltip, Typography } from 'antd';
-import {
-  ArrowDownOutlined,
-  CheckOutlined,
-  ClockCircleOutlined,
-  ExclamationCircleOutlined,
-  PauseCircleFilled,
-  PlayCircleFilled,
-  RobotOutlined,
-  SendOutlined,
-} from '@ant-design/icons';
-import { API_URL } from '../../../constants';
-import { http } from '../../../providers/http';
-import { notify } from '../../../providers/notification';
+import { Fragment, useEffectEvent, useLayoutEffect, useRef, useState } from 'react';
+import { useCustom, useCustomMutation } from '@refinedev/core';
+import { Alert, Button, Card, Empty, Input, Modal, Space, Spin, Typography } from 'antd';
+import { ArrowDownOutlined, SendOutlined } from '@ant-design/icons';
 import type { VigiaHttpError } from '../../../providers/errors';
 import { readSession } from '../../../session';
 import { can, isRole, PATIENT_STATUS } from '@vigia/contract/rules/access';
 import type { Schemas } from '../../../contract';
-import {
-  CHAT_PAGE_SIZE,
-  CHAT_TEXTS,
-  LOAD_OLDER_WITHIN_PX,
-  chatSubtitle,
-  dayLabel,
-  estimatedSeconds,
-  formatDuration,
-  mergeMessages,
-  shortFilename,
-  timeOfDay,
-} from '@vigia/contract/rules/chat';
+import { CHAT_PAGE_SIZE, CHAT_TEXTS, LOAD_OLDER_WITHIN_PX, chatSubtitle, dayLabel, mergeMessages } from '@vigia/contract/rules/chat';
 import type { PatientTabProps } from '../types';
+import { apiUrl, errorNotice, NO_BODY } from '../hooks/data';
+import { Bubble } from './ChatBubble';
 import './ChatTab.css';
 
 type ChatMessage = Schemas['ChatMessage'];
 type ChatPage = Schemas['ChatMessagePage'];
 const POLL_MS = 5000;
 
-/** One audio plays at a time across the chat (01 §2). */
-let playing: HTMLAudioElement | null = null;
-
-function AudioMessage({ audio }: { audio: NonNullable<ChatMessage['attachments']['audio']> }) {
-  const ref = useRef<HTMLAudioElement>(null);
-  const [isPlaying, setPlaying] = useState(false);
-  const toggle = async () => {
-    const el = ref.current;
-    if (!el) return;
-    if (isPlaying) {
-      el.pause();
-      return;
-    }
-    if (playing && playing !== el) playing.pause();
-    playing = el;
-    try {
-      await el.play();
-    } catch (err) {
-      console.error('No se pudo reproducir el audio', err);
-      setPlaying(false);
-    }
-  };
-  return (
-    <div className="chat-audio">
-      <Button
-        type="text"
-        shape="circle"
-        aria-label={isPlaying ? 'Pausar audio' : 'Reproducir audio'}
-        icon={isPlaying ? <PauseCircleFilled /> : <PlayCircleFilled />}
-        onClick={toggle}
-        disabled={!audio.url}
-        className="chat-audio-button"
-      />
-      <div className="chat-audio-meta">
-        <Tooltip title={audio.filename ?? 'audio'}>
-          <span className="chat-audio-name">{shortFilename(audio.filename ?? 'audio')}</span>
-        </Tooltip>
-        <Typography.Text type="secondary" className="chat-audio-duration">
-          {formatDuration(estimatedSeconds(audio.byte_size ?? 0))}
-        </Typography.Text>
-      </div>
-      {audio.url && (
-        <audio
-          ref={ref}
-          src={audio.url}
-          preload="none"
-          onPlay={() => setPlaying(true)}
-          onPause={() => setPlaying(false)}
-          onEnded={(e) => {
-            e.currentTarget.currentTime = 0;
-            setPlaying(false);
-          }}
-        />
-      )}
-      {audio.transcription && <div className="chat-transcription">«{audio.transcription}»</div>}
-    </div>
-  );
-}
-
-function DeliveryState({ m }: { m: ChatMessage }) {
-  if (m.message_type !== 'outgoing') return null;
-  if (m.status === 'failed')
-    return (
-      <span className="chat-state chat-state-failed">
-        <ExclamationCircleOutlined /> No enviado
-      </span>
-    );
-  if (m.status === 'queued')
-    return (
-      <span className="chat-state">
-        <ClockCircleOutlined /> Enviando
-      </span>
-    );
-  const double = m.status === 'delivered' || m.status === 'read';
-  return (
-    <span
-      className={`chat-state${m.status === 'read' ? ' chat-state-read' : ''}`}
-      aria-label={{ sent: 'Enviado', delivered: 'Entregado', read: 'Leído' }[m.status as 'sent']}
-    >
-      <CheckOutlined />
-      {double && <CheckOutlined className="chat-second-check" />}
-    </span>
-  );
-}
-
-function Bubble({
-  m,
-  timeZone,
-  onImage,
-  onMediaLoad,
-}: {
-  m: ChatMessage;
-  timeZone: string;
-  onImage: (url: string) => void;
-  onMediaLoad: () => void;
-}) {
-  const image = m.attachments.image;
-  const audio = m.attachments.audio;
-  const author =
-    m.message_type === 'incoming' ? null : m.ai ? 'Asistente IA' : (m.author_name ?? (m.author_human ? 'Personal' : 'Mensaje automático'));
-  return (
-    <div className={`chat-row chat-row-${m.message_type}`}>
-      <div
-        className={`chat-bubble chat-bubble-${m.message_type}${m.status === 'failed' ? ' chat-bubble-failed' : ''}`}
-        data-testid="chat-message"
-      >
-        {(author || m.ai) && (
-          <div className="chat-author">
-            {m.ai && (
-              <Tag color="purple" icon={<RobotOutlined />} className="chat-ai-tag">
-                IA
-              </Tag>
-            )}
-            {author && <span>{author}</span>}
-          </div>
-        )}
-        {image?.url && (
-          <button type="button" className="chat-image" onClick={() => onImage(image.url!)} aria-label="Ver imagen">
-            <img src={image.thumbnail ?? image.url} alt="Imagen enviada por el paciente" onLoad={onMediaLoad} />
-          </button>
-        )}
-        {audio && <AudioMessage audio={audio} />}
-        {m.custom_message && <div className="chat-text">{m.custom_message}</div>}
-        {m.status === 'failed' && m.error && <div className="chat-error">{m.error}</div>}
-        {m.status === 'queued' && m.error && <div className="chat-error chat-error-retry">{m.error}</div>}
-        <div className="chat-meta">
-          <span>{timeOfDay(new Date(m.created_at), timeZone)}</span>
-          <DeliveryState m={m} />
-        </div>
-      </div>
-    </div>
-  );
-}
+/**
+ * Where to put the scroll after the next render: the bottom; the bottom if the reader was there;
+ * or the same messages in view after older ones were added above them.
+ */
+type Anchor = 'bottom' | 'bottom-if-near' | 'keep' | null;
 
 /** Tab 'Chat' of the patient page: the messaging conversation with the patient (01 §2). */
 export default function ChatTab({ patient, active }: PatientTabProps) {
   const timeZone = patient.time_zone || 'America/Bogota';
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   const [total, setTotal] = useState(0);
-  const [nextPage, setNextPage] = useState<number | null>(1);
-  const [loading, setLoading] = useState(false);
+  const [nextPage, setNextPage] = useState<number | null>(null);
   const [loaded, setLoaded] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [text, setText] = useState('');
-  const [sending, setSending] = useState(false);
-  const [welcoming, setWelcoming] = useState(false);
   const [viewer, setViewer] = useState<string | null>(null);
   const [atBottom, setAtBottom] = useState(true);
+  const [anchor, setAnchor] = useState<Anchor>(null);
+  // After the welcome message: the next answer of the latest page scrolls to the end.
+  const [toEnd, setToEnd] = useState(false);
   const listRef = useRef<HTMLDivElement>(null);
-  // Where to put the scroll after a render: the bottom, or the same messages after older ones were added.
-  const anchor = useRef<{ kind: 'bottom' } | { kind: 'keep'; height: number; top: number } | null>(null);
-  const busy = useRef(false);
+  // The list's height and scroll at the last render or scroll: 'keep' moves by what was added above.
+  const snapshot = useRef({ height: 0, top: 0 });
   // True while the reader is at the end of the conversation: images that finish loading keep it there.
   const stick = useRef(true);
 
   const role = readSession()?.role_name;
   const canWrite = isRole(role) && can(role, 'clinical.write') && patient.status !== PATIENT_STATUS.deceased;
+  const path = `/patients/${patient.id}/messages`;
 
-  const fetchPage = useCallback(
-    async (page: number) => {
-      const res = await http.get<ChatPage>(`${API_URL}/patients/${patient.id}/messages`, { params: { page, per_page: CHAT_PAGE_SIZE } });
-      return res.data;
-    },
-    [patient.id],
-  );
-
-  /** Page 1 again: new messages and status changes, without losing the older pages already shown. */
-  const refreshLatest = useCallback(
-    async (scrollToEnd: boolean) => {
-      try {
-        const data = await fetchPage(1);
-        const el = listRef.current;
-        const nearBottom = !el || el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-        setMessages((prev) => {
-          const merged = mergeMessages(prev, data.messages);
-          if ((scrollToEnd || nearBottom) && merged.length !== prev.length) anchor.current = { kind: 'bottom' };
-          return merged;
-        });
-        setTotal(data.total_count);
-        setError(null);
-      } catch (err) {
-        setError((err as VigiaHttpError).message);
-      }
-    },
-    [fetchPage],
-  );
-
-  const loadOlder = useCallback(async () => {
-    if (busy.current || nextPage == null) return;
-    busy.current = true;
-    setLoading(true);
-    try {
-      const data = await fetchPage(nextPage);
-      const el = listRef.current;
-      anchor.current = nextPage === 1 || !el ? { kind: 'bottom' } : { kind: 'keep', height: el.scrollHeight, top: el.scrollTop };
-      setMessages((prev) => mergeMessages(prev, data.messages));
-      setTotal(data.total_count);
-      setNextPage(data.has_next ? nextPage + 1 : null);
-      setError(null);
-    } catch (err) {
-      setError((err as VigiaHttpError).message);
-    } finally {
-      busy.current = false;
-      setLoading(false);
-      setLoaded(true);
-    }
-  }, [fetchPage, nextPage]);
+  // Page 1 while the tab is visible, again every POLL_MS once shown: new messages and status
+  // changes, merged without losing the older pages already shown. Failures show in the card.
+  const latest = useCustom<ChatPage, VigiaHttpError>({
+    url: apiUrl(path),
+    method: 'get',
+    config: { query: { page: 1, per_page: CHAT_PAGE_SIZE } },
+    queryOptions: { enabled: active, refetchInterval: active && loaded ? POLL_MS : false, gcTime: 0 },
+    errorNotification: false,
+  });
+  // An older page, read when the reader reaches the top.
+  const [older, setOlder] = useState<number | null>(null);
+  const olderRead = useCustom<ChatPage, VigiaHttpError>({
+    url: apiUrl(path),
+    method: 'get',
+    config: { query: { page: older ?? 0, per_page: CHAT_PAGE_SIZE } },
+    queryOptions: { enabled: active && older !== null, gcTime: 0 },
+    errorNotification: false,
+  });
+  const [olderError, setOlderError] = useState<string | null>(null);
 
   // Every time the tab becomes visible: start again from the latest page (01 §2).
-  useEffect(() => {
-    if (!active) return;
+  const [shown, setShown] = useState<{ active: boolean; patient: number; latest?: ChatPage }>({ active: false, patient: patient.id });
+  if (active && (!shown.active || shown.patient !== patient.id)) {
+    setShown({ active, patient: patient.id });
     setMessages([]);
-    setNextPage(1);
+    setNextPage(null);
+    setOlder(null);
     setLoaded(false);
-  }, [active, patient.id]);
+  } else if (!active && shown.active) setShown({ ...shown, active });
 
-  useEffect(() => {
-    if (active && nextPage === 1 && !loaded && !busy.current) void loadOlder();
-  }, [active, nextPage, loaded, loadOlder]);
+  // A new answer of the latest page joins the conversation.
+  const latestPage = latest.query.data?.data;
+  if (active && shown.active && latestPage && latestPage !== shown.latest && !latest.query.isFetching) {
+    setShown({ ...shown, latest: latestPage });
+    const merged = mergeMessages(messages, latestPage.messages);
+    if (shown.latest === undefined) {
+      setAnchor('bottom');
+      setNextPage(latestPage.has_next ? 2 : null);
+      setLoaded(true);
+    } else if (merged.length !== messages.length) setAnchor(toEnd ? 'bottom' : 'bottom-if-near');
+    setToEnd(false);
+    setMessages(merged);
+    setTotal(latestPage.total_count);
+    setOlderError(null);
+  }
 
-  useEffect(() => {
-    if (!active || !loaded) return;
-    const timer = setInterval(() => void refreshLatest(false), POLL_MS);
-    return () => clearInterval(timer);
-  }, [active, loaded, refreshLatest]);
+  // A failed first read still ends the loading (the card shows the error) and starts the polling.
+  if (active && shown.active && !loaded && latest.query.isError && !latest.query.isFetching) setLoaded(true);
+
+  // An older page's answer goes above what is shown, which stays in view.
+  const olderPage = olderRead.query.data?.data;
+  if (older !== null && olderPage && !olderRead.query.isFetching) {
+    setMessages(mergeMessages(messages, olderPage.messages));
+    setTotal(olderPage.total_count);
+    setNextPage(olderPage.has_next ? older + 1 : null);
+    setAnchor('keep');
+    setOlder(null);
+    setOlderError(null);
+  } else if (older !== null && olderRead.query.isError && !olderRead.query.isFetching) {
+    setOlderError(olderRead.query.error.message);
+    setOlder(null);
+  }
+
+  const loading = (active && !loaded) || older !== null;
+  const error = latest.query.error?.message ?? olderError;
+
+  const loadOlder = () => {
+    if (older !== null || nextPage == null || !loaded) return;
+    setOlder(nextPage);
+  };
+  // A short list cannot be scrolled: keep loading older pages while the top is within reach.
+  const loadOlderIfTop = useEffectEvent((el: HTMLDivElement) => {
+    if (el.scrollTop < LOAD_OLDER_WITHIN_PX && nextPage != null && loaded) loadOlder();
+  });
 
   useLayoutEffect(() => {
     const el = listRef.current;
-    const a = anchor.current;
-    if (!el || !a) return;
-    anchor.current = null;
-    if (a.kind === 'bottom') {
+    if (!el) return;
+    const before = snapshot.current;
+    if (anchor === 'bottom' || (anchor === 'bottom-if-near' && before.height - before.top - el.clientHeight < 40)) {
       el.scrollTop = el.scrollHeight;
       stick.current = true;
-    } else el.scrollTop = a.top + (el.scrollHeight - a.height);
-    // A short list cannot be scrolled: keep loading older pages while the top is within reach.
-    if (el.scrollTop < LOAD_OLDER_WITHIN_PX && nextPage != null && loaded) void loadOlder();
-  }, [messages, nextPage, loaded, loadOlder]);
+    } else if (anchor === 'keep') el.scrollTop = before.top + (el.scrollHeight - before.height);
+    snapshot.current = { height: el.scrollHeight, top: el.scrollTop };
+    if (anchor) {
+      setAnchor(null);
+      loadOlderIfTop(el);
+    }
+  }, [messages, anchor]);
 
   const onScroll = () => {
     const el = listRef.current;
@@ -281,12 +141,14 @@ export default function ChatTab({ patient, active }: PatientTabProps) {
     const bottom = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
     setAtBottom(bottom);
     stick.current = bottom;
-    if (el.scrollTop < LOAD_OLDER_WITHIN_PX && nextPage != null) void loadOlder();
+    snapshot.current = { height: el.scrollHeight, top: el.scrollTop };
+    if (el.scrollTop < LOAD_OLDER_WITHIN_PX && nextPage != null) loadOlder();
   };
 
   const onMediaLoad = () => {
     const el = listRef.current;
     if (el && stick.current) el.scrollTop = el.scrollHeight;
+    if (el) snapshot.current = { height: el.scrollHeight, top: el.scrollTop };
   };
 
   const scrollToBottom = () => {
@@ -294,34 +156,46 @@ export default function ChatTab({ patient, active }: PatientTabProps) {
     if (el) el.scrollTo({ top: el.scrollHeight, behavior: 'smooth' });
   };
 
-  const sendWelcome = async () => {
-    setWelcoming(true);
-    try {
-      const res = await http.post<{ notification: { message: string } }>(`${API_URL}/patients/${patient.id}/welcome`);
-      notify.success(res.data.notification?.message || CHAT_TEXTS.welcomeSent);
-      await refreshLatest(true);
-    } catch (err) {
-      notify.error((err as VigiaHttpError).message || CHAT_TEXTS.welcomeFailed);
-    } finally {
-      setWelcoming(false);
-    }
-  };
+  const { mutate: post, mutation: welcomeMutation } = useCustomMutation<{ notification?: { message: string } }>();
+  const welcoming = welcomeMutation.isPending;
+  const sendWelcome = () =>
+    post(
+      {
+        url: apiUrl(`/patients/${patient.id}/welcome`),
+        method: 'post',
+        values: NO_BODY,
+        successNotification: (res) => ({ type: 'success', message: res?.data.notification?.message || CHAT_TEXTS.welcomeSent }),
+        errorNotification: errorNotice(CHAT_TEXTS.welcomeFailed),
+      },
+      {
+        onSuccess: () => {
+          setToEnd(true);
+          void latest.query.refetch();
+        },
+      },
+    );
 
-  const send = async () => {
+  const { mutate: postMessage, mutation: sendMutation } = useCustomMutation<ChatMessage>();
+  const sending = sendMutation.isPending;
+  const send = () => {
     const body = text.trim();
     if (!body) return;
-    setSending(true);
-    try {
-      const res = await http.post<ChatMessage>(`${API_URL}/patients/${patient.id}/messages`, { text: body });
-      setText('');
-      anchor.current = { kind: 'bottom' };
-      setMessages((prev) => mergeMessages(prev, [res.data]));
-      setTotal((n) => n + 1);
-    } catch (err) {
-      notify.error((err as VigiaHttpError).message);
-    } finally {
-      setSending(false);
-    }
+    postMessage(
+      {
+        url: apiUrl(path),
+        method: 'post',
+        values: { text: body },
+        errorNotification: errorNotice('No fue posible enviar el mensaje'),
+      },
+      {
+        onSuccess: ({ data }) => {
+          setText('');
+          setAnchor('bottom');
+          setMessages((prev) => mergeMessages(prev, [data]));
+          setTotal((n) => n + 1);
+        },
+      },
+    );
   };
 
   const now = new Date();
@@ -390,7 +264,7 @@ export default function ChatTab({ patient, active }: PatientTabProps) {
           onPressEnter={(e) => {
             if (!e.shiftKey) {
               e.preventDefault();
-              void send();
+              send();
             }
           }}
           autoSize={{ minRows: 1, maxRows: 4 }}

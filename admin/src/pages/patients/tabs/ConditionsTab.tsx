@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
+import { useCustom, useCustomMutation, useList, type HttpError } from '@refinedev/core';
 import { Button, Card, Empty, Form, Input, Modal, Spin, Tag, Typography } from 'antd';
 import { SearchOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../../contract';
-import { notify } from '../../../providers/notification';
 import {
   CONDITION_MESSAGES,
   CONDITION_NOTES_MAX,
@@ -12,7 +12,8 @@ import {
   shouldSearchConditions,
   type ConditionDialogMode,
 } from '@vigia/contract/rules/conditions';
-import { errorMessage, getJson, getList, postJson, putJson } from '../../prompts/record-api';
+import { apiUrl, errorNotice, useInvalidatePaths } from '../hooks/data';
+import { useDebounced } from '../hooks/useDebounced';
 import { recordWriteState } from '../../prompts/record-access';
 import type { PatientTabProps } from '../types';
 import './record-tabs.css';
@@ -49,59 +50,47 @@ function ConditionCard({ item, onOpen, disabled }: { item: Item; onOpen: (item: 
 
 /** Tab 'Antecedentes' of the patient page (01 §2, §4, §5, §8). */
 export default function ConditionsTab({ patient, active }: PatientTabProps) {
-  const [records, setRecords] = useState<PatientCondition[]>([]);
-  const [priorityTypes, setPriorityTypes] = useState<ConditionType[]>([]);
-  const [loading, setLoading] = useState(false);
   const [query, setQuery] = useState('');
-  const [results, setResults] = useState<ConditionType[]>([]);
-  const [searching, setSearching] = useState(false);
   const [dialog, setDialog] = useState<{ item: Item; mode: ConditionDialogMode } | null>(null);
   const [notes, setNotes] = useState('');
-  const [saving, setSaving] = useState(false);
-  const searchSeq = useRef(0);
   const { canWrite } = recordWriteState(patient, 'clinical.write');
   const path = `/patients/${patient.id}/conditions`;
+  const loadError = errorNotice('No fue posible cargar los antecedentes');
 
-  const load = useCallback(async () => {
-    setLoading(true);
-    try {
-      const [list, priority] = await Promise.all([
-        getJson<PatientCondition[]>(path),
-        getList<ConditionType>('/condition_types', { priority: 1, _start: 0, _end: 100 }),
-      ]);
-      setRecords(list);
-      setPriorityTypes(priority.rows);
-    } catch (error) {
-      notify.error(errorMessage(error, 'No fue posible cargar los antecedentes'));
-    } finally {
-      setLoading(false);
-    }
-  }, [path]);
-
-  useEffect(() => {
-    if (active) void load();
-  }, [active, load]);
+  // Read while the tab is the visible one; showing it again reads afresh (01 §2).
+  const recordsRead = useCustom<PatientCondition[]>({
+    url: apiUrl(path),
+    method: 'get',
+    queryOptions: { enabled: active },
+    errorNotification: loadError,
+  });
+  const priorityRead = useList<ConditionType>({
+    resource: 'condition_types',
+    filters: [{ field: 'priority', operator: 'eq', value: 1 }],
+    pagination: { currentPage: 1, pageSize: 100 },
+    queryOptions: { enabled: active },
+    errorNotification: loadError,
+  });
+  const records = recordsRead.query.data?.data ?? [];
+  const priorityTypes = priorityRead.result.data;
+  const loading = recordsRead.query.isFetching || priorityRead.query.isFetching;
 
   // 01 §5: search from 3 characters, 300 ms after the last key, only non-priority types kept.
-  useEffect(() => {
-    if (!shouldSearchConditions(query)) {
-      setResults([]);
-      return;
-    }
-    const seq = ++searchSeq.current;
-    const timer = setTimeout(async () => {
-      setSearching(true);
-      try {
-        const { rows } = await getList<ConditionType>('/condition_types', { q: query.trim(), _start: 0, _end: 20 });
-        if (seq === searchSeq.current) setResults(rows.filter((t) => t.priority === 0));
-      } catch {
-        if (seq === searchSeq.current) notify.error(CONDITION_MESSAGES.search);
-      } finally {
-        if (seq === searchSeq.current) setSearching(false);
-      }
-    }, CONDITION_SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [query]);
+  const settled = useDebounced(query, CONDITION_SEARCH_DEBOUNCE_MS);
+  const searchable = shouldSearchConditions(query) && shouldSearchConditions(settled);
+  const searchRead = useList<ConditionType>({
+    resource: 'condition_types',
+    filters: [{ field: 'q', operator: 'eq', value: settled.trim() }],
+    pagination: { currentPage: 1, pageSize: 20 },
+    queryOptions: { enabled: searchable },
+    errorNotification: () => ({ type: 'error', message: CONDITION_MESSAGES.search }),
+  });
+  const searching = searchable && searchRead.query.isFetching;
+  const results = searchable ? searchRead.result.data.filter((t) => t.priority === 0) : [];
+
+  const { mutate, mutation } = useCustomMutation();
+  const saving = mutation.isPending;
+  const refresh = useInvalidatePaths();
 
   const byType = new Map(records.map((r) => [r.condition_type.id, r]));
   const priorityItems: Item[] = priorityTypes.map((type) => ({ type, record: byType.get(type.id) ?? null }));
@@ -121,43 +110,51 @@ export default function ConditionsTab({ patient, active }: PatientTabProps) {
     });
   };
 
-  const afterChange = async (message: string) => {
-    notify.success(message);
-    setDialog(null);
-    await load();
-  };
+  /** A write of this tab: its message on success, `failure` (with the server's text below) otherwise. */
+  const write = (method: 'post' | 'put', url: string, values: object, success: string, failure: string, onDone?: () => void) =>
+    mutate(
+      {
+        url: apiUrl(url),
+        method,
+        values,
+        successNotification: { type: 'success', message: success },
+        errorNotification: (error?: HttpError) => ({ type: 'error', message: failure, description: error?.message ?? '' }),
+      },
+      {
+        onSuccess: () => {
+          onDone?.();
+          setDialog(null);
+          void refresh(path);
+        },
+      },
+    );
 
-  const save = async () => {
+  const save = () => {
     if (!dialog) return;
-    setSaving(true);
     const { item, mode } = dialog;
-    try {
-      if (mode === 'edit') {
-        await putJson(`${path}/${item.record!.id}`, { notes: notes.trim() || null, active: true });
-        await afterChange('Antecedente actualizado');
-      } else {
-        await postJson(path, { condition_type_id: item.type.id, active: true, notes: notes.trim() || null });
-        setQuery('');
-        await afterChange('Antecedente agregado');
-      }
-    } catch (error) {
-      notify.error(mode === 'edit' ? CONDITION_MESSAGES.save : CONDITION_MESSAGES.create, errorMessage(error, ''));
-    } finally {
-      setSaving(false);
+    if (mode === 'edit') {
+      write(
+        'put',
+        `${path}/${item.record!.id}`,
+        { notes: notes.trim() || null, active: true },
+        'Antecedente actualizado',
+        CONDITION_MESSAGES.save,
+      );
+    } else {
+      write(
+        'post',
+        path,
+        { condition_type_id: item.type.id, active: true, notes: notes.trim() || null },
+        'Antecedente agregado',
+        CONDITION_MESSAGES.create,
+        () => setQuery(''),
+      );
     }
   };
 
-  const remove = async () => {
+  const remove = () => {
     if (!dialog?.item.record) return;
-    setSaving(true);
-    try {
-      await putJson(`${path}/${dialog.item.record.id}`, { active: false });
-      await afterChange('Antecedente eliminado');
-    } catch (error) {
-      notify.error(CONDITION_MESSAGES.delete, errorMessage(error, ''));
-    } finally {
-      setSaving(false);
-    }
+    write('put', `${path}/${dialog.item.record.id}`, { active: false }, 'Antecedente eliminado', CONDITION_MESSAGES.delete);
   };
 
   return (

@@ -1,9 +1,14 @@
 import { useEffect, useLayoutEffect, useState } from 'react';
-import { App, Col, DatePicker, Form, Input, Modal, Radio, Row, Typography } from 'antd';
+import { Col, DatePicker, Form, Input, Modal, Radio, Row, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { CHARTS, MEASUREMENT_DELETE_ERROR } from '@vigia/contract/rules/charts';
 import { DELETION_REASON_MAX, DELETION_REASON_MESSAGE, validateDeletionReason, validateVitalValue } from '@vigia/contract/rules/vitals';
-import { formatWhen, measurementsApi } from '../../../charts/measurements.api';
+import { useCustomMutation } from '@refinedev/core';
+import { formatWhen } from '@vigia/contract/rules/dates';
+import type { Schemas } from '../../../contract';
+import { apiUrl, fieldErrors, formErrorNotice, successNotice } from '../hooks/data';
+
+const RECORD_FIELDS = ['value', 'systolic', 'diastolic', 'when'] as const;
 
 type ChartDef = (typeof CHARTS)[number];
 
@@ -36,9 +41,9 @@ export function RecordDialog({
   onClose: () => void;
   onSaved: () => void;
 }) {
-  const { notification } = App.useApp();
   const [form] = Form.useForm<RecordValues>();
-  const [saving, setSaving] = useState(false);
+  const { mutate, mutation } = useCustomMutation<Schemas['Measurement'][]>();
+  const saving = mutation.isPending;
   const key = Form.useWatch('chart', form);
   const chart = CHARTS.find((c) => c.key === key) ?? CHARTS[0];
   const isPressure = chart.key === 'blood_pressure';
@@ -59,25 +64,21 @@ export function RecordDialog({
 
   const submit = async () => {
     const v = await form.validateFields();
-    setSaving(true);
-    try {
-      const when = v.when.toDate().toISOString();
-      await measurementsApi.record(
-        patientId,
-        isPressure
-          ? { systolic: Number(v.systolic), diastolic: Number(v.diastolic), when }
-          : { clinical_element: chart.elements[0], value: Number(v.value), when },
-      );
-      notification.success({ message: 'Medición registrada correctamente' });
-      onSaved();
-    } catch (e) {
-      const err = e as { message?: string; errors?: Record<string, string[]> };
-      const fields = Object.entries(err.errors ?? {}).filter(([f]) => ['value', 'systolic', 'diastolic', 'when'].includes(f));
-      if (fields.length) form.setFields(fields.map(([name, errors]) => ({ name: name as keyof RecordValues, errors })));
-      else notification.error({ message: err.message ?? 'No fue posible registrar la medición' });
-    } finally {
-      setSaving(false);
-    }
+    const when = v.when.toDate().toISOString();
+    const body: Schemas['MeasurementInput'] = isPressure
+      ? { systolic: Number(v.systolic), diastolic: Number(v.diastolic), when }
+      : { clinical_element: chart.elements[0], value: Number(v.value), when };
+    mutate(
+      {
+        url: apiUrl(`/patients/${patientId}/measurements`),
+        method: 'post',
+        values: body,
+        successNotification: successNotice('Medición registrada correctamente'),
+        // A 400 about one of the form's fields shows on that field instead.
+        errorNotification: formErrorNotice('No fue posible registrar la medición', RECORD_FIELDS),
+      },
+      { onSuccess: onSaved, onError: (error) => form.setFields(fieldErrors(error, RECORD_FIELDS)) },
+    );
   };
 
   return (
@@ -146,23 +147,23 @@ export function DeleteDialog({
   onClose: () => void;
   onDeleted: () => void;
 }) {
-  const { notification } = App.useApp();
   const [comment, setComment] = useState('');
-  const [saving, setSaving] = useState(false);
+  const { mutate, mutation } = useCustomMutation();
+  const saving = mutation.isPending;
   useEffect(() => setComment(''), [reading]);
   const error = validateDeletionReason(comment);
-  const remove = async () => {
+  const remove = () => {
     if (!reading || error) return;
-    setSaving(true);
-    try {
-      await measurementsApi.remove(patientId, reading.id, comment.trim());
-      notification.success({ message: 'Medición eliminada' });
-      onDeleted();
-    } catch {
-      notification.error({ message: MEASUREMENT_DELETE_ERROR });
-    } finally {
-      setSaving(false);
-    }
+    mutate(
+      {
+        url: apiUrl(`/patients/${patientId}/measurements/${reading.id}`),
+        method: 'put',
+        values: { status: 1, comment: comment.trim() },
+        successNotification: successNotice('Medición eliminada'),
+        errorNotification: { type: 'error', message: MEASUREMENT_DELETE_ERROR },
+      },
+      { onSuccess: onDeleted },
+    );
   };
   return (
     <Modal

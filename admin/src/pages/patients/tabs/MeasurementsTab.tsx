@@ -1,249 +1,21 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Button, Card, Col, Empty, List, Row, Select, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
-import { DeleteOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import {
-  CHARTS,
-  CHART_EMPTY,
-  CHART_LOAD_ERROR,
-  LAST_READINGS,
-  SERIES_NAMES,
-  alarmBands,
-  defaultLatest,
-  latestOptions,
-  latestPoints,
-  pairBloodPressure,
-  showLatestSelector,
-  type AlarmBand,
-  type ChartPoint,
-} from '@vigia/contract/rules/charts';
-import { formatWhen, measurementsApi, type Measurement } from '../../../charts/measurements.api';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { Button, Col, Row, Space, Tooltip } from 'antd';
+import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { CHARTS } from '@vigia/contract/rules/charts';
+import { alarmRanges, latestReadings } from '../../../charts/measurement-reads';
+import { usePrefetchCustom, useInvalidatePaths } from '../hooks/data';
 import type { PatientTabProps } from '../types';
 import type { Reading } from './MeasurementDialogs';
+import { VitalCard } from './VitalCard';
 
-/**
- * The plotting library (its own ~1.5 MB chunk) starts loading with this tab, while the cards fetch
- * their readings, instead of after the first answer: the charts show ~0.3 s sooner (bench, patient
- * page in Chromium). Only this tab loads it; the sign-in page and the other tabs never do.
- */
-const loadChart = () => import('../../../charts/MeasurementChart');
-void loadChart();
-const MeasurementChart = lazy(loadChart);
 /** The record and delete forms (date picker, form, text area) load when first opened. */
 const RecordDialog = lazy(() => import('./MeasurementDialogs').then((m) => ({ default: m.RecordDialog })));
 const DeleteDialog = lazy(() => import('./MeasurementDialogs').then((m) => ({ default: m.DeleteDialog })));
 
-type ChartDef = (typeof CHARTS)[number];
-
-type Ready = { state: 'ok'; rows: Measurement[][]; total: number; bands: AlarmBand[] };
-type Loaded = { state: 'loading' } | { state: 'error' } | Ready;
-
-/** One card's reads: the latest readings of each of its elements and their alarm ranges. */
-async function fetchVital(patientId: number, elements: readonly number[]): Promise<Ready> {
-  const [lists, alarms] = await Promise.all([
-    Promise.all(elements.map((e) => measurementsApi.latest(patientId, e))),
-    Promise.all(elements.map((e) => measurementsApi.alarms(patientId, e))),
-  ]);
-  return { state: 'ok', rows: lists.map((l) => l.rows), total: lists[0].total, bands: alarmBands(alarms.flat(), elements) };
-}
-
-const toPoint = (m: Measurement): ChartPoint => ({ when: Date.parse(m.when), value: m.value });
-
-function VitalCard({
-  chart,
-  patientId,
-  timeZone,
-  pending,
-  canDelete,
-  onDelete,
-}: {
-  chart: ChartDef;
-  patientId: number;
-  timeZone: string;
-  /** The reads the tab started for this card while rendering; a new promise means load again. */
-  pending: Promise<Ready>;
-  canDelete: boolean;
-  onDelete: (r: Reading) => void;
-}) {
-  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
-  const [latest, setLatest] = useState<number | null>(null);
-  const elements = chart.elements as readonly number[];
-
-  /** The tab's reads when given, else new ones (the card's reload and retry buttons). */
-  const load = useCallback(
-    async (started?: Promise<Ready>) => {
-      setLoaded({ state: 'loading' });
-      try {
-        setLoaded(await (started ?? fetchVital(patientId, elements)));
-        setLatest(null);
-      } catch {
-        setLoaded({ state: 'error' });
-      }
-    },
-    [patientId, elements],
-  );
-
-  useEffect(() => {
-    void load(pending);
-  }, [load, pending]);
-
-  const view = useMemo(() => {
-    if (loaded.state !== 'ok') return null;
-    if (chart.key === 'blood_pressure') {
-      const [sys, dia] = loaded.rows;
-      const pairs = pairBloodPressure(sys.map(toPoint), dia.map(toPoint));
-      const byWhen = new Map(sys.map((m) => [Date.parse(m.when), m]));
-      const readings: Reading[] = (pairs ?? [])
-        .slice()
-        .reverse()
-        .map((p) => {
-          const m = byWhen.get(p.when)!;
-          return {
-            id: m.id,
-            when: m.when,
-            text: `${p.systolic}/${p.diastolic} ${chart.unit}`,
-            eraseble: m.eraseble,
-            label: 'Presión arterial',
-          };
-        });
-      const count = pairs?.length ?? 0;
-      return {
-        drawable: pairs !== null,
-        count,
-        readings,
-        series: (n: number) => [
-          { name: SERIES_NAMES[3], points: latestPoints(sys.map(toPoint), n) },
-          { name: SERIES_NAMES[4], points: latestPoints(dia.map(toPoint), n) },
-        ],
-      };
-    }
-    const rows = loaded.rows[0];
-    const readings: Reading[] = rows.map((m) => ({
-      id: m.id,
-      when: m.when,
-      text: `${m.value} ${chart.unit}`,
-      eraseble: m.eraseble,
-      label: chart.title,
-    }));
-    return {
-      drawable: true,
-      count: rows.length,
-      readings,
-      series: (n: number) => [{ name: chart.title, points: latestPoints(rows.map(toPoint), n) }],
-    };
-  }, [loaded, chart]);
-
-  const count = view?.count ?? 0;
-  const n = latest ?? defaultLatest(count);
-  const bands = loaded.state === 'ok' ? loaded.bands : [];
-
-  return (
-    <Card
-      size="small"
-      className="vital-card"
-      title={`${chart.title} (${chart.unit})`}
-      extra={
-        <Space size="small">
-          {showLatestSelector(count) && (
-            <Space size={4}>
-              <Typography.Text type="secondary">Mostrar últimos</Typography.Text>
-              <Select
-                size="small"
-                aria-label={`Mostrar últimos: ${chart.title}`}
-                value={n}
-                style={{ width: 92 }}
-                onChange={setLatest}
-                options={latestOptions(count).map((o) => ({ value: o, label: o === count ? `Todos (${o})` : String(o) }))}
-              />
-            </Space>
-          )}
-          <Tooltip title="Recargar">
-            <Button size="small" icon={<ReloadOutlined />} aria-label={`Recargar ${chart.title}`} onClick={() => void load()} />
-          </Tooltip>
-        </Space>
-      }
-    >
-      {loaded.state === 'loading' && <Skeleton active paragraph={{ rows: 5 }} />}
-      {loaded.state === 'error' && (
-        <Alert
-          type="error"
-          showIcon
-          message={CHART_LOAD_ERROR}
-          action={
-            <Button size="small" onClick={() => void load()}>
-              Reintentar
-            </Button>
-          }
-        />
-      )}
-      {view && count === 0 && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={CHART_EMPTY} />}
-      {view && count > 0 && (
-        <>
-          {view.drawable ? (
-            <div className="vital-chart" data-testid={`chart-${chart.key}`} data-points={Math.min(n, count)}>
-              <Suspense fallback={<Skeleton.Node active style={{ width: '100%', height: 240 }} />}>
-                <MeasurementChart series={view.series(n)} bands={bands} unit={chart.unit} timeZone={timeZone} />
-              </Suspense>
-            </div>
-          ) : (
-            <Alert type="warning" showIcon message="Las lecturas sistólicas y diastólicas no coinciden; la gráfica no se puede dibujar." />
-          )}
-          {bands.length > 0 && (
-            <Space size={[4, 4]} wrap style={{ margin: '8px 0' }}>
-              {bands
-                .slice()
-                .reverse()
-                .map((b) => (
-                  <Tag key={b.key} color={b.color}>{`${b.label} (${b.from}–${b.to})`}</Tag>
-                ))}
-            </Space>
-          )}
-          <Typography.Text strong style={{ display: 'block', marginTop: 8 }}>
-            Últimas lecturas
-          </Typography.Text>
-          <List
-            size="small"
-            dataSource={view.readings.slice(0, LAST_READINGS)}
-            renderItem={(r) => (
-              <List.Item
-                actions={
-                  canDelete && r.eraseble
-                    ? [
-                        <Tooltip key="del" title="Eliminar medición">
-                          <Button
-                            type="text"
-                            size="small"
-                            danger
-                            icon={<DeleteOutlined />}
-                            aria-label={`Eliminar medición ${r.text} del ${formatWhen(r.when, timeZone)}`}
-                            onClick={() => onDelete(r)}
-                          />
-                        </Tooltip>,
-                      ]
-                    : []
-                }
-              >
-                <Typography.Text type="secondary">{formatWhen(r.when, timeZone)}</Typography.Text>
-                <Typography.Text strong>{r.text}</Typography.Text>
-              </List.Item>
-            )}
-          />
-        </>
-      )}
-    </Card>
-  );
-}
-
 /** Tab 'Signos' of the patient page: one chart per vital sign (01 §2). */
 export default function MeasurementsTab({ patient, active }: PatientTabProps) {
-  const [version, setVersion] = useState(0);
   const [recording, setRecording] = useState(false);
   const [deleting, setDeleting] = useState<Reading | null>(null);
-  // The cards load when mounted; afterwards, becoming the visible tab again reloads them (01 §2).
-  const mounted = useRef(false);
-  useEffect(() => {
-    if (mounted.current && active) setVersion((v) => v + 1);
-    mounted.current = true;
-  }, [active]);
   const canWrite = patient.permissions.edit;
   const blocked =
     patient.status === 0
@@ -251,20 +23,22 @@ export default function MeasurementsTab({ patient, active }: PatientTabProps) {
       : patient.status === 3
         ? 'El paciente está registrado como fallecido.'
         : null;
-  const refresh = () => setVersion((v) => v + 1);
+  const invalidate = useInvalidatePaths();
+  const refresh = () => void invalidate(`/patients/${patient.id}/measurements`, `/patients/${patient.id}/alarms`);
   // Every card's reads leave while the tab renders, not once the cards are on screen: the first
-  // render of the tab takes ~0.3 s of the main thread (bench, patient page in Chromium). A new
-  // version (reload, tab shown again) starts them again.
-  const pending = useMemo(() => {
-    void version;
-    return new Map(
-      CHARTS.map((chart) => {
-        const reads = fetchVital(patient.id, chart.elements as readonly number[]);
-        reads.catch(() => undefined); // answered by the card, which shows the error
-        return [chart.key, reads] as const;
-      }),
-    );
-  }, [patient.id, version]);
+  // render of the tab takes ~0.3 s of the main thread (bench, patient page in Chromium). The cards
+  // read the same cache entries; afterwards, becoming the visible tab again reloads them (01 §2).
+  const prefetch = usePrefetchCustom();
+  useMemo(() => {
+    for (const chart of CHARTS) {
+      for (const element of chart.elements) {
+        const readings = latestReadings(patient.id, element);
+        const ranges = alarmRanges(patient.id, element);
+        prefetch(readings.url, readings.query);
+        prefetch(ranges.url, ranges.query);
+      }
+    }
+  }, [prefetch, patient.id]);
 
   return (
     <div className="measurements-tab">
@@ -285,7 +59,7 @@ export default function MeasurementsTab({ patient, active }: PatientTabProps) {
               chart={chart}
               patientId={patient.id}
               timeZone={patient.time_zone}
-              pending={pending.get(chart.key)!}
+              active={active}
               canDelete={canWrite}
               onDelete={setDeleting}
             />

@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useCustomMutation, useList } from '@refinedev/core';
 import { Button, Card, Empty, Form, Input, List, Modal, Popconfirm, Select, Spin, Tag, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../../contract';
-import { notify } from '../../../providers/notification';
 import { EMPTY_OBSERVATIONS, formatDateTime, STAFF_OBSERVATION_TYPES } from '@vigia/contract/rules/record';
-import { deleteJson, errorMessage, getList, postJson } from '../../prompts/record-api';
+import { apiUrl, errorNotice, logOnly, NO_BODY, successNotice, useInvalidatePaths } from '../hooks/data';
 import { recordWriteState } from '../../prompts/record-access';
 import type { PatientTabProps } from '../types';
 import './record-tabs.css';
@@ -14,30 +14,24 @@ const TYPE_COLORS = ['blue', 'purple', 'green', 'orange', 'default', 'cyan'];
 
 /** Tab 'Anotaciones' of the patient page (01 §2). */
 export default function ObservationsTab({ patient, active }: PatientTabProps) {
-  const [notes, setNotes] = useState<Observation[]>([]);
-  const [loading, setLoading] = useState(false);
   const [creating, setCreating] = useState(false);
   const [type, setType] = useState<number | undefined>();
   const [text, setText] = useState('');
-  const [saving, setSaving] = useState(false);
   const { canWrite, reason } = recordWriteState(patient, 'clinical.write');
   const path = `/patients/${patient.id}/observations`;
-
-  const load = useCallback(async () => {
-    setLoading(true);
-    try {
-      setNotes((await getList<Observation>(path, { _start: 0, _end: 100 })).rows);
-    } catch (error) {
-      // 01 §8: a failed note list is only logged.
-      console.error('[vigia] anotaciones', error);
-    } finally {
-      setLoading(false);
-    }
-  }, [path]);
-
-  useEffect(() => {
-    if (active) void load();
-  }, [active, load]);
+  // Read while the tab is the visible one; showing it again reads afresh (01 §2).
+  const { query, result } = useList<Observation>({
+    resource: path.slice(1),
+    pagination: { currentPage: 1, pageSize: 100 },
+    queryOptions: { enabled: active },
+    // 01 §8: a failed note list is only logged.
+    errorNotification: logOnly('anotaciones'),
+  });
+  const notes = result.data;
+  const loading = query.isFetching;
+  const { mutate, mutation } = useCustomMutation();
+  const saving = mutation.isPending;
+  const refresh = useInvalidatePaths();
 
   const open = () => {
     setType(undefined);
@@ -45,30 +39,36 @@ export default function ObservationsTab({ patient, active }: PatientTabProps) {
     setCreating(true);
   };
 
-  const create = async () => {
+  const create = () => {
     if (type === undefined || !text.trim()) return;
-    setSaving(true);
-    try {
-      await postJson(path, { observation_type: type, value_text: text.trim() });
-      notify.success('Anotación creada');
-      setCreating(false);
-      await load();
-    } catch (error) {
-      notify.error(errorMessage(error, 'No fue posible crear la anotación'));
-    } finally {
-      setSaving(false);
-    }
+    mutate(
+      {
+        url: apiUrl(path),
+        method: 'post',
+        values: { observation_type: type, value_text: text.trim() },
+        successNotification: successNotice('Anotación creada'),
+        errorNotification: errorNotice('No fue posible crear la anotación'),
+      },
+      {
+        onSuccess: () => {
+          setCreating(false);
+          void refresh(path);
+        },
+      },
+    );
   };
 
-  const remove = async (note: Observation) => {
-    try {
-      await deleteJson(`${path}/${note.id}`);
-      notify.success('Anotación eliminada');
-      await load();
-    } catch (error) {
-      notify.error(errorMessage(error, 'No fue posible eliminar la anotación'));
-    }
-  };
+  const remove = (note: Observation) =>
+    mutate(
+      {
+        url: apiUrl(`${path}/${note.id}`),
+        method: 'delete',
+        values: NO_BODY,
+        successNotification: successNotice('Anotación eliminada'),
+        errorNotification: errorNotice('No fue posible eliminar la anotación'),
+      },
+      { onSuccess: () => void refresh(path) },
+    );
 
   return (
     <div className="record-tab">

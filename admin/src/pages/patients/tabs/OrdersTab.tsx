@@ -1,9 +1,11 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useList } from '@refinedev/core';
 import { Button, Card, Empty, Select, Space, Typography } from 'antd';
 import { AppstoreAddOutlined, PlusOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import type { PatientTabProps } from '../types';
-import { ordersApi, type Order } from '../../orders/orders.api';
+import type { Schemas } from '../../../contract';
+import { asFilters, logOnly, useInvalidatePaths } from '../hooks/data';
 import { OrdersTable, NAVIGATION_DELAY_MS } from '../../orders/OrdersTable';
 import { OrderStatusTag } from '../../orders/OrderStatusTag';
 import { SingleOrderDialog } from '../../orders/SingleOrderDialog';
@@ -11,37 +13,36 @@ import { BulkOrderDialog } from '../../orders/BulkOrderDialog';
 import { patientDateTime } from '../../orders/order-ui';
 import '../../orders/orders.css';
 
+type Order = Schemas['Order'];
+
 /** Tab 'Ordenes' (02 §2.2): create buttons, cards of orders to manage (filter '0'), history table (filter '3'). */
 export default function OrdersTab({ patient, active }: PatientTabProps) {
   const navigate = useNavigate();
-  const [toManage, setToManage] = useState<Order[]>([]);
-  const [history, setHistory] = useState<{ rows: Order[]; total: number; loading: boolean }>({ rows: [], total: 0, loading: true });
   const [type, setType] = useState<number | undefined>(undefined);
   const [paging, setPaging] = useState({ page: 1, size: 10 });
   const [dialog, setDialog] = useState<'single' | 'bulk' | null>(null);
   const canCreate = patient.permissions?.create_order === true;
+  const path = `/patients/${patient.id}/orders`;
+  const refresh = useInvalidatePaths();
+  const load = () => void refresh(path);
 
-  const load = useCallback(async () => {
-    try {
-      const [cards, table] = await Promise.all([
-        ordersApi.patientOrders(patient.id, { filter: '0', _start: 0, _end: 100 }),
-        ordersApi.patientOrders(patient.id, {
-          filter: '3',
-          type,
-          _start: (paging.page - 1) * paging.size,
-          _end: paging.page * paging.size,
-        }),
-      ]);
-      setToManage(cards.rows);
-      setHistory({ ...table, loading: false });
-    } catch (e) {
-      console.error(e); // 02 §8: failed list loads are only logged.
-      setHistory((h) => ({ ...h, loading: false }));
-    }
-  }, [patient.id, type, paging]);
-  useEffect(() => {
-    if (active) void load();
-  }, [active, load]);
+  // Read while the tab is the visible one; showing it again reads afresh. 02 §8: failed list loads are only logged.
+  const cards = useList<Order>({
+    resource: path.slice(1),
+    filters: asFilters({ filter: '0' }),
+    pagination: { currentPage: 1, pageSize: 100 },
+    queryOptions: { enabled: active },
+    errorNotification: logOnly('órdenes por programar'),
+  });
+  const table = useList<Order>({
+    resource: path.slice(1),
+    filters: asFilters({ filter: '3', type }),
+    pagination: { currentPage: paging.page, pageSize: paging.size },
+    queryOptions: { enabled: active, placeholderData: (previous) => previous },
+    errorNotification: logOnly('historial de órdenes'),
+  });
+  const toManage = cards.result.data;
+  const history = { rows: table.result.data, total: table.result.total ?? 0, loading: table.query.isFetching };
 
   return (
     <div>
@@ -108,8 +109,8 @@ export default function OrdersTab({ patient, active }: PatientTabProps) {
         pageLabel="Órdenes por página"
         onPage={(page, size) => setPaging({ page, size })}
       />
-      <SingleOrderDialog patientId={patient.id} open={dialog === 'single'} onClose={() => setDialog(null)} onCreated={() => void load()} />
-      <BulkOrderDialog patient={patient} open={dialog === 'bulk'} onClose={() => setDialog(null)} onCreated={() => void load()} />
+      <SingleOrderDialog patientId={patient.id} open={dialog === 'single'} onClose={() => setDialog(null)} onCreated={load} />
+      <BulkOrderDialog patient={patient} open={dialog === 'bulk'} onClose={() => setDialog(null)} onCreated={load} />
     </div>
   );
 }

@@ -1,10 +1,12 @@
 import { useState } from 'react';
-import { App, Button, Card, Col, DatePicker, Form, Row, Select, Typography } from 'antd';
+import { Button, Card, Col, DatePicker, Form, Row, Select, Typography } from 'antd';
 import { FilePdfOutlined, FileTextOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { CLINICAL_ELEMENTS } from '@vigia/contract/rules/vitals';
 import { openDownload } from '@vigia/contract/ui/open-download';
-import { measurementsApi } from '../../../charts/measurements.api';
+import { useCustom, useNotification } from '@refinedev/core';
+import type { Schemas } from '../../../contract';
+import { apiUrl } from '../hooks/data';
 import type { PatientTabProps } from '../types';
 
 const REPORT_ERROR = 'Error al generar el reporte';
@@ -51,15 +53,44 @@ function RangeFields({ value, onChange, prefix }: { value: Range; onChange: (r: 
   );
 }
 
+type DownloadLink = Schemas['DownloadLink'];
+
+/**
+ * A download link (D4) read on demand: `fetch` reads it for the current parameters. Its failure
+ * notifies through `openDownload`'s error callback, once for every click.
+ */
+function useDownloadLink(path: string, query: Record<string, string | number>) {
+  const { query: read } = useCustom<DownloadLink>({
+    url: apiUrl(path),
+    method: 'get',
+    config: { query },
+    queryOptions: { enabled: false, gcTime: 0 },
+    errorNotification: false,
+  });
+  return () =>
+    read.refetch().then((r) => {
+      if (r.isError || !r.data) throw r.error;
+      return r.data.data;
+    });
+}
+
 /** Tab 'Reportes': CSV and PDF downloads of the patient's readings for a period (01 §2, 03 §7). */
 export default function ReportsTab({ patient }: PatientTabProps) {
-  const { notification } = App.useApp();
+  const { open } = useNotification();
   const [csvRange, setCsvRange] = useState<Range>(defaultRange);
   const [pdfRange, setPdfRange] = useState<Range>(defaultRange);
   const [element, setElement] = useState<number>(ALL);
   const allowed = patient.permissions.get_reports;
-  const fail = () => notification.error({ message: REPORT_ERROR });
+  const fail = () => open?.({ type: 'error', message: REPORT_ERROR });
   const day = (d: Dayjs) => d.format('YYYY-MM-DD');
+  const csvLink = useDownloadLink(`/patients/${patient.id}/measurements`, {
+    start_at: day(csvRange[0]),
+    end_at: day(csvRange[1]),
+    ...(element === ALL ? {} : { clinical_element: element }),
+    format: 'csv',
+    order: 'desc',
+  });
+  const pdfLink = useDownloadLink(`/patients/${patient.id}/show_pdf`, { start_at: day(pdfRange[0]), end_at: day(pdfRange[1]) });
 
   return (
     <Row gutter={[16, 16]}>
@@ -79,22 +110,7 @@ export default function ReportsTab({ patient }: PatientTabProps) {
             <Form.Item label="Elemento Clínico" htmlFor="csv-element">
               <Select id="csv-element" value={element} onChange={setElement} options={ELEMENT_OPTIONS} />
             </Form.Item>
-            <Button
-              type="primary"
-              icon={<FileTextOutlined />}
-              disabled={!allowed}
-              onClick={() =>
-                void openDownload(
-                  () =>
-                    measurementsApi.csvLink(patient.id, {
-                      start_at: day(csvRange[0]),
-                      end_at: day(csvRange[1]),
-                      ...(element === ALL ? {} : { clinical_element: element }),
-                    }),
-                  fail,
-                )
-              }
-            >
+            <Button type="primary" icon={<FileTextOutlined />} disabled={!allowed} onClick={() => void openDownload(csvLink, fail)}>
               Descargar CSV
             </Button>
           </Form>
@@ -113,14 +129,7 @@ export default function ReportsTab({ patient }: PatientTabProps) {
           </Typography.Paragraph>
           <Form layout="vertical">
             <RangeFields prefix="pdf" value={pdfRange} onChange={setPdfRange} />
-            <Button
-              type="primary"
-              icon={<FilePdfOutlined />}
-              disabled={!allowed}
-              onClick={() =>
-                void openDownload(() => measurementsApi.pdfLink(patient.id, { start_at: day(pdfRange[0]), end_at: day(pdfRange[1]) }), fail)
-              }
-            >
+            <Button type="primary" icon={<FilePdfOutlined />} disabled={!allowed} onClick={() => void openDownload(pdfLink, fail)}>
               Descargar PDF
             </Button>
           </Form>

@@ -1,9 +1,9 @@
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
+import { useCustom, useCustomMutation } from '@refinedev/core';
 import { Button, Card, Empty, Form, Input, Modal, Select, Spin, Table, Tag, Tooltip, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../../contract';
-import { notify } from '../../../providers/notification';
-import { errorMessage, getJson, postJson } from '../../prompts/record-api';
+import { apiUrl, errorNotice, logOnly, successNotice, useInvalidatePaths } from '../hooks/data';
 import { recordWriteState } from '../../prompts/record-access';
 import type { PatientTabProps } from '../types';
 import './record-tabs.css';
@@ -66,58 +66,58 @@ function VariableCard({ variable }: { variable: Variable }) {
 
 /** Tab 'Variables' of the patient page (01 §2): clinical variables with their values. */
 export default function VariablesTab({ patient, active }: PatientTabProps) {
-  const [variables, setVariables] = useState<Variable[] | null>(null);
-  const [catalogue, setCatalogue] = useState<CatalogueVariable[]>([]);
   const [adding, setAdding] = useState(false);
   const [choice, setChoice] = useState<number | undefined>();
   const [value, setValue] = useState('');
-  const [saving, setSaving] = useState(false);
   const { canWrite, reason } = recordWriteState(patient, 'clinical.write');
   const path = `/patients/${patient.id}/clinical_observations`;
+  // Read while the tab is the visible one; showing it again reads afresh (01 §2).
+  const { query } = useCustom<Variable[]>({
+    url: apiUrl(path),
+    method: 'get',
+    queryOptions: { enabled: active },
+    // 01 §8: a failed clinical-variable list is only logged.
+    errorNotification: logOnly('variables clínicas'),
+  });
+  // Becoming visible again shows the spinner until the fresh answer, as on the first read.
+  const variables = query.isFetching ? null : query.isError ? [] : (query.data?.data ?? null);
+  // The catalogue is read once, with the first 'Registrar valor'.
+  const [wantCatalogue, setWantCatalogue] = useState(false);
+  const catalogueQuery = useCustom<CatalogueVariable[]>({
+    url: apiUrl('/clinical_variables'),
+    method: 'get',
+    queryOptions: { enabled: wantCatalogue, staleTime: Infinity },
+    errorNotification: errorNotice('No fue posible cargar las variables clínicas'),
+  });
+  const catalogue = catalogueQuery.query.data?.data ?? [];
+  const { mutate, mutation } = useCustomMutation();
+  const saving = mutation.isPending;
+  const refresh = useInvalidatePaths();
 
-  const load = useCallback(async () => {
-    try {
-      setVariables(await getJson<Variable[]>(path));
-    } catch (error) {
-      // 01 §8: a failed clinical-variable list is only logged.
-      console.error('[vigia] variables clínicas', error);
-      setVariables([]);
-    }
-  }, [path]);
-
-  useEffect(() => {
-    if (active) {
-      setVariables(null);
-      void load();
-    }
-  }, [active, load]);
-
-  const open = async () => {
+  const open = () => {
     setChoice(undefined);
     setValue('');
     setAdding(true);
-    if (!catalogue.length) {
-      try {
-        setCatalogue(await getJson<CatalogueVariable[]>('/clinical_variables'));
-      } catch (error) {
-        notify.error(errorMessage(error, 'No fue posible cargar las variables clínicas'));
-      }
-    }
+    setWantCatalogue(true);
   };
 
-  const save = async () => {
+  const save = () => {
     if (choice === undefined || !value.trim()) return;
-    setSaving(true);
-    try {
-      await postJson(path, { clinical_variable_id: choice, value: value.trim() });
-      notify.success('Valor registrado');
-      setAdding(false);
-      await load();
-    } catch (error) {
-      notify.error(errorMessage(error, 'No fue posible registrar el valor'));
-    } finally {
-      setSaving(false);
-    }
+    mutate(
+      {
+        url: apiUrl(path),
+        method: 'post',
+        values: { clinical_variable_id: choice, value: value.trim() },
+        successNotification: successNotice('Valor registrado'),
+        errorNotification: errorNotice('No fue posible registrar el valor'),
+      },
+      {
+        onSuccess: () => {
+          setAdding(false);
+          void refresh(path);
+        },
+      },
+    );
   };
 
   const selected = catalogue.find((v) => v.id === choice);

@@ -1,0 +1,37 @@
+import { useCustom } from '@refinedev/core';
+import type { Schemas } from '../../../contract';
+import { apiUrl, logOnly } from './data';
+
+export type Option = { value: number; label: string };
+type ListingName = Schemas['ListName'];
+type IdTypeFull = Schemas['IdTypeFull'];
+
+const NONE: never[] = [];
+
+/**
+ * A catalogue listing (countries, blood types, ...) as select options; read once a session (the
+ * catalogues do not change while the app is open). A failure means no options, logged only.
+ */
+export function useListing(name: ListingName, countryId?: number, enabled = true): Option[] {
+  const { query } = useCustom<Schemas['Listing']>({
+    url: apiUrl(`/listings/${name}`),
+    method: 'get',
+    config: { query: countryId ? { country_id: countryId } : undefined },
+    queryOptions: { enabled, staleTime: Infinity },
+    errorNotification: logOnly(`listado ${name}`),
+  });
+  const data = query.data?.data?.data;
+  return data ? Object.entries(data).map(([value, label]) => ({ value: Number(value), label })) : NONE;
+}
+
+/** Id types of a country with their validation regex (the id-number rule reloads with them, 01 §5). */
+export function useIdTypes(countryId: number | undefined): IdTypeFull[] {
+  const { query } = useCustom<{ data: IdTypeFull[] }>({
+    url: apiUrl('/listings/id_types_full'),
+    method: 'get',
+    config: { query: { country_id: countryId } },
+    queryOptions: { enabled: !!countryId, staleTime: Infinity },
+    errorNotification: logOnly('tipos de documento'),
+  });
+  return (countryId && query.data?.data?.data) || NONE;
+}
