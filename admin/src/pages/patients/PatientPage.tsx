@@ -7,7 +7,8 @@ import type { Session } from '../../contract';
 import { usePageTitle } from '../../layout/usePageTitle';
 import type { VigiaHttpError } from '../../providers/errors';
 import { readSession } from '../../session';
-import { apiUrl, errorNotice, errorNoticeOnline, NO_BODY, serverSuccess } from './hooks/data';
+import { apiUrl, NO_BODY } from '../../providers/data';
+import { serverError, serverErrorOnline, serverSuccess } from '../../providers/notices';
 import { usePatientUpdate, type PatientUpdated } from './hooks/usePatientUpdate';
 import {
   AlertsCountCard,
@@ -54,7 +55,7 @@ export default function PatientPage() {
     resource: 'patients',
     id,
     meta: { reload: params.get('reload') ?? undefined },
-    errorNotification: errorNoticeOnline('No fue posible cargar la ficha del paciente'),
+    errorNotification: serverErrorOnline('No fue posible cargar la ficha del paciente'),
   });
   const failure = query.error;
   const invalidate = useInvalidate();
@@ -105,7 +106,7 @@ export default function PatientPage() {
         method: 'delete',
         values: NO_BODY,
         successNotification: serverSuccess('Acceso al portal desbloqueado'),
-        errorNotification: errorNotice('No fue posible desbloquear el acceso al portal'),
+        errorNotification: serverError('No fue posible desbloquear el acceso al portal'),
       },
       { onSuccess: load },
     );
@@ -170,7 +171,7 @@ export default function PatientPage() {
       </Row>
       {activeTab && (
         <Card className="patient-tabs-card">
-          <PatientTabs tabs={tabs} activeKey={activeTab} onChange={showTab} patient={patient} reload={load} />
+          <PatientTabs tabs={tabs} activeKey={activeTab} onChange={showTab} patient={patient} />
         </Card>
       )}
       {Dialog && (

@@ -5,7 +5,8 @@ import { MESSAGES } from '@vigia/contract/rules/validation';
 import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { useCustom } from '@refinedev/core';
-import { apiUrl, useGetOnDemand } from '../../providers/data';
+import { apiUrl } from '../../providers/data';
+import { useGetOnDemand } from '../../providers/queries';
 import type { Schemas } from '../../contract';
 import './reports.css';
 

@@ -6,7 +6,9 @@ import { DELETION_REASON_MAX, DELETION_REASON_MESSAGE, validateDeletionReason, v
 import { useCustomMutation } from '@refinedev/core';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import type { Schemas } from '../../../contract';
-import { apiUrl, fieldErrors, formErrorNotice, successNotice } from '../hooks/data';
+import { apiUrl } from '../../../providers/data';
+import { fieldErrors } from '../../../providers/errors';
+import { formError, success } from '../../../providers/notices';
 
 const RECORD_FIELDS = ['value', 'systolic', 'diastolic', 'when'] as const;
 
@@ -73,9 +75,9 @@ export function RecordDialog({
         url: apiUrl(`/patients/${patientId}/measurements`),
         method: 'post',
         values: body,
-        successNotification: successNotice('Medición registrada correctamente'),
+        successNotification: success('Medición registrada correctamente'),
         // A 400 about one of the form's fields shows on that field instead.
-        errorNotification: formErrorNotice('No fue posible registrar la medición', RECORD_FIELDS),
+        errorNotification: formError('No fue posible registrar la medición', RECORD_FIELDS),
       },
       { onSuccess: onSaved, onError: (error) => form.setFields(fieldErrors(error, RECORD_FIELDS)) },
     );
@@ -159,7 +161,7 @@ export function DeleteDialog({
         url: apiUrl(`/patients/${patientId}/measurements/${reading.id}`),
         method: 'put',
         values: { status: 1, comment: comment.trim() },
-        successNotification: successNotice('Medición eliminada'),
+        successNotification: success('Medición eliminada'),
         errorNotification: { type: 'error', message: MEASUREMENT_DELETE_ERROR },
       },
       { onSuccess: onDeleted },
