@@ -9,7 +9,7 @@ import esLocale from '@fullcalendar/core/locales/es';
 import type { DatesSetArg, EventClickArg } from '@fullcalendar/core';
 import { Button, Descriptions, Form, Input, Modal, Select, Space, Tag, Typography } from 'antd';
 import { MESSAGES } from '@vigia/contract/rules/validation';
-import { localParts, localToUtc } from '@vigia/contract/rules/activities';
+import { localParts, localToUtc } from '@vigia/contract/rules/dates';
 import { ACTIVITY_STATUS_COLORS, ACTIVITY_STATUS_NAMES, hourOptions, patientDateTime, patientInstant } from './order-ui';
 import type { Schemas } from '../../contract';
 import { apiUrl } from '../../providers/data';

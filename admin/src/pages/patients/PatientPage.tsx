@@ -6,7 +6,8 @@ import { useCustomMutation, useGetIdentity, useInvalidate, useOne } from '@refin
 import type { Session } from '../../contract';
 import { usePageTitle } from '../../layout/usePageTitle';
 import type { VigiaHttpError } from '../../providers/errors';
-import { readSession } from '../../session';
+import { readSession, staffTimeZone } from '../../session';
+import { formatWhen } from '@vigia/contract/rules/dates';
 import { apiUrl, NO_BODY } from '../../providers/data';
 import { serverError, serverErrorOnline, serverSuccess } from '../../providers/notices';
 import { usePatientUpdate, type PatientUpdated } from './hooks/usePatientUpdate';
@@ -134,7 +135,7 @@ export default function PatientPage() {
           showIcon
           className="patient-banner"
           message="Acceso al portal bloqueado por códigos fallidos"
-          description={`El paciente podrá intentarlo de nuevo después del ${new Date(patient.portal_locked_until).toLocaleString('es-CO')}.`}
+          description={`El paciente podrá intentarlo de nuevo después del ${formatWhen(patient.portal_locked_until, user?.time_zone || staffTimeZone())}.`}
           action={
             patient.permissions.edit && (
               <Button size="small" onClick={unlockPortal}>
