@@ -5,6 +5,7 @@ import { CHARTS, MEASUREMENT_DELETE_ERROR } from '@vigia/contract/rules/charts';
 import { DELETION_REASON_MAX, DELETION_REASON_MESSAGE, validateDeletionReason, validateVitalValue } from '@vigia/contract/rules/vitals';
 import { useCustomMutation } from '@refinedev/core';
 import { formatWhen } from '@vigia/contract/rules/dates';
+import { elementUnit } from '@vigia/contract/rules/alarms';
 import type { Schemas } from '../../../contract';
 import { apiUrl } from '../../../providers/data';
 import { fieldErrors } from '../../../providers/errors';
@@ -106,12 +107,12 @@ export function RecordDialog({
         {isPressure ? (
           <Row gutter={12}>
             <Col span={12}>
-              <Form.Item name="systolic" label="Sistólica (mmHg)" rules={[rule(3)]}>
+              <Form.Item name="systolic" label={`Sistólica (${elementUnit(3)})`} rules={[rule(3)]}>
                 <Input inputMode="decimal" maxLength={5} />
               </Form.Item>
             </Col>
             <Col span={12}>
-              <Form.Item name="diastolic" label="Diastólica (mmHg)" rules={[rule(4)]}>
+              <Form.Item name="diastolic" label={`Diastólica (${elementUnit(4)})`} rules={[rule(4)]}>
                 <Input inputMode="decimal" maxLength={5} />
               </Form.Item>
             </Col>
