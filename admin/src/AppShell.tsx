@@ -3,7 +3,6 @@ import { Route, Routes } from 'react-router';
 import { App as AntdApp } from 'antd';
 import { Refine } from '@refinedev/core';
 import routerProvider from '@refinedev/react-router';
-import { crudRoutes } from './crud/routes';
 import MainLayout from './layout/MainLayout';
 import { PLACEHOLDER_SECTIONS } from './pages/placeholder/sections';
 import { accessControlProvider } from './providers/access';
@@ -11,22 +10,8 @@ import { authProvider } from './providers/auth';
 import { dataProvider } from './providers/data';
 import { i18nProvider } from './providers/i18n';
 import { notificationProvider } from './providers/notification';
-import { resources } from './resources';
-import { refineResources } from './resources/registry';
-import { patientRoutes } from './pages/patients/routes';
-import { orderRoutes } from './pages/orders/routes';
-import { alertRoutes } from './pages/alerts/routes';
-import { encounterRoutes } from './pages/encounters/routes';
-import { stockRoutes } from './pages/stocks/routes';
-import { unknownMessageRoutes } from './pages/unknown_messages/routes';
-import { integrationRoutes } from './pages/integrations/routes';
-import { webhookRoutes } from './pages/webhooks/routes';
-import { reportRoutes } from './pages/reports/routes';
-import { clientPromptRoutes } from './pages/client_prompts/routes';
-import { promptRoutes } from './pages/prompts/routes';
-import { auditRoutes } from './pages/audit/routes';
+import { refineResources, registeredScreens } from './resources/registry';
 
-const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage'));
 const NotFoundPage = lazy(() => import('./pages/not-found/NotFoundPage'));
 const PlaceholderPage = lazy(() => import('./pages/placeholder/PlaceholderPage'));
 
@@ -61,20 +46,9 @@ export default function AppShell() {
       >
         <Routes>
           <Route element={<MainLayout />}>
-            <Route path="/dashboard" element={<DashboardPage />} />
-            {resources.flatMap(crudRoutes)}
-            {patientRoutes}
-            {orderRoutes}
-            {alertRoutes}
-            {stockRoutes}
-            {encounterRoutes}
-            {unknownMessageRoutes}
-            {integrationRoutes}
-            {webhookRoutes}
-            {reportRoutes}
-            {clientPromptRoutes}
-            {promptRoutes}
-            {auditRoutes}
+            {registeredScreens.map(({ path, element }) => (
+              <Route key={path} path={path} element={element} />
+            ))}
             {PLACEHOLDER_SECTIONS.map(({ path, title }) => (
               <Route key={path} path={path} element={<PlaceholderPage key={path} title={title} />} />
             ))}

@@ -1,6 +1,6 @@
 /// <reference types="vite/client" />
 
 declare module '*.yaml' {
-  const document: import('./crud/schema-rules').OpenApiDocument;
+  const document: import('@vigia/contract/rules/schema').OpenApiDocument;
   export default document;
 }

@@ -1,7 +1,7 @@
 import { useCustom } from '@refinedev/core';
 import { CHART_MAX_POINTS, type AlarmRange } from '@vigia/contract/rules/charts';
 import type { Schemas } from '../contract';
-import { apiUrl } from '../pages/patients/hooks/data';
+import { apiUrl } from '../providers/data';
 
 export type Measurement = Schemas['Measurement'];
 

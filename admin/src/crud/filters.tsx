@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { DatePicker, Input, Radio, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { tagColor } from './palette';
-import { enumOptions, type JsonSchema } from './schema-rules';
+import type { JsonSchema } from '@vigia/contract/rules/schema';
+import { enumOptions } from './schema-rules';
 import type { FilterDeclaration } from './types';
 
 const SEARCH_DELAY_MS = 350;

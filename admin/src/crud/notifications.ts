@@ -1,6 +1,5 @@
-import type { OpenNotificationParams } from '@refinedev/core';
 import type { AnyResource } from './types';
-import { serverError } from '../providers/notices';
+import { serverError, success } from '../providers/notices';
 
 /** The server's Spanish message is the notification (a 403 reads e.g. 'Solo un administrador...'). */
 export const serverErrorNotification = serverError();
@@ -12,7 +11,7 @@ export function crudNotifications(resource: AnyResource, action: 'create' | 'edi
     delete: resource.labels.deleted ?? 'Registro eliminado correctamente',
   }[action];
   return {
-    successNotification: (): OpenNotificationParams => ({ type: 'success', message: text }),
+    successNotification: success(text),
     errorNotification: (error?: unknown) => serverErrorNotification(error),
   };
 }

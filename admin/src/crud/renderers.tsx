@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { contractDoc } from './contract-doc';
-import { enumLabel, resolveSchema, type JsonSchema } from './schema-rules';
+import { resolveSchema, type JsonSchema } from '@vigia/contract/rules/schema';
+import { enumLabel } from './schema-rules';
 import type { ColumnDeclaration, StatusValue, Tone } from './types';
 import { ColorChip } from './ColorChip';
 

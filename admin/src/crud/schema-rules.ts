@@ -4,42 +4,18 @@
  */
 import type { FormRule } from 'antd';
 import { MESSAGES, validateEmail, validateUrl } from '@vigia/contract/rules/validation';
+import {
+  lookupRef,
+  resolveSchema,
+  typesOf,
+  type JsonSchema,
+  type OpenApiDocument,
+  type OpenApiParameter,
+} from '@vigia/contract/rules/schema';
 
-export type JsonSchema = {
-  $ref?: string;
-  type?: string | string[];
-  enum?: unknown[];
-  const?: unknown;
-  format?: string;
-  minLength?: number;
-  maxLength?: number;
-  minimum?: number;
-  maximum?: number;
-  pattern?: string;
-  minItems?: number;
-  maxItems?: number;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  oneOf?: JsonSchema[];
-  anyOf?: JsonSchema[];
-  allOf?: JsonSchema[];
-  default?: unknown;
-  description?: string;
-  'x-message'?: string;
-  'x-labels'?: Record<string, string>;
-};
-
-type Parameter = { $ref?: string; name?: string; in?: string; required?: boolean; schema?: JsonSchema };
-
-export type OpenApiDocument = {
-  openapi: string;
-  paths: Record<string, Record<string, { parameters?: Parameter[] } | undefined>>;
-  components: {
-    schemas: Record<string, JsonSchema>;
-    parameters?: Record<string, Parameter>;
-  };
-};
+/** The contract's reader of openapi.yaml (types, references, nullable folding); re-exported for the screens' tests. */
+export type { JsonSchema, OpenApiDocument } from '@vigia/contract/rules/schema';
+export { resolveSchema };
 
 export type FieldKind = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
 
@@ -89,67 +65,6 @@ export const OPTION_MESSAGE = 'Seleccione una opción de la lista';
 const TEXTAREA_FROM = 200;
 /** Up to this many options an enum shows as radio buttons instead of a drop-down. */
 const RADIO_UP_TO = 3;
-
-function lookup(doc: OpenApiDocument, ref: string): JsonSchema | Parameter {
-  const prefix = '#/components/';
-  if (!ref.startsWith(prefix)) throw new Error(`Referencia no soportada: ${ref}`);
-  const [section, name] = ref.slice(prefix.length).split('/');
-  const target = (doc.components as Record<string, Record<string, JsonSchema> | undefined>)[section]?.[name];
-  if (!target) throw new Error(`Referencia inexistente: ${ref}`);
-  return target;
-}
-
-function typesOf(schema: JsonSchema): string[] {
-  if (schema.type === undefined) return [];
-  return Array.isArray(schema.type) ? schema.type : [schema.type];
-}
-
-/**
- * Follows `$ref`, merges `allOf`, and folds `oneOf`/`anyOf` that only add `null` into a nullable
- * schema. The result has no references left at its top level.
- */
-export function resolveSchema(doc: OpenApiDocument, schema: JsonSchema): { schema: JsonSchema; nullable: boolean } {
-  if (schema.$ref) {
-    const { $ref, ...siblings } = schema;
-    const target = resolveSchema(doc, lookup(doc, $ref) as JsonSchema);
-    return { schema: { ...target.schema, ...siblings }, nullable: target.nullable };
-  }
-
-  if (schema.allOf) {
-    const { allOf, ...rest } = schema;
-    let merged: JsonSchema = { ...rest };
-    let nullable = false;
-    for (const part of allOf) {
-      const resolved = resolveSchema(doc, part);
-      nullable ||= resolved.nullable;
-      merged = {
-        ...merged,
-        ...resolved.schema,
-        properties: { ...merged.properties, ...resolved.schema.properties },
-        required: [...(merged.required ?? []), ...(resolved.schema.required ?? [])],
-      };
-    }
-    return { schema: merged, nullable };
-  }
-
-  const variants = schema.oneOf ?? schema.anyOf;
-  if (variants) {
-    const nonNull = variants.filter((v) => !(typesOf(v).length === 1 && typesOf(v)[0] === 'null'));
-    const nullable = nonNull.length < variants.length;
-    if (nonNull.length === 1) {
-      const { oneOf: _o, anyOf: _a, ...rest } = schema;
-      const inner = resolveSchema(doc, nonNull[0]);
-      return { schema: { ...inner.schema, ...rest }, nullable: nullable || inner.nullable };
-    }
-    return { schema, nullable };
-  }
-
-  const types = typesOf(schema);
-  const nullable = types.includes('null') || (schema.enum?.includes(null) ?? false);
-  const concrete = types.filter((t) => t !== 'null');
-  if (concrete.length === 1 && types.length > 1) return { schema: { ...schema, type: concrete[0] }, nullable };
-  return { schema, nullable };
-}
 
 /** A named object schema from `components.schemas`, with `allOf` parts merged. */
 export function objectSchema(doc: OpenApiDocument, name: string): JsonSchema {
@@ -389,7 +304,7 @@ export function listCapabilities(doc: OpenApiDocument, resource: string): { sort
   const sortable: string[] = [];
   const filters: Record<string, JsonSchema> = {};
   for (const raw of operation?.parameters ?? []) {
-    const parameter = raw.$ref ? (lookup(doc, raw.$ref) as Parameter) : raw;
+    const parameter = raw.$ref ? (lookupRef(doc, raw.$ref) as OpenApiParameter) : raw;
     if (parameter.in !== 'query' || !parameter.name || !parameter.schema) continue;
     const schema = resolveSchema(doc, parameter.schema).schema;
     if (parameter.name === '_sort') sortable.push(...((schema.enum ?? []) as string[]));

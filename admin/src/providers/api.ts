@@ -3,7 +3,7 @@ import { readToken } from '../session';
 import { fromResponse } from './errors';
 
 /**
- * Minimal fetch client for the session calls. The login page uses it, so it stays free of axios
+ * Minimal fetch client for the session calls. The login page uses it, so it stays free of the data provider
  * and Refine; failures reject with the same HttpError shape as the data provider's.
  */
 export async function apiRequest<T>(

@@ -1,26 +1,43 @@
 import simpleRestDataProvider from '@refinedev/simple-rest';
-import { useCallback } from 'react';
-import {
-  useDataProvider,
-  useNotification,
-  useOnError,
-  type CustomResponse,
-  type DataProvider,
-  type OpenNotificationParams,
-} from '@refinedev/core';
+import type { CrudFilter, CustomResponse, DataProvider } from '@refinedev/core';
 import { API_URL } from '../constants';
 import { http } from './http';
-import { serverError } from './notices';
+
+/**
+ * The data provider (the app's one HTTP path: screens read and write through Refine's hooks, which
+ * call this) and the small pieces its callers pass it: absolute URLs, query parameters, bodies.
+ */
 
 const rest = simpleRestDataProvider(API_URL, http);
+
+/** Query parameters of an API call. */
+export type QueryParams = Record<string, unknown>;
 
 /** A custom answer; `total` is the `X-Total-Count` header when the API sends one (paged listings). */
 export type CustomAnswer<T> = CustomResponse<T> & { total?: number };
 
-/** Drops empty query values, as the hand-written clients did (`?q=` is never sent). */
-function cleanQuery(query: unknown): Record<string, unknown> | undefined {
-  if (!query || typeof query !== 'object') return undefined;
-  return Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== null && v !== ''));
+/** The full URL of an API path (`/patients/7/orders`), as useCustom / useCustomMutation want it. */
+export const apiUrl = (path: string) => `${API_URL}${path}`;
+
+/** Query parameters without the empty ones: the API reads `x=` as a value (`?q=` is never sent). */
+export function cleanQuery(params: QueryParams | undefined): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(params ?? {}).filter(([, v]) => v !== undefined && v !== null && v !== ''));
+}
+
+/**
+ * Query parameters as `useList` filters (`field=value`), for lists that page with their own
+ * parameters (`page`, `per_page`); use with `pagination: { mode: 'off' }`.
+ */
+export function asFilters(params: QueryParams): CrudFilter[] {
+  return Object.entries(cleanQuery(params)).map(([field, value]) => ({ field, operator: 'eq', value }));
+}
+
+/** `values` of a DELETE through `useCustomMutation`: no request body at all (not `{}`). */
+export const NO_BODY = undefined as unknown as Record<string, never>;
+
+/** The listing total a custom answer carried (0 when none). */
+export function totalOf(answer: CustomResponse<unknown> | undefined): number {
+  return (answer as CustomAnswer<unknown> | undefined)?.total ?? 0;
 }
 
 /**
@@ -43,47 +60,3 @@ export const dataProvider: DataProvider = {
     return { data: response.data, ...(total === undefined ? {} : { total: Number(total) }) } as CustomAnswer<never>;
   },
 };
-
-/** The full URL of an API path, for useCustom / useCustomMutation. */
-export const apiUrl = (path: string) => `${API_URL}${path}`;
-
-/** The listing total a custom answer carried (0 when none). */
-export function totalOf(answer: CustomResponse<unknown> | undefined): number {
-  return (answer as CustomAnswer<unknown> | undefined)?.total ?? 0;
-}
-
-type OnDemandOptions<T> = {
-  query?: Record<string, unknown>;
-  successNotification?: (data: T) => OpenNotificationParams | false;
-  /** Default: the server's message (providers/notices.ts). */
-  errorNotification?: ((error: unknown) => OpenNotificationParams | false) | false;
-};
-
-/**
- * A GET asked on a click rather than on render (a download link, 'Validar' of the webhook), through
- * the data provider like the hooks: the same HttpError, the same notifications, a 401 ends the
- * session. The promise rejects on failure, after notifying.
- */
-export function useGetOnDemand() {
-  const dataProviders = useDataProvider();
-  const { open } = useNotification();
-  const { mutate: checkError } = useOnError();
-  return useCallback(
-    async <T>(path: string, options: OnDemandOptions<T> = {}): Promise<T> => {
-      const custom = dataProviders().custom;
-      if (!custom) throw new Error('The data provider has no custom method');
-      try {
-        const { data } = (await custom({ url: apiUrl(path), method: 'get', query: options.query })) as { data: T };
-        const notice = options.successNotification?.(data);
-        if (notice) open?.(notice);
-        return data;
-      } catch (error) {
-        checkError(error);
-        const notice = options.errorNotification === false ? false : (options.errorNotification ?? serverError())(error);
-        if (notice) open?.(notice);
-        throw error;
-      }
-    },
-    [dataProviders, open, checkError],
-  );
-}

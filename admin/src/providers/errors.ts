@@ -37,12 +37,24 @@ export function isHttpError(error: unknown): error is VigiaHttpError {
   );
 }
 
-/** A failed save's per-field messages for an antd form's setFields (empty when there are none). */
-export function fieldErrors<V>(error: unknown): { name: keyof V & string; errors: string[] }[] {
+/**
+ * A failed save's per-field messages (a 400's `errors`) for an antd form's setFields; with `fields`,
+ * only those of the form's own fields. Empty when there are none.
+ */
+export function fieldErrors<V = Record<string, unknown>, F extends keyof V & string = keyof V & string>(
+  error: unknown,
+  fields?: readonly F[],
+): { name: F; errors: string[] }[] {
   const map = isHttpError(error) ? error.errors : undefined;
   if (!map) return [];
-  return Object.entries(map).map(([name, errors]) => ({
-    name: name as keyof V & string,
-    errors: ([] as string[]).concat(errors as string[]),
-  }));
+  return Object.entries(map)
+    .filter(([name]) => !fields || (fields as readonly string[]).includes(name))
+    .map(([name, value]) => ({
+      name: name as F,
+      errors: Array.isArray(value)
+        ? value.map(String)
+        : typeof value === 'string'
+          ? [value]
+          : [String((value as { key?: string } | undefined)?.key ?? '')],
+    }));
 }

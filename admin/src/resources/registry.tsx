@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode } from 'react';
 import type { ResourceProps } from '@refinedev/core';
 import {
   AlertOutlined,
@@ -20,6 +20,7 @@ import {
   UserAddOutlined,
   UserOutlined,
 } from '@ant-design/icons';
+import { crudScreens, type Screen } from '../crud/routes';
 import { basePath, type AnyResource } from '../crud/types';
 import { alarms } from './alarms';
 import { moves } from './moves';
@@ -42,12 +43,32 @@ export type MenuMeta = {
   /** A second menu entry for the create screen (01 §2: 'Nuevo paciente'). */
   createLabel?: string;
   createIcon?: ReactNode;
+  /** The routed screens this resource owns (AppShell derives its `<Route>`s from them). */
+  screens?: Screen[];
 };
+
+/** The hand-built pages, each loaded when first shown. */
+const DashboardPage = lazy(() => import('../pages/dashboard/DashboardPage'));
+const PatientsListPage = lazy(() => import('../pages/patients/PatientsListPage'));
+const PatientPage = lazy(() => import('../pages/patients/PatientPage'));
+const OrderDetailPage = lazy(() => import('../pages/orders/OrderDetailPage'));
+const ActivitiesPage = lazy(() => import('../pages/activities/ActivitiesPage'));
+const AlertsManagerPage = lazy(() => import('../pages/alerts/AlertsManagerPage'));
+const AlertDetailPage = lazy(() => import('../pages/alerts/AlertDetailPage'));
+const StockPage = lazy(() => import('../pages/stocks/StockPage'));
+const TagPromptsPage = lazy(() => import('../pages/prompts/TagPromptsPage'));
+const ClientPromptsPage = lazy(() => import('../pages/client_prompts/ClientPromptsPage'));
+const WebhooksPage = lazy(() => import('../pages/webhooks/WebhooksPage'));
+const IntegrationsPage = lazy(() => import('../pages/integrations/IntegrationsPage'));
+const UnknownMessagesPage = lazy(() => import('../pages/unknown_messages/UnknownMessagesPage'));
+const ReportsPage = lazy(() => import('../pages/reports/ReportsPage'));
+const AuditPage = lazy(() => import('../pages/audit/AuditPage'));
+const EncounterPage = lazy(() => import('../pages/encounters/EncounterPage'));
 
 const CONFIGURATION = 'configuration';
 
-/** A generic CRUD resource (crud/), routes per action. */
-function crud(resource: AnyResource, meta: MenuMeta): ResourceProps {
+/** A generic CRUD resource (crud/), routes per action; `more` are its hand-built screens (a record's own page). */
+function crud(resource: AnyResource, meta: MenuMeta, more: Screen[] = []): ResourceProps {
   const path = basePath(resource);
   return {
     name: resource.name,
@@ -55,45 +76,77 @@ function crud(resource: AnyResource, meta: MenuMeta): ResourceProps {
     create: `${path}/create`,
     edit: `${path}/edit/:id`,
     show: resource.detail ? undefined : `${path}/show/:id`,
-    meta: { label: resource.labels.list, ...meta },
+    meta: { label: resource.labels.list, ...meta, screens: [...crudScreens(resource), ...more] },
   };
 }
 
-/** A hand-built screen: its resource name, its list route and its menu entry. */
-function screen(name: string, list: string, meta: MenuMeta): ResourceProps {
-  return { name, list, meta };
+/** A hand-built screen: its resource name, its list route and page, its menu entry, and the screens it leads to. */
+function screen(name: string, list: string, page: ReactNode, meta: MenuMeta, more: Screen[] = []): ResourceProps {
+  return { name, list, meta: { ...meta, screens: [{ path: list, element: page }, ...more] } };
 }
 
 /**
  * Every resource and hand-built screen, in menu order (01 §2). `<Refine resources>` registers this
- * list and the side menu is derived from it; the menu shows all items to everyone.
+ * list, and the side menu and the routes are derived from it; the menu shows all items to everyone.
  */
 export const refineResources: ResourceProps[] = [
-  screen('dashboard', '/dashboard', { label: 'Dashboard', icon: <DashboardOutlined /> }),
+  screen('dashboard', '/dashboard', <DashboardPage />, { label: 'Dashboard', icon: <DashboardOutlined /> }),
   {
     name: 'patients',
     list: '/patients',
     create: '/patients/new',
-    meta: { label: 'Pacientes', icon: <TeamOutlined />, createLabel: 'Nuevo paciente', createIcon: <UserAddOutlined /> },
+    meta: {
+      label: 'Pacientes',
+      icon: <TeamOutlined />,
+      createLabel: 'Nuevo paciente',
+      createIcon: <UserAddOutlined />,
+      // The list, the new-patient dialog over it (sidebar 'Nuevo paciente'), and the patient page (issue 3).
+      screens: [
+        { path: '/patients', element: <PatientsListPage /> },
+        { path: '/patients/new', element: <PatientsListPage newPatient /> },
+        { path: '/patients/:id', element: <PatientPage /> },
+      ],
+    },
   },
-  crud(orders, { icon: <SolutionOutlined /> }),
-  screen('activities', '/activities', { label: 'Actividades', icon: <CalendarOutlined /> }),
-  screen('alerts', '/alerts_management', { label: 'Gestión de alertas', icon: <AlertOutlined /> }),
+  // An order's detail (02 §2.5).
+  crud(orders, { icon: <SolutionOutlined /> }, [{ path: '/patients/:patient_id/orders/:order_id', element: <OrderDetailPage /> }]),
+  screen('activities', '/activities', <ActivitiesPage />, { label: 'Actividades', icon: <CalendarOutlined /> }),
+  // Alert handling (02 §2.8, §2.9); the alarm rules screen (/alerts) is the `alarms` resource.
+  screen('alerts', '/alerts_management', <AlertsManagerPage />, { label: 'Gestión de alertas', icon: <AlertOutlined /> }, [
+    { path: '/patients/:patient_id/alerts/:alert_id', element: <AlertDetailPage /> },
+  ]),
 
   { name: CONFIGURATION, meta: { label: 'Configuración', group: true } },
   crud(users, { icon: <UserOutlined />, parent: CONFIGURATION }),
-  crud(stocks, { icon: <InboxOutlined />, parent: CONFIGURATION }),
+  // 'Ver Lote' (issue 5): one record of the stocks, whose list is /inventory.
+  crud(stocks, { icon: <InboxOutlined />, parent: CONFIGURATION }, [{ path: '/stocks/:id', element: <StockPage /> }]),
   crud(moves, { icon: <SwapOutlined />, parent: CONFIGURATION }),
   crud(supplies, { icon: <MedicineBoxOutlined />, parent: CONFIGURATION }),
   crud(alarms, { icon: <BellOutlined />, parent: CONFIGURATION }),
-  crud(tags, { icon: <TagsOutlined />, parent: CONFIGURATION }),
-  screen('client_prompts', '/client_prompts', { label: 'Instrucciones IA', icon: <RobotOutlined />, parent: CONFIGURATION }),
-  screen('webhooks', '/webhooks', { label: 'Webhooks HL7 FHIR', icon: <ApiOutlined />, parent: CONFIGURATION }),
-  screen('integrations', '/integrations', { label: 'Integraciones', icon: <AppstoreAddOutlined />, parent: CONFIGURATION }),
-  screen('unknown_messages', '/unknown_messages', { label: 'Números desconocidos', icon: <CommentOutlined />, parent: CONFIGURATION }),
-  screen('reports', '/reports', { label: 'Reportes', icon: <BarChartOutlined />, parent: CONFIGURATION }),
-  screen('audit', '/audit', { label: 'Auditoría', icon: <AuditOutlined />, parent: CONFIGURATION }),
+  // A tag's AI instructions (02 §2.11, 03 §2).
+  crud(tags, { icon: <TagsOutlined />, parent: CONFIGURATION }, [{ path: '/tags/:id/prompts', element: <TagPromptsPage /> }]),
+  screen('client_prompts', '/client_prompts', <ClientPromptsPage />, {
+    label: 'Instrucciones IA',
+    icon: <RobotOutlined />,
+    parent: CONFIGURATION,
+  }),
+  screen('webhooks', '/webhooks', <WebhooksPage />, { label: 'Webhooks HL7 FHIR', icon: <ApiOutlined />, parent: CONFIGURATION }),
+  screen('integrations', '/integrations', <IntegrationsPage />, {
+    label: 'Integraciones',
+    icon: <AppstoreAddOutlined />,
+    parent: CONFIGURATION,
+  }),
+  screen('unknown_messages', '/unknown_messages', <UnknownMessagesPage />, {
+    label: 'Números desconocidos',
+    icon: <CommentOutlined />,
+    parent: CONFIGURATION,
+  }),
+  screen('reports', '/reports', <ReportsPage />, { label: 'Reportes', icon: <BarChartOutlined />, parent: CONFIGURATION }),
+  screen('audit', '/audit', <AuditPage />, { label: 'Auditoría', icon: <AuditOutlined />, parent: CONFIGURATION }),
 
   // Screens reached from others, not from the menu.
-  { name: 'encounters', show: '/encounters/:id', meta: { hide: true } },
+  { name: 'encounters', show: '/encounters/:id', meta: { hide: true, screens: [{ path: '/encounters/:id', element: <EncounterPage /> }] } },
 ];
+
+/** Every routed screen of the registry, once each (the shell turns them into `<Route>`s). */
+export const registeredScreens: Screen[] = refineResources.flatMap((r) => (r.meta as MenuMeta | undefined)?.screens ?? []);

@@ -6,7 +6,7 @@ import { CheckOutlined, LeftOutlined, ReloadOutlined, RightOutlined } from '@ant
 import { useCustomMutation, useGetIdentity, useInvalidate, useList, useOne, type CrudFilter } from '@refinedev/core';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { Schemas, Session } from '../../contract';
-import { addDays, localParts } from '@vigia/contract/rules/activities';
+import { addDays, localParts } from '@vigia/contract/rules/dates';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';

@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { formatElapsed } from '@vigia/contract/rules/alarms';
 import { DETAIL_DELAY_MS, PRIORITY_COLORS, PRIORITY_TAG } from './alerts.data';
 import type { Schemas } from '../../contract';
-import { localTime } from './time';
+import { formatWhen } from '@vigia/contract/rules/dates';
 
 type Alert = Schemas['Alert'];
 
@@ -52,7 +52,7 @@ export function AlertCard({ alert, showPatient, source }: { alert: Alert; showPa
           </Typography.Paragraph>
         )}
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-          #{alert.id} · {localTime(alert.created_at, alert.time_zone_patient)} · <ClockCircleOutlined /> Abierta:{' '}
+          #{alert.id} · {formatWhen(alert.created_at, alert.time_zone_patient)} · <ClockCircleOutlined /> Abierta:{' '}
           {formatElapsed(new Date(alert.created_at), dayjs().toDate())}
         </Typography.Text>
       </Space>

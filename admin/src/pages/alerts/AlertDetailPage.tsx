@@ -9,7 +9,7 @@ import type { Schemas } from '../../contract';
 import { apiUrl } from '../../providers/data';
 import { serverError, success } from '../../providers/notices';
 import { PRIORITY_COLORS, PRIORITY_TAG } from './alerts.data';
-import { localTime } from './time';
+import { formatWhen } from '@vigia/contract/rules/dates';
 import './alerts.css';
 
 const MeasurementsPanel = lazy(() => import('./MeasurementsPanel'));
@@ -102,7 +102,7 @@ function ManagePanel({ alert, onClosed }: { alert: AlertDetail; onClosed: () => 
                     <>
                       <Typography.Paragraph style={{ margin: 0, color: 'inherit' }}>{e.description}</Typography.Paragraph>
                       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                        {localTime(e.created_at, alert.time_zone_patient)}
+                        {formatWhen(e.created_at, alert.time_zone_patient)}
                       </Typography.Text>
                     </>
                   }
@@ -211,7 +211,7 @@ export default function AlertDetailPage() {
               {alert.type === 0 && m ? (
                 <Descriptions column={1} size="small">
                   <Descriptions.Item label="Elemento clínico">{m.clinical_element_name}</Descriptions.Item>
-                  <Descriptions.Item label="Fecha de la medición">{localTime(m.when, alert.time_zone_patient)}</Descriptions.Item>
+                  <Descriptions.Item label="Fecha de la medición">{formatWhen(m.when, alert.time_zone_patient)}</Descriptions.Item>
                   <Descriptions.Item label="Valor">
                     <Typography.Text strong style={{ fontSize: 20 }}>
                       {m.value} {m.clinical_element_unit}
@@ -226,7 +226,7 @@ export default function AlertDetailPage() {
               ) : (
                 <Descriptions column={1} size="small">
                   <Descriptions.Item label="Descripción">{alert.description ?? alert.type_name}</Descriptions.Item>
-                  <Descriptions.Item label="Creada">{localTime(alert.created_at, alert.time_zone_patient)}</Descriptions.Item>
+                  <Descriptions.Item label="Creada">{formatWhen(alert.created_at, alert.time_zone_patient)}</Descriptions.Item>
                 </Descriptions>
               )}
             </div>
@@ -235,7 +235,7 @@ export default function AlertDetailPage() {
               <span>
                 {alert.status === 1
                   ? `Abierta: ${formatElapsed(new Date(alert.created_at), now)}`
-                  : `Cerrada el ${localTime(alert.closed_at ?? alert.created_at, alert.time_zone_patient)}`}
+                  : `Cerrada el ${formatWhen(alert.closed_at ?? alert.created_at, alert.time_zone_patient)}`}
               </span>
             </div>
           </Card>

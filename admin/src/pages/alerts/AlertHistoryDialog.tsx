@@ -1,6 +1,6 @@
 import { Empty, List, Modal, Typography } from 'antd';
 import type { Schemas } from '../../contract';
-import { localTime } from './time';
+import { formatWhen } from '@vigia/contract/rules/dates';
 
 type Alert = Schemas['Alert'];
 
@@ -20,7 +20,7 @@ export function AlertHistoryDialog({ alert, title, onClose }: { alert: Alert | n
                   description={
                     <>
                       <Typography.Paragraph style={{ margin: 0 }}>{e.description}</Typography.Paragraph>
-                      <Typography.Text type="secondary">{localTime(e.created_at, alert.time_zone_patient)}</Typography.Text>
+                      <Typography.Text type="secondary">{formatWhen(e.created_at, alert.time_zone_patient)}</Typography.Text>
                     </>
                   }
                 />

@@ -4,7 +4,7 @@ import { HistoryOutlined } from '@ant-design/icons';
 import { CLOSE_TYPE_NAMES } from '@vigia/contract/rules/alarms';
 import { AlertHistoryDialog } from './AlertHistoryDialog';
 import type { Schemas } from '../../contract';
-import { localTime } from './time';
+import { formatWhen } from '@vigia/contract/rules/dates';
 
 type Alert = Schemas['Alert'];
 
@@ -33,7 +33,7 @@ export function ClosedAlertsTable({ rows, total, page, pageSize, loading, onPage
         </Tag>
       ),
     },
-    { key: 'date', title: 'Fecha', render: (_: unknown, a: Alert) => localTime(a.created_at, a.time_zone_patient) },
+    { key: 'date', title: 'Fecha', render: (_: unknown, a: Alert) => formatWhen(a.created_at, a.time_zone_patient) },
     ...(manager ? [{ key: 'patient', title: 'Paciente', render: (_: unknown, a: Alert) => a.patient.full_name }] : []),
     {
       key: 'description',

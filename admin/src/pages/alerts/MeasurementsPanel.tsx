@@ -6,7 +6,7 @@ import { useCustom, useInvalidate } from '@refinedev/core';
 import type { Schemas } from '../../contract';
 import { apiUrl } from '../../providers/data';
 import { PRIORITY_COLORS } from './alerts.data';
-import { localTime } from './time';
+import { formatDate, formatWhen } from '@vigia/contract/rules/dates';
 
 type AlertDetail = Schemas['AlertDetail'];
 type PatientAlarm = Schemas['PatientAlarm'];
@@ -105,7 +105,10 @@ export default function MeasurementsPanel({ alert }: { alert: AlertDetail }) {
                 colorField="series"
                 height={260}
                 point={{ shapeField: 'circle', sizeField: 3 }}
-                axis={{ x: { title: false, tickCount: 6, labelFormatter: (d: Date) => d.toLocaleDateString('es-CO') }, y: { title: unit } }}
+                axis={{
+                  x: { title: false, tickCount: 6, labelFormatter: (d: Date) => formatDate(d, alert.time_zone_patient) },
+                  y: { title: unit },
+                }}
                 annotations={bands.map((b) => ({
                   type: 'rangeY',
                   data: [{ y: [b.minimum_condition, b.maximum_condition] }],
@@ -128,7 +131,7 @@ export default function MeasurementsPanel({ alert }: { alert: AlertDetail }) {
           dataSource={later}
           renderItem={(m) => (
             <List.Item className={m.id === alert.measurement?.id ? 'alert-flag' : undefined}>
-              <span>{localTime(m.when, alert.time_zone_patient)}</span>
+              <span>{formatWhen(m.when, alert.time_zone_patient)}</span>
               <span>
                 <Typography.Text strong>
                   {m.value} {m.clinical_element_unit}

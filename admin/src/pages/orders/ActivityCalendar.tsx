@@ -9,10 +9,12 @@ import esLocale from '@fullcalendar/core/locales/es';
 import type { DatesSetArg, EventClickArg } from '@fullcalendar/core';
 import { Button, Descriptions, Form, Input, Modal, Select, Space, Tag, Typography } from 'antd';
 import { MESSAGES } from '@vigia/contract/rules/validation';
-import { localParts, localToUtc } from '@vigia/contract/rules/activities';
+import { localParts, localToUtc } from '@vigia/contract/rules/dates';
 import { ACTIVITY_STATUS_COLORS, ACTIVITY_STATUS_NAMES, hourOptions, patientDateTime, patientInstant } from './order-ui';
 import type { Schemas } from '../../contract';
-import { apiUrl, errorNotice, errorNoticeOnline, logOnly, useInvalidatePaths } from '../patients/hooks/data';
+import { apiUrl } from '../../providers/data';
+import { serverError, serverErrorOnline, logOnly } from '../../providers/notices';
+import { useInvalidatePaths } from '../../providers/queries';
 
 type Activity = Schemas['Activity'];
 
@@ -61,7 +63,7 @@ export default function ActivityCalendar({
     method: 'get',
     config: { query: orderId ? undefined : (range ?? undefined) },
     queryOptions: { enabled: active && (!!orderId || !!range), placeholderData: (previous) => previous },
-    errorNotification: notFoundOnError ? errorNoticeOnline('No fue posible cargar las actividades') : logOnly('actividades'),
+    errorNotification: notFoundOnError ? serverErrorOnline('No fue posible cargar las actividades') : logOnly('actividades'),
   });
   const activities = query.data?.data ?? [];
   const { mutate, mutation } = useCustomMutation<Activity>();
@@ -93,7 +95,7 @@ export default function ActivityCalendar({
         method: 'put',
         values: body,
         successNotification: { type: 'success', message: body.status === 3 ? 'Actividad cancelada' : 'Actividad reprogramada' },
-        errorNotification: errorNotice('No fue posible actualizar la actividad'),
+        errorNotification: serverError('No fue posible actualizar la actividad'),
       },
       {
         onSuccess: () => {

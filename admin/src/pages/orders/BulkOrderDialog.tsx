@@ -15,7 +15,8 @@ import {
   type VitalCard,
 } from './bulk-orders';
 import type { Schemas } from '../../contract';
-import { apiUrl, errorNotice } from '../patients/hooks/data';
+import { apiUrl } from '../../providers/data';
+import { serverError } from '../../providers/notices';
 import type { Patient } from '../patients/types';
 import './orders.css';
 
@@ -95,7 +96,7 @@ export function BulkOrderDialog({
         method: 'post',
         values: { orders: valid.map(toBulkItem) as Schemas['BulkOrderItem'][] },
         successNotification: (res) => ({ type: 'success', message: text(res?.data) }),
-        errorNotification: errorNotice('Error al crear las órdenes'),
+        errorNotification: serverError('Error al crear las órdenes'),
       },
       { onSuccess: ({ data }) => setDone({ text: text(data), left: COUNTDOWN_S }) },
     );

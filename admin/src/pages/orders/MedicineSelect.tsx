@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { Select } from 'antd';
 import { useList, useOne } from '@refinedev/core';
 import type { Schemas } from '../../contract';
-import { logOnly } from '../patients/hooks/data';
-import { useDebounced } from '../patients/hooks/useDebounced';
+import { logOnly } from '../../providers/notices';
+import { useDebounced } from '../../hooks/useDebounced';
 
 type Medicine = Schemas['Medicine'];
 

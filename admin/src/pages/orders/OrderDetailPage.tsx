@@ -6,7 +6,9 @@ import { ArrowLeftOutlined, CalendarOutlined, StopOutlined } from '@ant-design/i
 import { usePageTitle } from '../../layout/usePageTitle';
 import type { Schemas } from '../../contract';
 import type { VigiaHttpError } from '../../providers/errors';
-import { apiUrl, errorNoticeOnline, logOnly, useInvalidatePaths } from '../patients/hooks/data';
+import { apiUrl } from '../../providers/data';
+import { serverErrorOnline, logOnly } from '../../providers/notices';
+import { useInvalidatePaths } from '../../providers/queries';
 import type { Patient } from '../patients/types';
 import { OrderFields, orderBody } from './OrderFields';
 import { OrderStatusTag } from './OrderStatusTag';
@@ -33,7 +35,7 @@ export default function OrderDetailPage() {
   const orderRead = useOne<Order, VigiaHttpError>({
     resource: ordersPath.slice(1),
     id: Number(order_id),
-    errorNotification: errorNoticeOnline('No fue posible cargar la orden'),
+    errorNotification: serverErrorOnline('No fue posible cargar la orden'),
   });
   const patientRead = useOne<Patient, VigiaHttpError>({ resource: 'patients', id: patientId, errorNotification: logOnly('paciente') });
   const order = orderRead.result;

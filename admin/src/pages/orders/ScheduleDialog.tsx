@@ -4,7 +4,7 @@ import { Button, Form, Input, Modal, Select, Typography } from 'antd';
 import { MESSAGES } from '@vigia/contract/rules/validation';
 import type { Schemas } from '../../contract';
 import type { VigiaHttpError } from '../../providers/errors';
-import { apiUrl, NO_BODY } from '../patients/hooks/data';
+import { apiUrl, NO_BODY } from '../../providers/data';
 import { hourOptions, patientInstant, todayIn } from './order-ui';
 
 import './orders.css';

@@ -4,7 +4,7 @@ import { ArrowLeftOutlined, HeartOutlined, MedicineBoxOutlined } from '@ant-desi
 import { OrderFields, SINGLE_ORDER_DEFAULTS, orderBody } from './OrderFields';
 import { useCustomMutation } from '@refinedev/core';
 import type { Schemas } from '../../contract';
-import { apiUrl } from '../patients/hooks/data';
+import { apiUrl } from '../../providers/data';
 
 /** Single-order dialog (02 §2.3): type choice, then the form; Cerrar and Guardar; on save it closes and resets. */
 export function SingleOrderDialog({

@@ -1,14 +1,12 @@
 import {
   ORDER_ELEMENT_NAMES,
   generateActivityTimes,
-  localParts,
   summarise,
   type BulkSummary,
   type OrderSchedule,
-  startFromBulkDate,
-  addDays,
-  weekdayOf,
+  bulkStart,
 } from '@vigia/contract/rules/activities';
+import { localParts, addDays, weekdayOf } from '@vigia/contract/rules/dates';
 
 /** One card of the bulk dialog (02 §2.4, §7 bulk item shapes). */
 export interface MedicationCard {
@@ -136,12 +134,9 @@ export interface PreviewChip {
  */
 export function previewOf(cards: BulkCard[], timeZone: string, now: Date): { summary: BulkSummary; chips: PreviewChip[] } {
   const valid = cards.filter(isValidCard);
-  const today = localParts(now, timeZone).date;
-  const times = valid.map((c) => {
-    const start = startFromBulkDate(`${c.start}T00:00:00Z`);
-    if (start.date < today) start.date = today;
-    return generateActivityTimes(scheduleOf(c), start, timeZone, { notBefore: now });
-  });
+  const times = valid.map((c) =>
+    generateActivityTimes(scheduleOf(c), bulkStart(`${c.start}T00:00:00Z`, now, timeZone), timeZone, { notBefore: now }),
+  );
   const chips = valid.flatMap((c, i) =>
     times[i].map((at) => ({
       at,

@@ -7,10 +7,9 @@ import {
   ORDER_ELEMENTS,
   ORDER_STATUS_NAMES,
   WEEKDAYS,
-  localParts,
-  localToUtc,
   minutesOf,
 } from '@vigia/contract/rules/activities';
+import { localParts, localToUtc } from '@vigia/contract/rules/dates';
 
 export { ACTIVITY_STATUS_NAMES, ORDER_STATUS_NAMES };
 

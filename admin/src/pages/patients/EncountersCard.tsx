@@ -6,8 +6,8 @@ import type { Schemas } from '../../contract';
 import { readSession } from '../../session';
 import { can, isRole } from '@vigia/contract/rules/access';
 import { useList, type HttpError } from '@refinedev/core';
-import { errorNotice } from './hooks/data';
-import { formatWhen } from '../administration/zone';
+import { serverError } from '../../providers/notices';
+import { formatWhen } from '@vigia/contract/rules/dates';
 import type { Patient } from './types';
 
 /**
@@ -34,7 +34,7 @@ export default function EncountersCard({ patient }: { patient: Patient }) {
     queryOptions: { placeholderData: (previous) => previous },
     // 03 §8: a missing patient shows nothing here; other failures notify.
     errorNotification: (error?: HttpError) =>
-      error?.statusCode === 404 ? false : errorNotice('No fue posible cargar la información')(error),
+      error?.statusCode === 404 ? false : serverError('No fue posible cargar la información')(error),
   });
   const list = { loading: query.isFetching, data: query.data ? result.data : null, total: result.total ?? 0 };
   const role = readSession()?.role_name;

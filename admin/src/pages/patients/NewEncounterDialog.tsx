@@ -5,9 +5,10 @@ import type { Schemas } from '../../contract';
 import { contractDoc } from '../../crud/contract-doc';
 import { enumOptions, objectSchema } from '../../crud/schema-rules';
 import { useCustomMutation, useNotification } from '@refinedev/core';
-import { apiUrl, errorNotice } from './hooks/data';
-import { showServerErrors } from '../administration/form-errors';
-import { vaccinationBody, VaccinationForm } from '../administration/VaccinationForm';
+import { apiUrl } from '../../providers/data';
+import { fieldErrors } from '../../providers/errors';
+import { serverError } from '../../providers/notices';
+import { vaccinationBody, VaccinationForm } from '../encounters/VaccinationForm';
 import type { Patient } from './types';
 
 type Encounter = Schemas['Encounter'];
@@ -29,7 +30,7 @@ export function NewEncounterDialog({ patient, open, onClose }: { patient: Patien
   const [opened, setOpened] = useState<Encounter | null>(null);
   const kinds = useMemo(() => enumOptions(objectSchema(contractDoc, 'EncounterKind')), []);
 
-  const failed = errorNotice('No fue posible registrar la atención');
+  const failed = serverError('No fue posible registrar la atención');
   const create = async (k: Kind) =>
     (
       await mutateAsync({
@@ -67,7 +68,7 @@ export function NewEncounterDialog({ patient, open, onClose }: { patient: Patien
       navigate(`/encounters/${encounter.id}`);
     } catch (error) {
       // The notification is the hook's; the fields the server names show their messages.
-      showServerErrors(form, error, '');
+      form.setFields(fieldErrors(error));
     }
   };
 

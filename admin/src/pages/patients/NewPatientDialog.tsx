@@ -8,7 +8,8 @@ import { FORBIDDEN_REASON } from '../../providers/access';
 import { useCustomMutation } from '@refinedev/core';
 import type { Schemas } from '../../contract';
 import type { VigiaHttpError } from '../../providers/errors';
-import { apiUrl, errorNotice } from './hooks/data';
+import { apiUrl } from '../../providers/data';
+import { serverError } from '../../providers/notices';
 import { PatientFormFields, usePatientFormState } from './PatientFormFields';
 import { IDENTITY_FIELDS, NEW_PATIENT_FIELDS, toPatientBody, yesterday, type PatientFormValues } from './patient-form';
 
@@ -45,7 +46,7 @@ export default function NewPatientDialog({ open, onClose }: { open: boolean; onC
         values: toPatientBody(state.values, ['id_type', 'nid']),
         successNotification: (res) => ({ type: 'success', message: res?.data.message ?? '' }),
         // 404: no such patient, the blank form opens instead.
-        errorNotification: (e) => (e?.statusCode === 404 ? false : errorNotice('No fue posible validar el paciente')(e)),
+        errorNotification: (e) => (e?.statusCode === 404 ? false : serverError('No fue posible validar el paciente')(e)),
       },
       {
         onSuccess: ({ data }) => goTo(data.id),
@@ -64,7 +65,7 @@ export default function NewPatientDialog({ open, onClose }: { open: boolean; onC
           message:
             res?.data.status === 2 ? 'Paciente creado. Complete los datos de contacto para activarlo.' : 'Paciente creado correctamente',
         }),
-        errorNotification: errorNotice('No fue posible crear el paciente'),
+        errorNotification: serverError('No fue posible crear el paciente'),
       },
       {
         onSuccess: ({ data }) => goTo(data.id),

@@ -7,6 +7,7 @@ import { PatientAvatar } from './PatientAvatar';
 import { PatientStatusTag } from './PatientStatusTag';
 import { COLOMBIA_ID, INCOMPLETE_TEXT } from './patient-status';
 import type { Patient } from './types';
+import { formatTime } from '@vigia/contract/rules/dates';
 
 export type CardDialog = 'basic' | 'history' | 'contact' | 'tags' | 'inactivate' | 'deceased';
 
@@ -27,7 +28,7 @@ function ClockChip({ timeZone }: { timeZone: string }) {
     const t = setInterval(() => setNow(new Date()), 30_000);
     return () => clearInterval(t);
   }, []);
-  const time = new Intl.DateTimeFormat('es-CO', { timeZone, hour: '2-digit', minute: '2-digit', hour12: false }).format(now);
+  const time = formatTime(now, timeZone);
   return (
     <Tooltip title={`Zona horaria del paciente: ${timeZone}`}>
       <Tag icon={<ClockCircleOutlined />} color="geekblue" className="patient-clock">

@@ -3,7 +3,7 @@ import { Alert, Button, Checkbox, Form, Input, Modal, Select, Space, Typography 
 import { ExclamationCircleFilled } from '@ant-design/icons';
 import { validateText } from '@vigia/contract/rules/validation';
 import { ColorChip } from '../../crud/ColorChip';
-import { useClientTags } from './hooks/useClientTags';
+import { useClientTags } from '../../hooks/useClientTags';
 import { usePatientUpdate, type PatientUpdated } from './hooks/usePatientUpdate';
 import { PatientFormFields, usePatientFormState } from './PatientFormFields';
 import { BASIC_FIELDS, CONTACT_FIELDS, toPatientBody, type PatientFormValues } from './patient-form';

@@ -4,8 +4,9 @@ import { Col, Form, Input, Row, Select, Skeleton, type FormInstance } from 'antd
 import dayjs, { type Dayjs } from 'dayjs';
 import { DATE_MIN } from '@vigia/contract/rules/validation';
 import type { Schemas } from '../../contract';
-import { apiUrl, logOnly } from './hooks/data';
-import { useIdTypes, useListing, type Option } from './hooks/listings';
+import { apiUrl } from '../../providers/data';
+import { logOnly } from '../../providers/notices';
+import { useIdTypes, useListing, type Option } from '../../hooks/listings';
 import { isoDay, PATIENT_FIELD_RULES, patientFormErrors, type PatientFormValues } from './patient-form';
 import { COLOMBIA_ID } from './patient-status';
 

@@ -6,8 +6,10 @@ import { useCustomMutation, useGetIdentity, useInvalidate, useOne } from '@refin
 import type { Session } from '../../contract';
 import { usePageTitle } from '../../layout/usePageTitle';
 import type { VigiaHttpError } from '../../providers/errors';
-import { readSession } from '../../session';
-import { apiUrl, errorNotice, errorNoticeOnline, NO_BODY, serverSuccess } from './hooks/data';
+import { readSession, staffTimeZone } from '../../session';
+import { formatWhen } from '@vigia/contract/rules/dates';
+import { apiUrl, NO_BODY } from '../../providers/data';
+import { serverError, serverErrorOnline, serverSuccess } from '../../providers/notices';
 import { usePatientUpdate, type PatientUpdated } from './hooks/usePatientUpdate';
 import {
   AlertsCountCard,
@@ -54,7 +56,7 @@ export default function PatientPage() {
     resource: 'patients',
     id,
     meta: { reload: params.get('reload') ?? undefined },
-    errorNotification: errorNoticeOnline('No fue posible cargar la ficha del paciente'),
+    errorNotification: serverErrorOnline('No fue posible cargar la ficha del paciente'),
   });
   const failure = query.error;
   const invalidate = useInvalidate();
@@ -105,7 +107,7 @@ export default function PatientPage() {
         method: 'delete',
         values: NO_BODY,
         successNotification: serverSuccess('Acceso al portal desbloqueado'),
-        errorNotification: errorNotice('No fue posible desbloquear el acceso al portal'),
+        errorNotification: serverError('No fue posible desbloquear el acceso al portal'),
       },
       { onSuccess: load },
     );
@@ -133,7 +135,7 @@ export default function PatientPage() {
           showIcon
           className="patient-banner"
           message="Acceso al portal bloqueado por códigos fallidos"
-          description={`El paciente podrá intentarlo de nuevo después del ${new Date(patient.portal_locked_until).toLocaleString('es-CO')}.`}
+          description={`El paciente podrá intentarlo de nuevo después del ${formatWhen(patient.portal_locked_until, user?.time_zone || staffTimeZone())}.`}
           action={
             patient.permissions.edit && (
               <Button size="small" onClick={unlockPortal}>
@@ -170,7 +172,7 @@ export default function PatientPage() {
       </Row>
       {activeTab && (
         <Card className="patient-tabs-card">
-          <PatientTabs tabs={tabs} activeKey={activeTab} onChange={showTab} patient={patient} reload={load} />
+          <PatientTabs tabs={tabs} activeKey={activeTab} onChange={showTab} patient={patient} />
         </Card>
       )}
       {Dialog && (

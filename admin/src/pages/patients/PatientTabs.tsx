@@ -40,7 +40,6 @@ export function PatientTabs({
   activeKey,
   onChange,
   patient,
-  reload,
 }: { tabs: TabDef[]; activeKey: string; onChange: (key: string) => void } & Omit<PatientTabProps, 'active'>) {
   const [opened, setOpened] = useState<Set<string>>(() => new Set([activeKey]));
   if (!opened.has(activeKey)) setOpened(new Set(opened).add(activeKey));
@@ -54,7 +53,7 @@ export function PatientTabs({
         label,
         children: opened.has(key) && (
           <Suspense fallback={<Skeleton active />}>
-            <Component patient={patient} reload={reload} active={key === activeKey} />
+            <Component patient={patient} active={key === activeKey} />
           </Suspense>
         ),
       }))}

@@ -9,8 +9,9 @@ import { ColorChip } from '../../crud/ColorChip';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { useMediaQuery } from '../../layout/useMediaQuery';
 import type { Schemas } from '../../contract';
-import { asFilters, errorNotice } from './hooks/data';
-import { useClientTags } from './hooks/useClientTags';
+import { asFilters } from '../../providers/data';
+import { serverError } from '../../providers/notices';
+import { useClientTags } from '../../hooks/useClientTags';
 import { PatientCardGrid, PatientSearchResults } from './PatientSearchResults';
 import { PatientStatusTag } from './PatientStatusTag';
 import './patients.css';
@@ -124,7 +125,7 @@ export default function PatientsListPage({ newPatient = false }: { newPatient?: 
     }),
     // The rows shown stay until the next page arrives.
     queryOptions: { placeholderData: (previous) => previous },
-    errorNotification: errorNotice('No fue posible cargar los pacientes'),
+    errorNotification: serverError('No fue posible cargar los pacientes'),
   });
   const rows = query.isError ? [] : result.data;
   const total = query.isError ? 0 : (result.total ?? 0);

@@ -5,8 +5,6 @@ export type Patient = Schemas['Patient'];
 /** What the patient page hands to each of its tabs. */
 export interface PatientTabProps {
   patient: Patient;
-  /** Fetches the patient again (after a change that alters its cards or permissions). */
-  reload: () => void;
   /** True while this tab is the visible one: tabs reload their data when they become active. */
   active: boolean;
 }

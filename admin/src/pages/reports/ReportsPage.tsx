@@ -2,21 +2,23 @@ import { Button, Card, Col, DatePicker, Form, Row, Select, Statistic } from 'ant
 import { DownloadOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { MESSAGES } from '@vigia/contract/rules/validation';
+import { elementName } from '@vigia/contract/rules/alarms';
 import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { useCustom } from '@refinedev/core';
-import { apiUrl, useGetOnDemand } from '../../providers/data';
+import { apiUrl } from '../../providers/data';
+import { useGetOnDemand } from '../../providers/queries';
 import type { Schemas } from '../../contract';
 import './reports.css';
 
-/** 03 §3: number-of-hours options and vital-sign groups. */
+/** 03 §3: number-of-hours options and vital-sign groups (a one-element group is named as its element, D6). */
 const HOURS = [1, 3, 6, 9, 12, 24];
 const GROUPS = [
   { value: 'cardiovascular', label: 'Cardiovascular (frecuencia cardiaca y presión arterial)' },
   { value: 'oxygenation', label: 'Oxigenación (saturación de oxígeno)' },
-  { value: 'weight', label: 'Peso' },
-  { value: 'glucose', label: 'Glucosa' },
-  { value: 'temperature', label: 'Temperatura' },
+  { value: 'weight', label: elementName(5) },
+  { value: 'glucose', label: elementName(6) },
+  { value: 'temperature', label: elementName(7) },
 ];
 const REPORT_FAILED = 'Error al generar el reporte';
 const GROUP_REQUIRED = 'Por favor selecciona un grupo de signos vitales';

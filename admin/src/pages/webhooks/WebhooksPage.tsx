@@ -6,10 +6,12 @@ import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { useCustomMutation, useInvalidate, useList, useOne, useUpdate } from '@refinedev/core';
 import type { Schemas } from '../../contract';
-import { apiUrl, useGetOnDemand } from '../../providers/data';
+import { apiUrl } from '../../providers/data';
+import { useGetOnDemand } from '../../providers/queries';
 import { fieldErrors } from '../../providers/errors';
 import { serverError, success } from '../../providers/notices';
-import { readSession } from '../../session';
+import { readSession, staffTimeZone } from '../../session';
+import { formatWhen } from '@vigia/contract/rules/dates';
 import './webhooks.css';
 
 type Client = Schemas['Client'];
@@ -29,10 +31,9 @@ const EVENT_LABELS: Record<WebhookDelivery['event_type'], string> = { measuremen
 const failed = serverError('Ocurrió un error inesperado. Intente de nuevo.');
 const DELIVERIES = 'webhooks/deliveries';
 
-/** A date-time in the user's zone (D5), e.g. '21/11/2026, 08:05'. */
-function formatDateTime(iso: string | null | undefined, timeZone?: string): string {
-  if (!iso) return '';
-  return new Intl.DateTimeFormat('es-CO', { timeZone, dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso));
+/** A date-time in the user's zone (D5), e.g. '21/11/2026 08:05'. */
+function formatDateTime(iso: string | null | undefined, timeZone: string): string {
+  return iso ? formatWhen(iso, timeZone) : '';
 }
 
 /** A URL the form accepts before asking the server (which also enforces https:// outside development). */
@@ -223,13 +224,13 @@ export default function WebhooksPage() {
         </Card>
       )}
 
-      {registered && isAdmin && <DeliveryLog timeZone={session?.time_zone} />}
+      {registered && isAdmin && <DeliveryLog timeZone={staffTimeZone()} />}
     </PageHeader>
   );
 }
 
 /** The delivery log with each event's status and 'Reenviar'. */
-function DeliveryLog({ timeZone }: { timeZone?: string }) {
+function DeliveryLog({ timeZone }: { timeZone: string }) {
   const [page, setPage] = useState(1);
   const { query, result } = useList<WebhookDelivery>({
     resource: DELIVERIES,

@@ -1,7 +1,8 @@
 import { useCallback } from 'react';
 import { useCustomMutation, useInvalidate, type HttpError, type OpenNotificationParams } from '@refinedev/core';
 import type { Schemas } from '../../../contract';
-import { apiUrl, errorNotice } from './data';
+import { apiUrl } from '../../../providers/data';
+import { serverError } from '../../../providers/notices';
 
 export type PatientUpdated = Schemas['PatientUpdated'];
 
@@ -31,7 +32,7 @@ export function usePatientUpdate(patientId: number) {
               const note = res?.data?.notification;
               return { type: note?.type === 'error' ? 'error' : 'success', message: note?.message ?? 'Paciente actualizado correctamente' };
             },
-            errorNotification: notices.error ?? errorNotice('No fue posible guardar los cambios'),
+            errorNotification: notices.error ?? serverError('No fue posible guardar los cambios'),
           },
           {
             onSuccess: ({ data }) => {

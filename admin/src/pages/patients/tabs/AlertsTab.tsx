@@ -10,7 +10,9 @@ import { PRIORITY_COLORS } from '../../alerts/alerts.data';
 import '../../alerts/alerts.css';
 import type { Schemas } from '../../../contract';
 import type { PatientTabProps } from '../types';
-import { apiUrl, asFilters, logOnly, useInvalidatePaths } from '../hooks/data';
+import { apiUrl, asFilters } from '../../../providers/data';
+import { logOnly } from '../../../providers/notices';
+import { useInvalidatePaths } from '../../../providers/queries';
 import { usePatientUpdate } from '../hooks/usePatientUpdate';
 
 type Alert = Schemas['Alert'];

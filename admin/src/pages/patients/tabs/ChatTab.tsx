@@ -8,7 +8,8 @@ import { can, isRole, PATIENT_STATUS } from '@vigia/contract/rules/access';
 import type { Schemas } from '../../../contract';
 import { CHAT_PAGE_SIZE, CHAT_TEXTS, LOAD_OLDER_WITHIN_PX, chatSubtitle, dayLabel, mergeMessages } from '@vigia/contract/rules/chat';
 import type { PatientTabProps } from '../types';
-import { apiUrl, errorNotice, NO_BODY } from '../hooks/data';
+import { apiUrl, NO_BODY } from '../../../providers/data';
+import { serverError } from '../../../providers/notices';
 import { Bubble } from './ChatBubble';
 import './ChatTab.css';
 
@@ -165,7 +166,7 @@ export default function ChatTab({ patient, active }: PatientTabProps) {
         method: 'post',
         values: NO_BODY,
         successNotification: (res) => ({ type: 'success', message: res?.data.notification?.message || CHAT_TEXTS.welcomeSent }),
-        errorNotification: errorNotice(CHAT_TEXTS.welcomeFailed),
+        errorNotification: serverError(CHAT_TEXTS.welcomeFailed),
       },
       {
         onSuccess: () => {
@@ -185,7 +186,7 @@ export default function ChatTab({ patient, active }: PatientTabProps) {
         url: apiUrl(path),
         method: 'post',
         values: { text: body },
-        errorNotification: errorNotice('No fue posible enviar el mensaje'),
+        errorNotification: serverError('No fue posible enviar el mensaje'),
       },
       {
         onSuccess: ({ data }) => {

@@ -12,9 +12,11 @@ import {
   shouldSearchConditions,
   type ConditionDialogMode,
 } from '@vigia/contract/rules/conditions';
-import { apiUrl, errorNotice, useInvalidatePaths } from '../hooks/data';
-import { useDebounced } from '../hooks/useDebounced';
-import { recordWriteState } from '../../prompts/record-access';
+import { apiUrl } from '../../../providers/data';
+import { serverError } from '../../../providers/notices';
+import { useInvalidatePaths } from '../../../providers/queries';
+import { useDebounced } from '../../../hooks/useDebounced';
+import { recordWriteState } from '../record-access';
 import type { PatientTabProps } from '../types';
 import './record-tabs.css';
 
@@ -55,7 +57,7 @@ export default function ConditionsTab({ patient, active }: PatientTabProps) {
   const [notes, setNotes] = useState('');
   const { canWrite } = recordWriteState(patient, 'clinical.write');
   const path = `/patients/${patient.id}/conditions`;
-  const loadError = errorNotice('No fue posible cargar los antecedentes');
+  const loadError = serverError('No fue posible cargar los antecedentes');
 
   // Read while the tab is the visible one; showing it again reads afresh (01 §2).
   const recordsRead = useCustom<PatientCondition[]>({

@@ -5,8 +5,11 @@ import { CHARTS, MEASUREMENT_DELETE_ERROR } from '@vigia/contract/rules/charts';
 import { DELETION_REASON_MAX, DELETION_REASON_MESSAGE, validateDeletionReason, validateVitalValue } from '@vigia/contract/rules/vitals';
 import { useCustomMutation } from '@refinedev/core';
 import { formatWhen } from '@vigia/contract/rules/dates';
+import { elementUnit } from '@vigia/contract/rules/alarms';
 import type { Schemas } from '../../../contract';
-import { apiUrl, fieldErrors, formErrorNotice, successNotice } from '../hooks/data';
+import { apiUrl } from '../../../providers/data';
+import { fieldErrors } from '../../../providers/errors';
+import { formError, success } from '../../../providers/notices';
 
 const RECORD_FIELDS = ['value', 'systolic', 'diastolic', 'when'] as const;
 
@@ -73,9 +76,9 @@ export function RecordDialog({
         url: apiUrl(`/patients/${patientId}/measurements`),
         method: 'post',
         values: body,
-        successNotification: successNotice('Medición registrada correctamente'),
+        successNotification: success('Medición registrada correctamente'),
         // A 400 about one of the form's fields shows on that field instead.
-        errorNotification: formErrorNotice('No fue posible registrar la medición', RECORD_FIELDS),
+        errorNotification: formError('No fue posible registrar la medición', RECORD_FIELDS),
       },
       { onSuccess: onSaved, onError: (error) => form.setFields(fieldErrors(error, RECORD_FIELDS)) },
     );
@@ -104,12 +107,12 @@ export function RecordDialog({
         {isPressure ? (
           <Row gutter={12}>
             <Col span={12}>
-              <Form.Item name="systolic" label="Sistólica (mmHg)" rules={[rule(3)]}>
+              <Form.Item name="systolic" label={`Sistólica (${elementUnit(3)})`} rules={[rule(3)]}>
                 <Input inputMode="decimal" maxLength={5} />
               </Form.Item>
             </Col>
             <Col span={12}>
-              <Form.Item name="diastolic" label="Diastólica (mmHg)" rules={[rule(4)]}>
+              <Form.Item name="diastolic" label={`Diastólica (${elementUnit(4)})`} rules={[rule(4)]}>
                 <Input inputMode="decimal" maxLength={5} />
               </Form.Item>
             </Col>
@@ -159,7 +162,7 @@ export function DeleteDialog({
         url: apiUrl(`/patients/${patientId}/measurements/${reading.id}`),
         method: 'put',
         values: { status: 1, comment: comment.trim() },
-        successNotification: successNotice('Medición eliminada'),
+        successNotification: success('Medición eliminada'),
         errorNotification: { type: 'error', message: MEASUREMENT_DELETE_ERROR },
       },
       { onSuccess: onDeleted },

@@ -3,7 +3,7 @@ import { Button, Col, Row, Space, Tooltip } from 'antd';
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { CHARTS } from '@vigia/contract/rules/charts';
 import { alarmRanges, latestReadings } from '../../../charts/measurement-reads';
-import { usePrefetchCustom, useInvalidatePaths } from '../hooks/data';
+import { usePrefetchCustom, useInvalidatePaths } from '../../../providers/queries';
 import type { PatientTabProps } from '../types';
 import type { Reading } from './MeasurementDialogs';
 import { VitalCard } from './VitalCard';

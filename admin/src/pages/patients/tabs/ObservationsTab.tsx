@@ -4,8 +4,10 @@ import { Button, Card, Empty, Form, Input, List, Modal, Popconfirm, Select, Spin
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../../contract';
 import { EMPTY_OBSERVATIONS, formatDateTime, STAFF_OBSERVATION_TYPES } from '@vigia/contract/rules/record';
-import { apiUrl, errorNotice, logOnly, NO_BODY, successNotice, useInvalidatePaths } from '../hooks/data';
-import { recordWriteState } from '../../prompts/record-access';
+import { apiUrl, NO_BODY } from '../../../providers/data';
+import { serverError, logOnly, success } from '../../../providers/notices';
+import { useInvalidatePaths } from '../../../providers/queries';
+import { recordWriteState } from '../record-access';
 import type { PatientTabProps } from '../types';
 import './record-tabs.css';
 
@@ -46,8 +48,8 @@ export default function ObservationsTab({ patient, active }: PatientTabProps) {
         url: apiUrl(path),
         method: 'post',
         values: { observation_type: type, value_text: text.trim() },
-        successNotification: successNotice('Anotación creada'),
-        errorNotification: errorNotice('No fue posible crear la anotación'),
+        successNotification: success('Anotación creada'),
+        errorNotification: serverError('No fue posible crear la anotación'),
       },
       {
         onSuccess: () => {
@@ -64,8 +66,8 @@ export default function ObservationsTab({ patient, active }: PatientTabProps) {
         url: apiUrl(`${path}/${note.id}`),
         method: 'delete',
         values: NO_BODY,
-        successNotification: successNotice('Anotación eliminada'),
-        errorNotification: errorNotice('No fue posible eliminar la anotación'),
+        successNotification: success('Anotación eliminada'),
+        errorNotification: serverError('No fue posible eliminar la anotación'),
       },
       { onSuccess: () => void refresh(path) },
     );

@@ -6,7 +6,7 @@ import { CLINICAL_ELEMENTS } from '@vigia/contract/rules/vitals';
 import { openDownload } from '@vigia/contract/ui/open-download';
 import { useCustom, useNotification } from '@refinedev/core';
 import type { Schemas } from '../../../contract';
-import { apiUrl } from '../hooks/data';
+import { apiUrl } from '../../../providers/data';
 import type { PatientTabProps } from '../types';
 
 const REPORT_ERROR = 'Error al generar el reporte';

@@ -3,8 +3,10 @@ import { useCustom, useCustomMutation } from '@refinedev/core';
 import { Button, Card, Empty, Form, Input, Modal, Select, Spin, Table, Tag, Tooltip, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../../contract';
-import { apiUrl, errorNotice, logOnly, successNotice, useInvalidatePaths } from '../hooks/data';
-import { recordWriteState } from '../../prompts/record-access';
+import { apiUrl } from '../../../providers/data';
+import { serverError, logOnly, success } from '../../../providers/notices';
+import { useInvalidatePaths } from '../../../providers/queries';
+import { recordWriteState } from '../record-access';
 import type { PatientTabProps } from '../types';
 import './record-tabs.css';
 
@@ -87,7 +89,7 @@ export default function VariablesTab({ patient, active }: PatientTabProps) {
     url: apiUrl('/clinical_variables'),
     method: 'get',
     queryOptions: { enabled: wantCatalogue, staleTime: Infinity },
-    errorNotification: errorNotice('No fue posible cargar las variables clínicas'),
+    errorNotification: serverError('No fue posible cargar las variables clínicas'),
   });
   const catalogue = catalogueQuery.query.data?.data ?? [];
   const { mutate, mutation } = useCustomMutation();
@@ -108,8 +110,8 @@ export default function VariablesTab({ patient, active }: PatientTabProps) {
         url: apiUrl(path),
         method: 'post',
         values: { clinical_variable_id: choice, value: value.trim() },
-        successNotification: successNotice('Valor registrado'),
-        errorNotification: errorNotice('No fue posible registrar el valor'),
+        successNotification: success('Valor registrado'),
+        errorNotification: serverError('No fue posible registrar el valor'),
       },
       {
         onSuccess: () => {

@@ -6,8 +6,10 @@ import { CAREGIVER_RELATIONSHIPS } from '@vigia/contract/rules/record';
 import { normaliseName, validateEmail, validateName, validateNid, validatePhone, MESSAGES } from '@vigia/contract/rules/validation';
 import type { Schemas } from '../../../../contract';
 import { readSession } from '../../../../session';
-import { apiUrl, errorNotice, NO_BODY, successNotice, useInvalidatePaths } from '../../hooks/data';
-import { useIdTypes, useListing } from '../../hooks/listings';
+import { apiUrl, NO_BODY } from '../../../../providers/data';
+import { serverError, success } from '../../../../providers/notices';
+import { useInvalidatePaths } from '../../../../providers/queries';
+import { useIdTypes, useListing } from '../../../../hooks/listings';
 import type { Patient } from '../../types';
 import { editState } from './edit-state';
 
@@ -43,7 +45,7 @@ export function CaregiversCard({ patient, active }: { patient: Patient; active: 
     url: apiUrl(path),
     method: 'get',
     queryOptions: { enabled: active, placeholderData: (previous) => previous },
-    errorNotification: errorNotice('No fue posible cargar los cuidadores'),
+    errorNotification: serverError('No fue posible cargar los cuidadores'),
   });
   const list = query.data?.data ?? [];
   const loading = query.isFetching;
@@ -88,7 +90,7 @@ export function CaregiversCard({ patient, active }: { patient: Patient; active: 
         method: editing === 'new' ? 'post' : 'put',
         values: body,
         successNotification: (res) => ({ type: 'success', message: res?.data.notification_message.message ?? '' }),
-        errorNotification: errorNotice('No fue posible guardar el cuidador'),
+        errorNotification: serverError('No fue posible guardar el cuidador'),
       },
       { onSuccess: () => void refresh(path), onSettled: () => setEditing(null) },
     );
@@ -100,8 +102,8 @@ export function CaregiversCard({ patient, active }: { patient: Patient; active: 
         url: apiUrl(`${path}/${c.id}`),
         method: 'delete',
         values: NO_BODY,
-        successNotification: successNotice('Cuidador desvinculado del paciente'),
-        errorNotification: errorNotice('No fue posible desvincular el cuidador'),
+        successNotification: success('Cuidador desvinculado del paciente'),
+        errorNotification: serverError('No fue posible desvincular el cuidador'),
       },
       { onSuccess: () => void refresh(path) },
     );

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Card, Descriptions, Form, Modal, Select, Tooltip } from 'antd';
 import { EditOutlined } from '@ant-design/icons';
-import { useListing } from '../../hooks/listings';
+import { useListing } from '../../../../hooks/listings';
 import { usePatientUpdate } from '../../hooks/usePatientUpdate';
 import type { Patient } from '../../types';
 import { editState, INCOMPLETE } from './edit-state';

@@ -1,7 +1,7 @@
 import { readSession } from '../../session';
 import { can, isRole, PATIENT_STATUS, type Action } from '@vigia/contract/rules/access';
 import { FORBIDDEN_REASON } from '../../providers/access';
-import type { Patient } from '../patients/types';
+import type { Patient } from './types';
 
 export const DECEASED_REASON = 'El paciente está registrado como fallecido; su ficha no admite cambios.';
 

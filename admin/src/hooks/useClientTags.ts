@@ -1,6 +1,6 @@
 import { useList } from '@refinedev/core';
-import type { Schemas } from '../../../contract';
-import { logOnly } from './data';
+import type { Schemas } from '../contract';
+import { logOnly } from '../providers/notices';
 
 type Tag = Schemas['Tag'];
 

@@ -1,6 +1,7 @@
 import { useCustom } from '@refinedev/core';
-import type { Schemas } from '../../../contract';
-import { apiUrl, logOnly } from './data';
+import type { Schemas } from '../contract';
+import { apiUrl } from '../providers/data';
+import { logOnly } from '../providers/notices';
 
 export type Option = { value: number; label: string };
 type ListingName = Schemas['ListName'];
