@@ -120,7 +120,7 @@ const ALERT_FILTERS = (prefixes: string[]) => [
   ...prefixes.slice(0, 5).map((p) => `search=${encodeURIComponent(p)}`),
 ];
 
-export function buildReadScenarios(samples: ReadSamples, connections: number): Array<ReplayScenario<any>> {
+export function buildReadScenarios(samples: ReadSamples, connections: number): Array<ReplayScenario<unknown>> {
   const chart: ReplayScenario<ReadSamples['charts'][number]> = {
     id: 'chart-series',
     label: 'Chart series for one patient and element',
@@ -181,7 +181,7 @@ export function buildReadScenarios(samples: ReadSamples, connections: number): A
     apiOutcome: (_h, body) => ({ total: (body as { total: number }).total, ids: [] }),
     baselineOutcome: (results) => ({ total: Number(Object.values(results.find((r) => COUNT_SQL.test(r.sql))!.rows[0])[0]), ids: [] }),
   };
-  const all: Array<ReplayScenario<any>> = [chart, alertsList, metrics, openCount];
+  const all: Array<ReplayScenario<unknown>> = [chart, alertsList, metrics, openCount];
   for (const s of all) s.work = replayWork(s);
   return all;
 }

@@ -140,8 +140,8 @@ async function main() {
   const driver = await openDriver(dataset.target, { connections: opts.settings.connections });
   const scenarioResults: ScenarioResult[] = [];
   let contention: ContentionResult | null = null;
-  let idleBytes = 0;
-  let version = '';
+  let idleBytes: number;
+  let version: string;
   try {
     version = await driver.version();
     api.memory.setPhase('idle');
