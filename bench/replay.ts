@@ -15,6 +15,7 @@ import type { Driver } from './driver.js';
 import type { HttpRequest } from './load.js';
 import type { Caller, Exec, Outcome } from './queries.js';
 import type { Scenario } from './scenarios.js';
+import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 
 const CONTROL = /^\s*(BEGIN|COMMIT|ROLLBACK|START TRANSACTION|SET |SAVEPOINT|RELEASE)/i;
 
@@ -92,9 +93,10 @@ export interface ReadSamples {
 
 /** Chart inputs: patients spread over client A with their most measured element, plus the year-long patient. */
 export async function pickChartSamples(driver: Driver, caller: Caller, heavyPatientId: number | null): Promise<ReadSamples['charts']> {
-  const ids = await driver.all<{ id: number }>('SELECT id FROM patients WHERE client_id = $1 AND status = 1 ORDER BY id', [
-    caller.clientId,
-  ]);
+  const ids = await driver.all<{ id: number }>(
+    `SELECT id FROM patients WHERE client_id = $1 AND status = ${PATIENT_STATUS.active} ORDER BY id`,
+    [caller.clientId],
+  );
   const picked = Array.from({ length: Math.min(30, ids.length) }, (_, k) =>
     Number(ids[Math.floor(((k + 0.5) * ids.length) / Math.min(30, ids.length))].id),
   );
