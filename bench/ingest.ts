@@ -17,6 +17,7 @@ import { fetchRetrying, runLoad, type HttpRequest, type LoadResult } from './loa
 import { loadPhase, type Phase, type Settings } from './measure.js';
 import type { Caller } from './queries.js';
 import { freePort, type ApiProcess } from './server.js';
+import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 
 export interface IngestionResult {
   patients: number;
@@ -90,7 +91,9 @@ export async function measureIngestion(deps: {
 }): Promise<IngestionResult> {
   const { api, driver, token, settings, log } = deps;
   const ids = (
-    await driver.all<{ id: number }>('SELECT id FROM patients WHERE client_id = $1 AND status = 1 ORDER BY id', [deps.caller.clientId])
+    await driver.all<{ id: number }>(`SELECT id FROM patients WHERE client_id = $1 AND status = ${PATIENT_STATUS.active} ORDER BY id`, [
+      deps.caller.clientId,
+    ])
   ).map((r) => Number(r.id));
   const patients = Array.from(
     { length: Math.min(200, ids.length) },

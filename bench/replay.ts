@@ -15,6 +15,7 @@ import type { Driver } from './driver.js';
 import type { HttpRequest } from './load.js';
 import type { Caller, Exec, Outcome } from './queries.js';
 import type { Scenario } from './scenarios.js';
+import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 
 const CONTROL = /^\s*(BEGIN|COMMIT|ROLLBACK|START TRANSACTION|SET |SAVEPOINT|RELEASE)/i;
 
@@ -92,9 +93,10 @@ export interface ReadSamples {
 
 /** Chart inputs: patients spread over client A with their most measured element, plus the year-long patient. */
 export async function pickChartSamples(driver: Driver, caller: Caller, heavyPatientId: number | null): Promise<ReadSamples['charts']> {
-  const ids = await driver.all<{ id: number }>('SELECT id FROM patients WHERE client_id = $1 AND status = 1 ORDER BY id', [
-    caller.clientId,
-  ]);
+  const ids = await driver.all<{ id: number }>(
+    `SELECT id FROM patients WHERE client_id = $1 AND status = ${PATIENT_STATUS.active} ORDER BY id`,
+    [caller.clientId],
+  );
   const picked = Array.from({ length: Math.min(30, ids.length) }, (_, k) =>
     Number(ids[Math.floor(((k + 0.5) * ids.length) / Math.min(30, ids.length))].id),
   );
@@ -120,7 +122,7 @@ const ALERT_FILTERS = (prefixes: string[]) => [
   ...prefixes.slice(0, 5).map((p) => `search=${encodeURIComponent(p)}`),
 ];
 
-export function buildReadScenarios(samples: ReadSamples, connections: number): Array<ReplayScenario<any>> {
+export function buildReadScenarios(samples: ReadSamples, connections: number): Array<ReplayScenario<unknown>> {
   const chart: ReplayScenario<ReadSamples['charts'][number]> = {
     id: 'chart-series',
     label: 'Chart series for one patient and element',
@@ -181,7 +183,7 @@ export function buildReadScenarios(samples: ReadSamples, connections: number): A
     apiOutcome: (_h, body) => ({ total: (body as { total: number }).total, ids: [] }),
     baselineOutcome: (results) => ({ total: Number(Object.values(results.find((r) => COUNT_SQL.test(r.sql))!.rows[0])[0]), ids: [] }),
   };
-  const all: Array<ReplayScenario<any>> = [chart, alertsList, metrics, openCount];
+  const all: Array<ReplayScenario<unknown>> = [chart, alertsList, metrics, openCount];
   for (const s of all) s.work = replayWork(s);
   return all;
 }

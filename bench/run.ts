@@ -26,6 +26,7 @@ import { measureContention, measureScenario, type ContentionResult, type Scenari
 import { buildRows, describeMachine, writeReport, type Results } from './report.js';
 import { BENCH_PASSWORD, benchEmail, buildScenarios, pickSamples } from './scenarios.js';
 import { BENCH_JWT_SECRET, startApi } from './server.js';
+import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 
 const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/vigia_bench';
@@ -89,9 +90,10 @@ function readOptions(argv: string[]) {
 
 /** The seed's year-long patient: the client's first active patient by id (seeds/large.ts). */
 async function firstActivePatient(driver: Driver, clientId: number): Promise<number> {
-  const [row] = await driver.all<{ id: number }>('SELECT id FROM patients WHERE client_id = $1 AND status = 1 ORDER BY id LIMIT 1', [
-    clientId,
-  ]);
+  const [row] = await driver.all<{ id: number }>(
+    `SELECT id FROM patients WHERE client_id = $1 AND status = ${PATIENT_STATUS.active} ORDER BY id LIMIT 1`,
+    [clientId],
+  );
   return Number(row.id);
 }
 
@@ -140,8 +142,8 @@ async function main() {
   const driver = await openDriver(dataset.target, { connections: opts.settings.connections });
   const scenarioResults: ScenarioResult[] = [];
   let contention: ContentionResult | null = null;
-  let idleBytes = 0;
-  let version = '';
+  let idleBytes: number;
+  let version: string;
   try {
     version = await driver.version();
     api.memory.setPhase('idle');

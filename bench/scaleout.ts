@@ -15,6 +15,8 @@ import type { Driver } from './driver.js';
 import { runLoad, type HttpRequest, type LoadResult } from './load.js';
 import type { Caller } from './queries.js';
 import { startApi, type ApiProcess } from './server.js';
+import { PATIENT_STATUS } from '@vigia/contract/rules/access';
+import { ACTIVITY_STATUS } from '@vigia/contract/rules/activities';
 
 export interface ScaleOutResult {
   seconds: number;
@@ -65,10 +67,10 @@ function startProxy(targets: string[]): Promise<{ url: string; counts: number[];
 
 /** Inserts one order with `n` activities due two days ago and still scheduled, for patients of client A. */
 async function insertMarkers(driver: Driver, caller: Caller, n: number): Promise<{ orderIds: number[]; activityIds: number[] }> {
-  const patients = await driver.all<{ id: number }>('SELECT id FROM patients WHERE client_id = $1 AND status = 1 ORDER BY id LIMIT $2', [
-    caller.clientId,
-    n,
-  ]);
+  const patients = await driver.all<{ id: number }>(
+    `SELECT id FROM patients WHERE client_id = $1 AND status = ${PATIENT_STATUS.active} ORDER BY id LIMIT $2`,
+    [caller.clientId, n],
+  );
   const longAgo = new Date(Date.now() - 2 * 86_400_000);
   const orderIds: number[] = [];
   const activityIds: number[] = [];
@@ -108,7 +110,10 @@ export async function measureScaleOut(deps: {
 }): Promise<ScaleOutResult> {
   const { driver, log, caller } = deps;
   const ids = (
-    await driver.all<{ id: number }>('SELECT id FROM patients WHERE client_id = $1 AND status = 1 ORDER BY id LIMIT 200', [caller.clientId])
+    await driver.all<{ id: number }>(
+      `SELECT id FROM patients WHERE client_id = $1 AND status = ${PATIENT_STATUS.active} ORDER BY id LIMIT 200`,
+      [caller.clientId],
+    )
   ).map((r) => Number(r.id));
   const list: HttpRequest[] = [{ method: 'GET', path: '/api/v1/patients?_start=0&_end=20&status=1' }];
   const ingest: HttpRequest[] = ids.map((id, k) => ({
@@ -160,7 +165,9 @@ export async function measureScaleOut(deps: {
   await second.stop();
 
   const inList = markers.activityIds.join(',') || '0';
-  const [m] = await driver.all<{ nr: string }>(`SELECT COUNT(*) AS nr FROM activities WHERE id IN (${inList}) AND status = 6`);
+  const [m] = await driver.all<{ nr: string }>(
+    `SELECT COUNT(*) AS nr FROM activities WHERE id IN (${inList}) AND status = ${ACTIVITY_STATUS.notReported}`,
+  );
   const perActivity = await driver.all<{ activity_id: number; n: string }>(
     `SELECT activity_id, COUNT(*) AS n FROM alerts WHERE activity_id IN (${inList}) GROUP BY activity_id`,
   );

@@ -5,20 +5,20 @@
  * plus its mirror in queries.ts.
  */
 import { toSearchKey } from '@vigia/contract/rules/names';
-import type { Work } from './baseline.js';
 import type { Driver } from './driver.js';
 import type { HttpRequest } from './load.js';
 import * as queries from './queries.js';
 import { replayWork, type ReplayScenario } from './replay.js';
 
-export interface Scenario<I = any> {
+/** Scenarios of different inputs share a list as `Scenario` (the methods below are bivariant in I). */
+export interface Scenario<I = unknown> {
   id: string;
   label: string;
   endpoint: string;
   /** The values the requests cycle through, shown in the report. */
   inputs: I[];
   request(input: I): HttpRequest;
-  work: Work<I>;
+  work(exec: queries.Exec, input: I): Promise<queries.Outcome>;
   /** Connections for the throughput phase; null for work that is CPU-bound by design. */
   loadConnections: number | null;
   /** The issue's target for p95 at one connection, when it has one. */
@@ -156,7 +156,10 @@ export function buildScenarios(caller: queries.Caller, samples: Samples, connect
 /** The API's answer reduced to what the baseline also answers: the total and the ids. */
 export function readOutcome(headers: Headers, body: unknown): queries.Outcome {
   const total = headers.get('x-total-count');
-  const idOf = (o: any) => Number(o?.id ?? o?.user_id);
+  const idOf = (o: unknown) => {
+    const row = (o ?? {}) as { id?: unknown; user_id?: unknown };
+    return Number(row.id ?? row.user_id);
+  };
   return {
     total: total == null ? null : Number(total),
     ids: Array.isArray(body) ? body.map(idOf) : [idOf(body)],

@@ -40,12 +40,12 @@ declare module 'pg' {
   interface QueryResult<T> {
     rows: T[];
   }
-  class Pool {
+  export class Pool {
     constructor(config: { connectionString: string; max?: number });
     query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<QueryResult<T>>;
     end(): Promise<void>;
   }
-  class Client {
+  export class Client {
     constructor(config: { connectionString: string });
     connect(): Promise<void>;
     query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<QueryResult<T>>;

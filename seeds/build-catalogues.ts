@@ -27,6 +27,7 @@ import type {
   SimpleItem,
 } from '../api/src/modules/catalogues/catalogues.sync.js';
 import { toSearchKey } from '@vigia/contract/rules/names';
+import { CLINICAL_ELEMENTS } from '@vigia/contract/rules/vitals';
 
 const seedsDir = path.dirname(fileURLToPath(import.meta.url));
 
@@ -176,8 +177,8 @@ const OCCUPATIONS = [
   'Otra',
 ];
 
-/** Short unit labels of DECISIONS D6, keyed by clinical element id. */
-const ELEMENT_UNITS: Record<number, string> = { 1: 'lpm', 2: '%', 3: 'mmHg', 4: 'mmHg', 5: 'kg', 6: 'mg/dL', 7: '°C' };
+/** Short unit labels of DECISIONS D6, keyed by clinical element id (contract/rules/vitals.ts). */
+const ELEMENT_UNITS: Record<number, string> = Object.fromEntries(CLINICAL_ELEMENTS.map((e) => [e.id, e.unit]));
 
 interface SourceFile<T> {
   source: string;
@@ -346,7 +347,7 @@ export function buildCatalogues(dataDir: string): Record<CatalogueName, { source
   const panel = vitals.panel as { loinc: string; components: string[] };
   const clinicalElements: ClinicalElementItem[] = vitals.items.map((v) => {
     const unit = ELEMENT_UNITS[v.id];
-    if (!unit) throw new Error(`No unit label for clinical element ${v.id}: add it to ELEMENT_UNITS`);
+    if (!unit) throw new Error(`No unit label for clinical element ${v.id}: add it to CLINICAL_ELEMENTS in contract/rules/vitals.ts`);
     return {
       id: v.id,
       key: v.key,

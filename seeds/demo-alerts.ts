@@ -1,6 +1,7 @@
 import type { QueryInterface, Transaction } from 'sequelize';
 import { execute, insertReturningId, select } from '../api/src/db/sql.js';
-import { brokenRules } from '@vigia/contract/rules/alarms';
+import { brokenRules, ALERT_STATUS } from '@vigia/contract/rules/alarms';
+import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 
 /**
  * Demo alarm rules, their assignment and alerts (02 §2.7–2.10): every client gets six rules
@@ -72,7 +73,7 @@ export async function seedDemoAlerts(qi: QueryInterface, now: Date, transaction:
     }
     const patients = await select<{ id: number }>(
       sequelize,
-      'SELECT id FROM patients WHERE client_id = :c AND status = 1 ORDER BY id',
+      `SELECT id FROM patients WHERE client_id = :c AND status = ${PATIENT_STATUS.active} ORDER BY id`,
       { c: client.id },
       transaction,
     );
@@ -151,7 +152,7 @@ export async function seedDemoAlerts(qi: QueryInterface, now: Date, transaction:
           }
           await execute(
             sequelize,
-            'UPDATE alerts SET status = 2, close_type = :t, closed_by = :u, closed_at = :at, updated_at = :at WHERE id = :a',
+            `UPDATE alerts SET status = ${ALERT_STATUS.closed}, close_type = :t, closed_by = :u, closed_at = :at, updated_at = :at WHERE id = :a`,
             { t: alertCount % 3 === 0 ? 'false_alert' : 'true_alert', u: author.id, at: new Date(at), a: id },
             transaction,
           );

@@ -1,5 +1,6 @@
 import { QueryTypes, type QueryInterface, type Transaction } from 'sequelize';
 import { insertReturningId } from '../api/src/db/sql.js';
+import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 
 /**
  * Demo inventory for every demo client: supplies (vaccines and devices), batches with their entry
@@ -93,7 +94,7 @@ export async function seedDemoInventory(qi: QueryInterface, now: Date, transacti
     }
     // Three applied influenza doses from the first batch, on the client's first patients.
     const patients = await sequelize.query<{ id: number; first_name: string; last_name: string }>(
-      'SELECT id, first_name, last_name FROM patients WHERE client_id = :cid AND status <> 3 ORDER BY id LIMIT 3',
+      `SELECT id, first_name, last_name FROM patients WHERE client_id = :cid AND status <> ${PATIENT_STATUS.deceased} ORDER BY id LIMIT 3`,
       { type: QueryTypes.SELECT, replacements: { cid: client.id }, transaction },
     );
     for (const [pi, p] of patients.entries()) {

@@ -9,6 +9,7 @@ import {
   ORDER_ELEMENT_NAMES,
   type OrderSchedule,
 } from '@vigia/contract/rules/activities';
+import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 
 /**
  * Demo orders (02 §3): the first active patients of each client get a running medication order
@@ -85,7 +86,7 @@ export async function seedDemoOrders(
     );
     const patients = await select<{ id: number; time_zone: string }>(
       sequelize,
-      'SELECT id, time_zone FROM patients WHERE client_id = :c AND status = 1 ORDER BY id LIMIT :n',
+      `SELECT id, time_zone FROM patients WHERE client_id = :c AND status = ${PATIENT_STATUS.active} ORDER BY id LIMIT :n`,
       { c: client.id, n: PER_CLIENT },
       transaction,
     );

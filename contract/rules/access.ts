@@ -6,6 +6,10 @@ export const ROLES = ['admin', 'medico', 'enfermeria', 'consulta'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const PATIENT_STATUS = { inactive: 0, active: 1, incomplete: 2, deceased: 3 } as const;
+export const PATIENT_STATUS_NAMES: Record<number, string> = { 0: 'Inactivo', 1: 'Activo', 2: 'Incompleto', 3: 'Fallecido' };
+
+export const USER_STATUS = { active: 0, inactive: 1 } as const;
+export const USER_STATUS_NAMES: Record<number, string> = { 0: 'Activo', 1: 'Inactivo' };
 
 /** What a role may do, independent of any patient. */
 export type Action =

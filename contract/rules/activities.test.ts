@@ -22,6 +22,7 @@ import {
   type MedicationSchedule,
   type VitalSignSchedule,
 } from './activities';
+import { ACTIVITY_LIFECYCLE_CASES, CASE_FIRST_AT, CASE_LAST_AT, CASE_PROGRAMMED_AT, ORDER_LIFECYCLE_CASES } from './activities.cases';
 
 const med = (frecuency: number, time_unit: number, during: number, extra: Partial<MedicationSchedule> = {}): MedicationSchedule => ({
   order_type: 1,
@@ -207,27 +208,12 @@ describe('start dates', () => {
 
 describe('lifecycle (D7, D11)', () => {
   const at = (iso: string) => new Date(iso);
-  it.each([
-    [0, '2026-01-01T07:59:00Z', 0],
-    [0, '2026-01-01T08:00:00Z', 1],
-    [0, '2026-01-01T08:59:59Z', 1],
-    [1, '2026-01-01T09:00:00Z', 6],
-    [0, '2026-01-01T10:00:00Z', 6],
-    [2, '2026-01-01T10:00:00Z', 2],
-    [3, '2026-01-01T10:00:00Z', 3],
-    [5, '2026-01-01T10:00:00Z', 5],
-  ])('activity status %s at %s → %s', (status, now, expected) => {
-    expect(activityStatusAt(status, at('2026-01-01T08:00:00Z'), at(now))).toBe(expected);
+  // The same table the API's lifecycle job is run over (tests/api/lifecycle-rule.test.ts).
+  it.each(ACTIVITY_LIFECYCLE_CASES)('activity status %s at %s → %s', (status, now, expected) => {
+    expect(activityStatusAt(status, at(CASE_PROGRAMMED_AT), at(now))).toBe(expected);
   });
-  it.each([
-    [1, '2026-01-01T07:00:00Z', false, 1],
-    [1, '2026-01-01T08:00:00Z', false, 2],
-    [2, '2026-01-03T09:00:00Z', false, 4],
-    [2, '2026-01-03T09:00:00Z', true, 2],
-    [0, '2026-01-03T09:00:00Z', false, 0],
-    [3, '2026-01-03T09:00:00Z', false, 3],
-  ])('order status %s at %s (permanent %s) → %s', (status, now, permanent, expected) => {
-    expect(orderStatusAt(status, at('2026-01-01T08:00:00Z'), at('2026-01-03T08:00:00Z'), permanent, at(now))).toBe(expected);
+  it.each(ORDER_LIFECYCLE_CASES)('order status %s at %s (permanent %s) → %s', (status, now, permanent, expected) => {
+    expect(orderStatusAt(status, at(CASE_FIRST_AT), at(CASE_LAST_AT), permanent, at(now))).toBe(expected);
   });
   it.each([
     [0, 0, 0],

@@ -30,6 +30,10 @@ export const ACTIVITY_STATUS = {
   suspended: 5,
   notReported: 6,
 } as const;
+/** Activities the lifecycle still moves (activityStatusAt): Programada and En proceso. */
+export const PENDING_ACTIVITY_STATUSES = [ACTIVITY_STATUS.scheduled, ACTIVITY_STATUS.inProgress] as const;
+/** Orders the lifecycle still moves (orderStatusAt): Programada and En ejecución. */
+export const LIVE_ORDER_STATUSES = [ORDER_STATUS.scheduled, ORDER_STATUS.running] as const;
 export const ACTIVITY_STATUS_NAMES: Record<number, string> = {
   0: 'Programada',
   1: 'En proceso',
@@ -262,7 +266,7 @@ export function orderProgress(completed: number, due: number): number {
 
 /** The order status its activity times imply at `now` (only moves 1 → 2 → 4; 0 and 3 are left alone). */
 export function orderStatusAt(status: number, firstAt: Date | null, lastAt: Date | null, permanent: boolean, now: Date): number {
-  if (status !== ORDER_STATUS.scheduled && status !== ORDER_STATUS.running) return status;
+  if (!(LIVE_ORDER_STATUSES as readonly number[]).includes(status)) return status;
   if (!firstAt) return status;
   if (!permanent && lastAt && lastAt.getTime() + ACTIVITY_WINDOW_MS <= now.getTime()) return ORDER_STATUS.completed;
   if (firstAt.getTime() <= now.getTime()) return ORDER_STATUS.running;
@@ -273,8 +277,7 @@ export function orderStatusAt(status: number, firstAt: Date | null, lastAt: Date
 export function activityStatusAt(status: number, programmedAt: Date, now: Date): number {
   const t = programmedAt.getTime();
   const n = now.getTime();
-  if ((status === ACTIVITY_STATUS.scheduled || status === ACTIVITY_STATUS.inProgress) && n >= t + ACTIVITY_WINDOW_MS)
-    return ACTIVITY_STATUS.notReported;
+  if ((PENDING_ACTIVITY_STATUSES as readonly number[]).includes(status) && n >= t + ACTIVITY_WINDOW_MS) return ACTIVITY_STATUS.notReported;
   if (status === ACTIVITY_STATUS.scheduled && n >= t) return ACTIVITY_STATUS.inProgress;
   return status;
 }

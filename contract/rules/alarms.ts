@@ -18,6 +18,8 @@ export const ALERT_TYPE_NAMES: Record<number, string> = {
   3: 'Alerta del asistente IA',
 };
 export const ALERT_STATUS = { open: 1, closed: 2 } as const;
+/** An alarm rule is written 'Activa' (1); the contract has no other value. */
+export const ALARM_STATUS = { active: 1 } as const;
 /** 02 §3: status 1 is 'Activa'; any other value counts as closed. */
 export const alertStatusName = (status: number) => (status === ALERT_STATUS.open ? 'Activa' : 'Cerrada');
 export const CLOSE_TYPE_NAMES: Record<string, string> = { true_alert: 'Alerta verdadera', false_alert: 'Alerta falsa' };

@@ -30,6 +30,17 @@ function partsFormatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
+/** Whether Intl knows the IANA zone (every function here throws a RangeError on one it does not). */
+export function isValidTimeZone(timeZone: string): boolean {
+  if (partsFormatters.has(timeZone)) return true;
+  try {
+    partsFormatter(timeZone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The wall clock of an instant in a zone, each part as two digits (four for the year). */
 export function zoneParts(at: Instant, timeZone: string) {
   const parts: Record<string, string> = {};

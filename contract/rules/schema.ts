@@ -35,6 +35,8 @@ export type JsonSchema = {
 export type OpenApiParameter = { $ref?: string; name?: string; in?: string; required?: boolean; schema?: JsonSchema };
 
 export type OpenApiOperation = {
+  operationId?: string;
+  security?: unknown[];
   parameters?: OpenApiParameter[];
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
 };

@@ -28,6 +28,9 @@ export const CLINICAL_ELEMENTS: readonly ClinicalElement[] = [
   { id: 7, key: 'body_temperature', name: 'Temperatura', unit: '°C', loinc: '8310-5', ucum: 'Cel', min: 30, max: 45 },
 ];
 
+/** A reading is valid (0) until staff delete it with a reason (1). */
+export const MEASUREMENT_STATUS = { valid: 0, deleted: 1 } as const;
+
 /** The blood-pressure panel (systolic 3 + diastolic 4 as components). */
 export const BLOOD_PRESSURE_PANEL_LOINC = '85354-9';
 /** Code 0 is accepted as a legacy alias of 1 (D6). */

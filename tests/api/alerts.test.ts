@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { components } from '@vigia/contract/openapi';
 import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
 import { storeReadings } from '../support/readings';
 import { select } from '../../api/src/db/sql';
@@ -36,7 +37,7 @@ async function monitoredPatient(o: Org = org, alarmIds = [heartRule.id, satRule.
 const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000);
 const openAlerts = async (patientId: number) =>
   (await t.http.get(`/api/v1/patients/${patientId}/alerts?status=1&per_page=20`).set(bearer(org.tokens.admin))).body as Array<
-    Record<string, any>
+    components['schemas']['Alert']
   >;
 
 describe('alarm engine (D10)', () => {

@@ -87,7 +87,7 @@ describe('assistant replies', () => {
     await t.jobs.runDue({ now: clock });
     await t.jobs.runDue({ now: clock });
 
-    const req = model.requests.at(-1);
+    const req = model.requests.at(-1)!;
     expect(req.model).toBe('modelo-prueba');
     expect(req.authorization).toBe('Bearer clave-ia');
     expect(req.tools.map((x: { function: { name: string } }) => x.function.name)).toEqual([
@@ -159,7 +159,7 @@ describe('assistant tools', () => {
       [{ alert_type: 3, status: 1, priority: 1, description: 'Refiere dolor en el pecho desde anoche' }],
     );
     // The model was told the tool's result, and the final text went to the patient.
-    expect(model.requests.at(-1).messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('Alerta creada') });
+    expect(model.requests.at(-1)!.messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('Alerta creada') });
     expect((await chat(p.id))[0]).toMatchObject({ custom_message: 'Avisé a su equipo.', ai: true });
   });
 
@@ -220,9 +220,9 @@ describe('assistant tools', () => {
     const messages = await chat(p.id);
     const alarmMessage = messages.find((m: { reason: string }) => m.reason === 'alarm');
     expect(alarmMessage).toMatchObject({ ai: true, custom_message: 'Su presión salió alta. Repita la medición en 10 minutos, en reposo.' });
-    const alarmPrompt = model.requests.find((r) => r.messages.at(-1).content.includes('Hipertensión sistólica'));
-    expect(alarmPrompt.messages.at(-1).content).toContain('Pide repetir la medición con calma.');
-    expect(alarmPrompt.messages.at(-1).content).toContain('182 mmHg');
+    const alarmPrompt = model.requests.find((r) => r.messages.at(-1)!.content.includes('Hipertensión sistólica'))!;
+    expect(alarmPrompt.messages.at(-1)!.content).toContain('Pide repetir la medición con calma.');
+    expect(alarmPrompt.messages.at(-1)!.content).toContain('182 mmHg');
     expect(messages.find((m: { custom_message: string }) => m.custom_message === 'Registré su presión de 182/101.')).toMatchObject({
       ai: true,
     });

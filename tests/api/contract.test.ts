@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { OpenApiOperation } from '@vigia/contract/rules/schema';
 import { loadContract } from '../../api/src/http/contract';
-import { startTestProduct, createOrg, bearer, type TestProduct, type Org } from '../support/product';
+import { startTestProduct, createOrg, bearer, requestFor, type TestProduct, type Org } from '../support/product';
 
 let t: TestProduct;
 let org: Org;
@@ -11,11 +12,10 @@ beforeAll(async () => {
 afterAll(() => t.stop());
 
 const { doc } = loadContract();
-const operations = Object.entries(doc.paths as Record<string, Record<string, { operationId: string; security?: unknown[] }>>).flatMap(
-  ([path, item]) =>
-    Object.entries(item)
-      .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
-      .map(([method, op]) => ({ path, method, op })),
+const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+  Object.entries(item as Record<string, OpenApiOperation>)
+    .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+    .map(([method, op]) => ({ path, method, op })),
 );
 
 describe('every operation of openapi.yaml', () => {
@@ -23,8 +23,7 @@ describe('every operation of openapi.yaml', () => {
     '%s has a handler',
     async (_name, { path, method }) => {
       const url = `/api/v1${path.replace(/\{[^}]+\}/g, (m) => (m === '{list_name}' ? 'countries' : '999999'))}`;
-      const res = await (t.http as any)
-        [method](url)
+      const res = await requestFor(t, method, url)
         .set(bearer(org.tokens.admin))
         .send(method === 'get' || method === 'delete' ? undefined : {});
       expect(res.status).toBeLessThan(500);
@@ -36,7 +35,7 @@ describe('every operation of openapi.yaml', () => {
     '%s refuses a request without a token',
     async (_name, { path, method }) => {
       const url = `/api/v1${path.replace(/\{[^}]+\}/g, (m) => (m === '{list_name}' ? 'countries' : '1'))}`;
-      const res = await (t.http as any)[method](url).send(method === 'get' || method === 'delete' ? undefined : {});
+      const res = await requestFor(t, method, url).send(method === 'get' || method === 'delete' ? undefined : {});
       // The contract validates the body first for writes: 400 or 401, never a success.
       expect([400, 401]).toContain(res.status);
     },

@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
+import { startTestProduct, createOrg, bearer, type TestProduct, type Org } from '../support/product';
 import { MESSAGES } from '@vigia/contract/rules/validation';
 
 const NOW = new Date('2026-11-22T15:00:00Z');

@@ -73,7 +73,7 @@ describe('welcome message', () => {
       type: 'template',
       template: { name: 'bienvenida_vigia', language: { code: 'es' } },
     });
-    expect(call?.body.template.components[0].parameters.map((p: { text: string }) => p.text)).toEqual(['María', 'Clinica Mensajes']);
+    expect(call?.body.template!.components[0].parameters.map((p: { text: string }) => p.text)).toEqual(['María', 'Clinica Mensajes']);
     expect((await page(id)).body.messages[0]).toMatchObject({ status: 'sent', load: false, error: null });
 
     const again = await t.http.post(`/api/v1/patients/${id}/welcome`).set(bearer(org.tokens.enfermeria));

@@ -6,7 +6,7 @@ let t: TestProduct;
 let a: Org;
 let b: Org;
 // 10:00 in Bogotá.
-let clock = new Date('2026-11-21T15:00:00Z');
+const clock = new Date('2026-11-21T15:00:00Z');
 let patientId: number;
 let otherPatientId: number;
 

@@ -47,13 +47,11 @@ describe('single sign-on (OpenID Connect, code + PKCE)', () => {
   it('signs in the user with the e-mail the provider asserts and issues our own session', async () => {
     const { url } = await start();
     const callback = await signInAtProvider(url, org.users.medico.email, REDIRECT_URI);
-    const res = await t.http
-      .post('/api/v1/sso/callback')
-      .send({
-        code: callback.searchParams.get('code'),
-        state: callback.searchParams.get('state'),
-        iss: callback.searchParams.get('iss') ?? undefined,
-      });
+    const res = await t.http.post('/api/v1/sso/callback').send({
+      code: callback.searchParams.get('code'),
+      state: callback.searchParams.get('state'),
+      iss: callback.searchParams.get('iss') ?? undefined,
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ user_id: org.users.medico.id, client_id: org.clientId, role_name: 'medico' });
     const me = await t.http.get('/api/v1/me').set(bearer(res.body.token));

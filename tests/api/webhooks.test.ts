@@ -53,7 +53,19 @@ afterAll(async () => {
 });
 
 const admin = () => bearer(org.tokens.admin);
-const verify = (r: Received) => new Webhook(webhookSecret(PHRASE)).verify(r.body, r.headers) as Record<string, any>;
+/** The FHIR resources a receiver gets, as far as these tests read them. */
+type Coding = { code: string };
+type Quantity = { value: number; code: string };
+interface FhirResource {
+  id?: string;
+  resourceType: string;
+  code: { coding: Coding[] };
+  valueQuantity: Quantity;
+  component: Array<{ code: { coding: Coding[] }; valueQuantity: Quantity }>;
+  contained: FhirResource[];
+  implicated: Array<{ reference: string }>;
+}
+const verify = (r: Received) => new Webhook(webhookSecret(PHRASE)).verify(r.body, r.headers) as FhirResource;
 
 async function newPatient(): Promise<number> {
   const res = await t.http.post('/api/v1/patients').set(admin()).send(patientBody());
@@ -176,7 +188,7 @@ describe('deliveries (D19)', () => {
     const obs = verify(receiver.received[before]);
     expect(receiver.received.length).toBe(before + 1);
     expect(obs.code.coding[0].code).toBe('85354-9');
-    expect(obs.component.map((c: any) => [c.code.coding[0].code, c.valueQuantity.value, c.valueQuantity.code])).toEqual([
+    expect(obs.component.map((c) => [c.code.coding[0].code, c.valueQuantity.value, c.valueQuantity.code])).toEqual([
       ['8480-6', 130, 'mm[Hg]'],
       ['8462-4', 85, 'mm[Hg]'],
     ]);

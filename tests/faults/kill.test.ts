@@ -76,7 +76,10 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function send(base: string, batch: Reading[]): Promise<{ status: number; body: any } | null> {
+async function send(
+  base: string,
+  batch: Reading[],
+): Promise<{ status: number; body: { stored: number; duplicates: number } | null } | null> {
   try {
     const res = await fetch(`${base}/api/v1/devices/${CARD}/readings`, {
       method: 'POST',
@@ -84,7 +87,7 @@ async function send(base: string, batch: Reading[]): Promise<{ status: number; b
       body: JSON.stringify({ readings: batch }),
       signal: AbortSignal.timeout(30_000),
     });
-    return { status: res.status, body: await res.json().catch(() => null) };
+    return { status: res.status, body: (await res.json().catch(() => null)) as { stored: number; duplicates: number } | null };
   } catch {
     return null; // connection reset or refused: the device never got an answer
   }
@@ -125,7 +128,7 @@ describe('SIGKILL during a stream of device readings', () => {
       if (acked.has(i)) continue;
       const res = await send(server.baseUrl, batches[i]);
       expect(res?.status, JSON.stringify(res?.body)).toBe(201);
-      retriedDuplicates += res!.body.duplicates;
+      retriedDuplicates += res!.body!.duplicates;
     }
     // A retry of batches that were acknowledged is answered 201 with nothing stored again.
     for (const i of [...acked].slice(0, 3)) {

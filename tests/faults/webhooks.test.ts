@@ -20,7 +20,7 @@ type Mode = 'up' | 'refused' | 'unavailable';
 
 /** A Standard Webhooks receiver on a fixed loopback port that can go away and come back. */
 function receiver() {
-  const accepted: Array<{ id: string; body: Record<string, any> }> = [];
+  const accepted: Array<{ id: string; body: unknown }> = [];
   const seen = new Set<string>();
   const counts = { answered503: 0, duplicates: 0, badSignature: 0 };
   let mode: Mode = 'up';
@@ -47,7 +47,7 @@ function receiver() {
         res.end();
         return;
       }
-      const body = JSON.parse(raw) as Record<string, any>;
+      const body: unknown = JSON.parse(raw);
       if (seen.has(id)) counts.duplicates++;
       else {
         seen.add(id);

@@ -1,3 +1,4 @@
+import type { OpenApiOperation } from '@vigia/contract/rules/schema';
 import { loadContract } from '../../api/src/http/contract';
 import { select } from '../../api/src/db/sql';
 import { bearer, patientBody, type TestProduct, type Org } from '../support/product';
@@ -7,10 +8,10 @@ import { bearer, patientBody, type TestProduct, type Org } from '../support/prod
  * kind hanging from it, valid sample bodies per request schema, a real patient (portal) token.
  */
 export const { doc } = loadContract();
-export type Operation = { path: string; method: string; op: Record<string, any>; name: string };
+export type Operation = { path: string; method: string; op: OpenApiOperation; name: string };
 
-export const operations: Operation[] = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
-  Object.entries(item)
+export const operations: Operation[] = Object.entries(doc.paths).flatMap(([path, item]) =>
+  Object.entries(item as Record<string, OpenApiOperation>)
     .filter(([m]) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
     .map(([method, op]) => ({ path, method, op, name: `${method.toUpperCase()} ${path}` })),
 );
@@ -22,7 +23,7 @@ export const isPublic = (o: Operation) => Array.isArray(o.op.security);
 export const schemaOf = (o: Operation) => {
   const schema = o.op.requestBody?.content?.['application/json']?.schema;
   if (!schema) return undefined;
-  return (schema.$ref as string | undefined)?.split('/').pop() ?? `${o.name}:body`;
+  return schema.$ref?.split('/').pop() ?? `${o.name}:body`;
 };
 
 export type Ids = Record<string, number>;
@@ -125,8 +126,8 @@ export async function seedPatient(t: TestProduct, org: Org, client: Ids, nid: st
 }
 
 /** A valid body per request schema, so an answer is about permissions and not about validation. */
-export function sampleBody(schema: string, ids: Ids): unknown {
-  const bodies: Record<string, unknown> = {
+export function sampleBody(schema: string, ids: Ids): object | undefined {
+  const bodies: Record<string, object> = {
     ClientSettingsInput: { webhook_alerts: false, residents_enabled: false },
     FeedbackInput: { qualification: 1, message: 'Muy útil' },
     TagInput: { name: `nueva ${Math.random().toString(36).slice(2, 8)}`, color: 'blue' },

@@ -1,8 +1,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import fc from 'fast-check';
+import { derefSchema, type JsonSchema, type OpenApiOperation } from '@vigia/contract/rules/schema';
 import { loadContract } from '../../api/src/http/contract';
 import { select } from '../../api/src/db/sql';
-import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
+import { startTestProduct, createOrg, bearer, patientBody, requestFor, type TestProduct, type Org } from '../support/product';
 
 /**
  * Contract fuzzing: every operation of openapi.yaml gets generated invalid input (wrong types,
@@ -31,9 +32,9 @@ beforeAll(async () => {
 afterAll(() => t.stop());
 
 const { doc } = loadContract();
-type Op = { path: string; method: string; op: Record<string, any> };
-const operations: Op[] = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
-  Object.entries(item)
+type Op = { path: string; method: string; op: OpenApiOperation };
+const operations: Op[] = Object.entries(doc.paths).flatMap(([path, item]) =>
+  Object.entries(item as Record<string, OpenApiOperation>)
     .filter(([m]) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
     .map(([method, op]) => ({ path, method, op })),
 );
@@ -70,9 +71,9 @@ const weird = fc.oneof(
 );
 
 /** Bodies built from the operation's own fields, each given a wrong or extreme value, plus noise. */
-function invalidBodies(op: Record<string, any>) {
-  const schemaRef = op.requestBody?.content?.['application/json']?.schema?.$ref as string | undefined;
-  const schema = schemaRef ? (doc.components.schemas[schemaRef.split('/').pop()!] as Record<string, any>) : {};
+function invalidBodies(op: OpenApiOperation) {
+  const schemaRef = op.requestBody?.content?.['application/json']?.schema?.$ref;
+  const schema: JsonSchema = schemaRef ? doc.components.schemas[schemaRef.split('/').pop()!] : {};
   const fields = Object.keys(schema.properties ?? { field: {} });
   return fc.oneof(
     fc.dictionary(fc.constantFrom(...fields, 'extra', '__proto__', 'constructor'), weird, { minKeys: 1, maxKeys: 6 }),
@@ -104,8 +105,7 @@ describe('contract fuzzing', () => {
         fc.asyncProperty(invalidBodies(o.op), async (body) => {
           const before = await counts();
           // Serialised here: any JSON value is a body a client could send, not only objects.
-          const res = await (t.http as any)
-            [o.method](urlFor(o.path, String(patientId)))
+          const res = await requestFor(t, o.method, urlFor(o.path, String(patientId)))
             .set(bearer(org.tokens.admin))
             .set('content-type', 'application/json')
             .send(JSON.stringify(body) ?? 'null');
@@ -123,8 +123,7 @@ describe('contract fuzzing', () => {
   it.each(writes.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))('%s answers malformed JSON with 400', async (_n, o) => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('{', '{"a":', '[1,', 'null x', '{"a":1}}', '\u0000', '{"nid": "1" "x": 2}'), async (raw) => {
-        const res = await (t.http as any)
-          [o.method](urlFor(o.path, String(patientId)))
+        const res = await requestFor(t, o.method, urlFor(o.path, String(patientId)))
           .set(bearer(org.tokens.admin))
           .set('content-type', 'application/json')
           .send(raw);
@@ -138,16 +137,14 @@ describe('contract fuzzing', () => {
   it.each(operations.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))(
     '%s answers odd ids and query values without a 5xx',
     async (_n, o) => {
-      const params = ((o.op.parameters ?? []) as Array<Record<string, any>>).map((p) =>
-        p.$ref ? doc.components.parameters[p.$ref.split('/').pop()] : p,
-      );
-      const queryNames = params.filter((p) => p.in === 'query').map((p) => p.name as string);
+      const params = (o.op.parameters ?? []).map((p) => derefSchema(doc, p)!);
+      const queryNames = params.filter((p) => p.in === 'query').map((p) => p.name!);
       await fc.assert(
         fc.asyncProperty(
           fc.constantFrom('0', '-1', '1e3', 'abc', '99999999999999999999', '1;DROP TABLE patients', '%2e%2e', String(patientId)),
           fc.dictionary(fc.constantFrom(...queryNames, 'zz'), fc.string({ maxLength: 30 }), { maxKeys: 3 }),
           async (id, query) => {
-            const res = await (t.http as any)[o.method](urlFor(o.path, id)).query(query).set(bearer(org.tokens.consulta));
+            const res = await requestFor(t, o.method, urlFor(o.path, id)).query(query).set(bearer(org.tokens.consulta));
             expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
             if (res.status >= 400) expectUserMessage(res.body);
           },

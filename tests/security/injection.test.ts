@@ -1,3 +1,4 @@
+import type { Response } from 'superagent';
 import zlib from 'node:zlib';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execute } from '../../api/src/db/sql';
@@ -47,7 +48,7 @@ const admin = () => bearer(org.tokens.admin);
 let nid = 7_500_000_000;
 
 /** Stores the payload; a 400 with a Spanish message (the field's own rule) is an inert outcome too. */
-async function store(field: string, payload: string, send: () => Promise<{ status: number; body: any }>) {
+async function store(field: string, payload: string, send: () => Promise<{ status: number; body: { id?: number; message: string } }>) {
   const res = await send();
   expect(res.status, `${field} ${JSON.stringify(payload)}: ${JSON.stringify(res.body)}`).toBeLessThan(500);
   if (res.status < 300) {
@@ -98,7 +99,7 @@ function parseCsv(text: string): string[][] {
 /** A spreadsheet runs a cell starting with = + - @ tab or CR (OWASP). */
 const RUNS_AS_FORMULA = /^[=+\-@\t\r]/;
 
-const binary = (res: any, cb: (err: Error | null, body: Buffer) => void) => {
+const binary = (res: Response, cb: (err: Error | null, body: Buffer) => void) => {
   const chunks: Buffer[] = [];
   res.on('data', (c: Buffer) => chunks.push(c));
   res.on('end', () => cb(null, Buffer.concat(chunks)));

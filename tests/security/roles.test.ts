@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { select } from '../../api/src/db/sql';
-import { startTestProduct, createOrg, bearer, type TestProduct, type Org } from '../support/product';
+import { startTestProduct, createOrg, bearer, requestFor, type TestProduct, type Org } from '../support/product';
 import {
   operations,
   isPublic,
@@ -219,11 +219,11 @@ async function snapshot() {
   return out;
 }
 
-function call(o: Operation, ids: Ids, token: string, body?: unknown) {
+function call(o: Operation, ids: Ids, token: string, body?: object) {
   const schema = schemaOf(o);
   const payload = body ?? (schema ? sampleBody(schema, ids) : undefined);
   if (schema) expect(payload, `no sample body for ${schema}`).toBeDefined();
-  const req = (t.http as any)[o.method](urlOf(o, ids)).set(bearer(token));
+  const req = requestFor(t, o.method, urlOf(o, ids)).set(bearer(token));
   return payload !== undefined ? req.send(payload) : req;
 }
 

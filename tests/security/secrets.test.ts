@@ -1,6 +1,6 @@
 import util from 'node:util';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startTestProduct, createOrg, bearer, patientBody, PASSWORD, type TestProduct, type Org } from '../support/product';
+import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
 import { signInAtProvider, startOidcProvider, type LoopbackProvider } from '../support/oidc';
 import { operations, seedClient, seedPatient, urlOf, type Ids } from './fixtures';
 
@@ -176,13 +176,11 @@ describe('secrets (D20)', () => {
     const start = await keep(t.http.post('/api/v1/sso/authorize'));
     const callback = await signInAtProvider(start.body.url, org.users.medico.email, REDIRECT_URI);
     const sso = await keep(
-      t.http
-        .post('/api/v1/sso/callback')
-        .send({
-          code: callback.searchParams.get('code'),
-          state: callback.searchParams.get('state'),
-          iss: callback.searchParams.get('iss') ?? undefined,
-        }),
+      t.http.post('/api/v1/sso/callback').send({
+        code: callback.searchParams.get('code'),
+        state: callback.searchParams.get('state'),
+        iss: callback.searchParams.get('iss') ?? undefined,
+      }),
     );
     expect(sso.status, sso.text).toBe(201);
     const again = await keep(t.http.post('/api/v1/sso/authorize'));

@@ -1,7 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { OpenApiOperation } from '@vigia/contract/rules/schema';
 import { loadContract } from '../../api/src/http/contract';
 import { select } from '../../api/src/db/sql';
-import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
+import { startTestProduct, createOrg, bearer, patientBody, requestFor, type TestProduct, type Org } from '../support/product';
 
 /**
  * Tenant isolation matrix (D14), generated from openapi.yaml: every operation whose path carries
@@ -79,18 +80,15 @@ beforeAll(async () => {
   ).body.id;
   ids.conditionId = (await t.http.post(`${record}/conditions`).set(bearer(a.tokens.admin)).send({ condition_type_id: 1 })).body.id;
   ids.caregiverId = (
-    await t.http
-      .post(`${record}/caregivers`)
-      .set(bearer(a.tokens.admin))
-      .send({
-        id_type: 1,
-        nid: '52000111',
-        first_name: 'ana',
-        last_name: 'privada',
-        country_id: 26,
-        prefix: '+57',
-        cellphone: '3001112233',
-      })
+    await t.http.post(`${record}/caregivers`).set(bearer(a.tokens.admin)).send({
+      id_type: 1,
+      nid: '52000111',
+      first_name: 'ana',
+      last_name: 'privada',
+      country_id: 26,
+      prefix: '+57',
+      cellphone: '3001112233',
+    })
   ).body.id;
   ids.alarms = (
     await t.http
@@ -148,8 +146,8 @@ const SAMPLE_BODIES: Record<string, unknown> = {
 };
 
 const { doc } = loadContract();
-const withIds = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
-  Object.entries(item)
+const withIds = Object.entries(doc.paths).flatMap(([path, item]) =>
+  Object.entries(item as Record<string, OpenApiOperation>)
     .filter(([m]) => ['get', 'post', 'put', 'patch', 'delete'].includes(m) && path.includes('{id}'))
     .map(([method, op]) => ({ path, method, op })),
 );
@@ -199,16 +197,18 @@ describe('tenant isolation matrix', () => {
     async (_n, o) => {
       const resource = o.path.split('/')[1];
       expect(ids[resource], `no fixture id for ${o.path}`).toBeDefined();
-      const schemaRef = o.op.requestBody?.content?.['application/json']?.schema?.$ref as string | undefined;
+      const schemaRef = o.op.requestBody?.content?.['application/json']?.schema?.$ref;
       const body = schemaRef ? SAMPLE_BODIES[schemaRef.split('/').pop()!] : undefined;
       if (schemaRef) expect(body, `no sample body for ${schemaRef}`).toBeDefined();
 
       const before = await snapshotOfA();
       for (const role of ['admin', 'medico', 'enfermeria', 'consulta'] as const) {
         const call = (id: number) => {
-          const req = (t.http as any)
-            [o.method](`/api/v1${o.path.replace('{id}', String(id)).replace(/\{(\w+)\}/g, (_m: string, p: string) => String(ids[p] ?? 1))}`)
-            .set(bearer(b.tokens[role]));
+          const req = requestFor(
+            t,
+            o.method,
+            `/api/v1${o.path.replace('{id}', String(id)).replace(/\{(\w+)\}/g, (_m: string, p: string) => String(ids[p] ?? 1))}`,
+          ).set(bearer(b.tokens[role]));
           return body ? req.send(body) : req;
         };
         const foreign = await call(ids[resource]);

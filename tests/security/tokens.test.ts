@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import jwt from 'jsonwebtoken';
-import { startTestProduct, createOrg, bearer, patientBody, PASSWORD, type TestProduct, type Org } from '../support/product';
+import { startTestProduct, createOrg, bearer, patientBody, PASSWORD, requestFor, type TestProduct, type Org } from '../support/product';
 import { patientToken } from './fixtures';
 
 /**
@@ -138,7 +138,7 @@ describe('stale and misplaced tokens', () => {
       // Valid bodies, so the refusal is about the session and not about the input.
       const body =
         method === 'post' ? { name: 'etiqueta valida', color: 'red' } : method === 'put' ? { neighborhood: 'centro' } : undefined;
-      const res = await (t.http as any)[method](url).set(bearer(portal)).send(body);
+      const res = await requestFor(t, method, url).set(bearer(portal)).send(body);
       figures.calls++;
       expect(res.status, `${method} ${url}`).toBe(401);
     }

@@ -33,7 +33,7 @@ const alive = (pid: number) => {
 };
 
 function removeOrphans(): void {
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(API_DIST);
   } catch {

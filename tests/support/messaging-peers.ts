@@ -17,10 +17,26 @@ async function readBody(req: http.IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** A POST /messages body, as far as the tests read it. */
+export interface SentMessage {
+  to: string;
+  type: string;
+  text?: { body?: string };
+  template?: { name: string; components: Array<{ parameters: Array<{ text: string }> }> };
+}
+
+/** A chat-completions request body, as far as the tests read it, with its Authorization header. */
+export interface ModelRequest {
+  model: string;
+  authorization: string | undefined;
+  tools: Array<{ function: { name: string } }>;
+  messages: Array<{ role: string; content: string }>;
+}
+
 export interface FakeProvider {
   url: string;
   /** Outbound calls received (POST /messages bodies) with their Authorization header. */
-  sent: { body: any; authorization: string | undefined }[];
+  sent: { body: SentMessage; authorization: string | undefined }[];
   /** Next answers to POST /messages, by status (empty = 200). */
   failNext: number[];
   /** Media the provider holds: id → bytes and mime. */
@@ -103,14 +119,14 @@ export function signed(secret: string, body: unknown): { raw: string; signature:
 export interface FakeModel {
   url: string;
   /** Requests received (chat-completions bodies). */
-  requests: any[];
+  requests: ModelRequest[];
   /** Scripted answers, consumed in order: a status code, or an assistant message. */
   script: (number | { content?: string | null; tool_calls?: { name: string; arguments: Record<string, unknown> }[] })[];
   close(): Promise<void>;
 }
 
 export async function startFakeModel(): Promise<FakeModel> {
-  const state = { requests: [] as any[], script: [] as FakeModel['script'] };
+  const state = { requests: [] as ModelRequest[], script: [] as FakeModel['script'] };
   let n = 0;
   const { url, close } = await listen(async (req, res) => {
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) return void res.writeHead(404).end();
@@ -134,16 +150,14 @@ export async function startFakeModel(): Promise<FakeModel> {
           }
         : {}),
     };
-    res
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(
-        JSON.stringify({
-          id: `chatcmpl-${n}`,
-          object: 'chat.completion',
-          model: body.model,
-          choices: [{ index: 0, message, finish_reason: next.tool_calls ? 'tool_calls' : 'stop' }],
-        }),
-      );
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        id: `chatcmpl-${n}`,
+        object: 'chat.completion',
+        model: body.model,
+        choices: [{ index: 0, message, finish_reason: next.tool_calls ? 'tool_calls' : 'stop' }],
+      }),
+    );
   });
   return Object.assign(state, { url, close });
 }

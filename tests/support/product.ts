@@ -21,6 +21,13 @@ export interface TestProduct extends Product {
   stop(): Promise<void>;
 }
 
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** supertest's request for a method read from the contract (a string such as 'post'). */
+export function requestFor(t: TestProduct, method: string, url: string): request.Test {
+  return t.http[method as HttpMethod](url);
+}
+
 /**
  * The real product on a fresh database: a temporary SQLite file, or, when DATABASE_URL is set,
  * a new PostgreSQL database created for this test file and dropped afterwards.

@@ -231,3 +231,12 @@ export function writeTransaction<T>(sequelize: Sequelize, fn: (transaction: Tran
     : null;
   return turn ?? sequelize.transaction(fn);
 }
+
+/**
+ * A list of the contract's named codes (status, type) written into SQL text: `status IN ${sqlIn(A, B)}`.
+ * Only integers: constants of the code, never a user's value (those stay bound).
+ */
+export function sqlIn(...values: number[]): string {
+  if (!values.length || !values.every(Number.isInteger)) throw new Error(`sqlIn: integer codes expected, got ${values.join(', ')}`);
+  return `(${values.join(', ')})`;
+}

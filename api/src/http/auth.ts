@@ -7,8 +7,8 @@ import { select } from '../db/sql.js';
 import { BatchLoader } from '../db/batch-load.js';
 import { perDatabase } from '../db/per-database.js';
 import { unauthorized, forbidden } from './errors.js';
-import { can, isRole, type Action, type Role } from '@vigia/contract/rules/access';
-import { User, USER_STATUS } from '../db/models/users.model.js';
+import { can, isRole, USER_STATUS, type Action, type Role } from '@vigia/contract/rules/access';
+import { User } from '../db/models/users.model.js';
 
 export const TOKEN_ISSUER = 'vigia';
 export const TOKEN_AUDIENCE = 'vigia-api';

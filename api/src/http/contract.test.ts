@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { findPropertySchema, loadContract, messageFor } from './contract';
+import { findPropertySchema, ruleMessage, type JsonSchema } from '@vigia/contract/rules/schema';
+import { loadContract } from './contract';
 
 const { doc } = loadContract();
 const schema = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -14,7 +15,7 @@ describe('findPropertySchema', () => {
   });
 });
 
-describe('messageFor', () => {
+describe('ruleMessage', () => {
   const prop = (name: string, field: string) => findPropertySchema(doc, schema(name), [field]);
   it.each([
     ['required', prop('SessionInput', 'email'), 'email', '¡El campo es requerido!'],
@@ -35,6 +36,6 @@ describe('messageFor', () => {
     ['minProperties', undefined, 'body', 'Envíe al menos un campo para actualizar.'],
     ['format', { type: 'string', format: 'date' }, 'd', 'La fecha no es válida (formato AAAA-MM-DD).'],
   ])('%s on %j → %s', (keyword, s, field, expected) => {
-    expect(messageFor(keyword, s as Record<string, unknown> | undefined, field)).toBe(expected);
+    expect(ruleMessage(keyword, s as JsonSchema | undefined, field)).toBe(expected);
   });
 });

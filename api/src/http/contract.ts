@@ -1,125 +1,31 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { createRequire } from 'node:module';
 import { rootPath } from '../paths.js';
 import YAML from 'yaml';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { AppError, type FieldError } from './errors.js';
-import { MESSAGES } from '@vigia/contract/rules/validation';
+import {
+  derefSchema,
+  findPropertySchema,
+  ruleMessage,
+  type JsonSchema,
+  type OpenApiDocument,
+  type OpenApiOperation,
+  type OpenApiParameter,
+} from '@vigia/contract/rules/schema';
 
 export const CONTRACT_PATH = rootPath('openapi.yaml');
 
-type Schema = Record<string, any>;
-export type Contract = Schema;
+export type Contract = OpenApiDocument;
 
 let cached: { text: string; doc: Contract } | null = null;
 export function loadContract(): { text: string; doc: Contract } {
   if (!cached) {
     const text = fs.readFileSync(CONTRACT_PATH, 'utf8');
-    cached = { text, doc: YAML.parse(text) };
+    cached = { text, doc: YAML.parse(text) as Contract };
   }
   return cached;
-}
-
-function deref(doc: Contract, schema: Schema | undefined): Schema | undefined {
-  let s = schema;
-  for (let i = 0; s && s.$ref && i < 20; i++) {
-    s = s.$ref
-      .replace(/^#\//, '')
-      .split('/')
-      .reduce((o: any, k: string) => o?.[k], doc);
-  }
-  return s;
-}
-
-/** Finds the schema of `segments` (e.g. ['email']) inside `root`, through $ref, allOf, oneOf and arrays. */
-export function findPropertySchema(doc: Contract, root: Schema | undefined, segments: string[]): Schema | undefined {
-  let current = deref(doc, root);
-  for (const seg of segments) {
-    if (!current) return undefined;
-    const candidates: Schema[] = [
-      current,
-      ...((current.allOf ?? []) as Schema[]),
-      ...((current.oneOf ?? []) as Schema[]),
-      ...((current.anyOf ?? []) as Schema[]),
-    ]
-      .map((c) => deref(doc, c)!)
-      .filter(Boolean);
-    let next: Schema | undefined;
-    for (const c of candidates) {
-      if (/^\d+$/.test(seg) && c.items) next = deref(doc, c.items);
-      else if (c.properties?.[seg]) next = deref(doc, c.properties[seg]);
-      if (next) break;
-    }
-    current = next;
-  }
-  if (!current) return undefined;
-  // For nullable alternatives (`oneOf: [X, null]`) the interesting rule is on X.
-  const alt = (current.oneOf ?? current.anyOf) as Schema[] | undefined;
-  if (!current['x-message'] && alt) {
-    const real = alt.map((a) => deref(doc, a)!).find((a) => a && a.type !== 'null');
-    if (real) return { ...real, ...current };
-  }
-  return current;
-}
-
-const firstType = (s: Schema | undefined) => (Array.isArray(s?.type) ? s!.type.find((t: string) => t !== 'null') : s?.type);
-
-/** One Spanish message per failed rule; the contract's `x-message` wins where it applies. */
-export function messageFor(keyword: string, schema: Schema | undefined, field: string): string {
-  switch (keyword) {
-    case 'required':
-      return MESSAGES.required;
-    case 'additionalProperties':
-    case 'unevaluatedProperties':
-      return `El campo '${field}' no está permitido.`;
-    case 'minProperties':
-      return 'Envíe al menos un campo para actualizar.';
-    case 'type':
-      if (schema?.['x-message'] && firstType(schema) === 'string') return schema['x-message'];
-      return (
-        {
-          integer: 'Debe ser un número entero.',
-          number: 'Debe ser un número.',
-          string: 'Debe ser un texto.',
-          boolean: 'Debe ser verdadero o falso.',
-          array: 'Debe ser una lista.',
-          object: 'Debe ser un objeto.',
-        }[firstType(schema) as string] ?? 'Tipo de dato no válido.'
-      );
-  }
-  if (schema?.['x-message']) return schema['x-message'];
-  switch (keyword) {
-    case 'minLength':
-      return schema?.minLength === 1 ? MESSAGES.required : `Debe tener mínimo ${schema?.minLength ?? ''} caracteres`;
-    case 'maxLength':
-      return `Debe tener máximo de ${schema?.maxLength ?? ''} caracteres`;
-    case 'minimum':
-      return `Debe ser mayor o igual a ${schema?.minimum}.`;
-    case 'maximum':
-      return `Debe ser menor o igual a ${schema?.maximum}.`;
-    case 'exclusiveMinimum':
-      return `Debe ser mayor que ${schema?.exclusiveMinimum}.`;
-    case 'maxItems':
-      return `Puede tener como máximo ${schema?.maxItems} elementos.`;
-    case 'minItems':
-      return `Debe tener al menos ${schema?.minItems} elementos.`;
-    case 'enum': {
-      const labels = schema?.['x-labels'] as Record<string, string> | undefined;
-      const options = (schema?.enum ?? []).filter((v: unknown) => v !== null).map((v: unknown) => labels?.[String(v)] ?? String(v));
-      return options.length ? `Valor no permitido. Opciones: ${options.join(', ')}.` : 'Valor no permitido.';
-    }
-    case 'format':
-      if (schema?.format === 'email') return MESSAGES.email;
-      if (schema?.format === 'date') return 'La fecha no es válida (formato AAAA-MM-DD).';
-      if (schema?.format === 'date-time') return 'La fecha y hora no es válida.';
-      return 'El formato no es válido.';
-    case 'pattern':
-      return 'El formato no es válido.';
-    default:
-      return 'El valor no es válido.';
-  }
 }
 
 interface EovError {
@@ -128,14 +34,17 @@ interface EovError {
   message?: string;
 }
 
-function rootSchemaFor(doc: Contract, req: any, location: string): Schema | undefined {
-  const op = req.openapi?.schema as Schema | undefined;
+/** What express-openapi-validator leaves on the request: the matched operation of the contract. */
+type ValidatedRequest = Request & { openapi?: { schema?: OpenApiOperation; pathItem?: { parameters?: OpenApiParameter[] } } };
+
+function rootSchemaFor(doc: Contract, req: ValidatedRequest, location: string): JsonSchema | undefined {
+  const op = req.openapi?.schema;
   if (!op) return undefined;
   if (location === 'body') return op.requestBody?.content?.['application/json']?.schema;
-  const params = [...(op.parameters ?? []), ...(req.openapi?.pathItem?.parameters ?? [])].map((p: Schema) => deref(doc, p)!);
+  const params = [...(op.parameters ?? []), ...(req.openapi?.pathItem?.parameters ?? [])].map((p) => derefSchema(doc, p)!);
   return {
     type: 'object',
-    properties: Object.fromEntries(params.filter((p) => p.in === location).map((p) => [p.name, p.schema])),
+    properties: Object.fromEntries(params.filter((p) => p.in === location).map((p) => [p.name, p.schema ?? {}])),
   };
 }
 
@@ -166,7 +75,7 @@ export function createContractErrorTranslator(doc: Contract): ErrorRequestHandle
       const field = parts.join('.') || location;
       if (seen.has(field)) continue;
       seen.add(field);
-      errors.push({ field, message: messageFor(keyword, schema, field) });
+      errors.push({ field, message: ruleMessage(keyword, schema, field) });
     }
     if (!errors.length) errors.push({ field: 'body', message: 'La petición no es válida.' });
     next(new AppError(400, 'validation_error', errors[0].message, errors));
@@ -255,7 +164,7 @@ export function createContractValidator(doc: Contract): RequestHandler[] {
   memoiseRouteCompilation();
   rememberRouteByShape();
   return OpenApiValidator.middleware({
-    apiSpec: structuredClone(doc) as any,
+    apiSpec: structuredClone(doc) as unknown as Parameters<typeof OpenApiValidator.middleware>[0]['apiSpec'],
     validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false },
     validateResponses: false,
     validateSecurity: false,

@@ -1,8 +1,6 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import type { Role } from '@vigia/contract/rules/access';
 
-export const USER_STATUS = { active: 0, inactive: 1 } as const;
-
 export class User extends Model<InferAttributes<User>, InferCreationAttributes<User>> {
   declare id: CreationOptional<number>;
   declare client_id: number;

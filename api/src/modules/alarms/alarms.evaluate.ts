@@ -2,6 +2,7 @@ import { execute, select } from '../../db/sql.js';
 import type { MeasurementHook, MeasurementHookContext, StoredMeasurement } from '../measurements/hooks.js';
 import { openAlert } from '../alerts/alerts.raise.js';
 import { planAlarmActions, type Reading } from './alarms.rules.js';
+import { ALARM_STATUS, ALERT_STATUS } from '@vigia/contract/rules/alarms';
 
 interface AssignedRule {
   id: number;
@@ -34,13 +35,13 @@ export const alarmsHook: MeasurementHook<LoadedAlarms> = {
         sequelize,
         `SELECT a.id, pa.patient_id, a.name, a.clinical_element, a.priority, a.minimum_condition, a.maximum_condition
          FROM patient_alarms pa JOIN alarms a ON a.id = pa.alarm_id
-         WHERE pa.patient_id IN (:patientIds) AND a.status = 1`,
+         WHERE pa.patient_id IN (:patientIds) AND a.status = ${ALARM_STATUS.active}`,
         { patientIds },
         transaction,
       ),
       select<{ id: number; patient_id: number; alarm_id: number }>(
         sequelize,
-        'SELECT id, patient_id, alarm_id FROM alerts WHERE patient_id IN (:patientIds) AND status = 1 AND alarm_id IS NOT NULL',
+        `SELECT id, patient_id, alarm_id FROM alerts WHERE patient_id IN (:patientIds) AND status = ${ALERT_STATUS.open} AND alarm_id IS NOT NULL`,
         { patientIds },
         transaction,
       ),

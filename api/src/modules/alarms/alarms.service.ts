@@ -2,7 +2,15 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { execute, insertReturningId, select } from '../../db/sql.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { likeSafe } from '../catalogues/catalogues.service.js';
-import { PRIORITY_NAMES, canonicalElement, elementName, elementUnit, validateRange } from '@vigia/contract/rules/alarms';
+import {
+  PRIORITY_NAMES,
+  canonicalElement,
+  elementName,
+  elementUnit,
+  validateRange,
+  ALARM_STATUS,
+  ALERT_STATUS,
+} from '@vigia/contract/rules/alarms';
 import type { components } from '@vigia/contract/openapi';
 
 type AlarmDto = components['schemas']['Alarm'];
@@ -58,7 +66,7 @@ export function toAlarmDto(a: AlarmRow): AlarmDto {
     request_repeat_measurement: !!a.request_repeat_measurement,
     alarm_default_new_patients: !!a.alarm_default_new_patients,
     patients_count: Number(a.patients_count ?? 0),
-    status: 1,
+    status: ALARM_STATUS.active,
     created_at: new Date(a.created_at).toISOString(),
   };
 }
@@ -258,8 +266,12 @@ export async function attachDefaultAlarms(
 
 /** The patient card's 'Alertas activas' (01 §2): open alerts of the patient, one index range. */
 export async function countOpenAlerts(sequelize: Sequelize, patientId: number): Promise<number> {
-  const [{ n }] = await select<{ n: number }>(sequelize, 'SELECT COUNT(*) AS n FROM alerts WHERE patient_id = :patientId AND status = 1', {
-    patientId,
-  });
+  const [{ n }] = await select<{ n: number }>(
+    sequelize,
+    `SELECT COUNT(*) AS n FROM alerts WHERE patient_id = :patientId AND status = ${ALERT_STATUS.open}`,
+    {
+      patientId,
+    },
+  );
   return Number(n);
 }

@@ -1,5 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { execute, select } from '../../db/sql.js';
+import { ALERT_STATUS } from '@vigia/contract/rules/alarms';
 
 export const DECEASED_CLOSE_ENTRY = 'Alerta cerrada automáticamente: el paciente fue registrado como fallecido.';
 
@@ -29,14 +30,14 @@ export async function closeOpenAlertsOfPatient(
   await execute(
     ctx.sequelize,
     `INSERT INTO alert_entries (alert_id, user_id, user_name, description, created_at)
-     SELECT id, :userId, :userName, :text, :now FROM alerts WHERE patient_id = :patientId AND client_id = :clientId AND status = 1`,
+     SELECT id, :userId, :userName, :text, :now FROM alerts WHERE patient_id = :patientId AND client_id = :clientId AND status = ${ALERT_STATUS.open}`,
     r,
     ctx.transaction,
   );
   return execute(
     ctx.sequelize,
-    `UPDATE alerts SET status = 2, close_type = NULL, closed_by = :userId, closed_at = :now, updated_at = :now
-     WHERE patient_id = :patientId AND client_id = :clientId AND status = 1`,
+    `UPDATE alerts SET status = ${ALERT_STATUS.closed}, close_type = NULL, closed_by = :userId, closed_at = :now, updated_at = :now
+     WHERE patient_id = :patientId AND client_id = :clientId AND status = ${ALERT_STATUS.open}`,
     r,
     ctx.transaction,
   );

@@ -2,6 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import type { JobRunner } from '../../jobs/queue.js';
 import { runAlertHooks } from './hooks.js';
 import { execute, insertReturningId, select } from '../../db/sql.js';
+import { ALERT_STATUS } from '@vigia/contract/rules/alarms';
 
 /** D8 alert types: 0 value out of range, 1 measurement compliance, 2 medication compliance, 3 AI assistant. */
 export type AlertType = 0 | 1 | 2 | 3;
@@ -85,13 +86,13 @@ export async function openAlert(
   }
   const inserted = await execute(
     sequelize,
-    `${insert} ON CONFLICT (patient_id, alarm_id) WHERE status = 1 AND alarm_id IS NOT NULL DO NOTHING`,
+    `${insert} ON CONFLICT (patient_id, alarm_id) WHERE status = ${ALERT_STATUS.open} AND alarm_id IS NOT NULL DO NOTHING`,
     replacements,
     transaction,
   );
   const [existing] = await select<{ id: number }>(
     sequelize,
-    'SELECT id FROM alerts WHERE patient_id = :patient AND alarm_id = :alarm AND status = 1',
+    `SELECT id FROM alerts WHERE patient_id = :patient AND alarm_id = :alarm AND status = ${ALERT_STATUS.open}`,
     replacements,
     transaction,
   );

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { dayStartUtc, nextDay, pageWindow } from './alerts.rules';
+import { dayStartUtc, nextDay } from '@vigia/contract/rules/dates';
+import { pageWindow } from './alerts.rules';
 import { validateEntry, validateRange, formatElapsed } from '@vigia/contract/rules/alarms';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 22, 8, minute));

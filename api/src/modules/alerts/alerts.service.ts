@@ -15,9 +15,10 @@ import {
   elementName,
   elementUnit,
   validateEntry,
+  ALERT_STATUS,
 } from '@vigia/contract/rules/alarms';
-import { dayStartUtc, nextDay } from './alerts.rules.js';
 import type { components } from '@vigia/contract/openapi';
+import { dayStartUtc, nextDay } from '@vigia/contract/rules/dates';
 
 type AlertDto = components['schemas']['Alert'];
 type AlertDetail = components['schemas']['AlertDetail'];
@@ -172,9 +173,9 @@ function filterClauses(q: AlertFilters, where: string[], params: Record<string, 
     where.push('al.priority = :priority');
     params.priority = q.priority;
   }
-  if (q.status === 'open') where.push('al.status = 1');
+  if (q.status === 'open') where.push(`al.status = ${ALERT_STATUS.open}`);
   // Only 1 and 2 are ever written; equality keeps the (client_id, status, created_at) index usable.
-  if (q.status === 'closed') where.push('al.status = 2');
+  if (q.status === 'closed') where.push(`al.status = ${ALERT_STATUS.closed}`);
 }
 
 export interface AlertFilters {
@@ -333,7 +334,7 @@ export async function addAlertEntry(
   const id = await deps.sequelize.transaction(async (transaction) => {
     const open = await execute(
       deps.sequelize,
-      'UPDATE alerts SET updated_at = updated_at WHERE id = :alertId AND patient_id = :patientId AND client_id = :clientId AND status = 1',
+      `UPDATE alerts SET updated_at = updated_at WHERE id = :alertId AND patient_id = :patientId AND client_id = :clientId AND status = ${ALERT_STATUS.open}`,
       { alertId, patientId, clientId: principal.clientId },
       transaction,
     );
@@ -387,8 +388,8 @@ export async function closeAlert(
     }
     const changed = await execute(
       deps.sequelize,
-      `UPDATE alerts SET status = 2, close_type = :closeType, closed_by = :userId, closed_at = :now, updated_at = :now
-       WHERE id = :alertId AND client_id = :clientId AND status = 1`,
+      `UPDATE alerts SET status = ${ALERT_STATUS.closed}, close_type = :closeType, closed_by = :userId, closed_at = :now, updated_at = :now
+       WHERE id = :alertId AND client_id = :clientId AND status = ${ALERT_STATUS.open}`,
       { closeType: body.close_type, userId: principal.userId, now, alertId, clientId: principal.clientId },
       transaction,
     );
@@ -438,7 +439,7 @@ async function countByStatus(sequelize: Sequelize, clientId: number, statuses: n
   return Number(n ?? 0);
 }
 
-/** Short polling for the alerts manager (P6x): alerts newer than the id the page already knows. */
+/** Short polling for the alerts manager (P65): alerts newer than the id the page already knows. */
 export async function alertUpdates(deps: AlertDeps, principal: StaffPrincipal, sinceId: number | undefined) {
   const open = await countAlerts(deps, principal, 'active');
   if (sinceId == null) {

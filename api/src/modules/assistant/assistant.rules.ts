@@ -1,5 +1,7 @@
 /** Pure rules of the AI assistant: its instructions, its tools and how their arguments are read. */
 import type { ChatTool } from '../../adapters/assistant.js';
+import { formatDate, formatTime } from '@vigia/contract/rules/dates';
+import { CLINICAL_ELEMENTS } from '@vigia/contract/rules/vitals';
 
 export interface InstructionSources {
   clientName: string;
@@ -18,15 +20,10 @@ export interface InstructionSources {
   orders: string[];
 }
 
-export const ELEMENT_LABELS: Record<number, { name: string; unit: string }> = {
-  1: { name: 'Frecuencia cardiaca', unit: 'lpm' },
-  2: { name: 'Saturación de oxígeno', unit: '%' },
-  3: { name: 'Presión sistólica', unit: 'mmHg' },
-  4: { name: 'Presión diastólica', unit: 'mmHg' },
-  5: { name: 'Peso', unit: 'kg' },
-  6: { name: 'Glucosa', unit: 'mg/dL' },
-  7: { name: 'Temperatura', unit: '°C' },
-};
+/** Name and unit by element id, from the contract's one table (ids 1 to 7 only). */
+const ELEMENT_LABELS: Record<number, { name: string; unit: string }> = Object.fromEntries(
+  CLINICAL_ELEMENTS.map((e) => [e.id, { name: e.name, unit: e.unit }]),
+);
 
 const BASE = [
   'Eres el asistente de acompañamiento de {client}. Conversas por mensajería con {patient}, un paciente en monitorización remota.',
@@ -35,17 +32,8 @@ const BASE = [
   'Cuando la conversación tenga información útil para el equipo clínico, deja un resumen con guardar_resumen.',
 ].join('\n');
 
-function formatWhen(when: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('es-CO', {
-    timeZone,
-    day: '2-digit',
-    month: '2-digit',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hour12: false,
-  }).format(when);
-}
+/** '02/03/2026, 08:05' in the patient's zone: the text the model has always been given. */
+const formatWhen = (when: Date, timeZone: string) => `${formatDate(when, timeZone)}, ${formatTime(when, timeZone)}`;
 
 /**
  * The system message: base rules, then the client's, the tags' and the patient's active

@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { ChatMessage } from '../../adapters/assistant.js';
 import { AppError } from '../../http/errors.js';
-import { execute, select } from '../../db/sql.js';
+import { execute, select, sqlIn } from '../../db/sql.js';
 import type { JobRow } from '../../jobs/queue.js';
 import { raiseAlert } from '../alerts/alerts.raise.js';
 import { ingestReadings } from '../measurements/measurements.ingest.js';
@@ -10,6 +10,9 @@ import type { MessageRow, MessagingDeps } from '../messages/messages.service.js'
 import { TOOLS, actionKey, alarmScriptText, composeInstructions, readToolCall, type InstructionSources } from './assistant.rules.js';
 
 import { ALARM_MESSAGE_JOB } from '../messages/alarm-notify.js';
+import { PROMPT_STATUS } from '@vigia/contract/rules/prompts';
+import { MEASUREMENT_STATUS } from '@vigia/contract/rules/vitals';
+import { ORDER_STATUS } from '@vigia/contract/rules/activities';
 
 /** Who signs the notes the assistant writes (observation type 5). */
 export const ASSISTANT_AUTHOR = 'Asistente IA';
@@ -57,7 +60,7 @@ export async function loadInstructionSources(
   const prompts = await optional(() =>
     select<{ owner_type: string; owner_id: number; text: string }>(
       sequelize,
-      `SELECT owner_type, owner_id, text FROM prompts WHERE client_id = :clientId AND status = 1 AND (
+      `SELECT owner_type, owner_id, text FROM prompts WHERE client_id = :clientId AND status = ${PROMPT_STATUS.active} AND (
          (owner_type = 'client' AND owner_id = :clientId) OR (owner_type = 'patient' AND owner_id = :patientId)
          OR (owner_type = 'tag' AND owner_id IN (SELECT tag_id FROM patient_tags WHERE patient_id = :patientId)))`,
       { clientId, patientId },
@@ -75,13 +78,13 @@ export async function loadInstructionSources(
   }
   const readings = await select<{ clinical_element: number; value: number; when: string | Date }>(
     sequelize,
-    `SELECT clinical_element, value, "when" FROM measurements WHERE client_id = :clientId AND patient_id = :patientId AND status <> 1 ORDER BY "when" DESC, id DESC LIMIT 10`,
+    `SELECT clinical_element, value, "when" FROM measurements WHERE client_id = :clientId AND patient_id = :patientId AND status <> ${MEASUREMENT_STATUS.deleted} ORDER BY "when" DESC, id DESC LIMIT 10`,
     { clientId, patientId },
   );
   const orders = await optional(() =>
     select<{ description: string | null; to_human: string | null }>(
       sequelize,
-      'SELECT * FROM orders WHERE client_id = :clientId AND patient_id = :patientId AND status IN (0, 1, 2) ORDER BY id DESC LIMIT 10',
+      `SELECT * FROM orders WHERE client_id = :clientId AND patient_id = :patientId AND status IN ${sqlIn(ORDER_STATUS.unmanaged, ORDER_STATUS.scheduled, ORDER_STATUS.running)} ORDER BY id DESC LIMIT 10`,
       { clientId, patientId },
     ),
   );

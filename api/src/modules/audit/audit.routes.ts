@@ -4,6 +4,7 @@ import { readListParams, sendList } from '../../http/list-params.js';
 import { readIntParam } from '../../http/params.js';
 import type { Sequelize } from 'sequelize';
 import { listAuditEvents, listPatientAuditEvents, type AuditFilters } from './audit.service.js';
+import { isValidTimeZone } from '@vigia/contract/rules/dates';
 
 // The contract validator has already checked (and may have coerced) every query value.
 const positive = (v: unknown) => (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v)) ? Number(v) : undefined);
@@ -11,12 +12,7 @@ const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
 
 /** The staff user's zone, which the 'Desde'/'Hasta' days are read in; Bogotá if the stored one is unusable. */
 function zoneOf(zone: string | null | undefined): string {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone || 'America/Bogota' });
-    return zone || 'America/Bogota';
-  } catch {
-    return 'America/Bogota';
-  }
+  return zone && isValidTimeZone(zone) ? zone : 'America/Bogota';
 }
 
 function filtersOf(req: Request): AuditFilters {

@@ -84,12 +84,27 @@ export async function listAuditEvents(
   if (bad) throw badRequest(bad.field, bad.message);
   const where = ['e.client_id = :clientId'];
   const repl: Record<string, unknown> = { clientId, limit: p.limit, offset: p.offset };
-  if (f.patient_id) (where.push('e.patient_id = :patientId'), (repl.patientId = f.patient_id));
-  if (f.user_id) (where.push('e.user_id = :userId'), (repl.userId = f.user_id));
-  if (f.resource) (where.push('e.resource = :resource'), (repl.resource = f.resource));
+  if (f.patient_id) {
+    where.push('e.patient_id = :patientId');
+    repl.patientId = f.patient_id;
+  }
+  if (f.user_id) {
+    where.push('e.user_id = :userId');
+    repl.userId = f.user_id;
+  }
+  if (f.resource) {
+    where.push('e.resource = :resource');
+    repl.resource = f.resource;
+  }
   // 'Desde'/'Hasta' are whole days of the staff user's zone.
-  if (f.from) (where.push('e.created_at >= :from'), (repl.from = localToUtc(f.from, 0, f.timeZone)));
-  if (f.to) (where.push('e.created_at < :to'), (repl.to = localToUtc(addDays(f.to, 1), 0, f.timeZone)));
+  if (f.from) {
+    where.push('e.created_at >= :from');
+    repl.from = localToUtc(f.from, 0, f.timeZone);
+  }
+  if (f.to) {
+    where.push('e.created_at < :to');
+    repl.to = localToUtc(addDays(f.to, 1), 0, f.timeZone);
+  }
   const cond = where.join(' AND ');
   const order = p.sort && p.order === 'ASC' ? 'ASC' : 'DESC';
   const rows = await select<Row>(

@@ -3,6 +3,7 @@ import { select } from '../../db/sql.js';
 import { toSearchKey } from '@vigia/contract/rules/names';
 import { badRequest } from '../../http/errors.js';
 import type { components } from '@vigia/contract/openapi';
+import { CLINICAL_ELEMENTS } from '@vigia/contract/rules/vitals';
 
 type ListName = components['schemas']['ListName'];
 type SearchType = components['schemas']['SearchType'];
@@ -44,15 +45,10 @@ export interface Eapb {
 }
 
 export const GENDERS: Record<number, string> = { 0: 'Femenino', 1: 'Masculino', 2: 'Otro' };
-export const CLINICAL_ELEMENTS: Record<number, string> = {
-  1: 'Frecuencia cardiaca (lpm)',
-  2: 'Saturación de oxígeno (%)',
-  3: 'Presión sistólica (mmHg)',
-  4: 'Presión diastólica (mmHg)',
-  5: 'Peso (kg)',
-  6: 'Glucosa (mg/dL)',
-  7: 'Temperatura (°C)',
-};
+/** 'Frecuencia cardiaca (lpm)': the catalogue's labels, from the contract's one table of elements. */
+export const CLINICAL_ELEMENT_LABELS: Record<number, string> = Object.fromEntries(
+  CLINICAL_ELEMENTS.map((e) => [e.id, `${e.name} (${e.unit})`]),
+);
 export const ROLE_LABELS: Record<string, string> = {
   admin: 'Administrador',
   medico: 'Médico',
@@ -130,7 +126,7 @@ export async function loadCatalogues(sequelize: Sequelize): Promise<Catalogues> 
         case 'genders':
           return Object.fromEntries(Object.entries(GENDERS));
         case 'clinical_elements':
-          return Object.fromEntries(Object.entries(CLINICAL_ELEMENTS));
+          return Object.fromEntries(Object.entries(CLINICAL_ELEMENT_LABELS));
         case 'roles':
           return ROLE_LABELS;
         default:

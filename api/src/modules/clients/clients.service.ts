@@ -7,8 +7,8 @@ import { isRole } from '@vigia/contract/rules/access';
 import type { Catalogues } from '../catalogues/catalogues.service.js';
 import { hashPassword } from '../sessions/sessions.service.js';
 import { normaliseName, validateEmail, validateName, validatePassword } from '@vigia/contract/rules/validation';
-import { isValidTimeZone } from '../patients/patients.rules.js';
 import type { components } from '@vigia/contract/openapi';
+import { isValidTimeZone } from '@vigia/contract/rules/dates';
 
 type ClientDto = components['schemas']['Client'];
 

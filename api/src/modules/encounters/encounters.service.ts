@@ -7,7 +7,7 @@ import { can, PATIENT_STATUS } from '@vigia/contract/rules/access';
 import { GENDERS, type Catalogues } from '../catalogues/catalogues.service.js';
 import { findPatient } from '../patients/patients.service.js';
 import { Patient } from '../../db/models/patients.model.js';
-import { ageOn, localDate } from '../patients/patients.rules.js';
+import { ageOn } from '../patients/patients.rules.js';
 import { User } from '../../db/models/users.model.js';
 import { Stock, Supply } from '../../db/models/inventory.model.js';
 import { dayRange, findSupply } from '../inventory/inventory.common.js';
@@ -16,6 +16,7 @@ import { Client } from '../../db/models/clients.model.js';
 import { Encounter, EncounterObservation } from '../../db/models/encounters.model.js';
 import * as rules from '@vigia/contract/rules/encounters';
 import type { components } from '@vigia/contract/openapi';
+import { localDate } from '@vigia/contract/rules/dates';
 
 type S = components['schemas'];
 

@@ -3,12 +3,12 @@ import { badRequest, conflict } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import type { StaffPrincipal } from '../../http/auth.js';
 import { likeSafe } from '../catalogues/catalogues.service.js';
-import { localDate } from '../patients/patients.rules.js';
 import { Stock, Supply } from '../../db/models/inventory.model.js';
 import * as rules from './inventory.rules.js';
 import { bool, clientZone, findStock, findSupply, type InventoryDeps } from './inventory.common.js';
 import { applyMove } from './inventory.moves.js';
 import type { components } from '@vigia/contract/openapi';
+import { localDate } from '@vigia/contract/rules/dates';
 
 type S = components['schemas'];
 

@@ -8,7 +8,8 @@ import { attachment, type DownloadClaims } from '../../http/downloads.js';
 import { notFound } from '../../http/errors.js';
 import { clinicalElement } from '@vigia/contract/rules/vitals';
 import { measurementFilter, type PatientRef } from './measurements.service.js';
-import { formatLocal, formatValue, neutraliseCell } from './measurements.rules.js';
+import { formatValue, neutraliseCell } from './measurements.rules.js';
+import { localDateTime } from '@vigia/contract/rules/dates';
 
 /** Rows read per query: a year of readings streams in pages, never loaded at once. */
 export const CSV_PAGE = 2000;
@@ -78,7 +79,7 @@ export async function streamMeasurementsCsv(sequelize: Sequelize, claims: Downlo
       const ok = csv.write([
         document,
         name,
-        formatLocal(when, patient.time_zone),
+        localDateTime(when, patient.time_zone),
         neutraliseCell(e?.name ?? String(r.clinical_element)),
         formatValue(Number(r.value)),
         e?.unit ?? '',

@@ -5,10 +5,11 @@ import type { Sequelize } from 'sequelize';
 import { select } from '../../db/sql.js';
 import { attachment, type DownloadClaims } from '../../http/downloads.js';
 import { notFound } from '../../http/errors.js';
-import { ageOn, localDate } from '../patients/patients.rules.js';
+import { ageOn } from '../patients/patients.rules.js';
 import { CHARTS, SERIES_NAMES, pairBloodPressure, timeDomain, timeTicks, valueDomain, type ChartPoint } from '@vigia/contract/rules/charts';
 import { measurementFilter } from './measurements.service.js';
-import { formatLocal, formatLocalDate, formatValue } from './measurements.rules.js';
+import { formatValue } from './measurements.rules.js';
+import { localDateTime, localDate } from '@vigia/contract/rules/dates';
 
 /**
  * The patient's vital-signs report (01 §2 Reportes, 03 §7 show_pdf): header with the patient and
@@ -94,7 +95,7 @@ function drawChart(doc: Doc, series: Array<{ name: string; points: ChartPoint[] 
       .strokeColor(COLORS.axis)
       .stroke()
       .restore();
-    const label = formatLocal(new Date(t), timeZone);
+    const label = localDateTime(new Date(t), timeZone);
     doc.text(`${label.slice(8, 10)}/${label.slice(5, 7)} ${label.slice(11)}`, tx - 30, y + h + 5, {
       width: 60,
       align: 'center',
@@ -161,7 +162,7 @@ function drawTable(doc: Doc, rows: Array<{ when: number; text: string }>, total:
     doc.font('Helvetica').fontSize(8).fillColor(COLORS.text);
     for (let c = 0; c < cols && i + c < list.length; c++) {
       const r = list[i + c];
-      doc.text(formatLocal(new Date(r.when), timeZone), MARGIN + c * colW + 4, rowY, { width: colW * 0.6, lineBreak: false });
+      doc.text(localDateTime(new Date(r.when), timeZone), MARGIN + c * colW + 4, rowY, { width: colW * 0.6, lineBreak: false });
       doc.text(r.text, MARGIN + c * colW + colW * 0.6, rowY, { width: colW * 0.38 - 4, align: 'right', lineBreak: false });
     }
     doc.y = rowY + lineH;
@@ -237,8 +238,8 @@ export async function streamMeasurementsPdf(sequelize: Sequelize, claims: Downlo
     ['Documento', `${patient.id_type_name ?? ''} ${patient.nid}`.trim()],
     ['Edad', `${ageOn(patient.birth_date, localDate(now, tz))} años`],
     ['Cliente', patient.client_name],
-    ['Periodo', `${formatLocalDate(start, tz)} a ${formatLocalDate(new Date(end.getTime() - 1), tz)}`],
-    ['Generado', `${formatLocal(now, tz)} (${tz})`],
+    ['Periodo', `${localDate(start, tz)} a ${localDate(new Date(end.getTime() - 1), tz)}`],
+    ['Generado', `${localDateTime(now, tz)} (${tz})`],
   ];
   let iy = MARGIN + 36;
   const half = (doc.page.width - MARGIN * 2) / 2;

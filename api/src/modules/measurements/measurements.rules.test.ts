@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultReportRange, formatLocal, formatValue, neutraliseCell, rangeBound } from './measurements.rules';
+import { localDateTime } from '@vigia/contract/rules/dates';
+import { defaultReportRange, formatValue, neutraliseCell, rangeBound } from './measurements.rules';
 
 describe("rangeBound: a plain date is a whole day in the patient's zone (D5)", () => {
   it.each([
@@ -43,7 +44,7 @@ describe('neutraliseCell (CSV injection)', () => {
 
 describe('formatting', () => {
   it('writes local wall-clock times and one decimal at most', () => {
-    expect(formatLocal(new Date('2026-11-21T13:05:00Z'), 'America/Bogota')).toBe('2026-11-21 08:05');
+    expect(localDateTime(new Date('2026-11-21T13:05:00Z'), 'America/Bogota')).toBe('2026-11-21 08:05');
     expect([formatValue(72), formatValue(36.5), formatValue(36.55)]).toEqual(['72', '36.5', '36.5']);
   });
 });

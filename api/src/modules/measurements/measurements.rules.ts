@@ -1,9 +1,4 @@
-import dayjs from 'dayjs';
-import utc from 'dayjs/plugin/utc.js';
-import timezone from 'dayjs/plugin/timezone.js';
-
-dayjs.extend(utc);
-dayjs.extend(timezone);
+import { dayStartUtc, localDate, nextDay } from '@vigia/contract/rules/dates';
 
 /** Pure helpers of the measurements module: date ranges in the patient's zone, CSV cells. */
 
@@ -18,53 +13,22 @@ export function rangeBound(value: string | undefined, timeZone: string, edge: 's
   if (DATE_ONLY.test(value)) {
     // The next day is computed on the calendar, then placed in the zone: adding 24 h would drift on DST days.
     const day = edge === 'start' ? value : nextDay(value);
-    return dayjs.tz(day, timeZone).toDate();
+    return dayStartUtc(day, timeZone);
   }
   const t = Date.parse(value);
   return Number.isNaN(t) ? null : new Date(t);
 }
 
-function nextDay(date: string): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
-}
-
 /** Report default (01 §2 Reportes): one month back to today, in the patient's zone. */
 export function defaultReportRange(now: Date, timeZone: string): { start: Date; end: Date } {
-  const today = formatLocalDate(now, timeZone);
+  const today = localDate(now, timeZone);
   const monthAgo = new Date(`${today}T00:00:00Z`);
   monthAgo.setUTCMonth(monthAgo.getUTCMonth() - 1);
-  return { start: dayjs.tz(monthAgo.toISOString().slice(0, 10), timeZone).toDate(), end: dayjs.tz(nextDay(today), timeZone).toDate() };
+  return { start: dayStartUtc(monthAgo.toISOString().slice(0, 10), timeZone), end: dayStartUtc(nextDay(today), timeZone) };
 }
 
 /** The longest period one export covers; a year is what the benchmark asks to stream. */
 export const MAX_EXPORT_DAYS = 366;
-
-/** The patient's wall-clock time of a reading, e.g. '2026-11-21 08:05'. */
-const formatters = new Map<string, Intl.DateTimeFormat>();
-export function formatLocal(when: Date, timeZone: string): string {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    formatters.set(timeZone, f);
-  }
-  const parts = Object.fromEntries(f.formatToParts(when).map((p) => [p.type, p.value]));
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
-}
-
-/** The date part only, for headers ('Periodo: 2026-10-21 a 2026-11-21'). */
-export function formatLocalDate(when: Date, timeZone: string): string {
-  return formatLocal(when, timeZone).slice(0, 10);
-}
 
 /**
  * CSV injection (OWASP): a cell a spreadsheet would run as a formula gets a leading apostrophe.

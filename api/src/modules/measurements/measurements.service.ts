@@ -6,7 +6,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js'
 import type { Principal, StaffPrincipal } from '../../http/auth.js';
 import { can, PATIENT_STATUS } from '@vigia/contract/rules/access';
 import { CHART_MAX_POINTS } from '@vigia/contract/rules/charts';
-import { clinicalElement, validateDeletionReason, DELETION_REASON_MESSAGE } from '@vigia/contract/rules/vitals';
+import { clinicalElement, validateDeletionReason, DELETION_REASON_MESSAGE, MEASUREMENT_STATUS } from '@vigia/contract/rules/vitals';
 import { ingestReadings, type IngestDeps } from './measurements.ingest.js';
 import { rangeBound } from './measurements.rules.js';
 import type { StoredMeasurement } from './hooks.js';
@@ -139,7 +139,7 @@ export function measurementFilter(
     where.push('clinical_element = :el');
     replacements.el = clinicalElement(q.clinical_element)?.id ?? q.clinical_element;
   }
-  if (!q.includeDeleted) where.push('status = 0');
+  if (!q.includeDeleted) where.push(`status = ${MEASUREMENT_STATUS.valid}`);
   if (q.start) {
     where.push('"when" >= :start');
     replacements.start = q.start;
@@ -207,7 +207,7 @@ export async function deleteMeasurement(
   const pair = row.clinical_element === 3 || row.clinical_element === 4;
   await execute(
     sequelize,
-    `UPDATE measurements SET status = 1, comment = :comment WHERE patient_id = :pid AND client_id = :cid AND status = 0 AND ${pair ? 'clinical_element IN (3, 4) AND "when" = :when' : 'id = :id'}`,
+    `UPDATE measurements SET status = ${MEASUREMENT_STATUS.deleted}, comment = :comment WHERE patient_id = :pid AND client_id = :cid AND status = ${MEASUREMENT_STATUS.valid} AND ${pair ? 'clinical_element IN (3, 4) AND "when" = :when' : 'id = :id'}`,
     { comment, pid: patient.id, cid: patient.client_id, when: row.when, id: row.id },
   );
   return toMeasurementDto({ ...row, status: 1, comment });

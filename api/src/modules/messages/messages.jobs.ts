@@ -2,23 +2,27 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Sequelize } from 'sequelize';
 import { ChannelError } from '../../adapters/messaging.js';
-import { execute, insertReturningId, select } from '../../db/sql.js';
+import { execute, insertReturningId, select, sqlIn } from '../../db/sql.js';
 import type { JobRow } from '../../jobs/queue.js';
 import { ASSISTANT_REPLY_JOB, SEND_MAX_ATTEMPTS, SEND_MESSAGE_JOB } from './messages.outbox.js';
 import { attachmentFileName, attachmentKind, matchPatient, nextStatus, phoneCandidates, type InboundEvent } from './messages.rules.js';
 import type { MessageRow, MessagingDeps } from './messages.service.js';
+import { ACTIVITY_STATUS, PENDING_ACTIVITY_STATUSES } from '@vigia/contract/rules/activities';
 
 export const MEDIA_JOB = 'messaging.media';
-const ACTIVITY_FAILED = 4;
 
 /** D11: a reminder that finally could not be delivered makes its activity 'Fallida' (4). */
 async function failActivity(sequelize: Sequelize, clientId: number, activityId: number, log: MessagingDeps['log']) {
   try {
-    await execute(sequelize, 'UPDATE activities SET status = :failed WHERE id = :id AND client_id = :clientId AND status IN (0, 1)', {
-      failed: ACTIVITY_FAILED,
-      id: activityId,
-      clientId,
-    });
+    await execute(
+      sequelize,
+      `UPDATE activities SET status = :failed WHERE id = :id AND client_id = :clientId AND status IN ${sqlIn(...PENDING_ACTIVITY_STATUSES)}`,
+      {
+        failed: ACTIVITY_STATUS.failed,
+        id: activityId,
+        clientId,
+      },
+    );
   } catch (err) {
     // The activities table belongs to the orders work; before it exists there is nothing to mark.
     if (!/no such table|does not exist/i.test(String((err as Error).message))) throw err;

@@ -44,7 +44,22 @@ export type InboundEvent =
     }
   | { type: 'status'; providerId: string; status: 'sent' | 'delivered' | 'read' | 'failed'; error: string | null };
 
-const STATUSES = new Set(['sent', 'delivered', 'read', 'failed']);
+const STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
+const isStatus = (v: unknown): v is (typeof STATUSES)[number] => (STATUSES as readonly unknown[]).includes(v);
+
+/** A WhatsApp-style payload as received: untrusted, so every leaf is checked before it is used. */
+type WaMedia = { id?: unknown; mime_type?: unknown; filename?: unknown; caption?: unknown; transcription?: unknown };
+type WaMessage = {
+  id?: unknown;
+  from?: unknown;
+  timestamp?: unknown;
+  type?: unknown;
+  text?: { body?: unknown };
+  image?: WaMedia;
+  audio?: WaMedia;
+};
+type WaContact = { wa_id?: unknown; profile?: { name?: unknown } };
+type WaStatus = { id?: unknown; status?: unknown; errors?: unknown };
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length ? v : typeof v === 'number' ? String(v) : null);
 
 /** Flattens a WhatsApp-style webhook body into events; anything unrecognised is skipped. */
@@ -55,8 +70,8 @@ export function parseInbound(body: unknown): InboundEvent[] {
     const changes = Array.isArray((entry as { changes?: unknown })?.changes) ? (entry as { changes: unknown[] }).changes : [];
     for (const change of changes) {
       const value = (change as { value?: Record<string, unknown> })?.value ?? {};
-      const contacts = Array.isArray(value.contacts) ? (value.contacts as Record<string, any>[]) : [];
-      for (const m of Array.isArray(value.messages) ? (value.messages as Record<string, any>[]) : []) {
+      const contacts = Array.isArray(value.contacts) ? (value.contacts as WaContact[]) : [];
+      for (const m of Array.isArray(value.messages) ? (value.messages as WaMessage[]) : []) {
         const providerId = str(m?.id);
         const from = str(m?.from);
         if (!providerId || !from || !/^\+?\d{7,15}$/.test(from)) continue;
@@ -78,14 +93,15 @@ export function parseInbound(body: unknown): InboundEvent[] {
           transcription: str(media?.transcription)?.slice(0, 4096) ?? null,
         });
       }
-      for (const s of Array.isArray(value.statuses) ? (value.statuses as Record<string, any>[]) : []) {
+      for (const s of Array.isArray(value.statuses) ? (value.statuses as WaStatus[]) : []) {
         const providerId = str(s?.id);
-        if (!providerId || !STATUSES.has(s.status)) continue;
+        const status = s?.status;
+        if (!providerId || !isStatus(status)) continue;
         const err = Array.isArray(s.errors) ? s.errors[0] : null;
         events.push({
           type: 'status',
           providerId,
-          status: s.status,
+          status,
           error: err ? (str(err.title) ?? str(err.message) ?? 'Error del proveedor') : null,
         });
       }

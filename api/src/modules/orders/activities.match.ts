@@ -1,6 +1,6 @@
-import { execute, select } from '../../db/sql.js';
+import { execute, select, sqlIn } from '../../db/sql.js';
 import type { MeasurementHook } from '../measurements/hooks.js';
-import { ACTIVITY_WINDOW_MS } from '@vigia/contract/rules/activities';
+import { ACTIVITY_WINDOW_MS, ACTIVITY_STATUS, ORDER_STATUS, ORDER_TYPE } from '@vigia/contract/rules/activities';
 import { elementsMatching } from './orders.rules.js';
 
 interface Candidate {
@@ -39,8 +39,8 @@ export const activitiesHook: MeasurementHook<Candidate[]> = {
       select<Candidate>(
         ctx.sequelize,
         `SELECT a.id, a.patient_id, a.programmed_at, o.clinical_element FROM activities a JOIN orders o ON o.id = a.order_id
-         WHERE a.patient_id IN (:patientIds) AND a.status IN (0, 1) AND a.programmed_at <= :to AND a.programmed_at > :from
-           AND o.order_type = 0 AND o.status IN (1, 2)
+         WHERE a.patient_id IN (:patientIds) AND a.status IN ${sqlIn(ACTIVITY_STATUS.scheduled, ACTIVITY_STATUS.inProgress)} AND a.programmed_at <= :to AND a.programmed_at > :from
+           AND o.order_type = ${ORDER_TYPE.measurement} AND o.status IN ${sqlIn(ORDER_STATUS.scheduled, ORDER_STATUS.running)}
          ORDER BY a.programmed_at, a.id`,
         { patientIds, to: new Date(Math.max(...whens)), from: new Date(Math.min(...whens) - ACTIVITY_WINDOW_MS) },
         ctx.transaction,
@@ -50,7 +50,7 @@ export const activitiesHook: MeasurementHook<Candidate[]> = {
       execute(
         ctx.sequelize,
         `UPDATE orders SET stale_alerted_at = NULL
-         WHERE patient_id IN (:patientIds) AND order_type = 0 AND stale_alerted_at IS NOT NULL AND (${[...pairs.values()].join(' OR ')})`,
+         WHERE patient_id IN (:patientIds) AND order_type = ${ORDER_TYPE.measurement} AND stale_alerted_at IS NOT NULL AND (${[...pairs.values()].join(' OR ')})`,
         { patientIds },
         ctx.transaction,
       ),
@@ -74,7 +74,7 @@ export const activitiesHook: MeasurementHook<Candidate[]> = {
       for (const c of fits.slice(0, 3)) {
         const done = await execute(
           ctx.sequelize,
-          'UPDATE activities SET status = 2, completed_at = :when, measurement_id = :mid, updated_at = :now WHERE id = :id AND status IN (0, 1)',
+          `UPDATE activities SET status = ${ACTIVITY_STATUS.completed}, completed_at = :when, measurement_id = :mid, updated_at = :now WHERE id = :id AND status IN ${sqlIn(ACTIVITY_STATUS.scheduled, ACTIVITY_STATUS.inProgress)}`,
           { id: c.id, when: m.when, mid: m.id, now: ctx.now },
           ctx.transaction,
         );

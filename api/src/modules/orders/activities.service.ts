@@ -1,4 +1,4 @@
-import { execute, select } from '../../db/sql.js';
+import { execute, select, sqlIn } from '../../db/sql.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { Principal, StaffPrincipal } from '../../http/auth.js';
 import { findPatient } from '../patients/patients.service.js';
@@ -118,18 +118,26 @@ export async function updateActivity(
   const now = deps.now();
   let changed: number;
   if (body.status === ACTIVITY_STATUS.cancelled) {
-    changed = await execute(deps.sequelize, 'UPDATE activities SET status = 3, updated_at = :now WHERE id = :id AND status = 0', {
-      id: a.id,
-      now,
-    });
+    changed = await execute(
+      deps.sequelize,
+      `UPDATE activities SET status = ${ACTIVITY_STATUS.cancelled}, updated_at = :now WHERE id = :id AND status = ${ACTIVITY_STATUS.scheduled}`,
+      {
+        id: a.id,
+        now,
+      },
+    );
   } else if (body.programmed_at) {
     const at = new Date(body.programmed_at);
     if (at.getTime() <= now.getTime()) throw badRequest('programmed_at', 'La nueva fecha debe ser posterior a la hora actual.');
-    changed = await execute(deps.sequelize, 'UPDATE activities SET programmed_at = :at, updated_at = :now WHERE id = :id AND status = 0', {
-      id: a.id,
-      at,
-      now,
-    });
+    changed = await execute(
+      deps.sequelize,
+      `UPDATE activities SET programmed_at = :at, updated_at = :now WHERE id = :id AND status = ${ACTIVITY_STATUS.scheduled}`,
+      {
+        id: a.id,
+        at,
+        now,
+      },
+    );
   } else {
     throw badRequest('programmed_at', '¡El campo es requerido!');
   }
@@ -156,7 +164,7 @@ export async function confirmActivity(deps: OrdersDeps, principal: Principal, pa
   }
   await execute(
     deps.sequelize,
-    'UPDATE activities SET status = 2, completed_at = :now, updated_at = :now WHERE id = :id AND status IN (0, 1)',
+    `UPDATE activities SET status = ${ACTIVITY_STATUS.completed}, completed_at = :now, updated_at = :now WHERE id = :id AND status IN ${sqlIn(ACTIVITY_STATUS.scheduled, ACTIVITY_STATUS.inProgress)}`,
     { id: a.id, now },
   );
   return toActivityDto(await findActivity(deps, principal.clientId, patientId, activityId));

@@ -2,7 +2,7 @@ import { execute } from '../../db/sql.js';
 import { badRequest } from '../../http/errors.js';
 import type { StaffPrincipal } from '../../http/auth.js';
 import { findPatient } from '../patients/patients.service.js';
-import { ORDER_STATUS, localParts, startFromBulkDate, type LocalStart } from '@vigia/contract/rules/activities';
+import { ORDER_STATUS, bulkStart, type LocalStart } from '@vigia/contract/rules/activities';
 import { BULK_DEFAULTS, ORDER_MESSAGES, type NormalisedOrder } from './orders.rules.js';
 import { assertPatientCan, type OrdersDeps } from './orders.queries.js';
 import { checked, insertOrder, textOf } from './orders.create.js';
@@ -21,14 +21,12 @@ export async function createBulk(deps: OrdersDeps, staff: StaffPrincipal, patien
   assertPatientCan(staff, patient, 'create_order');
   if (!items.length) throw badRequest('orders', ORDER_MESSAGES.noValidOrders);
   const now = deps.now();
-  const today = localParts(now, patient.time_zone).date;
   const prepared: Array<{ o: NormalisedOrder; text: string; start: LocalStart; times: Date[] }> = [];
   for (const [i, item] of items.entries()) {
     const o = checked(item, BULK_DEFAULTS, `orders.${i}.`);
     const text = await textOf(deps, o, `orders.${i}.`);
     // A past start date is replaced by today (02 §5), like the dialog's preview.
-    const start = startFromBulkDate(item.start_at);
-    if (start.date < today) start.date = today;
+    const start = bulkStart(item.start_at, now, patient.time_zone);
     const times = timesFor(o, start, patient.time_zone, now);
     prepared.push({ o, text, start, times });
   }

@@ -1,24 +1,45 @@
 import type { Sequelize } from 'sequelize';
-import { execute, select } from '../../db/sql.js';
+import { execute, select, sqlIn } from '../../db/sql.js';
 import type { JobRunner } from '../../jobs/queue.js';
 import { raiseAlert } from '../alerts/alerts.raise.js';
 import { queueOutboundMessage } from '../messages/messages.outbox.js';
-import { ACTIVITY_WINDOW_MS, ORDER_ELEMENT_NAMES, PERMANENT_HORIZON_DAYS, localParts } from '@vigia/contract/rules/activities';
+import {
+  ACTIVITY_WINDOW_MS,
+  ORDER_ELEMENT_NAMES,
+  PERMANENT_HORIZON_DAYS,
+  localParts,
+  ACTIVITY_STATUS,
+  ORDER_STATUS,
+  ORDER_TYPE,
+  LIVE_ORDER_STATUSES,
+  PENDING_ACTIVITY_STATUSES,
+} from '@vigia/contract/rules/activities';
 import { normalisedOf, toDate, type OrderRow } from './orders.queries.js';
 import { insertActivities, startOf, timesFor } from './orders.schedule.js';
 import { elementsMatching, staleAfterMs } from './orders.rules.js';
+import { PATIENT_STATUS } from '@vigia/contract/rules/access';
+import { MEASUREMENT_STATUS } from '@vigia/contract/rules/vitals';
 
 /**
  * The order and activity lifecycle (D7, D11), one sweep a minute through the durable job queue.
  * Every change is a conditional UPDATE (`WHERE status = …`) and each alert or reminder is written
  * in the same transaction as the row change that claims it, so two API processes on one
  * PostgreSQL, or a sweep that runs twice, never apply anything twice.
+ *
+ * The rule is the contract's activityStatusAt and orderStatusAt, written as SQL over whole tables
+ * (calling them row by row would read every row): the same status sets and ACTIVITY_WINDOW_MS, and
+ * tests/api/lifecycle-rule.test.ts runs this job over the pure functions' own table of cases.
  */
 export const LIFECYCLE_KIND = 'orders.lifecycle';
 export const LIFECYCLE_EVERY_MS = 60_000;
 /** Compliance alerts (types 1 and 2) open with priority 2 (Media), P54. */
 export const COMPLIANCE_PRIORITY = 2;
 const BATCH = 500;
+/** The status sets of the pure rules (orderStatusAt, activityStatusAt) as SQL lists. */
+const PENDING = sqlIn(...PENDING_ACTIVITY_STATUSES);
+const LIVE_ORDER = sqlIn(...LIVE_ORDER_STATUSES);
+/** Reminders and stale-data alerts go to patients under monitoring: Activo or Incompleto. */
+const LIVE_PATIENT = sqlIn(PATIENT_STATUS.active, PATIENT_STATUS.incomplete);
 
 interface Ctx {
   sequelize: Sequelize;
@@ -32,7 +53,7 @@ async function startDue(ctx: Ctx) {
   const cut = new Date(ctx.now.getTime() - ACTIVITY_WINDOW_MS);
   await execute(
     ctx.sequelize,
-    'UPDATE activities SET status = 1, updated_at = :now WHERE status = 0 AND programmed_at <= :now AND programmed_at > :cut',
+    `UPDATE activities SET status = ${ACTIVITY_STATUS.inProgress}, updated_at = :now WHERE status = ${ACTIVITY_STATUS.scheduled} AND programmed_at <= :now AND programmed_at > :cut`,
     { now: ctx.now, cut },
   );
 }
@@ -53,7 +74,7 @@ async function markNotReported(ctx: Ctx, errors: unknown[]) {
     ctx.sequelize,
     `SELECT a.id, a.client_id, a.patient_id, o.order_type, o.clinical_element, o.to_human, a.programmed_at, p.time_zone
      FROM activities a JOIN orders o ON o.id = a.order_id JOIN patients p ON p.id = a.patient_id
-     WHERE a.status IN (0, 1) AND a.programmed_at <= :cut ORDER BY a.programmed_at LIMIT ${BATCH}`,
+     WHERE a.status IN ${PENDING} AND a.programmed_at <= :cut ORDER BY a.programmed_at LIMIT ${BATCH}`,
     { cut },
   );
   for (const a of rows) {
@@ -61,7 +82,7 @@ async function markNotReported(ctx: Ctx, errors: unknown[]) {
       await ctx.sequelize.transaction(async (transaction) => {
         const claimed = await execute(
           ctx.sequelize,
-          'UPDATE activities SET status = 6, updated_at = :now WHERE id = :id AND status IN (0, 1)',
+          `UPDATE activities SET status = ${ACTIVITY_STATUS.notReported}, updated_at = :now WHERE id = :id AND status IN ${PENDING}`,
           { id: a.id, now: ctx.now },
           transaction,
         );
@@ -96,15 +117,15 @@ async function advanceOrders(ctx: Ctx) {
   const cut = new Date(ctx.now.getTime() - ACTIVITY_WINDOW_MS);
   await execute(
     ctx.sequelize,
-    `UPDATE orders SET status = 2, updated_at = :now WHERE status = 1
-       AND EXISTS (SELECT 1 FROM activities a WHERE a.order_id = orders.id AND a.programmed_at <= :now AND a.status <> 3)`,
+    `UPDATE orders SET status = ${ORDER_STATUS.running}, updated_at = :now WHERE status = ${ORDER_STATUS.scheduled}
+       AND EXISTS (SELECT 1 FROM activities a WHERE a.order_id = orders.id AND a.programmed_at <= :now AND a.status <> ${ACTIVITY_STATUS.cancelled})`,
     { now: ctx.now },
   );
   await execute(
     ctx.sequelize,
-    `UPDATE orders SET status = 4, updated_at = :now WHERE status IN (1, 2) AND permanent = :no
+    `UPDATE orders SET status = ${ORDER_STATUS.completed}, updated_at = :now WHERE status IN ${LIVE_ORDER} AND permanent = :no
        AND EXISTS (SELECT 1 FROM activities a WHERE a.order_id = orders.id)
-       AND NOT EXISTS (SELECT 1 FROM activities a WHERE a.order_id = orders.id AND (a.status IN (0, 1) OR (a.status = 5 AND a.programmed_at > :cut)))`,
+       AND NOT EXISTS (SELECT 1 FROM activities a WHERE a.order_id = orders.id AND (a.status IN ${PENDING} OR (a.status = ${ACTIVITY_STATUS.suspended} AND a.programmed_at > :cut)))`,
     { now: ctx.now, cut, no: false },
   );
 }
@@ -115,7 +136,7 @@ async function extendPermanent(ctx: Ctx, errors: unknown[]) {
   const rows = await select<OrderRow & { patient_status: number }>(
     ctx.sequelize,
     `SELECT o.*, p.time_zone, p.first_name, p.last_name, p.status AS patient_status FROM orders o JOIN patients p ON p.id = o.patient_id
-     WHERE o.status IN (1, 2) AND o.permanent = :yes AND o.start_at IS NOT NULL AND (o.generated_until IS NULL OR o.generated_until < :limit) LIMIT ${BATCH}`,
+     WHERE o.status IN ${LIVE_ORDER} AND o.permanent = :yes AND o.start_at IS NOT NULL AND (o.generated_until IS NULL OR o.generated_until < :limit) LIMIT ${BATCH}`,
     { yes: true, limit },
   );
   for (const o of rows) {
@@ -144,7 +165,7 @@ async function flagStale(ctx: Ctx, errors: unknown[]) {
   const rows = await select<OrderRow>(
     ctx.sequelize,
     `SELECT o.*, p.time_zone, p.first_name, p.last_name FROM orders o JOIN patients p ON p.id = o.patient_id
-     WHERE o.status = 2 AND o.order_type = 0 AND o.stale_alerted_at IS NULL AND p.status IN (1, 2) LIMIT ${BATCH}`,
+     WHERE o.status = ${ORDER_STATUS.running} AND o.order_type = ${ORDER_TYPE.measurement} AND o.stale_alerted_at IS NULL AND p.status IN ${LIVE_PATIENT} LIMIT ${BATCH}`,
   );
   for (const o of rows) {
     try {
@@ -153,14 +174,14 @@ async function flagStale(ctx: Ctx, errors: unknown[]) {
       const since = new Date(ctx.now.getTime() - windowMs);
       const [first] = await select<{ at: string | Date | null }>(
         ctx.sequelize,
-        'SELECT MIN(programmed_at) AS at FROM activities WHERE order_id = :id AND status <> 3',
+        `SELECT MIN(programmed_at) AS at FROM activities WHERE order_id = :id AND status <> ${ACTIVITY_STATUS.cancelled}`,
         { id: o.id },
       );
       if (!first?.at || toDate(first.at).getTime() > since.getTime()) continue;
       // One reading is enough: stop at the first (a COUNT walked every reading of the window).
       const recent = await select<{ one: number }>(
         ctx.sequelize,
-        'SELECT 1 AS one FROM measurements WHERE patient_id = :patientId AND clinical_element IN (:elements) AND status = 0 AND "when" > :since LIMIT 1',
+        `SELECT 1 AS one FROM measurements WHERE patient_id = :patientId AND clinical_element IN (:elements) AND status = ${MEASUREMENT_STATUS.valid} AND "when" > :since LIMIT 1`,
         { patientId: o.patient_id, elements: elementsMatching(o.clinical_element ?? 0), since },
       );
       if (recent.length) continue;
@@ -206,8 +227,8 @@ async function sendReminders(ctx: Ctx, errors: unknown[]) {
     ctx.sequelize,
     `SELECT a.id, a.client_id, a.patient_id, o.order_type, o.to_human, a.programmed_at, p.time_zone
      FROM activities a JOIN orders o ON o.id = a.order_id JOIN patients p ON p.id = a.patient_id
-     WHERE a.status IN (0, 1) AND a.reminded_at IS NULL AND a.programmed_at <= :now AND a.programmed_at > :cut
-       AND o.notify = :yes AND o.status IN (1, 2) AND p.status IN (1, 2) ORDER BY a.programmed_at LIMIT ${BATCH}`,
+     WHERE a.status IN ${PENDING} AND a.reminded_at IS NULL AND a.programmed_at <= :now AND a.programmed_at > :cut
+       AND o.notify = :yes AND o.status IN ${LIVE_ORDER} AND p.status IN ${LIVE_PATIENT} ORDER BY a.programmed_at LIMIT ${BATCH}`,
     { now: ctx.now, cut, yes: true },
   );
   for (const a of rows) {

@@ -1,5 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { select } from '../../db/sql.js';
+import { select, sqlIn } from '../../db/sql.js';
 import { forbidden, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import type { StaffPrincipal } from '../../http/auth.js';
@@ -14,6 +14,7 @@ import {
   ORDER_TYPE_NAMES,
   describeOrder,
   orderProgress,
+  ACTIVITY_STATUS,
 } from '@vigia/contract/rules/activities';
 import { displayName } from '@vigia/contract/rules/names';
 import type { NormalisedOrder } from './orders.rules.js';
@@ -98,8 +99,8 @@ async function countsOf(deps: OrdersDeps, ids: number[]): Promise<Map<number, Co
   if (!ids.length) return map;
   const rows = await select<{ order_id: number; total: number; completed: number; due: number }>(
     deps.sequelize,
-    `SELECT order_id, COUNT(*) AS total, SUM(CASE WHEN status = 2 THEN 1 ELSE 0 END) AS completed,
-       SUM(CASE WHEN programmed_at <= :now AND status NOT IN (3, 5) THEN 1 ELSE 0 END) AS due
+    `SELECT order_id, COUNT(*) AS total, SUM(CASE WHEN status = ${ACTIVITY_STATUS.completed} THEN 1 ELSE 0 END) AS completed,
+       SUM(CASE WHEN programmed_at <= :now AND status NOT IN ${sqlIn(ACTIVITY_STATUS.cancelled, ACTIVITY_STATUS.suspended)} THEN 1 ELSE 0 END) AS due
      FROM activities WHERE order_id IN (:ids) GROUP BY order_id`,
     { ids, now: deps.now() },
   );
@@ -203,8 +204,8 @@ export async function listPatientOrders(
 ) {
   await findPatient(clientId, patientId);
   let where = 'o.client_id = :clientId AND o.patient_id = :patientId';
-  if (f.filter === '0') where += ' AND o.status = 0';
-  if (f.filter === '3') where += ' AND o.status >= 1';
+  if (f.filter === '0') where += ` AND o.status = ${ORDER_STATUS.unmanaged}`;
+  if (f.filter === '3') where += ` AND o.status >= ${ORDER_STATUS.scheduled}`;
   if (f.type != null) where += ' AND o.order_type = :type';
   return listWhere(deps, where, { clientId, patientId, type: f.type }, p);
 }
@@ -213,7 +214,7 @@ export async function listPatientOrders(
 export async function patientPrescription(deps: Pick<OrdersDeps, 'sequelize' | 'now'>, clientId: number, patientId: number) {
   const rows = await select<OrderRow>(
     deps.sequelize,
-    `${ORDER_SELECT} WHERE o.client_id = :clientId AND o.patient_id = :patientId AND o.status IN (1, 2) ORDER BY o.id`,
+    `${ORDER_SELECT} WHERE o.client_id = :clientId AND o.patient_id = :patientId AND o.status IN ${sqlIn(ORDER_STATUS.scheduled, ORDER_STATUS.running)} ORDER BY o.id`,
     { clientId, patientId },
   );
   const orders = await dtos(deps as OrdersDeps, rows);

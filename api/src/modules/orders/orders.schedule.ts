@@ -69,7 +69,7 @@ export async function generateActivities(deps: OrdersDeps, staff: StaffPrincipal
     // Conditional: a second click (or a second process) finds the order already programmed.
     const moved = await execute(
       deps.sequelize,
-      'UPDATE orders SET status = 1, generated_until = :until, updated_at = :now WHERE id = :id AND status = 0',
+      `UPDATE orders SET status = ${ORDER_STATUS.scheduled}, generated_until = :until, updated_at = :now WHERE id = :id AND status = ${ORDER_STATUS.unmanaged}`,
       { id: o.id, now, until: times.at(-1) },
       t,
     );

@@ -1,8 +1,8 @@
-import { execute } from '../../db/sql.js';
+import { execute, sqlIn } from '../../db/sql.js';
 import { AppError, badRequest, conflict } from '../../http/errors.js';
 import type { StaffPrincipal } from '../../http/auth.js';
 import { findPatient } from '../patients/patients.service.js';
-import { ORDER_STATUS, localParts } from '@vigia/contract/rules/activities';
+import { ORDER_STATUS, localParts, ACTIVITY_STATUS } from '@vigia/contract/rules/activities';
 import { SINGLE_DEFAULTS, type OrderFieldsInput } from './orders.rules.js';
 import { assertPatientCan, findOrder, getOrder, normalisedOf, toDate, type OrdersDeps } from './orders.queries.js';
 import { checked, textOf } from './orders.create.js';
@@ -48,10 +48,15 @@ export async function updateOrder(
   if (body.status === ORDER_STATUS.cancelled) {
     assertPatientCan(staff, patient, 'manage_activities');
     await deps.sequelize.transaction(async (t) => {
-      await execute(deps.sequelize, 'UPDATE orders SET status = 3, updated_at = :now WHERE id = :id AND status < 3', { id: o.id, now }, t);
       await execute(
         deps.sequelize,
-        'UPDATE activities SET status = 3, updated_at = :now WHERE order_id = :id AND status IN (0, 1, 5)',
+        `UPDATE orders SET status = ${ORDER_STATUS.cancelled}, updated_at = :now WHERE id = :id AND status < ${ORDER_STATUS.cancelled}`,
+        { id: o.id, now },
+        t,
+      );
+      await execute(
+        deps.sequelize,
+        `UPDATE activities SET status = ${ACTIVITY_STATUS.cancelled}, updated_at = :now WHERE order_id = :id AND status IN ${sqlIn(ACTIVITY_STATUS.scheduled, ACTIVITY_STATUS.inProgress, ACTIVITY_STATUS.suspended)}`,
         { id: o.id, now },
         t,
       );
@@ -76,7 +81,7 @@ export async function updateOrder(
       deps.sequelize,
       `UPDATE orders SET clinical_element = :clinical_element, medicine_id = :medicine_id, frecuency = :frecuency, time_unit = :time_unit, during = :during,
          dose = :dose, amount = :amount, medication_unit = :medication_unit, frequency_type = :frequency_type, days = :days, hours = :hours,
-         notify = :notify, permanent = :permanent, start_at = :startAt, to_human = :text, updated_at = :now WHERE id = :id AND status = 0`,
+         notify = :notify, permanent = :permanent, start_at = :startAt, to_human = :text, updated_at = :now WHERE id = :id AND status = ${ORDER_STATUS.unmanaged}`,
       { ...n, days: JSON.stringify(n.days), hours: JSON.stringify(n.hours), startAt, text, now, id: o.id },
     );
     return getOrder(deps, staff.clientId, patientId, orderId);

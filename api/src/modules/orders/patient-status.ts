@@ -1,6 +1,8 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { execute } from '../../db/sql.js';
+import { execute, sqlIn } from '../../db/sql.js';
 import { DECEASED_CLOSE_ENTRY, closeOpenAlertsOfPatient, statusChangeAuthor } from '../alerts/alerts.autoclose.js';
+import { ACTIVITY_STATUS, ORDER_STATUS } from '@vigia/contract/rules/activities';
+import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 
 export interface PatientStatusChange {
   patient_id: number;
@@ -23,22 +25,22 @@ export async function applyPatientStatusChange(
   if (change.from === change.to) return;
   const r = { patientId: change.patient_id, clientId: change.client_id, now: ctx.now };
   const run = (sql: string) => execute(ctx.sequelize, sql, r, ctx.transaction);
-  if (change.to === 3) {
+  if (change.to === PATIENT_STATUS.deceased) {
     await run(
-      'UPDATE orders SET status = 3, updated_at = :now WHERE patient_id = :patientId AND client_id = :clientId AND status IN (0, 1, 2)',
+      `UPDATE orders SET status = ${ORDER_STATUS.cancelled}, updated_at = :now WHERE patient_id = :patientId AND client_id = :clientId AND status IN ${sqlIn(ORDER_STATUS.unmanaged, ORDER_STATUS.scheduled, ORDER_STATUS.running)}`,
     );
     await run(
-      'UPDATE activities SET status = 3, updated_at = :now WHERE patient_id = :patientId AND client_id = :clientId AND status IN (0, 1, 5)',
+      `UPDATE activities SET status = ${ACTIVITY_STATUS.cancelled}, updated_at = :now WHERE patient_id = :patientId AND client_id = :clientId AND status IN ${sqlIn(ACTIVITY_STATUS.scheduled, ACTIVITY_STATUS.inProgress, ACTIVITY_STATUS.suspended)}`,
     );
-    const author = await statusChangeAuthor(ctx.sequelize, ctx.transaction, change.patient_id, 3);
+    const author = await statusChangeAuthor(ctx.sequelize, ctx.transaction, change.patient_id, PATIENT_STATUS.deceased);
     await closeOpenAlertsOfPatient(ctx, change, author, DECEASED_CLOSE_ENTRY);
-  } else if (change.to === 0) {
+  } else if (change.to === PATIENT_STATUS.inactive) {
     await run(
-      'UPDATE activities SET status = 5, updated_at = :now WHERE patient_id = :patientId AND client_id = :clientId AND status = 0 AND programmed_at > :now',
+      `UPDATE activities SET status = ${ACTIVITY_STATUS.suspended}, updated_at = :now WHERE patient_id = :patientId AND client_id = :clientId AND status = ${ACTIVITY_STATUS.scheduled} AND programmed_at > :now`,
     );
-  } else if (change.from === 0) {
+  } else if (change.from === PATIENT_STATUS.inactive) {
     await run(
-      'UPDATE activities SET status = 0, updated_at = :now WHERE patient_id = :patientId AND client_id = :clientId AND status = 5 AND programmed_at > :now',
+      `UPDATE activities SET status = ${ACTIVITY_STATUS.scheduled}, updated_at = :now WHERE patient_id = :patientId AND client_id = :clientId AND status = ${ACTIVITY_STATUS.suspended} AND programmed_at > :now`,
     );
   }
 }

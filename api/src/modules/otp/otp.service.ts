@@ -4,7 +4,8 @@ import { normaliseNid } from '@vigia/contract/rules/validation';
 import type { SmsSender } from '../../adapters/sms.js';
 import { issueToken, type SessionDeps } from '../sessions/sessions.service.js';
 import * as rules from './otp.rules.js';
-import { execute, select } from '../../db/sql.js';
+import { execute, select, sqlIn } from '../../db/sql.js';
+import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 
 export interface OtpDeps extends SessionDeps {
   sms: SmsSender;
@@ -45,7 +46,7 @@ export function createPortalLocks(deps: Pick<OtpDeps, 'sequelize' | 'secret' | '
 }
 
 /** Patients who may use the portal: not deceased, with a mobile phone to receive the code. */
-const ELIGIBLE = 'status IN (0, 1, 2) AND cellphone IS NOT NULL';
+const ELIGIBLE = `status IN ${sqlIn(PATIENT_STATUS.inactive, PATIENT_STATUS.active, PATIENT_STATUS.incomplete)} AND cellphone IS NOT NULL`;
 
 export async function requestOtp(deps: OtpDeps, rawNid: string, ip: string) {
   const now = deps.now();

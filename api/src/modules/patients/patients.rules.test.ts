@@ -1,14 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import {
-  ageOn,
-  updateMessage,
-  initialStatus,
-  isContactComplete,
-  localDate,
-  nextStatus,
-  parsePatientQuery,
-  searchTerms,
-} from './patients.rules';
+import { ageOn, updateMessage, initialStatus, isContactComplete, nextStatus, parsePatientQuery, searchTerms } from './patients.rules';
+import { localDate } from '@vigia/contract/rules/dates';
 
 const complete = { address: 'CALLE 1', neighborhood: 'CENTRO', city_id: 1, prefix: '+57', cellphone: '3001234567', email: 'a@b.co' };
 const missingEmail = { ...complete, email: null };

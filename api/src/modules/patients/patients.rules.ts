@@ -1,7 +1,5 @@
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 
-export const PATIENT_STATUS_NAMES: Record<number, string> = { 0: 'Inactivo', 1: 'Activo', 2: 'Incompleto', 3: 'Fallecido' };
-
 export const CONTACT_FIELDS = ['address', 'neighborhood', 'city_id', 'prefix', 'cellphone', 'email'] as const;
 type Contact = { [K in (typeof CONTACT_FIELDS)[number]]?: string | number | null };
 
@@ -49,36 +47,6 @@ export function ageOn(birthDate: string, today: string): number {
   const [by, bm, bd] = birthDate.split('-').map(Number);
   const [ty, tm, td] = today.split('-').map(Number);
   return ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0);
-}
-
-/**
- * One formatter per zone: building an Intl.DateTimeFormat costs ~60 µs and native memory the GC
- * does not see, and every patient of every list page needs one (the benchmark traced 1.1 GB of
- * RSS to it).
- */
-const dateFormatters = new Map<string, Intl.DateTimeFormat>();
-
-/** 'YYYY-MM-DD' of `now` in an IANA zone. */
-export function localDate(now: Date, timeZone: string): string {
-  let format = dateFormatters.get(timeZone);
-  if (!format) {
-    try {
-      format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    } catch {
-      return now.toISOString().slice(0, 10);
-    }
-    dateFormatters.set(timeZone, format);
-  }
-  return format.format(now);
-}
-
-export function isValidTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** At most this many words of a query narrow a name search; more add cost, not precision. */

@@ -6,7 +6,7 @@ import type { patientPrescription } from '../orders/orders.queries.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import type { Principal, StaffPrincipal } from '../../http/auth.js';
-import { can, patientPermissions, PATIENT_STATUS, type PatientPermissions } from '@vigia/contract/rules/access';
+import { can, patientPermissions, PATIENT_STATUS, PATIENT_STATUS_NAMES, type PatientPermissions } from '@vigia/contract/rules/access';
 import { GENDERS, type Catalogues } from '../catalogues/catalogues.service.js';
 import { toSearchKey } from '@vigia/contract/rules/names';
 import { canSetMultipatientCard } from '@vigia/contract/rules/record';
@@ -18,6 +18,7 @@ import { Patient } from '../../db/models/patients.model.js';
 import * as rules from './patients.rules.js';
 import type { PortalLocks } from '../otp/otp.service.js';
 import type { components } from '@vigia/contract/openapi';
+import { localDate, isValidTimeZone } from '@vigia/contract/rules/dates';
 
 type PatientDto = components['schemas']['Patient'];
 type PatientSummary = components['schemas']['PatientSummary'];
@@ -82,11 +83,11 @@ export function toPatientSummary(deps: PatientDeps, p: Patient, tags: TagRef[]):
     full_name: `${p.first_name} ${p.last_name}`,
     country_id: p.country_id,
     birth_date: p.birth_date,
-    age: rules.ageOn(p.birth_date, rules.localDate(deps.now(), p.time_zone)),
+    age: rules.ageOn(p.birth_date, localDate(deps.now(), p.time_zone)),
     gender: p.gender as PatientSummary['gender'],
     gender_name: GENDERS[p.gender] ?? 'Otro',
     status: p.status as PatientSummary['status'],
-    status_name: rules.PATIENT_STATUS_NAMES[p.status] ?? '',
+    status_name: PATIENT_STATUS_NAMES[p.status] ?? '',
     cellphone: p.cellphone,
     prefix: p.prefix,
     email: p.email,
@@ -257,9 +258,9 @@ function checkReferences(deps: PatientDeps, v: Partial<PatientInput & PatientUpd
     const value = v[field as keyof typeof v] as number | null | undefined;
     if (value != null && !c.named(table, value)) throw badRequest(field, 'El valor seleccionado no existe.');
   }
-  if (v.time_zone != null && !rules.isValidTimeZone(v.time_zone)) throw badRequest('time_zone', 'Zona horaria no válida');
+  if (v.time_zone != null && !isValidTimeZone(v.time_zone)) throw badRequest('time_zone', 'Zona horaria no válida');
   if (v.birth_date != null) {
-    const msg = validateDate(v.birth_date, 'birth', rules.localDate(deps.now(), v.time_zone ?? 'UTC'));
+    const msg = validateDate(v.birth_date, 'birth', localDate(deps.now(), v.time_zone ?? 'UTC'));
     if (msg) throw badRequest('birth_date', msg);
   }
   // Insurer and regime belong to Colombia's health system only (01 §5).

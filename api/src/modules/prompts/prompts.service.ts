@@ -102,7 +102,7 @@ async function deactivateOthers(
 ) {
   await execute(
     sequelize,
-    `UPDATE prompts SET status = 0, updated_at = :now WHERE ${ownerWhere} AND status = 1 AND id <> :keepId`,
+    `UPDATE prompts SET status = ${PROMPT_STATUS.inactive}, updated_at = :now WHERE ${ownerWhere} AND status = ${PROMPT_STATUS.active} AND id <> :keepId`,
     { ...ownerParams(clientId, owner), keepId: keepId ?? 0, now },
     t,
   );
@@ -187,7 +187,7 @@ export async function activePromptsForPatient(
 ): Promise<{ client: string | null; tags: string[]; patient: string | null }> {
   const rows = await select<{ owner_type: string; text: string }>(
     sequelize,
-    `SELECT owner_type, text FROM prompts WHERE client_id = :clientId AND status = 1 AND (
+    `SELECT owner_type, text FROM prompts WHERE client_id = :clientId AND status = ${PROMPT_STATUS.active} AND (
        (owner_type = 'client' AND owner_id = :clientId)
        OR (owner_type = 'patient' AND owner_id = :patientId)
        OR (owner_type = 'tag' AND owner_id IN (SELECT tag_id FROM patient_tags WHERE patient_id = :patientId)))

@@ -5,11 +5,12 @@ import { stringify, type Stringifier } from 'csv-stringify';
 import type { Response } from 'express';
 import { select } from '../../db/sql.js';
 import { attachment, type DownloadClaims } from '../../http/downloads.js';
-import { clinicalElement } from '@vigia/contract/rules/vitals';
-import { formatLocal, formatValue, neutraliseCell } from '../measurements/measurements.rules.js';
+import { clinicalElement, MEASUREMENT_STATUS } from '@vigia/contract/rules/vitals';
+import { formatValue, neutraliseCell } from '../measurements/measurements.rules.js';
 import { SOURCE_LABELS } from '../measurements/measurements.csv.js';
-import { PATIENT_STATUS_NAMES } from '../patients/patients.rules.js';
+import { PATIENT_STATUS_NAMES } from '@vigia/contract/rules/access';
 import { VITAL_SIGN_GROUPS, type VitalSignGroup } from './reports.rules.js';
+import { localDateTime } from '@vigia/contract/rules/dates';
 
 /** Rows per query: every report streams page by page (keyset), never the whole table at once. */
 const PAGE = 2000;
@@ -68,7 +69,7 @@ export async function streamClientMeasurements(sequelize: Sequelize, claims: Dow
       sequelize,
       `SELECT m.id, m.clinical_element, m.value, m."when", m.source, p.nid, p.first_name, p.last_name, p.time_zone
          FROM measurements m JOIN patients p ON p.id = m.patient_id
-         WHERE m.client_id = :c AND m.status = 0 AND m."when" >= :start AND m."when" < :end${keyset}
+         WHERE m.client_id = :c AND m.status = ${MEASUREMENT_STATUS.valid} AND m."when" >= :start AND m."when" < :end${keyset}
          ORDER BY m."when", m.id LIMIT ${PAGE}`,
       {
         c: claims.clientId,
@@ -83,7 +84,7 @@ export async function streamClientMeasurements(sequelize: Sequelize, claims: Dow
       await out.write([
         text(r.nid),
         text(`${r.first_name} ${r.last_name}`),
-        formatLocal(asDate(r.when), r.time_zone),
+        localDateTime(asDate(r.when), r.time_zone),
         r.time_zone,
         text(e?.name ?? String(r.clinical_element)),
         formatValue(Number(r.value)),
@@ -121,8 +122,8 @@ export async function streamVitalSigns(sequelize: Sequelize, claims: DownloadCla
     const latest = await select<{ patient_id: number; clinical_element: number; value: number; when: Date | string }>(
       sequelize,
       `SELECT m.patient_id, m.clinical_element, m.value, m."when" FROM measurements m
-       WHERE m.patient_id IN (:ids) AND m.clinical_element IN (:els) AND m.status = 0
-         AND m."when" = (SELECT MAX(m2."when") FROM measurements m2 WHERE m2.patient_id = m.patient_id AND m2.clinical_element = m.clinical_element AND m2.status = 0)`,
+       WHERE m.patient_id IN (:ids) AND m.clinical_element IN (:els) AND m.status = ${MEASUREMENT_STATUS.valid}
+         AND m."when" = (SELECT MAX(m2."when") FROM measurements m2 WHERE m2.patient_id = m.patient_id AND m2.clinical_element = m.clinical_element AND m2.status = ${MEASUREMENT_STATUS.valid})`,
       { ids: patients.map((p) => p.id), els: elements },
     );
     const byPatient = new Map<number, Map<number, { value: number; when: Date }>>();
@@ -137,7 +138,7 @@ export async function streamVitalSigns(sequelize: Sequelize, claims: DownloadCla
       const row: Row = [text(p.nid), text(`${p.first_name} ${p.last_name}`), PATIENT_STATUS_NAMES[Number(p.status)] ?? ''];
       for (const id of elements) {
         const v = values.get(id);
-        row.push(v ? formatValue(v.value) : '', v ? formatLocal(v.when, p.time_zone) : '');
+        row.push(v ? formatValue(v.value) : '', v ? localDateTime(v.when, p.time_zone) : '');
       }
       await out.write(row);
     }
@@ -189,7 +190,7 @@ export async function streamStatusChanges(sequelize: Sequelize, claims: Download
     );
     for (const r of rows) {
       await out.write([
-        formatLocal(asDate(r.created_at), tz),
+        localDateTime(asDate(r.created_at), tz),
         text(r.nid),
         text(`${r.first_name} ${r.last_name}`),
         PATIENT_STATUS_NAMES[Number(r.from_status)] ?? String(r.from_status),

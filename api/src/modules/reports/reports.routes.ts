@@ -5,7 +5,7 @@ import type { Downloads } from '../../http/downloads.js';
 import { badRequest } from '../../http/errors.js';
 import { select } from '../../db/sql.js';
 import { rangeBound } from '../measurements/measurements.rules.js';
-import { PRIORITY_KEYS } from '@vigia/contract/rules/alarms';
+import { PRIORITY_KEYS, ALERT_STATUS } from '@vigia/contract/rules/alarms';
 import { isVitalSignGroup, REPORT_MESSAGES, validateStatusChangeRange } from './reports.rules.js';
 import { streamClientMeasurements, streamStatusChanges, streamVitalSigns } from './reports.csv.js';
 
@@ -54,7 +54,7 @@ export function reportsRouter(deps: ReportsDeps): Router {
   r.get('/reports/client_opened_alerts', requireStaff('reports.get'), async (req, res) => {
     const rows = await select<{ priority: number; n: number }>(
       sequelize,
-      'SELECT priority, COUNT(*) AS n FROM alerts WHERE client_id = :c AND status = 1 GROUP BY priority',
+      `SELECT priority, COUNT(*) AS n FROM alerts WHERE client_id = :c AND status = ${ALERT_STATUS.open} GROUP BY priority`,
       { c: staffOf(req).clientId },
     );
     const by_priority = { low: 0, medium: 0, high: 0 };

@@ -5,7 +5,8 @@ import type { StaffPrincipal } from '../../http/auth.js';
 import { ROLE_LABELS, likeSafe, type Catalogues } from '../catalogues/catalogues.service.js';
 import { hashPassword } from '../sessions/sessions.service.js';
 import { normaliseName, validateName } from '@vigia/contract/rules/validation';
-import { User, USER_STATUS } from '../../db/models/users.model.js';
+import { User } from '../../db/models/users.model.js';
+import { USER_STATUS, USER_STATUS_NAMES } from '@vigia/contract/rules/access';
 import * as rules from './users.rules.js';
 import type { components } from '@vigia/contract/openapi';
 
@@ -38,7 +39,7 @@ export function toUserDto(deps: UserDeps, u: User): UserDto {
     city_name: deps.catalogues.city(u.city_id)?.name ?? null,
     time_zone: u.time_zone,
     status: u.status as UserDto['status'],
-    status_name: rules.USER_STATUS_NAMES[u.status] ?? '',
+    status_name: USER_STATUS_NAMES[u.status] ?? '',
     role_name: u.role_name,
     role_label: ROLE_LABELS[u.role_name] ?? u.role_name,
     media_email: u.media_email,

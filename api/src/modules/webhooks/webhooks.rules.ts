@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { formatWhen } from '@vigia/contract/rules/dates';
 
 /**
  * Webhook signing and delivery policy (D19), as pure functions.
@@ -36,7 +37,7 @@ export function shouldSwitchOff(failures: number, failingSince: Date | null, now
 
 /** The visible off-switch reason, dated in the client's zone (D5). */
 export function switchOffReason(failures: number, failingSince: Date, lastError: string, timeZone: string): string {
-  const since = new Intl.DateTimeFormat('es-CO', { timeZone, dateStyle: 'short', timeStyle: 'short' }).format(failingSince);
+  const since = formatWhen(failingSince, timeZone);
   return `Desactivado automáticamente: ${failures} intentos de entrega fallidos seguidos desde ${since} (último error: ${lastError}). Revise el receptor y pulse 'Validar' para reactivarlo.`.slice(
     0,
     300,
