@@ -5,7 +5,7 @@ import { summarize, type Latency } from './stats.js';
 /** One endpoint's database work, as queries.ts mirrors it. */
 export type Work<I> = (exec: Exec, input: I) => Promise<Outcome>;
 
-export interface StatementTiming {
+interface StatementTiming {
   label: string;
   sql: string | null;
   latency: Latency;
@@ -29,7 +29,7 @@ function plainExec(driver: Driver): Exec {
   return { query: (_label, sql, params) => driver.all(sql, params), step: (_label, work) => work() };
 }
 
-export function runOnce<I>(driver: Driver, work: Work<I>, input: I): Promise<Outcome> {
+function runOnce<I>(driver: Driver, work: Work<I>, input: I): Promise<Outcome> {
   return work(plainExec(driver), input);
 }
 

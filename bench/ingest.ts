@@ -29,14 +29,14 @@ export interface IngestionResult {
   removedRows: Record<string, number>;
 }
 
-export const INGEST_RATE = 500;
+const INGEST_RATE = 500;
 /**
  * Senders at once for the second closed loop: a client's devices report concurrently, and group
  * commit stores what arrives together in one transaction. (The HealthSamurai figures the issue
  * quotes used 300 virtual users.)
  */
-export const INGEST_MANY_CONNECTIONS = 50;
-export const BATCH_SIZE = 100;
+const INGEST_MANY_CONNECTIONS = 50;
+const BATCH_SIZE = 100;
 
 /** A heart rate, in range 19 times out of 20 (the 20th opens or extends an alert: the alarm path). */
 const readingValue = (k: number) => (k % 20 === 19 ? 130 : 60 + (k % 40));

@@ -11,7 +11,7 @@
  *
  * When a service changes its queries, change the function that mirrors it here.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import { toSearchKey } from '@vigia/contract/rules/names';
 import { parsePatientQuery } from '../api/src/modules/patients/patients.rules.js';
@@ -137,47 +137,6 @@ export async function searchPatients(exec: Exec, c: Caller, q: string): Promise<
     exec,
     rows.map((r) => r.id),
   );
-  return { total: Number(count.count), ids: rows.map((r) => Number(r.id)) };
-}
-
-/**
- * GET /api/v1/patients/{id} — patients.service getPatient(): findPatient(), the portal lock of the
- * patient's document (otp.service lockedUntil; keyed by an HMAC of the document, so here a hash
- * of the same length that, like almost every real one, finds no row), then tagsOf().
- */
-export async function getPatient(exec: Exec, c: Caller, id: number): Promise<Outcome> {
-  await authenticate(exec, c);
-  const [patient] = await exec.query<{ id: number; nid: string }>(
-    'patient',
-    `SELECT ${PATIENT_COLUMNS} FROM patients WHERE id = $1 AND client_id = $2`,
-    [id, c.clientId],
-  );
-  if (!patient) return { total: null, ids: [] };
-  await exec.query('portal lock', 'SELECT locked_until FROM otp_lockouts WHERE nid_hash = $1', [
-    createHash('sha256').update(patient.nid).digest('hex'),
-  ]);
-  await tagsOf(exec, [patient.id]);
-  return { total: null, ids: [Number(patient.id)] };
-}
-
-/** GET /api/v1/tags — tags.service listTags(): findAndCountAll (first 10 by name), then countPatients() per tag. */
-export async function listTags(exec: Exec, c: Caller): Promise<Outcome> {
-  await authenticate(exec, c);
-  const [[count], rows] = await Promise.all([
-    exec.query<{ count: number }>('count', 'SELECT count(*) AS count FROM tags WHERE client_id = $1', [c.clientId]),
-    exec.query<{ id: number }>(
-      'page',
-      'SELECT id, client_id, name, color, created_at, updated_at FROM tags WHERE client_id = $1 ORDER BY name ASC, id ASC LIMIT 10 OFFSET 0',
-      [c.clientId],
-    ),
-  ]);
-  if (rows.length) {
-    await exec.query(
-      'patients per tag',
-      `SELECT tag_id, COUNT(*) AS n FROM patient_tags WHERE tag_id IN (${placeholders(1, rows.length)}) GROUP BY tag_id`,
-      rows.map((r) => r.id),
-    );
-  }
   return { total: Number(count.count), ids: rows.map((r) => Number(r.id)) };
 }
 

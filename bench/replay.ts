@@ -20,7 +20,7 @@ import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 const CONTROL = /^\s*(BEGIN|COMMIT|ROLLBACK|START TRANSACTION|SET |SAVEPOINT|RELEASE)/i;
 
 /** Filled by run.ts (captureRaw) before the scenario is measured: request path → statements. */
-export type Captured = Map<string, RawStatement[]>;
+type Captured = Map<string, RawStatement[]>;
 
 export interface ReplayScenario<I> extends Scenario<I> {
   replay: Captured;
@@ -44,7 +44,7 @@ function labelOf(sql: string, k: number): string {
 }
 
 /** Default reduction: the COUNT(*) statement's value and the ids of the paged SELECT. */
-export function listOutcome(results: Array<{ sql: string; rows: Array<Record<string, unknown>> }>): Outcome {
+function listOutcome(results: Array<{ sql: string; rows: Array<Record<string, unknown>> }>): Outcome {
   let total: number | null = null;
   let ids: number[] | null = null;
   for (const r of results) {
@@ -71,7 +71,7 @@ export function replayWork<I>(s: Pick<ReplayScenario<I>, 'replay' | 'request' | 
   };
 }
 
-export function isReplay(s: Scenario): s is ReplayScenario<unknown> {
+function isReplay(s: Scenario): s is ReplayScenario<unknown> {
   return (s as ReplayScenario<unknown>).replay instanceof Map;
 }
 

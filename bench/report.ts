@@ -258,7 +258,7 @@ function renderDetails(r: Results): string[] {
   return lines;
 }
 
-export function renderMarkdown(r: Results): string {
+function renderMarkdown(r: Results): string {
   const d = r.dataset;
   const o = d.options;
   const lines: string[] = [

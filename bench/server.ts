@@ -13,7 +13,7 @@ export interface ApiProcess {
 }
 
 /** VmRSS of the API every 250 ms, with the peak kept per phase. */
-export interface MemorySampler {
+interface MemorySampler {
   setPhase(name: string): void;
   /** Peak RSS in bytes per phase, in the order phases began. */
   peaks(): Array<{ phase: string; peakBytes: number }>;

@@ -13,7 +13,7 @@ const MINUTE_MS = 60_000;
 const QUARTER_HOUR_MS = 15 * MINUTE_MS;
 
 /** Clinical element codes of DECISIONS D6. */
-export const ELEMENT = {
+const ELEMENT = {
   heartRate: 1,
   oxygenSaturation: 2,
   systolic: 3,
@@ -27,7 +27,7 @@ export const ELEMENT = {
 export const PATIENT_STATUS = { inactive: 0, active: 1, incomplete: 2, deceased: 3 } as const;
 
 /** Gender codes of the reference enumerations: Masculino=1, Femenino=0. */
-export const GENDER = { female: 0, male: 1 } as const;
+const GENDER = { female: 0, male: 1 } as const;
 
 export interface DemoTag {
   name: string;
@@ -206,13 +206,13 @@ const CITY_DATA: Record<string, CityData> = {
   },
 };
 
-export interface DemoCity {
+interface DemoCity {
   id: number;
   code: string;
   name: string;
   data: CityData;
 }
-export interface DemoEapb {
+interface DemoEapb {
   id: number;
   code: string;
   regimeIds: number[];
@@ -608,7 +608,7 @@ function buildName(rng: Rng, gender: number): { firstName: string; lastName: str
 // ---------------------------------------------------------------------------------------------
 // Patients
 
-export interface DemoPatientRow {
+interface DemoPatientRow {
   id_type: number;
   nid: string;
   first_name: string;
@@ -638,7 +638,7 @@ export interface DemoPatientRow {
   updated_at: Date;
 }
 
-export interface VitalProfile {
+interface VitalProfile {
   /** Clinical elements this patient measures at home, ascending. */
   elements: number[];
   sessionsPerDay: number;
@@ -678,7 +678,7 @@ export interface DemoPatientOptions {
 
 /** The fields whose absence makes a patient 'incomplete' (DECISIONS D9). */
 
-export function formatDateOnly(date: Date): string {
+function formatDateOnly(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
@@ -1020,7 +1020,7 @@ const zones = new Map<string, { formatter: Intl.DateTimeFormat; offsets: Map<num
  * 5.9 s with this cache, 6.9 and 7.0 s with zoneOffsetMs (same 672,474 rows), minutes more at the
  * benchmark's 100,000. Generated rows only: the API reads zones through dates.ts.
  */
-export function getZoneOffsetMs(timeZone: string, utcMs: number): number {
+function getZoneOffsetMs(timeZone: string, utcMs: number): number {
   let zone = zones.get(timeZone);
   if (!zone) {
     zone = {

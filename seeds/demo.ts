@@ -100,7 +100,7 @@ const CLIENT_PLANS: DemoClientPlan[] = [
   },
 ];
 
-export interface DemoSummary {
+interface DemoSummary {
   clients: Array<{ id: number; name: string; patients: number }>;
   users: Array<{ email: string; role: Role; password: string; client: string }>;
   /** The patient for the portal's one-time-code login demo. */
@@ -108,7 +108,7 @@ export interface DemoSummary {
   counts: { patients: number; tags: number; patientTags: number; measurements: number };
 }
 
-export interface SeedDemoOptions {
+interface SeedDemoOptions {
   now: Date;
   hashPassword: (plain: string) => Promise<string> | string;
   /** Same seed, same demo (default 2026). */

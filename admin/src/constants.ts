@@ -9,9 +9,6 @@ export const NOTIFICATION_DURATION_S = 4;
 /** More open notifications than this and a dialog lists them (03 §2). */
 export const NOTIFICATION_DIALOG_THRESHOLD = 2;
 
-/** Staff password minimum length on the login screen (03 §5). */
-export const PASSWORD_MIN_LENGTH = 8;
-
 /** Base path of the API (D1). */
 export const API_URL = '/api/v1';
 

@@ -7,4 +7,3 @@ export type SchemaName = keyof Schemas & string;
 export type Session = Schemas['Session'];
 export type Profile = Schemas['Profile'];
 export type ApiError = Schemas['Error'];
-export type RoleName = Schemas['RoleName'];

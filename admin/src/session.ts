@@ -49,7 +49,7 @@ export function clearSession(): void {
 }
 
 /** A path the app itself may send the user back to after login. */
-export function isSafeRedirect(path: string | null | undefined): path is string {
+function isSafeRedirect(path: string | null | undefined): path is string {
   if (!path || !path.startsWith('/') || path.startsWith('//')) return false;
   const pathname = path.split(/[?#]/)[0];
   if (pathname === '/' || pathname === '/login') return false;

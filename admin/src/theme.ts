@@ -1,6 +1,6 @@
 import type { ThemeConfig } from 'antd';
 
-export const BRAND = {
+const BRAND = {
   primary: '#0e7c7b',
   deep: '#0a4d68',
   mint: '#7ee0c9',

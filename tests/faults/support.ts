@@ -17,7 +17,7 @@ import { testBundle } from '../support/bundle.js';
  * app instance or a child process on the same data) and a close that keeps the data.
  */
 
-export const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 export const onPostgres = Boolean(process.env.DATABASE_URL);
 
 export interface FaultDatabase {

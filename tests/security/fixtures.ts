@@ -7,7 +7,7 @@ import { bearer, patientBody, type TestProduct, type Org } from '../support/prod
  * Shared by the security suite: the contract's operations, one patient record with a row of every
  * kind hanging from it, valid sample bodies per request schema, a real patient (portal) token.
  */
-export const { doc } = loadContract();
+const { doc } = loadContract();
 export type Operation = { path: string; method: string; op: OpenApiOperation; name: string };
 
 export const operations: Operation[] = Object.entries(doc.paths).flatMap(([path, item]) =>

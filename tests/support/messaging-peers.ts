@@ -18,7 +18,7 @@ async function readBody(req: http.IncomingMessage): Promise<string> {
 }
 
 /** A POST /messages body, as far as the tests read it. */
-export interface SentMessage {
+interface SentMessage {
   to: string;
   type: string;
   text?: { body?: string };
@@ -26,7 +26,7 @@ export interface SentMessage {
 }
 
 /** A chat-completions request body, as far as the tests read it, with its Authorization header. */
-export interface ModelRequest {
+interface ModelRequest {
   model: string;
   authorization: string | undefined;
   tools: Array<{ function: { name: string } }>;

@@ -21,7 +21,7 @@ export interface TestProduct extends Product {
   stop(): Promise<void>;
 }
 
-export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** supertest's request for a method read from the contract (a string such as 'post'). */
 export function requestFor(t: TestProduct, method: string, url: string): request.Test {

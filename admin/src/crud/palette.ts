@@ -2,7 +2,7 @@
  * Screen colours of the contract's tag colours (Material palette, as the existing product shows
  * them), with a text colour that keeps the chip readable.
  */
-export const TAG_COLORS: Record<string, { background: string; text: string }> = {
+const TAG_COLORS: Record<string, { background: string; text: string }> = {
   black: { background: '#212121', text: '#ffffff' },
   red: { background: '#e53935', text: '#ffffff' },
   pink: { background: '#d81b60', text: '#ffffff' },
@@ -15,7 +15,7 @@ export const TAG_COLORS: Record<string, { background: string; text: string }> = 
   'blue-grey': { background: '#546e7a', text: '#ffffff' },
 };
 
-export const FALLBACK_COLOR = { background: '#e0e0e0', text: '#212121' };
+const FALLBACK_COLOR = { background: '#e0e0e0', text: '#212121' };
 
 export function tagColor(color: unknown): { background: string; text: string } {
   return (typeof color === 'string' && TAG_COLORS[color]) || FALLBACK_COLOR;

@@ -9,18 +9,18 @@ import { ColorChip } from './ColorChip';
 
 export { ColorChip };
 
-export const EMPTY_TEXT = '—';
+const EMPTY_TEXT = '—';
 
 type AnyRecord = Record<string, unknown>;
 
 const isBlank = (value: unknown) => value === undefined || value === null || value === '';
 
-export function cellValue<R extends AnyRecord>(column: ColumnDeclaration<R>, record: R): unknown {
+function cellValue<R extends AnyRecord>(column: ColumnDeclaration<R>, record: R): unknown {
   return column.value ? column.value(record) : record[column.field];
 }
 
 /** First `length` characters followed by '...' (02 §2.11 'Instrucción'). */
-export function truncate(text: string, length: number): string {
+function truncate(text: string, length: number): string {
   return text.length > length ? `${text.slice(0, length)}...` : text;
 }
 

@@ -17,7 +17,7 @@ import {
 export type { JsonSchema, OpenApiDocument } from '@vigia/contract/rules/schema';
 export { resolveSchema };
 
-export type FieldKind = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
+type FieldKind = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
 
 /** How a field is edited. Declarations may override it (e.g. `color-swatch`). */
 export type WidgetKind =
@@ -58,7 +58,7 @@ export type FieldSpec = {
 };
 
 export const REQUIRED_MESSAGE = MESSAGES.required;
-export const INVALID_MESSAGE = '¡El valor ingresado no es válido o esta incompleto!';
+const INVALID_MESSAGE = '¡El valor ingresado no es válido o esta incompleto!';
 export const OPTION_MESSAGE = 'Seleccione una opción de la lista';
 
 /** Above this many characters a text field becomes a text area. */

@@ -17,7 +17,7 @@ export type StatusValue = { text: string; tone: Tone };
  * - `truncate:N`: the first N characters followed by '...';
  * - a function for anything else.
  */
-export type ColumnRender<R> =
+type ColumnRender<R> =
   | 'text'
   | 'date'
   | 'datetime'
@@ -63,7 +63,7 @@ export type FilterDeclaration = {
 };
 
 /** One tab above the table: `filter` is the value it sends on the tabs' `field`. */
-export type TabItem = { key: string; label: string; filter: string | number; empty?: string };
+type TabItem = { key: string; label: string; filter: string | number; empty?: string };
 
 /**
  * Tabs bound to one query parameter of `GET /<resource>` (02 §2.6's 'No Gestionadas' /
@@ -117,7 +117,7 @@ export type FormFieldDeclaration<F extends string> = {
 /** Icons a declaration may name without importing React components. */
 export type ActionIcon = 'ai' | 'view' | 'link' | 'settings' | 'edit';
 
-export type RowAction<R> = {
+type RowAction<R> = {
   label: string;
   icon?: ActionIcon;
   to: (record: R) => string;

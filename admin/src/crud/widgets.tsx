@@ -18,7 +18,7 @@ type SwatchProps = {
 };
 
 /** Colour choice as round swatches; the Spanish colour name is shown for the selected one. */
-export function ColorSwatchPicker({ value, onChange, options, id }: SwatchProps) {
+function ColorSwatchPicker({ value, onChange, options, id }: SwatchProps) {
   const selected = options.find((o) => o.value === value);
   return (
     <div id={id}>
@@ -54,7 +54,7 @@ export function ColorSwatchPicker({ value, onChange, options, id }: SwatchProps)
  * A drop-down whose options come from the API; it reloads when the values its query depends on
  * change, and empties itself when its `dependsOn` field changes.
  */
-export function RemoteSelect({
+function RemoteSelect({
   remote,
   name,
   placeholder,

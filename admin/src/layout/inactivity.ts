@@ -1,7 +1,7 @@
 import { INACTIVITY_LOGOUT_MS } from '../constants';
 
 /** Re-arming the timer on every mouse event is wasteful; once a second is plenty. */
-export const ACTIVITY_THROTTLE_MS = 1000;
+const ACTIVITY_THROTTLE_MS = 1000;
 
 /**
  * The inactivity rule of 03 §4 without the DOM: `onTimeout` fires once `timeoutMs` pass without

@@ -3,7 +3,7 @@ import type { ResourceProps } from '@refinedev/core';
 import type { MenuMeta } from '../resources/registry';
 
 export type MenuLink = { path: string; label: string; icon: ReactNode };
-export type MenuGroup = { key: string; label: string; links: MenuLink[] };
+type MenuGroup = { key: string; label: string; links: MenuLink[] };
 export type MenuTree = { links: MenuLink[]; groups: MenuGroup[] };
 
 const route = (value: ResourceProps['list']) => (typeof value === 'string' ? value : undefined);

@@ -14,13 +14,13 @@ const rest = simpleRestDataProvider(API_URL, http);
 export type QueryParams = Record<string, unknown>;
 
 /** A custom answer; `total` is the `X-Total-Count` header when the API sends one (paged listings). */
-export type CustomAnswer<T> = CustomResponse<T> & { total?: number };
+type CustomAnswer<T> = CustomResponse<T> & { total?: number };
 
 /** The full URL of an API path (`/patients/7/orders`), as useCustom / useCustomMutation want it. */
 export const apiUrl = (path: string) => `${API_URL}${path}`;
 
 /** Query parameters without the empty ones: the API reads `x=` as a value (`?q=` is never sent). */
-export function cleanQuery(params: QueryParams | undefined): Record<string, unknown> {
+function cleanQuery(params: QueryParams | undefined): Record<string, unknown> {
   return Object.fromEntries(Object.entries(params ?? {}).filter(([, v]) => v !== undefined && v !== null && v !== ''));
 }
 

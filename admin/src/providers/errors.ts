@@ -1,14 +1,14 @@
 import type { HttpError, ValidationErrors } from '@refinedev/core';
 import type { ApiError } from '../contract';
 
-export const NETWORK_ERROR_MESSAGE = 'No fue posible comunicarse con el servidor. Verifique su conexión e intente de nuevo.';
+const NETWORK_ERROR_MESSAGE = 'No fue posible comunicarse con el servidor. Verifique su conexión e intente de nuevo.';
 export const UNKNOWN_ERROR_MESSAGE = 'Ocurrió un error inesperado. Intente de nuevo.';
 
 /** Refine's HttpError, plus the API's stable `code`. */
 export type VigiaHttpError = HttpError & { code?: string };
 
 /** `errors: [{field, message}]` → Refine's field map, which useForm puts under each field. */
-export function toValidationErrors(body: Partial<ApiError> | undefined): ValidationErrors | undefined {
+function toValidationErrors(body: Partial<ApiError> | undefined): ValidationErrors | undefined {
   const list = body?.errors;
   if (!Array.isArray(list) || list.length === 0) {
     return body?.field && body.message ? { [body.field]: body.message } : undefined;

@@ -3,7 +3,7 @@ import { readToken } from '../session';
 import { fromResponse, isHttpError, UNKNOWN_ERROR_MESSAGE, type VigiaHttpError } from './errors';
 
 /** Any failed call becomes an HttpError whose message is the server's Spanish text. */
-export function toHttpError(error: unknown): VigiaHttpError {
+function toHttpError(error: unknown): VigiaHttpError {
   if (error instanceof AxiosError) return fromResponse(error.response?.status ?? 0, error.response?.data);
   if (isHttpError(error)) return error;
   const message = error instanceof Error && error.message ? error.message : UNKNOWN_ERROR_MESSAGE;

@@ -69,12 +69,12 @@ export function registerResourceName(resource: string, singular: string): void {
   resourceNames[`${resource}.${resource}`] = singular;
 }
 
-export function interpolate(text: string, options?: Record<string, unknown>): string {
+function interpolate(text: string, options?: Record<string, unknown>): string {
   if (!options) return text;
   return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (match, name: string) => (options[name] === undefined ? match : String(options[name])));
 }
 
-export function translate(key: string, options?: unknown, defaultMessage?: string): string {
+function translate(key: string, options?: unknown, defaultMessage?: string): string {
   // Refine calls both translate(key, default) and translate(key, options, default).
   const [params, fallback] = typeof options === 'string' ? [undefined, options] : [options as Record<string, unknown>, defaultMessage];
   const text = ES[key] ?? resourceNames[key] ?? fallback ?? key;

@@ -7,7 +7,7 @@ import { fieldErrors } from './errors';
  */
 
 /** What a failed call says when the server sent no message of its own. */
-export const FALLBACK_ERROR = 'No fue posible completar la operación';
+const FALLBACK_ERROR = 'No fue posible completar la operación';
 
 /** The server's Spanish message of a failed call (the data provider's HttpError carries it, 03 §2), or `fallback`. */
 function messageOf(error: unknown, fallback: string): string {

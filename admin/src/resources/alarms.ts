@@ -7,7 +7,7 @@ import { AlarmDeleteContent } from '../pages/alerts/AlarmDeleteContent';
 type Alarm = Schemas['Alarm'];
 
 /** 02 §9: 1 Alta (error), 2 Media (warning), 3 Baja (primary). */
-export function priorityChip(alarm: Pick<Alarm, 'priority'>): StatusValue {
+function priorityChip(alarm: Pick<Alarm, 'priority'>): StatusValue {
   const tone = ({ 1: 'error', 2: 'warning', 3: 'processing' } as const)[alarm.priority];
   return { text: PRIORITY_NAMES[alarm.priority] ?? '', tone };
 }

@@ -4,7 +4,7 @@ import { defineResource, type RemoteOptions } from '../crud/types';
 type Stock = Schemas['Stock'];
 
 /** Active batches with what they hold, to choose the batch of a move. */
-export const ACTIVE_STOCKS: RemoteOptions = {
+const ACTIVE_STOCKS: RemoteOptions = {
   path: '/stocks',
   params: () => ({ active: true, _end: 100, _sort: 'serial' }),
   toOptions: (body) =>

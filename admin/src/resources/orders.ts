@@ -8,7 +8,7 @@ type Order = Schemas['Order'];
 const ORDER_TONES: Record<number, Tone> = { 0: 'default', 1: 'processing', 2: 'warning', 3: 'error', 4: 'success' };
 
 /** Status chip: the name, plus the progress while 'En ejecución' (02 §2.5). */
-export function orderStatus(o: Pick<Order, 'status' | 'status_name' | 'progress'>): StatusValue {
+function orderStatus(o: Pick<Order, 'status' | 'status_name' | 'progress'>): StatusValue {
   return { text: o.status === 2 ? `${o.status_name} ${o.progress}%` : o.status_name, tone: ORDER_TONES[o.status] ?? 'default' };
 }
 

@@ -5,7 +5,7 @@ type Stock = Schemas['Stock'];
 type Supply = Schemas['Supply'];
 
 /** Supplies of the chosen type (biological: 'INFLUENZA · VAXIGRIP TETRA'; device search). */
-export const SUPPLIES_OF_TYPE: RemoteOptions = {
+const SUPPLIES_OF_TYPE: RemoteOptions = {
   path: '/supplies',
   params: (values) => (values.type ? { type: values.type, active: true, _end: 100, _sort: 'tradename' } : null),
   toOptions: (body) =>

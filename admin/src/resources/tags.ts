@@ -4,7 +4,7 @@ import { defineResource, type StatusValue } from '../crud/types';
 type Tag = Schemas['Tag'];
 
 /** Estado IA (02 §2.11): Activo when the active prompt has status 1, Inactivo for any other status. */
-export function aiStatus(tag: Pick<Tag, 'active_prompt'>): StatusValue {
+function aiStatus(tag: Pick<Tag, 'active_prompt'>): StatusValue {
   if (!tag.active_prompt) return { text: 'Sin instrucción', tone: 'default' };
   return tag.active_prompt.status === 1 ? { text: 'Activo', tone: 'success' } : { text: 'Inactivo', tone: 'warning' };
 }

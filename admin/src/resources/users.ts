@@ -14,9 +14,9 @@ const listingOptions = (body: unknown) =>
     .map(([value, label]) => ({ value: Number(value), label }))
     .sort((a, b) => a.label.localeCompare(b.label, 'es'));
 
-export const COUNTRIES: RemoteOptions = { path: '/listings/countries', toOptions: listingOptions };
+const COUNTRIES: RemoteOptions = { path: '/listings/countries', toOptions: listingOptions };
 /** Cities of the chosen country; changing the country clears the city (03 §5). */
-export const CITIES: RemoteOptions = {
+const CITIES: RemoteOptions = {
   path: '/listings/cities',
   params: (values) => (values.country_id ? { country_id: values.country_id } : null),
   toOptions: listingOptions,
@@ -24,7 +24,7 @@ export const CITIES: RemoteOptions = {
 };
 
 /** 03 §4 and §9: the own city changed, so the session ends 10 seconds later to pick up the new time zone. */
-export const OWN_CITY_LOGOUT_MS = 10_000;
+const OWN_CITY_LOGOUT_MS = 10_000;
 function afterSave(action: 'create' | 'edit', record: Record<string, unknown>) {
   const saved = record as Partial<Schemas['UserUpdated']>;
   if (action !== 'edit' || !saved.relogin_required || !saved.notification) return;

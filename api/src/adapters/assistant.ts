@@ -4,7 +4,7 @@
  * Without AI_BASE_URL the assistant is off: patients' messages wait for staff.
  */
 
-export interface ChatToolCall {
+interface ChatToolCall {
   id: string;
   type: 'function';
   function: { name: string; arguments: string };
@@ -20,7 +20,7 @@ export interface ChatTool {
   function: { name: string; description: string; parameters: Record<string, unknown> };
 }
 
-export interface ChatAnswer {
+interface ChatAnswer {
   content: string | null;
   toolCalls: ChatToolCall[];
 }
@@ -38,7 +38,7 @@ export interface AssistantConfig {
   timeoutMs?: number;
 }
 
-export class AssistantError extends Error {
+class AssistantError extends Error {
   constructor(
     message: string,
     readonly status: number | null,

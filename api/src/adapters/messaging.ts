@@ -12,7 +12,7 @@ import crypto from 'node:crypto';
  * marked sent locally and shown in the chat.
  */
 
-export interface OutboundText {
+interface OutboundText {
   to: string;
   kind: 'text' | 'template';
   body: string;
@@ -22,7 +22,7 @@ export interface OutboundText {
   language?: string;
 }
 
-export interface MediaFile {
+interface MediaFile {
   bytes: Buffer;
   mime: string;
 }

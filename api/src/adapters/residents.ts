@@ -4,14 +4,14 @@
  * (HTTP Basic): `GET {residents_url}/residents/{code}` answers the resident as JSON, 404 when no
  * resident has that code. Without a URL the integration is off (the local default).
  */
-export interface ResidentsSettings {
+interface ResidentsSettings {
   enabled: boolean;
   url: string | null;
   user: string | null;
   password: string | null;
 }
 
-export interface ResidentRecord {
+interface ResidentRecord {
   full_name: string;
   document_id: string;
   document_id_type: string;

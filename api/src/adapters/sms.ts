@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { insertReturningId } from '../db/sql.js';
 
-export interface SmsMessage {
+interface SmsMessage {
   clientId: number | null;
   to: string;
   body: string;

@@ -44,7 +44,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['0017-alert-status-counts', m0017],
 ];
 
-export function createMigrator(sequelize: Sequelize) {
+function createMigrator(sequelize: Sequelize) {
   return new Umzug({
     migrations: MIGRATIONS.map(([name, m]) => ({ name, up: m.up, down: m.down })),
     context: sequelize.getQueryInterface(),

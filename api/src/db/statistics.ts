@@ -2,7 +2,7 @@ import type { Sequelize } from 'sequelize';
 import type { JobRunner } from '../jobs/queue.js';
 import { isPostgres } from './database.js';
 
-export const STATISTICS_KIND = 'db.statistics';
+const STATISTICS_KIND = 'db.statistics';
 const EVERY_MS = 6 * 3600_000;
 
 /**

@@ -21,7 +21,7 @@ export interface StaffPrincipal {
   role: Role;
   user: User;
 }
-export interface PatientPrincipal {
+interface PatientPrincipal {
   kind: 'patient';
   sessionId: string;
   clientId: number;
@@ -191,8 +191,4 @@ export function requireStaff(action?: Action): RequestHandler {
     if (action && !can(p.role, action)) throw forbidden();
     next();
   };
-}
-
-export function assertCan(p: StaffPrincipal, action: Action): void {
-  if (!can(p.role, action)) throw forbidden();
 }

@@ -15,7 +15,7 @@ import {
   type OpenApiParameter,
 } from '@vigia/contract/rules/schema';
 
-export const CONTRACT_PATH = rootPath('openapi.yaml');
+const CONTRACT_PATH = rootPath('openapi.yaml');
 
 export type Contract = OpenApiDocument;
 

@@ -9,10 +9,10 @@ import { AppError, notFound } from './errors.js';
  * client's data or outlive its 5 minutes. Modules register the kinds they serve.
  */
 
-export const DOWNLOAD_TTL_MS = 5 * 60_000;
-export const DOWNLOAD_PATH = '/api/v1/downloads/';
+const DOWNLOAD_TTL_MS = 5 * 60_000;
+const DOWNLOAD_PATH = '/api/v1/downloads/';
 
-export type DownloadParams = Record<string, string | number | boolean | null>;
+type DownloadParams = Record<string, string | number | boolean | null>;
 
 export interface DownloadClaims {
   kind: string;
@@ -22,7 +22,7 @@ export interface DownloadClaims {
 }
 
 /** Streams the file to `res` (headers included); reads only data of `claims.clientId`. */
-export type DownloadHandler = (claims: DownloadClaims, res: Response, req: Request) => Promise<void>;
+type DownloadHandler = (claims: DownloadClaims, res: Response, req: Request) => Promise<void>;
 
 export interface Downloads {
   register(kind: string, handler: DownloadHandler): void;

@@ -26,7 +26,7 @@ export const notFound = (message = 'No encontramos el registro solicitado.') => 
 export const conflict = (message: string, field?: string) => new AppError(409, 'conflict', message, field ? [{ field, message }] : []);
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new AppError(429, 'too_many_requests', message, [], { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
-export const unavailable = (message: string, retryAfterSeconds = 5) =>
+const unavailable = (message: string, retryAfterSeconds = 5) =>
   new AppError(503, 'unavailable', message, [], { 'Retry-After': String(retryAfterSeconds) });
 
 export const notFoundRoute: RequestHandler = (_req, _res, next) => next(notFound('La ruta solicitada no existe.'));

@@ -8,7 +8,7 @@ export interface ListParams {
   q: string | null;
 }
 
-export const MAX_PAGE = 100;
+const MAX_PAGE = 100;
 
 /** simple-rest conventions (D3): `_start`/`_end` (end exclusive), `_sort`, `_order`, `q`. */
 export function readListParams(req: Request, defaultLimit = 20): ListParams {

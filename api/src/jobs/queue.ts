@@ -33,22 +33,22 @@ export interface EnqueueInput {
   maxAttempts?: number;
 }
 
-export interface JobContext {
+interface JobContext {
   now: Date;
   sequelize: Sequelize;
 }
 
 /** A handler finishes normally (done), or throws (retried later, or failed after max_attempts). */
-export type JobHandler = (job: JobRow, ctx: JobContext) => Promise<void>;
+type JobHandler = (job: JobRow, ctx: JobContext) => Promise<void>;
 
-export interface JobKind {
+interface JobKind {
   handler: JobHandler;
   /** Called once when the job gives up (after max_attempts failures). */
   onFailed?: (job: JobRow, error: string, ctx: JobContext) => Promise<void>;
 }
 
 /** A recurring task: one job per time slot, keyed by slot, so two processes run each slot once. */
-export interface RecurringTask {
+interface RecurringTask {
   kind: string;
   everyMs: number;
   handler: (ctx: JobContext) => Promise<void>;

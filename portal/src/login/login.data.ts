@@ -32,7 +32,7 @@ export const LOGIN_MESSAGES = {
  * (passports carry letters): after normalisation (upper case, no dots, spaces or hyphens),
  * 1 to 20 letters or digits. The catalogue's digits-only default would lock those patients out.
  */
-export const LOGIN_NID_REGEX = '^[0-9A-Z]{1,20}$';
+const LOGIN_NID_REGEX = '^[0-9A-Z]{1,20}$';
 export const DOCUMENT_MAX_LENGTH = 20;
 
 /** D17: the code length is a client setting; the server says which in code_length. */

@@ -14,7 +14,7 @@ export const RECORD_TEXT = {
   years: (age: number) => `${age} ${age === 1 ? 'año' : 'años'}`,
 } as const;
 
-export interface FieldSpec {
+interface FieldSpec {
   label: string;
   /** The text to show, or null when the record lacks it (shown as 'Dato Incompleto'). */
   value: (patient: Patient) => string | null;
@@ -26,7 +26,7 @@ export interface CardSpec {
   fields: FieldSpec[];
 }
 
-export const BASIC_CARD: CardSpec = {
+const BASIC_CARD: CardSpec = {
   id: 'basic',
   title: 'Datos básicos',
   fields: [
@@ -40,7 +40,7 @@ export const BASIC_CARD: CardSpec = {
   ],
 };
 
-export const CONTACT_CARD: CardSpec = {
+const CONTACT_CARD: CardSpec = {
   id: 'contact',
   title: 'Datos de contacto',
   fields: [
@@ -52,7 +52,7 @@ export const CONTACT_CARD: CardSpec = {
   ],
 };
 
-export const DEMOGRAPHICS_CARD: CardSpec = {
+const DEMOGRAPHICS_CARD: CardSpec = {
   id: 'demographics',
   title: 'Datos sociodemográficos',
   fields: [

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 
 /** 03 §4 and §9: the session ends after 3 hours without activity. */
-export const INACTIVITY_LOGOUT_MS = 10_800_000;
+const INACTIVITY_LOGOUT_MS = 10_800_000;
 
 const ACTIVITY_EVENTS = ['mousemove', 'pointerdown', 'keydown', 'touchstart', 'scroll'] as const;
 const CHECK_EVERY_MS = 60_000;

@@ -8,10 +8,10 @@ import { REPO_ROOT } from './server';
 
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'tests/e2e/.screenshots');
 
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'];
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'];
 
 /** Long enough for a slow machine; short enough that a missing element fails the test, not the suite. */
-export const ACTION_TIMEOUT_MS = 15_000;
+const ACTION_TIMEOUT_MS = 15_000;
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({

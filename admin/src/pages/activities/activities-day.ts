@@ -1,6 +1,5 @@
-import { WEEKDAYS } from '@vigia/contract/rules/activities';
+import { ACTIVITY_STATUS_NAMES, WEEKDAYS } from '@vigia/contract/rules/activities';
 import { addDays, weekdayOf } from '@vigia/contract/rules/dates';
-import { ACTIVITY_STATUS_NAMES } from '../orders/order-ui';
 
 /** 'Hoy', 'Ayer' or 'Mañana' for a day next to `today` (both 'YYYY-MM-DD' in the client's zone), else null. */
 export function relativeDay(date: string, today: string): string | null {

@@ -32,7 +32,7 @@ function useClientAlerts(status: 'active' | 'closed', params: Params, page: numb
 }
 
 /**
- * Short polling (P6x): every few seconds, the alerts newer than the last one seen. New ones are
+ * Short polling (P65): every few seconds, the alerts newer than the last one seen. New ones are
  * announced (the hook's success notification) and counted in `arrivals`.
  */
 function useAlertArrivals() {

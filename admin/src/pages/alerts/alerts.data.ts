@@ -13,5 +13,5 @@ export const TYPE_OPTIONS = [
 ];
 /** Opening a detail from a list waits 500 ms (02 §2.1). */
 export const DETAIL_DELAY_MS = 500;
-/** The manager asks for new alerts this often (P6x short polling). */
+/** The manager asks for new alerts this often (P65 short polling). */
 export const POLL_MS = 5000;

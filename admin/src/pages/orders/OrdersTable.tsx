@@ -7,7 +7,7 @@ import type { Schemas } from '../../contract';
 
 type Order = Schemas['Order'];
 
-export const PAGE_SIZES = [5, 10, 20];
+const PAGE_SIZES = [5, 10, 20];
 /** 02 §2.1: detail screens open after 500 ms. */
 export const NAVIGATION_DELAY_MS = 500;
 

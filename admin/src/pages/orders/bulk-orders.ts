@@ -80,7 +80,7 @@ export const QUICK_DAYS: Array<{ label: string; days: number[] }> = [
   { label: 'Limpiar', days: [] },
 ];
 
-export function scheduleOf(c: BulkCard): OrderSchedule {
+function scheduleOf(c: BulkCard): OrderSchedule {
   return c.order_type === 1
     ? { order_type: 1, frecuency: c.frecuency!, time_unit: c.time_unit!, during: c.during! }
     : {

@@ -1,17 +1,13 @@
 import {
-  ACTIVITY_STATUS_NAMES,
   DOSE_AMOUNTS,
   HOUR_SLOTS,
   MEDICATION_UNITS,
   ORDER_ELEMENT_NAMES,
   ORDER_ELEMENTS,
-  ORDER_STATUS_NAMES,
   WEEKDAYS,
   minutesOf,
 } from '@vigia/contract/rules/activities';
 import { localParts, localToUtc } from '@vigia/contract/rules/dates';
-
-export { ACTIVITY_STATUS_NAMES, ORDER_STATUS_NAMES };
 
 /** 02 §4: 0 grey, 1 primary, 2 yellow, 3 red, Completada green (antd Tag colours). */
 export const ORDER_STATUS_COLORS: Record<number, string> = { 0: 'default', 1: 'blue', 2: 'gold', 3: 'red', 4: 'green' };

@@ -8,7 +8,7 @@ type ElementKey = Schemas['ClinicalElementKey'];
 type TabDef = { key: string; label: string; element?: ElementKey; Component: LazyExoticComponent<ComponentType<PatientTabProps>> };
 
 /** 01 §2: the tabs of the patient page, each shown only if the client has that element enabled. */
-export const PATIENT_TABS: TabDef[] = [
+const PATIENT_TABS: TabDef[] = [
   { key: 'signs', label: 'Signos', element: 'signs', Component: lazy(() => import('./tabs/MeasurementsTab')) },
   { key: 'observations', label: 'Anotaciones', element: 'observations', Component: lazy(() => import('./tabs/ObservationsTab')) },
   { key: 'conditions', label: 'Antecedentes', element: 'conditions', Component: lazy(() => import('./tabs/ConditionsTab')) },
@@ -23,7 +23,7 @@ export const PATIENT_TABS: TabDef[] = [
 ];
 
 /** Issue 8: the patient's audit trail; for administrators only, whatever elements the client has. */
-export const AUDIT_TAB: TabDef = { key: 'audit', label: 'Auditoría', Component: lazy(() => import('./tabs/AuditTab')) };
+const AUDIT_TAB: TabDef = { key: 'audit', label: 'Auditoría', Component: lazy(() => import('./tabs/AuditTab')) };
 
 export function visibleTabs(elements: ElementKey[] | undefined, role: string | undefined = readSession()?.role_name): TabDef[] {
   // A session from before elements existed shows every tab rather than none.

@@ -3,7 +3,7 @@ import { LinkButton } from '../../layout/LinkButton';
 import { ToolOutlined } from '@ant-design/icons';
 import { usePageTitle } from '../../layout/usePageTitle';
 
-export const PLACEHOLDER_TEXT = 'Esta sección estará disponible próximamente.';
+const PLACEHOLDER_TEXT = 'Esta sección estará disponible próximamente.';
 
 /** One shared page for the screens not built yet; each issue replaces its route. */
 export default function PlaceholderPage({ title }: { title: string }) {

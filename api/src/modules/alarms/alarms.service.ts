@@ -19,7 +19,7 @@ type AlarmUpdate = components['schemas']['AlarmUpdate'];
 type PatientAlarm = components['schemas']['PatientAlarm'];
 
 /** Name of the AI message template when a rule notifies the patient without choosing one (02 §3). */
-export const DEFAULT_IA_SCRIPT = 'alarma_predeterminada';
+const DEFAULT_IA_SCRIPT = 'alarma_predeterminada';
 
 export interface AlarmRow {
   id: number;
@@ -46,7 +46,7 @@ const COLUMNS = `a.id, a.client_id, a.name, a.type, a.clinical_element, a.priori
   (SELECT COUNT(*) FROM patient_alarms pa WHERE pa.alarm_id = a.id) AS patients_count`;
 
 /** The one place an alarms row becomes the contract's Alarm. */
-export function toAlarmDto(a: AlarmRow): AlarmDto {
+function toAlarmDto(a: AlarmRow): AlarmDto {
   const element = canonicalElement(Number(a.clinical_element));
   return {
     id: Number(a.id),

@@ -5,7 +5,7 @@ import { execute, insertReturningId, select } from '../../db/sql.js';
 import { ALERT_STATUS } from '@vigia/contract/rules/alarms';
 
 /** D8 alert types: 0 value out of range, 1 measurement compliance, 2 medication compliance, 3 AI assistant. */
-export type AlertType = 0 | 1 | 2 | 3;
+type AlertType = 0 | 1 | 2 | 3;
 
 export interface RaiseAlertInput {
   client_id: number;

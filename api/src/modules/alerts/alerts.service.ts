@@ -85,7 +85,7 @@ function toMeasurement(id: number, value: number, when: string | Date, element: 
 }
 
 /** The one place an alerts row becomes the contract's Alert. */
-export function toAlertDto(r: AlertRow, entries: AlertEntry[]): AlertDto {
+function toAlertDto(r: AlertRow, entries: AlertEntry[]): AlertDto {
   const element = r.clinical_element ?? r.m_element;
   const hasAlarm = r.alarm_name != null && r.minimum_condition != null && r.maximum_condition != null;
   return {

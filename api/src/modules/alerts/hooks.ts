@@ -29,7 +29,7 @@ export interface AlertHooks {
   run(ctx: AlertHookContext, alert: RaisedAlert): Promise<void>;
 }
 
-export function createAlertHooks(): AlertHooks {
+function createAlertHooks(): AlertHooks {
   const hooks: AlertHook[] = [];
   return {
     register(hook) {

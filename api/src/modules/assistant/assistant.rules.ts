@@ -186,7 +186,7 @@ export interface AlarmScriptInput {
 }
 
 /** Built-in alarm scripts (02 §3 ia_script; 'default' when none is chosen). */
-export const ALARM_SCRIPTS: Record<string, string> = {
+const ALARM_SCRIPTS: Record<string, string> = {
   default:
     'Hola {nombre}, registramos una medición de {elemento} de {valor} que está fuera del rango esperado. ¿Cómo se siente? Si tiene síntomas como dolor en el pecho, dificultad para respirar o mareo, acuda a urgencias. Nuestro equipo ya fue notificado.',
   repetir_medicion:

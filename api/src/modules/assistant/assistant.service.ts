@@ -15,7 +15,7 @@ import { MEASUREMENT_STATUS } from '@vigia/contract/rules/vitals';
 import { ORDER_STATUS } from '@vigia/contract/rules/activities';
 
 /** Who signs the notes the assistant writes (observation type 5). */
-export const ASSISTANT_AUTHOR = 'Asistente IA';
+const ASSISTANT_AUTHOR = 'Asistente IA';
 const HISTORY = 12;
 const MAX_ROUNDS = 4;
 
@@ -41,7 +41,7 @@ interface PatientCtx {
 }
 
 /** Everything composeInstructions needs, read from the record. */
-export async function loadInstructionSources(
+async function loadInstructionSources(
   sequelize: Sequelize,
   clientId: number,
   patientId: number,

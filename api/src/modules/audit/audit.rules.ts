@@ -62,11 +62,7 @@ export const AUDIT_RESOURCES = {
   messaging: 'los datos de mensajería',
   session: 'la sesión',
 } as const;
-export type AuditResource = keyof typeof AUDIT_RESOURCES;
-
-export function isAuditResource(value: unknown): value is AuditResource {
-  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(AUDIT_RESOURCES, value);
-}
+type AuditResource = keyof typeof AUDIT_RESOURCES;
 
 /** The path segment of a collection → its resource. */
 const RESOURCE_BY_SEGMENT: Record<string, AuditResource> = {
@@ -114,7 +110,7 @@ const VERB: Record<AuditAction, string> = {
  * Where the patient of an event comes from: the `:id` of a `/patients/:id/...` route; otherwise the
  * answer's `patient_id` (or its `id` for a new patient); otherwise this table's row by the route's id.
  */
-export type PatientSource = { kind: 'param'; param: string } | { kind: 'answer'; table?: string; param?: string } | { kind: 'none' };
+type PatientSource = { kind: 'param'; param: string } | { kind: 'answer'; table?: string; param?: string } | { kind: 'none' };
 
 export interface RouteRule {
   resource: AuditResource;
@@ -239,7 +235,7 @@ const MAX_STRING = 200;
 const MAX_ITEMS = 20;
 const MAX_DEPTH = 4;
 
-export function isSecretKey(key: string): boolean {
+function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(key);
 }
 
@@ -274,7 +270,7 @@ export function changesText(body: unknown): string | null {
 }
 
 /** '<verb> <resource>' plus, for an update, the first fields sent. */
-export function summarize(rule: RouteRule, body: unknown): string {
+function summarize(rule: RouteRule, body: unknown): string {
   if (rule.summary) return rule.summary;
   if (rule.action === 'sign_in' || rule.action === 'sign_in_failed' || rule.action === 'sign_out') return VERB[rule.action];
   const base = `${VERB[rule.action]} ${AUDIT_RESOURCES[rule.resource]}`;
@@ -333,7 +329,7 @@ export function describeRequest(input: AuditInput): AuditDraft | null {
   };
 }
 
-export const AUDIT_MESSAGES = {
+const AUDIT_MESSAGES = {
   order: "La fecha 'Hasta' no puede ser anterior a la fecha 'Desde'.",
 } as const;
 

@@ -9,21 +9,21 @@ type ListName = components['schemas']['ListName'];
 type SearchType = components['schemas']['SearchType'];
 type SearchPage = components['schemas']['SearchPage'];
 
-export interface Country {
+interface Country {
   id: number;
   code: string;
   name: string;
   phone_prefix: string;
   time_zone: string;
 }
-export interface City {
+interface City {
   id: number;
   country_id: number;
   department_id: number | null;
   name: string;
   search_name: string;
 }
-export interface IdType {
+interface IdType {
   id: number;
   country_id: number;
   code: string;
@@ -31,12 +31,12 @@ export interface IdType {
   validation_regex: string;
   position: number;
 }
-export interface Named {
+interface Named {
   id: number;
   name: string;
   position?: number;
 }
-export interface Eapb {
+interface Eapb {
   id: number;
   code: string;
   name: string;
@@ -46,9 +46,7 @@ export interface Eapb {
 
 export const GENDERS: Record<number, string> = { 0: 'Femenino', 1: 'Masculino', 2: 'Otro' };
 /** 'Frecuencia cardiaca (lpm)': the catalogue's labels, from the contract's one table of elements. */
-export const CLINICAL_ELEMENT_LABELS: Record<number, string> = Object.fromEntries(
-  CLINICAL_ELEMENTS.map((e) => [e.id, `${e.name} (${e.unit})`]),
-);
+const CLINICAL_ELEMENT_LABELS: Record<number, string> = Object.fromEntries(CLINICAL_ELEMENTS.map((e) => [e.id, `${e.name} (${e.unit})`]));
 export const ROLE_LABELS: Record<string, string> = {
   admin: 'Administrador',
   medico: 'Médico',
@@ -76,7 +74,7 @@ export interface Catalogues {
   search(type: Exclude<SearchType, 'tags'>, q: string, countryId: number | undefined, page: number, perPage: number): SearchPage;
 }
 
-export type SimpleTable = 'blood_types' | 'rh_factors' | 'regimes' | 'occupations' | 'scholarships' | 'civil_statuses';
+type SimpleTable = 'blood_types' | 'rh_factors' | 'regimes' | 'occupations' | 'scholarships' | 'civil_statuses';
 const SIMPLE: SimpleTable[] = ['blood_types', 'rh_factors', 'regimes', 'occupations', 'scholarships', 'civil_statuses'];
 
 export async function loadCatalogues(sequelize: Sequelize): Promise<Catalogues> {

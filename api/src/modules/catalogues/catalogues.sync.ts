@@ -45,7 +45,7 @@ export interface SimpleItem {
   name: string;
   position: number;
 }
-export interface EapbCode {
+interface EapbCode {
   code: string;
   regime_id: number;
   role: 'principal' | 'movilidad';
@@ -88,13 +88,13 @@ export interface CatalogueItems {
   clinical_elements: ClinicalElementItem;
 }
 export type CatalogueName = keyof CatalogueItems;
-export interface CatalogueFile<T> {
+interface CatalogueFile<T> {
   source: string;
   items: T[];
 }
 
 /** Tables in foreign-key order: a table comes after every table it references. */
-export const CATALOGUE_TABLES = [
+const CATALOGUE_TABLES = [
   'countries',
   'departments',
   'cities',
@@ -108,7 +108,7 @@ export const CATALOGUE_TABLES = [
   'eapbs',
 ] as const satisfies readonly CatalogueName[];
 
-export const CATALOGUE_NAMES = [...CATALOGUE_TABLES, 'clinical_elements'] as const satisfies readonly CatalogueName[];
+const CATALOGUE_NAMES = [...CATALOGUE_TABLES, 'clinical_elements'] as const satisfies readonly CatalogueName[];
 
 const HASH_KEY = 'catalogues_hash';
 /** Bump when the way rows are written changes, so existing databases are rewritten once. */
@@ -116,7 +116,7 @@ const SYNC_VERSION = '1';
 /** SQLite allows 32,766 bound variables per statement; 500 rows stays far below it for any table. */
 const CHUNK_ROWS = 500;
 
-export function resolveCatalogueFile(name: CatalogueName): string {
+function resolveCatalogueFile(name: CatalogueName): string {
   return rootPath('seeds/catalogues', `${name}.json`);
 }
 
@@ -136,10 +136,6 @@ export function loadCatalogue<N extends CatalogueName>(name: N): CatalogueItems[
   return readCatalogue(name).file.items as CatalogueItems[N][];
 }
 
-export function loadCatalogueSource(name: CatalogueName): string {
-  return readCatalogue(name).file.source;
-}
-
 export type Catalogues = { [N in CatalogueName]: CatalogueItems[N][] };
 
 export function loadCatalogues(): Catalogues {
@@ -147,7 +143,7 @@ export function loadCatalogues(): Catalogues {
 }
 
 /** Hash of the committed files themselves, so any edit to a catalogue triggers a resync. */
-export function computeCataloguesHash(): string {
+function computeCataloguesHash(): string {
   const hash = createHash('sha256').update(`v${SYNC_VERSION}\n`);
   for (const name of CATALOGUE_TABLES) hash.update(`${name}\n`).update(readCatalogue(name).text);
   return hash.digest('hex');

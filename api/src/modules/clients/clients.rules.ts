@@ -14,7 +14,7 @@ export interface CurrentSettings {
   residents_password_set: boolean;
 }
 
-export interface SettingsPatch {
+interface SettingsPatch {
   webhook_url?: string | null;
   security_phrase?: string | null;
   webhook_validated?: boolean;

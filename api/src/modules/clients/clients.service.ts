@@ -13,7 +13,7 @@ import { isValidTimeZone } from '@vigia/contract/rules/dates';
 type ClientDto = components['schemas']['Client'];
 
 /** Patient-page tabs a new client gets; vaccines stays hidden by default (01 §2). */
-export const DEFAULT_CLINICAL_ELEMENTS = [
+const DEFAULT_CLINICAL_ELEMENTS = [
   'signs',
   'assistant',
   'observations',
@@ -27,7 +27,7 @@ export const DEFAULT_CLINICAL_ELEMENTS = [
 ];
 
 /** The one place a clients row becomes the contract's Client (secrets never leave, D20). */
-export function toClientDto(c: Client): ClientDto {
+function toClientDto(c: Client): ClientDto {
   return {
     id: c.id,
     name: c.name,

@@ -18,7 +18,7 @@ async function suppliesById(ids: Array<number | null>) {
   return new Map(rows.map((s) => [s.id, s]));
 }
 
-export function toStockDto(s: Stock, supply: Supply | undefined, today: string): S['Stock'] {
+function toStockDto(s: Stock, supply: Supply | undefined, today: string): S['Stock'] {
   const active = bool(s.active);
   return {
     id: s.id,

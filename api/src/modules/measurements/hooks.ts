@@ -50,7 +50,7 @@ export interface MeasurementHooks {
   apply(ctx: MeasurementHookContext, stored: StoredMeasurement[], loaded: LoadedHooks): Promise<void>;
 }
 
-export function createMeasurementHooks(): MeasurementHooks {
+function createMeasurementHooks(): MeasurementHooks {
   const hooks: Array<MeasurementHook<unknown>> = [];
   return {
     register(hook) {

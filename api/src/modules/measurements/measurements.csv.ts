@@ -12,7 +12,7 @@ import { formatValue, neutraliseCell } from './measurements.rules.js';
 import { localDateTime } from '@vigia/contract/rules/dates';
 
 /** Rows read per query: a year of readings streams in pages, never loaded at once. */
-export const CSV_PAGE = 2000;
+const CSV_PAGE = 2000;
 
 export const SOURCE_LABELS: Record<string, string> = { staff: 'Personal', device: 'Dispositivo', assistant: 'Asistente', portal: 'Portal' };
 
@@ -22,7 +22,7 @@ interface ExportPatient extends PatientRef {
   last_name: string;
 }
 
-export async function findExportPatient(sequelize: Sequelize, clientId: number, patientId: number): Promise<ExportPatient> {
+async function findExportPatient(sequelize: Sequelize, clientId: number, patientId: number): Promise<ExportPatient> {
   const [p] = await select<ExportPatient>(
     sequelize,
     'SELECT id, client_id, status, time_zone, nid, first_name, last_name FROM patients WHERE id = :id AND client_id = :c',

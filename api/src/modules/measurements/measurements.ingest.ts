@@ -48,13 +48,13 @@ export interface IngestResult {
   duplicates: number;
 }
 
-export const PATIENT_STATUS_REFUSALS: Record<number, string> = {
+const PATIENT_STATUS_REFUSALS: Record<number, string> = {
   [PATIENT_STATUS.inactive]: 'El paciente está inactivo y no puede enviar mediciones. Actívelo para registrarlas.',
   [PATIENT_STATUS.deceased]: 'El paciente está registrado como fallecido y no puede recibir mediciones.',
 };
 
 /** 409 for a patient that may not send readings (01 §4: inactive, deceased). */
-export function assertPatientCanSend(patient: IngestPatient): void {
+function assertPatientCanSend(patient: IngestPatient): void {
   const refusal = PATIENT_STATUS_REFUSALS[patient.status];
   if (refusal) throw conflict(refusal, 'patient_id');
 }

@@ -17,9 +17,9 @@ import { localDateTime, localDate } from '@vigia/contract/rules/dates';
  */
 
 /** Readings listed per element (the chart draws all of them). */
-export const PDF_TABLE_READINGS = 90;
+const PDF_TABLE_READINGS = 90;
 /** Readings one report reads at most (a year of frequent readings still fits). */
-export const PDF_MAX_READINGS = 50_000;
+const PDF_MAX_READINGS = 50_000;
 
 const COLORS = { text: '#1f1f1f', muted: '#6b6b6b', grid: '#e5e5e5', axis: '#9a9a9a', band: '#f5f7fa', series: ['#1677ff', '#eb2f96'] };
 const MARGIN = 40;

@@ -16,8 +16,8 @@ export interface MeasurementDeps extends IngestDeps {
   downloads: Downloads;
 }
 
-export const CSV_KIND = 'patient_measurements_csv';
-export const PDF_KIND = 'patient_measurements_pdf';
+const CSV_KIND = 'patient_measurements_csv';
+const PDF_KIND = 'patient_measurements_pdf';
 
 /** The download kinds of this module (D4); the files are read with the link's own client. */
 export function registerMeasurementDownloads(deps: MeasurementDeps): void {

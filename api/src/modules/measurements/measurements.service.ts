@@ -36,7 +36,7 @@ export interface PatientRef {
 const toDate = (v: Date | string) => (v instanceof Date ? v : new Date(v));
 
 /** The one place a measurements row becomes the contract's Measurement. */
-export function toMeasurementDto(r: MeasurementRow): MeasurementDto {
+function toMeasurementDto(r: MeasurementRow): MeasurementDto {
   const e = clinicalElement(r.clinical_element);
   return {
     id: Number(r.id),
@@ -76,7 +76,7 @@ export async function findPatientFor(sequelize: Sequelize, principal: Principal,
 }
 
 /** Staff entry (P1/P2): roles that write clinical data; consulta gets 403 whatever the patient. */
-export function assertMayRecord(principal: StaffPrincipal): void {
+function assertMayRecord(principal: StaffPrincipal): void {
   if (!can(principal.role, 'clinical.write')) throw forbidden();
 }
 

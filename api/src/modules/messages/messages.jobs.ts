@@ -9,7 +9,7 @@ import { attachmentFileName, attachmentKind, matchPatient, nextStatus, phoneCand
 import type { MessageRow, MessagingDeps } from './messages.service.js';
 import { ACTIVITY_STATUS, PENDING_ACTIVITY_STATUSES } from '@vigia/contract/rules/activities';
 
-export const MEDIA_JOB = 'messaging.media';
+const MEDIA_JOB = 'messaging.media';
 
 /** D11: a reminder that finally could not be delivered makes its activity 'Fallida' (4). */
 async function failActivity(sequelize: Sequelize, clientId: number, activityId: number, log: MessagingDeps['log']) {
@@ -31,7 +31,7 @@ async function failActivity(sequelize: Sequelize, clientId: number, activityId: 
 }
 
 /** Marks a message failed once and applies its consequences. */
-export async function markMessageFailed(deps: MessagingDeps, messageId: number, error: string) {
+async function markMessageFailed(deps: MessagingDeps, messageId: number, error: string) {
   const now = deps.now();
   const changed = await execute(
     deps.sequelize,

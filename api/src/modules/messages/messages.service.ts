@@ -31,7 +31,7 @@ export interface MessagingDeps {
 export const ATTACHMENT_DOWNLOAD = 'message_attachment';
 
 export const CHAT_PAGE_SIZE = 3;
-export const WELCOME_SENT = 'Mensaje de bienvenida enviado exitosamente';
+const WELCOME_SENT = 'Mensaje de bienvenida enviado exitosamente';
 
 export interface MessageRow {
   id: number;
@@ -72,7 +72,7 @@ interface PatientRow {
   time_zone: string;
 }
 
-export async function findPatientRow(sequelize: Sequelize, clientId: number, id: number): Promise<PatientRow> {
+async function findPatientRow(sequelize: Sequelize, clientId: number, id: number): Promise<PatientRow> {
   if (!Number.isInteger(id) || id < 1) throw notFound();
   const [p] = await select<PatientRow>(
     sequelize,
@@ -94,7 +94,7 @@ const parseJson = (v: unknown) => {
 };
 
 /** The chat message of 01 §3, with signed links to its attachment. */
-export function toChatMessage(deps: Pick<MessagingDeps, 'downloads'>, m: MessageRow, userNames: Map<number, string> = new Map()) {
+function toChatMessage(deps: Pick<MessagingDeps, 'downloads'>, m: MessageRow, userNames: Map<number, string> = new Map()) {
   const url =
     m.attachment_path && deps.downloads ? deps.downloads.link(m.client_id, ATTACHMENT_DOWNLOAD, { message: Number(m.id) }).url : null;
   return {

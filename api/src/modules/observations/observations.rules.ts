@@ -1,5 +1,5 @@
 /** Patient notes ('Anotaciones', 01 §2): types and how long ago a note was written. */
-export const OBSERVATION_TYPES: Record<number, string> = {
+const OBSERVATION_TYPES: Record<number, string> = {
   0: 'Nota de enfermería',
   1: 'Evolución Médica',
   2: 'Admisión',

@@ -5,7 +5,7 @@ import { findPatient } from '../patients/patients.service.js';
 import type { Patient } from '../../db/models/patients.model.js';
 
 /** Shared by the patient-record tabs (notes, conditions, variables, AI instructions, caregivers). */
-export const DECEASED_MESSAGE = 'El paciente está registrado como fallecido; su ficha no admite cambios.';
+const DECEASED_MESSAGE = 'El paciente está registrado como fallecido; su ficha no admite cambios.';
 
 /** A patient of the principal's client (else 404, D14) that this role may change (else 403). */
 export async function patientForWrite(principal: StaffPrincipal, patientId: number, action: Action): Promise<Patient> {

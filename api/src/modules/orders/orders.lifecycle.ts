@@ -30,10 +30,10 @@ import { MEASUREMENT_STATUS } from '@vigia/contract/rules/vitals';
  * (calling them row by row would read every row): the same status sets and ACTIVITY_WINDOW_MS, and
  * tests/api/lifecycle-rule.test.ts runs this job over the pure functions' own table of cases.
  */
-export const LIFECYCLE_KIND = 'orders.lifecycle';
-export const LIFECYCLE_EVERY_MS = 60_000;
+const LIFECYCLE_KIND = 'orders.lifecycle';
+const LIFECYCLE_EVERY_MS = 60_000;
 /** Compliance alerts (types 1 and 2) open with priority 2 (Media), P54. */
-export const COMPLIANCE_PRIORITY = 2;
+const COMPLIANCE_PRIORITY = 2;
 const BATCH = 500;
 /** The status sets of the pure rules (orderStatusAt, activityStatusAt) as SQL lists. */
 const PENDING = sqlIn(...PENDING_ACTIVITY_STATUSES);

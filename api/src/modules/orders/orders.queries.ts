@@ -108,7 +108,7 @@ async function countsOf(deps: OrdersDeps, ids: number[]): Promise<Map<number, Co
   return map;
 }
 
-export function toOrderDto(o: OrderRow, c: Counts | undefined): OrderDto {
+function toOrderDto(o: OrderRow, c: Counts | undefined): OrderDto {
   const n = normalisedOf(o);
   const medicine = o.medicine_name ? medicineLabel({ name: o.medicine_name, presentation: o.medicine_presentation ?? '' }) : null;
   const element = o.clinical_element == null ? null : o.clinical_element;

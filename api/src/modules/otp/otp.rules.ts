@@ -4,13 +4,13 @@
  */
 export const OTP_TTL_MS = 5 * 60_000;
 export const OTP_MAX_ATTEMPTS_PER_CODE = 5;
-export const OTP_MAX_FAILURES_PER_DAY = 10;
-export const OTP_LOCK_MS = 24 * 3600_000;
+const OTP_MAX_FAILURES_PER_DAY = 10;
+const OTP_LOCK_MS = 24 * 3600_000;
 export const OTP_FAILURE_WINDOW_MS = 24 * 3600_000;
 /** Requests: a few per document in 15 minutes (resends), more per address (a shared clinic PC). */
 export const OTP_REQUESTS_PER_NID = { limit: 3, windowMs: 15 * 60_000 };
 export const OTP_REQUESTS_PER_IP = { limit: 20, windowMs: 3600_000 };
-export const OTP_ALLOWED_LENGTHS = [4, 5, 6, 7, 8] as const;
+const OTP_ALLOWED_LENGTHS = [4, 5, 6, 7, 8] as const;
 
 export const OTP_MESSAGES = {
   requested: 'Si el documento está registrado, enviaremos un código por SMS al celular registrado.',

@@ -50,7 +50,7 @@ export function ageOn(birthDate: string, today: string): number {
 }
 
 /** At most this many words of a query narrow a name search; more add cost, not precision. */
-export const MAX_SEARCH_WORDS = 4;
+const MAX_SEARCH_WORDS = 4;
 
 /**
  * The words a patient is found by: each word of the normalised full name (lower-case, accents

@@ -72,7 +72,7 @@ async function tagsOf(sequelize: Sequelize, patientIds: number[]): Promise<Map<n
 }
 
 /** The one place a patients row becomes the contract's PatientSummary. */
-export function toPatientSummary(deps: PatientDeps, p: Patient, tags: TagRef[]): PatientSummary {
+function toPatientSummary(deps: PatientDeps, p: Patient, tags: TagRef[]): PatientSummary {
   return {
     id: p.id,
     id_type: p.id_type,
@@ -100,7 +100,7 @@ export function toPatientSummary(deps: PatientDeps, p: Patient, tags: TagRef[]):
 }
 
 /** The one place a patients row becomes the contract's Patient. */
-export function toPatientDto(
+function toPatientDto(
   deps: PatientDeps,
   p: Patient,
   tags: TagRef[],

@@ -178,25 +178,3 @@ export async function currentTagPrompts(
   for (const r of rows) if (!map.has(Number(r.owner_id))) map.set(Number(r.owner_id), { text: r.text, status: Number(r.status) });
   return map;
 }
-
-/** The active instructions that apply to one patient: the client's, those of its tags, its own (for the AI assistant). */
-export async function activePromptsForPatient(
-  sequelize: Sequelize,
-  clientId: number,
-  patientId: number,
-): Promise<{ client: string | null; tags: string[]; patient: string | null }> {
-  const rows = await select<{ owner_type: string; text: string }>(
-    sequelize,
-    `SELECT owner_type, text FROM prompts WHERE client_id = :clientId AND status = ${PROMPT_STATUS.active} AND (
-       (owner_type = 'client' AND owner_id = :clientId)
-       OR (owner_type = 'patient' AND owner_id = :patientId)
-       OR (owner_type = 'tag' AND owner_id IN (SELECT tag_id FROM patient_tags WHERE patient_id = :patientId)))
-     ORDER BY id`,
-    { clientId, patientId },
-  );
-  return {
-    client: rows.find((r) => r.owner_type === 'client')?.text ?? null,
-    tags: rows.filter((r) => r.owner_type === 'tag').map((r) => r.text),
-    patient: rows.find((r) => r.owner_type === 'patient')?.text ?? null,
-  };
-}

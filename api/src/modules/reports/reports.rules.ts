@@ -1,11 +1,5 @@
 import { validateDate } from '@vigia/contract/rules/validation';
 
-/**
- * The reports page (03 §2 'Reportes', §5, §7) as pure rules: the vital-sign groups, the hours
- * options and the checks each report asks before it is generated.
- */
-export const HOURS_OPTIONS = [1, 3, 6, 9, 12, 24] as const;
-
 /** 03 §3 'Vital sign groups': the clinical elements (D6) each group reports, in column order. */
 export const VITAL_SIGN_GROUPS = {
   cardiovascular: [1, 3, 4],

@@ -4,7 +4,7 @@ import { can } from '@vigia/contract/rules/access';
 import { Client } from '../../db/models/clients.model.js';
 import { ResidentsOff, ResidentsUnavailable, type ResidentsAdapter } from '../../adapters/residents.js';
 
-export const RESIDENT_NOT_FOUND = 'Residente no encontrado';
+const RESIDENT_NOT_FOUND = 'Residente no encontrado';
 
 /**
  * Looks a resident up in the client's residents product (01 §2 Ajustes). Assigning and

@@ -25,7 +25,7 @@ export interface SessionDeps {
 /** A dummy hash compared when the e-mail is unknown, so timing does not tell which e-mails exist. */
 const DUMMY_HASH = bcrypt.hashSync('no-such-user-password', 10);
 
-export const LOGIN_FAILED = 'Correo o contraseña incorrectos';
+const LOGIN_FAILED = 'Correo o contraseña incorrectos';
 
 export async function issueToken(
   deps: SessionDeps,

@@ -12,8 +12,8 @@ import type { components } from '@vigia/contract/openapi';
 type Session = components['schemas']['Session'];
 
 /** A pending sign-on lives 10 minutes: long enough to type a password at the provider. */
-export const SSO_REQUEST_TTL_MS = 10 * 60_000;
-export const SSO_FAILED = 'No se pudo completar el inicio de sesión único.';
+const SSO_REQUEST_TTL_MS = 10 * 60_000;
+const SSO_FAILED = 'No se pudo completar el inicio de sesión único.';
 
 export interface SsoDeps extends SessionDeps {
   settings: OidcSettings | null;

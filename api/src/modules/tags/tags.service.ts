@@ -20,7 +20,7 @@ export interface TagDeps {
 const SORTABLE = new Set(['id', 'name', 'color', 'created_at']);
 
 /** The one place a tags row becomes the contract's Tag. */
-export function toTagDto(tag: Tag, patientsCount: number, prompt: TagDto['active_prompt'] = null): TagDto {
+function toTagDto(tag: Tag, patientsCount: number, prompt: TagDto['active_prompt'] = null): TagDto {
   return {
     id: tag.id,
     name: tag.name,

@@ -25,7 +25,7 @@ const SORTABLE = new Set(['id', 'first_name', 'last_name', 'email', 'status', 'r
 const FLAGS = ['media_email', 'media_whatsapp', 'priority_high', 'priority_medium', 'priority_low'] as const;
 
 /** The one place a users row becomes the contract's User (never the password hash). */
-export function toUserDto(deps: UserDeps, u: User): UserDto {
+function toUserDto(deps: UserDeps, u: User): UserDto {
   return {
     id: u.id,
     first_name: u.first_name,

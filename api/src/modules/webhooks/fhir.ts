@@ -13,7 +13,7 @@ import { ALERT_TYPE_NAMES, PRIORITY_KEYS } from '@vigia/contract/rules/alarms';
  * The subject is identified by the patient's document: system `urn:vigia:id-type:<country>:<code>`.
  */
 
-export const IDENTIFIER_SYSTEMS = {
+const IDENTIFIER_SYSTEMS = {
   measurement: 'urn:vigia:measurement',
   alert: 'urn:vigia:alert',
   idType: (countryCode: string, idTypeCode: string) => `urn:vigia:id-type:${countryCode}:${idTypeCode}`,
@@ -40,7 +40,7 @@ export interface FhirMeasurement {
 
 type Json = Record<string, unknown>;
 
-export function subjectOf(p: FhirPatientRef): Json {
+function subjectOf(p: FhirPatientRef): Json {
   return {
     identifier: {
       type: { text: p.id_type_name },
@@ -99,7 +99,7 @@ export function groupReadings<T extends FhirMeasurement & { patient_id: number }
 
 /** The event key and resource id of a group: 'measurement:12' or 'measurement:12,13'. */
 export const observationKey = (group: FhirMeasurement[]) => `measurement:${group.map((m) => m.id).join(',')}`;
-export const observationId = (group: FhirMeasurement[]) => `m${group.map((m) => m.id).join('-')}`;
+const observationId = (group: FhirMeasurement[]) => `m${group.map((m) => m.id).join('-')}`;
 
 export function observationFor(group: FhirMeasurement[], patient: FhirPatientRef, issued: Date): Json {
   const base: Json = {

@@ -117,7 +117,7 @@ async function finish(deps: WebhookDeps, d: DeliveryRow, status: 'delivered' | '
 }
 
 /** Records a failed attempt on the client's streak; switches the webhook off (visible reason) when it keeps failing. */
-export async function recordFailure(deps: Pick<WebhookDeps, 'sequelize'>, clientId: number, error: string, now: Date): Promise<boolean> {
+async function recordFailure(deps: Pick<WebhookDeps, 'sequelize'>, clientId: number, error: string, now: Date): Promise<boolean> {
   await execute(
     deps.sequelize,
     'UPDATE clients SET webhook_failures = webhook_failures + 1, webhook_failing_since = COALESCE(webhook_failing_since, :now) WHERE id = :id',
@@ -174,7 +174,7 @@ async function load(deps: WebhookDeps, id: number): Promise<DeliveryRow | undefi
  * claims the delivery, POSTs it, and either finishes it or throws so the job queue retries it with
  * back-off. The last attempt, or a webhook switched off meanwhile, marks it failed.
  */
-export async function runDelivery(deps: WebhookDeps, deliveryId: number, now: Date, lastAttempt: boolean): Promise<void> {
+async function runDelivery(deps: WebhookDeps, deliveryId: number, now: Date, lastAttempt: boolean): Promise<void> {
   const d = await load(deps, deliveryId);
   if (!d || d.status === 'delivered' || d.status === 'failed') return;
   if (d.patient_id != null) {

@@ -33,7 +33,7 @@ async function subscribedClients(
   return new Set(rows.filter((c) => c.webhook_url && c.webhook_validated && c[what]).map((c) => Number(c.id)));
 }
 
-export async function patientRefs(sequelize: Sequelize, ids: number[], transaction?: Transaction): Promise<Map<number, FhirPatientRef>> {
+async function patientRefs(sequelize: Sequelize, ids: number[], transaction?: Transaction): Promise<Map<number, FhirPatientRef>> {
   if (!ids.length) return new Map();
   const rows = await select<{
     id: number;
@@ -53,7 +53,7 @@ export async function patientRefs(sequelize: Sequelize, ids: number[], transacti
   return new Map(rows.map((r) => [Number(r.id), { ...r, display: displayName(`${r.first_name} ${r.last_name}`) }]));
 }
 
-export interface NewDelivery {
+interface NewDelivery {
   clientId: number;
   patientId: number | null;
   eventType: 'measurement' | 'alert' | 'test';
@@ -65,7 +65,7 @@ export interface NewDelivery {
  * Stores one delivery (once per event: the (client, event_key) pair is unique) and queues its job,
  * keyed by the delivery id. Inside `transaction`, both exist only if the stored reading commits.
  */
-export async function enqueueDelivery(
+async function enqueueDelivery(
   ctx: { sequelize: Sequelize; jobs: JobRunner; now: Date },
   d: NewDelivery,
   transaction?: Transaction,

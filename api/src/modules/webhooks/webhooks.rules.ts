@@ -28,7 +28,7 @@ export const DELIVERY_MAX_ATTEMPTS = 12;
 /** The webhook is switched off after this many failed attempts in a row... */
 export const MAX_CONSECUTIVE_FAILURES = 50;
 /** ...or when it has failed without a single success for 24 hours. */
-export const MAX_FAILING_MS = 24 * 3600_000;
+const MAX_FAILING_MS = 24 * 3600_000;
 
 export function shouldSwitchOff(failures: number, failingSince: Date | null, now: Date): boolean {
   if (failures >= MAX_CONSECUTIVE_FAILURES) return true;

@@ -11,7 +11,7 @@ import { DELIVERY_MAX_ATTEMPTS, newWebhookId } from './webhooks.rules.js';
 type Notification = components['schemas']['Notification'];
 type WebhookDeliveryDto = components['schemas']['WebhookDelivery'];
 
-export const VALIDATED_MESSAGE = 'El webhook respondió correctamente y quedó validado.';
+const VALIDATED_MESSAGE = 'El webhook respondió correctamente y quedó validado.';
 
 interface ClientWebhook {
   id: number;

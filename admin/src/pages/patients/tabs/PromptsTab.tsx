@@ -3,7 +3,7 @@ import { recordWriteState } from '../record-access';
 import type { Patient, PatientTabProps } from '../types';
 
 /** The patient's AI instructions with their history; `compact` hides creation and actions (01 §2). */
-export function PatientPrompts({ patient, active, compact }: { patient: Patient; active: boolean; compact?: boolean }) {
+function PatientPrompts({ patient, active, compact }: { patient: Patient; active: boolean; compact?: boolean }) {
   const { canWrite, reason } = recordWriteState(patient, 'clinical.write');
   return (
     <PromptsPanel
