@@ -15,6 +15,7 @@ export default defineConfig({
             'seeds/**/*.test.ts',
             'admin/src/**/*.test.ts',
             'portal/src/**/*.test.ts',
+            'scripts/**/*.test.ts',
           ],
           environment: 'node',
         },

@@ -5,7 +5,8 @@
  * - admin/ or portal/ imports from api/;
  * - api/src imports seeds/ from anywhere but its composition root (app.ts, server.ts);
  * - any file reaches contract/ by a relative path from outside it (the package is @vigia/contract);
- * - the folders under api/src/modules, or those under api/src, import each other in a cycle.
+ * - the folders under api/src/modules, or those under api/src, import each other in a cycle;
+ * - an `eslint-disable` comment gives no reason after ` -- ` on its line.
  *
  * `tsx scripts/check-structure.ts --report` prints the folder graph and import counts as well.
  */
@@ -167,6 +168,16 @@ export function checkStructure(): { problems: string[]; imports: FileImport[] } 
   }
   for (const parent of ['api/src/modules', 'api/src']) {
     for (const cycle of cycles(folderGraph(imports, parent))) problems.push(`import cycle among ${parent}/{${cycle.join(',')}}`);
+  }
+  // The house style: an `eslint-disable` says why on the same line (`-- reason`).
+  for (const file of files) {
+    fs.readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        if (/(\/\/|\/\*)\s*eslint-disable/.test(line) && !/eslint-disable[^*]*\s--\s+\S/.test(line)) {
+          problems.push(`eslint-disable without a reason: ${path.relative(ROOT, file)}:${i + 1}`);
+        }
+      });
   }
   return { problems, imports };
 }

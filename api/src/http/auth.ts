@@ -30,7 +30,7 @@ interface PatientPrincipal {
 export type Principal = StaffPrincipal | PatientPrincipal;
 
 declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- Express declares its request types in this global namespace; merging into it is the only way
   namespace Express {
     interface User {
       principal?: Principal;
