@@ -41,7 +41,7 @@ export const CHARTS = [
 
 export type ChartKey = (typeof CHARTS)[number]['key'];
 
-/** Series names of the blood-pressure chart (02 §2 alert detail). */
+/** Series names of the blood-pressure chart (02 §2.8). */
 export const SERIES_NAMES: Record<number, string> = { 3: 'Sistólica', 4: 'Diastólica' };
 
 export function showLatestSelector(total: number): boolean {

@@ -35,7 +35,7 @@ export const LOGIN_MESSAGES = {
 const LOGIN_NID_REGEX = '^[0-9A-Z]{1,20}$';
 export const DOCUMENT_MAX_LENGTH = 20;
 
-/** D17: the code length is a client setting; the server says which in code_length. */
+/** The code length is one installation setting (`OTP_LENGTH`, P5, D17); the server says which in code_length. */
 export const DEFAULT_CODE_LENGTH = 4;
 
 export function validateDocument(value: string): string | null {
