@@ -172,14 +172,14 @@ export function createAuthenticator(sequelize: Sequelize, secret: string, now: (
   return { authenticate };
 }
 
-export function principalOf(req: Request): Principal {
+export function principalOf(req: Pick<Request, 'user'>): Principal {
   const p = req.user?.principal;
   if (!p) throw unauthorized();
   return p;
 }
 
 /** Staff only; patient tokens get 401 on staff calls, like any token that does not fit. */
-export function staffOf(req: Request): StaffPrincipal {
+export function staffOf(req: Pick<Request, 'user'>): StaffPrincipal {
   const p = principalOf(req);
   if (p.kind !== 'staff') throw unauthorized();
   return p;

@@ -11,7 +11,7 @@ export interface ListParams {
 const MAX_PAGE = 100;
 
 /** simple-rest conventions (D3): `_start`/`_end` (end exclusive), `_sort`, `_order`, `q`. */
-export function readListParams(req: Request, defaultLimit = 20): ListParams {
+export function readListParams(req: Pick<Request, 'query'> | { query: object }, defaultLimit = 20): ListParams {
   const query = req.query as Record<string, unknown>;
   const offset = Number(query._start ?? 0) || 0;
   const end = query._end != null ? Number(query._end) : offset + defaultLimit;

@@ -1,0 +1,35 @@
+import express from 'express';
+import { describe, expect, it } from 'vitest';
+import { expressPath } from '@vigia/contract/rules/operations';
+import { operationTable, route } from './operations.js';
+
+describe('operationTable', () => {
+  it.each([
+    ['listTags', 'get', '/tags'],
+    ['createTag', 'post', '/tags'],
+    ['getTag', 'get', '/tags/:id'],
+    ['updateTag', 'put', '/tags/:id'],
+    ['patchTag', 'patch', '/tags/:id'],
+    ['deleteTag', 'delete', '/tags/:id'],
+    ['deleteTagPrompt', 'delete', '/tags/:id/prompts/:promptId'],
+  ])('binds %s to %s %s, as openapi.yaml says', (op, method, path) => {
+    expect(operationTable().get(op)).toEqual({ method, path });
+  });
+
+  it('knows every operation of the contract, each once', () => {
+    expect(operationTable().size).toBe(150);
+  });
+});
+
+describe('route', () => {
+  it('refuses a name the contract does not have', () => {
+    expect(() => route(express.Router(), 'noSuchOperation' as 'listTags', [], () => undefined)).toThrow(/noSuchOperation/);
+  });
+});
+
+describe('expressPath', () => {
+  it.each([
+    ['/tags', '/tags'],
+    ['/patients/{id}/alerts/{alertId}', '/patients/:id/alerts/:alertId'],
+  ])('%s is %s', (from, to) => expect(expressPath(from)).toBe(to));
+});
