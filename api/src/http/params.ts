@@ -1,4 +1,3 @@
-
 /**
  * An integer path parameter. The contract validator has already answered 400 to one that is not an
  * integer, so this only converts, as each handler's Number() did.
