@@ -1,7 +1,7 @@
 import type { AccessControlProvider } from '@refinedev/core';
 import { can, isRole } from '@vigia/contract/rules/access';
 import { readSession } from '../session';
-import { resources } from '../resources';
+import { crudResources } from '../resources/registry';
 
 export const FORBIDDEN_REASON = 'Su rol no permite realizar esta acción.';
 const WRITES = new Set(['create', 'edit', 'delete', 'clone']);
@@ -14,7 +14,7 @@ export const accessControlProvider: AccessControlProvider = {
   can: async ({ resource, action }) => {
     if (!WRITES.has(action)) return { can: true };
     const role = readSession()?.role_name;
-    const declaration = resources.find((r) => r.name === resource);
+    const declaration = crudResources.find((r) => r.name === resource);
     const allowed = !!declaration && isRole(role) && can(role, declaration.writes);
     return allowed ? { can: true } : { can: false, reason: FORBIDDEN_REASON };
   },

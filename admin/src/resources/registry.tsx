@@ -22,6 +22,7 @@ import {
 } from '@ant-design/icons';
 import { crudScreens, type Screen } from '../crud/routes';
 import { basePath, type AnyResource } from '../crud/types';
+import { registerResourceName } from '../providers/i18n';
 import { alarms } from './alarms';
 import { moves } from './moves';
 import { orders } from './orders';
@@ -67,8 +68,13 @@ const EncounterPage = lazy(() => import('../pages/encounters/EncounterPage'));
 
 const CONFIGURATION = 'configuration';
 
+/** Every declaration the generic CRUD screens render, in the order the registry lists them. */
+export const crudResources: AnyResource[] = [];
+
 /** A generic CRUD resource (crud/), routes per action; `more` are its hand-built screens (a record's own page). */
 function crud(resource: AnyResource, meta: MenuMeta, more: Screen[] = []): ResourceProps {
+  crudResources.push(resource);
+  registerResourceName(resource.name, resource.labels.singular);
   const path = basePath(resource);
   return {
     name: resource.name,
