@@ -3121,7 +3121,9 @@ export interface components {
             sme_enabled: boolean;
             /** @description Identificador del paciente en el canal (prefijo y celular) */
             sme_id: string | null;
-            sme_metadata: Record<string, never>;
+            sme_metadata: {
+                [key: string]: unknown;
+            };
         };
         SmeInfoUpdate: {
             sme_enabled: boolean;

@@ -2,10 +2,11 @@ import { Router } from 'express';
 import type { Sequelize } from 'sequelize';
 import { requireStaff, staffOf } from '../../http/auth.js';
 import { badRequest } from '../../http/errors.js';
+import { route } from '../../http/operations.js';
 
 export function feedbacksRouter(sequelize: Sequelize, now: () => Date): Router {
   const r = Router();
-  r.post('/feedbacks', requireStaff(), async (req, res) => {
+  route(r, 'createFeedback', [requireStaff()], async (req, res) => {
     const p = staffOf(req);
     const qualification = req.body.qualification ?? null;
     const message = typeof req.body.message === 'string' && req.body.message.trim() ? req.body.message.trim() : null;

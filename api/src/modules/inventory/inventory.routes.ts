@@ -1,6 +1,7 @@
-import { Router, type Request, type Response } from 'express';
+import { Router } from 'express';
 import { requireStaff, staffOf } from '../../http/auth.js';
 import { readListParams, sendList, type ListParams } from '../../http/list-params.js';
+import { route, type OperationHandler } from '../../http/operations.js';
 import { readIntParam } from '../../http/params.js';
 import type { components } from '@vigia/contract/openapi';
 import { findStock, findSupply, type InventoryDeps } from './inventory.common.js';
@@ -8,9 +9,8 @@ import { createSupply, listSupplies, toSupplyDto, updateSupply } from './invento
 import { createStock, getStock, listStocks, updateStock } from './inventory.stocks.js';
 import { createMove, listMoves } from './inventory.moves.js';
 
-const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
-const num = (v: unknown) => (v != null && v !== '' ? Number(v) : undefined);
-const flag = (v: unknown) => (v === undefined ? undefined : v === true || v === 'true');
+// The contract validator has already checked and coerced every query value; texts are trimmed, a blank one is no filter.
+const str = (v: string | undefined) => v?.trim() || undefined;
 
 export interface InventoryRouterDeps extends InventoryDeps {
   /** A batch's applications are encounters: the encounters module answers them (composition root). */
@@ -28,48 +28,48 @@ export interface InventoryRouterDeps extends InventoryDeps {
  */
 export function inventoryRouter(deps: InventoryRouterDeps): Router {
   const r = Router();
-  r.get('/supplies', requireStaff(), async (req, res) => {
+  route(r, 'listSupplies', [requireStaff()], async (req, res) => {
     const q = req.query;
     const { rows, total } = await listSupplies(staffOf(req).clientId, readListParams(req, 20), {
       type: str(q.type),
       generic_name: str(q.generic_name),
-      active: flag(q.active),
+      active: q.active,
     });
     sendList(res, rows, total);
   });
-  r.post('/supplies', requireStaff('administer'), async (req, res) => {
+  route(r, 'createSupply', [requireStaff('administer')], async (req, res) => {
     res.status(201).json(await createSupply(staffOf(req).clientId, req.body));
   });
-  r.get('/supplies/:id', requireStaff(), async (req, res) => {
+  route(r, 'getSupply', [requireStaff()], async (req, res) => {
     res.json(toSupplyDto(await findSupply(staffOf(req).clientId, readIntParam(req, 'id'))));
   });
-  const saveSupply = async (req: Request, res: Response) => {
+  const saveSupply: OperationHandler<'updateSupply'> = async (req, res) => {
     res.json(await updateSupply(staffOf(req).clientId, readIntParam(req, 'id'), req.body));
   };
-  r.put('/supplies/:id', requireStaff('administer'), saveSupply);
-  r.patch('/supplies/:id', requireStaff('administer'), saveSupply);
+  route(r, 'updateSupply', [requireStaff('administer')], saveSupply);
+  route(r, 'patchSupply', [requireStaff('administer')], saveSupply);
 
-  r.get('/stocks', requireStaff(), async (req, res) => {
+  route(r, 'listStocks', [requireStaff()], async (req, res) => {
     const q = req.query;
     const { rows, total } = await listStocks(deps, staffOf(req).clientId, readListParams(req, 10), {
       type: str(q.type),
-      medical_supply_id: num(q.medical_supply_id),
-      active: flag(q.active),
+      medical_supply_id: q.medical_supply_id,
+      active: q.active,
     });
     sendList(res, rows, total);
   });
-  r.post('/stocks', requireStaff('administer'), async (req, res) => {
+  route(r, 'createStock', [requireStaff('administer')], async (req, res) => {
     res.status(201).json(await createStock(deps, staffOf(req), req.body));
   });
-  r.get('/stocks/:id', requireStaff(), async (req, res) => {
+  route(r, 'getStock', [requireStaff()], async (req, res) => {
     res.json(await getStock(deps, staffOf(req).clientId, readIntParam(req, 'id')));
   });
-  const saveStock = async (req: Request, res: Response) => {
+  const saveStock: OperationHandler<'updateStock'> = async (req, res) => {
     res.json(await updateStock(deps, staffOf(req), readIntParam(req, 'id'), req.body));
   };
-  r.put('/stocks/:id', requireStaff('administer'), saveStock);
-  r.patch('/stocks/:id', requireStaff('administer'), saveStock);
-  r.get('/stocks/:id/applications', requireStaff(), async (req, res) => {
+  route(r, 'updateStock', [requireStaff('administer')], saveStock);
+  route(r, 'patchStock', [requireStaff('administer')], saveStock);
+  route(r, 'listStockApplications', [requireStaff()], async (req, res) => {
     const clientId = staffOf(req).clientId;
     await findStock(clientId, readIntParam(req, 'id'));
     const { rows, total } = await deps.listStockApplications(clientId, readIntParam(req, 'id'), readListParams(req, 10), {
@@ -79,18 +79,18 @@ export function inventoryRouter(deps: InventoryRouterDeps): Router {
     sendList(res, rows, total);
   });
 
-  r.get('/moves', requireStaff(), async (req, res) => {
+  route(r, 'listMoves', [requireStaff()], async (req, res) => {
     const q = req.query;
     const { rows, total } = await listMoves(staffOf(req).clientId, readListParams(req, 10), {
       date1: str(q.date1),
       date2: str(q.date2),
       serial: str(q.serial),
       type: str(q.type),
-      stock_id: num(q.stock_id),
+      stock_id: q.stock_id,
     });
     sendList(res, rows, total);
   });
-  r.post('/moves', requireStaff('administer'), async (req, res) => {
+  route(r, 'createMove', [requireStaff('administer')], async (req, res) => {
     res.status(201).json(await createMove(deps, staffOf(req), req.body));
   });
   return r;

@@ -1,8 +1,9 @@
-import { Router, type Request, type Response } from 'express';
+import { Router } from 'express';
 import { principalOf, requireStaff, staffOf, type Principal } from '../../http/auth.js';
 import { sendList } from '../../http/list-params.js';
 import { badRequest, forbidden } from '../../http/errors.js';
 import type { Downloads } from '../../http/downloads.js';
+import { route, type OperationHandler } from '../../http/operations.js';
 import { readIntParam } from '../../http/params.js';
 import { can } from '@vigia/contract/rules/access';
 import type { IngestDeps } from './measurements.ingest.js';
@@ -26,16 +27,22 @@ export function registerMeasurementDownloads(deps: MeasurementDeps): void {
 }
 
 /** Staff with report rights, or the patient's own token (portal 'Descargar CSV/PDF'). */
-async function reportLink(deps: MeasurementDeps, principal: Principal, patientId: number, query: Record<string, unknown>, kind: string) {
+async function reportLink(
+  deps: MeasurementDeps,
+  principal: Principal,
+  patientId: number,
+  query: { start_at?: string; end_at?: string; clinical_element?: number },
+  kind: string,
+) {
   if (principal.kind === 'staff' && !can(principal.role, 'reports.get')) throw forbidden();
   const patient = await measurements.findPatientFor(deps.sequelize, principal, patientId);
   const fallback = defaultReportRange(deps.now(), patient.time_zone);
-  const start = rangeBound(query.start_at as string | undefined, patient.time_zone, 'start') ?? fallback.start;
-  const end = rangeBound(query.end_at as string | undefined, patient.time_zone, 'end') ?? fallback.end;
+  const start = rangeBound(query.start_at, patient.time_zone, 'start') ?? fallback.start;
+  const end = rangeBound(query.end_at, patient.time_zone, 'end') ?? fallback.end;
   if (start >= end) throw badRequest('end_at', 'La fecha final debe ser posterior a la inicial.');
   if (end.getTime() - start.getTime() > (MAX_EXPORT_DAYS + 1) * 86_400_000)
     throw badRequest('end_at', `El periodo no puede superar ${MAX_EXPORT_DAYS} días.`);
-  const element = query.clinical_element != null && kind === CSV_KIND ? Number(query.clinical_element) : null;
+  const element = query.clinical_element != null && kind === CSV_KIND ? query.clinical_element : null;
   return deps.downloads.link(patient.client_id, kind, {
     patient_id: patient.id,
     start: start.toISOString(),
@@ -46,48 +53,48 @@ async function reportLink(deps: MeasurementDeps, principal: Principal, patientId
 
 export function measurementsRouter(deps: MeasurementDeps): Router {
   const r = Router();
-  r.get('/patients/:id/measurements', async (req, res) => {
-    const q = req.query as Record<string, unknown>;
+  route(r, 'listMeasurements', [], async (req, res) => {
+    const q = req.query;
     if (q.format === 'csv') {
       res.json(await reportLink(deps, principalOf(req), readIntParam(req, 'id'), q, CSV_KIND));
       return;
     }
     const { rows, total } = await measurements.listMeasurements(deps.sequelize, principalOf(req), readIntParam(req, 'id'), {
-      clinical_element: q.clinical_element != null ? Number(q.clinical_element) : undefined,
-      order: q.order === 'asc' ? 'asc' : 'desc',
-      start_at: q.start_at as string | undefined,
-      end_at: q.end_at as string | undefined,
-      include_deleted: q.include_deleted === true || q.include_deleted === 'true',
-      _start: q._start != null ? Number(q._start) : undefined,
-      _end: q._end != null ? Number(q._end) : undefined,
+      clinical_element: q.clinical_element,
+      order: q.order ?? 'desc',
+      start_at: q.start_at,
+      end_at: q.end_at,
+      include_deleted: q.include_deleted === true,
+      _start: q._start,
+      _end: q._end,
     });
     sendList(res, rows, total);
   });
-  r.post('/patients/:id/measurements', requireStaff(), async (req, res) => {
+  route(r, 'createMeasurements', [requireStaff()], async (req, res) => {
     res.status(201).json(await measurements.recordMeasurements(deps, staffOf(req), readIntParam(req, 'id'), req.body));
   });
-  const remove = async (req: Request, res: Response) => {
+  const remove: OperationHandler<'deleteMeasurement'> = async (req, res) => {
     res.json(
       await measurements.deleteMeasurement(deps.sequelize, staffOf(req), readIntParam(req, 'id'), readIntParam(req, 'mid'), req.body),
     );
   };
-  r.put('/patients/:id/measurements/:mid', requireStaff(), remove);
-  r.patch('/patients/:id/measurements/:mid', requireStaff(), remove);
-  r.get('/patients/:id/show_pdf', async (req, res) => {
-    res.json(await reportLink(deps, principalOf(req), readIntParam(req, 'id'), req.query as Record<string, unknown>, PDF_KIND));
+  route(r, 'deleteMeasurement', [requireStaff()], remove);
+  route(r, 'patchMeasurement', [requireStaff()], remove);
+  route(r, 'getMeasurementsPdf', [], async (req, res) => {
+    res.json(await reportLink(deps, principalOf(req), readIntParam(req, 'id'), req.query, PDF_KIND));
   });
 
-  r.get('/devices', requireStaff('administer'), async (req, res) => {
+  route(r, 'listDevices', [requireStaff('administer')], async (req, res) => {
     const rows = await devices.listDevices(deps.sequelize, staffOf(req).clientId);
     sendList(res, rows, rows.length);
   });
-  r.post('/devices', requireStaff('administer'), async (req, res) => {
+  route(r, 'registerDevice', [requireStaff('administer')], async (req, res) => {
     res.status(201).json(await devices.registerDevice(deps.sequelize, staffOf(req).clientId, deps.now(), req.body));
   });
-  r.post('/devices/:id/secret', requireStaff('administer'), async (req, res) => {
+  route(r, 'rotateDeviceSecret', [requireStaff('administer')], async (req, res) => {
     res.json(await devices.rotateDeviceSecret(deps.sequelize, staffOf(req).clientId, readIntParam(req, 'id'), deps.now()));
   });
-  r.delete('/devices/:id', requireStaff('administer'), async (req, res) => {
+  route(r, 'deleteDevice', [requireStaff('administer')], async (req, res) => {
     await devices.deleteDevice(deps.sequelize, staffOf(req).clientId, readIntParam(req, 'id'));
     res.status(204).end();
   });
@@ -97,10 +104,8 @@ export function measurementsRouter(deps: MeasurementDeps): Router {
 /** Device ingestion: authenticated by the device's own secret, not a session (mounted before it). */
 export function deviceReadingsRouter(deps: IngestDeps): Router {
   const r = Router();
-  r.post('/devices/:card_id/readings', async (req, res) => {
-    res
-      .status(201)
-      .json(await devices.receiveDeviceReadings(deps, String(req.params.card_id), req.get('x-device-secret') ?? undefined, req.body));
+  route(r, 'receiveDeviceReadings', [], async (req, res) => {
+    res.status(201).json(await devices.receiveDeviceReadings(deps, req.params.card_id, req.get('x-device-secret') ?? undefined, req.body));
   });
   return r;
 }

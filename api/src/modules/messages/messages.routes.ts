@@ -5,6 +5,7 @@ import { requireStaff, staffOf } from '../../http/auth.js';
 import { AppError, notFound, unauthorized } from '../../http/errors.js';
 import { attachment, type Downloads } from '../../http/downloads.js';
 import { readListParams, sendList } from '../../http/list-params.js';
+import { route, type OperationHandler } from '../../http/operations.js';
 import { readIntParam } from '../../http/params.js';
 import { select } from '../../db/sql.js';
 import * as messages from './messages.service.js';
@@ -14,32 +15,32 @@ import { parseInbound } from './messages.rules.js';
 /** Staff calls of the chat (01 §7): messages page, composer, messaging info, welcome. */
 export function messagesRouter(deps: messages.MessagingDeps): Router {
   const r = Router();
-  r.get('/patients/:id/messages', requireStaff(), async (req, res) => {
+  route(r, 'listPatientMessages', [requireStaff()], async (req, res) => {
     res.json(
       await messages.listMessages(
         deps,
         staffOf(req).clientId,
         readIntParam(req, 'id'),
-        Number(req.query.page ?? 1),
-        Number(req.query.per_page ?? messages.CHAT_PAGE_SIZE),
+        req.query.page ?? 1,
+        req.query.per_page ?? messages.CHAT_PAGE_SIZE,
       ),
     );
   });
-  r.post('/patients/:id/messages', requireStaff('clinical.write'), async (req, res) => {
+  route(r, 'sendPatientMessage', [requireStaff('clinical.write')], async (req, res) => {
     res.status(201).json(await messages.sendStaffMessage(deps, staffOf(req), readIntParam(req, 'id'), req.body.text));
   });
-  r.get('/patients/:id/sme_info', requireStaff(), async (req, res) => {
+  route(r, 'getPatientSmeInfo', [requireStaff()], async (req, res) => {
     res.json(await messages.getSmeInfo(deps, staffOf(req).clientId, readIntParam(req, 'id')));
   });
-  const setInfo = async (req: express.Request, res: express.Response) => {
-    res.json(await messages.setMessagingEnabled(deps, staffOf(req).clientId, readIntParam(req, 'id'), Boolean(req.body.sme_enabled)));
+  const setInfo: OperationHandler<'updatePatientSmeInfo'> = async (req, res) => {
+    res.json(await messages.setMessagingEnabled(deps, staffOf(req).clientId, readIntParam(req, 'id'), req.body.sme_enabled));
   };
-  r.put('/patients/:id/sme_info', requireStaff('patients.edit'), setInfo);
-  r.patch('/patients/:id/sme_info', requireStaff('patients.edit'), setInfo);
-  r.post('/patients/:id/welcome', requireStaff('clinical.write'), async (req, res) => {
+  route(r, 'updatePatientSmeInfo', [requireStaff('patients.edit')], setInfo);
+  route(r, 'patchPatientSmeInfo', [requireStaff('patients.edit')], setInfo);
+  route(r, 'sendPatientWelcome', [requireStaff('clinical.write')], async (req, res) => {
     res.json(await messages.sendWelcome(deps, staffOf(req), readIntParam(req, 'id')));
   });
-  r.get('/messaging/unknown_messages', requireStaff('administer'), async (req, res) => {
+  route(r, 'listUnknownMessages', [requireStaff('administer')], async (req, res) => {
     const p = readListParams(req, 20);
     const { rows, total } = await messages.listUnknownMessages(deps, staffOf(req).clientId, p.offset, p.offset + p.limit, p.q);
     sendList(res, rows, total);

@@ -11,6 +11,7 @@ import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 import { likeSafe } from '../catalogues/catalogues.service.js';
 import { queueOutboundMessage } from './messages.outbox.js';
 import { waId, welcomeText } from './messages.rules.js';
+import type { components } from '@vigia/contract/openapi';
 
 export interface MessagingDeps {
   sequelize: Sequelize;
@@ -40,13 +41,15 @@ export interface MessageRow {
   message_type: 'incoming' | 'outgoing';
   author_human: boolean | number;
   ai: boolean | number;
-  reason: string;
+  /** What the column holds: the outbox writes its reasons, the inbound job 'patient' (ChatMessage.reason). */
+  reason: NonNullable<components['schemas']['ChatMessage']['reason']>;
   user_id: number | null;
   phone: string | null;
   body: string | null;
   template: string | null;
   elements: unknown;
-  status: string;
+  /** Only ChatMessage.status values are written: 'received' inbound; 'queued', then the channel's receipts, outbound. */
+  status: components['schemas']['ChatMessage']['status'];
   error: string | null;
   attempts: number;
   provider_id: string | null;

@@ -2,13 +2,14 @@ import { Router } from 'express';
 import type { Sequelize } from 'sequelize';
 import { requireStaff, staffOf } from '../../http/auth.js';
 import { readListParams, sendList } from '../../http/list-params.js';
+import { route } from '../../http/operations.js';
 import { readIntParam } from '../../http/params.js';
 import * as observations from './observations.service.js';
 
 /** 'Anotaciones' of a patient (01 §2): list, create, delete. */
 export function observationsRouter(sequelize: Sequelize, now: () => Date): Router {
   const r = Router();
-  r.get('/patients/:id/observations', requireStaff(), async (req, res) => {
+  route(r, 'listObservations', [requireStaff()], async (req, res) => {
     const { rows, total } = await observations.listObservations(
       sequelize,
       staffOf(req),
@@ -18,10 +19,10 @@ export function observationsRouter(sequelize: Sequelize, now: () => Date): Route
     );
     sendList(res, rows, total);
   });
-  r.post('/patients/:id/observations', requireStaff(), async (req, res) => {
+  route(r, 'createObservation', [requireStaff()], async (req, res) => {
     res.status(201).json(await observations.createObservation(sequelize, staffOf(req), readIntParam(req, 'id'), req.body, now()));
   });
-  r.delete('/patients/:id/observations/:observationId', requireStaff(), async (req, res) => {
+  route(r, 'deleteObservation', [requireStaff()], async (req, res) => {
     await observations.deleteObservation(sequelize, staffOf(req), readIntParam(req, 'id'), readIntParam(req, 'observationId'));
     res.status(204).end();
   });

@@ -1,13 +1,18 @@
 import { Router, type Request, type Response } from 'express';
 import type { Sequelize } from 'sequelize';
+import type { components } from '@vigia/contract/openapi';
 import { requireStaff, staffOf } from '../../http/auth.js';
 import { readListParams, sendList } from '../../http/list-params.js';
+import { route } from '../../http/operations.js';
 import { readIntParam } from '../../http/params.js';
 import { findTag } from '../tags/tags.service.js';
 import { patientForRead, patientForWrite } from '../observations/record-access.js';
 import * as prompts from './prompts.service.js';
 
-type OwnerOf = (req: Request, write: boolean) => Promise<prompts.PromptOwner>;
+type S = components['schemas'];
+/** What the three levels' operations share: the session and the path (`id` of the tag or patient, `promptId`). */
+type PromptRequest = Pick<Request, 'user'> & { params: object };
+type OwnerOf = (req: PromptRequest, write: boolean) => Promise<prompts.PromptOwner>;
 
 /**
  * AI instructions at three levels, one set of handlers: the client's (`/client_prompts`, admin
@@ -16,9 +21,8 @@ type OwnerOf = (req: Request, write: boolean) => Promise<prompts.PromptOwner>;
  */
 export function promptsRouter(sequelize: Sequelize, now: () => Date): Router {
   const r = Router();
-  const mount = (base: string, ownerOf: OwnerOf, writeAction?: 'administer') => {
-    const guard = writeAction ? requireStaff(writeAction) : requireStaff();
-    r.get(base, requireStaff(), async (req, res) => {
+  const handlers = (ownerOf: OwnerOf) => ({
+    list: async (req: PromptRequest & { query: object }, res: Response) => {
       const { rows, total } = await prompts.listPrompts(
         sequelize,
         staffOf(req).clientId,
@@ -26,12 +30,12 @@ export function promptsRouter(sequelize: Sequelize, now: () => Date): Router {
         readListParams(req, 10),
       );
       sendList(res, rows, total);
-    });
-    r.post(base, guard, async (req, res) => {
+    },
+    create: async (req: PromptRequest & { body: S['PromptInput'] }, res: Response<S['Prompt']>) => {
       const p = staffOf(req);
       res.status(201).json(await prompts.createPrompt(sequelize, p.clientId, await ownerOf(req, true), req.body, p.userId, now()));
-    });
-    const update = async (req: Request, res: Response) => {
+    },
+    update: async (req: PromptRequest & { body: S['PromptUpdate'] }, res: Response<S['Prompt']>) => {
       res.json(
         await prompts.updatePrompt(
           sequelize,
@@ -42,24 +46,39 @@ export function promptsRouter(sequelize: Sequelize, now: () => Date): Router {
           now(),
         ),
       );
-    };
-    r.put(`${base}/:promptId`, guard, update);
-    r.patch(`${base}/:promptId`, guard, update);
-    r.delete(`${base}/:promptId`, guard, async (req, res) => {
+    },
+    remove: async (req: PromptRequest, res: Response) => {
       await prompts.deletePrompt(sequelize, staffOf(req).clientId, await ownerOf(req, true), readIntParam(req, 'promptId'));
       res.status(204).end();
-    });
-  };
-  mount('/client_prompts', async (req) => ({ type: 'client', id: staffOf(req).clientId }), 'administer');
-  mount(
-    '/tags/:id/prompts',
-    async (req) => ({ type: 'tag', id: (await findTag(staffOf(req).clientId, readIntParam(req, 'id'))).id }),
-    'administer',
-  );
-  mount('/patients/:id/prompts', async (req, write) => {
+    },
+  });
+
+  const client = handlers(async (req) => ({ type: 'client', id: staffOf(req).clientId }));
+  const clientWrite = requireStaff('administer');
+  route(r, 'listClientPrompts', [requireStaff()], client.list);
+  route(r, 'createClientPrompt', [clientWrite], client.create);
+  route(r, 'updateClientPrompt', [clientWrite], client.update);
+  route(r, 'patchClientPrompt', [clientWrite], client.update);
+  route(r, 'deleteClientPrompt', [clientWrite], client.remove);
+
+  const tag = handlers(async (req) => ({ type: 'tag', id: (await findTag(staffOf(req).clientId, readIntParam(req, 'id'))).id }));
+  const tagWrite = requireStaff('administer');
+  route(r, 'listTagPrompts', [requireStaff()], tag.list);
+  route(r, 'createTagPrompt', [tagWrite], tag.create);
+  route(r, 'updateTagPrompt', [tagWrite], tag.update);
+  route(r, 'patchTagPrompt', [tagWrite], tag.update);
+  route(r, 'deleteTagPrompt', [tagWrite], tag.remove);
+
+  const patient = handlers(async (req, write) => {
     const id = readIntParam(req, 'id');
     const p = write ? await patientForWrite(staffOf(req), id, 'clinical.write') : await patientForRead(staffOf(req), id);
     return { type: 'patient', id: p.id };
   });
+  const patientWrite = requireStaff();
+  route(r, 'listPatientPrompts', [requireStaff()], patient.list);
+  route(r, 'createPatientPrompt', [patientWrite], patient.create);
+  route(r, 'updatePatientPrompt', [patientWrite], patient.update);
+  route(r, 'patchPatientPrompt', [patientWrite], patient.update);
+  route(r, 'deletePatientPrompt', [patientWrite], patient.remove);
   return r;
 }

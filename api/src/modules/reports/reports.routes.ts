@@ -3,6 +3,7 @@ import type { Sequelize } from 'sequelize';
 import { requireStaff, staffOf } from '../../http/auth.js';
 import type { Downloads } from '../../http/downloads.js';
 import { badRequest } from '../../http/errors.js';
+import { route } from '../../http/operations.js';
 import { select } from '../../db/sql.js';
 import { rangeBound } from '../measurements/measurements.rules.js';
 import { PRIORITY_KEYS, ALERT_STATUS } from '@vigia/contract/rules/alarms';
@@ -23,23 +24,23 @@ export function reportsRouter(deps: ReportsDeps): Router {
   downloads.register('report.patient_status_changes', (claims, res) => streamStatusChanges(sequelize, claims, res));
 
   const r = Router();
-  r.get('/reports/client_measurements', requireStaff('reports.get'), (req, res) => {
-    const hours = Number(req.query.hours);
+  route(r, 'reportClientMeasurements', [requireStaff('reports.get')], (req, res) => {
+    const hours = req.query.hours;
     const end = deps.now();
     const start = new Date(end.getTime() - hours * 3600_000);
     res.json(
       downloads.link(staffOf(req).clientId, 'report.client_measurements', { hours, start: start.toISOString(), end: end.toISOString() }),
     );
   });
-  r.get('/reports/vital_signs', requireStaff('reports.get'), (req, res) => {
+  route(r, 'reportVitalSigns', [requireStaff('reports.get')], (req, res) => {
     const group = req.query.group;
     if (!isVitalSignGroup(group)) throw badRequest('group', REPORT_MESSAGES.group);
     res.json(downloads.link(staffOf(req).clientId, 'report.vital_signs', { group }));
   });
-  r.get('/reports/patient_status_changes', requireStaff('reports.get'), (req, res) => {
+  route(r, 'reportPatientStatusChanges', [requireStaff('reports.get')], (req, res) => {
     const p = staffOf(req);
-    const startDate = req.query.start_date as string | undefined;
-    const endDate = req.query.end_date as string | undefined;
+    const startDate = req.query.start_date;
+    const endDate = req.query.end_date;
     const problem = validateStatusChangeRange(startDate, endDate);
     if (problem) throw badRequest(problem.field, problem.message);
     const tz = p.user.time_zone;
@@ -51,7 +52,7 @@ export function reportsRouter(deps: ReportsDeps): Router {
       }),
     );
   });
-  r.get('/reports/client_opened_alerts', requireStaff('reports.get'), async (req, res) => {
+  route(r, 'reportClientOpenedAlerts', [requireStaff('reports.get')], async (req, res) => {
     const rows = await select<{ priority: number; n: number }>(
       sequelize,
       `SELECT priority, COUNT(*) AS n FROM alerts WHERE client_id = :c AND status = ${ALERT_STATUS.open} GROUP BY priority`,

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { requireStaff, staffOf } from '../../http/auth.js';
+import { route } from '../../http/operations.js';
 import { readIntParam } from '../../http/params.js';
 import type { ResidentsAdapter } from '../../adapters/residents.js';
 import { findResident } from './residents.service.js';
@@ -7,8 +8,8 @@ import { findResident } from './residents.service.js';
 /** Residents-code query of the client (01 §7): 404 means not found. */
 export function residentsRouter(adapter: ResidentsAdapter) {
   const r = Router();
-  r.get('/clients/:id/residents/:code', requireStaff(), async (req, res) => {
-    res.json(await findResident(adapter, staffOf(req), readIntParam(req, 'id'), String(req.params.code)));
+  route(r, 'findResident', [requireStaff()], async (req, res) => {
+    res.json(await findResident(adapter, staffOf(req), readIntParam(req, 'id'), req.params.code));
   });
   return r;
 }

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { principalOf, staffOf } from '../../http/auth.js';
 import { tooManyRequests } from '../../http/errors.js';
+import { route } from '../../http/operations.js';
 import { RateLimiter } from '../../http/rate-limit.js';
 import { User } from '../../db/models/users.model.js';
 import { buildProfile, createSession, revokeSession, type SessionDeps } from './sessions.service.js';
@@ -12,8 +13,8 @@ export function sessionsRouter(deps: SessionDeps, authenticate: import('express'
   const byEmail = new RateLimiter(10, 15 * 60_000);
   const byIp = new RateLimiter(50, 15 * 60_000);
 
-  r.post('/sessions', async (req, res) => {
-    const email = String(req.body.email).trim().toLowerCase();
+  route(r, 'createSession', [], async (req, res) => {
+    const email = req.body.email.trim().toLowerCase();
     const ip = req.ip ?? 'unknown';
     const wait = Math.max(byEmail.retryAfter(email), byIp.retryAfter(ip));
     if (wait > 0) throw tooManyRequests('Demasiados intentos de inicio de sesión. Espere unos minutos e intente de nuevo.', wait);
@@ -27,11 +28,11 @@ export function sessionsRouter(deps: SessionDeps, authenticate: import('express'
       throw err;
     }
   });
-  r.delete('/sessions', authenticate, async (req, res) => {
+  route(r, 'deleteSession', [authenticate], async (req, res) => {
     await revokeSession(deps, principalOf(req).sessionId);
     res.status(204).end();
   });
-  r.get('/me', authenticate, async (req, res) => {
+  route(r, 'getMe', [authenticate], async (req, res) => {
     const p = staffOf(req);
     res.json(await buildProfile(deps, p.user as User));
   });

@@ -3,11 +3,12 @@ import type { Sequelize } from 'sequelize';
 import { select } from '../../db/sql.js';
 import { requireStaff, staffOf } from '../../http/auth.js';
 import { readListParams, sendList } from '../../http/list-params.js';
+import { route } from '../../http/operations.js';
 
 /** The SMS outbox, readable by admins of the client whose patients received the messages. */
 export function smsOutboxRouter(sequelize: Sequelize): Router {
   const r = Router();
-  r.get('/sms_outbox', requireStaff('administer'), async (req, res) => {
+  route(r, 'listSmsOutbox', [requireStaff('administer')], async (req, res) => {
     const { offset, limit } = readListParams(req, 20);
     const to = typeof req.query.to === 'string' ? req.query.to : null;
     const where = `client_id = :c${to ? ' AND "to" = :to' : ''}`;

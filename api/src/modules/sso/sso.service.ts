@@ -93,7 +93,7 @@ export function createSso(deps: SsoDeps) {
    * issuer, audience, expiry, nonce), and our own session is issued for the active user whose
    * e-mail the provider asserts. Every failure answers the same 401.
    */
-  async function finish(input: { code: string; state: string; iss?: string }): Promise<Session> {
+  async function finish(input: components['schemas']['SsoCallbackInput']): Promise<Session> {
     const s = settings();
     const [pending] = await select<{ code_verifier: string; nonce: string; expires_at: string }>(
       deps.sequelize,
