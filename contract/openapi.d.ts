@@ -2443,6 +2443,8 @@ export interface components {
         };
         BulkOrderItem: components["schemas"]["OrderFields"] & {
             order_type: components["schemas"]["OrderType"];
+            /** Format: date-time */
+            start_at: string;
         };
         BulkOrdersInput: {
             orders: components["schemas"]["BulkOrderItem"][];

@@ -268,6 +268,7 @@ describe('bulk orders (02 §2.4)', () => {
       'Seleccione al menos un día de la semana',
     ],
     [{ orders: [{ ...vital }] }, 'orders.0.start_at', '¡El campo es requerido!'],
+    [{ orders: [{ ...vital, start_at: null }] }, 'orders.0.start_at', 'La fecha no es válida'],
   ])('refuses %j with 400 and creates nothing', async (body, field, message) => {
     const before = Number((await t.http.get('/api/v1/orders').set(bearer(a.tokens.admin))).headers['x-total-count']);
     const res = await t.http.post(`${base()}/bulk`).set(bearer(a.tokens.medico)).send(body);
