@@ -137,6 +137,19 @@ describe('PUT/PATCH /api/v1/users/:id', () => {
     expect((await t.http.post('/api/v1/sessions').send({ email: body.email, password: body.password })).status).toBe(401);
     await t.http.put(`/api/v1/users/${created.id}`).set(bearer(org.tokens.admin)).send({ status: 0 });
     expect((await t.http.post('/api/v1/sessions').send({ email: body.email, password: body.password })).status).toBe(201);
+    // Disabling ended the session (ASVS V7.4.2): enabling the user again does not revive the old token.
+    expect((await t.http.get('/api/v1/me').set(bearer(token))).status).toBe(401);
+  });
+
+  it("an administrator's password change ends every session of that user", async () => {
+    const body = userBody();
+    const created = (await t.http.post('/api/v1/users').set(bearer(org.tokens.admin)).send(body)).body;
+    const token = (await t.http.post('/api/v1/sessions').send({ email: body.email, password: body.password })).body.token;
+    await t.http
+      .patch(`/api/v1/users/${created.id}`)
+      .set(bearer(org.tokens.admin))
+      .send({ password: 'Nueva@2026', password_confirmation: 'Nueva@2026' });
+    expect((await t.http.get('/api/v1/me').set(bearer(token))).status).toBe(401);
   });
 
   it('changes the password only with a matching confirmation, and the old one stops working', async () => {

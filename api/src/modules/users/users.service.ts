@@ -179,8 +179,9 @@ export async function updateUser(deps: UserDeps, actor: StaffPrincipal, id: numb
   await deps.sequelize.transaction(async (transaction) => {
     if (passwordChanged) user.password_hash = await hashPassword(input.password!);
     await user.save({ transaction });
-    // A new password ends the user's other sessions; a disabled user is refused by the token check itself.
-    if (passwordChanged && !self) {
+    // A new password set by an administrator ends the user's sessions, and so does disabling the
+    // user: enabling them again must not revive an old token (ASVS 5.0 V7.4.2).
+    if ((passwordChanged && !self) || input.status === USER_STATUS.inactive) {
       await deps.sequelize.query(
         "UPDATE sessions SET revoked_at = :now WHERE subject_type = 'staff' AND subject_id = :id AND revoked_at IS NULL",
         {
