@@ -110,6 +110,16 @@ describe('patient one-time code (D17)', () => {
     expect((await verify('1020304050', code, second.body.challenge_id)).status).toBe(401);
   });
 
+  it('ends an earlier code when a newer one is sent: only the latest signs in', async () => {
+    const first = await request('1020304050');
+    const firstCode = await lastCodeFor('3001112233');
+    advance(1000);
+    const second = await request('1020304050');
+    const secondCode = await lastCodeFor('3001112233');
+    expect((await verify('1020304050', firstCode, first.body.challenge_id)).status).toBe(401);
+    expect((await verify('1020304050', secondCode, second.body.challenge_id)).status).toBe(200);
+  });
+
   it('allows at most 5 tries per code, even the right one after that', async () => {
     const req = await request('1020304050');
     const code = await lastCodeFor('3001112233');

@@ -90,6 +90,11 @@ export async function requestOtp(deps: OtpDeps, rawNid: string, ip: string) {
   const randomInt = deps.randomInt ?? ((max: number) => crypto.randomInt(max));
   const outgoing: Array<{ clientId: number; to: string; body: string }> = [];
   await deps.sequelize.transaction(async (transaction) => {
+    // A new code ends the document's earlier ones: only the latest SMS signs in.
+    await deps.sequelize.query(
+      'UPDATE otp_challenges SET expires_at = :now WHERE nid_hash = :h AND used_at IS NULL AND expires_at > :now',
+      { replacements: { h: nidHash, now }, transaction },
+    );
     await deps.sequelize.query(
       'INSERT INTO otp_challenges (id, nid_hash, ip, expires_at, attempts, created_at) VALUES (:id, :h, :ip, :exp, 0, :now)',
       { replacements: { id: challengeId, h: nidHash, ip, exp: new Date(now.getTime() + rules.OTP_TTL_MS), now }, transaction },
@@ -162,6 +167,12 @@ export async function verifyOtp(deps: OtpDeps, rawNid: string, code: string, cha
       now,
     });
     if (used > 0) {
+      // Signing in ends every other code of the document still open.
+      await execute(
+        deps.sequelize,
+        'UPDATE otp_challenges SET expires_at = :now WHERE nid_hash = :h AND id <> :id AND used_at IS NULL AND expires_at > :now',
+        { h: nidHash, id: challengeId, now },
+      );
       const { token, expiresAt } = await issueToken(deps, { type: 'patient', id: patientId, clientId });
       return { token, id: patientId, expires_at: expiresAt.toISOString() };
     }
