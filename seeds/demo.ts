@@ -1,5 +1,6 @@
 import { QueryTypes, type QueryInterface, type Transaction } from 'sequelize';
 import { loadCatalogues } from '../api/src/modules/catalogues/catalogues.sync.js';
+import { DEFAULT_CLINICAL_ELEMENTS } from '../api/src/modules/clients/clients.service.js';
 import {
   buildDemoPatients,
   buildDemoReferences,
@@ -21,19 +22,6 @@ import { seedDemoAlerts } from './demo-alerts.js';
  */
 
 export const DEMO_PASSWORD = 'Vigia@2026';
-/** Every area of the product switched on for the demo clients. */
-export const DEMO_CLINICAL_ELEMENTS = [
-  'signs',
-  'assistant',
-  'observations',
-  'conditions',
-  'variables',
-  'alerts',
-  'activities',
-  'orders',
-  'settings',
-  'reports',
-];
 export const DEMO_PORTAL_PATIENT = { nid: '1020304050', cellphone: '3001234567' } as const;
 const DEMO_DAYS = 90;
 /** Rows per INSERT: keeps every statement well inside SQLite's limits. */
@@ -204,7 +192,8 @@ export async function seedDemo(qi: QueryInterface, opts: SeedDemoOptions): Promi
             logo_url: null,
             country_id: refs.countryId,
             time_zone: refs.timeZone,
-            clinical_elements: JSON.stringify(DEMO_CLINICAL_ELEMENTS),
+            // The demo clients show the patient-page tabs a new client gets.
+            clinical_elements: JSON.stringify(DEFAULT_CLINICAL_ELEMENTS),
             multipatient: plan.multipatient,
             residents_enabled: false,
             have_metabase: false,

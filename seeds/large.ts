@@ -23,7 +23,8 @@ import type { Database as SqliteDatabase } from 'sqlite3';
 import { openDatabase } from '../api/src/db/database.js';
 import { migrate } from '../api/src/db/migrate.js';
 import { loadCatalogues, syncCatalogues } from '../api/src/modules/catalogues/catalogues.sync.js';
-import { DEMO_CLINICAL_ELEMENTS, DEMO_PASSWORD, DEMO_PORTAL_PATIENT, syncIdSequences } from './demo.js';
+import { DEFAULT_CLINICAL_ELEMENTS } from '../api/src/modules/clients/clients.service.js';
+import { DEMO_PASSWORD, DEMO_PORTAL_PATIENT, syncIdSequences } from './demo.js';
 import {
   buildDemoPatients,
   buildDemoReferences,
@@ -454,7 +455,7 @@ export async function seedLarge(sequelize: Sequelize, opts: LargeOptions, log: (
         ...buildInsertStatements(
           'clients',
           ['id', 'name', 'country_id', 'time_zone', 'clinical_elements', 'multipatient', 'created_at', 'updated_at'],
-          [[id, name, refs.countryId, refs.timeZone, JSON.stringify(DEMO_CLINICAL_ELEMENTS), false, nowText, nowText]],
+          [[id, name, refs.countryId, refs.timeZone, JSON.stringify(DEFAULT_CLINICAL_ELEMENTS), false, nowText, nowText]],
         ),
         ...buildInsertStatements(
           'users',

@@ -1,7 +1,6 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { OperationId, PathParams, QueryParams, RequestBody, ResponseBody } from '@vigia/contract/rules/operations';
 import { expressPath } from '@vigia/contract/rules/operations';
-import type { OpenApiDocument } from '@vigia/contract/rules/schema';
 import { loadContract } from './contract.js';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -13,18 +12,17 @@ export type OperationHandler<Op extends OperationId> = (req: OperationRequest<Op
 
 let table: Map<string, { method: Method; path: string }> | null = null;
 
-/** Every operation of openapi.yaml: its method and its Express path. */
-export function operationTable(doc: OpenApiDocument = loadContract().doc): Map<string, { method: Method; path: string }> {
-  if (table && doc === loadContract().doc) return table;
-  const found = new Map<string, { method: Method; path: string }>();
-  for (const [path, item] of Object.entries(doc.paths)) {
+/** Every operation of openapi.yaml by operationId: its method and its Express path (read once). */
+export function operationTable(): Map<string, { method: Method; path: string }> {
+  if (table) return table;
+  table = new Map();
+  for (const [path, item] of Object.entries(loadContract().doc.paths)) {
     for (const method of METHODS) {
-      const id = (item[method] as { operationId?: string } | undefined)?.operationId;
-      if (id) found.set(id, { method, path: expressPath(path) });
+      const id = item[method]?.operationId;
+      if (id) table.set(id, { method, path: expressPath(path) });
     }
   }
-  if (doc === loadContract().doc) table = found;
-  return found;
+  return table;
 }
 
 /**

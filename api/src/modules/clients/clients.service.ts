@@ -13,7 +13,7 @@ import { isValidTimeZone } from '@vigia/contract/rules/dates';
 type ClientDto = components['schemas']['Client'];
 
 /** Patient-page tabs a new client gets; vaccines stays hidden by default (01 §2). */
-const DEFAULT_CLINICAL_ELEMENTS = [
+export const DEFAULT_CLINICAL_ELEMENTS = [
   'signs',
   'assistant',
   'observations',
