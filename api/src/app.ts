@@ -4,7 +4,7 @@ import helmet from 'helmet';
 import type { Sequelize } from 'sequelize';
 import { createAuthenticator } from './http/auth.js';
 import { createErrorHandler, notFoundRoute } from './http/errors.js';
-import { createContractErrorTranslator, createContractValidator, loadContract } from './http/contract.js';
+import { createContractErrorTranslator, createContractValidator, loadContract, rejectUnsafeValues } from './http/contract.js';
 import { unwrapBody } from './http/unwrap.js';
 import { docsRouter, frontEndsRouter } from './http/static.js';
 import type { Catalogues } from './modules/catalogues/catalogues.service.js';
@@ -159,6 +159,7 @@ export function createApp(deps: AppDeps): express.Express {
   api.use(express.json({ limit: '1mb' }));
   api.use(unwrapBody);
   api.use(...createContractValidator(doc));
+  api.use(rejectUnsafeValues);
   api.get('/api/v1/health', (_req, res) => {
     res.json({ status: 'ok' });
   });

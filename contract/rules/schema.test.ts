@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findPropertySchema, resolveSchema, ruleMessage, type JsonSchema, type OpenApiDocument } from './schema';
+import { findPropertySchema, resolveSchema, ruleMessage, type JsonSchema, type OpenApiDocument, withValueRanges } from './schema';
 import { MESSAGES } from './validation';
 
 const doc: OpenApiDocument = {
@@ -63,5 +63,26 @@ describe('ruleMessage', () => {
     ['nonsense', plain, 'El valor no es válido.'],
   ] as const)('%s on %j', (keyword, schema, message) => {
     expect(ruleMessage(keyword, schema as JsonSchema, 'campo')).toBe(message);
+  });
+});
+
+describe('withValueRanges (issue 18)', () => {
+  it.each([
+    ['integer without a range', { type: 'integer' }, { minimum: -2_147_483_648, maximum: 2_147_483_647 }],
+    ['nullable integer', { type: ['integer', 'null'] }, { minimum: -2_147_483_648, maximum: 2_147_483_647 }],
+    ['declared range kept', { type: 'integer', minimum: 1, maximum: 100 }, { minimum: 1, maximum: 100 }],
+    ['bigint id clamped to 2^53-1', { type: 'integer', minimum: 1, maximum: 1e300 }, { minimum: 1, maximum: Number.MAX_SAFE_INTEGER }],
+    ['number without a range', { type: 'number' }, { minimum: -1e15, maximum: 1e15 }],
+    ['exclusiveMinimum left alone', { type: 'number', exclusiveMinimum: 0 }, { maximum: 1e15 }],
+    ['strings untouched', { type: 'string' }, {}],
+  ])('%s', (_n, schema, expected) => {
+    const out = withValueRanges({ components: { schemas: { X: schema } } }).components.schemas.X as Record<string, unknown>;
+    expect({ minimum: out.minimum, maximum: out.maximum }).toEqual({ minimum: undefined, maximum: undefined, ...expected });
+  });
+
+  it('does not change its argument', () => {
+    const doc = { a: { type: 'integer' } };
+    withValueRanges(doc);
+    expect(doc).toEqual({ a: { type: 'integer' } });
   });
 });

@@ -158,3 +158,33 @@ describe('shared validation catalogue (03 §5)', () => {
     expect(v.validateOtpCode(input, len)).toBe(expected);
   });
 });
+
+describe('control characters in text (issue 18)', () => {
+  it.each([
+    ['plain', 'Hola, ¿qué tal?', null],
+    ['tab, newline and carriage return are text', { notes: 'a\tb\r\nc' }, null],
+    ['NUL in a string', 'a\u0000b', 'body'],
+    ['NUL in a field', { text: 'a\u0000' }, 'text'],
+    ['SOH in a nested field', { orders: [{ notes: 'x\u0001' }] }, 'orders.0.notes'],
+    ['ESC', { q: '\u001b[2J' }, 'q'],
+    ['DEL', { name: 'z\u007f' }, 'name'],
+    ['in a key', { ['a\u0000b']: 1 }, 'a?b'],
+    ['numbers and nulls are not text', { a: 1, b: null, c: true }, null],
+    ['emoji and accents', { t: '💉 ñandú' }, null],
+  ])('%s', (_name, value, expected) => {
+    expect(v.controlCharacterPath(value)).toBe(expected);
+  });
+});
+
+describe('non-finite numbers (issue 18)', () => {
+  it.each([
+    ['finite', { a: 1, b: -2.5, c: [0] }, null],
+    ['Infinity in a field', { _start: Infinity }, '_start'],
+    ['-Infinity nested', { orders: [{ hours: [1, -Infinity] }] }, 'orders.0.hours.1'],
+    ['NaN', { value: NaN }, 'value'],
+    ['the body itself', Infinity, 'body'],
+    ['strings are not numbers', { a: 'Infinity' }, null],
+  ])('%s', (_name, value, expected) => {
+    expect(v.nonFinitePath(value)).toBe(expected);
+  });
+});

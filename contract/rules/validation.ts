@@ -32,7 +32,27 @@ export const MESSAGES = {
   otpRequired: 'Código requerido',
   otpLength: (n: number) => `El código debe tener ${n} carácteres`,
   otpFailed: 'número de documento o codigo erróneos',
+  controlCharacters: 'El texto contiene caracteres no permitidos (caracteres de control).',
+  finiteNumber: 'Debe ser un número finito.',
 } as const;
+
+/** Control characters other than tab, line feed and carriage return: NUL and the like have no place in text. */
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+/**
+ * The path of the first string (or object key) in `value` holding a control character, as the
+ * field name an error shows (`orders.0.notes`), or null when there is none.
+ */
+export function controlCharacterPath(value: unknown, path: string[] = []): string | null {
+  if (typeof value === 'string') return CONTROL.test(value) ? path.join('.') || 'body' : null;
+  if (!value || typeof value !== 'object') return null;
+  for (const [key, item] of Object.entries(value)) {
+    if (CONTROL.test(key)) return [...path, key.replace(new RegExp(CONTROL.source, 'g'), '?')].join('.');
+    const found = controlCharacterPath(item, [...path, key]);
+    if (found) return found;
+  }
+  return null;
+}
 
 const isBlank = (v: string | null | undefined): v is null | undefined | '' => v == null || String(v).trim() === '';
 
@@ -170,4 +190,15 @@ export function validateLoginPassword(value: string | null | undefined): string 
 export function validateOtpCode(value: string | null | undefined, length = 4): string | null {
   if (isBlank(value)) return MESSAGES.otpRequired;
   return value.length === length && /^[0-9]+$/.test(value) ? null : MESSAGES.otpLength(length);
+}
+
+/** The path of the first number in `value` that is not finite (JSON `1e309` reads as Infinity), or null. */
+export function nonFinitePath(value: unknown, path: string[] = []): string | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : path.join('.') || 'body';
+  if (!value || typeof value !== 'object') return null;
+  for (const [key, item] of Object.entries(value)) {
+    const found = nonFinitePath(item, [...path, key]);
+    if (found) return found;
+  }
+  return null;
 }

@@ -84,7 +84,7 @@ describe('reports', () => {
   it.each([
     ['', 'start_date', 'Seleccione al menos una fecha de inicio o de fin.'],
     ['?start_date=2026-02-01&end_date=2026-01-01', 'end_date', 'La fecha final debe ser posterior a la inicial.'],
-    ['?start_date=2026-13-01', 'start_date', 'La fecha no es válida'],
+    ['?start_date=2026-13-01', 'start_date', 'La fecha no es válida (formato AAAA-MM-DD).'],
   ])('refuses status-change dates %s', async (query, field, message) => {
     const res = await t.http.get(`/api/v1/reports/patient_status_changes${query}`).set(bearer(org.tokens.consulta));
     expect(res.status).toBe(400);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Sequelize, Transaction } from 'sequelize';
 import type { Config } from '../config.js';
+import { bindEveryStatement } from './bound-statements.js';
 
 interface SqliteHandle {
   run(sql: string, cb: (err: Error | null) => void): void;
@@ -73,6 +74,7 @@ export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl
       // A lock held elsewhere fails the statement after 5 s (answered 503) instead of hanging the request.
       dialectOptions: { lock_timeout: 5000 },
     });
+    bindEveryStatement(sequelize);
     await sequelize.authenticate();
     return sequelize;
   }
@@ -88,6 +90,7 @@ export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl
     // of failing when its read snapshot went stale (SQLITE_BUSY_SNAPSHOT): found by tests/faults.
     transactionType: Transaction.TYPES.IMMEDIATE,
   });
+  bindEveryStatement(sequelize);
   shareTransactionConnection(sequelize);
   serialiseTransactions(sequelize);
   await sequelize.query('PRAGMA journal_mode = WAL');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { QueryTypes, Sequelize, type Transaction } from 'sequelize';
 import { openDatabase } from './database.js';
-import { execute, select, sqlDate, sqlValue, writeTransaction } from './sql.js';
+import { execute, Positional, rowPlaceholders, select, sqlDate, writeTransaction } from './sql.js';
 
 describe('sqlDate', () => {
   const sqlite = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
@@ -37,8 +37,8 @@ describe('select on SQLite (straight to the driver)', () => {
     ['true', true],
     ['null', null],
     ['undefined', undefined],
-  ])('sqlValue writes %s as the replacement would', async (_name, v) => {
-    const [ours] = await select<{ v: unknown }>(sqlite, `SELECT ${sqlValue(sqlite, v)} AS v`);
+  ])('a positional value reads back %s as a named one does', async (_name, v) => {
+    const [ours] = await select<{ v: unknown }>(sqlite, `SELECT ${rowPlaceholders(sqlite, 1, 1).slice(1, -1)} AS v`, new Positional([v]));
     const [theirs] = await select<{ v: unknown }>(sqlite, 'SELECT :v AS v', { v: (v ?? null) as unknown });
     expect(ours.v).toEqual(theirs.v);
   });
@@ -57,7 +57,7 @@ describe('logging on SQLite', () => {
     const logged: string[] = [];
     const sqlite = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: (text: string) => logged.push(text) });
     await select(sqlite, 'SELECT :v AS v', { v: 7 });
-    expect(logged.at(-1)).toBe('Executing (default): SELECT 7 AS v');
+    expect(logged.at(-1)).toBe('Executing (default): SELECT ? AS v');
   });
 });
 

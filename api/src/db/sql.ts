@@ -1,7 +1,7 @@
 import { QueryTypes, Transaction, type Sequelize } from 'sequelize';
-import { createRequire } from 'node:module';
 import type { AbstractDialect } from 'sequelize/lib/dialects/abstract/index';
 import { inWriterTurn } from './database.js';
+import { bindNamed, type Bound } from './bind.js';
 
 /**
  * SQLite: the statement goes straight to the driver's connection. Sequelize's own query() costs
@@ -21,8 +21,8 @@ import { inWriterTurn } from './database.js';
  */
 interface SqliteConnection {
   serialize(cb: () => void): void;
-  all(sql: string, cb: (err: Error | null, rows: unknown[]) => void): void;
-  run(sql: string, cb: (this: { changes: number; lastID: number }, err: Error | null) => void): void;
+  all(sql: string, params: unknown[], cb: (err: Error | null, rows: unknown[]) => void): void;
+  run(sql: string, params: unknown[], cb: (this: { changes: number; lastID: number }, err: Error | null) => void): void;
 }
 interface SqliteInternals {
   dialect: AbstractDialect & {
@@ -30,32 +30,51 @@ interface SqliteInternals {
   };
   connectionManager: { getConnection(o: object): Promise<SqliteConnection>; releaseConnection(c: SqliteConnection): void };
 }
-type SqliteCall<T> = (conn: SqliteConnection, text: string, done: (err: Error | null, value?: T) => void) => void;
-
-// A CommonJS module whose exports Node's ESM loader cannot see by name.
-const { injectReplacements } = createRequire(import.meta.url)('sequelize/lib/utils/sql') as typeof import('sequelize/lib/utils/sql');
+type SqliteCall<T> = (conn: SqliteConnection, text: string, params: unknown[], done: (err: Error | null, value?: T) => void) => void;
 
 const isSqlite = (sequelize: Sequelize) => sequelize.getDialect() === 'sqlite';
 
 /**
- * Dates as the text Sequelize's escape writes for them (sqlDate, held equal by sql.test.ts)
- * without its per-value moment formatting: statements with a few dates run per stored reading.
+ * Values of a statement whose text already holds the dialect's positional placeholders (built with
+ * rowPlaceholders): multi-row INSERTs of hundreds of values, where naming each would cost a key
+ * per value and a scan of the text.
  */
-function withDatesWritten(replacements: Record<string, unknown>): Record<string, unknown> {
-  let out: Record<string, unknown> | null = null;
-  for (const key in replacements) {
-    const v = replacements[key];
-    if (v instanceof Date && !Number.isNaN(v.getTime())) (out ??= { ...replacements })[key] = sqlDate(v).slice(1, -1);
-  }
-  return out ?? replacements;
+export class Positional {
+  constructor(readonly params: unknown[]) {}
+}
+/** A statement's values: by `:name`, or positional. Either way they travel as bound parameters. */
+export type Values = Record<string, unknown> | Positional;
+
+/** A Date as SQLite stores it: Sequelize's text ('2026-11-21 12:34:56.789 +00:00'). */
+const sqliteDate = (d: Date) => sqlDate(d).slice(1, -1);
+
+/** The statement's text with the driver's placeholders and its values in order (bind.ts). */
+function bound(sequelize: Sequelize, sql: string, values: Values | undefined): Bound {
+  const dialect = isSqlite(sequelize) ? 'sqlite' : 'postgres';
+  if (values instanceof Positional)
+    return { text: sql.trim(), params: dialect === 'sqlite' ? values.params.map((v) => sqliteValue(v)) : values.params };
+  return bindNamed(sql.trim(), values ?? {}, dialect, sqliteDate);
 }
 
-function runOn<T>(sequelize: Sequelize, conn: SqliteConnection, text: string, call: SqliteCall<T>): Promise<T> {
+function sqliteValue(v: unknown): unknown {
+  if (v === undefined) return null;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (v instanceof Date) return sqliteDate(v);
+  return v;
+}
+
+/** On PostgreSQL, through Sequelize with the values bound; the statement is marked so nothing is lifted again. */
+function pgQuery<T>(sequelize: Sequelize, sql: string, values: Values | undefined, options: object): Promise<T> {
+  const { text, params } = bound(sequelize, sql, values);
+  return sequelize.query(text, { ...options, bind: params, bound: true } as object) as Promise<T>;
+}
+
+function runOn<T>(sequelize: Sequelize, conn: SqliteConnection, text: string, params: unknown[], call: SqliteCall<T>): Promise<T> {
   // Queued one at a time on the connection, as Sequelize does: statements waiting for the write
   // lock (busy_timeout) then hold one libuv pool thread, not all of them (see serialiseTransactions).
   return new Promise<T>((resolve, reject) => {
     conn.serialize(() =>
-      call(conn, text, (err, value) => {
+      call(conn, text, params, (err, value) => {
         if (!err) return resolve(value as T);
         const s = sequelize as unknown as SqliteInternals;
         reject(Object.assign(new s.dialect.Query(conn, sequelize, { type: QueryTypes.RAW }).formatError(err), { sql: text }));
@@ -67,96 +86,75 @@ function runOn<T>(sequelize: Sequelize, conn: SqliteConnection, text: string, ca
 async function onSqlite<T>(
   sequelize: Sequelize,
   sql: string,
-  replacements: Record<string, unknown> | undefined,
+  values: Values | undefined,
   transaction: Transaction | undefined,
   call: SqliteCall<T>,
   writes = false,
 ): Promise<T> {
   const s = sequelize as unknown as SqliteInternals;
-  const text = replacements ? injectReplacements(sql.trim(), s.dialect, withDatesWritten(replacements)) : sql.trim();
+  const { text, params } = bound(sequelize, sql, values);
   // Sequelize's `logging` option still sees every statement (off in production; the benchmark's
   // statement capture and a developer's debugging turn it on).
   const { logging } = (sequelize as unknown as { options: { logging?: unknown } }).options;
-  if (typeof logging === 'function') logging(`Executing (${transaction ? 'transaction' : 'default'}): ${text}`, {});
+  if (typeof logging === 'function') logging(`Executing (${transaction ? 'transaction' : 'default'}): ${text}`, { bind: params });
   if (transaction) {
     const t = transaction as unknown as { finished?: string; connection: SqliteConnection };
     if (t.finished) throw new Error(`${t.finished} has been called on this transaction, you can no longer use it.`);
-    return runOn(sequelize, t.connection, text, call);
+    return runOn(sequelize, t.connection, text, params, call);
   }
-  const turn = writes ? inWriterTurn(sequelize, (conn) => runOn(sequelize, conn as SqliteConnection, text, call)) : null;
+  const turn = writes ? inWriterTurn(sequelize, (conn) => runOn(sequelize, conn as SqliteConnection, text, params, call)) : null;
   if (turn) return turn;
   const conn = await s.connectionManager.getConnection({ type: 'SELECT' });
   try {
-    return await runOn(sequelize, conn, text, call);
+    return await runOn(sequelize, conn, text, params, call);
   } finally {
     s.connectionManager.releaseConnection(conn);
   }
 }
 
-const sqliteAll = <T>(
-  sequelize: Sequelize,
-  sql: string,
-  replacements?: Record<string, unknown>,
-  transaction?: Transaction,
-  writes = false,
-) =>
+const sqliteAll = <T>(sequelize: Sequelize, sql: string, values?: Values, transaction?: Transaction, writes = false) =>
   onSqlite<T[]>(
     sequelize,
     sql,
-    replacements,
+    values,
     transaction,
-    (conn, text, done) => conn.all(text, (err, rows) => done(err, rows as T[])),
+    (conn, text, params, done) => conn.all(text, params, (err, rows) => done(err, rows as T[])),
     writes,
   );
 
-const sqliteRun = (sequelize: Sequelize, sql: string, replacements?: Record<string, unknown>, transaction?: Transaction) =>
+const sqliteRun = (sequelize: Sequelize, sql: string, values?: Values, transaction?: Transaction) =>
   onSqlite<{ changes: number; lastID: number }>(
     sequelize,
     sql,
-    replacements,
+    values,
     transaction,
-    (conn, text, done) =>
-      conn.run(text, function (err) {
+    (conn, text, params, done) =>
+      conn.run(text, params, function (err) {
         done(err, err ? undefined : { changes: this.changes, lastID: this.lastID });
       }),
     true,
   );
 
 /** Runs a write and answers how many rows it changed, on SQLite and PostgreSQL alike. */
-export async function execute(
-  sequelize: Sequelize,
-  sql: string,
-  replacements: Record<string, unknown>,
-  transaction?: Transaction,
-): Promise<number> {
-  if (isSqlite(sequelize)) return (await sqliteRun(sequelize, sql, replacements, transaction)).changes;
+export async function execute(sequelize: Sequelize, sql: string, values: Values, transaction?: Transaction): Promise<number> {
+  if (isSqlite(sequelize)) return (await sqliteRun(sequelize, sql, values, transaction)).changes;
   // With QueryTypes.UPDATE both dialects answer [rows, affectedCount] (DELETE goes through it too).
-  const [, affected] = (await sequelize.query(sql, { replacements, transaction, type: QueryTypes.UPDATE })) as unknown as [unknown, number];
+  const [, affected] = await pgQuery<[unknown, number]>(sequelize, sql, values, { transaction, type: QueryTypes.UPDATE });
   return Number(affected ?? 0);
 }
 
 /** Runs `INSERT ... RETURNING id` and answers the new id on SQLite (lastID) and PostgreSQL (rows). */
-export async function insertReturningId(
-  sequelize: Sequelize,
-  sql: string,
-  replacements: Record<string, unknown>,
-  transaction?: Transaction,
-): Promise<number> {
-  if (isSqlite(sequelize)) return (await sqliteRun(sequelize, sql, replacements, transaction)).lastID;
-  const [result] = (await sequelize.query(sql, { replacements, transaction, type: QueryTypes.INSERT })) as unknown as [unknown, unknown];
+export async function insertReturningId(sequelize: Sequelize, sql: string, values: Values, transaction?: Transaction): Promise<number> {
+  if (isSqlite(sequelize)) return (await sqliteRun(sequelize, sql, values, transaction)).lastID;
+  const [result] = await pgQuery<[unknown, unknown]>(sequelize, sql, values, { transaction, type: QueryTypes.INSERT });
   if (Array.isArray(result)) return Number((result[0] as { id: number }).id);
   return Number(result);
 }
 
 /** Runs a read and answers its rows, typed. */
-export function select<T extends object>(
-  sequelize: Sequelize,
-  sql: string,
-  replacements: Record<string, unknown> = {},
-  transaction?: Transaction,
-): Promise<T[]> {
-  if (isSqlite(sequelize)) return sqliteAll<T>(sequelize, sql, replacements, transaction);
-  return sequelize.query<T>(sql, { replacements, transaction, type: QueryTypes.SELECT });
+export function select<T extends object>(sequelize: Sequelize, sql: string, values: Values = {}, transaction?: Transaction): Promise<T[]> {
+  if (isSqlite(sequelize)) return sqliteAll<T>(sequelize, sql, values, transaction);
+  return pgQuery<T[]>(sequelize, sql, values, { transaction, type: QueryTypes.SELECT });
 }
 
 /**
@@ -167,23 +165,29 @@ export function select<T extends object>(
 export function insertReturning<T extends object>(
   sequelize: Sequelize,
   sql: string,
-  replacements?: Record<string, unknown>,
+  values?: Values,
   transaction?: Transaction,
 ): Promise<T[]> {
-  if (isSqlite(sequelize)) return sqliteAll<T>(sequelize, sql, replacements, transaction, true);
-  return sequelize.query<T>(`/* returning */ ${sql}`, { replacements, transaction, type: QueryTypes.SELECT });
+  if (isSqlite(sequelize)) return sqliteAll<T>(sequelize, sql, values, transaction, true);
+  return pgQuery<T[]>(sequelize, `/* returning */ ${sql}`, values, { transaction, type: QueryTypes.SELECT });
 }
 
 /**
- * One value written as SQL text, as Sequelize's replacements would write it (sql.test.ts), for
- * multi-row INSERTs built in bulk: a replacements object of thousands of keys is copied and
- * scanned per statement (the audit trail's INSERT of a hundred events).
+ * `(?, ?, …), (…)` (SQLite) or `($1, $2, …), (…)` (PostgreSQL): the placeholders of `count` rows
+ * of `width` values each, for multi-row INSERTs whose values go as one Positional list.
  */
-export function sqlValue(sequelize: Sequelize, v: unknown): string {
-  if (v == null) return 'NULL';
-  if (v instanceof Date) return sqlDate(v);
-  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
-  return sequelize.escape(v as string);
+export function rowPlaceholders(sequelize: Sequelize, count: number, width: number): string {
+  const rows: string[] = new Array(count);
+  if (isSqlite(sequelize)) {
+    const row = `(${new Array(width).fill('?').join(',')})`;
+    rows.fill(row);
+  } else
+    for (let r = 0; r < count; r++) {
+      const cells: string[] = new Array(width);
+      for (let c = 0; c < width; c++) cells[c] = `$${r * width + c + 1}`;
+      rows[r] = `(${cells.join(',')})`;
+    }
+  return rows.join(',');
 }
 
 /**

@@ -5,10 +5,12 @@ import YAML from 'yaml';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { AppError, type FieldError } from './errors.js';
+import { MESSAGES, controlCharacterPath, nonFinitePath } from '@vigia/contract/rules/validation';
 import {
   derefSchema,
   findPropertySchema,
   ruleMessage,
+  withValueRanges,
   type JsonSchema,
   type OpenApiDocument,
   type OpenApiOperation,
@@ -23,7 +25,9 @@ let cached: { text: string; doc: Contract } | null = null;
 export function loadContract(): { text: string; doc: Contract } {
   if (!cached) {
     const text = fs.readFileSync(CONTRACT_PATH, 'utf8');
-    cached = { text, doc: YAML.parse(text) as Contract };
+    // Every number held to its column's range (schema.ts withValueRanges): the validator and the
+    // error messages read the same bounds.
+    cached = { text, doc: withValueRanges(YAML.parse(text) as Contract) };
   }
   return cached;
 }
@@ -169,7 +173,38 @@ export function createContractValidator(doc: Contract): RequestHandler[] {
     validateResponses: false,
     validateSecurity: false,
     validateFormats: true,
+    // 'full': a date is checked against the calendar (2026-02-30 and 2026-02-29 are refused with 400);
+    // the default 'fast' mode checks only the digits' shape, and PostgreSQL then failed the statement.
+    ajvFormats: { mode: 'full' },
     ignoreUndocumented: false,
     ignorePaths: (p: string) => !p.startsWith('/api/v1/'),
   }) as unknown as RequestHandler[];
+}
+
+/**
+ * Values no column can hold are refused with the field's name (issue 18), after the contract
+ * validator has coerced query and path text (so the parameters are known by name):
+ * - text with control characters other than tab and newline: NUL cut SQLite statements, and
+ *   PostgreSQL cannot store it;
+ * - numbers that are not finite: `1e309` is valid JSON that reads as Infinity, and the validator's
+ *   `maximum` lets Infinity through.
+ */
+export const rejectUnsafeValues: RequestHandler = (req, _res, next) => {
+  const pathParams = (req as ValidatedRequest & { openapi?: { pathParams?: Record<string, unknown> } }).openapi?.pathParams ?? req.params;
+  const sources = [req.body, req.query, pathParams];
+  let segment: string | null;
+  try {
+    segment = controlCharacterPath(decodeURIComponent(req.path)) && 'path';
+  } catch {
+    segment = null;
+  }
+  const text = sources.reduce<string | null>((found, source) => found ?? controlCharacterPath(source), null) ?? segment;
+  if (text) return next(fieldError(text, MESSAGES.controlCharacters));
+  const number = sources.reduce<string | null>((found, source) => found ?? nonFinitePath(source), null);
+  if (number) return next(fieldError(number, MESSAGES.finiteNumber));
+  next();
+};
+
+function fieldError(field: string, message: string): AppError {
+  return new AppError(400, 'validation_error', `${message.slice(0, -1)} ('${field}').`, [{ field, message }]);
 }

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import type { Sequelize } from 'sequelize';
-import { execute, select, sqlValue } from '../../db/sql.js';
+import { execute, Positional, rowPlaceholders, select } from '../../db/sql.js';
 import { GroupCommit } from '../../db/group-commit.js';
 import { perDatabase } from '../../db/per-database.js';
 import { describeRequest, type AuditDraft } from './audit.rules.js';
@@ -114,8 +114,9 @@ const writerFor = perDatabase(
   (sequelize: Sequelize) =>
     new GroupCommit<AuditRow, void>(
       async (rows) => {
-        const values = rows.map((row) => `(${AUDIT_COLUMNS.map((c) => sqlValue(sequelize, row[c])).join(', ')})`);
-        await execute(sequelize, `INSERT INTO audit_events (${AUDIT_COLUMNS.join(', ')}) VALUES ${values.join(', ')}`, {});
+        const values = new Positional(rows.flatMap((row) => AUDIT_COLUMNS.map((c) => row[c])));
+        const placeholders = rowPlaceholders(sequelize, rows.length, AUDIT_COLUMNS.length);
+        await execute(sequelize, `INSERT INTO audit_events (${AUDIT_COLUMNS.join(', ')}) VALUES ${placeholders}`, values);
         return rows.map(() => undefined);
       },
       { maxSize: 200, spacingMs: AUDIT_SPACING_MS },

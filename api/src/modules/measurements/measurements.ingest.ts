@@ -2,7 +2,7 @@ import type { Sequelize } from 'sequelize';
 import type { JobRunner } from '../../jobs/queue.js';
 import { GroupCommit } from '../../db/group-commit.js';
 import { perDatabase } from '../../db/per-database.js';
-import { insertReturning, sqlDate, writeTransaction } from '../../db/sql.js';
+import { insertReturning, Positional, rowPlaceholders, writeTransaction } from '../../db/sql.js';
 import { AppError, conflict } from '../../http/errors.js';
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 import { parseReading, type ReadingInput } from '@vigia/contract/rules/vitals';
@@ -94,27 +94,43 @@ interface Prepared {
   req: IngestRequest;
   rows: Row[];
   now: Date;
-  /** The request's rows as SQL values, written when it arrives: the group's INSERT only joins them. */
-  values: string;
+  /** The request's rows as the INSERT's bound values (INSERT_WIDTH per row), made when it arrives: the group's INSERT only joins them. */
+  values: unknown[];
 }
 
 const INSERT_HEAD = `INSERT INTO measurements (client_id, patient_id, clinical_element, value, "when", status, comment, eraseble, source, created_by, device_id, reading_id, created_at) VALUES `;
 const INSERT_TAIL = ` ON CONFLICT DO NOTHING RETURNING id, patient_id, clinical_element, value, "when", reading_id`;
 
-function valuesSql(sequelize: Sequelize, req: IngestRequest, rows: Row[], now: Date): string {
-  const int = (v: number | null | undefined) => (v == null ? 'NULL' : String(Math.trunc(Number(v))));
-  const common = `,0,NULL,${sequelize.escape(true as unknown as string)},${sequelize.escape(req.source)},${int(req.createdBy)},${int(req.deviceId)},`;
-  const created = sqlDate(now);
-  // Numbers were validated by parseReading (finite, in range); only the reading id is free text.
-  return rows
-    .map(
-      (r) =>
-        `(${int(req.clientId)},${int(r.patient_id)},${int(r.clinical_element)},${Number(r.value)},${sqlDate(r.when)}${common}${r.reading_id == null ? 'NULL' : sequelize.escape(r.reading_id)},${created})`,
-    )
-    .join(',');
+const INSERT_WIDTH = 13;
+
+function valuesOf(req: IngestRequest, rows: Row[], now: Date): unknown[] {
+  const out: unknown[] = [];
+  for (const r of rows)
+    out.push(
+      req.clientId,
+      r.patient_id,
+      r.clinical_element,
+      r.value,
+      r.when,
+      0,
+      null,
+      true,
+      req.source,
+      req.createdBy ?? null,
+      req.deviceId ?? null,
+      r.reading_id ?? null,
+      now,
+    );
+  return out;
 }
 
-const insertSql = (group: Prepared[]) => INSERT_HEAD + group.map((p) => p.values).join(',') + INSERT_TAIL;
+function insertOf(sequelize: Sequelize, group: Prepared[]): { sql: string; values: Positional } {
+  const values = group.length === 1 ? group[0].values : group.flatMap((p) => p.values);
+  return {
+    sql: INSERT_HEAD + rowPlaceholders(sequelize, values.length / INSERT_WIDTH, INSERT_WIDTH) + INSERT_TAIL,
+    values: new Positional(values),
+  };
+}
 
 type InsertedRow = {
   id: number | string;
@@ -147,8 +163,9 @@ async function storeGroup(deps: IngestDeps, group: Prepared[]): Promise<IngestRe
     const planned = group.flatMap(({ req, rows }) =>
       rows.map((r) => ({ client_id: req.clientId, patient_id: r.patient_id, clinical_element: r.clinical_element, when: r.when })),
     );
+    const insert = insertOf(sequelize, group);
     const [inserted, loaded] = await Promise.all([
-      insertReturning<InsertedRow>(sequelize, insertSql(group), undefined, transaction),
+      insertReturning<InsertedRow>(sequelize, insert.sql, insert.values, transaction),
       loadMeasurementHooks(ctx, planned),
     ]);
     const returned = new Map<string, InsertedRow[]>();
@@ -204,5 +221,5 @@ export async function ingestReadings(deps: IngestDeps, req: IngestRequest): Prom
   for (const item of req.items) assertPatientCanSend(item.patient);
   const rows = validate(req, now);
   if (!rows.length) return { stored: [], duplicates: 0 };
-  return batcherFor(deps).submit({ req, rows, now, values: valuesSql(deps.sequelize, req, rows, now) });
+  return batcherFor(deps).submit({ req, rows, now, values: valuesOf(req, rows, now) });
 }
