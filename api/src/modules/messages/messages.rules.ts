@@ -116,7 +116,7 @@ export function nextStatus(current: string, incoming: string): string {
  * always Spanish, never an exception's or the provider's own text (P148). `retrying` adds that the
  * job will try again.
  */
-export type SendFailure = ChannelFailure | 'no_phone' | 'internal';
+type SendFailure = ChannelFailure | 'no_phone' | 'internal';
 export function sendFailureText(failure: SendFailure, httpStatus: number | null, retrying: boolean): string {
   const code = httpStatus ? ` (código ${httpStatus})` : '';
   const base: Record<SendFailure, string> = {
@@ -134,7 +134,7 @@ export function sendFailureText(failure: SendFailure, httpStatus: number | null,
 }
 
 /** Why a message the provider accepted was stored without its provider id (it stays sent, P148). */
-export type AcceptedNote = 'no_id' | 'id_conflict' | 'store_failed';
+type AcceptedNote = 'no_id' | 'id_conflict' | 'store_failed';
 export function acceptedNoteText(note: AcceptedNote, providerId: string | null): string {
   const why: Record<AcceptedNote, string> = {
     no_id: 'el proveedor no indicó su identificador',
