@@ -141,6 +141,50 @@ describe('assistant replies', () => {
   });
 });
 
+describe('conversation order (P148)', () => {
+  it('answers a message that arrives late, written before the welcome went out: its last user turn is that message', async () => {
+    const p = await patientWithPhone();
+    expect((await t.http.post(`/api/v1/patients/${p.id}/welcome`).set(bearer(org.tokens.admin))).status).toBe(200);
+    await t.jobs.runDue({ now: clock });
+    later(60_000);
+    // The phone stamped it six minutes ago, five before the welcome was sent; it reaches us now.
+    const written = String(Math.floor((clock.getTime() - 6 * 60_000) / 1000));
+    const s = signed(
+      SECRET,
+      inboundBody(p.waId, `wamid.late.${++seq}`, { timestamp: written, type: 'text', text: { body: 'Hola, me siento mareado' } }),
+    );
+    const res = await t.http
+      .post(`/api/v1/messaging/webhook/${org.clientId}`)
+      .set('content-type', 'application/json')
+      .set('x-hub-signature-256', s.signature)
+      .send(s.raw);
+    expect(res.body).toEqual({ received: 1, stored: 1 });
+    model.script.push({ content: 'Siéntese y cuénteme cómo está.' });
+    await t.jobs.runDue({ now: clock });
+    await t.jobs.runDue({ now: clock });
+
+    const req = model.requests.at(-1)!;
+    expect(req.messages.slice(1).map((m) => m.role)).toEqual(['assistant', 'user']);
+    expect(req.messages[1].content).toContain('le da la bienvenida');
+    expect(req.messages.at(-1)).toEqual({ role: 'user', content: 'Hola, me siento mareado' });
+    // The chat shows it as received: after the welcome, answered by the reply.
+    expect((await chat(p.id)).map((m: { reason: string }) => m.reason)).toEqual(['assistant', 'patient', 'welcome']);
+    const [incoming] = await select<{ id: number }>(
+      t.sequelize,
+      "SELECT id FROM messages WHERE patient_id = :p AND message_type = 'incoming'",
+      {
+        p: p.id,
+      },
+    );
+    const [reply] = await select<{ reply_to_id: number; body: string }>(
+      t.sequelize,
+      "SELECT reply_to_id, body FROM messages WHERE patient_id = :p AND reason = 'assistant'",
+      { p: p.id },
+    );
+    expect(reply).toEqual({ reply_to_id: incoming.id, body: 'Siéntese y cuénteme cómo está.' });
+  });
+});
+
 describe('assistant tools', () => {
   it('raises an AI alert (type 3) with the description', async () => {
     const p = await patientWithPhone();

@@ -1,4 +1,4 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, beforeEach } from 'vitest';
 import { select, execute, insertReturningId } from '../../api/src/db/sql';
 import { queueOutboundMessage } from '../../api/src/modules/messages/messages.outbox';
 import { retryDelayMs } from '../../api/src/jobs/jobs.rules';
@@ -229,14 +229,15 @@ describe('delivery failures', () => {
     await t.jobs.runDue({ now: clock });
     let m = (await page(id)).body.messages[0];
     expect(m).toMatchObject({ status: 'queued', load: true });
-    expect(m.error).toMatch(/503.*se reintentará/);
+    // Spanish, never the provider's own text ('Service Unavailable').
+    expect(m.error).toBe('El proveedor de mensajería no está disponible (código 503); se reintentará.');
     for (let attempt = 1; attempt < 6; attempt++) {
       later(retryDelayMs(attempt) + 1000);
       await t.jobs.runDue({ now: clock });
     }
     m = (await page(id)).body.messages[0];
     expect(m.status).toBe('failed');
-    expect(m.error).toMatch(/503/);
+    expect(m.error).toBe('El proveedor de mensajería no está disponible (código 503).');
     expect(provider.failNext).toEqual([]);
   });
 
@@ -260,7 +261,79 @@ describe('delivery failures', () => {
     expect(Number(a.status)).toBe(4);
     const [m] = (await page(id)).body.messages;
     expect(m).toMatchObject({ status: 'failed', reason: 'reminder' });
-    expect(m.error).toMatch(/400/);
+    expect(m.error).toBe('El proveedor de mensajería rechazó el mensaje (código 400).');
+  });
+});
+
+describe('a message the provider accepted (P148)', () => {
+  // Each test runs the jobs over half an hour of retries: a new client keeps its tokens valid.
+  let n = 0;
+  beforeEach(async () => {
+    org = await createOrg(t, `Clinica Envios ${'abc'[n++]}`);
+  });
+  const sentTexts = (to: string, text: string) => provider.sent.filter((s) => s.body.to === to && s.body.text?.body === text).length;
+  /** Runs the jobs over the whole retry window of a send (30 s, 1, 2, 4, 8 min back-off). */
+  async function runRetryWindow() {
+    for (let attempt = 1; attempt <= 6; attempt++) {
+      later(retryDelayMs(attempt) + 1000);
+      await t.jobs.runDue({ now: clock });
+    }
+  }
+  const write = (id: number, text: string) =>
+    t.http.post(`/api/v1/patients/${id}/messages`).set(bearer(org.tokens.enfermeria)).send({ text });
+
+  it('is sent once when the provider answers an id another message already has: it stays sent, with a Spanish note', async () => {
+    const id = await newPatient({ cellphone: '3041231234' });
+    provider.idsNext.push('wamid.reused', 'wamid.reused');
+    expect((await write(id, 'Primero')).status).toBe(201);
+    await t.jobs.runDue({ now: clock });
+    later(1000);
+    expect((await write(id, 'Segundo')).status).toBe(201);
+    await t.jobs.runDue({ now: clock });
+    await runRetryWindow();
+
+    expect(sentTexts('573041231234', 'Primero')).toBe(1);
+    expect(sentTexts('573041231234', 'Segundo')).toBe(1);
+    const [second, first] = (await page(id)).body.messages;
+    expect(first).toMatchObject({ custom_message: 'Primero', status: 'sent', error: null });
+    expect(second).toMatchObject({ custom_message: 'Segundo', status: 'sent', load: false });
+    expect(second.error).toBe(
+      'Enviado: el proveedor indicó el identificador wamid.reused, que ya tenía otro mensaje; los avisos de entrega y lectura de este mensaje no se podrán seguir.',
+    );
+    // The first message keeps the id and its receipts.
+    await post(org.clientId, statusBody('wamid.reused', 'read'));
+    const [after2, after1] = (await page(id)).body.messages;
+    expect([after1.status, after2.status]).toEqual(['read', 'sent']);
+    const [job] = await select<{ status: string }>(t.sequelize, 'SELECT status FROM jobs WHERE key = :key', {
+      key: `messaging.send:${second.id}`,
+    });
+    expect(job.status).toBe('done');
+  });
+
+  it('is sent once when the provider accepts it without saying its id', async () => {
+    const id = await newPatient({ cellphone: '3051231234' });
+    provider.idsNext.push(null);
+    await write(id, 'Sin identificador');
+    await t.jobs.runDue({ now: clock });
+    await runRetryWindow();
+    expect(sentTexts('573051231234', 'Sin identificador')).toBe(1);
+    const [m] = (await page(id)).body.messages;
+    expect(m).toMatchObject({ status: 'sent', load: false });
+    expect(m.error).toMatch(/^Enviado: el proveedor no indicó su identificador;/);
+  });
+
+  it('shows a failed delivery the provider reports in Spanish, with its code, not its English title', async () => {
+    const id = await newPatient({ cellphone: '3061231234' });
+    await write(id, 'No se entregará');
+    await t.jobs.runDue({ now: clock });
+    const [row] = await select<{ provider_id: string }>(t.sequelize, "SELECT provider_id FROM messages WHERE body = 'No se entregará'");
+    const body = statusBody(row.provider_id, 'failed');
+    (body.entry[0].changes[0].value.statuses[0] as Record<string, unknown>).errors = [
+      { code: 131026, title: 'Message undeliverable', message: 'Message undeliverable' },
+    ];
+    expect((await post(org.clientId, body)).status).toBe(200);
+    const [m] = (await page(id)).body.messages;
+    expect(m).toMatchObject({ status: 'failed', error: 'El proveedor de mensajería no pudo entregar el mensaje (código 131026).' });
   });
 });
 

@@ -39,13 +39,20 @@ export interface FakeProvider {
   sent: { body: SentMessage; authorization: string | undefined }[];
   /** Next answers to POST /messages, by status (empty = 200). */
   failNext: number[];
+  /** Ids for the next accepted messages, in order (null: a 200 that names no id); empty = a new id each time. */
+  idsNext: (string | null)[];
   /** Media the provider holds: id → bytes and mime. */
   media: Map<string, { bytes: Buffer; mime: string }>;
   close(): Promise<void>;
 }
 
 export async function startFakeProvider(): Promise<FakeProvider> {
-  const state = { sent: [] as FakeProvider['sent'], failNext: [] as number[], media: new Map<string, { bytes: Buffer; mime: string }>() };
+  const state = {
+    sent: [] as FakeProvider['sent'],
+    failNext: [] as number[],
+    idsNext: [] as (string | null)[],
+    media: new Map<string, { bytes: Buffer; mime: string }>(),
+  };
   let n = 0;
   let base = '';
   const { url, close } = await listen(async (req, res) => {
@@ -58,7 +65,8 @@ export async function startFakeProvider(): Promise<FakeProvider> {
         return;
       }
       state.sent.push({ body, authorization: req.headers.authorization });
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ messages: [{ id: `wamid.out.${++n}` }] }));
+      const id = state.idsNext.length ? state.idsNext.shift() : `wamid.out.${++n}`;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(id === null ? {} : { messages: [{ id }] }));
       return;
     }
     const fileMatch = path.match(/^\/files\/(.+)$/);

@@ -30,8 +30,11 @@ interface MediaFile {
 export interface MessagingChannel {
   /** 'local' keeps messages in the product; 'provider' talks to MESSAGING_URL. */
   readonly mode: 'local' | 'provider';
-  /** Sends and answers the provider's message id; throws when the provider refuses or is down. */
-  send(message: OutboundText): Promise<{ providerId: string }>;
+  /**
+   * Sends and answers the provider's message id; throws a ChannelError when the provider refuses or
+   * is down. Any 2xx answer is an accepted send: providerId is null when it did not say the id.
+   */
+  send(message: OutboundText): Promise<{ providerId: string | null }>;
   /** Downloads an inbound attachment by the provider's media id. */
   fetchMedia(mediaId: string): Promise<MediaFile>;
   /** True when `signature` (the X-Hub-Signature-256 header) signs `rawBody`. */
@@ -45,11 +48,18 @@ export interface MessagingConfig {
   fetchImpl?: typeof fetch;
 }
 
+/** Why the channel failed, which the chat shows in Spanish (messages.rules.ts sendFailureText). */
+export type ChannelFailure = 'unreachable' | 'timeout' | 'refused' | 'unavailable' | 'rate_limited' | 'not_configured' | 'bad_answer';
+
 export class ChannelError extends Error {
   constructor(
+    /** For the log and the job's last error only: it may carry the provider's own (English) text. */
     message: string,
     /** False when retrying cannot help (e.g. the provider rejects the number). */
     readonly retryable: boolean,
+    readonly failure: ChannelFailure,
+    /** The provider's HTTP status, when it answered one. */
+    readonly httpStatus: number | null = null,
   ) {
     super(message);
   }
@@ -75,7 +85,7 @@ export function createMessagingChannel(config: MessagingConfig): MessagingChanne
         return { providerId: `local-${crypto.randomUUID()}` };
       },
       async fetchMedia() {
-        throw new ChannelError('Sin proveedor de mensajería configurado', false);
+        throw new ChannelError('Sin proveedor de mensajería configurado', false, 'not_configured');
       },
       verifySignature: (raw, sig) => verify(config.webhookSecret, raw, sig),
     };
@@ -92,13 +102,24 @@ export function createMessagingChannel(config: MessagingConfig): MessagingChanne
         signal: AbortSignal.timeout(15_000),
       });
     } catch (err) {
-      throw new ChannelError(`El proveedor de mensajería no responde (${(err as Error).message})`, true);
+      const timeout = (err as Error).name === 'TimeoutError';
+      throw new ChannelError(
+        `El proveedor de mensajería no responde (${(err as Error).message})`,
+        true,
+        timeout ? 'timeout' : 'unreachable',
+      );
     }
     if (!res.ok) {
       const text = await res.text().catch(() => '');
       // 4xx other than 408/429 is the provider refusing this message: retrying will not help.
       const retryable = res.status >= 500 || res.status === 408 || res.status === 429;
-      throw new ChannelError(`El proveedor de mensajería respondió ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}`, retryable);
+      const failure = res.status === 429 ? 'rate_limited' : retryable ? 'unavailable' : 'refused';
+      throw new ChannelError(
+        `El proveedor de mensajería respondió ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}`,
+        retryable,
+        failure,
+        res.status,
+      );
     }
     return res;
   }
@@ -124,17 +145,18 @@ export function createMessagingChannel(config: MessagingConfig): MessagingChanne
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(payload),
       });
-      const data = (await res.json().catch(() => ({}))) as { messages?: { id?: string }[] };
+      // A 2xx answer is the provider accepting the message: sending it again would duplicate it,
+      // even when the answer does not say its id (DECISIONS P148).
+      const data = (await res.json().catch(() => ({}))) as { messages?: { id?: unknown }[] };
       const id = data.messages?.[0]?.id;
-      if (!id) throw new ChannelError('El proveedor de mensajería no devolvió el identificador del mensaje', true);
-      return { providerId: String(id) };
+      return { providerId: typeof id === 'string' && id ? id.slice(0, 120) : typeof id === 'number' ? String(id) : null };
     },
     async fetchMedia(mediaId) {
       const meta = (await (await call(`${base}/${encodeURIComponent(mediaId)}`, { method: 'GET' })).json()) as {
         url?: string;
         mime_type?: string;
       };
-      if (!meta.url) throw new ChannelError('El proveedor no devolvió la dirección del archivo', true);
+      if (!meta.url) throw new ChannelError('El proveedor no devolvió la dirección del archivo', true, 'bad_answer');
       const file = await call(meta.url, { method: 'GET' });
       return {
         bytes: Buffer.from(await file.arrayBuffer()),

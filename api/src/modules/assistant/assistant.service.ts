@@ -199,9 +199,11 @@ async function reply(deps: MessagingDeps, job: JobRow) {
   const now = deps.now();
   const { patient, sources } = await loadInstructionSources(deps.sequelize, message.client_id, message.patient_id, now);
   if (patient.status === 3) return;
+  // The conversation as Vigía received it, up to this message (P148): ids are given in arrival
+  // order, so the last turn is always the message being answered, whatever time the provider gave it.
   const history = await select<MessageRow>(
     deps.sequelize,
-    'SELECT * FROM messages WHERE client_id = :c AND patient_id = :p AND id <= :id ORDER BY created_at DESC, id DESC LIMIT :n',
+    'SELECT * FROM messages WHERE client_id = :c AND patient_id = :p AND id <= :id ORDER BY id DESC LIMIT :n',
     { c: message.client_id, p: message.patient_id, id: messageId, n: HISTORY },
   );
   const messages: ChatMessage[] = [{ role: 'system', content: composeInstructions(sources) }];

@@ -4,8 +4,19 @@ import type { Sequelize } from 'sequelize';
 import { ChannelError } from '../../adapters/messaging.js';
 import { execute, insertReturningId, select, sqlIn } from '../../db/sql.js';
 import type { JobRow } from '../../jobs/queue.js';
-import { ASSISTANT_REPLY_JOB, SEND_MAX_ATTEMPTS, SEND_MESSAGE_JOB } from './messages.outbox.js';
-import { attachmentFileName, attachmentKind, matchPatient, nextStatus, phoneCandidates, type InboundEvent } from './messages.rules.js';
+import { ASSISTANT_REPLY_JOB, SEND_MESSAGE_JOB } from './messages.outbox.js';
+import {
+  acceptedNoteText,
+  attachmentFileName,
+  attachmentKind,
+  deliveryFailureText,
+  matchPatient,
+  MEDIA_FAILURE_TEXT,
+  nextStatus,
+  phoneCandidates,
+  sendFailureText,
+  type InboundEvent,
+} from './messages.rules.js';
 import type { MessageRow, MessagingDeps } from './messages.service.js';
 import { ACTIVITY_STATUS, PENDING_ACTIVITY_STATUSES } from '@vigia/contract/rules/activities';
 
@@ -47,45 +58,94 @@ async function markMessageFailed(deps: MessagingDeps, messageId: number, error: 
   if (m?.activity_id) await failActivity(deps.sequelize, m.client_id, m.activity_id, deps.log);
 }
 
+/** A unique index refused the write (here: the provider's message id already belongs to another row). */
+const isUniqueConflict = (err: unknown) => (err as Error)?.name === 'SequelizeUniqueConstraintError';
+
+/**
+ * Records a send the provider accepted. From here on nothing throws: the job must finish, since
+ * a retry would send the message again (P148). A provider id already held by another message
+ * (the provider reused it) is not stored on this one: this row stays sent with a note, the other
+ * keeps the id and its delivery receipts. Any other failure to store is retried here, briefly.
+ */
+async function recordAccepted(deps: MessagingDeps, messageId: number, providerId: string | null) {
+  let note = acceptedNoteText('no_id', null);
+  if (providerId) {
+    try {
+      await execute(
+        deps.sequelize,
+        "UPDATE messages SET status = 'sent', provider_id = :providerId, error = NULL, attempts = attempts + 1, updated_at = :now WHERE id = :id AND status = 'queued'",
+        { providerId, now: deps.now(), id: messageId },
+      );
+      return;
+    } catch (err) {
+      const conflict = isUniqueConflict(err);
+      note = acceptedNoteText(conflict ? 'id_conflict' : 'store_failed', providerId);
+      deps.log(
+        conflict
+          ? `mensajería: el proveedor aceptó el mensaje ${messageId} con el identificador ${providerId}, que ya tenía otro mensaje`
+          : `mensajería: el proveedor aceptó el mensaje ${messageId} (${providerId}) y no se pudo guardar su identificador`,
+        conflict ? undefined : err,
+      );
+    }
+  }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await execute(
+        deps.sequelize,
+        "UPDATE messages SET status = 'sent', error = :note, attempts = attempts + 1, updated_at = :now WHERE id = :id AND status = 'queued'",
+        { note, now: deps.now(), id: messageId },
+      );
+      return;
+    } catch (err) {
+      if (attempt >= 3) {
+        // Left queued in the chat, but never sent again: the job ends normally.
+        deps.log(`mensajería: el proveedor aceptó el mensaje ${messageId} y no se pudo marcar como enviado`, err);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+    }
+  }
+}
+
 async function sendQueued(deps: MessagingDeps, job: JobRow) {
   const messageId = Number((job.payload as { message_id: number }).message_id);
   const [m] = await select<MessageRow>(deps.sequelize, 'SELECT * FROM messages WHERE id = :id', { id: messageId });
   // Already sent (or given up): a re-run of the job does nothing.
   if (!m || m.status !== 'queued') return;
   if (!m.phone) {
-    await markMessageFailed(deps, messageId, 'El paciente no tiene un número de celular válido.');
+    await markMessageFailed(deps, messageId, sendFailureText('no_phone', null, false));
     return;
   }
-  const now = deps.now();
+  let accepted: { providerId: string | null };
   try {
     const params = typeof m.elements === 'string' ? (JSON.parse(m.elements) as string[]) : ((m.elements as string[] | null) ?? []);
-    const { providerId } = await deps.channel.send({
+    accepted = await deps.channel.send({
       to: m.phone,
       kind: m.template ? 'template' : 'text',
       body: m.body ?? '',
       template: m.template,
       params,
     });
-    await execute(
-      deps.sequelize,
-      "UPDATE messages SET status = 'sent', provider_id = :providerId, error = NULL, attempts = attempts + 1, updated_at = :now WHERE id = :id AND status = 'queued'",
-      { providerId, now, id: messageId },
-    );
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    if (err instanceof ChannelError && !err.retryable) {
-      await markMessageFailed(deps, messageId, message);
-      return;
+    const channel = err instanceof ChannelError ? err : null;
+    if (!channel) deps.log(`mensajería: error al enviar el mensaje ${messageId}`, err);
+    const failure = channel?.failure ?? 'internal';
+    const status = channel?.httpStatus ?? null;
+    // A refusal is final; otherwise the job's back-off tries again until its last attempt.
+    const last = (channel != null && !channel.retryable) || job.attempts >= job.max_attempts;
+    if (last) {
+      await markMessageFailed(deps, messageId, sendFailureText(failure, status, false));
+      if (channel && !channel.retryable) return;
+    } else {
+      await execute(deps.sequelize, 'UPDATE messages SET error = :error, attempts = attempts + 1, updated_at = :now WHERE id = :id', {
+        error: sendFailureText(failure, status, true),
+        now: deps.now(),
+        id: messageId,
+      });
     }
-    // Shown on the message while it is retried; the job's back-off decides when.
-    const left = SEND_MAX_ATTEMPTS - job.attempts;
-    await execute(deps.sequelize, 'UPDATE messages SET error = :error, attempts = attempts + 1, updated_at = :now WHERE id = :id', {
-      error: `${message}${left > 0 ? ' (se reintentará)' : ''}`.slice(0, 1000),
-      now,
-      id: messageId,
-    });
     throw err;
   }
+  await recordAccepted(deps, messageId, accepted.providerId);
 }
 
 async function downloadMedia(deps: MessagingDeps, job: JobRow) {
@@ -116,13 +176,16 @@ async function downloadMedia(deps: MessagingDeps, job: JobRow) {
 export function registerMessagingJobs(deps: MessagingDeps) {
   deps.jobs.register(SEND_MESSAGE_JOB, {
     handler: (job) => sendQueued(deps, job),
-    onFailed: async (job, error) => markMessageFailed(deps, Number((job.payload as { message_id: number }).message_id), error),
+    // The handler marks the message failed with its reason on the last attempt; this covers a job
+    // that failed before reaching the channel. The job's error text is not shown: it may be English.
+    onFailed: async (job) =>
+      markMessageFailed(deps, Number((job.payload as { message_id: number }).message_id), sendFailureText('internal', null, false)),
   });
   deps.jobs.register(MEDIA_JOB, {
     handler: (job) => downloadMedia(deps, job),
-    onFailed: async (job, error) => {
+    onFailed: async (job) => {
       await execute(deps.sequelize, 'UPDATE messages SET error = :error WHERE id = :id', {
-        error: `No se pudo descargar el adjunto: ${error}`.slice(0, 1000),
+        error: MEDIA_FAILURE_TEXT,
         id: Number((job.payload as { message_id: number }).message_id),
       });
     },
@@ -164,7 +227,7 @@ export async function handleInbound(deps: MessagingDeps, clientId: number, event
         { pid: e.providerId, clientId },
       );
       if (!m) continue;
-      if (e.status === 'failed') await markMessageFailed(deps, Number(m.id), e.error ?? 'El proveedor no pudo entregar el mensaje.');
+      if (e.status === 'failed') await markMessageFailed(deps, Number(m.id), deliveryFailureText(e.errorCode));
       else {
         const status = nextStatus(m.status, e.status);
         if (status !== m.status)
@@ -185,7 +248,9 @@ export async function handleInbound(deps: MessagingDeps, clientId: number, event
     );
     const patient = matchPatient(e.from, candidates);
     const kind = e.kind === 'image' || e.kind === 'audio' ? (attachmentKind(e.mime ?? `${e.kind}/*`) ?? e.kind) : null;
-    const at = e.at && Math.abs(e.at.getTime() - now.getTime()) < 7 * 86400_000 ? e.at : now;
+    // The conversation is in the order Vigía received it (P148): a message that arrives late is
+    // stored at its arrival, after whatever was sent meanwhile, never back-dated to the provider's time.
+    const at = now;
     const body = e.kind === 'other' ? '[Mensaje de un tipo no soportado]' : e.text;
     let id: number;
     try {

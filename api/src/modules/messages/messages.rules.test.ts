@@ -8,6 +8,9 @@ import {
   attachmentKind,
   attachmentFileName,
   welcomeText,
+  sendFailureText,
+  acceptedNoteText,
+  deliveryFailureText,
 } from './messages.rules';
 
 describe('phones', () => {
@@ -51,22 +54,24 @@ describe('parseInbound', () => {
         ],
         statuses: [
           { id: 'x', status: 'delivered' },
-          { id: 'y', status: 'failed', errors: [{ title: 'Número no válido' }] },
+          { id: 'y', status: 'failed', errors: [{ code: 131026, title: 'Message undeliverable' }] },
+          { id: 'w', status: 'failed', errors: [{ code: 'x; DROP', title: 'Weird' }] },
           { id: 'z', status: 'weird' },
         ],
       }),
     );
     expect(
-      events.map((e) => (e.type === 'message' ? [e.providerId, e.kind, e.text, e.mediaId] : [e.providerId, e.status, e.error])),
+      events.map((e) => (e.type === 'message' ? [e.providerId, e.kind, e.text, e.mediaId] : [e.providerId, e.status, e.errorCode])),
     ).toEqual([
       ['a', 'text', 'hola', null],
       ['b', 'image', 'foto', 'm1'],
       ['c', 'audio', null, 'm2'],
       ['d', 'other', null, null],
       ['x', 'delivered', null],
-      ['y', 'failed', 'Número no válido'],
+      ['y', 'failed', '131026'],
+      ['w', 'failed', null],
     ]);
-    expect(events[0]).toMatchObject({ profileName: 'María', at: new Date(1700000000 * 1000) });
+    expect(events[0]).toMatchObject({ profileName: 'María' });
   });
   it.each([[null], [{}], [{ entry: 'x' }], [wrap({ messages: [{ id: 'a', from: 'no-es-numero', type: 'text' }] })]])(
     'ignores %j',
@@ -96,4 +101,24 @@ describe('status and attachments', () => {
   });
   it('greets by first name', () =>
     expect(welcomeText('MARÍA JOSÉ', 'Clínica Norte')).toMatch(/^Hola María, Clínica Norte le da la bienvenida/));
+});
+
+describe('failure texts (P148)', () => {
+  it.each([
+    ['unavailable', 503, true, 'El proveedor de mensajería no está disponible (código 503); se reintentará.'],
+    ['refused', 400, false, 'El proveedor de mensajería rechazó el mensaje (código 400).'],
+    ['rate_limited', 429, true, 'El proveedor de mensajería limitó los envíos por exceso de mensajes (código 429); se reintentará.'],
+    ['unreachable', null, true, 'No se pudo conectar con el proveedor de mensajería; se reintentará.'],
+    ['internal', null, false, 'No se pudo enviar el mensaje por un error interno.'],
+  ] as const)('%s %s retrying=%s', (failure, status, retrying, text) => expect(sendFailureText(failure, status, retrying)).toBe(text));
+  it('says a sent message keeps no provider id, and why', () => {
+    expect(acceptedNoteText('id_conflict', 'wamid.1')).toBe(
+      'Enviado: el proveedor indicó el identificador wamid.1, que ya tenía otro mensaje; los avisos de entrega y lectura de este mensaje no se podrán seguir.',
+    );
+    expect(acceptedNoteText('no_id', null)).toMatch(/^Enviado: el proveedor no indicó su identificador;/);
+  });
+  it('reports a failed delivery in Spanish, with the code only', () => {
+    expect(deliveryFailureText('131026')).toBe('El proveedor de mensajería no pudo entregar el mensaje (código 131026).');
+    expect(deliveryFailureText(null)).toBe('El proveedor de mensajería no pudo entregar el mensaje.');
+  });
 });

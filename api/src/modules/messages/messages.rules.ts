@@ -1,4 +1,5 @@
 /** Pure rules of the messaging channel: phone numbers, inbound payloads, message texts. */
+import type { ChannelFailure } from '../../adapters/messaging.js';
 
 /** The channel's id for a phone (WhatsApp `wa_id`): country prefix and number, digits only. */
 export function waId(prefix: string | null | undefined, cellphone: string | null | undefined): string | null {
@@ -33,7 +34,6 @@ export type InboundEvent =
       type: 'message';
       providerId: string;
       from: string;
-      at: Date | null;
       profileName: string | null;
       kind: 'text' | 'image' | 'audio' | 'other';
       text: string | null;
@@ -42,7 +42,8 @@ export type InboundEvent =
       filename: string | null;
       transcription: string | null;
     }
-  | { type: 'status'; providerId: string; status: 'sent' | 'delivered' | 'read' | 'failed'; error: string | null };
+  /** errorCode: the provider's numeric error code of a failed delivery, when it gave one. */
+  | { type: 'status'; providerId: string; status: 'sent' | 'delivered' | 'read' | 'failed'; errorCode: string | null };
 
 const STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
 const isStatus = (v: unknown): v is (typeof STATUSES)[number] => (STATUSES as readonly unknown[]).includes(v);
@@ -52,14 +53,13 @@ type WaMedia = { id?: unknown; mime_type?: unknown; filename?: unknown; caption?
 type WaMessage = {
   id?: unknown;
   from?: unknown;
-  timestamp?: unknown;
   type?: unknown;
   text?: { body?: unknown };
   image?: WaMedia;
   audio?: WaMedia;
 };
 type WaContact = { wa_id?: unknown; profile?: { name?: unknown } };
-type WaStatus = { id?: unknown; status?: unknown; errors?: unknown };
+type WaStatus = { id?: unknown; status?: unknown; errors?: { code?: unknown }[] };
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length ? v : typeof v === 'number' ? String(v) : null);
 
 /** Flattens a WhatsApp-style webhook body into events; anything unrecognised is skipped. */
@@ -76,14 +76,12 @@ export function parseInbound(body: unknown): InboundEvent[] {
         const from = str(m?.from);
         if (!providerId || !from || !/^\+?\d{7,15}$/.test(from)) continue;
         const contact = contacts.find((c) => str(c?.wa_id) === from) ?? contacts[0];
-        const ts = Number(m.timestamp);
         const kind = m.type === 'text' || m.type === 'image' || m.type === 'audio' ? m.type : 'other';
         const media = kind === 'image' ? m.image : kind === 'audio' ? m.audio : null;
         events.push({
           type: 'message',
           providerId: providerId.slice(0, 120),
           from: from.replace(/\D/g, ''),
-          at: Number.isFinite(ts) && ts > 0 ? new Date(ts * 1000) : null,
           profileName: str(contact?.profile?.name)?.slice(0, 120) ?? null,
           kind,
           text: (kind === 'text' ? str(m.text?.body) : str(media?.caption))?.slice(0, 4096) ?? null,
@@ -97,13 +95,9 @@ export function parseInbound(body: unknown): InboundEvent[] {
         const providerId = str(s?.id);
         const status = s?.status;
         if (!providerId || !isStatus(status)) continue;
-        const err = Array.isArray(s.errors) ? s.errors[0] : null;
-        events.push({
-          type: 'status',
-          providerId,
-          status,
-          error: err ? (str(err.title) ?? str(err.message) ?? 'Error del proveedor') : null,
-        });
+        // Only the code is kept: the provider's title and message are in English (P148).
+        const code = Array.isArray(s.errors) ? str(s.errors[0]?.code) : null;
+        events.push({ type: 'status', providerId, status, errorCode: code && /^\d{1,10}$/.test(code) ? code : null });
       }
     }
   }
@@ -116,6 +110,47 @@ export function nextStatus(current: string, incoming: string): string {
   if (current === 'failed') return current;
   return (RANK[incoming] ?? -1) > (RANK[current] ?? -1) ? incoming : current;
 }
+
+/**
+ * What the chat shows (ChatMessage.error) when a message could not be sent, by kind of failure:
+ * always Spanish, never an exception's or the provider's own text (P148). `retrying` adds that the
+ * job will try again.
+ */
+type SendFailure = ChannelFailure | 'no_phone' | 'internal';
+export function sendFailureText(failure: SendFailure, httpStatus: number | null, retrying: boolean): string {
+  const code = httpStatus ? ` (código ${httpStatus})` : '';
+  const base: Record<SendFailure, string> = {
+    no_phone: 'El paciente no tiene un número de celular válido',
+    unreachable: 'No se pudo conectar con el proveedor de mensajería',
+    timeout: 'El proveedor de mensajería no respondió a tiempo',
+    refused: `El proveedor de mensajería rechazó el mensaje${code}`,
+    unavailable: `El proveedor de mensajería no está disponible${code}`,
+    rate_limited: `El proveedor de mensajería limitó los envíos por exceso de mensajes${code}`,
+    not_configured: 'No hay un proveedor de mensajería configurado',
+    bad_answer: 'El proveedor de mensajería dio una respuesta no válida',
+    internal: 'No se pudo enviar el mensaje por un error interno',
+  };
+  return `${base[failure]}${retrying ? '; se reintentará.' : '.'}`;
+}
+
+/** Why a message the provider accepted was stored without its provider id (it stays sent, P148). */
+type AcceptedNote = 'no_id' | 'id_conflict' | 'store_failed';
+export function acceptedNoteText(note: AcceptedNote, providerId: string | null): string {
+  const why: Record<AcceptedNote, string> = {
+    no_id: 'el proveedor no indicó su identificador',
+    id_conflict: `el proveedor indicó el identificador ${providerId ?? ''}, que ya tenía otro mensaje`,
+    store_failed: 'no se pudo guardar el identificador que indicó el proveedor',
+  };
+  return `Enviado: ${why[note]}; los avisos de entrega y lectura de este mensaje no se podrán seguir.`;
+}
+
+/** A delivery the provider reported failed (status callback), with its error code if it gave one. */
+export function deliveryFailureText(errorCode: string | null): string {
+  return `El proveedor de mensajería no pudo entregar el mensaje${errorCode ? ` (código ${errorCode})` : ''}.`;
+}
+
+/** An inbound attachment that could not be fetched from the provider. */
+export const MEDIA_FAILURE_TEXT = 'No se pudo descargar el adjunto desde el proveedor de mensajería.';
 
 /** The welcome template's text as shown in the chat (the provider renders its own copy). */
 export function welcomeText(firstName: string, clientName: string): string {
