@@ -118,7 +118,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Tipos de documento de un país con su expresión de validación */
+        /**
+         * Tipos de documento de un país con su expresión de validación
+         * @description Solo personal; un token de paciente recibe 401.
+         */
         get: operations["listIdTypesFull"];
         put?: never;
         post?: never;
@@ -135,7 +138,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Listado simple (clave → etiqueta) */
+        /**
+         * Listado simple (clave → etiqueta)
+         * @description Solo personal; un token de paciente recibe 401 (`tags` son las etiquetas internas del cliente).
+         */
         get: operations["getListing"];
         put?: never;
         post?: never;
@@ -288,7 +294,11 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Ficha del paciente (personal) o datos propios (token de paciente) */
+        /**
+         * Ficha del paciente (personal) o datos propios (token de paciente)
+         * @description Con token de paciente solo su propia ficha, sin lo que el portal no muestra: `tags` y `tag_ids`
+         *     vacíos, `active_alerts_count` null, `permissions` todo en falso y `portal_locked_until` null.
+         */
         get: operations["getPatient"];
         /** Actualiza parte de la ficha (cuerpo parcial) */
         put: operations["updatePatient"];
@@ -1003,7 +1013,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Catálogo de medicamentos (búsqueda por nombre) */
+        /**
+         * Catálogo de medicamentos (búsqueda por nombre)
+         * @description Solo personal; un token de paciente recibe 401.
+         */
         get: operations["listMedicines"];
         put?: never;
         post?: never;
@@ -1022,7 +1035,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Detalle de un medicamento */
+        /**
+         * Detalle de un medicamento
+         * @description Solo personal; un token de paciente recibe 401.
+         */
         get: operations["getMedicine"];
         put?: never;
         post?: never;
@@ -1081,7 +1097,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Reglas de alarma asignadas al paciente */
+        /**
+         * Reglas de alarma asignadas al paciente
+         * @description Personal, o el token del propio paciente (las bandas de las gráficas del portal).
+         */
         get: operations["listPatientAlarms"];
         put?: never;
         post?: never;
@@ -1100,7 +1119,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Alertas del paciente, las más recientes primero */
+        /**
+         * Alertas del paciente, las más recientes primero
+         * @description Solo personal; un token de paciente recibe 401 (el portal no muestra alertas).
+         */
         get: operations["listPatientAlerts"];
         put?: never;
         post?: never;
@@ -1120,7 +1142,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Detalle de la alerta con su medición, las mediciones posteriores, entradas y contacto */
+        /**
+         * Detalle de la alerta con su medición, las mediciones posteriores, entradas y contacto
+         * @description Solo personal; un token de paciente recibe 401 (las entradas son notas del equipo con el nombre de su autor).
+         */
         get: operations["getPatientAlert"];
         /** Cierra la alerta (con la entrada final en la misma operación, si se envía) */
         put: operations["closePatientAlert"];
@@ -2049,7 +2074,8 @@ export interface components {
             email: string | null;
             tags: components["schemas"]["TagRef"][];
             tag_ids: number[];
-            active_alerts_count: number;
+            /** @description Alertas abiertas; null con token de paciente */
+            active_alerts_count: number | null;
             gateway: boolean;
             card_id: string | null;
             multipatient_card_id: string | null;
