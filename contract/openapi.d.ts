@@ -437,7 +437,11 @@ export interface paths {
         /** Dispositivos (pasarelas) del cliente (solo administrador) */
         get: operations["listDevices"];
         put?: never;
-        /** Registra un dispositivo; su secreto se muestra solo en esta respuesta */
+        /**
+         * Registra un dispositivo; su secreto se muestra solo en esta respuesta
+         * @description El número de tarjeta es único dentro del cliente (409 si el cliente ya lo tiene); otro cliente
+         *     puede usar el mismo número sin que esta respuesta lo revele.
+         */
         post: operations["registerDevice"];
         delete?: never;
         options?: never;
@@ -498,7 +502,9 @@ export interface paths {
          * Recibe lecturas de un dispositivo (una o un lote), autenticado por el secreto del dispositivo
          * @description La tarjeta identifica al paciente (`card_id` del paciente) o, en una tarjeta multipaciente,
          *     cada lectura indica `patient_nid`. Con `reading_id` un lote reintentado se guarda una sola vez
-         *     (`duplicates` cuenta las lecturas ya recibidas). Tarjeta desconocida o secreto erróneo: 401.
+         *     (`duplicates` cuenta las lecturas ya recibidas). Si varios clientes usan el mismo número de
+         *     tarjeta, el secreto decide a qué dispositivo (y cliente) van las lecturas. Tarjeta desconocida o
+         *     secreto erróneo: 401, con la misma respuesta.
          */
         post: operations["receiveDeviceReadings"];
         delete?: never;
