@@ -118,7 +118,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Tipos de documento de un país con su expresión de validación */
+        /**
+         * Tipos de documento de un país con su expresión de validación
+         * @description Solo personal; un token de paciente recibe 401.
+         */
         get: operations["listIdTypesFull"];
         put?: never;
         post?: never;
@@ -135,7 +138,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Listado simple (clave → etiqueta) */
+        /**
+         * Listado simple (clave → etiqueta)
+         * @description Solo personal; un token de paciente recibe 401 (`tags` son las etiquetas internas del cliente).
+         */
         get: operations["getListing"];
         put?: never;
         post?: never;
@@ -288,7 +294,11 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Ficha del paciente (personal) o datos propios (token de paciente) */
+        /**
+         * Ficha del paciente (personal) o datos propios (token de paciente)
+         * @description Con token de paciente solo su propia ficha, sin lo que el portal no muestra: `tags` y `tag_ids`
+         *     vacíos, `active_alerts_count` null, `permissions` todo en falso y `portal_locked_until` null.
+         */
         get: operations["getPatient"];
         /** Actualiza parte de la ficha (cuerpo parcial) */
         put: operations["updatePatient"];
@@ -427,7 +437,11 @@ export interface paths {
         /** Dispositivos (pasarelas) del cliente (solo administrador) */
         get: operations["listDevices"];
         put?: never;
-        /** Registra un dispositivo; su secreto se muestra solo en esta respuesta */
+        /**
+         * Registra un dispositivo; su secreto se muestra solo en esta respuesta
+         * @description El número de tarjeta es único dentro del cliente (409 si el cliente ya lo tiene); otro cliente
+         *     puede usar el mismo número sin que esta respuesta lo revele.
+         */
         post: operations["registerDevice"];
         delete?: never;
         options?: never;
@@ -488,7 +502,9 @@ export interface paths {
          * Recibe lecturas de un dispositivo (una o un lote), autenticado por el secreto del dispositivo
          * @description La tarjeta identifica al paciente (`card_id` del paciente) o, en una tarjeta multipaciente,
          *     cada lectura indica `patient_nid`. Con `reading_id` un lote reintentado se guarda una sola vez
-         *     (`duplicates` cuenta las lecturas ya recibidas). Tarjeta desconocida o secreto erróneo: 401.
+         *     (`duplicates` cuenta las lecturas ya recibidas). Si varios clientes usan el mismo número de
+         *     tarjeta, el secreto decide a qué dispositivo (y cliente) van las lecturas. Tarjeta desconocida o
+         *     secreto erróneo: 401, con la misma respuesta.
          */
         post: operations["receiveDeviceReadings"];
         delete?: never;
@@ -1003,7 +1019,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Catálogo de medicamentos (búsqueda por nombre) */
+        /**
+         * Catálogo de medicamentos (búsqueda por nombre)
+         * @description Solo personal; un token de paciente recibe 401.
+         */
         get: operations["listMedicines"];
         put?: never;
         post?: never;
@@ -1022,7 +1041,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Detalle de un medicamento */
+        /**
+         * Detalle de un medicamento
+         * @description Solo personal; un token de paciente recibe 401.
+         */
         get: operations["getMedicine"];
         put?: never;
         post?: never;
@@ -1081,7 +1103,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Reglas de alarma asignadas al paciente */
+        /**
+         * Reglas de alarma asignadas al paciente
+         * @description Personal, o el token del propio paciente (las bandas de las gráficas del portal).
+         */
         get: operations["listPatientAlarms"];
         put?: never;
         post?: never;
@@ -1100,7 +1125,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Alertas del paciente, las más recientes primero */
+        /**
+         * Alertas del paciente, las más recientes primero
+         * @description Solo personal; un token de paciente recibe 401 (el portal no muestra alertas).
+         */
         get: operations["listPatientAlerts"];
         put?: never;
         post?: never;
@@ -1120,7 +1148,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Detalle de la alerta con su medición, las mediciones posteriores, entradas y contacto */
+        /**
+         * Detalle de la alerta con su medición, las mediciones posteriores, entradas y contacto
+         * @description Solo personal; un token de paciente recibe 401 (las entradas son notas del equipo con el nombre de su autor).
+         */
         get: operations["getPatientAlert"];
         /** Cierra la alerta (con la entrada final en la misma operación, si se envía) */
         put: operations["closePatientAlert"];
@@ -2049,7 +2080,8 @@ export interface components {
             email: string | null;
             tags: components["schemas"]["TagRef"][];
             tag_ids: number[];
-            active_alerts_count: number;
+            /** @description Alertas abiertas; null con token de paciente */
+            active_alerts_count: number | null;
             gateway: boolean;
             card_id: string | null;
             multipatient_card_id: string | null;

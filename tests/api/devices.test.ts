@@ -225,3 +225,85 @@ describe('multi-patient card: each reading names its patient by document', () =>
     expect(foreign.body).toMatchObject({ field: 'readings.0.patient_nid', message: 'El paciente no está asociado a esta tarjeta.' });
   });
 });
+
+describe('card numbers are unique per client (P147)', () => {
+  const card = 'GW-SHARED';
+  const devicesOf = async (org: Org) => (await t.http.get('/api/v1/devices').set(bearer(org.tokens.admin))).body as Array<{ id: number }>;
+  const rowsOf = (patientId: number) =>
+    select<{ device_id: number; client_id: number; value: number }>(
+      t.sequelize,
+      'SELECT device_id, client_id, value FROM measurements WHERE patient_id = :p ORDER BY id',
+      { p: patientId },
+    );
+  let inA: number;
+  let inB: number;
+  let devA: { id: number; secret: string };
+  let devB: { id: number; secret: string };
+  beforeAll(async () => {
+    inA = await newPatient(a, '1090000001', { card_id: card });
+    inB = await newPatient(b, '1090000002', { card_id: card });
+  });
+
+  it("registers a number another client uses, and the answer says nothing of the other client's device", async () => {
+    const first = await register({ card_id: card, name: 'Pasarela A' });
+    expect(first.status).toBe(201);
+    devA = first.body;
+    // The first device has been seen: nothing of it may show in the second client's answer.
+    expect((await readings(card, devA.secret, { clinical_element: 1, value: 61 })).status).toBe(201);
+    const second = await register({ card_id: card }, b.tokens.admin);
+    expect(second.status, JSON.stringify(second.body)).toBe(201);
+    devB = second.body;
+    expect(second.body).toEqual({
+      id: expect.any(Number),
+      card_id: card,
+      multipatient: false,
+      name: null,
+      secret_rotated_at: clock.toISOString(),
+      last_seen_at: null,
+      created_at: clock.toISOString(),
+      secret: expect.stringMatching(/^vgd_[\w-]{43}$/),
+    });
+    expect(devB.id).not.toBe(devA.id);
+    expect(devB.secret).not.toBe(devA.secret);
+  });
+
+  it("sends each device's readings to its own client's patient", async () => {
+    expect((await readings(card, devB.secret, { clinical_element: 1, value: 62 })).status).toBe(201);
+    expect((await readings(card, devA.secret, { clinical_element: 1, value: 63 })).status).toBe(201);
+    expect(await rowsOf(inA)).toEqual([
+      { device_id: devA.id, client_id: a.clientId, value: 61 },
+      { device_id: devA.id, client_id: a.clientId, value: 63 },
+    ]);
+    expect(await rowsOf(inB)).toEqual([{ device_id: devB.id, client_id: b.clientId, value: 62 }]);
+  });
+
+  it('answers the shared number with a wrong secret like an unknown card', async () => {
+    const wrong = await readings(card, `${devA.secret.slice(0, -1)}x`, { clinical_element: 1, value: 70 });
+    const unknown = await readings('GW-NADIE', devA.secret, { clinical_element: 1, value: 70 });
+    for (const res of [wrong, unknown]) {
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ code: 'unauthorized', message: 'Dispositivo no autorizado.' });
+    }
+    expect((await rowsOf(inA)).length + (await rowsOf(inB)).length).toBe(3);
+  });
+
+  it("lists each client's own device only", async () => {
+    const listA = await devicesOf(a);
+    const listB = await devicesOf(b);
+    expect(listA.map((d) => d.id)).toContain(devA.id);
+    expect(listA.map((d) => d.id)).not.toContain(devB.id);
+    expect(listB).toEqual([expect.objectContaining({ id: devB.id, card_id: card, last_seen_at: clock.toISOString() })]);
+  });
+
+  it('answers a conflict only within one client, and a rotation in one client leaves the other alone', async () => {
+    for (const org of [a, b]) {
+      const again = await register({ card_id: card }, org.tokens.admin);
+      expect(again.status).toBe(409);
+      expect(again.body).toMatchObject({ field: 'card_id', message: 'Ya existe un dispositivo con ese número de tarjeta.' });
+    }
+    expect((await t.http.post(`/api/v1/devices/${devB.id}/secret`).set(bearer(b.tokens.admin))).status).toBe(200);
+    expect((await readings(card, devB.secret, { clinical_element: 1, value: 64 })).status).toBe(401);
+    expect((await readings(card, devA.secret, { clinical_element: 1, value: 65 })).status).toBe(201);
+    expect((await t.http.delete(`/api/v1/devices/${devA.id}`).set(bearer(b.tokens.admin))).status).toBe(404);
+  });
+});

@@ -144,6 +144,19 @@ const REFUSED_WHEN_INACTIVE = new Set([
   'POST /patients/{id}/activities/{activityId}/confirm',
 ]);
 
+/**
+ * What a patient (portal) token may read (03 §2, P146): the portal's own calls and nothing else. Every
+ * other read of the contract answers it 401, as staff-only calls do; alerts, staff notes and staff
+ * names, catalogues and the client's tags never reach it.
+ */
+const PORTAL_READS = new Set([
+  'GET /patients/{id}',
+  'GET /patients/{id}/measurements',
+  'GET /patients/{id}/show_pdf',
+  'GET /patients/{id}/alarms',
+]);
+const staffReads = operations.filter((o) => o.method === 'get' && !isPublic(o));
+
 /** Session endpoints are not writes on a resource: logout is covered by tokens.test.ts. */
 const NOT_A_RESOURCE = new Set(['DELETE /sessions']);
 
@@ -226,6 +239,47 @@ function call(o: Operation, ids: Ids, token: string, body?: object) {
   const req = requestFor(t, o.method, urlOf(o, ids)).set(bearer(token));
   return payload !== undefined ? req.send(payload) : req;
 }
+
+// Before the role matrix, whose writes change the patient's tags and alerts.
+describe('portal token reach (P146)', () => {
+  /** Required query values (the contract checks them before the session) and path parameters the write fixtures do not hold. */
+  const QUERY: Record<string, string> = {
+    'GET /listings/id_types_full': '?country_id=26',
+    'GET /search': '?type=cities',
+    'GET /reports/client_measurements': '?hours=24',
+  };
+  const readUrl = (o: Operation) =>
+    urlOf({ ...o, path: o.path.replace('{list_name}', 'tags').replace('{code}', '0001') }, { ...active, medicineId: 1 }) +
+    (QUERY[o.name] ?? '');
+
+  it('has the portal reads in the contract', () => {
+    expect([...PORTAL_READS].filter((n) => !staffReads.some((o) => o.name === n))).toEqual([]);
+  });
+
+  it.each(staffReads.map((o) => [o.name, o] as const))('%s answers a patient token as the portal needs', async (_n, o) => {
+    const res = await t.http.get(readUrl(o)).set(bearer(portalToken));
+    figures.calls++;
+    if (PORTAL_READS.has(o.name)) {
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      figures.allowedOk++;
+    } else {
+      expect(res.status, `patient token: ${JSON.stringify(res.body)}`).toBe(401);
+      expect(res.body).toEqual({ code: 'unauthorized', message: 'Su sesión no es válida o ha expirado. Inicie sesión de nuevo.' });
+      figures.refused401++;
+    }
+  });
+
+  it("gives the patient its own record without the staff's tags or alert count", async () => {
+    const url = `/api/v1/patients/${active.patients}`;
+    const staff = (await t.http.get(url).set(bearer(org.tokens.admin))).body;
+    expect(staff.tags.map((g: { id: number }) => g.id)).toContain(client.tags);
+    expect(staff.active_alerts_count).toBeGreaterThan(0);
+    const own = await t.http.get(url).set(bearer(portalToken));
+    expect(own.status).toBe(200);
+    expect(own.body).toMatchObject({ id: active.patients, nid: staff.nid, tags: [], tag_ids: [], active_alerts_count: null });
+    expect(Object.values(own.body.permissions)).not.toContain(true);
+  });
+});
 
 describe('role matrix', () => {
   it('has a row for every staff write of the contract, and no row for an operation that is gone', () => {

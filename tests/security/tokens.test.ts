@@ -134,6 +134,9 @@ describe('stale and misplaced tokens', () => {
       ['post', '/api/v1/tags'],
       ['put', `/api/v1/patients/${patientId}`],
       ['get', '/api/v1/sms_outbox'],
+      // Its own alerts too: the portal shows none, and their entries are staff notes (P146).
+      ['get', `/api/v1/patients/${patientId}/alerts`],
+      ['get', `/api/v1/patients/${patientId}/alerts/1`],
     ] as const) {
       // Valid bodies, so the refusal is about the session and not about the input.
       const body =

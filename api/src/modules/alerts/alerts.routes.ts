@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { principalOf, requireStaff, staffOf } from '../../http/auth.js';
+import { requireStaff, staffOf } from '../../http/auth.js';
 import { sendList } from '../../http/list-params.js';
 import { route, type OperationHandler } from '../../http/operations.js';
 import { readIntParam } from '../../http/params.js';
@@ -29,11 +29,12 @@ function filtersOf(q: QueryParams<'listPatientAlerts'> | QueryParams<'listClient
 
 export function alertsRouter(deps: alerts.AlertDeps): Router {
   const r = Router();
-  route(r, 'listPatientAlerts', [], async (req, res) => {
+  // Staff only (P146): a patient token gets 401 like on every other staff call; the portal shows no alerts.
+  route(r, 'listPatientAlerts', [requireStaff()], async (req, res) => {
     const { offset, limit } = pageWindow(req.query, 10);
     const { rows, total } = await alerts.listPatientAlerts(
       deps,
-      principalOf(req),
+      staffOf(req),
       readIntParam(req, 'id'),
       filtersOf(req.query),
       offset,
@@ -41,8 +42,8 @@ export function alertsRouter(deps: alerts.AlertDeps): Router {
     );
     sendList(res, rows, total);
   });
-  route(r, 'getPatientAlert', [], async (req, res) => {
-    res.json(await alerts.getPatientAlert(deps, principalOf(req), readIntParam(req, 'id'), readIntParam(req, 'alertId')));
+  route(r, 'getPatientAlert', [requireStaff()], async (req, res) => {
+    res.json(await alerts.getPatientAlert(deps, staffOf(req), readIntParam(req, 'id'), readIntParam(req, 'alertId')));
   });
   const close: OperationHandler<'closePatientAlert'> = async (req, res) => {
     res.json(await alerts.closeAlert(deps, staffOf(req), readIntParam(req, 'id'), readIntParam(req, 'alertId'), req.body));

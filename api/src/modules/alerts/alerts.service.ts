@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { execute, insertReturningId, select } from '../../db/sql.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
-import type { Principal, StaffPrincipal } from '../../http/auth.js';
+import type { StaffPrincipal } from '../../http/auth.js';
 import { can, PATIENT_STATUS } from '@vigia/contract/rules/access';
 import type { Catalogues } from '../catalogues/catalogues.service.js';
 import { findPatient } from '../patients/patients.service.js';
@@ -213,21 +213,15 @@ async function page(
   return { rows: await toDtos(sequelize, rows), total: n };
 }
 
-/** A patient's token reaches only its own alerts; staff reach their client's patients (D14). */
-async function reachPatient(principal: Principal, patientId: number) {
-  if (principal.kind === 'patient' && principal.patientId !== patientId) throw notFound('El paciente no existe.');
-  return findPatient(principal.clientId, patientId);
-}
-
 export async function listPatientAlerts(
   deps: AlertDeps,
-  principal: Principal,
+  principal: StaffPrincipal,
   patientId: number,
   filters: AlertFilters,
   offset: number,
   limit: number,
 ) {
-  await reachPatient(principal, patientId);
+  await findPatient(principal.clientId, patientId);
   const where = ['al.patient_id = :patientId', 'al.client_id = :clientId'];
   const params: Record<string, unknown> = { patientId, clientId: principal.clientId };
   filterClauses(filters, where, params);
@@ -282,8 +276,14 @@ async function findAlertRow(sequelize: Sequelize, clientId: number, patientId: n
   return row;
 }
 
-export async function getPatientAlert(deps: AlertDeps, principal: Principal, patientId: number, alertId: number): Promise<AlertDetail> {
-  const p = await reachPatient(principal, patientId);
+/** Staff only (P146): the detail carries staff notes and names, which the portal never shows. */
+export async function getPatientAlert(
+  deps: AlertDeps,
+  principal: StaffPrincipal,
+  patientId: number,
+  alertId: number,
+): Promise<AlertDetail> {
+  const p = await findPatient(principal.clientId, patientId);
   const row = await findAlertRow(deps.sequelize, principal.clientId, patientId, alertId);
   const [dto] = await toDtos(deps.sequelize, [row]);
   const later = await select<{ id: number; value: number; when: string; clinical_element: number }>(

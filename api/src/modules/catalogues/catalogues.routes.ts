@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Sequelize } from 'sequelize';
 import { select } from '../../db/sql.js';
-import { principalOf, requireStaff, staffOf } from '../../http/auth.js';
+import { requireStaff, staffOf } from '../../http/auth.js';
 import { badRequest } from '../../http/errors.js';
 import { route } from '../../http/operations.js';
 import type { Catalogues } from './catalogues.service.js';
@@ -10,8 +10,8 @@ import type { components } from '@vigia/contract/openapi';
 
 export function cataloguesRouter(sequelize: Sequelize, catalogues: Catalogues): Router {
   const r = Router();
-  route(r, 'listIdTypesFull', [], async (req, res) => {
-    principalOf(req);
+  // Staff only (P146): the portal reads no catalogue, and a patient token reaches only what the portal shows.
+  route(r, 'listIdTypesFull', [requireStaff()], async (req, res) => {
     const countryId = req.query.country_id;
     res.json({
       data: catalogues
@@ -19,14 +19,13 @@ export function cataloguesRouter(sequelize: Sequelize, catalogues: Catalogues): 
         .map(({ id, code, name, country_id, validation_regex }) => ({ id, code, name, country_id, validation_regex })),
     });
   });
-  route(r, 'getListing', [], async (req, res) => {
-    principalOf(req);
+  route(r, 'getListing', [requireStaff()], async (req, res) => {
     // Path parameters arrive as text; the contract validator has already refused a name that is not a ListName.
     const name = req.params.list_name as components['schemas']['ListName'];
     const countryId = req.query.country_id || undefined;
     if (name === 'tags') {
       const rows = await select<{ id: number; name: string }>(sequelize, 'SELECT id, name FROM tags WHERE client_id = :c ORDER BY name', {
-        c: principalOf(req).clientId,
+        c: staffOf(req).clientId,
       });
       return res.json({ data: Object.fromEntries(rows.map((t) => [String(t.id), t.name])) });
     }

@@ -58,8 +58,14 @@ export async function registerDevice(sequelize: Sequelize, clientId: number, now
     });
     if (!c?.multipatient) throw badRequest('multipatient', 'El cliente no tiene habilitada la tarjeta multipaciente.');
   }
-  const [taken] = await select<{ id: number }>(sequelize, 'SELECT id FROM devices WHERE card_id = :card', { card: cardId });
-  if (taken) throw conflict('Ya existe un dispositivo con ese número de tarjeta.', 'card_id');
+  // Card numbers are unique per client (P147): another client's device with the same number is
+  // neither a conflict nor visible here.
+  const taken = () => conflict('Ya existe un dispositivo con ese número de tarjeta.', 'card_id');
+  const [existing] = await select<{ id: number }>(sequelize, 'SELECT id FROM devices WHERE client_id = :c AND card_id = :card', {
+    c: clientId,
+    card: cardId,
+  });
+  if (existing) throw taken();
   const secret = newSecret();
   const id = await insertReturningId(
     sequelize,
@@ -73,7 +79,10 @@ export async function registerDevice(sequelize: Sequelize, clientId: number, now
       hash: hashSecret(secret).toString('hex'),
       now,
     },
-  );
+  ).catch((err: unknown) => {
+    // The same number registered twice at once in this client: unique (client_id, card_id).
+    throw (err as Error)?.name === 'SequelizeUniqueConstraintError' ? taken() : err;
+  });
   const [row] = await select<DeviceRow>(sequelize, `SELECT ${COLUMNS} FROM devices WHERE id = :id`, { id });
   return { ...toDeviceDto(row), secret };
 }
@@ -98,13 +107,22 @@ export async function deleteDevice(sequelize: Sequelize, clientId: number, id: n
 const DEVICE_UNAUTHORIZED = 'Dispositivo no autorizado.';
 const DUMMY_HASH = hashSecret(newSecret());
 
-/** Unknown card and wrong secret answer the same 401, after the same work. */
+/**
+ * The card names the device only within its client (P147): every device with this card number is
+ * a candidate, and the secret picks one. Each candidate's hash is compared in constant time, all of
+ * them whatever matched (an unknown card is compared against a dummy hash), so an unknown card and
+ * a wrong secret answer the same 401 after the same work. One query per request, as before.
+ */
 async function authenticateDevice(sequelize: Sequelize, cardId: string, secret: string | undefined): Promise<DeviceRow> {
-  const [device] = await select<DeviceRow>(sequelize, `SELECT ${COLUMNS} FROM devices WHERE card_id = :card`, { card: cardId });
-  const expected = device ? Buffer.from(device.secret_hash, 'hex') : DUMMY_HASH;
+  const candidates = await select<DeviceRow>(sequelize, `SELECT ${COLUMNS} FROM devices WHERE card_id = :card`, { card: cardId });
   const given = hashSecret(secret ?? '');
-  const ok = crypto.timingSafeEqual(given, expected.length === given.length ? expected : DUMMY_HASH);
-  if (!device || !ok || !secret) throw new AppError(401, 'unauthorized', DEVICE_UNAUTHORIZED);
+  let device: DeviceRow | null = null;
+  for (const candidate of candidates.length ? candidates : [null]) {
+    const expected = candidate ? Buffer.from(candidate.secret_hash, 'hex') : DUMMY_HASH;
+    const ok = crypto.timingSafeEqual(given, expected.length === given.length ? expected : DUMMY_HASH);
+    if (ok && candidate && !device) device = candidate;
+  }
+  if (!device || !secret) throw new AppError(401, 'unauthorized', DEVICE_UNAUTHORIZED);
   return device;
 }
 

@@ -80,13 +80,12 @@ export function ordersRouter(deps: orders.OrdersDeps): Router {
     });
     sendList(res, rows, total);
   });
-  route(r, 'listMedicines', [], async (req, res) => {
-    principalOf(req);
+  // The medicines catalogue is staff only (P146): the portal does not read it.
+  route(r, 'listMedicines', [requireStaff()], async (req, res) => {
     const { rows, total } = await listMedicines(deps.sequelize, readListParams(req, 20));
     sendList(res, rows, total);
   });
-  route(r, 'getMedicine', [], async (req, res) => {
-    principalOf(req);
+  route(r, 'getMedicine', [requireStaff()], async (req, res) => {
     res.json(await getMedicine(deps.sequelize, readIntParam(req, 'medicineId')));
   });
   return r;

@@ -200,14 +200,17 @@ export async function listPatients(deps: PatientDeps, clientId: number, p: ListP
 }
 
 export async function getPatient(deps: PatientDeps, principal: Principal, id: number): Promise<PatientDto> {
-  // A patient's token reaches only that patient's own record.
+  // A patient's token reaches only that patient's own record, and of it only what the portal shows
+  // (P146): no staff tags, no alert count, no permissions, no portal lock.
   if (principal.kind === 'patient' && principal.patientId !== id) throw notFound('El paciente no existe.');
+  const staff = principal.kind === 'staff';
   const p = await findPatient(principal.clientId, id);
-  const permissions = principal.kind === 'staff' ? patientPermissions(principal.role, p.status) : NO_PERMISSIONS;
-  const lockedUntil = principal.kind === 'staff' ? await deps.portalLocks.lockedUntil(p.nid) : null;
-  const dto = toPatientDto(deps, p, (await tagsOf(deps.sequelize, [p.id])).get(p.id) ?? [], permissions, lockedUntil);
+  const permissions = staff ? patientPermissions(principal.role, p.status) : NO_PERMISSIONS;
+  const lockedUntil = staff ? await deps.portalLocks.lockedUntil(p.nid) : null;
+  const tags = staff ? ((await tagsOf(deps.sequelize, [p.id])).get(p.id) ?? []) : [];
+  const dto = toPatientDto(deps, p, tags, permissions, lockedUntil);
   const [alerts, adherence, prescription] = await Promise.all([
-    deps.countOpenAlerts(deps.sequelize, p.id),
+    staff ? deps.countOpenAlerts(deps.sequelize, p.id) : null,
     deps.patientAdherence(deps.sequelize, p.id, deps.now()),
     deps.patientPrescription(deps, principal.clientId, p.id),
   ]);
