@@ -235,12 +235,16 @@ export interface paths {
             };
             cookie?: never;
         };
+        /** Detalle de una etiqueta */
         get: operations["getTag"];
+        /** Actualiza una etiqueta (solo `admin`) */
         put: operations["updateTag"];
         post?: never;
+        /** Elimina una etiqueta y la quita de sus pacientes (solo `admin`) */
         delete: operations["deleteTag"];
         options?: never;
         head?: never;
+        /** Igual que PUT */
         patch: operations["patchTag"];
         trace?: never;
     };
@@ -1911,7 +1915,7 @@ export interface components {
             have_metabase: boolean;
             metabase_url: string | null;
             webhook_url?: string | null;
-            /** @description La palabra de seguridad está guardada (nunca se devuelve */
+            /** @description La palabra de seguridad está guardada (nunca se devuelve, D20) */
             security_phrase_set?: boolean;
             /** @description El webhook respondió 2xx a un evento de prueba firmado */
             validate?: boolean;
@@ -1923,7 +1927,7 @@ export interface components {
             webhook_disabled_reason?: string | null;
             residents_url?: string | null;
             residents_user?: string | null;
-            /** @description La contraseña de la integración está guardada (nunca se devuelve */
+            /** @description La contraseña de la integración está guardada (nunca se devuelve, D20) */
             residents_password_set?: boolean;
         };
         FeedbackInput: {
@@ -2175,7 +2179,7 @@ export interface components {
             diastolic?: components["schemas"]["VitalValue"];
             /**
              * Format: date-time
-             * @description Por defecto
+             * @description Por defecto, ahora
              */
             when?: string;
         };
@@ -2187,7 +2191,7 @@ export interface components {
             diastolic?: components["schemas"]["VitalValue"];
             /**
              * Format: date-time
-             * @description Por defecto
+             * @description Por defecto, ahora
              */
             when?: string;
             measurements?: components["schemas"]["MeasurementReading"][];
@@ -2198,7 +2202,7 @@ export interface components {
             comment: string;
         };
         DownloadLink: {
-            /** @description Ruta de descarga en esta API */
+            /** @description Ruta de descarga en esta API, válida 5 minutos */
             url: string;
             /** Format: date-time */
             expires_at: string;
@@ -2284,7 +2288,7 @@ export interface components {
         ObservationType: 0 | 1 | 2 | 3 | 4 | 5;
         Observation: {
             id: number;
-            observation_type: number;
+            observation_type: components["schemas"]["ObservationType"];
             observation_type_name: string;
             value_text: string;
             user_name: string | null;
@@ -2354,7 +2358,7 @@ export interface components {
             value: number | string;
             /**
              * Format: date-time
-             * @description Momento de la observación (por defecto
+             * @description Momento de la observación (por defecto, ahora)
              */
             date?: string;
         };
@@ -3050,7 +3054,7 @@ export interface components {
             } | null;
             /** @enum {string} */
             method: "POST" | "PUT" | "PATCH" | "DELETE";
-            /** @description Patrón de la ruta (sin valores de la consulta) */
+            /** @description Patrón de la ruta (sin valores de la consulta), p. ej. /patients/:id/alerts/:alertId */
             path: string;
             status: number;
             ip: string | null;
@@ -7461,6 +7465,7 @@ export interface operations {
             /** @description Mensajes (total en X-Total-Count) */
             200: {
                 headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
                     [name: string]: unknown;
                 };
                 content: {
