@@ -3203,6 +3203,14 @@ export interface components {
         Start: number;
         End: number;
         Order: "asc" | "desc" | "ASC" | "DESC";
+        /** @description Sentido de cada campo de `_sort`, en el mismo orden (`asc,desc`); falta uno, vale el primero */
+        Orders: ("asc" | "desc" | "ASC" | "DESC")[];
+        /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+        Page: number;
+        /** @description Filas por página (con `page`) */
+        PerPage: number;
+        /** @description Uno o varios identificadores (`id=1&id=2`, getMany de simple-rest) */
+        Ids: number[];
         /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
         Q: string;
     };
@@ -3363,6 +3371,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
                 to?: string;
             };
             header?: never;
@@ -3580,11 +3592,27 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
-                _sort?: "id" | "name" | "color" | "created_at";
-                _order?: components["parameters"]["Order"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
+                _sort?: ("id" | "name" | "color" | "created_at")[];
+                /** @description Sentido de cada campo de `_sort`, en el mismo orden (`asc,desc`); falta uno, vale el primero */
+                _order?: components["parameters"]["Orders"];
                 /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
                 q?: components["parameters"]["Q"];
+                /** @description Uno o varios identificadores (`id=1&id=2`, getMany de simple-rest) */
+                id?: components["parameters"]["Ids"];
+                id_ne?: number;
+                id_gte?: number;
+                id_lte?: number;
+                name?: string;
+                name_ne?: string;
+                name_like?: string;
                 color?: components["schemas"]["TagColor"];
+                color_ne?: components["schemas"]["TagColor"];
+                created_at_gte?: components["schemas"]["DateOrDateTime"];
+                created_at_lte?: components["schemas"]["DateOrDateTime"];
             };
             header?: never;
             path?: never;
@@ -3750,6 +3778,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
                 _sort?: "id" | "first_name" | "last_name" | "nid" | "birth_date" | "status" | "created_at";
                 _order?: components["parameters"]["Order"];
                 /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
@@ -3961,6 +3993,10 @@ export interface operations {
                 include_deleted?: boolean;
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
             };
             header?: never;
             path: {
@@ -4277,6 +4313,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
             };
             header?: never;
             path?: never;
@@ -4413,6 +4453,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
             };
             header?: never;
             path: {
@@ -4558,6 +4602,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
             };
             header?: never;
             path: {
@@ -4703,6 +4751,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
             };
             header?: never;
             path: {
@@ -4786,6 +4838,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
                 /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
                 q?: components["parameters"]["Q"];
                 priority?: 0 | 1;
@@ -5210,6 +5266,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
                 _sort?: "id" | "created_at" | "status" | "order_type";
                 _order?: components["parameters"]["Order"];
                 filter?: "0" | "3";
@@ -5568,6 +5628,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
                 /** @description Día AAAA-MM-DD en la zona horaria del cliente; por defecto hoy */
                 date?: string;
                 status?: 0 | 1 | 2 | 3 | 4 | 5 | 6;
@@ -5600,10 +5664,47 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
-                _sort?: "id" | "created_at" | "status" | "order_type";
-                _order?: components["parameters"]["Order"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
+                _sort?: ("id" | "order_type" | "status" | "created_at")[];
+                /** @description Sentido de cada campo de `_sort`, en el mismo orden (`asc,desc`); falta uno, vale el primero */
+                _order?: components["parameters"]["Orders"];
+                /** @description Pestaña: 0 No Gestionadas, 1 Programadas, 2 Cerradas */
                 filter?: "0" | "1" | "2";
+                /** @description Tipo de orden (igual que order_type) */
                 type?: components["schemas"]["OrderType"];
+                /** @description Uno o varios identificadores (`id=1&id=2`, getMany de simple-rest) */
+                id?: components["parameters"]["Ids"];
+                id_ne?: number;
+                id_gte?: number;
+                id_lte?: number;
+                order_type?: components["schemas"]["OrderType"];
+                order_type_ne?: components["schemas"]["OrderType"];
+                status?: 0 | 1 | 2 | 3 | 4;
+                status_ne?: 0 | 1 | 2 | 3 | 4;
+                status_gte?: 0 | 1 | 2 | 3 | 4;
+                status_lte?: 0 | 1 | 2 | 3 | 4;
+                notify?: boolean;
+                notify_ne?: boolean;
+                permanent?: boolean;
+                permanent_ne?: boolean;
+                clinical_element?: number;
+                clinical_element_ne?: number;
+                clinical_element_gte?: number;
+                clinical_element_lte?: number;
+                medicine_id?: number;
+                medicine_id_ne?: number;
+                medicine_id_gte?: number;
+                medicine_id_lte?: number;
+                to_human?: string;
+                to_human_ne?: string;
+                to_human_like?: string;
+                start_at_gte?: components["schemas"]["DateOrDateTime"];
+                start_at_lte?: components["schemas"]["DateOrDateTime"];
+                created_at_gte?: components["schemas"]["DateOrDateTime"];
+                created_at_lte?: components["schemas"]["DateOrDateTime"];
             };
             header?: never;
             path?: never;
@@ -5630,6 +5731,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
                 /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
                 q?: components["parameters"]["Q"];
             };
@@ -5682,14 +5787,43 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
-                _sort?: "id" | "name" | "clinical_element" | "priority" | "created_at";
-                _order?: components["parameters"]["Order"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
+                _sort?: ("id" | "name" | "clinical_element" | "priority" | "created_at")[];
+                /** @description Sentido de cada campo de `_sort`, en el mismo orden (`asc,desc`); falta uno, vale el primero */
+                _order?: components["parameters"]["Orders"];
                 /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
                 q?: components["parameters"]["Q"];
-                page?: number;
-                per_page?: number;
+                /** @description Elemento clínico; 1 incluye el código heredado 0 (D6) */
                 clinical_element?: components["schemas"]["ClinicalElementCode"];
+                /** @description Uno o varios identificadores (`id=1&id=2`, getMany de simple-rest) */
+                id?: components["parameters"]["Ids"];
+                id_ne?: number;
+                id_gte?: number;
+                id_lte?: number;
+                name?: string;
+                name_ne?: string;
+                name_like?: string;
                 priority?: components["schemas"]["AlarmPriority"];
+                priority_ne?: components["schemas"]["AlarmPriority"];
+                minimum_condition?: number;
+                minimum_condition_ne?: number;
+                minimum_condition_gte?: number;
+                minimum_condition_lte?: number;
+                maximum_condition?: number;
+                maximum_condition_ne?: number;
+                maximum_condition_gte?: number;
+                maximum_condition_lte?: number;
+                ia_alarm?: boolean;
+                ia_alarm_ne?: boolean;
+                request_repeat_measurement?: boolean;
+                request_repeat_measurement_ne?: boolean;
+                alarm_default_new_patients?: boolean;
+                alarm_default_new_patients_ne?: boolean;
+                created_at_gte?: components["schemas"]["DateOrDateTime"];
+                created_at_lte?: components["schemas"]["DateOrDateTime"];
             };
             header?: never;
             path?: never;
@@ -6157,12 +6291,46 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
-                _sort?: "id" | "first_name" | "last_name" | "email" | "status" | "role_name" | "created_at";
-                _order?: components["parameters"]["Order"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
+                _sort?: ("id" | "first_name" | "last_name" | "email" | "status" | "role_name" | "created_at")[];
+                /** @description Sentido de cada campo de `_sort`, en el mismo orden (`asc,desc`); falta uno, vale el primero */
+                _order?: components["parameters"]["Orders"];
                 /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
                 q?: components["parameters"]["Q"];
+                /** @description Uno o varios identificadores (`id=1&id=2`, getMany de simple-rest) */
+                id?: components["parameters"]["Ids"];
+                id_ne?: number;
+                id_gte?: number;
+                id_lte?: number;
+                first_name?: string;
+                first_name_ne?: string;
+                first_name_like?: string;
+                last_name?: string;
+                last_name_ne?: string;
+                last_name_like?: string;
+                email?: string;
+                email_ne?: string;
+                email_like?: string;
+                cellphone?: string;
+                cellphone_ne?: string;
+                cellphone_like?: string;
+                country_id?: number;
+                country_id_ne?: number;
+                country_id_gte?: number;
+                country_id_lte?: number;
+                city_id?: number;
+                city_id_ne?: number;
+                city_id_gte?: number;
+                city_id_lte?: number;
                 status?: components["schemas"]["UserStatus"];
+                status_ne?: components["schemas"]["UserStatus"];
                 role_name?: components["schemas"]["RoleName"];
+                role_name_ne?: components["schemas"]["RoleName"];
+                created_at_gte?: components["schemas"]["DateOrDateTime"];
+                created_at_lte?: components["schemas"]["DateOrDateTime"];
             };
             header?: never;
             path?: never;
@@ -6303,13 +6471,40 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
-                _sort?: "id" | "type" | "tradename" | "generic_name" | "date_register" | "created_at";
-                _order?: components["parameters"]["Order"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
+                _sort?: ("id" | "type" | "tradename" | "generic_name" | "date_register" | "created_at")[];
+                /** @description Sentido de cada campo de `_sort`, en el mismo orden (`asc,desc`); falta uno, vale el primero */
+                _order?: components["parameters"]["Orders"];
                 /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
                 q?: components["parameters"]["Q"];
-                type?: components["schemas"]["SupplyType"];
+                /** @description Nombre genérico exacto, sin distinguir mayúsculas */
                 generic_name?: string;
+                /** @description Uno o varios identificadores (`id=1&id=2`, getMany de simple-rest) */
+                id?: components["parameters"]["Ids"];
+                id_ne?: number;
+                id_gte?: number;
+                id_lte?: number;
+                type?: components["schemas"]["SupplyType"];
+                type_ne?: components["schemas"]["SupplyType"];
+                tradename?: string;
+                tradename_ne?: string;
+                tradename_like?: string;
+                generic_name_ne?: string;
+                generic_name_like?: string;
+                invima_register?: string;
+                invima_register_ne?: string;
+                invima_register_like?: string;
+                date_register?: string;
+                date_register_ne?: string;
+                date_register_gte?: string;
+                date_register_lte?: string;
                 active?: boolean;
+                active_ne?: boolean;
+                created_at_gte?: components["schemas"]["DateOrDateTime"];
+                created_at_lte?: components["schemas"]["DateOrDateTime"];
             };
             header?: never;
             path?: never;
@@ -6447,13 +6642,43 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
-                _sort?: "id" | "serial" | "type" | "expiration_date" | "cuantity" | "created_at";
-                _order?: components["parameters"]["Order"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
+                _sort?: ("id" | "serial" | "type" | "expiration_date" | "cuantity" | "created_at")[];
+                /** @description Sentido de cada campo de `_sort`, en el mismo orden (`asc,desc`); falta uno, vale el primero */
+                _order?: components["parameters"]["Orders"];
                 /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
                 q?: components["parameters"]["Q"];
+                /** @description Uno o varios identificadores (`id=1&id=2`, getMany de simple-rest) */
+                id?: components["parameters"]["Ids"];
+                id_ne?: number;
+                id_gte?: number;
+                id_lte?: number;
+                serial?: string;
+                serial_ne?: string;
+                serial_like?: string;
                 type?: components["schemas"]["SupplyType"];
+                type_ne?: components["schemas"]["SupplyType"];
                 medical_supply_id?: number;
+                medical_supply_id_ne?: number;
+                medical_supply_id_gte?: number;
+                medical_supply_id_lte?: number;
+                expiration_date?: string;
+                expiration_date_ne?: string;
+                expiration_date_gte?: string;
+                expiration_date_lte?: string;
+                cuantity?: number;
+                cuantity_ne?: number;
+                cuantity_gte?: number;
+                cuantity_lte?: number;
                 active?: boolean;
+                active_ne?: boolean;
+                batch?: boolean;
+                batch_ne?: boolean;
+                created_at_gte?: components["schemas"]["DateOrDateTime"];
+                created_at_lte?: components["schemas"]["DateOrDateTime"];
             };
             header?: never;
             path?: never;
@@ -6594,6 +6819,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
                 date1?: string;
                 date2?: string;
             };
@@ -6625,15 +6854,47 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
-                _sort?: "id" | "created_at" | "amount" | "type";
-                _order?: components["parameters"]["Order"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
+                _sort?: ("id" | "type" | "amount" | "created_at")[];
+                /** @description Sentido de cada campo de `_sort`, en el mismo orden (`asc,desc`); falta uno, vale el primero */
+                _order?: components["parameters"]["Orders"];
                 /** @description Desde, en la fecha local del cliente */
                 date1?: string;
                 /** @description Hasta, inclusive */
                 date2?: string;
+                /** @description Serial del lote, desde su comienzo */
                 serial?: string;
-                type?: components["schemas"]["MoveType"];
+                /** @description Uno o varios identificadores (`id=1&id=2`, getMany de simple-rest) */
+                id?: components["parameters"]["Ids"];
+                id_ne?: number;
+                id_gte?: number;
+                id_lte?: number;
                 stock_id?: number;
+                stock_id_ne?: number;
+                stock_id_gte?: number;
+                stock_id_lte?: number;
+                type?: components["schemas"]["MoveType"];
+                type_ne?: components["schemas"]["MoveType"];
+                amount?: number;
+                amount_ne?: number;
+                amount_gte?: number;
+                amount_lte?: number;
+                notes?: string;
+                notes_ne?: string;
+                notes_like?: string;
+                author?: number;
+                author_ne?: number;
+                author_gte?: number;
+                author_lte?: number;
+                encounter_id?: number;
+                encounter_id_ne?: number;
+                encounter_id_gte?: number;
+                encounter_id_lte?: number;
+                created_at_gte?: components["schemas"]["DateOrDateTime"];
+                created_at_lte?: components["schemas"]["DateOrDateTime"];
             };
             header?: never;
             path?: never;
@@ -6687,6 +6948,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
             };
             header?: never;
             path: {
@@ -7005,6 +7270,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
                 _order?: components["parameters"]["Order"];
                 _sort?: "id" | "created_at";
                 status?: components["schemas"]["WebhookDeliveryStatus"];
@@ -7063,6 +7332,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
                 _order?: components["parameters"]["Order"];
                 _sort?: "created_at";
                 patient_id?: number;
@@ -7099,6 +7372,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
                 _order?: components["parameters"]["Order"];
                 _sort?: "created_at";
                 user_id?: number;
@@ -7453,6 +7730,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
                 /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
                 q?: components["parameters"]["Q"];
             };
