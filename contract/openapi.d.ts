@@ -241,12 +241,16 @@ export interface paths {
             };
             cookie?: never;
         };
+        /** Detalle de una etiqueta */
         get: operations["getTag"];
+        /** Actualiza una etiqueta (solo `admin`) */
         put: operations["updateTag"];
         post?: never;
+        /** Elimina una etiqueta y la quita de sus pacientes (solo `admin`) */
         delete: operations["deleteTag"];
         options?: never;
         head?: never;
+        /** Igual que PUT */
         patch: operations["patchTag"];
         trace?: never;
     };
@@ -1942,7 +1946,7 @@ export interface components {
             have_metabase: boolean;
             metabase_url: string | null;
             webhook_url?: string | null;
-            /** @description La palabra de seguridad está guardada (nunca se devuelve */
+            /** @description La palabra de seguridad está guardada (nunca se devuelve, D20) */
             security_phrase_set?: boolean;
             /** @description El webhook respondió 2xx a un evento de prueba firmado */
             validate?: boolean;
@@ -1954,7 +1958,7 @@ export interface components {
             webhook_disabled_reason?: string | null;
             residents_url?: string | null;
             residents_user?: string | null;
-            /** @description La contraseña de la integración está guardada (nunca se devuelve */
+            /** @description La contraseña de la integración está guardada (nunca se devuelve, D20) */
             residents_password_set?: boolean;
         };
         FeedbackInput: {
@@ -2207,7 +2211,7 @@ export interface components {
             diastolic?: components["schemas"]["VitalValue"];
             /**
              * Format: date-time
-             * @description Por defecto
+             * @description Por defecto, ahora
              */
             when?: string;
         };
@@ -2219,7 +2223,7 @@ export interface components {
             diastolic?: components["schemas"]["VitalValue"];
             /**
              * Format: date-time
-             * @description Por defecto
+             * @description Por defecto, ahora
              */
             when?: string;
             measurements?: components["schemas"]["MeasurementReading"][];
@@ -2230,7 +2234,7 @@ export interface components {
             comment: string;
         };
         DownloadLink: {
-            /** @description Ruta de descarga en esta API */
+            /** @description Ruta de descarga en esta API, válida 5 minutos */
             url: string;
             /** Format: date-time */
             expires_at: string;
@@ -2316,7 +2320,7 @@ export interface components {
         ObservationType: 0 | 1 | 2 | 3 | 4 | 5;
         Observation: {
             id: number;
-            observation_type: number;
+            observation_type: components["schemas"]["ObservationType"];
             observation_type_name: string;
             value_text: string;
             user_name: string | null;
@@ -2386,7 +2390,7 @@ export interface components {
             value: number | string;
             /**
              * Format: date-time
-             * @description Momento de la observación (por defecto
+             * @description Momento de la observación (por defecto, ahora)
              */
             date?: string;
         };
@@ -3082,7 +3086,7 @@ export interface components {
             } | null;
             /** @enum {string} */
             method: "POST" | "PUT" | "PATCH" | "DELETE";
-            /** @description Patrón de la ruta (sin valores de la consulta) */
+            /** @description Patrón de la ruta (sin valores de la consulta), p. ej. /patients/:id/alerts/:alertId */
             path: string;
             status: number;
             ip: string | null;
@@ -3231,6 +3235,14 @@ export interface components {
         Start: number;
         End: number;
         Order: "asc" | "desc" | "ASC" | "DESC";
+        /** @description Sentido de cada campo de `_sort`, en el mismo orden (`asc,desc`); falta uno, vale el primero */
+        Orders: ("asc" | "desc" | "ASC" | "DESC")[];
+        /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+        Page: number;
+        /** @description Filas por página (con `page`) */
+        PerPage: number;
+        /** @description Uno o varios identificadores (`id=1&id=2`, getMany de simple-rest) */
+        Ids: number[];
         /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
         Q: string;
     };
@@ -3391,6 +3403,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
                 to?: string;
             };
             header?: never;
@@ -3608,11 +3624,27 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
-                _sort?: "id" | "name" | "color" | "created_at";
-                _order?: components["parameters"]["Order"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
+                _sort?: ("id" | "name" | "color" | "created_at")[];
+                /** @description Sentido de cada campo de `_sort`, en el mismo orden (`asc,desc`); falta uno, vale el primero */
+                _order?: components["parameters"]["Orders"];
                 /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
                 q?: components["parameters"]["Q"];
+                /** @description Uno o varios identificadores (`id=1&id=2`, getMany de simple-rest) */
+                id?: components["parameters"]["Ids"];
+                id_ne?: number;
+                id_gte?: number;
+                id_lte?: number;
+                name?: string;
+                name_ne?: string;
+                name_like?: string;
                 color?: components["schemas"]["TagColor"];
+                color_ne?: components["schemas"]["TagColor"];
+                created_at_gte?: components["schemas"]["DateOrDateTime"];
+                created_at_lte?: components["schemas"]["DateOrDateTime"];
             };
             header?: never;
             path?: never;
@@ -3778,6 +3810,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
                 _sort?: "id" | "first_name" | "last_name" | "nid" | "birth_date" | "status" | "created_at";
                 _order?: components["parameters"]["Order"];
                 /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
@@ -3989,6 +4025,10 @@ export interface operations {
                 include_deleted?: boolean;
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
             };
             header?: never;
             path: {
@@ -4305,6 +4345,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
             };
             header?: never;
             path?: never;
@@ -4441,6 +4485,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
             };
             header?: never;
             path: {
@@ -4586,6 +4634,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
             };
             header?: never;
             path: {
@@ -4731,6 +4783,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
             };
             header?: never;
             path: {
@@ -4814,6 +4870,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
                 /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
                 q?: components["parameters"]["Q"];
                 priority?: 0 | 1;
@@ -5238,6 +5298,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
                 _sort?: "id" | "created_at" | "status" | "order_type";
                 _order?: components["parameters"]["Order"];
                 filter?: "0" | "3";
@@ -5596,6 +5660,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
                 /** @description Día AAAA-MM-DD en la zona horaria del cliente; por defecto hoy */
                 date?: string;
                 status?: 0 | 1 | 2 | 3 | 4 | 5 | 6;
@@ -5628,10 +5696,47 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
-                _sort?: "id" | "created_at" | "status" | "order_type";
-                _order?: components["parameters"]["Order"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
+                _sort?: ("id" | "order_type" | "status" | "created_at")[];
+                /** @description Sentido de cada campo de `_sort`, en el mismo orden (`asc,desc`); falta uno, vale el primero */
+                _order?: components["parameters"]["Orders"];
+                /** @description Pestaña: 0 No Gestionadas, 1 Programadas, 2 Cerradas */
                 filter?: "0" | "1" | "2";
+                /** @description Tipo de orden (igual que order_type) */
                 type?: components["schemas"]["OrderType"];
+                /** @description Uno o varios identificadores (`id=1&id=2`, getMany de simple-rest) */
+                id?: components["parameters"]["Ids"];
+                id_ne?: number;
+                id_gte?: number;
+                id_lte?: number;
+                order_type?: components["schemas"]["OrderType"];
+                order_type_ne?: components["schemas"]["OrderType"];
+                status?: 0 | 1 | 2 | 3 | 4;
+                status_ne?: 0 | 1 | 2 | 3 | 4;
+                status_gte?: 0 | 1 | 2 | 3 | 4;
+                status_lte?: 0 | 1 | 2 | 3 | 4;
+                notify?: boolean;
+                notify_ne?: boolean;
+                permanent?: boolean;
+                permanent_ne?: boolean;
+                clinical_element?: number;
+                clinical_element_ne?: number;
+                clinical_element_gte?: number;
+                clinical_element_lte?: number;
+                medicine_id?: number;
+                medicine_id_ne?: number;
+                medicine_id_gte?: number;
+                medicine_id_lte?: number;
+                to_human?: string;
+                to_human_ne?: string;
+                to_human_like?: string;
+                start_at_gte?: components["schemas"]["DateOrDateTime"];
+                start_at_lte?: components["schemas"]["DateOrDateTime"];
+                created_at_gte?: components["schemas"]["DateOrDateTime"];
+                created_at_lte?: components["schemas"]["DateOrDateTime"];
             };
             header?: never;
             path?: never;
@@ -5658,6 +5763,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
                 /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
                 q?: components["parameters"]["Q"];
             };
@@ -5710,14 +5819,43 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
-                _sort?: "id" | "name" | "clinical_element" | "priority" | "created_at";
-                _order?: components["parameters"]["Order"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
+                _sort?: ("id" | "name" | "clinical_element" | "priority" | "created_at")[];
+                /** @description Sentido de cada campo de `_sort`, en el mismo orden (`asc,desc`); falta uno, vale el primero */
+                _order?: components["parameters"]["Orders"];
                 /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
                 q?: components["parameters"]["Q"];
-                page?: number;
-                per_page?: number;
+                /** @description Elemento clínico; 1 incluye el código heredado 0 (D6) */
                 clinical_element?: components["schemas"]["ClinicalElementCode"];
+                /** @description Uno o varios identificadores (`id=1&id=2`, getMany de simple-rest) */
+                id?: components["parameters"]["Ids"];
+                id_ne?: number;
+                id_gte?: number;
+                id_lte?: number;
+                name?: string;
+                name_ne?: string;
+                name_like?: string;
                 priority?: components["schemas"]["AlarmPriority"];
+                priority_ne?: components["schemas"]["AlarmPriority"];
+                minimum_condition?: number;
+                minimum_condition_ne?: number;
+                minimum_condition_gte?: number;
+                minimum_condition_lte?: number;
+                maximum_condition?: number;
+                maximum_condition_ne?: number;
+                maximum_condition_gte?: number;
+                maximum_condition_lte?: number;
+                ia_alarm?: boolean;
+                ia_alarm_ne?: boolean;
+                request_repeat_measurement?: boolean;
+                request_repeat_measurement_ne?: boolean;
+                alarm_default_new_patients?: boolean;
+                alarm_default_new_patients_ne?: boolean;
+                created_at_gte?: components["schemas"]["DateOrDateTime"];
+                created_at_lte?: components["schemas"]["DateOrDateTime"];
             };
             header?: never;
             path?: never;
@@ -6185,12 +6323,46 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
-                _sort?: "id" | "first_name" | "last_name" | "email" | "status" | "role_name" | "created_at";
-                _order?: components["parameters"]["Order"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
+                _sort?: ("id" | "first_name" | "last_name" | "email" | "status" | "role_name" | "created_at")[];
+                /** @description Sentido de cada campo de `_sort`, en el mismo orden (`asc,desc`); falta uno, vale el primero */
+                _order?: components["parameters"]["Orders"];
                 /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
                 q?: components["parameters"]["Q"];
+                /** @description Uno o varios identificadores (`id=1&id=2`, getMany de simple-rest) */
+                id?: components["parameters"]["Ids"];
+                id_ne?: number;
+                id_gte?: number;
+                id_lte?: number;
+                first_name?: string;
+                first_name_ne?: string;
+                first_name_like?: string;
+                last_name?: string;
+                last_name_ne?: string;
+                last_name_like?: string;
+                email?: string;
+                email_ne?: string;
+                email_like?: string;
+                cellphone?: string;
+                cellphone_ne?: string;
+                cellphone_like?: string;
+                country_id?: number;
+                country_id_ne?: number;
+                country_id_gte?: number;
+                country_id_lte?: number;
+                city_id?: number;
+                city_id_ne?: number;
+                city_id_gte?: number;
+                city_id_lte?: number;
                 status?: components["schemas"]["UserStatus"];
+                status_ne?: components["schemas"]["UserStatus"];
                 role_name?: components["schemas"]["RoleName"];
+                role_name_ne?: components["schemas"]["RoleName"];
+                created_at_gte?: components["schemas"]["DateOrDateTime"];
+                created_at_lte?: components["schemas"]["DateOrDateTime"];
             };
             header?: never;
             path?: never;
@@ -6331,13 +6503,40 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
-                _sort?: "id" | "type" | "tradename" | "generic_name" | "date_register" | "created_at";
-                _order?: components["parameters"]["Order"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
+                _sort?: ("id" | "type" | "tradename" | "generic_name" | "date_register" | "created_at")[];
+                /** @description Sentido de cada campo de `_sort`, en el mismo orden (`asc,desc`); falta uno, vale el primero */
+                _order?: components["parameters"]["Orders"];
                 /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
                 q?: components["parameters"]["Q"];
-                type?: components["schemas"]["SupplyType"];
+                /** @description Nombre genérico exacto, sin distinguir mayúsculas */
                 generic_name?: string;
+                /** @description Uno o varios identificadores (`id=1&id=2`, getMany de simple-rest) */
+                id?: components["parameters"]["Ids"];
+                id_ne?: number;
+                id_gte?: number;
+                id_lte?: number;
+                type?: components["schemas"]["SupplyType"];
+                type_ne?: components["schemas"]["SupplyType"];
+                tradename?: string;
+                tradename_ne?: string;
+                tradename_like?: string;
+                generic_name_ne?: string;
+                generic_name_like?: string;
+                invima_register?: string;
+                invima_register_ne?: string;
+                invima_register_like?: string;
+                date_register?: string;
+                date_register_ne?: string;
+                date_register_gte?: string;
+                date_register_lte?: string;
                 active?: boolean;
+                active_ne?: boolean;
+                created_at_gte?: components["schemas"]["DateOrDateTime"];
+                created_at_lte?: components["schemas"]["DateOrDateTime"];
             };
             header?: never;
             path?: never;
@@ -6475,13 +6674,43 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
-                _sort?: "id" | "serial" | "type" | "expiration_date" | "cuantity" | "created_at";
-                _order?: components["parameters"]["Order"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
+                _sort?: ("id" | "serial" | "type" | "expiration_date" | "cuantity" | "created_at")[];
+                /** @description Sentido de cada campo de `_sort`, en el mismo orden (`asc,desc`); falta uno, vale el primero */
+                _order?: components["parameters"]["Orders"];
                 /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
                 q?: components["parameters"]["Q"];
+                /** @description Uno o varios identificadores (`id=1&id=2`, getMany de simple-rest) */
+                id?: components["parameters"]["Ids"];
+                id_ne?: number;
+                id_gte?: number;
+                id_lte?: number;
+                serial?: string;
+                serial_ne?: string;
+                serial_like?: string;
                 type?: components["schemas"]["SupplyType"];
+                type_ne?: components["schemas"]["SupplyType"];
                 medical_supply_id?: number;
+                medical_supply_id_ne?: number;
+                medical_supply_id_gte?: number;
+                medical_supply_id_lte?: number;
+                expiration_date?: string;
+                expiration_date_ne?: string;
+                expiration_date_gte?: string;
+                expiration_date_lte?: string;
+                cuantity?: number;
+                cuantity_ne?: number;
+                cuantity_gte?: number;
+                cuantity_lte?: number;
                 active?: boolean;
+                active_ne?: boolean;
+                batch?: boolean;
+                batch_ne?: boolean;
+                created_at_gte?: components["schemas"]["DateOrDateTime"];
+                created_at_lte?: components["schemas"]["DateOrDateTime"];
             };
             header?: never;
             path?: never;
@@ -6622,6 +6851,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
                 date1?: string;
                 date2?: string;
             };
@@ -6653,15 +6886,47 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
-                _sort?: "id" | "created_at" | "amount" | "type";
-                _order?: components["parameters"]["Order"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
+                _sort?: ("id" | "type" | "amount" | "created_at")[];
+                /** @description Sentido de cada campo de `_sort`, en el mismo orden (`asc,desc`); falta uno, vale el primero */
+                _order?: components["parameters"]["Orders"];
                 /** @description Desde, en la fecha local del cliente */
                 date1?: string;
                 /** @description Hasta, inclusive */
                 date2?: string;
+                /** @description Serial del lote, desde su comienzo */
                 serial?: string;
-                type?: components["schemas"]["MoveType"];
+                /** @description Uno o varios identificadores (`id=1&id=2`, getMany de simple-rest) */
+                id?: components["parameters"]["Ids"];
+                id_ne?: number;
+                id_gte?: number;
+                id_lte?: number;
                 stock_id?: number;
+                stock_id_ne?: number;
+                stock_id_gte?: number;
+                stock_id_lte?: number;
+                type?: components["schemas"]["MoveType"];
+                type_ne?: components["schemas"]["MoveType"];
+                amount?: number;
+                amount_ne?: number;
+                amount_gte?: number;
+                amount_lte?: number;
+                notes?: string;
+                notes_ne?: string;
+                notes_like?: string;
+                author?: number;
+                author_ne?: number;
+                author_gte?: number;
+                author_lte?: number;
+                encounter_id?: number;
+                encounter_id_ne?: number;
+                encounter_id_gte?: number;
+                encounter_id_lte?: number;
+                created_at_gte?: components["schemas"]["DateOrDateTime"];
+                created_at_lte?: components["schemas"]["DateOrDateTime"];
             };
             header?: never;
             path?: never;
@@ -6715,6 +6980,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
             };
             header?: never;
             path: {
@@ -7033,6 +7302,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
                 _order?: components["parameters"]["Order"];
                 _sort?: "id" | "created_at";
                 status?: components["schemas"]["WebhookDeliveryStatus"];
@@ -7091,6 +7364,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
                 _order?: components["parameters"]["Order"];
                 _sort?: "created_at";
                 patient_id?: number;
@@ -7127,6 +7404,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
                 _order?: components["parameters"]["Order"];
                 _sort?: "created_at";
                 user_id?: number;
@@ -7481,6 +7762,10 @@ export interface operations {
             query?: {
                 _start?: components["parameters"]["Start"];
                 _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
                 /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
                 q?: components["parameters"]["Q"];
             };
@@ -7493,6 +7778,7 @@ export interface operations {
             /** @description Mensajes (total en X-Total-Count) */
             200: {
                 headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
                     [name: string]: unknown;
                 };
                 content: {

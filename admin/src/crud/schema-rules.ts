@@ -307,8 +307,10 @@ export function listCapabilities(doc: OpenApiDocument, resource: string): { sort
     const parameter = raw.$ref ? (lookupRef(doc, raw.$ref) as OpenApiParameter) : raw;
     if (parameter.in !== 'query' || !parameter.name || !parameter.schema) continue;
     const schema = resolveSchema(doc, parameter.schema).schema;
-    if (parameter.name === '_sort') sortable.push(...((schema.enum ?? []) as string[]));
-    else if (!['_start', '_end', '_order'].includes(parameter.name)) filters[parameter.name] = schema;
+    // `_sort` is one field (enum) or a comma list of them (array of enum, multi-sort lists).
+    if (parameter.name === '_sort')
+      sortable.push(...((schema.enum ?? resolveSchema(doc, schema.items ?? {}).schema.enum ?? []) as string[]));
+    else if (!['_start', '_end', '_order', 'page', 'per_page'].includes(parameter.name)) filters[parameter.name] = schema;
   }
   return { sortable, filters };
 }

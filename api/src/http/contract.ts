@@ -79,7 +79,10 @@ export function createContractErrorTranslator(doc: Contract): ErrorRequestHandle
       const field = parts.join('.') || location;
       if (seen.has(field)) continue;
       seen.add(field);
-      errors.push({ field, message: ruleMessage(keyword, schema, field) });
+      // A query parameter the operation does not declare (allowUnknownQueryParameters: false).
+      if (location === 'query' && /^Unknown query parameter/.test(e.message))
+        errors.push({ field, message: `El parámetro '${field}' no está permitido en esta consulta.` });
+      else errors.push({ field, message: ruleMessage(keyword, schema, field) });
     }
     if (!errors.length) errors.push({ field: 'body', message: 'La petición no es válida.' });
     next(new AppError(400, 'validation_error', errors[0].message, errors));

@@ -5,21 +5,15 @@ import { notFound } from '../../http/errors.js';
 import { readListParams, sendList } from '../../http/list-params.js';
 import { route, type OperationHandler } from '../../http/operations.js';
 import { readIntParam } from '../../http/params.js';
-import { pageWindow } from '../alerts/alerts.rules.js';
 import { findPatient } from '../patients/patients.service.js';
 import * as alarms from './alarms.service.js';
 
 export function alarmsRouter(sequelize: Sequelize, now: () => Date): Router {
   const r = Router();
   route(r, 'listAlarms', [requireStaff()], async (req, res) => {
-    const p = readListParams(req, 10);
-    const { offset, limit } = pageWindow(req.query, 10);
     const { rows, total } = await alarms.listAlarms(sequelize, staffOf(req).clientId, {
-      ...p,
-      offset,
-      limit,
+      ...readListParams(req, 10, alarms.ALARM_FIELDS),
       clinical_element: req.query.clinical_element,
-      priority: req.query.priority,
     });
     sendList(res, rows, total);
   });

@@ -2,6 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { execute, insertReturningId, select } from '../../db/sql.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { likeSafe } from '../catalogues/catalogues.service.js';
+import { filterSql, sortSql, type ListFields, type ListParams } from '../../http/list-params.js';
 import {
   PRIORITY_NAMES,
   canonicalElement,
@@ -40,7 +41,22 @@ export interface AlarmRow {
   patients_count?: number | string;
 }
 
-const SORTABLE = new Set(['id', 'name', 'clinical_element', 'priority', 'created_at']);
+/**
+ * What GET /alarms sorts and filters by (openapi.yaml listAlarms declares the same).
+ * `clinical_element=` keeps its own meaning (the legacy code 0 is 1, D6), so it has no generic filter.
+ */
+export const ALARM_FIELDS: ListFields = {
+  id: { column: 'a.id', kind: 'integer', sort: true },
+  name: { column: 'a.name', kind: 'text', sort: true },
+  clinical_element: { column: 'a.clinical_element', kind: 'enum', sort: true, operators: [] },
+  priority: { column: 'a.priority', kind: 'enum', sort: true },
+  minimum_condition: { column: 'a.minimum_condition', kind: 'number' },
+  maximum_condition: { column: 'a.maximum_condition', kind: 'number' },
+  ia_alarm: { column: 'a.ia_alarm', kind: 'boolean' },
+  request_repeat_measurement: { column: 'a.request_repeat_measurement', kind: 'boolean' },
+  alarm_default_new_patients: { column: 'a.alarm_default_new_patients', kind: 'boolean' },
+  created_at: { column: 'a.created_at', kind: 'datetime', sort: true },
+};
 const COLUMNS = `a.id, a.client_id, a.name, a.type, a.clinical_element, a.priority, a.minimum_condition, a.maximum_condition, a.ia_alarm, a.ia_script,
   a.prompt_ia, a.request_repeat_measurement, a.alarm_default_new_patients, a.status, a.created_at,
   (SELECT COUNT(*) FROM patient_alarms pa WHERE pa.alarm_id = a.id) AS patients_count`;
@@ -71,14 +87,8 @@ function toAlarmDto(a: AlarmRow): AlarmDto {
   };
 }
 
-export interface AlarmListQuery {
-  offset: number;
-  limit: number;
-  sort: string | null;
-  order: 'ASC' | 'DESC';
-  q: string | null;
+export interface AlarmListQuery extends ListParams {
   clinical_element?: number;
-  priority?: number;
 }
 
 export async function listAlarms(sequelize: Sequelize, clientId: number, p: AlarmListQuery) {
@@ -88,18 +98,14 @@ export async function listAlarms(sequelize: Sequelize, clientId: number, p: Alar
     where.push('a.clinical_element IN (:elements)');
     params.elements = canonicalElement(p.clinical_element) === 1 ? [0, 1] : [p.clinical_element];
   }
-  if (p.priority != null) {
-    where.push('a.priority = :priority');
-    params.priority = p.priority;
-  }
+  where.push(...filterSql(p.filters, params));
   if (p.q) {
     where.push('LOWER(a.name) LIKE :q');
     params.q = `%${likeSafe(p.q.toLowerCase())}%`;
   }
-  const sort = p.sort && SORTABLE.has(p.sort) ? p.sort : 'name';
   const rows = await select<AlarmRow>(
     sequelize,
-    `SELECT ${COLUMNS} FROM alarms a WHERE ${where.join(' AND ')} ORDER BY a.${sort} ${p.order}, a.id ASC LIMIT :limit OFFSET :offset`,
+    `SELECT ${COLUMNS} FROM alarms a WHERE ${where.join(' AND ')} ORDER BY ${sortSql(p, `a.name ${p.order}`, 'a.id ASC')} LIMIT :limit OFFSET :offset`,
     params,
   );
   const [{ n }] = await select<{ n: number }>(sequelize, `SELECT COUNT(*) AS n FROM alarms a WHERE ${where.join(' AND ')}`, params);

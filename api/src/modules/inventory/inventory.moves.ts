@@ -1,7 +1,7 @@
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
 import { execute, select } from '../../db/sql.js';
 import { badRequest } from '../../http/errors.js';
-import type { ListParams } from '../../http/list-params.js';
+import { filterWhere, sortOrder, type ListFields, type ListParams } from '../../http/list-params.js';
 import type { StaffPrincipal } from '../../http/auth.js';
 import { likeSafe } from '../catalogues/catalogues.service.js';
 import { User } from '../../db/models/users.model.js';
@@ -128,16 +128,23 @@ export async function createMove(deps: InventoryDeps, actor: StaffPrincipal, inp
   return (await toMoveDtos([move], cuantityAfter))[0];
 }
 
-const MOVE_SORT = new Set(['id', 'created_at', 'amount', 'type']);
+/**
+ * What GET /moves sorts and filters by (openapi.yaml listMoves declares the same). `serial=` (the
+ * batch's serial, from its start), `date1` and `date2` (days of the client's zone) keep their own meaning.
+ */
+export const MOVE_FIELDS: ListFields = {
+  id: { column: 'id', kind: 'integer', sort: true },
+  stock_id: { column: 'stock_id', kind: 'integer' },
+  type: { column: 'type', kind: 'enum', sort: true },
+  amount: { column: 'amount', kind: 'integer', sort: true },
+  notes: { column: 'notes', kind: 'text' },
+  author: { column: 'author', kind: 'integer' },
+  encounter_id: { column: 'encounter_id', kind: 'integer' },
+  created_at: { column: 'created_at', kind: 'datetime', sort: true },
+};
 
-export async function listMoves(
-  clientId: number,
-  p: ListParams,
-  f: { date1?: string; date2?: string; serial?: string; type?: string; stock_id?: number },
-) {
-  const where: WhereOptions<Move> = { client_id: clientId };
-  if (f.type) Object.assign(where, { type: f.type });
-  if (f.stock_id) Object.assign(where, { stock_id: f.stock_id });
+export async function listMoves(clientId: number, p: ListParams, f: { date1?: string; date2?: string; serial?: string }) {
+  const where: WhereOptions<Move> = { client_id: clientId, [Op.and]: filterWhere(p.filters) };
   const range = dayRange(f.date1, f.date2, await clientZone(clientId));
   if (range) Object.assign(where, { created_at: range });
   if (f.serial) {
@@ -147,15 +154,12 @@ export async function listMoves(
         attributes: ['id'],
       })
     ).map((s) => s.id);
-    Object.assign(where, { stock_id: f.stock_id ? ids.filter((i) => i === f.stock_id) : ids });
+    Object.assign(where, { stock_id: ids });
   }
-  const sort = p.sort && MOVE_SORT.has(p.sort) ? p.sort : 'created_at';
   const { rows, count } = await Move.findAndCountAll({
     where,
-    order: [
-      [sort, p.sort ? p.order : 'DESC'],
-      ['id', p.sort ? p.order : 'DESC'],
-    ],
+    // Newest first unless sorted.
+    order: sortOrder(p, [['created_at', 'DESC']], ['id', p.sort ? p.order : 'DESC']),
     offset: p.offset,
     limit: p.limit,
   });

@@ -5,9 +5,9 @@ import { route, type OperationHandler } from '../../http/operations.js';
 import { readIntParam } from '../../http/params.js';
 import type { components } from '@vigia/contract/openapi';
 import { findStock, findSupply, type InventoryDeps } from './inventory.common.js';
-import { createSupply, listSupplies, toSupplyDto, updateSupply } from './inventory.supplies.js';
-import { createStock, getStock, listStocks, updateStock } from './inventory.stocks.js';
-import { createMove, listMoves } from './inventory.moves.js';
+import { SUPPLY_FIELDS, createSupply, listSupplies, toSupplyDto, updateSupply } from './inventory.supplies.js';
+import { STOCK_FIELDS, createStock, getStock, listStocks, updateStock } from './inventory.stocks.js';
+import { MOVE_FIELDS, createMove, listMoves } from './inventory.moves.js';
 
 // The contract validator has already checked and coerced every query value; texts are trimmed, a blank one is no filter.
 const str = (v: string | undefined) => v?.trim() || undefined;
@@ -30,10 +30,8 @@ export function inventoryRouter(deps: InventoryRouterDeps): Router {
   const r = Router();
   route(r, 'listSupplies', [requireStaff()], async (req, res) => {
     const q = req.query;
-    const { rows, total } = await listSupplies(staffOf(req).clientId, readListParams(req, 20), {
-      type: str(q.type),
+    const { rows, total } = await listSupplies(staffOf(req).clientId, readListParams(req, 20, SUPPLY_FIELDS), {
       generic_name: str(q.generic_name),
-      active: q.active,
     });
     sendList(res, rows, total);
   });
@@ -50,12 +48,7 @@ export function inventoryRouter(deps: InventoryRouterDeps): Router {
   route(r, 'patchSupply', [requireStaff('administer')], saveSupply);
 
   route(r, 'listStocks', [requireStaff()], async (req, res) => {
-    const q = req.query;
-    const { rows, total } = await listStocks(deps, staffOf(req).clientId, readListParams(req, 10), {
-      type: str(q.type),
-      medical_supply_id: q.medical_supply_id,
-      active: q.active,
-    });
+    const { rows, total } = await listStocks(deps, staffOf(req).clientId, readListParams(req, 10, STOCK_FIELDS));
     sendList(res, rows, total);
   });
   route(r, 'createStock', [requireStaff('administer')], async (req, res) => {
@@ -81,12 +74,10 @@ export function inventoryRouter(deps: InventoryRouterDeps): Router {
 
   route(r, 'listMoves', [requireStaff()], async (req, res) => {
     const q = req.query;
-    const { rows, total } = await listMoves(staffOf(req).clientId, readListParams(req, 10), {
+    const { rows, total } = await listMoves(staffOf(req).clientId, readListParams(req, 10, MOVE_FIELDS), {
       date1: str(q.date1),
       date2: str(q.date2),
       serial: str(q.serial),
-      type: str(q.type),
-      stock_id: q.stock_id,
     });
     sendList(res, rows, total);
   });

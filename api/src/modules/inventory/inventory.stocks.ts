@@ -1,6 +1,6 @@
 import { Op, type WhereOptions } from 'sequelize';
 import { badRequest, conflict } from '../../http/errors.js';
-import type { ListParams } from '../../http/list-params.js';
+import { filterWhere, sortOrder, type ListFields, type ListParams } from '../../http/list-params.js';
 import type { StaffPrincipal } from '../../http/auth.js';
 import { likeSafe } from '../catalogues/catalogues.service.js';
 import { Stock, Supply } from '../../db/models/inventory.model.js';
@@ -40,25 +40,25 @@ function toStockDto(s: Stock, supply: Supply | undefined, today: string): S['Sto
   };
 }
 
-const STOCK_SORT = new Set(['id', 'serial', 'type', 'expiration_date', 'cuantity', 'created_at']);
+/** What GET /stocks sorts and filters by (openapi.yaml listStocks declares the same). */
+export const STOCK_FIELDS: ListFields = {
+  id: { column: 'id', kind: 'integer', sort: true },
+  serial: { column: 'serial', kind: 'text', sort: true },
+  type: { column: 'type', kind: 'enum', sort: true },
+  medical_supply_id: { column: 'medical_supply_id', kind: 'integer' },
+  expiration_date: { column: 'expiration_date', kind: 'date', sort: true },
+  cuantity: { column: 'cuantity', kind: 'integer', sort: true },
+  active: { column: 'active', kind: 'boolean' },
+  batch: { column: 'batch', kind: 'boolean' },
+  created_at: { column: 'created_at', kind: 'datetime', sort: true },
+};
 
-export async function listStocks(
-  deps: InventoryDeps,
-  clientId: number,
-  p: ListParams,
-  f: { type?: string; medical_supply_id?: number; active?: boolean },
-) {
-  const where: WhereOptions<Stock> = { client_id: clientId };
-  if (f.type) Object.assign(where, { type: f.type });
-  if (f.medical_supply_id) Object.assign(where, { medical_supply_id: f.medical_supply_id });
-  if (f.active !== undefined) Object.assign(where, { active: f.active });
+export async function listStocks(deps: InventoryDeps, clientId: number, p: ListParams) {
+  const where: WhereOptions<Stock> = { client_id: clientId, [Op.and]: filterWhere(p.filters) };
   if (p.q) Object.assign(where, { serial: { [Op.like]: `%${likeSafe(p.q.toUpperCase())}%` } });
   const { rows, count } = await Stock.findAndCountAll({
     where,
-    order: [
-      [p.sort && STOCK_SORT.has(p.sort) ? p.sort : 'expiration_date', p.order],
-      ['id', 'ASC'],
-    ],
+    order: sortOrder(p, [['expiration_date', p.order]], ['id', 'ASC']),
     offset: p.offset,
     limit: p.limit,
   });

@@ -1,6 +1,6 @@
 import { Op, type WhereOptions } from 'sequelize';
 import { badRequest } from '../../http/errors.js';
-import type { ListParams } from '../../http/list-params.js';
+import { filterWhere, sortOrder, type ListFields, type ListParams } from '../../http/list-params.js';
 import { likeSafe } from '../catalogues/catalogues.service.js';
 import { Supply } from '../../db/models/inventory.model.js';
 import * as rules from './inventory.rules.js';
@@ -23,23 +23,31 @@ export function toSupplyDto(s: Supply): S['Supply'] {
   };
 }
 
-const SUPPLY_SORT = new Set(['id', 'type', 'tradename', 'generic_name', 'date_register', 'created_at']);
+/**
+ * What GET /supplies sorts and filters by (openapi.yaml listSupplies declares the same).
+ * `generic_name=` keeps its own meaning (the name as typed, compared in capitals).
+ */
+export const SUPPLY_FIELDS: ListFields = {
+  id: { column: 'id', kind: 'integer', sort: true },
+  type: { column: 'type', kind: 'enum', sort: true },
+  tradename: { column: 'tradename', kind: 'text', sort: true },
+  generic_name: { column: 'generic_name', kind: 'text', sort: true, operators: ['ne', 'like'] },
+  invima_register: { column: 'invima_register', kind: 'text' },
+  date_register: { column: 'date_register', kind: 'date', sort: true },
+  active: { column: 'active', kind: 'boolean' },
+  created_at: { column: 'created_at', kind: 'datetime', sort: true },
+};
 
-export async function listSupplies(clientId: number, p: ListParams, f: { type?: string; generic_name?: string; active?: boolean }) {
-  const where: WhereOptions<Supply> = { client_id: clientId };
-  if (f.type) Object.assign(where, { type: f.type });
+export async function listSupplies(clientId: number, p: ListParams, f: { generic_name?: string }) {
+  const where: WhereOptions<Supply> = { client_id: clientId, [Op.and]: filterWhere(p.filters) };
   if (f.generic_name) Object.assign(where, { generic_name: f.generic_name.trim().toUpperCase() });
-  if (f.active !== undefined) Object.assign(where, { active: f.active });
   if (p.q) {
     const like = `%${likeSafe(p.q.toUpperCase())}%`;
     Object.assign(where, { [Op.or]: [{ tradename: { [Op.like]: like } }, { generic_name: { [Op.like]: like } }] });
   }
   const { rows, count } = await Supply.findAndCountAll({
     where,
-    order: [
-      [p.sort && SUPPLY_SORT.has(p.sort) ? p.sort : 'tradename', p.order],
-      ['id', 'ASC'],
-    ],
+    order: sortOrder(p, [['tradename', p.order]], ['id', 'ASC']),
     offset: p.offset,
     limit: p.limit,
   });

@@ -65,8 +65,10 @@ export function measurementsRouter(deps: MeasurementDeps): Router {
       start_at: q.start_at,
       end_at: q.end_at,
       include_deleted: q.include_deleted === true,
-      _start: q._start,
-      _end: q._end,
+      // page/per_page (as every list) or _start/_end.
+      ...(q.page != null || q.per_page != null
+        ? { _start: ((q.page ?? 1) - 1) * (q.per_page ?? 100), _end: (q.page ?? 1) * (q.per_page ?? 100) }
+        : { _start: q._start, _end: q._end }),
     });
     sendList(res, rows, total);
   });

@@ -28,7 +28,7 @@ function toObservationDto(r: ObservationRow, timeZone: string, now: Date): Obser
   const at = new Date(toIso(r.observed_at)!);
   return {
     id: Number(r.id),
-    observation_type: Number(r.observation_type),
+    observation_type: Number(r.observation_type) as ObservationDto['observation_type'],
     observation_type_name: observationTypeName(Number(r.observation_type)),
     value_text: r.value_text,
     user_name: r.user_name,

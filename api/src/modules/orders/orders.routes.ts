@@ -74,7 +74,7 @@ export function ordersRouter(deps: orders.OrdersDeps): Router {
     res.json(await activities.confirmActivity(deps, principalOf(req), readIntParam(req, 'id'), readIntParam(req, 'activityId')));
   });
   route(r, 'listClientOrders', [requireStaff()], async (req, res) => {
-    const { rows, total } = await orders.listClientOrders(deps, staffOf(req).clientId, readListParams(req, 10), {
+    const { rows, total } = await orders.listClientOrders(deps, staffOf(req).clientId, readListParams(req, 10, orders.ORDER_FIELDS), {
       filter: req.query.filter,
       type: req.query.type,
     });

@@ -8,7 +8,7 @@ import * as tags from './tags.service.js';
 export function tagsRouter(deps: tags.TagDeps): Router {
   const r = Router();
   route(r, 'listTags', [requireStaff()], async (req, res) => {
-    const { rows, total } = await tags.listTags(deps, staffOf(req).clientId, readListParams(req, 10), { color: req.query.color });
+    const { rows, total } = await tags.listTags(deps, staffOf(req).clientId, readListParams(req, 10, tags.TAG_FIELDS));
     sendList(res, rows, total);
   });
   route(r, 'createTag', [requireStaff('administer')], async (req, res) => {

@@ -1,7 +1,7 @@
 import { Op, type Sequelize, type WhereOptions } from 'sequelize';
 import { select } from '../../db/sql.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
-import type { ListParams } from '../../http/list-params.js';
+import { filterWhere, sortOrder, type ListFields, type ListParams } from '../../http/list-params.js';
 import { Tag } from '../../db/models/tags.model.js';
 import { likeSafe } from '../catalogues/catalogues.service.js';
 import { normaliseName } from '@vigia/contract/rules/validation';
@@ -17,7 +17,13 @@ export interface TagDeps {
   currentTagPrompts(sequelize: Sequelize, clientId: number, tagIds: number[]): Promise<Map<number, { text: string; status: number }>>;
 }
 
-const SORTABLE = new Set(['id', 'name', 'color', 'created_at']);
+/** What GET /tags sorts and filters by (openapi.yaml listTags declares the same). */
+export const TAG_FIELDS: ListFields = {
+  id: { column: 'id', kind: 'integer', sort: true },
+  name: { column: 'name', kind: 'text', sort: true },
+  color: { column: 'color', kind: 'enum', sort: true },
+  created_at: { column: 'created_at', kind: 'datetime', sort: true },
+};
 
 /** The one place a tags row becomes the contract's Tag. */
 function toTagDto(tag: Tag, patientsCount: number, prompt: TagDto['active_prompt'] = null): TagDto {
@@ -43,16 +49,12 @@ async function countPatients(sequelize: Sequelize, tagIds: number[]): Promise<Ma
   return new Map(rows.map((r) => [Number(r.tag_id), Number(r.n)]));
 }
 
-export async function listTags(deps: TagDeps, clientId: number, p: ListParams, filters: { color?: string }) {
-  const where: WhereOptions<Tag> = { client_id: clientId };
-  if (filters.color) Object.assign(where, { color: filters.color });
+export async function listTags(deps: TagDeps, clientId: number, p: ListParams) {
+  const where: WhereOptions<Tag> = { client_id: clientId, [Op.and]: filterWhere(p.filters) };
   if (p.q) Object.assign(where, { name: { [Op.like]: `%${likeSafe(p.q.toUpperCase())}%` } });
   const { rows, count } = await Tag.findAndCountAll({
     where,
-    order: [
-      [p.sort && SORTABLE.has(p.sort) ? p.sort : 'name', p.order],
-      ['id', 'ASC'],
-    ],
+    order: sortOrder(p, [['name', p.order]], ['id', 'ASC']),
     offset: p.offset,
     limit: p.limit,
   });

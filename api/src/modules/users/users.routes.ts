@@ -9,10 +9,7 @@ import * as users from './users.service.js';
 export function usersRouter(deps: users.UserDeps): Router {
   const r = Router();
   route(r, 'listUsers', [requireStaff()], async (req, res) => {
-    const { rows, total } = await users.listUsers(deps, staffOf(req).clientId, readListParams(req, 10), {
-      status: req.query.status,
-      role_name: req.query.role_name,
-    });
+    const { rows, total } = await users.listUsers(deps, staffOf(req).clientId, readListParams(req, 10, users.USER_FIELDS));
     sendList(res, rows, total);
   });
   route(r, 'createUser', [requireStaff('administer')], async (req, res) => {

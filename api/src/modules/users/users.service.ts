@@ -1,6 +1,6 @@
 import { Op, type Sequelize, type WhereOptions } from 'sequelize';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
-import type { ListParams } from '../../http/list-params.js';
+import { filterWhere, sortOrder, type ListFields, type ListParams } from '../../http/list-params.js';
 import type { StaffPrincipal } from '../../http/auth.js';
 import { ROLE_LABELS, likeSafe, type Catalogues } from '../catalogues/catalogues.service.js';
 import { hashPassword } from '../sessions/sessions.service.js';
@@ -21,7 +21,19 @@ export interface UserDeps {
   now: () => Date;
 }
 
-const SORTABLE = new Set(['id', 'first_name', 'last_name', 'email', 'status', 'role_name', 'created_at']);
+/** What GET /users sorts and filters by (openapi.yaml listUsers declares the same). */
+export const USER_FIELDS: ListFields = {
+  id: { column: 'id', kind: 'integer', sort: true },
+  first_name: { column: 'first_name', kind: 'text', sort: true },
+  last_name: { column: 'last_name', kind: 'text', sort: true },
+  email: { column: 'email', kind: 'text', sort: true },
+  cellphone: { column: 'cellphone', kind: 'text' },
+  country_id: { column: 'country_id', kind: 'integer' },
+  city_id: { column: 'city_id', kind: 'integer' },
+  status: { column: 'status', kind: 'enum', sort: true },
+  role_name: { column: 'role_name', kind: 'enum', sort: true },
+  created_at: { column: 'created_at', kind: 'datetime', sort: true },
+};
 const FLAGS = ['media_email', 'media_whatsapp', 'priority_high', 'priority_medium', 'priority_low'] as const;
 
 /** The one place a users row becomes the contract's User (never the password hash). */
@@ -51,10 +63,8 @@ function toUserDto(deps: UserDeps, u: User): UserDto {
   };
 }
 
-export async function listUsers(deps: UserDeps, clientId: number, p: ListParams, filters: { status?: number; role_name?: string }) {
-  const where: WhereOptions<User> = { client_id: clientId };
-  if (filters.status !== undefined) Object.assign(where, { status: filters.status });
-  if (filters.role_name) Object.assign(where, { role_name: filters.role_name });
+export async function listUsers(deps: UserDeps, clientId: number, p: ListParams) {
+  const where: WhereOptions<User> = { client_id: clientId, [Op.and]: filterWhere(p.filters) };
   if (p.q) {
     const like = `%${likeSafe(p.q)}%`;
     Object.assign(where, {
@@ -67,10 +77,7 @@ export async function listUsers(deps: UserDeps, clientId: number, p: ListParams,
   }
   const { rows, count } = await User.findAndCountAll({
     where,
-    order: [
-      [p.sort && SORTABLE.has(p.sort) ? p.sort : 'last_name', p.order],
-      ['id', 'ASC'],
-    ],
+    order: sortOrder(p, [['last_name', p.order]], ['id', 'ASC']),
     offset: p.offset,
     limit: p.limit,
   });
