@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import sqlite3 from 'sqlite3';
-import pg from 'pg';
+import { createRequire } from 'node:module';
 import { derefSchema } from '@vigia/contract/rules/schema';
 import { loadContract } from '../../api/src/http/contract';
 import { startTestProduct, createOrg, bearer, requestFor, type TestProduct, type Org } from '../support/product';
@@ -15,6 +15,8 @@ import { operations, isPublic, schemaOf, seedClient, seedPatient, sampleBody, ur
  * first WHERE clause Sequelize writes.
  */
 const { doc } = loadContract();
+// pg ships no types; only its Client's query method is wrapped here.
+const pg = createRequire(import.meta.url)('pg') as { Client: { prototype: object } };
 const statements: string[] = [];
 
 type Method = (this: unknown, sql: unknown, ...rest: unknown[]) => unknown;
