@@ -2990,7 +2990,8 @@ export interface components {
         /**
          * @description Webhook: la primera vez se requieren `webhook_url` y `security_phrase`; después cada campo es
          *     opcional (sin `security_phrase` se conserva la guardada). `webhook_url: null` da de baja el
-         *     webhook. Fuera de desarrollo y pruebas las URL deben empezar por https://.
+         *     webhook. Las URL deben empezar por https:// y no apuntar a una dirección local o privada
+         *     (03 §5); solo un servidor iniciado con WEBHOOKS_ALLOW_HTTP=1 acepta un receptor http:// local.
          */
         ClientSettingsInput: {
             webhook_url?: string | null;
