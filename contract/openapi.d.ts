@@ -2109,7 +2109,14 @@ export interface components {
             clinic_history?: string | null;
             tag_ids?: number[];
         };
-        /** @description Cuerpo parcial; solo cambian los campos enviados. */
+        /**
+         * @description Cuerpo parcial; solo cambian los campos enviados. También acepta la ficha completa tal como
+         *     la devuelve GET (01 §7: declarar fallecido guarda la ficha completa con status 3). Los campos
+         *     de solo lectura (`x-read-only`) iguales a la ficha actual se ignoran; uno distinto responde
+         *     400 con su nombre. Los que el servidor calcula en vivo (active_alerts_count,
+         *     measurements_adherence, medications_prescription, vitals_prescription, portal_locked_until)
+         *     se ignoran siempre, porque pueden cambiar entre la lectura y la escritura.
+         */
         PatientUpdate: {
             id_type?: number;
             nid?: components["schemas"]["Nid"];
@@ -2142,6 +2149,29 @@ export interface components {
             resiplus_id?: string | null;
             /** @description Reglas de alarma asignadas (reemplaza la asignación; requiere config_alerts) */
             alarm_ids?: number[];
+            id?: number;
+            id_type_name?: string;
+            full_name?: string;
+            country_name?: string;
+            city_name?: string | null;
+            age?: number;
+            gender_name?: string;
+            blood_type_name?: string | null;
+            rh_factor_name?: string | null;
+            eapb_name?: string | null;
+            regime_name?: string | null;
+            status_name?: string;
+            occupation_name?: string | null;
+            scholarship_name?: string | null;
+            civil_status_name?: string | null;
+            tags?: components["schemas"]["TagRef"][];
+            gateway?: boolean;
+            permissions?: Record<string, never>;
+            active_alerts_count?: number;
+            measurements_adherence?: number | null;
+            medications_prescription?: unknown[];
+            vitals_prescription?: unknown[];
+            portal_locked_until?: string | null;
         };
         PatientUpdated: components["schemas"]["Patient"] & {
             notification: components["schemas"]["Notification"];
