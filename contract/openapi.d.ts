@@ -2603,8 +2603,14 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /**
+         * @description El nombre llega en `name` o en `name_only` (el campo del formulario, 02 §3); uno de los dos es
+         *     requerido ('¡El campo es requerido!' en `name`), y si llegan ambos deben coincidir (400 en `name_only`).
+         */
         AlarmInput: {
-            name: string;
+            name?: string;
+            /** @description El nombre de la regla con el nombre del campo del formulario (igual que `name`) */
+            name_only?: string;
             /**
              * @default 1
              * @enum {integer}
@@ -2620,8 +2626,11 @@ export interface components {
             request_repeat_measurement?: boolean;
             alarm_default_new_patients?: boolean;
         };
+        /** @description Cuerpo parcial. `name_only` es el nombre con el nombre del campo del formulario; si llegan `name` y `name_only` deben coincidir. */
         AlarmUpdate: {
             name?: string;
+            /** @description El nombre de la regla con el nombre del campo del formulario (igual que `name`) */
+            name_only?: string;
             /** @enum {integer} */
             type?: 1;
             clinical_element?: components["schemas"]["ClinicalElementCode"];
