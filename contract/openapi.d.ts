@@ -798,6 +798,32 @@ export interface paths {
         patch: operations["patchCaregiver"];
         trace?: never;
     };
+    "/patients/patient_id={id}/set_caregiver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Vincula un cuidador del cliente al paciente con su parentesco (llamada heredada, 01 §7)
+         * @deprecated
+         * @description La llamada 'set caregiver' tal como la hace el producto existente: un GET que escribe. Es un
+         *     alias de `PUT /patients/{id}/caregivers/{caregiverId}` con solo `relationship` (sin él, el
+         *     parentesco guardado se conserva): mismos permisos (editar la ficha; no en un paciente
+         *     fallecido), mismo efecto y misma respuesta. Use la llamada PUT.
+         */
+        get: operations["setCaregiver"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/clients/{id}/residents/{code}": {
         parameters: {
             query?: never;
@@ -5201,6 +5227,37 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+        };
+    };
+    setCaregiver: {
+        parameters: {
+            query: {
+                caregiver_id: number;
+                relationship?: string;
+                /** @description Si se envía, debe ser el mismo paciente de la ruta */
+                patient_id?: number;
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cuidador vinculado */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaregiverSaved"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     findResident: {
