@@ -818,6 +818,32 @@ export interface paths {
         patch: operations["patchCaregiver"];
         trace?: never;
     };
+    "/patients/patient_id={id}/set_caregiver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Vincula un cuidador del cliente al paciente con su parentesco (llamada heredada, 01 §7)
+         * @deprecated
+         * @description La llamada 'set caregiver' tal como la hace el producto existente: un GET que escribe. Es un
+         *     alias de `PUT /patients/{id}/caregivers/{caregiverId}` con solo `relationship` (sin él, el
+         *     parentesco guardado se conserva): mismos permisos (editar la ficha; no en un paciente
+         *     fallecido), mismo efecto y misma respuesta. Use la llamada PUT.
+         */
+        get: operations["setCaregiver"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/clients/{id}/residents/{code}": {
         parameters: {
             query?: never;
@@ -2145,7 +2171,14 @@ export interface components {
             clinic_history?: string | null;
             tag_ids?: number[];
         };
-        /** @description Cuerpo parcial; solo cambian los campos enviados. */
+        /**
+         * @description Cuerpo parcial; solo cambian los campos enviados. También acepta la ficha completa tal como
+         *     la devuelve GET (01 §7: declarar fallecido guarda la ficha completa con status 3). Los campos
+         *     de solo lectura (`x-read-only`) iguales a la ficha actual se ignoran; uno distinto responde
+         *     400 con su nombre. Los que el servidor calcula en vivo (active_alerts_count,
+         *     measurements_adherence, medications_prescription, vitals_prescription, portal_locked_until)
+         *     se ignoran siempre, porque pueden cambiar entre la lectura y la escritura.
+         */
         PatientUpdate: {
             id_type?: number;
             nid?: components["schemas"]["Nid"];
@@ -2178,6 +2211,29 @@ export interface components {
             resiplus_id?: string | null;
             /** @description Reglas de alarma asignadas (reemplaza la asignación; requiere config_alerts) */
             alarm_ids?: number[];
+            id?: number;
+            id_type_name?: string;
+            full_name?: string;
+            country_name?: string;
+            city_name?: string | null;
+            age?: number;
+            gender_name?: string;
+            blood_type_name?: string | null;
+            rh_factor_name?: string | null;
+            eapb_name?: string | null;
+            regime_name?: string | null;
+            status_name?: string;
+            occupation_name?: string | null;
+            scholarship_name?: string | null;
+            civil_status_name?: string | null;
+            tags?: components["schemas"]["TagRef"][];
+            gateway?: boolean;
+            permissions?: Record<string, never>;
+            active_alerts_count?: number;
+            measurements_adherence?: number | null;
+            medications_prescription?: unknown[];
+            vitals_prescription?: unknown[];
+            portal_locked_until?: string | null;
         };
         PatientUpdated: components["schemas"]["Patient"] & {
             notification: components["schemas"]["Notification"];
@@ -2609,8 +2665,14 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /**
+         * @description El nombre llega en `name` o en `name_only` (el campo del formulario, 02 §3); uno de los dos es
+         *     requerido ('¡El campo es requerido!' en `name`), y si llegan ambos deben coincidir (400 en `name_only`).
+         */
         AlarmInput: {
-            name: string;
+            name?: string;
+            /** @description El nombre de la regla con el nombre del campo del formulario (igual que `name`) */
+            name_only?: string;
             /**
              * @default 1
              * @enum {integer}
@@ -2626,8 +2688,11 @@ export interface components {
             request_repeat_measurement?: boolean;
             alarm_default_new_patients?: boolean;
         };
+        /** @description Cuerpo parcial. `name_only` es el nombre con el nombre del campo del formulario; si llegan `name` y `name_only` deben coincidir. */
         AlarmUpdate: {
             name?: string;
+            /** @description El nombre de la regla con el nombre del campo del formulario (igual que `name`) */
+            name_only?: string;
             /** @enum {integer} */
             type?: 1;
             clinical_element?: components["schemas"]["ClinicalElementCode"];
@@ -3026,7 +3091,8 @@ export interface components {
         /**
          * @description Webhook: la primera vez se requieren `webhook_url` y `security_phrase`; después cada campo es
          *     opcional (sin `security_phrase` se conserva la guardada). `webhook_url: null` da de baja el
-         *     webhook. Fuera de desarrollo y pruebas las URL deben empezar por https://.
+         *     webhook. Las URL deben empezar por https:// y no apuntar a una dirección local o privada
+         *     (03 §5); solo un servidor iniciado con WEBHOOKS_ALLOW_HTTP=1 acepta un receptor http:// local.
          */
         ClientSettingsInput: {
             webhook_url?: string | null;
@@ -5253,6 +5319,37 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+        };
+    };
+    setCaregiver: {
+        parameters: {
+            query: {
+                caregiver_id: number;
+                relationship?: string;
+                /** @description Si se envía, debe ser el mismo paciente de la ruta */
+                patient_id?: number;
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cuidador vinculado */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaregiverSaved"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     findResident: {

@@ -74,6 +74,8 @@ export interface AppDeps {
   serveFrontEnds?: boolean;
   /** Where files (chat attachments) are kept; default DATA_DIR. */
   dataDir?: string;
+  /** Webhook and integration URLs may be http:// (WEBHOOKS_ALLOW_HTTP=1, local receivers); default https:// only (03 §5). */
+  allowHttpServices?: boolean;
   /** Single sign-on provider; undefined = read OIDC_* from the environment, null = off. */
   oidc?: OidcSettings | null;
 }
@@ -188,7 +190,7 @@ export function createApp(deps: AppDeps): express.Express {
   // First: readings are most of the traffic, and each router before a route costs its matching.
   v1.use(measurementsRouter(measurementDeps));
   v1.use(cataloguesRouter(deps.sequelize, deps.catalogues));
-  v1.use(clientsRouter({ allowHttp: deps.env !== 'production' }));
+  v1.use(clientsRouter({ allowHttp: deps.allowHttpServices ?? false }));
   v1.use(auditRouter(deps.sequelize));
   v1.use(webhooksRouter(webhookDeps));
   v1.use(reportsRouter({ sequelize: deps.sequelize, now, downloads }));

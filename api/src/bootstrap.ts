@@ -55,6 +55,7 @@ export async function bootstrap(
     now,
     serveFrontEnds: opts.serveFrontEnds,
     dataDir: config.dataDir,
+    allowHttpServices: config.allowHttpServices ?? false,
   });
   const close = async () => {
     await flushAuditTrail(sequelize);

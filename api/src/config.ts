@@ -13,6 +13,11 @@ export interface Config {
   smsUrl: string | null;
   smsToken: string | null;
   publicUrl: string | null;
+  /**
+   * WEBHOOKS_ALLOW_HTTP=1: webhook and integration URLs may be http:// and loopback or private
+   * hosts (a local receiver while developing). Off by default whatever NODE_ENV says: 03 §5 wants https://.
+   */
+  allowHttpServices?: boolean;
 }
 
 /** Reads a secret from the environment, or generates it once and keeps it in DATA_DIR. */
@@ -41,6 +46,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsUrl: env.SMS_URL || null,
     smsToken: env.SMS_TOKEN || null,
     publicUrl: env.PUBLIC_URL || null,
+    allowHttpServices: env.WEBHOOKS_ALLOW_HTTP === '1',
   };
 }
 

@@ -16,15 +16,17 @@ describe('adherencePercent', () => {
   });
 });
 
-describe('adherenceBand (bands at 50 and 70)', () => {
+describe('adherenceBand (03 §4: 50 or less red, above 50 up to 70 amber, above 70 green)', () => {
   it.each([
     [null, 'none'],
+    [Number.NaN, 'none'],
     [0, 'low'],
-    [49, 'low'],
     [49.9, 'low'],
-    [50, 'medium'],
+    [50, 'low'],
+    [50.1, 'medium'],
     [69, 'medium'],
-    [70, 'good'],
+    [70, 'medium'],
+    [70.1, 'good'],
     [100, 'good'],
   ] as const)('%s %% → %s', (percent, band) => {
     expect(adherenceBand(percent)).toBe(band);

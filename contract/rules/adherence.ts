@@ -1,5 +1,5 @@
 /**
- * Adherence ('Tu cumplimiento', 03 §2, bands at 50 and 70 per 03 §9): the share of a patient's
+ * Adherence ('Tu cumplimiento', 03 §2, bands at 50 and 70 per 03 §4 and §9): the share of a patient's
  * activities that were due and got done. The server computes it from real activities; the portal
  * and the patient page only show it.
  */
@@ -16,11 +16,11 @@ export function adherencePercent(completed: number, due: number): number | null 
   return Math.round((done / due) * 100);
 }
 
-/** Below 50 low, 50 up to (not including) 70 medium, 70 and above good. */
+/** 03 §4: 50 or less low (red), above 50 up to 70 medium (amber), above 70 good (green). */
 export function adherenceBand(percent: number | null | undefined): AdherenceBand {
   if (percent === null || percent === undefined || !Number.isFinite(percent)) return 'none';
-  if (percent < ADHERENCE_BANDS.low) return 'low';
-  if (percent < ADHERENCE_BANDS.good) return 'medium';
+  if (percent <= ADHERENCE_BANDS.low) return 'low';
+  if (percent <= ADHERENCE_BANDS.good) return 'medium';
   return 'good';
 }
 

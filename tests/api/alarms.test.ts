@@ -74,6 +74,32 @@ describe('POST /alarms', () => {
     expect(res.body.field, JSON.stringify(res.body)).toBe(field);
   });
 
+  it("takes the name from the form's field name_only (02 §3), alone or equal to name", async () => {
+    const { name: _name, ...noName } = rule();
+    const only = await t.http
+      .post('/api/v1/alarms')
+      .set(bearer(org.tokens.admin))
+      .send({ ...noName, name_only: 'Bradicardia' });
+    expect(only.status, JSON.stringify(only.body)).toBe(201);
+    expect(only.body.name).toBe('Bradicardia');
+    const both = await createRule({ name: 'Pulso alto', name_only: 'Pulso alto' });
+    expect(both.status).toBe(201);
+    expect(both.body.name).toBe('Pulso alto');
+  });
+
+  it('refuses name and name_only that differ, and a body with neither', async () => {
+    const differ = await createRule({ name: 'Taquicardia', name_only: 'Bradicardia' });
+    expect(differ.status).toBe(400);
+    expect(differ.body).toMatchObject({ field: 'name_only', message: "Los campos 'name' y 'name_only' deben tener el mismo nombre." });
+    const { name: _name, ...noName } = rule();
+    const neither = await t.http.post('/api/v1/alarms').set(bearer(org.tokens.admin)).send(noName);
+    expect(neither.status).toBe(400);
+    expect(neither.body).toMatchObject({ field: 'name', message: '¡El campo es requerido!' });
+    const short = await createRule({ name: undefined, name_only: 'ab' });
+    expect(short.status).toBe(400);
+    expect(short.body).toMatchObject({ field: 'name_only', message: 'Debe tener mínimo 3 caracteres y máximo 100' });
+  });
+
   it('clears the AI fields when the AI option is off', async () => {
     const res = await createRule({ name: 'Sin IA', ia_alarm: false, ia_script: 'x', prompt_ia: 'y' });
     expect(res.body).toMatchObject({ ia_alarm: false, ia_script: null, prompt_ia: null });
@@ -113,6 +139,25 @@ describe('PUT /alarms/:id', () => {
     const bad = await t.http.patch(`/api/v1/alarms/${created.id}`).set(bearer(org.tokens.admin)).send({ minimum_condition: 250 });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('Asegúrate de que el valor inicial sea menor al valor final.');
+  });
+
+  it('renames with name_only; name and name_only that differ are refused and change nothing', async () => {
+    const created = (await createRule({ name: 'Saturación baja', clinical_element: 2, minimum_condition: 90, maximum_condition: 100 }))
+      .body;
+    const renamed = await t.http.patch(`/api/v1/alarms/${created.id}`).set(bearer(org.tokens.admin)).send({ name_only: 'Hipoxemia' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ name: 'Hipoxemia', minimum_condition: 90 });
+    expect(renamed.body).not.toHaveProperty('name_only');
+    const differ = await t.http
+      .put(`/api/v1/alarms/${created.id}`)
+      .set(bearer(org.tokens.admin))
+      .send({ name: 'Uno', name_only: 'Otro', priority: 3 });
+    expect(differ.status).toBe(400);
+    expect(differ.body).toMatchObject({ field: 'name_only', message: "Los campos 'name' y 'name_only' deben tener el mismo nombre." });
+    expect((await t.http.get(`/api/v1/alarms/${created.id}`).set(bearer(org.tokens.admin))).body).toMatchObject({
+      name: 'Hipoxemia',
+      priority: 1,
+    });
   });
 
   it("answers 404 for another client's rule, as for a missing one", async () => {

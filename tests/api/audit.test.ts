@@ -129,13 +129,18 @@ describe('what the recorder writes', () => {
     const res = await t.http
       .put(`/api/v1/clients/${org.clientId}`)
       .set(bearer(org.tokens.admin))
-      .send({ residents_enabled: true, residents_url: 'http://127.0.0.1:9/resi', residents_user: 'api-vigia', residents_password: secret });
+      .send({
+        residents_enabled: true,
+        residents_url: 'https://residencias.example/resi',
+        residents_user: 'api-vigia',
+        residents_password: secret,
+      });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const e = await eventWhere("resource = 'settings' AND action = 'update' AND client_id = :c", { c: org.clientId });
     expect(e).toMatchObject({ user_id: org.users.admin.id, patient_id: null, resource_id: String(org.clientId), path: '/clients/:id' });
     expect(JSON.parse(e.changes!)).toEqual({
       residents_enabled: true,
-      residents_url: 'http://127.0.0.1:9/resi',
+      residents_url: 'https://residencias.example/resi',
       residents_user: 'api-vigia',
       residents_password: '••••',
     });
@@ -154,7 +159,7 @@ describe('what the recorder writes', () => {
         await t.http
           .patch(`/api/v1/clients/${org.clientId}`)
           .set(bearer(org.tokens.admin))
-          .send({ webhook_url: 'http://127.0.0.1:9/fhir', security_phrase: phrase })
+          .send({ webhook_url: 'https://receptor.example/fhir', security_phrase: phrase })
       ).status,
     ).toBe(200);
     const user = await t.http.post('/api/v1/users').set(bearer(org.tokens.admin)).send({

@@ -115,3 +115,97 @@ describe('caregivers of a patient', () => {
     expect((await t.http.post(`/api/v1/patients/${id}/caregivers`).set(bearer(org.tokens.admin)).send(caregiver())).status).toBe(403);
   });
 });
+
+describe('GET /patients/patient_id={id}/set_caregiver (01 §7, deprecated alias of the caregiver PUT)', () => {
+  let caregiverId: number;
+  let second: number;
+  const setUrl = (patient: number, query: string) => `/api/v1/patients/patient_id=${patient}/set_caregiver?${query}`;
+  const linked = async (patient: number) =>
+    (await t.http.get(`/api/v1/patients/${patient}/caregivers`).set(bearer(org.tokens.admin))).body as Array<{
+      id: number;
+      relationship: string | null;
+    }>;
+  beforeAll(async () => {
+    caregiverId = (
+      await t.http
+        .post(url())
+        .set(bearer(org.tokens.admin))
+        .send(caregiver({ nid: '52777111', first_name: 'rosa', relationship: 'hermana' }))
+    ).body.id;
+    second = (await t.http.post('/api/v1/patients').set(bearer(org.tokens.admin)).send(patientBody())).body.id;
+  });
+
+  it('links a caregiver of the client to another patient with the relationship, and answers as the PUT does', async () => {
+    const res = await t.http
+      .get(setUrl(second, `caregiver_id=${caregiverId}&relationship=prima&patient_id=${second}`))
+      .set(bearer(org.tokens.enfermeria));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({
+      id: caregiverId,
+      first_name: 'ROSA',
+      relationship: 'PRIMA',
+      notification_message: { type: 'success', message: 'Cuidador guardado correctamente' },
+    });
+    expect((await linked(second)).map((c) => [c.id, c.relationship])).toEqual([[caregiverId, 'PRIMA']]);
+    expect((await linked(patientId)).find((c) => c.id === caregiverId)?.relationship).toBe('HERMANA');
+    const put = await t.http
+      .put(`/api/v1/patients/${second}/caregivers/${caregiverId}`)
+      .set(bearer(org.tokens.enfermeria))
+      .send({ relationship: 'prima' });
+    expect(put.status).toBe(200);
+    expect(res.body).toEqual(put.body);
+  });
+
+  it('changes the relationship of a linked caregiver and keeps it when none is sent', async () => {
+    expect(
+      (await t.http.get(setUrl(second, `caregiver_id=${caregiverId}&relationship=tía`)).set(bearer(org.tokens.admin))).body.relationship,
+    ).toBe('TÍA');
+    const kept = await t.http.get(setUrl(second, `caregiver_id=${caregiverId}`)).set(bearer(org.tokens.admin));
+    expect(kept.status).toBe(200);
+    expect(kept.body.relationship).toBe('TÍA');
+    expect(await linked(second)).toHaveLength(1);
+  });
+
+  it('the PUT of a caregiver of the client links it to the patient too (its summary says so)', async () => {
+    const third = (await t.http.post('/api/v1/patients').set(bearer(org.tokens.admin)).send(patientBody())).body.id;
+    const res = await t.http
+      .put(`/api/v1/patients/${third}/caregivers/${caregiverId}`)
+      .set(bearer(org.tokens.admin))
+      .send({ notification: true });
+    expect(res.status).toBe(200);
+    expect(res.body.relationship).toBeNull();
+    expect((await linked(third)).map((c) => c.id)).toEqual([caregiverId]);
+  });
+
+  it.each([
+    ['caregiver_id', (p: number) => setUrl(p, 'relationship=prima'), '¡El campo es requerido!'],
+    ['caregiver_id', (p: number) => setUrl(p, 'caregiver_id=uno'), 'Debe ser un número entero.'],
+    ['relationship', (p: number) => setUrl(p, `caregiver_id=1&relationship=${'x'.repeat(41)}`), 'Debe tener máximo de 40 caracteres'],
+    [
+      'patient_id',
+      (p: number) => setUrl(p, `caregiver_id=1&patient_id=${p + 1}`),
+      'El paciente de la consulta no coincide con el de la ruta.',
+    ],
+  ])('refuses a bad %s with 400 naming it', async (field, at, message) => {
+    const res = await t.http.get(at(second)).set(bearer(org.tokens.admin));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ field, message });
+  });
+
+  it("answers 404 for another client's patient or caregiver, 403 to a read-only role, and changes nothing", async () => {
+    const before = await linked(second);
+    const foreign = await t.http.get(setUrl(second, `caregiver_id=${caregiverId}&relationship=x`)).set(bearer(other.tokens.admin));
+    const missing = await t.http.get(setUrl(987654321, `caregiver_id=${caregiverId}&relationship=x`)).set(bearer(other.tokens.admin));
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual(missing.body);
+    const theirPatient = (await t.http.post('/api/v1/patients').set(bearer(other.tokens.admin)).send(patientBody())).body.id;
+    const ourCaregiver = await t.http.get(setUrl(theirPatient, `caregiver_id=${caregiverId}`)).set(bearer(other.tokens.admin));
+    expect(ourCaregiver.status).toBe(404);
+    expect(ourCaregiver.body.message).toBe('El cuidador no existe.');
+    const readOnly = await t.http.get(setUrl(second, `caregiver_id=${caregiverId}&relationship=x`)).set(bearer(org.tokens.consulta));
+    expect(readOnly.status).toBe(403);
+    expect(readOnly.body.message).toBe('Su rol no permite realizar esta acción.');
+    expect(await linked(second)).toEqual(before);
+    expect((await t.http.get(`/api/v1/patients/${theirPatient}/caregivers`).set(bearer(other.tokens.admin))).body).toEqual([]);
+  });
+});

@@ -279,6 +279,50 @@ describe('declaring a death with the whole record (01 §4, D9)', () => {
     }
   });
 
+  it('accepts the record exactly as GET answers it, with status 3; read-only fields sent unchanged are ignored', async () => {
+    const p = (await create(patientBody())).body;
+    const read = await t.http.get(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.medico));
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ id: p.id, status_name: 'Activo', country_name: 'Colombia', permissions: { set_deceased: true } });
+    const dead = await t.http
+      .put(`/api/v1/patients/${p.id}`)
+      .set(bearer(org.tokens.medico))
+      .send({ ...read.body, status: 3 });
+    expect(dead.status, JSON.stringify(dead.body)).toBe(200);
+    expect(dead.body).toMatchObject({ id: p.id, status: 3, status_name: 'Fallecido', age: read.body.age });
+    expect(dead.body.notification.message).toBe(
+      'Paciente registrado como fallecido. Sus órdenes y actividades pendientes fueron canceladas.',
+    );
+    expect((await t.http.get(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.medico))).body.status).toBe(3);
+  });
+
+  it.each([
+    ['age', (b: Record<string, unknown>) => ({ ...b, age: (b.age as number) + 1 })],
+    ['id', (b: Record<string, unknown>) => ({ ...b, id: (b.id as number) + 1000 })],
+    ['country_name', (b: Record<string, unknown>) => ({ ...b, country_name: 'Perú' })],
+    ['permissions', (b: Record<string, unknown>) => ({ ...b, permissions: { ...(b.permissions as object), edit: false } })],
+  ])('refuses the whole record with a changed %s: 400 naming it, nothing saved', async (field, change) => {
+    const p = (await create(patientBody())).body;
+    const read = (await t.http.get(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.medico))).body;
+    const res = await t.http
+      .put(`/api/v1/patients/${p.id}`)
+      .set(bearer(org.tokens.medico))
+      .send(change({ ...read, status: 3 }));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ field, message: `El campo '${field}' es de solo lectura y no coincide con la ficha del paciente.` });
+    expect((await t.http.get(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.medico))).body.status).toBe(1);
+  });
+
+  it('still needs set_deceased: the whole record with status 3 from enfermeria is 403', async () => {
+    const p = (await create(patientBody())).body;
+    const read = (await t.http.get(`/api/v1/patients/${p.id}`).set(bearer(org.tokens.enfermeria))).body;
+    const res = await t.http
+      .put(`/api/v1/patients/${p.id}`)
+      .set(bearer(org.tokens.enfermeria))
+      .send({ ...read, status: 3 });
+    expect(res.status).toBe(403);
+  });
+
   it("answers 404 for another client's patient", async () => {
     const other = await createOrg(t, 'Otra Clinica Pacientes');
     const p = (await create(patientBody({ nid: '83000002' }))).body;

@@ -42,7 +42,7 @@ let other: Org;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
-  t = await startTestProduct({ now: () => clock });
+  t = await startTestProduct({ now: () => clock, allowHttpServices: true });
   org = await createOrg(t, 'Clinica Webhooks');
   other = await createOrg(t, 'Clinica Ajena');
   receiver = await startReceiver();

@@ -10,7 +10,8 @@ import { webhookSecret } from '../../api/src/modules/webhooks/webhooks.rules';
 
 /** The HL7 FHIR webhook page (03 §2, D19, D20) against a receiver on loopback. */
 describe('Webhook HL7 FHIR (/webhooks)', () => {
-  const product = useProductInBrowser();
+  // The receiver is http:// on loopback: only the explicit development setting lets it in (03 §5).
+  const product = useProductInBrowser({ WEBHOOKS_ALLOW_HTTP: '1' });
   const PHRASE = 'frase-del-receptor-e2e';
   const received: Array<{ headers: Record<string, string>; body: string }> = [];
   let receiverUrl = '';

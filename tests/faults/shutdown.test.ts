@@ -31,7 +31,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   db = await freshDatabase();
-  const t = await bootOn(db);
+  const t = await bootOn(db, { allowHttpServices: true });
   try {
     const org = await createOrg(t, 'Clinica Apagado');
     clientId = org.clientId;

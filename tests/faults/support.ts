@@ -57,8 +57,11 @@ export async function freshDatabase(): Promise<FaultDatabase> {
   };
 }
 
-/** One app instance on the database; stop() closes it and keeps the data (drop it with db.drop()). */
-export async function bootOn(db: FaultDatabase, opts: { now?: () => Date } = {}): Promise<TestProduct> {
+/**
+ * One app instance on the database; stop() closes it and keeps the data (drop it with db.drop()).
+ * `allowHttpServices`: WEBHOOKS_ALLOW_HTTP=1, for an http:// loopback webhook receiver.
+ */
+export async function bootOn(db: FaultDatabase, opts: { now?: () => Date; allowHttpServices?: boolean } = {}): Promise<TestProduct> {
   const config: Config = {
     port: 0,
     env: 'test',
@@ -69,6 +72,7 @@ export async function bootOn(db: FaultDatabase, opts: { now?: () => Date } = {})
     smsUrl: null,
     smsToken: null,
     publicUrl: null,
+    allowHttpServices: opts.allowHttpServices ?? false,
   };
   const product = await bootstrap(config, { now: opts.now, serveFrontEnds: false });
   return { ...product, dataDir: db.dataDir, http: request(product.app), stop: () => product.close() };

@@ -92,7 +92,7 @@ let rx: ReturnType<typeof receiver>;
 
 beforeAll(async () => {
   db = await freshDatabase();
-  t = await bootOn(db, { now: () => clock });
+  t = await bootOn(db, { now: () => clock, allowHttpServices: true });
   org = await createOrg(t, 'Clinica Receptor');
   rx = receiver();
   await rx.listen();

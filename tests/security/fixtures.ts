@@ -1,4 +1,4 @@
-import type { OpenApiOperation } from '@vigia/contract/rules/schema';
+import { derefSchema, type OpenApiOperation, type OpenApiParameter } from '@vigia/contract/rules/schema';
 import { loadContract } from '../../api/src/http/contract';
 import { select } from '../../api/src/db/sql';
 import { bearer, patientBody, type TestProduct, type Org } from '../support/product';
@@ -15,6 +15,12 @@ export const operations: Operation[] = Object.entries(doc.paths).flatMap(([path,
     .filter(([m]) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
     .map(([method, op]) => ({ path, method, op, name: `${method.toUpperCase()} ${path}` })),
 );
+
+/**
+ * Writes: every call but a GET, and the GETs the contract marks `x-writes` (01 §7's legacy
+ * 'set caregiver' link is a GET that changes data).
+ */
+export const isWrite = (o: Operation) => o.method !== 'get' || (o.op as { 'x-writes'?: boolean })['x-writes'] === true;
 
 /** Calls that are not made with a staff session: login, one-time codes, SSO, device and channel callbacks. */
 export const isPublic = (o: Operation) => Array.isArray(o.op.security);
@@ -217,7 +223,25 @@ export function urlOf(o: Operation, ids: Ids): string {
     const v = ids[key];
     if (v == null) throw new Error(`no fixture for {${p}} in ${o.path}`);
     return String(v);
-  })}`;
+  })}${requiredQuery(o, ids)}`;
+}
+
+/** The fixture id each required query parameter of an operation is filled from. */
+const QUERY_FIXTURES: Record<string, string> = { caregiver_id: 'caregiverId' };
+
+/**
+ * `?name=value&…` with the required query parameters of the operation that have a fixture in `ids`
+ * ('' when none has); one without is left out, so the call answers 400 and a test that needs a
+ * valid call says so.
+ */
+export function requiredQuery(o: Operation, ids: Ids): string {
+  const params = (o.op.parameters ?? []).map((p) => derefSchema(doc, p) as OpenApiParameter);
+  const pairs = params
+    .filter((p) => p.in === 'query' && p.required && p.name)
+    .map((p) => [p.name!, ids[QUERY_FIXTURES[p.name!] ?? p.name!]] as const)
+    .filter(([, v]) => v != null)
+    .map(([name, v]) => `${name}=${v}`);
+  return pairs.length ? `?${pairs.join('&')}` : '';
 }
 
 /** A real portal session of the patient with this document: request a code, read the SMS, verify. */

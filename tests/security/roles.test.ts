@@ -4,6 +4,7 @@ import { startTestProduct, createOrg, bearer, requestFor, type TestProduct, type
 import {
   operations,
   isPublic,
+  isWrite,
   schemaOf,
   sampleBody,
   seedClient,
@@ -78,6 +79,8 @@ const PERMISSIONS: Record<string, { kind: Kind; portal?: true }> = {
   'PUT /patients/{id}/caregivers/{caregiverId}': { kind: 'clinical' },
   'PATCH /patients/{id}/caregivers/{caregiverId}': { kind: 'clinical' },
   'DELETE /patients/{id}/caregivers/{caregiverId}': { kind: 'clinical' },
+  // 01 §7 'set caregiver': a GET that links a caregiver (the PUT above under another name).
+  'GET /patients/patient_id={id}/set_caregiver': { kind: 'clinical' },
   'POST /patients/{id}/orders': { kind: 'orders' },
   'POST /patients/{id}/orders/bulk': { kind: 'orders' },
   // The sample body only switches notifications: managing activities, not editing the order.
@@ -129,7 +132,13 @@ const PATIENT_UPDATE_VARIANTS: Array<{ name: string; body: (ids: Ids) => object;
 /** Writes that change a patient or add to its record: tried on an inactive and a deceased patient. */
 const onPatient = (o: Operation) =>
   o.path.startsWith('/patients/{id}') ||
-  ['/encounters/{id}', '/observations', '/observations/{id}', '/patients/create_Encounter_vacunation'].includes(o.path);
+  [
+    '/encounters/{id}',
+    '/observations',
+    '/observations/{id}',
+    '/patients/create_Encounter_vacunation',
+    '/patients/patient_id={id}/set_caregiver',
+  ].includes(o.path);
 
 /** An inactive patient keeps its record editable but gets no readings (01 §4), orders, activity changes or alert configuration (P2). */
 const REFUSED_WHEN_INACTIVE = new Set([
@@ -160,9 +169,9 @@ const staffReads = operations.filter((o) => o.method === 'get' && !isPublic(o));
 /** Session endpoints are not writes on a resource: logout is covered by tokens.test.ts. */
 const NOT_A_RESOURCE = new Set(['DELETE /sessions']);
 
-const ORDER = { post: 0, put: 1, patch: 2, delete: 3 } as Record<string, number>;
+const ORDER = { post: 0, get: 1, put: 1, patch: 2, delete: 3 } as Record<string, number>;
 const staffWrites = operations
-  .filter((o) => o.method !== 'get' && !isPublic(o) && !NOT_A_RESOURCE.has(o.name))
+  .filter((o) => isWrite(o) && !isPublic(o) && !NOT_A_RESOURCE.has(o.name))
   .sort((x, y) => ORDER[x.method] - ORDER[y.method]); // deletions last, so earlier writes still find their rows
 
 let t: TestProduct;

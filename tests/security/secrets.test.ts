@@ -69,7 +69,7 @@ beforeAll(async () => {
     OIDC_CLIENT_SECRET: provider.clientSecret,
     OIDC_REDIRECT_URI: REDIRECT_URI,
   });
-  t = await startTestProduct({ jwtSecret: JWT_SECRET });
+  t = await startTestProduct({ jwtSecret: JWT_SECRET, allowHttpServices: true });
   org = await createOrg(t, 'Clinica Secretos');
   Object.assign(secrets, {
     JWT_SECRET,

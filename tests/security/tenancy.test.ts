@@ -3,6 +3,7 @@ import type { OpenApiOperation } from '@vigia/contract/rules/schema';
 import { loadContract } from '../../api/src/http/contract';
 import { select } from '../../api/src/db/sql';
 import { startTestProduct, createOrg, bearer, patientBody, requestFor, type TestProduct, type Org } from '../support/product';
+import { requiredQuery } from './fixtures';
 
 /**
  * Tenant isolation matrix (D14), generated from openapi.yaml: every operation whose path carries
@@ -207,7 +208,7 @@ describe('tenant isolation matrix', () => {
           const req = requestFor(
             t,
             o.method,
-            `/api/v1${o.path.replace('{id}', String(id)).replace(/\{(\w+)\}/g, (_m: string, p: string) => String(ids[p] ?? 1))}`,
+            `/api/v1${o.path.replace('{id}', String(id)).replace(/\{(\w+)\}/g, (_m: string, p: string) => String(ids[p] ?? 1))}${requiredQuery({ ...o, name: `${o.method.toUpperCase()} ${o.path}` }, ids)}`,
           ).set(bearer(b.tokens[role]));
           return body ? req.send(body) : req;
         };

@@ -31,8 +31,11 @@ export function requestFor(t: TestProduct, method: string, url: string): request
 /**
  * The real product on a fresh database: a temporary SQLite file, or, when DATABASE_URL is set,
  * a new PostgreSQL database created for this test file and dropped afterwards.
+ * `allowHttpServices`: WEBHOOKS_ALLOW_HTTP=1, for files whose webhook or integration peer is an http:// loopback server.
  */
-export async function startTestProduct(opts: { now?: () => Date; otpLength?: string; jwtSecret?: string } = {}): Promise<TestProduct> {
+export async function startTestProduct(
+  opts: { now?: () => Date; otpLength?: string; jwtSecret?: string; allowHttpServices?: boolean } = {},
+): Promise<TestProduct> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-test-'));
   let databaseUrl: string | null = null;
   let dropDatabase = async () => {};
@@ -61,6 +64,7 @@ export async function startTestProduct(opts: { now?: () => Date; otpLength?: str
     smsUrl: null,
     smsToken: null,
     publicUrl: null,
+    allowHttpServices: opts.allowHttpServices ?? false,
   };
   const product = await bootstrap(config, { now: opts.now, otpLength: opts.otpLength, serveFrontEnds: false });
   return {

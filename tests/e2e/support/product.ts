@@ -9,12 +9,13 @@ import { DEMO_ADMIN } from './api';
 /**
  * The real product (its own data folder) and a Chromium, started before the file's tests and
  * stopped after them. Accessors, because the values exist only once beforeAll has run.
+ * `extraEnv`: more environment for the server (e.g. WEBHOOKS_ALLOW_HTTP=1 for a loopback receiver).
  */
-export function useProductInBrowser(): { server: () => RunningServer; browser: () => Browser } {
+export function useProductInBrowser(extraEnv: Record<string, string> = {}): { server: () => RunningServer; browser: () => Browser } {
   let server: RunningServer;
   let browser: Browser;
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer(extraEnv);
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {

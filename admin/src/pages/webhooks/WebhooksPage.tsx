@@ -36,7 +36,7 @@ function formatDateTime(iso: string | null | undefined, timeZone: string): strin
   return iso ? formatWhen(iso, timeZone) : '';
 }
 
-/** A URL the form accepts before asking the server (which also enforces https:// outside development). */
+/** A URL the form accepts before asking the server, which enforces https:// (03 §5) unless WEBHOOKS_ALLOW_HTTP=1 lets a local receiver in. */
 function validateWebhookUrl(value: string | undefined): string | null {
   if (!value || !value.trim()) return MESSAGES.required;
   try {

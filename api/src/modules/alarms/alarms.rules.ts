@@ -37,3 +37,19 @@ export function planAlarmActions<R extends RuleForCheck>(
   }
   return actions;
 }
+
+export type AlarmNameResult = { ok: true; name: string | undefined } | { ok: false; field: string; message: string };
+
+/**
+ * The rule's name arrives as `name` or as `name_only`, the alarm form's field (02 §3). Both sent
+ * must be the same name; on create one of them is required.
+ */
+export function alarmName(input: { name?: string; name_only?: string }, required: boolean): AlarmNameResult {
+  const name = input.name?.trim();
+  const nameOnly = input.name_only?.trim();
+  if (name !== undefined && nameOnly !== undefined && name !== nameOnly)
+    return { ok: false, field: 'name_only', message: "Los campos 'name' y 'name_only' deben tener el mismo nombre." };
+  const chosen = name ?? nameOnly;
+  if (chosen === undefined && required) return { ok: false, field: 'name', message: '¡El campo es requerido!' };
+  return { ok: true, name: chosen };
+}

@@ -13,6 +13,7 @@ import {
   ALERT_STATUS,
 } from '@vigia/contract/rules/alarms';
 import type { components } from '@vigia/contract/openapi';
+import { alarmName } from './alarms.rules.js';
 
 type AlarmDto = components['schemas']['Alarm'];
 type AlarmInput = components['schemas']['AlarmInput'];
@@ -133,6 +134,8 @@ function aiFields(iaAlarm: boolean, script: string | null | undefined, prompt: s
 }
 
 export async function createAlarm(sequelize: Sequelize, clientId: number, input: AlarmInput, now: Date): Promise<AlarmDto> {
+  const named = alarmName(input, true);
+  if (!named.ok) throw badRequest(named.field, named.message);
   checkRange(input.minimum_condition, input.maximum_condition);
   const ia = aiFields(!!input.ia_alarm, input.ia_script, input.prompt_ia);
   const id = await insertReturningId(
@@ -142,7 +145,7 @@ export async function createAlarm(sequelize: Sequelize, clientId: number, input:
      VALUES (:clientId, :name, 1, :element, :priority, :min, :max, :ia, :script, :prompt, :repeat, :defaultNew, 1, :now, :now) RETURNING id`,
     {
       clientId,
-      name: input.name.trim(),
+      name: named.name,
       element: input.clinical_element,
       priority: input.priority,
       min: input.minimum_condition,
@@ -160,7 +163,11 @@ export async function createAlarm(sequelize: Sequelize, clientId: number, input:
 
 export async function updateAlarm(sequelize: Sequelize, clientId: number, id: number, input: AlarmUpdate, now: Date): Promise<AlarmDto> {
   const current = await getAlarm(sequelize, clientId, id);
-  const merged = { ...current, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) } as AlarmDto;
+  const named = alarmName(input, false);
+  if (!named.ok) throw badRequest(named.field, named.message);
+  const { name_only: _nameOnly, ...fields } = input;
+  const given = Object.fromEntries(Object.entries({ ...fields, name: named.name }).filter(([, v]) => v !== undefined));
+  const merged = { ...current, ...given } as AlarmDto;
   checkRange(merged.minimum_condition, merged.maximum_condition);
   const ia = aiFields(merged.ia_alarm, merged.ia_script, merged.prompt_ia);
   await execute(

@@ -18,6 +18,17 @@ export function caregiversRouter(deps: caregivers.CaregiverDeps) {
   };
   route(r, 'updateCaregiver', [requireStaff()], update);
   route(r, 'patchCaregiver', [requireStaff()], update);
+  // 01 §7 'set caregiver', deprecated: the PUT above with only the relationship.
+  route(r, 'setCaregiver', [requireStaff()], async (req, res) => {
+    const { caregiver_id, relationship, patient_id } = req.query;
+    res.json(
+      await caregivers.setCaregiver(deps, staffOf(req), readIntParam(req, 'id'), {
+        caregiver_id: Number(caregiver_id),
+        relationship,
+        patient_id: patient_id === undefined ? undefined : Number(patient_id),
+      }),
+    );
+  });
   route(r, 'unlinkCaregiver', [requireStaff()], async (req, res) => {
     await caregivers.unlinkCaregiver(deps, staffOf(req), readIntParam(req, 'id'), readIntParam(req, 'caregiverId'));
     res.status(204).end();

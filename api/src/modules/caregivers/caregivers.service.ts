@@ -101,6 +101,26 @@ async function findLinked(deps: CaregiverDeps, clientId: number, patientId: numb
   return row;
 }
 
+/** The client's caregiver, linked to the patient or not yet (then with no relationship); else 404. */
+async function findOwn(
+  deps: CaregiverDeps,
+  clientId: number,
+  patientId: number,
+  caregiverId: number,
+): Promise<CaregiverRow & { linked: boolean }> {
+  const [row] = await select<CaregiverRow>(
+    deps.sequelize,
+    `SELECT c.id, c.id_type, c.nid, c.first_name, c.last_name, c.country_id, c.email, c.prefix, c.cellphone, c.notification, pc.relationship,
+       pc.patient_id AS linked_patient
+     FROM caregivers c LEFT JOIN patient_caregivers pc ON pc.caregiver_id = c.id AND pc.patient_id = :patientId
+     WHERE c.client_id = :clientId AND c.id = :caregiverId`,
+    { clientId, patientId, caregiverId },
+  );
+  if (!row) throw notFound('El cuidador no existe.');
+  const { linked_patient, ...caregiver } = row as CaregiverRow & { linked_patient: number | null };
+  return { ...caregiver, linked: linked_patient != null };
+}
+
 async function link(
   deps: CaregiverDeps,
   clientId: number,
@@ -182,7 +202,7 @@ export async function updateCaregiver(
   raw: CaregiverUpdate,
 ) {
   await patientForWrite(principal, patientId, 'patients.edit');
-  const current = await findLinked(deps, principal.clientId, patientId, caregiverId);
+  const current = await findOwn(deps, principal.clientId, patientId, caregiverId);
   const v = normalise(raw);
   const merged = { ...current, ...v };
   if (v.nid != null || v.id_type != null || v.country_id != null)
@@ -217,8 +237,32 @@ export async function updateCaregiver(
       now: deps.now(),
     },
   );
-  if ('relationship' in v) await link(deps, principal.clientId, patientId, caregiverId, v.relationship);
+  // A caregiver of the client who looks after another patient is linked to this one too.
+  if ('relationship' in v || !current.linked)
+    await link(deps, principal.clientId, patientId, caregiverId, 'relationship' in v ? v.relationship : current.relationship);
   return { ...toCaregiverDto(deps, await findLinked(deps, principal.clientId, patientId, caregiverId)), notification_message: SAVED };
+}
+
+/**
+ * 'set caregiver' (01 §7, `GET /patients/patient_id={id}/set_caregiver`): links a caregiver of the
+ * client to the patient with a relationship. The same call as a PUT of the caregiver carrying only
+ * the relationship: same guards, same effect, same answer.
+ */
+export async function setCaregiver(
+  deps: CaregiverDeps,
+  principal: StaffPrincipal,
+  patientId: number,
+  query: { caregiver_id: number; relationship?: string; patient_id?: number },
+) {
+  if (query.patient_id !== undefined && query.patient_id !== patientId)
+    throw badRequest('patient_id', 'El paciente de la consulta no coincide con el de la ruta.');
+  return updateCaregiver(
+    deps,
+    principal,
+    patientId,
+    query.caregiver_id,
+    query.relationship !== undefined ? { relationship: query.relationship } : {},
+  );
 }
 
 export async function unlinkCaregiver(deps: CaregiverDeps, principal: StaffPrincipal, patientId: number, caregiverId: number) {

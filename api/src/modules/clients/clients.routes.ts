@@ -4,7 +4,7 @@ import { route, type OperationHandler } from '../../http/operations.js';
 import { readIntParam } from '../../http/params.js';
 import { getClient, updateClientSettings } from './clients.service.js';
 
-/** `allowHttp`: development and tests accept http:// service URLs (loopback peers); production only https://. */
+/** `allowHttp` (WEBHOOKS_ALLOW_HTTP=1): http:// and loopback service URLs for a local receiver; otherwise https:// only (03 §5). */
 export function clientsRouter(opts: { allowHttp?: boolean } = {}): Router {
   const r = Router();
   route(r, 'getClient', [requireStaff()], async (req, res) => {

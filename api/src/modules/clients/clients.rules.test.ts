@@ -39,7 +39,13 @@ describe('planClientSettings', () => {
       'Debe tener mínimo 6 caracteres',
     ],
     ['subscriptions need a registered webhook', EMPTY, { webhook_measurements: true }, 'webhook_url', '¡El campo es requerido!'],
-    ['https only in production', EMPTY, { webhook_url: 'http://r.example/h', security_phrase: 'frase123' }, 'webhook_url', URL_MSG],
+    [
+      'https only unless WEBHOOKS_ALLOW_HTTP',
+      EMPTY,
+      { webhook_url: 'http://r.example/h', security_phrase: 'frase123' },
+      'webhook_url',
+      URL_MSG,
+    ],
     [
       'the integration needs a URL',
       EMPTY,

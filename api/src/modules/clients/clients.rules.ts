@@ -32,9 +32,9 @@ const PRIVATE_HOST =
   /^(localhost|127\.|10\.|192\.168\.|169\.254\.|172\.(1[6-9]|2\d|3[01])\.|0\.|\[?::1\]?$|\[?f[cd][0-9a-f]{2}:|\[?fe80:)/i;
 
 /**
- * 03 §5 URL rule: https:// only, except in development and tests (loopback peers, D18). In
- * production a literal private or loopback host is refused too, so the server cannot be pointed
- * at its own network.
+ * 03 §5 URL rule: https:// only, and not a literal private or loopback host, so the server cannot
+ * be pointed at its own network. `allowHttp` (the explicit WEBHOOKS_ALLOW_HTTP=1, never implied by
+ * NODE_ENV) lifts both for a local receiver while developing.
  */
 export function validateServiceUrl(value: string | null | undefined, opts: { allowHttp: boolean }): string | null {
   if (value == null || value.trim() === '') return MESSAGES.required;

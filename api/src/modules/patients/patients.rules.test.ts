@@ -1,5 +1,18 @@
 import { describe, it, expect } from 'vitest';
-import { ageOn, updateMessage, initialStatus, isContactComplete, nextStatus, parsePatientQuery, searchTerms } from './patients.rules';
+import {
+  ageOn,
+  dropReadOnlyFields,
+  updateMessage,
+  initialStatus,
+  isContactComplete,
+  nextStatus,
+  parsePatientQuery,
+  PATIENT_LIVE_FIELDS,
+  PATIENT_READ_ONLY_FIELDS,
+  searchTerms,
+  sendsReadOnlyField,
+} from './patients.rules';
+import { loadContract } from '../../http/contract';
 import { localDate } from '@vigia/contract/rules/dates';
 
 const complete = { address: 'CALLE 1', neighborhood: 'CENTRO', city_id: 1, prefix: '+57', cellphone: '3001234567', email: 'a@b.co' };
@@ -80,5 +93,47 @@ describe('update notification (01 §7)', () => {
     [1, 3, 'Paciente registrado como fallecido. Sus órdenes y actividades pendientes fueron canceladas.'],
   ])('from %i to %i says %s', (from, to, message) => {
     expect(updateMessage(from, to)).toBe(message);
+  });
+});
+
+describe('read-only fields of a patient update (01 §7: the whole record comes back)', () => {
+  const record = { id: 7, age: 75, status_name: 'Activo', tags: [{ id: 1, name: 'EPOC', color: 'red' }], permissions: { edit: true } };
+
+  it('drops read-only fields equal to the record and live ones whatever they say', () => {
+    const sent = {
+      id: 7,
+      age: 75,
+      tags: [{ color: 'red', name: 'EPOC', id: 1 }],
+      active_alerts_count: 99,
+      measurements_adherence: 12.5,
+      status: 3,
+      first_name: 'ANA',
+    };
+    expect(sendsReadOnlyField(sent)).toBe(true);
+    expect(dropReadOnlyFields(sent, record)).toEqual({ ok: true, body: { status: 3, first_name: 'ANA' } });
+    expect(sendsReadOnlyField({ status: 3, active_alerts_count: 1 })).toBe(false);
+  });
+
+  it.each([
+    ['id', { id: 8 }],
+    ['age', { age: 30 }],
+    ['status_name', { status_name: 'Fallecido' }],
+    ['tags', { tags: [] }],
+    ['permissions', { permissions: { edit: true, set_deceased: true } }],
+  ])('refuses a changed %s with 400 on the field', (field, sent) => {
+    expect(dropReadOnlyFields({ status: 3, ...sent }, record)).toEqual({
+      ok: false,
+      field,
+      message: `El campo '${field}' es de solo lectura y no coincide con la ficha del paciente.`,
+    });
+  });
+
+  it('lists exactly what PatientUpdate marks x-read-only, and PatientUpdate takes every field GET answers', () => {
+    const schemas = loadContract().doc.components!.schemas! as Record<string, { properties: Record<string, { 'x-read-only'?: unknown }> }>;
+    const update = schemas.PatientUpdate.properties;
+    const marked = (how: unknown) => Object.keys(update).filter((k) => update[k]['x-read-only'] === how);
+    expect(marked(true).sort()).toEqual([...PATIENT_READ_ONLY_FIELDS].sort());
+    expect(marked('live').sort()).toEqual([...PATIENT_LIVE_FIELDS].sort());
+    expect(Object.keys(schemas.Patient.properties).filter((k) => !(k in update))).toEqual([]);
   });
 });

@@ -76,3 +76,72 @@ export function parsePatientQuery(normalisedNid: string, searchKey: string): Pat
   ).slice(0, MAX_SEARCH_WORDS);
   return words.length ? { kind: 'name', words } : { kind: 'none' };
 }
+
+/**
+ * The Patient as GET answers it may come back whole in a PUT/PATCH (01 §7: declaring death saves
+ * the whole record with status 3). Its read-only fields (`x-read-only: true` in PatientUpdate) are
+ * ignored when they equal the record and refused when they differ; the live ones (`x-read-only:
+ * live`, computed from other data, so they may move between the read and the write) are ignored.
+ */
+export const PATIENT_READ_ONLY_FIELDS = [
+  'id',
+  'id_type_name',
+  'full_name',
+  'country_name',
+  'city_name',
+  'age',
+  'gender_name',
+  'blood_type_name',
+  'rh_factor_name',
+  'eapb_name',
+  'regime_name',
+  'status_name',
+  'occupation_name',
+  'scholarship_name',
+  'civil_status_name',
+  'tags',
+  'gateway',
+  'permissions',
+] as const;
+export const PATIENT_LIVE_FIELDS = [
+  'active_alerts_count',
+  'measurements_adherence',
+  'medications_prescription',
+  'vitals_prescription',
+  'portal_locked_until',
+] as const;
+export type PatientReadOnlyField = (typeof PATIENT_READ_ONLY_FIELDS)[number] | (typeof PATIENT_LIVE_FIELDS)[number];
+
+/** JSON equality with object keys in any order (values as the contract carries them). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => sameJson(v, (b as unknown[])[i]));
+  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  return ka.length === kb.length && ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+export type ReadOnlyCheck<T> = { ok: true; body: Omit<T, PatientReadOnlyField> } | { ok: false; field: string; message: string };
+
+/** Whether an update body carries a read-only field to compare (the record is read only then). */
+export function sendsReadOnlyField(body: object): boolean {
+  return PATIENT_READ_ONLY_FIELDS.some((field) => field in body);
+}
+
+/**
+ * Splits a patient update body: the read-only fields are checked against the record as GET answers
+ * it now (`current`) and dropped, the live ones dropped; the rest is the update.
+ */
+export function dropReadOnlyFields<T extends object>(body: T, current: Record<string, unknown>): ReadOnlyCheck<T> {
+  const rest = { ...body } as Record<string, unknown>;
+  for (const field of PATIENT_READ_ONLY_FIELDS) {
+    if (!(field in rest)) continue;
+    if (!sameJson(rest[field], current[field]))
+      return { ok: false, field, message: `El campo '${field}' es de solo lectura y no coincide con la ficha del paciente.` };
+    delete rest[field];
+  }
+  for (const field of PATIENT_LIVE_FIELDS) delete rest[field];
+  return { ok: true, body: rest as Omit<T, PatientReadOnlyField> };
+}

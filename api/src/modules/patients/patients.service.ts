@@ -24,6 +24,7 @@ type PatientDto = components['schemas']['Patient'];
 type PatientSummary = components['schemas']['PatientSummary'];
 type PatientInput = components['schemas']['PatientInput'];
 type PatientUpdate = components['schemas']['PatientUpdate'];
+type WritablePatientUpdate = Omit<PatientUpdate, rules.PatientReadOnlyField>;
 type TagRef = components['schemas']['TagRef'];
 
 export interface PatientDeps {
@@ -344,7 +345,7 @@ export async function createPatient(deps: PatientDeps, principal: StaffPrincipal
 }
 
 /** Which permission a partial update needs, from the fields it carries (01 §6). */
-function requiredPermissions(body: PatientUpdate, current: number): Array<keyof PatientPermissions> {
+function requiredPermissions(body: WritablePatientUpdate, current: number): Array<keyof PatientPermissions> {
   const needs = new Set<keyof PatientPermissions>();
   for (const key of Object.keys(body)) {
     if (key === 'status')
@@ -379,10 +380,17 @@ async function recordStatusChange(deps: PatientDeps, p: Patient, from: number, u
   }
 }
 
-export async function updatePatient(deps: PatientDeps, principal: StaffPrincipal, id: number, raw: PatientUpdate) {
+export async function updatePatient(deps: PatientDeps, principal: StaffPrincipal, id: number, sent: PatientUpdate) {
   const p = await findPatient(principal.clientId, id);
   if (p.status === PATIENT_STATUS.deceased) throw forbidden('El paciente está registrado como fallecido; su ficha no admite cambios.');
   const permissions = patientPermissions(principal.role, p.status);
+  // The whole record as read back (01 §7, declaring death): its read-only fields must be unchanged.
+  const current = rules.sendsReadOnlyField(sent)
+    ? toPatientDto(deps, p, (await tagsOf(deps.sequelize, [p.id])).get(p.id) ?? [], permissions, null)
+    : {};
+  const split = rules.dropReadOnlyFields(sent, current);
+  if (!split.ok) throw badRequest(split.field, split.message);
+  const raw = split.body;
   for (const perm of requiredPermissions(raw, p.status)) if (!permissions[perm]) throw forbidden();
   const input = normaliseInput(raw);
   const countryId = input.country_id ?? p.country_id;
