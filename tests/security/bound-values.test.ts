@@ -30,7 +30,8 @@ function spy(proto: Record<string, unknown>, name: string) {
   };
   restore.push(() => (proto[name] = original));
 }
-for (const name of ['all', 'run', 'get', 'each', 'exec', 'prepare']) spy(sqlite3.Database.prototype as unknown as Record<string, unknown>, name);
+for (const name of ['all', 'run', 'get', 'each', 'exec', 'prepare'])
+  spy(sqlite3.Database.prototype as unknown as Record<string, unknown>, name);
 spy(pg.Client.prototype as unknown as Record<string, unknown>, 'query');
 
 /** Marker query values: text no statement of the code contains, numbers no code writes. */

@@ -61,6 +61,11 @@ const weird = fc.oneof(
     '１２３',
     'NaN',
     '-0',
+    'Infinity',
+    'x\u0001y',
+    '\u001b[2J',
+    '2026-02-30',
+    '2026-02-30T10:00:00Z',
   ),
   fc.integer({ min: -2_147_483_648, max: 2_147_483_647 }),
   fc.constantFrom(-1, 0, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 0.1),
@@ -141,7 +146,19 @@ describe('contract fuzzing', () => {
       const queryNames = params.filter((p) => p.in === 'query').map((p) => p.name!);
       await fc.assert(
         fc.asyncProperty(
-          fc.constantFrom('0', '-1', '1e3', 'abc', '99999999999999999999', '1;DROP TABLE patients', '%2e%2e', String(patientId)),
+          fc.constantFrom(
+            '0',
+            '-1',
+            '1e3',
+            'abc',
+            '99999999999999999999',
+            '1e309',
+            'Infinity',
+            '%00',
+            '1;DROP TABLE patients',
+            '%2e%2e',
+            String(patientId),
+          ),
           fc.dictionary(fc.constantFrom(...queryNames, 'zz'), fc.string({ maxLength: 30 }), { maxKeys: 3 }),
           async (id, query) => {
             const res = await requestFor(t, o.method, urlFor(o.path, id)).query(query).set(bearer(org.tokens.consulta));
