@@ -188,3 +188,14 @@ describe('non-finite numbers (issue 18)', () => {
     expect(v.nonFinitePath(value)).toBe(expected);
   });
 });
+
+describe('withoutControlCharacters (issue 18)', () => {
+  it.each([
+    ['plain text stays', 'Hola\tqué\ntal', 'Hola\tqué\ntal'],
+    ['NUL and ESC go', 'a\u0000b\u001b', 'ab'],
+    ['nested strings and keys', { m: [{ ['t\u0001']: 'x\u007fy' }], n: 1 }, { m: [{ t: 'xy' }], n: 1 }],
+    ['numbers and null stay', [1, null, true], [1, null, true]],
+  ])('%s', (_n, value, expected) => {
+    expect(v.withoutControlCharacters(value)).toEqual(expected);
+  });
+});

@@ -202,3 +202,16 @@ export function nonFinitePath(value: unknown, path: string[] = []): string | nul
   }
   return null;
 }
+
+/**
+ * `value` with the control characters (other than tab and newline) removed from every string: for
+ * text a third party sends that cannot be refused, such as a patient's message relayed by the
+ * messaging provider (PostgreSQL cannot store NUL).
+ */
+export function withoutControlCharacters<T>(value: T): T {
+  if (typeof value === 'string') return value.replace(new RegExp(CONTROL.source, 'g'), '') as T;
+  if (Array.isArray(value)) return value.map(withoutControlCharacters) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutControlCharacters(k), withoutControlCharacters(v)])) as T;
+  return value;
+}

@@ -197,6 +197,18 @@ describe('inbound webhook', () => {
     });
   });
 
+  it('stores a message with control characters without them (issue 18): PostgreSQL cannot store NUL, and the message is not refused', async () => {
+    const id = await newPatient({ cellphone: '3104445599' });
+    const res = await post(
+      org.clientId,
+      inboundBody('573104445599', 'wamid.nul.1', { type: 'text', text: { body: 'Me\u0000 duele\u001b la cabeza' } }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ received: 1, stored: 1 });
+    const [message] = (await page(id)).body.messages;
+    expect(message).toMatchObject({ message_type: 'incoming', custom_message: 'Me duele la cabeza' });
+  });
+
   it('records messages from unknown numbers without a patient, scoped to the client', async () => {
     await post(org.clientId, inboundBody('573220000001', 'wamid.unknown.1', { type: 'text', text: { body: '¿Quién es?' } }, 'Desconocido'));
     const res = await t.http.get('/api/v1/messaging/unknown_messages').set(bearer(org.tokens.admin));

@@ -9,6 +9,7 @@ import { route, type OperationHandler } from '../../http/operations.js';
 import { readIntParam } from '../../http/params.js';
 import { select } from '../../db/sql.js';
 import * as messages from './messages.service.js';
+import { withoutControlCharacters } from '@vigia/contract/rules/validation';
 import { handleInbound } from './messages.jobs.js';
 import { parseInbound } from './messages.rules.js';
 
@@ -63,7 +64,8 @@ export function messagingPublicRouter(deps: messages.MessagingDeps): Router {
     if (!client) throw notFound();
     let body: unknown;
     try {
-      body = JSON.parse(raw.toString('utf8'));
+      // A patient's message cannot be refused: control characters (NUL) are dropped, not stored (issue 18).
+      body = withoutControlCharacters(JSON.parse(raw.toString('utf8')));
     } catch {
       throw new AppError(400, 'invalid_json', 'El cuerpo de la petición no es un JSON válido.', [
         { field: 'body', message: 'El cuerpo de la petición no es un JSON válido.' },
