@@ -11,7 +11,7 @@ import { bodyOf, fetchRetrying, type HttpRequest } from './load.js';
 
 export function statementShape(sql: string): string {
   let s = sql.replace(/^Execut(?:ing|ed) \([^)]*\):\s*/, '').replace(/;\s*$/, '');
-  s = s.replace(/'(?:[^']|'')*'/g, '?').replace(/\$\d+/g, '?');
+  s = s.replace(/'(?:[^']|'')*'/g, '?').replace(/\$v?\d+/g, '?');
   s = s.replace(/[`"]/g, '');
   for (const [, alias] of s.matchAll(/\b(?:FROM|JOIN)\s+\w+\s+AS\s+(\w+)/gi)) {
     s = s.replace(new RegExp(`\\s+AS\\s+${alias}\\b`, 'g'), '').replace(new RegExp(`\\b${alias}\\.`, 'g'), '');

@@ -213,15 +213,15 @@ export function ruleMessage(keyword: string, schema: JsonSchema | undefined, fie
 
 /** The widest integer a column holds on both databases: INTEGER on PostgreSQL is 32-bit. */
 export const INT_RANGE = { minimum: -2_147_483_648, maximum: 2_147_483_647 } as const;
-/** BIGINT ids (readings, activities) are declared up to 2^53 - 1, the largest integer JSON keeps exactly. */
+/** BIGINT ids (readings, notes, activities: `format: int64`) go up to 2^53 - 1, the largest integer JSON keeps exactly. */
 const SAFE = Number.MAX_SAFE_INTEGER;
 /** A REAL column holds any finite double; a bound keeps Infinity (JSON `1e309`) out. */
 export const NUMBER_RANGE = { minimum: -1e15, maximum: 1e15 } as const;
 
 /**
- * The contract with every number held to what its column can store (issue 18): an integer without
- * a declared range gets the 32-bit one, a declared range is clamped to 2^53 - 1, a number without
- * one gets ±1e15. A validator then refuses `1e309`, `Infinity` and `99999999999999999999` with the
+ * The contract with every number held to what its column can store (issue 18): an integer gets the
+ * 32-bit range (a declared range is clamped to it; `format: int64` ids, BIGINT columns, to ±2^53 - 1),
+ * a number ±1e15. A validator then refuses `1e309`, `Infinity` and `99999999999999999999` with the
  * field's name before they reach SQL. A copy: `doc` is not changed.
  */
 export function withValueRanges<T extends object>(doc: T): T {
@@ -234,8 +234,10 @@ export function withValueRanges<T extends object>(doc: T): T {
     if (types.includes('integer') || types.includes('number')) {
       const integer = types.includes('integer') && !types.includes('number');
       const range = integer ? INT_RANGE : NUMBER_RANGE;
-      const cap = integer ? SAFE : NUMBER_RANGE.maximum;
-      if (schema.exclusiveMinimum == null) schema.minimum = Math.max(schema.minimum ?? range.minimum, -cap);
+      const wide = integer && schema.format === 'int64';
+      const floor = wide ? -SAFE : range.minimum;
+      const cap = wide ? SAFE : range.maximum;
+      if (schema.exclusiveMinimum == null) schema.minimum = Math.max(schema.minimum ?? range.minimum, floor);
       schema.maximum = Math.min(schema.maximum ?? range.maximum, cap);
     }
     for (const value of Object.values(node)) visit(value);

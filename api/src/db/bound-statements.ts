@@ -9,7 +9,7 @@ import { liftLiterals, type Dialect } from './bind.js';
  * of the text (bind.ts liftLiterals) and sent beside it. Statements sql.ts already bound are marked
  * `bound` and pass untouched, and so do schema statements (migrations), which take no parameters.
  */
-type QueryRun = (this: { options?: { bound?: boolean } }, sql: string, parameters?: unknown) => Promise<unknown>;
+type QueryRun = (this: { options?: { bound?: boolean; bind?: unknown } }, sql: string, parameters?: unknown) => Promise<unknown>;
 interface QueryClass {
   prototype: { run: QueryRun; vigiaBound?: true };
 }
@@ -27,12 +27,17 @@ export function bindEveryStatement(sequelize: Sequelize): void {
       const existing = Array.isArray(parameters) ? parameters : [];
       const lifted = liftLiterals(sql, 'postgres', existing.length + 1);
       if (!lifted.params.length) return run.call(this, sql, parameters);
-      return run.call(this, lifted.text, [...existing, ...lifted.params]);
+      const all = [...existing, ...lifted.params];
+      // Sequelize's `logging` option shows the statement with these values (the benchmark replays it).
+      if (this.options) this.options.bind = all;
+      return run.call(this, lifted.text, all);
     }
     const lifted = liftLiterals(sql, 'sqlite');
     if (!lifted.params.length) return run.call(this, sql, parameters);
     const named: Record<string, unknown> = { ...((parameters as Record<string, unknown> | undefined) ?? {}) };
     lifted.names.forEach((name, i) => (named[name] = lifted.params[i]));
+    // Logged in the order they appear: bound by position, they fill $v1, $v2, … in that order.
+    if (this.options && parameters === undefined) this.options.bind = lifted.params;
     return run.call(this, lifted.text, named);
   };
   Query.prototype.vigiaBound = true;
