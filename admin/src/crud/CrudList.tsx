@@ -172,7 +172,7 @@ export function CrudList({ resource }: { resource: AnyResource }) {
             </Tooltip>
           )}
           {actions.delete && resource.deleteDialog && record.id !== undefined && (
-            <Tooltip title="Eliminar">
+            <Tooltip title={editAccess?.can === false ? editAccess.reason : 'Eliminar'}>
               <DeleteDialogButton
                 resource={resource}
                 id={record.id}
