@@ -123,11 +123,12 @@ export async function seedDemoAlerts(qi: QueryInterface, now: Date, transaction:
       transaction,
     );
     if (!patients.length) continue;
+    const assigned = new Map(
+      patients.map((p) => [Number(p.id), rules.filter((r) => r.hta === undefined || r.hta === Number(p.hta) > 0)] as const),
+    );
     await qi.bulkInsert(
       'patient_alarms',
-      patients.flatMap((p) =>
-        rules.filter((r) => r.hta === undefined || r.hta === Number(p.hta) > 0).map((r) => ({ patient_id: p.id, alarm_id: r.id })),
-      ),
+      patients.flatMap((p) => assigned.get(Number(p.id))!.map((r) => ({ patient_id: p.id, alarm_id: r.id }))),
       { transaction },
     );
     const staff = await select<{ id: number; first_name: string; last_name: string }>(
@@ -151,7 +152,8 @@ export async function seedDemoAlerts(qi: QueryInterface, now: Date, transaction:
     let openCount = 0;
     for (const m of readings) {
       const when = new Date(m.when);
-      for (const rule of brokenRules({ clinical_element: Number(m.clinical_element), value: Number(m.value) }, rules)) {
+      const own = assigned.get(Number(m.patient_id)) ?? [];
+      for (const rule of brokenRules({ clinical_element: Number(m.clinical_element), value: Number(m.value) }, own)) {
         const key = `${m.patient_id}:${rule.id}`;
         const current = last.get(key);
         if (current && (current.closedAt === null || when.getTime() < current.closedAt)) {

@@ -91,6 +91,15 @@ describe('demo data and the alarm engine', () => {
     expect(outOfRange).toBeGreaterThan(0);
     expect(missing.slice(0, 20), `${missing.length} out-of-range readings without their alert`).toEqual([]);
 
+    // And no alert without its reason: its reading breaks that rule, assigned to that patient.
+    const valueOf = new Map(readings.map((m) => [Number(m.id), m]));
+    const unfounded = alerts.filter((a) => {
+      const m = valueOf.get(Number(a.measurement_id));
+      const rule = (byPatient.get(Number(a.patient_id)) ?? []).find((r) => r.id === Number(a.alarm_id));
+      return !m || !rule || !brokenRules({ clinical_element: Number(m.clinical_element), value: Number(m.value) }, [rule]).length;
+    });
+    expect(unfounded.slice(0, 20), `${unfounded.length} alerts without an out-of-range reading of an assigned rule`).toEqual([]);
+
     // D10: at most one open alert per patient and rule, and an attached reading came while its alert was open.
     const open = alerts.filter((a) => Number(a.status) === ALERT_STATUS.open);
     expect(new Set(open.map((a) => `${a.patient_id}:${a.alarm_id}`)).size).toBe(open.length);
