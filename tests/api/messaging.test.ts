@@ -210,6 +210,14 @@ describe('inbound webhook', () => {
     expect((await t.http.get('/api/v1/messaging/unknown_messages').set(bearer(org.tokens.enfermeria))).status).toBe(403);
   });
 
+  it("answers a staff message with its author's name, as the conversation's reads give it (issue 19)", async () => {
+    const id = await newPatient({ cellphone: '3157778810' });
+    const sent = await t.http.post(`/api/v1/patients/${id}/messages`).set(bearer(org.tokens.enfermeria)).send({ text: 'Buenos días' });
+    expect(sent.status).toBe(201);
+    expect(sent.body.author_name).toBe('USUARIO ENFERMERIA');
+    expect((await page(id)).body.messages[0]).toMatchObject({ id: sent.body.id, author_name: sent.body.author_name });
+  });
+
   it('moves an outgoing message to delivered and read from status callbacks', async () => {
     const id = await newPatient({ cellphone: '3157778899' });
     await t.http.post(`/api/v1/patients/${id}/messages`).set(bearer(org.tokens.enfermeria)).send({ text: 'Recuerde su cita' });
