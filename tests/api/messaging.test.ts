@@ -113,7 +113,7 @@ describe('chat pages (01 §7)', () => {
         .set(bearer(org.tokens.enfermeria))
         .send({ text: `mensaje ${i}` });
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ author_human: true, ai: false, author_name: null, custom_message: `mensaje ${i}` });
+      expect(res.body).toMatchObject({ author_human: true, ai: false, author_name: 'USUARIO ENFERMERIA', custom_message: `mensaje ${i}` });
     }
     const p1 = (await page(id, 1)).body;
     expect(p1).toMatchObject({ total_count: 7, has_next: true, page: 1 });
