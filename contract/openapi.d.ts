@@ -158,7 +158,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Listado con búsqueda y paginación (ciudades, aseguradoras, ocupaciones...) */
+        /**
+         * Listado con búsqueda y paginación (ciudades, aseguradoras, ocupaciones...)
+         * @description Sin `q` (o con `q` vacío) responde la primera página del listado ordenada por nombre: así
+         *     la lista de ciudades de un país se muestra antes de escribir. `cities` exige `country_id`.
+         */
         get: operations["searchListing"];
         put?: never;
         post?: never;
@@ -3551,7 +3555,9 @@ export interface operations {
         parameters: {
             query: {
                 type: components["schemas"]["SearchType"];
+                /** @description Texto buscado; vacío lista por nombre */
                 q?: string;
+                /** @description País de las ciudades (obligatorio con type=cities) */
                 country_id?: number;
                 page?: number;
                 per_page?: number;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { select } from './db/sql.js';
-import { loadConfig } from './config.js';
+import { loadConfig, loadMessagingConfig } from './config.js';
 import { bootstrap } from './bootstrap.js';
 import { ROOT_DIR } from './paths.js';
 import { hashPassword } from './modules/sessions/sessions.service.js';
@@ -30,6 +30,11 @@ async function main() {
     const db = config.databaseUrl ? 'PostgreSQL' : path.join(config.dataDir, 'vigia.sqlite');
     console.log(`\nVigía está en ${url}  (base de datos: ${db})`);
     console.log(`  Personal: ${url}/   ·   Portal del paciente: ${url}/login_patient   ·   API: ${url}/api/docs`);
+    if (!loadMessagingConfig().aiBaseUrl) {
+      console.log(
+        '  Asistente IA desactivado (sin AI_BASE_URL): los mensajes de los pacientes esperan la respuesta del personal en la pestaña Chat.',
+      );
+    }
     if (demo) {
       console.log('\nDatos de demostración creados. Usuarios (contraseña entre paréntesis):');
       for (const u of demo.users) console.log(`  ${u.role.padEnd(11)} ${u.email}  (${u.password})`);

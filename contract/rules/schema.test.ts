@@ -71,8 +71,16 @@ describe('withValueRanges (issue 18)', () => {
     ['integer without a range', { type: 'integer' }, { minimum: -2_147_483_648, maximum: 2_147_483_647 }],
     ['nullable integer', { type: ['integer', 'null'] }, { minimum: -2_147_483_648, maximum: 2_147_483_647 }],
     ['declared range kept', { type: 'integer', minimum: 1, maximum: 100 }, { minimum: 1, maximum: 100 }],
-    ['a declared maximum above 32 bits is clamped', { type: 'integer', minimum: 1, maximum: 9007199254740991 }, { minimum: 1, maximum: 2_147_483_647 }],
-    ['an int64 id clamped to 2^53-1', { type: 'integer', format: 'int64', minimum: 1, maximum: 1e300 }, { minimum: 1, maximum: Number.MAX_SAFE_INTEGER }],
+    [
+      'a declared maximum above 32 bits is clamped',
+      { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+      { minimum: 1, maximum: 2_147_483_647 },
+    ],
+    [
+      'an int64 id clamped to 2^53-1',
+      { type: 'integer', format: 'int64', minimum: 1, maximum: 1e300 },
+      { minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+    ],
     ['number without a range', { type: 'number' }, { minimum: -1e15, maximum: 1e15 }],
     ['exclusiveMinimum left alone', { type: 'number', exclusiveMinimum: 0 }, { maximum: 1e15 }],
     ['strings untouched', { type: 'string' }, {}],

@@ -113,7 +113,7 @@ describe('chat pages (01 §7)', () => {
         .set(bearer(org.tokens.enfermeria))
         .send({ text: `mensaje ${i}` });
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ author_human: true, ai: false, author_name: null, custom_message: `mensaje ${i}` });
+      expect(res.body).toMatchObject({ author_human: true, ai: false, author_name: 'USUARIO ENFERMERIA', custom_message: `mensaje ${i}` });
     }
     const p1 = (await page(id, 1)).body;
     expect(p1).toMatchObject({ total_count: 7, has_next: true, page: 1 });
@@ -220,6 +220,14 @@ describe('inbound webhook', () => {
     const theirs = await t.http.get('/api/v1/messaging/unknown_messages').set(bearer(other.tokens.admin));
     expect(theirs.body).toEqual([]);
     expect((await t.http.get('/api/v1/messaging/unknown_messages').set(bearer(org.tokens.enfermeria))).status).toBe(403);
+  });
+
+  it("answers a staff message with its author's name, as the conversation's reads give it (issue 19)", async () => {
+    const id = await newPatient({ cellphone: '3157778810' });
+    const sent = await t.http.post(`/api/v1/patients/${id}/messages`).set(bearer(org.tokens.enfermeria)).send({ text: 'Buenos días' });
+    expect(sent.status).toBe(201);
+    expect(sent.body.author_name).toBe('USUARIO ENFERMERIA');
+    expect((await page(id)).body.messages[0]).toMatchObject({ id: sent.body.id, author_name: sent.body.author_name });
   });
 
   it('moves an outgoing message to delivered and read from status callbacks', async () => {

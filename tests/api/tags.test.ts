@@ -93,6 +93,21 @@ describe('listings (03 §7)', () => {
     expect(medellin.body.data.data.map((c: { name: string }) => c.name)).toContain('Medellín');
   });
 
+  it("lists a country's first cities by name when nothing is typed yet (issue 19: the city list was empty until a key)", async () => {
+    const res = await t.http.get('/api/v1/search?type=cities&country_id=26&q=').set(bearer(org.tokens.consulta));
+    expect(res.status).toBe(200);
+    const names = res.body.data.data.map((c: { name: string }) => c.name);
+    expect(names).toHaveLength(20);
+    expect(names).toEqual([...names].sort((a: string, b: string) => a.localeCompare(b, 'es')));
+    expect(res.body.data.total).toBeGreaterThan(1000);
+    // Without q at all, the same first page; cities still need their country.
+    const bare = await t.http.get('/api/v1/search?type=cities&country_id=26').set(bearer(org.tokens.consulta));
+    expect(bare.body.data.data.map((c: { name: string }) => c.name)).toEqual(names);
+    const noCountry = await t.http.get('/api/v1/search?type=cities&q=').set(bearer(org.tokens.consulta));
+    expect(noCountry.status).toBe(400);
+    expect(noCountry.body.field).toBe('country_id');
+  });
+
   it('searches real Colombian insurers', async () => {
     const res = await t.http.get('/api/v1/search?type=eapbs&q=sura').set(bearer(org.tokens.consulta));
     expect(res.body.data.total).toBeGreaterThan(0);

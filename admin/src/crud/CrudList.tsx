@@ -19,6 +19,7 @@ import { basePath, type ActionIcon, type AnyResource } from './types';
 import { LinkButton } from '../layout/LinkButton';
 import { usePageTitle } from '../layout/usePageTitle';
 import './crud.css';
+import { useMediaQuery } from '../layout/useMediaQuery';
 
 const ICONS: Record<ActionIcon, ReactNode> = {
   ai: <RobotOutlined />,
@@ -117,6 +118,10 @@ export function CrudList({ resource }: { resource: AnyResource }) {
     setCurrentPage(1);
   };
 
+  // From 1200 px the table takes the page's width and its cells wrap, so every column shows and
+  // 'Acciones' needs no sticky place (at 1440 px it covered 'Notificar', 'Cantidad (unidades)' and
+  // 'Notas'). Narrower, the table scrolls sideways with 'Acciones' kept in view.
+  const wide = useMediaQuery('(min-width: 1200px)');
   const columns: TableColumnsType<Row> = resource.columns.map((column) => ({
     key: column.key ?? column.field,
     dataIndex: column.field,
@@ -133,7 +138,7 @@ export function CrudList({ resource }: { resource: AnyResource }) {
       key: 'actions',
       title: 'Acciones',
       align: 'right',
-      fixed: 'right',
+      fixed: wide ? undefined : 'right',
       // Buttons in a clickable row must not also open the row.
       onCell: () => ({ onClick: (event) => event.stopPropagation() }),
       render: (_: unknown, record: Row) => (
@@ -172,7 +177,7 @@ export function CrudList({ resource }: { resource: AnyResource }) {
             </Tooltip>
           )}
           {actions.delete && resource.deleteDialog && record.id !== undefined && (
-            <Tooltip title="Eliminar">
+            <Tooltip title={editAccess?.can === false ? editAccess.reason : 'Eliminar'}>
               <DeleteDialogButton
                 resource={resource}
                 id={record.id}
@@ -283,7 +288,7 @@ export function CrudList({ resource }: { resource: AnyResource }) {
               : undefined
         }
         pagination={false}
-        scroll={{ x: 'max-content' }}
+        scroll={wide ? undefined : { x: 'max-content' }}
         locale={{
           emptyText: filtered ? 'No hay resultados para esta búsqueda.' : (tabEmpty ?? labels.empty ?? 'No hay registros'),
         }}

@@ -1,5 +1,5 @@
 import type { AccessControlProvider } from '@refinedev/core';
-import { can, isRole } from '@vigia/contract/rules/access';
+import { can, isRole, type Action } from '@vigia/contract/rules/access';
 import { readSession } from '../session';
 import { crudResources } from '../resources/registry';
 
@@ -20,3 +20,20 @@ export const accessControlProvider: AccessControlProvider = {
   },
   options: { buttons: { enableAccessControl: true, hideIfUnauthorized: false } },
 };
+
+/** Whether the signed-in user may do `action` and, when not, the reason a disabled control shows. */
+export interface WriteAccess {
+  allowed: boolean;
+  reason?: string;
+}
+
+/**
+ * The role half of the server's check (`requireStaff(action)`, `can(role, action)`): every write
+ * control of the staff app asks this (or the patient's `permissions`, which add its status), and
+ * is shown disabled with `reason` as its tooltip when the answer is no (02 §2.13: 'Without a
+ * permission the control is shown disabled').
+ */
+export function roleAccess(action: Action): WriteAccess {
+  const role = readSession()?.role_name;
+  return isRole(role) && can(role, action) ? { allowed: true } : { allowed: false, reason: FORBIDDEN_REASON };
+}

@@ -29,6 +29,7 @@ export function DownloadsCard({ patientId }: { patientId: number }) {
     await openDownload(
       () => apiRequest<{ url: string }>('GET', path, { token: session.token }),
       () => setError('No fue posible generar el archivo. Intente nuevamente.'),
+      kind === 'pdf' ? 'tab' : 'file',
     );
     setBusy(null);
   }

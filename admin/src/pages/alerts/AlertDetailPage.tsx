@@ -1,12 +1,30 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
-import { Button, Card, Col, Descriptions, Empty, Input, List, Modal, Radio, Row, Skeleton, Space, Tag, Typography } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  Descriptions,
+  Empty,
+  Input,
+  List,
+  Modal,
+  Radio,
+  Row,
+  Skeleton,
+  Space,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
 import { ArrowLeftOutlined, HeartOutlined, RobotOutlined } from '@ant-design/icons';
 import { useCustom, useCustomMutation, useInvalidate } from '@refinedev/core';
 import { ENTRY_MIN_LENGTH, formatElapsed, validateEntry } from '@vigia/contract/rules/alarms';
 import { usePageTitle } from '../../layout/usePageTitle';
 import type { Schemas } from '../../contract';
 import { apiUrl } from '../../providers/data';
+import { roleAccess } from '../../providers/access';
 import { serverError, success } from '../../providers/notices';
 import { PRIORITY_COLORS, PRIORITY_TAG } from './alerts.data';
 import { formatWhen } from '@vigia/contract/rules/dates';
@@ -53,6 +71,8 @@ function ManagePanel({ alert, onClosed }: { alert: AlertDetail; onClosed: () => 
   const busy = mutation.isPending;
   const closed = alert.status !== 1;
   const valid = validateEntry(text) === null;
+  // The server's rule for alert handling (alerts.service assertMayHandle): clinical.write.
+  const access = roleAccess('clinical.write');
   const url = apiUrl(`/patients/${alert.patient.id}/alerts/${alert.id}`);
   const reload = () => invalidate({ invalidates: ['all'] });
 
@@ -119,21 +139,27 @@ function ManagePanel({ alert, onClosed }: { alert: AlertDetail; onClosed: () => 
       </div>
       {!closed && (
         <>
+          {!access.allowed && <Alert type="info" showIcon className="alert-readonly" message={access.reason} />}
           <Input.TextArea
             aria-label="Nueva entrada"
-            placeholder={`Escribe una nueva entrada (mínimo ${ENTRY_MIN_LENGTH} caracteres)`}
+            placeholder={access.allowed ? `Escribe una nueva entrada (mínimo ${ENTRY_MIN_LENGTH} caracteres)` : access.reason}
             autoSize={{ minRows: 3, maxRows: 6 }}
             maxLength={2000}
             value={text}
+            disabled={!access.allowed}
             onChange={(e) => setText(e.target.value)}
           />
           <Space style={{ marginTop: 8 }} wrap>
-            <Button onClick={addEntry} disabled={!valid || busy} loading={busy && !closing}>
-              Evolución
-            </Button>
-            <Button type="primary" danger onClick={() => setClosing(true)} disabled={!valid || busy}>
-              Cerrar Alerta
-            </Button>
+            <Tooltip title={access.reason}>
+              <Button onClick={addEntry} disabled={!access.allowed || !valid || busy} loading={busy && !closing}>
+                Evolución
+              </Button>
+            </Tooltip>
+            <Tooltip title={access.reason}>
+              <Button type="primary" danger onClick={() => setClosing(true)} disabled={!access.allowed || !valid || busy}>
+                Cerrar Alerta
+              </Button>
+            </Tooltip>
           </Space>
         </>
       )}

@@ -19,6 +19,13 @@ function greeting(hour: number) {
   return 'Buenas noches';
 }
 
+/** What the priority bars count: alerts raised in the period, open or closed since (not the open ones). */
+function raisedIn(period: number, metrics: Schemas['AlertMetrics']): string {
+  const total = metrics.by_priority.low + metrics.by_priority.medium + metrics.by_priority.high;
+  const when = period === 0 ? 'hoy' : `en los últimos ${period} días`;
+  return `${total} ${total === 1 ? 'alerta generada' : 'alertas generadas'} ${when}, abiertas o ya cerradas.`;
+}
+
 /** Home dashboard (02 §2.12): open alerts, alerts by priority for a period, the client's BI frame. */
 export default function DashboardPage() {
   usePageTitle('Dashboard');
@@ -67,12 +74,20 @@ export default function DashboardPage() {
                 <AlertOutlined />
               </span>
               <Statistic title={`Alertas abiertas (${metrics?.open ?? '…'})`} value={metrics?.open ?? 0} loading={!metrics} />
+              <Typography.Paragraph type="secondary" className="dashboard-note">
+                Sin cerrar hoy, de cualquier fecha.
+              </Typography.Paragraph>
               <Typography.Text type="secondary">Ir al gestor de alertas</Typography.Text>
             </Card>
           </Link>
         </Col>
         <Col xs={24} md={16}>
           <Card title="Alertas por Prioridad">
+            {metrics && (
+              <Typography.Paragraph type="secondary" className="dashboard-note">
+                {raisedIn(period, metrics)}
+              </Typography.Paragraph>
+            )}
             {metrics ? (
               <Suspense fallback={<Skeleton active />}>
                 <PriorityChart metrics={metrics} />

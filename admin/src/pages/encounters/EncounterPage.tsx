@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useCustomMutation, useInvalidate, useNotification, useOne } from '@refinedev/core';
 import { Link, Navigate, useParams } from 'react-router';
-import { Button, Card, Descriptions, Form, Input, Space, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Form, Input, Space, Tag, Tooltip, Typography } from 'antd';
 import { CheckCircleOutlined, SaveOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../contract';
 import { PageHeader } from '../../crud/PageHeader';
@@ -10,6 +10,7 @@ import { formatWhen } from '@vigia/contract/rules/dates';
 import { apiUrl } from '../../providers/data';
 import { fieldErrors } from '../../providers/errors';
 import { loadFailed, serverError, success } from '../../providers/notices';
+import { roleAccess } from '../../providers/access';
 import { staffTimeZone } from '../../session';
 import { vaccinationBody, VaccinationForm } from './VaccinationForm';
 import { elementField, GenericForm } from './GenericForm';
@@ -68,6 +69,8 @@ export default function EncounterPage() {
 
   if (query.error?.statusCode === 404) return <Navigate to="/404notfound" replace />;
   const done = e?.status === 'Realizado';
+  // The server's rule for encounter writes (encounters.service assertWritable): clinical.write.
+  const access = roleAccess('clinical.write');
 
   const validate = async () => {
     try {
@@ -113,12 +116,16 @@ export default function EncounterPage() {
       title={e ? (e.kind === 'vaccination' ? 'Atención de vacunación' : 'Atención general') : 'Atención'}
       extra={
         <Space>
-          <Button icon={<CheckCircleOutlined />} onClick={validate} disabled={!e || done}>
-            Validar
-          </Button>
-          <Button type="primary" icon={<SaveOutlined />} onClick={save} loading={saving} disabled={!e || done}>
-            Guardar
-          </Button>
+          <Tooltip title={access.reason}>
+            <Button icon={<CheckCircleOutlined />} onClick={validate} disabled={!e || done || !access.allowed}>
+              Validar
+            </Button>
+          </Tooltip>
+          <Tooltip title={access.reason}>
+            <Button type="primary" icon={<SaveOutlined />} onClick={save} loading={saving} disabled={!e || done || !access.allowed}>
+              Guardar
+            </Button>
+          </Tooltip>
         </Space>
       }
     >
@@ -147,7 +154,8 @@ export default function EncounterPage() {
       {e && (
         <Card>
           {done && <Typography.Paragraph type="secondary">La atención ya fue realizada; solo puede consultarse.</Typography.Paragraph>}
-          <Form form={form} layout="vertical" requiredMark style={{ maxWidth: 640 }} name="encounter">
+          {!done && !access.allowed && <Alert type="info" showIcon message={access.reason} style={{ marginBottom: 16 }} />}
+          <Form form={form} layout="vertical" requiredMark style={{ maxWidth: 640 }} name="encounter" disabled={!access.allowed}>
             {e.kind === 'vaccination' ? (
               <VaccinationForm readOnly={done} />
             ) : (

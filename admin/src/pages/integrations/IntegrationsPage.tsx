@@ -7,6 +7,7 @@ import { useOne, useUpdate } from '@refinedev/core';
 import type { Schemas } from '../../contract';
 import { fieldErrors } from '../../providers/errors';
 import { serverError, success } from '../../providers/notices';
+import { roleAccess } from '../../providers/access';
 import { readSession } from '../../session';
 import './integrations.css';
 
@@ -26,7 +27,7 @@ export default function IntegrationsPage() {
   usePageTitle('Integraciones');
   const session = readSession();
   const clientId = session?.client_id ?? 0;
-  const isAdmin = session?.role_name === 'admin';
+  const isAdmin = roleAccess('administer').allowed;
   const { result: loaded } = useOne<Client>({ resource: 'clients', id: clientId, errorNotification: false });
   const client = loaded ?? null;
   const { mutate, mutation } = useUpdate<Client>();

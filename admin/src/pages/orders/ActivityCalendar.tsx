@@ -16,6 +16,8 @@ import type { Schemas } from '../../contract';
 import { apiUrl } from '../../providers/data';
 import { serverError, serverErrorOnline, logOnly } from '../../providers/notices';
 import { useInvalidatePaths } from '../../providers/queries';
+// The legend's colours and the events' layout come with the calendar, whichever tab opens it first.
+import './orders.css';
 
 type Activity = Schemas['Activity'];
 
@@ -37,6 +39,16 @@ export interface ActivityCalendarProps {
 }
 
 const legend = Object.entries(ACTIVITY_STATUS_NAMES);
+
+const dmy = (d: { year: number; month: number; day: number }) =>
+  `${String(d.day).padStart(2, '0')}/${String(d.month + 1).padStart(2, '0')}/${d.year}`;
+
+/** The week view's title: the week's first and last day, DD/MM/YYYY (the month alone said too little). */
+const weekTitle = (arg: { start: { year: number; month: number; day: number }; end?: { year: number; month: number; day: number } }) =>
+  arg.end ? `${dmy(arg.start)} – ${dmy(arg.end)}` : dmy(arg.start);
+
+/** An activity's text on the calendar: what it is; the event's title attribute repeats it whole. */
+const eventTitle = (a: Activity) => (a.order_type === 1 ? (a.medicine_name ?? 'Medicamento') : (a.order_description ?? 'Signos vitales'));
 
 /** An instant as the patient's wall-clock time, for a calendar that runs in UTC. */
 function wall(iso: string, timeZone: string): string {
@@ -134,6 +146,10 @@ export default function ActivityCalendar({
         buttonText={{ today: 'Hoy', month: 'Mes', week: 'Semana', day: 'Día' }}
         dayHeaderFormat={{ weekday: 'short' }}
         titleFormat={{ year: 'numeric', month: 'long' }}
+        views={{
+          timeGridWeek: { titleFormat: weekTitle },
+          timeGridDay: { titleFormat: { day: '2-digit', month: '2-digit', year: 'numeric' } },
+        }}
         eventTimeFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
         defaultTimedEventDuration="01:00"
         height="auto"
@@ -141,9 +157,15 @@ export default function ActivityCalendar({
         moreLinkText={(n) => `+${n} más`}
         datesSet={datesSet}
         eventClick={open}
+        // Month cells cut long names: the whole text, time and status on hover.
+        eventDidMount={(info) => {
+          const a = activities.find((x) => String(x.id) === info.event.id);
+          if (a)
+            info.el.title = `${patientDateTime(a.programmed_at, timeZone)} · ${eventTitle(a)} · ${ACTIVITY_STATUS_NAMES[a.status] ?? ''}`;
+        }}
         events={activities.map((a) => ({
           id: String(a.id),
-          title: a.order_type === 1 ? (a.medicine_name ?? 'Medicamento') : (a.order_description ?? 'Signos vitales'),
+          title: eventTitle(a),
           start: wall(a.programmed_at, timeZone),
           end: wall(new Date(new Date(a.programmed_at).getTime() + 3600_000).toISOString(), timeZone),
           color: ACTIVITY_STATUS_COLORS[a.status],

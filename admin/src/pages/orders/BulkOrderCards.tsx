@@ -1,6 +1,6 @@
 /** The bulk-order dialog's pieces (02 §2.4): one card per order being written, and the preview calendar. */
 import { useMemo } from 'react';
-import { Button, Card, Checkbox, Col, Input, InputNumber, Row, Select, Space, Switch, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Checkbox, Col, Input, InputNumber, Row, Select, Space, Switch, Tag, Typography } from 'antd';
 import { CloseOutlined, HeartOutlined, MedicineBoxOutlined } from '@ant-design/icons';
 import { MedicineSelect } from './MedicineSelect';
 import {
@@ -17,6 +17,8 @@ import {
   QUICK_DAYS,
   chipsByDay,
   isValidCard,
+  loadText,
+  medicationLoad,
   previewOf,
   previewWeeks,
   withFrequencyType,
@@ -51,6 +53,7 @@ export function MedicationCardView({
   index: number;
 }) {
   const set = (patch: Partial<MedicationCard>) => onChange({ ...card, ...patch });
+  const load = medicationLoad(card);
   return (
     <Card
       size="small"
@@ -121,6 +124,15 @@ export function MedicationCardView({
           </Field>
         </Col>
       </Row>
+      {load && (
+        <Alert
+          className="bulk-load"
+          type={load.heavy ? 'warning' : 'info'}
+          showIcon
+          message={loadText(load)}
+          description={load.heavy ? 'Es una cantidad alta de dosis: se pedirá confirmación antes de crear la orden.' : undefined}
+        />
+      )}
     </Card>
   );
 }

@@ -4,8 +4,11 @@ import { App, Button, Card, Col, Empty, Modal, Result, Row, Space, Statistic, St
 import { HeartOutlined, MedicineBoxOutlined, PlusOutlined } from '@ant-design/icons';
 import { MedicationCardView, PreviewCalendar, VitalCardView } from './BulkOrderCards';
 import { todayIn } from './order-ui';
+import { TIME_UNITS } from '@vigia/contract/rules/activities';
 import {
   isValidCard,
+  loadText,
+  medicationLoad,
   newMedicationCard,
   newVitalCard,
   previewOf,
@@ -82,7 +85,8 @@ export function BulkOrderDialog({
   const update = (card: BulkCard) => setCards((cs) => cs.map((c) => (c.key === card.key ? card : c)));
   const remove = (key: number) => setCards((cs) => cs.filter((c) => c.key !== key));
 
-  const submit = () => {
+  const [modal, modalHolder] = Modal.useModal();
+  const create = () => {
     const valid = visible.filter(isValidCard);
     if (!valid.length) {
       notify?.({ type: 'error', message: 'No hay órdenes válidas para crear' });
@@ -100,6 +104,30 @@ export function BulkOrderDialog({
       },
       { onSuccess: ({ data }) => setDone({ text: text(data), left: COUNTDOWN_S }) },
     );
+  };
+  /** Many doses (P155: more than 8 a day or 100 in all) are confirmed first: 'Cada 1 Horas' for 7 days is 168. */
+  const submit = () => {
+    const heavy = visible
+      .filter((c): c is MedicationCard => c.order_type === 1 && isValidCard(c))
+      .map((c) => ({ card: c, load: medicationLoad(c) }))
+      .filter((x) => x.load?.heavy);
+    if (!heavy.length) return create();
+    void modal.confirm({
+      title: '¿Crear órdenes con muchas dosis?',
+      content: (
+        <ul className="bulk-heavy-list">
+          {heavy.map(({ card, load }) => (
+            <li key={card.key}>
+              {card.medicine_label ?? 'Medicamento'}: cada {card.frecuency} {TIME_UNITS[card.time_unit!]?.toLowerCase()} durante{' '}
+              {card.during} días, {loadText(load!)}.
+            </li>
+          ))}
+        </ul>
+      ),
+      okText: 'Sí, crear',
+      cancelText: 'Revisar',
+      onOk: create,
+    });
   };
 
   const meds = visible.filter((c): c is MedicationCard => c.order_type === 1);
@@ -133,6 +161,7 @@ export function BulkOrderDialog({
             ]
       }
     >
+      {modalHolder}
       {done ? (
         <Result status="success" title={done.text} subTitle={`Esta ventana se cerrará en ${done.left} segundos.`} />
       ) : (

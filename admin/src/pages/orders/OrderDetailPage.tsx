@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { useCustomMutation, useOne } from '@refinedev/core';
 import { Navigate, useNavigate, useParams } from 'react-router';
-import { Button, Card, Col, Descriptions, Form, Popconfirm, Row, Skeleton, Space, Switch, Tag, Typography } from 'antd';
+import { Button, Card, Col, Descriptions, Form, Popconfirm, Row, Skeleton, Space, Switch, Tag, Tooltip, Typography } from 'antd';
 import { ArrowLeftOutlined, CalendarOutlined, StopOutlined } from '@ant-design/icons';
 import { usePageTitle } from '../../layout/usePageTitle';
 import type { Schemas } from '../../contract';
@@ -10,6 +10,7 @@ import { apiUrl } from '../../providers/data';
 import { serverErrorOnline, logOnly } from '../../providers/notices';
 import { useInvalidatePaths } from '../../providers/queries';
 import type { Patient } from '../patients/types';
+import { permissionState } from '../patients/record-access';
 import { OrderFields, orderBody } from './OrderFields';
 import { OrderStatusTag } from './OrderStatusTag';
 import { patientDateTime } from './order-ui';
@@ -50,6 +51,8 @@ export default function OrderDetailPage() {
   if (missing) return <Navigate to="/404notfound" replace />;
   if (!order || !patient) return <Skeleton active />;
   const perms = patient.permissions;
+  const manage = permissionState(patient, 'manage_activities');
+  const edit = permissionState(patient, 'create_order');
   const tz = order.time_zone_patient;
   const update = (body: OrderUpdate) =>
     mutate(
@@ -114,13 +117,15 @@ export default function OrderDetailPage() {
             {order.status !== 3 && (
               <div style={{ marginTop: 12 }}>
                 <Space wrap>
-                  <Button
-                    icon={<CalendarOutlined />}
-                    disabled={!order.programmable || !perms.manage_activities}
-                    onClick={() => setScheduling(true)}
-                  >
-                    Programar Actividades
-                  </Button>
+                  <Tooltip title={manage.reason}>
+                    <Button
+                      icon={<CalendarOutlined />}
+                      disabled={!order.programmable || !perms.manage_activities}
+                      onClick={() => setScheduling(true)}
+                    >
+                      Programar Actividades
+                    </Button>
+                  </Tooltip>
                   <Popconfirm
                     title="¿Cancelar la orden y sus actividades pendientes?"
                     okText="Sí, cancelar"
@@ -128,22 +133,26 @@ export default function OrderDetailPage() {
                     disabled={!perms.manage_activities || order.status >= 3}
                     onConfirm={() => update({ status: 3 })}
                   >
-                    <Button danger icon={<StopOutlined />} disabled={!perms.manage_activities || order.status >= 3}>
-                      Cancelar Orden
-                    </Button>
+                    <Tooltip title={manage.reason}>
+                      <Button danger icon={<StopOutlined />} disabled={!perms.manage_activities || order.status >= 3}>
+                        Cancelar Orden
+                      </Button>
+                    </Tooltip>
                   </Popconfirm>
                 </Space>
               </div>
             )}
             {(order.status === 1 || order.status === 2) && (
               <Space style={{ marginTop: 12 }}>
-                <Switch
-                  checked={!order.notify}
-                  loading={saving}
-                  disabled={!perms.manage_activities}
-                  onChange={(paused) => update({ notify: !paused })}
-                  aria-label="Pausar Notificaciones"
-                />
+                <Tooltip title={manage.reason}>
+                  <Switch
+                    checked={!order.notify}
+                    loading={saving}
+                    disabled={!perms.manage_activities}
+                    onChange={(paused) => update({ notify: !paused })}
+                    aria-label="Pausar Notificaciones"
+                  />
+                </Tooltip>
                 {order.notify ? 'Pausar Notificaciones' : 'Activar Notificaciones'}
               </Space>
             )}
@@ -154,9 +163,11 @@ export default function OrderDetailPage() {
             <Card title="Editar orden">
               <Form form={form} layout="vertical" initialValues={order} disabled={!perms.create_order}>
                 <OrderFields orderType={order.order_type} />
-                <Button type="primary" loading={saving} onClick={saveEdit}>
-                  Guardar
-                </Button>
+                <Tooltip title={edit.reason}>
+                  <Button type="primary" loading={saving} disabled={!edit.allowed} onClick={saveEdit}>
+                    Guardar
+                  </Button>
+                </Tooltip>
               </Form>
             </Card>
           </Col>

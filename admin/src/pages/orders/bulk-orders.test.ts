@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   chipsByDay,
   isValidCard,
+  loadText,
+  medicationLoad,
   newMedicationCard,
   newVitalCard,
   previewOf,
@@ -68,5 +70,27 @@ describe('summary and preview: the shared generator (D12)', () => {
     [200, 12],
   ])('duration %s days → %s weeks (between 4 and 12)', (days, weeks) => {
     expect(previewWeeks('2026-11-22', days)).toHaveLength(weeks);
+  });
+});
+
+describe('medicationLoad (issue 19: 168 doses without a word)', () => {
+  it("says the default 'Cada 1 Horas' for 7 days is 24 a day and 168 in all, and asks for confirmation", () => {
+    const load = medicationLoad(newMedicationCard('2026-11-21'))!;
+    expect(load).toEqual({ perDay: 24, total: 168, heavy: true });
+    expect(loadText(load)).toBe('24 dosis al día · 168 en total');
+  });
+  it('leaves every 8 hours for 30 days (3 a day, 90 in all) unconfirmed; 8 a day is still fine, more is not', () => {
+    const card = (frecuency: number, time_unit: number, during: number) => ({
+      ...newMedicationCard('2026-11-21'),
+      frecuency,
+      time_unit,
+      during,
+    });
+    expect(medicationLoad(card(8, 0, 30))).toEqual({ perDay: 3, total: 90, heavy: false });
+    expect(medicationLoad(card(3, 0, 7))!.heavy).toBe(false);
+    expect(medicationLoad(card(2, 0, 1))!.heavy).toBe(true);
+    expect(medicationLoad(card(8, 0, 40))).toEqual({ perDay: 3, total: 120, heavy: true });
+    expect(medicationLoad(card(1, 1, 7))).toEqual({ perDay: 1, total: 7, heavy: false });
+    expect(medicationLoad({ ...card(1, 0, 7), frecuency: undefined })).toBeNull();
   });
 });

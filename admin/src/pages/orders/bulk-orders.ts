@@ -5,6 +5,7 @@ import {
   type BulkSummary,
   type OrderSchedule,
   bulkStart,
+  medicationActivityCount,
 } from '@vigia/contract/rules/activities';
 import { localParts, addDays, weekdayOf } from '@vigia/contract/rules/dates';
 
@@ -168,4 +169,26 @@ export function chipsByDay(chips: PreviewChip[], timeZone: string) {
     .slice(0, 5)
     .map(([day, list]) => ({ day, count: list.length }));
   return { byDay, busiest };
+}
+
+/**
+ * Above these a medication card asks for confirmation before the orders are created (issue 19,
+ * P155): more than 8 doses a day (more often than every 3 hours) or more than 100 in the order.
+ */
+export const HEAVY_DOSES_PER_DAY = 8;
+export const HEAVY_DOSES_TOTAL = 100;
+
+/** A medication card's doses (activities) a day and in all, by 02 §9's formula; null while incomplete. */
+export function medicationLoad(c: MedicationCard): { perDay: number; total: number; heavy: boolean } | null {
+  if (!c.frecuency || c.time_unit == null || !c.during) return null;
+  const total = medicationActivityCount({ frecuency: c.frecuency, time_unit: c.time_unit, during: c.during });
+  const perDay = Math.round((total / c.during) * 10) / 10;
+  return { perDay, total, heavy: perDay > HEAVY_DOSES_PER_DAY || total > HEAVY_DOSES_TOTAL };
+}
+
+const decimal = (n: number) => n.toLocaleString('es-CO', { maximumFractionDigits: 1 });
+
+/** 'Cada 1 Horas, 7 días' → '24 dosis al día · 168 en total'. */
+export function loadText(load: { perDay: number; total: number }): string {
+  return `${decimal(load.perDay)} dosis al día · ${load.total} en total`;
 }

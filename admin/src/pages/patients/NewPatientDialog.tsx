@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Alert, Button, Form, Modal, Space } from 'antd';
+import { Alert, Button, Form, Modal, Space, Tooltip } from 'antd';
 import { SearchOutlined } from '@ant-design/icons';
 import { readSession } from '../../session';
-import { can, isRole } from '@vigia/contract/rules/access';
-import { FORBIDDEN_REASON } from '../../providers/access';
+import { roleAccess } from '../../providers/access';
 import { useCustomMutation } from '@refinedev/core';
 import type { Schemas } from '../../contract';
 import type { VigiaHttpError } from '../../providers/errors';
@@ -31,9 +30,9 @@ export default function NewPatientDialog({ open, onClose }: { open: boolean; onC
   const busy = mutation.isPending;
   const fields = step === 'identity' ? IDENTITY_FIELDS : NEW_PATIENT_FIELDS;
   const state = usePatientFormState(form, fields);
-  const role = readSession()?.role_name;
-  // Anyone may look a document up; only roles that create patients may save (D13, P1).
-  const mayCreate = isRole(role) && can(role, 'patients.create');
+  // The dialog is the creation flow: the server's rule for POST /patients (D13, P1) gates every step.
+  const access = roleAccess('patients.create');
+  const mayCreate = access.allowed;
 
   // The dialog is a route (/patients/new): opening the patient replaces it in the history.
   const goTo = (id: number) => navigate(`/patients/${id}`, { replace: true });
@@ -81,29 +80,42 @@ export default function NewPatientDialog({ open, onClose }: { open: boolean; onC
     step === 'identity' ? (
       <Space wrap>
         <Button onClick={onClose}>Cancelar</Button>
-        <Button type="primary" icon={<SearchOutlined />} loading={busy} disabled={!state.valid} onClick={validate}>
-          Validar paciente
-        </Button>
+        <Tooltip title={access.reason}>
+          <Button type="primary" icon={<SearchOutlined />} loading={busy} disabled={!state.valid || !mayCreate} onClick={validate}>
+            Validar paciente
+          </Button>
+        </Tooltip>
       </Space>
     ) : (
       <Space wrap>
         <Button onClick={onClose}>Cancelar</Button>
-        <Button
-          type="primary"
-          loading={busy}
-          disabled={!state.valid || !mayCreate}
-          onClick={save}
-          title={mayCreate ? undefined : FORBIDDEN_REASON}
-        >
-          Guardar
-        </Button>
+        <Tooltip title={access.reason}>
+          <Button type="primary" loading={busy} disabled={!state.valid || !mayCreate} onClick={save}>
+            Guardar
+          </Button>
+        </Tooltip>
       </Space>
     );
 
   return (
     <Modal open={open} title="Nuevo paciente" onCancel={onClose} footer={footer} width={720} destroyOnHidden maskClosable={false}>
-      <Form form={form} layout="vertical" initialValues={defaults()} requiredMark onFinish={step === 'identity' ? validate : save}>
-        {step === 'identity' ? (
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={defaults()}
+        requiredMark
+        disabled={!mayCreate}
+        onFinish={() => mayCreate && (step === 'identity' ? validate() : save())}
+      >
+        {!mayCreate ? (
+          <Alert
+            type="warning"
+            showIcon
+            className="patients-dialog-hint"
+            message="No puede registrar pacientes"
+            description={access.reason}
+          />
+        ) : step === 'identity' ? (
           <Alert
             type="info"
             showIcon
@@ -124,7 +136,7 @@ export default function NewPatientDialog({ open, onClose }: { open: boolean; onC
             }
           />
         )}
-        <PatientFormFields form={form} fields={fields} state={state} lockedIdentity={step === 'form'} />
+        <PatientFormFields form={form} fields={fields} state={state} lockedIdentity={step === 'form' || !mayCreate} />
       </Form>
     </Modal>
   );

@@ -8,6 +8,7 @@ import { PatientStatusTag } from './PatientStatusTag';
 import { COLOMBIA_ID, INCOMPLETE_TEXT } from './patient-status';
 import type { Patient } from './types';
 import { formatTime } from '@vigia/contract/rules/dates';
+import { FORBIDDEN_REASON } from '../../providers/access';
 
 export type CardDialog = 'basic' | 'history' | 'contact' | 'tags' | 'inactivate' | 'deceased';
 
@@ -80,11 +81,7 @@ export function BasicDataCard({
           <Space size={[8, 8]} wrap>
             <PatientStatusTag status={p.status} />
             {!deceased && (
-              <Tooltip
-                title={
-                  perms.change_status ? (p.status === 0 ? 'Activar paciente' : 'Inactivar paciente') : 'Su rol no permite cambiar el estado'
-                }
-              >
+              <Tooltip title={perms.change_status ? (p.status === 0 ? 'Activar paciente' : 'Inactivar paciente') : FORBIDDEN_REASON}>
                 <Switch
                   checked={p.status !== 0}
                   disabled={!perms.change_status}
@@ -116,11 +113,13 @@ export function BasicDataCard({
         {p.country_id === COLOMBIA_ID && <Fact label="Aseguradora">{p.eapb_name ?? 'Sin registrar'}</Fact>}
         {p.country_id === COLOMBIA_ID && <Fact label="Régimen">{p.regime_name ?? 'Sin Regimen'}</Fact>}
       </dl>
-      {perms.set_deceased && !deceased && (
+      {!deceased && (
         <div className="patient-card-footer">
-          <Button danger size="small" onClick={() => open('deceased')}>
-            Declarar fallecimiento
-          </Button>
+          <Tooltip title={perms.set_deceased ? undefined : FORBIDDEN_REASON}>
+            <Button danger size="small" disabled={!perms.set_deceased} onClick={() => open('deceased')}>
+              Declarar fallecimiento
+            </Button>
+          </Tooltip>
         </div>
       )}
     </Card>

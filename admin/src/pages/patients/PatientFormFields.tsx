@@ -130,7 +130,7 @@ function CitySelect({
       onSearch={setQ}
       loading={loading}
       options={options}
-      placeholder={countryId ? 'Escriba para buscar la ciudad' : 'Elija primero el país'}
+      placeholder={countryId ? 'Elija la ciudad o escriba para buscarla' : 'Elija primero el país'}
       disabled={!countryId}
       notFoundContent={loading ? 'Buscando…' : 'Sin resultados'}
     />

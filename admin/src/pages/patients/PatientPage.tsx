@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { Alert, Button, Card, Col, Result, Row, Skeleton } from 'antd';
+import { Alert, Button, Card, Col, Result, Row, Skeleton, Tooltip } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useCustomMutation, useGetIdentity, useInvalidate, useOne } from '@refinedev/core';
 import type { Session } from '../../contract';
@@ -23,6 +23,7 @@ import {
 import { PatientTabs, visibleTabs } from './PatientTabs';
 import type { Patient } from './types';
 import './patients.css';
+import { permissionState } from './record-access';
 
 /** Card 7 (encounters) is below the fold: its own chunk, after the six cards. */
 const EncountersCard = lazy(() => import('./EncountersCard'));
@@ -113,6 +114,7 @@ export default function PatientPage() {
     );
 
   const Dialog = dialog ? DIALOGS[dialog] : null;
+  const unlock = permissionState(patient, 'edit');
   const alertsTab = tabs.some((t) => t.key === 'alerts') ? () => showTab('alerts') : undefined;
 
   return (
@@ -137,11 +139,11 @@ export default function PatientPage() {
           message="Acceso al portal bloqueado por códigos fallidos"
           description={`El paciente podrá intentarlo de nuevo después del ${formatWhen(patient.portal_locked_until, user?.time_zone || staffTimeZone())}.`}
           action={
-            patient.permissions.edit && (
-              <Button size="small" onClick={unlockPortal}>
+            <Tooltip title={unlock.reason}>
+              <Button size="small" disabled={!unlock.allowed} onClick={unlockPortal}>
                 Desbloquear
               </Button>
-            )
+            </Tooltip>
           }
         />
       )}

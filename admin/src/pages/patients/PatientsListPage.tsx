@@ -11,6 +11,7 @@ import { useMediaQuery } from '../../layout/useMediaQuery';
 import type { Schemas } from '../../contract';
 import { asFilters } from '../../providers/data';
 import { serverError } from '../../providers/notices';
+import { roleAccess } from '../../providers/access';
 import { useClientTags } from '../../hooks/useClientTags';
 import { PatientCardGrid, PatientSearchResults } from './PatientSearchResults';
 import { PatientStatusTag } from './PatientStatusTag';
@@ -155,13 +156,16 @@ export default function PatientsListPage({ newPatient = false }: { newPatient?: 
     />
   );
 
+  const createAccess = roleAccess('patients.create');
   return (
     <PageHeader
       title="Pacientes"
       extra={
-        <Button type="primary" icon={<UserAddOutlined />} onClick={() => navigate('/patients/new')}>
-          Nuevo paciente
-        </Button>
+        <Tooltip title={createAccess.reason}>
+          <Button type="primary" icon={<UserAddOutlined />} disabled={!createAccess.allowed} onClick={() => navigate('/patients/new')}>
+            Nuevo paciente
+          </Button>
+        </Tooltip>
       }
     >
       <Input.Search

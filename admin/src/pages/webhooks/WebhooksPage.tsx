@@ -10,6 +10,7 @@ import { apiUrl } from '../../providers/data';
 import { useGetOnDemand } from '../../providers/queries';
 import { fieldErrors } from '../../providers/errors';
 import { serverError, success } from '../../providers/notices';
+import { roleAccess } from '../../providers/access';
 import { readSession, staffTimeZone } from '../../session';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import './webhooks.css';
@@ -52,7 +53,7 @@ export default function WebhooksPage() {
   usePageTitle('Webhooks HL7 FHIR');
   const session = readSession();
   const clientId = session?.client_id ?? 0;
-  const isAdmin = session?.role_name === 'admin';
+  const isAdmin = roleAccess('administer').allowed;
   const { result: loaded } = useOne<Client>({ resource: 'clients', id: clientId, errorNotification: false });
   const client = loaded ?? null;
   const [editing, setEditing] = useState(false);

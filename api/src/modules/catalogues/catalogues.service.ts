@@ -90,6 +90,9 @@ export async function loadCatalogues(sequelize: Sequelize): Promise<Catalogues> 
   const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]));
   const countryById = byId(countries);
   const cityById = byId(cities);
+  // Spanish order whatever the database's collation ('Ábrego' among the A's): the order of a
+  // search without text, the first page the new-patient form shows before anything is typed.
+  const citiesByName = [...cities].sort((a, b) => a.name.localeCompare(b.name, 'es') || a.id - b.id);
   const idTypeById = byId(idTypes);
   const eapbById = byId(eapbs);
   const deptById = byId(departments);
@@ -135,7 +138,7 @@ export async function loadCatalogues(sequelize: Sequelize): Promise<Catalogues> 
       const key = toSearchKey(q ?? '');
       let rows: Array<{ id: number; name: string; detail: string | null }>;
       if (type === 'cities') {
-        rows = cities
+        rows = citiesByName
           .filter((c) => (!countryId || c.country_id === countryId) && (!key || c.search_name.includes(key)))
           .map((c) => ({ id: c.id, name: c.name, detail: c.department_id ? (deptById.get(c.department_id)?.name ?? null) : null }));
         // Names that start with the query come first: 'cali' should find Cali before Calima.

@@ -238,7 +238,9 @@ export async function sendStaffMessage(deps: MessagingDeps, principal: StaffPrin
     { client_id: principal.clientId, patient_id: patientId, kind: 'text', body, reason: 'staff', user_id: principal.userId },
   );
   const [row] = await select<MessageRow>(deps.sequelize, 'SELECT * FROM messages WHERE id = :id', { id });
-  return toChatMessage(deps, row);
+  // The author's name at once, as the conversation's reads give it (it showed only after a refresh).
+  const author = `${principal.user.first_name} ${principal.user.last_name}`.trim();
+  return toChatMessage(deps, row, new Map([[principal.userId, author]]));
 }
 
 /** Messages from numbers that match no patient: kept for staff to review (admin); `q` searches text or number. */

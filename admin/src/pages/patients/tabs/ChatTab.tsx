@@ -157,6 +157,15 @@ export default function ChatTab({ patient, active }: PatientTabProps) {
     if (el) el.scrollTo({ top: el.scrollHeight, behavior: 'smooth' });
   };
 
+  // The API says whether an assistant answers patients (sme_metadata.assistant, AI_BASE_URL set).
+  const smeRead = useCustom<Schemas['SmeInfo']>({
+    url: apiUrl(`/patients/${patient.id}/sme_info`),
+    method: 'get',
+    queryOptions: { enabled: active },
+    errorNotification: false,
+  });
+  const assistantOff = smeRead.query.data?.data.sme_metadata.assistant === false;
+
   const { mutate: post, mutation: welcomeMutation } = useCustomMutation<{ notification?: { message: string } }>();
   const welcoming = welcomeMutation.isPending;
   const sendWelcome = () =>
@@ -225,6 +234,15 @@ export default function ChatTab({ patient, active }: PatientTabProps) {
       }
     >
       {error && <Alert type="error" showIcon message={error} className="chat-alert" />}
+      {assistantOff && (
+        <Alert
+          type="warning"
+          showIcon
+          className="chat-alert"
+          message="El asistente IA está desactivado"
+          description="Nadie responde automáticamente: los mensajes del paciente esperan la respuesta del personal en este chat."
+        />
+      )}
       <div className="chat-frame">
         <div className="chat-list" ref={listRef} onScroll={onScroll} data-testid="chat-list" aria-live="polite">
           {loading && (

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useCustom, useCustomMutation, useList, type HttpError } from '@refinedev/core';
-import { Button, Card, Empty, Form, Input, Modal, Spin, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Empty, Form, Input, Modal, Spin, Tag, Typography } from 'antd';
 import { SearchOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../../contract';
 import {
@@ -55,7 +55,7 @@ export default function ConditionsTab({ patient, active }: PatientTabProps) {
   const [query, setQuery] = useState('');
   const [dialog, setDialog] = useState<{ item: Item; mode: ConditionDialogMode } | null>(null);
   const [notes, setNotes] = useState('');
-  const { canWrite } = recordWriteState(patient, 'clinical.write');
+  const { canWrite, reason } = recordWriteState(patient, 'clinical.write');
   const path = `/patients/${patient.id}/conditions`;
   const loadError = serverError('No fue posible cargar los antecedentes');
 
@@ -162,6 +162,7 @@ export default function ConditionsTab({ patient, active }: PatientTabProps) {
   return (
     <Spin spinning={loading}>
       <div className="record-tab">
+        {!canWrite && <Alert type="info" showIcon message={reason} style={{ marginBottom: 12 }} />}
         <Typography.Title level={5} className="condition-section-title">
           Antecedentes Prioritarios
         </Typography.Title>
@@ -203,7 +204,9 @@ export default function ConditionsTab({ patient, active }: PatientTabProps) {
             ))}
           </div>
         ) : (
-          !loading && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Sin otros antecedentes registrados" />
+          // Only when the tab shows no other condition at all: not right under a search's results.
+          !loading &&
+          resultItems.length === 0 && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Sin otros antecedentes registrados" />
         )}
       </div>
       <Modal

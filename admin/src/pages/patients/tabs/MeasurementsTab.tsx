@@ -7,6 +7,7 @@ import { usePrefetchCustom, useInvalidatePaths } from '../../../providers/querie
 import type { PatientTabProps } from '../types';
 import type { Reading } from './MeasurementDialogs';
 import { VitalCard } from './VitalCard';
+import { recordWriteState } from '../record-access';
 
 /** The record and delete forms (date picker, form, text area) load when first opened. */
 const RecordDialog = lazy(() => import('./MeasurementDialogs').then((m) => ({ default: m.RecordDialog })));
@@ -16,7 +17,8 @@ const DeleteDialog = lazy(() => import('./MeasurementDialogs').then((m) => ({ de
 export default function MeasurementsTab({ patient, active }: PatientTabProps) {
   const [recording, setRecording] = useState(false);
   const [deleting, setDeleting] = useState<Reading | null>(null);
-  const canWrite = patient.permissions.edit;
+  // The server's rule for recording and deleting readings (measurements.service): clinical.write.
+  const { canWrite, reason } = recordWriteState(patient, 'clinical.write');
   const blocked =
     patient.status === 0
       ? 'El paciente está inactivo y no puede enviar mediciones.'
@@ -46,7 +48,7 @@ export default function MeasurementsTab({ patient, active }: PatientTabProps) {
         <Button icon={<ReloadOutlined />} onClick={refresh}>
           Recargar
         </Button>
-        <Tooltip title={!canWrite ? 'Su rol no permite registrar mediciones.' : blocked}>
+        <Tooltip title={!canWrite ? reason : blocked}>
           <Button type="primary" icon={<PlusOutlined />} disabled={!canWrite || !!blocked} onClick={() => setRecording(true)}>
             Registrar medición
           </Button>

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { useList } from '@refinedev/core';
-import { Button, Card, Empty, Select, Space, Typography } from 'antd';
+import { Button, Card, Empty, Select, Space, Tooltip, Typography } from 'antd';
 import { AppstoreAddOutlined, PlusOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import type { PatientTabProps } from '../types';
+import { permissionState } from '../record-access';
 import type { Schemas } from '../../../contract';
 import { asFilters } from '../../../providers/data';
 import { logOnly } from '../../../providers/notices';
@@ -23,7 +24,8 @@ export default function OrdersTab({ patient, active }: PatientTabProps) {
   const [type, setType] = useState<number | undefined>(undefined);
   const [paging, setPaging] = useState({ page: 1, size: 10 });
   const [dialog, setDialog] = useState<'single' | 'bulk' | null>(null);
-  const canCreate = patient.permissions?.create_order === true;
+  const createAccess = permissionState(patient, 'create_order');
+  const canCreate = createAccess.allowed;
   const path = `/patients/${patient.id}/orders`;
   const refresh = useInvalidatePaths();
   const load = () => void refresh(path);
@@ -49,12 +51,16 @@ export default function OrdersTab({ patient, active }: PatientTabProps) {
   return (
     <div>
       <Space style={{ marginBottom: 16 }} wrap>
-        <Button type="primary" icon={<PlusOutlined />} disabled={!canCreate} onClick={() => setDialog('single')}>
-          Crear orden
-        </Button>
-        <Button icon={<AppstoreAddOutlined />} disabled={!canCreate} onClick={() => setDialog('bulk')}>
-          Crear múltiples órdenes
-        </Button>
+        <Tooltip title={createAccess.reason}>
+          <Button type="primary" icon={<PlusOutlined />} disabled={!canCreate} onClick={() => setDialog('single')}>
+            Crear orden
+          </Button>
+        </Tooltip>
+        <Tooltip title={createAccess.reason}>
+          <Button icon={<AppstoreAddOutlined />} disabled={!canCreate} onClick={() => setDialog('bulk')}>
+            Crear múltiples órdenes
+          </Button>
+        </Tooltip>
       </Space>
       <Typography.Title level={5}>Órdenes por programar</Typography.Title>
       {toManage.length === 0 ? (

@@ -110,7 +110,7 @@ export default function ReportsTab({ patient }: PatientTabProps) {
             <Form.Item label="Elemento Clínico" htmlFor="csv-element">
               <Select id="csv-element" value={element} onChange={setElement} options={ELEMENT_OPTIONS} />
             </Form.Item>
-            <Button type="primary" icon={<FileTextOutlined />} disabled={!allowed} onClick={() => void openDownload(csvLink, fail)}>
+            <Button type="primary" icon={<FileTextOutlined />} disabled={!allowed} onClick={() => void openDownload(csvLink, fail, 'file')}>
               Descargar CSV
             </Button>
           </Form>
