@@ -37,7 +37,7 @@ describe('Rol de solo consulta', () => {
     const entry = page.getByRole('textbox', { name: 'Nueva entrada' });
     await expect.poll(() => entry.isDisabled(), { timeout: 10_000 }).toBe(true);
     // Even text typed in some other way leaves the buttons off: the role decides, not the text.
-    await entry.evaluate((el) => el.removeAttribute('disabled'));
+    await entry.evaluate((el: { removeAttribute(name: string): void }) => el.removeAttribute('disabled'));
     await entry.fill('Paciente contactado, refiere estar bien.').catch(() => undefined);
     await expectDisabledWithReason(page.getByRole('button', { name: 'Evolución' }));
     await expectDisabledWithReason(page.getByRole('button', { name: 'Cerrar Alerta' }));
