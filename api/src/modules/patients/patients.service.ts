@@ -3,6 +3,7 @@ import { select } from '../../db/sql.js';
 import type { applyPatientStatusChange } from '../orders/patient-status.js';
 import type { patientAdherence } from '../orders/adherence.js';
 import type { patientPrescription } from '../orders/orders.queries.js';
+import { INT_RANGE } from '@vigia/contract/rules/schema';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import type { Principal, StaffPrincipal } from '../../http/auth.js';
@@ -164,7 +165,10 @@ export async function listPatients(deps: PatientDeps, clientId: number, p: ListP
   if (filters.status != null) where.status = filters.status;
   const and: unknown[] = [];
   if (filters.tags) {
-    const ids = filters.tags.split(',').map(Number).filter(Number.isFinite);
+    const ids = filters.tags.split(',').map(Number);
+    // The contract's pattern lets any digits through; an id is a 32-bit integer (issue 18).
+    if (ids.some((id) => !Number.isInteger(id) || id > INT_RANGE.maximum))
+      throw badRequest('tags', 'Hay un id de etiqueta fuera de rango.');
     and.push(literal(`EXISTS (SELECT 1 FROM patient_tags pt WHERE pt.patient_id = "Patient"."id" AND pt.tag_id IN (${ids.join(',')}))`));
   }
   if (p.q) {
