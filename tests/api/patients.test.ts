@@ -141,7 +141,7 @@ describe('GET /api/v1/patients', () => {
   it.each(['2147483648', '1,99999999999999999999'])('refuses a tag id no column holds (tags=%s) with 400 on tags (issue 18)', async (tags) => {
     const res = await t.http.get(`/api/v1/patients?tags=${tags}`).set(bearer(org.tokens.consulta));
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ field: 'tags', message: 'Hay un id de etiqueta fuera de rango.' });
+    expect(res.body.field).toBe('tags');
   });
 
   it('refuses an unknown sort field with 400', async () => {
