@@ -126,15 +126,12 @@ describe('what the recorder writes', () => {
 
   it('records a settings change with the integration password masked, and the secret is nowhere in the trail', async () => {
     const secret = 'Clave-Integracion-9f3a';
-    const res = await t.http
-      .put(`/api/v1/clients/${org.clientId}`)
-      .set(bearer(org.tokens.admin))
-      .send({
-        residents_enabled: true,
-        residents_url: 'https://residencias.example/resi',
-        residents_user: 'api-vigia',
-        residents_password: secret,
-      });
+    const res = await t.http.put(`/api/v1/clients/${org.clientId}`).set(bearer(org.tokens.admin)).send({
+      residents_enabled: true,
+      residents_url: 'https://residencias.example/resi',
+      residents_user: 'api-vigia',
+      residents_password: secret,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const e = await eventWhere("resource = 'settings' AND action = 'update' AND client_id = :c", { c: org.clientId });
     expect(e).toMatchObject({ user_id: org.users.admin.id, patient_id: null, resource_id: String(org.clientId), path: '/clients/:id' });

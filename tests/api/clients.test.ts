@@ -39,15 +39,12 @@ describe('client settings', () => {
 
   it('saves the integration; the password is never answered, by PUT, PATCH or GET', async () => {
     const secret = 'Clave-Resi-9876';
-    const saved = await t.http
-      .put(url())
-      .set(admin())
-      .send({
-        residents_enabled: true,
-        residents_url: 'https://residencias.example/resi',
-        residents_user: 'api-vigia',
-        residents_password: secret,
-      });
+    const saved = await t.http.put(url()).set(admin()).send({
+      residents_enabled: true,
+      residents_url: 'https://residencias.example/resi',
+      residents_user: 'api-vigia',
+      residents_password: secret,
+    });
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({
       residents_enabled: true,

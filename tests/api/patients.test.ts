@@ -138,11 +138,14 @@ describe('GET /api/v1/patients', () => {
     expect(res.body[0].tags).toEqual([{ id: tag.id, name: 'EPOC', color: 'blue' }]);
   });
 
-  it.each(['2147483648', '1,99999999999999999999'])('refuses a tag id no column holds (tags=%s) with 400 on tags (issue 18)', async (tags) => {
-    const res = await t.http.get(`/api/v1/patients?tags=${tags}`).set(bearer(org.tokens.consulta));
-    expect(res.status).toBe(400);
-    expect(res.body.field).toBe('tags');
-  });
+  it.each(['2147483648', '1,99999999999999999999'])(
+    'refuses a tag id no column holds (tags=%s) with 400 on tags (issue 18)',
+    async (tags) => {
+      const res = await t.http.get(`/api/v1/patients?tags=${tags}`).set(bearer(org.tokens.consulta));
+      expect(res.status).toBe(400);
+      expect(res.body.field).toBe('tags');
+    },
+  );
 
   it('refuses an unknown sort field with 400', async () => {
     const res = await t.http.get('/api/v1/patients?_sort=password').set(bearer(org.tokens.consulta));

@@ -19,7 +19,6 @@ export interface Bound {
   params: unknown[];
 }
 
-
 /** What precedes a number, for telling a value (`id = 5`) from code (`ORDER BY 1`, `CASE WHEN ... THEN 1`). */
 export interface NumberContext {
   /** The previous significant token: an upper-cased word, an operator, `(`, `)`, `,` or VALUE. */
