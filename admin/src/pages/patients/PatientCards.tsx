@@ -8,6 +8,7 @@ import { PatientStatusTag } from './PatientStatusTag';
 import { COLOMBIA_ID, INCOMPLETE_TEXT } from './patient-status';
 import type { Patient } from './types';
 import { formatTime } from '@vigia/contract/rules/dates';
+import { countOf } from '@vigia/contract/rules/plural';
 
 export type CardDialog = 'basic' | 'history' | 'contact' | 'tags' | 'inactivate' | 'deceased';
 
@@ -108,7 +109,7 @@ export function BasicDataCard({
         </Fact>
         <Fact label="País">{p.country_name}</Fact>
         <Fact label="Género">{p.gender_name}</Fact>
-        <Fact label="Edad">{p.age} años</Fact>
+        <Fact label="Edad">{countOf(p.age, 'año', 'años')}</Fact>
         <Fact label="Fecha de nacimiento">{dmy(p.birth_date)}</Fact>
         <Fact label="Tipo de sangre y RH">
           {p.blood_type_name ? `${p.blood_type_name} ${p.rh_factor_name ?? ''}`.trim() : 'Sin registrar'}
