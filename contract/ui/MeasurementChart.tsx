@@ -29,12 +29,15 @@ export default function MeasurementChart({
   unit,
   timeZone,
   height = 240,
+  title,
 }: {
   series: ChartSeries[];
   bands: AlarmBand[];
   unit: string;
   timeZone: string;
   height?: number;
+  /** Named first in the description ('Gráfica de Glucosa'). */
+  title?: string;
 }) {
   const config = useMemo(() => {
     const all = series.flatMap((s) => s.points);
@@ -107,7 +110,11 @@ export default function MeasurementChart({
   }, [series, bands, unit, timeZone, height]);
   // The plot's option types are looser than its runtime; the values above are what G2 reads.
   return (
-    <div role="img" aria-label={chartSummary(series, bands, unit)} className="measurement-chart">
+    <div
+      role="img"
+      aria-label={title ? `${title}. ${chartSummary(series, bands, unit)}` : chartSummary(series, bands, unit)}
+      className="measurement-chart"
+    >
       <Line {...(config as unknown as Parameters<typeof Line>[0])} />
     </div>
   );

@@ -156,8 +156,15 @@ export function ChartPanel({ spec, patientId, timeZone }: { spec: Spec; patientI
                 <p className="notice">Las lecturas sistólicas y diastólicas no coinciden; no es posible dibujar la gráfica.</p>
               ) : (
                 <Suspense fallback={<div className="chart-placeholder">Cargando gráfica…</div>}>
-                  <div className="chart" aria-label={`Gráfica de ${spec.title}`} role="img">
-                    <MeasurementChart series={view.series} bands={view.bands} unit={spec.unit} timeZone={timeZone} height={220} />
+                  <div className="chart">
+                    <MeasurementChart
+                      title={`Gráfica de ${spec.title}`}
+                      series={view.series}
+                      bands={view.bands}
+                      unit={spec.unit}
+                      timeZone={timeZone}
+                      height={220}
+                    />
                   </div>
                 </Suspense>
               )}
