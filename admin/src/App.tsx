@@ -1,7 +1,9 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
 import { ConfigProvider } from 'antd';
-import esES from 'antd/locale/es_ES';
+// The ES module: 'antd/locale/es_ES' is CommonJS, and the bundler's Node-style interop handed
+// ConfigProvider its module object ({ default }) instead of the locale, so antd fell back to English.
+import esES from 'antd/es/locale/es_ES';
 import { PORTAL_PATHS } from './constants';
 import { Loading } from './layout/Loading';
 import { RequireSession } from './layout/RequireSession';

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  SERIES_COLORS,
   alarmBands,
+  alertRanges,
   axisLabel,
+  chartSummary,
   defaultLatest,
   latestOptions,
   latestPoints,
@@ -112,5 +115,69 @@ describe('alarm bands by priority (1 Alta, 2 Media, 3 Baja)', () => {
     expect(valueDomain([70, 80], alarmBands(alarms, [1]))).toEqual([43, 127]);
     expect(valueDomain([0.5])).toEqual([0, 2]);
     expect(valueDomain([])).toBeNull();
+  });
+});
+
+describe('blood-pressure bands (issue 19: a systolic 90–140 and a diastolic 60–90 range must not read as one 60–140 band)', () => {
+  const rules = [
+    { id: 3, name: 'Presión sistólica fuera de rango', clinical_element: 3, priority: 2, minimum_condition: 90, maximum_condition: 140 },
+    { id: 4, name: 'Presión diastólica fuera de rango', clinical_element: 4, priority: 2, minimum_condition: 60, maximum_condition: 90 },
+  ];
+
+  it('names each band after its series, in the series colour, with its own range', () => {
+    expect(alarmBands(rules, [3, 4]).map((b) => [b.from, b.to, b.series])).toEqual([
+      [90, 140, { name: 'Sistólica', color: SERIES_COLORS[0], caption: 'Sistólica 90–140' }],
+      [60, 90, { name: 'Diastólica', color: SERIES_COLORS[1], caption: 'Diastólica 60–90' }],
+    ]);
+    expect(SERIES_COLORS[0]).not.toBe(SERIES_COLORS[1]);
+  });
+
+  it('keeps the priority fill (P29) and leaves one-series charts without a series', () => {
+    expect(alarmBands(rules, [3, 4]).map((b) => b.color)).toEqual(['#d48806', '#d48806']);
+    expect(alarmBands(rules, [3])[0].series).toBeUndefined();
+  });
+
+  it('describes the chart in words, each range on its own', () => {
+    const series = [
+      { name: 'Sistólica', points: [1, 2] },
+      { name: 'Diastólica', points: [1, 2] },
+    ];
+    expect(chartSummary(series, alarmBands(rules, [3, 4]), 'mmHg')).toBe(
+      'Sistólica: 2 lecturas; Diastólica: 2 lecturas. Rangos: Sistólica 90–140 mmHg (Prioridad Media: Presión sistólica fuera de rango); ' +
+        'Diastólica 60–90 mmHg (Prioridad Media: Presión diastólica fuera de rango).',
+    );
+    expect(chartSummary([{ name: 'Glucosa', points: [1] }], [], 'mg/dL')).toBe('Glucosa: 1 lectura.');
+  });
+});
+
+describe("an alert's chart draws the rule that raised it (02 §2.8)", () => {
+  const assigned = [{ id: 1, name: 'Taquicardia', clinical_element: 1, priority: 1, minimum_condition: 50, maximum_condition: 110 }];
+  const rule = { id: 9, name: 'Bradicardia', priority: 2, minimum_condition: 55, maximum_condition: 100 };
+
+  it.each([
+    ['rule no longer assigned: added from the alert', [], rule, 1, [[9, 55, 100]]],
+    ['rule still assigned: drawn once', [{ ...rule, clinical_element: 1 }], rule, 1, [[9, 55, 100]]],
+    [
+      'other rules assigned: both',
+      assigned,
+      rule,
+      1,
+      [
+        [1, 50, 110],
+        [9, 55, 100],
+      ],
+    ],
+    ['rule deleted (no id): added', [], { ...rule, id: null }, 1, [[undefined, 55, 100]]],
+    ['no rule (an AI alert): the assigned only', assigned, null, 1, [[1, 50, 110]]],
+  ] as const)('%s', (_, list, alertRule, element, expected) => {
+    const ranges = alertRanges(list, alertRule, element);
+    expect(ranges.map((r) => [r.id, r.minimum_condition, r.maximum_condition])).toEqual(expected);
+    expect(alarmBands(ranges, [element]).length).toBe(expected.length);
+  });
+});
+
+describe('time ticks (01 §2: at most 6), as the alert chart now draws them', () => {
+  it.each([2, 6, 9, 30])('asked for %i ticks over 30 days → at most 6', (asked) => {
+    expect(timeTicks([0, 30 * DAY], asked).length).toBeLessThanOrEqual(6);
   });
 });

@@ -3,6 +3,7 @@
  * Signos tab, the patient portal and the PDF report so the numbers exist once.
  */
 import { formatWhen } from './dates';
+import { countOf } from './plural';
 
 /** Points drawn by default. */
 export const CHART_DEFAULT_POINTS = 10;
@@ -43,6 +44,9 @@ export type ChartKey = (typeof CHARTS)[number]['key'];
 
 /** Series names of the blood-pressure chart (02 §2.8). */
 export const SERIES_NAMES: Record<number, string> = { 3: 'Sistólica', 4: 'Diastólica' };
+
+/** Line colours of a chart's series, in order (systolic, diastolic); a series' bands are edged in it. */
+export const SERIES_COLORS = ['#0a6fa8', '#c41d7f'] as const;
 
 export function showLatestSelector(total: number): boolean {
   return total > CHART_SELECTOR_THRESHOLD;
@@ -140,26 +144,79 @@ export interface AlarmBand {
   to: number;
   color: string;
   fill: string;
+  /**
+   * On a chart of two series (blood pressure), the series the range is about: its name, its line
+   * colour for the band's edges, and the caption written in the band ('Sistólica 90–140'). Without
+   * them a systolic 90–140 and a diastolic 60–90 range of one priority read as one 60–140 band.
+   */
+  series?: { name: string; color: string; caption: string };
 }
+
+/** 90, 37.5: the range ends as the rule states them. */
+const rangeEnd = (v: number) => String(Math.round(v * 10) / 10);
 
 /**
  * Alarm ranges as bands: low priority drawn first so a high-priority band lies on top. A range is
- * where the value is in range; the chart shades it by the rule's priority.
+ * where the value is in range; the chart shades it by the rule's priority. When the chart draws
+ * more than one element, each band also names its series and takes that series' colour.
  */
 export function alarmBands(alarms: readonly AlarmRange[], elements: readonly number[]): AlarmBand[] {
+  const elementOf = (a: AlarmRange) => Number(a.clinical_element ?? a.clinical_element_id);
   return alarms
-    .filter((a) => elements.includes(Number(a.clinical_element ?? a.clinical_element_id)) && PRIORITIES[a.priority])
+    .filter((a) => elements.includes(elementOf(a)) && PRIORITIES[a.priority])
     .filter((a) => Number.isFinite(a.minimum_condition) && Number.isFinite(a.maximum_condition))
     .sort((a, b) => b.priority - a.priority)
-    .map((a, i) => ({
-      key: `${a.id ?? i}`,
-      label: a.name ? `${PRIORITIES[a.priority].label}: ${a.name}` : PRIORITIES[a.priority].label,
-      priority: a.priority,
-      from: Math.min(a.minimum_condition, a.maximum_condition),
-      to: Math.max(a.minimum_condition, a.maximum_condition),
-      color: PRIORITIES[a.priority].color,
-      fill: PRIORITIES[a.priority].fill,
-    }));
+    .map((a, i) => {
+      const from = Math.min(a.minimum_condition, a.maximum_condition);
+      const to = Math.max(a.minimum_condition, a.maximum_condition);
+      const index = elements.indexOf(elementOf(a));
+      const name = SERIES_NAMES[elementOf(a)];
+      return {
+        key: `${a.id ?? i}`,
+        label: a.name ? `${PRIORITIES[a.priority].label}: ${a.name}` : PRIORITIES[a.priority].label,
+        priority: a.priority,
+        from,
+        to,
+        color: PRIORITIES[a.priority].color,
+        fill: PRIORITIES[a.priority].fill,
+        ...(elements.length > 1 && name
+          ? { series: { name, color: SERIES_COLORS[index % SERIES_COLORS.length], caption: `${name} ${rangeEnd(from)}–${rangeEnd(to)}` } }
+          : {}),
+      };
+    });
+}
+
+/** The rule an alert carries (its own copy of the minimum and maximum, 02 §2.8). */
+export interface AlertRule {
+  id?: number | null;
+  name: string;
+  priority: number;
+  minimum_condition: number;
+  maximum_condition: number;
+}
+
+/**
+ * The ranges an alert's chart draws: the rules assigned to the patient now, plus the rule that
+ * raised the alert when it is no longer among them (unassigned or deleted since), so the reading
+ * that fired is always shown against the range it broke.
+ */
+export function alertRanges(assigned: readonly AlarmRange[], rule: AlertRule | null, element: number | null): AlarmRange[] {
+  if (!rule || element == null || (rule.id != null && assigned.some((a) => a.id === rule.id))) return [...assigned];
+  return [...assigned, { ...rule, id: rule.id ?? undefined, clinical_element: element }];
+}
+
+/**
+ * What a chart shows, in words, for those who cannot see the canvas (and for the browser tests):
+ * the series and their readings, then each range.
+ */
+export function chartSummary(
+  series: readonly { name: string; points: readonly unknown[] }[],
+  bands: readonly AlarmBand[],
+  unit: string,
+): string {
+  const readings = series.map((s) => `${s.name}: ${countOf(s.points.length, 'lectura', 'lecturas')}`).join('; ');
+  const ranges = bands.map((b) => `${b.series?.caption ?? `${rangeEnd(b.from)}–${rangeEnd(b.to)}`} ${unit} (${b.label})`);
+  return ranges.length ? `${readings}. Rangos: ${ranges.join('; ')}.` : `${readings}.`;
 }
 
 /** The value axis: the readings (and bands) with 10 % head-room, never below zero. */

@@ -1,6 +1,15 @@
 import { useMemo } from 'react';
 import { Line } from '@ant-design/plots';
-import { axisLabel, timeDomain, timeTicks, valueDomain, type AlarmBand, type ChartPoint } from '../rules/charts';
+import {
+  SERIES_COLORS,
+  axisLabel,
+  chartSummary,
+  timeDomain,
+  timeTicks,
+  valueDomain,
+  type AlarmBand,
+  type ChartPoint,
+} from '../rules/charts';
 import { formatWhen } from '../rules/dates';
 
 export interface ChartSeries {
@@ -8,12 +17,11 @@ export interface ChartSeries {
   points: ChartPoint[];
 }
 
-const SERIES_COLORS = ['#0a6fa8', '#c41d7f'];
-
 /**
  * One vital sign over time (01 §2 Signos): the series (two for blood pressure), the alarm ranges as
- * bands by priority, a single point centred in ±15 days, at most 6 time ticks. Loaded lazily: the
- * plotting library is a chunk of its own.
+ * bands by priority (on a two-series chart each band edged and captioned in its series' colour), a
+ * single point centred in ±15 days, at most 6 time ticks. Loaded lazily: the plotting library is a
+ * chunk of its own. The canvas is described in words (role img) for screen readers.
  */
 export default function MeasurementChart({
   series,
@@ -21,12 +29,15 @@ export default function MeasurementChart({
   unit,
   timeZone,
   height = 240,
+  title,
 }: {
   series: ChartSeries[];
   bands: AlarmBand[];
   unit: string;
   timeZone: string;
   height?: number;
+  /** Named first in the description ('Gráfica de Glucosa'). */
+  title?: string;
 }) {
   const config = useMemo(() => {
     const all = series.flatMap((s) => s.points);
@@ -48,7 +59,7 @@ export default function MeasurementChart({
       scale: {
         x: { type: 'time', domain: xDomain.map((t) => new Date(t)), tickMethod: () => ticks, nice: false },
         y: { domain: yDomain, nice: true },
-        color: { range: SERIES_COLORS },
+        color: { range: [...SERIES_COLORS] },
       },
       axis: {
         x: { title: false, labelFormatter: (d: Date) => axisLabel(d.getTime(), xDomain, timeZone), labelAutoHide: true },
@@ -59,15 +70,52 @@ export default function MeasurementChart({
         title: (d: { when: Date }) => formatWhen(d.when, timeZone),
         items: [{ channel: 'y', valueFormatter: (v: number) => `${v} ${unit}` }],
       },
-      annotations: bands.map((b) => ({
-        type: 'rangeY',
-        data: [{ y: [b.from, b.to] }],
-        yField: 'y',
-        style: { fill: b.color, fillOpacity: 0.1 },
-        tooltip: false,
-      })),
+      annotations: bands.flatMap((b) => [
+        {
+          type: 'rangeY',
+          data: [{ y: [b.from, b.to] }],
+          yField: 'y',
+          style: { fill: b.color, fillOpacity: 0.1 },
+          tooltip: false,
+        },
+        // A series' band: both ends in the series' colour, its caption inside the band's top.
+        ...(b.series
+          ? [b.from, b.to].map((y, i) => ({
+              type: 'lineY',
+              data: [{ y }],
+              yField: 'y',
+              style: { stroke: b.series!.color, lineWidth: 1.5, lineDash: [6, 3], strokeOpacity: 0.9 },
+              tooltip: false,
+              ...(i === 1
+                ? {
+                    labels: [
+                      {
+                        text: b.series!.caption,
+                        position: 'left',
+                        textAlign: 'start',
+                        textBaseline: 'top',
+                        dx: 6,
+                        dy: 3,
+                        fill: b.series!.color,
+                        fontSize: 11,
+                        fontWeight: 600,
+                      },
+                    ],
+                  }
+                : {}),
+            }))
+          : []),
+      ]),
     };
   }, [series, bands, unit, timeZone, height]);
   // The plot's option types are looser than its runtime; the values above are what G2 reads.
-  return <Line {...(config as unknown as Parameters<typeof Line>[0])} />;
+  return (
+    <div
+      role="img"
+      aria-label={title ? `${title}. ${chartSummary(series, bands, unit)}` : chartSummary(series, bands, unit)}
+      className="measurement-chart"
+    >
+      <Line {...(config as unknown as Parameters<typeof Line>[0])} />
+    </div>
+  );
 }

@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execute, select } from '../../api/src/db/sql';
 import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
+import { pdfText } from '../support/pdf-text';
 
 let t: TestProduct;
 let a: Org;
@@ -398,6 +399,30 @@ describe('report downloads (D4): CSV and PDF through short-lived signed links', 
     } finally {
       clock = saved;
     }
+  });
+
+  it("writes the PDF dates day/month/year in the patient's zone, as the screens do (01 §1)", async () => {
+    const link = await t.http
+      .get(`/api/v1/patients/${id}/show_pdf`)
+      .query({ start_at: '2026-11-01', end_at: '2026-11-21' })
+      .set(bearer(a.tokens.consulta));
+    const file = await t.http
+      .get(link.body.url)
+      .buffer(true)
+      .parse((res, cb) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
+    const text = pdfText(file.body as Buffer);
+    expect(text).toContain('Reporte de signos vitales');
+    expect(text).toContain('01/11/2026 a 21/11/2026');
+    // 15:00 UTC is 10:00 in Bogotá (UTC-5); the readings were taken at 13:00 UTC, 08:00 there.
+    expect(text).toContain('21/11/2026 10:00 (America/Bogota)');
+    for (const day of ['10/11/2026 08:00', '11/11/2026 08:00', '12/11/2026 08:00']) expect(text).toContain(day);
+    // No year-first date anywhere, nor a UTC clock.
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    expect(text).not.toContain('13:00');
   });
 
   it('refuses altered links and never serves another client', async () => {

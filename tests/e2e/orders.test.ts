@@ -3,6 +3,7 @@ import { openPage, waitForPath } from './support/browser';
 import { createStaffSession, DEMO_ADMIN, DEMO_PATIENT, findPatientByNid } from './support/api';
 import { submitStaffLogin, useProductInBrowser } from './support/product';
 import { addDays, localParts } from '@vigia/contract/rules/activities';
+import { formatCalendarDay } from '@vigia/contract/rules/dates';
 
 /** 'Crear múltiples órdenes' (02 §2.4): one medication and one vital-sign order, summary and created activities. */
 describe('Órdenes del paciente', () => {
@@ -34,7 +35,8 @@ describe('Órdenes del paciente', () => {
     await meds.getByRole('combobox', { name: 'Medicamento' }).fill('losart');
     await page.locator('.ant-select-item-option', { hasText: 'Losartán Tableta 50 mg' }).first().click();
     await meds.getByRole('spinbutton').first().fill('8');
-    await meds.locator('input[type=date]').fill(tomorrow);
+    await meds.getByLabel('Fecha de inicio').fill(formatCalendarDay(tomorrow));
+    await meds.getByLabel('Fecha de inicio').press('Enter');
 
     const vitals = dialog.getByRole('region', { name: 'Órdenes de signos vitales' });
     // The option list animates in; a click that lands before it settles is lost, so check and retry.
@@ -48,7 +50,8 @@ describe('Órdenes del paciente', () => {
       if (await vitals.locator('.ant-select-selection-item', { hasText: 'Glucosa' }).count()) break;
     }
     await vitals.locator('.ant-select-selection-item', { hasText: 'Glucosa' }).waitFor({ state: 'visible' });
-    await vitals.locator('input[type=date]').fill(tomorrow);
+    await vitals.getByLabel('Fecha de inicio').fill(formatCalendarDay(tomorrow));
+    await vitals.getByLabel('Fecha de inicio').press('Enter');
 
     // Every 8 hours for 7 days = floor(24 / 8 × 7) = 21; glucose daily at 08:00 for 7 days = 7.
     const stat = (title: string) => dialog.locator('.ant-statistic').filter({ hasText: title }).locator('.ant-statistic-content');

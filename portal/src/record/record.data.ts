@@ -1,5 +1,6 @@
 import type { Patient } from '../types';
 import { displayName } from '@vigia/contract/rules/names';
+import { countOf } from '@vigia/contract/rules/plural';
 
 /** Labels and field lists of the patient portal (spec 03 §2 'Patient portal', §3 'Portal patient'). */
 
@@ -11,7 +12,7 @@ export const RECORD_TEXT = {
   loadFailed: 'No fue posible cargar sus datos.',
   retry: 'Reintentar',
   incomplete: 'Dato Incompleto',
-  years: (age: number) => `${age} ${age === 1 ? 'año' : 'años'}`,
+  years: (age: number) => countOf(age, 'año', 'años'),
 } as const;
 
 interface FieldSpec {

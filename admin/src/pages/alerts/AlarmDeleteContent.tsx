@@ -1,5 +1,6 @@
 import { Alert, Descriptions, Typography } from 'antd';
 import type { Schemas } from '../../contract';
+import { countOf, isOne } from '@vigia/contract/rules/plural';
 
 /** Body of the alarm rule's delete confirmation (02 §2.10). */
 export function AlarmDeleteContent({ alarm }: { alarm: Schemas['Alarm'] }) {
@@ -22,7 +23,11 @@ export function AlarmDeleteContent({ alarm }: { alarm: Schemas['Alarm'] }) {
         style={{ marginTop: 12 }}
         type="warning"
         showIcon
-        message={`Se desasociarán ${alarm.patients_count} pacientes de esta alerta. Los pacientes ya no recibirán notificaciones para este elemento clínico.`}
+        message={
+          isOne(alarm.patients_count)
+            ? 'Se desasociará 1 paciente de esta alerta. El paciente ya no recibirá notificaciones para este elemento clínico.'
+            : `Se desasociarán ${countOf(alarm.patients_count, 'paciente', 'pacientes')} de esta alerta. Los pacientes ya no recibirán notificaciones para este elemento clínico.`
+        }
       />
     </>
   );

@@ -10,6 +10,7 @@ import { AlertFilters, defaultRange, toParams, type FilterValues } from './Alert
 import { ClosedAlertsTable } from './ClosedAlertsTable';
 import { POLL_MS } from './alerts.data';
 import './alerts.css';
+import { isOne } from '@vigia/contract/rules/plural';
 
 type Alert = Schemas['Alert'];
 type Params = Record<string, string | number | undefined>;
@@ -49,7 +50,7 @@ function useAlertArrivals() {
       if (since === undefined || alerts.length === 0) return false;
       return {
         type: 'success',
-        message: alerts.length === 1 ? 'Nueva alerta' : `${alerts.length} alertas nuevas`,
+        message: isOne(alerts.length) ? 'Nueva alerta' : `${alerts.length} alertas nuevas`,
         description: alerts.map((a) => a.patient.full_name).join(', '),
       };
     },

@@ -1,19 +1,18 @@
 import { useEffect, useState } from 'react';
 import { Button, Card, Empty, List, Spin, Tag, Typography } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import { Line } from '@ant-design/plots';
 import { useCustom, useInvalidate } from '@refinedev/core';
 import type { Schemas } from '../../contract';
 import { apiUrl } from '../../providers/data';
-import { PRIORITY_COLORS } from './alerts.data';
-import { formatDate, formatWhen } from '@vigia/contract/rules/dates';
+import MeasurementChart, { type ChartSeries } from '../../charts/MeasurementChart';
+import { SERIES_NAMES, alarmBands, alertRanges } from '@vigia/contract/rules/charts';
+import { formatWhen } from '@vigia/contract/rules/dates';
 
 type AlertDetail = Schemas['AlertDetail'];
 type PatientAlarm = Schemas['PatientAlarm'];
 type Measurement = { id: number; value: number; when: string; clinical_element: number };
 type Point = { when: string; value: number; series: string };
 const BP = [3, 4];
-const SERIES: Record<number, string> = { 3: 'Sistólica', 4: 'Diastólica' };
 /** The chart waits 500 ms before loading (02 §2.8). */
 const CHART_DELAY_MS = 500;
 const DAY_MS = 86_400_000;
@@ -68,15 +67,20 @@ export default function MeasurementsPanel({ alert }: { alert: AlertDetail }) {
 
   const own: Point[] = [alert.measurement, ...alert.later_measurements]
     .filter((m): m is NonNullable<typeof m> => !!m)
-    .map((m) => ({ when: m.when, value: m.value, series: SERIES[m.clinical_element] ?? m.clinical_element_name }));
+    .map((m) => ({ when: m.when, value: m.value, series: SERIES_NAMES[m.clinical_element] ?? m.clinical_element_name }));
   const settled = ready && first.settled && second.settled;
   const fetched = [first, second].flatMap((s, i) =>
-    s.rows.map((m) => ({ when: m.when, value: Number(m.value), series: SERIES[elements[i]] ?? alert.clinical_element_name })),
+    s.rows.map((m) => ({ when: m.when, value: Number(m.value), series: SERIES_NAMES[elements[i]] ?? alert.clinical_element_name })),
   );
   const points: Point[] | null = !settled ? null : first.failed || second.failed || fetched.length === 0 ? own : fetched;
-  const bands = [...first.bands, ...second.bands];
+  // The rule that raised the alert is drawn even when it is no longer assigned to the patient.
+  const bands = alarmBands(alertRanges([...first.bands, ...second.bands], alert.alarm, element), elements);
 
   const sorted = (points ?? []).slice().sort((a, b) => a.when.localeCompare(b.when));
+  const series: ChartSeries[] = [...new Set(sorted.map((p) => p.series))].map((name) => ({
+    name,
+    points: sorted.filter((p) => p.series === name).map((p) => ({ when: Date.parse(p.when), value: p.value })),
+  }));
   const later = [alert.measurement, ...alert.later_measurements].filter((m): m is NonNullable<typeof m> => !!m);
   return (
     <Card
@@ -98,24 +102,8 @@ export default function MeasurementsPanel({ alert }: { alert: AlertDetail }) {
         ) : (
           <div style={{ height: 260 }}>
             {points !== null && (
-              <Line
-                data={sorted.map((p) => ({ ...p, when: new Date(p.when) }))}
-                xField="when"
-                yField="value"
-                colorField="series"
-                height={260}
-                point={{ shapeField: 'circle', sizeField: 3 }}
-                axis={{
-                  x: { title: false, tickCount: 6, labelFormatter: (d: Date) => formatDate(d, alert.time_zone_patient) },
-                  y: { title: unit },
-                }}
-                annotations={bands.map((b) => ({
-                  type: 'rangeY',
-                  data: [{ y: [b.minimum_condition, b.maximum_condition] }],
-                  yField: 'y',
-                  style: { fill: PRIORITY_COLORS[b.priority], fillOpacity: 0.08 },
-                }))}
-              />
+              // The chart of the Signos tab (P102): at most 6 time ticks, the ranges as bands.
+              <MeasurementChart series={series} bands={bands} unit={unit} timeZone={alert.time_zone_patient} height={260} />
             )}
           </div>
         )}

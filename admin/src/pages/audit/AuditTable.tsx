@@ -9,6 +9,7 @@ import { enumLabel, objectSchema } from '../../crud/schema-rules';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import { serverError } from '../../providers/notices';
 import { staffTimeZone } from '../../session';
+import { countOf } from '@vigia/contract/rules/plural';
 
 export type AuditEvent = Schemas['AuditEvent'];
 export interface AuditQuery {
@@ -154,7 +155,7 @@ export function AuditTable({
         total,
         showSizeChanger: false,
         onChange: (p) => setPaging({ key, page: p }),
-        showTotal: (n) => `${n} eventos`,
+        showTotal: (n) => countOf(n, 'evento', 'eventos'),
       }}
     />
   );

@@ -15,6 +15,7 @@ import { staffTimeZone } from '../../session';
 import { vaccinationBody, VaccinationForm } from './VaccinationForm';
 import { elementField, GenericForm } from './GenericForm';
 import '../../crud/crud.css';
+import { countOf } from '@vigia/contract/rules/plural';
 
 type Encounter = Schemas['Encounter'];
 type Observation = Schemas['EncounterObservation'];
@@ -136,7 +137,7 @@ export default function EncounterPage() {
               <Link to={`/patients/${e.patient.id}`}>{e.patient.full_name}</Link>
             </Descriptions.Item>
             <Descriptions.Item label={e.patient.id_type_name}>{e.patient.nid}</Descriptions.Item>
-            <Descriptions.Item label="Edad">{e.patient.age} años</Descriptions.Item>
+            <Descriptions.Item label="Edad">{countOf(e.patient.age, 'año', 'años')}</Descriptions.Item>
             <Descriptions.Item label="Género">{e.patient.gender_name}</Descriptions.Item>
             <Descriptions.Item label="Estado de la atención">
               <Tag color={done ? 'green' : 'gold'}>{e.status}</Tag>

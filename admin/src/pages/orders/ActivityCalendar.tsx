@@ -7,7 +7,7 @@ import timeGridPlugin from '@fullcalendar/timegrid';
 import interactionPlugin from '@fullcalendar/interaction';
 import esLocale from '@fullcalendar/core/locales/es';
 import type { DatesSetArg, EventClickArg } from '@fullcalendar/core';
-import { Button, Descriptions, Form, Input, Modal, Select, Space, Tag, Typography } from 'antd';
+import { Button, Descriptions, Form, Modal, Select, Space, Tag, Typography } from 'antd';
 import { MESSAGES } from '@vigia/contract/rules/validation';
 import { localParts, localToUtc } from '@vigia/contract/rules/dates';
 import { ACTIVITY_STATUS_NAMES } from '@vigia/contract/rules/activities';
@@ -18,6 +18,7 @@ import { serverError, serverErrorOnline, logOnly } from '../../providers/notices
 import { useInvalidatePaths } from '../../providers/queries';
 // The legend's colours and the events' layout come with the calendar, whichever tab opens it first.
 import './orders.css';
+import { DayPicker } from '../../crud/DayPicker';
 
 type Activity = Schemas['Activity'];
 
@@ -208,7 +209,7 @@ export default function ActivityCalendar({
             <Form form={form} layout="vertical" disabled={!editable}>
               <Space wrap>
                 <Form.Item name="date" label="Fecha" rules={[{ required: true, message: MESSAGES.required }]}>
-                  <Input type="date" />
+                  <DayPicker />
                 </Form.Item>
                 <Form.Item name="hour" label="Hora" rules={[{ required: true, message: MESSAGES.required }]}>
                   <Select options={hourOptions} style={{ width: 120 }} showSearch />

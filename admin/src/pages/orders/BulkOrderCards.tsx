@@ -1,6 +1,6 @@
 /** The bulk-order dialog's pieces (02 §2.4): one card per order being written, and the preview calendar. */
 import { useMemo } from 'react';
-import { Alert, Button, Card, Checkbox, Col, Input, InputNumber, Row, Select, Space, Switch, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Checkbox, Col, InputNumber, Row, Select, Space, Switch, Tag, Typography } from 'antd';
 import { CloseOutlined, HeartOutlined, MedicineBoxOutlined } from '@ant-design/icons';
 import { MedicineSelect } from './MedicineSelect';
 import {
@@ -26,6 +26,7 @@ import {
   type VitalCard,
 } from './bulk-orders';
 import './orders.css';
+import { DayPicker } from '../../crud/DayPicker';
 
 function Field({ label, children, invalid }: { label: string; children: React.ReactNode; invalid?: boolean }) {
   return (
@@ -115,7 +116,7 @@ export function MedicationCardView({
         </Col>
         <Col xs={12} md={8}>
           <Field label="Fecha de inicio" invalid={!card.start}>
-            <Input type="date" value={card.start} onChange={(e) => set({ start: e.target.value })} />
+            <DayPicker value={card.start} onChange={(start) => set({ start })} />
           </Field>
         </Col>
         <Col xs={12} md={8}>
@@ -216,7 +217,7 @@ export function VitalCardView({
         </Col>
         <Col xs={12} md={8}>
           <Field label="Fecha de inicio" invalid={!card.start}>
-            <Input type="date" value={card.start} onChange={(e) => set({ start: e.target.value })} />
+            <DayPicker value={card.start} onChange={(start) => set({ start })} />
           </Field>
         </Col>
         <Col xs={12} md={4}>

@@ -22,6 +22,7 @@ import { apiUrl } from '../../providers/data';
 import { serverError } from '../../providers/notices';
 import type { Patient } from '../patients/types';
 import './orders.css';
+import { countOf, isOne } from '@vigia/contract/rules/plural';
 
 const COUNTDOWN_S = 3;
 
@@ -93,7 +94,7 @@ export function BulkOrderDialog({
       return;
     }
     const text = (res?: Schemas['BulkOrdersResult']) =>
-      `Se crearon ${res?.total_orders} órdenes con ${res?.total_activities} actividades exitosamente`;
+      `${isOne(res?.total_orders ?? 0) ? 'Se creó' : 'Se crearon'} ${countOf(res?.total_orders ?? 0, 'orden', 'órdenes')} con ${countOf(res?.total_activities ?? 0, 'actividad', 'actividades')} exitosamente`;
     mutate(
       {
         url: apiUrl(`/patients/${patient.id}/orders/bulk`),
@@ -156,14 +157,14 @@ export function BulkOrderDialog({
                 Cancelar
               </Button>,
               <Button key="create" type="primary" disabled={!allValid || !canCreate || saving} loading={saving} onClick={submit}>
-                {allValid ? `Crear ${visible.length} órdenes` : 'Completar formulario'}
+                {allValid ? `Crear ${countOf(visible.length, 'orden', 'órdenes')}` : 'Completar formulario'}
               </Button>,
             ]
       }
     >
       {modalHolder}
       {done ? (
-        <Result status="success" title={done.text} subTitle={`Esta ventana se cerrará en ${done.left} segundos.`} />
+        <Result status="success" title={done.text} subTitle={`Esta ventana se cerrará en ${countOf(done.left, 'segundo', 'segundos')}.`} />
       ) : (
         <>
           <Steps

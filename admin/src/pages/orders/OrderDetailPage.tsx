@@ -16,6 +16,7 @@ import { OrderStatusTag } from './OrderStatusTag';
 import { patientDateTime } from './order-ui';
 import { ScheduleDialog } from './ScheduleDialog';
 import './orders.css';
+import { countOf } from '@vigia/contract/rules/plural';
 
 type Order = Schemas['Order'];
 type OrderUpdate = Schemas['OrderUpdate'];
@@ -87,7 +88,7 @@ export default function OrderDetailPage() {
           {patient.full_name}
         </Typography.Title>
         <Typography.Text type="secondary">
-          {patient.id_type_name} {patient.nid} · {patient.age} años · {patient.status_name}
+          {patient.id_type_name} {patient.nid} · {countOf(patient.age, 'año', 'años')} · {patient.status_name}
         </Typography.Text>
       </Space>
       <Row gutter={[16, 16]}>

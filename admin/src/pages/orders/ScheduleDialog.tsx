@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useCustomMutation } from '@refinedev/core';
-import { Button, Form, Input, Modal, Select, Typography } from 'antd';
+import { Button, Form, Modal, Select, Typography } from 'antd';
 import { MESSAGES } from '@vigia/contract/rules/validation';
 import type { Schemas } from '../../contract';
 import type { VigiaHttpError } from '../../providers/errors';
@@ -8,6 +8,7 @@ import { apiUrl, NO_BODY } from '../../providers/data';
 import { hourOptions, patientInstant, todayIn } from './order-ui';
 
 import './orders.css';
+import { DayPicker } from '../../crud/DayPicker';
 
 type Order = Schemas['Order'];
 type OrderUpdate = Schemas['OrderUpdate'];
@@ -49,7 +50,7 @@ export function ScheduleDialog({ order, open, onClose, onDone }: { order: Order;
     >
       <Form form={form} layout="vertical" initialValues={{ date: todayIn(order.time_zone_patient), hour: order.hours?.[0] ?? '08:00' }}>
         <Form.Item name="date" label="Fecha de inicio" rules={[{ required: true, message: MESSAGES.required }]}>
-          <Input type="date" min={todayIn(order.time_zone_patient)} />
+          <DayPicker min={todayIn(order.time_zone_patient)} />
         </Form.Item>
         <Form.Item name="hour" label="Hora de inicio" rules={[{ required: true, message: MESSAGES.required }]}>
           <Select options={hourOptions} showSearch />

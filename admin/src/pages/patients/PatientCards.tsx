@@ -9,6 +9,7 @@ import { COLOMBIA_ID, INCOMPLETE_TEXT } from './patient-status';
 import type { Patient } from './types';
 import { formatTime } from '@vigia/contract/rules/dates';
 import { FORBIDDEN_REASON } from '../../providers/access';
+import { countOf } from '@vigia/contract/rules/plural';
 
 export type CardDialog = 'basic' | 'history' | 'contact' | 'tags' | 'inactivate' | 'deceased';
 
@@ -105,7 +106,7 @@ export function BasicDataCard({
         </Fact>
         <Fact label="País">{p.country_name}</Fact>
         <Fact label="Género">{p.gender_name}</Fact>
-        <Fact label="Edad">{p.age} años</Fact>
+        <Fact label="Edad">{countOf(p.age, 'año', 'años')}</Fact>
         <Fact label="Fecha de nacimiento">{dmy(p.birth_date)}</Fact>
         <Fact label="Tipo de sangre y RH">
           {p.blood_type_name ? `${p.blood_type_name} ${p.rh_factor_name ?? ''}`.trim() : 'Sin registrar'}

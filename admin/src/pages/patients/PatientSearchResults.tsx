@@ -6,6 +6,7 @@ type PatientSummary = Schemas['PatientSummary'];
 import { PatientAvatar } from './PatientAvatar';
 import { PatientStatusTag } from './PatientStatusTag';
 import { COLOMBIA_ID, missingBadges, PATIENT_STATUS_DISPLAY } from './patient-status';
+import { countOf } from '@vigia/contract/rules/plural';
 
 /** A search result as a mini card (01 §2): avatar, status colour, age, missing-data badges, insurer for Colombia. */
 function PatientMiniCard({ p }: { p: PatientSummary }) {
@@ -20,7 +21,7 @@ function PatientMiniCard({ p }: { p: PatientSummary }) {
               {p.full_name}
             </Typography.Text>
             <Typography.Text type="secondary">
-              {p.id_type_name} {p.nid} · {p.age} años
+              {p.id_type_name} {p.nid} · {countOf(p.age, 'año', 'años')}
             </Typography.Text>
           </div>
           <PatientStatusTag status={p.status} />

@@ -16,6 +16,7 @@ import { useClientTags } from '../../hooks/useClientTags';
 import { PatientCardGrid, PatientSearchResults } from './PatientSearchResults';
 import { PatientStatusTag } from './PatientStatusTag';
 import './patients.css';
+import { countOf } from '@vigia/contract/rules/plural';
 
 type PatientSummary = Schemas['PatientSummary'];
 
@@ -146,7 +147,7 @@ export default function PatientsListPage({ newPatient = false }: { newPatient?: 
       total={total}
       pageSizeOptions={PAGE_SIZES}
       showSizeChanger
-      showTotal={(n) => `${n} pacientes`}
+      showTotal={(n) => countOf(n, 'paciente', 'pacientes')}
       locale={{ items_per_page: '/ página', jump_to: 'Ir a', page: 'Página', prev_page: 'Página anterior', next_page: 'Página siguiente' }}
       onChange={(p, size) => {
         setPage(size !== pageSize ? 1 : p);

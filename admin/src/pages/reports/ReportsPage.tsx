@@ -10,6 +10,7 @@ import { apiUrl } from '../../providers/data';
 import { useGetOnDemand } from '../../providers/queries';
 import type { Schemas } from '../../contract';
 import './reports.css';
+import { countOf } from '@vigia/contract/rules/plural';
 
 /** 03 §3: number-of-hours options and vital-sign groups (a one-element group is named as its element, D6). */
 const HOURS = [1, 3, 6, 9, 12, 24];
@@ -51,7 +52,7 @@ export default function ReportsPage() {
           <Card title="Mediciones (CSV)">
             <Form layout="vertical" onFinish={(v: { hours: number }) => open('/reports/client_measurements', { hours: v.hours })}>
               <Form.Item name="hours" label="Número de Horas anteriores" rules={[{ required: true, message: MESSAGES.required }]}>
-                <Select placeholder="Seleccione" options={HOURS.map((h) => ({ value: h, label: h === 1 ? '1 hora' : `${h} horas` }))} />
+                <Select placeholder="Seleccione" options={HOURS.map((h) => ({ value: h, label: countOf(h, 'hora', 'horas') }))} />
               </Form.Item>
               <Button type="primary" htmlType="submit" icon={<DownloadOutlined />}>
                 Descargar CSV

@@ -9,7 +9,8 @@ import { ageOn } from '../patients/patients.rules.js';
 import { CHARTS, SERIES_NAMES, pairBloodPressure, timeDomain, timeTicks, valueDomain, type ChartPoint } from '@vigia/contract/rules/charts';
 import { measurementFilter } from './measurements.service.js';
 import { formatValue } from './measurements.rules.js';
-import { localDateTime, localDate } from '@vigia/contract/rules/dates';
+import { formatDate, formatWhen, localDate } from '@vigia/contract/rules/dates';
+import { countOf } from '@vigia/contract/rules/plural';
 
 /**
  * The patient's vital-signs report (01 §2 Reportes, 03 §7 show_pdf): header with the patient and
@@ -95,8 +96,9 @@ function drawChart(doc: Doc, series: Array<{ name: string; points: ChartPoint[] 
       .strokeColor(COLORS.axis)
       .stroke()
       .restore();
-    const label = localDateTime(new Date(t), timeZone);
-    doc.text(`${label.slice(8, 10)}/${label.slice(5, 7)} ${label.slice(11)}`, tx - 30, y + h + 5, {
+    // 'dd/mm hh:mm': the day and month of formatWhen's 'dd/mm/aaaa hh:mm'.
+    const label = formatWhen(t, timeZone);
+    doc.text(`${label.slice(0, 5)} ${label.slice(-5)}`, tx - 30, y + h + 5, {
       width: 60,
       align: 'center',
       lineBreak: false,
@@ -162,7 +164,7 @@ function drawTable(doc: Doc, rows: Array<{ when: number; text: string }>, total:
     doc.font('Helvetica').fontSize(8).fillColor(COLORS.text);
     for (let c = 0; c < cols && i + c < list.length; c++) {
       const r = list[i + c];
-      doc.text(localDateTime(new Date(r.when), timeZone), MARGIN + c * colW + 4, rowY, { width: colW * 0.6, lineBreak: false });
+      doc.text(formatWhen(r.when, timeZone), MARGIN + c * colW + 4, rowY, { width: colW * 0.6, lineBreak: false });
       doc.text(r.text, MARGIN + c * colW + colW * 0.6, rowY, { width: colW * 0.38 - 4, align: 'right', lineBreak: false });
     }
     doc.y = rowY + lineH;
@@ -182,7 +184,7 @@ function summary(values: number[]): string {
   const min = Math.min(...values);
   const max = Math.max(...values);
   const avg = values.reduce((a, b) => a + b, 0) / values.length;
-  return `${values.length} ${values.length === 1 ? 'lectura' : 'lecturas'} · mínimo ${formatValue(min)} · máximo ${formatValue(max)} · promedio ${formatValue(Math.round(avg * 10) / 10)}`;
+  return `${countOf(values.length, 'lectura', 'lecturas')} · mínimo ${formatValue(min)} · máximo ${formatValue(max)} · promedio ${formatValue(Math.round(avg * 10) / 10)}`;
 }
 
 export async function streamMeasurementsPdf(sequelize: Sequelize, claims: DownloadClaims, res: Response, now: Date): Promise<void> {
@@ -236,10 +238,10 @@ export async function streamMeasurementsPdf(sequelize: Sequelize, claims: Downlo
   const info: Array<[string, string]> = [
     ['Paciente', `${patient.first_name} ${patient.last_name}`],
     ['Documento', `${patient.id_type_name ?? ''} ${patient.nid}`.trim()],
-    ['Edad', `${ageOn(patient.birth_date, localDate(now, tz))} años`],
+    ['Edad', countOf(ageOn(patient.birth_date, localDate(now, tz)), 'año', 'años')],
     ['Cliente', patient.client_name],
-    ['Periodo', `${localDate(start, tz)} a ${localDate(new Date(end.getTime() - 1), tz)}`],
-    ['Generado', `${localDateTime(now, tz)} (${tz})`],
+    ['Periodo', `${formatDate(start, tz)} a ${formatDate(end.getTime() - 1, tz)}`],
+    ['Generado', `${formatWhen(now, tz)} (${tz})`],
   ];
   let iy = MARGIN + 36;
   const half = (doc.page.width - MARGIN * 2) / 2;

@@ -61,11 +61,12 @@ export function ChartPanel({ spec, patientId, timeZone }: { spec: Spec; patientI
     if (!session) return;
     setLoad({ state: 'loading' });
     try {
+      // Blood pressure has a range per element: the diastolic one too, not only the systolic.
       const [series, alarms] = await Promise.all([
         Promise.all(spec.elements.map((e) => fetchSeries(patientId, session.token, e))),
-        fetchAlarms(patientId, session.token, spec.elements[0]),
+        Promise.all(spec.elements.map((e) => fetchAlarms(patientId, session.token, e))),
       ]);
-      setLoad({ state: 'ready', byElement: new Map(spec.elements.map((e, i) => [e, series[i]])), alarms });
+      setLoad({ state: 'ready', byElement: new Map(spec.elements.map((e, i) => [e, series[i]])), alarms: alarms.flat() });
     } catch {
       setLoad({ state: 'failed' });
     }
@@ -155,8 +156,15 @@ export function ChartPanel({ spec, patientId, timeZone }: { spec: Spec; patientI
                 <p className="notice">Las lecturas sistólicas y diastólicas no coinciden; no es posible dibujar la gráfica.</p>
               ) : (
                 <Suspense fallback={<div className="chart-placeholder">Cargando gráfica…</div>}>
-                  <div className="chart" aria-label={`Gráfica de ${spec.title}`} role="img">
-                    <MeasurementChart series={view.series} bands={view.bands} unit={spec.unit} timeZone={timeZone} height={220} />
+                  <div className="chart">
+                    <MeasurementChart
+                      title={`Gráfica de ${spec.title}`}
+                      series={view.series}
+                      bands={view.bands}
+                      unit={spec.unit}
+                      timeZone={timeZone}
+                      height={220}
+                    />
                   </div>
                 </Suspense>
               )}

@@ -14,11 +14,12 @@ type Variable = Schemas['PatientClinicalVariable'];
 type CatalogueVariable = Schemas['ClinicalVariable'];
 
 // The chart library is large: it lands in its own chunk, loaded with the first numeric variable.
-const Line = lazy(() => import('@ant-design/plots').then((m) => ({ default: m.Line })));
+const MeasurementChart = lazy(() => import('../../../charts/MeasurementChart'));
 
-function VariableCard({ variable }: { variable: Variable }) {
+function VariableCard({ variable, timeZone }: { variable: Variable; timeZone: string }) {
   const numeric = variable.type === 'numeric';
-  const points = variable.observations.map((o) => ({ fecha: o.formated_date.slice(0, 10), valor: Number(o.value) }));
+  // Placed by when they were taken (a time axis), not one step per value.
+  const points = variable.observations.map((o) => ({ when: Date.parse(o.date), value: Number(o.value) }));
   const unit = variable.unit ? ` (${variable.unit})` : '';
   return (
     <Card
@@ -51,13 +52,12 @@ function VariableCard({ variable }: { variable: Variable }) {
         ) : (
           <div className="variable-chart">
             <Suspense fallback={<Spin />}>
-              <Line
-                data={points}
-                xField="fecha"
-                yField="valor"
+              <MeasurementChart
+                series={[{ name: variable.name, points }]}
+                bands={[]}
+                unit={variable.unit ?? ''}
+                timeZone={timeZone}
                 height={220}
-                point={{ shapeField: 'circle', sizeField: 3 }}
-                axis={{ x: { labelAutoHide: true } }}
               />
             </Suspense>
           </div>
@@ -142,7 +142,7 @@ export default function VariablesTab({ patient, active }: PatientTabProps) {
       ) : (
         <div className="variables-grid">
           {variables.map((v) => (
-            <VariableCard key={v.id} variable={v} />
+            <VariableCard key={v.id} variable={v} timeZone={patient.time_zone} />
           ))}
         </div>
       )}
