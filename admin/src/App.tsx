@@ -1,7 +1,9 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
 import { ConfigProvider } from 'antd';
-import esES from 'antd/locale/es_ES';
+// The ES module: the CommonJS entry 'antd/locale/es_ES' reached the built app as `{ default }`, so
+// antd fell back to English ('Next Page') and left the table's expand buttons unnamed (issue 19).
+import esES from 'antd/es/locale/es_ES';
 import { PORTAL_PATHS } from './constants';
 import { Loading } from './layout/Loading';
 import { RequireSession } from './layout/RequireSession';
