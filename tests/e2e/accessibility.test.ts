@@ -181,12 +181,20 @@ describe('Accesibilidad (axe-core, WCAG 2.2 AA)', () => {
     await scan(page, viewport, label);
   }
 
-  /** Opens a dialog with `opener`, scans it, and closes it again. */
-  async function dialog(page: Page, viewport: Viewport, label: string, opener: Locator, name: string | RegExp): Promise<void> {
+  /** Opens a dialog with `opener`, scans it (and runs `check` on it), and closes it again. */
+  async function dialog(
+    page: Page,
+    viewport: Viewport,
+    label: string,
+    opener: Locator,
+    name: string | RegExp,
+    check?: (modal: Locator) => Promise<void>,
+  ): Promise<void> {
     await opener.click();
     const modal = page.getByRole('dialog', { name });
     await modal.waitFor({ state: 'visible' });
     await scan(page, viewport, `${label} · dialog '${String(name)}'`, '.ant-modal-root');
+    await check?.(modal);
     await page.keyboard.press('Escape');
     await modal.waitFor({ state: 'hidden' });
   }
@@ -259,7 +267,11 @@ describe('Accesibilidad (axe-core, WCAG 2.2 AA)', () => {
         await page.getByLabel('Nueva entrada').fill('Revisión de accesibilidad: sin novedades.');
         await dialog(page, viewport, 'alert detail', page.getByRole('button', { name: 'Cerrar Alerta' }), 'Cerrar alerta');
         await visit(page, viewport, '/users');
-        await dialog(page, viewport, '/users', page.getByRole('button', { name: 'Crear usuario' }), 'Nuevo usuario');
+        await dialog(page, viewport, '/users', page.getByRole('button', { name: 'Crear usuario' }), 'Nuevo usuario', async (modal) => {
+          // A required select says so on its combobox input, the one place ARIA allows it.
+          const combobox = modal.getByRole('combobox', { name: 'Rol' });
+          expect(await combobox.getAttribute('aria-required')).toBe('true');
+        });
         await visit(page, viewport, '/tags');
         await dialog(page, viewport, '/tags', page.getByRole('button', { name: 'Crear etiqueta' }), 'Nueva etiqueta');
         expect(failuresSince(from)).toEqual([]);

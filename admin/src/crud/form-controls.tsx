@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type Ref } from 'react';
 import { Radio, Select as AntdSelect, type SelectProps } from 'antd';
 
 type SelectRef = { nativeElement?: HTMLElement | null };
@@ -10,10 +10,20 @@ type SelectRef = { nativeElement?: HTMLElement | null };
  * `omitDomProps` that would leave it out). This one keeps the attribute off the props and sets it on
  * the combobox input itself (issue 19).
  */
-function FormSelect({ 'aria-required': required, ...props }: SelectProps & { 'aria-required'?: boolean | 'true' | 'false' }) {
-  const ref = useRef<SelectRef>(null);
+function FormSelect({
+  'aria-required': required,
+  ref: outer,
+  ...props
+}: SelectProps & { 'aria-required'?: boolean | 'true' | 'false'; ref?: Ref<SelectRef> }) {
+  const own = useRef<SelectRef | null>(null);
+  // Form.Item passes a ref of its own (React 19: a prop): both see the Select.
+  const ref = (node: SelectRef | null) => {
+    own.current = node;
+    if (typeof outer === 'function') outer(node);
+    else if (outer) (outer as { current: SelectRef | null }).current = node;
+  };
   useEffect(() => {
-    const input = ref.current?.nativeElement?.querySelector('input');
+    const input = own.current?.nativeElement?.querySelector('input');
     if (!input) return;
     if (required === true || required === 'true') input.setAttribute('aria-required', 'true');
     else input.removeAttribute('aria-required');
