@@ -1,8 +1,8 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
 import { ConfigProvider } from 'antd';
-// The ES module: 'antd/locale/es_ES' is CommonJS, and the bundler's Node-style interop handed
-// ConfigProvider its module object ({ default }) instead of the locale, so antd fell back to English.
+// The ES module: the CommonJS entry 'antd/locale/es_ES' reached the built app as `{ default }`, so
+// antd fell back to English ('Next Page') and left the table's expand buttons unnamed (issue 19).
 import esES from 'antd/es/locale/es_ES';
 import { PORTAL_PATHS } from './constants';
 import { Loading } from './layout/Loading';

@@ -1,23 +1,82 @@
 import type { ThemeConfig } from 'antd';
 
-const BRAND = {
+/**
+ * The staff app's colours in one table (issue 19, WCAG 2.2 AA 1.4.3). Every colour antd draws text
+ * in reaches 4.5:1 on the background it draws it on: antd's defaults do not (secondary grey text
+ * 3.36:1, placeholders and disabled values 1.83:1, the amber warning tag 1.82:1, the light backgrounds it derives from
+ * darker seeds). theme.test.ts measures each pair on antd's computed tokens.
+ */
+export const COLORS = {
   primary: '#0e7c7b',
   deep: '#0a4d68',
   mint: '#7ee0c9',
+  /** Light brand tint: the selected menu entry and option backgrounds. */
+  primaryBg: '#e0f2ef',
+  primaryText: '#0a5f5e',
+  info: '#0a6fa8',
+  infoBg: '#e6f4fa',
+  infoBorder: '#91caff',
+  success: '#2e7d32',
+  successBg: '#edf7ed',
+  successBorder: '#a5d6a7',
+  /** A dark amber: #faad14 (antd's) is 1.9:1 as text and under white text. */
+  warning: '#9a5b00',
+  warningBg: '#fff8e1',
+  warningBorder: '#ffd666',
+  error: '#c62828',
+  link: '#0b6e8c',
+  /**
+   * Muted text (descriptions, labels, captions, placeholders, disabled values, empty tables), and
+   * the grey behind white text (avatar initials, a switch turned off): 5.3:1 on white, 4.9:1 on
+   * the grey of the page and of disabled fields.
+   */
+  textMuted: '#6b6b6b',
+  /** A switch turned off, under the pointer. */
+  textMutedHover: '#595959',
+} as const;
+
+/**
+ * antd's preset tag colours draw their text in shade 7 on shade 1; for these hues shade 7 is under
+ * 4.5:1 (gold 2.8, lime 2.5, green 3.4, orange 3.3, cyan 3.4, volcano 4.4, yellow 2.1), so their
+ * text takes a darker shade of the same hue (shade 8 or 9 of antd's palette).
+ */
+const PRESET_TEXT = {
+  gold7: '#874d00',
+  orange7: '#ad4e00',
+  green7: '#237804',
+  cyan7: '#006d75',
+  volcano7: '#ad2102',
+  lime7: '#3f6600',
+  yellow7: '#876800',
 } as const;
 
 export const theme: ThemeConfig = {
   token: {
-    colorPrimary: BRAND.primary,
-    colorInfo: '#0a6fa8',
-    colorSuccess: '#2e7d32',
-    colorError: '#c62828',
-    colorLink: '#0b6e8c',
+    colorPrimary: COLORS.primary,
+    colorPrimaryBg: COLORS.primaryBg,
+    colorInfo: COLORS.info,
+    colorInfoBg: COLORS.infoBg,
+    colorInfoBorder: COLORS.infoBorder,
+    colorSuccess: COLORS.success,
+    colorSuccessBg: COLORS.successBg,
+    colorSuccessBorder: COLORS.successBorder,
+    colorWarning: COLORS.warning,
+    colorWarningBg: COLORS.warningBg,
+    colorWarningBorder: COLORS.warningBorder,
+    colorError: COLORS.error,
+    colorLink: COLORS.link,
+    colorTextTertiary: COLORS.textMuted,
+    colorTextDescription: COLORS.textMuted,
+    colorTextPlaceholder: COLORS.textMuted,
+    colorTextDisabled: COLORS.textMuted,
+    ...PRESET_TEXT,
     borderRadius: 8,
     fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",
   },
   components: {
     Layout: { siderBg: '#ffffff', headerBg: '#ffffff', bodyBg: '#f4f7f8' },
-    Menu: { itemSelectedBg: '#e0f2ef', itemSelectedColor: '#0a5f5e' },
+    Menu: { itemSelectedBg: COLORS.primaryBg, itemSelectedColor: COLORS.primaryText },
+    // The 'Sí'/'No' inside a switch is white on this grey (antd: #bfbfbf, 1.8:1).
+    Switch: { colorTextQuaternary: COLORS.textMuted, colorTextTertiary: COLORS.textMutedHover },
   },
 };

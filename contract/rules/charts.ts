@@ -119,10 +119,13 @@ export function pairBloodPressure<T extends { when: number; value: number }>(
   return s.map((p, i) => ({ when: p.when, systolic: p.value, diastolic: d[i].value }));
 }
 
-/** Alarm priorities (02 §3, 03 §3): 1 Alta, 2 Media, 3 Baja; colours error, orange, primary. */
+/**
+ * Alarm priorities (02 §3, 03 §3): 1 Alta, 2 Media, 3 Baja; colours error, amber, primary, each dark
+ * enough for white text on it (4.5:1, WCAG 1.4.3: the staff app's priority tags).
+ */
 export const PRIORITIES: Record<number, { label: string; color: string; fill: string }> = {
   1: { label: 'Prioridad Alta', color: '#d4380d', fill: 'rgba(212, 56, 13, 0.10)' },
-  2: { label: 'Prioridad Media', color: '#d48806', fill: 'rgba(212, 136, 6, 0.12)' },
+  2: { label: 'Prioridad Media', color: '#9a5b00', fill: 'rgba(212, 136, 6, 0.12)' },
   3: { label: 'Prioridad Baja', color: '#0e7c7b', fill: 'rgba(14, 124, 123, 0.10)' },
 };
 

@@ -4,6 +4,7 @@ import { Create, Edit, useForm } from '@refinedev/antd';
 import type { BaseRecord, HttpError } from '@refinedev/core';
 import { CrudFormFields, useFormFields } from './form';
 import { crudNotifications } from './notifications';
+import { RecordPageTitle } from './PageHeader';
 import { toRequestBody } from './schema-rules';
 import type { AnyResource } from './types';
 
@@ -40,7 +41,8 @@ export function CrudCreate({ resource }: { resource: AnyResource }) {
   return (
     <Create
       resource={resource.name}
-      title={resource.labels.createTitle ?? resource.labels.create}
+      title={<RecordPageTitle resource={resource} title={resource.labels.createTitle ?? resource.labels.create} />}
+      goBack={false}
       breadcrumb={false}
       saveButtonProps={{ ...saveButtonProps, children: 'Guardar' }}
     >
@@ -66,7 +68,8 @@ export function CrudEdit({ resource }: { resource: AnyResource }) {
     <Edit
       resource={resource.name}
       recordItemId={id}
-      title={resource.labels.editTitle}
+      title={<RecordPageTitle resource={resource} title={resource.labels.editTitle} />}
+      goBack={false}
       breadcrumb={false}
       saveButtonProps={{ ...saveButtonProps, children: 'Guardar' }}
       canDelete={resource.actions?.delete ?? false}

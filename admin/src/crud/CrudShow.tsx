@@ -5,6 +5,7 @@ import { Show } from '@refinedev/antd';
 import { useShow, type BaseRecord, type HttpError } from '@refinedev/core';
 import { contractDoc } from './contract-doc';
 import { serverErrorNotification } from './notifications';
+import { RecordPageTitle } from './PageHeader';
 import { renderCell } from './renderers';
 import { objectSchema } from './schema-rules';
 import type { AnyResource } from './types';
@@ -28,7 +29,8 @@ export function CrudShow({ resource }: { resource: AnyResource }) {
     <Show
       resource={resource.name}
       recordItemId={id}
-      title={resource.labels.showTitle ?? resource.labels.singular}
+      title={<RecordPageTitle resource={resource} title={resource.labels.showTitle ?? resource.labels.singular} />}
+      goBack={false}
       breadcrumb={false}
       isLoading={query.isLoading}
       canEdit={resource.actions?.edit ?? false}

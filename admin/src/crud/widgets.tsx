@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { CheckOutlined } from '@ant-design/icons';
-import { Form, Input, InputNumber, Radio, Select, Skeleton, Switch, Typography } from 'antd';
+import { Form, Input, InputNumber, Skeleton, Switch, Typography } from 'antd';
+import { RadioGroup, Select } from './form-controls';
 import { useCustom } from '@refinedev/core';
 import { apiUrl } from '../providers/data';
 import type { RemoteOptions } from './types';
@@ -151,7 +152,7 @@ export function FieldInput({
     case 'switch':
       return <Switch {...control} checkedChildren="Sí" unCheckedChildren="No" />;
     case 'radio':
-      return <Radio.Group {...control} options={options} optionType="button" buttonStyle="solid" />;
+      return <RadioGroup {...control} options={options} optionType="button" buttonStyle="solid" />;
     case 'select':
       return (
         <Select

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { Form, Input, Modal, Radio, Typography } from 'antd';
+import { RadioGroup } from '../crud/form-controls';
 import { FrownOutlined, MehOutlined, SmileOutlined } from '@ant-design/icons';
 import { useCreate, type HttpError } from '@refinedev/core';
 import type { Schemas } from '../contract';
@@ -68,7 +69,7 @@ export default function FeedbackDialog({ open, onClose }: { open: boolean; onClo
       </Typography.Paragraph>
       <Form form={form} layout="vertical" onFinish={submit}>
         <Form.Item name="qualification" label="¿Cómo calificas tu experiencia?" rules={toFormRules(fields.qualification)}>
-          <Radio.Group optionType="button" buttonStyle="solid" className="vigia-feedback-rating">
+          <RadioGroup optionType="button" buttonStyle="solid" className="vigia-feedback-rating">
             {fields.qualification.options?.map((option) => (
               <Radio.Button key={option.value} value={option.value}>
                 <span className="vigia-feedback-option">
@@ -76,7 +77,7 @@ export default function FeedbackDialog({ open, onClose }: { open: boolean; onClo
                 </span>
               </Radio.Button>
             ))}
-          </Radio.Group>
+          </RadioGroup>
         </Form.Item>
         <Form.Item name="message" label="Mensaje" rules={toFormRules(fields.message)}>
           <Input.TextArea

@@ -151,7 +151,7 @@ export default function MainLayout() {
             <Typography.Text className="vigia-user-name" ellipsis>
               {fullName}
             </Typography.Text>
-            <Button icon={<LogoutOutlined />} onClick={() => logout()} aria-label="Cerrar sesión">
+            <Button icon={<LogoutOutlined aria-hidden />} onClick={() => logout()}>
               {phone ? 'Salir' : 'Cerrar sesión'}
             </Button>
           </div>

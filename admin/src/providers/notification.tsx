@@ -61,12 +61,19 @@ export const notify = {
 
 const NotificationDialog = lazy(() => import('./notification-dialog'));
 
-/** Renders antd's notification holder and, when more than two are open, the list dialog. */
+const REGION_ID = 'vigia-notifications';
+
+/**
+ * Renders antd's notification holder and, when more than two are open, the list dialog. The
+ * toasts sit in a landmark of their own, 'Notificaciones' (issue 19, axe `region`), instead of
+ * loose at the end of the page.
+ */
 export function NotificationHost() {
   const [instance, holder] = notification.useNotification({
     placement: 'topRight',
     duration: NOTIFICATION_DURATION_S,
     stack: false,
+    getContainer: () => document.getElementById(REGION_ID) ?? document.body,
   });
   const overflow = useSyncExternalStore(notificationStore.subscribe, () => notificationStore.getState().overflow);
 
@@ -82,6 +89,7 @@ export function NotificationHost() {
 
   return (
     <>
+      <section id={REGION_ID} aria-label="Notificaciones" />
       {holder}
       {overflow && (
         <Suspense fallback={null}>

@@ -22,7 +22,6 @@ export function AlertCard({ alert, showPatient, source }: { alert: Alert; showPa
       style={{ borderTop: `4px solid ${PRIORITY_COLORS[alert.priority]}` }}
       onClick={open}
       role="link"
-      aria-label={`Alerta ${alert.id} de ${alert.patient.full_name}`}
     >
       <Space direction="vertical" size={4} style={{ width: '100%' }}>
         <Space wrap>

@@ -1,23 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
-import {
-  Alert,
-  Button,
-  Card,
-  Col,
-  Descriptions,
-  Empty,
-  Input,
-  List,
-  Modal,
-  Radio,
-  Row,
-  Skeleton,
-  Space,
-  Tag,
-  Tooltip,
-  Typography,
-} from 'antd';
+import { Alert, Button, Card, Col, Descriptions, Empty, Input, List, Modal, Row, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
+import { RadioGroup } from '../../crud/form-controls';
 import { ArrowLeftOutlined, HeartOutlined, RobotOutlined } from '@ant-design/icons';
 import { useCustom, useCustomMutation, useInvalidate } from '@refinedev/core';
 import { ENTRY_MIN_LENGTH, formatElapsed, validateEntry } from '@vigia/contract/rules/alarms';
@@ -174,7 +158,7 @@ function ManagePanel({ alert, onClosed }: { alert: AlertDetail; onClosed: () => 
         destroyOnHidden
       >
         <Typography.Paragraph>Clasificación del cierre de alerta:</Typography.Paragraph>
-        <Radio.Group
+        <RadioGroup
           value={closeType}
           onChange={(e) => setCloseType(e.target.value)}
           options={[
@@ -215,7 +199,7 @@ export default function AlertDetailPage() {
         <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(back)}>
           Volver
         </Button>
-        <Typography.Title level={3} style={{ margin: 0 }}>
+        <Typography.Title level={1} className="vigia-page-title">
           {alert.patient.full_name}
         </Typography.Title>
         <Typography.Text type="secondary">Documento {alert.patient.nid}</Typography.Text>

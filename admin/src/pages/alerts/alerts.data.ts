@@ -1,7 +1,8 @@
 import { PRIORITY_NAMES, elementName } from '@vigia/contract/rules/alarms';
+import { PRIORITIES } from '@vigia/contract/rules/charts';
 
-/** 02 §9: priority colours (1 error, 2 orange/yellow, 3 primary). */
-export const PRIORITY_COLORS: Record<number, string> = { 1: '#d4380d', 2: '#d48806', 3: '#0e7c7b' };
+/** 02 §9: priority colours (1 error, 2 amber, 3 primary), the contract's table the charts use too. */
+export const PRIORITY_COLORS: Record<number, string> = { 1: PRIORITIES[1].color, 2: PRIORITIES[2].color, 3: PRIORITIES[3].color };
 export const PRIORITY_TAG: Record<number, string> = { 1: 'error', 2: 'warning', 3: 'processing' };
 export const PRIORITY_OPTIONS = [1, 2, 3].map((value) => ({ value, label: PRIORITY_NAMES[value] }));
 export const ELEMENT_OPTIONS = [1, 2, 3, 4, 5, 6, 7].map((value) => ({ value, label: elementName(value) }));

@@ -51,7 +51,7 @@ export default function DashboardPage() {
     <div className="dashboard">
       <Card className="dashboard-hello" variant="borderless">
         <Typography.Text className="dashboard-eyebrow">{greeting(new Date().getHours())}</Typography.Text>
-        <Typography.Title level={2} className="dashboard-title">
+        <Typography.Title level={1} className="dashboard-title">
           Hola, {displayName(user?.first_name)}
         </Typography.Title>
         <Typography.Paragraph className="dashboard-client">{user?.client_name}</Typography.Paragraph>

@@ -1,5 +1,6 @@
 import { Column } from '@ant-design/plots';
 import type { Schemas } from '../../contract';
+import { PRIORITY_COLORS } from '../alerts/alerts.data';
 
 /** 'Alertas por Prioridad': bars Bajo, Medio, Alto (02 §2.12). */
 export default function PriorityChart({ metrics }: { metrics: Schemas['AlertMetrics'] }) {
@@ -14,7 +15,7 @@ export default function PriorityChart({ metrics }: { metrics: Schemas['AlertMetr
       xField="priority"
       yField="total"
       colorField="priority"
-      scale={{ color: { domain: ['Bajo', 'Medio', 'Alto'], range: ['#0e7c7b', '#d48806', '#d4380d'] } }}
+      scale={{ color: { domain: ['Bajo', 'Medio', 'Alto'], range: [PRIORITY_COLORS[3], PRIORITY_COLORS[2], PRIORITY_COLORS[1]] } }}
       legend={false}
       height={260}
       label={{ text: 'total', position: 'inside', style: { fill: '#fff' } }}

@@ -1,4 +1,5 @@
-import { Form, Input, Radio, Select, Typography } from 'antd';
+import { Form, Input, Typography } from 'antd';
+import { RadioGroup, Select } from '../../crud/form-controls';
 import type { Schemas } from '../../contract';
 import { validateElementValue, type EncounterElement } from '@vigia/contract/rules/encounters';
 import { useCustom } from '@refinedev/core';
@@ -39,7 +40,7 @@ export function GenericForm({
               );
             case 'boolean':
               return (
-                <Radio.Group
+                <RadioGroup
                   disabled={readOnly}
                   optionType="button"
                   options={[

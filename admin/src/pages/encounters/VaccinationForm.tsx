@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
-import { Checkbox, Form, Input, Radio, Select } from 'antd';
+import { Checkbox, Form, Input } from 'antd';
+import { RadioGroup, Select } from '../../crud/form-controls';
 import type { Schemas } from '../../contract';
 import { contractDoc } from '../../crud/contract-doc';
 import { enumOptions, objectSchema, REQUIRED_MESSAGE } from '../../crud/schema-rules';
@@ -71,7 +72,7 @@ export function VaccinationForm({ readOnly }: { readOnly: boolean }) {
         rules={required}
         extra={biologicalType ? undefined : 'Elija primero el tipo de biológico.'}
       >
-        <Radio.Group
+        <RadioGroup
           disabled={readOnly || !biologicalType}
           optionType="button"
           buttonStyle="solid"

@@ -1,4 +1,4 @@
-import { Card, Result } from 'antd';
+import { Card, Result, Typography } from 'antd';
 import { LinkButton } from '../../layout/LinkButton';
 import { usePageTitle } from '../../layout/usePageTitle';
 
@@ -9,7 +9,11 @@ export default function NotFoundPage() {
     <Card>
       <Result
         status="404"
-        title="Error 404"
+        title={
+          <Typography.Title level={1} className="vigia-page-title">
+            Error 404
+          </Typography.Title>
+        }
         subTitle="Página no encontrada"
         extra={
           <LinkButton type="primary" to="/dashboard">

@@ -7,7 +7,8 @@ import timeGridPlugin from '@fullcalendar/timegrid';
 import interactionPlugin from '@fullcalendar/interaction';
 import esLocale from '@fullcalendar/core/locales/es';
 import type { DatesSetArg, EventClickArg } from '@fullcalendar/core';
-import { Button, Descriptions, Form, Modal, Select, Space, Tag, Typography } from 'antd';
+import { Button, Descriptions, Form, Modal, Space, Tag, Typography } from 'antd';
+import { Select } from '../../crud/form-controls';
 import { MESSAGES } from '@vigia/contract/rules/validation';
 import { localParts, localToUtc } from '@vigia/contract/rules/dates';
 import { ACTIVITY_STATUS_NAMES } from '@vigia/contract/rules/activities';
@@ -156,6 +157,17 @@ export default function ActivityCalendar({
         height="auto"
         dayMaxEvents={3}
         moreLinkText={(n) => `+${n} más`}
+        // FullCalendar's markup, made valid ARIA (issue 19): its '+n más' link is a button with
+        // aria-expanded, a day cell is named by what it shows, and the arrows' icons are decoration
+        // inside buttons that are named by their hints.
+        moreLinkDidMount={({ el }) => el.setAttribute('role', 'button')}
+        dayCellDidMount={({ el }) => el.removeAttribute('aria-labelledby')}
+        viewDidMount={({ el }) =>
+          el
+            .closest('.fc')
+            ?.querySelectorAll('.fc-toolbar .fc-icon')
+            .forEach((icon) => icon.setAttribute('aria-hidden', 'true'))
+        }
         datesSet={datesSet}
         eventClick={open}
         // Month cells cut long names: the whole text, time and status on hover.

@@ -1,6 +1,7 @@
 /** The bulk-order dialog's pieces (02 §2.4): one card per order being written, and the preview calendar. */
 import { useMemo } from 'react';
-import { Alert, Button, Card, Checkbox, Col, InputNumber, Row, Select, Space, Switch, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Checkbox, Col, InputNumber, Row, Space, Switch, Tag, Typography } from 'antd';
+import { Select } from '../../crud/form-controls';
 import { CloseOutlined, HeartOutlined, MedicineBoxOutlined } from '@ant-design/icons';
 import { MedicineSelect } from './MedicineSelect';
 import {
@@ -245,28 +246,35 @@ export function PreviewCalendar({
   const weeks = previewWeeks(firstDay, duration);
   return (
     <div>
+      {/* A grid's cells sit in rows (axe aria-required-children / aria-required-parent): a row per week. */}
       <div className="bulk-calendar" role="grid" aria-label="Vista previa del calendario">
-        {SHORT_DAYS.map((d) => (
-          <div key={d} className="bulk-calendar-head" role="columnheader">
-            {d}
+        <div className="bulk-calendar-row" role="row">
+          {SHORT_DAYS.map((d) => (
+            <div key={d} className="bulk-calendar-head" role="columnheader">
+              {d}
+            </div>
+          ))}
+        </div>
+        {weeks.map((week) => (
+          <div key={week[0]} className="bulk-calendar-row" role="row">
+            {week.map((day) => {
+              const list = byDay.get(day) ?? [];
+              return (
+                <div key={day} className="bulk-calendar-day" role="gridcell" data-day={day}>
+                  <div className="bulk-calendar-date">
+                    {Number(day.slice(8))}/{Number(day.slice(5, 7))}
+                  </div>
+                  {list.slice(0, 3).map((c, i) => (
+                    <div key={i} className={`bulk-chip bulk-chip-${c.type}`} title={`${c.time} ${c.label}`}>
+                      {c.time} {c.label}
+                    </div>
+                  ))}
+                  {list.length > 3 && <div className="bulk-more">+{list.length - 3} más</div>}
+                </div>
+              );
+            })}
           </div>
         ))}
-        {weeks.flat().map((day) => {
-          const list = byDay.get(day) ?? [];
-          return (
-            <div key={day} className="bulk-calendar-day" role="gridcell" data-day={day}>
-              <div className="bulk-calendar-date">
-                {Number(day.slice(8))}/{Number(day.slice(5, 7))}
-              </div>
-              {list.slice(0, 3).map((c, i) => (
-                <div key={i} className={`bulk-chip bulk-chip-${c.type}`} title={`${c.time} ${c.label}`}>
-                  {c.time} {c.label}
-                </div>
-              ))}
-              {list.length > 3 && <div className="bulk-more">+{list.length - 3} más</div>}
-            </div>
-          );
-        })}
       </div>
       {busiest.length > 0 && (
         <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>

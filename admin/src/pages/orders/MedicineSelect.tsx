@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Select } from 'antd';
+import { Select } from '../../crud/form-controls';
 import { useList, useOne } from '@refinedev/core';
 import type { Schemas } from '../../contract';
 import { logOnly } from '../../providers/notices';

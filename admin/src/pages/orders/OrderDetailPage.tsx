@@ -84,7 +84,7 @@ export default function OrderDetailPage() {
         <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(`/patients/${patient.id}?tab=orders`)}>
           Volver
         </Button>
-        <Typography.Title level={3} style={{ margin: 0 }}>
+        <Typography.Title level={1} className="vigia-page-title">
           {patient.full_name}
         </Typography.Title>
         <Typography.Text type="secondary">

@@ -1,4 +1,5 @@
-import { Checkbox, Col, Form, InputNumber, Row, Select, Switch } from 'antd';
+import { Checkbox, Col, Form, InputNumber, Row, Switch } from 'antd';
+import { Select } from '../../crud/form-controls';
 import { MESSAGES } from '@vigia/contract/rules/validation';
 import { MedicineSelect } from './MedicineSelect';
 import { amountOptions, elementOptions, frequencyTypeOptions, hourOptions, timeUnitOptions, unitOptions, weekdayOptions } from './order-ui';

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useCustomMutation } from '@refinedev/core';
-import { Button, Form, Modal, Select, Typography } from 'antd';
+import { Button, Form, Modal, Typography } from 'antd';
+import { Select } from '../../crud/form-controls';
 import { MESSAGES } from '@vigia/contract/rules/validation';
 import type { Schemas } from '../../contract';
 import type { VigiaHttpError } from '../../providers/errors';

@@ -11,13 +11,16 @@ import { localParts, localToUtc } from '@vigia/contract/rules/dates';
 
 /** 02 §4: 0 grey, 1 primary, 2 yellow, 3 red, Completada green (antd Tag colours). */
 export const ORDER_STATUS_COLORS: Record<number, string> = { 0: 'default', 1: 'blue', 2: 'gold', 3: 'red', 4: 'green' };
-/** 02 §2.13: 0 blue, 1 dark yellow, 2 green, 3 red, 4 grey, 5 black, 6 purple. */
+/**
+ * 02 §2.13: 0 blue, 1 dark yellow, 2 green, 3 red, 4 grey, 5 black, 6 purple; each dark enough for
+ * the white text of its tag and calendar event (4.5:1, issue 19; theme.test.ts measures them).
+ */
 export const ACTIVITY_STATUS_COLORS: Record<number, string> = {
-  0: '#1677ff',
-  1: '#b8860b',
-  2: '#389e0d',
+  0: '#0958d9',
+  1: '#946c00',
+  2: '#237804',
   3: '#cf1322',
-  4: '#8c8c8c',
+  4: '#6b6b6b',
   5: '#000000',
   6: '#722ed1',
 };

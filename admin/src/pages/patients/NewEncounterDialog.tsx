@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Alert, Button, Form, Modal, Radio, Space, Typography } from 'antd';
+import { Alert, Button, Form, Modal, Space, Typography } from 'antd';
+import { RadioGroup } from '../../crud/form-controls';
 import type { Schemas } from '../../contract';
 import { contractDoc } from '../../crud/contract-doc';
 import { enumOptions, objectSchema } from '../../crud/schema-rules';
@@ -93,7 +94,7 @@ export function NewEncounterDialog({ patient, open, onClose }: { patient: Patien
       </Typography.Paragraph>
       <Form form={form} layout="vertical" requiredMark name="new-encounter">
         <Form.Item label="Tipo de atención">
-          <Radio.Group
+          <RadioGroup
             optionType="button"
             buttonStyle="solid"
             value={kind}

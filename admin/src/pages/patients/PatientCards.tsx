@@ -76,7 +76,7 @@ export function BasicDataCard({
       <div className="patient-identity">
         <PatientAvatar gender={p.gender} size={64} />
         <div className="patient-identity-text">
-          <Typography.Title level={4} className="patient-name">
+          <Typography.Title level={1} className="patient-name">
             {p.full_name}
           </Typography.Title>
           <Space size={[8, 8]} wrap>
@@ -175,7 +175,7 @@ export function PrescriptionCard({ patient }: { patient: Patient }) {
               <span>
                 {m.medication} <Typography.Text type="secondary">{m.frecuency}</Typography.Text>
               </span>
-              <Progress percent={Math.round(m.progress ?? 0)} size="small" />
+              <Progress percent={Math.round(m.progress ?? 0)} size="small" aria-label={`Avance de ${m.medication}`} />
             </Link>
           ))}
           {vitals.length > 0 && <Typography.Text strong>Signos vitales</Typography.Text>}
@@ -191,7 +191,11 @@ export function PrescriptionCard({ patient }: { patient: Patient }) {
                   ))}
                 </span>
               </span>
-              <Progress percent={Math.round(v.progress ?? 0)} size="small" />
+              <Progress
+                percent={Math.round(v.progress ?? 0)}
+                size="small"
+                aria-label={`Avance de ${v.clinical_element_name ?? v.clinical_element}`}
+              />
             </Link>
           ))}
         </div>
@@ -254,9 +258,8 @@ export function AlertsCountCard({ patient, onOpen }: { patient: Patient; onOpen?
       role={onOpen ? 'button' : undefined}
       tabIndex={onOpen ? 0 : undefined}
       onKeyDown={(e) => onOpen && (e.key === 'Enter' || e.key === ' ') && onOpen()}
-      aria-label={`Alertas activas: ${n}${onOpen ? '. Ver alertas' : ''}`}
     >
-      <AlertOutlined className="patient-alerts-icon" />
+      <AlertOutlined className="patient-alerts-icon" aria-hidden />
       <div>
         <div className="patient-alerts-count">{n}</div>
         <Typography.Text type="secondary">{n === 1 ? 'Alerta activa' : 'Alertas activas'}</Typography.Text>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Alert, Button, Checkbox, Form, Input, Modal, Select, Space, Typography } from 'antd';
+import { Alert, Button, Checkbox, Form, Input, Modal, Space, Typography } from 'antd';
+import { Select } from '../../crud/form-controls';
 import { ExclamationCircleFilled } from '@ant-design/icons';
 import { validateText } from '@vigia/contract/rules/validation';
 import { ColorChip } from '../../crud/ColorChip';

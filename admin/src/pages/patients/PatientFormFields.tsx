@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useCustom } from '@refinedev/core';
-import { Col, Form, Input, Row, Select, Skeleton, type FormInstance } from 'antd';
+import { Col, Form, Input, Row, Skeleton, type FormInstance } from 'antd';
+import { Select } from '../../crud/form-controls';
 import dayjs, { type Dayjs } from 'dayjs';
 import { DATE_MIN } from '@vigia/contract/rules/validation';
 import type { Schemas } from '../../contract';

@@ -12,7 +12,7 @@ import { countOf } from '@vigia/contract/rules/plural';
 function PatientMiniCard({ p }: { p: PatientSummary }) {
   const badges = missingBadges(p);
   return (
-    <Link to={`/patients/${p.id}`} className="patient-mini-link" aria-label={`Abrir la ficha de ${p.full_name}`}>
+    <Link to={`/patients/${p.id}`} className="patient-mini-link">
       <Card hoverable size="small" className="patient-mini" style={{ borderLeftColor: PATIENT_STATUS_DISPLAY[p.status]?.color }}>
         <div className="patient-mini-head">
           <PatientAvatar gender={p.gender} size={44} />

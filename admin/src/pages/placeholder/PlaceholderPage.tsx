@@ -1,4 +1,4 @@
-import { Card, Result } from 'antd';
+import { Card, Result, Typography } from 'antd';
 import { LinkButton } from '../../layout/LinkButton';
 import { ToolOutlined } from '@ant-design/icons';
 import { usePageTitle } from '../../layout/usePageTitle';
@@ -12,7 +12,11 @@ export default function PlaceholderPage({ title }: { title: string }) {
     <Card>
       <Result
         icon={<ToolOutlined style={{ color: '#0e7c7b' }} />}
-        title={title}
+        title={
+          <Typography.Title level={1} className="vigia-page-title">
+            {title}
+          </Typography.Title>
+        }
         subTitle={PLACEHOLDER_TEXT}
         extra={
           <LinkButton type="primary" to="/dashboard">

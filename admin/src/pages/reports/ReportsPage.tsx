@@ -1,9 +1,11 @@
-import { Button, Card, Col, DatePicker, Form, Row, Select, Statistic } from 'antd';
+import { Button, Card, Col, DatePicker, Form, Row, Statistic } from 'antd';
+import { Select } from '../../crud/form-controls';
 import { DownloadOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { MESSAGES } from '@vigia/contract/rules/validation';
 import { elementName } from '@vigia/contract/rules/alarms';
 import { PageHeader } from '../../crud/PageHeader';
+import { PRIORITY_COLORS } from '../alerts/alerts.data';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { useCustom } from '@refinedev/core';
 import { apiUrl } from '../../providers/data';
@@ -120,7 +122,7 @@ export default function ReportsPage() {
                 <Statistic title="Alta" value={metrics?.by_priority.high ?? '—'} valueStyle={{ color: '#cf1322' }} />
               </Col>
               <Col span={8}>
-                <Statistic title="Media" value={metrics?.by_priority.medium ?? '—'} valueStyle={{ color: '#d48806' }} />
+                <Statistic title="Media" value={metrics?.by_priority.medium ?? '—'} valueStyle={{ color: PRIORITY_COLORS[2] }} />
               </Col>
               <Col span={8}>
                 <Statistic title="Baja" value={metrics?.by_priority.low ?? '—'} valueStyle={{ color: '#389e0d' }} />

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useCustom, useList } from '@refinedev/core';
-import { Button, Card, Col, Empty, Modal, Row, Select, Space, Spin, Tag, Tooltip, Typography } from 'antd';
+import { Button, Card, Col, Empty, Modal, Row, Space, Spin, Tag, Tooltip, Typography } from 'antd';
+import { Select } from '../../../crud/form-controls';
 import { EditOutlined } from '@ant-design/icons';
 import { elementName, elementUnit } from '@vigia/contract/rules/alarms';
 import { AlertCard } from '../../alerts/AlertCard';

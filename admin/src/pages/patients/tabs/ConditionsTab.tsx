@@ -37,14 +37,17 @@ function ConditionCard({ item, onOpen, disabled }: { item: Item; onOpen: (item: 
       hoverable={!disabled}
       className={`condition-card${yes ? ' is-yes' : ''}`}
       role="button"
-      aria-label={`${item.type.name}: ${yes ? 'SI' : 'NO'}`}
+      // The visible text in the same order (the spaces below keep its words apart), so the spoken name
+      // contains what is read on screen (WCAG 2.5.3, axe label-content-name-mismatch).
+      aria-label={[`${item.type.name}: ${yes ? 'SI' : 'NO'}`, item.type.icd10 && `CIE-10 ${item.type.icd10}`, yes && item.record?.notes]
+        .filter(Boolean)
+        .join('. ')}
       onClick={() => !disabled && onOpen(item)}
     >
       <div className="condition-card-top">
-        <span className="condition-card-name">{item.type.name}</span>
-        <Tag color={yes ? 'red' : 'default'}>{yes ? 'SI' : 'NO'}</Tag>
-      </div>
-      {item.type.icd10 && <Typography.Text type="secondary">CIE-10 {item.type.icd10}</Typography.Text>}
+        <span className="condition-card-name">{item.type.name}</span> <Tag color={yes ? 'red' : 'default'}>{yes ? 'SI' : 'NO'}</Tag>
+      </div>{' '}
+      {item.type.icd10 && <Typography.Text type="secondary">CIE-10 {item.type.icd10}</Typography.Text>}{' '}
       {yes && item.record?.notes && <div className="condition-card-notes">{item.record.notes}</div>}
     </Card>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useState } from 'react';
-import { Col, DatePicker, Form, Input, Modal, Radio, Row, Typography } from 'antd';
+import { Col, DatePicker, Form, Input, Modal, Row, Typography } from 'antd';
+import { RadioGroup } from '../../../crud/form-controls';
 import dayjs, { type Dayjs } from 'dayjs';
 import { CHARTS, MEASUREMENT_DELETE_ERROR } from '@vigia/contract/rules/charts';
 import { DELETION_REASON_MAX, DELETION_REASON_MESSAGE, validateDeletionReason, validateVitalValue } from '@vigia/contract/rules/vitals';
@@ -97,7 +98,7 @@ export function RecordDialog({
     >
       <Form form={form} layout="vertical" requiredMark>
         <Form.Item name="chart" label="Signo vital" rules={[{ required: true, message: '¡El campo es requerido!' }]}>
-          <Radio.Group
+          <RadioGroup
             optionType="button"
             buttonStyle="solid"
             options={CHARTS.map((c) => ({ value: c.key, label: c.title }))}

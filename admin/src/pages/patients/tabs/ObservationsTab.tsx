@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useCustomMutation, useList } from '@refinedev/core';
-import { Button, Card, Empty, Form, Input, List, Modal, Popconfirm, Select, Spin, Tag, Tooltip, Typography } from 'antd';
+import { Button, Card, Empty, Form, Input, List, Modal, Popconfirm, Spin, Tag, Tooltip, Typography } from 'antd';
+import { Select } from '../../../crud/form-controls';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../../contract';
 import { EMPTY_OBSERVATIONS, formatDateTime, STAFF_OBSERVATION_TYPES } from '@vigia/contract/rules/record';
@@ -89,37 +90,40 @@ export default function ObservationsTab({ patient, active }: PatientTabProps) {
           <List
             dataSource={notes}
             renderItem={(note) => (
-              <Card size="small" className="observation-card" key={note.id}>
-                <div className="observation-meta">
-                  <Tag color={TYPE_COLORS[note.observation_type] ?? 'default'}>{note.observation_type_name}</Tag>
-                  <Typography.Text type="secondary">
-                    {note.user_name ?? ''} · {formatDateTime(new Date(note.observed_at), note.time_zone)} · {note.timespan_text}
-                  </Typography.Text>
-                  {note.erasable && (
-                    <Popconfirm
-                      title="¿Eliminar esta anotación?"
-                      okText="Eliminar"
-                      cancelText="Cancelar"
-                      okButtonProps={{ danger: true }}
-                      onConfirm={() => remove(note)}
-                      disabled={!canWrite}
-                    >
-                      <Tooltip title={canWrite ? 'Eliminar' : reason}>
-                        <Button
-                          aria-label="Eliminar anotación"
-                          type="text"
-                          danger
-                          size="small"
-                          icon={<DeleteOutlined />}
-                          disabled={!canWrite}
-                          className="observation-delete"
-                        />
-                      </Tooltip>
-                    </Popconfirm>
-                  )}
-                </div>
-                <Typography.Paragraph className="observation-text">{note.value_text}</Typography.Paragraph>
-              </Card>
+              // A list item around each card: the list's <ul> may hold only <li> (axe `list`).
+              <List.Item key={note.id} className="observation-item">
+                <Card size="small" className="observation-card">
+                  <div className="observation-meta">
+                    <Tag color={TYPE_COLORS[note.observation_type] ?? 'default'}>{note.observation_type_name}</Tag>
+                    <Typography.Text type="secondary">
+                      {note.user_name ?? ''} · {formatDateTime(new Date(note.observed_at), note.time_zone)} · {note.timespan_text}
+                    </Typography.Text>
+                    {note.erasable && (
+                      <Popconfirm
+                        title="¿Eliminar esta anotación?"
+                        okText="Eliminar"
+                        cancelText="Cancelar"
+                        okButtonProps={{ danger: true }}
+                        onConfirm={() => remove(note)}
+                        disabled={!canWrite}
+                      >
+                        <Tooltip title={canWrite ? 'Eliminar' : reason}>
+                          <Button
+                            aria-label="Eliminar anotación"
+                            type="text"
+                            danger
+                            size="small"
+                            icon={<DeleteOutlined />}
+                            disabled={!canWrite}
+                            className="observation-delete"
+                          />
+                        </Tooltip>
+                      </Popconfirm>
+                    )}
+                  </div>
+                  <Typography.Paragraph className="observation-text">{note.value_text}</Typography.Paragraph>
+                </Card>
+              </List.Item>
             )}
           />
         )}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useList } from '@refinedev/core';
-import { Button, Card, Empty, Select, Space, Tooltip, Typography } from 'antd';
+import { Button, Card, Empty, Space, Tooltip, Typography } from 'antd';
+import { Select } from '../../../crud/form-controls';
 import { AppstoreAddOutlined, PlusOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import type { PatientTabProps } from '../types';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Card, Col, DatePicker, Form, Row, Select, Typography } from 'antd';
+import { Button, Card, Col, DatePicker, Form, Row, Typography } from 'antd';
+import { Select } from '../../../crud/form-controls';
 import { FilePdfOutlined, FileTextOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { CLINICAL_ELEMENTS } from '@vigia/contract/rules/vitals';

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { useCustom, useCustomMutation } from '@refinedev/core';
-import { Button, Card, Empty, Form, Input, Modal, Select, Spin, Table, Tag, Tooltip, Typography } from 'antd';
+import { Button, Card, Empty, Form, Input, Modal, Spin, Table, Tag, Tooltip, Typography } from 'antd';
+import { Select } from '../../../crud/form-controls';
 import { PlusOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../../contract';
 import { apiUrl } from '../../../providers/data';

@@ -1,6 +1,7 @@
 /** One chart card of the Signos tab: a vital sign's latest readings, its chart with the alarm bands, and the last readings list. */
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { Alert, Button, Card, Empty, List, Select, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Card, Empty, List, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
+import { Select } from '../../../crud/form-controls';
 import { DeleteOutlined, ReloadOutlined } from '@ant-design/icons';
 import {
   CHARTS,

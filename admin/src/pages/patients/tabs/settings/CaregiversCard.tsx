@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Button, Card, Empty, Form, Input, Modal, Popconfirm, Select, Space, Switch, Table, Tooltip } from 'antd';
+import { Button, Card, Empty, Form, Input, Modal, Popconfirm, Space, Switch, Table, Tooltip } from 'antd';
+import { Select } from '../../../../crud/form-controls';
 import { DisconnectOutlined, EditOutlined, UserAddOutlined } from '@ant-design/icons';
 import { useCustom, useCustomMutation } from '@refinedev/core';
 import { CAREGIVER_RELATIONSHIPS } from '@vigia/contract/rules/record';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Card, Descriptions, Form, Modal, Select, Tooltip } from 'antd';
+import { Button, Card, Descriptions, Form, Modal, Tooltip } from 'antd';
+import { Select } from '../../../../crud/form-controls';
 import { EditOutlined } from '@ant-design/icons';
 import { useListing } from '../../../../hooks/listings';
 import { usePatientUpdate } from '../../hooks/usePatientUpdate';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Descriptions, Form, Input, Modal, Radio, Tooltip, Typography } from 'antd';
+import { RadioGroup } from '../../../../crud/form-controls';
 import { EditOutlined } from '@ant-design/icons';
 import { canSetMultipatientCard } from '@vigia/contract/rules/record';
 import { MESSAGES } from '@vigia/contract/rules/validation';
@@ -62,7 +63,7 @@ export function DeviceCard({ patient }: { patient: Patient }) {
         destroyOnHidden
       >
         {multipatientClient && (
-          <Radio.Group
+          <RadioGroup
             value={kind}
             onChange={(e) => {
               setKind(e.target.value);
@@ -74,7 +75,7 @@ export function DeviceCard({ patient }: { patient: Patient }) {
             <Radio value="multipatient_card_id" disabled={!multiAllowed}>
               Tarjeta multipaciente
             </Radio>
-          </Radio.Group>
+          </RadioGroup>
         )}
         {multipatientClient && !multiAllowed && (
           <Alert
