@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  PRIORITIES,
   SERIES_COLORS,
   alarmBands,
   alertRanges,
@@ -133,7 +134,7 @@ describe('blood-pressure bands (issue 19: a systolic 90–140 and a diastolic 60
   });
 
   it('keeps the priority fill (P29) and leaves one-series charts without a series', () => {
-    expect(alarmBands(rules, [3, 4]).map((b) => b.color)).toEqual(['#d48806', '#d48806']);
+    expect(alarmBands(rules, [3, 4]).map((b) => b.color)).toEqual([PRIORITIES[2].color, PRIORITIES[2].color]);
     expect(alarmBands(rules, [3])[0].series).toBeUndefined();
   });
 

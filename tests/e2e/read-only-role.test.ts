@@ -24,8 +24,18 @@ describe('Rol de solo consulta', () => {
   /** A disabled control whose tooltip (on hover) gives the role's reason. */
   async function expectDisabledWithReason(control: Locator): Promise<void> {
     await expect.poll(() => control.isDisabled(), { timeout: 10_000 }).toBe(true);
-    await control.hover({ force: true });
-    await control.page().getByRole('tooltip').filter({ hasText: REASON }).first().waitFor();
+    // Under load a single hover can land before the tooltip's handlers: hover again until it shows.
+    const tooltip = control.page().getByRole('tooltip').filter({ hasText: REASON }).first();
+    await expect
+      .poll(
+        async () => {
+          await control.page().mouse.move(0, 0);
+          await control.hover({ force: true });
+          return tooltip.isVisible();
+        },
+        { timeout: 20_000, interval: 500 },
+      )
+      .toBe(true);
     await control.page().mouse.move(0, 0);
   }
 

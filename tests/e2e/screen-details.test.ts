@@ -128,7 +128,7 @@ describe('Pantallas: lo que dicen y muestran', () => {
     await meds.getByRole('combobox', { name: 'Medicamento' }).fill('losart');
     await page.locator('.ant-select-item-option', { hasText: 'Losartán Tableta 50 mg' }).first().click();
     await shot(page, 'bulk-medication');
-    await dialog.getByRole('button', { name: 'Crear 1 órdenes' }).click();
+    await dialog.getByRole('button', { name: 'Crear 1 orden' }).click();
     const confirm = page.getByRole('dialog', { name: '¿Crear órdenes con muchas dosis?' });
     await confirm.getByText(/Losartán.*: cada 1 horas durante 7 días, 24 dosis al día · 168 en total\./).waitFor();
     await shot(page, 'bulk-medication-confirm');
