@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { derefSchema } from '@vigia/contract/rules/schema';
 import { loadContract } from '../../api/src/http/contract';
 import { startTestProduct, createOrg, bearer, requestFor, type TestProduct, type Org } from '../support/product';
-import { operations, isPublic, schemaOf, seedClient, seedPatient, sampleBody, urlOf, type Ids } from './fixtures';
+import { isPublic, schemaOf, seedClient, seedPatient, sampleBody, urlWithTextParams, operationsInCallOrder, type Ids } from './fixtures';
 
 /**
  * No statement carries a caller's value in its text (issue 18): every operation of the contract is
@@ -61,14 +61,10 @@ function stringsOf(v: unknown, out: string[] = []): string[] {
   return out;
 }
 
-const TEXT_PARAMS: Record<string, string> = { list_name: 'countries', token: 'x', code: '1', medicineId: '1', card_id: 'CARD-LIG' };
-const ORDER = { get: 0, post: 1, put: 2, patch: 3, delete: 4 } as Record<string, number>;
-const targets = operations.filter((o) => o.name !== 'DELETE /sessions').sort((x, y) => ORDER[x.method] - ORDER[y.method]);
-
 describe('every value a request sends reaches the database as a bound parameter', () => {
-  it.each(targets.map((o) => [o.name, o] as const))('%s', async (_n, o) => {
+  it.each(operationsInCallOrder.map((o) => [o.name, o] as const))('%s', async (_n, o) => {
     figures.operations++;
-    const url = urlOf({ ...o, path: o.path.replace(/\{(\w+)\}/g, (m, p: string) => TEXT_PARAMS[p] ?? m) }, ids);
+    const url = urlWithTextParams(o, ids, 'CARD-LIG');
     const schema = schemaOf(o);
     const body = schema ? sampleBody(schema, ids) : undefined;
     const declared = (o.op.parameters ?? []).map((p) => derefSchema(doc, p)!).filter((p) => p.in === 'query');

@@ -262,3 +262,15 @@ export async function patientToken(t: TestProduct, org: Org, nid: string, phone:
   }
   throw new Error('no SMS');
 }
+
+/** Every operation but logout (it would end the session the calls use), reads first and deletions last, so earlier calls still find their rows. */
+const METHOD_ORDER: Record<string, number> = { get: 0, post: 1, put: 2, patch: 3, delete: 4 };
+export const operationsInCallOrder: Operation[] = operations
+  .filter((o) => o.name !== 'DELETE /sessions')
+  .sort((x, y) => METHOD_ORDER[x.method] - METHOD_ORDER[y.method]);
+
+/** urlOf, with the path parameters that are not a row id (a listing's name, a token, a card) filled too; `card` is the client's device card. */
+export function urlWithTextParams(o: Operation, ids: Ids, card: string): string {
+  const text: Record<string, string> = { list_name: 'countries', token: 'x', code: '1', medicineId: '1', card_id: card };
+  return urlOf({ ...o, path: o.path.replace(/\{(\w+)\}/g, (m, p: string) => text[p] ?? m) }, ids);
+}

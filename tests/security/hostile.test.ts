@@ -2,7 +2,17 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { derefSchema, type JsonSchema } from '@vigia/contract/rules/schema';
 import { loadContract } from '../../api/src/http/contract';
 import { startTestProduct, createOrg, bearer, requestFor, type TestProduct, type Org } from '../support/product';
-import { operations, isPublic, schemaOf, seedClient, seedPatient, sampleBody, urlOf, type Ids, type Operation } from './fixtures';
+import {
+  isPublic,
+  schemaOf,
+  seedClient,
+  seedPatient,
+  sampleBody,
+  urlWithTextParams,
+  operationsInCallOrder,
+  type Ids,
+  type Operation,
+} from './fixtures';
 
 /**
  * Hostile values inside otherwise valid requests (issue 18). fuzz.test.ts sends invalid requests,
@@ -129,17 +139,10 @@ function queryNames(o: Operation): string[] {
   return (o.op.parameters ?? []).map((p) => derefSchema(doc, p)!).flatMap((p) => (p.in === 'query' ? [p.name!] : []));
 }
 
-/** Path parameters that are not a row id of the fixtures. */
-const TEXT_PARAMS: Record<string, string> = { list_name: 'countries', token: 'x', code: '1', medicineId: '1', card_id: 'CARD-HOS' };
-
-const ORDER = { get: 0, post: 1, put: 2, patch: 3, delete: 4 } as Record<string, number>;
-// Deletions last, so earlier calls still find their rows; logout would end the admin's session.
-const targets = operations.filter((o) => o.name !== 'DELETE /sessions').sort((x, y) => ORDER[x.method] - ORDER[y.method]);
-
 describe('hostile values in valid requests', () => {
-  it.each(targets.map((o) => [o.name, o] as const))('%s never answers 5xx', async (_n, o) => {
+  it.each(operationsInCallOrder.map((o) => [o.name, o] as const))('%s never answers 5xx', async (_n, o) => {
     figures.operations++;
-    const url = urlOf({ ...o, path: o.path.replace(/\{(\w+)\}/g, (m, p: string) => TEXT_PARAMS[p] ?? m) }, ids);
+    const url = urlWithTextParams(o, ids, 'CARD-HOS');
     const schema = schemaOf(o);
     const sample = schema ? (sampleBody(schema, ids) ?? {}) : undefined;
     const body = sample === undefined ? undefined : JSON.stringify(sample);
