@@ -46,7 +46,7 @@ export class Positional {
 export type Values = Record<string, unknown> | Positional;
 
 /** A Date as SQLite stores it: Sequelize's text ('2026-11-21 12:34:56.789 +00:00'). */
-const sqliteDate = (d: Date) => sqlDate(d).slice(1, -1);
+export const sqliteDate = (d: Date) => sqlDate(d).slice(1, -1);
 
 /** The statement's text with the driver's placeholders and its values in order (bind.ts). */
 function bound(sequelize: Sequelize, sql: string, values: Values | undefined): Bound {

@@ -1,4 +1,4 @@
-import { execute, select } from '../../db/sql.js';
+import { execute, Positional, rowPlaceholders, select } from '../../db/sql.js';
 import type { MeasurementHook, MeasurementHookContext, StoredMeasurement } from '../measurements/hooks.js';
 import { openAlert } from '../alerts/alerts.raise.js';
 import { planAlarmActions, type Reading } from './alarms.rules.js';
@@ -100,12 +100,10 @@ async function checkAlarms(ctx: MeasurementHookContext, stored: StoredMeasuremen
     }
   }
   if (!links.length) return;
-  // Ids from the database and from this insert: integers, written as such.
-  const values = links.map(([a, m]) => `(${Math.trunc(Number(a))}, ${Math.trunc(Number(m))})`).join(', ');
   await execute(
     ctx.sequelize,
-    `INSERT INTO alert_measurements (alert_id, measurement_id) VALUES ${values} ON CONFLICT DO NOTHING`,
-    {},
+    `INSERT INTO alert_measurements (alert_id, measurement_id) VALUES ${rowPlaceholders(ctx.sequelize, links.length, 2)} ON CONFLICT DO NOTHING`,
+    new Positional(links.flat()),
     ctx.transaction,
   );
 }

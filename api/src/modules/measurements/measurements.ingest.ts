@@ -2,7 +2,7 @@ import type { Sequelize } from 'sequelize';
 import type { JobRunner } from '../../jobs/queue.js';
 import { GroupCommit } from '../../db/group-commit.js';
 import { perDatabase } from '../../db/per-database.js';
-import { insertReturning, Positional, rowPlaceholders, writeTransaction } from '../../db/sql.js';
+import { insertReturning, Positional, rowPlaceholders, sqliteDate, writeTransaction } from '../../db/sql.js';
 import { AppError, conflict } from '../../http/errors.js';
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 import { parseReading, type ReadingInput } from '@vigia/contract/rules/vitals';
@@ -94,16 +94,50 @@ interface Prepared {
   req: IngestRequest;
   rows: Row[];
   now: Date;
-  /** The request's rows as the INSERT's bound values (INSERT_WIDTH per row), made when it arrives: the group's INSERT only joins them. */
-  values: unknown[];
+  /**
+   * The request's share of the group's INSERT, made when it arrives so the group's INSERT only
+   * joins the shares: on SQLite its rows as JSON arrays (comma-joined), on PostgreSQL the bound
+   * values of its VALUES rows.
+   */
+  share: string | unknown[];
 }
 
-const INSERT_HEAD = `INSERT INTO measurements (client_id, patient_id, clinical_element, value, "when", status, comment, eraseble, source, created_by, device_id, reading_id, created_at) VALUES `;
+const INSERT_HEAD = `INSERT INTO measurements (client_id, patient_id, clinical_element, value, "when", status, comment, eraseble, source, created_by, device_id, reading_id, created_at) `;
 const INSERT_TAIL = ` ON CONFLICT DO NOTHING RETURNING id, patient_id, clinical_element, value, "when", reading_id`;
 
-const INSERT_WIDTH = 13;
+/**
+ * SQLite: the group's rows as one bound JSON text, read back by json_each. node-sqlite3 hands each
+ * bound value to SQLite through its own native call on the main thread: 13 values per row cost
+ * 12-18 ms of main-thread time for a 2,000-row group, inside the write transaction, against 1 ms
+ * for the JSON, and the whole INSERT takes less CPU than with bound values or with literals
+ * (P164). The WHERE keeps SQLite from reading ON CONFLICT as a join's ON.
+ */
+const SQLITE_ROWS = `SELECT value->>0, value->>1, value->>2, value->>3, value->>4, 0, NULL, 1, value->>5, value->>6, value->>7, value->>8, value->>9 FROM json_each(?) WHERE true`;
+/** PostgreSQL's driver binds in JavaScript at no such cost: one VALUES row of 13 bound values per reading. */
+const PG_WIDTH = 13;
 
-function valuesOf(req: IngestRequest, rows: Row[], now: Date): unknown[] {
+function shareOf(sequelize: Sequelize, req: IngestRequest, rows: Row[], now: Date): string | unknown[] {
+  if (sequelize.getDialect() === 'sqlite') {
+    const sent = sqliteDate(now);
+    const by = req.createdBy ?? null;
+    const device = req.deviceId ?? null;
+    return rows
+      .map((r) =>
+        JSON.stringify([
+          req.clientId,
+          r.patient_id,
+          r.clinical_element,
+          r.value,
+          sqliteDate(r.when),
+          req.source,
+          by,
+          device,
+          r.reading_id ?? null,
+          sent,
+        ]),
+      )
+      .join(',');
+  }
   const out: unknown[] = [];
   for (const r of rows)
     out.push(
@@ -125,9 +159,11 @@ function valuesOf(req: IngestRequest, rows: Row[], now: Date): unknown[] {
 }
 
 function insertOf(sequelize: Sequelize, group: Prepared[]): { sql: string; values: Positional } {
-  const values = group.length === 1 ? group[0].values : group.flatMap((p) => p.values);
+  if (sequelize.getDialect() === 'sqlite')
+    return { sql: INSERT_HEAD + SQLITE_ROWS + INSERT_TAIL, values: new Positional([`[${group.map((p) => p.share).join(',')}]`]) };
+  const values = group.length === 1 ? (group[0].share as unknown[]) : group.flatMap((p) => p.share as unknown[]);
   return {
-    sql: INSERT_HEAD + rowPlaceholders(sequelize, values.length / INSERT_WIDTH, INSERT_WIDTH) + INSERT_TAIL,
+    sql: INSERT_HEAD + 'VALUES ' + rowPlaceholders(sequelize, values.length / PG_WIDTH, PG_WIDTH) + INSERT_TAIL,
     values: new Positional(values),
   };
 }
@@ -221,5 +257,5 @@ export async function ingestReadings(deps: IngestDeps, req: IngestRequest): Prom
   for (const item of req.items) assertPatientCanSend(item.patient);
   const rows = validate(req, now);
   if (!rows.length) return { stored: [], duplicates: 0 };
-  return batcherFor(deps).submit({ req, rows, now, values: valuesOf(req, rows, now) });
+  return batcherFor(deps).submit({ req, rows, now, share: shareOf(deps.sequelize, req, rows, now) });
 }

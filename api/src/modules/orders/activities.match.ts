@@ -27,21 +27,29 @@ export const activitiesHook: MeasurementHook<Candidate[]> = {
     const patientIds = [...new Set(planned.map((m) => m.patient_id))];
     const whens = planned.map((m) => m.when.getTime());
     // (patient, element) pairs, exactly: a reading of one element never clears another's flag.
-    const pairs = new Map<string, string>();
+    const pairs = new Map<string, { patient: number; elements: number[] }>();
     for (const m of planned) {
       const elements = elementsMatching(m.clinical_element);
-      pairs.set(
-        `${m.patient_id}:${elements.join(',')}`,
-        `(patient_id = ${Number(m.patient_id)} AND clinical_element IN (${elements.map(Number).join(',')}))`,
-      );
+      pairs.set(`${m.patient_id}:${elements.join(',')}`, { patient: m.patient_id, elements });
     }
+    const pairValues: Record<string, unknown> = { patientIds };
+    const pairTerms = [...pairs.values()].map(({ patient, elements }, i) => {
+      pairValues[`p${i}`] = patient;
+      pairValues[`e${i}`] = elements;
+      // The unary + keeps SQLite from planning one index search per pair (MULTI-INDEX OR) for a large group.
+      return `(+patient_id = :p${i} AND +clinical_element IN (:e${i}))`;
+    });
     const [candidates] = await Promise.all([
       select<Candidate>(
         ctx.sequelize,
-        `SELECT a.id, a.patient_id, a.programmed_at, o.clinical_element FROM activities a JOIN orders o ON o.id = a.order_id
-         WHERE a.patient_id IN (:patientIds) AND a.status IN ${sqlIn(ACTIVITY_STATUS.scheduled, ACTIVITY_STATUS.inProgress)} AND a.programmed_at <= :to AND a.programmed_at > :from
-           AND o.order_type = ${ORDER_TYPE.measurement} AND o.status IN ${sqlIn(ORDER_STATUS.scheduled, ORDER_STATUS.running)}
-         ORDER BY a.programmed_at, a.id`,
+        // One plan whatever the group holds (issue 22): the patients' own activities by
+        // (patient_id, programmed_at), then their orders. The unary + keeps SQLite off the
+        // (status, programmed_at) index, which it chose for an IN list of many patients and which
+        // reads every due activity of the installation; CROSS JOIN keeps it from starting at orders.
+        // The earliest activity first: sorted below.
+        `SELECT a.id, a.patient_id, a.programmed_at, o.clinical_element FROM activities a CROSS JOIN orders o
+         WHERE o.id = a.order_id AND a.patient_id IN (:patientIds) AND +a.status IN ${sqlIn(ACTIVITY_STATUS.scheduled, ACTIVITY_STATUS.inProgress)} AND a.programmed_at <= :to AND a.programmed_at > :from
+           AND o.order_type = ${ORDER_TYPE.measurement} AND o.status IN ${sqlIn(ORDER_STATUS.scheduled, ORDER_STATUS.running)}`,
         { patientIds, to: new Date(Math.max(...whens)), from: new Date(Math.min(...whens) - ACTIVITY_WINDOW_MS) },
         ctx.transaction,
       ),
@@ -50,12 +58,14 @@ export const activitiesHook: MeasurementHook<Candidate[]> = {
       execute(
         ctx.sequelize,
         `UPDATE orders SET stale_alerted_at = NULL
-         WHERE patient_id IN (:patientIds) AND order_type = ${ORDER_TYPE.measurement} AND stale_alerted_at IS NOT NULL AND (${[...pairs.values()].join(' OR ')})`,
-        { patientIds },
+         WHERE patient_id IN (:patientIds) AND order_type = ${ORDER_TYPE.measurement} AND stale_alerted_at IS NOT NULL AND (${pairTerms.join(' OR ')})`,
+        pairValues,
         ctx.transaction,
       ),
     ]);
-    return candidates;
+    // Sorted here, not by an ORDER BY: for an IN list of several patients SQLite adds a sort step
+    // to the plan, which would then differ with the group's size.
+    return candidates.sort((x, y) => time(x.programmed_at) - time(y.programmed_at) || Number(x.id) - Number(y.id));
   },
   apply: async (ctx, stored, candidates) => {
     if (!candidates.length) return;
