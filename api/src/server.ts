@@ -5,7 +5,7 @@ import { select } from './db/sql.js';
 import { loadConfig, loadMessagingConfig } from './config.js';
 import { bootstrap } from './bootstrap.js';
 import { ROOT_DIR } from './paths.js';
-import { hashPassword } from './modules/sessions/sessions.service.js';
+import { hashPassword } from './modules/sessions/passwords.js';
 import { seedDemo } from '../../seeds/demo.js';
 
 /** `npm start`: builds what is missing, migrates, seeds the demo on an empty database, serves everything on one port. */
