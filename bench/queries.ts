@@ -159,17 +159,19 @@ export async function signIn(exec: Exec, login: { email: string; password: strin
     [randomUUID(), 'staff', user.id, user.client_id, new Date(now.getTime() + 12 * 3600_000).toISOString(), now.toISOString()],
   );
   await exec.query('client', `SELECT ${CLIENT_COLUMNS} FROM clients WHERE id = $1`, [user.client_id]);
-  // The audit trail's row (audit.recorder.ts), written after the answer; no resource id or patient.
+  // The audit trail's row (audit.recorder.ts, every value bound), written after the answer; no resource id or patient.
   await exec.query(
     'audit event',
     `INSERT INTO audit_events (client_id, user_id, actor_kind, action, resource, resource_id, patient_id, summary, changes, method, path, status, ip, created_at)
-     VALUES ($1, $2, $3, $4, $5, NULL, NULL, $6, $7, $8, $9, $10, $11, $12)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
     [
       user.client_id,
       user.id,
       'staff',
       'sign_in',
       'session',
+      null,
+      null,
       'Inicio de sesión',
       null,
       'POST',

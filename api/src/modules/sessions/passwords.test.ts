@@ -1,6 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import bcryptjs from 'bcryptjs';
-import { DUMMY_PASSWORD_HASH, PasswordPool, hashPassword, verifyPassword } from './passwords';
+import { DUMMY_PASSWORD_HASH, PASSWORD_THREAD_NICE, PasswordPool, hashPassword, verifyPassword } from './passwords';
 
 /** The demo and benchmark password (seeds/demo.ts), and hashes of it made before issue 22. */
 const DEMO_PASSWORD = 'Vigia@2026';
@@ -61,6 +63,21 @@ describe('PasswordPool', () => {
     await expect(pool.run({ op: 'compare', password: 'x', hash: `$9z${'a'.repeat(57)}` })).rejects.toThrow(/Invalid salt version/);
     expect(await pool.run({ op: 'compare', password: VECTOR_2A.password, hash: VECTOR_2A.hash })).toBe(true);
   });
+
+  it.runIf(process.platform === 'linux' && os.getPriority() < PASSWORD_THREAD_NICE)(
+    'hashes at a lower priority than the thread that handles requests (Linux)',
+    async () => {
+      await pool.run({ op: 'hash', password: 'x', cost: 4 });
+      // Field 19 of /proc/<pid>/task/<tid>/stat is the thread's nice value (the 17th after the name).
+      const niceOf = (tid: string) => {
+        const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      };
+      const nices = fs.readdirSync('/proc/self/task').map(niceOf);
+      expect(niceOf(String(process.pid))).toBe(os.getPriority());
+      expect(nices).toContain(PASSWORD_THREAD_NICE);
+    },
+  );
 
   it('refuses what is still queued when closed', async () => {
     const other = new PasswordPool(1);

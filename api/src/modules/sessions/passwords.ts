@@ -8,7 +8,8 @@
  * against 62.8 ms per compare), and it hashes on libuv's thread pool, where node-sqlite3 runs every
  * statement: four sign-ins at once would stall every query for a hash's time. These threads are
  * separate from that pool and there are at most cores - 1 of them, so hashing leaves a core to the
- * event loop and SQLite; extra requests wait in a queue here. Same bcryptjs as before, so hashes are
+ * event loop and SQLite; extra requests wait in a queue here. On Linux they also run at nice 10,
+ * so when the cores are short, request handling goes first and a sign-in waits a little longer. Same bcryptjs as before, so hashes are
  * byte for byte what they were.
  *
  * The worker is a few lines of plain JavaScript evaluated from a string: it runs unchanged under
@@ -35,9 +36,19 @@ interface Job {
   reject(err: Error): void;
 }
 
+/** The hashing threads' nice value on Linux: below request handling, so they take the cores it leaves. */
+export const PASSWORD_THREAD_NICE = 10;
+
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const bcrypt = require(workerData.bcryptjs);
+try {
+  // Linux schedules threads one by one: /proc/thread-self names this thread's id.
+  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+  require('node:os').setPriority(tid, workerData.nice);
+} catch {
+  // Elsewhere the threads keep the process's priority.
+}
 parentPort.on('message', (task) => {
   try {
     const value = task.op === 'hash' ? bcrypt.hashSync(task.password, task.cost) : bcrypt.compareSync(task.password, task.hash);
@@ -89,7 +100,11 @@ export class PasswordPool {
 
   private spawn(): Slot {
     // execArgv []: no TypeScript loader of the parent (tsx, vitest) in a thread that needs none.
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { bcryptjs: this.bcryptjs }, execArgv: [] });
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { bcryptjs: this.bcryptjs, nice: PASSWORD_THREAD_NICE },
+      execArgv: [],
+    });
     const slot: Slot = { worker, job: null };
     worker.on('message', (msg: { value?: unknown; error?: string }) => {
       const job = slot.job;
