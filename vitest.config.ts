@@ -10,6 +10,7 @@ export default defineConfig({
             'contract/**/*.test.ts',
             'api/src/**/*.rules.test.ts',
             'api/src/**/*.service.test.ts',
+            'api/src/modules/sessions/passwords.test.ts',
             'api/src/http/**/*.test.ts',
             'api/src/db/**/*.test.ts',
             'seeds/**/*.test.ts',

@@ -3,9 +3,10 @@
  * as POST /api/v1/patients/{id}/measurements, with the raw driver (sqlite3 or pg), and nothing
  * else: no auth, no validation, no patient lookup, no hooks. Started by ingest.ts as its own
  * process, like the API, on the same database: `node --import tsx bench/bare-ingest.ts`.
- * Env: PORT, BENCH_CLIENT_ID, and BENCH_SQLITE_FILE or BENCH_PG_URL.
+ * Env: PORT, BENCH_CLIENT_ID, BENCH_SQLITE_FILE or BENCH_PG_URL, and the API's CLOCK_OFFSET_MS.
  */
 import express from 'express';
+import { createClock } from '../api/src/config.js';
 import pg from 'pg';
 import sqlite3 from 'sqlite3';
 
@@ -33,6 +34,8 @@ async function openInsert(): Promise<Insert> {
 async function main() {
   const insert = await openInsert();
   const clientId = Number(process.env.BENCH_CLIENT_ID);
+  // "now" as the API reads it (the run's clock, bench/server.ts).
+  const clock = createClock(Number(process.env.CLOCK_OFFSET_MS ?? 0));
   const app = express();
   app.use(express.json({ limit: '1mb' }));
   app.post('/bare/patients/:id/measurements', async (req, res) => {
@@ -40,7 +43,7 @@ async function main() {
     type Sent = { clinical_element: number; value: number; when?: string };
     const body = req.body as Partial<Sent> & { measurements?: Sent[] };
     const list = body.measurements ?? [body as Sent];
-    const now = formatTs(new Date());
+    const now = formatTs(clock());
     // The same row the API stores: the reading's own time when it has one, else now.
     const values = list
       .map(

@@ -27,6 +27,16 @@ export function statementShape(sql: string): string {
     .toLowerCase();
 }
 
+/** Where and how to build the in-process copy of the API: as the measured one, at its clock. */
+export interface CaptureOptions {
+  dataDir: string;
+  databaseUrl: string | null;
+  jwtSecret: string;
+  token: string;
+  /** The measured API's CLOCK_OFFSET_MS: its tokens and signed links are checked at that clock. */
+  clockOffsetMs: number;
+}
+
 /** A statement as the API sent it: text without Sequelize's prefix, and its bound values if any. */
 export interface RawStatement {
   sql: string;
@@ -34,10 +44,7 @@ export interface RawStatement {
 }
 
 /** For each request, the shapes of the statements the API sent while answering it. */
-export async function captureStatements(
-  opts: { dataDir: string; databaseUrl: string | null; jwtSecret: string; token: string },
-  requests: HttpRequest[],
-): Promise<string[][]> {
+export async function captureStatements(opts: CaptureOptions, requests: HttpRequest[]): Promise<string[][]> {
   return (await captureRaw(opts, requests)).map((list) => list.map((s) => statementShape(s.sql)));
 }
 
@@ -45,15 +52,13 @@ export async function captureStatements(
  * For each request, the statements the API sent, as sent (replacements are inlined by Sequelize,
  * bound values kept apart): the read baselines of replay.ts run exactly these on the driver.
  */
-export async function captureRaw(
-  opts: { dataDir: string; databaseUrl: string | null; jwtSecret: string; token: string },
-  requests: HttpRequest[],
-): Promise<RawStatement[][]> {
+export async function captureRaw(opts: CaptureOptions, requests: HttpRequest[]): Promise<RawStatement[][]> {
   const config = loadConfig({
     DATA_DIR: opts.dataDir,
     DATABASE_URL: opts.databaseUrl ?? '',
     JWT_SECRET: opts.jwtSecret,
     NODE_ENV: 'production',
+    CLOCK_OFFSET_MS: String(opts.clockOffsetMs),
   });
   const product = await bootstrap(config, { serveFrontEnds: false });
   let current: RawStatement[] = [];

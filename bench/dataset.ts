@@ -5,7 +5,7 @@ import pg from 'pg';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { openDatabase } from '../api/src/db/database.js';
 import { seedLarge } from '../seeds/large.js';
-import type { Dialect, DriverTarget } from './driver.js';
+import type { Dialect, Driver, DriverTarget } from './driver.js';
 
 export interface DatasetOptions {
   dialect: Dialect;
@@ -173,4 +173,15 @@ export async function prepareDataset(rootDir: string, opts: DatasetOptions, reus
   const manifest: Manifest = { options: opts, source, counts, sizeBytes, buildSeconds, builtAt: new Date().toISOString() };
   fs.writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
   return { dir, target, manifest, reused: false };
+}
+
+/**
+ * Removes the scheduled work earlier runs left in a reused data set. The seed writes no jobs, so
+ * every row of `jobs` is a run's; and every run starts at the data set's instant (server.ts,
+ * runClockAt), so a recurring slot an earlier run already did (the order sweep each minute, the
+ * planner statistics) would be skipped and this run would do less work than the first one.
+ */
+export async function forgetEarlierRuns(driver: Driver): Promise<number> {
+  const removed = await driver.all<{ id: number }>('DELETE FROM jobs RETURNING id');
+  return removed.length;
 }

@@ -50,6 +50,7 @@ export async function measureExport(deps: {
   dataDir: string;
   databaseUrl: string | null;
   jwtSecret: string;
+  clockOffsetMs: number;
   patientId: number;
   now: string;
   repeats: number;
@@ -88,9 +89,10 @@ export async function measureExport(deps: {
   const apiPeakRssBytes = api.memory.peaks().find((p) => p.phase === 'csv-export')?.peakBytes ?? 0;
 
   // Baseline: the statements of one download, as the API sent them, on the bare driver.
-  const [statements] = await captureRaw({ dataDir: deps.dataDir, databaseUrl: deps.databaseUrl, jwtSecret: deps.jwtSecret, token }, [
-    { method: 'GET', path: url.startsWith('http') ? new URL(url).pathname : url },
-  ]);
+  const [statements] = await captureRaw(
+    { dataDir: deps.dataDir, databaseUrl: deps.databaseUrl, jwtSecret: deps.jwtSecret, token, clockOffsetMs: deps.clockOffsetMs },
+    [{ method: 'GET', path: url.startsWith('http') ? new URL(url).pathname : url }],
+  );
   const reads = statements.filter((s: RawStatement) => /^\s*SELECT/i.test(s.sql));
   const base: number[] = [];
   for (let i = 0; i < deps.repeats; i++) {

@@ -16,7 +16,7 @@ import type { Driver, DriverTarget } from './driver.js';
 import { fetchRetrying, runLoad, type HttpRequest, type LoadResult } from './load.js';
 import { loadPhase, type Phase, type Settings } from './measure.js';
 import type { Caller } from './queries.js';
-import { freePort, type ApiProcess } from './server.js';
+import { freePort, type ApiProcess, type RunClock } from './server.js';
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 
 export interface IngestionResult {
@@ -41,9 +41,15 @@ const BATCH_SIZE = 100;
 /** A heart rate, in range 19 times out of 20 (the 20th opens or extends an alert: the alarm path). */
 const readingValue = (k: number) => (k % 20 === 19 ? 130 : 60 + (k % 40));
 
-async function startBare(rootDir: string, target: DriverTarget, clientId: number, logFile: string) {
+async function startBare(rootDir: string, target: DriverTarget, clientId: number, logFile: string, clock: RunClock) {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', PORT: String(port), BENCH_CLIENT_ID: String(clientId) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    BENCH_CLIENT_ID: String(clientId),
+    CLOCK_OFFSET_MS: String(clock.offsetMs),
+  };
   if (target.dialect === 'sqlite') env.BENCH_SQLITE_FILE = target.file;
   else env.BENCH_PG_URL = target.url;
   const log = fs.openSync(logFile, 'w');
@@ -87,6 +93,8 @@ export async function measureIngestion(deps: {
   token: string;
   caller: Caller;
   settings: Settings;
+  /** The API's clock: batches are stamped with it, or the API would find them days off. */
+  clock: RunClock;
   log: (line: string) => void;
 }): Promise<IngestionResult> {
   const { api, driver, token, settings, log } = deps;
@@ -114,7 +122,7 @@ export async function measureIngestion(deps: {
   // 25,000 to 12,000 readings/s within a minute, a cost no device's readings cause (bench/README).
   const lastSent = new Map<number, number>();
   const batchBody = (k: number) => () => {
-    const sent = Date.now();
+    const sent = deps.clock.now().getTime();
     const last = Math.min(lastSent.get(k) ?? sent - BATCH_SIZE * 1000, sent - BATCH_SIZE);
     lastSent.set(k, sent);
     const step = (sent - last) / BATCH_SIZE;
@@ -129,7 +137,7 @@ export async function measureIngestion(deps: {
   const batch = (prefix: string): HttpRequest[] =>
     patients.map((id, k) => ({ method: 'POST', path: `${prefix}/patients/${id}/measurements`, body: batchBody(k) }));
 
-  const bare = await startBare(deps.rootDir, deps.target, deps.caller.clientId, path.join(deps.dataDir, 'bare-ingest.log'));
+  const bare = await startBare(deps.rootDir, deps.target, deps.caller.clientId, path.join(deps.dataDir, 'bare-ingest.log'), deps.clock);
   const bareLoad = (requests: HttpRequest[], connections: number, rate?: number) =>
     runLoad({ baseUrl: bare.baseUrl, connections, seconds: settings.seconds, requests, rate });
   const line = (name: string, l: LoadResult, per = 1) =>

@@ -12,9 +12,9 @@
  * When a service changes its queries, change the function that mirrors it here.
  */
 import { randomUUID } from 'node:crypto';
-import bcrypt from 'bcryptjs';
 import { toSearchKey } from '@vigia/contract/rules/names';
 import { parsePatientQuery } from '../api/src/modules/patients/patients.rules.js';
+import { verifyPassword } from '../api/src/modules/sessions/passwords.js';
 import { normaliseNid } from '@vigia/contract/rules/validation';
 import type { Row } from './driver.js';
 
@@ -141,8 +141,8 @@ export async function searchPatients(exec: Exec, c: Caller, q: string): Promise<
 }
 
 /**
- * POST /api/v1/sessions — sessions.service createSession(): the user by e-mail, bcrypt.compare at
- * cost 10 (bcryptjs, as the API), the session row (issueToken), the client (buildProfile).
+ * POST /api/v1/sessions — sessions.service createSession(): the user by e-mail, the bcrypt compare at
+ * cost 10 on the API's own hashing threads (passwords.ts), the session row (issueToken), the client (buildProfile).
  */
 export async function signIn(exec: Exec, login: { email: string; password: string }): Promise<Outcome> {
   const [user] = await exec.query<{ id: number; client_id: number; password_hash: string }>(
@@ -150,7 +150,7 @@ export async function signIn(exec: Exec, login: { email: string; password: strin
     `SELECT ${USER_COLUMNS} FROM users WHERE email = $1 LIMIT 1`,
     [login.email],
   );
-  const ok = await exec.step('bcrypt.compare (cost 10)', () => bcrypt.compare(login.password, user.password_hash));
+  const ok = await exec.step('bcrypt compare (cost 10)', () => verifyPassword(login.password, user.password_hash));
   if (!ok) throw new Error(`La contraseña de ${login.email} no coincide`);
   const now = new Date();
   await exec.query(
@@ -159,17 +159,19 @@ export async function signIn(exec: Exec, login: { email: string; password: strin
     [randomUUID(), 'staff', user.id, user.client_id, new Date(now.getTime() + 12 * 3600_000).toISOString(), now.toISOString()],
   );
   await exec.query('client', `SELECT ${CLIENT_COLUMNS} FROM clients WHERE id = $1`, [user.client_id]);
-  // The audit trail's row (audit.recorder.ts), written after the answer; no resource id or patient.
+  // The audit trail's row (audit.recorder.ts, every value bound), written after the answer; no resource id or patient.
   await exec.query(
     'audit event',
     `INSERT INTO audit_events (client_id, user_id, actor_kind, action, resource, resource_id, patient_id, summary, changes, method, path, status, ip, created_at)
-     VALUES ($1, $2, $3, $4, $5, NULL, NULL, $6, $7, $8, $9, $10, $11, $12)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
     [
       user.client_id,
       user.id,
       'staff',
       'sign_in',
       'session',
+      null,
+      null,
       'Inicio de sesión',
       null,
       'POST',

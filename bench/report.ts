@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Manifest } from './dataset.js';
 import type { ContentionResult, ScenarioResult, Settings } from './measure.js';
 import { extraRows, measuredPhases, renderExtraDetails, type Extras } from './report-extras.js';
-import { API_RSS_TARGET_BYTES, PENDING, TARGET_PATIENTS_PER_CLIENT } from './targets.js';
+import { API_RSS_TARGET_BYTES, CONTENTION_TARGET, PENDING, TARGET_PATIENTS_PER_CLIENT } from './targets.js';
 
 export interface Row {
   what: string;
@@ -59,7 +59,7 @@ export function buildRows(r: Omit<Results, 'rows'>): Row[] {
         what: `${s.label}: sign-ins/s at 1 connection (p95 ${ms(s.single.latency.p95)})`,
         target: '— (CPU-bound by design)',
         figure: perSecond(s.single.rps),
-        baseline: `${perSecond(1000 / s.baseline.latency.mean)} (same SQL + bcryptjs in-process)`,
+        baseline: `${perSecond(1000 / s.baseline.latency.mean)} (same SQL + the API's password module in-process)`,
         ratio: times(s.single.rps / (1000 / s.baseline.latency.mean)),
         result: '—',
       });
@@ -87,14 +87,19 @@ export function buildRows(r: Omit<Results, 'rows'>): Row[] {
     });
   }
   if (r.contention) {
+    const c = r.contention;
     const alone = r.scenarios.find((s) => s.id === 'patients-list');
+    const ratio = alone ? c.foreground.latency.p95 / alone.single.latency.p95 : NaN;
+    const load = c.offeredRate
+      ? `${perSecond(c.offeredRate)} offered, ${perSecond(c.background.rps)} answered`
+      : `${c.backgroundConnections} connections, ${perSecond(c.background.rps)}`;
     rows.push({
-      what: `${r.contention.label} (${r.contention.backgroundConnections} connections, ${perSecond(r.contention.background.rps)}): p95`,
-      target: '—',
-      figure: ms(r.contention.foreground.latency.p95),
+      what: `${c.label} (${load}): p95`,
+      target: `≤ ${CONTENTION_TARGET.maxRatio}× alone`,
+      figure: ms(c.foreground.latency.p95),
       baseline: alone ? `${ms(alone.single.latency.p95)} (the same page alone, this run)` : '—',
-      ratio: alone ? times(r.contention.foreground.latency.p95 / alone.single.latency.p95) : '—',
-      result: '—',
+      ratio: times(ratio),
+      result: Number.isFinite(ratio) ? verdict(ratio <= CONTENTION_TARGET.maxRatio) : '—',
     });
   }
   rows.push({

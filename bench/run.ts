@@ -19,18 +19,18 @@ import { measureIngestion } from './ingest.js';
 import { buildReadScenarios, pickChartSamples, replayRequests, storeCaptured } from './replay.js';
 import type { Extras } from './report-extras.js';
 import { measureScaleOut } from './scaleout.js';
-import { prepareDataset, type DatasetOptions } from './dataset.js';
+import { forgetEarlierRuns, prepareDataset, type DatasetOptions } from './dataset.js';
 import { openDriver } from './driver.js';
 import { fetchRetrying } from './load.js';
 import { measureContention, measureScenario, type ContentionResult, type ScenarioResult, type Settings } from './measure.js';
 import { buildRows, describeMachine, writeReport, type Results } from './report.js';
 import { BENCH_PASSWORD, benchEmail, buildScenarios, pickSamples } from './scenarios.js';
-import { BENCH_JWT_SECRET, startApi } from './server.js';
+import { BENCH_JWT_SECRET, runClockAt, startApi } from './server.js';
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 
 const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/vigia_bench';
-/** The seed's clock, fixed so a seed always gives the same rows. */
+/** The seed's clock, fixed so a seed always gives the same rows; the API under bench runs at it too. */
 const DATA_NOW = '2026-11-21T12:00:00.000Z';
 
 function readOptions(argv: string[]) {
@@ -123,11 +123,17 @@ async function main() {
   const opts = readOptions(process.argv.slice(2));
   const log = (line: string) => console.log(`[bench] ${line}`);
   const dataset = await prepareDataset(ROOT_DIR, opts.dataset, opts.reuse, log);
+  // The run starts at the data set's instant whatever the wall clock says (issue 22).
+  const clock = runClockAt(dataset.manifest.options.now);
+  const driver = await openDriver(dataset.target, { connections: opts.settings.connections });
+  if (dataset.reused) log(`Trabajos programados de corridas anteriores borrados: ${await forgetEarlierRuns(driver)}`);
+  log(`Reloj de la corrida: ${clock.now().toISOString()} (CLOCK_OFFSET_MS ${clock.offsetMs})`);
   const api = await startApi({
     rootDir: ROOT_DIR,
     dataDir: dataset.dir,
     databaseUrl: opts.dataset.databaseUrl,
     logFile: path.join(dataset.dir, 'api.log'),
+    clock,
     env: { VIGIA_ADMIN_DIST: opts.adminDist, VIGIA_PORTAL_DIST: opts.portalDist },
   });
   /** A phase or scenario runs unless --only leaves it out or --skip names it. */
@@ -139,7 +145,6 @@ async function main() {
   };
   process.once('SIGINT', stopOnSignal);
 
-  const driver = await openDriver(dataset.target, { connections: opts.settings.connections });
   const scenarioResults: ScenarioResult[] = [];
   let contention: ContentionResult | null = null;
   let idleBytes: number;
@@ -157,7 +162,13 @@ async function main() {
       ...buildScenarios(caller, samples, opts.settings.connections),
       ...buildReadScenarios({ charts, surnamePrefixes: samples.surnamePrefixes }, opts.settings.connections),
     ].filter((s) => wanted(s.id));
-    const captureOpts = { dataDir: dataset.dir, databaseUrl: opts.dataset.databaseUrl, jwtSecret: BENCH_JWT_SECRET, token };
+    const captureOpts = {
+      dataDir: dataset.dir,
+      databaseUrl: opts.dataset.databaseUrl,
+      jwtSecret: BENCH_JWT_SECRET,
+      token,
+      clockOffsetMs: clock.offsetMs,
+    };
     const apiSql = await captureStatements(
       captureOpts,
       scenarios.map((s) => s.request(s.inputs[0])),
@@ -178,8 +189,9 @@ async function main() {
         dataDir: dataset.dir,
         databaseUrl: opts.dataset.databaseUrl,
         jwtSecret: BENCH_JWT_SECRET,
+        clockOffsetMs: clock.offsetMs,
         patientId: heavyPatientId,
-        now: DATA_NOW,
+        now: dataset.manifest.options.now,
         repeats: 3,
         parallel: 4,
         log,
@@ -215,6 +227,7 @@ async function main() {
         token,
         caller,
         settings: opts.settings,
+        clock,
         log,
       });
     }
@@ -232,6 +245,7 @@ async function main() {
         warmupSeconds: opts.settings.warmupSeconds,
         minSeconds: 130,
         markers: 100,
+        clock,
         log,
       });
     }

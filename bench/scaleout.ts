@@ -14,7 +14,7 @@ import http from 'node:http';
 import type { Driver } from './driver.js';
 import { runLoad, type HttpRequest, type LoadResult } from './load.js';
 import type { Caller } from './queries.js';
-import { startApi, type ApiProcess } from './server.js';
+import { startApi, type ApiProcess, type RunClock } from './server.js';
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 import { ACTIVITY_STATUS } from '@vigia/contract/rules/activities';
 
@@ -66,12 +66,12 @@ function startProxy(targets: string[]): Promise<{ url: string; counts: number[];
 }
 
 /** Inserts one order with `n` activities due two days ago and still scheduled, for patients of client A. */
-async function insertMarkers(driver: Driver, caller: Caller, n: number): Promise<{ orderIds: number[]; activityIds: number[] }> {
+async function insertMarkers(driver: Driver, caller: Caller, n: number, now: Date): Promise<{ orderIds: number[]; activityIds: number[] }> {
   const patients = await driver.all<{ id: number }>(
     `SELECT id FROM patients WHERE client_id = $1 AND status = ${PATIENT_STATUS.active} ORDER BY id LIMIT $2`,
     [caller.clientId, n],
   );
-  const longAgo = new Date(Date.now() - 2 * 86_400_000);
+  const longAgo = new Date(now.getTime() - 2 * 86_400_000);
   const orderIds: number[] = [];
   const activityIds: number[] = [];
   for (const p of patients) {
@@ -106,6 +106,8 @@ export async function measureScaleOut(deps: {
   warmupSeconds: number;
   minSeconds: number;
   markers: number;
+  /** The APIs' clock: markers are due, and lifecycle slots fall, at its time. */
+  clock: RunClock;
   log: (line: string) => void;
 }): Promise<ScaleOutResult> {
   const { driver, log, caller } = deps;
@@ -134,15 +136,16 @@ export async function measureScaleOut(deps: {
   log(`  una API: lista ${oneList.rps.toFixed(0)}/s · ingesta ${oneIngest.rps.toFixed(0)}/s`);
 
   const [{ n: beforeJobs }] = await driver.all<{ n: string }>("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'orders.lifecycle'");
-  const markers = await insertMarkers(driver, caller, deps.markers);
+  const markers = await insertMarkers(driver, caller, deps.markers, deps.clock.now());
   const second = await startApi({
     rootDir: deps.rootDir,
     dataDir: deps.dataDir,
     databaseUrl: deps.databaseUrl,
     logFile: `${deps.dataDir}/api-2.log`,
+    clock: deps.clock,
   });
   const proxy = await startProxy([deps.api.baseUrl, second.baseUrl]);
-  const started = new Date();
+  const started = deps.clock.now();
   let two: ScaleOutResult['two'];
   try {
     const twoList = await load(proxy.url, list);
@@ -152,7 +155,7 @@ export async function measureScaleOut(deps: {
     );
     two = { list: twoList, ingest: twoIngest, perApi: [...proxy.counts] };
     // Both job runners keep polling: wait until at least two lifecycle slots have passed.
-    const wait = deps.minSeconds * 1000 - (Date.now() - started.getTime());
+    const wait = deps.minSeconds * 1000 - (deps.clock.now().getTime() - started.getTime());
     if (wait > 0) {
       log(`  esperando ${Math.ceil(wait / 1000)} s para que pasen dos ciclos de órdenes (cada 60 s)`);
       await new Promise((r) => setTimeout(r, wait));
@@ -160,7 +163,7 @@ export async function measureScaleOut(deps: {
   } finally {
     await proxy.close();
   }
-  const ended = new Date();
+  const ended = deps.clock.now();
   const peak2 = second.memory.peakBytes();
   await second.stop();
 

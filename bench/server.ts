@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { buildServer, SERVER_ENV, SERVER_NODE_ARGS } from '../api/build.js';
+import { createClock } from '../api/src/config.js';
 import fs from 'node:fs';
 import net from 'node:net';
 
@@ -78,6 +79,22 @@ function sampleMemory(pid: number, everyMs = 250): MemorySampler & { halt(): voi
   };
 }
 
+/**
+ * The clock of a run (issue 22): the data set's instant when the run starts, then real time. The
+ * API, the in-process copies of it and the bare route all get the same CLOCK_OFFSET_MS, so they
+ * agree to the millisecond, and the time of day the run starts changes nothing (bench/README.md).
+ */
+export interface RunClock {
+  offsetMs: number;
+  now(): Date;
+}
+
+export function runClockAt(instant: string, wallNow = Date.now()): RunClock {
+  const offsetMs = Date.parse(instant) - wallNow;
+  if (!Number.isSafeInteger(offsetMs)) throw new Error(`Fecha del conjunto de datos no válida: ${instant}`);
+  return { offsetMs, now: createClock(offsetMs) };
+}
+
 /** The API's token secret in benchmark runs; capture.ts signs nothing but must verify the same tokens. */
 export const BENCH_JWT_SECRET = 'bench-secret-not-for-production-0123456789abcdef';
 
@@ -119,6 +136,7 @@ export async function startApi(opts: {
   dataDir: string;
   databaseUrl: string | null;
   logFile: string;
+  clock: RunClock;
   env?: NodeJS.ProcessEnv;
 }): Promise<ApiProcess> {
   const port = await freePort();
@@ -134,6 +152,7 @@ export async function startApi(opts: {
     SEED_DEMO: '0',
     SKIP_BUILD: '1',
     JWT_SECRET: BENCH_JWT_SECRET,
+    CLOCK_OFFSET_MS: String(opts.clock.offsetMs),
     ...opts.env,
   };
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;

@@ -72,5 +72,7 @@ export const PENDING: PendingRow[] = [
   },
 ];
 
+/** Issue 22: the patient list's p95 while sign-ins arrive at this rate, at most this many times its p95 alone. */
+export const CONTENTION_TARGET = { signInsPerSecond: 10, maxRatio: 2 };
 export const INGEST_TARGETS = { readingsPerSecond: 1500, p99AtRateMs: 25, ratioToBare: 0.5, batchReadingsPerSecond: 20_000 };
 export const FRONTEND_TARGETS_KB = { portal: 90, adminLogin: 350, patientPage: 500 };

@@ -17,13 +17,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import bcrypt from 'bcryptjs';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { Database as SqliteDatabase } from 'sqlite3';
 import { openDatabase } from '../api/src/db/database.js';
 import { migrate } from '../api/src/db/migrate.js';
 import { loadCatalogues, syncCatalogues } from '../api/src/modules/catalogues/catalogues.sync.js';
 import { DEFAULT_CLINICAL_ELEMENTS } from '../api/src/modules/clients/clients.service.js';
+import { hashPassword } from '../api/src/modules/sessions/passwords.js';
 import { DEMO_PASSWORD, DEMO_PORTAL_PATIENT, syncIdSequences } from './demo.js';
 import {
   buildDemoPatients,
@@ -422,7 +422,7 @@ export async function seedLarge(sequelize: Sequelize, opts: LargeOptions, log: (
 
   const refs = buildDemoReferences(loadCatalogues());
   const rng = createRng(opts.seed);
-  const passwordHash = await bcrypt.hash(DEMO_PASSWORD, 10);
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
   const writer = postgres ? await createPostgresWriter(sequelize) : await createSqliteWriter(sequelize);
   const nowText = formatTimestamp(opts.now);
   let clientId = await readMaxId(sequelize, 'clients');

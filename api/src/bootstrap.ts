@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import type { Config } from './config.js';
+import { createClock, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { refreshPlannerStatistics, registerStatisticsJob } from './db/statistics.js';
@@ -18,6 +18,8 @@ export interface Product {
   catalogues: Catalogues;
   /** Background jobs: the server polls them; tests call jobs.runDue({ now }) or jobs.drain(). */
   jobs: JobRunner;
+  /** The clock every part of the app reads (opts.now, else the wall clock moved by config.clockOffsetMs). */
+  now: () => Date;
   close(): Promise<void>;
 }
 
@@ -32,7 +34,7 @@ export async function bootstrap(
   await syncCatalogues(sequelize.getQueryInterface());
   initModels(sequelize);
   const catalogues = await loadCatalogues(sequelize);
-  const now = opts.now ?? (() => new Date());
+  const now = opts.now ?? createClock(config.clockOffsetMs);
   const sms = createSmsSender({
     sequelize,
     url: config.smsUrl,
@@ -61,5 +63,5 @@ export async function bootstrap(
     await flushAuditTrail(sequelize);
     await sequelize.close();
   };
-  return { app, sequelize, catalogues, jobs, close };
+  return { app, sequelize, catalogues, jobs, now, close };
 }

@@ -18,6 +18,12 @@ export interface Config {
    * hosts (a local receiver while developing). Off by default whatever NODE_ENV says: 03 §5 wants https://.
    */
   allowHttpServices?: boolean;
+  /**
+   * CLOCK_OFFSET_MS: milliseconds added to the wall clock for every `now` of the app (tokens,
+   * sessions, alarms, activities, jobs). 0 by default; the benchmark sets it so the API runs at its
+   * data set's date on any day (bench/README.md). Not for a live installation.
+   */
+  clockOffsetMs?: number;
 }
 
 /** Reads a secret from the environment, or generates it once and keeps it in DATA_DIR. */
@@ -47,7 +53,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsToken: env.SMS_TOKEN || null,
     publicUrl: env.PUBLIC_URL || null,
     allowHttpServices: env.WEBHOOKS_ALLOW_HTTP === '1',
+    clockOffsetMs: readClockOffset(env.CLOCK_OFFSET_MS),
   };
+}
+
+function readClockOffset(text: string | undefined): number {
+  if (!text) return 0;
+  const ms = Number(text);
+  if (!Number.isSafeInteger(ms)) throw new Error(`CLOCK_OFFSET_MS debe ser un número entero de milisegundos: ${text}`);
+  return ms;
+}
+
+/** The app's clock: the wall clock moved by `offsetMs` (Config.clockOffsetMs), running at real speed. */
+export function createClock(offsetMs = 0): () => Date {
+  return offsetMs === 0 ? () => new Date() : () => new Date(Date.now() + offsetMs);
 }
 
 /** Messaging channel and AI assistant (D18); read when the app is built, all optional. */

@@ -5,7 +5,7 @@ import { select } from './db/sql.js';
 import { loadConfig, loadMessagingConfig } from './config.js';
 import { bootstrap } from './bootstrap.js';
 import { ROOT_DIR } from './paths.js';
-import { hashPassword } from './modules/sessions/sessions.service.js';
+import { hashPassword } from './modules/sessions/passwords.js';
 import { seedDemo } from '../../seeds/demo.js';
 
 /** `npm start`: builds what is missing, migrates, seeds the demo on an empty database, serves everything on one port. */
@@ -23,12 +23,13 @@ async function main() {
   const [{ n }] = await select<{ n: number }>(product.sequelize, 'SELECT COUNT(*) AS n FROM clients');
   let demo: Awaited<ReturnType<typeof seedDemo>> | null = null;
   if (Number(n) === 0 && process.env.SEED_DEMO !== '0') {
-    demo = await seedDemo(product.sequelize.getQueryInterface(), { now: new Date(), hashPassword });
+    demo = await seedDemo(product.sequelize.getQueryInterface(), { now: product.now(), hashPassword });
   }
   const server = product.app.listen(config.port, () => {
     const url = `http://localhost:${config.port}`;
     const db = config.databaseUrl ? 'PostgreSQL' : path.join(config.dataDir, 'vigia.sqlite');
     console.log(`\nVigía está en ${url}  (base de datos: ${db})`);
+    if (config.clockOffsetMs) console.log(`  Reloj desplazado (CLOCK_OFFSET_MS): la API cree que son las ${product.now().toISOString()}`);
     console.log(`  Personal: ${url}/   ·   Portal del paciente: ${url}/login_patient   ·   API: ${url}/api/docs`);
     if (!loadMessagingConfig().aiBaseUrl) {
       console.log(

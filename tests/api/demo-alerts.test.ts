@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brokenRules, ALARM_STATUS, ALERT_STATUS } from '@vigia/contract/rules/alarms';
 import { select } from '../../api/src/db/sql.js';
-import { hashPassword } from '../../api/src/modules/sessions/sessions.service.js';
+import { hashPassword } from '../../api/src/modules/sessions/passwords.js';
 import { seedDemo } from '../../seeds/demo.js';
 import { startTestProduct, type TestProduct } from '../support/product.js';
 

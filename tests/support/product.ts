@@ -8,7 +8,7 @@ import { bootstrap, type Product } from '../../api/src/bootstrap.js';
 import type { Config } from '../../api/src/config.js';
 import { createClientWithAdmin } from '../../api/src/modules/clients/clients.service.js';
 import { User } from '../../api/src/db/models/users.model.js';
-import { hashPassword } from '../../api/src/modules/sessions/sessions.service.js';
+import { hashPassword } from '../../api/src/modules/sessions/passwords.js';
 import type { Role } from '@vigia/contract/rules/access';
 
 export const PASSWORD = 'Prueba@2026';

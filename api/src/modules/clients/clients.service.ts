@@ -5,7 +5,7 @@ import { planClientSettings } from './clients.rules.js';
 import { User } from '../../db/models/users.model.js';
 import { isRole } from '@vigia/contract/rules/access';
 import type { Catalogues } from '../catalogues/catalogues.service.js';
-import { hashPassword } from '../sessions/sessions.service.js';
+import { hashPassword } from '../sessions/passwords.js';
 import { normaliseName, validateEmail, validateName, validatePassword } from '@vigia/contract/rules/validation';
 import type { components } from '@vigia/contract/openapi';
 import { isValidTimeZone } from '@vigia/contract/rules/dates';

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import bcrypt from 'bcryptjs';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../../http/auth.js';
 import { AppError, unauthorized } from '../../http/errors.js';
@@ -10,6 +9,7 @@ import { Client } from '../../db/models/clients.model.js';
 import { displayName } from '@vigia/contract/rules/names';
 import type { Catalogues } from '../catalogues/catalogues.service.js';
 import type { components } from '@vigia/contract/openapi';
+import { DUMMY_PASSWORD_HASH, verifyPassword } from './passwords.js';
 
 type Profile = components['schemas']['Profile'];
 type Session = components['schemas']['Session'];
@@ -21,9 +21,6 @@ export interface SessionDeps {
   catalogues: Catalogues;
   now: () => Date;
 }
-
-/** A dummy hash compared when the e-mail is unknown, so timing does not tell which e-mails exist. */
-const DUMMY_HASH = bcrypt.hashSync('no-such-user-password', 10);
 
 const LOGIN_FAILED = 'Correo o contraseña incorrectos';
 
@@ -81,15 +78,12 @@ export async function buildProfile(deps: Pick<SessionDeps, 'catalogues'>, user: 
 
 export async function createSession(deps: SessionDeps, email: string, password: string): Promise<Session> {
   const user = await User.findOne({ where: { email: email.trim().toLowerCase() } });
-  const ok = await bcrypt.compare(password, user?.password_hash ?? DUMMY_HASH);
+  // An unknown e-mail still costs a compare, so timing does not tell which e-mails exist.
+  const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
   if (!user || !ok) throw new AppError(401, 'invalid_credentials', LOGIN_FAILED);
   if (user.status !== USER_STATUS.active)
     throw new AppError(401, 'user_inactive', 'Su usuario está inactivo. Comuníquese con el administrador de su institución.');
   const { token, expiresAt } = await issueToken(deps, { type: 'staff', id: user.id, clientId: user.client_id });
   const profile = await buildProfile(deps, user);
   return { ...profile, token, expires_at: expiresAt.toISOString(), message: `Bienvenido(a), ${displayName(user.first_name)}` };
-}
-
-export function hashPassword(plain: string): Promise<string> {
-  return bcrypt.hash(plain, 10);
 }

@@ -3,7 +3,7 @@ import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { filterWhere, sortOrder, type ListFields, type ListParams } from '../../http/list-params.js';
 import type { StaffPrincipal } from '../../http/auth.js';
 import { ROLE_LABELS, likeSafe, type Catalogues } from '../catalogues/catalogues.service.js';
-import { hashPassword } from '../sessions/sessions.service.js';
+import { hashPassword } from '../sessions/passwords.js';
 import { normaliseName, validateName } from '@vigia/contract/rules/validation';
 import { User } from '../../db/models/users.model.js';
 import { USER_STATUS, USER_STATUS_NAMES } from '@vigia/contract/rules/access';
