@@ -21,14 +21,22 @@ async function newPatient(nid: string): Promise<{ id: number; status: number }> 
   return { id: res.body.id, status: 1 };
 }
 
+/** Warnings the process emits (node-postgres's 'client is already executing a query', which pg 9 turns into an error). */
+const warnings: string[] = [];
+const onWarning = (w: Error) => warnings.push(w.message);
+
 beforeAll(async () => {
+  process.on('warning', onWarning);
   t = await startTestProduct({ now: () => clock });
   a = await createOrg(t, 'Clinica Grupo');
   const device = await t.http.post('/api/v1/devices').set(bearer(a.tokens.admin)).send({ card_id: 'GW-GRUPO' });
   expect(device.status).toBe(201);
   deviceId = device.body.id;
 });
-afterAll(() => t.stop());
+afterAll(async () => {
+  process.off('warning', onWarning);
+  await t.stop();
+});
 
 describe('ingestion groups', () => {
   it('answers each request with its own rows when many are stored in one INSERT', async () => {
@@ -106,5 +114,21 @@ describe('ingestion groups', () => {
     for (const r of results)
       for (const m of r.stored)
         expect(byId.get(m.id)).toMatchObject({ patient_id: m.patient_id, clinical_element: m.clinical_element, value: m.value });
+  });
+
+  it('sends the statements of one transaction one after another (no query while another runs on the same client)', async () => {
+    const p = await newPatient('7001099');
+    const deps = { sequelize: t.sequelize, jobs: t.jobs, now: () => clock };
+    await Promise.all(
+      [1, 2, 3].map((k) =>
+        ingestReadings(deps, {
+          clientId: a.clientId,
+          source: 'staff',
+          items: [{ patient: p, input: { clinical_element: 1, value: 70 + k, when: at(k) } }],
+        }),
+      ),
+    );
+    await new Promise((r) => setImmediate(r));
+    expect(warnings.filter((m) => /already executing a query/.test(m))).toEqual([]);
   });
 });

@@ -63,10 +63,31 @@ function sqliteValue(v: unknown): unknown {
   return v;
 }
 
+/**
+ * The last statement sent on each PostgreSQL transaction. A transaction is one client, which runs
+ * one statement at a time anyway; statements sent together (the ingestion hooks' reads beside the
+ * INSERT) wait here for the one before, instead of in node-postgres's own queue, which warns that
+ * pg 9 will refuse a query sent while another runs on the same client.
+ */
+const pgTransactionTail = new WeakMap<Transaction, Promise<unknown>>();
+
 /** On PostgreSQL, through Sequelize with the values bound; the statement is marked so nothing is lifted again. */
-function pgQuery<T>(sequelize: Sequelize, sql: string, values: Values | undefined, options: object): Promise<T> {
+function pgQuery<T>(
+  sequelize: Sequelize,
+  sql: string,
+  values: Values | undefined,
+  options: { transaction?: Transaction; type: QueryTypes },
+): Promise<T> {
   const { text, params } = bound(sequelize, sql, values);
-  return sequelize.query(text, { ...options, bind: params, bound: true } as object) as Promise<T>;
+  const send = () => sequelize.query(text, { ...options, bind: params, bound: true } as object) as Promise<T>;
+  const { transaction } = options;
+  if (!transaction) return send();
+  const sent = (pgTransactionTail.get(transaction) ?? Promise.resolve()).then(send, send);
+  pgTransactionTail.set(
+    transaction,
+    sent.catch(() => undefined),
+  );
+  return sent;
 }
 
 function runOn<T>(sequelize: Sequelize, conn: SqliteConnection, text: string, params: unknown[], call: SqliteCall<T>): Promise<T> {
