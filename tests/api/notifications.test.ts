@@ -1,6 +1,10 @@
 import { describe, it, expect, beforeAll, beforeEach, afterAll } from 'vitest';
 import { execute, select } from '../../api/src/db/sql';
 import { raiseAlert } from '../../api/src/modules/alerts/alerts.raise';
+import { createJobRunner } from '../../api/src/jobs/queue';
+import { createMessagingChannel } from '../../api/src/adapters/messaging';
+import { createEmailSender } from '../../api/src/adapters/email';
+import { NOTIFICATION_JOB_KINDS, registerNotificationJobs } from '../../api/src/modules/notifications/notifications.jobs';
 import { startTestProduct, createOrg, bearer, patientBody, PASSWORD, type TestProduct, type Org } from '../support/product';
 import { startFakeProvider, type FakeProvider } from '../support/messaging-peers';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
@@ -232,6 +236,50 @@ describe('an alert reaches the right people, once (issue 20)', () => {
     });
     expect(entries.map((e) => e.description)).toEqual(['Alerta escalada: sin gestión en 45 minutos.']);
     await t.http.put(`/api/v1/clients/${org.clientId}`).set(bearer(org.tokens.admin)).send({ escalation_minutes: 30 });
+  });
+});
+
+describe('two API processes on one database', () => {
+  it('send each message and escalate each alert once when both run the queue at the same time', async () => {
+    // A second runner with its own adapters, as another API process would have (on PostgreSQL the
+    // claim is FOR UPDATE SKIP LOCKED; the keys and the conditional UPDATEs do the rest).
+    const second = createJobRunner({ sequelize: t.sequelize, now: () => clock, log: () => undefined });
+    registerNotificationJobs({
+      sequelize: t.sequelize,
+      jobs: second,
+      now: () => clock,
+      log: () => undefined,
+      channel: createMessagingChannel({ url: provider.url, token: 'proveedor-token', webhookSecret: null }),
+      email: createEmailSender({
+        sequelize: t.sequelize,
+        config: { url: smtp.url, from: 'Otro proceso <otro@vigia.example.co>' },
+        now: () => clock,
+      }),
+      baseUrl: PUBLIC_URL,
+    });
+    const both = async () => {
+      for (let i = 0; i < 6; i++)
+        await Promise.all([
+          t.jobs.runDue({ now: clock, limit: 3 }),
+          second.runDue({ now: clock, limit: 3, kinds: NOTIFICATION_JOB_KINDS }),
+        ]);
+      await drain();
+    };
+    later(5 * MINUTE);
+    await drain();
+    const before = { admin: mailsTo(org.users.admin.email).length, nurse: whatsappTo(NURSE_PHONE).length };
+    const patient = await monitoredPatient();
+    const alertId = await highReading(patient.id);
+    await both();
+    later(30 * MINUTE);
+    await both();
+    const admin = mailsTo(org.users.admin.email).slice(before.admin);
+    expect(admin.map((m) => m.subject.split(':')[0])).toEqual(['Alerta de prioridad Alta', 'Escalada']);
+    expect(whatsappTo(NURSE_PHONE).length - before.nurse).toBe(2);
+    const entries = await select<{ description: string }>(t.sequelize, 'SELECT description FROM alert_entries WHERE alert_id = :id', {
+      id: alertId,
+    });
+    expect(entries.map((e) => e.description)).toEqual(['Alerta escalada: sin gestión en 30 minutos.']);
   });
 });
 

@@ -28,6 +28,8 @@ const PLAN_JOB = 'notifications.alert';
 const DISPATCH_JOB = 'notifications.dispatch';
 const SEND_JOB = 'notifications.send';
 const ESCALATE_JOB = 'notifications.escalate';
+/** Every job kind this module registers (a runner may be limited to them). */
+export const NOTIFICATION_JOB_KINDS = [PLAN_JOB, DISPATCH_JOB, SEND_JOB, ESCALATE_JOB];
 
 export interface NotificationDeps {
   sequelize: Sequelize;
