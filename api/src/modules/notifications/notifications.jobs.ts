@@ -15,6 +15,7 @@ import {
   escalationEntryText,
   failureText,
   phoneAddress,
+  rankAlerts,
   staffChannels,
   staffMessage,
   type AlertFacts,
@@ -136,36 +137,40 @@ async function recipientsOf(sequelize: Sequelize, alert: AlertRow, reason: Reaso
  */
 async function queueItems(deps: NotificationDeps, alert: AlertRow, reason: Reason, now: Date, transaction?: Transaction) {
   const items = await recipientsOf(deps.sequelize, alert, reason, transaction);
+  if (!items.length) return;
+  // One statement for all the alert's items, and two gathering jobs per client and minute (most
+  // of them already queued by an earlier alert): on SQLite every write takes the one writer's
+  // turn, which ingestion shares.
+  const values: Record<string, unknown> = { clientId: alert.client_id, alertId: alert.id, reason, priority: alert.priority, now };
+  const rows = items.map((item, i) => {
+    values[`c${i}`] = item.channel;
+    values[`r${i}`] = item.recipient_key;
+    return `(:clientId, :alertId, :reason, :c${i}, :r${i}, :priority, :now)`;
+  });
+  const inserted = await execute(
+    deps.sequelize,
+    `INSERT INTO notification_items (client_id, alert_id, reason, channel, recipient_key, priority, created_at)
+     VALUES ${rows.join(', ')} ON CONFLICT (alert_id, reason, channel, recipient_key) DO NOTHING`,
+    values,
+    transaction,
+  );
+  if (!inserted) return;
   const { slot, endsAt } = digestSlot(now);
-  for (const item of items) {
-    const inserted = await execute(
-      deps.sequelize,
-      `INSERT INTO notification_items (client_id, alert_id, reason, channel, recipient_key, priority, created_at)
-       VALUES (:clientId, :alertId, :reason, :channel, :recipientKey, :priority, :now)
-       ON CONFLICT (alert_id, reason, channel, recipient_key) DO NOTHING`,
+  for (const [suffix, runAt] of [
+    ['', now],
+    [':end', endsAt],
+  ] as const)
+    await deps.jobs.enqueue(
       {
+        kind: DISPATCH_JOB,
+        payload: { client_id: Number(alert.client_id) },
+        key: `${DISPATCH_JOB}:${alert.client_id}:${slot}${suffix}`,
         clientId: alert.client_id,
-        alertId: alert.id,
-        reason,
-        channel: item.channel,
-        recipientKey: item.recipient_key,
-        priority: alert.priority,
-        now,
+        runAt,
+        maxAttempts: 8,
       },
       transaction,
     );
-    if (!inserted) continue;
-    const payload = { client_id: Number(alert.client_id), recipient_key: item.recipient_key, channel: item.channel, reason };
-    const key = `${DISPATCH_JOB}:${alert.client_id}:${item.recipient_key}:${item.channel}:${reason}:${slot}`;
-    for (const [suffix, runAt] of [
-      ['', now],
-      [':end', endsAt],
-    ] as const)
-      await deps.jobs.enqueue(
-        { kind: DISPATCH_JOB, payload, key: `${key}${suffix}`, clientId: alert.client_id, runAt, maxAttempts: 8 },
-        transaction,
-      );
-  }
 }
 
 async function planAlert(deps: NotificationDeps, job: JobRow, now: Date) {
@@ -237,23 +242,37 @@ async function recipientOf(sequelize: Sequelize, clientId: number, key: string, 
 /** Marker of items that will never be sent (the person was disabled or lost the address meanwhile). */
 const NOT_SENT = 0;
 
+type Waiting = AlertRow & { item_id: number; recipient_key: string; channel: Channel; reason: Reason };
+
 /**
- * Gathers one person's waiting items for one channel and reason into one message (a digest when
- * there are several), and queues its sending. Claiming the items is a conditional UPDATE, so two
- * processes running the same gathering send one message.
+ * Gathers a client's waiting items, person by person, channel by channel and reason by reason,
+ * into one message each (a digest when there are several alerts), and queues their sending.
  */
 async function dispatch(deps: NotificationDeps, job: JobRow, now: Date) {
-  const p = job.payload as { client_id: number; recipient_key: string; channel: Channel; reason: Reason };
-  const waiting = await select<AlertRow & { item_id: number }>(
+  const clientId = Number((job.payload as { client_id: number }).client_id);
+  const waiting = await select<Waiting>(
     deps.sequelize,
-    `SELECT i.id AS item_id, ${ALERT_COLUMNS} FROM notification_items i JOIN alerts al ON al.id = i.alert_id ${ALERT_JOINS}
-     WHERE i.client_id = :clientId AND i.recipient_key = :key AND i.channel = :channel AND i.reason = :reason AND i.notification_id IS NULL
-     ORDER BY i.id`,
-    { clientId: p.client_id, key: p.recipient_key, channel: p.channel, reason: p.reason },
+    `SELECT i.id AS item_id, i.recipient_key, i.channel, i.reason, ${ALERT_COLUMNS}
+     FROM notification_items i JOIN alerts al ON al.id = i.alert_id ${ALERT_JOINS}
+     WHERE i.client_id = :clientId AND i.notification_id IS NULL ORDER BY i.id`,
+    { clientId },
   );
-  if (!waiting.length) return;
+  const groups = new Map<string, Waiting[]>();
+  for (const w of waiting) {
+    const key = `${w.recipient_key}|${w.channel}|${w.reason}`;
+    groups.set(key, [...(groups.get(key) ?? []), w]);
+  }
+  for (const group of groups.values()) await deliverGroup(deps, clientId, group, now);
+}
+
+/**
+ * One person's waiting items for one channel and reason become one message. Claiming the items is
+ * a conditional UPDATE, so two processes gathering at once send one message.
+ */
+async function deliverGroup(deps: NotificationDeps, clientId: number, waiting: Waiting[], now: Date) {
+  const { recipient_key: recipientKey, channel, reason } = waiting[0];
   const itemIds = waiting.map((w) => Number(w.item_id));
-  const recipient = await recipientOf(deps.sequelize, p.client_id, p.recipient_key, p.channel);
+  const recipient = await recipientOf(deps.sequelize, clientId, recipientKey, channel);
   if (!recipient || !recipient.active) {
     await execute(deps.sequelize, 'UPDATE notification_items SET notification_id = :none WHERE id IN (:ids) AND notification_id IS NULL', {
       none: NOT_SENT,
@@ -262,19 +281,19 @@ async function dispatch(deps: NotificationDeps, job: JobRow, now: Date) {
     return;
   }
   const facts = waiting.map(toFacts);
-  const caregiver = p.recipient_key.startsWith('c');
+  const caregiver = recipientKey.startsWith('c');
   const [client] = await select<{ name: string; escalation_minutes: number }>(
     deps.sequelize,
     'SELECT name, escalation_minutes FROM clients WHERE id = :id',
-    { id: p.client_id },
+    { id: clientId },
   );
   const opts = { baseUrl: deps.baseUrl, minutes: Number(client?.escalation_minutes ?? 30) };
   const message = caregiver
     ? { subject: 'Alerta de prioridad alta', text: caregiverMessage(facts, client?.name ?? '') }
     : facts.length === 1
-      ? staffMessage(facts[0], p.reason, opts)
-      : digestMessage(facts, p.reason, opts);
-  const worst = [...facts].sort((a, b) => a.priority - b.priority || b.created_at.getTime() - a.created_at.getTime())[0];
+      ? staffMessage(facts[0], reason, opts)
+      : digestMessage(facts, reason, opts);
+  const [worst] = rankAlerts(facts);
   await writeTransaction(deps.sequelize, async (transaction) => {
     const id = await insertReturningId(
       deps.sequelize,
@@ -283,12 +302,12 @@ async function dispatch(deps: NotificationDeps, job: JobRow, now: Date) {
        VALUES (:clientId, :channel, :audience, :reason, :userId, :caregiverId, :recipient, :name, :alertId, :patientId, :count,
                :subject, :body, 'queued', 0, :now, :now) RETURNING id`,
       {
-        clientId: p.client_id,
-        channel: p.channel,
+        clientId,
+        channel,
         audience: caregiver ? 'caregiver' : 'staff',
-        reason: p.reason,
-        userId: caregiver ? null : Number(p.recipient_key.slice(1)),
-        caregiverId: caregiver ? Number(p.recipient_key.slice(1)) : null,
+        reason,
+        userId: caregiver ? null : Number(recipientKey.slice(1)),
+        caregiverId: caregiver ? Number(recipientKey.slice(1)) : null,
         recipient: recipient.address,
         name: recipient.name,
         alertId: worst.id,
@@ -309,14 +328,7 @@ async function dispatch(deps: NotificationDeps, job: JobRow, now: Date) {
     // Another process gathered some of them first: undo this message; the retry gathers what is left.
     if (claimed !== itemIds.length) throw new Error('notificaciones: elementos ya reunidos por otro proceso');
     await deps.jobs.enqueue(
-      {
-        kind: SEND_JOB,
-        payload: { notification_id: id },
-        key: `${SEND_JOB}:${id}`,
-        clientId: p.client_id,
-        maxAttempts: SEND_MAX_ATTEMPTS,
-        runAt: now,
-      },
+      { kind: SEND_JOB, payload: { notification_id: id }, key: `${SEND_JOB}:${id}`, clientId, maxAttempts: SEND_MAX_ATTEMPTS, runAt: now },
       transaction,
     );
   });
