@@ -388,6 +388,12 @@ describe('GET /notifications (the record)', () => {
     const escalations = (await record('reason=escalation')).body;
     expect(escalations.length).toBeGreaterThan(0);
     expect(escalations.every((n: { reason: string }) => n.reason === 'escalation')).toBe(true);
+    expect((await record('created_at_gte=2099-01-01')).body).toEqual([]);
+    const today = (await record(`created_at_gte=${clock.toISOString().slice(0, 10)}&reason=otp`)).body;
+    expect(today.map((n: { summary: string }) => n.summary)).toEqual(['Su código de Vigía es ••••']);
+    const badDate = await record('created_at_lte=ayer');
+    expect(badDate.status).toBe(400);
+    expect(badDate.body.field).toBe('created_at_lte');
     expect((await record('state=perdido')).status).toBe(400);
     expect((await record('', org.tokens.medico)).status).toBe(403);
     expect((await record('', other.tokens.admin)).body).toEqual([]);
