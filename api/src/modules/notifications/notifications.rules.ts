@@ -201,14 +201,12 @@ export function caregiverMessage(alerts: AlertFacts[], clientName: string): stri
 }
 
 /** Why a send failed, in Spanish, for the record ('fallido' with the reason, or the retry note). */
-export function failureText(kind: 'refused' | 'unavailable' | 'no_address' | 'internal', detail: number | null, final: boolean): string {
+export function failureText(kind: 'refused' | 'unavailable' | 'internal', detail: number | null, final: boolean): string {
   const base =
     kind === 'refused'
       ? `El proveedor rechazó el mensaje${detail ? ` (${detail})` : ''}`
       : kind === 'unavailable'
         ? `El proveedor no está disponible${detail ? ` (${detail})` : ''}`
-        : kind === 'no_address'
-          ? 'El destinatario no tiene dirección para este canal'
-          : 'Error interno al enviar';
+        : 'Error interno al enviar';
   return final ? `${base}.` : `${base}; se reintentará.`;
 }
