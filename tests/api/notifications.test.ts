@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeAll, beforeEach, afterAll } from 'vitest';
 import { execute, select } from '../../api/src/db/sql';
 import { raiseAlert } from '../../api/src/modules/alerts/alerts.raise';
+import { queueOutboundMessage } from '../../api/src/modules/messages/messages.outbox';
 import { createJobRunner } from '../../api/src/jobs/queue';
 import { createMessagingChannel } from '../../api/src/adapters/messaging';
 import { createEmailSender } from '../../api/src/adapters/email';
@@ -379,6 +380,23 @@ describe('GET /notifications (the record)', () => {
     expect(all.status).toBe(200);
     expect(Number(all.headers['x-total-count'])).toBeGreaterThan(10);
     expect(all.body).toHaveLength(5);
+    // A patient reminder goes through the messaging outbox; the record shows it too.
+    const patient = await monitoredPatient();
+    await queueOutboundMessage(
+      { sequelize: t.sequelize, now: clock, jobs: t.jobs },
+      { client_id: org.clientId, patient_id: patient.id, kind: 'text', body: 'Recuerde tomar su presión a las 08:00.', reason: 'reminder' },
+    );
+    await drain();
+    expect((await record('reason=reminder')).body).toEqual([
+      expect.objectContaining({
+        channel: 'whatsapp',
+        audience: 'patient',
+        recipient: '********4567',
+        recipient_name: `${patient.first_name} ${patient.last_name}`,
+        state: 'sent',
+        summary: 'Recuerde tomar su presión a las 08:00.',
+      }),
+    ]);
     const [otp] = (await record('reason=otp')).body;
     expect(otp).toMatchObject({ channel: 'sms', audience: 'patient', recipient: '********4567', summary: 'Su código de Vigía es ••••' });
     const mails = (await record('channel=email&_start=0&_end=100')).body;
