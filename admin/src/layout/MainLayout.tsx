@@ -150,6 +150,7 @@ export default function MainLayout() {
           <div className="vigia-user">
             <Dropdown menu={{ items: USER_MENU, onClick: ({ key }) => navigate(key) }} trigger={['click']}>
               <Button type="text" className="vigia-user-menu">
+                <span className="vigia-sr-only">Menú de usuario</span>
                 <Avatar className="vigia-user-avatar" aria-hidden>
                   {initials(user?.first_name, user?.last_name)}
                 </Avatar>
