@@ -111,6 +111,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Registro de cada mensaje que el producto envió o intentó (solo administradores)
+         * @description Avisos al personal y a los cuidadores (correo y WhatsApp), mensajes al paciente (recordatorios,
+         *     bienvenida, chat) y SMS de códigos de un solo uso. El destinatario va enmascarado y el texto de
+         *     un SMS no muestra sus dígitos. Un resumen (varias alertas en un mensaje) lleva en `alert_id` la
+         *     alerta más grave y en `alert_count` cuántas reúne.
+         */
+        get: operations["listNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/my_notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Canales y prioridades por los que el usuario de la sesión recibe avisos de alertas */
+        get: operations["getMyNotifications"];
+        /** Cambia los canales y prioridades propios ('Mis notificaciones') */
+        put: operations["updateMyNotifications"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Cambia los canales y prioridades propios ('Mis notificaciones') */
+        patch: operations["patchMyNotifications"];
+        trace?: never;
+    };
     "/listings/id_types_full": {
         parameters: {
             query?: never;
@@ -1935,6 +1977,55 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /** @enum {string} */
+        NotificationChannel: "email" | "whatsapp" | "sms";
+        /** @enum {string} */
+        NotificationReason: "alert" | "escalation" | "reminder" | "welcome" | "chat" | "otp";
+        /** @enum {string} */
+        NotificationAudience: "staff" | "caregiver" | "patient";
+        /** @enum {string} */
+        NotificationState: "queued" | "sent" | "failed";
+        NotificationRecord: {
+            /** @description Identificador del registro (n, m o s según la fuente, más su número) */
+            id: string;
+            channel: components["schemas"]["NotificationChannel"];
+            /** @description Dirección o teléfono enmascarado */
+            recipient: string;
+            recipient_name: string | null;
+            audience: components["schemas"]["NotificationAudience"];
+            reason: components["schemas"]["NotificationReason"];
+            state: components["schemas"]["NotificationState"];
+            alert_id: number | null;
+            patient_id: number | null;
+            /** @description Alertas que reúne el mensaje (más de 1 en un resumen) */
+            alert_count: number;
+            /** @description Asunto o comienzo del texto; los dígitos de un código, ocultos */
+            summary: string;
+            /** @description Por qué falló o se reintenta */
+            error: string | null;
+            attempts: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            sent_at: string | null;
+        };
+        MyNotificationsInput: {
+            media_email?: boolean;
+            media_whatsapp?: boolean;
+            priority_high?: boolean;
+            priority_medium?: boolean;
+            priority_low?: boolean;
+        };
+        MyNotifications: {
+            media_email: boolean;
+            media_whatsapp: boolean;
+            priority_high: boolean;
+            priority_medium: boolean;
+            priority_low: boolean;
+            email: string;
+            cellphone: string | null;
+            prefix: string | null;
+        };
         Nid: string;
         /** @enum {string} */
         ListName: "countries" | "cities" | "departments" | "id_types" | "blood_types" | "rh_factors" | "regimes" | "eapbs" | "prefixes" | "occupations" | "scholarships" | "civil_statuses" | "tags" | "genders" | "clinical_elements" | "roles";
@@ -1990,6 +2081,8 @@ export interface components {
             residents_user?: string | null;
             /** @description La contraseña de la integración está guardada (nunca se devuelve, D20) */
             residents_password_set?: boolean;
+            /** @description Minutos sin gestión tras los que se escala una alerta de prioridad alta */
+            escalation_minutes?: number;
         };
         FeedbackInput: {
             /** @enum {integer|null} */
@@ -2771,6 +2864,11 @@ export interface components {
             /** @description Historial de gestión, la más antigua primero */
             entries: components["schemas"]["AlertEntry"][];
             closed_by_name?: string | null;
+            /**
+             * Format: date-time
+             * @description Marca 'Escalada': alerta de prioridad alta sin gestión en el plazo del cliente
+             */
+            escalated_at?: string | null;
         };
         AlertDetail: components["schemas"]["Alert"] & {
             /** @description Mediciones fuera de rango recibidas mientras la alerta estaba abierta */
@@ -3108,6 +3206,7 @@ export interface components {
             residents_url?: string | null;
             residents_user?: string | null;
             residents_password?: string;
+            escalation_minutes?: number;
         };
         /** @enum {string} */
         WebhookDeliveryStatus: "pending" | "sending" | "delivered" | "failed";
@@ -3497,6 +3596,119 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    listNotifications: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
+                _order?: components["parameters"]["Order"];
+                _sort?: "created_at";
+                channel?: components["schemas"]["NotificationChannel"];
+                reason?: components["schemas"]["NotificationReason"];
+                audience?: components["schemas"]["NotificationAudience"];
+                state?: components["schemas"]["NotificationState"];
+                alert_id?: number;
+                created_at_gte?: string;
+                created_at_lte?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Mensajes, el más reciente primero */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationRecord"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getMyNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Preferencias del usuario */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyNotifications"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    updateMyNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MyNotificationsInput"];
+            };
+        };
+        responses: {
+            /** @description Preferencias guardadas */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyNotifications"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    patchMyNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MyNotificationsInput"];
+            };
+        };
+        responses: {
+            /** @description Preferencias guardadas */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyNotifications"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
         };
     };
     listIdTypesFull: {

@@ -58,6 +58,9 @@ import { alarmsRouter } from './modules/alarms/alarms.routes.js';
 import { alertsRouter } from './modules/alerts/alerts.routes.js';
 import { auditRecorder } from './modules/audit/audit.recorder.js';
 import { auditRouter } from './modules/audit/audit.routes.js';
+import { createEmailSender, loadEmailConfig, type EmailSender } from './adapters/email.js';
+import { queueAlertNotifications, registerNotificationJobs } from './modules/notifications/notifications.jobs.js';
+import { notificationsRouter } from './modules/notifications/notifications.routes.js';
 
 export interface AppDeps {
   sequelize: Sequelize;
@@ -78,6 +81,8 @@ export interface AppDeps {
   allowHttpServices?: boolean;
   /** Single sign-on provider; undefined = read OIDC_* from the environment, null = off. */
   oidc?: OidcSettings | null;
+  /** E-mail for care-team notifications; undefined = SMTP_URL/SMTP_FROM from the environment (outbox without them). */
+  email?: EmailSender;
 }
 
 /**
@@ -93,6 +98,7 @@ function registerHooks() {
   measurementHooks.register(activitiesHook);
   alertHooks.register(queueAlertWebhook);
   alertHooks.register(notifyPatientOfAlarm);
+  alertHooks.register(queueAlertNotifications);
 }
 
 /** Builds the whole HTTP application; no listen, so tests drive it with supertest. */
@@ -234,6 +240,17 @@ export function createApp(deps: AppDeps): express.Express {
   );
   v1.use(messaging.router);
   v1.use(alarmsRouter(deps.sequelize, now), alertsRouter({ sequelize: deps.sequelize, catalogues: deps.catalogues, now }));
+  // Issue 20: the care team hears of alerts by e-mail and WhatsApp (digests, escalation), all through the job queue.
+  registerNotificationJobs({
+    sequelize: deps.sequelize,
+    jobs: deps.jobs,
+    now,
+    log,
+    channel: messaging.deps.channel,
+    email: deps.email ?? createEmailSender({ sequelize: deps.sequelize, config: loadEmailConfig(), now }),
+    baseUrl: process.env.PUBLIC_URL || null,
+  });
+  v1.use(notificationsRouter({ sequelize: deps.sequelize, now }));
   api.use('/api/v1', v1);
   api.use('/api', notFoundRoute);
   api.use(createContractErrorTranslator(doc));

@@ -199,6 +199,7 @@ export function sampleBody(schema: string, ids: Ids): object | undefined {
     ChatMessageInput: { text: 'Hola' },
     'POST /patients/validate:body': { id_type: 1, nid: '9999999999' },
     SmeInfoUpdate: { sme_enabled: true },
+    MyNotificationsInput: { priority_low: false },
   };
   return bodies[schema];
 }

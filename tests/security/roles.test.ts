@@ -120,6 +120,9 @@ const PERMISSIONS: Record<string, { kind: Kind; portal?: true }> = {
   'PUT /patients/{id}/sme_info': { kind: 'clinical' },
   'PATCH /patients/{id}/sme_info': { kind: 'clinical' },
   'POST /patients/{id}/welcome': { kind: 'clinical' },
+  // 'Mis notificaciones' (issue 20): every user changes their own channels and priorities.
+  'PUT /my_notifications': { kind: 'staff' },
+  'PATCH /my_notifications': { kind: 'staff' },
 };
 
 /** Patient updates whose permission depends on the fields sent (01 §6). */

@@ -1,8 +1,8 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
-import { Avatar, Button, Drawer, Input, Layout, Menu, Tooltip, Typography } from 'antd';
+import { Avatar, Button, Drawer, Dropdown, Input, Layout, Menu, Tooltip, Typography } from 'antd';
 import type { MenuProps } from 'antd';
-import { LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, MessageOutlined } from '@ant-design/icons';
+import { BellOutlined, DownOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, MessageOutlined } from '@ant-design/icons';
 import { useGetIdentity, useLogout, useResourceParams } from '@refinedev/core';
 import type { Session } from '../contract';
 import type { LogoutParams } from '../providers/auth';
@@ -18,6 +18,8 @@ import './layout.css';
 const FeedbackDialog = lazy(() => import('./FeedbackDialog'));
 
 const FEEDBACK_KEY = 'feedback';
+/** The user menu of the toolbar: the user's own pages (issue 20: 'Mis notificaciones'). */
+const USER_MENU: MenuProps['items'] = [{ key: '/my_notifications', icon: <BellOutlined />, label: 'Mis notificaciones' }];
 /** The sidebar collapses below 900 px (01 §2); phones get a drawer instead. */
 const NARROW_QUERY = '(max-width: 899px)';
 const PHONE_QUERY = '(max-width: 575px)';
@@ -86,6 +88,7 @@ function SidebarContent({ collapsed, onNavigate, onFeedback }: { collapsed: bool
 /** Main layout (01 §2): sidebar, toolbar with client and user, and the routed page. */
 export default function MainLayout() {
   const { pathname } = useLocation();
+  const navigate = useNavigate();
   const narrow = useMediaQuery(NARROW_QUERY);
   const phone = useMediaQuery(PHONE_QUERY);
   const [collapsed, setCollapsed] = useState(narrow);
@@ -145,12 +148,18 @@ export default function MainLayout() {
           </div>
 
           <div className="vigia-user">
-            <Avatar className="vigia-user-avatar" aria-hidden>
-              {initials(user?.first_name, user?.last_name)}
-            </Avatar>
-            <Typography.Text className="vigia-user-name" ellipsis>
-              {fullName}
-            </Typography.Text>
+            <Dropdown menu={{ items: USER_MENU, onClick: ({ key }) => navigate(key) }} trigger={['click']}>
+              <Button type="text" className="vigia-user-menu">
+                <span className="vigia-sr-only">Menú de usuario</span>
+                <Avatar className="vigia-user-avatar" aria-hidden>
+                  {initials(user?.first_name, user?.last_name)}
+                </Avatar>
+                <Typography.Text className="vigia-user-name" ellipsis>
+                  {fullName}
+                </Typography.Text>
+                <DownOutlined aria-hidden />
+              </Button>
+            </Dropdown>
             <Button icon={<LogoutOutlined aria-hidden />} onClick={() => logout()}>
               {phone ? 'Salir' : 'Cerrar sesión'}
             </Button>

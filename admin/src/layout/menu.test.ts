@@ -30,6 +30,7 @@ describe('side menu derived from the registered resources (01 §2)', () => {
       ['/unknown_messages', 'Números desconocidos'],
       ['/reports', 'Reportes'],
       ['/audit', 'Auditoría'],
+      ['/notifications', 'Notificaciones'],
     ]);
     expect([...tree.links, ...tree.groups[0].links].every((l) => l.icon)).toBe(true);
   });

@@ -12,6 +12,7 @@ import {
   DashboardOutlined,
   InboxOutlined,
   MedicineBoxOutlined,
+  NotificationOutlined,
   RobotOutlined,
   SolutionOutlined,
   SwapOutlined,
@@ -65,6 +66,8 @@ const UnknownMessagesPage = lazy(() => import('../pages/unknown_messages/Unknown
 const ReportsPage = lazy(() => import('../pages/reports/ReportsPage'));
 const AuditPage = lazy(() => import('../pages/audit/AuditPage'));
 const EncounterPage = lazy(() => import('../pages/encounters/EncounterPage'));
+const NotificationsPage = lazy(() => import('../pages/notifications/NotificationsPage'));
+const MyNotificationsPage = lazy(() => import('../pages/my_notifications/MyNotificationsPage'));
 
 const CONFIGURATION = 'configuration';
 
@@ -149,9 +152,17 @@ export const refineResources: ResourceProps[] = [
   }),
   screen('reports', '/reports', <ReportsPage />, { label: 'Reportes', icon: <BarChartOutlined />, parent: CONFIGURATION }),
   screen('audit', '/audit', <AuditPage />, { label: 'Auditoría', icon: <AuditOutlined />, parent: CONFIGURATION }),
+  // Issue 20: the record of every message sent or tried, and the escalation delay.
+  screen('notifications', '/notifications', <NotificationsPage />, {
+    label: 'Notificaciones',
+    icon: <NotificationOutlined />,
+    parent: CONFIGURATION,
+  }),
 
   // Screens reached from others, not from the menu.
   { name: 'encounters', show: '/encounters/:id', meta: { hide: true, screens: [{ path: '/encounters/:id', element: <EncounterPage /> }] } },
+  // Issue 20: the user's own channels and priorities, from the toolbar's user menu.
+  screen('my_notifications', '/my_notifications', <MyNotificationsPage />, { label: 'Mis notificaciones', hide: true }),
 ];
 
 /** Every routed screen of the registry, once each (the shell turns them into `<Route>`s). */

@@ -29,6 +29,7 @@ export function AlertCard({ alert, showPatient, source }: { alert: Alert; showPa
           <Tag icon={ai ? <RobotOutlined /> : <HeartOutlined />}>
             {ai ? 'Asistente IA' : alert.clinical_element_name || alert.type_name}
           </Tag>
+          {alert.escalated_at && <Tag color="magenta">Escalada</Tag>}
         </Space>
         {showPatient && (
           <Typography.Text strong>

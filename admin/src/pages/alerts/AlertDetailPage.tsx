@@ -214,6 +214,7 @@ export default function AlertDetailPage() {
                 <span>{ai ? 'Alerta del asistente IA' : alert.type === 0 ? (alert.alarm?.name ?? alert.type_name) : alert.type_name}</span>
                 <Tag color={PRIORITY_TAG[alert.priority]}>Prioridad {alert.priority_name}</Tag>
                 <Tag color={alert.status === 1 ? 'red' : 'green'}>{alert.status_name}</Tag>
+                {alert.escalated_at && <Tag color="magenta">Escalada</Tag>}
               </Space>
             }
           >

@@ -28,9 +28,12 @@ export function ClosedAlertsTable({ rows, total, page, pageSize, loading, onPage
       key: 'status',
       title: 'Estado',
       render: (_: unknown, a: Alert) => (
-        <Tag color={a.close_type === 'false_alert' ? 'default' : 'success'}>
-          {a.close_type ? CLOSE_TYPE_NAMES[a.close_type] : a.status_name}
-        </Tag>
+        <>
+          <Tag color={a.close_type === 'false_alert' ? 'default' : 'success'}>
+            {a.close_type ? CLOSE_TYPE_NAMES[a.close_type] : a.status_name}
+          </Tag>
+          {a.escalated_at && <Tag color="magenta">Escalada</Tag>}
+        </>
       ),
     },
     { key: 'date', title: 'Fecha', render: (_: unknown, a: Alert) => formatWhen(a.created_at, a.time_zone_patient) },

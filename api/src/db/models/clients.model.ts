@@ -25,6 +25,8 @@ export class Client extends Model<InferAttributes<Client>, InferCreationAttribut
   declare webhook_failing_since: CreationOptional<Date | null>;
   declare webhook_disabled_at: CreationOptional<Date | null>;
   declare webhook_disabled_reason: CreationOptional<string | null>;
+  /** Minutes without an entry before a high-priority alert is escalated (issue 20, default 30). */
+  declare escalation_minutes: CreationOptional<number>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
 
@@ -53,6 +55,7 @@ export class Client extends Model<InferAttributes<Client>, InferCreationAttribut
         webhook_failing_since: DataTypes.DATE,
         webhook_disabled_at: DataTypes.DATE,
         webhook_disabled_reason: DataTypes.STRING(300),
+        escalation_minutes: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 30 },
         created_at: DataTypes.DATE,
         updated_at: DataTypes.DATE,
       },

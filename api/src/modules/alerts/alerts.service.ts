@@ -50,6 +50,7 @@ interface AlertRow {
   maximum_condition: number | null;
   close_type: string | null;
   closed_at: string | Date | null;
+  escalated_at: string | Date | null;
   created_at: string | Date;
   first_name: string;
   last_name: string;
@@ -63,7 +64,7 @@ interface AlertRow {
 }
 
 const SELECT_ALERT = `SELECT al.id, al.client_id, al.patient_id, al.alert_type, al.status, al.priority, al.clinical_element, al.description, al.alarm_id,
-    al.measurement_id, al.activity_id, al.value, al.alarm_name, al.minimum_condition, al.maximum_condition, al.close_type, al.closed_at, al.created_at,
+    al.measurement_id, al.activity_id, al.value, al.alarm_name, al.minimum_condition, al.maximum_condition, al.close_type, al.closed_at, al.escalated_at, al.created_at,
     p.first_name, p.last_name, p.nid, p.time_zone, m.value AS m_value, m."when" AS m_when, m.clinical_element AS m_element,
     u.first_name AS closer_first, u.last_name AS closer_last
   FROM alerts al
@@ -119,6 +120,7 @@ function toAlertDto(r: AlertRow, entries: AlertEntry[]): AlertDto {
     activity_id: r.activity_id == null ? null : Number(r.activity_id),
     entries,
     closed_by_name: r.closer_first ? `${r.closer_first} ${r.closer_last}` : (entries.at(-1)?.user_name ?? null),
+    escalated_at: r.escalated_at ? iso(r.escalated_at) : null,
   };
 }
 

@@ -195,6 +195,9 @@ const OVERRIDES: Record<string, Override> = {
   },
   'POST /devices/:id/secret': { action: 'rotate_secret' },
   'POST /webhooks/deliveries/:id/resend': { resource: 'webhook', action: 'resend', idParam: 'id' },
+  // Issue 20: a user's own channels and priorities ('Mis notificaciones').
+  'PUT /my_notifications': { resource: 'user', patient: { kind: 'none' }, summary: 'Cambió sus preferencias de notificación' },
+  'PATCH /my_notifications': { resource: 'user', patient: { kind: 'none' }, summary: 'Cambió sus preferencias de notificación' },
 };
 
 const DEFAULT_ACTION: Record<string, AuditAction> = { POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };

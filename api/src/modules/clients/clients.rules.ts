@@ -24,6 +24,7 @@ interface SettingsPatch {
   residents_url?: string | null;
   residents_user?: string | null;
   residents_password?: string | null;
+  escalation_minutes?: number;
 }
 
 export type SettingsResult = { ok: true; patch: SettingsPatch } | { ok: false; field: string; message: string };
@@ -109,5 +110,7 @@ export function planClientSettings(current: CurrentSettings, input: ClientSettin
     if (blank(user)) return fail('residents_user', MESSAGES.required);
     if (!patch.residents_password && !current.residents_password_set) return fail('residents_password', MESSAGES.required);
   }
+  // Issue 20: the escalation delay of high-priority alerts (the contract bounds it, 5 to 1440).
+  if (input.escalation_minutes !== undefined) patch.escalation_minutes = input.escalation_minutes;
   return { ok: true, patch };
 }

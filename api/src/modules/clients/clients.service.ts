@@ -49,6 +49,7 @@ function toClientDto(c: Client): ClientDto {
     residents_url: c.residents_url,
     residents_user: c.residents_user,
     residents_password_set: Boolean(c.residents_password),
+    escalation_minutes: Number(c.escalation_minutes ?? 30),
   };
 }
 

@@ -1,0 +1,442 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import { execute, insertReturningId, select, writeTransaction } from '../../db/sql.js';
+import type { JobRow, JobRunner } from '../../jobs/queue.js';
+import type { AlertHook } from '../alerts/hooks.js';
+import { ChannelError, type MessagingChannel } from '../../adapters/messaging.js';
+import { EmailError, type EmailSender } from '../../adapters/email.js';
+import { ALERT_STATUS } from '@vigia/contract/rules/alarms';
+import {
+  SEND_MAX_ATTEMPTS,
+  caregiverMessage,
+  caregiverTold,
+  digestMessage,
+  digestSlot,
+  escalationDueAt,
+  escalationEntryText,
+  failureText,
+  phoneAddress,
+  rankAlerts,
+  staffChannels,
+  staffMessage,
+  type AlertFacts,
+  type Channel,
+  type Reason,
+  type StaffPreferences,
+} from './notifications.rules.js';
+
+/** Job kinds: plan who hears of a new alert; gather one person's waiting items into a message; send it; escalate. */
+const PLAN_JOB = 'notifications.alert';
+const DISPATCH_JOB = 'notifications.dispatch';
+const SEND_JOB = 'notifications.send';
+const ESCALATE_JOB = 'notifications.escalate';
+/** Every job kind this module registers (a runner may be limited to them). */
+export const NOTIFICATION_JOB_KINDS = [PLAN_JOB, DISPATCH_JOB, SEND_JOB, ESCALATE_JOB];
+
+export interface NotificationDeps {
+  sequelize: Sequelize;
+  jobs: JobRunner;
+  now: () => Date;
+  log: (msg: string, err?: unknown) => void;
+  channel: MessagingChannel;
+  email: EmailSender;
+  /** PUBLIC_URL: the links in messages are absolute with it, paths without. */
+  baseUrl: string | null;
+}
+
+/** Author of the automatic escalation entry (as the automatic close's entries). */
+const SYSTEM_AUTHOR = 'Vigía';
+
+/**
+ * A new alert queues one job, in the alert's own transaction: the reading's request does nothing
+ * else (issue 20), and the job exists only if the alert does.
+ */
+export const queueAlertNotifications: AlertHook = async (ctx, alert) => {
+  await ctx.jobs.enqueue(
+    { kind: PLAN_JOB, payload: { alert_id: alert.id }, key: `${PLAN_JOB}:${alert.id}`, clientId: alert.client_id, maxAttempts: 8 },
+    ctx.transaction,
+  );
+};
+
+interface AlertRow {
+  id: number;
+  client_id: number;
+  patient_id: number;
+  alert_type: number;
+  status: number;
+  priority: number;
+  clinical_element: number | null;
+  value: number | null;
+  m_value: number | null;
+  alarm_name: string | null;
+  minimum_condition: number | null;
+  maximum_condition: number | null;
+  description: string | null;
+  created_at: string | Date;
+  first_name: string;
+  last_name: string;
+  time_zone: string;
+}
+
+const ALERT_COLUMNS = `al.id, al.client_id, al.patient_id, al.alert_type, al.status, al.priority, al.clinical_element, al.value, m.value AS m_value,
+    al.alarm_name, al.minimum_condition, al.maximum_condition, al.description, al.created_at, p.first_name, p.last_name, p.time_zone`;
+const ALERT_JOINS = 'JOIN patients p ON p.id = al.patient_id LEFT JOIN measurements m ON m.id = al.measurement_id';
+const ALERT_FACTS = `SELECT ${ALERT_COLUMNS} FROM alerts al ${ALERT_JOINS}`;
+
+function toFacts(r: AlertRow): AlertFacts {
+  const value = r.value ?? r.m_value;
+  return {
+    id: Number(r.id),
+    patient_id: Number(r.patient_id),
+    patient_name: `${r.first_name} ${r.last_name}`.trim(),
+    alert_type: Number(r.alert_type),
+    priority: Number(r.priority),
+    clinical_element: r.clinical_element == null ? null : Number(r.clinical_element),
+    value: value == null ? null : Number(value),
+    alarm_name: r.alarm_name,
+    minimum_condition: r.minimum_condition == null ? null : Number(r.minimum_condition),
+    maximum_condition: r.maximum_condition == null ? null : Number(r.maximum_condition),
+    description: r.description,
+    created_at: new Date(r.created_at),
+    time_zone: r.time_zone,
+  };
+}
+
+interface Item {
+  recipient_key: string;
+  channel: Channel;
+}
+
+/** The staff (and, for reason 'alert', the caregivers) to tell of `alert`, one item per person and channel. */
+async function recipientsOf(sequelize: Sequelize, alert: AlertRow, reason: Reason, transaction?: Transaction): Promise<Item[]> {
+  const users = await select<StaffPreferences & { id: number }>(
+    sequelize,
+    `SELECT id, status, email, prefix, cellphone, media_email, media_whatsapp, priority_high, priority_medium, priority_low
+     FROM users WHERE client_id = :clientId ORDER BY id`,
+    { clientId: alert.client_id },
+    transaction,
+  );
+  const items: Item[] = users.flatMap((u) =>
+    staffChannels(u, Number(alert.priority)).map((channel) => ({ recipient_key: `u${u.id}`, channel })),
+  );
+  if (reason !== 'alert') return items;
+  const caregivers = await select<{ id: number; notification: boolean | number; prefix: string | null; cellphone: string | null }>(
+    sequelize,
+    `SELECT c.id, c.notification, c.prefix, c.cellphone FROM caregivers c JOIN patient_caregivers pc ON pc.caregiver_id = c.id
+     WHERE pc.patient_id = :patientId AND c.client_id = :clientId ORDER BY c.id`,
+    { patientId: alert.patient_id, clientId: alert.client_id },
+    transaction,
+  );
+  for (const c of caregivers) if (caregiverTold(c, Number(alert.priority))) items.push({ recipient_key: `c${c.id}`, channel: 'whatsapp' });
+  return items;
+}
+
+/**
+ * Stores what each person must be told of `alert` (once: the unique index drops a second item for
+ * the same alert, reason, channel and person) and queues the gathering of each person's items: at
+ * once, and again at the end of the digest window for what arrives meanwhile (P171).
+ */
+async function queueItems(deps: NotificationDeps, alert: AlertRow, reason: Reason, now: Date, transaction?: Transaction) {
+  const items = await recipientsOf(deps.sequelize, alert, reason, transaction);
+  if (!items.length) return;
+  // One statement for all the alert's items, and two gathering jobs per client and minute (most
+  // of them already queued by an earlier alert): on SQLite every write takes the one writer's
+  // turn, which ingestion shares.
+  const values: Record<string, unknown> = { clientId: alert.client_id, alertId: alert.id, reason, priority: alert.priority, now };
+  const rows = items.map((item, i) => {
+    values[`c${i}`] = item.channel;
+    values[`r${i}`] = item.recipient_key;
+    return `(:clientId, :alertId, :reason, :c${i}, :r${i}, :priority, :now)`;
+  });
+  const inserted = await execute(
+    deps.sequelize,
+    `INSERT INTO notification_items (client_id, alert_id, reason, channel, recipient_key, priority, created_at)
+     VALUES ${rows.join(', ')} ON CONFLICT (alert_id, reason, channel, recipient_key) DO NOTHING`,
+    values,
+    transaction,
+  );
+  if (!inserted) return;
+  const { slot, endsAt } = digestSlot(now);
+  for (const [suffix, runAt] of [
+    ['', now],
+    [':end', endsAt],
+  ] as const)
+    await deps.jobs.enqueue(
+      {
+        kind: DISPATCH_JOB,
+        payload: { client_id: Number(alert.client_id) },
+        key: `${DISPATCH_JOB}:${alert.client_id}:${slot}${suffix}`,
+        clientId: alert.client_id,
+        runAt,
+        maxAttempts: 8,
+      },
+      transaction,
+    );
+}
+
+async function planAlert(deps: NotificationDeps, job: JobRow, now: Date) {
+  const alertId = Number((job.payload as { alert_id: number }).alert_id);
+  const [alert] = await select<AlertRow>(deps.sequelize, `${ALERT_FACTS} WHERE al.id = :alertId`, { alertId });
+  // Closed before anyone was told (or gone): nothing to say.
+  if (!alert || Number(alert.status) !== ALERT_STATUS.open) return;
+  await writeTransaction(deps.sequelize, async (transaction) => {
+    await queueItems(deps, alert, 'alert', now, transaction);
+    if (Number(alert.priority) !== 1) return;
+    const [client] = await select<{ escalation_minutes: number }>(
+      deps.sequelize,
+      'SELECT escalation_minutes FROM clients WHERE id = :clientId',
+      { clientId: alert.client_id },
+      transaction,
+    );
+    await deps.jobs.enqueue(
+      {
+        kind: ESCALATE_JOB,
+        payload: { alert_id: alertId },
+        key: `${ESCALATE_JOB}:${alertId}`,
+        clientId: alert.client_id,
+        runAt: escalationDueAt(new Date(alert.created_at), Number(client?.escalation_minutes ?? 30)),
+        maxAttempts: 8,
+      },
+      transaction,
+    );
+  });
+}
+
+interface Recipient {
+  address: string;
+  name: string;
+  active: boolean;
+}
+
+async function recipientOf(sequelize: Sequelize, clientId: number, key: string, channel: Channel): Promise<Recipient | null> {
+  const id = Number(key.slice(1));
+  if (key.startsWith('u')) {
+    const [u] = await select<{
+      email: string;
+      prefix: string | null;
+      cellphone: string | null;
+      first_name: string;
+      last_name: string;
+      status: number;
+    }>(sequelize, 'SELECT email, prefix, cellphone, first_name, last_name, status FROM users WHERE id = :id AND client_id = :clientId', {
+      id,
+      clientId,
+    });
+    if (!u) return null;
+    const address = channel === 'email' ? u.email : phoneAddress(u.prefix, u.cellphone);
+    return address ? { address, name: `${u.first_name} ${u.last_name}`.trim(), active: Number(u.status) === 0 } : null;
+  }
+  const [c] = await select<{
+    prefix: string | null;
+    cellphone: string | null;
+    first_name: string;
+    last_name: string;
+    notification: boolean | number;
+  }>(sequelize, 'SELECT prefix, cellphone, first_name, last_name, notification FROM caregivers WHERE id = :id AND client_id = :clientId', {
+    id,
+    clientId,
+  });
+  const address = c ? phoneAddress(c.prefix, c.cellphone) : null;
+  return c && address ? { address, name: `${c.first_name} ${c.last_name}`.trim(), active: Boolean(c.notification) } : null;
+}
+
+/** Marker of items that will never be sent (the person was disabled or lost the address meanwhile). */
+const NOT_SENT = 0;
+
+type Waiting = AlertRow & { item_id: number; recipient_key: string; channel: Channel; reason: Reason };
+
+/**
+ * Gathers a client's waiting items, person by person, channel by channel and reason by reason,
+ * into one message each (a digest when there are several alerts), and queues their sending.
+ */
+async function dispatch(deps: NotificationDeps, job: JobRow, now: Date) {
+  const clientId = Number((job.payload as { client_id: number }).client_id);
+  const waiting = await select<Waiting>(
+    deps.sequelize,
+    `SELECT i.id AS item_id, i.recipient_key, i.channel, i.reason, ${ALERT_COLUMNS}
+     FROM notification_items i JOIN alerts al ON al.id = i.alert_id ${ALERT_JOINS}
+     WHERE i.client_id = :clientId AND i.notification_id IS NULL ORDER BY i.id`,
+    { clientId },
+  );
+  const groups = new Map<string, Waiting[]>();
+  for (const w of waiting) {
+    const key = `${w.recipient_key}|${w.channel}|${w.reason}`;
+    groups.set(key, [...(groups.get(key) ?? []), w]);
+  }
+  for (const group of groups.values()) await deliverGroup(deps, clientId, group, now);
+}
+
+/**
+ * One person's waiting items for one channel and reason become one message. Claiming the items is
+ * a conditional UPDATE, so two processes gathering at once send one message.
+ */
+async function deliverGroup(deps: NotificationDeps, clientId: number, waiting: Waiting[], now: Date) {
+  const { recipient_key: recipientKey, channel, reason } = waiting[0];
+  const itemIds = waiting.map((w) => Number(w.item_id));
+  const recipient = await recipientOf(deps.sequelize, clientId, recipientKey, channel);
+  if (!recipient || !recipient.active) {
+    await execute(deps.sequelize, 'UPDATE notification_items SET notification_id = :none WHERE id IN (:ids) AND notification_id IS NULL', {
+      none: NOT_SENT,
+      ids: itemIds,
+    });
+    return;
+  }
+  const facts = waiting.map(toFacts);
+  const caregiver = recipientKey.startsWith('c');
+  const [client] = await select<{ name: string; escalation_minutes: number }>(
+    deps.sequelize,
+    'SELECT name, escalation_minutes FROM clients WHERE id = :id',
+    { id: clientId },
+  );
+  const opts = { baseUrl: deps.baseUrl, minutes: Number(client?.escalation_minutes ?? 30) };
+  const message = caregiver
+    ? { subject: 'Alerta de prioridad alta', text: caregiverMessage(facts, client?.name ?? '') }
+    : facts.length === 1
+      ? staffMessage(facts[0], reason, opts)
+      : digestMessage(facts, reason, opts);
+  const [worst] = rankAlerts(facts);
+  await writeTransaction(deps.sequelize, async (transaction) => {
+    const id = await insertReturningId(
+      deps.sequelize,
+      `INSERT INTO notifications (client_id, channel, audience, reason, user_id, caregiver_id, recipient, recipient_name, alert_id, patient_id, alert_count,
+                                  subject, body, state, attempts, created_at, updated_at)
+       VALUES (:clientId, :channel, :audience, :reason, :userId, :caregiverId, :recipient, :name, :alertId, :patientId, :count,
+               :subject, :body, 'queued', 0, :now, :now) RETURNING id`,
+      {
+        clientId,
+        channel,
+        audience: caregiver ? 'caregiver' : 'staff',
+        reason,
+        userId: caregiver ? null : Number(recipientKey.slice(1)),
+        caregiverId: caregiver ? Number(recipientKey.slice(1)) : null,
+        recipient: recipient.address,
+        name: recipient.name,
+        alertId: worst.id,
+        patientId: worst.patient_id,
+        count: facts.length,
+        subject: message.subject.slice(0, 200),
+        body: message.text,
+        now,
+      },
+      transaction,
+    );
+    const claimed = await execute(
+      deps.sequelize,
+      'UPDATE notification_items SET notification_id = :id WHERE id IN (:ids) AND notification_id IS NULL',
+      { id, ids: itemIds },
+      transaction,
+    );
+    // Another process gathered some of them first: undo this message; the retry gathers what is left.
+    if (claimed !== itemIds.length) throw new Error('notificaciones: elementos ya reunidos por otro proceso');
+    await deps.jobs.enqueue(
+      { kind: SEND_JOB, payload: { notification_id: id }, key: `${SEND_JOB}:${id}`, clientId, maxAttempts: SEND_MAX_ATTEMPTS, runAt: now },
+      transaction,
+    );
+  });
+}
+
+interface NotificationRow {
+  id: number;
+  channel: Channel;
+  recipient: string;
+  subject: string;
+  body: string;
+  state: string;
+}
+
+async function markFailed(deps: NotificationDeps, id: number, error: string) {
+  await execute(
+    deps.sequelize,
+    "UPDATE notifications SET state = 'failed', error = :error, attempts = attempts + 1, updated_at = :now WHERE id = :id AND state = 'queued'",
+    { id, error: error.slice(0, 300), now: deps.now() },
+  );
+}
+
+/**
+ * Sends one message. A failure the provider may overcome is retried with the queue's back-off and
+ * noted on the record; a refusal, or the last try, ends it 'fallido' with the reason. An accepted
+ * send is never repeated (P148): the row is marked sent and the job ends.
+ */
+async function send(deps: NotificationDeps, job: JobRow, now: Date) {
+  const id = Number((job.payload as { notification_id: number }).notification_id);
+  const [n] = await select<NotificationRow>(
+    deps.sequelize,
+    'SELECT id, channel, recipient, subject, body, state FROM notifications WHERE id = :id',
+    { id },
+  );
+  if (!n || n.state !== 'queued') return;
+  let providerId: string | null;
+  try {
+    providerId =
+      n.channel === 'email'
+        ? (await deps.email.send({ to: n.recipient, subject: n.subject, text: n.body })).providerId
+        : (await deps.channel.send({ to: n.recipient, kind: 'text', body: n.body })).providerId;
+  } catch (err) {
+    const known = err instanceof ChannelError || err instanceof EmailError ? err : null;
+    if (!known) deps.log(`notificaciones: error al enviar ${id}`, err);
+    const code = err instanceof ChannelError ? err.httpStatus : err instanceof EmailError ? err.smtpCode : null;
+    const kind = !known ? 'internal' : known.retryable ? 'unavailable' : 'refused';
+    const last = (known != null && !known.retryable) || job.attempts >= job.max_attempts;
+    if (last) {
+      await markFailed(deps, id, failureText(kind, code, true));
+      if (known && !known.retryable) return;
+    } else {
+      await execute(deps.sequelize, 'UPDATE notifications SET error = :error, attempts = attempts + 1, updated_at = :now WHERE id = :id', {
+        error: failureText(kind, code, false),
+        now,
+        id,
+      });
+    }
+    throw err;
+  }
+  await execute(
+    deps.sequelize,
+    "UPDATE notifications SET state = 'sent', provider_id = :providerId, error = NULL, attempts = attempts + 1, sent_at = :now, updated_at = :now WHERE id = :id AND state = 'queued'",
+    { providerId, now, id },
+  );
+}
+
+/**
+ * Escalates a high-priority alert still open with no entry (issue 20): the 'Escalada' mark and the
+ * automatic entry, then the users with high priority are told again. The conditional UPDATE is the
+ * one gate: an entry, a close or another process that escalated first leaves it unchanged.
+ */
+async function escalate(deps: NotificationDeps, job: JobRow, now: Date) {
+  const alertId = Number((job.payload as { alert_id: number }).alert_id);
+  await writeTransaction(deps.sequelize, async (transaction) => {
+    const changed = await execute(
+      deps.sequelize,
+      `UPDATE alerts SET escalated_at = :now, updated_at = :now
+       WHERE id = :alertId AND status = ${ALERT_STATUS.open} AND priority = 1 AND escalated_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM alert_entries e WHERE e.alert_id = alerts.id)`,
+      { alertId, now },
+      transaction,
+    );
+    if (changed !== 1) return;
+    const [alert] = await select<AlertRow>(deps.sequelize, `${ALERT_FACTS} WHERE al.id = :alertId`, { alertId }, transaction);
+    const [client] = await select<{ escalation_minutes: number }>(
+      deps.sequelize,
+      'SELECT escalation_minutes FROM clients WHERE id = :id',
+      { id: alert.client_id },
+      transaction,
+    );
+    await execute(
+      deps.sequelize,
+      'INSERT INTO alert_entries (alert_id, user_id, user_name, description, created_at) VALUES (:alertId, NULL, :author, :text, :now)',
+      { alertId, author: SYSTEM_AUTHOR, text: escalationEntryText(Number(client?.escalation_minutes ?? 30)), now },
+      transaction,
+    );
+    await queueItems(deps, alert, 'escalation', now, transaction);
+  });
+}
+
+export function registerNotificationJobs(deps: NotificationDeps) {
+  deps.jobs.register(PLAN_JOB, (job, ctx) => planAlert(deps, job, ctx.now));
+  deps.jobs.register(DISPATCH_JOB, (job, ctx) => dispatch(deps, job, ctx.now));
+  deps.jobs.register(ESCALATE_JOB, (job, ctx) => escalate(deps, job, ctx.now));
+  deps.jobs.register(SEND_JOB, {
+    handler: (job, ctx) => send(deps, job, ctx.now),
+    // The handler marks the last failure itself; this covers a job that failed before reaching the provider.
+    onFailed: async (job) =>
+      markFailed(deps, Number((job.payload as { notification_id: number }).notification_id), failureText('internal', null, true)),
+  });
+}

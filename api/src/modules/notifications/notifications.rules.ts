@@ -1,0 +1,212 @@
+import { PRIORITY_NAMES, elementName, elementUnit } from '@vigia/contract/rules/alarms';
+import { formatWhen } from '@vigia/contract/rules/dates';
+import { countOf } from '@vigia/contract/rules/plural';
+
+/**
+ * Who is told of an alert, and what the message says (issue 20), as pure functions: the service
+ * reads the rows and sends; everything a test can state as a number or a text is here.
+ */
+
+export type Channel = 'email' | 'whatsapp';
+export type Reason = 'alert' | 'escalation';
+
+/** Issue 20: a high-priority alert with no entry is escalated after the client's delay, 30 minutes unless set. */
+export const ESCALATION_DEFAULT_MINUTES = 30;
+/** Alerts for one person and channel within this window are gathered into one digest (P171). */
+export const DIGEST_WINDOW_MS = 60_000;
+/** Tries of one message before it is 'fallido': 30 s, 1, 2, 4, 8 min back-off (jobs.rules.ts). */
+export const SEND_MAX_ATTEMPTS = 6;
+/** A digest lists this many alerts, worst first, and counts the rest. */
+export const DIGEST_LISTED = 10;
+
+/** The user columns that decide who is told (03 §3). */
+export interface StaffPreferences {
+  status: number;
+  email: string | null;
+  prefix: string | null;
+  cellphone: string | null;
+  media_email: boolean | number;
+  media_whatsapp: boolean | number;
+  priority_high: boolean | number;
+  priority_medium: boolean | number;
+  priority_low: boolean | number;
+}
+
+const PRIORITY_FLAG: Record<number, 'priority_high' | 'priority_medium' | 'priority_low'> = {
+  1: 'priority_high',
+  2: 'priority_medium',
+  3: 'priority_low',
+};
+
+/** The user's phone as the messaging channel addresses it (prefix and number, digits only), or null. */
+export function phoneAddress(prefix: string | null | undefined, cellphone: string | null | undefined): string | null {
+  const number = (cellphone ?? '').replace(/\D/g, '');
+  if (number.length < 7) return null;
+  return `${(prefix ?? '').replace(/\D/g, '')}${number}`;
+}
+
+/**
+ * The channels on which a user hears of an alert of `priority`: none when the user is inactive
+ * (status 1) or did not choose that priority; e-mail with media_email, WhatsApp with media_whatsapp
+ * and a phone.
+ */
+export function staffChannels(user: StaffPreferences, priority: number): Channel[] {
+  if (Number(user.status) !== 0) return [];
+  const flag = PRIORITY_FLAG[priority];
+  if (!flag || !user[flag]) return [];
+  const out: Channel[] = [];
+  if (user.media_email && user.email) out.push('email');
+  if (user.media_whatsapp && phoneAddress(user.prefix, user.cellphone)) out.push('whatsapp');
+  return out;
+}
+
+/** A caregiver hears only of high-priority alerts (1 Alta), with `notification` on and a phone. */
+export function caregiverTold(
+  caregiver: { notification: boolean | number; prefix: string | null; cellphone: string | null },
+  priority: number,
+) {
+  return priority === 1 && Boolean(caregiver.notification) && phoneAddress(caregiver.prefix, caregiver.cellphone) != null;
+}
+
+/** The automatic entry of an escalated alert, with the client's delay. */
+export function escalationEntryText(minutes: number): string {
+  return `Alerta escalada: sin gestión en ${minutes} minutos.`;
+}
+
+export function escalationDueAt(createdAt: Date, minutes: number): Date {
+  return new Date(createdAt.getTime() + minutes * 60_000);
+}
+
+/** The digest window an instant falls in, and when that window ends. */
+export function digestSlot(at: Date): { slot: number; endsAt: Date } {
+  const slot = Math.floor(at.getTime() / DIGEST_WINDOW_MS);
+  return { slot, endsAt: new Date((slot + 1) * DIGEST_WINDOW_MS) };
+}
+
+/** 'm***@e***.co' / '*******4567': enough for staff to recognise, not to copy. */
+export function maskRecipient(channel: 'email' | 'whatsapp' | 'sms', value: string): string {
+  if (channel === 'email') {
+    const [local, domain = ''] = value.split('@');
+    const dot = domain.lastIndexOf('.');
+    const host = dot > 0 ? domain.slice(0, dot) : domain;
+    const tld = dot > 0 ? domain.slice(dot) : '';
+    return `${local.slice(0, 1)}***@${host.slice(0, 1)}***${tld}`;
+  }
+  const digits = value.replace(/\D/g, '');
+  return `${'*'.repeat(Math.max(0, digits.length - 4))}${digits.slice(-4)}`;
+}
+
+/** An SMS text with its digits hidden (one-time codes). */
+export const maskDigits = (text: string) => text.replace(/\d/g, '•');
+
+/** What a message says about one alert. */
+export interface AlertFacts {
+  id: number;
+  patient_id: number;
+  patient_name: string;
+  alert_type: number;
+  priority: number;
+  clinical_element: number | null;
+  value: number | null;
+  alarm_name: string | null;
+  minimum_condition: number | null;
+  maximum_condition: number | null;
+  description: string | null;
+  created_at: Date;
+  /** The patient's zone: times are told as the patient lives them (D5). */
+  time_zone: string;
+}
+
+const num = (v: number) => String(Number(v)).replace('.', ',');
+
+/** The finding in one line: value and rule for a reading, else the compliance or AI text. */
+export function findingOf(a: AlertFacts): string {
+  if (a.alert_type === 0 && a.value != null) {
+    const unit = elementUnit(a.clinical_element);
+    const value = `${elementName(a.clinical_element)}: ${num(a.value)}${unit ? ` ${unit}` : ''}`;
+    const range =
+      a.minimum_condition != null && a.maximum_condition != null
+        ? `, fuera del rango ${num(a.minimum_condition)} - ${num(a.maximum_condition)}`
+        : '';
+    return `${value}${range}${a.alarm_name ? ` (regla '${a.alarm_name}')` : ''}`;
+  }
+  if (a.description) return a.description;
+  return a.alert_type === 3 ? 'Alerta del asistente IA' : a.alert_type === 2 ? 'Cumplimiento de medicación' : 'Cumplimiento de mediciones';
+}
+
+const priorityName = (p: number) => PRIORITY_NAMES[p] ?? '';
+
+/** Worst first: priority 1 before 2 before 3, then the newest. */
+export function rankAlerts<T extends Pick<AlertFacts, 'id' | 'priority' | 'created_at'>>(alerts: T[]): T[] {
+  return [...alerts].sort((a, b) => a.priority - b.priority || b.created_at.getTime() - a.created_at.getTime() || b.id - a.id);
+}
+
+export interface ComposedMessage {
+  subject: string;
+  text: string;
+}
+
+/** The link to an alert's detail (02 §2.8), absolute when the product knows its public address. */
+export function alertLink(baseUrl: string | null, a: Pick<AlertFacts, 'id' | 'patient_id'>): string {
+  return `${(baseUrl ?? '').replace(/\/+$/, '')}/patients/${a.patient_id}/alerts/${a.id}`;
+}
+
+/** One alert for a member of staff (e-mail and WhatsApp say the same). */
+export function staffMessage(a: AlertFacts, reason: Reason, opts: { baseUrl: string | null; minutes?: number }): ComposedMessage {
+  const escalated = reason === 'escalation';
+  const head = `Alerta de prioridad ${priorityName(a.priority)}: ${a.patient_name}`;
+  const lines = [
+    ...(escalated ? [`Escalada. ${escalationEntryText(opts.minutes ?? ESCALATION_DEFAULT_MINUTES)}`] : []),
+    `Paciente: ${a.patient_name}`,
+    findingOf(a),
+    `Fecha: ${formatWhen(a.created_at, a.time_zone)} (hora del paciente)`,
+    `Ver la alerta: ${alertLink(opts.baseUrl, a)}`,
+  ];
+  return { subject: escalated ? `Escalada: ${head}` : head, text: lines.join('\n') };
+}
+
+/** Several alerts for one person and channel: the count, then the worst ones first. */
+export function digestMessage(alerts: AlertFacts[], reason: Reason, opts: { baseUrl: string | null; minutes?: number }): ComposedMessage {
+  const ranked = rankAlerts(alerts);
+  const count = countOf(ranked.length, 'alerta nueva', 'alertas nuevas');
+  const escalated = reason === 'escalation';
+  const subject = escalated ? `Escalada: ${countOf(ranked.length, 'alerta', 'alertas')} sin gestión` : `Vigía: ${count}`;
+  const listed = ranked
+    .slice(0, DIGEST_LISTED)
+    .map(
+      (a) =>
+        `- [${priorityName(a.priority)}] ${a.patient_name}: ${findingOf(a)} · ${formatWhen(a.created_at, a.time_zone)} (hora del paciente) · ${alertLink(opts.baseUrl, a)}`,
+    );
+  const more = ranked.length > DIGEST_LISTED ? [`... y ${countOf(ranked.length - DIGEST_LISTED, 'alerta más', 'alertas más')}.`] : [];
+  const intro = escalated
+    ? `Escalada. ${countOf(ranked.length, 'alerta', 'alertas')} de prioridad Alta sin gestión en ${opts.minutes ?? ESCALATION_DEFAULT_MINUTES} minutos:`
+    : `${count}, las más graves primero:`;
+  return { subject, text: [intro, ...listed, ...more].join('\n') };
+}
+
+/**
+ * A caregiver's short message (issue 20): who, that the care team was alerted and how to reach it;
+ * no clinical detail beyond the value. Answers sent to this number reach the staff's inbox of
+ * unknown numbers ('Números desconocidos').
+ */
+export function caregiverMessage(alerts: AlertFacts[], clientName: string): string {
+  const ranked = rankAlerts(alerts);
+  const a = ranked[0];
+  const unit = elementUnit(a.clinical_element);
+  const value =
+    a.alert_type === 0 && a.value != null ? ` (${elementName(a.clinical_element)}: ${num(a.value)}${unit ? ` ${unit}` : ''})` : '';
+  const what =
+    ranked.length > 1 ? countOf(ranked.length, 'alerta de prioridad alta', 'alertas de prioridad alta') : 'una alerta de prioridad alta';
+  return `Vigía: ${a.patient_name} tiene ${what}${value}. El equipo de atención de ${clientName} ya fue avisado. Para comunicarse con el equipo, responda a este mensaje.`;
+}
+
+/** Why a send failed, in Spanish, for the record ('fallido' with the reason, or the retry note). */
+export function failureText(kind: 'refused' | 'unavailable' | 'internal', detail: number | null, final: boolean): string {
+  const base =
+    kind === 'refused'
+      ? `El proveedor rechazó el mensaje${detail ? ` (${detail})` : ''}`
+      : kind === 'unavailable'
+        ? `El proveedor no está disponible${detail ? ` (${detail})` : ''}`
+        : 'Error interno al enviar';
+  return final ? `${base}.` : `${base}; se reintentará.`;
+}

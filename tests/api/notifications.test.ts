@@ -1,0 +1,432 @@
+import { describe, it, expect, beforeAll, beforeEach, afterAll } from 'vitest';
+import { execute, select } from '../../api/src/db/sql';
+import { raiseAlert } from '../../api/src/modules/alerts/alerts.raise';
+import { queueOutboundMessage } from '../../api/src/modules/messages/messages.outbox';
+import { createJobRunner } from '../../api/src/jobs/queue';
+import { createMessagingChannel } from '../../api/src/adapters/messaging';
+import { createEmailSender } from '../../api/src/adapters/email';
+import { NOTIFICATION_JOB_KINDS, registerNotificationJobs } from '../../api/src/modules/notifications/notifications.jobs';
+import { startTestProduct, createOrg, bearer, patientBody, PASSWORD, type TestProduct, type Org } from '../support/product';
+import { startFakeProvider, type FakeProvider } from '../support/messaging-peers';
+import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
+
+/**
+ * Issue 20 end to end: a reading breaks a high-priority rule, and the care team hears of it by
+ * e-mail (a real SMTP server on loopback, parsed with mailparser) and WhatsApp (the loopback
+ * messaging peer), once each; caregivers, escalation, digests, retries and the record follow.
+ * The clock is injected: jobs run when the test says, at the time it says.
+ */
+
+const PUBLIC_URL = 'https://vigia.example.co';
+let clock = new Date('2026-03-02T15:00:00Z');
+const later = (ms: number) => (clock = new Date(clock.getTime() + ms));
+const MINUTE = 60_000;
+let provider: FakeProvider;
+let smtp: SmtpPeer;
+let t: TestProduct;
+let org: Org;
+let other: Org;
+let ruleId: number;
+
+const NURSE_PHONE = '573001110001';
+const CAREGIVER_PHONE = '573157654321';
+const QUIET_CAREGIVER_PHONE = '573157654322';
+
+const mailsTo = (email: string) => smtp.received.filter((m) => m.to.includes(email));
+const whatsappTo = (phone: string) => provider.sent.filter((s) => s.body.to === phone).map((s) => s.body.text?.body ?? '');
+const drain = () => t.jobs.drain({ now: clock });
+
+beforeAll(async () => {
+  provider = await startFakeProvider();
+  smtp = await startSmtpPeer();
+  Object.assign(process.env, {
+    MESSAGING_URL: provider.url,
+    MESSAGING_TOKEN: 'proveedor-token',
+    MESSAGING_WEBHOOK_SECRET: 'secreto',
+    SMTP_URL: smtp.url,
+    SMTP_FROM: 'Vigía <alertas@vigia.example.co>',
+    PUBLIC_URL,
+  });
+  delete process.env.AI_BASE_URL;
+  t = await startTestProduct({ now: () => clock });
+  org = await createOrg(t, 'Clinica Avisos');
+  other = await createOrg(t, 'Clinica Ajena');
+  // The nurse switches WhatsApp on herself; the doctor switches high priority off; consulta is disabled.
+  await execute(t.sequelize, 'UPDATE users SET cellphone = :phone WHERE id = :id', { phone: '3001110001', id: org.users.enfermeria.id });
+  expect(
+    (await t.http.put('/api/v1/my_notifications').set(bearer(org.tokens.enfermeria)).send({ media_whatsapp: true })).body,
+  ).toMatchObject({ media_email: true, media_whatsapp: true, priority_high: true });
+  expect((await t.http.patch('/api/v1/my_notifications').set(bearer(org.tokens.medico)).send({ priority_high: false })).status).toBe(200);
+  await execute(t.sequelize, 'UPDATE users SET status = 1 WHERE id = :id', { id: org.users.consulta.id });
+  ruleId = (
+    await t.http
+      .post('/api/v1/alarms')
+      .set(bearer(org.tokens.admin))
+      .send({ name: 'Hipertensión', clinical_element: 3, priority: 1, minimum_condition: 90, maximum_condition: 140 })
+  ).body.id;
+});
+// The injected clock runs hours ahead: sessions are renewed before each test so they do not expire.
+beforeEach(async () => {
+  for (const o of [org, other])
+    for (const [role, user] of Object.entries(o.users))
+      o.tokens[role as keyof Org['tokens']] = (
+        await t.http.post('/api/v1/sessions').send({ email: user.email, password: PASSWORD })
+      ).body.token;
+});
+afterAll(async () => {
+  await t.stop();
+  await provider.close();
+  await smtp.close();
+  for (const k of ['MESSAGING_URL', 'MESSAGING_TOKEN', 'MESSAGING_WEBHOOK_SECRET', 'SMTP_URL', 'SMTP_FROM', 'PUBLIC_URL'])
+    delete process.env[k];
+});
+
+async function monitoredPatient(caregivers = false) {
+  const p = (await t.http.post('/api/v1/patients').set(bearer(org.tokens.admin)).send(patientBody())).body;
+  await t.http
+    .put(`/api/v1/patients/${p.id}`)
+    .set(bearer(org.tokens.admin))
+    .send({ alarm_ids: [ruleId] });
+  if (caregivers) {
+    const caregiver = (nid: string, cellphone: string, notification: boolean) => ({
+      id_type: 1,
+      nid,
+      first_name: 'luz dary',
+      last_name: 'gómez ruiz',
+      country_id: 26,
+      email: 'luz@example.co',
+      prefix: '+57',
+      cellphone,
+      notification,
+      relationship: 'hija',
+    });
+    for (const body of [caregiver('52123456', '3157654321', true), caregiver('52123457', '3157654322', false)])
+      expect((await t.http.post(`/api/v1/patients/${p.id}/caregivers`).set(bearer(org.tokens.admin)).send(body)).status).toBe(201);
+  }
+  return p as { id: number; first_name: string; last_name: string };
+}
+
+async function highReading(patientId: number) {
+  const res = await t.http
+    .post(`/api/v1/patients/${patientId}/measurements`)
+    .set(bearer(org.tokens.enfermeria))
+    .send({ systolic: 190, diastolic: 80, when: clock.toISOString() });
+  expect(res.status).toBe(201);
+  const [alert] = await select<{ id: number }>(t.sequelize, 'SELECT id FROM alerts WHERE patient_id = :id AND status = 1', {
+    id: patientId,
+  });
+  return Number(alert.id);
+}
+
+const record = (query: string, token = org.tokens.admin) => t.http.get(`/api/v1/notifications?${query}`).set(bearer(token));
+
+describe('an alert reaches the right people, once (issue 20)', () => {
+  let patient: { id: number; first_name: string; last_name: string };
+  let alertId: number;
+
+  beforeAll(async () => {
+    patient = await monitoredPatient(true);
+    alertId = await highReading(patient.id);
+  });
+
+  it('sends nothing on the reading request itself: only queued jobs', async () => {
+    expect(smtp.received).toHaveLength(0);
+    expect(provider.sent).toHaveLength(0);
+  });
+
+  it("tells each opted-in user by e-mail and WhatsApp exactly once, with patient, value, rule, patient's time and link", async () => {
+    await drain();
+    later(2 * MINUTE);
+    await drain();
+    const name = `${patient.first_name} ${patient.last_name}`;
+    const [adminMail] = mailsTo(org.users.admin.email);
+    expect(mailsTo(org.users.admin.email)).toHaveLength(1);
+    expect(mailsTo(org.users.enfermeria.email)).toHaveLength(1);
+    expect(adminMail.from).toContain('alertas@vigia.example.co');
+    expect(adminMail.subject).toBe(`Alerta de prioridad Alta: ${name}`);
+    expect(adminMail.text).toContain(`Paciente: ${name}`);
+    expect(adminMail.text).toContain("Presión sistólica: 190 mmHg, fuera del rango 90 - 140 (regla 'Hipertensión')");
+    // 15:00 UTC is 10:00 in Bogotá, the patient's zone.
+    expect(adminMail.text).toContain('Fecha: 02/03/2026 10:00 (hora del paciente)');
+    expect(adminMail.text).toContain(`Ver la alerta: ${PUBLIC_URL}/patients/${patient.id}/alerts/${alertId}`);
+    expect(whatsappTo(NURSE_PHONE)).toEqual([adminMail.text]);
+  });
+
+  it('tells nobody who opted out, is disabled, or belongs to another client', () => {
+    expect(mailsTo(org.users.medico.email)).toHaveLength(0);
+    expect(mailsTo(org.users.consulta.email)).toHaveLength(0);
+    for (const u of Object.values(other.users)) expect(mailsTo(u.email)).toHaveLength(0);
+    expect(smtp.received).toHaveLength(2);
+  });
+
+  it('gives the caregiver with notification on one short message, and the other none', () => {
+    const [text, ...rest] = whatsappTo(CAREGIVER_PHONE);
+    expect(rest).toEqual([]);
+    expect(text).toBe(
+      `Vigía: ${patient.first_name} ${patient.last_name} tiene una alerta de prioridad alta (Presión sistólica: 190 mmHg). ` +
+        'El equipo de atención de Clinica Avisos ya fue avisado. Para comunicarse con el equipo, responda a este mensaje.',
+    );
+    expect(whatsappTo(QUIET_CAREGIVER_PHONE)).toEqual([]);
+  });
+
+  it("escalates once after the client's 30 minutes: 'Escalada' to high-priority users, the automatic entry and the mark", async () => {
+    // The alert opened at 15:00 and the previous test left the clock at 15:02: 15:29 is before the delay.
+    later(27 * MINUTE);
+    await drain();
+    expect(mailsTo(org.users.admin.email)).toHaveLength(1);
+    later(MINUTE);
+    await drain();
+    later(10 * MINUTE);
+    await drain();
+    const detail = (await t.http.get(`/api/v1/patients/${patient.id}/alerts/${alertId}`).set(bearer(org.tokens.medico))).body;
+    expect(detail.escalated_at).not.toBeNull();
+    expect(detail.entries.map((e: { description: string; user_name: string }) => [e.user_name, e.description])).toEqual([
+      ['Vigía', 'Alerta escalada: sin gestión en 30 minutos.'],
+    ]);
+    const escalated = mailsTo(org.users.admin.email).filter((m) => m.subject.startsWith('Escalada: '));
+    expect(escalated).toHaveLength(1);
+    expect(escalated[0].text).toContain('Escalada. Alerta escalada: sin gestión en 30 minutos.');
+    expect(mailsTo(org.users.enfermeria.email)).toHaveLength(2);
+    expect(whatsappTo(NURSE_PHONE)).toHaveLength(2);
+    // The caregiver hears of the alert, not of its escalation; the doctor chose no high priority.
+    expect(whatsappTo(CAREGIVER_PHONE)).toHaveLength(1);
+    expect(mailsTo(org.users.medico.email)).toHaveLength(0);
+    const list = (await t.http.get('/api/v1/reports/client_alerts_list?status=active').set(bearer(org.tokens.admin))).body;
+    expect(list.find((a: { id: number }) => a.id === alertId).escalated_at).toBe(detail.escalated_at);
+  });
+
+  it('does not escalate an alert that got an entry before the delay', async () => {
+    const second = await monitoredPatient();
+    const id = await highReading(second.id);
+    await drain();
+    later(10 * MINUTE);
+    const entry = await t.http
+      .post(`/api/v1/patients/${second.id}/alerts/${id}/alert_entries`)
+      .set(bearer(org.tokens.enfermeria))
+      .send({ description: 'Llamé al paciente, repite la toma.' });
+    expect(entry.status).toBe(201);
+    const before = smtp.received.length;
+    later(25 * MINUTE);
+    await drain();
+    const [row] = await select<{ escalated_at: string | null }>(t.sequelize, 'SELECT escalated_at FROM alerts WHERE id = :id', { id });
+    expect(row.escalated_at).toBeNull();
+    expect(smtp.received.slice(before).filter((m) => m.subject.startsWith('Escalada'))).toEqual([]);
+  });
+
+  it("uses the client's own delay, set in its settings (5 to 1440 minutes)", async () => {
+    const bad = await t.http.put(`/api/v1/clients/${org.clientId}`).set(bearer(org.tokens.admin)).send({ escalation_minutes: 2 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.field).toBe('escalation_minutes');
+    expect(
+      (await t.http.put(`/api/v1/clients/${org.clientId}`).set(bearer(org.tokens.medico)).send({ escalation_minutes: 45 })).status,
+    ).toBe(403);
+    const ok = await t.http.put(`/api/v1/clients/${org.clientId}`).set(bearer(org.tokens.admin)).send({ escalation_minutes: 45 });
+    expect(ok.body.escalation_minutes).toBe(45);
+    const third = await monitoredPatient();
+    const id = await highReading(third.id);
+    await drain();
+    later(44 * MINUTE);
+    await drain();
+    expect(
+      Number((await select<{ n: number }>(t.sequelize, 'SELECT COUNT(*) AS n FROM alert_entries WHERE alert_id = :id', { id }))[0].n),
+    ).toBe(0);
+    later(MINUTE);
+    await drain();
+    const entries = await select<{ description: string }>(t.sequelize, 'SELECT description FROM alert_entries WHERE alert_id = :id', {
+      id,
+    });
+    expect(entries.map((e) => e.description)).toEqual(['Alerta escalada: sin gestión en 45 minutos.']);
+    await t.http.put(`/api/v1/clients/${org.clientId}`).set(bearer(org.tokens.admin)).send({ escalation_minutes: 30 });
+  });
+});
+
+describe('two API processes on one database', () => {
+  it('send each message and escalate each alert once when both run the queue at the same time', async () => {
+    // A second runner with its own adapters, as another API process would have (on PostgreSQL the
+    // claim is FOR UPDATE SKIP LOCKED; the keys and the conditional UPDATEs do the rest).
+    const second = createJobRunner({ sequelize: t.sequelize, now: () => clock, log: () => undefined });
+    registerNotificationJobs({
+      sequelize: t.sequelize,
+      jobs: second,
+      now: () => clock,
+      log: () => undefined,
+      channel: createMessagingChannel({ url: provider.url, token: 'proveedor-token', webhookSecret: null }),
+      email: createEmailSender({
+        sequelize: t.sequelize,
+        config: { url: smtp.url, from: 'Otro proceso <otro@vigia.example.co>' },
+        now: () => clock,
+      }),
+      baseUrl: PUBLIC_URL,
+    });
+    const both = async () => {
+      for (let i = 0; i < 6; i++)
+        await Promise.all([
+          t.jobs.runDue({ now: clock, limit: 3 }),
+          second.runDue({ now: clock, limit: 3, kinds: NOTIFICATION_JOB_KINDS }),
+        ]);
+      await drain();
+    };
+    later(5 * MINUTE);
+    await drain();
+    const before = { admin: mailsTo(org.users.admin.email).length, nurse: whatsappTo(NURSE_PHONE).length };
+    const patient = await monitoredPatient();
+    const alertId = await highReading(patient.id);
+    await both();
+    later(30 * MINUTE);
+    await both();
+    const admin = mailsTo(org.users.admin.email).slice(before.admin);
+    expect(admin.map((m) => m.subject.split(':')[0])).toEqual(['Alerta de prioridad Alta', 'Escalada']);
+    expect(whatsappTo(NURSE_PHONE).length - before.nurse).toBe(2);
+    const entries = await select<{ description: string }>(t.sequelize, 'SELECT description FROM alert_entries WHERE alert_id = :id', {
+      id: alertId,
+    });
+    expect(entries.map((e) => e.description)).toEqual(['Alerta escalada: sin gestión en 30 minutos.']);
+  });
+});
+
+describe('a burst of alerts gives one digest per person and channel', () => {
+  it('gathers 30 alerts of one minute into one message each, with the count and the worst first', async () => {
+    later(5 * MINUTE);
+    await drain();
+    const before = {
+      admin: mailsTo(org.users.admin.email).length,
+      medico: mailsTo(org.users.medico.email).length,
+      nurse: whatsappTo(NURSE_PHONE).length,
+    };
+    const patients = [await monitoredPatient(), await monitoredPatient()];
+    await t.sequelize.transaction(async (transaction) => {
+      for (let i = 0; i < 30; i++)
+        await raiseAlert(
+          { sequelize: t.sequelize, transaction, now: new Date(clock.getTime() + i * 1000), jobs: t.jobs },
+          {
+            client_id: org.clientId,
+            patient_id: patients[i % 2].id,
+            alert_type: 1,
+            priority: i === 17 ? 1 : 2,
+            description: `Toma no reportada ${i + 1}`,
+          },
+        );
+    });
+    later(MINUTE);
+    await drain();
+    later(2 * MINUTE);
+    await drain();
+    const digests = mailsTo(org.users.admin.email).slice(before.admin);
+    expect(digests).toHaveLength(1);
+    expect(digests[0].subject).toBe('Vigía: 30 alertas nuevas');
+    const lines = digests[0].text.split('\n');
+    expect(lines[0]).toBe('30 alertas nuevas, las más graves primero:');
+    expect(lines[1]).toMatch(/^- \[Alta\] .*: Toma no reportada 18 · /);
+    expect(lines[2]).toMatch(/^- \[Media\] /);
+    expect(lines.at(-1)).toBe('... y 20 alertas más.');
+    // The doctor keeps medium priority: the digest holds the 29 medium ones.
+    const doctor = mailsTo(org.users.medico.email).slice(before.medico);
+    expect(doctor).toHaveLength(1);
+    expect(doctor[0].subject).toBe('Vigía: 29 alertas nuevas');
+    expect(whatsappTo(NURSE_PHONE).slice(before.nurse)).toHaveLength(1);
+    const [row] = (await record('channel=email&_start=0&_end=100')).body.filter(
+      (n: { recipient_name: string; alert_count: number }) => n.recipient_name === 'ANA ADMIN' && n.alert_count > 1,
+    );
+    expect(row).toMatchObject({ alert_count: 30, audience: 'staff', reason: 'alert', state: 'sent' });
+  });
+});
+
+describe('a failing provider: retried with back-off, then sent once or ended as fallido', () => {
+  it('delivers once when WhatsApp answers 500 then 200, and when SMTP answers 451 then 250', async () => {
+    const patient = await monitoredPatient();
+    provider.failNext.push(500);
+    smtp.failNext.push(451);
+    const sentBefore = whatsappTo(NURSE_PHONE).length;
+    const mailsBefore = mailsTo(org.users.enfermeria.email).length;
+    const alertId = await highReading(patient.id);
+    await drain();
+    const queued = (await record(`alert_id=${alertId}&audience=staff`)).body;
+    expect(queued.filter((n: { state: string }) => n.state === 'queued').map((n: { error: string }) => n.error)).toEqual([
+      expect.stringMatching(/; se reintentará\.$/),
+      expect.stringMatching(/; se reintentará\.$/),
+    ]);
+    later(MINUTE);
+    await drain();
+    expect(whatsappTo(NURSE_PHONE).length - sentBefore).toBe(1);
+    expect(mailsTo(org.users.enfermeria.email).length - mailsBefore).toBe(1);
+    const sent = (await record(`alert_id=${alertId}&audience=staff`)).body;
+    expect(sent.map((n: { state: string }) => n.state)).toEqual(['sent', 'sent', 'sent']);
+    expect(sent.filter((n: { attempts: number }) => n.attempts === 2)).toHaveLength(2);
+  });
+
+  it("ends as 'fallido' with the reason when the provider refuses the message", async () => {
+    const patient = await monitoredPatient();
+    provider.failNext.push(400);
+    const alertId = await highReading(patient.id);
+    await drain();
+    later(10 * MINUTE);
+    await drain();
+    const failed = (await record(`alert_id=${alertId}&state=failed`)).body;
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ channel: 'whatsapp', state: 'failed', error: 'El proveedor rechazó el mensaje (400).', attempts: 1 });
+  });
+});
+
+describe('GET /notifications (the record)', () => {
+  it('lists every message with masked recipients, filters and the total; codes masked; admins only, own client only', async () => {
+    await execute(t.sequelize, 'INSERT INTO sms_outbox (client_id, "to", body, status, created_at) VALUES (:c, :to, :body, :s, :now)', {
+      c: org.clientId,
+      to: '573001234567',
+      body: 'Su código de Vigía es 4821',
+      s: 'sent',
+      now: clock,
+    });
+    const all = await record('_start=0&_end=5');
+    expect(all.status).toBe(200);
+    expect(Number(all.headers['x-total-count'])).toBeGreaterThan(10);
+    expect(all.body).toHaveLength(5);
+    // A patient reminder goes through the messaging outbox; the record shows it too.
+    const patient = await monitoredPatient();
+    await queueOutboundMessage(
+      { sequelize: t.sequelize, now: clock, jobs: t.jobs },
+      { client_id: org.clientId, patient_id: patient.id, kind: 'text', body: 'Recuerde tomar su presión a las 08:00.', reason: 'reminder' },
+    );
+    await drain();
+    expect((await record('reason=reminder')).body).toEqual([
+      expect.objectContaining({
+        channel: 'whatsapp',
+        audience: 'patient',
+        recipient: '********4567',
+        recipient_name: `${patient.first_name} ${patient.last_name}`,
+        state: 'sent',
+        summary: 'Recuerde tomar su presión a las 08:00.',
+      }),
+    ]);
+    const [otp] = (await record('reason=otp')).body;
+    expect(otp).toMatchObject({ channel: 'sms', audience: 'patient', recipient: '********4567', summary: 'Su código de Vigía es ••••' });
+    const mails = (await record('channel=email&_start=0&_end=100')).body;
+    expect(mails.every((n: { recipient: string }) => /^.\*\*\*@.\*\*\*\.test$/.test(n.recipient))).toBe(true);
+    const caregiver = (await record('audience=caregiver')).body;
+    expect(caregiver.map((n: { recipient: string }) => n.recipient)).toEqual(['********4321']);
+    const escalations = (await record('reason=escalation')).body;
+    expect(escalations.length).toBeGreaterThan(0);
+    expect(escalations.every((n: { reason: string }) => n.reason === 'escalation')).toBe(true);
+    expect((await record('created_at_gte=2099-01-01')).body).toEqual([]);
+    const today = (await record(`created_at_gte=${clock.toISOString().slice(0, 10)}&reason=otp`)).body;
+    expect(today.map((n: { summary: string }) => n.summary)).toEqual(['Su código de Vigía es ••••']);
+    const badDate = await record('created_at_lte=ayer');
+    expect(badDate.status).toBe(400);
+    expect(badDate.body.field).toBe('created_at_lte');
+    expect((await record('state=perdido')).status).toBe(400);
+    expect((await record('', org.tokens.medico)).status).toBe(403);
+    expect((await record('', other.tokens.admin)).body).toEqual([]);
+  });
+
+  it("'Mis notificaciones' answers the user's own settings and refuses a field it does not know", async () => {
+    expect((await t.http.get('/api/v1/my_notifications').set(bearer(org.tokens.medico))).body).toMatchObject({
+      media_email: true,
+      media_whatsapp: false,
+      priority_high: false,
+      priority_medium: true,
+      priority_low: false,
+      email: org.users.medico.email,
+    });
+    const bad = await t.http.put('/api/v1/my_notifications').set(bearer(org.tokens.medico)).send({ role_name: 'admin' });
+    expect(bad.status).toBe(400);
+  });
+});

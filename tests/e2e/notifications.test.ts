@@ -1,0 +1,121 @@
+import { describe, it, expect } from 'vitest';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import type { components } from '@vigia/contract/openapi';
+import { createStaffSession, DEMO_ADMIN } from './support/api';
+import { SCREENSHOT_DIR, waitForPath } from './support/browser';
+import { useProductInBrowser, openSignedIn } from './support/product';
+
+type NotificationRecord = components['schemas']['NotificationRecord'];
+
+/** axe-core's default rules (WCAG 2.2 AA, P160): no critical or serious violation. */
+async function expectAccessible(page: Page) {
+  await page.waitForTimeout(400);
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const failing = violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
+  expect(failing.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+/** Issue 20: 'Mis notificaciones' from the toolbar's user menu, and the 'Notificaciones' record. */
+describe('Notificaciones', () => {
+  const product = useProductInBrowser();
+
+  /** An API call as the demo admin; answers the JSON body (typed by the caller). */
+  async function api<T = { id: number }>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+    const { token } = await createStaffSession(product.server().baseUrl, DEMO_ADMIN);
+    const res = await fetch(`${product.server().baseUrl}/api/v1${path}`, {
+      method: init.method ?? 'GET',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    expect(res.status, `${init.method ?? 'GET'} ${path}`).toBeLessThan(300);
+    return (await res.json()) as T;
+  }
+
+  it("lets the user switch their own channels and priorities in 'Mis notificaciones', from the user menu", async () => {
+    const page = await openSignedIn(product, '/dashboard', DEMO_ADMIN);
+    await page.locator('.vigia-user-menu').click();
+    await page.getByRole('menuitem', { name: 'Mis notificaciones' }).click();
+    await waitForPath(page, '/my_notifications');
+    await page.getByRole('heading', { name: 'Mis notificaciones' }).waitFor();
+    const whatsapp = page.getByRole('switch', { name: 'WhatsApp' });
+    const low = page.getByRole('switch', { name: 'Prioridad Baja' });
+    expect(await whatsapp.getAttribute('aria-checked')).toBe('false');
+    await whatsapp.click();
+    await low.click();
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await page.getByText('Preferencias de notificación guardadas').waitFor({ state: 'visible' });
+    expect(await api('/my_notifications')).toMatchObject({
+      media_whatsapp: true,
+      priority_low: true,
+      media_email: true,
+      priority_high: true,
+    });
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/my-notifications.png`, fullPage: true });
+    await expectAccessible(page);
+  });
+
+  it('lists what was sent for a new high-priority alert, filters it and links to the alert', async () => {
+    // A rule of its own on a new patient, so the reading surely opens a new high-priority alert.
+    const rule = await api('/alarms', {
+      method: 'POST',
+      body: { name: 'Fiebre alta', clinical_element: 7, priority: 1, minimum_condition: 35, maximum_condition: 38 },
+    });
+    const patient = await api('/patients', {
+      method: 'POST',
+      body: {
+        id_type: 1,
+        nid: '1098765432',
+        first_name: 'rosa elena',
+        last_name: 'vargas pinto',
+        country_id: 26,
+        city_id: 2611001,
+        birth_date: '1948-02-11',
+        gender: 0,
+        address: 'carrera 7 # 45-10',
+        neighborhood: 'chapinero',
+        prefix: '+57',
+        cellphone: '3009876543',
+        email: 'rosa.vargas@example.co',
+      },
+    });
+    await api(`/patients/${patient.id}`, { method: 'PUT', body: { alarm_ids: [rule.id] } });
+    await api(`/patients/${patient.id}/measurements`, { method: 'POST', body: { clinical_element: 7, value: 39.6 } });
+    // The server's job runner sends through the local e-mail outbox within seconds.
+    let sent: NotificationRecord[] = [];
+    await expect
+      .poll(
+        async () => {
+          sent = (await api<NotificationRecord[]>('/notifications?reason=alert&state=sent&channel=email')).filter(
+            (n) => n.patient_id === patient.id,
+          );
+          return sent.length;
+        },
+        { timeout: 60_000, interval: 1000 },
+      )
+      .toBeGreaterThan(0);
+
+    // Alerts the demo's own jobs open at start may share the minute: then the message is a digest whose worst alert is this one.
+    const alertId = sent[0].alert_id!;
+    const page = await openSignedIn(product, '/notifications', DEMO_ADMIN);
+    await page.getByRole('heading', { name: 'Notificaciones' }).waitFor();
+    const rowOf = (channel: string) =>
+      page.locator('.ant-table-row', { hasText: channel, has: page.getByRole('link', { name: `Ver alerta #${alertId}` }) }).first();
+    await rowOf('Correo electrónico').waitFor({ state: 'visible' });
+    expect(await rowOf('Correo electrónico').innerText()).toContain('Enviado');
+    const chooseChannel = async (label: string) => {
+      await page.locator('.ant-select', { has: page.getByRole('combobox', { name: 'Canal' }) }).click();
+      await page.locator(`.ant-select-item-option[title="${label}"]`).click();
+    };
+    await chooseChannel('WhatsApp');
+    await expect.poll(async () => page.locator('.ant-table-row', { hasText: 'Correo electrónico' }).count()).toBe(0);
+    await chooseChannel('Correo electrónico');
+    const mailRow = rowOf('Correo electrónico');
+    await mailRow.waitFor({ state: 'visible' });
+    expect(await mailRow.innerText()).toMatch(/\*\*\*@/);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/notifications.png`, fullPage: true });
+    await expectAccessible(page);
+    await mailRow.getByRole('link', { name: `Ver alerta #${alertId}` }).click();
+    await waitForPath(page, `/patients/${patient.id}/alerts/${alertId}`);
+  });
+});
