@@ -1720,6 +1720,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/triage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Priorización, pacientes activos del cliente ordenados por puntaje
+         * @description Lee los resúmenes por paciente que un trabajo mantiene al día cuando llegan lecturas y
+         *     cuando se mueve la ventana (nunca recorre lecturas por solicitud). Cada señal trae su
+         *     explicación en español y las cifras detrás de ella. Por defecto, el mayor puntaje primero.
+         */
+        get: operations["listTriage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sso/authorize": {
         parameters: {
             query?: never;
@@ -3170,6 +3192,46 @@ export interface components {
                 high: number;
             };
             total: number;
+        };
+        /** @enum {string} */
+        TriageFlagCode: "open_alerts" | "out_of_range" | "glucose_tir_low" | "glucose_below_70" | "glucose_below_54" | "glucose_tir_drop" | "glucose_little_data" | "weight_gain" | "no_readings" | "adherence_low" | "missed_medication";
+        TriageFlag: {
+            code: components["schemas"]["TriageFlagCode"];
+            /** @description La señal explicada en español, con sus cifras */
+            label: string;
+            /** @description Lo que suma al puntaje (pesos del cliente) */
+            points: number;
+            clinical_element: number | null;
+            /**
+             * @description Pestaña de la ficha del paciente que la explica
+             * @enum {string}
+             */
+            tab: "alerts" | "signs" | "orders" | "activities";
+            /** @description Las cifras detrás de la señal: lecturas, porcentajes, peor valor, días */
+            figures: {
+                [key: string]: number | null;
+            };
+        };
+        TriageItem: {
+            /** @description Id del paciente */
+            id: number;
+            patient: {
+                id: number;
+                nid: string;
+                first_name: string;
+                last_name: string;
+                full_name: string;
+                tags: components["schemas"]["TagRef"][];
+            };
+            score: number;
+            flags: components["schemas"]["TriageFlag"][];
+            /** Format: date-time */
+            last_reading_at: string | null;
+            /**
+             * Format: date-time
+             * @description Cuándo se calculó el resumen
+             */
+            computed_at: string;
         };
         SsoStart: {
             url: string;
@@ -7639,6 +7701,44 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    listTriage: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
+                _sort?: "score";
+                _order?: components["parameters"]["Order"];
+                /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
+                q?: components["parameters"]["Q"];
+                /** @description Solo pacientes con esta señal */
+                flag?: components["schemas"]["TriageFlagCode"];
+                /** @description Ids de etiquetas separados por comas; el paciente debe tener al menos una */
+                tags?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pacientes priorizados */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriageItem"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
         };
     };
     startSso: {

@@ -58,6 +58,8 @@ import { alarmsRouter } from './modules/alarms/alarms.routes.js';
 import { alertsRouter } from './modules/alerts/alerts.routes.js';
 import { auditRecorder } from './modules/audit/audit.recorder.js';
 import { auditRouter } from './modules/audit/audit.routes.js';
+import { triageRouter } from './modules/triage/triage.routes.js';
+import { registerTriageJobs, triageHook } from './modules/triage/triage.summaries.js';
 
 export interface AppDeps {
   sequelize: Sequelize;
@@ -91,6 +93,8 @@ function registerHooks() {
   measurementHooks.register(measurementWebhooksHook);
   measurementHooks.register(alarmsHook);
   measurementHooks.register(activitiesHook);
+  // Marks the readings' patients for the triage summary job (issue 21), off the reading's path.
+  measurementHooks.register(triageHook);
   alertHooks.register(queueAlertWebhook);
   alertHooks.register(notifyPatientOfAlarm);
 }
@@ -234,6 +238,9 @@ export function createApp(deps: AppDeps): express.Express {
   );
   v1.use(messaging.router);
   v1.use(alarmsRouter(deps.sequelize, now), alertsRouter({ sequelize: deps.sequelize, catalogues: deps.catalogues, now }));
+  // 'Priorización' (issue 21): summaries kept by a job, read by the list.
+  registerTriageJobs({ sequelize: deps.sequelize, jobs: deps.jobs });
+  v1.use(triageRouter({ sequelize: deps.sequelize }));
   api.use('/api/v1', v1);
   api.use('/api', notFoundRoute);
   api.use(createContractErrorTranslator(doc));

@@ -18,6 +18,7 @@ import * as m0015 from './migrations/0015-alerts-covering-filters.js';
 import * as m0016 from './migrations/0016-alerts-priority-element.js';
 import * as m0017 from './migrations/0017-alert-status-counts.js';
 import * as m0018 from './migrations/0018-devices-card-per-client.js';
+import * as m0020 from './migrations/0020-triage-summaries.js';
 
 interface Migration {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -44,6 +45,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['0016-alerts-priority-element', m0016],
   ['0017-alert-status-counts', m0017],
   ['0018-devices-card-per-client', m0018],
+  ['0020-triage-summaries', m0020],
 ];
 
 function createMigrator(sequelize: Sequelize) {

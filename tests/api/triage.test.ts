@@ -1,0 +1,234 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { execute, select } from '../../api/src/db/sql';
+import { rebuildSummaries } from '../../api/src/modules/triage/triage.summaries';
+import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
+
+/**
+ * GET /api/v1/triage (issue 21) on the real product, on SQLite and (DATABASE_URL) PostgreSQL:
+ * one patient per flag, each built from readings (through the API, so the ingestion hook marks
+ * it), alerts, orders and activities, and each raising exactly that one flag. The summary job
+ * builds the list off the request path; its summaries must equal a rebuild from the readings.
+ */
+const NOW = new Date('2026-11-20T12:00:00Z');
+const DAY = 86_400_000;
+const ago = (days: number) => new Date(NOW.getTime() - days * DAY);
+
+let t: TestProduct;
+let org: Org;
+let other: Org;
+/** When the summary job last ran: each run a minute later (one run per slot), or `days` on. */
+let jobClock = NOW;
+let runs = 0;
+const ids: Record<string, number> = {};
+
+type Reading = { clinical_element?: number; value?: number; systolic?: number; diastolic?: number; when: string };
+const glucose = (values: number[], fromDay = 1): Reading[] =>
+  values.map((value, i) => ({ clinical_element: 6, value, when: ago(fromDay + i * 0.2).toISOString() }));
+const times = (n: number, v: number) => Array.from({ length: n }, () => v);
+
+async function newPatient(o: Org, name: string, last = 'prueba'): Promise<number> {
+  const res = await t.http
+    .post('/api/v1/patients')
+    .set(bearer(o.tokens.admin))
+    .send(patientBody({ first_name: name, last_name: last }));
+  expect(res.status).toBe(201);
+  return res.body.id;
+}
+
+async function send(patient: number, measurements: Reading[]) {
+  const res = await t.http.post(`/api/v1/patients/${patient}/measurements`).set(bearer(org.tokens.enfermeria)).send({ measurements });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+}
+
+async function order(patient: number, type: number, status: number, element: number | null, start: Date): Promise<number> {
+  await execute(
+    t.sequelize,
+    `INSERT INTO orders (client_id, patient_id, order_type, status, clinical_element, during, start_at, days, hours, created_at, updated_at)
+     VALUES (:c, :p, :type, :status, :element, 30, :start, '[]', '[]', :now, :now)`,
+    { c: org.clientId, p: patient, type, status, element, start, now: NOW },
+  );
+  const [row] = await select<{ id: number }>(t.sequelize, 'SELECT MAX(id) AS id FROM orders WHERE patient_id = :p', { p: patient });
+  return Number(row.id);
+}
+
+async function activities(patient: number, orderId: number, statuses: number[]) {
+  for (const [i, status] of statuses.entries())
+    await execute(
+      t.sequelize,
+      `INSERT INTO activities (client_id, patient_id, order_id, slot_at, programmed_at, status, created_at, updated_at)
+       VALUES (:c, :p, :o, :at, :at, :status, :now, :now)`,
+      { c: org.clientId, p: patient, o: orderId, at: ago(2 + i), status, now: NOW },
+    );
+}
+
+const list = (query = '', token = org.tokens.enfermeria) => t.http.get(`/api/v1/triage${query}`).set(bearer(token));
+const runJob = (days = 0) => {
+  jobClock = new Date(NOW.getTime() + days * DAY + runs++ * 60_000);
+  return t.jobs.drain({ now: jobClock, kinds: ['triage.refresh'] });
+};
+
+/** The one flag each patient is built to raise, with its points (default weights). */
+const EXPECTED: Record<string, { code: string; points: number; label: string } | null> = {
+  alert: { code: 'open_alerts', points: 30, label: '1 alerta abierta (1 alta)' },
+  pressure: {
+    code: 'out_of_range',
+    points: 20,
+    label: 'Presión arterial: 4 de 4 lecturas fuera de rango (100 %, meta: menos de 140/90 mmHg); la peor 165/95 mmHg',
+  },
+  tirLow: { code: 'glucose_tir_low', points: 25, label: 'Glucosa: 60 % de las lecturas en rango (70–180 mg/dL); meta: 65 % o más' },
+  below70: { code: 'glucose_below_70', points: 30, label: 'Glucosa: 5 % de las lecturas bajo 70 mg/dL; máximo 4 %' },
+  below54: { code: 'glucose_below_54', points: 40, label: 'Glucosa: 4 % de las lecturas bajo 54 mg/dL; máximo 1 %' },
+  drop: {
+    code: 'glucose_tir_drop',
+    points: 20,
+    label: 'Glucosa: el tiempo en rango bajó 20 puntos (de 100 % a 80 %) frente a los 14 días anteriores',
+  },
+  littleData: { code: 'glucose_little_data', points: 10, label: 'Glucosa: 13 lecturas en 14 días; se esperan al menos 14' },
+  weight: { code: 'weight_gain', points: 30, label: 'Peso: subió 2,5 kg en 3 días o menos (de 70 a 72,5 kg)' },
+  silent: { code: 'no_readings', points: 15, label: 'Sin lecturas de Presión arterial hace 10 días con una orden en ejecución' },
+  adherence: { code: 'adherence_low', points: 15, label: 'Cumplimiento de 50 % en los últimos 30 días (bajo: 50 % o menos)' },
+  missed: { code: 'missed_medication', points: 10, label: '1 toma de medicación no realizada en 14 días' },
+  calm: null,
+};
+
+beforeAll(async () => {
+  t = await startTestProduct({ now: () => NOW });
+  org = await createOrg(t, 'Clinica Priorizacion');
+  other = await createOrg(t, 'Clinica Ajena');
+  for (const key of Object.keys(EXPECTED))
+    ids[key] = await newPatient(org, key === 'calm' ? 'tranquila' : 'paciente', key.toLowerCase().replace(/[0-9]/g, ''));
+  ids.foreign = await newPatient(other, 'ajena');
+
+  await execute(
+    t.sequelize,
+    `INSERT INTO alerts (client_id, patient_id, alert_type, status, priority, created_at, updated_at) VALUES (:c, :p, 0, 1, 1, :now, :now)`,
+    { c: org.clientId, p: ids.alert, now: NOW },
+  );
+  await send(
+    ids.pressure,
+    [
+      [150, 85],
+      [165, 95],
+      [145, 80],
+      [141, 70],
+    ].map(([systolic, diastolic], i) => ({ systolic, diastolic, when: ago(1 + i).toISOString() })),
+  );
+  await send(ids.tirLow, glucose([...times(12, 120), ...times(8, 250)]));
+  await send(ids.below70, glucose([...times(19, 120), 65]));
+  await send(ids.below54, glucose([...times(24, 120), 50]));
+  await send(ids.drop, [...glucose(times(20, 120), 15), ...glucose([...times(16, 120), ...times(4, 200)])]);
+  await send(ids.littleData, glucose(times(13, 120)));
+  await send(ids.weight, [
+    { clinical_element: 5, value: 70, when: ago(4).toISOString() },
+    { clinical_element: 5, value: 72.5, when: ago(1).toISOString() },
+  ]);
+  await order(ids.silent, 0, 2, 3, ago(10));
+  // Adherence 1 of 2 (50 %, red band) on a finished vital-sign order: no silence flag.
+  await activities(ids.adherence, await order(ids.adherence, 0, 4, 3, ago(20)), [2, 4]);
+  // One medication dose missed of three (67 %, not red).
+  await activities(ids.missed, await order(ids.missed, 1, 4, null, ago(20)), [2, 2, 4]);
+});
+afterAll(() => t.stop());
+
+describe('GET /api/v1/triage', () => {
+  it('is built by the summary job, not by the request', async () => {
+    const before = await list();
+    expect(before.status).toBe(200);
+    expect(before.body).toEqual([]);
+    await runJob();
+    const after = await list();
+    expect(Number(after.headers['x-total-count'])).toBe(Object.keys(EXPECTED).length);
+  });
+
+  it('ranks every active patient by score, each built to raise exactly one flag, with its figures in Spanish', async () => {
+    const res = await list('?_start=0&_end=100');
+    expect(res.status).toBe(200);
+    const order = Object.entries(EXPECTED)
+      .map(([key, flag]) => ({ id: ids[key], score: flag?.points ?? 0 }))
+      .sort((a, b) => b.score - a.score || b.id - a.id)
+      .map((x) => x.id);
+    expect(res.body.map((r: { id: number }) => r.id)).toEqual(order);
+    for (const [key, flag] of Object.entries(EXPECTED)) {
+      const item = res.body.find((r: { id: number }) => r.id === ids[key]);
+      expect(item.score, key).toBe(flag?.points ?? 0);
+      expect(
+        item.flags.map((f: { code: string; points: number; label: string }) => ({ code: f.code, points: f.points, label: f.label })),
+        key,
+      ).toEqual(flag ? [flag] : []);
+    }
+    const pressure = res.body.find((r: { id: number }) => r.id === ids.pressure);
+    expect(pressure.flags[0]).toMatchObject({
+      tab: 'signs',
+      clinical_element: 3,
+      figures: { readings: 4, out_of_range: 4, percent: 100, worst: 165, worst_diastolic: 95 },
+    });
+    expect(pressure.patient).toMatchObject({ id: ids.pressure, first_name: 'PACIENTE', tags: [] });
+    expect(pressure.last_reading_at).toBe(ago(1).toISOString());
+    expect(res.body.find((r: { id: number }) => r.id === ids.alert).flags[0]).toMatchObject({ tab: 'alerts', figures: { high: 1 } });
+  });
+
+  it('pages (_start/_end), filters by flag, tag and text, and never shows another client', async () => {
+    const all = (await list('?_start=0&_end=100')).body.map((r: { id: number }) => r.id);
+    const page = await list('?_start=2&_end=4');
+    expect(page.body.map((r: { id: number }) => r.id)).toEqual(all.slice(2, 4));
+    expect(page.headers['x-total-count']).toBe(String(Object.keys(EXPECTED).length));
+    const glucoseLow = await list('?flag=glucose_below_70');
+    expect(glucoseLow.body.map((r: { id: number }) => r.id)).toEqual([ids.below70]);
+    expect(glucoseLow.headers['x-total-count']).toBe('1');
+    const tag = await t.http.post('/api/v1/tags').set(bearer(org.tokens.admin)).send({ name: 'HIPERTENSIÓN', color: 'red' });
+    expect(tag.status).toBe(201);
+    await execute(t.sequelize, 'INSERT INTO patient_tags (patient_id, tag_id) VALUES (:p, :t)', { p: ids.pressure, t: tag.body.id });
+    expect((await list(`?tags=${tag.body.id}`)).body.map((r: { id: number }) => r.id)).toEqual([ids.pressure]);
+    expect((await list('?q=tranquila')).body.map((r: { id: number }) => r.id)).toEqual([ids.calm]);
+    const foreign = await list('?_start=0&_end=100', other.tokens.admin);
+    expect(foreign.body.map((r: { id: number }) => r.id)).toEqual([ids.foreign]);
+  });
+
+  it('answers 400 naming the field for an unknown flag', async () => {
+    const res = await list('?flag=nothing');
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).toContain('flag');
+  });
+
+  it('keeps the summaries equal to a rebuild from the readings', async () => {
+    expect((await rebuildSummaries(t.sequelize, jobClock, { check: true })).differences).toEqual([]);
+  });
+
+  it('takes a new reading, a closed alert and an inactive patient at the next job run', async () => {
+    await send(
+      ids.calm,
+      times(4, 88).map((value, i) => ({ clinical_element: 2, value, when: ago(i + 0.5).toISOString() })),
+    );
+    await execute(t.sequelize, 'UPDATE alerts SET status = 2 WHERE patient_id = :p', { p: ids.alert });
+    await execute(t.sequelize, 'UPDATE patients SET status = 0 WHERE id = :p', { p: ids.missed });
+    // Stale until the job runs: the reading's request did not compute anything.
+    const stale = (await list('?_start=0&_end=100')).body;
+    expect(stale.find((r: { id: number }) => r.id === ids.calm).score).toBe(0);
+    await runJob();
+    const fresh = (await list('?_start=0&_end=100')).body;
+    expect(fresh.find((r: { id: number }) => r.id === ids.calm).flags.map((f: { code: string }) => f.code)).toEqual(['out_of_range']);
+    expect(fresh.find((r: { id: number }) => r.id === ids.alert).score).toBe(0);
+    expect(fresh.some((r: { id: number }) => r.id === ids.missed)).toBe(false);
+    expect((await rebuildSummaries(t.sequelize, jobClock, { check: true })).differences).toEqual([]);
+  });
+
+  it('moves the window with time: 15 days later the readings of today are the previous window', async () => {
+    await runJob(15);
+    const later = (await list('?_start=0&_end=100')).body;
+    // The BP readings (1–4 days old) left the window; the silent order has now waited 25 days.
+    expect(later.find((r: { id: number }) => r.id === ids.pressure).score).toBe(0);
+    expect(later.find((r: { id: number }) => r.id === ids.tirLow).flags.map((f: { code: string }) => f.code)).toEqual([
+      'glucose_little_data',
+    ]);
+    expect((await rebuildSummaries(t.sequelize, jobClock, { check: true })).differences).toEqual([]);
+  });
+
+  it('the rebuild writes what the job would have', async () => {
+    await execute(t.sequelize, 'UPDATE triage_summaries SET score = 999, flags = :empty', { empty: '[]' });
+    expect((await rebuildSummaries(t.sequelize, jobClock, { check: true })).differences.length).toBeGreaterThan(0);
+    const rebuilt = await rebuildSummaries(t.sequelize, jobClock);
+    // Every active patient of both clients: 12 built here, one made inactive, one of the other client.
+    expect(rebuilt.patients).toBe(12);
+    expect((await rebuildSummaries(t.sequelize, jobClock, { check: true })).differences).toEqual([]);
+  });
+});
