@@ -1994,6 +1994,7 @@ export interface components {
             time_zone: string;
             clinical_elements: components["schemas"]["ClinicalElementKey"][];
             client_with_multipatient_glady: boolean;
+            triage_settings?: components["schemas"]["TriageSettings"];
             residents_enabled: boolean;
             have_metabase: boolean;
             metabase_url: string | null;
@@ -3130,6 +3131,7 @@ export interface components {
             residents_url?: string | null;
             residents_user?: string | null;
             residents_password?: string;
+            triage_settings?: components["schemas"]["TriageSettingsInput"];
         };
         /** @enum {string} */
         WebhookDeliveryStatus: "pending" | "sending" | "delivered" | "failed";
@@ -3232,6 +3234,112 @@ export interface components {
              * @description Cuándo se calculó el resumen
              */
             computed_at: string;
+        };
+        /** @description Umbrales, ventana y pesos de Priorización del cliente; los valores por defecto y sus fuentes están en docs/triage.md */
+        TriageSettings: {
+            /** @description Días de lecturas que miran las señales (TIDE: 14) */
+            window_days: number;
+            /** @description Límite inferior del rango de glucosa, mg/dL (70) */
+            glucose_low: number;
+            /** @description Límite superior del rango de glucosa, mg/dL (180) */
+            glucose_high: number;
+            /** @description Hipoglucemia de nivel 2, mg/dL (54) */
+            glucose_very_low: number;
+            /** @description Tiempo en rango mínimo, % (TIDE: 65) */
+            tir_min_percent: number;
+            /** @description Máximo de lecturas bajo el límite inferior, % (TIDE: 4) */
+            below_low_max_percent: number;
+            /** @description Máximo de lecturas bajo 54 mg/dL, % (TIDE: 1) */
+            below_very_low_max_percent: number;
+            /** @description Caída del tiempo en rango frente a la ventana anterior, puntos (TIDE: 15) */
+            tir_drop_points: number;
+            /** @description Menos lecturas de glucosa que estas en la ventana son pocos datos (14) */
+            glucose_min_readings: number;
+            /** @description Presión controlada por debajo de esta sistólica, mmHg (HEARTS360: 140) */
+            systolic_max: number;
+            /** @description Presión controlada por debajo de esta diastólica, mmHg (HEARTS360: 90) */
+            diastolic_max: number;
+            /** @description Saturación por debajo de este valor fuera de rango, % (92) */
+            spo2_min: number;
+            /** @description Temperatura desde este valor fuera de rango, °C (38) */
+            temperature_max: number;
+            /** @description Señal cuando más de este porcentaje de lecturas está fuera de rango (25) */
+            out_of_range_percent: number;
+            /** @description Aumento de peso, kg (2) */
+            weight_gain_kg: number;
+            /** @description Días en los que cuenta el aumento de peso (3) */
+            weight_gain_days: number;
+            /** @description Días sin lecturas con una orden de signos vitales en ejecución (3) */
+            no_reading_days: number;
+            /** @description Puntos que suma cada señal (las alertas abiertas, por alerta y prioridad) */
+            weights: {
+                open_alert_high: number;
+                open_alert_medium: number;
+                open_alert_low: number;
+                out_of_range: number;
+                glucose_tir_low: number;
+                glucose_below_70: number;
+                glucose_below_54: number;
+                glucose_tir_drop: number;
+                glucose_little_data: number;
+                weight_gain: number;
+                no_readings: number;
+                adherence_low: number;
+                missed_medication: number;
+            };
+        };
+        /** @description Solo los umbrales o pesos que cambian; el resto conserva su valor */
+        TriageSettingsInput: {
+            /** @description Días de lecturas que miran las señales (TIDE: 14) */
+            window_days?: number;
+            /** @description Límite inferior del rango de glucosa, mg/dL (70) */
+            glucose_low?: number;
+            /** @description Límite superior del rango de glucosa, mg/dL (180) */
+            glucose_high?: number;
+            /** @description Hipoglucemia de nivel 2, mg/dL (54) */
+            glucose_very_low?: number;
+            /** @description Tiempo en rango mínimo, % (TIDE: 65) */
+            tir_min_percent?: number;
+            /** @description Máximo de lecturas bajo el límite inferior, % (TIDE: 4) */
+            below_low_max_percent?: number;
+            /** @description Máximo de lecturas bajo 54 mg/dL, % (TIDE: 1) */
+            below_very_low_max_percent?: number;
+            /** @description Caída del tiempo en rango frente a la ventana anterior, puntos (TIDE: 15) */
+            tir_drop_points?: number;
+            /** @description Menos lecturas de glucosa que estas en la ventana son pocos datos (14) */
+            glucose_min_readings?: number;
+            /** @description Presión controlada por debajo de esta sistólica, mmHg (HEARTS360: 140) */
+            systolic_max?: number;
+            /** @description Presión controlada por debajo de esta diastólica, mmHg (HEARTS360: 90) */
+            diastolic_max?: number;
+            /** @description Saturación por debajo de este valor fuera de rango, % (92) */
+            spo2_min?: number;
+            /** @description Temperatura desde este valor fuera de rango, °C (38) */
+            temperature_max?: number;
+            /** @description Señal cuando más de este porcentaje de lecturas está fuera de rango (25) */
+            out_of_range_percent?: number;
+            /** @description Aumento de peso, kg (2) */
+            weight_gain_kg?: number;
+            /** @description Días en los que cuenta el aumento de peso (3) */
+            weight_gain_days?: number;
+            /** @description Días sin lecturas con una orden de signos vitales en ejecución (3) */
+            no_reading_days?: number;
+            /** @description Puntos que suma cada señal (las alertas abiertas, por alerta y prioridad) */
+            weights?: {
+                open_alert_high?: number;
+                open_alert_medium?: number;
+                open_alert_low?: number;
+                out_of_range?: number;
+                glucose_tir_low?: number;
+                glucose_below_70?: number;
+                glucose_below_54?: number;
+                glucose_tir_drop?: number;
+                glucose_little_data?: number;
+                weight_gain?: number;
+                no_readings?: number;
+                adherence_low?: number;
+                missed_medication?: number;
+            };
         };
         SsoStart: {
             url: string;

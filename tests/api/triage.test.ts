@@ -212,6 +212,30 @@ describe('GET /api/v1/triage', () => {
     expect((await rebuildSummaries(t.sequelize, jobClock, { check: true })).differences).toEqual([]);
   });
 
+  it("follows the client's settings: a lower time-in-range target clears the flag at the next run", async () => {
+    const bad = await t.http
+      .patch(`/api/v1/clients/${org.clientId}`)
+      .set(bearer(org.tokens.admin))
+      .send({ triage_settings: { tir_min_percent: 150 } });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('tir_min_percent');
+    const res = await t.http
+      .patch(`/api/v1/clients/${org.clientId}`)
+      .set(bearer(org.tokens.admin))
+      .send({ triage_settings: { tir_min_percent: 55, weights: { glucose_below_54: 45 } } });
+    expect(res.status).toBe(200);
+    expect(res.body.triage_settings).toMatchObject({
+      tir_min_percent: 55,
+      below_low_max_percent: 4,
+      weights: { glucose_below_54: 45, open_alert_high: 30 },
+    });
+    await runJob();
+    const body = (await list('?_start=0&_end=100')).body;
+    expect(body.find((r: { id: number }) => r.id === ids.tirLow).flags).toEqual([]);
+    expect(body[0]).toMatchObject({ id: ids.below54, score: 45 });
+    expect((await rebuildSummaries(t.sequelize, jobClock, { check: true })).differences).toEqual([]);
+  });
+
   it('moves the window with time: 15 days later the readings of today are the previous window', async () => {
     await runJob(15);
     const later = (await list('?_start=0&_end=100')).body;

@@ -12,6 +12,7 @@ import {
   DashboardOutlined,
   InboxOutlined,
   MedicineBoxOutlined,
+  OrderedListOutlined,
   RobotOutlined,
   SolutionOutlined,
   SwapOutlined,
@@ -65,6 +66,7 @@ const UnknownMessagesPage = lazy(() => import('../pages/unknown_messages/Unknown
 const ReportsPage = lazy(() => import('../pages/reports/ReportsPage'));
 const AuditPage = lazy(() => import('../pages/audit/AuditPage'));
 const EncounterPage = lazy(() => import('../pages/encounters/EncounterPage'));
+const TriagePage = lazy(() => import('../pages/triage/TriagePage'));
 
 const CONFIGURATION = 'configuration';
 
@@ -97,6 +99,8 @@ function screen(name: string, list: string, page: ReactNode, meta: MenuMeta, mor
  */
 export const refineResources: ResourceProps[] = [
   screen('dashboard', '/dashboard', <DashboardPage />, { label: 'Dashboard', icon: <DashboardOutlined /> }),
+  // Which patients need a nurse today (issue 21).
+  screen('triage', '/triage', <TriagePage />, { label: 'Priorización', icon: <OrderedListOutlined /> }),
   {
     name: 'patients',
     list: '/patients',

@@ -25,6 +25,8 @@ export class Client extends Model<InferAttributes<Client>, InferCreationAttribut
   declare webhook_failing_since: CreationOptional<Date | null>;
   declare webhook_disabled_at: CreationOptional<Date | null>;
   declare webhook_disabled_reason: CreationOptional<string | null>;
+  /** 'Priorización' thresholds, window and weights as JSON; null = the defaults (issue 21). */
+  declare triage_settings: CreationOptional<string | null>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
 
@@ -53,6 +55,7 @@ export class Client extends Model<InferAttributes<Client>, InferCreationAttribut
         webhook_failing_since: DataTypes.DATE,
         webhook_disabled_at: DataTypes.DATE,
         webhook_disabled_reason: DataTypes.STRING(300),
+        triage_settings: DataTypes.TEXT,
         created_at: DataTypes.DATE,
         updated_at: DataTypes.DATE,
       },
