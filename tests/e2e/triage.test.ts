@@ -46,16 +46,16 @@ describe('Priorización (/triage)', () => {
     const href = (await firstFlag.getAttribute('href'))!;
     const tab = new URL(href, 'http://x').searchParams.get('tab');
     await page.getByRole('combobox', { name: 'Señal a filtrar' }).click();
-    const openAlerts = page.getByRole('option', { name: 'Alertas abiertas' });
-    await openAlerts.click();
-    await page.waitForResponse((r) => r.url().includes('/api/v1/triage') && r.url().includes('flag=open_alerts'));
+    const filtered = page.waitForResponse((r) => r.url().includes('/api/v1/triage') && r.url().includes('flag=open_alerts'));
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option[title="Alertas abiertas"]').click();
+    await filtered;
     await page.locator('.triage-flags').first().waitFor();
     const rows = page.locator('.triage-row');
     for (let i = 0; i < (await rows.count()); i++) expect(await rows.nth(i).innerText()).toMatch(/alertas? abiertas?/);
 
     // A row opens the patient page on the tab of its first flag.
-    await rows.first().locator('td').first().click();
-    await page.waitForURL(/\/patients\/\d+\?tab=alerts$/);
+    await rows.first().locator('.triage-score').click();
+    await page.waitForURL(/\/patients\/\d+\?tab=alerts$/, { waitUntil: 'commit' });
     await page.getByRole('tab', { name: 'Alertas', selected: true }).waitFor();
     expect(tab).toMatch(/^(alerts|signs|orders|activities)$/);
   });

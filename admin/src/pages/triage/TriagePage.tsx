@@ -13,6 +13,7 @@ import { useClientTags } from '../../hooks/useClientTags';
 import { staffTimeZone } from '../../session';
 import { countOf } from '@vigia/contract/rules/plural';
 import { formatWhen } from '@vigia/contract/rules/dates';
+import { ORDER_ELEMENT_NAMES } from '@vigia/contract/rules/activities';
 import { TRIAGE_FLAG_NAMES, TRIAGE_FLAGS, type TriageFlagCode } from '@vigia/contract/rules/triage';
 import { FIGURE_NAMES, formatFigure } from './triage.data';
 import './triage.css';
@@ -50,7 +51,11 @@ function FlagFigures({ item }: { item: TriageItem }) {
           key={`${f.code}-${i}`}
           size="small"
           column={{ xs: 1, sm: 2, md: 4 }}
-          title={TRIAGE_FLAG_NAMES[f.code]}
+          title={
+            f.clinical_element != null && f.code === 'out_of_range'
+              ? `${TRIAGE_FLAG_NAMES[f.code]}: ${ORDER_ELEMENT_NAMES[f.clinical_element] ?? ''}`
+              : TRIAGE_FLAG_NAMES[f.code]
+          }
           items={Object.entries(f.figures).map(([key, value]) => ({
             key,
             label: FIGURE_NAMES[key] ?? key,
