@@ -1742,6 +1742,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/reports/indicators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Indicadores del programa por mes (últimos 12 meses)
+         * @description Control de la hipertensión (última presión de los 90 días anteriores bajo 140/90, entre los
+         *     pacientes con la etiqueta HIPERTENSIÓN o una orden de presión arterial), pacientes sin lecturas
+         *     en 90 días, tiempo en rango de la glucosa (70–180 mg/dL) entre los pacientes con glucometrías y
+         *     la distribución del cumplimiento, con la cuenta detrás de cada porcentaje. Un trabajo calcula el
+         *     mes en curso cada hora y cada mes pasado una vez; los meses aún no calculados no aparecen.
+         */
+        get: operations["getIndicators"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sso/authorize": {
         parameters: {
             query?: never;
@@ -3340,6 +3364,56 @@ export interface components {
                 adherence_low?: number;
                 missed_medication?: number;
             };
+        };
+        IndicatorMonth: {
+            /** @description Mes (AAAA-MM) en la zona horaria del cliente */
+            month: string;
+            /**
+             * Format: date-time
+             * @description Instante al que corresponden las cifras (fin del mes, o el cálculo del mes en curso)
+             */
+            as_of: string;
+            /** @description El mes terminó y sus cifras ya no cambian */
+            complete: boolean;
+            hypertension_control: {
+                /** @description Pacientes con la etiqueta HIPERTENSIÓN o una orden de presión arterial */
+                eligible: number;
+                /** @description De ellos, con presión arterial en los 90 días anteriores */
+                measured: number;
+                /** @description De ellos, con la última presión bajo 140/90 */
+                controlled: number;
+                /** @description controlled / eligible */
+                percent: number | null;
+            };
+            without_readings: {
+                active: number;
+                /** @description Pacientes activos sin lecturas en los 90 días anteriores */
+                count: number;
+                percent: number | null;
+            };
+            glucose_in_range: {
+                /** @description Pacientes con glucometrías en el mes */
+                patients: number;
+                readings: number;
+                /** @description Lecturas en 70–180 mg/dL */
+                in_range: number;
+                percent: number | null;
+            };
+            adherence: {
+                /** @description Cumplimiento de 50 % o menos */
+                low: number;
+                medium: number;
+                /** @description Cumplimiento sobre 70 % */
+                good: number;
+                /** @description Sin actividades en los 30 días anteriores */
+                none: number;
+                total: number;
+            };
+        };
+        Indicators: {
+            months: components["schemas"]["IndicatorMonth"][];
+            /** Format: date-time */
+            computed_at: string | null;
         };
         SsoStart: {
             url: string;
@@ -7847,6 +7921,28 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    getIndicators: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Indicadores */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Indicators"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     startSso: {

@@ -60,6 +60,8 @@ import { auditRecorder } from './modules/audit/audit.recorder.js';
 import { auditRouter } from './modules/audit/audit.routes.js';
 import { triageRouter } from './modules/triage/triage.routes.js';
 import { registerTriageJobs, triageHook } from './modules/triage/triage.summaries.js';
+import { indicatorsRouter } from './modules/indicators/indicators.routes.js';
+import { registerIndicatorJobs } from './modules/indicators/indicators.service.js';
 
 export interface AppDeps {
   sequelize: Sequelize;
@@ -238,9 +240,11 @@ export function createApp(deps: AppDeps): express.Express {
   );
   v1.use(messaging.router);
   v1.use(alarmsRouter(deps.sequelize, now), alertsRouter({ sequelize: deps.sequelize, catalogues: deps.catalogues, now }));
-  // 'Priorización' (issue 21): summaries kept by a job, read by the list.
+  // 'Priorización' and the programme indicators (issue 21): kept by jobs, read by the list and the card.
   registerTriageJobs({ sequelize: deps.sequelize, jobs: deps.jobs });
   v1.use(triageRouter({ sequelize: deps.sequelize }));
+  registerIndicatorJobs({ sequelize: deps.sequelize, jobs: deps.jobs });
+  v1.use(indicatorsRouter({ sequelize: deps.sequelize, now }));
   api.use('/api/v1', v1);
   api.use('/api', notFoundRoute);
   api.use(createContractErrorTranslator(doc));

@@ -153,3 +153,6 @@ export function triageSettingsOf(stored: unknown): TriageSettings {
   };
   return { ...pick(TRIAGE_DEFAULTS, s), weights: pick(TRIAGE_DEFAULTS.weights, s.weights) };
 }
+
+/** The tag that puts a patient in the hypertension indicator (with a blood-pressure order), as tags are stored (upper case). */
+export const HYPERTENSION_TAGS = ['HIPERTENSIÓN', 'HIPERTENSION'] as const;

@@ -256,3 +256,113 @@ describe('GET /api/v1/triage', () => {
     expect((await rebuildSummaries(t.sequelize, jobClock, { check: true })).differences).toEqual([]);
   });
 });
+
+describe('GET /api/v1/reports/indicators', () => {
+  let clinic: Org;
+  const h: Record<string, number> = {};
+  const runIndicators = (at: Date) => t.jobs.drain({ now: at, kinds: ['indicators.refresh'] });
+  const get = () => t.http.get('/api/v1/reports/indicators').set(bearer(clinic.tokens.consulta));
+
+  beforeAll(async () => {
+    clinic = await createOrg(t, 'Clinica Indicadores');
+    for (const key of ['controlled', 'uncontrolled', 'ordered', 'glucose']) h[key] = await newPatient(clinic, 'indicador', key);
+    await execute(t.sequelize, 'UPDATE patients SET created_at = :at WHERE client_id = :c', { at: ago(60), c: clinic.clientId });
+    const tag = await t.http.post('/api/v1/tags').set(bearer(clinic.tokens.admin)).send({ name: 'Hipertensión', color: 'red' });
+    expect(tag.body.name).toBe('HIPERTENSIÓN');
+    for (const p of [h.controlled, h.uncontrolled])
+      await execute(t.sequelize, 'INSERT INTO patient_tags (patient_id, tag_id) VALUES (:p, :t)', { p, t: tag.body.id });
+    const post = (p: number, measurements: Reading[]) =>
+      t.http.post(`/api/v1/patients/${p}/measurements`).set(bearer(clinic.tokens.enfermeria)).send({ measurements });
+    expect((await post(h.controlled, [{ systolic: 130, diastolic: 80, when: ago(10).toISOString() }])).status).toBe(201);
+    // 139/90: the diastolic is not under 90.
+    expect((await post(h.uncontrolled, [{ systolic: 139, diastolic: 90, when: ago(5).toISOString() }])).status).toBe(201);
+    expect((await post(h.glucose, [...glucose([120, 120, 120, 250]), ...glucose([100, 100], 40)])).status).toBe(201);
+    await execute(
+      t.sequelize,
+      `INSERT INTO orders (client_id, patient_id, order_type, status, clinical_element, during, start_at, days, hours, created_at, updated_at)
+       VALUES (:c, :p, 0, 2, 3, 30, :now, '[]', '[]', :now, :now)`,
+      { c: clinic.clientId, p: h.ordered, now: NOW },
+    );
+    // Adherence from a finished medication order each: 1 of 2 (red), 3 of 3 (green).
+    for (const [p, statuses] of [
+      [h.controlled, [2, 4]],
+      [h.uncontrolled, [2, 2, 2]],
+    ] as const) {
+      await execute(
+        t.sequelize,
+        `INSERT INTO orders (client_id, patient_id, order_type, status, during, start_at, days, hours, created_at, updated_at)
+         VALUES (:c, :p, 1, 4, 30, :start, '[]', '[]', :now, :now)`,
+        { c: clinic.clientId, p, start: ago(20), now: NOW },
+      );
+      const [{ id: orderId }] = await select<{ id: number }>(t.sequelize, 'SELECT MAX(id) AS id FROM orders WHERE patient_id = :p', { p });
+      for (const [i, status] of statuses.entries())
+        await execute(
+          t.sequelize,
+          `INSERT INTO activities (client_id, patient_id, order_id, slot_at, programmed_at, status, created_at, updated_at)
+           VALUES (:c, :p, :o, :at, :at, :status, :now, :now)`,
+          { c: clinic.clientId, p, o: orderId, at: ago(2 + i * 0.1), status, now: NOW },
+        );
+    }
+  });
+
+  it('answers no month before the job ran', async () => {
+    const res = await get();
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ months: [], computed_at: null });
+  });
+
+  it('counts each indicator of the current month with the count behind each percentage', async () => {
+    await runIndicators(NOW);
+    const res = await get();
+    expect(res.body.months.map((m: { month: string }) => m.month)).toEqual([
+      '2025-12',
+      '2026-01',
+      '2026-02',
+      '2026-03',
+      '2026-04',
+      '2026-05',
+      '2026-06',
+      '2026-07',
+      '2026-08',
+      '2026-09',
+      '2026-10',
+      '2026-11',
+    ]);
+    const [october, november] = res.body.months.slice(-2);
+    expect(november).toMatchObject({
+      complete: false,
+      as_of: NOW.toISOString(),
+      hypertension_control: { eligible: 3, measured: 2, controlled: 1, percent: 33.3 },
+      without_readings: { active: 4, count: 1, percent: 25 },
+      glucose_in_range: { patients: 1, readings: 4, in_range: 3, percent: 75 },
+      adherence: { low: 1, medium: 0, good: 1, none: 2, total: 4 },
+    });
+    // October closed on 31/10 23:59:59.999 in Bogotá; the blood-pressure order came later.
+    expect(october).toMatchObject({
+      complete: true,
+      as_of: '2026-11-01T04:59:59.999Z',
+      hypertension_control: { eligible: 2, measured: 0, controlled: 0, percent: 0 },
+      without_readings: { active: 4, count: 3, percent: 75 },
+      glucose_in_range: { patients: 1, readings: 2, in_range: 2, percent: 100 },
+      adherence: { none: 4, total: 4 },
+    });
+    // Before the patients joined there is nobody to count: no percentage.
+    expect(res.body.months[0]).toMatchObject({ hypertension_control: { eligible: 0, percent: null }, without_readings: { active: 0 } });
+  });
+
+  it('recomputes the current month at the next run and keeps the closed months', async () => {
+    await execute(t.sequelize, 'UPDATE measurements SET value = 500 WHERE patient_id = :p AND "when" < :oct', {
+      p: h.glucose,
+      oct: ago(30),
+    });
+    const res1 = await t.http
+      .post(`/api/v1/patients/${h.ordered}/measurements`)
+      .set(bearer(clinic.tokens.enfermeria))
+      .send({ systolic: 120, diastolic: 70, when: ago(1).toISOString() });
+    expect(res1.status).toBe(201);
+    await runIndicators(new Date(NOW.getTime() + 3600_000));
+    const [october, november] = (await get()).body.months.slice(-2);
+    expect(november.hypertension_control).toEqual({ eligible: 3, measured: 3, controlled: 2, percent: 66.7 });
+    expect(october.glucose_in_range.percent).toBe(100);
+  });
+});

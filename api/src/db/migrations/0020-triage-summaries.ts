@@ -11,6 +11,7 @@ import type { QueryInterface } from 'sequelize';
  * moved, readings deleted, alarm rules assigned or edited, patients created or moved between
  * statuses. A change of the client's triage settings makes its summaries due (valid_until).
  * The backfill marks every active patient, so the first job run builds every summary.
+ * indicator_months keeps the programme indicators of each month (see indicators.service.ts).
  */
 const TABLES = [
   `CREATE TABLE triage_summaries (
@@ -27,6 +28,17 @@ const TABLES = [
   'CREATE INDEX triage_summaries_due ON triage_summaries (valid_until)',
   'CREATE TABLE triage_dirty (patient_id INTEGER PRIMARY KEY)',
   'ALTER TABLE clients ADD COLUMN triage_settings TEXT',
+  // Programme indicators per client and month (GET /reports/indicators): a job writes the current
+  // month as it goes and each past month once, so the dashboard reads at most 12 rows.
+  `CREATE TABLE indicator_months (
+     client_id INTEGER NOT NULL REFERENCES clients (id),
+     month CHAR(7) NOT NULL,
+     figures TEXT NOT NULL,
+     as_of TIMESTAMPTZ NOT NULL,
+     complete BOOLEAN NOT NULL,
+     computed_at TIMESTAMPTZ NOT NULL,
+     PRIMARY KEY (client_id, month)
+   )`,
 ];
 
 const ACTIVE = 1;
@@ -120,6 +132,7 @@ export async function down({ context: qi }: { context: QueryInterface }) {
     for (const f of ['triage_mark_patient', 'triage_mark_alarm', 'triage_settings_changed'])
       await qi.sequelize.query(`DROP FUNCTION IF EXISTS ${f}()`);
   await qi.removeColumn('clients', 'triage_settings');
+  await qi.sequelize.query('DROP TABLE IF EXISTS indicator_months');
   await qi.sequelize.query('DROP TABLE IF EXISTS triage_dirty');
   await qi.sequelize.query('DROP TABLE IF EXISTS triage_summaries');
 }
