@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
@@ -58,5 +58,37 @@ describe('Priorización (/triage)', () => {
     await page.waitForURL(/\/patients\/\d+\?tab=alerts$/, { waitUntil: 'commit' });
     await page.getByRole('tab', { name: 'Alertas', selected: true }).waitFor();
     expect(tab).toMatch(/^(alerts|signs|orders|activities)$/);
+  });
+
+  it("shows the programme indicators on the dashboard's card, with their trend and a CSV", async () => {
+    const page = await openSignedIn(product, '/dashboard');
+    const tile = page.locator('.ant-statistic', { hasText: 'Hipertensión controlada' });
+    for (let i = 0; i < 20 && (await tile.count()) === 0; i++) {
+      await page.waitForTimeout(1000);
+      await page.reload();
+    }
+    await tile.waitFor();
+    expect(await tile.locator('.ant-statistic-content').innerText()).toMatch(/^\d+(,\d)? %$/);
+    await page.getByText(/de \d+ pacientes con última presión de 90 días bajo 140\/90/).waitFor();
+    await page.locator('.dashboard-indicator-charts canvas').first().waitFor();
+    await page.waitForTimeout(1000);
+
+    const axe = await new AxeBuilder({ page }).analyze();
+    const serious = axe.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    await mkdir(SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'indicators.png'), fullPage: true });
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Descargar CSV' }).click();
+    const file = await (await download).path();
+    const csv = await readFile(file, 'utf8');
+    const [header, ...rows] = csv
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split('\r\n');
+    expect(header.split(',').slice(0, 3)).toEqual(['Mes', 'Mes cerrado', 'Hipertensión: pacientes']);
+    expect(rows.length).toBe(12);
+    expect(rows.at(-1)).toMatch(/^\d{4}-\d{2},No,\d+/);
   });
 });
