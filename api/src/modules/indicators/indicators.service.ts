@@ -128,6 +128,9 @@ export async function computeMonth(sequelize: Sequelize, clientId: number, month
   return figures;
 }
 
+/** Hourly: the current month's figures are at most an hour old (P187). */
+export const INDICATORS_JOB_EVERY_MS = 3600_000;
+
 /**
  * The job's pass for one client: the current month, and every month of the trend not yet stored
  * complete (computed after its end). Answers the months written.
@@ -141,10 +144,13 @@ export async function refreshClientIndicators(sequelize: Sequelize, clientId: nu
   if (!client) return 0;
   const settings = triageSettingsOf(client.triage_settings ? JSON.parse(client.triage_settings) : null);
   const months = indicatorMonths(now, client.time_zone);
-  const stored = await select<{ month: string }>(sequelize, 'SELECT month FROM indicator_months WHERE client_id = :c AND complete = :yes', {
-    c: clientId,
-    yes: true,
-  });
+  // Closed months are computed once; the current one again when its figures are half a job period old
+  // (a restart does not recount what the last run just counted).
+  const stored = await select<{ month: string }>(
+    sequelize,
+    'SELECT month FROM indicator_months WHERE client_id = :c AND (complete = :yes OR computed_at > :fresh)',
+    { c: clientId, yes: true, fresh: new Date(now.getTime() - INDICATORS_JOB_EVERY_MS / 2) },
+  );
   const done = new Set(stored.map((r) => r.month.trim()));
   let written = 0;
   for (const m of months) {
@@ -162,9 +168,6 @@ export async function refreshClientIndicators(sequelize: Sequelize, clientId: nu
   }
   return written;
 }
-
-/** Hourly: the current month's figures are at most an hour old (P187). */
-export const INDICATORS_JOB_EVERY_MS = 3600_000;
 
 export function registerIndicatorJobs(deps: { sequelize: Sequelize; jobs: JobRunner }): void {
   deps.jobs.every({
