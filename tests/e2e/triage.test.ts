@@ -91,4 +91,18 @@ describe('Priorización (/triage)', () => {
     expect(rows.length).toBe(12);
     expect(rows.at(-1)).toMatch(/^\d{4}-\d{2},No,\d+/);
   });
+
+  it('lets an administrator change a threshold, with each default beside it', async () => {
+    const page = await openSignedIn(product, '/triage');
+    await page.getByRole('button', { name: 'Ajustes' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Ajustes de priorización' });
+    await drawer.getByText('Por defecto: 65 %').waitFor();
+    const tir = drawer.getByLabel('Glucosa: tiempo en rango mínimo');
+    await tir.fill('60');
+    const saved = page.waitForResponse((r) => /\/api\/v1\/clients\/\d+$/.test(r.url()) && r.request().method() === 'PATCH');
+    await drawer.getByRole('button', { name: 'Guardar' }).click();
+    const res = await saved;
+    expect(res.status()).toBe(200);
+    expect(((await res.json()) as { triage_settings: { tir_min_percent: number } }).triage_settings.tir_min_percent).toBe(60);
+  });
 });

@@ -16,6 +16,7 @@ import { formatWhen } from '@vigia/contract/rules/dates';
 import { ORDER_ELEMENT_NAMES } from '@vigia/contract/rules/activities';
 import { TRIAGE_FLAG_NAMES, TRIAGE_FLAGS, type TriageFlagCode } from '@vigia/contract/rules/triage';
 import { FIGURE_NAMES, formatFigure } from './triage.data';
+import { TriageSettingsDrawer } from './TriageSettingsDrawer';
 import './triage.css';
 
 type TriageItem = Schemas['TriageItem'];
@@ -139,7 +140,7 @@ export default function TriagePage() {
   const total = query.isError ? 0 : (result.total ?? 0);
 
   return (
-    <PageHeader title="Priorización">
+    <PageHeader title="Priorización" extra={<TriageSettingsDrawer />}>
       <Typography.Paragraph type="secondary" className="triage-intro">
         Pacientes activos ordenados por las señales de sus lecturas, alertas, órdenes y actividades de los últimos 14 días. Haga clic en una
         fila para abrir la ficha en la pestaña que explica su primera señal; expándala para ver las cifras.
