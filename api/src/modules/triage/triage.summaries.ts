@@ -8,7 +8,7 @@ import { ADHERENCE_WINDOW_DAYS, adherencePercent } from '@vigia/contract/rules/a
 import { ALARM_STATUS, ALERT_STATUS } from '@vigia/contract/rules/alarms';
 import { triageSettingsOf, type TriageSettings } from '@vigia/contract/rules/triage';
 import { MEASUREMENT_STATUS } from '@vigia/contract/rules/vitals';
-import { DAY_MS, scorePatient, type PatientFacts, type PatientScore } from './triage.rules.js';
+import { DAY_MS, scorePatient, TRIAGE_REFRESH_MS, type PatientFacts, type PatientScore } from './triage.rules.js';
 
 /**
  * The per-patient summaries behind 'Priorización' (migration 0020). They are computed only here,
@@ -168,7 +168,12 @@ async function computeSummaries(sequelize: Sequelize, targets: Target[], now: Da
   for (const [clientId, ids] of byClient) {
     const s = settings.get(clientId) ?? triageSettingsOf(null);
     const facts = await loadFacts(sequelize, ids, s, now);
-    for (const id of ids) out.push({ patient_id: id, client_id: clientId, ...scorePatient(facts.get(id)!, s, now.getTime()) });
+    for (const id of ids) {
+      const score = scorePatient(facts.get(id)!, s, now.getTime());
+      // Spread by patient over the refresh period, so summaries built together (a rebuild) do not all come due at once.
+      score.validUntil = Math.min(score.validUntil, now.getTime() + TRIAGE_REFRESH_MS - (id % 360) * 60_000);
+      out.push({ patient_id: id, client_id: clientId, ...score });
+    }
   }
   return out;
 }
@@ -222,7 +227,8 @@ async function refresh(sequelize: Sequelize, ids: number[], now: Date): Promise<
  * Answers how many patients were recomputed.
  */
 export async function refreshSummaries(sequelize: Sequelize, now: Date, opts: { maxPatients?: number } = {}): Promise<number> {
-  const max = opts.maxPatients ?? 20_000;
+  // A run stays short (other jobs wait behind it); marked patients go first, due ones catch up over later runs.
+  const max = opts.maxPatients ?? 5_000;
   const postgres = sequelize.getDialect() === 'postgres';
   let done = 0;
   while (done < max) {
