@@ -50,7 +50,6 @@ export const TRIAGE_FLAG_TABS: Record<TriageFlagCode, 'alerts' | 'signs' | 'orde
 };
 
 export const triageFlagBit = (code: TriageFlagCode): number => 1 << TRIAGE_FLAGS.indexOf(code);
-export const isTriageFlag = (v: unknown): v is TriageFlagCode => typeof v === 'string' && (TRIAGE_FLAGS as readonly string[]).includes(v);
 
 /** Points a flag adds to the score; open alerts count per alert and priority. */
 export interface TriageWeights {

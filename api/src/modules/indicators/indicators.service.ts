@@ -101,7 +101,7 @@ async function adherence(sequelize: Sequelize, params: Record<string, unknown>, 
 }
 
 /** One month's figures as of `asOf` (its end, or now for the current month). */
-export async function computeMonth(sequelize: Sequelize, clientId: number, month: IndicatorMonth, asOf: Date, s: TriageSettings) {
+async function computeMonth(sequelize: Sequelize, clientId: number, month: IndicatorMonth, asOf: Date, s: TriageSettings) {
   const params = {
     c: clientId,
     asOf,

@@ -153,7 +153,7 @@ async function loadFacts(sequelize: Sequelize, ids: number[], s: TriageSettings,
   return facts;
 }
 
-export interface ComputedSummary extends PatientScore {
+interface ComputedSummary extends PatientScore {
   patient_id: number;
   client_id: number;
 }
@@ -274,7 +274,7 @@ export function registerTriageJobs(deps: { sequelize: Sequelize; jobs: JobRunner
   });
 }
 
-export interface StoredSummary {
+interface StoredSummary {
   patient_id: number;
   client_id: number;
   score: number;
