@@ -343,5 +343,7 @@ export async function rebuildSummaries(
     opts.onBatch?.(result.patients);
   }
   // Marks stay: a reading stored while this ran is recomputed by the next job run, never lost.
+  // Every row was just rewritten: the planner's statistics follow (PostgreSQL; SQLite's come from the statistics job).
+  if (!opts.check && sequelize.getDialect() === 'postgres') await sequelize.query('ANALYZE triage_summaries');
   return result;
 }
