@@ -183,7 +183,37 @@ export function buildReadScenarios(samples: ReadSamples, connections: number): A
     apiOutcome: (_h, body) => ({ total: (body as { total: number }).total, ids: [] }),
     baselineOutcome: (results) => ({ total: Number(Object.values(results.find((r) => COUNT_SQL.test(r.sql))!.rows[0])[0]), ids: [] }),
   };
-  const all: Array<ReplayScenario<unknown>> = [chart, alertsList, metrics, openCount];
+  // Issue 21: the first page of 'Priorización' at each page size (an index walk of the summaries), and the indicators' 12 rows.
+  const triage: ReplayScenario<number> = {
+    id: 'triage-first-page',
+    label: 'Priorización first page (ranked by score)',
+    endpoint: 'GET /api/v1/triage?_start=0&_end=<20|50|100>',
+    inputs: [20, 50, 100],
+    request: (size) => ({ method: 'GET', path: `/api/v1/triage?_start=0&_end=${size}` }),
+    work: null as never,
+    loadConnections: connections,
+    p95TargetMs: 50,
+    replay: new Map(),
+    baselineOutcome: (results) => {
+      const count = results.find((r) => COUNT_SQL.test(r.sql));
+      const page = results.find((r) => /FROM\s+triage_summaries\b/i.test(r.sql) && /\bLIMIT\b/i.test(r.sql));
+      return { total: count ? Number(Object.values(count.rows[0])[0]) : null, ids: (page?.rows ?? []).map((r) => Number(r.patient_id)) };
+    },
+  };
+  const indicators: ReplayScenario<null> = {
+    id: 'indicators',
+    label: 'Programme indicators (12 months)',
+    endpoint: 'GET /api/v1/reports/indicators',
+    inputs: [null],
+    request: () => ({ method: 'GET', path: '/api/v1/reports/indicators' }),
+    work: null as never,
+    loadConnections: connections,
+    p95TargetMs: 50,
+    replay: new Map(),
+    apiOutcome: (_h, body) => ({ total: (body as { months: unknown[] }).months.length, ids: [] }),
+    baselineOutcome: (results) => ({ total: results.find((r) => /FROM\s+indicator_months\b/i.test(r.sql))?.rows.length ?? null, ids: [] }),
+  };
+  const all: Array<ReplayScenario<unknown>> = [chart, alertsList, metrics, openCount, triage, indicators];
   for (const s of all) s.work = replayWork(s);
   return all;
 }

@@ -7,6 +7,7 @@ import type { FrontendResult, PageWeight } from './frontend.js';
 import type { IngestionResult } from './ingest.js';
 import type { LoadResult } from './load.js';
 import type { ScaleOutResult } from './scaleout.js';
+import type { TriageBuildResult } from './triage.js';
 import { API_RSS_TARGET_BYTES, FRONTEND_TARGETS_KB, INGEST_TARGETS } from './targets.js';
 
 export interface Extras {
@@ -14,6 +15,7 @@ export interface Extras {
   csvExport?: ExportResult;
   frontend?: FrontendResult;
   scaleOut?: ScaleOutResult;
+  triageBuild?: TriageBuildResult;
 }
 export interface ExtraRow {
   what: string;
@@ -33,9 +35,13 @@ const times = (v: number) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : '—');
 /** Ids of the phases that ran (PENDING rows with these ids are dropped). */
 export function measuredPhases(e: Extras | undefined): string[] {
   if (!e) return [];
-  return [e.ingestion && 'ingest', e.csvExport && 'csv-export', e.frontend && 'frontend', e.scaleOut && 'scale-out'].filter(
-    Boolean,
-  ) as string[];
+  return [
+    e.ingestion && 'ingest',
+    e.csvExport && 'csv-export',
+    e.frontend && 'frontend',
+    e.scaleOut && 'scale-out',
+    e.triageBuild && 'triage-build',
+  ].filter(Boolean) as string[];
 }
 
 const clean = (l: LoadResult) => l.non2xx + l.errors + l.timeouts === 0;
@@ -44,6 +50,25 @@ export function extraRows(e: Extras | undefined): ExtraRow[] {
   const rows: ExtraRow[] = [];
   if (!e) return rows;
   const t = INGEST_TARGETS;
+  if (e.triageBuild) {
+    const b = e.triageBuild;
+    rows.push({
+      what: `Triage summaries rebuilt from the readings (npm run triage:rebuild): ${b.patients.toLocaleString('en-US')} active patients`,
+      target: 'time reported',
+      figure: `${b.seconds.toFixed(1)} s (${perSecond(b.patients / b.seconds)} patients)`,
+      baseline: `${b.baselineSeconds.toFixed(1)} s (the same 28 days of readings read on the driver, nothing computed)`,
+      ratio: times(b.seconds / b.baselineSeconds),
+      ok: null,
+    });
+    rows.push({
+      what: `Programme indicators: 12 months × ${b.clients} clients computed from the data set (their job's first run)`,
+      target: 'time reported',
+      figure: `${b.indicatorSeconds.toFixed(1)} s`,
+      baseline: '—',
+      ratio: '—',
+      ok: null,
+    });
+  }
   if (e.ingestion) {
     const s = e.ingestion.single;
     const ratio = s.api.rps / s.bare.rps;

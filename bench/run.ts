@@ -20,6 +20,8 @@ import { buildReadScenarios, pickChartSamples, replayRequests, storeCaptured } f
 import type { Extras } from './report-extras.js';
 import { measureScaleOut } from './scaleout.js';
 import { forgetEarlierRuns, prepareDataset, type DatasetOptions } from './dataset.js';
+import { buildTriage } from './triage.js';
+import { prepareDataset, type DatasetOptions } from './dataset.js';
 import { openDriver } from './driver.js';
 import { fetchRetrying } from './load.js';
 import { measureContention, measureScenario, type ContentionResult, type ScenarioResult, type Settings } from './measure.js';
@@ -128,6 +130,18 @@ async function main() {
   const driver = await openDriver(dataset.target, { connections: opts.settings.connections });
   if (dataset.reused) log(`Trabajos programados de corridas anteriores borrados: ${await forgetEarlierRuns(driver)}`);
   log(`Reloj de la corrida: ${clock.now().toISOString()} (CLOCK_OFFSET_MS ${clock.offsetMs})`);
+  /** A phase or scenario runs unless --only leaves it out or --skip names it. */
+  const wanted = (id: string) => (!opts.only || opts.only.includes(id)) && !opts.skip.includes(id);
+  const extras: Extras = {};
+  // Issue 21: the triage summaries and indicators are built before the API starts (timed), so its jobs find nothing due.
+  if (wanted('triage-build'))
+    extras.triageBuild = await buildTriage({
+      dataDir: dataset.dir,
+      databaseUrl: opts.dataset.databaseUrl,
+      target: dataset.target,
+      now: clock.now(),
+      log,
+    });
   const api = await startApi({
     rootDir: ROOT_DIR,
     dataDir: dataset.dir,
@@ -136,9 +150,6 @@ async function main() {
     clock,
     env: { VIGIA_ADMIN_DIST: opts.adminDist, VIGIA_PORTAL_DIST: opts.portalDist },
   });
-  /** A phase or scenario runs unless --only leaves it out or --skip names it. */
-  const wanted = (id: string) => (!opts.only || opts.only.includes(id)) && !opts.skip.includes(id);
-  const extras: Extras = {};
   log(`API en ${api.baseUrl} (pid ${api.pid}); registro en ${path.relative(ROOT_DIR, path.join(dataset.dir, 'api.log'))}`);
   const stopOnSignal = () => {
     api.stop().finally(() => process.exit(130));

@@ -65,6 +65,19 @@ export const PENDING: PendingRow[] = [
     waitsFor: 'phase frontend not run',
   },
   {
+    id: 'triage-first-page',
+    what: "Priorización first page ('/triage', 20/50/100 rows)",
+    target: 'p95 ≤ 50 ms',
+    waitsFor: 'scenario triage-first-page not run',
+  },
+  { id: 'indicators', what: 'Programme indicators (12 months)', target: 'p95 ≤ 50 ms', waitsFor: 'scenario indicators not run' },
+  {
+    id: 'triage-build',
+    what: 'Triage summaries rebuilt from the readings',
+    target: 'time reported',
+    waitsFor: 'phase triage-build not run',
+  },
+  {
     id: 'scale-out',
     what: 'Two API processes on one PostgreSQL behind a round-robin proxy',
     target: 'scales out; no scheduled work lost or duplicated',

@@ -1762,6 +1762,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/triage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Priorización, pacientes activos del cliente ordenados por puntaje
+         * @description Lee los resúmenes por paciente que un trabajo mantiene al día cuando llegan lecturas y
+         *     cuando se mueve la ventana (nunca recorre lecturas por solicitud). Cada señal trae su
+         *     explicación en español y las cifras detrás de ella. Por defecto, el mayor puntaje primero.
+         */
+        get: operations["listTriage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/indicators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Indicadores del programa por mes (últimos 12 meses)
+         * @description Control de la hipertensión (última presión de los 90 días anteriores bajo 140/90, entre los
+         *     pacientes con la etiqueta HIPERTENSIÓN o una orden de presión arterial), pacientes sin lecturas
+         *     en 90 días, tiempo en rango de la glucosa (70–180 mg/dL) entre los pacientes con glucometrías y
+         *     la distribución del cumplimiento, con la cuenta detrás de cada porcentaje. Un trabajo calcula el
+         *     mes en curso cada hora y cada mes pasado una vez; los meses aún no calculados no aparecen.
+         */
+        get: operations["getIndicators"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sso/authorize": {
         parameters: {
             query?: never;
@@ -2063,6 +2109,7 @@ export interface components {
             time_zone: string;
             clinical_elements: components["schemas"]["ClinicalElementKey"][];
             client_with_multipatient_glady: boolean;
+            triage_settings?: components["schemas"]["TriageSettings"];
             residents_enabled: boolean;
             have_metabase: boolean;
             metabase_url: string | null;
@@ -3207,6 +3254,7 @@ export interface components {
             residents_user?: string | null;
             residents_password?: string;
             escalation_minutes?: number;
+            triage_settings?: components["schemas"]["TriageSettingsInput"];
         };
         /** @enum {string} */
         WebhookDeliveryStatus: "pending" | "sending" | "delivered" | "failed";
@@ -3269,6 +3317,202 @@ export interface components {
                 high: number;
             };
             total: number;
+        };
+        /** @enum {string} */
+        TriageFlagCode: "open_alerts" | "out_of_range" | "glucose_tir_low" | "glucose_below_70" | "glucose_below_54" | "glucose_tir_drop" | "glucose_little_data" | "weight_gain" | "no_readings" | "adherence_low" | "missed_medication";
+        TriageFlag: {
+            code: components["schemas"]["TriageFlagCode"];
+            /** @description La señal explicada en español, con sus cifras */
+            label: string;
+            /** @description Lo que suma al puntaje (pesos del cliente) */
+            points: number;
+            clinical_element: number | null;
+            /**
+             * @description Pestaña de la ficha del paciente que la explica
+             * @enum {string}
+             */
+            tab: "alerts" | "signs" | "orders" | "activities";
+            /** @description Las cifras detrás de la señal: lecturas, porcentajes, peor valor, días */
+            figures: {
+                [key: string]: number | null;
+            };
+        };
+        TriageItem: {
+            /** @description Id del paciente */
+            id: number;
+            patient: {
+                id: number;
+                nid: string;
+                first_name: string;
+                last_name: string;
+                full_name: string;
+                tags: components["schemas"]["TagRef"][];
+            };
+            score: number;
+            flags: components["schemas"]["TriageFlag"][];
+            /** Format: date-time */
+            last_reading_at: string | null;
+            /**
+             * Format: date-time
+             * @description Cuándo se calculó el resumen
+             */
+            computed_at: string;
+        };
+        /** @description Umbrales, ventana y pesos de Priorización del cliente; los valores por defecto y sus fuentes están en docs/triage.md */
+        TriageSettings: {
+            /** @description Días de lecturas que miran las señales (TIDE: 14) */
+            window_days: number;
+            /** @description Límite inferior del rango de glucosa, mg/dL (70) */
+            glucose_low: number;
+            /** @description Límite superior del rango de glucosa, mg/dL (180) */
+            glucose_high: number;
+            /** @description Hipoglucemia de nivel 2, mg/dL (54) */
+            glucose_very_low: number;
+            /** @description Tiempo en rango mínimo, % (TIDE: 65) */
+            tir_min_percent: number;
+            /** @description Máximo de lecturas bajo el límite inferior, % (TIDE: 4) */
+            below_low_max_percent: number;
+            /** @description Máximo de lecturas bajo 54 mg/dL, % (TIDE: 1) */
+            below_very_low_max_percent: number;
+            /** @description Caída del tiempo en rango frente a la ventana anterior, puntos (TIDE: 15) */
+            tir_drop_points: number;
+            /** @description Menos lecturas de glucosa que estas en la ventana son pocos datos (14) */
+            glucose_min_readings: number;
+            /** @description Presión controlada por debajo de esta sistólica, mmHg (HEARTS360: 140) */
+            systolic_max: number;
+            /** @description Presión controlada por debajo de esta diastólica, mmHg (HEARTS360: 90) */
+            diastolic_max: number;
+            /** @description Saturación por debajo de este valor fuera de rango, % (92) */
+            spo2_min: number;
+            /** @description Temperatura desde este valor fuera de rango, °C (38) */
+            temperature_max: number;
+            /** @description Señal cuando más de este porcentaje de lecturas está fuera de rango (25) */
+            out_of_range_percent: number;
+            /** @description Aumento de peso, kg (2) */
+            weight_gain_kg: number;
+            /** @description Días en los que cuenta el aumento de peso (3) */
+            weight_gain_days: number;
+            /** @description Días sin lecturas con una orden de signos vitales en ejecución (3) */
+            no_reading_days: number;
+            /** @description Puntos que suma cada señal (las alertas abiertas, por alerta y prioridad) */
+            weights: {
+                open_alert_high: number;
+                open_alert_medium: number;
+                open_alert_low: number;
+                out_of_range: number;
+                glucose_tir_low: number;
+                glucose_below_70: number;
+                glucose_below_54: number;
+                glucose_tir_drop: number;
+                glucose_little_data: number;
+                weight_gain: number;
+                no_readings: number;
+                adherence_low: number;
+                missed_medication: number;
+            };
+        };
+        /** @description Solo los umbrales o pesos que cambian; el resto conserva su valor */
+        TriageSettingsInput: {
+            /** @description Días de lecturas que miran las señales (TIDE: 14) */
+            window_days?: number;
+            /** @description Límite inferior del rango de glucosa, mg/dL (70) */
+            glucose_low?: number;
+            /** @description Límite superior del rango de glucosa, mg/dL (180) */
+            glucose_high?: number;
+            /** @description Hipoglucemia de nivel 2, mg/dL (54) */
+            glucose_very_low?: number;
+            /** @description Tiempo en rango mínimo, % (TIDE: 65) */
+            tir_min_percent?: number;
+            /** @description Máximo de lecturas bajo el límite inferior, % (TIDE: 4) */
+            below_low_max_percent?: number;
+            /** @description Máximo de lecturas bajo 54 mg/dL, % (TIDE: 1) */
+            below_very_low_max_percent?: number;
+            /** @description Caída del tiempo en rango frente a la ventana anterior, puntos (TIDE: 15) */
+            tir_drop_points?: number;
+            /** @description Menos lecturas de glucosa que estas en la ventana son pocos datos (14) */
+            glucose_min_readings?: number;
+            /** @description Presión controlada por debajo de esta sistólica, mmHg (HEARTS360: 140) */
+            systolic_max?: number;
+            /** @description Presión controlada por debajo de esta diastólica, mmHg (HEARTS360: 90) */
+            diastolic_max?: number;
+            /** @description Saturación por debajo de este valor fuera de rango, % (92) */
+            spo2_min?: number;
+            /** @description Temperatura desde este valor fuera de rango, °C (38) */
+            temperature_max?: number;
+            /** @description Señal cuando más de este porcentaje de lecturas está fuera de rango (25) */
+            out_of_range_percent?: number;
+            /** @description Aumento de peso, kg (2) */
+            weight_gain_kg?: number;
+            /** @description Días en los que cuenta el aumento de peso (3) */
+            weight_gain_days?: number;
+            /** @description Días sin lecturas con una orden de signos vitales en ejecución (3) */
+            no_reading_days?: number;
+            /** @description Puntos que suma cada señal (las alertas abiertas, por alerta y prioridad) */
+            weights?: {
+                open_alert_high?: number;
+                open_alert_medium?: number;
+                open_alert_low?: number;
+                out_of_range?: number;
+                glucose_tir_low?: number;
+                glucose_below_70?: number;
+                glucose_below_54?: number;
+                glucose_tir_drop?: number;
+                glucose_little_data?: number;
+                weight_gain?: number;
+                no_readings?: number;
+                adherence_low?: number;
+                missed_medication?: number;
+            };
+        };
+        IndicatorMonth: {
+            /** @description Mes (AAAA-MM) en la zona horaria del cliente */
+            month: string;
+            /**
+             * Format: date-time
+             * @description Instante al que corresponden las cifras (fin del mes, o el cálculo del mes en curso)
+             */
+            as_of: string;
+            /** @description El mes terminó y sus cifras ya no cambian */
+            complete: boolean;
+            hypertension_control: {
+                /** @description Pacientes con la etiqueta HIPERTENSIÓN o una orden de presión arterial */
+                eligible: number;
+                /** @description De ellos, con presión arterial en los 90 días anteriores */
+                measured: number;
+                /** @description De ellos, con la última presión bajo 140/90 */
+                controlled: number;
+                /** @description controlled / eligible */
+                percent: number | null;
+            };
+            without_readings: {
+                active: number;
+                /** @description Pacientes activos sin lecturas en los 90 días anteriores */
+                count: number;
+                percent: number | null;
+            };
+            glucose_in_range: {
+                /** @description Pacientes con glucometrías en el mes */
+                patients: number;
+                readings: number;
+                /** @description Lecturas en 70–180 mg/dL */
+                in_range: number;
+                percent: number | null;
+            };
+            adherence: {
+                /** @description Cumplimiento de 50 % o menos */
+                low: number;
+                medium: number;
+                /** @description Cumplimiento sobre 70 % */
+                good: number;
+                /** @description Sin actividades en los 30 días anteriores */
+                none: number;
+                total: number;
+            };
+        };
+        Indicators: {
+            months: components["schemas"]["IndicatorMonth"][];
+            /** Format: date-time */
+            computed_at: string | null;
         };
         SsoStart: {
             url: string;
@@ -7847,6 +8091,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OpenedAlertMetrics"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listTriage: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
+                _sort?: "score";
+                _order?: components["parameters"]["Order"];
+                /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
+                q?: components["parameters"]["Q"];
+                /** @description Solo pacientes con esta señal */
+                flag?: components["schemas"]["TriageFlagCode"];
+                /** @description Ids de etiquetas separados por comas; el paciente debe tener al menos una */
+                tags?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pacientes priorizados */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriageItem"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getIndicators: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Indicadores */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Indicators"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -61,6 +61,10 @@ import { auditRouter } from './modules/audit/audit.routes.js';
 import { createEmailSender, loadEmailConfig, type EmailSender } from './adapters/email.js';
 import { queueAlertNotifications, registerNotificationJobs } from './modules/notifications/notifications.jobs.js';
 import { notificationsRouter } from './modules/notifications/notifications.routes.js';
+import { triageRouter } from './modules/triage/triage.routes.js';
+import { registerTriageJobs, triageHook } from './modules/triage/triage.summaries.js';
+import { indicatorsRouter } from './modules/indicators/indicators.routes.js';
+import { registerIndicatorJobs } from './modules/indicators/indicators.service.js';
 
 export interface AppDeps {
   sequelize: Sequelize;
@@ -96,6 +100,8 @@ function registerHooks() {
   measurementHooks.register(measurementWebhooksHook);
   measurementHooks.register(alarmsHook);
   measurementHooks.register(activitiesHook);
+  // Marks the readings' patients for the triage summary job (issue 21), off the reading's path.
+  measurementHooks.register(triageHook);
   alertHooks.register(queueAlertWebhook);
   alertHooks.register(notifyPatientOfAlarm);
   alertHooks.register(queueAlertNotifications);
@@ -251,6 +257,11 @@ export function createApp(deps: AppDeps): express.Express {
     baseUrl: process.env.PUBLIC_URL || null,
   });
   v1.use(notificationsRouter({ sequelize: deps.sequelize, now }));
+  // 'Priorización' and the programme indicators (issue 21): kept by jobs, read by the list and the card.
+  registerTriageJobs({ sequelize: deps.sequelize, jobs: deps.jobs });
+  v1.use(triageRouter({ sequelize: deps.sequelize }));
+  registerIndicatorJobs({ sequelize: deps.sequelize, jobs: deps.jobs });
+  v1.use(indicatorsRouter({ sequelize: deps.sequelize, now }));
   api.use('/api/v1', v1);
   api.use('/api', notFoundRoute);
   api.use(createContractErrorTranslator(doc));

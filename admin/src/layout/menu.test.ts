@@ -10,6 +10,7 @@ describe('side menu derived from the registered resources (01 §2)', () => {
   it('lists the main entries, then the Configuración group, in order', () => {
     expect(entries(tree.links)).toEqual([
       ['/dashboard', 'Dashboard'],
+      ['/triage', 'Priorización'],
       ['/patients', 'Pacientes'],
       ['/patients/new', 'Nuevo paciente'],
       ['/orders', 'Gestión de órdenes'],

@@ -13,6 +13,7 @@ import {
   InboxOutlined,
   MedicineBoxOutlined,
   NotificationOutlined,
+  OrderedListOutlined,
   RobotOutlined,
   SolutionOutlined,
   SwapOutlined,
@@ -68,6 +69,7 @@ const AuditPage = lazy(() => import('../pages/audit/AuditPage'));
 const EncounterPage = lazy(() => import('../pages/encounters/EncounterPage'));
 const NotificationsPage = lazy(() => import('../pages/notifications/NotificationsPage'));
 const MyNotificationsPage = lazy(() => import('../pages/my_notifications/MyNotificationsPage'));
+const TriagePage = lazy(() => import('../pages/triage/TriagePage'));
 
 const CONFIGURATION = 'configuration';
 
@@ -100,6 +102,8 @@ function screen(name: string, list: string, page: ReactNode, meta: MenuMeta, mor
  */
 export const refineResources: ResourceProps[] = [
   screen('dashboard', '/dashboard', <DashboardPage />, { label: 'Dashboard', icon: <DashboardOutlined /> }),
+  // Which patients need a nurse today (issue 21).
+  screen('triage', '/triage', <TriagePage />, { label: 'Priorización', icon: <OrderedListOutlined /> }),
   {
     name: 'patients',
     list: '/patients',

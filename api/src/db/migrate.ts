@@ -19,6 +19,7 @@ import * as m0016 from './migrations/0016-alerts-priority-element.js';
 import * as m0017 from './migrations/0017-alert-status-counts.js';
 import * as m0018 from './migrations/0018-devices-card-per-client.js';
 import * as m0019 from './migrations/0019-notifications.js';
+import * as m0020 from './migrations/0020-triage-summaries.js';
 
 interface Migration {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -46,6 +47,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['0017-alert-status-counts', m0017],
   ['0018-devices-card-per-client', m0018],
   ['0019-notifications', m0019],
+  ['0020-triage-summaries', m0020],
 ];
 
 function createMigrator(sequelize: Sequelize) {

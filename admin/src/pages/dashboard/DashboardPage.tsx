@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
-import { Card, Col, Empty, Row, Segmented, Skeleton, Statistic, Typography } from 'antd';
-import { AlertOutlined, BarChartOutlined } from '@ant-design/icons';
+import { Card, Col, Row, Segmented, Skeleton, Statistic, Typography } from 'antd';
+import { AlertOutlined } from '@ant-design/icons';
 import { useCustom, useGetIdentity, useOne } from '@refinedev/core';
 import type { Schemas, Session } from '../../contract';
 import { displayName } from '@vigia/contract/rules/names';
@@ -9,6 +9,7 @@ import { usePageTitle } from '../../layout/usePageTitle';
 import { readSession } from '../../session';
 import { apiUrl } from '../../providers/data';
 import { periodRange, PERIODS } from './periods';
+import { IndicatorsCard } from './IndicatorsCard';
 import './dashboard.css';
 
 const PriorityChart = lazy(() => import('./PriorityChart'));
@@ -26,7 +27,7 @@ function raisedIn(period: number, metrics: Schemas['AlertMetrics']): string {
   return `${total} ${total === 1 ? 'alerta generada' : 'alertas generadas'} ${when}, abiertas o ya cerradas.`;
 }
 
-/** Home dashboard (02 §2.12): open alerts, alerts by priority for a period, the client's BI frame. */
+/** Home dashboard (02 §2.12): open alerts, alerts by priority for a period, the programme indicators and the client's BI frame. */
 export default function DashboardPage() {
   usePageTitle('Dashboard');
   const { data } = useGetIdentity<Session>();
@@ -98,19 +99,7 @@ export default function DashboardPage() {
           </Card>
         </Col>
         <Col xs={24}>
-          <Card
-            title={
-              <>
-                <BarChartOutlined /> Indicadores
-              </>
-            }
-          >
-            {client?.have_metabase && client.metabase_url ? (
-              <iframe className="dashboard-bi" title="Tablero de indicadores" src={client.metabase_url} />
-            ) : (
-              <Empty description="Cliente sin BI" />
-            )}
-          </Card>
+          <IndicatorsCard client={client} />
         </Col>
       </Row>
     </div>

@@ -9,6 +9,7 @@ import { hashPassword } from '../sessions/passwords.js';
 import { normaliseName, validateEmail, validateName, validatePassword } from '@vigia/contract/rules/validation';
 import type { components } from '@vigia/contract/openapi';
 import { isValidTimeZone } from '@vigia/contract/rules/dates';
+import { triageSettingsOf } from '@vigia/contract/rules/triage';
 
 type ClientDto = components['schemas']['Client'];
 
@@ -50,7 +51,13 @@ function toClientDto(c: Client): ClientDto {
     residents_user: c.residents_user,
     residents_password_set: Boolean(c.residents_password),
     escalation_minutes: Number(c.escalation_minutes ?? 30),
+    triage_settings: triageSettingsOf(c.triage_settings ? JSON.parse(c.triage_settings) : null),
   };
+}
+
+function mergeTriageSettings(saved: unknown, input: components['schemas']['TriageSettingsInput']) {
+  const current = triageSettingsOf(saved);
+  return triageSettingsOf({ ...current, ...input, weights: { ...current.weights, ...input.weights } });
 }
 
 /** PUT/PATCH /clients/{id}: webhook and integration settings (03 §2), checked by clients.rules. */
@@ -76,7 +83,11 @@ export async function updateClientSettings(
     opts,
   );
   if (!result.ok) throw badRequest(result.field, result.message);
-  if (Object.keys(result.patch).length) await c.update(result.patch);
+  // 'Priorización' (issue 21): what is sent over what was saved; the contract bounds each number.
+  const triage = input.triage_settings
+    ? JSON.stringify(mergeTriageSettings(c.triage_settings ? JSON.parse(c.triage_settings) : null, input.triage_settings))
+    : undefined;
+  if (Object.keys(result.patch).length || triage) await c.update({ ...result.patch, ...(triage ? { triage_settings: triage } : {}) });
   return toClientDto(c);
 }
 

@@ -1,5 +1,4 @@
 import { Op, literal, type Sequelize, type Transaction, type WhereOptions } from 'sequelize';
-import { select } from '../../db/sql.js';
 import type { applyPatientStatusChange } from '../orders/patient-status.js';
 import type { patientAdherence } from '../orders/adherence.js';
 import type { patientPrescription } from '../orders/orders.queries.js';
@@ -17,6 +16,7 @@ import type { attachDefaultAlarms, countOpenAlerts, setPatientAlarms } from '../
 import { normaliseName, normaliseNid, validateNid, validateDate } from '@vigia/contract/rules/validation';
 import { Patient } from '../../db/models/patients.model.js';
 import * as rules from './patients.rules.js';
+import { tagsOf } from './patient-tags.sql.js';
 import type { PortalLocks } from '../otp/otp.service.js';
 import type { components } from '@vigia/contract/openapi';
 import { localDate, isValidTimeZone } from '@vigia/contract/rules/dates';
@@ -56,22 +56,6 @@ const NO_PERMISSIONS: PatientPermissions = {
   config_alerts: false,
   create_order: false,
 };
-
-async function tagsOf(sequelize: Sequelize, patientIds: number[]): Promise<Map<number, TagRef[]>> {
-  const map = new Map<number, TagRef[]>();
-  if (!patientIds.length) return map;
-  const rows = await select<{ patient_id: number; id: number; name: string; color: TagRef['color'] }>(
-    sequelize,
-    'SELECT pt.patient_id, t.id, t.name, t.color FROM patient_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.patient_id IN (:ids) ORDER BY t.name',
-    { ids: patientIds },
-  );
-  for (const r of rows) {
-    const list = map.get(r.patient_id) ?? [];
-    list.push({ id: r.id, name: r.name, color: r.color });
-    map.set(r.patient_id, list);
-  }
-  return map;
-}
 
 /** The one place a patients row becomes the contract's PatientSummary. */
 function toPatientSummary(deps: PatientDeps, p: Patient, tags: TagRef[]): PatientSummary {

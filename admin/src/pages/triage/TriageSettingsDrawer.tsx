@@ -1,0 +1,93 @@
+import { useEffect, useState } from 'react';
+import { useOne, useUpdate } from '@refinedev/core';
+import { Button, Col, Drawer, Form, InputNumber, Row, Tooltip, Typography } from 'antd';
+import { SettingOutlined } from '@ant-design/icons';
+import type { Schemas } from '../../contract';
+import { roleAccess } from '../../providers/access';
+import { serverError, success } from '../../providers/notices';
+import { readSession } from '../../session';
+import { TRIAGE_DEFAULTS } from '@vigia/contract/rules/triage';
+import { SETTING_FIELDS, WEIGHT_FIELDS } from './triage.data';
+
+type Settings = Schemas['TriageSettings'];
+const DEFAULTS = TRIAGE_DEFAULTS as unknown as Record<string, number> & { weights: Record<string, number> };
+
+/** The client's thresholds, window and weights (administrators), each with its default beside it. */
+export function TriageSettingsDrawer() {
+  const access = roleAccess('administer');
+  const clientId = readSession()?.client_id ?? 0;
+  const [open, setOpen] = useState(false);
+  const { result: client } = useOne<Schemas['Client']>({
+    resource: 'clients',
+    id: clientId,
+    queryOptions: { enabled: open },
+    errorNotification: false,
+  });
+  const { mutate, mutation } = useUpdate<Schemas['Client']>();
+  const [form] = Form.useForm<Settings>();
+  useEffect(() => {
+    if (open && client?.triage_settings) form.setFieldsValue(client.triage_settings);
+  }, [open, client, form]);
+
+  const save = (values: Settings) =>
+    mutate(
+      {
+        resource: 'clients',
+        id: clientId,
+        values: { triage_settings: values },
+        meta: { method: 'patch' },
+        successNotification: success('Ajustes de priorización guardados. La lista se recalcula en el próximo minuto.'),
+        errorNotification: serverError('No fue posible guardar los ajustes.'),
+      },
+      { onSuccess: () => setOpen(false) },
+    );
+
+  return (
+    <>
+      <Tooltip title={access.reason}>
+        <Button icon={<SettingOutlined />} disabled={!access.allowed} onClick={() => setOpen(true)}>
+          Ajustes
+        </Button>
+      </Tooltip>
+      <Drawer
+        title="Ajustes de priorización"
+        open={open}
+        onClose={() => setOpen(false)}
+        width={560}
+        extra={
+          <Button type="primary" loading={mutation.isPending} onClick={() => form.submit()}>
+            Guardar
+          </Button>
+        }
+      >
+        <Typography.Paragraph type="secondary">
+          Umbrales, ventana y puntos de cada señal. Los valores por defecto vienen de TIDE, HEARTS360 y las guías citadas en la
+          documentación (docs/triage.md).
+        </Typography.Paragraph>
+        <Form form={form} layout="vertical" onFinish={save}>
+          <Row gutter={16}>
+            {SETTING_FIELDS.map((f) => (
+              <Col span={12} key={f.key}>
+                <Form.Item name={f.key} label={f.label} extra={`Por defecto: ${DEFAULTS[f.key]} ${f.unit}`}>
+                  <InputNumber min={f.min} max={f.max} step={f.step ?? 1} addonAfter={f.unit} style={{ width: '100%' }} />
+                </Form.Item>
+              </Col>
+            ))}
+          </Row>
+          <Typography.Title level={2} className="triage-settings-title">
+            Puntos por señal
+          </Typography.Title>
+          <Row gutter={16}>
+            {WEIGHT_FIELDS.map((f) => (
+              <Col span={12} key={f.key}>
+                <Form.Item name={['weights', f.key]} label={f.label} extra={`Por defecto: ${DEFAULTS.weights[f.key]}`}>
+                  <InputNumber min={0} max={1000} precision={0} style={{ width: '100%' }} />
+                </Form.Item>
+              </Col>
+            ))}
+          </Row>
+        </Form>
+      </Drawer>
+    </>
+  );
+}

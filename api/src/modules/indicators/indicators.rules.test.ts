@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { adherenceDistribution, indicatorMonths, share } from './indicators.rules';
+
+describe('indicator months (12, in the client zone)', () => {
+  it('ends with the month that holds now in Bogotá, not in UTC', () => {
+    // 1 December 2026 02:00 UTC is still 30 November in Bogotá (UTC-5).
+    const months = indicatorMonths(new Date('2026-12-01T02:00:00Z'), 'America/Bogota');
+    expect(months).toHaveLength(12);
+    expect(months[11]).toEqual({
+      month: '2026-11',
+      start: new Date('2026-11-01T05:00:00Z'),
+      next: new Date('2026-12-01T05:00:00Z'),
+    });
+    expect(months[0].month).toBe('2025-12');
+    expect(months.map((m) => m.month)).toContain('2026-01');
+  });
+});
+
+describe('share and adherence bands (50 % or less red, over 70 % green)', () => {
+  it('answers null for nobody counted, one decimal otherwise', () => {
+    expect(share(0, 0)).toBeNull();
+    expect(share(2, 3)).toBe(66.7);
+  });
+  it('puts each patient in its band; patients with nothing due are none', () => {
+    expect(
+      adherenceDistribution(6, [
+        { due: 2, done: 1 },
+        { due: 10, done: 6 },
+        { due: 10, done: 7 },
+        { due: 10, done: 8 },
+      ]),
+    ).toEqual({ low: 1, medium: 2, good: 1, none: 2, total: 6 });
+  });
+});

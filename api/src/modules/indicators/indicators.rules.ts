@@ -1,0 +1,58 @@
+import { dayStartUtc, localDate } from '@vigia/contract/rules/dates';
+import { adherenceBand, adherencePercent } from '@vigia/contract/rules/adherence';
+
+/**
+ * Programme indicators (issue 21, after HEARTS360 and TIDE) as pure rules: the months of the
+ * trend in the client's zone, and how a month's counts become the figures the card shows.
+ */
+
+/** HEARTS360: the last blood pressure of the 3 months (90 days) before the month's end. */
+export const INDICATOR_LOOKBACK_DAYS = 90;
+/** The trend covers the current month and the 11 before it. */
+export const INDICATOR_MONTHS = 12;
+
+export interface IndicatorMonth {
+  /** 'YYYY-MM' in the client's zone. */
+  month: string;
+  start: Date;
+  /** The month's next instant after its end (the next month's start). */
+  next: Date;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** The `count` months up to the one holding `now`, oldest first, bounded by midnight in `timeZone`. */
+export function indicatorMonths(now: Date, timeZone: string, count = INDICATOR_MONTHS): IndicatorMonth[] {
+  const [y, m] = localDate(now, timeZone).split('-').map(Number);
+  const out: IndicatorMonth[] = [];
+  for (let i = count - 1; i >= 0; i--) {
+    const index = y * 12 + (m - 1) - i;
+    const [year, month] = [Math.floor(index / 12), (index % 12) + 1];
+    const [nextYear, nextMonth] = [Math.floor((index + 1) / 12), ((index + 1) % 12) + 1];
+    out.push({
+      month: `${year}-${pad(month)}`,
+      start: dayStartUtc(`${year}-${pad(month)}-01`, timeZone),
+      next: dayStartUtc(`${nextYear}-${pad(nextMonth)}-01`, timeZone),
+    });
+  }
+  return out;
+}
+
+/** Whole-number share with one decimal, null when there is nobody to count (never 0 of 0 = 0 %). */
+export function share(part: number, total: number): number | null {
+  return total > 0 ? Math.round((part / total) * 1000) / 10 : null;
+}
+
+/** Patients of each adherence band (contract/rules/adherence.ts) from each patient's due and done activities. */
+export function adherenceDistribution(
+  activePatients: number,
+  counts: Array<{ due: number; done: number }>,
+): { low: number; medium: number; good: number; none: number; total: number } {
+  const bands = { low: 0, medium: 0, good: 0, none: 0 };
+  for (const c of counts) {
+    const band = adherenceBand(adherencePercent(c.done, c.due));
+    bands[band] += 1;
+  }
+  bands.none += Math.max(0, activePatients - counts.length);
+  return { ...bands, total: activePatients };
+}

@@ -1,0 +1,180 @@
+import { describe, expect, it } from 'vitest';
+import { TRIAGE_DEFAULTS, triageSettingsOf } from '@vigia/contract/rules/triage';
+import { DAY_MS, scorePatient, TRIAGE_REFRESH_MS, type FactReading, type PatientFacts } from './triage.rules';
+
+const NOW = Date.UTC(2026, 10, 26, 12);
+const S = TRIAGE_DEFAULTS;
+
+function facts(over: Partial<PatientFacts> = {}): PatientFacts {
+  return {
+    readings: [],
+    lastReadingAt: {},
+    ranges: [],
+    openAlerts: { high: 0, medium: 0, low: 0 },
+    runningVitalOrders: [],
+    adherencePercent: null,
+    missedMedication: 0,
+    ...over,
+  };
+}
+
+/** `values` of one element, one a day going back from `daysAgo` (inside the current 14-day window by default). */
+const series = (element: number, values: number[], daysAgo = 1): FactReading[] =>
+  values.map((value, i) => ({ clinical_element: element, value, when: NOW - (daysAgo + i * 0.2) * DAY_MS }));
+const times = (n: number, v: number) => Array.from({ length: n }, () => v);
+const codes = (f: PatientFacts, s = S) => scorePatient(f, s, NOW).flags.map((x) => x.code);
+
+describe('TIDE glucose flags (issue 21: TIR 70–180 under 65 %, below 70 over 4 %, below 54 over 1 %, drop of 15 points, too little data)', () => {
+  const cases: Array<[string, number[], number[], string[]]> = [
+    // [case, current 14 days, previous 14 days, flags]
+    ['all 20 in 70–180', times(20, 120), [], []],
+    ['70 and 180 are in range (both ends)', [...times(10, 70), ...times(10, 180)], [], []],
+    ['TIR 65 % exactly is not under 65 %', [...times(13, 120), ...times(7, 250)], [], []],
+    ['TIR 60 % is under 65 %', [...times(12, 120), ...times(8, 250)], [], ['glucose_tir_low']],
+    ['below 70 at 4 % exactly is not over 4 %', [...times(24, 120), 65], [], []],
+    ['below 70 at 5 % is over 4 %', [...times(19, 120), 65], [], ['glucose_below_70']],
+    ['below 54 at 4 %: over 1 %, and below 70 at 4 % is not over 4 %', [...times(24, 120), 50], [], ['glucose_below_54']],
+    ['TIR down 15 points against the previous 14 days', [...times(16, 120), ...times(4, 200)], times(20, 120), ['glucose_tir_drop']],
+    ['TIR down 14 points is not a drop', [...times(43, 120), ...times(7, 200)], times(50, 120), []],
+    ['13 readings is too little data (fewer than 14)', times(13, 120), [], ['glucose_little_data']],
+    ['no reading in 14 days but some before: too little data', [], times(20, 120), ['glucose_little_data']],
+  ];
+  it.each(cases)('%s', (_name, current, previous, expected) => {
+    const readings = [...series(6, current), ...series(6, previous, 15)];
+    expect(codes(facts({ readings }))).toEqual(expected);
+  });
+
+  it('a patient without glucose readings nor a glucose order has no glucose flag', () => {
+    expect(codes(facts())).toEqual([]);
+  });
+
+  it("uses the patient's assigned glucose range instead of 70–180", () => {
+    const readings = series(6, [...times(12, 150), ...times(8, 100)]);
+    const ranges = [{ clinical_element: 6, minimum: 120, maximum: 200 }];
+    const flag = scorePatient(facts({ readings, ranges }), S, NOW).flags[0];
+    expect(flag).toMatchObject({ code: 'glucose_tir_low', figures: { readings: 20, percent: 60 } });
+    expect(flag.label).toBe('Glucosa: 60 % de las lecturas en rango (sus reglas de alarma); meta: 65 % o más');
+  });
+});
+
+describe('vital signs out of range (HEARTS360 under 140/90 controlled; SpO2 under 92 %; temperature 38 °C or more; more than 25 % of readings)', () => {
+  const pressure = (pairs: Array<[number, number]>) =>
+    pairs.flatMap(([sys, dia], i) => [
+      { clinical_element: 3, value: sys, when: NOW - (1 + i) * DAY_MS },
+      { clinical_element: 4, value: dia, when: NOW - (1 + i) * DAY_MS },
+    ]);
+  const cases: Array<[string, FactReading[], number | null]> = [
+    ['139/89 is controlled', pressure(times(4, 0).map(() => [139, 89])), null],
+    ['140/80: systolic 140 is not under 140', pressure(times(4, 0).map(() => [140, 80])), 3],
+    ['130/90: diastolic 90 is not under 90', pressure(times(4, 0).map(() => [130, 90])), 3],
+    [
+      '1 of 4 blood pressures out (25 %) is not more than 25 %',
+      pressure([
+        [150, 95],
+        [120, 80],
+        [120, 80],
+        [120, 80],
+      ]),
+      null,
+    ],
+    ['SpO2 92 % is in range', series(2, times(4, 92)), null],
+    ['SpO2 91 % is out of range', series(2, times(4, 91)), 2],
+    ['temperature 37.9 °C is in range', series(7, times(4, 37.9)), null],
+    ['temperature 38 °C is out of range', series(7, times(4, 38)), 7],
+    ['heart rate has no clinical default', series(1, times(4, 190)), null],
+  ];
+  it.each(cases)('%s', (_name, readings, element) => {
+    const flags = scorePatient(facts({ readings }), S, NOW).flags;
+    expect(flags.map((f) => f.clinical_element)).toEqual(element == null ? [] : [element]);
+  });
+
+  it('reports the share and the worst reading, in Spanish', () => {
+    const readings = pressure([
+      [150, 85],
+      [165, 95],
+      [120, 80],
+      [118, 76],
+    ]);
+    const [flag] = scorePatient(facts({ readings }), S, NOW).flags;
+    expect(flag).toMatchObject({
+      code: 'out_of_range',
+      points: 20,
+      figures: { readings: 4, out_of_range: 2, percent: 50, worst: 165, worst_diastolic: 95 },
+    });
+    expect(flag.label).toBe('Presión arterial: 2 de 4 lecturas fuera de rango (50 %, meta: menos de 140/90 mmHg); la peor 165/95 mmHg');
+  });
+
+  it("judges by the patient's assigned rules when the element has them", () => {
+    const readings = series(1, [55, 58, 70, 72]);
+    const ranges = [{ clinical_element: 1, minimum: 60, maximum: 100 }];
+    const [flag] = scorePatient(facts({ readings, ranges }), S, NOW).flags;
+    expect(flag.figures).toMatchObject({ out_of_range: 2, worst: 55 });
+    expect(flag.label).toContain('según sus reglas de alarma');
+  });
+});
+
+describe('trends, silence, adherence, medication', () => {
+  it('weight up 2 kg within 3 days is flagged; 1.9 kg is not; 2 kg over 4 days is not', () => {
+    const at = (days: number, value: number) => ({ clinical_element: 5, value, when: NOW - days * DAY_MS });
+    expect(codes(facts({ readings: [at(4, 70), at(1, 72)] }))).toEqual(['weight_gain']);
+    expect(codes(facts({ readings: [at(4, 70), at(1, 71.9)] }))).toEqual([]);
+    expect(codes(facts({ readings: [at(5, 70), at(1, 72)] }))).toEqual([]);
+    expect(scorePatient(facts({ readings: [at(4, 69.3), at(1, 71.3)] }), S, NOW).flags[0].label).toBe(
+      'Peso: subió 2 kg en 3 días o menos (de 69,3 a 71,3 kg)',
+    );
+  });
+
+  it('no reading for 3 days while a vital-sign order is running', () => {
+    const order = [{ clinical_element: 6, start_at: NOW - 30 * DAY_MS }];
+    const readings = series(6, times(20, 120), 1);
+    const flagged = facts({ runningVitalOrders: order, readings, lastReadingAt: { 6: NOW - 3 * DAY_MS } });
+    expect(codes(flagged)).toEqual(['no_readings']);
+    expect(scorePatient(flagged, S, NOW).flags[0].label).toBe('Sin lecturas de Glucosa hace 3 días con una orden en ejecución');
+    const recent = facts({ runningVitalOrders: order, readings, lastReadingAt: { 6: NOW - 2.9 * DAY_MS } });
+    expect(codes(recent)).toEqual([]);
+    // It becomes due exactly 3 days after the last reading: the summary is recomputed then.
+    expect(scorePatient(recent, S, NOW).validUntil).toBe(NOW + 0.1 * DAY_MS);
+    const noOrder = facts({ lastReadingAt: { 6: NOW - 10 * DAY_MS } });
+    expect(codes(noOrder)).toEqual([]);
+    expect(scorePatient(noOrder, S, NOW).validUntil).toBe(NOW + TRIAGE_REFRESH_MS);
+  });
+
+  it('an order started 2 days ago has not waited 3 days yet', () => {
+    expect(codes(facts({ runningVitalOrders: [{ clinical_element: 3, start_at: NOW - 2 * DAY_MS }] }))).toEqual([]);
+  });
+
+  it('adherence in the red band (50 % or less, contract/rules/adherence.ts)', () => {
+    expect(codes(facts({ adherencePercent: 50 }))).toEqual(['adherence_low']);
+    expect(codes(facts({ adherencePercent: 51 }))).toEqual([]);
+    expect(codes(facts({ adherencePercent: null }))).toEqual([]);
+  });
+
+  it('missed medication activities', () => {
+    const r = scorePatient(facts({ missedMedication: 3 }), S, NOW);
+    expect(r.flags.map((f) => [f.code, f.label])).toEqual([['missed_medication', '3 tomas de medicación no realizadas en 14 días']]);
+  });
+});
+
+describe('score', () => {
+  it('adds the points of every flag; open alerts count per alert and priority (30, 20, 10)', () => {
+    const r = scorePatient(facts({ openAlerts: { high: 1, medium: 2, low: 0 }, missedMedication: 1 }), S, NOW);
+    expect(r.flags[0].label).toBe('3 alertas abiertas (1 alta, 2 medias)');
+    expect(r.score).toBe(30 + 2 * 20 + 10);
+    expect(r.mask).toBe((1 << 0) | (1 << 10));
+  });
+
+  it("follows the client's settings over the defaults", () => {
+    const s = triageSettingsOf({ tir_min_percent: 70, weights: { glucose_tir_low: 50 } });
+    expect(s.below_low_max_percent).toBe(4);
+    const readings = series(6, [...times(13, 120), ...times(7, 250)]);
+    expect(scorePatient(facts({ readings }), s, NOW)).toMatchObject({ score: 50, flags: [{ code: 'glucose_tir_low' }] });
+  });
+
+  it('readings older than two windows or in the future do not count', () => {
+    const readings = [
+      { clinical_element: 2, value: 80, when: NOW - 29 * DAY_MS },
+      { clinical_element: 2, value: 80, when: NOW + DAY_MS },
+    ];
+    expect(codes(facts({ readings }))).toEqual([]);
+  });
+});

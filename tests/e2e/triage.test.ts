@@ -1,0 +1,108 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import AxeBuilder from '@axe-core/playwright';
+import { SCREENSHOT_DIR } from './support/browser';
+import { openSignedIn, useProductInBrowser } from './support/product';
+
+/**
+ * 'Priorización' (issue 21) on the demo data: the summary job of the running server ranks the
+ * demo patients; the nurse reads each flag's explanation on its row, filters by flag, and a row
+ * opens the patient page on the tab that explains its first flag.
+ */
+describe('Priorización (/triage)', () => {
+  const product = useProductInBrowser();
+
+  it('ranks the patients with their flags in Spanish and opens the patient on the tab of the flag', async () => {
+    const page = await openSignedIn(product, '/triage');
+    await page.getByRole('heading', { level: 1, name: 'Priorización' }).waitFor();
+    // The job runs within a second of the server's start; the list shows its summaries.
+    const firstFlag = page.locator('.triage-flags li a').first();
+    for (let i = 0; i < 20 && (await firstFlag.count()) === 0; i++) {
+      await page.waitForTimeout(1000);
+      await page.reload();
+    }
+    await firstFlag.waitFor();
+    const scores = await page.locator('.triage-score').allInnerTexts();
+    expect(scores.length).toBeGreaterThan(1);
+    expect(scores.map(Number)).toEqual([...scores.map(Number)].sort((a, b) => b - a));
+    const label = await firstFlag.innerText();
+    expect(label).toMatch(/alerta|lecturas|Glucosa|Peso|Cumplimiento|medicación/);
+
+    // The figures behind the flags, on the expanded row.
+    await page
+      .getByRole('button', { name: /Expandir fila|Expand row/ })
+      .first()
+      .click();
+    await page.locator('.triage-figures .ant-descriptions').first().waitFor();
+
+    const axe = await new AxeBuilder({ page }).analyze();
+    const serious = axe.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    await mkdir(SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'triage.png'), fullPage: true });
+
+    // Filter by the flag of the first row: every row shown has it.
+    const href = (await firstFlag.getAttribute('href'))!;
+    const tab = new URL(href, 'http://x').searchParams.get('tab');
+    await page.getByRole('combobox', { name: 'Señal a filtrar' }).click();
+    const filtered = page.waitForResponse((r) => r.url().includes('/api/v1/triage') && r.url().includes('flag=open_alerts'));
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option[title="Alertas abiertas"]').click();
+    await filtered;
+    await page.locator('.triage-flags').first().waitFor();
+    const rows = page.locator('.triage-row');
+    for (let i = 0; i < (await rows.count()); i++) expect(await rows.nth(i).innerText()).toMatch(/alertas? abiertas?/);
+
+    // A row opens the patient page on the tab of its first flag.
+    await rows.first().locator('.triage-score').click();
+    await page.waitForURL(/\/patients\/\d+\?tab=alerts$/, { waitUntil: 'commit' });
+    await page.getByRole('tab', { name: 'Alertas', selected: true }).waitFor();
+    expect(tab).toMatch(/^(alerts|signs|orders|activities)$/);
+  });
+
+  it("shows the programme indicators on the dashboard's card, with their trend and a CSV", async () => {
+    const page = await openSignedIn(product, '/dashboard');
+    const tile = page.locator('.ant-statistic', { hasText: 'Hipertensión controlada' });
+    for (let i = 0; i < 20 && (await tile.count()) === 0; i++) {
+      await page.waitForTimeout(1000);
+      await page.reload();
+    }
+    await tile.waitFor();
+    expect(await tile.locator('.ant-statistic-content').innerText()).toMatch(/^\d+(,\d)? %$/);
+    await page.getByText(/de \d+ pacientes con última presión de 90 días bajo 140\/90/).waitFor();
+    await page.locator('.dashboard-indicator-charts canvas').first().waitFor();
+    await page.waitForTimeout(1000);
+
+    const axe = await new AxeBuilder({ page }).analyze();
+    const serious = axe.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    await mkdir(SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'indicators.png'), fullPage: true });
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Descargar CSV' }).click();
+    const file = await (await download).path();
+    const csv = await readFile(file, 'utf8');
+    const [header, ...rows] = csv
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split('\r\n');
+    expect(header.split(',').slice(0, 3)).toEqual(['Mes', 'Mes cerrado', 'Hipertensión: pacientes']);
+    expect(rows.length).toBe(12);
+    expect(rows.at(-1)).toMatch(/^\d{4}-\d{2},No,\d+/);
+  });
+
+  it('lets an administrator change a threshold, with each default beside it', async () => {
+    const page = await openSignedIn(product, '/triage');
+    await page.getByRole('button', { name: 'Ajustes' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Ajustes de priorización' });
+    await drawer.getByText('Por defecto: 65 %').waitFor();
+    const tir = drawer.getByLabel('Glucosa: tiempo en rango mínimo');
+    await tir.fill('60');
+    const saved = page.waitForResponse((r) => /\/api\/v1\/clients\/\d+$/.test(r.url()) && r.request().method() === 'PATCH');
+    await drawer.getByRole('button', { name: 'Guardar' }).click();
+    const res = await saved;
+    expect(res.status()).toBe(200);
+    expect(((await res.json()) as { triage_settings: { tir_min_percent: number } }).triage_settings.tir_min_percent).toBe(60);
+  });
+});
