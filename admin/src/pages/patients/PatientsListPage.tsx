@@ -17,6 +17,7 @@ import { PatientCardGrid, PatientSearchResults } from './PatientSearchResults';
 import { PatientStatusTag } from './PatientStatusTag';
 import './patients.css';
 import { countOf } from '@vigia/contract/rules/plural';
+import { usePageResetOn } from '../../hooks/usePageResetOn';
 
 type PatientSummary = Schemas['PatientSummary'];
 
@@ -104,18 +105,13 @@ export default function PatientsListPage({ newPatient = false }: { newPatient?: 
   const tags = useClientTags();
   const [tagDraft, setTagDraft] = useState<number[]>([]);
   const [tagFilter, setTagFilter] = useState<number[]>([]);
-  const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(20);
   // On a phone the table's columns do not fit: the same mini cards as the search show each patient.
   const phone = useMediaQuery('(max-width: 575px)');
 
   // A new search, tab or tag filter starts again at page 1.
   const filterKey = `${q}|${status}|${tagFilter.join()}`;
-  const [shownFilter, setShownFilter] = useState(filterKey);
-  if (shownFilter !== filterKey) {
-    setShownFilter(filterKey);
-    setPage(1);
-  }
+  const [page, setPage] = usePageResetOn(filterKey);
 
   const { query, result } = useList<PatientSummary>({
     resource: 'patients',

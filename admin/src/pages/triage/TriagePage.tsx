@@ -18,6 +18,7 @@ import { TRIAGE_FLAG_NAMES, TRIAGE_FLAGS, type TriageFlagCode } from '@vigia/con
 import { FIGURE_NAMES, formatFigure } from './triage.data';
 import { TriageSettingsDrawer } from './TriageSettingsDrawer';
 import './triage.css';
+import { usePageResetOn } from '../../hooks/usePageResetOn';
 
 type TriageItem = Schemas['TriageItem'];
 type TriageFlag = Schemas['TriageFlag'];
@@ -119,15 +120,10 @@ export default function TriagePage() {
   const [flag, setFlag] = useState<TriageFlagCode | undefined>();
   const [tagFilter, setTagFilter] = useState<number[]>([]);
   const [q, setQ] = useState('');
-  const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(20);
 
   const filterKey = `${q}|${flag ?? ''}|${tagFilter.join()}`;
-  const [shownFilter, setShownFilter] = useState(filterKey);
-  if (shownFilter !== filterKey) {
-    setShownFilter(filterKey);
-    setPage(1);
-  }
+  const [page, setPage] = usePageResetOn(filterKey);
 
   const { query, result } = useList<TriageItem>({
     resource: 'triage',
