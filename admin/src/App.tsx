@@ -9,7 +9,8 @@ import { Loading } from './layout/Loading';
 import { RequireSession } from './layout/RequireSession';
 import LoginPage from './pages/login/LoginPage';
 import { NotificationHost } from './providers/notification';
-import { theme } from './theme';
+import { themeFor } from './theme';
+import { useReducedMotion } from './hooks/useReducedMotion';
 
 /**
  * Refine, the layout and every screen behind the login load on demand: the login page (the first
@@ -40,9 +41,10 @@ function PortalHandoff() {
 }
 
 export default function App() {
+  const reducedMotion = useReducedMotion();
   return (
     <BrowserRouter>
-      <ConfigProvider locale={esES} theme={theme}>
+      <ConfigProvider locale={esES} theme={themeFor(reducedMotion)}>
         <NotificationHost />
         <Routes>
           <Route path="/" element={<LoginPage />} />

@@ -3,7 +3,7 @@ import { theme as antdTheme } from 'antd';
 import { PRIORITIES } from '@vigia/contract/rules/charts';
 import { FALLBACK_COLOR, TAG_COLORS } from './crud/palette';
 import { ACTIVITY_STATUS_COLORS } from './pages/orders/order-ui';
-import { theme } from './theme';
+import { theme, themeFor } from './theme';
 
 /** WCAG 2.2 contrast ratio of two colours (#rgb, #rrggbb or rgb[a]() over white). */
 function contrast(foreground: string, background: string): number {
@@ -91,5 +91,18 @@ describe('colour contrast of the staff theme (issue 19, WCAG 1.4.3)', () => {
   it('measures what WCAG measures', () => {
     expect(contrast('#000000', '#ffffff')).toBeCloseTo(21, 5);
     expect(contrast('rgba(0,0,0,0.45)', '#ffffff')).toBeCloseTo(3.35, 2);
+  });
+});
+
+describe('reduced motion (WCAG 2.3.3)', () => {
+  it.each([
+    [false, true, '0.3s'],
+    [true, false, '0s'],
+  ])('prefers-reduced-motion %s: antd motion %s, slow motion lasts %s, the same colours', (reduced, motion, slow) => {
+    const token = antdTheme.getDesignToken(themeFor(reduced));
+    expect(token.motion).toBe(motion);
+    expect(token.motionDurationSlow).toBe(slow);
+    const colours = (t: object) => Object.fromEntries(Object.entries(t).filter(([k]) => k.startsWith('color')));
+    expect(colours(token)).toEqual(colours(antdTheme.getDesignToken(theme)));
   });
 });

@@ -28,7 +28,14 @@ type Impact = (typeof IMPACTS)[number];
 const FAILING: Impact[] = ['critical', 'serious'];
 
 type Finding = { rule: string; impact: Impact; help: string; nodes: Array<{ target: string; why: string }> };
-type ScreenResult = { viewport: string; screen: string; counts: Record<Impact, number>; findings: Finding[] };
+type ScreenResult = {
+  viewport: string;
+  screen: string;
+  counts: Record<Impact, number>;
+  findings: Finding[];
+  /** Critical or serious findings of a first scan that a second scan 1 s later no longer found. */
+  transient?: Finding[];
+};
 
 const results: ScreenResult[] = [];
 
@@ -65,28 +72,47 @@ async function settle(page: Page, toasts: boolean): Promise<void> {
   ])`);
 }
 
-/** Scans the page, or only `within` (a CSS selector: the part that changed since the last scan). */
-async function scan(page: Page, viewport: Viewport, screen: string, within?: string, toasts = false): Promise<ScreenResult> {
-  await settle(page, toasts);
+/** One axe-core pass over the page (or only `within`): its findings by impact. */
+async function axeFindings(page: Page, within?: string): Promise<Finding[]> {
   const builder = new AxeBuilder({ page }).options({ resultTypes: ['violations'] });
   if (within) builder.include(within);
   const { violations } = await builder.analyze();
-  const counts = Object.fromEntries(IMPACTS.map((i) => [i, 0])) as Record<Impact, number>;
-  const findings: Finding[] = [];
-  for (const v of violations) {
-    const impact = (v.impact ?? 'minor') as Impact;
-    counts[impact] += 1;
-    findings.push({
-      rule: v.id,
-      impact,
-      help: v.help,
-      nodes: v.nodes.map((n) => ({
-        target: n.target.join(' '),
-        why: [...n.any, ...n.all, ...n.none].map((c) => c.message).join(' / '),
-      })),
-    });
+  return violations.map((v) => ({
+    rule: v.id,
+    impact: (v.impact ?? 'minor') as Impact,
+    help: v.help,
+    nodes: v.nodes.map((n) => ({
+      target: n.target.join(' '),
+      why: [...n.any, ...n.all, ...n.none].map((c) => c.message).join(' / '),
+    })),
+  }));
+}
+
+const failing = (findings: Finding[]) => findings.filter((f) => FAILING.includes(f.impact));
+
+/**
+ * Scans the page, or only `within` (a CSS selector: the part that changed since the last scan).
+ * A critical or serious finding is looked at again 1 s later: on a loaded machine (CI runs the
+ * whole suite at once) a fade can still be under way when the first scan measures its colours. What
+ * the second scan still finds fails the test; what it no longer finds is kept as `transient`, printed
+ * and written to accessibility.json, so that a screen that keeps showing one is seen.
+ */
+async function scan(page: Page, viewport: Viewport, screen: string, within?: string, toasts = false): Promise<ScreenResult> {
+  await settle(page, toasts);
+  let findings = await axeFindings(page, within);
+  let transient: Finding[] | undefined;
+  if (failing(findings).length) {
+    const first = findings;
+    await page.waitForTimeout(1000);
+    await settle(page, toasts);
+    findings = await axeFindings(page, within);
+    const still = new Set(failing(findings).map((f) => f.rule));
+    transient = failing(first).filter((f) => !still.has(f.rule));
+    if (!transient.length) transient = undefined;
   }
-  const result = { viewport: viewport.name, screen, counts, findings };
+  const counts = Object.fromEntries(IMPACTS.map((i) => [i, 0])) as Record<Impact, number>;
+  for (const f of findings) counts[f.impact] += 1;
+  const result: ScreenResult = { viewport: viewport.name, screen, counts, findings, ...(transient ? { transient } : {}) };
   results.push(result);
   return result;
 }
@@ -94,16 +120,14 @@ async function scan(page: Page, viewport: Viewport, screen: string, within?: str
 /** The critical and serious violations of the screens scanned since `from` (an index into `results`). */
 function failuresSince(from: number): string[] {
   return results.slice(from).flatMap((r) =>
-    r.findings
-      .filter((f) => FAILING.includes(f.impact))
-      .map(
-        (f) =>
-          `${r.viewport} ${r.screen} [${f.impact}] ${f.rule}: ${f.help}\n` +
-          f.nodes
-            .slice(0, 5)
-            .map((n) => `    ${n.target}: ${n.why}`)
-            .join('\n'),
-      ),
+    failing(r.findings).map(
+      (f) =>
+        `${f.rule} [${f.impact}] ${r.viewport} ${r.screen}: ${f.help}\n` +
+        f.nodes
+          .slice(0, 5)
+          .map((n) => `    ${n.target}: ${n.why}`)
+          .join('\n'),
+    ),
   );
 }
 
@@ -112,7 +136,10 @@ afterAll(async () => {
   const lines = results.map(
     (r) =>
       `axe ${r.viewport} ${r.screen}: ${IMPACTS.map((i) => `${i} ${r.counts[i]}`).join(', ')}` +
-      (r.findings.length ? ` (${r.findings.map((f) => `${f.rule}:${f.impact}`).join(' ')})` : ''),
+      (r.findings.length ? ` (${r.findings.map((f) => `${f.rule}:${f.impact}`).join(' ')})` : '') +
+      (r.transient
+        ? ` [gone on a second scan: ${r.transient.map((f) => `${f.rule} ${f.nodes.map((n) => n.target).join(', ')}`).join('; ')}]`
+        : ''),
   );
   const total = (impact: Impact) => results.reduce((n, r) => n + r.counts[impact], 0);
   lines.push(`axe total over ${results.length} screens: ${IMPACTS.map((i) => `${i} ${total(i)}`).join(', ')}`);
@@ -217,7 +244,7 @@ describe('Accesibilidad (axe-core, WCAG 2.2 AA)', () => {
         const page = await signIn(viewport);
         const routes = [...(await registryRoutes()), ...PLACEHOLDER_SECTIONS.map((s) => s.path), '/404notfound'];
         for (const route of new Set(routes)) await visit(page, viewport, concrete(route), route);
-        expect(failuresSince(from)).toEqual([]);
+        expect(failuresSince(from).join('\n\n')).toBe('');
       });
 
       it('has none on the patient page, each of its tabs and its dialogs', { timeout: 600_000 }, async () => {
@@ -255,7 +282,7 @@ describe('Accesibilidad (axe-core, WCAG 2.2 AA)', () => {
         );
         await dialog(page, viewport, '/patients/:id', page.getByRole('button', { name: 'Nueva atención' }), 'Nueva atención');
         await dialog(page, viewport, '/patients/:id', page.getByRole('switch', { name: 'Estado del paciente' }), '¿Inactivar al paciente?');
-        expect(failuresSince(from)).toEqual([]);
+        expect(failuresSince(from).join('\n\n')).toBe('');
       });
 
       it('has none in the alerts manager, the alert detail and their dialogs', { timeout: 600_000 }, async () => {
@@ -285,7 +312,7 @@ describe('Accesibilidad (axe-core, WCAG 2.2 AA)', () => {
         });
         await visit(page, viewport, '/tags');
         await dialog(page, viewport, '/tags', page.getByRole('button', { name: 'Crear etiqueta' }), 'Nueva etiqueta');
-        expect(failuresSince(from)).toEqual([]);
+        expect(failuresSince(from).join('\n\n')).toBe('');
       });
 
       it('has none on the patient portal: login, code entry, home and each section', { timeout: 300_000 }, async () => {
@@ -318,7 +345,7 @@ describe('Accesibilidad (axe-core, WCAG 2.2 AA)', () => {
           await scan(page, viewport, `portal section '${name}'`);
           await section.click();
         }
-        expect(failuresSince(from)).toEqual([]);
+        expect(failuresSince(from).join('\n\n')).toBe('');
       });
     });
   }

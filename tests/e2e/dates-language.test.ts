@@ -67,7 +67,8 @@ describe('Fechas e idioma en un navegador en inglés', () => {
         .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: 'Glucosa' })
         .first();
       await option.waitFor({ state: 'visible' });
-      await option.click();
+      // Under load the list can close while the option still moves in: the next attempt opens it again.
+      await option.click({ timeout: 5000 }).catch(() => undefined);
       if (await vitals.locator('.ant-select-selection-item', { hasText: 'Glucosa' }).count()) break;
     }
     await dialog.getByRole('button', { name: 'Crear 1 orden', exact: true }).waitFor({ state: 'visible' });

@@ -33,9 +33,20 @@ function fileNameFor(testName: string): string {
 /**
  * A fresh context (no cookies, no storage) for the running test. When the test fails, the page is
  * saved to tests/e2e/.screenshots/ before the context closes.
+ *
+ * The page asks for reduced motion, which the staff app honours by turning antd's motion off: on a
+ * loaded machine a click landed on a dialog still zooming in (Playwright's 'stable' check passed
+ * between two slow frames), did nothing, and left the dialog in its opening animation (CI, the
+ * Antecedentes tab; reproduced with the two cores kept busy, 2 failures in 10 runs).
  */
 export async function openPage(browser: Browser, baseURL: string, options: BrowserContextOptions = {}): Promise<Page> {
-  const context = await browser.newContext({ baseURL, locale: 'es-CO', viewport: { width: 1280, height: 800 }, ...options });
+  const context = await browser.newContext({
+    baseURL,
+    locale: 'es-CO',
+    viewport: { width: 1280, height: 800 },
+    reducedMotion: 'reduce',
+    ...options,
+  });
   context.setDefaultTimeout(ACTION_TIMEOUT_MS);
   const page = await context.newPage();
 
