@@ -220,6 +220,30 @@ describe('name search index', () => {
     expect(await find('zuñiga')).toEqual([]);
     expect(await find('quint')).toEqual([p.id]);
   });
+
+  it('counts and pages a patient two of whose words match once, newest first, with or without other filters', async () => {
+    const ids: number[] = [];
+    for (const [nid, first, last] of [
+      ['62000001', 'wilmer', 'wilches wong'],
+      ['62000002', 'walter', 'ospina'],
+      ['62000003', 'ana', 'wilches'],
+    ]) {
+      ids.push((await create(patientBody({ nid, first_name: first, last_name: last }))).body.id);
+    }
+    const get = (query: string) => t.http.get(`/api/v1/patients?${query}`).set(bearer(org.tokens.consulta));
+    const all = await get('q=w&_start=0&_end=2');
+    expect(all.headers['x-total-count']).toBe('3');
+    expect(all.body.map((x: { id: number }) => x.id)).toEqual([ids[2], ids[1]]);
+    const next = await get('q=w&_start=2&_end=4');
+    expect(next.body.map((x: { id: number }) => x.id)).toEqual([ids[0]]);
+    const oldest = await get('q=w&_sort=id&_order=ASC&_start=0&_end=1');
+    expect(oldest.body.map((x: { id: number }) => x.id)).toEqual([ids[0]]);
+    const two = await get('q=wil+wil&status=1');
+    expect(two.headers['x-total-count']).toBe('2');
+    expect(two.body.map((x: { id: number }) => x.id)).toEqual([ids[2], ids[0]]);
+    const byName = await get('q=wil&_sort=first_name&_order=ASC');
+    expect(byName.body.map((x: { first_name: string }) => x.first_name)).toEqual(['ANA', 'WILMER']);
+  });
 });
 
 describe('status change log (migration 0011)', () => {
