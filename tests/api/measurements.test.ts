@@ -160,16 +160,22 @@ describe('POST /api/v1/patients/:id/measurements', () => {
     expect(foreign.body).toEqual(missing.body);
   });
 
+  // The patient is read once while active, changed by another path (sql.ts for one, sequelize.query
+  // for the other), and the next reading must see the change: nothing may keep the row between
+  // requests without hearing both paths (P198).
   it.each([
-    [0, 'El paciente está inactivo y no puede enviar mediciones. Actívelo para registrarlas.'],
-    [3, 'El paciente está registrado como fallecido y no puede recibir mediciones.'],
-  ])('refuses readings for a patient with status %i (409)', async (status, message) => {
+    [0, 'sql.ts', 'El paciente está inactivo y no puede enviar mediciones. Actívelo para registrarlas.'],
+    [3, 'sequelize.query', 'El paciente está registrado como fallecido y no puede recibir mediciones.'],
+  ])('refuses readings for a patient with status %i (409), changed through %s', async (status, path, message) => {
     const id = await newPatient(a, `10200000${status}1`);
-    await execute(t.sequelize, 'UPDATE patients SET status = :status WHERE id = :id', { status, id });
+    expect((await post({ clinical_element: 1, value: 72 }, a.tokens.admin, id)).status).toBe(201);
+    const change = 'UPDATE patients SET status = :status WHERE id = :id';
+    if (path === 'sql.ts') await execute(t.sequelize, change, { status, id });
+    else await t.sequelize.query(change, { replacements: { status, id } });
     const res = await post({ clinical_element: 1, value: 72 }, a.tokens.admin, id);
     expect(res.status).toBe(409);
     expect(res.body.message).toBe(message);
-    expect(await select(t.sequelize, 'SELECT id FROM measurements WHERE patient_id = :id', { id })).toEqual([]);
+    expect(await select(t.sequelize, 'SELECT id FROM measurements WHERE patient_id = :id', { id })).toHaveLength(1);
   });
 });
 

@@ -93,6 +93,57 @@ describe('disabled users', () => {
   });
 });
 
+/**
+ * On SQLite the session and its user are kept between requests (P198); each test reads them once
+ * (so they are kept), changes them by another path, and expects the next request to see it.
+ */
+describe('a session read before a change is not trusted after it', () => {
+  const signIn = async (who: string) =>
+    (await t.http.post('/api/v1/sessions').send({ email: `${who}@clinicasesiones.test`, password: PASSWORD })).body.token as string;
+  const me = (token: string) => t.http.get('/api/v1/me').set(bearer(token));
+
+  it('a role changed through the model', async () => {
+    const token = await signIn('consulta');
+    expect((await me(token)).body.role_name).toBe('consulta');
+    await org.users.consulta.update({ role_name: 'enfermeria' });
+    try {
+      expect((await me(token)).body.role_name).toBe('enfermeria');
+    } finally {
+      await org.users.consulta.update({ role_name: 'consulta' });
+    }
+  });
+
+  it.each([
+    ['a raw UPDATE of the session', "UPDATE sessions SET revoked_at = created_at WHERE subject_type = 'staff' AND subject_id = :id"],
+    ['a raw UPDATE of the user', 'UPDATE users SET status = 1 WHERE id = :id'],
+    ['a raw DELETE of the session', "DELETE FROM sessions WHERE subject_type = 'staff' AND subject_id = :id"],
+  ])('%s', async (_what, sql) => {
+    const token = await signIn('consulta');
+    expect((await me(token)).status).toBe(200);
+    await t.sequelize.query(sql, { replacements: { id: org.users.consulta.id } });
+    try {
+      expect((await me(token)).status).toBe(401);
+    } finally {
+      await t.sequelize.query('UPDATE users SET status = 0 WHERE id = :id', { replacements: { id: org.users.consulta.id } });
+    }
+  });
+
+  it('a user disabled inside a transaction, read by another request before its COMMIT', async () => {
+    const token = await signIn('consulta');
+    expect((await me(token)).status).toBe(200);
+    try {
+      await t.sequelize.transaction(async (transaction) => {
+        await org.users.consulta.update({ status: 1 }, { transaction });
+        // Another request reads the row as it was before COMMIT; it must not be kept past it.
+        expect((await me(token)).status).toBe(200);
+      });
+      expect((await me(token)).status).toBe(401);
+    } finally {
+      await org.users.consulta.update({ status: 0 });
+    }
+  });
+});
+
 describe('contract', () => {
   it('serves openapi.yaml and a reference page', async () => {
     const yaml = await t.http.get('/api/v1/openapi.yaml');
