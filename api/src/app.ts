@@ -56,6 +56,7 @@ import { alertHooks } from './modules/alerts/hooks.js';
 import { notifyPatientOfAlarm } from './modules/messages/alarm-notify.js';
 import { alarmsRouter } from './modules/alarms/alarms.routes.js';
 import { alertsRouter } from './modules/alerts/alerts.routes.js';
+import { registerAlertCountJobs } from './modules/alerts/alerts.counts.js';
 import { auditRecorder } from './modules/audit/audit.recorder.js';
 import { auditRouter } from './modules/audit/audit.routes.js';
 import { createEmailSender, loadEmailConfig, type EmailSender } from './adapters/email.js';
@@ -246,6 +247,8 @@ export function createApp(deps: AppDeps): express.Express {
   );
   v1.use(messaging.router);
   v1.use(alarmsRouter(deps.sequelize, now), alertsRouter({ sequelize: deps.sequelize, catalogues: deps.catalogues, now }));
+  // The alerts manager's kept totals: the appended rows folded every five minutes (P199).
+  registerAlertCountJobs({ sequelize: deps.sequelize, jobs: deps.jobs });
   // Issue 20: the care team hears of alerts by e-mail and WhatsApp (digests, escalation), all through the job queue.
   registerNotificationJobs({
     sequelize: deps.sequelize,

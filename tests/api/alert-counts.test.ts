@@ -1,5 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execute, select } from '../../api/src/db/sql';
+import { foldFilterCounts } from '../../api/src/modules/alerts/alerts.counts';
 import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
 
 /**
@@ -110,5 +111,175 @@ describe('alert_status_counts', () => {
     expect(Number(list.headers['x-total-count'])).toBe(closed(rows));
     const all = await get('/api/v1/reports/client_alerts_list?_start=0&_end=10');
     expect(Number(all.headers['x-total-count'])).toBe(open(rows) + closed(rows));
+  });
+});
+
+/**
+ * alert_filter_counts (migration 0021, P199): rows the triggers append, one per kind of alert an
+ * alert enters or leaves; folded by the alert-count job. Summed per kind, it must equal counting
+ * the alerts after any change by whatever writes them, before and after a fold, and the alerts
+ * manager's totals for its filters without dates or a name come from it.
+ */
+describe('alert_filter_counts', () => {
+  type KindRow = { client_id: number; status: number; priority: number; alert_type: number; clinical_element: number | null; n: number };
+  const KIND = 'client_id, status, priority, alert_type, clinical_element';
+  const norm = (rows: KindRow[]) =>
+    rows.map((r) => ({
+      client_id: Number(r.client_id),
+      status: Number(r.status),
+      priority: Number(r.priority),
+      alert_type: Number(r.alert_type),
+      clinical_element: r.clinical_element == null ? null : Number(r.clinical_element),
+      n: Number(r.n),
+    }));
+  const order = `ORDER BY client_id, status, priority, alert_type, COALESCE(clinical_element, -1)`;
+  const countedByKind = async () =>
+    norm(
+      await select<KindRow>(t.sequelize, `SELECT ${KIND}, COUNT(*) AS n FROM alerts WHERE client_id IN (:ids) GROUP BY ${KIND} ${order}`, {
+        ids: [a.clientId, b.clientId],
+      }),
+    );
+  const keptByKind = async () =>
+    norm(
+      await select<KindRow>(
+        t.sequelize,
+        `SELECT ${KIND}, SUM(n) AS n FROM alert_filter_counts WHERE client_id IN (:ids) GROUP BY ${KIND} HAVING SUM(n) <> 0 ${order}`,
+        { ids: [a.clientId, b.clientId] },
+      ),
+    );
+  const rowsKept = async () => Number((await select<{ n: number }>(t.sequelize, 'SELECT COUNT(*) AS n FROM alert_filter_counts', {}))[0].n);
+
+  const add = (org: () => Org, kinds: Array<[status: number, priority: number, type: number, element: number | null]>) => async () => {
+    const values = kinds.map(
+      ([status, priority, type, element]) =>
+        `(${org().clientId}, ${patients[org().clientId]}, ${type}, ${status}, ${priority}, ${element ?? 'NULL'}, :now, :now)`,
+    );
+    await execute(
+      t.sequelize,
+      `INSERT INTO alerts (client_id, patient_id, alert_type, status, priority, clinical_element, created_at, updated_at) VALUES ${values.join(', ')}`,
+      { now: new Date() },
+    );
+  };
+  /** Params read when the step runs (the organisations exist only then). */
+  const run = (sql: string, params: () => Record<string, unknown>) => () => execute(t.sequelize, sql, params()).then(() => undefined);
+
+  const steps: Array<[string, () => Promise<void>]> = [
+    [
+      'alerts of several kinds, one without an element',
+      add(
+        () => a,
+        [
+          [1, 1, 1, 1],
+          [1, 1, 1, 1],
+          [1, 2, 0, 3],
+          [1, 3, 2, null],
+          [2, 2, 1, 0],
+          [1, 2, 1, 1],
+        ],
+      ),
+    ],
+    [
+      'alerts in the other client',
+      add(
+        () => b,
+        [
+          [1, 2, 1, 4],
+          [2, 3, 0, 7],
+        ],
+      ),
+    ],
+    [
+      'some closed',
+      run(
+        'UPDATE alerts SET status = 2 WHERE id IN (SELECT id FROM alerts WHERE client_id = :c AND status = 1 ORDER BY id LIMIT 2)',
+        () => ({
+          c: a.clientId,
+        }),
+      ),
+    ],
+    [
+      'a priority raised',
+      run('UPDATE alerts SET priority = 1 WHERE id = (SELECT MAX(id) FROM alerts WHERE client_id = :c)', () => ({ c: a.clientId })),
+    ],
+    [
+      'an element set where there was none, and one cleared',
+      run(
+        'UPDATE alerts SET clinical_element = CASE WHEN clinical_element IS NULL THEN 5 ELSE NULL END WHERE id IN (SELECT id FROM alerts WHERE client_id = :c ORDER BY id DESC LIMIT 3)',
+        () => ({ c: a.clientId }),
+      ),
+    ],
+    [
+      'an update that changes no kind',
+      run('UPDATE alerts SET description = :d WHERE client_id = :c', () => ({ c: a.clientId, d: 'revisada' })),
+    ],
+    [
+      'one moved to the other client',
+      run('UPDATE alerts SET client_id = :to WHERE id = (SELECT MIN(id) FROM alerts WHERE client_id = :from)', () => ({
+        from: a.clientId,
+        to: b.clientId,
+      })),
+    ],
+    ['folded', () => foldFilterCounts(t.sequelize).then(() => undefined)],
+    [
+      'some deleted after the fold',
+      run('DELETE FROM alerts WHERE id IN (SELECT id FROM alerts WHERE client_id = :c ORDER BY id LIMIT 2)', () => ({ c: b.clientId })),
+    ],
+    ['a type changed', run('UPDATE alerts SET alert_type = 0 WHERE client_id = :c AND alert_type = 1', () => ({ c: a.clientId }))],
+  ];
+  it.each(steps)('summed per kind, match counting the alerts after: %s', async (_name, step) => {
+    await step();
+    expect(await keptByKind()).toEqual(await countedByKind());
+  });
+
+  it('a fold leaves one row per kind in use and every sum as it was', async () => {
+    const before = await keptByKind();
+    const appended = await rowsKept();
+    const removed = await foldFilterCounts(t.sequelize);
+    expect(await keptByKind()).toEqual(before);
+    const all = await select<{ kinds: number; n: number }>(
+      t.sequelize,
+      `SELECT COUNT(*) AS n, COUNT(DISTINCT ${KIND.split(', ')
+        .map((c) => `COALESCE(${c}, -1)`)
+        .join(" || '.' || ")}) AS kinds FROM alert_filter_counts`,
+      {},
+    );
+    expect(Number(all[0].n)).toBe(Number(all[0].kinds));
+    expect(removed).toBe(appended - (await rowsKept()));
+    expect(removed).toBeGreaterThan(0);
+    expect(await foldFilterCounts(t.sequelize)).toBe(0);
+  });
+
+  it("answer the alerts manager's totals for filters without dates or a name, as counting the alerts does", async () => {
+    await add(
+      () => a,
+      [
+        [1, 1, 1, 1],
+        [2, 3, 2, 2],
+      ],
+    )();
+    const filters: Array<[string, string]> = [
+      ['', ''],
+      ['status=active', 'status = 1'],
+      ['status=closed', 'status = 2'],
+      ['priority=1', 'priority = 1'],
+      ['status=active&priority=2', 'status = 1 AND priority = 2'],
+      ['alert_type=1', 'alert_type = 1'],
+      ['status=closed&alert_type=0&priority=3', 'status = 2 AND alert_type = 0 AND priority = 3'],
+      // Element 1 (heart rate) also lists element 0 (the same vital's alerts of an older kind).
+      ['clinical_element=1', 'clinical_element IN (0, 1)'],
+      ['clinical_element=5&status=active', 'clinical_element = 5 AND status = 1'],
+    ];
+    for (const [query, clause] of filters) {
+      const [{ n }] = await select<{ n: number }>(
+        t.sequelize,
+        `SELECT COUNT(*) AS n FROM alerts WHERE client_id = :c${clause ? ` AND ${clause}` : ''}`,
+        {
+          c: a.clientId,
+        },
+      );
+      const res = await t.http.get(`/api/v1/reports/client_alerts_list?${query}&_start=0&_end=5`).set(bearer(a.tokens.admin));
+      expect(res.status, query).toBe(200);
+      expect([query, Number(res.headers['x-total-count'])]).toEqual([query, Number(n)]);
+    }
   });
 });

@@ -20,6 +20,7 @@ import * as m0017 from './migrations/0017-alert-status-counts.js';
 import * as m0018 from './migrations/0018-devices-card-per-client.js';
 import * as m0019 from './migrations/0019-notifications.js';
 import * as m0020 from './migrations/0020-triage-summaries.js';
+import * as m0021 from './migrations/0021-alert-filter-counts.js';
 
 interface Migration {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -48,6 +49,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['0018-devices-card-per-client', m0018],
   ['0019-notifications', m0019],
   ['0020-triage-summaries', m0020],
+  ['0021-alert-filter-counts', m0021],
 ];
 
 function createMigrator(sequelize: Sequelize) {

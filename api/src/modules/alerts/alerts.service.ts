@@ -6,6 +6,7 @@ import { can, PATIENT_STATUS } from '@vigia/contract/rules/access';
 import type { Catalogues } from '../catalogues/catalogues.service.js';
 import { findPatient } from '../patients/patients.service.js';
 import { patientSearchClauses } from '../patients/patient-search.sql.js';
+import { countFromFilterCounts } from './alerts.counts.js';
 import {
   ALERT_TYPE_NAMES,
   PRIORITY_KEYS,
@@ -187,7 +188,7 @@ export interface AlertFilters {
   priority?: number;
 }
 
-/** `total`, when given, answers the count instead of counting the filtered rows (status alone: alert_status_counts). */
+/** `total`, when given, answers the count instead of counting the filtered rows (the client's list without dates or a name: alert_filter_counts). */
 async function page(
   sequelize: Sequelize,
   where: string[],
@@ -251,17 +252,9 @@ export async function listClientAlerts(deps: AlertDeps, principal: StaffPrincipa
     params.to = dayStartUtc(nextDay(q.end_at), zone);
   }
   patientSearchClauses(q.search, 'al.patient_id', where, params);
-  const statusOnly =
-    q.alert_type == null && q.clinical_element == null && q.priority == null && !q.start_at && !q.end_at && !q.search?.trim();
-  const status = q.status === 'open' ? [1] : q.status === 'closed' ? [2] : null;
-  return page(
-    deps.sequelize,
-    where,
-    params,
-    offset,
-    limit,
-    statusOnly ? () => countByStatus(deps.sequelize, principal.clientId, status) : undefined,
-  );
+  // Without a date or a name, every clause is one the kept counts answer (migration 0021).
+  const kept = !q.start_at && !q.end_at && !q.search?.trim();
+  return page(deps.sequelize, where, params, offset, limit, kept ? () => countFromFilterCounts(deps.sequelize, where, params) : undefined);
 }
 
 async function findAlertRow(sequelize: Sequelize, clientId: number, patientId: number, alertId: number): Promise<AlertRow> {
@@ -428,15 +421,15 @@ export async function alertMetrics(deps: AlertDeps, principal: StaffPrincipal, q
 }
 
 export async function countAlerts(deps: AlertDeps, principal: StaffPrincipal, status: 'active' | 'closed' = 'active'): Promise<number> {
-  return countByStatus(deps.sequelize, principal.clientId, [status === 'active' ? 1 : 2]);
+  return countByStatus(deps.sequelize, principal.clientId, status === 'active' ? ALERT_STATUS.open : ALERT_STATUS.closed);
 }
 
-/** The client's alerts in these statuses (null: all), from the counts the database keeps (migration 0017). */
-async function countByStatus(sequelize: Sequelize, clientId: number, statuses: number[] | null): Promise<number> {
+/** The client's alerts in one status, from the counts the database keeps (migration 0017). */
+async function countByStatus(sequelize: Sequelize, clientId: number, status: number): Promise<number> {
   const [{ n }] = await select<{ n: number | string | null }>(
     sequelize,
-    `SELECT SUM(n) AS n FROM alert_status_counts WHERE client_id = :clientId${statuses ? ' AND status IN (:statuses)' : ''}`,
-    { clientId, statuses },
+    'SELECT SUM(n) AS n FROM alert_status_counts WHERE client_id = :clientId AND status = :status',
+    { clientId, status },
   );
   return Number(n ?? 0);
 }
