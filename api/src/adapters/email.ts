@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Sequelize } from 'sequelize';
 import { insertReturningId } from '../db/sql.js';
 
@@ -59,16 +59,23 @@ export function createEmailSender(opts: { sequelize: Sequelize; config: EmailCon
       },
     };
   }
-  // Short timeouts: a stalled server must fail the try well within the job's lock (5 minutes).
-  const transport = nodemailer.createTransport(
-    { url: config.url, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 },
-    { from: config.from ?? DEFAULT_FROM },
-  );
+  const url = config.url;
+  // nodemailer is loaded with the first e-mail, not at start-up (14 MB the server would hold before
+  // any alert). Short timeouts: a stalled server must fail the try well within the job's lock (5 minutes).
+  let transport: Promise<Transporter> | null = null;
+  const connect = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport(
+        { url, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 },
+        { from: config.from ?? DEFAULT_FROM },
+      ),
+    ));
   return {
     mode: 'smtp',
     async send(m) {
+      const smtp = await connect();
       try {
-        const info = await transport.sendMail({ to: m.to, subject: m.subject, text: m.text });
+        const info = await smtp.sendMail({ to: m.to, subject: m.subject, text: m.text });
         return { providerId: typeof info.messageId === 'string' ? info.messageId.slice(0, 200) : null };
       } catch (err) {
         const code = (err as { responseCode?: number }).responseCode ?? null;

@@ -1,5 +1,4 @@
 import { finished } from 'node:stream/promises';
-import PDFDocument from 'pdfkit';
 import type { Response } from 'express';
 import type { Sequelize } from 'sequelize';
 import { select } from '../../db/sql.js';
@@ -211,6 +210,8 @@ export async function streamMeasurementsPdf(sequelize: Sequelize, claims: Downlo
   }
 
   const tz = patient.time_zone;
+  // Loaded with the first PDF: pdfkit and its fonts are 24 MB the server would otherwise hold from start.
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,

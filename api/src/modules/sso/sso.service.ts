@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import * as oidc from 'openid-client';
+import type { Configuration } from 'openid-client';
 import { execute, select } from '../../db/sql.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { OidcSettings } from '../../config.js';
@@ -22,6 +22,9 @@ export interface SsoDeps extends SessionDeps {
   log: (msg: string, err?: unknown) => void;
 }
 
+/** Loaded on the first sign-on: most installations never configure one (8 MB the server would hold from start). */
+const loadOidc = () => import('openid-client');
+
 const hash = (state: string) => crypto.createHash('sha256').update(state).digest('hex');
 const failed = () => new AppError(401, 'sso_failed', SSO_FAILED);
 
@@ -30,23 +33,25 @@ const failed = () => new AppError(401, 'sso_failed', SSO_FAILED);
  * discovered once and kept; a failed discovery is retried on the next sign-on.
  */
 export function createSso(deps: SsoDeps) {
-  let config: Promise<oidc.Configuration> | null = null;
+  let config: Promise<Configuration> | null = null;
 
   function settings(): OidcSettings {
     if (!deps.settings) throw notFound('El inicio de sesión único no está configurado.');
     return deps.settings;
   }
 
-  function configuration(): Promise<oidc.Configuration> {
+  function configuration(): Promise<Configuration> {
     const s = settings();
     if (!config) {
       const insecure = deps.allowHttp && s.issuer.startsWith('http://');
-      config = oidc
-        .discovery(new URL(s.issuer), s.clientId, { redirect_uris: [s.redirectUri] }, oidc.ClientSecretBasic(s.clientSecret), {
-          // The ID token's signature is checked against the provider's published keys (jwks_uri),
-          // not only trusted because it came over TLS.
-          execute: insecure ? [oidc.allowInsecureRequests, oidc.enableNonRepudiationChecks] : [oidc.enableNonRepudiationChecks],
-        })
+      config = loadOidc()
+        .then((oidc) =>
+          oidc.discovery(new URL(s.issuer), s.clientId, { redirect_uris: [s.redirectUri] }, oidc.ClientSecretBasic(s.clientSecret), {
+            // The ID token's signature is checked against the provider's published keys (jwks_uri),
+            // not only trusted because it came over TLS.
+            execute: insecure ? [oidc.allowInsecureRequests, oidc.enableNonRepudiationChecks] : [oidc.enableNonRepudiationChecks],
+          }),
+        )
         .catch((err) => {
           config = null;
           throw err;
@@ -58,7 +63,7 @@ export function createSso(deps: SsoDeps) {
   /** Starts a sign-on: state, nonce and PKCE verifier are kept server-side (hashed state), the provider URL is answered. */
   async function start(): Promise<{ url: string; state: string }> {
     const s = settings();
-    let cfg: oidc.Configuration;
+    let cfg: Configuration;
     try {
       cfg = await configuration();
     } catch (err) {
@@ -67,6 +72,7 @@ export function createSso(deps: SsoDeps) {
         'Retry-After': '30',
       });
     }
+    const oidc = await loadOidc();
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
     const verifier = oidc.randomPKCECodeVerifier();
@@ -106,6 +112,7 @@ export function createSso(deps: SsoDeps) {
     let email: string | undefined;
     try {
       const cfg = await configuration();
+      const oidc = await loadOidc();
       const callback = new URL(s.redirectUri);
       callback.searchParams.set('code', input.code);
       callback.searchParams.set('state', input.state);
