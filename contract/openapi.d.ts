@@ -3396,21 +3396,23 @@ export interface components {
             no_reading_days: number;
             /** @description Puntos que suma cada señal (las alertas abiertas, por alerta y prioridad) */
             weights: {
-                open_alert_high: number;
-                open_alert_medium: number;
-                open_alert_low: number;
-                out_of_range: number;
-                glucose_tir_low: number;
-                glucose_below_70: number;
-                glucose_below_54: number;
-                glucose_tir_drop: number;
-                glucose_little_data: number;
-                weight_gain: number;
-                no_readings: number;
-                adherence_low: number;
-                missed_medication: number;
+                open_alert_high: components["schemas"]["TriageWeight"];
+                open_alert_medium: components["schemas"]["TriageWeight"];
+                open_alert_low: components["schemas"]["TriageWeight"];
+                out_of_range: components["schemas"]["TriageWeight"];
+                glucose_tir_low: components["schemas"]["TriageWeight"];
+                glucose_below_70: components["schemas"]["TriageWeight"];
+                glucose_below_54: components["schemas"]["TriageWeight"];
+                glucose_tir_drop: components["schemas"]["TriageWeight"];
+                glucose_little_data: components["schemas"]["TriageWeight"];
+                weight_gain: components["schemas"]["TriageWeight"];
+                no_readings: components["schemas"]["TriageWeight"];
+                adherence_low: components["schemas"]["TriageWeight"];
+                missed_medication: components["schemas"]["TriageWeight"];
             };
         };
+        /** @description Puntos que suma una señal de Priorización */
+        TriageWeight: number;
         /** @description Solo los umbrales o pesos que cambian; el resto conserva su valor */
         TriageSettingsInput: {
             /** @description Días de lecturas que miran las señales (TIDE: 14) */
@@ -3449,19 +3451,19 @@ export interface components {
             no_reading_days?: number;
             /** @description Puntos que suma cada señal (las alertas abiertas, por alerta y prioridad) */
             weights?: {
-                open_alert_high?: number;
-                open_alert_medium?: number;
-                open_alert_low?: number;
-                out_of_range?: number;
-                glucose_tir_low?: number;
-                glucose_below_70?: number;
-                glucose_below_54?: number;
-                glucose_tir_drop?: number;
-                glucose_little_data?: number;
-                weight_gain?: number;
-                no_readings?: number;
-                adherence_low?: number;
-                missed_medication?: number;
+                open_alert_high?: components["schemas"]["TriageWeight"];
+                open_alert_medium?: components["schemas"]["TriageWeight"];
+                open_alert_low?: components["schemas"]["TriageWeight"];
+                out_of_range?: components["schemas"]["TriageWeight"];
+                glucose_tir_low?: components["schemas"]["TriageWeight"];
+                glucose_below_70?: components["schemas"]["TriageWeight"];
+                glucose_below_54?: components["schemas"]["TriageWeight"];
+                glucose_tir_drop?: components["schemas"]["TriageWeight"];
+                glucose_little_data?: components["schemas"]["TriageWeight"];
+                weight_gain?: components["schemas"]["TriageWeight"];
+                no_readings?: components["schemas"]["TriageWeight"];
+                adherence_low?: components["schemas"]["TriageWeight"];
+                missed_medication?: components["schemas"]["TriageWeight"];
             };
         };
         IndicatorMonth: {

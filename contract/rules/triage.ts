@@ -3,6 +3,7 @@
  * each default comes from (docs/triage.md), and the patient-page tab that explains each flag. The
  * API computes the flags (api/src/modules/triage); the staff app filters and links by them.
  */
+import { resolveSchema, type JsonSchema, type OpenApiDocument } from './schema';
 
 export const TRIAGE_FLAGS = [
   'open_alerts',
@@ -151,6 +152,40 @@ export function triageSettingsOf(stored: unknown): TriageSettings {
     return out;
   };
   return { ...pick(TRIAGE_DEFAULTS, s), weights: pick(TRIAGE_DEFAULTS.weights, s.weights) };
+}
+
+/** A threshold of the settings (every number of TriageSettings but the weights). */
+export type TriageSettingKey = Exclude<keyof TriageSettings, 'weights'>;
+export type TriageBounds = { min: number; max: number };
+
+/**
+ * The limits openapi.yaml's TriageSettingsInput puts on each threshold and weight, which the API
+ * enforces: the settings form reads them here instead of writing the numbers again. A setting the
+ * contract leaves without a minimum and a maximum is an error in the contract.
+ */
+export function triageSettingBounds(doc: OpenApiDocument): {
+  settings: Record<TriageSettingKey, TriageBounds>;
+  weights: Record<keyof TriageWeights, TriageBounds>;
+} {
+  const input = resolveSchema(doc, { $ref: '#/components/schemas/TriageSettingsInput' }).schema;
+  const boundsOf = <K extends string>(schema: JsonSchema | undefined, keys: K[]) => {
+    const out = {} as Record<K, TriageBounds>;
+    for (const key of keys) {
+      const property = schema?.properties?.[key];
+      const { minimum, maximum } = property ? resolveSchema(doc, property).schema : {};
+      if (minimum === undefined || maximum === undefined) throw new Error(`El contrato no da los límites de ${key} en TriageSettingsInput`);
+      out[key] = { min: minimum, max: maximum };
+    }
+    return out;
+  };
+  const { weights, ...thresholds } = TRIAGE_DEFAULTS;
+  return {
+    settings: boundsOf(input, Object.keys(thresholds) as TriageSettingKey[]),
+    weights: boundsOf(
+      input.properties?.weights && resolveSchema(doc, input.properties.weights).schema,
+      Object.keys(weights) as Array<keyof TriageWeights>,
+    ),
+  };
 }
 
 /** The tag that puts a patient in the hypertension indicator (with a blood-pressure order), as tags are stored (upper case). */

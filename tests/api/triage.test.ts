@@ -219,6 +219,14 @@ describe('GET /api/v1/triage', () => {
       .send({ triage_settings: { tir_min_percent: 150 } });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('tir_min_percent');
+    // A weight's rule is the contract's TriageWeight: its message, naming the weight.
+    const badWeight = await t.http
+      .patch(`/api/v1/clients/${org.clientId}`)
+      .set(bearer(org.tokens.admin))
+      .send({ triage_settings: { weights: { no_readings: 1001 } } });
+    expect(badWeight.status).toBe(400);
+    expect(JSON.stringify(badWeight.body)).toContain('no_readings');
+    expect(JSON.stringify(badWeight.body)).toContain('Debe ser un número entero entre 0 y 1000');
     const res = await t.http
       .patch(`/api/v1/clients/${org.clientId}`)
       .set(bearer(org.tokens.admin))
@@ -244,6 +252,13 @@ describe('GET /api/v1/triage', () => {
     expect(later.find((r: { id: number }) => r.id === ids.tirLow).flags.map((f: { code: string }) => f.code)).toEqual([
       'glucose_little_data',
     ]);
+    expect((await rebuildSummaries(t.sequelize, jobClock, { check: true })).differences).toEqual([]);
+  });
+
+  it('a batch read in runs of few readings scores as one read at once (runs of 1 reading: every patient alone)', async () => {
+    expect((await rebuildSummaries(t.sequelize, jobClock, { check: true, maxReadingsPerRead: 1 })).differences).toEqual([]);
+    const split = await rebuildSummaries(t.sequelize, jobClock, { maxReadingsPerRead: 1 });
+    expect(split.patients).toBe(12);
     expect((await rebuildSummaries(t.sequelize, jobClock, { check: true })).differences).toEqual([]);
   });
 

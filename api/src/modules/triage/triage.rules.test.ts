@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TRIAGE_DEFAULTS, triageSettingsOf } from '@vigia/contract/rules/triage';
-import { DAY_MS, scorePatient, TRIAGE_REFRESH_MS, type FactReading, type PatientFacts } from './triage.rules';
+import { chunkByWeight, DAY_MS, scorePatient, TRIAGE_REFRESH_MS, type FactReading, type PatientFacts } from './triage.rules';
 
 const NOW = Date.UTC(2026, 10, 26, 12);
 const S = TRIAGE_DEFAULTS;
@@ -176,5 +176,69 @@ describe('score', () => {
       { clinical_element: 2, value: 80, when: NOW + DAY_MS },
     ];
     expect(codes(facts({ readings }))).toEqual([]);
+  });
+});
+
+describe('chunkByWeight: a batch split so one read of its readings stays bounded', () => {
+  const w = (pairs: Array<[number, number]>) => new Map(pairs);
+  it.each([
+    ['nothing', [], w([]), 10, []],
+    [
+      'all light: one run',
+      [1, 2, 3],
+      w([
+        [1, 2],
+        [2, 3],
+        [3, 4],
+      ]),
+      10,
+      [[1, 2, 3]],
+    ],
+    [
+      'exactly the limit stays in one run',
+      [1, 2],
+      w([
+        [1, 5],
+        [2, 5],
+      ]),
+      10,
+      [[1, 2]],
+    ],
+    [
+      'one over the limit starts a new run',
+      [1, 2, 3],
+      w([
+        [1, 5],
+        [2, 5],
+        [3, 1],
+      ]),
+      10,
+      [[1, 2], [3]],
+    ],
+    [
+      'a patient heavier than the limit runs alone',
+      [1, 2, 3],
+      w([
+        [1, 1],
+        [2, 50],
+        [3, 1],
+      ]),
+      10,
+      [[1], [2], [3]],
+    ],
+    ['no readings weigh nothing', [1, 2, 3], w([[2, 10]]), 10, [[1, 2, 3]]],
+    [
+      'order kept',
+      [9, 4, 7],
+      w([
+        [9, 6],
+        [4, 6],
+        [7, 6],
+      ]),
+      10,
+      [[9], [4], [7]],
+    ],
+  ] as const)('%s', (_name, ids, weights, max, runs) => {
+    expect(chunkByWeight([...ids], weights, max)).toEqual(runs);
   });
 });

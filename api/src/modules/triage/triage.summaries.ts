@@ -8,7 +8,7 @@ import { ADHERENCE_WINDOW_DAYS, adherencePercent } from '@vigia/contract/rules/a
 import { ALARM_STATUS, ALERT_STATUS } from '@vigia/contract/rules/alarms';
 import { triageSettingsOf, type TriageSettings } from '@vigia/contract/rules/triage';
 import { MEASUREMENT_STATUS } from '@vigia/contract/rules/vitals';
-import { DAY_MS, scorePatient, TRIAGE_REFRESH_MS, type PatientFacts, type PatientScore } from './triage.rules.js';
+import { chunkByWeight, DAY_MS, scorePatient, TRIAGE_REFRESH_MS, type PatientFacts, type PatientScore } from './triage.rules.js';
 
 /**
  * The per-patient summaries behind 'Priorización' (migration 0020). They are computed only here,
@@ -60,17 +60,33 @@ async function settingsOf(sequelize: Sequelize, clientIds: number[]): Promise<Ma
   return new Map(rows.map((r) => [Number(r.id), triageSettingsOf(r.triage_settings ? JSON.parse(r.triage_settings) : null)]));
 }
 
+/** The readings scorePatient looks at: the window and the one before it (for the drop in time in range). */
+const readingsFrom = (s: TriageSettings, now: Date) => new Date(now.getTime() - 2 * s.window_days * DAY_MS);
+const READINGS_OF = `FROM measurements WHERE patient_id IN (:ids) AND "when" > :from AND "when" <= :now AND status = ${MEASUREMENT_STATUS.valid}`;
+
+/** At most this many readings are read at once (about 8 MB of rows): a batch is split to stay under it. */
+const MAX_READINGS_PER_READ = 20_000;
+
+/** `ids` in runs whose readings in the window stay under MAX_READINGS_PER_READ (counted from the index). */
+async function runsByReadings(sequelize: Sequelize, ids: number[], s: TriageSettings, now: Date, max: number): Promise<number[][]> {
+  const counts = await select<{ patient_id: number; n: number }>(
+    sequelize,
+    `SELECT patient_id, COUNT(*) AS n ${READINGS_OF} GROUP BY patient_id`,
+    { ids, from: readingsFrom(s, now), now },
+  );
+  return chunkByWeight(ids, new Map(counts.map((c) => [Number(c.patient_id), Number(c.n)])), max);
+}
+
 /** Everything scorePatient needs about `ids` (one client's patients), read set-based. */
 async function loadFacts(sequelize: Sequelize, ids: number[], s: TriageSettings, now: Date): Promise<Map<number, PatientFacts>> {
-  const from = new Date(now.getTime() - 2 * s.window_days * DAY_MS);
+  const from = readingsFrom(s, now);
   const windowStart = new Date(now.getTime() - s.window_days * DAY_MS);
   const adherenceFrom = new Date(now.getTime() - ADHERENCE_WINDOW_DAYS * DAY_MS);
   const params = { ids, from, now, windowStart, adherenceFrom };
   const [readings, lasts, ranges, alerts, orders, adherence, missed] = await Promise.all([
     select<{ patient_id: number; clinical_element: number; value: number; when: Date | string }>(
       sequelize,
-      `SELECT patient_id, clinical_element, value, "when" FROM measurements
-        WHERE patient_id IN (:ids) AND "when" > :from AND "when" <= :now AND status = ${MEASUREMENT_STATUS.valid}`,
+      `SELECT patient_id, clinical_element, value, "when" ${READINGS_OF}`,
       params,
     ),
     select<{ patient_id: number; clinical_element: number; last: Date | string }>(
@@ -159,7 +175,12 @@ interface ComputedSummary extends PatientScore {
 }
 
 /** The summaries of `targets` at `now`; patients that are not active get none. */
-async function computeSummaries(sequelize: Sequelize, targets: Target[], now: Date): Promise<ComputedSummary[]> {
+async function computeSummaries(
+  sequelize: Sequelize,
+  targets: Target[],
+  now: Date,
+  maxReadings = MAX_READINGS_PER_READ,
+): Promise<ComputedSummary[]> {
   const active = targets.filter((t) => Number(t.status) === PATIENT_STATUS.active);
   const byClient = new Map<number, number[]>();
   for (const t of active) byClient.set(Number(t.client_id), [...(byClient.get(Number(t.client_id)) ?? []), Number(t.id)]);
@@ -167,12 +188,14 @@ async function computeSummaries(sequelize: Sequelize, targets: Target[], now: Da
   const out: ComputedSummary[] = [];
   for (const [clientId, ids] of byClient) {
     const s = settings.get(clientId) ?? triageSettingsOf(null);
-    const facts = await loadFacts(sequelize, ids, s, now);
-    for (const id of ids) {
-      const score = scorePatient(facts.get(id)!, s, now.getTime());
-      // Spread by patient over the refresh period, so summaries built together (a rebuild) do not all come due at once.
-      score.validUntil = Math.min(score.validUntil, now.getTime() + TRIAGE_REFRESH_MS - (id % 360) * 60_000);
-      out.push({ patient_id: id, client_id: clientId, ...score });
+    for (const run of await runsByReadings(sequelize, ids, s, now, maxReadings)) {
+      const facts = await loadFacts(sequelize, run, s, now);
+      for (const id of run) {
+        const score = scorePatient(facts.get(id)!, s, now.getTime());
+        // Spread by patient over the refresh period, so summaries built together (a rebuild) do not all come due at once.
+        score.validUntil = Math.min(score.validUntil, now.getTime() + TRIAGE_REFRESH_MS - (id % 360) * 60_000);
+        out.push({ patient_id: id, client_id: clientId, ...score });
+      }
     }
   }
   return out;
@@ -299,7 +322,8 @@ const comparable = (x: { score: number; mask: number; flags: unknown; lastReadin
 export async function rebuildSummaries(
   sequelize: Sequelize,
   now: Date,
-  opts: { clientId?: number; check?: boolean; onBatch?: (done: number) => void } = {},
+  /** `maxReadingsPerRead`: tests split batches finer than the job does, to check a split changes nothing. */
+  opts: { clientId?: number; check?: boolean; onBatch?: (done: number) => void; maxReadingsPerRead?: number } = {},
 ): Promise<RebuildResult> {
   const result: RebuildResult = { patients: 0, differences: [] };
   const client = opts.clientId ? 'AND client_id = :clientId' : '';
@@ -312,7 +336,7 @@ export async function rebuildSummaries(
     );
     if (!targets.length) break;
     after = Number(targets[targets.length - 1].id);
-    const summaries = await computeSummaries(sequelize, targets, now);
+    const summaries = await computeSummaries(sequelize, targets, now, opts.maxReadingsPerRead);
     result.patients += summaries.length;
     if (opts.check) {
       const stored = await select<StoredSummary>(
