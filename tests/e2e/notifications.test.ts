@@ -34,9 +34,20 @@ describe('Notificaciones', () => {
 
   it("lets the user switch their own channels and priorities in 'Mis notificaciones', from the user menu", async () => {
     const page = await openSignedIn(product, '/dashboard', DEMO_ADMIN);
-    await page.locator('.vigia-user-menu').click();
-    await page.getByRole('menuitem', { name: 'Mis notificaciones' }).click();
-    await waitForPath(page, '/my_notifications');
+    // The menu opens with an animation; under load a click during it can be lost, so try again.
+    for (let attempt = 0; ; attempt++) {
+      await page.locator('.vigia-user-menu').click();
+      await page
+        .getByRole('menuitem', { name: 'Mis notificaciones' })
+        .click({ timeout: 5000 })
+        .catch(() => undefined);
+      const reached = await waitForPath(page, '/my_notifications', 5000).then(
+        () => true,
+        () => false,
+      );
+      if (reached) break;
+      if (attempt === 2) await waitForPath(page, '/my_notifications');
+    }
     await page.getByRole('heading', { name: 'Mis notificaciones' }).waitFor();
     const whatsapp = page.getByRole('switch', { name: 'WhatsApp' });
     const low = page.getByRole('switch', { name: 'Prioridad Baja' });
@@ -117,5 +128,23 @@ describe('Notificaciones', () => {
     await expectAccessible(page);
     await mailRow.getByRole('link', { name: `Ver alerta #${alertId}` }).click();
     await waitForPath(page, `/patients/${patient.id}/alerts/${alertId}`);
+  });
+  it("keeps the escalation time typed in 'Notificaciones' while the client's settings answer late, and saves it", async () => {
+    const page = await openSignedIn(product, '/dashboard', DEMO_ADMIN);
+    await page.route(/\/api\/v1\/clients\/\d+$/, async (route) => {
+      if (route.request().method() === 'GET') await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    });
+    await page.goto('/notifications');
+    const field = page.getByLabel('Minutos sin gestión antes de escalar');
+    await field.waitFor();
+    // The field appears with the stored value, never empty and then overwritten.
+    expect(Number(await field.inputValue())).toBeGreaterThanOrEqual(5);
+    await field.fill('45');
+    const saved = page.waitForResponse((r) => /\/api\/v1\/clients\/\d+$/.test(r.url()) && r.request().method() === 'PUT');
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    expect(((await (await saved).json()) as { escalation_minutes: number }).escalation_minutes).toBe(45);
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Minutos sin gestión antes de escalar').inputValue()).toBe('45');
   });
 });

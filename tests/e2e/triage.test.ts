@@ -94,15 +94,27 @@ describe('Priorización (/triage)', () => {
 
   it('lets an administrator change a threshold, with each default beside it', async () => {
     const page = await openSignedIn(product, '/triage');
+    // The client's settings answer late, as on a busy server: a value typed before they arrive
+    // must not be overwritten by them (a CI run saved 65 after typing 60).
+    await page.route(/\/api\/v1\/clients\/\d+$/, async (route) => {
+      if (route.request().method() === 'GET') await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    });
     await page.getByRole('button', { name: 'Ajustes' }).click();
     const drawer = page.getByRole('dialog', { name: 'Ajustes de priorización' });
-    await drawer.getByText('Por defecto: 65 %').waitFor();
     const tir = drawer.getByLabel('Glucosa: tiempo en rango mínimo');
+    await tir.waitFor();
+    await drawer.getByText('Por defecto: 65 %').waitFor();
+    expect(await tir.inputValue()).toBe('65');
     await tir.fill('60');
     const saved = page.waitForResponse((r) => /\/api\/v1\/clients\/\d+$/.test(r.url()) && r.request().method() === 'PATCH');
     await drawer.getByRole('button', { name: 'Guardar' }).click();
     const res = await saved;
     expect(res.status()).toBe(200);
     expect(((await res.json()) as { triage_settings: { tir_min_percent: number } }).triage_settings.tir_min_percent).toBe(60);
+    // Saved, the drawer closes; opened again, it reads the client afresh and shows the new value.
+    await drawer.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Ajustes' }).click();
+    await expect.poll(() => drawer.getByLabel('Glucosa: tiempo en rango mínimo').inputValue()).toBe('60');
   });
 });

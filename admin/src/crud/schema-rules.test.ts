@@ -67,6 +67,12 @@ describe('describeField reads the field from the contract', () => {
     ['PatientInput', 'gender', create, { kind: 'integer', widget: 'radio' }],
     ['PatientInput', 'city_id', create, { kind: 'integer', nullable: true, required: false }],
     ['SessionInput', 'password', create, { required: true, minLength: 8, widget: 'password', message: 'Mínimo 8 carácteres' }],
+    [
+      'ClientSettingsInput',
+      'escalation_minutes',
+      create,
+      { kind: 'integer', minimum: 5, maximum: 1440, widget: 'number', message: 'Debe estar entre 5 y 1440 minutos' },
+    ],
   ] as const)('%s.%s (%o)', (schema, field, options, expected) => {
     expect(describeField(contract, schema, field, options)).toMatchObject(expected);
   });

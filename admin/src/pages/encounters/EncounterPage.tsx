@@ -5,6 +5,7 @@ import { Alert, Button, Card, Descriptions, Form, Input, Space, Tag, Tooltip, Ty
 import { CheckCircleOutlined, SaveOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../contract';
 import { PageHeader } from '../../crud/PageHeader';
+import { useFirstLoad } from '../../hooks/useFirstLoad';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import { apiUrl } from '../../providers/data';
@@ -64,9 +65,12 @@ export default function EncounterPage() {
   const { mutateAsync } = useCustomMutation<Observation | Encounter>();
   const invalidate = useInvalidate();
   const [saving, setSaving] = useState(false);
+  // The form takes the encounter's values when it is first read; the reload after a save that failed
+  // leaves what the person typed, with the server's messages under it.
+  const loaded = useFirstLoad(e, query.isFetching, id);
   useEffect(() => {
-    if (e) form.setFieldsValue(initialValues(e) as never);
-  }, [e, form]);
+    if (loaded) form.setFieldsValue(initialValues(loaded) as never);
+  }, [loaded, form]);
 
   if (query.error?.statusCode === 404) return <Navigate to="/404notfound" replace />;
   const done = e?.status === 'Realizado';
@@ -152,7 +156,7 @@ export default function EncounterPage() {
           </Descriptions>
         )}
       </Card>
-      {e && (
+      {e && loaded && (
         <Card>
           {done && <Typography.Paragraph type="secondary">La atención ya fue realizada; solo puede consultarse.</Typography.Paragraph>}
           {!done && !access.allowed && <Alert type="info" showIcon message={access.reason} style={{ marginBottom: 16 }} />}

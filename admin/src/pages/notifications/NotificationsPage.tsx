@@ -1,18 +1,16 @@
-import { useEffect, useState } from 'react';
-import { useInvalidate, useList, useOne, useUpdate } from '@refinedev/core';
-import { Button, Card, Form, InputNumber, Result, Select, Space, Table, Tag, Typography } from 'antd';
-import { ReloadOutlined } from '@ant-design/icons';
+import { useState } from 'react';
+import { useOne, useUpdate } from '@refinedev/core';
+import { Button, Card, Form, InputNumber, Select, Skeleton, Space, Table, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
 import { formatWhen } from '@vigia/contract/rules/dates';
-import { can, isRole } from '@vigia/contract/rules/access';
 import type { Schemas } from '../../contract';
-import { PageHeader } from '../../crud/PageHeader';
+import { AdminOnlyListPage, useAdminOnlyList } from '../../crud/AdminOnlyList';
 import { contractDoc } from '../../crud/contract-doc';
-import { enumLabel, enumOptions, objectSchema } from '../../crud/schema-rules';
+import { describeField, enumLabel, enumOptions, objectSchema, toFormRules } from '../../crud/schema-rules';
+import { useFirstLoad } from '../../hooks/useFirstLoad';
 import { usePageTitle } from '../../layout/usePageTitle';
-import { FORBIDDEN_REASON } from '../../providers/access';
 import { fieldErrors } from '../../providers/errors';
-import { loadFailed, serverError, success } from '../../providers/notices';
+import { serverError, success } from '../../providers/notices';
 import { readSession, staffTimeZone } from '../../session';
 import '../../crud/crud.css';
 
@@ -21,7 +19,6 @@ type Client = Schemas['Client'];
 
 const TITLE = 'Notificaciones';
 const RESOURCE = 'notifications';
-const PAGE_SIZES = [10, 20, 50];
 const STATE_COLORS: Record<NotificationRecord['state'], string> = { queued: 'gold', sent: 'green', failed: 'red' };
 
 /** The filters and their labels come from the contract's enumerations (x-labels). */
@@ -35,14 +32,16 @@ type FilterField = (typeof FILTERS)[number]['field'];
 const schemaOf = (name: string) => objectSchema(contractDoc, name);
 const labelOf = (name: string, value: unknown) => enumLabel(schemaOf(name), value) ?? '';
 
+/** The setting's range and message, as the API checks them (ClientSettingsInput); the page always sends it. */
+const ESCALATION = { ...describeField(contractDoc, 'ClientSettingsInput', 'escalation_minutes'), required: true };
+const ESCALATION_RULES = toFormRules(ESCALATION);
+
 /** 'Escalamiento': minutes without an entry before a high-priority alert is escalated (P174). */
 function EscalationSetting({ clientId }: { clientId: number }) {
-  const { result: client } = useOne<Client>({ resource: 'clients', id: clientId, errorNotification: false });
+  const { result: client, query } = useOne<Client>({ resource: 'clients', id: clientId, errorNotification: false });
+  const loaded = useFirstLoad(client, query.isFetching);
   const { mutate, mutation } = useUpdate<Client>();
   const [form] = Form.useForm<{ escalation_minutes: number }>();
-  useEffect(() => {
-    if (client) form.setFieldsValue({ escalation_minutes: client.escalation_minutes ?? 30 });
-  }, [client, form]);
   const save = (values: { escalation_minutes: number }) =>
     mutate(
       {
@@ -57,18 +56,18 @@ function EscalationSetting({ clientId }: { clientId: number }) {
     );
   return (
     <Card size="small" title="Escalamiento de alertas de prioridad alta">
-      <Form form={form} layout="inline" onFinish={save}>
-        <Form.Item
-          name="escalation_minutes"
-          label="Minutos sin gestión antes de escalar"
-          rules={[{ required: true, type: 'integer', min: 5, max: 1440, message: 'Debe estar entre 5 y 1440 minutos' }]}
-        >
-          <InputNumber min={5} max={1440} precision={0} />
-        </Form.Item>
-        <Button type="primary" htmlType="submit" loading={mutation.isPending}>
-          Guardar
-        </Button>
-      </Form>
+      {!loaded ? (
+        <Skeleton.Input active />
+      ) : (
+        <Form form={form} layout="inline" onFinish={save} initialValues={{ escalation_minutes: loaded.escalation_minutes ?? 30 }}>
+          <Form.Item name="escalation_minutes" label="Minutos sin gestión antes de escalar" rules={ESCALATION_RULES}>
+            <InputNumber min={ESCALATION.minimum} max={ESCALATION.maximum} precision={0} />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+            Guardar
+          </Button>
+        </Form>
+      )}
     </Card>
   );
 }
@@ -81,30 +80,12 @@ function EscalationSetting({ clientId }: { clientId: number }) {
 export default function NotificationsPage() {
   usePageTitle(TITLE);
   const session = readSession();
-  const role = session?.role_name;
-  const allowed = isRole(role) && can(role, 'administer');
   const [filters, setFilters] = useState<Partial<Record<FilterField, string>>>({});
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
-  const { query, result } = useList<NotificationRecord>({
-    resource: RESOURCE,
-    filters: Object.entries(filters).flatMap(([field, value]) => (value ? [{ field, operator: 'eq' as const, value }] : [])),
-    pagination: { currentPage: page, pageSize, mode: 'server' },
-    queryOptions: { enabled: allowed, placeholderData: (previous) => previous },
-    errorNotification: loadFailed,
-  });
-  const invalidate = useInvalidate();
+  const list = useAdminOnlyList<NotificationRecord>(
+    RESOURCE,
+    Object.entries(filters).flatMap(([field, value]) => (value ? [{ field, operator: 'eq' as const, value }] : [])),
+  );
   const timeZone = staffTimeZone();
-
-  if (!allowed) {
-    return (
-      <PageHeader title={TITLE}>
-        <Card>
-          <Result status="403" title="Solo los administradores ven el registro de notificaciones" subTitle={FORBIDDEN_REASON} />
-        </Card>
-      </PageHeader>
-    );
-  }
 
   const columns = [
     { key: 'created_at', title: 'Fecha', render: (_: unknown, n: NotificationRecord) => formatWhen(n.created_at, timeZone) },
@@ -147,14 +128,7 @@ export default function NotificationsPage() {
   ];
 
   return (
-    <PageHeader
-      title={TITLE}
-      extra={
-        <Button icon={<ReloadOutlined />} onClick={() => void invalidate({ resource: RESOURCE, invalidates: ['list'] })}>
-          Actualizar
-        </Button>
-      }
-    >
+    <AdminOnlyListPage title={TITLE} forbidden="Solo los administradores ven el registro de notificaciones" list={list}>
       <Space direction="vertical" size={16} style={{ width: '100%' }}>
         <EscalationSetting clientId={session?.client_id ?? 0} />
         <Card>
@@ -167,7 +141,7 @@ export default function NotificationsPage() {
                 value={filters[f.field] ?? ''}
                 options={[{ value: '', label: `${f.label}: todos` }, ...enumOptions(schemaOf(f.schema))]}
                 onChange={(value: string) => {
-                  setPage(1);
+                  list.toFirstPage();
                   setFilters((current) => ({ ...current, [f.field]: value }));
                 }}
               />
@@ -176,26 +150,15 @@ export default function NotificationsPage() {
           <Table<NotificationRecord>
             rowKey="id"
             size="small"
-            loading={query.isFetching}
-            dataSource={result?.data ?? []}
+            loading={list.loading}
+            dataSource={list.rows}
             columns={columns}
             scroll={{ x: true }}
             locale={{ emptyText: 'No hay notificaciones' }}
-            pagination={{
-              current: page,
-              pageSize,
-              total: result?.total ?? 0,
-              pageSizeOptions: PAGE_SIZES,
-              showSizeChanger: true,
-              locale: { items_per_page: '/ página' },
-              onChange: (p, size) => {
-                setPage(size !== pageSize ? 1 : p);
-                setPageSize(size);
-              },
-            }}
+            pagination={list.pagination}
           />
         </Card>
       </Space>
-    </PageHeader>
+    </AdminOnlyListPage>
   );
 }

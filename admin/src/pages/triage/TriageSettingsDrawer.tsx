@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useFirstLoad } from '../../hooks/useFirstLoad';
 import { useOne, useUpdate } from '@refinedev/core';
-import { Button, Col, Drawer, Form, InputNumber, Row, Tooltip, Typography } from 'antd';
+import { Alert, Button, Col, Drawer, Form, InputNumber, Row, Skeleton, Tooltip, Typography } from 'antd';
 import { SettingOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../contract';
 import { roleAccess } from '../../providers/access';
@@ -12,22 +13,30 @@ import { SETTING_FIELDS, WEIGHT_FIELDS } from './triage.data';
 type Settings = Schemas['TriageSettings'];
 const DEFAULTS = TRIAGE_DEFAULTS as unknown as Record<string, number> & { weights: Record<string, number> };
 
-/** The client's thresholds, window and weights (administrators), each with its default beside it. */
+/** The 'Ajustes' button of Priorización (administrators); the drawer exists only while it is open. */
 export function TriageSettingsDrawer() {
   const access = roleAccess('administer');
-  const clientId = readSession()?.client_id ?? 0;
   const [open, setOpen] = useState(false);
-  const { result: client } = useOne<Schemas['Client']>({
-    resource: 'clients',
-    id: clientId,
-    queryOptions: { enabled: open },
-    errorNotification: false,
-  });
+  return (
+    <>
+      <Tooltip title={access.reason}>
+        <Button icon={<SettingOutlined />} disabled={!access.allowed} onClick={() => setOpen(true)}>
+          Ajustes
+        </Button>
+      </Tooltip>
+      {open && <SettingsDrawer onClosed={() => setOpen(false)} />}
+    </>
+  );
+}
+
+/** The client's thresholds, window and weights, each with its default beside it, once this opening has read them. */
+function SettingsDrawer({ onClosed }: { onClosed: () => void }) {
+  const clientId = readSession()?.client_id ?? 0;
+  const [open, setOpen] = useState(true);
+  const { result: client, query } = useOne<Schemas['Client']>({ resource: 'clients', id: clientId, errorNotification: false });
+  const initial = useFirstLoad(client?.triage_settings, query.isFetching);
   const { mutate, mutation } = useUpdate<Schemas['Client']>();
   const [form] = Form.useForm<Settings>();
-  useEffect(() => {
-    if (open && client?.triage_settings) form.setFieldsValue(client.triage_settings);
-  }, [open, client, form]);
 
   const save = (values: Settings) =>
     mutate(
@@ -43,28 +52,28 @@ export function TriageSettingsDrawer() {
     );
 
   return (
-    <>
-      <Tooltip title={access.reason}>
-        <Button icon={<SettingOutlined />} disabled={!access.allowed} onClick={() => setOpen(true)}>
-          Ajustes
+    <Drawer
+      title="Ajustes de priorización"
+      open={open}
+      onClose={() => setOpen(false)}
+      afterOpenChange={(visible) => !visible && onClosed()}
+      width={560}
+      extra={
+        <Button type="primary" disabled={!initial} loading={mutation.isPending} onClick={() => form.submit()}>
+          Guardar
         </Button>
-      </Tooltip>
-      <Drawer
-        title="Ajustes de priorización"
-        open={open}
-        onClose={() => setOpen(false)}
-        width={560}
-        extra={
-          <Button type="primary" loading={mutation.isPending} onClick={() => form.submit()}>
-            Guardar
-          </Button>
-        }
-      >
-        <Typography.Paragraph type="secondary">
-          Umbrales, ventana y puntos de cada señal. Los valores por defecto vienen de TIDE, HEARTS360 y las guías citadas en la
-          documentación (docs/triage.md).
-        </Typography.Paragraph>
-        <Form form={form} layout="vertical" onFinish={save}>
+      }
+    >
+      <Typography.Paragraph type="secondary">
+        Umbrales, ventana y puntos de cada señal. Los valores por defecto vienen de TIDE, HEARTS360 y las guías citadas en la documentación
+        (docs/triage.md).
+      </Typography.Paragraph>
+      {query.isError && !initial ? (
+        <Alert type="error" showIcon message="No fue posible leer los ajustes del cliente. Cierre y vuelva a intentarlo." />
+      ) : !initial ? (
+        <Skeleton active paragraph={{ rows: 8 }} />
+      ) : (
+        <Form form={form} layout="vertical" initialValues={initial} onFinish={save}>
           <Row gutter={16}>
             {SETTING_FIELDS.map((f) => (
               <Col span={12} key={f.key}>
@@ -81,13 +90,13 @@ export function TriageSettingsDrawer() {
             {WEIGHT_FIELDS.map((f) => (
               <Col span={12} key={f.key}>
                 <Form.Item name={['weights', f.key]} label={f.label} extra={`Por defecto: ${DEFAULTS.weights[f.key]}`}>
-                  <InputNumber min={0} max={1000} precision={0} style={{ width: '100%' }} />
+                  <InputNumber min={f.min} max={f.max} precision={0} style={{ width: '100%' }} />
                 </Form.Item>
               </Col>
             ))}
           </Row>
         </Form>
-      </Drawer>
-    </>
+      )}
+    </Drawer>
   );
 }

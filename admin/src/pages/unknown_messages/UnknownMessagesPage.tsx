@@ -1,20 +1,15 @@
 import { useState } from 'react';
-import { useInvalidate, useList } from '@refinedev/core';
 import { formatWhen } from '@vigia/contract/rules/dates';
-import { Button, Card, Input, Result, Space, Table, Tag, Typography } from 'antd';
-import { AudioOutlined, FileImageOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Card, Input, Space, Table, Tag, Typography } from 'antd';
+import { AudioOutlined, FileImageOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../contract';
-import { PageHeader } from '../../crud/PageHeader';
+import { AdminOnlyListPage, useAdminOnlyList } from '../../crud/AdminOnlyList';
 import { usePageTitle } from '../../layout/usePageTitle';
-import { readSession, staffTimeZone } from '../../session';
-import { loadFailed } from '../../providers/notices';
-import { can, isRole } from '@vigia/contract/rules/access';
-import { FORBIDDEN_REASON } from '../../providers/access';
+import { staffTimeZone } from '../../session';
 import '../../crud/crud.css';
 
 type Message = Schemas['ChatMessage'];
 const TITLE = 'Mensajes de números desconocidos';
-const PAGE_SIZES = [10, 20, 50];
 const RESOURCE = 'messaging/unknown_messages';
 
 /** What came with the message besides its text (the audio's transcription when the provider sent it). */
@@ -40,40 +35,12 @@ function Attachments({ m }: { m: Message }) {
  */
 export default function UnknownMessagesPage() {
   usePageTitle(TITLE);
-  const role = readSession()?.role_name;
-  const allowed = isRole(role) && can(role, 'administer');
   const [q, setQ] = useState('');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
-  const { query, result } = useList<Message>({
-    resource: RESOURCE,
-    filters: q ? [{ field: 'q', operator: 'eq', value: q }] : [],
-    pagination: { currentPage: page, pageSize, mode: 'server' },
-    queryOptions: { enabled: allowed, placeholderData: (previous) => previous },
-    errorNotification: loadFailed,
-  });
-  const invalidate = useInvalidate();
+  const list = useAdminOnlyList<Message>(RESOURCE, q ? [{ field: 'q', operator: 'eq', value: q }] : []);
   const timeZone = staffTimeZone();
 
-  if (!allowed) {
-    return (
-      <PageHeader title={TITLE}>
-        <Card>
-          <Result status="403" title="Solo los administradores ven estos mensajes" subTitle={FORBIDDEN_REASON} />
-        </Card>
-      </PageHeader>
-    );
-  }
-
   return (
-    <PageHeader
-      title={TITLE}
-      extra={
-        <Button icon={<ReloadOutlined />} onClick={() => void invalidate({ resource: RESOURCE, invalidates: ['list'] })}>
-          Actualizar
-        </Button>
-      }
-    >
+    <AdminOnlyListPage title={TITLE} forbidden="Solo los administradores ven estos mensajes" list={list}>
       <Card>
         <Typography.Paragraph type="secondary">
           Mensajes recibidos por WhatsApp desde números que no corresponden al celular de ningún paciente. Para que los próximos mensajes
@@ -87,28 +54,16 @@ export default function UnknownMessagesPage() {
           maxLength={100}
           style={{ maxWidth: 420, marginBottom: 16 }}
           onSearch={(v) => {
-            setPage(1);
+            list.toFirstPage();
             setQ(v.trim());
           }}
         />
         <Table<Message>
           rowKey="id"
-          loading={query.isFetching}
-          dataSource={result.data}
+          loading={list.loading}
+          dataSource={list.rows}
           locale={{ emptyText: q ? 'Ningún mensaje coincide con la búsqueda.' : 'No hay mensajes de números desconocidos.' }}
-          pagination={{
-            current: page,
-            pageSize,
-            total: result.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: PAGE_SIZES,
-            locale: { items_per_page: '/ página' },
-            showTotal: (n) => `${n} mensaje(s)`,
-            onChange: (p, size) => {
-              setPage(size !== pageSize ? 1 : p);
-              setPageSize(size);
-            },
-          }}
+          pagination={{ ...list.pagination, showTotal: (n) => `${n} mensaje(s)` }}
           scroll={{ x: 'max-content' }}
           columns={[
             {
@@ -130,6 +85,6 @@ export default function UnknownMessagesPage() {
           ]}
         />
       </Card>
-    </PageHeader>
+    </AdminOnlyListPage>
   );
 }

@@ -1,0 +1,99 @@
+import { useState, type ReactNode } from 'react';
+import { useInvalidate, useList, type BaseRecord, type CrudFilter } from '@refinedev/core';
+import { Button, Card, Result, type TablePaginationConfig } from 'antd';
+import { ReloadOutlined } from '@ant-design/icons';
+import { can, isRole } from '@vigia/contract/rules/access';
+import { FORBIDDEN_REASON } from '../providers/access';
+import { loadFailed } from '../providers/notices';
+import { readSession } from '../session';
+import { PageHeader } from './PageHeader';
+
+const PAGE_SIZES = [10, 20, 50];
+
+export type AdminOnlyList<T> = {
+  resource: string;
+  /** The session's role may administer; otherwise nothing is loaded and the page says why. */
+  allowed: boolean;
+  rows: T[];
+  loading: boolean;
+  /** The table's paging, read from the server (20 a page, 10/20/50). */
+  pagination: TablePaginationConfig;
+  /** Back to page 1, for a filter or search that changed. */
+  toFirstPage: () => void;
+};
+
+/**
+ * A list only administrators read (notifications, P177; unknown messages, P91): the resource's
+ * rows a page at a time from the server, keeping the last page on screen while the next loads.
+ */
+export function useAdminOnlyList<T extends BaseRecord>(resource: string, filters: CrudFilter[]): AdminOnlyList<T> {
+  const role = readSession()?.role_name;
+  const allowed = isRole(role) && can(role, 'administer');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(20);
+  const { query, result } = useList<T>({
+    resource,
+    filters,
+    pagination: { currentPage: page, pageSize, mode: 'server' },
+    queryOptions: { enabled: allowed, placeholderData: (previous) => previous },
+    errorNotification: loadFailed,
+  });
+  return {
+    resource,
+    allowed,
+    rows: result.data,
+    loading: query.isFetching,
+    pagination: {
+      current: page,
+      pageSize,
+      total: result.total ?? 0,
+      showSizeChanger: true,
+      pageSizeOptions: PAGE_SIZES,
+      locale: { items_per_page: '/ página' },
+      onChange: (p, size) => {
+        setPage(size !== pageSize ? 1 : p);
+        setPageSize(size);
+      },
+    },
+    toFirstPage: () => setPage(1),
+  };
+}
+
+/**
+ * The page of such a list: its title with 'Actualizar', or, for any other role, the title over a
+ * 403 that says who reads it (`forbidden`) and why not this user.
+ */
+export function AdminOnlyListPage<T>({
+  title,
+  forbidden,
+  list,
+  children,
+}: {
+  title: string;
+  forbidden: string;
+  list: AdminOnlyList<T>;
+  children: ReactNode;
+}) {
+  const invalidate = useInvalidate();
+  if (!list.allowed) {
+    return (
+      <PageHeader title={title}>
+        <Card>
+          <Result status="403" title={forbidden} subTitle={FORBIDDEN_REASON} />
+        </Card>
+      </PageHeader>
+    );
+  }
+  return (
+    <PageHeader
+      title={title}
+      extra={
+        <Button icon={<ReloadOutlined />} onClick={() => void invalidate({ resource: list.resource, invalidates: ['list'] })}>
+          Actualizar
+        </Button>
+      }
+    >
+      {children}
+    </PageHeader>
+  );
+}
