@@ -57,7 +57,8 @@ function sourceFingerprint(rootDir: string): string {
       .sort()
       .map((f) => path.join(migrations, f)),
   ];
-  for (const file of files) hash.update(file).update(fs.readFileSync(file));
+  // The path relative to the checkout: another clone of the same code reuses the data set.
+  for (const file of files) hash.update(path.relative(rootDir, file)).update(fs.readFileSync(file));
   return hash.digest('hex').slice(0, 16);
 }
 

@@ -32,8 +32,8 @@ export interface ReplayScenario<I> extends Scenario<I> {
 
 const keyOf = (r: HttpRequest) => `${r.method} ${r.path}`;
 
-/** A statement that answers a total: a COUNT, or the sum of the alert counts kept by triggers (migration 0017). */
-const COUNT_SQL = /^\s*SELECT\s+(count\(|SUM\(n\) AS n FROM alert_status_counts\b)/i;
+/** A statement that answers a total: a COUNT, or the sum of the alert counts kept by triggers (migrations 0017 and 0021). */
+const COUNT_SQL = /^\s*SELECT\s+(count\(|SUM\((al\.)?n\) AS n FROM alert_(status|filter)_counts\b)/i;
 
 function labelOf(sql: string, k: number): string {
   const table = /\bFROM\s+[`"]?(\w+)[`"]?/i.exec(sql)?.[1] ?? 'statement';

@@ -1,8 +1,7 @@
 /**
  * What the benchmark loads: each scenario names an endpoint, the requests sent to it (cycling
- * through inputs drawn from the data set), the database work that mirrors it (queries.ts) and the
- * issue's target where one applies. A new row (ingestion, alerts, charts) is a new entry here
- * plus its mirror in queries.ts.
+ * through inputs drawn from the data set), its baseline (the API's own SQL replayed, replay.ts, or a
+ * mirror written by hand, queries.ts) and the issue's target where one applies.
  */
 import { toSearchKey } from '@vigia/contract/rules/names';
 import type { Driver } from './driver.js';
@@ -63,47 +62,55 @@ export async function pickSamples(driver: Driver, clientId: number): Promise<Sam
   };
 }
 
-export function buildScenarios(caller: queries.Caller, samples: Samples, connections: number): Scenario[] {
-  const list: Scenario<number> = {
+export function buildScenarios(samples: Samples, connections: number): Scenario[] {
+  // The patient list and searches send different SQL on each database (P193): their baselines
+  // replay the API's own statements (replay.ts), one after another.
+  const list: ReplayScenario<number> = {
     id: 'patients-list',
     label: 'Patient list page (status=1, first 20)',
     endpoint: 'GET /api/v1/patients?_start=0&_end=20&status=1',
     inputs: [1],
     request: (status) => ({ method: 'GET', path: `/api/v1/patients?_start=0&_end=20&status=${status}` }),
-    work: (exec, status) => queries.listPatientsByStatus(exec, caller, status),
+    work: null as never,
     loadConnections: connections,
     p95TargetMs: 30,
+    replay: new Map(),
   };
-  const byName: Scenario<string> = {
+  list.work = replayWork(list);
+  const byName: ReplayScenario<string> = {
     id: 'patients-search-name',
     label: 'Search by name (surname prefix)',
     endpoint: 'GET /api/v1/patients?q=<surname prefix>&_start=0&_end=20',
     inputs: samples.surnamePrefixes,
     request: (q) => ({ method: 'GET', path: `/api/v1/patients?q=${encodeURIComponent(q)}&_start=0&_end=20` }),
-    work: (exec, q) => queries.searchPatients(exec, caller, q),
+    work: null as never,
     loadConnections: connections,
     p95TargetMs: 30,
+    replay: new Map(),
   };
-  const byFullName: Scenario<string> = {
+  const byFullName: ReplayScenario<string> = {
     id: 'patients-search-full-name',
     label: 'Search by name (first name and surname)',
     endpoint: 'GET /api/v1/patients?q=<first name> <surname>&_start=0&_end=20',
     inputs: samples.fullNames,
     request: (q) => ({ method: 'GET', path: `/api/v1/patients?q=${encodeURIComponent(q)}&_start=0&_end=20` }),
-    work: (exec, q) => queries.searchPatients(exec, caller, q),
+    work: null as never,
     loadConnections: connections,
     p95TargetMs: 30,
+    replay: new Map(),
   };
-  const byDocument: Scenario<string> = {
+  const byDocument: ReplayScenario<string> = {
     id: 'patients-search-document',
     label: 'Search by document (number prefix, 4 or 7 digits)',
     endpoint: 'GET /api/v1/patients?q=<document prefix>',
     inputs: samples.documentPrefixes,
     request: (q) => ({ method: 'GET', path: `/api/v1/patients?q=${encodeURIComponent(q)}` }),
-    work: (exec, q) => queries.searchPatients(exec, caller, q),
+    work: null as never,
     loadConnections: connections,
     p95TargetMs: 30,
+    replay: new Map(),
   };
+  for (const search of [byName, byFullName, byDocument]) search.work = replayWork(search);
   // The patient page header and the tags list now send more than their queries.ts mirrors did
   // (orders and adherence, open alerts; prompts): their baselines replay the API's own SQL (replay.ts).
   const patientPage: ReplayScenario<number> = {

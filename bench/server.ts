@@ -157,11 +157,15 @@ export async function startApi(opts: {
   };
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, bundle], {
-    cwd: opts.rootDir,
-    env,
-    stdio: ['ignore', log, log],
-  });
+  const child = spawn(
+    process.execPath,
+    [...SERVER_NODE_ARGS, ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : []), bundle],
+    {
+      cwd: opts.rootDir,
+      env,
+      stdio: ['ignore', log, log],
+    },
+  );
   fs.closeSync(log);
   const killNow = () => {
     if (child.exitCode === null) child.kill('SIGKILL');
