@@ -4,9 +4,10 @@ import { foldFilterCounts } from '../../api/src/modules/alerts/alerts.counts';
 import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
 
 /**
- * alert_status_counts (migration 0017) is kept by triggers: after any insert, status change, move
- * between clients or delete of alerts, by whatever writes them, it must equal counting the alerts.
- * The badge, the dashboard's open alerts and a list filtered by status alone read it.
+ * The alerts per client and status that alert_filter_counts keeps (migration 0021, P200): after any
+ * insert, status change, move between clients or delete of alerts, by whatever writes them, its
+ * sums must equal counting the alerts. The badge, the dashboard's open alerts and a list filtered by
+ * status alone read them; alert_status_counts (0017) is gone (0022).
  */
 let t: TestProduct;
 let a: Org;
@@ -27,7 +28,8 @@ const kept = async () =>
   asNumbers(
     await select<CountRow>(
       t.sequelize,
-      'SELECT client_id, status, n FROM alert_status_counts WHERE client_id IN (:ids) AND n <> 0 ORDER BY client_id, status',
+      `SELECT client_id, status, SUM(n) AS n FROM alert_filter_counts WHERE client_id IN (:ids)
+        GROUP BY client_id, status HAVING SUM(n) <> 0 ORDER BY client_id, status`,
       { ids: [a.clientId, b.clientId] },
     ),
   );
@@ -58,7 +60,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.stop());
 
-describe('alert_status_counts', () => {
+describe('alert totals per client and status', () => {
   const steps: Array<[string, () => Promise<void>]> = [
     ['alerts opened in both clients', insert(() => a, 1, 5)],
     ['alerts stored closed', insert(() => b, 2, 3)],
@@ -95,6 +97,18 @@ describe('alert_status_counts', () => {
   it.each(steps)('match counting the alerts after: %s', async (_name, step) => {
     await step();
     expect(await kept()).toEqual(await counted());
+  });
+
+  it('are all that is kept: alert_status_counts and its triggers are gone', async () => {
+    const tables = await select<{ name: string }>(
+      t.sequelize,
+      t.sequelize.getDialect() === 'postgres'
+        ? `SELECT tablename AS name FROM pg_tables WHERE tablename = 'alert_status_counts'
+           UNION ALL SELECT tgname FROM pg_trigger WHERE tgname LIKE 'alert_status_counts%'
+           UNION ALL SELECT proname FROM pg_proc WHERE proname LIKE 'alert_status_counts%'`
+        : "SELECT name FROM sqlite_master WHERE name LIKE 'alert_status_counts%'",
+    );
+    expect(tables).toEqual([]);
   });
 
   it('answer the badge, the dashboard and a list filtered by status alone', async () => {

@@ -106,6 +106,7 @@ describe('Priorización (/triage)', () => {
     await tir.waitFor();
     await drawer.getByText('Por defecto: 65 %').waitFor();
     expect(await tir.inputValue()).toBe('65');
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'triage-settings.png') });
     await tir.fill('60');
     const saved = page.waitForResponse((r) => /\/api\/v1\/clients\/\d+$/.test(r.url()) && r.request().method() === 'PATCH');
     await drawer.getByRole('button', { name: 'Guardar' }).click();

@@ -53,8 +53,7 @@ export const alarmsHook: MeasurementHook<LoadedAlarms> = {
 
 async function checkAlarms(ctx: MeasurementHookContext, stored: StoredMeasurement[], { rules, open }: LoadedAlarms): Promise<void> {
   if (!rules.length) return;
-  // Clients in ascending order: on PostgreSQL an alert opened updates its client's row of
-  // alert_status_counts (P134), so two groups lock those rows in the same order and never deadlock.
+  // Client by client, patient by patient, so a group opens its alerts in one fixed order.
   const byClient = [...stored].sort((x, y) => x.client_id - y.client_id || x.patient_id - y.patient_id);
   const patientIds = [...new Set(byClient.map((m) => m.patient_id))];
   const links: Array<[alertId: number, measurementId: number]> = [];

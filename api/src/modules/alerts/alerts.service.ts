@@ -424,14 +424,9 @@ export async function countAlerts(deps: AlertDeps, principal: StaffPrincipal, st
   return countByStatus(deps.sequelize, principal.clientId, status === 'active' ? ALERT_STATUS.open : ALERT_STATUS.closed);
 }
 
-/** The client's alerts in one status, from the counts the database keeps (migration 0017). */
-async function countByStatus(sequelize: Sequelize, clientId: number, status: number): Promise<number> {
-  const [{ n }] = await select<{ n: number | string | null }>(
-    sequelize,
-    'SELECT SUM(n) AS n FROM alert_status_counts WHERE client_id = :clientId AND status = :status',
-    { clientId, status },
-  );
-  return Number(n ?? 0);
+/** The client's alerts in one status, from the counts the database keeps (alert_filter_counts, P200). */
+function countByStatus(sequelize: Sequelize, clientId: number, status: number): Promise<number> {
+  return countFromFilterCounts(sequelize, ['al.client_id = :clientId', 'al.status = :status'], { clientId, status });
 }
 
 /** Short polling for the alerts manager (P65): alerts newer than the id the page already knows. */
