@@ -31,4 +31,26 @@ describe('share and adherence bands (50 % or less red, over 70 % green)', () => 
       ]),
     ).toEqual({ low: 1, medium: 2, good: 1, none: 2, total: 6 });
   });
+  it.each([
+    [
+      'one entry per patient',
+      [
+        { due: 10, done: 6 },
+        { due: 10, done: 6 },
+        { due: 4, done: 4 },
+      ],
+      { low: 0, medium: 2, good: 1, none: 7 },
+    ],
+    [
+      'patients sharing a count',
+      [
+        { due: 10, done: 6, patients: 2 },
+        { due: 4, done: 4 },
+      ],
+      { low: 0, medium: 2, good: 1, none: 7 },
+    ],
+    ['every active patient counted', [{ due: 3, done: 0, patients: 10 }], { low: 10, medium: 0, good: 0, none: 0 }],
+  ])('counts entries that stand for several patients (%s)', (_name, counts, bands) => {
+    expect(adherenceDistribution(10, counts)).toEqual({ ...bands, total: 10 });
+  });
 });

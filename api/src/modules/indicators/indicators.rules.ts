@@ -43,16 +43,21 @@ export function share(part: number, total: number): number | null {
   return total > 0 ? Math.round((part / total) * 1000) / 10 : null;
 }
 
-/** Patients of each adherence band (contract/rules/adherence.ts) from each patient's due and done activities. */
+/**
+ * Patients of each adherence band (contract/rules/adherence.ts) from due and done activities: each
+ * entry is `patients` patients (1 when left out) who had that many due and done.
+ */
 export function adherenceDistribution(
   activePatients: number,
-  counts: Array<{ due: number; done: number }>,
+  counts: Array<{ due: number; done: number; patients?: number }>,
 ): { low: number; medium: number; good: number; none: number; total: number } {
   const bands = { low: 0, medium: 0, good: 0, none: 0 };
+  let counted = 0;
   for (const c of counts) {
-    const band = adherenceBand(adherencePercent(c.done, c.due));
-    bands[band] += 1;
+    const patients = c.patients ?? 1;
+    bands[adherenceBand(adherencePercent(c.done, c.due))] += patients;
+    counted += patients;
   }
-  bands.none += Math.max(0, activePatients - counts.length);
+  bands.none += Math.max(0, activePatients - counted);
   return { ...bands, total: activePatients };
 }

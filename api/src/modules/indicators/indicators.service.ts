@@ -85,18 +85,21 @@ async function glucose(sequelize: Sequelize, params: Record<string, unknown>) {
 }
 
 async function adherence(sequelize: Sequelize, params: Record<string, unknown>, active: number) {
-  const rows = await select<{ due: number; done: number }>(
+  // One row per (due, done) pair with its number of patients: a few hundred rows, not one per patient.
+  const rows = await select<{ due: number; done: number; patients: number }>(
     sequelize,
-    `SELECT COUNT(*) AS due, SUM(CASE WHEN a.status = ${ACTIVITY_STATUS.completed} THEN 1 ELSE 0 END) AS done
-       FROM activities a JOIN patients p ON p.id = a.patient_id
-      WHERE a.client_id = :c AND a.programmed_at >= :adherenceFrom AND a.programmed_at <= :asOf
-        AND a.status NOT IN ${sqlIn(ACTIVITY_STATUS.cancelled, ACTIVITY_STATUS.suspended)} AND ${ENROLLED}
-      GROUP BY a.patient_id`,
+    `SELECT due, done, COUNT(*) AS patients FROM (
+       SELECT COUNT(*) AS due, SUM(CASE WHEN a.status = ${ACTIVITY_STATUS.completed} THEN 1 ELSE 0 END) AS done
+         FROM activities a JOIN patients p ON p.id = a.patient_id
+        WHERE a.client_id = :c AND a.programmed_at >= :adherenceFrom AND a.programmed_at <= :asOf
+          AND a.status NOT IN ${sqlIn(ACTIVITY_STATUS.cancelled, ACTIVITY_STATUS.suspended)} AND ${ENROLLED}
+        GROUP BY a.patient_id) per_patient
+      GROUP BY due, done`,
     params,
   );
   return adherenceDistribution(
     active,
-    rows.map((r) => ({ due: n(r.due), done: n(r.done) })),
+    rows.map((r) => ({ due: n(r.due), done: n(r.done), patients: n(r.patients) })),
   );
 }
 
