@@ -3,7 +3,7 @@
  * each default comes from (docs/triage.md), and the patient-page tab that explains each flag. The
  * API computes the flags (api/src/modules/triage); the staff app filters and links by them.
  */
-import { resolveSchema, type JsonSchema, type OpenApiDocument } from './schema';
+import { findPropertySchema, type OpenApiDocument } from './schema';
 
 export const TRIAGE_FLAGS = [
   'open_alerts',
@@ -167,12 +167,11 @@ export function triageSettingBounds(doc: OpenApiDocument): {
   settings: Record<TriageSettingKey, TriageBounds>;
   weights: Record<keyof TriageWeights, TriageBounds>;
 } {
-  const input = resolveSchema(doc, { $ref: '#/components/schemas/TriageSettingsInput' }).schema;
-  const boundsOf = <K extends string>(schema: JsonSchema | undefined, keys: K[]) => {
+  const input = { $ref: '#/components/schemas/TriageSettingsInput' };
+  const boundsOf = <K extends string>(keys: K[], path: (key: K) => string[]) => {
     const out = {} as Record<K, TriageBounds>;
     for (const key of keys) {
-      const property = schema?.properties?.[key];
-      const { minimum, maximum } = property ? resolveSchema(doc, property).schema : {};
+      const { minimum, maximum } = findPropertySchema(doc, input, path(key)) ?? {};
       if (minimum === undefined || maximum === undefined) throw new Error(`El contrato no da los límites de ${key} en TriageSettingsInput`);
       out[key] = { min: minimum, max: maximum };
     }
@@ -180,11 +179,8 @@ export function triageSettingBounds(doc: OpenApiDocument): {
   };
   const { weights, ...thresholds } = TRIAGE_DEFAULTS;
   return {
-    settings: boundsOf(input, Object.keys(thresholds) as TriageSettingKey[]),
-    weights: boundsOf(
-      input.properties?.weights && resolveSchema(doc, input.properties.weights).schema,
-      Object.keys(weights) as Array<keyof TriageWeights>,
-    ),
+    settings: boundsOf(Object.keys(thresholds) as TriageSettingKey[], (key) => [key]),
+    weights: boundsOf(Object.keys(weights) as Array<keyof TriageWeights>, (key) => ['weights', key]),
   };
 }
 

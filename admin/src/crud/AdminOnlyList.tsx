@@ -2,10 +2,9 @@ import { useState, type ReactNode } from 'react';
 import { useInvalidate, useList, type BaseRecord, type CrudFilter } from '@refinedev/core';
 import { Button, Card, Result, type TablePaginationConfig } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import { can, isRole } from '@vigia/contract/rules/access';
-import { FORBIDDEN_REASON } from '../providers/access';
+import { usePageResetOn } from '../hooks/usePageResetOn';
+import { FORBIDDEN_REASON, roleAccess } from '../providers/access';
 import { loadFailed } from '../providers/notices';
-import { readSession } from '../session';
 import { PageHeader } from './PageHeader';
 
 const PAGE_SIZES = [10, 20, 50];
@@ -16,10 +15,8 @@ export type AdminOnlyList<T> = {
   allowed: boolean;
   rows: T[];
   loading: boolean;
-  /** The table's paging, read from the server (20 a page, 10/20/50). */
+  /** The table's paging, read from the server (20 a page, 10/20/50); back to page 1 when the filters change. */
   pagination: TablePaginationConfig;
-  /** Back to page 1, for a filter or search that changed. */
-  toFirstPage: () => void;
 };
 
 /**
@@ -27,9 +24,8 @@ export type AdminOnlyList<T> = {
  * rows a page at a time from the server, keeping the last page on screen while the next loads.
  */
 export function useAdminOnlyList<T extends BaseRecord>(resource: string, filters: CrudFilter[]): AdminOnlyList<T> {
-  const role = readSession()?.role_name;
-  const allowed = isRole(role) && can(role, 'administer');
-  const [page, setPage] = useState(1);
+  const { allowed } = roleAccess('administer');
+  const [page, setPage] = usePageResetOn(JSON.stringify(filters));
   const [pageSize, setPageSize] = useState(20);
   const { query, result } = useList<T>({
     resource,
@@ -55,7 +51,6 @@ export function useAdminOnlyList<T extends BaseRecord>(resource: string, filters
         setPageSize(size);
       },
     },
-    toFirstPage: () => setPage(1),
   };
 }
 

@@ -141,7 +141,6 @@ export default function NotificationsPage() {
                 value={filters[f.field] ?? ''}
                 options={[{ value: '', label: `${f.label}: todos` }, ...enumOptions(schemaOf(f.schema))]}
                 onChange={(value: string) => {
-                  list.toFirstPage();
                   setFilters((current) => ({ ...current, [f.field]: value }));
                 }}
               />

@@ -54,7 +54,6 @@ export default function UnknownMessagesPage() {
           maxLength={100}
           style={{ maxWidth: 420, marginBottom: 16 }}
           onSearch={(v) => {
-            list.toFirstPage();
             setQ(v.trim());
           }}
         />

@@ -420,13 +420,12 @@ export async function alertMetrics(deps: AlertDeps, principal: StaffPrincipal, q
   return { by_priority: byPriority, open };
 }
 
-export async function countAlerts(deps: AlertDeps, principal: StaffPrincipal, status: 'active' | 'closed' = 'active'): Promise<number> {
-  return countByStatus(deps.sequelize, principal.clientId, status === 'active' ? ALERT_STATUS.open : ALERT_STATUS.closed);
-}
-
 /** The client's alerts in one status, from the counts the database keeps (alert_filter_counts, P200). */
-function countByStatus(sequelize: Sequelize, clientId: number, status: number): Promise<number> {
-  return countFromFilterCounts(sequelize, ['al.client_id = :clientId', 'al.status = :status'], { clientId, status });
+export function countAlerts(deps: AlertDeps, principal: StaffPrincipal, status: 'active' | 'closed' = 'active'): Promise<number> {
+  return countFromFilterCounts(deps.sequelize, ['al.client_id = :clientId', 'al.status = :status'], {
+    clientId: principal.clientId,
+    status: status === 'active' ? ALERT_STATUS.open : ALERT_STATUS.closed,
+  });
 }
 
 /** Short polling for the alerts manager (P65): alerts newer than the id the page already knows. */
