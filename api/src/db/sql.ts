@@ -2,6 +2,7 @@ import { QueryTypes, Transaction, type Sequelize } from 'sequelize';
 import type { AbstractDialect } from 'sequelize/lib/dialects/abstract/index';
 import { inWriterTurn } from './database.js';
 import { bindNamed, type Bound } from './bind.js';
+import { preparedStatements, type PreparedStatements, type SqliteDatabase } from './sqlite-statements.js';
 
 /**
  * SQLite: the statement goes straight to the driver's connection. Sequelize's own query() costs
@@ -19,18 +20,19 @@ import { bindNamed, type Bound } from './bind.js';
  * would wait too: under ingestion load the audit writer's INSERT held session and patient lookups
  * for 20-30 ms each.
  */
-interface SqliteConnection {
-  serialize(cb: () => void): void;
-  all(sql: string, params: unknown[], cb: (err: Error | null, rows: unknown[]) => void): void;
-  run(sql: string, params: unknown[], cb: (this: { changes: number; lastID: number }, err: Error | null) => void): void;
-}
+type SqliteConnection = SqliteDatabase;
 interface SqliteInternals {
   dialect: AbstractDialect & {
     Query: new (conn: unknown, sequelize: Sequelize, options: object) => { formatError(err: Error, stack?: string): Error };
   };
   connectionManager: { getConnection(o: object): Promise<SqliteConnection>; releaseConnection(c: SqliteConnection): void };
 }
-type SqliteCall<T> = (conn: SqliteConnection, text: string, params: unknown[], done: (err: Error | null, value?: T) => void) => void;
+type SqliteCall<T> = (
+  statements: PreparedStatements,
+  text: string,
+  params: unknown[],
+  done: (err: Error | null, value?: T) => void,
+) => void;
 
 const isSqlite = (sequelize: Sequelize) => sequelize.getDialect() === 'sqlite';
 
@@ -93,14 +95,13 @@ function pgQuery<T>(
 function runOn<T>(sequelize: Sequelize, conn: SqliteConnection, text: string, params: unknown[], call: SqliteCall<T>): Promise<T> {
   // Queued one at a time on the connection, as Sequelize does: statements waiting for the write
   // lock (busy_timeout) then hold one libuv pool thread, not all of them (see serialiseTransactions).
+  // Each text stays prepared on its connection (sqlite-statements.ts).
   return new Promise<T>((resolve, reject) => {
-    conn.serialize(() =>
-      call(conn, text, params, (err, value) => {
-        if (!err) return resolve(value as T);
-        const s = sequelize as unknown as SqliteInternals;
-        reject(Object.assign(new s.dialect.Query(conn, sequelize, { type: QueryTypes.RAW }).formatError(err), { sql: text }));
-      }),
-    );
+    call(preparedStatements(conn), text, params, (err, value) => {
+      if (!err) return resolve(value as T);
+      const s = sequelize as unknown as SqliteInternals;
+      reject(Object.assign(new s.dialect.Query(conn, sequelize, { type: QueryTypes.RAW }).formatError(err), { sql: text }));
+    });
   });
 }
 
@@ -139,7 +140,7 @@ const sqliteAll = <T>(sequelize: Sequelize, sql: string, values?: Values, transa
     sql,
     values,
     transaction,
-    (conn, text, params, done) => conn.all(text, params, (err, rows) => done(err, rows as T[])),
+    (statements, text, params, done) => statements.all(text, params, (err, rows) => done(err, rows as T[])),
     writes,
   );
 
@@ -149,10 +150,7 @@ const sqliteRun = (sequelize: Sequelize, sql: string, values?: Values, transacti
     sql,
     values,
     transaction,
-    (conn, text, params, done) =>
-      conn.run(text, params, function (err) {
-        done(err, err ? undefined : { changes: this.changes, lastID: this.lastID });
-      }),
+    (statements, text, params, done) => statements.run(text, params, done),
     true,
   );
 
