@@ -117,3 +117,22 @@ describe('writeTransaction on SQLite (BEGIN and COMMIT straight to the driver)',
     await sequelize.close();
   });
 });
+
+describe('reads outside a transaction on SQLite (two connections)', () => {
+  it('answers a short read while a long one runs, on the other connection', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-reads-'));
+    const sequelize = await openDatabase({ dataDir: dir, databaseUrl: null });
+    const answered: string[] = [];
+    const long = select(
+      sequelize,
+      'WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 2000000) SELECT COUNT(*) AS n FROM c',
+    ).then((rows) => answered.push(`long ${JSON.stringify(rows)}`));
+    // Sent once the long read is under way: one connection would answer it second.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const short = select(sequelize, 'SELECT 1 AS one').then((rows) => answered.push(`short ${JSON.stringify(rows)}`));
+    await Promise.all([long, short]);
+    expect(answered).toEqual(['short [{"one":1}]', 'long [{"n":2000000}]']);
+    await sequelize.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});

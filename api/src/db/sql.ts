@@ -1,6 +1,6 @@
 import { QueryTypes, Transaction, type Sequelize } from 'sequelize';
 import type { AbstractDialect } from 'sequelize/lib/dialects/abstract/index';
-import { inWriterTurn } from './database.js';
+import { inWriterTurn, readConnection } from './database.js';
 import { bindNamed, type Bound } from './bind.js';
 import { preparedStatements, type PreparedStatements, type SqliteDatabase } from './sqlite-statements.js';
 
@@ -126,6 +126,8 @@ async function onSqlite<T>(
   }
   const turn = writes ? inWriterTurn(sequelize, (conn) => runOn(sequelize, conn as SqliteConnection, text, params, call)) : null;
   if (turn) return turn;
+  const reader = writes ? null : readConnection(sequelize);
+  if (reader) return runOn(sequelize, (await reader) as SqliteConnection, text, params, call);
   const conn = await s.connectionManager.getConnection({ type: 'SELECT' });
   try {
     return await runOn(sequelize, conn, text, params, call);

@@ -137,6 +137,11 @@ export class PreparedStatements {
     s.finalize();
   }
 
+  /** Statements sent to this connection and not yet answered. */
+  get waiting(): number {
+    return this.queue.length + (this.busy ? 1 : 0);
+  }
+
   get size(): number {
     return this.statements.size;
   }
