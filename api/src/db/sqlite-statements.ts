@@ -108,29 +108,27 @@ export class PreparedStatements {
   }
 
   run(text: string, params: unknown[], cb: (err: Error | null, info?: RunInfo) => void): void {
-    const answer = (done: () => void) =>
-      function (this: RunInfo, err: Error | null) {
+    this.enqueue((done) => {
+      const answer = function (this: RunInfo, err: Error | null) {
         done();
         cb(err, err ? undefined : { changes: this.changes, lastID: this.lastID });
       };
-    this.enqueue((done) => {
-      if (!keptByRun(text)) return this.db.run(text, params, answer(done));
+      if (!keptByRun(text)) return this.db.run(text, params, answer);
       this.withStatement(text, (prepareError, s) => {
         if (!s) {
           done();
           return cb(prepareError);
         }
-        const answered = answer(done);
         const forget = () => this.forget(text, s);
         s.run(params, function (err) {
           if (err) forget();
-          answered.call(this, err);
+          answer.call(this, err);
         });
       });
     });
   }
 
-  /** A statement that failed (bad SQL, a constraint) is prepared again next time. */
+  /** A statement whose run failed (a constraint, a busy database) is prepared again next time. */
   private forget(text: string, s: SqliteStatement): void {
     if (this.statements.get(text) !== s) return;
     this.statements.delete(text);
