@@ -17,6 +17,7 @@ export default defineConfig({
             'admin/src/**/*.test.ts',
             'portal/src/**/*.test.ts',
             'scripts/**/*.test.ts',
+            'bench/**/*.test.ts',
           ],
           environment: 'node',
         },

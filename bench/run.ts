@@ -27,6 +27,7 @@ import { measureContention, measureScenario, type ContentionResult, type Scenari
 import { buildRows, describeMachine, writeReport, type Results } from './report.js';
 import { BENCH_PASSWORD, benchEmail, buildScenarios, pickSamples } from './scenarios.js';
 import { BENCH_JWT_SECRET, runClockAt, startApi } from './server.js';
+import { buildPartitionedCopy } from './partition.js';
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 
 const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -53,6 +54,7 @@ function readOptions(argv: string[]) {
       db: { type: 'string', default: 'sqlite' },
       'database-url': { type: 'string', default: process.env.BENCH_DATABASE_URL ?? DEFAULT_DATABASE_URL },
       reuse: { type: 'boolean', default: false },
+      partitioned: { type: 'boolean', default: false },
       only: { type: 'string' },
       out: { type: 'string', default: 'bench' },
     },
@@ -76,6 +78,7 @@ function readOptions(argv: string[]) {
   };
   const settings: Settings = { seconds: int('duration', 2), warmupSeconds: int('warmup', 0), connections: int('connections', 1) };
   if (values['scale-out'] && values.db !== 'postgres') throw new Error('--scale-out necesita --db postgres');
+  if (values.partitioned && values.db !== 'postgres') throw new Error('--partitioned necesita --db postgres');
   return {
     dataset,
     settings,
@@ -84,6 +87,7 @@ function readOptions(argv: string[]) {
     skip: values.skip?.split(',') ?? [],
     outDir: path.resolve(ROOT_DIR, values.out!),
     scaleOut: values['scale-out']!,
+    partitioned: values.partitioned!,
     adminDist: path.resolve(ROOT_DIR, values['admin-dist']!),
     portalDist: path.resolve(ROOT_DIR, values['portal-dist']!),
   };
@@ -124,6 +128,16 @@ async function main() {
   const opts = readOptions(process.argv.slice(2));
   const log = (line: string) => console.log(`[bench] ${line}`);
   const dataset = await prepareDataset(ROOT_DIR, opts.dataset, opts.reuse, log);
+  let layout: Results['database']['layout'] = 'one measurements table';
+  if (opts.partitioned) {
+    // The million-patient plan's layout (bench/partition.ts), on a copy: the data set stays as built.
+    const copy = new URL(opts.dataset.databaseUrl!);
+    copy.pathname = `${copy.pathname}_partitioned`;
+    const made = await buildPartitionedCopy(opts.dataset.databaseUrl!, copy.toString(), log);
+    layout = `measurements partitioned by month on "when" (${made.partitions} partitions and a default one; built from the data set in ${made.seconds.toFixed(0)} s)`;
+    opts.dataset.databaseUrl = copy.toString();
+    dataset.target = { dialect: 'postgres', url: copy.toString() };
+  }
   // The run starts at the data set's instant whatever the wall clock says (issue 22).
   const clock = runClockAt(dataset.manifest.options.now);
   const driver = await openDriver(dataset.target, { connections: opts.settings.connections });
@@ -272,7 +286,7 @@ async function main() {
     date: new Date().toISOString(),
     runSeconds: (performance.now() - started) / 1000,
     machine: describeMachine(),
-    database: { dialect: opts.dataset.dialect, version },
+    database: { dialect: opts.dataset.dialect, version, layout },
     dataset: {
       ...dataset.manifest,
       options: { ...dataset.manifest.options, databaseUrl: redactPassword(dataset.manifest.options.databaseUrl) },

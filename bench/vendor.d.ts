@@ -39,6 +39,7 @@ declare module 'autocannon' {
 declare module 'pg' {
   interface QueryResult<T> {
     rows: T[];
+    rowCount: number | null;
   }
   export class Pool {
     constructor(config: { connectionString: string; max?: number });
