@@ -1,0 +1,51 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runPaced } from './load.js';
+
+describe('runPaced (open-loop load)', () => {
+  const arrivals: number[] = [];
+  let server: http.Server;
+  let baseUrl: string;
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      arrivals.push(performance.now());
+      req.resume();
+      req.on('end', () => res.writeHead(req.url === '/fail' ? 500 : 201).end('{}'));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('spreads the requests over the period instead of sending each second in a burst', async () => {
+    arrivals.length = 0;
+    const result = await runPaced({
+      baseUrl,
+      connections: 4,
+      seconds: 0.5,
+      rate: 100,
+      requests: [{ method: 'POST', path: '/ok', body: '{}' }],
+    });
+    expect(result.statusCodes).toEqual({ 201: 50 });
+    expect(result.latency.count).toBe(50);
+    // A burst (autocannon's overallRate) sends all 50 within a few milliseconds; paced, the last is due at 490 ms.
+    expect(arrivals[arrivals.length - 1] - arrivals[0]).toBeGreaterThan(300);
+  });
+
+  it('counts answers that are not 2xx apart from the latencies', async () => {
+    const result = await runPaced({
+      baseUrl,
+      connections: 2,
+      seconds: 0.2,
+      rate: 50,
+      requests: [
+        { method: 'GET', path: '/ok' },
+        { method: 'GET', path: '/fail' },
+      ],
+    });
+    expect(result.statusCodes).toEqual({ 201: 5, 500: 5 });
+    expect(result.non2xx).toBe(5);
+    expect(result.latency.count).toBe(5);
+  });
+});
