@@ -13,6 +13,7 @@ export default defineConfig({
             'api/src/modules/sessions/passwords.test.ts',
             'api/src/http/**/*.test.ts',
             'api/src/db/**/*.test.ts',
+            'api/src/jobs/**/*.test.ts',
             'seeds/**/*.test.ts',
             'admin/src/**/*.test.ts',
             'portal/src/**/*.test.ts',

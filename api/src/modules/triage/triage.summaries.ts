@@ -1,6 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { execute, insertReturning, Positional, rowPlaceholders, select, sqlIn } from '../../db/sql.js';
 import type { JobRunner } from '../../jobs/queue.js';
+import { timeSlicer } from '../../jobs/time-slice.js';
 import type { MeasurementHook } from '../measurements/hooks.js';
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 import { ACTIVITY_STATUS, ORDER_STATUS, ORDER_TYPE } from '@vigia/contract/rules/activities';
@@ -64,10 +65,18 @@ async function settingsOf(sequelize: Sequelize, clientIds: number[]): Promise<Ma
 const readingsFrom = (s: TriageSettings, now: Date) => new Date(now.getTime() - 2 * s.window_days * DAY_MS);
 const READINGS_OF = `FROM measurements WHERE patient_id IN (:ids) AND "when" > :from AND "when" <= :now AND status = ${MEASUREMENT_STATUS.valid}`;
 
-/** At most this many readings are read at once (about 8 MB of rows): a batch is split to stay under it. */
-const MAX_READINGS_PER_READ = 20_000;
+/**
+ * At most this many readings are read at once: a batch is split to stay under it. node-sqlite3
+ * turns a statement's rows into objects in one go on the main thread, so in the API (the job) a
+ * read is also how long the requests that arrive meanwhile wait behind it: 5,000 rows (about
+ * 2 MB). The rebuild runs in a process of its own, with nothing to answer: 20,000 (about 8 MB).
+ */
+const JOB_READINGS_PER_READ = 5_000;
+const REBUILD_READINGS_PER_READ = 20_000;
+/** The job's scoring gives requests a turn every this many milliseconds (jobs/time-slice.ts). */
+const JOB_SLICE_MS = 4;
 
-/** `ids` in runs whose readings in the window stay under MAX_READINGS_PER_READ (counted from the index). */
+/** `ids` in runs whose readings in the window stay under `max` (counted from the index). */
 async function runsByReadings(sequelize: Sequelize, ids: number[], s: TriageSettings, now: Date, max: number): Promise<number[][]> {
   const counts = await select<{ patient_id: number; n: number }>(
     sequelize,
@@ -179,7 +188,7 @@ async function computeSummaries(
   sequelize: Sequelize,
   targets: Target[],
   now: Date,
-  maxReadings = MAX_READINGS_PER_READ,
+  opts: { maxReadings: number; slicer?: { pause(): Promise<void> | undefined } },
 ): Promise<ComputedSummary[]> {
   const active = targets.filter((t) => Number(t.status) === PATIENT_STATUS.active);
   const byClient = new Map<number, number[]>();
@@ -188,9 +197,10 @@ async function computeSummaries(
   const out: ComputedSummary[] = [];
   for (const [clientId, ids] of byClient) {
     const s = settings.get(clientId) ?? triageSettingsOf(null);
-    for (const run of await runsByReadings(sequelize, ids, s, now, maxReadings)) {
+    for (const run of await runsByReadings(sequelize, ids, s, now, opts.maxReadings)) {
       const facts = await loadFacts(sequelize, run, s, now);
       for (const id of run) {
+        await opts.slicer?.pause();
         const score = scorePatient(facts.get(id)!, s, now.getTime());
         // Spread by patient over the refresh period, so summaries built together (a rebuild) do not all come due at once.
         score.validUntil = Math.min(score.validUntil, now.getTime() + TRIAGE_REFRESH_MS - (id % 360) * 60_000);
@@ -240,7 +250,11 @@ async function targetsOf(sequelize: Sequelize, ids: number[]): Promise<Target[]>
 
 async function refresh(sequelize: Sequelize, ids: number[], now: Date): Promise<number> {
   const targets = await targetsOf(sequelize, ids);
-  await storeSummaries(sequelize, targets, await computeSummaries(sequelize, targets, now), now);
+  const summaries = await computeSummaries(sequelize, targets, now, {
+    maxReadings: JOB_READINGS_PER_READ,
+    slicer: timeSlicer(JOB_SLICE_MS),
+  });
+  await storeSummaries(sequelize, targets, summaries, now);
   return ids.length;
 }
 
@@ -336,7 +350,9 @@ export async function rebuildSummaries(
     );
     if (!targets.length) break;
     after = Number(targets[targets.length - 1].id);
-    const summaries = await computeSummaries(sequelize, targets, now, opts.maxReadingsPerRead);
+    const summaries = await computeSummaries(sequelize, targets, now, {
+      maxReadings: opts.maxReadingsPerRead ?? REBUILD_READINGS_PER_READ,
+    });
     result.patients += summaries.length;
     if (opts.check) {
       const stored = await select<StoredSummary>(
