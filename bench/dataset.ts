@@ -62,13 +62,19 @@ function sourceFingerprint(rootDir: string): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** Drops and creates the benchmark's PostgreSQL database; refuses any database not named for benchmarks. */
-async function recreatePostgres(url: string) {
-  const u = new URL(url);
-  const name = u.pathname.slice(1);
+/** The database name of a URL the benchmark may drop: only one named for benchmarks. */
+export function droppableBenchDatabase(url: string): string {
+  const name = new URL(url).pathname.slice(1);
   if (!/bench/i.test(name) || !/^[a-z0-9_]+$/i.test(name)) {
     throw new Error(`Por seguridad el benchmark solo borra bases cuyo nombre contiene "bench" (recibió "${name}").`);
   }
+  return name;
+}
+
+/** Drops and creates the benchmark's PostgreSQL database; refuses any database not named for benchmarks. */
+async function recreatePostgres(url: string) {
+  const name = droppableBenchDatabase(url);
+  const u = new URL(url);
   u.pathname = '/postgres';
   const admin = new pg.Client({ connectionString: u.toString() });
   await admin.connect();

@@ -25,6 +25,13 @@ export async function fetchRetrying(url: string, init?: RequestInit): Promise<Re
   }
 }
 
+/** What every load request sends: JSON both ways, and the staff token when there is one. */
+function headersFor(token?: string): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  return headers;
+}
+
 export interface LoadResult {
   connections: number;
   seconds: number;
@@ -55,8 +62,7 @@ export async function runLoad(opts: {
 }): Promise<LoadResult> {
   if (opts.rate) return runPaced({ ...opts, rate: opts.rate });
   let next = 0;
-  const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
-  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const headers = headersFor(opts.token);
   const instance = autocannon({
     url: opts.baseUrl,
     connections: opts.connections,
@@ -108,8 +114,7 @@ export async function runPaced(opts: {
   rate: number;
 }): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.connections });
-  const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
-  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const headers = headersFor(opts.token);
   const url = new URL(opts.baseUrl);
   const total = Math.round(opts.rate * opts.seconds);
   const samples: number[] = [];

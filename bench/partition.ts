@@ -5,6 +5,7 @@
  * The product's migrations keep one table; this is the layout a large installation would move to.
  */
 import pg from 'pg';
+import { droppableBenchDatabase } from './dataset.js';
 
 /** A month's partition: [from, to) in UTC. */
 export interface MonthPartition {
@@ -74,10 +75,8 @@ export async function buildPartitionedCopy(
 ): Promise<{ partitions: number; seconds: number }> {
   const started = performance.now();
   const source = new URL(sourceUrl).pathname.slice(1);
-  const target = new URL(targetUrl).pathname.slice(1);
-  for (const name of [source, target]) if (!/^[a-z0-9_]+$/i.test(name)) throw new Error(`Nombre de base no válido: ${name}`);
-  if (!/bench/i.test(target))
-    throw new Error(`Por seguridad el benchmark solo borra bases cuyo nombre contiene "bench" (recibió "${target}").`);
+  if (!/^[a-z0-9_]+$/i.test(source)) throw new Error(`Nombre de base no válido: ${source}`);
+  const target = droppableBenchDatabase(targetUrl);
   const adminUrl = new URL(sourceUrl);
   adminUrl.pathname = '/postgres';
   const admin = new pg.Client({ connectionString: adminUrl.toString() });
