@@ -53,6 +53,20 @@ describe('colour contrast of the staff theme (issue 19, WCAG 1.4.3)', () => {
     ['primary buttons', 'colorTextLightSolid', 'colorPrimary'],
     ['danger buttons', 'colorTextLightSolid', 'colorError'],
     ['primary text', 'colorPrimary', 'colorBgContainer'],
+    // The same under the pointer (a tab, a link, a text button, a button's fill).
+    ['primary text under the pointer', 'colorPrimaryHover', 'colorBgContainer'],
+    ['primary text of type text under the pointer', 'colorPrimaryTextHover', 'colorBgContainer'],
+    ['primary buttons under the pointer', 'colorTextLightSolid', 'colorPrimaryHover'],
+    ['links under the pointer', 'colorLinkHover', 'colorBgContainer'],
+    ['danger text buttons under the pointer', 'colorErrorHover', 'colorBgContainer'],
+    ['danger buttons under the pointer', 'colorTextLightSolid', 'colorErrorHover'],
+    ['error text under the pointer', 'colorErrorTextHover', 'colorErrorBg'],
+    ['warning text under the pointer', 'colorWarningTextHover', 'colorWarningBg'],
+    ['info text under the pointer', 'colorInfoTextHover', 'colorInfoBg'],
+    ['success text under the pointer', 'colorSuccessTextHover', 'colorSuccessBg'],
+    ['warning buttons under the pointer', 'colorTextLightSolid', 'colorWarningHover'],
+    ['info buttons under the pointer', 'colorTextLightSolid', 'colorInfoHover'],
+    ['success buttons under the pointer', 'colorTextLightSolid', 'colorSuccessHover'],
   ];
   it.each(pairs)('%s: %s on %s', (_, fg, bg) => {
     expect(contrast(String(token[fg]), String(token[bg]))).toBeGreaterThanOrEqual(AA_TEXT);
