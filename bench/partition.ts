@@ -102,6 +102,11 @@ export async function buildPartitionedCopy(
          FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
         WHERE i.indrelid = 'measurements'::regclass`,
     );
+    // The table's own triggers (the triage marks of migrations 0020 and 0023) go with it; made
+    // again once the rows are in, so moving them marks nothing.
+    const { rows: triggers } = await db.query<{ def: string }>(
+      `SELECT pg_get_triggerdef(oid) AS def FROM pg_trigger WHERE tgrelid = 'measurements'::regclass AND NOT tgisinternal ORDER BY tgname`,
+    );
     const { rows: seq } = await db.query<{ seq: string | null }>(`SELECT pg_get_serial_sequence('measurements', 'id') AS seq`);
     const parts = monthlyPartitions('measurements', first, last, 2);
     await db.query('BEGIN');
@@ -123,11 +128,13 @@ export async function buildPartitionedCopy(
         await db.query(`ALTER TABLE measurements ADD CONSTRAINT ${ix.name} PRIMARY KEY (${columns})`);
       } else await db.query(def);
     }
+    // Read before the rename: each definition names the new table.
+    for (const { def } of triggers) await db.query(def);
     await db.query('COMMIT');
     await db.query('ANALYZE measurements');
     log(
       `measurements por mes: ${parts.length} particiones (${parts[0].name} a ${parts[parts.length - 1].name}) y una por defecto; ` +
-        `${moved.rowCount} filas; índices: ${indexes.map((i) => i.name).join(', ')}`,
+        `${moved.rowCount} filas; índices: ${indexes.map((i) => i.name).join(', ')}; ${triggers.length} disparadores`,
     );
     return { partitions: parts.length, seconds: (performance.now() - started) / 1000 };
   } catch (err) {

@@ -63,7 +63,7 @@ import { createEmailSender, loadEmailConfig, type EmailSender } from './adapters
 import { queueAlertNotifications, registerNotificationJobs } from './modules/notifications/notifications.jobs.js';
 import { notificationsRouter } from './modules/notifications/notifications.routes.js';
 import { triageRouter } from './modules/triage/triage.routes.js';
-import { registerTriageJobs, triageHook } from './modules/triage/triage.summaries.js';
+import { registerTriageJobs } from './modules/triage/triage.summaries.js';
 import { indicatorsRouter } from './modules/indicators/indicators.routes.js';
 import { registerIndicatorJobs } from './modules/indicators/indicators.service.js';
 
@@ -101,8 +101,6 @@ function registerHooks() {
   measurementHooks.register(measurementWebhooksHook);
   measurementHooks.register(alarmsHook);
   measurementHooks.register(activitiesHook);
-  // Marks the readings' patients for the triage summary job (issue 21), off the reading's path.
-  measurementHooks.register(triageHook);
   alertHooks.register(queueAlertWebhook);
   alertHooks.register(notifyPatientOfAlarm);
   alertHooks.register(queueAlertNotifications);

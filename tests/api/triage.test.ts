@@ -201,6 +201,9 @@ describe('GET /api/v1/triage', () => {
     );
     await execute(t.sequelize, 'UPDATE alerts SET status = 2 WHERE patient_id = :p', { p: ids.alert });
     await execute(t.sequelize, 'UPDATE patients SET status = 0 WHERE id = :p', { p: ids.missed });
+    // The reading marked its patient (by trigger, migration 0023), and so did the alert and the status.
+    const dirty = await select<{ patient_id: number }>(t.sequelize, 'SELECT patient_id FROM triage_dirty');
+    expect(dirty.map((d) => Number(d.patient_id))).toEqual(expect.arrayContaining([ids.calm, ids.alert, ids.missed]));
     // Stale until the job runs: the reading's request did not compute anything.
     const stale = (await list('?_start=0&_end=100')).body;
     expect(stale.find((r: { id: number }) => r.id === ids.calm).score).toBe(0);

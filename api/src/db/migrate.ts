@@ -22,6 +22,7 @@ import * as m0019 from './migrations/0019-notifications.js';
 import * as m0020 from './migrations/0020-triage-summaries.js';
 import * as m0021 from './migrations/0021-alert-filter-counts.js';
 import * as m0022 from './migrations/0022-drop-alert-status-counts.js';
+import * as m0023 from './migrations/0023-triage-mark-readings.js';
 
 interface Migration {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -52,6 +53,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['0020-triage-summaries', m0020],
   ['0021-alert-filter-counts', m0021],
   ['0022-drop-alert-status-counts', m0022],
+  ['0023-triage-mark-readings', m0023],
 ];
 
 function createMigrator(sequelize: Sequelize) {

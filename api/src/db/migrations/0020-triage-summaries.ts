@@ -5,8 +5,8 @@ import type { QueryInterface } from 'sequelize';
  * first page is an index walk (client_id, score) with a LIMIT, never a scan of readings.
  *
  * `triage_dirty` holds the patients whose summary is out of date; the summary job recomputes
- * them off the request path. Stored readings mark their patients in the ingestion transaction
- * (a measurement hook, one statement per group); everything else that feeds a flag marks by
+ * them off the request path. Stored readings marked their patients in the ingestion transaction
+ * (a measurement hook; by trigger since 0023); everything else that feeds a flag marks by
  * trigger, whoever writes it: alerts opened or closed, orders created or moved, activities
  * moved, readings deleted, alarm rules assigned or edited, patients created or moved between
  * statuses. A change of the client's triage settings makes its summaries due (valid_until).

@@ -2,7 +2,6 @@ import type { Sequelize } from 'sequelize';
 import { execute, insertReturning, Positional, rowPlaceholders, select, sqlIn } from '../../db/sql.js';
 import type { JobRunner } from '../../jobs/queue.js';
 import { timeSlicer } from '../../jobs/time-slice.js';
-import type { MeasurementHook } from '../measurements/hooks.js';
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 import { ACTIVITY_STATUS, ORDER_STATUS, ORDER_TYPE } from '@vigia/contract/rules/activities';
 import { ADHERENCE_WINDOW_DAYS, adherencePercent } from '@vigia/contract/rules/adherence';
@@ -16,30 +15,14 @@ import { chunkByWeight, DAY_MS, scorePatient, TRIAGE_REFRESH_MS, type PatientFac
  * from the readings and the rest of the patient's record, by the same scorePatient the rebuild
  * uses: the summary job recomputes the patients marked dirty and those whose summary came due
  * (the window moved); `rebuildSummaries` recomputes every patient (npm run triage:rebuild), or
- * only compares (`--check`).
+ * only compares (`--check`). Every write that feeds a score marks its patient in `triage_dirty` by
+ * trigger (migrations 0020 and 0023, stored readings included).
  */
 
 /** Patients per batch: one set-based read of each kind for all of them. */
 const BATCH = 500;
 
 const time = (v: Date | string | null) => (v == null ? null : (v instanceof Date ? v : new Date(v)).getTime());
-
-/**
- * Marks the readings' patients dirty in the storing transaction. It depends only on what is sent,
- * so it goes in `load`, with the INSERT: one statement per ingestion group, no extra wait.
- */
-export const triageHook: MeasurementHook<void> = {
-  load: async (ctx, planned) => {
-    const ids = [...new Set(planned.map((m) => m.patient_id))];
-    await execute(
-      ctx.sequelize,
-      `INSERT INTO triage_dirty (patient_id) VALUES ${rowPlaceholders(ctx.sequelize, ids.length, 1)} ON CONFLICT DO NOTHING`,
-      new Positional(ids),
-      ctx.transaction,
-    );
-  },
-  apply: async () => undefined,
-};
 
 interface Target {
   id: number;
