@@ -4,6 +4,7 @@ import { openAlert } from '../alerts/alerts.raise.js';
 import { planAlarmActions, type Reading } from './alarms.rules.js';
 import { ALARM_STATUS, ALERT_STATUS } from '@vigia/contract/rules/alarms';
 
+/** A patient's active rule, with the rule's open alert for that patient if there is one. */
 interface AssignedRule {
   id: number;
   patient_id: number;
@@ -12,15 +13,8 @@ interface AssignedRule {
   priority: number;
   minimum_condition: number;
   maximum_condition: number;
+  open_alert_id: number | string | null;
 }
-
-interface LoadedAlarms {
-  rules: AssignedRule[];
-  open: Array<{ id: number; patient_id: number; alarm_id: number }>;
-}
-
-/** A patient's active rule, with the rule's open alert for that patient if there is one. */
-type RuleRow = AssignedRule & { open_alert_id: number | string | null };
 
 /**
  * D10: checks each stored reading against the patient's alarm rules, inside the storing
@@ -29,13 +23,13 @@ type RuleRow = AssignedRule & { open_alert_id: number | string | null };
  * Nothing is cached, so nothing can leak between clients or go stale. The readings attached to
  * already open alerts are linked in one INSERT at the end (one per batch, not per reading).
  */
-export const alarmsHook: MeasurementHook<LoadedAlarms> = {
+export const alarmsHook: MeasurementHook<AssignedRule[]> = {
   load: async (ctx, planned) => {
     const { sequelize, transaction } = ctx;
     const patientIds = [...new Set(planned.map((m) => m.patient_id))];
     // Issue 22: one statement instead of two; at a steady rate a group holds one reading, and each
     // statement is a round trip through the event loop (or the network, on PostgreSQL).
-    const rows = await select<RuleRow>(
+    return select<AssignedRule>(
       sequelize,
       `SELECT a.id, pa.patient_id, a.name, a.clinical_element, a.priority, a.minimum_condition, a.maximum_condition, al.id AS open_alert_id
        FROM patient_alarms pa JOIN alarms a ON a.id = pa.alarm_id
@@ -44,18 +38,11 @@ export const alarmsHook: MeasurementHook<LoadedAlarms> = {
       { patientIds },
       transaction,
     );
-    const rules: AssignedRule[] = [];
-    const open: LoadedAlarms['open'] = [];
-    for (const { open_alert_id, ...rule } of rows) {
-      rules.push(rule);
-      if (open_alert_id != null) open.push({ id: Number(open_alert_id), patient_id: rule.patient_id, alarm_id: rule.id });
-    }
-    return { rules, open };
   },
   apply: (ctx, stored, loaded) => checkAlarms(ctx, stored, loaded),
 };
 
-async function checkAlarms(ctx: MeasurementHookContext, stored: StoredMeasurement[], { rules, open }: LoadedAlarms): Promise<void> {
+async function checkAlarms(ctx: MeasurementHookContext, stored: StoredMeasurement[], rules: AssignedRule[]): Promise<void> {
   if (!rules.length) return;
   // Client by client, patient by patient, so a group opens its alerts in one fixed order.
   const byClient = [...stored].sort((x, y) => x.client_id - y.client_id || x.patient_id - y.patient_id);
@@ -71,7 +58,7 @@ async function checkAlarms(ctx: MeasurementHookContext, stored: StoredMeasuremen
         maximum_condition: Number(r.maximum_condition),
       }));
     if (!own.length) continue;
-    const openByRule = new Map(open.filter((a) => Number(a.patient_id) === patientId).map((a) => [Number(a.alarm_id), Number(a.id)]));
+    const openByRule = new Map(own.filter((r) => r.open_alert_id != null).map((r) => [r.id, Number(r.open_alert_id)]));
     const readings: Reading[] = stored.filter((m) => m.patient_id === patientId);
     const clientId = stored.find((m) => m.patient_id === patientId)!.client_id;
     for (const action of planAlarmActions(readings, own, openByRule)) {
