@@ -131,4 +131,44 @@ describe('ingestion groups', () => {
     await new Promise((r) => setImmediate(r));
     expect(warnings.filter((m) => /already executing a query/.test(m))).toEqual([]);
   });
+
+  it('stores batches of many patients sent at once (on PostgreSQL, several groups side by side): every reading, one open alert per patient and rule', async () => {
+    const rule = await t.http.post('/api/v1/alarms?owner=client').set(bearer(a.tokens.admin)).send({
+      name: 'Taquicardia lote',
+      clinical_element: 1,
+      priority: 1,
+      minimum_condition: 50,
+      maximum_condition: 110,
+      alarm_default_new_patients: true,
+    });
+    expect(rule.status).toBe(201);
+    const patients = await Promise.all(['7002001', '7002002', '7002003', '7002004', '7002005', '7002006'].map((nid) => newPatient(nid)));
+    // Two batches per patient, all sent together: 100 readings each, every one over the rule's maximum.
+    const batch = (k: number) => ({
+      measurements: Array.from({ length: 100 }, (_, j) => ({
+        clinical_element: 1,
+        value: 130 + (j % 20),
+        when: new Date(clock.getTime() - (k * 100 + j + 1) * 10_000).toISOString(),
+      })),
+    });
+    const answers = await Promise.all(
+      patients.flatMap((p) =>
+        [0, 1].map((k) => t.http.post(`/api/v1/patients/${p.id}/measurements`).set(bearer(a.tokens.enfermeria)).send(batch(k))),
+      ),
+    );
+    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 201));
+    const ids = patients.map((p) => p.id).sort((x, y) => x - y);
+    const stored = await select<{ patient_id: number; n: number }>(
+      t.sequelize,
+      'SELECT patient_id, COUNT(*) AS n FROM measurements WHERE patient_id IN (:ids) GROUP BY patient_id ORDER BY patient_id',
+      { ids },
+    );
+    expect(stored.map((r) => [Number(r.patient_id), Number(r.n)])).toEqual(ids.map((id) => [id, 200]));
+    const open = await select<{ patient_id: number; n: number }>(
+      t.sequelize,
+      'SELECT patient_id, COUNT(*) AS n FROM alerts WHERE patient_id IN (:ids) AND alarm_id = :alarm AND status = 1 GROUP BY patient_id ORDER BY patient_id',
+      { ids, alarm: rule.body.id },
+    );
+    expect(open.map((r) => [Number(r.patient_id), Number(r.n)])).toEqual(ids.map((id) => [id, 1]));
+  });
 });

@@ -137,4 +137,93 @@ describe('GroupCommit', () => {
     expect(await Promise.all(rest)).toEqual(['b', 'c']);
     await gc.flushPending();
   });
+
+  describe('with keys, several groups in flight', () => {
+    /** Items 'k:name:size': key k, size; every flush waits until released, so what starts together shows. */
+    function keyed(opts: { concurrency: number; minSizeBeside?: number; maxSize?: number }) {
+      const started: string[][] = [];
+      const releases: Array<() => void> = [];
+      const gc = new GroupCommit(
+        async (items: string[]) => {
+          started.push(items);
+          await new Promise<void>((r) => releases.push(r));
+          return items;
+        },
+        {
+          ...opts,
+          keysOf: (i: string) => i.split(':')[0].split('+'),
+          sizeOf: (i: string) => Number(i.split(':')[2] ?? 1),
+        },
+      );
+      return { gc, started, releaseFirst: () => releases.shift()?.() };
+    }
+    const tick = () => new Promise((r) => setImmediate(r));
+
+    it.each([
+      {
+        name: 'items of other keys start beside the group in flight',
+        concurrency: 3,
+        items: ['1:a', '2:b', '3:c'],
+        startedAtOnce: [['1:a'], ['2:b'], ['3:c']],
+      },
+      {
+        name: 'an item of a key in flight waits, and so do later items of that key',
+        concurrency: 3,
+        items: ['1:a', '1:b', '2:c', '1:d'],
+        startedAtOnce: [['1:a'], ['2:c']],
+      },
+      {
+        name: 'an item that waits holds every key it writes for',
+        concurrency: 3,
+        items: ['1:a', '1+2:b', '2:c', '3:d'],
+        startedAtOnce: [['1:a'], ['3:d']],
+      },
+      {
+        name: 'no more groups than the concurrency',
+        concurrency: 2,
+        items: ['1:a', '2:b', '3:c', '4:d'],
+        startedAtOnce: [['1:a'], ['2:b']],
+      },
+      {
+        name: 'beside a group in flight only a group of minSizeBeside',
+        concurrency: 3,
+        minSizeBeside: 100,
+        items: ['1:a:1', '2:b:1', '3:c:1', '4:d:100'],
+        startedAtOnce: [['1:a:1'], ['2:b:1', '3:c:1', '4:d:100']],
+      },
+      {
+        name: 'small items wait for the group in flight and go together',
+        concurrency: 3,
+        minSizeBeside: 100,
+        items: ['1:a:1', '2:b:1', '3:c:1'],
+        startedAtOnce: [['1:a:1']],
+      },
+    ])('$name', async ({ items, startedAtOnce, ...opts }) => {
+      const k = keyed(opts);
+      const answers = items.map((i) => k.gc.submit(i));
+      await tick();
+      expect(k.started).toEqual(startedAtOnce);
+      // Released one group at a time, every item goes through once, in its key's order.
+      let settled = false;
+      const all = Promise.all(answers).then(() => (settled = true));
+      while (!settled) {
+        k.releaseFirst();
+        await tick();
+      }
+      await all;
+      expect(await Promise.all(answers)).toEqual(items);
+      const order = k.started.flat();
+      expect([...order].sort()).toEqual([...items].sort());
+      for (const key of new Set(items.map((i) => i.split(':')[0]))) {
+        const ofKey = (list: string[]) =>
+          list.filter((i) =>
+            i
+              .split(':')[0]
+              .split('+')
+              .some((x) => key.split('+').includes(x)),
+          );
+        expect(ofKey(order)).toEqual(ofKey(items));
+      }
+    });
+  });
 });

@@ -100,6 +100,8 @@ interface Prepared {
    * values of its VALUES rows.
    */
   share: string | unknown[];
+  /** The patients it writes for: groups in flight at once never share one (PostgreSQL). */
+  patients: number[];
 }
 
 const INSERT_HEAD = `INSERT INTO measurements (client_id, patient_id, clinical_element, value, "when", status, comment, eraseble, source, created_by, device_id, reading_id, created_at) `;
@@ -241,11 +243,32 @@ async function storeGroup(deps: IngestDeps, group: Prepared[]): Promise<IngestRe
 
 /** Rows per group (one INSERT): twenty 100-reading batches, well inside any statement limit. */
 const MAX_GROUP_ROWS = 2000;
+/**
+ * PostgreSQL runs writers side by side, each on its own connection: up to GROUPS_IN_FLIGHT groups
+ * are written at once, for different patients, one beside another only once it holds
+ * MIN_ROWS_BESIDE rows (a device's batch). Bench, 20,000 x 2, 100-reading batches at 10
+ * connections: 20,439 readings/s against 16,178 one group at a time. Single readings still wait
+ * for the group in flight and go together: as transactions of their own beside it they ran 1,522/s
+ * at 50 connections against 1,963. SQLite has one writer: one group at a time.
+ */
+const GROUPS_IN_FLIGHT = 4;
+const MIN_ROWS_BESIDE = 100;
 /** One per database, whatever deps object the caller built (the assistant builds its own). */
 const batcherFor = perDatabase(
   (deps: IngestDeps) => deps.sequelize,
   (deps: IngestDeps) =>
-    new GroupCommit<Prepared, IngestResult>((group) => storeGroup(deps, group), { sizeOf: (p) => p.rows.length, maxSize: MAX_GROUP_ROWS }),
+    new GroupCommit<Prepared, IngestResult>(
+      (group) => storeGroup(deps, group),
+      deps.sequelize.getDialect() === 'sqlite'
+        ? { sizeOf: (p) => p.rows.length, maxSize: MAX_GROUP_ROWS }
+        : {
+            sizeOf: (p) => p.rows.length,
+            maxSize: MAX_GROUP_ROWS,
+            concurrency: GROUPS_IN_FLIGHT,
+            keysOf: (p) => p.patients,
+            minSizeBeside: MIN_ROWS_BESIDE,
+          },
+    ),
 );
 
 /**
@@ -257,5 +280,6 @@ export async function ingestReadings(deps: IngestDeps, req: IngestRequest): Prom
   for (const item of req.items) assertPatientCanSend(item.patient);
   const rows = validate(req, now);
   if (!rows.length) return { stored: [], duplicates: 0 };
-  return batcherFor(deps).submit({ req, rows, now, share: shareOf(deps.sequelize, req, rows, now) });
+  const patients = req.items.length === 1 ? [req.items[0].patient.id] : [...new Set(req.items.map((i) => i.patient.id))];
+  return batcherFor(deps).submit({ req, rows, now, share: shareOf(deps.sequelize, req, rows, now), patients });
 }
