@@ -56,8 +56,13 @@ const READINGS_OF = `FROM measurements WHERE patient_id IN (:ids) AND "when" > :
  */
 const JOB_READINGS_PER_READ = 5_000;
 const REBUILD_READINGS_PER_READ = 20_000;
-/** The job's scoring gives requests a turn every this many milliseconds (jobs/time-slice.ts). */
+/**
+ * The job's scoring gives requests a turn every this many milliseconds, and holds at most this
+ * share of the time (jobs/time-slice.ts): its reads and scoring run beside the readings' requests
+ * in the API's one thread, and 500 readings/s already take about three quarters of it.
+ */
 const JOB_SLICE_MS = 4;
+const JOB_SHARE = 0.25;
 
 /** `ids` in runs whose readings in the window stay under `max` (counted from the index). */
 async function runsByReadings(sequelize: Sequelize, ids: number[], s: TriageSettings, now: Date, max: number): Promise<number[][]> {
@@ -235,7 +240,7 @@ async function refresh(sequelize: Sequelize, ids: number[], now: Date): Promise<
   const targets = await targetsOf(sequelize, ids);
   const summaries = await computeSummaries(sequelize, targets, now, {
     maxReadings: JOB_READINGS_PER_READ,
-    slicer: timeSlicer(JOB_SLICE_MS),
+    slicer: timeSlicer(JOB_SLICE_MS, { share: JOB_SHARE }),
   });
   await storeSummaries(sequelize, targets, summaries, now);
   return ids.length;
