@@ -251,6 +251,8 @@ describe('Accesibilidad (axe-core, WCAG 2.2 AA)', () => {
         const from = results.length;
         const page = await signIn(viewport, `/patients/${ids['/patients/:id'].id}`);
         const tabs = page.getByRole('tablist').first().getByRole('tab');
+        // allInnerTexts does not wait: the tabs come with the patient's record, after the sign-in's scan.
+        await tabs.nth(5).waitFor();
         const names = await tabs.allInnerTexts();
         expect(names.length).toBeGreaterThan(5);
         for (const name of names) {
