@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import type { JobRunner } from '../../jobs/queue.js';
-import { GroupCommit } from '../../db/group-commit.js';
+import { GroupCommit, type GroupCommitOptions } from '../../db/group-commit.js';
 import { perDatabase } from '../../db/per-database.js';
 import { insertReturning, Positional, rowPlaceholders, sqliteDate, writeTransaction } from '../../db/sql.js';
 import { AppError, conflict } from '../../http/errors.js';
@@ -256,19 +256,15 @@ const MIN_ROWS_BESIDE = 100;
 /** One per database, whatever deps object the caller built (the assistant builds its own). */
 const batcherFor = perDatabase(
   (deps: IngestDeps) => deps.sequelize,
-  (deps: IngestDeps) =>
-    new GroupCommit<Prepared, IngestResult>(
+  (deps: IngestDeps) => {
+    const groups: GroupCommitOptions<Prepared> = { sizeOf: (p) => p.rows.length, maxSize: MAX_GROUP_ROWS };
+    return new GroupCommit<Prepared, IngestResult>(
       (group) => storeGroup(deps, group),
       deps.sequelize.getDialect() === 'sqlite'
-        ? { sizeOf: (p) => p.rows.length, maxSize: MAX_GROUP_ROWS }
-        : {
-            sizeOf: (p) => p.rows.length,
-            maxSize: MAX_GROUP_ROWS,
-            concurrency: GROUPS_IN_FLIGHT,
-            keysOf: (p) => p.patients,
-            minSizeBeside: MIN_ROWS_BESIDE,
-          },
-    ),
+        ? groups
+        : { ...groups, concurrency: GROUPS_IN_FLIGHT, keysOf: (p) => p.patients, minSizeBeside: MIN_ROWS_BESIDE },
+    );
+  },
 );
 
 /**
