@@ -4,6 +4,7 @@ import { execute, Positional, rowPlaceholders, select } from '../../db/sql.js';
 import { GroupCommit } from '../../db/group-commit.js';
 import { perDatabase } from '../../db/per-database.js';
 import { describeRequest, type AuditDraft } from './audit.rules.js';
+import type { Principal } from '../../http/auth.js';
 
 export interface AuditDeps {
   sequelize: Sequelize;
@@ -27,6 +28,23 @@ interface Who {
 }
 
 /**
+ * What the recorder keeps of a finished request: plain values, not the request. `record` waits for
+ * its turn at the writer (up to AUDIT_SPACING_MS and the queue), and an async function that held
+ * `req` kept the request, its response and the router's closures alive all that time, past the
+ * young generation's collections (issue 22: under single-reading load 12.2 % of what the API
+ * allocated was promoted to the old generation, 11.0 % with this).
+ */
+interface FinishedRequest {
+  method: string;
+  pattern: string;
+  params: Record<string, string>;
+  body: unknown;
+  status: number;
+  ip: string;
+  principal: Principal | undefined;
+}
+
+/**
  * The audit trail's one writer (issue 8). Registered once in front of every /api/v1 route: it
  * keeps a reference to the JSON answer and, when the response has finished, asks the pure rules
  * what the request meant and writes one row. Nothing here runs before the answer is sent, and a
@@ -41,23 +59,33 @@ export function auditRecorder(deps: AuditDeps): RequestHandler {
       answer = body;
       return json(body);
     };
-    res.once('finish', () => {
-      record(deps, req, res.statusCode, answer).catch((err) => deps.log('audit event not recorded', err));
-    });
+    res.once('finish', () => recordLater(deps, finishedRequest(req, res.statusCode), answer));
     next();
   };
 }
 
-async function record(deps: AuditDeps, req: Request, status: number, answer: unknown): Promise<void> {
+/** Outside the middleware's scope: a closure made in there would hold its `req` until the row is written. */
+function recordLater(deps: AuditDeps, finished: FinishedRequest | null, answer: unknown): void {
+  if (finished) record(deps, finished, answer).catch((err) => deps.log('audit event not recorded', err));
+}
+
+function finishedRequest(req: Request, status: number): FinishedRequest | null {
   const pattern = typeof req.route?.path === 'string' ? req.route.path : null;
-  if (!pattern) return;
-  const draft = describeRequest({
+  if (!pattern) return null;
+  return {
     method: req.method,
     pattern,
     params: (req.params ?? {}) as Record<string, string>,
     body: req.body,
     status,
-  });
+    ip: req.ip ?? '',
+    principal: req.user?.principal,
+  };
+}
+
+async function record(deps: AuditDeps, req: FinishedRequest, answer: unknown): Promise<void> {
+  const { pattern, status } = req;
+  const draft = describeRequest({ method: req.method, pattern, params: req.params, body: req.body, status });
   if (!draft) return;
   const who = await actorOf(deps, req, draft, answer);
   if (!who) return;
@@ -78,7 +106,7 @@ async function record(deps: AuditDeps, req: Request, status: number, answer: unk
     method: req.method.toUpperCase(),
     path: pattern.slice(0, 200),
     status,
-    ip: (req.ip ?? '').slice(0, 64) || null,
+    ip: req.ip.slice(0, 64) || null,
     created_at: deps.now(),
   });
 }
@@ -129,8 +157,8 @@ export function flushAuditTrail(sequelize: Sequelize): Promise<void> {
 }
 
 /** The signed-in principal; for a sign-in, the user the answer names, or (refused) the account tried. */
-async function actorOf(deps: AuditDeps, req: Request, draft: AuditDraft, answer: unknown): Promise<Who | null> {
-  const p = req.user?.principal;
+async function actorOf(deps: AuditDeps, req: FinishedRequest, draft: AuditDraft, answer: unknown): Promise<Who | null> {
+  const p = req.principal;
   if (p?.kind === 'staff') return { clientId: p.clientId, userId: p.userId, kind: 'staff', patientId: null };
   if (p?.kind === 'patient') return { clientId: p.clientId, userId: null, kind: 'patient', patientId: p.patientId };
   if (draft.action === 'sign_in') {
@@ -144,7 +172,8 @@ async function actorOf(deps: AuditDeps, req: Request, draft: AuditDraft, answer:
     return pt ? { clientId: pt.client_id, userId: null, kind: 'patient', patientId } : null;
   }
   if (draft.action === 'sign_in_failed') {
-    const email = typeof req.body?.email === 'string' ? req.body.email.trim().toLowerCase() : '';
+    const body = (req.body ?? {}) as { email?: unknown };
+    const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
     if (!email) return null;
     // An unknown e-mail belongs to no client: there is no trail to write it to.
     const [u] = await select<{ id: number; client_id: number }>(deps.sequelize, 'SELECT id, client_id FROM users WHERE email = :email', {
