@@ -51,10 +51,12 @@ const READINGS_OF = `FROM measurements WHERE patient_id IN (:ids) AND "when" > :
 /**
  * At most this many readings are read at once: a batch is split to stay under it. node-sqlite3
  * turns a statement's rows into objects in one go on the main thread, so in the API (the job) a
- * read is also how long the requests that arrive meanwhile wait behind it: 5,000 rows (about
- * 2 MB). The rebuild runs in a process of its own, with nothing to answer: 20,000 (about 8 MB).
+ * read is also how long the requests that arrive meanwhile wait behind it: 1,000 rows, about 2 ms
+ * of the main thread here (5,000 held it 7-9 ms, and the job ran inside the benchmark's 500/s
+ * phase, whose p99 target is 25 ms). The rebuild runs in a process of its own, with nothing to
+ * answer: 20,000 (about 8 MB).
  */
-const JOB_READINGS_PER_READ = 5_000;
+const JOB_READINGS_PER_READ = 1_000;
 const REBUILD_READINGS_PER_READ = 20_000;
 /**
  * The job's scoring gives requests a turn every this many milliseconds, and holds at most this
