@@ -41,7 +41,8 @@ interface FinishedRequest {
   body: unknown;
   status: number;
   ip: string;
-  principal: Principal | undefined;
+  /** The signed-in principal's ids (a staff principal also carries its user's model instance). */
+  signedIn: Who | null;
 }
 
 /**
@@ -69,6 +70,12 @@ function recordLater(deps: AuditDeps, finished: FinishedRequest | null, answer: 
   if (finished) record(deps, finished, answer).catch((err) => deps.log('audit event not recorded', err));
 }
 
+function whoOf(p: Principal | undefined): Who | null {
+  if (p?.kind === 'staff') return { clientId: p.clientId, userId: p.userId, kind: 'staff', patientId: null };
+  if (p?.kind === 'patient') return { clientId: p.clientId, userId: null, kind: 'patient', patientId: p.patientId };
+  return null;
+}
+
 function finishedRequest(req: Request, status: number): FinishedRequest | null {
   const pattern = typeof req.route?.path === 'string' ? req.route.path : null;
   if (!pattern) return null;
@@ -79,7 +86,7 @@ function finishedRequest(req: Request, status: number): FinishedRequest | null {
     body: req.body,
     status,
     ip: req.ip ?? '',
-    principal: req.user?.principal,
+    signedIn: whoOf(req.user?.principal),
   };
 }
 
@@ -158,9 +165,7 @@ export function flushAuditTrail(sequelize: Sequelize): Promise<void> {
 
 /** The signed-in principal; for a sign-in, the user the answer names, or (refused) the account tried. */
 async function actorOf(deps: AuditDeps, req: FinishedRequest, draft: AuditDraft, answer: unknown): Promise<Who | null> {
-  const p = req.principal;
-  if (p?.kind === 'staff') return { clientId: p.clientId, userId: p.userId, kind: 'staff', patientId: null };
-  if (p?.kind === 'patient') return { clientId: p.clientId, userId: null, kind: 'patient', patientId: p.patientId };
+  if (req.signedIn) return req.signedIn;
   if (draft.action === 'sign_in') {
     const a = (answer ?? {}) as { user_id?: unknown; client_id?: unknown };
     const clientId = positive(a.client_id);
