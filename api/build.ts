@@ -33,9 +33,9 @@ export const SERVER_ENV = { MALLOC_ARENA_MAX: '2' } as const;
  * And a full collection marks the heap on the main thread, in the small steps V8 interleaves with
  * the requests, instead of on helper threads beside it (P205): on two cores those threads took
  * their turns from SQLite's thread and the main one, and the slow requests at 500 readings/s came
- * in bursts just before each collection ended. Ten paired runs of the ingestion phases at 20,000
- * x 2 (bench/README, 'Where the 500/s tail comes from'): 500/s p99 median 14.5 ms against 28 ms,
- * 10 connections 1,415-1,557/s against 1,080-1,219/s.
+ * in bursts just before each collection ended. Three alternated rounds of the ingestion phases at
+ * 20,000 x 2, six 500/s phases each (bench/README, 'The collector's helpers and the minute's job'):
+ * 500/s p99 median 14.5 ms against 28 ms, 10 connections 1,415-1,557/s against 1,080-1,219/s.
  */
 export const SERVER_NODE_ARGS = ['--max-semi-space-size=8', '--heap-growing-percent=100', '--no-concurrent-marking'] as const;
 
