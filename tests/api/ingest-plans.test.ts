@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QueryTypes } from 'sequelize';
+import { createRequire } from 'node:module';
 import { seedLarge } from '../../seeds/large';
 import { refreshPlannerStatistics } from '../../api/src/db/statistics';
 import { ingestReadings } from '../../api/src/modules/measurements/measurements.ingest';
@@ -20,6 +21,14 @@ import { CLINICAL_ELEMENTS } from '@vigia/contract/rules/vitals';
  */
 
 const NOW = new Date('2026-11-21T12:00:00Z');
+
+/** node-postgres's text form of a bound value (arrays as '{1,2}'), the one it sends. */
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue(v: unknown): string | null };
+/** A bound value as an SQL literal in that form, for EXECUTE. */
+const pgLiteral = (v: unknown) => {
+  const text = prepareValue(v);
+  return text == null ? 'NULL' : `'${String(text).replace(/'/g, "''")}'`;
+};
 const SIZES = [1, 10, 200] as const;
 
 interface SqliteDriver {
@@ -135,11 +144,16 @@ describe('ingestion plans', () => {
       // neither reaches a table.
       return rows.map((r) => r.detail).filter((d) => !d.startsWith('BLOOM FILTER') && !/^SCAN (\d+ )?CONSTANT ROWS?$/.test(d));
     }
-    const rows = (await t.sequelize.query(`EXPLAIN (COSTS OFF) ${s.text}`, {
-      type: QueryTypes.SELECT,
-      bind: s.bind,
-      bound: true,
-    } as never)) as unknown as Array<{ 'QUERY PLAN': string }>;
+    // The group runs its statements prepared with generic plans (db/sql.ts, genericPlans): the plan
+    // explained is that one, made without the values, then executed with them.
+    const rows = await t.sequelize.transaction(async (transaction) => {
+      const run = (sql: string) => t.sequelize.query(sql, { type: QueryTypes.SELECT, transaction, bound: true } as never);
+      await run('SET LOCAL plan_cache_mode = force_generic_plan');
+      await run(`PREPARE vigia_plan AS ${s.text}`);
+      const explained = await run(`EXPLAIN (COSTS OFF) EXECUTE vigia_plan(${s.bind.map(pgLiteral).join(', ')})`);
+      await run('DEALLOCATE vigia_plan');
+      return explained as unknown as Array<{ 'QUERY PLAN': string }>;
+    });
     // PostgreSQL moves between an index scan, an index-only scan and a bitmap scan of the same
     // index, and between join methods, with the number of keys: that is its cost model at work,
     // not a change of what is read. What must not change is how each table is reached.

@@ -6,7 +6,17 @@ const date = (d: Date) => d.toISOString();
 describe('bindNamed: :name placeholders become bound parameters', () => {
   it.each([
     ['one value', 'SELECT * FROM t WHERE id = :id', { id: 5 }, 'SELECT * FROM t WHERE id = ?', [5], 'SELECT * FROM t WHERE id = $1'],
-    ['a list', 'WHERE id IN (:ids)', { ids: [1, 2, 3] }, 'WHERE id IN (?, ?, ?)', [1, 2, 3], 'WHERE id IN ($1, $2, $3)'],
+    ['a list', 'WHERE id IN (:ids)', { ids: [1, 2, 3] }, 'WHERE id IN (?, ?, ?)', [1, 2, 3], 'WHERE id = ANY($1)'],
+    [
+      'a list not in',
+      'WHERE s NOT IN ( :s ) AND x in(:x)',
+      { s: [1], x: ['a'] },
+      'WHERE s NOT IN ( ? ) AND x in(?)',
+      [1, 'a'],
+      'WHERE s <> ALL($1 ) AND x = ANY($2)',
+    ],
+    ['a list elsewhere fills it', 'VALUES (:row)', { row: [1, 2] }, 'VALUES (?, ?)', [1, 2], 'VALUES ($1, $2)'],
+    ['JOIN is not IN', 'JOIN (:ids)', { ids: [1, 2] }, 'JOIN (?, ?)', [1, 2], 'JOIN ($1, $2)'],
     ['an empty list matches nothing', 'WHERE id IN (:ids)', { ids: [] }, 'WHERE id IN (NULL)', [], 'WHERE id IN (NULL)'],
     ['the same name twice', 'a = :x OR b = :x', { x: 'q' }, 'a = ? OR b = ?', ['q', 'q'], 'a = $1 OR b = $2'],
     [
@@ -43,6 +53,7 @@ describe('bindNamed: :name placeholders become bound parameters', () => {
     const d = new Date('2026-11-25T10:00:00Z');
     expect(bindNamed('a = :a AND b = :b', { a: true, b: d }, 'sqlite', date).params).toEqual([1, '2026-11-25T10:00:00.000Z']);
     expect(bindNamed('a = :a AND b = :b', { a: true, b: d }, 'postgres', date).params).toEqual([true, d]);
+    expect(bindNamed('a IN (:a)', { a: [3, 4] }, 'postgres', date).params).toEqual([[3, 4]]);
   });
 
   it('refuses a name with no value', () => {

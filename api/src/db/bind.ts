@@ -3,7 +3,8 @@
  *
  * - bindNamed: our own statements are written with `:name` placeholders (sql.ts). Each becomes the
  *   driver's placeholder (`?` on SQLite, `$n` on PostgreSQL) and its value goes into the parameter
- *   list; an array fills a list (`IN (:ids)` → `IN (?, ?, ?)`).
+ *   list; an array fills a list (`IN (:ids)` → `IN (?, ?, ?)`), or on PostgreSQL goes as one array
+ *   (`IN (:ids)` → `= ANY($1)`, `NOT IN` → `<> ALL`: the plan PostgreSQL makes of an IN list anyway).
  * - liftLiterals: statements Sequelize's model methods generate carry their WHERE values escaped
  *   into the text (Sequelize 6 binds only INSERT and UPDATE values). Each string literal, and each
  *   number in a value position (after a comparison, inside `IN (...)`, after LIMIT or OFFSET,
@@ -206,7 +207,8 @@ function driverValue(dialect: Dialect, v: unknown, writeDate: (d: Date) => strin
 
 /**
  * `:name` placeholders → the driver's, with the values in order. A name missing from `values` is an
- * error (as Sequelize's replacements are). An empty array writes NULL (`IN (NULL)` matches nothing).
+ * error (as Sequelize's replacements are). An empty array writes NULL (`IN (NULL)` matches nothing,
+ * and so does `NOT IN (NULL)`, on both databases).
  * `first` is the index the first placeholder gets on PostgreSQL (after parameters already bound).
  */
 export function bindNamed(
@@ -227,10 +229,19 @@ export function bindNamed(
     const name = names[i];
     if (!Object.prototype.hasOwnProperty.call(values, name)) throw new Error(`SQL: no value for :${name}`);
     const v = values[name];
+    const list = Array.isArray(v) && v.length && dialect === 'postgres' ? IN_LIST.exec(text) : null;
+    if (list && /^\s*\)/.test(chunks[i + 1])) {
+      // One array for the whole list: the text stays the same whatever the list holds (prepared once, sql.ts).
+      text = text.slice(0, list.index) + (list[1] ? '<> ALL(' : '= ANY(') + next(v) + chunks[i + 1];
+      continue;
+    }
     text += (Array.isArray(v) ? (v.length ? v.map(next).join(', ') : 'NULL') : next(v)) + chunks[i + 1];
   }
   return { text, params };
 }
+
+/** `IN (` or `NOT IN (` right before a placeholder. */
+const IN_LIST = /\b(NOT\s+)?IN\s*\(\s*$/i;
 
 /**
  * A statement's text cut at its `:name` placeholders, scanned once per text: the statements are the

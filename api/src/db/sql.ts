@@ -12,7 +12,8 @@ import { preparedStatements, type PreparedStatements, type SqliteDatabase } from
  * one Sequelize would run (its own injectReplacements), the connection the one it would use (the
  * transaction's, or the shared main one through the connection manager, so wrappers on it still
  * apply), and a failure is turned into the same error classes by the dialect's formatError.
- * PostgreSQL keeps Sequelize's path: there the network and the pool dominate.
+ * PostgreSQL goes straight to node-postgres the same way (pgQuery): Sequelize's path was 12 % of
+ * the API's busy time under single-reading load, where the main thread is what limits (issue 22).
  *
  * A write given no transaction takes its turn in the writer queue (inWriterTurn) and runs alone
  * on the transaction connection, as its own implicit transaction. On the main connection it would
@@ -65,6 +66,26 @@ function sqliteValue(v: unknown): unknown {
   return v;
 }
 
+/** A node-postgres client as Sequelize's pool hands it out (its type parsers are Sequelize's). */
+interface PgClient {
+  query(text: string, values?: unknown[]): Promise<{ rows: object[]; rowCount: number | null }>;
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: object[]; rowCount: number | null }>;
+  /** Sequelize's pool drops a connection so marked. */
+  _invalid?: boolean;
+  uuid?: string;
+}
+interface PgInternals {
+  dialect: AbstractDialect & {
+    Query: new (conn: unknown, sequelize: Sequelize, options: object) => { formatError(err: Error, stack?: string): Error };
+  };
+  connectionManager: {
+    getConnection(o: object): Promise<PgClient>;
+    releaseConnection(c: PgClient): Promise<void> | void;
+    destroyConnection(c: PgClient): Promise<void>;
+  };
+}
+type PgResult = { rows: object[]; rowCount: number | null };
+
 /**
  * The last statement sent on each PostgreSQL transaction. A transaction is one client, which runs
  * one statement at a time anyway; statements sent together (the ingestion hooks' reads beside the
@@ -73,23 +94,70 @@ function sqliteValue(v: unknown): unknown {
  */
 const pgTransactionTail = new WeakMap<Transaction, Promise<unknown>>();
 
-/** On PostgreSQL, through Sequelize with the values bound; the statement is marked so nothing is lifted again. */
-function pgQuery<T>(
-  sequelize: Sequelize,
-  sql: string,
-  values: Values | undefined,
-  options: { transaction?: Transaction; type: QueryTypes },
-): Promise<T> {
+/** Sequelize's own care for text values: PostgreSQL refuses NUL in text. */
+const pgValue = (v: unknown) => (typeof v === 'string' && v.includes('\0') ? v.replace(/\0/g, '\\0') : v);
+
+/**
+ * Transactions whose statements run as named prepared statements with generic plans (writeTransaction's
+ * `genericPlans`): PostgreSQL plans each such text once per connection instead of on every
+ * execution. Planning was most of a small statement's cost here: the alarm rules' read took 0.5-0.7
+ * ms a time planned afresh and 0.15 ms prepared with its generic plan (issue 22).
+ */
+const genericPlanTransactions = new WeakSet<Transaction>();
+/** Statement names by text. Bounded: a text built per call (a multi-row VALUES) past the cap goes unnamed. */
+const preparedNames = new Map<string, string>();
+const MAX_PREPARED = 300;
+function preparedName(text: string): string | undefined {
+  let name = preparedNames.get(text);
+  if (name === undefined && preparedNames.size < MAX_PREPARED) preparedNames.set(text, (name = `vigia_${preparedNames.size + 1}`));
+  return name;
+}
+
+/** Runs on one client; a failure becomes the error class Sequelize would raise (UniqueConstraintError...). */
+async function runOnPg(sequelize: Sequelize, conn: PgClient, text: string, params: unknown[], name?: string): Promise<PgResult> {
+  try {
+    const values = params.length ? params.map(pgValue) : undefined;
+    return await (name && values ? conn.query({ name, text, values }) : conn.query(text, values));
+  } catch (err) {
+    const e = err as Error & { code?: string; sql?: string; parameters?: unknown };
+    // As Sequelize does: a client whose connection broke goes back to the pool marked, and is dropped.
+    if (e.code === 'ECONNRESET' || e.message === 'Query read timeout') conn._invalid = true;
+    Object.assign(e, { sql: text, parameters: params });
+    const s = sequelize as unknown as PgInternals;
+    throw Object.assign(new s.dialect.Query(conn, sequelize, { type: QueryTypes.RAW }).formatError(e), { sql: text });
+  }
+}
+
+function logStatement(sequelize: Sequelize, transaction: Transaction | undefined, text: string, params: unknown[]): void {
+  // Sequelize's `logging` option still sees every statement (off in production; the benchmark's
+  // statement capture and a developer's debugging turn it on).
+  const { logging } = (sequelize as unknown as { options: { logging?: unknown } }).options;
+  if (typeof logging === 'function') logging(`Executing (${transaction ? 'transaction' : 'default'}): ${text}`, { bind: params });
+}
+
+/** On PostgreSQL: the transaction's client (one statement after another), or one from the pool for this statement. */
+async function pgQuery(sequelize: Sequelize, sql: string, values: Values | undefined, transaction?: Transaction): Promise<PgResult> {
   const { text, params } = bound(sequelize, sql, values);
-  const send = () => sequelize.query(text, { ...options, bind: params, bound: true } as object) as Promise<T>;
-  const { transaction } = options;
-  if (!transaction) return send();
-  const sent = (pgTransactionTail.get(transaction) ?? Promise.resolve()).then(send, send);
-  pgTransactionTail.set(
-    transaction,
-    sent.catch(() => undefined),
-  );
-  return sent;
+  logStatement(sequelize, transaction, text, params);
+  if (transaction) {
+    const t = transaction as unknown as { finished?: string; connection: PgClient };
+    if (t.finished) throw new Error(`${t.finished} has been called on this transaction, you can no longer use it.`);
+    const name = genericPlanTransactions.has(transaction) ? preparedName(text) : undefined;
+    const send = () => runOnPg(sequelize, t.connection, text, params, name);
+    const sent = (pgTransactionTail.get(transaction) ?? Promise.resolve()).then(send, send);
+    pgTransactionTail.set(
+      transaction,
+      sent.catch(() => undefined),
+    );
+    return sent;
+  }
+  const s = sequelize as unknown as PgInternals;
+  const conn = await s.connectionManager.getConnection({ type: QueryTypes.SELECT });
+  try {
+    return await runOnPg(sequelize, conn, text, params);
+  } finally {
+    await s.connectionManager.releaseConnection(conn);
+  }
 }
 
 function runOn<T>(sequelize: Sequelize, conn: SqliteConnection, text: string, params: unknown[], call: SqliteCall<T>): Promise<T> {
@@ -115,10 +183,7 @@ async function onSqlite<T>(
 ): Promise<T> {
   const s = sequelize as unknown as SqliteInternals;
   const { text, params } = bound(sequelize, sql, values);
-  // Sequelize's `logging` option still sees every statement (off in production; the benchmark's
-  // statement capture and a developer's debugging turn it on).
-  const { logging } = (sequelize as unknown as { options: { logging?: unknown } }).options;
-  if (typeof logging === 'function') logging(`Executing (${transaction ? 'transaction' : 'default'}): ${text}`, { bind: params });
+  logStatement(sequelize, transaction, text, params);
   if (transaction) {
     const t = transaction as unknown as { finished?: string; connection: SqliteConnection };
     if (t.finished) throw new Error(`${t.finished} has been called on this transaction, you can no longer use it.`);
@@ -159,38 +224,39 @@ const sqliteRun = (sequelize: Sequelize, sql: string, values?: Values, transacti
 /** Runs a write and answers how many rows it changed, on SQLite and PostgreSQL alike. */
 export async function execute(sequelize: Sequelize, sql: string, values: Values, transaction?: Transaction): Promise<number> {
   if (isSqlite(sequelize)) return (await sqliteRun(sequelize, sql, values, transaction)).changes;
-  // With QueryTypes.UPDATE both dialects answer [rows, affectedCount] (DELETE goes through it too).
-  const [, affected] = await pgQuery<[unknown, number]>(sequelize, sql, values, { transaction, type: QueryTypes.UPDATE });
-  return Number(affected ?? 0);
+  return Number((await pgQuery(sequelize, sql, values, transaction)).rowCount ?? 0);
 }
 
 /** Runs `INSERT ... RETURNING id` and answers the new id on SQLite (lastID) and PostgreSQL (rows). */
 export async function insertReturningId(sequelize: Sequelize, sql: string, values: Values, transaction?: Transaction): Promise<number> {
   if (isSqlite(sequelize)) return (await sqliteRun(sequelize, sql, values, transaction)).lastID;
-  const [result] = await pgQuery<[unknown, unknown]>(sequelize, sql, values, { transaction, type: QueryTypes.INSERT });
-  if (Array.isArray(result)) return Number((result[0] as { id: number }).id);
-  return Number(result);
+  const { rows } = await pgQuery(sequelize, sql, values, transaction);
+  return Number((rows[0] as { id: number | string }).id);
 }
 
 /** Runs a read and answers its rows, typed. */
-export function select<T extends object>(sequelize: Sequelize, sql: string, values: Values = {}, transaction?: Transaction): Promise<T[]> {
+export async function select<T extends object>(
+  sequelize: Sequelize,
+  sql: string,
+  values: Values = {},
+  transaction?: Transaction,
+): Promise<T[]> {
   if (isSqlite(sequelize)) return sqliteAll<T>(sequelize, sql, values, transaction);
-  return pgQuery<T[]>(sequelize, sql, values, { transaction, type: QueryTypes.SELECT });
+  return (await pgQuery(sequelize, sql, values, transaction)).rows as T[];
 }
 
 /**
- * Runs `INSERT ... RETURNING ...` (also with ON CONFLICT DO NOTHING) and answers the returned rows
- * on both dialects. Sequelize's SQLite dialect runs a statement that starts with INSERT through
- * `run`, which reads no rows; a leading comment keeps it on `all`. PostgreSQL ignores the comment.
+ * Runs `INSERT ... RETURNING ...` (also with ON CONFLICT DO NOTHING, or DELETE ... RETURNING) and
+ * answers the returned rows on both dialects (on SQLite through the driver's `all`, which reads them).
  */
-export function insertReturning<T extends object>(
+export async function insertReturning<T extends object>(
   sequelize: Sequelize,
   sql: string,
   values?: Values,
   transaction?: Transaction,
 ): Promise<T[]> {
   if (isSqlite(sequelize)) return sqliteAll<T>(sequelize, sql, values, transaction, true);
-  return pgQuery<T[]>(sequelize, `/* returning */ ${sql}`, values, { transaction, type: QueryTypes.SELECT });
+  return (await pgQuery(sequelize, sql, values, transaction)).rows as T[];
 }
 
 /**
@@ -227,16 +293,20 @@ export function sqlDate(d: Date): string {
  * inside it go: Sequelize's own transaction() costs two trips through its query path and a
  * connection checkout per transaction (~7% of a stored reading's CPU, issue 7). `fn` gets a real
  * Sequelize Transaction bound to the connection, so ORM calls given it run inside it too. On
- * PostgreSQL, or a database not opened by openDatabase, it is sequelize.transaction(fn).
+ * PostgreSQL it takes a client from the pool and sends START TRANSACTION and COMMIT on it the same
+ * way (pgTransaction); a SQLite database not opened by openDatabase gets sequelize.transaction(fn).
+ * `genericPlans` (PostgreSQL): the statements run prepared, each with one plan made without its
+ * values (genericPlanTransactions), for a transaction whose every statement finds its rows by the
+ * same indexes whatever the values (the ingestion group's, checked by tests/api/ingest-plans.test.ts).
  */
-export function writeTransaction<T>(sequelize: Sequelize, fn: (transaction: Transaction) => Promise<T>): Promise<T> {
+export function writeTransaction<T>(
+  sequelize: Sequelize,
+  fn: (transaction: Transaction) => Promise<T>,
+  opts: { genericPlans?: boolean } = {},
+): Promise<T> {
   const turn = isSqlite(sequelize)
     ? inWriterTurn(sequelize, async (conn) => {
-        const t = new Transaction(sequelize, {}) as Transaction & {
-          connection: unknown;
-          finished?: string;
-          _afterCommitHooks: Array<(t: Transaction) => unknown>;
-        };
+        const t = new Transaction(sequelize, {}) as OpenTransaction<unknown>;
         t.connection = conn;
         await execute(sequelize, 'BEGIN IMMEDIATE TRANSACTION', {}, t);
         let out: T;
@@ -254,7 +324,63 @@ export function writeTransaction<T>(sequelize: Sequelize, fn: (transaction: Tran
         return out;
       })
     : null;
-  return turn ?? sequelize.transaction(fn);
+  if (turn) return turn;
+  return isSqlite(sequelize) ? sequelize.transaction(fn) : pgTransaction(sequelize, fn, opts.genericPlans ?? false);
+}
+
+type OpenTransaction<C> = Transaction & {
+  id: string;
+  connection: C;
+  finished?: string;
+  _afterCommitHooks: Array<(t: Transaction) => unknown>;
+};
+
+/**
+ * What sequelize.transaction(fn) does on PostgreSQL, without its query path: a client for the
+ * transaction, START TRANSACTION, fn, COMMIT (ROLLBACK if fn failed), the client back to the pool,
+ * then the after-commit hooks. A client whose COMMIT or ROLLBACK failed is in an unknown state and
+ * is destroyed, as Sequelize does.
+ */
+async function pgTransaction<T>(sequelize: Sequelize, fn: (transaction: Transaction) => Promise<T>, genericPlans: boolean): Promise<T> {
+  const s = sequelize as unknown as PgInternals;
+  const t = new Transaction(sequelize, {}) as OpenTransaction<PgClient>;
+  const conn = await s.connectionManager.getConnection({ uuid: t.id });
+  conn.uuid = t.id;
+  t.connection = conn;
+  const end = async (how: 'commit' | 'rollback', ok: boolean) => {
+    t.finished = how;
+    conn.uuid = undefined;
+    if (ok) await s.connectionManager.releaseConnection(conn);
+    else await s.connectionManager.destroyConnection(conn);
+  };
+  let out: T;
+  try {
+    // One round trip for both (no parameters: the simple protocol takes several statements).
+    await pgQuery(
+      sequelize,
+      genericPlans ? 'START TRANSACTION; SET LOCAL plan_cache_mode = force_generic_plan' : 'START TRANSACTION',
+      {},
+      t,
+    );
+    if (genericPlans) genericPlanTransactions.add(t);
+    out = await fn(t);
+  } catch (err) {
+    const rolledBack = await pgQuery(sequelize, 'ROLLBACK', {}, t).then(
+      () => true,
+      () => false,
+    );
+    await end('rollback', rolledBack);
+    throw err;
+  }
+  try {
+    await pgQuery(sequelize, 'COMMIT', {}, t);
+  } catch (err) {
+    await end('commit', false);
+    throw err;
+  }
+  await end('commit', true);
+  for (const hook of t._afterCommitHooks) await hook(t);
+  return out;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Sequelize } from 'sequelize';
 import type { JobRunner } from '../../jobs/queue.js';
 import { GroupCommit, type GroupCommitOptions } from '../../db/group-commit.js';
 import { perDatabase } from '../../db/per-database.js';
-import { insertReturning, Positional, rowPlaceholders, sqliteDate, writeTransaction } from '../../db/sql.js';
+import { insertReturning, Positional, sqliteDate, writeTransaction } from '../../db/sql.js';
 import { AppError, conflict } from '../../http/errors.js';
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 import { parseReading, type ReadingInput } from '@vigia/contract/rules/vitals';
@@ -96,16 +96,18 @@ interface Prepared {
   now: Date;
   /**
    * The request's share of the group's INSERT, made when it arrives so the group's INSERT only
-   * joins the shares: on SQLite its rows as JSON arrays (comma-joined), on PostgreSQL the bound
-   * values of its VALUES rows.
+   * joins the shares: its rows' varying values, as JSON arrays comma-joined (SQLite) or as arrays
+   * (PostgreSQL), in the order of SHARE_COLUMNS.
    */
-  share: string | unknown[];
+  share: string | unknown[][];
   /** The patients it writes for: groups in flight at once never share one (PostgreSQL). */
   patients: number[];
 }
 
 const INSERT_HEAD = `INSERT INTO measurements (client_id, patient_id, clinical_element, value, "when", status, comment, eraseble, source, created_by, device_id, reading_id, created_at) `;
 const INSERT_TAIL = ` ON CONFLICT DO NOTHING RETURNING id, patient_id, clinical_element, value, "when", reading_id`;
+/** What varies from row to row, in this order; status 0, no comment and erasable are the same for all. */
+const SHARE_COLUMNS = 10;
 
 /**
  * SQLite: the group's rows as one bound JSON text, read back by json_each. node-sqlite3 hands each
@@ -115,59 +117,41 @@ const INSERT_TAIL = ` ON CONFLICT DO NOTHING RETURNING id, patient_id, clinical_
  * (P164). The WHERE keeps SQLite from reading ON CONFLICT as a join's ON.
  */
 const SQLITE_ROWS = `SELECT value->>0, value->>1, value->>2, value->>3, value->>4, 0, NULL, 1, value->>5, value->>6, value->>7, value->>8, value->>9 FROM json_each(?) WHERE true`;
-/** PostgreSQL's driver binds in JavaScript at no such cost: one VALUES row of 13 bound values per reading. */
-const PG_WIDTH = 13;
+/**
+ * PostgreSQL: one array per column, so the text is the same for any number of rows: prepared once,
+ * with one plan (sql.ts, genericPlans), where 13 placeholders per row made a new text to parse and
+ * plan for every size of group (issue 22).
+ */
+const PG_ROWS = `SELECT c, p, e, v, w, 0, NULL, true, s, b, d, r, n
+  FROM unnest($1::int[], $2::int[], $3::int[], $4::real[], $5::timestamptz[], $6::text[], $7::int[], $8::int[], $9::text[], $10::timestamptz[])
+    AS u(c, p, e, v, w, s, b, d, r, n)`;
 
-function shareOf(sequelize: Sequelize, req: IngestRequest, rows: Row[], now: Date): string | unknown[] {
-  if (sequelize.getDialect() === 'sqlite') {
-    const sent = sqliteDate(now);
-    const by = req.createdBy ?? null;
-    const device = req.deviceId ?? null;
-    return rows
-      .map((r) =>
-        JSON.stringify([
-          req.clientId,
-          r.patient_id,
-          r.clinical_element,
-          r.value,
-          sqliteDate(r.when),
-          req.source,
-          by,
-          device,
-          r.reading_id ?? null,
-          sent,
-        ]),
-      )
-      .join(',');
-  }
-  const out: unknown[] = [];
-  for (const r of rows)
-    out.push(
-      req.clientId,
-      r.patient_id,
-      r.clinical_element,
-      r.value,
-      r.when,
-      0,
-      null,
-      true,
-      req.source,
-      req.createdBy ?? null,
-      req.deviceId ?? null,
-      r.reading_id ?? null,
-      now,
-    );
-  return out;
+function shareOf(sequelize: Sequelize, req: IngestRequest, rows: Row[], now: Date): string | unknown[][] {
+  const sqlite = sequelize.getDialect() === 'sqlite';
+  const sent = sqlite ? sqliteDate(now) : now;
+  const by = req.createdBy ?? null;
+  const device = req.deviceId ?? null;
+  const tuples = rows.map((r) => [
+    req.clientId,
+    r.patient_id,
+    r.clinical_element,
+    r.value,
+    sqlite ? sqliteDate(r.when) : r.when,
+    req.source,
+    by,
+    device,
+    r.reading_id ?? null,
+    sent,
+  ]);
+  return sqlite ? tuples.map((t) => JSON.stringify(t)).join(',') : tuples;
 }
 
 function insertOf(sequelize: Sequelize, group: Prepared[]): { sql: string; values: Positional } {
   if (sequelize.getDialect() === 'sqlite')
     return { sql: INSERT_HEAD + SQLITE_ROWS + INSERT_TAIL, values: new Positional([`[${group.map((p) => p.share).join(',')}]`]) };
-  const values = group.length === 1 ? (group[0].share as unknown[]) : group.flatMap((p) => p.share as unknown[]);
-  return {
-    sql: INSERT_HEAD + 'VALUES ' + rowPlaceholders(sequelize, values.length / PG_WIDTH, PG_WIDTH) + INSERT_TAIL,
-    values: new Positional(values),
-  };
+  const columns: unknown[][] = Array.from({ length: SHARE_COLUMNS }, () => []);
+  for (const p of group) for (const tuple of p.share as unknown[][]) for (let c = 0; c < SHARE_COLUMNS; c++) columns[c].push(tuple[c]);
+  return { sql: INSERT_HEAD + PG_ROWS + INSERT_TAIL, values: new Positional(columns) };
 }
 
 type InsertedRow = {
@@ -196,49 +180,53 @@ const rowKey = (patientId: number, element: number, value: number, when: number,
  */
 async function storeGroup(deps: IngestDeps, group: Prepared[]): Promise<IngestResult[]> {
   const { sequelize } = deps;
-  return writeTransaction(sequelize, async (transaction) => {
-    const ctx = { sequelize, transaction, now: deps.now(), jobs: deps.jobs };
-    const planned = group.flatMap(({ req, rows }) =>
-      rows.map((r) => ({ client_id: req.clientId, patient_id: r.patient_id, clinical_element: r.clinical_element, when: r.when })),
-    );
-    const insert = insertOf(sequelize, group);
-    const [inserted, loaded] = await Promise.all([
-      insertReturning<InsertedRow>(sequelize, insert.sql, insert.values, transaction),
-      loadMeasurementHooks(ctx, planned),
-    ]);
-    const returned = new Map<string, InsertedRow[]>();
-    for (const r of inserted) {
-      const key = rowKey(Number(r.patient_id), Number(r.clinical_element), Number(r.value), toTime(r.when), r.reading_id);
-      const list = returned.get(key);
-      if (list) list.push(r);
-      else returned.set(key, [r]);
-    }
-    const all: StoredMeasurement[] = [];
-    const results = group.map(({ req, rows }) => {
-      const stored: StoredMeasurement[] = [];
-      const storedIds = new Set<string>();
-      for (const row of rows) {
-        const r = returned.get(rowKey(row.patient_id, row.clinical_element, row.value, row.when.getTime(), row.reading_id))?.shift();
-        if (!r) continue;
-        if (r.reading_id) storedIds.add(r.reading_id);
-        stored.push({
-          id: Number(r.id),
-          client_id: req.clientId,
-          patient_id: Number(r.patient_id),
-          clinical_element: Number(r.clinical_element),
-          value: Number(r.value),
-          when: row.when,
-          source: req.source,
-        });
+  return writeTransaction(
+    sequelize,
+    async (transaction) => {
+      const ctx = { sequelize, transaction, now: deps.now(), jobs: deps.jobs };
+      const planned = group.flatMap(({ req, rows }) =>
+        rows.map((r) => ({ client_id: req.clientId, patient_id: r.patient_id, clinical_element: r.clinical_element, when: r.when })),
+      );
+      const insert = insertOf(sequelize, group);
+      const [inserted, loaded] = await Promise.all([
+        insertReturning<InsertedRow>(sequelize, insert.sql, insert.values, transaction),
+        loadMeasurementHooks(ctx, planned),
+      ]);
+      const returned = new Map<string, InsertedRow[]>();
+      for (const r of inserted) {
+        const key = rowKey(Number(r.patient_id), Number(r.clinical_element), Number(r.value), toTime(r.when), r.reading_id);
+        const list = returned.get(key);
+        if (list) list.push(r);
+        else returned.set(key, [r]);
       }
-      // Reading ids are unique per device; blood pressure stores two rows under one id.
-      const withId = new Set(req.items.filter((i) => i.readingId).map((i) => i.readingId));
-      all.push(...stored);
-      return { stored, duplicates: withId.size - storedIds.size };
-    });
-    await applyMeasurementHooks(ctx, all, loaded);
-    return results;
-  });
+      const all: StoredMeasurement[] = [];
+      const results = group.map(({ req, rows }) => {
+        const stored: StoredMeasurement[] = [];
+        const storedIds = new Set<string>();
+        for (const row of rows) {
+          const r = returned.get(rowKey(row.patient_id, row.clinical_element, row.value, row.when.getTime(), row.reading_id))?.shift();
+          if (!r) continue;
+          if (r.reading_id) storedIds.add(r.reading_id);
+          stored.push({
+            id: Number(r.id),
+            client_id: req.clientId,
+            patient_id: Number(r.patient_id),
+            clinical_element: Number(r.clinical_element),
+            value: Number(r.value),
+            when: row.when,
+            source: req.source,
+          });
+        }
+        // Reading ids are unique per device; blood pressure stores two rows under one id.
+        const withId = new Set(req.items.filter((i) => i.readingId).map((i) => i.readingId));
+        all.push(...stored);
+        return { stored, duplicates: withId.size - storedIds.size };
+      });
+      await applyMeasurementHooks(ctx, all, loaded);
+      return results;
+    },
+    { genericPlans: true },
+  );
 }
 
 /** Rows per group (one INSERT): twenty 100-reading batches, well inside any statement limit. */

@@ -10,6 +10,9 @@ interface Candidate {
   clinical_element: number;
 }
 
+/** Clinical elements are numbered below this: a (patient, element) pair as one number. */
+const PAIR_KEY = 1000;
+
 const time = (v: Date | string) => (v instanceof Date ? v : new Date(v)).getTime();
 
 /**
@@ -26,19 +29,10 @@ export const activitiesHook: MeasurementHook<Candidate[]> = {
   load: async (ctx, planned) => {
     const patientIds = [...new Set(planned.map((m) => m.patient_id))];
     const whens = planned.map((m) => m.when.getTime());
-    // (patient, element) pairs, exactly: a reading of one element never clears another's flag.
-    const pairs = new Map<string, { patient: number; elements: number[] }>();
-    for (const m of planned) {
-      const elements = elementsMatching(m.clinical_element);
-      pairs.set(`${m.patient_id}:${elements.join(',')}`, { patient: m.patient_id, elements });
-    }
-    const pairValues: Record<string, unknown> = { patientIds };
-    const pairTerms = [...pairs.values()].map(({ patient, elements }, i) => {
-      pairValues[`p${i}`] = patient;
-      pairValues[`e${i}`] = elements;
-      // The unary + keeps SQLite from planning one index search per pair (MULTI-INDEX OR) for a large group.
-      return `(+patient_id = :p${i} AND +clinical_element IN (:e${i}))`;
-    });
+    // (patient, element) pairs, exactly: a reading of one element never clears another's flag. Each
+    // pair as one number (patient × PAIR_KEY + element) in one list: the statement's text is the
+    // same for any group, prepared once on PostgreSQL (db/sql.ts, genericPlans).
+    const pairKeys = [...new Set(planned.flatMap((m) => elementsMatching(m.clinical_element).map((e) => m.patient_id * PAIR_KEY + e)))];
     const [candidates] = await Promise.all([
       select<Candidate>(
         ctx.sequelize,
@@ -58,8 +52,9 @@ export const activitiesHook: MeasurementHook<Candidate[]> = {
       execute(
         ctx.sequelize,
         `UPDATE orders SET stale_alerted_at = NULL
-         WHERE patient_id IN (:patientIds) AND order_type = ${ORDER_TYPE.measurement} AND stale_alerted_at IS NOT NULL AND (${pairTerms.join(' OR ')})`,
-        pairValues,
+         WHERE patient_id IN (:patientIds) AND order_type = ${ORDER_TYPE.measurement} AND stale_alerted_at IS NOT NULL
+           AND patient_id * CAST(${PAIR_KEY} AS BIGINT) + clinical_element IN (:pairKeys)`,
+        { patientIds, pairKeys },
         ctx.transaction,
       ),
     ]);
