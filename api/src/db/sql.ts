@@ -152,7 +152,9 @@ async function pgQuery(sequelize: Sequelize, sql: string, values: Values | undef
     return sent;
   }
   const s = sequelize as unknown as PgInternals;
-  const conn = await s.connectionManager.getConnection({ type: QueryTypes.SELECT });
+  // No type: with read replicas configured, Sequelize would send a SELECT-typed checkout to a
+  // replica, and this statement may be a write.
+  const conn = await s.connectionManager.getConnection({});
   try {
     return await runOnPg(sequelize, conn, text, params);
   } finally {
