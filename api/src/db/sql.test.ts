@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { QueryTypes, Sequelize, type Transaction } from 'sequelize';
 import { openDatabase } from './database.js';
-import { execute, Positional, rowPlaceholders, select, sqlDate, writeTransaction } from './sql.js';
+import { execute, Positional, rowPlaceholders, select, sqlDate, writesData, writeTransaction } from './sql.js';
 
 describe('sqlDate', () => {
   const sqlite = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
@@ -132,6 +132,51 @@ describe('reads outside a transaction on SQLite (two connections)', () => {
     const short = select(sequelize, 'SELECT 1 AS one').then((rows) => answered.push(`short ${JSON.stringify(rows)}`));
     await Promise.all([long, short]);
     expect(answered).toEqual(['short [{"one":1}]', 'long [{"n":2000000}]']);
+    await sequelize.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('writesData', () => {
+  it.each([
+    ['SELECT 1', false],
+    ['  select id from jobs', false],
+    ["UPDATE jobs SET status = 'running' WHERE id IN (SELECT id FROM jobs) RETURNING id", true],
+    ['\n  DELETE FROM triage_dirty RETURNING patient_id', true],
+    ['INSERT INTO t (v) VALUES (1) RETURNING id', true],
+    ['REPLACE INTO t (v) VALUES (1)', true],
+    ['WITH gone AS (DELETE FROM c RETURNING n) SELECT COUNT(*) FROM gone', true],
+    ['WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 3) SELECT n FROM c', false],
+    ['SELECT updated_at FROM jobs', false],
+  ])('%s → %s', (sql, writes) => {
+    expect(writesData(sql)).toBe(writes);
+  });
+});
+
+describe('a write sent through select on SQLite', () => {
+  it("waits its turn in the writer queue, not on a read connection, where the reads queued behind it would wait for the writer's transaction too", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-reads-'));
+    const sequelize = await openDatabase({ dataDir: dir, databaseUrl: null });
+    await execute(sequelize, 'CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)', {});
+    await execute(sequelize, "INSERT INTO t (v) VALUES ('a')", {});
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const held = writeTransaction(sequelize, async (t) => {
+      await execute(sequelize, "INSERT INTO t (v) VALUES ('b')", {}, t);
+      await gate;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const updated = select<{ v: string }>(sequelize, "UPDATE t SET v = v || '!' RETURNING v");
+    // Two reads: with the UPDATE on a read connection, one of them would queue behind it until the gate opens.
+    const reads = Promise.all([select(sequelize, 'SELECT 1 AS one'), select(sequelize, 'SELECT 2 AS two')]);
+    const first = await Promise.race([
+      reads.then(() => 'reads'),
+      new Promise((resolve) => setTimeout(() => resolve('gate still shut'), 1000)),
+    ]);
+    open();
+    await held;
+    expect(first).toBe('reads');
+    expect((await updated).map((r) => r.v).sort()).toEqual(['a!', 'b!']);
     await sequelize.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });

@@ -236,14 +236,28 @@ export async function insertReturningId(sequelize: Sequelize, sql: string, value
   return Number((rows[0] as { id: number | string }).id);
 }
 
-/** Runs a read and answers its rows, typed. */
+/**
+ * Whether a statement may change data: it starts with INSERT, UPDATE, DELETE or REPLACE, or is a
+ * WITH whose text holds one of them. Errs towards yes (a read naming a column `update` in a WITH
+ * takes the writer's turn, which is only slower).
+ */
+export function writesData(sql: string): boolean {
+  return /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i.test(sql) || (/^\s*WITH\b/i.test(sql) && /\b(INSERT|UPDATE|DELETE|REPLACE)\b/i.test(sql));
+}
+
+/**
+ * Runs a read and answers its rows, typed. A statement that writes (`UPDATE … RETURNING`, the job
+ * queue's claim) goes to the writer as insertReturning's do: on a read connection it would take
+ * SQLite's write lock from there, wait out the writer's transaction in the busy handler's sleeps
+ * (20-100 ms under ingestion load), and every read queued behind it on that connection with it.
+ */
 export async function select<T extends object>(
   sequelize: Sequelize,
   sql: string,
   values: Values = {},
   transaction?: Transaction,
 ): Promise<T[]> {
-  if (isSqlite(sequelize)) return sqliteAll<T>(sequelize, sql, values, transaction);
+  if (isSqlite(sequelize)) return sqliteAll<T>(sequelize, sql, values, transaction, !transaction && writesData(sql));
   return (await pgQuery(sequelize, sql, values, transaction)).rows as T[];
 }
 
