@@ -106,9 +106,14 @@ export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl
  * so with one connection a long read (the triage job's readings of 200 patients, a report) held
  * every session and patient lookup behind it: at 500 readings/s offered the API answered 331-343/s
  * with a p99 of 115-216 ms while the summary job ran. In WAL mode readers never wait for each
- * other or for the writer. The second connection opens on first use and closes with the others.
+ * other or for the writer.
+ *
+ * Background work (the summary job's reads, sent as `background`) has a third connection of its
+ * own: its reads go out several at once and run 100-200 ms each at 20,000 patients, and on the
+ * shared two they still queued ahead of a request's lookups (the 500/s phase's stalls, issue 22).
+ * The extra connections open on first use and close with the others.
  */
-const readers = new WeakMap<Sequelize, () => Promise<SqliteHandle>>();
+const readers = new WeakMap<Sequelize, (background: boolean) => Promise<SqliteHandle>>();
 
 function shareReads(sequelize: Sequelize, storage: string) {
   const manager = sequelize.connectionManager as unknown as {
@@ -116,30 +121,39 @@ function shareReads(sequelize: Sequelize, storage: string) {
     connections: Record<string, unknown>;
     lib: { Database: new (file: string, mode: number, cb: (err: Error | null) => void) => SqliteHandle; OPEN_READWRITE: number };
   };
-  let second: Promise<SqliteHandle> | null = null;
-  const openSecond = () =>
-    (second ??= new Promise<SqliteHandle>((resolve, reject) => {
-      const conn = new manager.lib.Database(storage, manager.lib.OPEN_READWRITE, (err) => (err ? reject(err) : resolve(conn)));
-    })
-      .then(async (conn) => {
-        manager.connections.reads = conn;
-        await runPragmas(conn);
-        return conn;
+  /** A connection of its own, kept in the connection manager's list under `name` so it closes with the rest. */
+  const extra = (name: string) => {
+    let opened: Promise<SqliteHandle> | null = null;
+    return () =>
+      (opened ??= new Promise<SqliteHandle>((resolve, reject) => {
+        const conn = new manager.lib.Database(storage, manager.lib.OPEN_READWRITE, (err) => (err ? reject(err) : resolve(conn)));
       })
-      .catch((err) => {
-        second = null;
-        throw err;
-      }));
+        .then(async (conn) => {
+          manager.connections[name] = conn;
+          await runPragmas(conn);
+          return conn;
+        })
+        .catch((err) => {
+          opened = null;
+          throw err;
+        }));
+  };
+  const second = extra('reads');
+  const background = extra('background');
   const waiting = (conn: SqliteHandle) => preparedStatements(conn as unknown as SqliteDatabase).waiting;
-  readers.set(sequelize, async () => {
-    const [main, other] = await Promise.all([manager.getConnection({ type: 'SELECT' }), openSecond()]);
+  readers.set(sequelize, async (inBackground) => {
+    if (inBackground) return background();
+    const [main, other] = await Promise.all([manager.getConnection({ type: 'SELECT' }), second()]);
     return waiting(other) < waiting(main) ? other : main;
   });
 }
 
-/** SQLite: the read connection for a statement outside any transaction; null for a database not opened by openDatabase. */
-export function readConnection(sequelize: Sequelize): Promise<unknown> | null {
-  return readers.get(sequelize)?.() ?? null;
+/**
+ * SQLite: the read connection for a statement outside any transaction (`background`: the one kept
+ * for background work); null for a database not opened by openDatabase.
+ */
+export function readConnection(sequelize: Sequelize, background = false): Promise<unknown> | null {
+  return readers.get(sequelize)?.(background) ?? null;
 }
 
 /**

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { QueryTypes, Sequelize, type Transaction } from 'sequelize';
 import { openDatabase } from './database.js';
-import { execute, Positional, rowPlaceholders, select, sqlDate, writesData, writeTransaction } from './sql.js';
+import { BACKGROUND, execute, Positional, rowPlaceholders, select, sqlDate, writesData, writeTransaction } from './sql.js';
 
 describe('sqlDate', () => {
   const sqlite = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
@@ -118,22 +118,51 @@ describe('writeTransaction on SQLite (BEGIN and COMMIT straight to the driver)',
   });
 });
 
-describe('reads outside a transaction on SQLite (two connections)', () => {
-  it('answers a short read while a long one runs, on the other connection', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-reads-'));
-    const sequelize = await openDatabase({ dataDir: dir, databaseUrl: null });
-    const answered: string[] = [];
-    const long = select(
-      sequelize,
-      'WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 2000000) SELECT COUNT(*) AS n FROM c',
-    ).then((rows) => answered.push(`long ${JSON.stringify(rows)}`));
-    // Sent once the long read is under way: one connection would answer it second.
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const short = select(sequelize, 'SELECT 1 AS one').then((rows) => answered.push(`short ${JSON.stringify(rows)}`));
-    await Promise.all([long, short]);
-    expect(answered).toEqual(['short [{"one":1}]', 'long [{"n":2000000}]']);
+/** A read of about 100 ms that touches no table. */
+const LONG_READ = 'WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 2000000) SELECT COUNT(*) AS n FROM c';
+
+/** A database opened as the API opens it (its read connections, the writer queue), in a directory of its own. */
+async function inFreshDatabase(fn: (sequelize: Sequelize) => Promise<void>): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-reads-'));
+  const sequelize = await openDatabase({ dataDir: dir, databaseUrl: null });
+  try {
+    await fn(sequelize);
+  } finally {
     await sequelize.close();
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('reads outside a transaction on SQLite (two connections)', () => {
+  it('answers a short read while a long one runs, on the other connection', async () => {
+    await inFreshDatabase(async (sequelize) => {
+      const answered: string[] = [];
+      const long = select(sequelize, LONG_READ).then((rows) => answered.push(`long ${JSON.stringify(rows)}`));
+      // Sent once the long read is under way: one connection would answer it second.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const short = select(sequelize, 'SELECT 1 AS one').then((rows) => answered.push(`short ${JSON.stringify(rows)}`));
+      await Promise.all([long, short]);
+      expect(answered).toEqual(['short [{"one":1}]', 'long [{"n":2000000}]']);
+    });
+  });
+});
+
+describe('background reads on SQLite', () => {
+  it("run on a connection of their own: a long one never holds a request's reads", async () => {
+    await inFreshDatabase(async (sequelize) => {
+      const answered: string[] = [];
+      const long = select(sequelize, LONG_READ, {}, BACKGROUND).then(() => answered.push('background'));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      // Three, each sent once the one before is queued (its pick made, no answer yet): on the two
+      // shared connections alone, the second would queue behind the long read.
+      const short: Array<Promise<number>> = [];
+      for (const n of [1, 2, 3]) {
+        short.push(select(sequelize, `SELECT ${n} AS n`).then(() => answered.push(`short ${n}`)));
+        await new Promise((resolve) => process.nextTick(resolve));
+      }
+      await Promise.all([long, ...short]);
+      expect(answered).toEqual(['short 1', 'short 2', 'short 3', 'background']);
+    });
   });
 });
 
@@ -155,29 +184,27 @@ describe('writesData', () => {
 
 describe('a write sent through select on SQLite', () => {
   it("waits its turn in the writer queue, not on a read connection, where the reads queued behind it would wait for the writer's transaction too", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-reads-'));
-    const sequelize = await openDatabase({ dataDir: dir, databaseUrl: null });
-    await execute(sequelize, 'CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)', {});
-    await execute(sequelize, "INSERT INTO t (v) VALUES ('a')", {});
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    const held = writeTransaction(sequelize, async (t) => {
-      await execute(sequelize, "INSERT INTO t (v) VALUES ('b')", {}, t);
-      await gate;
+    await inFreshDatabase(async (sequelize) => {
+      await execute(sequelize, 'CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)', {});
+      await execute(sequelize, "INSERT INTO t (v) VALUES ('a')", {});
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      const held = writeTransaction(sequelize, async (t) => {
+        await execute(sequelize, "INSERT INTO t (v) VALUES ('b')", {}, t);
+        await gate;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const updated = select<{ v: string }>(sequelize, "UPDATE t SET v = v || '!' RETURNING v");
+      // Two reads: with the UPDATE on a read connection, one of them would queue behind it until the gate opens.
+      const reads = Promise.all([select(sequelize, 'SELECT 1 AS one'), select(sequelize, 'SELECT 2 AS two')]);
+      const first = await Promise.race([
+        reads.then(() => 'reads'),
+        new Promise((resolve) => setTimeout(() => resolve('gate still shut'), 1000)),
+      ]);
+      open();
+      await held;
+      expect(first).toBe('reads');
+      expect((await updated).map((r) => r.v).sort()).toEqual(['a!', 'b!']);
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const updated = select<{ v: string }>(sequelize, "UPDATE t SET v = v || '!' RETURNING v");
-    // Two reads: with the UPDATE on a read connection, one of them would queue behind it until the gate opens.
-    const reads = Promise.all([select(sequelize, 'SELECT 1 AS one'), select(sequelize, 'SELECT 2 AS two')]);
-    const first = await Promise.race([
-      reads.then(() => 'reads'),
-      new Promise((resolve) => setTimeout(() => resolve('gate still shut'), 1000)),
-    ]);
-    open();
-    await held;
-    expect(first).toBe('reads');
-    expect((await updated).map((r) => r.v).sort()).toEqual(['a!', 'b!']);
-    await sequelize.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -182,6 +182,7 @@ async function onSqlite<T>(
   transaction: Transaction | undefined,
   call: SqliteCall<T>,
   writes = false,
+  background = false,
 ): Promise<T> {
   const s = sequelize as unknown as SqliteInternals;
   const { text, params } = bound(sequelize, sql, values);
@@ -193,7 +194,7 @@ async function onSqlite<T>(
   }
   const turn = writes ? inWriterTurn(sequelize, (conn) => runOn(sequelize, conn as SqliteConnection, text, params, call)) : null;
   if (turn) return turn;
-  const reader = writes ? null : readConnection(sequelize);
+  const reader = writes ? null : readConnection(sequelize, background);
   if (reader) return runOn(sequelize, (await reader) as SqliteConnection, text, params, call);
   const conn = await s.connectionManager.getConnection({ type: 'SELECT' });
   try {
@@ -203,7 +204,7 @@ async function onSqlite<T>(
   }
 }
 
-const sqliteAll = <T>(sequelize: Sequelize, sql: string, values?: Values, transaction?: Transaction, writes = false) =>
+const sqliteAll = <T>(sequelize: Sequelize, sql: string, values?: Values, transaction?: Transaction, writes = false, background = false) =>
   onSqlite<T[]>(
     sequelize,
     sql,
@@ -211,6 +212,7 @@ const sqliteAll = <T>(sequelize: Sequelize, sql: string, values?: Values, transa
     transaction,
     (statements, text, params, done) => statements.all(text, params, (err, rows) => done(err, rows as T[])),
     writes,
+    background,
   );
 
 const sqliteRun = (sequelize: Sequelize, sql: string, values?: Values, transaction?: Transaction) =>
@@ -246,6 +248,13 @@ export function writesData(sql: string): boolean {
 }
 
 /**
+ * Given to select instead of a transaction: a read of background work (the summary job), which
+ * must never queue ahead of a request's reads. On SQLite it runs on a connection of its own
+ * (database.ts, readConnection); on PostgreSQL every statement has a pool client anyway.
+ */
+export const BACKGROUND = Symbol('background read');
+
+/**
  * Runs a read and answers its rows, typed. A statement that writes (`UPDATE … RETURNING`, the job
  * queue's claim) goes to the writer as insertReturning's do: on a read connection it would take
  * SQLite's write lock from there, wait out the writer's transaction in the busy handler's sleeps
@@ -255,9 +264,10 @@ export async function select<T extends object>(
   sequelize: Sequelize,
   sql: string,
   values: Values = {},
-  transaction?: Transaction,
+  on?: Transaction | typeof BACKGROUND,
 ): Promise<T[]> {
-  if (isSqlite(sequelize)) return sqliteAll<T>(sequelize, sql, values, transaction, !transaction && writesData(sql));
+  const transaction = on === BACKGROUND ? undefined : on;
+  if (isSqlite(sequelize)) return sqliteAll<T>(sequelize, sql, values, transaction, !transaction && writesData(sql), on === BACKGROUND);
   return (await pgQuery(sequelize, sql, values, transaction)).rows as T[];
 }
 

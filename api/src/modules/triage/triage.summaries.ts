@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import { execute, insertReturning, Positional, rowPlaceholders, select, sqlIn } from '../../db/sql.js';
+import { BACKGROUND, execute, insertReturning, Positional, rowPlaceholders, select, sqlIn } from '../../db/sql.js';
 import type { JobRunner } from '../../jobs/queue.js';
 import { timeSlicer } from '../../jobs/time-slice.js';
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
@@ -36,9 +36,8 @@ async function settingsOf(sequelize: Sequelize, clientIds: number[]): Promise<Ma
     ? await select<{ id: number; triage_settings: string | null }>(
         sequelize,
         'SELECT id, triage_settings FROM clients WHERE id IN (:ids)',
-        {
-          ids: clientIds,
-        },
+        { ids: clientIds },
+        BACKGROUND,
       )
     : [];
   return new Map(rows.map((r) => [Number(r.id), triageSettingsOf(r.triage_settings ? JSON.parse(r.triage_settings) : null)]));
@@ -72,6 +71,7 @@ async function runsByReadings(sequelize: Sequelize, ids: number[], s: TriageSett
     sequelize,
     `SELECT patient_id, COUNT(*) AS n ${READINGS_OF} GROUP BY patient_id`,
     { ids, from: readingsFrom(s, now), now },
+    BACKGROUND,
   );
   return chunkByWeight(ids, new Map(counts.map((c) => [Number(c.patient_id), Number(c.n)])), max);
 }
@@ -87,12 +87,14 @@ async function loadFacts(sequelize: Sequelize, ids: number[], s: TriageSettings,
       sequelize,
       `SELECT patient_id, clinical_element, value, "when" ${READINGS_OF}`,
       params,
+      BACKGROUND,
     ),
     select<{ patient_id: number; clinical_element: number; last: Date | string }>(
       sequelize,
       `SELECT patient_id, clinical_element, MAX("when") AS last FROM measurements
         WHERE patient_id IN (:ids) AND status = ${MEASUREMENT_STATUS.valid} AND "when" <= :now GROUP BY patient_id, clinical_element`,
       params,
+      BACKGROUND,
     ),
     select<{ patient_id: number; clinical_element: number; minimum_condition: number; maximum_condition: number }>(
       sequelize,
@@ -100,18 +102,21 @@ async function loadFacts(sequelize: Sequelize, ids: number[], s: TriageSettings,
          FROM patient_alarms pa JOIN alarms a ON a.id = pa.alarm_id
         WHERE pa.patient_id IN (:ids) AND a.status = ${ALARM_STATUS.active}`,
       params,
+      BACKGROUND,
     ),
     select<{ patient_id: number; priority: number; n: number }>(
       sequelize,
       `SELECT patient_id, priority, COUNT(*) AS n FROM alerts
         WHERE patient_id IN (:ids) AND status = ${ALERT_STATUS.open} GROUP BY patient_id, priority`,
       params,
+      BACKGROUND,
     ),
     select<{ patient_id: number; clinical_element: number; start_at: Date | string | null }>(
       sequelize,
       `SELECT patient_id, clinical_element, start_at FROM orders
         WHERE patient_id IN (:ids) AND order_type = ${ORDER_TYPE.measurement} AND status = ${ORDER_STATUS.running} AND clinical_element IS NOT NULL`,
       params,
+      BACKGROUND,
     ),
     // Adherence as contract/rules/adherence.ts and the patient page count it: completed over due.
     select<{ patient_id: number; due: number; done: number | null }>(
@@ -122,6 +127,7 @@ async function loadFacts(sequelize: Sequelize, ids: number[], s: TriageSettings,
           AND status NOT IN ${sqlIn(ACTIVITY_STATUS.cancelled, ACTIVITY_STATUS.suspended)}
         GROUP BY patient_id`,
       params,
+      BACKGROUND,
     ),
     select<{ patient_id: number; n: number }>(
       sequelize,
@@ -130,6 +136,7 @@ async function loadFacts(sequelize: Sequelize, ids: number[], s: TriageSettings,
           AND a.status IN ${sqlIn(ACTIVITY_STATUS.failed, ACTIVITY_STATUS.notReported)} AND o.order_type = ${ORDER_TYPE.medication}
         GROUP BY a.patient_id`,
       params,
+      BACKGROUND,
     ),
   ]);
   const facts = new Map<number, PatientFacts>(
@@ -232,7 +239,7 @@ async function storeSummaries(sequelize: Sequelize, targets: Target[], summaries
 
 async function targetsOf(sequelize: Sequelize, ids: number[]): Promise<Target[]> {
   if (!ids.length) return [];
-  const found = await select<Target>(sequelize, 'SELECT id, client_id, status FROM patients WHERE id IN (:ids)', { ids });
+  const found = await select<Target>(sequelize, 'SELECT id, client_id, status FROM patients WHERE id IN (:ids)', { ids }, BACKGROUND);
   const known = new Set(found.map((t) => Number(t.id)));
   // A patient deleted since it was marked: its summary goes (status -1 is never active).
   return [...found, ...ids.filter((id) => !known.has(id)).map((id) => ({ id, client_id: 0, status: -1 }))];
@@ -277,6 +284,7 @@ export async function refreshSummaries(sequelize: Sequelize, now: Date, opts: { 
       sequelize,
       `SELECT patient_id FROM triage_summaries WHERE valid_until <= :now ORDER BY valid_until LIMIT ${BATCH}`,
       { now },
+      BACKGROUND,
     );
     if (!due.length) break;
     done += await refresh(
