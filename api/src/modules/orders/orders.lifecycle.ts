@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import { execute, select, sqlIn } from '../../db/sql.js';
+import { BACKGROUND, execute, select, sqlIn } from '../../db/sql.js';
 import type { JobRunner } from '../../jobs/queue.js';
 import { raiseAlert } from '../alerts/alerts.raise.js';
 import { queueOutboundMessage } from '../messages/messages.outbox.js';
@@ -29,6 +29,8 @@ import { MEASUREMENT_STATUS } from '@vigia/contract/rules/vitals';
  * The rule is the contract's activityStatusAt and orderStatusAt, written as SQL over whole tables
  * (calling them row by row would read every row): the same status sets and ACTIVITY_WINDOW_MS, and
  * tests/api/lifecycle-rule.test.ts runs this job over the pure functions' own table of cases.
+ * Its reads are background reads (sql.ts, BACKGROUND): on SQLite they never queue ahead of a
+ * request's.
  */
 const LIFECYCLE_KIND = 'orders.lifecycle';
 const LIFECYCLE_EVERY_MS = 60_000;
@@ -76,6 +78,7 @@ async function markNotReported(ctx: Ctx, errors: unknown[]) {
      FROM activities a JOIN orders o ON o.id = a.order_id JOIN patients p ON p.id = a.patient_id
      WHERE a.status IN ${PENDING} AND a.programmed_at <= :cut ORDER BY a.programmed_at LIMIT ${BATCH}`,
     { cut },
+    BACKGROUND,
   );
   for (const a of rows) {
     try {
@@ -112,18 +115,34 @@ async function markNotReported(ctx: Ctx, errors: unknown[]) {
   }
 }
 
+/**
+ * `UPDATE orders SET … WHERE …` for a condition that scans every live order, held short: the scan
+ * runs as a background read, then the UPDATE by id checks the same condition again (an order
+ * changed meanwhile is left as it is, for the next sweep). As one statement it held SQLite's writer
+ * 46-54 ms a minute at 20,000 patients, and every stored reading of that moment waited (issue 22).
+ */
+async function updateOrdersWhere(ctx: Ctx, set: string, where: string, params: Record<string, unknown>): Promise<void> {
+  const found = await select<{ id: number }>(ctx.sequelize, `SELECT id FROM orders WHERE ${where}`, params, BACKGROUND);
+  for (let i = 0; i < found.length; i += BATCH) {
+    const ids = found.slice(i, i + BATCH).map((r) => Number(r.id));
+    await execute(ctx.sequelize, `UPDATE orders SET ${set} WHERE id IN (:ids) AND ${where}`, { ...params, ids });
+  }
+}
+
 /** D7: Programada → En ejecución at the first activity; → Completada when the last one is past (not permanent orders). */
 async function advanceOrders(ctx: Ctx) {
   const cut = new Date(ctx.now.getTime() - ACTIVITY_WINDOW_MS);
-  await execute(
-    ctx.sequelize,
-    `UPDATE orders SET status = ${ORDER_STATUS.running}, updated_at = :now WHERE status = ${ORDER_STATUS.scheduled}
+  await updateOrdersWhere(
+    ctx,
+    `status = ${ORDER_STATUS.running}, updated_at = :now`,
+    `status = ${ORDER_STATUS.scheduled}
        AND EXISTS (SELECT 1 FROM activities a WHERE a.order_id = orders.id AND a.programmed_at <= :now AND a.status <> ${ACTIVITY_STATUS.cancelled})`,
     { now: ctx.now },
   );
-  await execute(
-    ctx.sequelize,
-    `UPDATE orders SET status = ${ORDER_STATUS.completed}, updated_at = :now WHERE status IN ${LIVE_ORDER} AND permanent = :no
+  await updateOrdersWhere(
+    ctx,
+    `status = ${ORDER_STATUS.completed}, updated_at = :now`,
+    `status IN ${LIVE_ORDER} AND permanent = :no
        AND EXISTS (SELECT 1 FROM activities a WHERE a.order_id = orders.id)
        AND NOT EXISTS (SELECT 1 FROM activities a WHERE a.order_id = orders.id AND (a.status IN ${PENDING} OR (a.status = ${ACTIVITY_STATUS.suspended} AND a.programmed_at > :cut)))`,
     { now: ctx.now, cut, no: false },
@@ -138,6 +157,7 @@ async function extendPermanent(ctx: Ctx, errors: unknown[]) {
     `SELECT o.*, p.time_zone, p.first_name, p.last_name, p.status AS patient_status FROM orders o JOIN patients p ON p.id = o.patient_id
      WHERE o.status IN ${LIVE_ORDER} AND o.permanent = :yes AND o.start_at IS NOT NULL AND (o.generated_until IS NULL OR o.generated_until < :limit) LIMIT ${BATCH}`,
     { yes: true, limit },
+    BACKGROUND,
   );
   for (const o of rows) {
     try {
@@ -166,6 +186,8 @@ async function flagStale(ctx: Ctx, errors: unknown[]) {
     ctx.sequelize,
     `SELECT o.*, p.time_zone, p.first_name, p.last_name FROM orders o JOIN patients p ON p.id = o.patient_id
      WHERE o.status = ${ORDER_STATUS.running} AND o.order_type = ${ORDER_TYPE.measurement} AND o.stale_alerted_at IS NULL AND p.status IN ${LIVE_PATIENT} LIMIT ${BATCH}`,
+    {},
+    BACKGROUND,
   );
   for (const o of rows) {
     try {
@@ -176,6 +198,7 @@ async function flagStale(ctx: Ctx, errors: unknown[]) {
         ctx.sequelize,
         `SELECT MIN(programmed_at) AS at FROM activities WHERE order_id = :id AND status <> ${ACTIVITY_STATUS.cancelled}`,
         { id: o.id },
+        BACKGROUND,
       );
       if (!first?.at || toDate(first.at).getTime() > since.getTime()) continue;
       // One reading is enough: stop at the first (a COUNT walked every reading of the window).
@@ -183,6 +206,7 @@ async function flagStale(ctx: Ctx, errors: unknown[]) {
         ctx.sequelize,
         `SELECT 1 AS one FROM measurements WHERE patient_id = :patientId AND clinical_element IN (:elements) AND status = ${MEASUREMENT_STATUS.valid} AND "when" > :since LIMIT 1`,
         { patientId: o.patient_id, elements: elementsMatching(o.clinical_element ?? 0), since },
+        BACKGROUND,
       );
       if (recent.length) continue;
       await ctx.sequelize.transaction(async (transaction) => {
@@ -230,6 +254,7 @@ async function sendReminders(ctx: Ctx, errors: unknown[]) {
      WHERE a.status IN ${PENDING} AND a.reminded_at IS NULL AND a.programmed_at <= :now AND a.programmed_at > :cut
        AND o.notify = :yes AND o.status IN ${LIVE_ORDER} AND p.status IN ${LIVE_PATIENT} ORDER BY a.programmed_at LIMIT ${BATCH}`,
     { now: ctx.now, cut, yes: true },
+    BACKGROUND,
   );
   for (const a of rows) {
     try {
