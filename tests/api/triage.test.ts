@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execute, select } from '../../api/src/db/sql';
-import { rebuildSummaries } from '../../api/src/modules/triage/triage.summaries';
+import { rebuildSummaries, refreshSummaries } from '../../api/src/modules/triage/triage.summaries';
 import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
 
 /**
@@ -263,6 +263,39 @@ describe('GET /api/v1/triage', () => {
     const split = await rebuildSummaries(t.sequelize, jobClock, { maxReadingsPerRead: 1 });
     expect(split.patients).toBe(12);
     expect((await rebuildSummaries(t.sequelize, jobClock, { check: true })).differences).toEqual([]);
+  });
+
+  it('recomputes a marked patient once per run: marked again meanwhile, it waits for the next run', async () => {
+    // A reading stored while the job computes its patient marks it again; here a trigger does it on every summary stored.
+    const postgres = t.sequelize.getDialect() === 'postgres';
+    const remark = postgres
+      ? [
+          `CREATE TRIGGER test_remark AFTER INSERT OR UPDATE ON triage_summaries FOR EACH ROW EXECUTE FUNCTION triage_mark_patient('patient_id')`,
+        ]
+      : ['INSERT', 'UPDATE'].map(
+          (event) => `CREATE TRIGGER test_remark_${event.toLowerCase()} AFTER ${event} ON triage_summaries BEGIN
+             INSERT INTO triage_dirty (patient_id) VALUES (NEW.patient_id) ON CONFLICT DO NOTHING;
+           END`,
+        );
+    for (const statement of remark) await execute(t.sequelize, statement, {});
+    try {
+      await execute(t.sequelize, 'DELETE FROM triage_dirty', {});
+      await execute(t.sequelize, 'INSERT INTO triage_dirty (patient_id) VALUES (:a), (:b)', { a: ids.calm, b: ids.alert });
+      const [{ n: due }] = await select<{ n: number }>(
+        t.sequelize,
+        'SELECT COUNT(*) AS n FROM triage_summaries WHERE valid_until <= :now',
+        {
+          now: jobClock,
+        },
+      );
+      expect(await refreshSummaries(t.sequelize, jobClock, { maxPatients: 50 })).toBe(2 + Number(due));
+      const waiting = await select<{ patient_id: number }>(t.sequelize, 'SELECT patient_id FROM triage_dirty ORDER BY patient_id');
+      expect(waiting.map((w) => Number(w.patient_id))).toEqual([ids.calm, ids.alert].sort((x, y) => x - y));
+    } finally {
+      for (const name of postgres ? ['test_remark'] : ['test_remark_insert', 'test_remark_update'])
+        await execute(t.sequelize, `DROP TRIGGER ${name}${postgres ? ' ON triage_summaries' : ''}`, {});
+      await execute(t.sequelize, 'DELETE FROM triage_dirty', {});
+    }
   });
 
   it('the rebuild writes what the job would have', async () => {
