@@ -223,16 +223,16 @@ export function bindNamed(
     params.push(driverValue(dialect, v, writeDate));
     return placeholder(dialect, first + params.length - 1);
   };
-  const { chunks, names } = templateOf(sql);
+  const { chunks, names, lists } = templateOf(sql);
   let text = chunks[0];
   for (let i = 0; i < names.length; i++) {
     const name = names[i];
     if (!Object.prototype.hasOwnProperty.call(values, name)) throw new Error(`SQL: no value for :${name}`);
     const v = values[name];
-    const list = Array.isArray(v) && v.length && dialect === 'postgres' ? IN_LIST.exec(text) : null;
-    if (list && /^\s*\)/.test(chunks[i + 1])) {
+    const list = Array.isArray(v) && v.length && dialect === 'postgres' ? lists[i] : null;
+    if (list) {
       // One array for the whole list: the text stays the same whatever the list holds (prepared once, sql.ts).
-      text = text.slice(0, list.index) + (list[1] ? '<> ALL(' : '= ANY(') + next(v) + chunks[i + 1];
+      text = text.slice(0, text.length - list.cut) + (list.negated ? '<> ALL(' : '= ANY(') + next(v) + chunks[i + 1];
       continue;
     }
     text += (Array.isArray(v) ? (v.length ? v.map(next).join(', ') : 'NULL') : next(v)) + chunks[i + 1];
@@ -251,6 +251,11 @@ const IN_LIST = /\b(NOT\s+)?IN\s*\(\s*$/i;
 interface Template {
   chunks: string[];
   names: string[];
+  /**
+   * For each placeholder alone in an `IN (…)` (`NOT IN`): how many characters of the text before it
+   * the `IN (` takes, for PostgreSQL's one-array form. Found once per text, with the chunks.
+   */
+  lists: Array<{ cut: number; negated: boolean } | null>;
 }
 const templates = new Map<string, Template>();
 function templateOf(sql: string): Template {
@@ -264,7 +269,12 @@ function templateOf(sql: string): Template {
       return '\u0000';
     },
   });
-  t = { chunks: marked.split('\u0000'), names };
+  const chunks = marked.split('\u0000');
+  const lists = names.map((_, i) => {
+    const list = /^\s*\)/.test(chunks[i + 1]) ? IN_LIST.exec(chunks[i]) : null;
+    return list ? { cut: chunks[i].length - list.index, negated: !!list[1] } : null;
+  });
+  t = { chunks, names, lists };
   if (templates.size >= 5000) templates.clear();
   templates.set(sql, t);
   return t;
