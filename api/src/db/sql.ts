@@ -331,23 +331,11 @@ export function writeTransaction<T>(
   opts: { genericPlans?: boolean } = {},
 ): Promise<T> {
   const turn = isSqlite(sequelize)
-    ? inWriterTurn(sequelize, async (conn) => {
+    ? inWriterTurn(sequelize, (conn) => {
         const t = new Transaction(sequelize, {}) as OpenTransaction<unknown>;
         t.connection = conn;
-        await execute(sequelize, 'BEGIN IMMEDIATE TRANSACTION', {}, t);
-        let out: T;
-        try {
-          out = await fn(t);
-          await execute(sequelize, 'COMMIT', {}, t);
-        } catch (err) {
-          // A failed COMMIT may have ended the transaction already (SQLite rolls back on some errors).
-          await execute(sequelize, 'ROLLBACK', {}, t).catch(() => undefined);
-          t.finished = 'rollback';
-          throw err;
-        }
-        t.finished = 'commit';
-        for (const hook of t._afterCommitHooks) await hook(t);
-        return out;
+        // The writer's connection stays with the queue whatever happened: nothing to give back.
+        return runTransaction(sequelize, t, 'BEGIN IMMEDIATE TRANSACTION', fn, async () => undefined);
       })
     : null;
   if (turn) return turn;
@@ -362,10 +350,46 @@ type OpenTransaction<C> = Transaction & {
 };
 
 /**
- * What sequelize.transaction(fn) does on PostgreSQL, without its query path: a client for the
- * transaction, START TRANSACTION, fn, COMMIT (ROLLBACK if fn failed), the client back to the pool,
- * then the after-commit hooks. A client whose COMMIT or ROLLBACK failed is in an unknown state and
- * is destroyed, as Sequelize does.
+ * What sequelize.transaction(fn) does, without its query path, on a connection `t` already holds:
+ * `begin`, fn, COMMIT, then the after-commit hooks. If fn or COMMIT fails, ROLLBACK (a failed
+ * COMMIT may have ended the transaction already: SQLite rolls back on some errors, PostgreSQL
+ * always). `end` gives the connection back, told whether it is known to be clean: not after a
+ * failed COMMIT, nor after a ROLLBACK that failed.
+ */
+async function runTransaction<T, C>(
+  sequelize: Sequelize,
+  t: OpenTransaction<C>,
+  begin: string,
+  fn: (transaction: Transaction) => Promise<T>,
+  end: (clean: boolean) => Promise<void>,
+): Promise<T> {
+  let out: T;
+  let committing = false;
+  try {
+    await execute(sequelize, begin, {}, t);
+    out = await fn(t);
+    committing = true;
+    await execute(sequelize, 'COMMIT', {}, t);
+  } catch (err) {
+    const rolledBack = await execute(sequelize, 'ROLLBACK', {}, t).then(
+      () => true,
+      () => false,
+    );
+    t.finished = committing ? 'commit' : 'rollback';
+    await end(rolledBack && !committing);
+    throw err;
+  }
+  t.finished = 'commit';
+  await end(true);
+  for (const hook of t._afterCommitHooks) await hook(t);
+  return out;
+}
+
+/**
+ * On PostgreSQL: a client from the pool for the transaction (runTransaction), destroyed rather
+ * than given back when it is not known to be clean, as Sequelize does. With `genericPlans` the
+ * statements run prepared with generic plans (genericPlanTransactions); the SET LOCAL goes with
+ * START TRANSACTION in one round trip (no parameters: the simple protocol takes several statements).
  */
 async function pgTransaction<T>(sequelize: Sequelize, fn: (transaction: Transaction) => Promise<T>, genericPlans: boolean): Promise<T> {
   const s = sequelize as unknown as PgInternals;
@@ -373,40 +397,18 @@ async function pgTransaction<T>(sequelize: Sequelize, fn: (transaction: Transact
   const conn = await s.connectionManager.getConnection({ uuid: t.id });
   conn.uuid = t.id;
   t.connection = conn;
-  const end = async (how: 'commit' | 'rollback', ok: boolean) => {
-    t.finished = how;
-    conn.uuid = undefined;
-    if (ok) await s.connectionManager.releaseConnection(conn);
-    else await s.connectionManager.destroyConnection(conn);
-  };
-  let out: T;
-  try {
-    // One round trip for both (no parameters: the simple protocol takes several statements).
-    await pgQuery(
-      sequelize,
-      genericPlans ? 'START TRANSACTION; SET LOCAL plan_cache_mode = force_generic_plan' : 'START TRANSACTION',
-      {},
-      t,
-    );
-    if (genericPlans) genericPlanTransactions.add(t);
-    out = await fn(t);
-  } catch (err) {
-    const rolledBack = await pgQuery(sequelize, 'ROLLBACK', {}, t).then(
-      () => true,
-      () => false,
-    );
-    await end('rollback', rolledBack);
-    throw err;
-  }
-  try {
-    await pgQuery(sequelize, 'COMMIT', {}, t);
-  } catch (err) {
-    await end('commit', false);
-    throw err;
-  }
-  await end('commit', true);
-  for (const hook of t._afterCommitHooks) await hook(t);
-  return out;
+  if (genericPlans) genericPlanTransactions.add(t);
+  return runTransaction(
+    sequelize,
+    t,
+    genericPlans ? 'START TRANSACTION; SET LOCAL plan_cache_mode = force_generic_plan' : 'START TRANSACTION',
+    fn,
+    async (clean) => {
+      conn.uuid = undefined;
+      if (clean) await s.connectionManager.releaseConnection(conn);
+      else await s.connectionManager.destroyConnection(conn);
+    },
+  );
 }
 
 /**
