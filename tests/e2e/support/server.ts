@@ -105,7 +105,9 @@ export async function startServer(
     if (exited) break;
     try {
       const response = await fetch(`${baseUrl}/api/v1/health`, { signal: AbortSignal.timeout(2_000) });
-      if (response.status === 200) return { baseUrl, output: () => output, stop };
+      // Only once this child says it listens: the port was free when probed, and another process
+      // (a test's server elsewhere) may have taken it since and answered the health check for it.
+      if (response.status === 200 && output.includes('Vigía está en ')) return { baseUrl, output: () => output, stop };
       lastProblem = `GET /api/v1/health answered ${response.status}: ${(await response.text()).slice(0, 500)}`;
     } catch (error) {
       lastProblem = (error as Error).message;
