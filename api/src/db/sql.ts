@@ -113,6 +113,23 @@ function preparedName(text: string): string | undefined {
   return name;
 }
 
+/**
+ * Statements of the request path that run outside any transaction as named prepared statements on
+ * PostgreSQL (`prepared`): parsed once per connection, and planned once PostgreSQL finds its
+ * generic plan as good as a fresh one (after five runs, the default plan_cache_mode). Only point
+ * lookups by key, whose every plan is the same index scan.
+ */
+const preparedTexts = new Set<string>();
+/**
+ * Marks `sql` (answered as it is) to run as a named prepared statement on PostgreSQL wherever it
+ * runs: the session and patient lookups behind every request (issue 22, where each lookup was
+ * parsed and planned afresh). SQLite keeps every statement prepared anyway (sqlite-statements.ts).
+ */
+export function prepared(sql: string): string {
+  preparedTexts.add(sql);
+  return sql;
+}
+
 /** Runs on one client; a failure becomes the error class Sequelize would raise (UniqueConstraintError...). */
 async function runOnPg(sequelize: Sequelize, conn: PgClient, text: string, params: unknown[], name?: string): Promise<PgResult> {
   try {
@@ -142,7 +159,7 @@ async function pgQuery(sequelize: Sequelize, sql: string, values: Values | undef
   if (transaction) {
     const t = transaction as unknown as { finished?: string; connection: PgClient };
     if (t.finished) throw new Error(`${t.finished} has been called on this transaction, you can no longer use it.`);
-    const name = genericPlanTransactions.has(transaction) ? preparedName(text) : undefined;
+    const name = genericPlanTransactions.has(transaction) || preparedTexts.has(sql) ? preparedName(text) : undefined;
     const send = () => runOnPg(sequelize, t.connection, text, params, name);
     const sent = (pgTransactionTail.get(transaction) ?? Promise.resolve()).then(send, send);
     pgTransactionTail.set(
@@ -156,7 +173,7 @@ async function pgQuery(sequelize: Sequelize, sql: string, values: Values | undef
   // replica, and this statement may be a write.
   const conn = await s.connectionManager.getConnection({});
   try {
-    return await runOnPg(sequelize, conn, text, params);
+    return await runOnPg(sequelize, conn, text, params, preparedTexts.has(sql) ? preparedName(text) : undefined);
   } finally {
     await s.connectionManager.releaseConnection(conn);
   }

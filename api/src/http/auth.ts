@@ -3,7 +3,7 @@ import passport from 'passport';
 import { Strategy as JwtStrategy, ExtractJwt } from 'passport-jwt';
 import type { Request, RequestHandler } from 'express';
 import type { Sequelize } from 'sequelize';
-import { select } from '../db/sql.js';
+import { prepared, select } from '../db/sql.js';
 import { BatchLoader } from '../db/batch-load.js';
 import { perDatabase } from '../db/per-database.js';
 import { unauthorized, forbidden } from './errors.js';
@@ -65,9 +65,9 @@ let sessionSqlText: string | null = null;
 function sessionSql(): string {
   if (!sessionSqlText) {
     const columns = Object.entries(User.getAttributes()).map(([name, a]) => `u."${a.field ?? name}" AS "u_${name}"`);
-    sessionSqlText = `SELECT s.id, s.subject_type, s.subject_id, s.client_id, s.expires_at, s.revoked_at, ${columns.join(', ')}
+    sessionSqlText = prepared(`SELECT s.id, s.subject_type, s.subject_id, s.client_id, s.expires_at, s.revoked_at, ${columns.join(', ')}
       FROM sessions s LEFT JOIN users u ON s.subject_type = 'staff' AND u.id = s.subject_id AND u.client_id = s.client_id
-      WHERE s.id IN (:ids)`;
+      WHERE s.id IN (:ids)`);
   }
   return sessionSqlText;
 }

@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import { execute, select } from '../../db/sql.js';
+import { execute, prepared, select } from '../../db/sql.js';
 import { BatchLoader } from '../../db/batch-load.js';
 import { perDatabase } from '../../db/per-database.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
@@ -53,17 +53,13 @@ function toMeasurementDto(r: MeasurementRow): MeasurementDto {
   };
 }
 
+const PATIENTS_BY_ID = prepared('SELECT id, client_id, status, time_zone FROM patients WHERE id IN (:ids)');
 /** Readings arrive many at a time: their patients are read together (BatchLoader). */
 const patientLoader = perDatabase(
   (sequelize: Sequelize) => sequelize,
   (sequelize: Sequelize) =>
     new BatchLoader<number, PatientRef>(
-      async (ids) =>
-        new Map(
-          (await select<PatientRef>(sequelize, 'SELECT id, client_id, status, time_zone FROM patients WHERE id IN (:ids)', { ids })).map(
-            (p) => [Number(p.id), p],
-          ),
-        ),
+      async (ids) => new Map((await select<PatientRef>(sequelize, PATIENTS_BY_ID, { ids })).map((p) => [Number(p.id), p])),
     ),
 );
 
