@@ -156,10 +156,12 @@ function logStatement(sequelize: Sequelize, transaction: Transaction | undefined
 async function pgQuery(sequelize: Sequelize, sql: string, values: Values | undefined, transaction?: Transaction): Promise<PgResult> {
   const { text, params } = bound(sequelize, sql, values);
   logStatement(sequelize, transaction, text, params);
+  // Marked by prepared(): named wherever it runs.
+  const named = preparedTexts.has(sql);
   if (transaction) {
     const t = transaction as unknown as { finished?: string; connection: PgClient };
     if (t.finished) throw new Error(`${t.finished} has been called on this transaction, you can no longer use it.`);
-    const name = genericPlanTransactions.has(transaction) || preparedTexts.has(sql) ? preparedName(text) : undefined;
+    const name = named || genericPlanTransactions.has(transaction) ? preparedName(text) : undefined;
     const send = () => runOnPg(sequelize, t.connection, text, params, name);
     const sent = (pgTransactionTail.get(transaction) ?? Promise.resolve()).then(send, send);
     pgTransactionTail.set(
@@ -173,7 +175,7 @@ async function pgQuery(sequelize: Sequelize, sql: string, values: Values | undef
   // replica, and this statement may be a write.
   const conn = await s.connectionManager.getConnection({});
   try {
-    return await runOnPg(sequelize, conn, text, params, preparedTexts.has(sql) ? preparedName(text) : undefined);
+    return await runOnPg(sequelize, conn, text, params, named ? preparedName(text) : undefined);
   } finally {
     await s.connectionManager.releaseConnection(conn);
   }
@@ -265,7 +267,8 @@ export function writesData(sql: string): boolean {
 }
 
 /**
- * Given to select instead of a transaction: a read of background work (the summary job), which
+ * Given to select instead of a transaction: a read of background work (the summary job, the order
+ * sweep), which
  * must never queue ahead of a request's reads. On SQLite it runs on a connection of its own
  * (database.ts, readConnection); on PostgreSQL every statement has a pool client anyway.
  */
