@@ -111,7 +111,7 @@ export function buildRows(r: Omit<Results, 'rows'>): Row[] {
     ratio: times(r.memory.peakBytes / r.memory.idleBytes),
     result: verdict(Math.max(r.memory.peakBytes, r.memory.highWaterBytes) <= API_RSS_TARGET_BYTES),
   });
-  for (const x of extraRows(r.extras)) {
+  for (const x of extraRows(r.extras, r.database.dialect)) {
     rows.push({
       what: x.what,
       target: x.target,
@@ -147,7 +147,7 @@ function renderMisses(r: Results): string[] {
         (plan ? `, planned as: ${plan.access.join('; ') || plan.plan.join(' / ')}.` : '.'),
     );
   }
-  for (const x of extraRows(r.extras).filter((row) => row.ok === false))
+  for (const x of extraRows(r.extras, r.database.dialect).filter((row) => row.ok === false))
     out.push(`- **${x.what}**: ${x.figure} against ${x.target} (baseline ${x.baseline}).`);
   const peak = Math.max(r.memory.peakBytes, r.memory.highWaterBytes);
   if (peak > API_RSS_TARGET_BYTES) out.push(`- **API RSS**: peak ${mb(peak)} against ≤ ${mb(API_RSS_TARGET_BYTES)}.`);

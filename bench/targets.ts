@@ -26,7 +26,12 @@ export const PENDING: PendingRow[] = [
     target: '≥ 1,500 readings/s; p99 ≤ 25 ms at 500 req/s; ≥ 0.5 × bare-insert baseline',
     waitsFor: 'phase ingest not run',
   },
-  { id: 'ingest', what: 'Batch ingestion, 100 readings per request', target: '≥ 20,000 readings/s', waitsFor: 'phase ingest not run' },
+  {
+    id: 'ingest',
+    what: 'Batch ingestion, 100 readings per request',
+    target: '≥ 20,000 readings/s; ≥ 0.6 × bare-insert baseline',
+    waitsFor: 'phase ingest not run',
+  },
   {
     id: 'chart-series',
     what: 'Chart series for one patient and element, 10M readings',
@@ -87,5 +92,17 @@ export const PENDING: PendingRow[] = [
 
 /** Issue 22: the patient list's p95 while sign-ins arrive at this rate, at most this many times its p95 alone. */
 export const CONTENTION_TARGET = { signInsPerSecond: 10, maxRatio: 2 };
-export const INGEST_TARGETS = { readingsPerSecond: 1500, p99AtRateMs: 25, ratioToBare: 0.5, batchReadingsPerSecond: 20_000 };
+/**
+ * Ingestion, as issue 22 states it: SQLite's rows are held to these (issue 7's rates, and the ratios
+ * to the bare insert of the same run: 0.5 for single readings, 0.6 for batches). PostgreSQL's rows
+ * are reported beside them, not judged ('the ingestion rows reported beside SQLite's'): each shows
+ * SQLite's target as its reference (report-extras.ts).
+ */
+export const INGEST_TARGETS = {
+  readingsPerSecond: 1500,
+  p99AtRateMs: 25,
+  ratioToBare: 0.5,
+  batchReadingsPerSecond: 20_000,
+  batchRatioToBare: 0.6,
+};
 export const FRONTEND_TARGETS_KB = { portal: 90, adminLogin: 350, patientPage: 500 };
