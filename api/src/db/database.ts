@@ -11,8 +11,19 @@ interface SqliteHandle {
 /** Per-connection settings: SQLite keeps these per connection, not per file. */
 const CONNECTION_PRAGMAS = ['PRAGMA busy_timeout = 5000', 'PRAGMA synchronous = NORMAL', 'PRAGMA foreign_keys = ON'];
 
-function runPragmas(conn: SqliteHandle): Promise<void> {
-  return CONNECTION_PRAGMAS.reduce<Promise<void>>(
+/**
+ * The writer's own: a statement that may fail halfway inside a transaction (the group's INSERT with
+ * its trigger, a multi-row UPDATE) keeps the pages it changes in a statement journal, which SQLite
+ * spills past 64 KB to a temporary file it creates and deletes in /var/tmp, once per transaction.
+ * Under single-reading load that was a quarter of the bytes the API's SQLite wrote (pwrite, strace
+ * over 4 s of the benchmark's 10-connection phase) and a file created and unlinked per group
+ * (issue 22). In memory it is a few MB at most (a group of 2,000 rows). Only the writer: a reader's
+ * temporary tables and sorts stay on disk, so a large sort cannot grow the API's memory.
+ */
+const WRITER_PRAGMAS = ['PRAGMA temp_store = MEMORY'];
+
+function runPragmas(conn: SqliteHandle, extra: string[] = []): Promise<void> {
+  return [...CONNECTION_PRAGMAS, ...extra].reduce<Promise<void>>(
     (p, sql) => p.then(() => new Promise<void>((resolve, reject) => conn.run(sql, (err) => (err ? reject(err) : resolve())))),
     Promise.resolve(),
   );
@@ -36,10 +47,10 @@ function shareTransactionConnection(sequelize: Sequelize) {
   const prepared = new WeakSet<SqliteHandle>();
   let shared: Promise<SqliteHandle> | null = null;
   let sharedConn: SqliteHandle | null = null;
-  const prepare = async (conn: SqliteHandle) => {
+  const prepare = async (conn: SqliteHandle, extra: string[] = []) => {
     if (!prepared.has(conn)) {
       prepared.add(conn);
-      await runPragmas(conn);
+      await runPragmas(conn, extra);
     }
     return conn;
   };
@@ -47,7 +58,7 @@ function shareTransactionConnection(sequelize: Sequelize) {
     if (!o?.uuid || o.uuid === 'default') return prepare(await getConnection(o));
     // Every transaction id maps to the one transaction connection, opened under a fixed key.
     shared ??= getConnection({ ...o, uuid: 'transactions' })
-      .then(prepare)
+      .then((conn) => prepare(conn, WRITER_PRAGMAS))
       .then((conn) => (sharedConn = conn))
       .catch((err) => {
         shared = null;
