@@ -268,9 +268,8 @@ export function writesData(sql: string): boolean {
 
 /**
  * Given to select instead of a transaction: a read of background work (the summary job, the order
- * sweep), which
- * must never queue ahead of a request's reads. On SQLite it runs on a connection of its own
- * (database.ts, readConnection); on PostgreSQL every statement has a pool client anyway.
+ * sweep), which must never queue ahead of a request's reads. On SQLite it runs on a connection of
+ * its own (database.ts, readConnection); on PostgreSQL every statement has a pool client anyway.
  */
 export const BACKGROUND = Symbol('background read');
 
