@@ -132,9 +132,9 @@ describe('ingestion and summary job plans', () => {
     await refreshPlannerStatistics(t.sequelize);
     if (!sqlite) await t.sequelize.query('ANALYZE');
     else {
-      await t.sequelize.query(
-        `DELETE FROM sqlite_stat1 WHERE tbl IN (${[...new Set(STATISTICS_AT_ISSUE_SIZE.map(([tbl]) => `'${tbl}'`))].join(', ')})`,
-      );
+      await t.sequelize.query('DELETE FROM sqlite_stat1 WHERE tbl IN (:tables)', {
+        replacements: { tables: [...new Set(STATISTICS_AT_ISSUE_SIZE.map(([tbl]) => tbl))] },
+      });
       for (const [tbl, idx, stat] of STATISTICS_AT_ISSUE_SIZE)
         await t.sequelize.query('INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES (?, ?, ?)', { replacements: [tbl, idx, stat] });
       // A connection reads them when it opens: the plans are explained on one opened now.
@@ -209,12 +209,9 @@ describe('ingestion and summary job plans', () => {
   /** One pass of the summary job over the first `n` patients, marked as a reading marks them. */
   async function summaryJobOf(n: number): Promise<Sent[]> {
     await t.sequelize.query('DELETE FROM triage_dirty');
-    await t.sequelize.query(
-      `INSERT INTO triage_dirty (patient_id) VALUES ${patients
-        .slice(0, n)
-        .map((p) => `(${Number(p.id)})`)
-        .join(', ')}`,
-    );
+    await t.sequelize.query('INSERT INTO triage_dirty (patient_id) SELECT id FROM patients WHERE id IN (:ids)', {
+      replacements: { ids: patients.slice(0, n).map((p) => p.id) },
+    });
     return sentDuring(async () => {
       expect(await refreshSummaries(t.sequelize, NOW, { maxPatients: n })).toBe(n);
     });
