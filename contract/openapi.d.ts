@@ -2382,6 +2382,10 @@ export interface components {
         PatientUpdated: components["schemas"]["Patient"] & {
             notification: components["schemas"]["Notification"];
         };
+        /** @description El comienzo de una fecha AAAA-MM-DD (filtro `_like` de un campo de fecha) */
+        DatePrefix: string;
+        /** @description El comienzo de una fecha y hora AAAA-MM-DDTHH:MM:SS (filtro `_like` de un campo de fecha y hora) */
+        DateTimePrefix: string;
         DateOrDateTime: string;
         VitalValue: number;
         Measurement: {
@@ -3660,6 +3664,8 @@ export interface components {
         Ids: number[];
         /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
         Q: string;
+        /** @description Refine `contains` en la fecha de creación; el comienzo de una fecha (`2026`, `2026-11`, `2026-11-21T15`) y el periodo que nombra, en UTC */
+        CreatedAtLike: components["schemas"]["DateTimePrefix"];
     };
     requestBodies: never;
     headers: {
@@ -4175,6 +4181,8 @@ export interface operations {
                 color_ne?: components["schemas"]["TagColor"];
                 created_at_gte?: components["schemas"]["DateOrDateTime"];
                 created_at_lte?: components["schemas"]["DateOrDateTime"];
+                /** @description Refine `contains` en la fecha de creación; el comienzo de una fecha (`2026`, `2026-11`, `2026-11-21T15`) y el periodo que nombra, en UTC */
+                created_at_like?: components["parameters"]["CreatedAtLike"];
             };
             header?: never;
             path?: never;

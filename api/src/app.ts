@@ -205,7 +205,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(auditRouter(deps.sequelize));
   v1.use(webhooksRouter(webhookDeps));
   v1.use(reportsRouter({ sequelize: deps.sequelize, now, downloads }));
-  v1.use(tagsRouter({ sequelize: deps.sequelize, currentTagPrompts }));
+  v1.use(tagsRouter({ sequelize: deps.sequelize, now, currentTagPrompts }));
   v1.use(
     patientsRouter({
       sequelize: deps.sequelize,

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { Op, Sequelize, type OrderItem, type WhereOptions } from 'sequelize';
 import { badRequest } from './errors.js';
+import { PERIOD_MESSAGE, periodOf } from './list-periods.rules.js';
 
 /**
  * The list parameters every paged list reads (D3): `@refinedev/simple-rest`'s conventions, so its
@@ -8,7 +9,7 @@ import { badRequest } from './errors.js';
  * - `_start`/`_end` (end exclusive), or `page`/`per_page` (page from 1), at most 100 rows;
  * - `_sort=a,b&_order=asc,desc`, one or more fields;
  * - `field=value` (`id=1&id=2` for getMany), `field_ne`, `field_gte`, `field_lte`, `field_like`
- *   (case-insensitive 'contains');
+ *   (case-insensitive 'contains'; on a date, the period its beginning names: list-periods.rules.ts);
  * - `q`, the list's own free-text search.
  * A list names its fields in a whitelist (API field → SQL column): column names come only from it,
  * values are always bound parameters. The contract declares each parameter (openapi.yaml), so the
@@ -35,17 +36,20 @@ export type ListFields = Readonly<Record<string, ListField>>;
 export const OPERATORS: Record<FieldKind, FilterOperator[]> = {
   integer: ['eq', 'ne', 'gte', 'lte'],
   number: ['eq', 'ne', 'gte', 'lte'],
-  date: ['eq', 'ne', 'gte', 'lte'],
-  datetime: ['gte', 'lte'],
+  date: ['eq', 'ne', 'gte', 'lte', 'like'],
+  datetime: ['gte', 'lte', 'like'],
   text: ['eq', 'ne', 'like'],
   enum: ['eq', 'ne'],
   boolean: ['eq', 'ne'],
 };
 
-/** A condition on a whitelisted column; `in` is `eq` with several values, `lt` a date-only `lte` on a date-time. */
+/**
+ * A condition on a whitelisted column; `in` is `eq` with several values, `lt` a date-only `lte` on a
+ * date-time, `period` a `like` on a date ({from, to}: from included, to excluded).
+ */
 export interface ListFilter {
   column: string;
-  op: FilterOperator | 'in' | 'lt';
+  op: FilterOperator | 'in' | 'lt' | 'period';
   value: unknown;
 }
 
@@ -91,6 +95,12 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 function filterOf(field: ListField, name: string, op: FilterOperator, raw: unknown): ListFilter {
   const values = Array.isArray(raw) ? raw : [raw];
+  if (op === 'like' && (field.kind === 'date' || field.kind === 'datetime')) {
+    const period = periodOf(String(values[0]), field.kind);
+    if (!period) throw badRequest(name, PERIOD_MESSAGE);
+    const at = (v: string) => (field.kind === 'datetime' ? new Date(v) : v);
+    return { column: field.column, op: 'period', value: { from: at(period.from), to: at(period.to) } };
+  }
   if (op === 'eq' && values.length > 1) return { column: field.column, op: 'in', value: values.map((v) => valueOf(field, name, v)) };
   const value = valueOf(field, name, values[0]);
   // A day for a date-time column: from its first instant (gte) up to the next day (lte), UTC.
@@ -142,11 +152,11 @@ export function readListParams(req: Pick<Request, 'query'> | { query: object }, 
   return p;
 }
 
+/** Text without LIKE's wildcards, so a typed `%` or `_` is no pattern. */
+export const likeSafe = (v: unknown) => String(v).replace(/[%_\\]/g, '');
+
 /** `%text%` for a case-insensitive LIKE: lower case, without the LIKE wildcards (as `q`). */
-const containsPattern = (v: unknown) =>
-  `%${String(v)
-    .toLowerCase()
-    .replace(/[%_\\]/g, '')}%`;
+const containsPattern = (v: unknown) => `%${likeSafe(String(v).toLowerCase())}%`;
 
 /**
  * The filters as SQL conditions for a raw query: the columns are the whitelist's, each value a
@@ -157,6 +167,10 @@ export function filterSql(filters: ListFilter[], params: Record<string, unknown>
     const name = `lf${i}`;
     params[name] = f.op === 'like' ? containsPattern(f.value) : f.value;
     switch (f.op) {
+      case 'period':
+        params[name] = (f.value as { from: unknown }).from;
+        params[`${name}to`] = (f.value as { to: unknown }).to;
+        return `${f.column} >= :${name} AND ${f.column} < :${name}to`;
       case 'in':
         return `${f.column} IN (:${name})`;
       case 'ne':
@@ -179,6 +193,10 @@ export function filterSql(filters: ListFilter[], params: Record<string, unknown>
 export function filterWhere(filters: ListFilter[]): WhereOptions[] {
   return filters.map((f): WhereOptions => {
     switch (f.op) {
+      case 'period': {
+        const { from, to } = f.value as { from: unknown; to: unknown };
+        return { [f.column]: { [Op.gte]: from, [Op.lt]: to } };
+      }
       case 'in':
         return { [f.column]: { [Op.in]: f.value } };
       case 'ne':

@@ -1,0 +1,136 @@
+import { Router, type Request, type RequestHandler } from 'express';
+import { Op, Sequelize, type Model, type WhereOptions } from 'sequelize';
+import { derefSchema, type OpenApiOperation } from '@vigia/contract/rules/schema';
+import { requireStaff, staffOf } from '../http/auth.js';
+import { loadContract } from '../http/contract.js';
+import { notFound } from '../http/errors.js';
+import { OPERATORS, filterWhere, likeSafe, readListParams, sendList } from '../http/list-params.js';
+import { operationTable } from '../http/operations.js';
+import { readIntParam } from '../http/params.js';
+import type { ResourceContext, ResourceDeclaration } from './resource.js';
+
+export interface EngineDeps {
+  sequelize: Sequelize;
+  now: () => Date;
+}
+
+/**
+ * Serves a declared catalogue resource (resource.ts): list, get, create, PUT and PATCH (one
+ * handler), delete, on the methods and paths its operations have in openapi.yaml. The contract
+ * validator has already refused an undeclared parameter and coerced each value; the engine adds the
+ * organisation to every condition, so another organisation's id is a 404 like an unknown one.
+ * Audit events are the recorder's (the operations' `x-audit`), as for every other route.
+ */
+export function resourceRouter(declaration: ResourceDeclaration, deps: EngineDeps): Router {
+  const d = declaration;
+  assertContractDeclares(d);
+  const r = Router();
+  const read = requireStaff(d.access.read);
+  const write = requireStaff(d.access.write);
+  const ctxOf = (req: Request): ResourceContext => {
+    const actor = staffOf(req);
+    return { actor, clientId: actor.clientId, now: deps.now(), sequelize: deps.sequelize };
+  };
+  const tenantWhere = (ctx: ResourceContext, id: number) => ({ id, [d.tenant]: ctx.clientId }) as WhereOptions;
+  const find = async (ctx: ResourceContext, id: number) => {
+    const row = await d.model.findOne({ where: tenantWhere(ctx, id) });
+    if (!row) throw notFound(d.notFound);
+    return row;
+  };
+  const answerOne = async (ctx: ResourceContext, row: Model) => (await d.present([row], ctx))[0];
+  const mount = (op: string | undefined, guard: RequestHandler, handler: RequestHandler) => {
+    if (!op) return;
+    const at = operationTable().get(op)!;
+    r[at.method](at.path, guard, handler);
+  };
+
+  mount(d.operations.list, read, async (req, res) => {
+    const ctx = ctxOf(req);
+    const p = readListParams(req, d.defaultLimit, d.fields);
+    const and: WhereOptions[] = [{ [d.tenant]: ctx.clientId }, ...filterWhere(p.filters)];
+    const own = await d.where?.(req.query as Record<string, unknown>, ctx);
+    if (own) and.push(own);
+    if (p.q && d.search) and.push(searchWhere(d.search, p.q));
+    const { rows, count } = await d.model.findAndCountAll({
+      where: { [Op.and]: and },
+      order: d.order(p),
+      offset: p.offset,
+      limit: p.limit,
+    });
+    sendList(res, await d.present(rows, ctx), count);
+  });
+  mount(d.operations.get, read, async (req, res) => {
+    const ctx = ctxOf(req);
+    res.json(await answerOne(ctx, await find(ctx, readIntParam(req, 'id'))));
+  });
+  mount(d.operations.create, write, async (req, res) => {
+    const ctx = ctxOf(req);
+    const row = await d.create!(req.body, ctx);
+    // Read back: what the answer shows (counts, names, database defaults) is what a GET shows.
+    res.status(201).json(await answerOne(ctx, (await d.model.findOne({ where: tenantWhere(ctx, row.get('id') as number) })) ?? row));
+  });
+  const save: RequestHandler = async (req, res) => {
+    const ctx = ctxOf(req);
+    const id = readIntParam(req, 'id');
+    await d.update!(await find(ctx, id), req.body, ctx);
+    res.json(await answerOne(ctx, await find(ctx, id)));
+  };
+  mount(d.operations.update, write, save);
+  mount(d.operations.patch, write, save);
+  mount(d.operations.remove, write, async (req, res) => {
+    const ctx = ctxOf(req);
+    const row = await find(ctx, readIntParam(req, 'id'));
+    await deps.sequelize.transaction(async (transaction) => {
+      await d.remove?.(row, ctx, transaction);
+      await row.destroy({ transaction });
+    });
+    res.status(204).end();
+  });
+  return r;
+}
+
+/** `q` on the declared attributes: a stored capital name is compared with the text in capitals. */
+function searchWhere(search: NonNullable<ResourceDeclaration['search']>, q: string): WhereOptions {
+  const text = likeSafe(search.fold === 'upper' ? q.toUpperCase() : q.toLowerCase());
+  return {
+    [Op.or]: search.columns.map((c) =>
+      search.fold === 'upper'
+        ? { [c]: { [Op.like]: `%${text}%` } }
+        : Sequelize.where(Sequelize.fn('LOWER', Sequelize.col(c)), { [Op.like]: `%${text}%` }),
+    ),
+  };
+}
+
+/**
+ * The declaration and its contract block say the same, checked when the router is built: every
+ * filter the engine answers is a parameter of the list operation, every `_like`/`_ne`/`_gte`/`_lte`
+ * the operation declares on a field is answered, `_sort` names exactly the sortable fields, and
+ * every operation named exists. A drift fails at start-up (and in every test), not in production.
+ */
+export function assertContractDeclares(d: ResourceDeclaration): void {
+  const { doc } = loadContract();
+  const table = operationTable();
+  const problems: string[] = [];
+  for (const op of Object.values(d.operations)) if (op && !table.has(op)) problems.push(`no operation ${op}`);
+  const list = Object.values(doc.paths)
+    .map((item) => (item as Record<string, OpenApiOperation>).get)
+    .find((o) => o?.operationId === d.operations.list);
+  if (!list) throw new Error(`openapi.yaml has no list operation ${d.operations.list}`);
+  const params = (list.parameters ?? []).map((p) => derefSchema(doc, p) as { name: string; schema?: unknown });
+  const names = new Set(params.map((p) => p.name));
+  const answered = new Set<string>();
+  for (const [name, field] of Object.entries(d.fields)) {
+    for (const op of field.operators ?? OPERATORS[field.kind]) answered.add(op === 'eq' ? name : `${name}_${op}`);
+  }
+  for (const name of answered) if (!names.has(name)) problems.push(`${d.operations.list} does not declare '${name}'`);
+  for (const name of names) {
+    const m = /^(.+)_(ne|gte|lte|like)$/.exec(name);
+    if (m && Object.hasOwn(d.fields, m[1]) && !answered.has(name))
+      problems.push(`${d.operations.list} declares '${name}', which no field answers`);
+  }
+  const sort = params.find((p) => p.name === '_sort')?.schema as { items?: { enum?: string[] } } | undefined;
+  const sortable = Object.keys(d.fields).filter((n) => d.fields[n].sort);
+  if ([...(sort?.items?.enum ?? [])].sort().join() !== [...sortable].sort().join())
+    problems.push(`${d.operations.list} _sort is [${sort?.items?.enum ?? ''}], the fields sort by [${sortable}]`);
+  if (problems.length) throw new Error(`Resource '${d.name}' and openapi.yaml differ: ${problems.join('; ')}`);
+}
