@@ -3323,7 +3323,7 @@ export interface components {
             total: number;
         };
         /** @enum {string} */
-        TriageFlagCode: "open_alerts" | "out_of_range" | "glucose_tir_low" | "glucose_below_70" | "glucose_below_54" | "glucose_tir_drop" | "glucose_little_data" | "weight_gain" | "no_readings" | "adherence_low" | "missed_medication";
+        TriageFlagCode: "open_alerts" | "out_of_range" | "glucose_tir_low" | "glucose_below_70" | "glucose_below_54" | "glucose_tir_drop" | "glucose_little_data" | "weight_gain" | "no_readings" | "adherence_low" | "missed_medication" | "news2_critical" | "out_of_range_few";
         TriageFlag: {
             code: components["schemas"]["TriageFlagCode"];
             /** @description La señal explicada en español, con sus cifras */
@@ -3413,6 +3413,7 @@ export interface components {
                 no_readings: components["schemas"]["TriageWeight"];
                 adherence_low: components["schemas"]["TriageWeight"];
                 missed_medication: components["schemas"]["TriageWeight"];
+                news2_critical: components["schemas"]["TriageWeight"];
             };
         };
         /** @description Puntos que suma una señal de Priorización */
@@ -3468,6 +3469,7 @@ export interface components {
                 no_readings?: components["schemas"]["TriageWeight"];
                 adherence_low?: components["schemas"]["TriageWeight"];
                 missed_medication?: components["schemas"]["TriageWeight"];
+                news2_critical?: components["schemas"]["TriageWeight"];
             };
         };
         IndicatorMonth: {
@@ -3487,7 +3489,7 @@ export interface components {
                 measured: number;
                 /** @description De ellos, con la última presión bajo 140/90 */
                 controlled: number;
-                /** @description controlled / eligible */
+                /** @description controlled / eligible; null (sin datos) cuando nadie tuvo presión arterial en los 90 días anteriores */
                 percent: number | null;
             };
             without_readings: {

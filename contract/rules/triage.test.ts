@@ -2,7 +2,17 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { OpenApiDocument } from './schema';
-import { TRIAGE_DEFAULTS, triageSettingBounds, type TriageSettingKey } from './triage';
+import {
+  TRIAGE_DEFAULTS,
+  TRIAGE_FLAG_DEFS,
+  TRIAGE_FLAG_NAMES,
+  TRIAGE_FLAG_TABS,
+  TRIAGE_FLAGS,
+  triageFlagBit,
+  triageSettingBounds,
+  type TriageSettingKey,
+} from './triage';
+import { CLINICAL_ELEMENT, CLINICAL_ELEMENTS } from './vitals';
 
 const contract = parse(readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8')) as OpenApiDocument;
 
@@ -52,5 +62,42 @@ describe("triageSettingBounds: the limits of 'Ajustes de priorización', read fr
     const broken = structuredClone(contract);
     delete broken.components.schemas.TriageSettingsInput.properties!.spo2_min.maximum;
     expect(() => triageSettingBounds(broken)).toThrow('El contrato no da los límites de spo2_min en TriageSettingsInput');
+  });
+});
+
+describe('TRIAGE_FLAG_DEFS: one row per flag, read by the API, the settings drawer and the docs', () => {
+  const schemas = contract.components.schemas;
+  const docs = readFileSync(new URL('../../docs/triage.md', import.meta.url), 'utf8');
+
+  it("has one row per code of the contract's TriageFlagCode, in its order, with its x-labels name", () => {
+    expect(TRIAGE_FLAGS).toEqual(schemas.TriageFlagCode.enum);
+    expect(TRIAGE_FLAG_NAMES).toEqual((schemas.TriageFlagCode as { 'x-labels'?: unknown })['x-labels']);
+  });
+
+  it('keeps the bits of the flags summaries already hold (new rows go at the end)', () => {
+    const stored = ['open_alerts', 'out_of_range', 'glucose_tir_low', 'glucose_below_70', 'glucose_below_54', 'glucose_tir_drop'];
+    stored.push('glucose_little_data', 'weight_gain', 'no_readings', 'adherence_low', 'missed_medication');
+    stored.forEach((code, i) => expect(triageFlagBit(code as (typeof TRIAGE_FLAGS)[number])).toBe(1 << i));
+    expect(triageFlagBit('news2_critical')).toBe(1 << 11);
+    expect(triageFlagBit('out_of_range_few')).toBe(1 << 12);
+  });
+
+  it("gives every weight of the contract's TriageSettings to exactly one flag", () => {
+    const keys = TRIAGE_FLAG_DEFS.flatMap((d) => d.weights.map((w) => w.key));
+    expect([...keys].sort()).toEqual([...(schemas.TriageSettings.properties!.weights.required as string[])].sort());
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(TRIAGE_DEFAULTS.weights).toMatchObject({ open_alert_high: 30, out_of_range: 20, news2_critical: 30, glucose_below_54: 40 });
+  });
+
+  it("opens a tab the contract's TriageFlag allows", () => {
+    for (const tab of Object.values(TRIAGE_FLAG_TABS)) expect(schemas.TriageFlag.properties!.tab.enum).toContain(tab);
+  });
+
+  it.each(TRIAGE_FLAG_DEFS.map((d) => [d.code, d.name]))('docs/triage.md lists `%s` (%s)', (code) => {
+    expect(docs).toMatch(new RegExp(`^\\| \`${code}\``, 'm'));
+  });
+
+  it('names each clinical element by its id in the table of elements', () => {
+    expect(Object.fromEntries(CLINICAL_ELEMENTS.map((e) => [e.key, e.id]))).toEqual(CLINICAL_ELEMENT);
   });
 });

@@ -3,107 +3,183 @@
  * each default comes from (docs/triage.md), and the patient-page tab that explains each flag. The
  * API computes the flags (api/src/modules/triage); the staff app filters and links by them.
  */
+import type { components } from '../openapi';
 import { findPropertySchema, type OpenApiDocument } from './schema';
+import { CLINICAL_ELEMENT } from './vitals';
 
-export const TRIAGE_FLAGS = [
-  'open_alerts',
-  'out_of_range',
-  'glucose_tir_low',
-  'glucose_below_70',
-  'glucose_below_54',
-  'glucose_tir_drop',
-  'glucose_little_data',
-  'weight_gain',
-  'no_readings',
-  'adherence_low',
-  'missed_medication',
-] as const;
-export type TriageFlagCode = (typeof TRIAGE_FLAGS)[number];
+type Schemas = components['schemas'];
+export type TriageFlagCode = Schemas['TriageFlagCode'];
+/** A client's triage settings (clients.triage_settings); what it leaves out takes the default. */
+export type TriageSettings = Schemas['TriageSettings'];
+/** Points a flag adds to the score; open alerts count per alert and priority. */
+export type TriageWeights = TriageSettings['weights'];
+export type TriageTab = Schemas['TriageFlag']['tab'];
 
-/** The flag's name in the filter and its bit in triage_summaries.flag_mask (its position above). */
-export const TRIAGE_FLAG_NAMES: Record<TriageFlagCode, string> = {
-  open_alerts: 'Alertas abiertas',
-  out_of_range: 'Lecturas fuera de rango',
-  glucose_tir_low: 'Glucosa: poco tiempo en rango',
-  glucose_below_70: 'Glucosa: lecturas bajo 70 mg/dL',
-  glucose_below_54: 'Glucosa: lecturas bajo 54 mg/dL',
-  glucose_tir_drop: 'Glucosa: caída del tiempo en rango',
-  glucose_little_data: 'Glucosa: pocos datos',
-  weight_gain: 'Aumento de peso',
-  no_readings: 'Sin lecturas con orden activa',
-  adherence_low: 'Cumplimiento bajo',
-  missed_medication: 'Medicación no tomada',
+/** How the staff app shows a figure: a number, an instant (ms since the epoch) or a clinical element's id. */
+export type TriageFigureKind = 'number' | 'when' | 'element';
+
+/**
+ * One flag: its code (the contract's TriageFlagCode), its name in the filter, the patient-page tab
+ * that explains it, the weights its points come from (with their label in the settings drawer and
+ * their default) and what each figure behind it is called. The API, the settings drawer, the list
+ * and docs/triage.md read this table; a new flag is its rule plus one row at the end (a row's
+ * position is its bit in triage_summaries.flag_mask, so rows are never reordered).
+ */
+export interface TriageFlagDef {
+  code: TriageFlagCode;
+  name: string;
+  tab: TriageTab;
+  weights: ReadonlyArray<{ key: keyof TriageWeights; label: string; default: number }>;
+  figures: Readonly<Record<string, { label: string; kind?: TriageFigureKind }>>;
+}
+
+const PERCENT = { label: 'Porcentaje (%)' };
+const READINGS = { label: 'Lecturas' };
+const RANGE_FIGURES = {
+  readings: READINGS,
+  out_of_range: { label: 'Fuera de rango' },
+  percent: PERCENT,
+  worst: { label: 'Peor valor' },
+  worst_diastolic: { label: 'Diastólica del peor valor' },
 };
 
+export const TRIAGE_FLAG_DEFS: readonly TriageFlagDef[] = [
+  {
+    code: 'open_alerts',
+    name: 'Alertas abiertas',
+    tab: 'alerts',
+    weights: [
+      { key: 'open_alert_high', label: 'Cada alerta abierta de prioridad alta', default: 30 },
+      { key: 'open_alert_medium', label: 'Cada alerta abierta de prioridad media', default: 20 },
+      { key: 'open_alert_low', label: 'Cada alerta abierta de prioridad baja', default: 10 },
+    ],
+    figures: { high: { label: 'Alta' }, medium: { label: 'Media' }, low: { label: 'Baja' } },
+  },
+  {
+    code: 'out_of_range',
+    name: 'Lecturas fuera de rango',
+    tab: 'signs',
+    weights: [{ key: 'out_of_range', label: 'Cada signo vital fuera de rango', default: 20 }],
+    figures: RANGE_FIGURES,
+  },
+  {
+    code: 'glucose_tir_low',
+    name: 'Glucosa: poco tiempo en rango',
+    tab: 'signs',
+    weights: [{ key: 'glucose_tir_low', label: 'Poco tiempo en rango', default: 25 }],
+    figures: { readings: READINGS, percent: PERCENT },
+  },
+  {
+    code: 'glucose_below_70',
+    name: 'Glucosa: lecturas bajo 70 mg/dL',
+    tab: 'signs',
+    weights: [{ key: 'glucose_below_70', label: 'Glucosa bajo 70 mg/dL', default: 30 }],
+    figures: { readings: READINGS, percent: PERCENT },
+  },
+  {
+    code: 'glucose_below_54',
+    name: 'Glucosa: lecturas bajo 54 mg/dL',
+    tab: 'signs',
+    weights: [{ key: 'glucose_below_54', label: 'Glucosa bajo 54 mg/dL', default: 40 }],
+    figures: { readings: READINGS, percent: PERCENT },
+  },
+  {
+    code: 'glucose_tir_drop',
+    name: 'Glucosa: caída del tiempo en rango',
+    tab: 'signs',
+    weights: [{ key: 'glucose_tir_drop', label: 'Caída del tiempo en rango', default: 20 }],
+    figures: { previous_percent: { label: 'En rango, ventana anterior (%)' }, percent: PERCENT, drop: { label: 'Caída (puntos)' } },
+  },
+  {
+    code: 'glucose_little_data',
+    name: 'Glucosa: pocos datos',
+    tab: 'signs',
+    weights: [{ key: 'glucose_little_data', label: 'Glucosa: pocos datos', default: 10 }],
+    figures: { readings: READINGS, minimum: { label: 'Mínimo esperado' } },
+  },
+  {
+    code: 'weight_gain',
+    name: 'Aumento de peso',
+    tab: 'signs',
+    weights: [{ key: 'weight_gain', label: 'Aumento de peso', default: 30 }],
+    figures: { gain: { label: 'Aumento (kg)' }, from: { label: 'Desde (kg)' }, to: { label: 'Hasta (kg)' } },
+  },
+  {
+    code: 'no_readings',
+    name: 'Sin lecturas con orden activa',
+    tab: 'orders',
+    weights: [{ key: 'no_readings', label: 'Sin lecturas con orden activa', default: 15 }],
+    figures: { days: { label: 'Días sin lecturas' } },
+  },
+  {
+    code: 'adherence_low',
+    name: 'Cumplimiento bajo',
+    tab: 'activities',
+    weights: [{ key: 'adherence_low', label: 'Cumplimiento bajo', default: 15 }],
+    figures: { percent: PERCENT },
+  },
+  {
+    code: 'missed_medication',
+    name: 'Medicación no tomada',
+    tab: 'activities',
+    weights: [{ key: 'missed_medication', label: 'Medicación no tomada', default: 10 }],
+    figures: { missed: { label: 'No realizadas' } },
+  },
+  {
+    code: 'news2_critical',
+    name: 'Valor crítico (NEWS2)',
+    tab: 'signs',
+    weights: [{ key: 'news2_critical', label: 'Cada signo vital con un valor crítico (NEWS2)', default: 30 }],
+    figures: {
+      element: { label: 'Signo vital', kind: 'element' },
+      value: { label: 'Valor más extremo' },
+      when: { label: 'Cuándo', kind: 'when' },
+      readings: { label: 'Lecturas críticas' },
+    },
+  },
+  {
+    // Its points are a share of out_of_range's weight (docs/triage.md): no weight of its own.
+    code: 'out_of_range_few',
+    name: 'Algunas lecturas fuera de rango',
+    tab: 'signs',
+    weights: [],
+    figures: { ...RANGE_FIGURES },
+  },
+];
+
+export const TRIAGE_FLAGS: readonly TriageFlagCode[] = TRIAGE_FLAG_DEFS.map((d) => d.code);
+
+const DEF_OF = new Map<TriageFlagCode, TriageFlagDef>(TRIAGE_FLAG_DEFS.map((d) => [d.code, d]));
+export const triageFlagDef = (code: TriageFlagCode): TriageFlagDef => DEF_OF.get(code)!;
+
+const byCode = <T>(pick: (d: TriageFlagDef) => T) =>
+  Object.fromEntries(TRIAGE_FLAG_DEFS.map((d) => [d.code, pick(d)])) as Record<TriageFlagCode, T>;
+
+/** The flag's name in the filter. */
+export const TRIAGE_FLAG_NAMES = byCode((d) => d.name);
 /** The patient page's tab (`/patients/:id?tab=`) that shows what the flag is about. */
-export const TRIAGE_FLAG_TABS: Record<TriageFlagCode, 'alerts' | 'signs' | 'orders' | 'activities'> = {
-  open_alerts: 'alerts',
-  out_of_range: 'signs',
-  glucose_tir_low: 'signs',
-  glucose_below_70: 'signs',
-  glucose_below_54: 'signs',
-  glucose_tir_drop: 'signs',
-  glucose_little_data: 'signs',
-  weight_gain: 'signs',
-  no_readings: 'orders',
-  adherence_low: 'activities',
-  missed_medication: 'activities',
-};
+export const TRIAGE_FLAG_TABS = byCode((d) => d.tab);
 
+/** The flag's bit in triage_summaries.flag_mask: its row's position in TRIAGE_FLAG_DEFS. */
 export const triageFlagBit = (code: TriageFlagCode): number => 1 << TRIAGE_FLAGS.indexOf(code);
 
-/** Points a flag adds to the score; open alerts count per alert and priority. */
-export interface TriageWeights {
-  open_alert_high: number;
-  open_alert_medium: number;
-  open_alert_low: number;
-  out_of_range: number;
-  glucose_tir_low: number;
-  glucose_below_70: number;
-  glucose_below_54: number;
-  glucose_tir_drop: number;
-  glucose_little_data: number;
-  weight_gain: number;
-  no_readings: number;
-  adherence_low: number;
-  missed_medication: number;
-}
+/** What a figure is called and how it is shown, whatever flag it belongs to. */
+export const TRIAGE_FIGURES: Readonly<Record<string, { label: string; kind?: TriageFigureKind }>> = Object.assign(
+  {},
+  ...TRIAGE_FLAG_DEFS.map((d) => d.figures),
+);
 
-/** A client's triage settings (clients.triage_settings); what it leaves out takes the default. */
-export interface TriageSettings {
-  /** Days of readings the flags look at (TIDE: the previous 14 days). */
-  window_days: number;
-  /** Glucose target range, mg/dL (TIDE, international consensus on time in range: 70–180). */
-  glucose_low: number;
-  glucose_high: number;
-  /** Level 2 hypoglycaemia, mg/dL (consensus: below 54). */
-  glucose_very_low: number;
-  /** TIDE: time in range under 65 %. */
-  tir_min_percent: number;
-  /** TIDE: time below 70 mg/dL over 4 %. */
-  below_low_max_percent: number;
-  /** TIDE: time below 54 mg/dL over 1 %. */
-  below_very_low_max_percent: number;
-  /** TIDE: time in range down by 15 points or more against the previous window. */
-  tir_drop_points: number;
-  /** Too little data: fewer glucose readings than this in the window (TIDE: CGM worn under 50 % of the time). */
-  glucose_min_readings: number;
-  /** HEARTS360: controlled under 140/90 mmHg. */
-  systolic_max: number;
-  diastolic_max: number;
-  /** SpO2 under 92 % is out of range. */
-  spo2_min: number;
-  /** Temperature of 38 °C or more is out of range. */
-  temperature_max: number;
-  /** A vital sign is flagged when more than this share of its readings is out of range. */
-  out_of_range_percent: number;
-  /** Weight up this many kg within `weight_gain_days` (heart-failure guidance: 2 kg in 3 days). */
-  weight_gain_kg: number;
-  weight_gain_days: number;
-  /** No reading for this many days while a vital-sign order is running. */
-  no_reading_days: number;
-  weights: TriageWeights;
-}
+/**
+ * The levels NEWS2 (Royal College of Physicians, 2017) scores 3 on their own, a single reading
+ * being enough: SpO2 (scale 1) 91 % or less, systolic 90 mmHg or less or 220 or more, heart rate 40/min
+ * or less or 131 or more, temperature 35.0 °C or less. Temperature 39.1 or more scores 2 only.
+ */
+export const NEWS2_SCORE_3: ReadonlyArray<{ element: number; atMost?: number; atLeast?: number }> = [
+  { element: CLINICAL_ELEMENT.oxygen_saturation, atMost: 91 },
+  { element: CLINICAL_ELEMENT.systolic_bp, atMost: 90, atLeast: 220 },
+  { element: CLINICAL_ELEMENT.heart_rate, atMost: 40, atLeast: 131 },
+  { element: CLINICAL_ELEMENT.body_temperature, atMost: 35 },
+];
 
 export const TRIAGE_DEFAULTS: TriageSettings = {
   window_days: 14,
@@ -123,21 +199,7 @@ export const TRIAGE_DEFAULTS: TriageSettings = {
   weight_gain_kg: 2,
   weight_gain_days: 3,
   no_reading_days: 3,
-  weights: {
-    open_alert_high: 30,
-    open_alert_medium: 20,
-    open_alert_low: 10,
-    out_of_range: 20,
-    glucose_tir_low: 25,
-    glucose_below_70: 30,
-    glucose_below_54: 40,
-    glucose_tir_drop: 20,
-    glucose_little_data: 10,
-    weight_gain: 30,
-    no_readings: 15,
-    adherence_low: 15,
-    missed_medication: 10,
-  },
+  weights: Object.fromEntries(TRIAGE_FLAG_DEFS.flatMap((d) => d.weights.map((w) => [w.key, w.default]))) as TriageWeights,
 };
 
 /** The stored settings over the defaults: a client that saved some keeps the defaults of the rest. */

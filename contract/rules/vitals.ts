@@ -28,6 +28,17 @@ export const CLINICAL_ELEMENTS: readonly ClinicalElement[] = [
   { id: 7, key: 'body_temperature', name: 'Temperatura', unit: '°C', loinc: '8310-5', ucum: 'Cel', min: 30, max: 45 },
 ];
 
+/** The elements' ids by name, for rules and SQL that single one out (one fact: the table above). */
+export const CLINICAL_ELEMENT = {
+  heart_rate: 1,
+  oxygen_saturation: 2,
+  systolic_bp: 3,
+  diastolic_bp: 4,
+  body_weight: 5,
+  blood_glucose: 6,
+  body_temperature: 7,
+} as const satisfies Record<string, ClinicalElement['id']>;
+
 /** A reading is valid (0) until staff delete it with a reason (1). */
 export const MEASUREMENT_STATUS = { valid: 0, deleted: 1 } as const;
 

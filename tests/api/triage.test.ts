@@ -194,6 +194,59 @@ describe('GET /api/v1/triage', () => {
     expect((await rebuildSummaries(t.sequelize, jobClock, { check: true })).differences).toEqual([]);
   });
 
+  it('orders by readings out of range below the share threshold, and flags a single critical value (NEWS2)', async () => {
+    const clinic = await createOrg(t, 'Clinica Orden');
+    // Created first, so each would lose a tie to the patients after it (ties go to the newer patient).
+    const spo2 = await newPatient(clinic, 'saturacion');
+    const pressure = await newPatient(clinic, 'presion');
+    const calm = await newPatient(clinic, 'calma');
+    const post = async (p: number, measurements: Reading[]) => {
+      const res = await t.http.post(`/api/v1/patients/${p}/measurements`).set(bearer(clinic.tokens.enfermeria)).send({ measurements });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    };
+    const tenDays = (value: (i: number) => Partial<Reading>) =>
+      Array.from({ length: 10 }, (_, i) => ({ ...value(i), when: ago(1 + i).toISOString() }));
+    await post(
+      spo2,
+      tenDays((i) => ({ clinical_element: 2, value: i === 0 ? 91 : 97 })),
+    );
+    await post(
+      pressure,
+      tenDays((i) => (i === 0 ? { systolic: 150, diastolic: 85 } : { systolic: 120, diastolic: 80 })),
+    );
+    await post(
+      calm,
+      tenDays(() => ({ clinical_element: 2, value: 97 })),
+    );
+    await runJob();
+    const res = await list('?_start=0&_end=100', clinic.tokens.enfermeria);
+    expect(res.status).toBe(200);
+    expect(
+      res.body.map((r: { id: number; score: number; flags: Array<{ code: string; points: number }> }) => [
+        r.id,
+        r.score,
+        r.flags.map((f) => `${f.code} ${f.points}`),
+      ]),
+    ).toEqual([
+      [spo2, 38, ['news2_critical 30', 'out_of_range_few 8']],
+      [pressure, 8, ['out_of_range_few 8']],
+      [calm, 0, []],
+    ]);
+    expect(res.body[0].flags[0]).toMatchObject({
+      tab: 'signs',
+      clinical_element: 2,
+      label: 'Saturación de oxígeno: 91 %, un valor que NEWS2 puntúa 3 (91 % o menos); 1 lectura crítica en 14 días',
+      figures: { element: 2, value: 91, when: ago(1).getTime(), readings: 1 },
+    });
+    const critical = await list('?flag=news2_critical', clinic.tokens.enfermeria);
+    expect(critical.body.map((r: { id: number }) => r.id)).toEqual([spo2]);
+    expect((await rebuildSummaries(t.sequelize, jobClock, { check: true })).differences).toEqual([]);
+    // Out of the list again, so the counts of the tests below stay those of their own patients.
+    await execute(t.sequelize, 'UPDATE patients SET status = 0 WHERE client_id = :c', { c: clinic.clientId });
+    await runJob();
+    expect((await list('', clinic.tokens.enfermeria)).body).toEqual([]);
+  });
+
   it('takes a new reading, a closed alert and an inactive patient at the next job run', async () => {
     await send(
       ids.calm,
@@ -209,7 +262,11 @@ describe('GET /api/v1/triage', () => {
     expect(stale.find((r: { id: number }) => r.id === ids.calm).score).toBe(0);
     await runJob();
     const fresh = (await list('?_start=0&_end=100')).body;
-    expect(fresh.find((r: { id: number }) => r.id === ids.calm).flags.map((f: { code: string }) => f.code)).toEqual(['out_of_range']);
+    // SpO2 88 % is also a level NEWS2 scores 3 on its own.
+    expect(fresh.find((r: { id: number }) => r.id === ids.calm).flags.map((f: { code: string }) => f.code)).toEqual([
+      'news2_critical',
+      'out_of_range',
+    ]);
     expect(fresh.find((r: { id: number }) => r.id === ids.alert).score).toBe(0);
     expect(fresh.some((r: { id: number }) => r.id === ids.missed)).toBe(false);
     expect((await rebuildSummaries(t.sequelize, jobClock, { check: true })).differences).toEqual([]);
@@ -243,7 +300,11 @@ describe('GET /api/v1/triage', () => {
     await runJob();
     const body = (await list('?_start=0&_end=100')).body;
     expect(body.find((r: { id: number }) => r.id === ids.tirLow).flags).toEqual([]);
-    expect(body[0]).toMatchObject({ id: ids.below54, score: 45 });
+    // Only the patient with SpO2 of 88 % (a critical value and out of range: 30 + 20) ranks above.
+    expect(body.slice(0, 2)).toMatchObject([
+      { id: ids.calm, score: 50 },
+      { id: ids.below54, score: 45 },
+    ]);
     expect((await rebuildSummaries(t.sequelize, jobClock, { check: true })).differences).toEqual([]);
   });
 
@@ -392,7 +453,8 @@ describe('GET /api/v1/reports/indicators', () => {
     expect(october).toMatchObject({
       complete: true,
       as_of: '2026-11-01T04:59:59.999Z',
-      hypertension_control: { eligible: 2, measured: 0, controlled: 0, percent: 0 },
+      // Nobody had a blood pressure by then: 'sin datos' (null), not 0 % controlled.
+      hypertension_control: { eligible: 2, measured: 0, controlled: 0, percent: null },
       without_readings: { active: 4, count: 3, percent: 75 },
       glucose_in_range: { patients: 1, readings: 2, in_range: 2, percent: 100 },
       adherence: { none: 4, total: 4 },
@@ -415,5 +477,42 @@ describe('GET /api/v1/reports/indicators', () => {
     const [october, november] = (await get()).body.months.slice(-2);
     expect(november.hypertension_control).toEqual({ eligible: 3, measured: 3, controlled: 2, percent: 66.7 });
     expect(october.glucose_in_range.percent).toBe(100);
+  });
+
+  it("reads a closed month stored with 0 % and nobody measured as 'sin datos' (null)", async () => {
+    const [{ figures }] = await select<{ figures: string }>(
+      t.sequelize,
+      "SELECT figures FROM indicator_months WHERE client_id = :c AND month = '2026-10'",
+      { c: clinic.clientId },
+    );
+    const stored = JSON.parse(figures);
+    stored.hypertension_control.percent = 0;
+    await execute(t.sequelize, "UPDATE indicator_months SET figures = :f WHERE client_id = :c AND month = '2026-10'", {
+      f: JSON.stringify(stored),
+      c: clinic.clientId,
+    });
+    const october = (await get()).body.months.find((m: { month: string }) => m.month === '2026-10');
+    expect(october.hypertension_control).toEqual({ eligible: 2, measured: 0, controlled: 0, percent: null });
+  });
+
+  it('a server started between :31 and :59 recounts the current month at the next hour', async () => {
+    const hour = 3600_000;
+    // Started at 14:40 (the slot of 14:00 runs at once), then the 15:00 run.
+    const startedAt = new Date(NOW.getTime() + 2 * hour + 40 * 60_000);
+    const nextHour = new Date(NOW.getTime() + 3 * hour);
+    await runIndicators(startedAt);
+    expect((await get()).body.computed_at).toBe(startedAt.toISOString());
+    const res = await t.http
+      .post(`/api/v1/patients/${h.glucose}/measurements`)
+      .set(bearer(clinic.tokens.enfermeria))
+      .send({ clinical_element: 6, value: 300, when: ago(0.5).toISOString() });
+    expect(res.status).toBe(201);
+    await runIndicators(nextHour);
+    const after = await get();
+    expect(after.body.computed_at).toBe(nextHour.toISOString());
+    expect(after.body.months.at(-1).glucose_in_range).toMatchObject({ readings: 5, in_range: 3 });
+    // A second run in the same slot (two processes, a restart) does not count it again.
+    await runIndicators(new Date(nextHour.getTime() + 20 * 60_000));
+    expect((await get()).body.computed_at).toBe(nextHour.toISOString());
   });
 });

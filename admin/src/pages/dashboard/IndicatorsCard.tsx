@@ -10,7 +10,8 @@ const IndicatorCharts = lazy(() => import('./IndicatorCharts'));
 
 type IndicatorMonth = Schemas['IndicatorMonth'];
 
-const pct = (v: number | null) => (v == null ? '—' : `${v.toLocaleString('es-CO', { maximumFractionDigits: 1 })} %`);
+/** A share, or 'Sin datos' when nobody was counted (never a 0 % that reads as a collapse). */
+const pct = (v: number | null) => (v == null ? 'Sin datos' : `${v.toLocaleString('es-CO', { maximumFractionDigits: 1 })} %`);
 
 function download(months: IndicatorMonth[]) {
   const url = URL.createObjectURL(new Blob([indicatorsCsv(months)], { type: 'text/csv;charset=utf-8' }));

@@ -15,7 +15,7 @@ import { countOf } from '@vigia/contract/rules/plural';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import { ORDER_ELEMENT_NAMES } from '@vigia/contract/rules/activities';
 import { TRIAGE_FLAG_NAMES, TRIAGE_FLAGS, type TriageFlagCode } from '@vigia/contract/rules/triage';
-import { FIGURE_NAMES, formatFigure } from './triage.data';
+import { figureName, formatFigure } from './triage.data';
 import { TriageSettingsDrawer } from './TriageSettingsDrawer';
 import './triage.css';
 import { usePageResetOn } from '../../hooks/usePageResetOn';
@@ -60,8 +60,8 @@ function FlagFigures({ item }: { item: TriageItem }) {
           }
           items={Object.entries(f.figures).map(([key, value]) => ({
             key,
-            label: FIGURE_NAMES[key] ?? key,
-            children: formatFigure(value),
+            label: figureName(key),
+            children: formatFigure(key, value, staffTimeZone()),
           }))}
         />
       ))}

@@ -1,28 +1,19 @@
-import { triageSettingBounds, type TriageSettingKey, type TriageWeights } from '@vigia/contract/rules/triage';
+import { elementName } from '@vigia/contract/rules/alarms';
+import { formatWhen } from '@vigia/contract/rules/dates';
+import { TRIAGE_FIGURES, TRIAGE_FLAG_DEFS, triageSettingBounds, type TriageSettingKey } from '@vigia/contract/rules/triage';
 import { contractDoc } from '../../crud/contract-doc';
 
-/** What each figure behind a flag is called on the expanded row ('Priorización', issue 21). */
-export const FIGURE_NAMES: Record<string, string> = {
-  high: 'Alta',
-  medium: 'Media',
-  low: 'Baja',
-  readings: 'Lecturas',
-  out_of_range: 'Fuera de rango',
-  percent: 'Porcentaje (%)',
-  worst: 'Peor valor',
-  worst_diastolic: 'Diastólica del peor valor',
-  previous_percent: 'En rango, ventana anterior (%)',
-  drop: 'Caída (puntos)',
-  minimum: 'Mínimo esperado',
-  gain: 'Aumento (kg)',
-  from: 'Desde (kg)',
-  to: 'Hasta (kg)',
-  days: 'Días sin lecturas',
-  missed: 'No realizadas',
-};
+/** A figure as the row shows it: Spanish decimal comma, an instant in the staff's zone, an element by name; '—' when there is none. */
+export function formatFigure(key: string, v: number | null, timeZone: string): string {
+  if (v == null) return '—';
+  const kind = TRIAGE_FIGURES[key]?.kind;
+  if (kind === 'when') return formatWhen(new Date(v), timeZone);
+  if (kind === 'element') return elementName(v);
+  return v.toLocaleString('es-CO', { maximumFractionDigits: 1 });
+}
 
-/** A figure as the row shows it: Spanish decimal comma, '—' when there is none. */
-export const formatFigure = (v: number | null) => (v == null ? '—' : v.toLocaleString('es-CO', { maximumFractionDigits: 1 }));
+/** What a figure is called on the expanded row. */
+export const figureName = (key: string) => TRIAGE_FIGURES[key]?.label ?? key;
 
 /** The limits of each threshold and weight, as the contract gives them (the API refuses anything outside). */
 const BOUNDS = triageSettingBounds(contractDoc);
@@ -49,20 +40,9 @@ const SETTINGS: Array<{ key: TriageSettingKey; label: string; unit: string; step
 ];
 export const SETTING_FIELDS = SETTINGS.map((f) => ({ ...f, ...BOUNDS.settings[f.key] }));
 
-/** The weights, named by what they add points for. */
-const WEIGHTS: Array<{ key: keyof TriageWeights; label: string }> = [
-  { key: 'open_alert_high', label: 'Cada alerta abierta de prioridad alta' },
-  { key: 'open_alert_medium', label: 'Cada alerta abierta de prioridad media' },
-  { key: 'open_alert_low', label: 'Cada alerta abierta de prioridad baja' },
-  { key: 'glucose_below_54', label: 'Glucosa bajo 54 mg/dL' },
-  { key: 'glucose_below_70', label: 'Glucosa bajo 70 mg/dL' },
-  { key: 'glucose_tir_low', label: 'Poco tiempo en rango' },
-  { key: 'glucose_tir_drop', label: 'Caída del tiempo en rango' },
-  { key: 'glucose_little_data', label: 'Glucosa: pocos datos' },
-  { key: 'out_of_range', label: 'Cada signo vital fuera de rango' },
-  { key: 'weight_gain', label: 'Aumento de peso' },
-  { key: 'no_readings', label: 'Sin lecturas con orden activa' },
-  { key: 'adherence_low', label: 'Cumplimiento bajo' },
-  { key: 'missed_medication', label: 'Medicación no tomada' },
-];
-export const WEIGHT_FIELDS = WEIGHTS.map((f) => ({ ...f, ...BOUNDS.weights[f.key] }));
+/** The weights, named by what they add points for, in the order of the flag table. */
+export const WEIGHT_FIELDS = TRIAGE_FLAG_DEFS.flatMap((d) => d.weights).map((w) => ({
+  key: w.key,
+  label: w.label,
+  ...BOUNDS.weights[w.key],
+}));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adherenceDistribution, indicatorMonths, share } from './indicators.rules';
+import { adherenceDistribution, hypertensionPercent, indicatorMonths, share } from './indicators.rules';
 
 describe('indicator months (12, in the client zone)', () => {
   it('ends with the month that holds now in Bogotá, not in UTC', () => {
@@ -52,5 +52,18 @@ describe('share and adherence bands (50 % or less red, over 70 % green)', () => 
     ['every active patient counted', [{ due: 3, done: 0, patients: 10 }], { low: 10, medium: 0, good: 0, none: 0 }],
   ])('counts entries that stand for several patients (%s)', (_name, counts, bands) => {
     expect(adherenceDistribution(10, counts)).toEqual({ ...bands, total: 10 });
+  });
+});
+
+describe("hypertension control: controlled among eligible, 'sin datos' (null) when nobody was measured", () => {
+  const cases: Array<[string, number, number, number, number | null]> = [
+    // [case, eligible, measured, controlled, percent]
+    ['2 eligible, none with a blood pressure in 90 days', 2, 0, 0, null],
+    ['nobody eligible', 0, 0, 0, null],
+    ['3 eligible, 2 measured, 1 under 140/90', 3, 2, 1, 33.3],
+    ['2 measured, none controlled: a real 0 %', 2, 2, 0, 0],
+  ];
+  it.each(cases)('%s', (_name, eligible, measured, controlled, percent) => {
+    expect(hypertensionPercent({ eligible, measured, controlled })).toBe(percent);
   });
 });

@@ -44,6 +44,15 @@ export function share(part: number, total: number): number | null {
 }
 
 /**
+ * Hypertension control, controlled among eligible: null (the card's 'sin datos', a blank CSV cell)
+ * when no eligible patient had a blood pressure in the 90 days, as glucose with no readings is. A
+ * month without any reading is a month nobody measured, not one in which control collapsed to 0 %.
+ */
+export function hypertensionPercent(f: { eligible: number; measured: number; controlled: number }): number | null {
+  return f.measured > 0 ? share(f.controlled, f.eligible) : null;
+}
+
+/**
  * Patients of each adherence band (contract/rules/adherence.ts) from due and done activities: each
  * entry is `patients` patients (1 when left out) who had that many due and done.
  */

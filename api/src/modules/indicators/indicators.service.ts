@@ -7,7 +7,14 @@ import { ADHERENCE_WINDOW_DAYS } from '@vigia/contract/rules/adherence';
 import { HYPERTENSION_TAGS, triageSettingsOf, type TriageSettings } from '@vigia/contract/rules/triage';
 import { MEASUREMENT_STATUS } from '@vigia/contract/rules/vitals';
 import type { components } from '@vigia/contract/openapi';
-import { adherenceDistribution, INDICATOR_LOOKBACK_DAYS, indicatorMonths, share, type IndicatorMonth } from './indicators.rules.js';
+import {
+  adherenceDistribution,
+  hypertensionPercent,
+  INDICATOR_LOOKBACK_DAYS,
+  indicatorMonths,
+  share,
+  type IndicatorMonth,
+} from './indicators.rules.js';
 
 /**
  * Programme indicators (issue 21): hypertension control and patients without readings
@@ -55,7 +62,8 @@ async function hypertension(sequelize: Sequelize, params: Record<string, unknown
   );
   const eligible = n(row?.eligible);
   const controlled = n(row?.controlled);
-  return { eligible, measured: n(row?.measured), controlled, percent: share(controlled, eligible) };
+  const figures = { eligible, measured: n(row?.measured), controlled };
+  return { ...figures, percent: hypertensionPercent(figures) };
 }
 
 async function withoutReadings(sequelize: Sequelize, params: Record<string, unknown>) {
@@ -134,6 +142,9 @@ async function computeMonth(sequelize: Sequelize, clientId: number, month: Indic
 /** Hourly: the current month's figures are at most an hour old (P187). */
 export const INDICATORS_JOB_EVERY_MS = 3600_000;
 
+/** The start of the job's slot that holds `now` (the queue runs one job per slot of `everyMs`). */
+export const indicatorSlotStart = (now: Date) => new Date(Math.floor(now.getTime() / INDICATORS_JOB_EVERY_MS) * INDICATORS_JOB_EVERY_MS);
+
 /**
  * The job's pass for one client: the current month, and every month of the trend not yet stored
  * complete (computed after its end). Answers the months written.
@@ -147,12 +158,14 @@ export async function refreshClientIndicators(sequelize: Sequelize, clientId: nu
   if (!client) return 0;
   const settings = triageSettingsOf(client.triage_settings ? JSON.parse(client.triage_settings) : null);
   const months = indicatorMonths(now, client.time_zone);
-  // Closed months are computed once; the current one again when its figures are half a job period old
-  // (a restart does not recount what the last run just counted).
+  // Closed months are computed once; the current one once per hourly slot (a second run in the same
+  // slot, a restart, does not recount it). Fresh by the slot, not by half an hour before now: a
+  // server started at :40 counted then, and at the next hour's run that count was 20 minutes old,
+  // 'fresh', so that run skipped it and the month stayed up to 90 minutes behind.
   const stored = await select<{ month: string }>(
     sequelize,
-    'SELECT month FROM indicator_months WHERE client_id = :c AND (complete = :yes OR computed_at > :fresh)',
-    { c: clientId, yes: true, fresh: new Date(now.getTime() - INDICATORS_JOB_EVERY_MS / 2) },
+    'SELECT month FROM indicator_months WHERE client_id = :c AND (complete = :yes OR computed_at >= :slotStart)',
+    { c: clientId, yes: true, slotStart: indicatorSlotStart(now) },
   );
   const done = new Set(stored.map((r) => r.month.trim()));
   let written = 0;
@@ -200,12 +213,12 @@ export async function readIndicators(sequelize: Sequelize, clientId: number, now
   );
   const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
   return {
-    months: rows.map((r) => ({
-      month: r.month.trim(),
-      as_of: iso(r.as_of),
-      complete: Boolean(r.complete),
-      ...(JSON.parse(r.figures) as MonthFigures),
-    })),
+    months: rows.map((r) => {
+      const figures = JSON.parse(r.figures) as MonthFigures;
+      // Closed months are never recounted: one stored before 'sin datos' kept 0 % for a month nobody was measured.
+      const htn = { ...figures.hypertension_control, percent: hypertensionPercent(figures.hypertension_control) };
+      return { month: r.month.trim(), as_of: iso(r.as_of), complete: Boolean(r.complete), ...figures, hypertension_control: htn };
+    }),
     computed_at: rows.length
       ? iso(
           rows

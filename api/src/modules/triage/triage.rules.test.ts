@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TRIAGE_DEFAULTS, triageSettingsOf } from '@vigia/contract/rules/triage';
-import { chunkByWeight, DAY_MS, scorePatient, TRIAGE_REFRESH_MS, type FactReading, type PatientFacts } from './triage.rules';
+import { chunkByWeight, DAY_MS, partialPoints, scorePatient, TRIAGE_REFRESH_MS, type FactReading, type PatientFacts } from './triage.rules';
 
 const NOW = Date.UTC(2026, 10, 26, 12);
 const S = TRIAGE_DEFAULTS;
@@ -57,6 +57,94 @@ describe('TIDE glucose flags (issue 21: TIR 70–180 under 65 %, below 70 over 4
   });
 });
 
+describe('a single reading NEWS2 scores 3 on its own raises news2_critical (SpO2 ≤ 91 %, systolic ≤ 90 or ≥ 220 mmHg, heart rate ≤ 40 or ≥ 131/min, temperature ≤ 35.0 °C)', () => {
+  const one = (element: number, value: number, rest: number) => [...series(element, times(9, rest), 2), ...series(element, [value], 0.5)];
+  const cases: Array<[string, FactReading[], number | null]> = [
+    ['SpO2 91 % once in 10', one(2, 91, 97), 2],
+    ['SpO2 92 % is not critical', one(2, 92, 97), null],
+    ['systolic 90 mmHg', one(3, 90, 120), 3],
+    ['systolic 91 mmHg is not critical', one(3, 91, 120), null],
+    ['systolic 220 mmHg', one(3, 220, 120), 3],
+    ['systolic 219 mmHg is not critical', one(3, 219, 120), null],
+    ['heart rate 40/min', one(1, 40, 70), 1],
+    ['heart rate 41/min is not critical', one(1, 41, 70), null],
+    ['heart rate 131/min', one(1, 131, 70), 1],
+    ['heart rate 130/min is not critical', one(1, 130, 70), null],
+    ['heart rate 131/min under the legacy code 0', one(0, 131, 70), 1],
+    ['temperature 35.0 °C', one(7, 35, 36.8), 7],
+    ['temperature 35.1 °C is not critical', one(7, 35.1, 36.8), null],
+    ['temperature 39.5 °C scores 2 in NEWS2, not 3', one(7, 39.5, 36.8), null],
+    ['a critical reading older than the window does not count', series(2, [85], 15), null],
+  ];
+  it.each(cases)('%s', (_name, readings, element) => {
+    const flags = scorePatient(facts({ readings }), S, NOW).flags.filter((f) => f.code === 'news2_critical');
+    expect(flags.map((f) => f.clinical_element)).toEqual(element == null ? [] : [element]);
+  });
+
+  it('names the most extreme reading, when it was and how many there were, with its weight', () => {
+    const readings = [...series(2, [97, 90, 88, 91]), { clinical_element: 2, value: 88, when: NOW - 0.1 * DAY_MS }];
+    const [flag] = scorePatient(facts({ readings }), S, NOW).flags.filter((f) => f.code === 'news2_critical');
+    expect(flag).toEqual({
+      code: 'news2_critical',
+      points: 30,
+      clinical_element: 2,
+      label: 'Saturación de oxígeno: 88 %, un valor que NEWS2 puntúa 3 (91 % o menos); 4 lecturas críticas en 14 días',
+      figures: { element: 2, value: 88, when: NOW - 0.1 * DAY_MS, readings: 4 },
+    });
+  });
+
+  it('takes its points from the client weight, per vital sign', () => {
+    const readings = [...one(2, 91, 97), ...one(1, 150, 70)];
+    const s = { ...S, weights: { ...S.weights, news2_critical: 50 } };
+    const flags = scorePatient(facts({ readings }), s, NOW).flags.filter((f) => f.code === 'news2_critical');
+    expect(flags.map((f) => [f.clinical_element, f.points])).toEqual([
+      [2, 50],
+      [1, 50],
+    ]);
+  });
+});
+
+describe('readings out of range below the share threshold still order patients (out_of_range_few)', () => {
+  const cases: Array<[string, number, number, number, number]> = [
+    // [case, weight, share %, threshold %, points]
+    ['1 of 10 against 25 %: 20 × 10/25', 20, 10, 25, 8],
+    ['1 of 4 (25 %, not more than 25 %): one under the full flag', 20, 25, 25, 19],
+    ['1 of 100 against 25 %: at least 1', 20, 1, 25, 1],
+    ['a weight of 0 adds nothing', 0, 10, 25, 0],
+    ['a weight of 1 adds its 1', 1, 10, 25, 1],
+  ];
+  it.each(cases)('%s', (_name, weight, share, threshold, points) => {
+    expect(partialPoints(weight, share, threshold)).toBe(points);
+  });
+
+  it('a patient with 1 of 10 blood pressures at 150/85 scores above one with every reading in range', () => {
+    const pressures = (first: number) =>
+      [first, ...times(9, 120)].flatMap((sys, i) => [
+        { clinical_element: 3, value: sys, when: NOW - (1 + i) * DAY_MS },
+        { clinical_element: 4, value: sys === 150 ? 85 : 80, when: NOW - (1 + i) * DAY_MS },
+      ]);
+    const some = scorePatient(facts({ readings: pressures(150) }), S, NOW);
+    expect(some.flags).toEqual([
+      {
+        code: 'out_of_range_few',
+        points: 8,
+        clinical_element: 3,
+        label:
+          'Presión arterial: 1 de 10 lecturas fuera de rango (10 %, meta: menos de 140/90 mmHg; señal completa con más de 25 %); la peor 150/85 mmHg',
+        figures: { readings: 10, out_of_range: 1, percent: 10, worst: 150, worst_diastolic: 85 },
+      },
+    ]);
+    expect(some.score).toBeGreaterThan(scorePatient(facts({ readings: pressures(120) }), S, NOW).score);
+  });
+
+  it('more readings out of range below the threshold score more: 2 of 10 over 1 of 10', () => {
+    const spo2 = (low: number) => series(2, [...times(low, 91.5), ...times(10 - low, 97)]);
+    expect(scorePatient(facts({ readings: spo2(2) }), S, NOW).score).toBeGreaterThan(
+      scorePatient(facts({ readings: spo2(1) }), S, NOW).score,
+    );
+  });
+});
+
 describe('vital signs out of range (HEARTS360 under 140/90 controlled; SpO2 under 92 %; temperature 38 °C or more; more than 25 % of readings)', () => {
   const pressure = (pairs: Array<[number, number]>) =>
     pairs.flatMap(([sys, dia], i) => [
@@ -84,7 +172,7 @@ describe('vital signs out of range (HEARTS360 under 140/90 controlled; SpO2 unde
     ['heart rate has no clinical default', series(1, times(4, 190)), null],
   ];
   it.each(cases)('%s', (_name, readings, element) => {
-    const flags = scorePatient(facts({ readings }), S, NOW).flags;
+    const flags = scorePatient(facts({ readings }), S, NOW).flags.filter((f) => f.code === 'out_of_range');
     expect(flags.map((f) => f.clinical_element)).toEqual(element == null ? [] : [element]);
   });
 

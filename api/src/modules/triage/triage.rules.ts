@@ -1,7 +1,9 @@
 import { ADHERENCE_WINDOW_DAYS, adherenceBand, ADHERENCE_BANDS } from '@vigia/contract/rules/adherence';
 import { ORDER_ELEMENT_NAMES } from '@vigia/contract/rules/activities';
-import { elementName, elementUnit } from '@vigia/contract/rules/alarms';
-import { triageFlagBit, type TriageFlagCode, type TriageSettings } from '@vigia/contract/rules/triage';
+import { canonicalElement, elementName, elementUnit } from '@vigia/contract/rules/alarms';
+import { NEWS2_SCORE_3, triageFlagBit, type TriageFlagCode, type TriageSettings } from '@vigia/contract/rules/triage';
+import { CLINICAL_ELEMENT } from '@vigia/contract/rules/vitals';
+import type { components } from '@vigia/contract/openapi';
 
 /**
  * The flags of 'Priorización' (issue 21) from one patient's facts, pure and with `now` passed in.
@@ -14,14 +16,17 @@ export const DAY_MS = 86_400_000;
 /** A summary is recomputed at least this often, so the window moves even for a patient nothing happens to. */
 export const TRIAGE_REFRESH_MS = 6 * 3600_000;
 
-const GLUCOSE = 6;
-const SYSTOLIC = 3;
-const DIASTOLIC = 4;
-const WEIGHT = 5;
-const SPO2 = 2;
-const TEMPERATURE = 7;
+const {
+  blood_glucose: GLUCOSE,
+  systolic_bp: SYSTOLIC,
+  diastolic_bp: DIASTOLIC,
+  body_weight: WEIGHT,
+  oxygen_saturation: SPO2,
+  body_temperature: TEMPERATURE,
+  heart_rate: HEART_RATE,
+} = CLINICAL_ELEMENT;
 /** The vital signs flagged by their share out of range, in the order the flags are listed; glucose has its TIDE flags. */
-const RANGE_ELEMENTS = [SYSTOLIC, SPO2, TEMPERATURE, 1, WEIGHT] as const;
+const RANGE_ELEMENTS = [SYSTOLIC, SPO2, TEMPERATURE, HEART_RATE, WEIGHT] as const;
 
 export interface FactReading {
   clinical_element: number;
@@ -59,13 +64,8 @@ export interface PatientFacts {
 
 export type Figures = Record<string, number | null>;
 
-export interface TriageFlag {
-  code: TriageFlagCode;
-  label: string;
-  points: number;
-  clinical_element: number | null;
-  figures: Figures;
-}
+/** A flag as the summaries store it: the contract's TriageFlag but its tab (the table gives that when it is read). */
+export type TriageFlag = Omit<components['schemas']['TriageFlag'], 'tab'>;
 
 export interface PatientScore {
   score: number;
@@ -157,6 +157,44 @@ function pressurePairs(readings: FactReading[]): Array<{ value: number; diastoli
     .map((r) => ({ value: r.value, diastolic: diastolic.get(r.when)!, when: r.when }));
 }
 
+/**
+ * Readings out of range below the flag's share still order patients: the out-of-range weight in
+ * proportion to the share of the threshold it reached (1 of 10 against 25 %: 20 × 10/25 = 8 points),
+ * at least 1 point and always under the full flag's.
+ */
+export function partialPoints(weight: number, share: number, threshold: number): number {
+  if (weight <= 1) return weight;
+  return Math.min(weight - 1, Math.max(1, Math.round((weight * share) / threshold)));
+}
+
+/** Every critical reading of one NEWS2 rule in the window, and the most extreme of them. */
+function news2Flags(current: FactReading[], s: TriageSettings): TriageFlag[] {
+  const flags: TriageFlag[] = [];
+  for (const rule of NEWS2_SCORE_3) {
+    const beyond = (v: number) =>
+      Math.max(rule.atMost == null ? -Infinity : rule.atMost - v, rule.atLeast == null ? -Infinity : v - rule.atLeast);
+    const critical = current.filter((r) => canonicalElement(r.clinical_element) === rule.element && beyond(r.value) >= 0);
+    if (!critical.length) continue;
+    // The farthest past its level; of equals, the latest.
+    const worst = critical.reduce((a, b) =>
+      beyond(b.value) > beyond(a.value) || (beyond(b.value) === beyond(a.value) && b.when > a.when) ? b : a,
+    );
+    const unit = elementUnit(rule.element);
+    const levels = [
+      rule.atMost != null && `${num(rule.atMost)} ${unit} o menos`,
+      rule.atLeast != null && `${num(rule.atLeast)} ${unit} o más`,
+    ];
+    flags.push({
+      code: 'news2_critical',
+      label: `${elementName(rule.element)}: ${num(worst.value)} ${unit}, un valor que NEWS2 puntúa 3 (${levels.filter(Boolean).join(' o ')}); ${plural(critical.length, 'lectura crítica', 'lecturas críticas')} en ${s.window_days} días`,
+      points: s.weights.news2_critical,
+      clinical_element: rule.element,
+      figures: { element: rule.element, value: worst.value, when: worst.when, readings: critical.length },
+    });
+  }
+  return flags;
+}
+
 function outOfRangeFlags(current: FactReading[], f: PatientFacts, s: TriageSettings): TriageFlag[] {
   const flags: TriageFlag[] = [];
   for (const element of RANGE_ELEMENTS) {
@@ -168,16 +206,17 @@ function outOfRangeFlags(current: FactReading[], f: PatientFacts, s: TriageSetti
     const judged = readings.map((r) => judge(element, r.value, r.diastolic, f.ranges, s));
     const out = judged.filter((j) => j.out);
     const share = pct(out.length, readings.length);
-    if (!out.length || share <= s.out_of_range_percent) continue;
+    if (!out.length) continue;
+    const full = share > s.out_of_range_percent;
     const worst = out.reduce((a, b) => (b.distance > a.distance ? b : a));
     const name = element === SYSTOLIC ? 'Presión arterial' : elementName(element);
     const assigned = f.ranges.some((r) => r.clinical_element === element || (element === SYSTOLIC && r.clinical_element === DIASTOLIC));
     const basis = assigned ? 'según sus reglas de alarma' : DEFAULT_RANGE_TEXT(element, s);
     const worstIndex = judged.indexOf(worst);
     flags.push({
-      code: 'out_of_range',
-      label: `${name}: ${out.length} de ${plural(readings.length, 'lectura', 'lecturas')} fuera de rango (${num(share)} %, ${basis}); la peor ${worst.text} ${elementUnit(element)}`,
-      points: s.weights.out_of_range,
+      code: full ? 'out_of_range' : 'out_of_range_few',
+      label: `${name}: ${out.length} de ${plural(readings.length, 'lectura', 'lecturas')} fuera de rango (${num(share)} %, ${basis}${full ? '' : `; señal completa con más de ${num(s.out_of_range_percent)} %`}); la peor ${worst.text} ${elementUnit(element)}`,
+      points: full ? s.weights.out_of_range : partialPoints(s.weights.out_of_range, share, s.out_of_range_percent),
       clinical_element: element,
       figures: {
         readings: readings.length,
@@ -336,6 +375,7 @@ export function scorePatient(f: PatientFacts, s: TriageSettings, now: number): P
   const previous = f.readings.filter((r) => r.when > previousStart && r.when <= windowStart);
   const flags = [
     openAlertsFlag(f, s),
+    ...news2Flags(current, s),
     ...glucoseFlags(current, previous, f, s),
     ...outOfRangeFlags(current, f, s),
     weightGainFlag(current, s),
