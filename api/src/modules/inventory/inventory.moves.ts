@@ -1,9 +1,8 @@
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
 import { execute, select } from '../../db/sql.js';
 import { badRequest } from '../../http/errors.js';
-import { filterWhere, sortOrder, type ListFields, type ListParams } from '../../http/list-params.js';
-import type { StaffPrincipal } from '../../http/auth.js';
-import { likeSafe } from '../catalogues/catalogues.service.js';
+import { likeSafe, sortOrder } from '../../http/list-params.js';
+import { defineResource } from '../../resources/resource.js';
 import { User } from '../../db/models/users.model.js';
 import { Move, Stock } from '../../db/models/inventory.model.js';
 import * as rules from './inventory.rules.js';
@@ -82,7 +81,11 @@ export async function applyMove(
   return { move, cuantityAfter: current };
 }
 
-async function toMoveDtos(moves: Move[], after?: number): Promise<S['Move'][]> {
+/** What a move's creation answers beyond its row: the batch's quantity after it (a list shows none). */
+const quantityAfter = new WeakMap<Move, number>();
+
+/** The one place moves rows become the contract's Move: serials and authors' names read in bulk. */
+async function toMoveDtos(moves: Move[]): Promise<S['Move'][]> {
   const stockIds = [...new Set(moves.map((m) => m.stock_id))];
   const authorIds = [...new Set(moves.map((m) => m.author).filter((x): x is number => x != null))];
   const stocks = new Map(
@@ -105,63 +108,70 @@ async function toMoveDtos(moves: Move[], after?: number): Promise<S['Move'][]> {
     author: m.author,
     author_name: m.author != null ? (authors.get(m.author) ?? null) : null,
     encounter_id: m.encounter_id,
-    cuantity_after: after ?? null,
+    cuantity_after: quantityAfter.get(m) ?? null,
     created_at: new Date(m.created_at).toISOString(),
   }));
 }
 
-export async function createMove(deps: InventoryDeps, actor: StaffPrincipal, input: S['MoveInput']) {
-  const { move, cuantityAfter } = await deps.sequelize.transaction((transaction) =>
-    applyMove(
-      deps,
-      {
-        clientId: actor.clientId,
-        stockId: input.stock_id,
-        type: input.type,
-        amount: input.amount,
-        notes: input.notes,
-        author: actor.userId,
-      },
-      transaction,
-    ),
-  );
-  return (await toMoveDtos([move], cuantityAfter))[0];
-}
+const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
 
 /**
- * What GET /moves sorts and filters by (openapi.yaml listMoves declares the same). `serial=` (the
+ * Moves (03 §2): the log of every unit in or out of a batch; created, never edited. `serial=` (the
  * batch's serial, from its start), `date1` and `date2` (days of the client's zone) keep their own meaning.
  */
-export const MOVE_FIELDS: ListFields = {
-  id: { column: 'id', kind: 'integer', sort: true },
-  stock_id: { column: 'stock_id', kind: 'integer' },
-  type: { column: 'type', kind: 'enum', sort: true },
-  amount: { column: 'amount', kind: 'integer', sort: true },
-  notes: { column: 'notes', kind: 'text' },
-  author: { column: 'author', kind: 'integer' },
-  encounter_id: { column: 'encounter_id', kind: 'integer' },
-  created_at: { column: 'created_at', kind: 'datetime', sort: true },
-};
-
-export async function listMoves(clientId: number, p: ListParams, f: { date1?: string; date2?: string; serial?: string }) {
-  const where: WhereOptions<Move> = { client_id: clientId, [Op.and]: filterWhere(p.filters) };
-  const range = dayRange(f.date1, f.date2, await clientZone(clientId));
-  if (range) Object.assign(where, { created_at: range });
-  if (f.serial) {
-    const ids = (
-      await Stock.findAll({
-        where: { client_id: clientId, serial: { [Op.like]: `${likeSafe(f.serial.toUpperCase())}%` } },
-        attributes: ['id'],
-      })
-    ).map((s) => s.id);
-    Object.assign(where, { stock_id: ids });
-  }
-  const { rows, count } = await Move.findAndCountAll({
-    where,
+export const movesResource = (deps: InventoryDeps) =>
+  defineResource<Move, S['Move'], S['MoveInput']>({
+    name: 'moves',
+    model: Move,
+    tenant: 'client_id',
+    access: { write: 'administer' },
+    operations: { list: 'listMoves', create: 'createMove' },
+    fields: {
+      id: { column: 'id', kind: 'integer', sort: true },
+      stock_id: { column: 'stock_id', kind: 'integer' },
+      type: { column: 'type', kind: 'enum', sort: true },
+      amount: { column: 'amount', kind: 'integer', sort: true },
+      notes: { column: 'notes', kind: 'text' },
+      author: { column: 'author', kind: 'integer' },
+      encounter_id: { column: 'encounter_id', kind: 'integer' },
+      created_at: { column: 'created_at', kind: 'datetime', sort: true },
+    },
+    defaultLimit: 10,
+    notFound: 'El movimiento no existe.',
     // Newest first unless sorted.
-    order: sortOrder(p, [['created_at', 'DESC']], ['id', p.sort ? p.order : 'DESC']),
-    offset: p.offset,
-    limit: p.limit,
+    order: (p) => sortOrder(p, [['created_at', 'DESC']], ['id', p.sort ? p.order : 'DESC']),
+    async where(query, ctx) {
+      const and: WhereOptions<Move>[] = [];
+      const range = dayRange(text(query.date1), text(query.date2), await clientZone(ctx.clientId));
+      if (range) and.push({ created_at: range });
+      const serial = text(query.serial);
+      if (serial) {
+        const stocks = await Stock.findAll({
+          where: { client_id: ctx.clientId, serial: { [Op.like]: `${likeSafe(serial.toUpperCase())}%` } },
+          attributes: ['id'],
+        });
+        and.push({ stock_id: stocks.map((s) => s.id) });
+      }
+      return and.length ? { [Op.and]: and } : null;
+    },
+
+    present: (moves) => toMoveDtos(moves),
+    async create(input, ctx) {
+      const { move, cuantityAfter } = await deps.sequelize.transaction((transaction) =>
+        applyMove(
+          deps,
+          {
+            clientId: ctx.clientId,
+            stockId: input.stock_id,
+            type: input.type,
+            amount: input.amount,
+            notes: input.notes,
+            author: ctx.actor.userId,
+          },
+          transaction,
+        ),
+      );
+      quantityAfter.set(move, cuantityAfter);
+      return move;
+    },
   });
-  return { rows: await toMoveDtos(rows), total: count };
-}

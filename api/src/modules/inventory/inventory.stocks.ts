@@ -1,9 +1,7 @@
-import { Op, type WhereOptions } from 'sequelize';
 import { badRequest, conflict } from '../../http/errors.js';
-import { filterWhere, sortOrder, type ListFields, type ListParams } from '../../http/list-params.js';
-import type { StaffPrincipal } from '../../http/auth.js';
-import { likeSafe } from '../catalogues/catalogues.service.js';
+import { sortOrder } from '../../http/list-params.js';
 import { Stock, Supply } from '../../db/models/inventory.model.js';
+import { defineResource, type ResourceContext } from '../../resources/resource.js';
 import * as rules from './inventory.rules.js';
 import { bool, clientZone, findStock, findSupply, type InventoryDeps } from './inventory.common.js';
 import { applyMove } from './inventory.moves.js';
@@ -18,6 +16,7 @@ async function suppliesById(ids: Array<number | null>) {
   return new Map(rows.map((s) => [s.id, s]));
 }
 
+/** The one place a stocks row becomes the contract's Stock; `today` (the client's) says whether it expired. */
 function toStockDto(s: Stock, supply: Supply | undefined, today: string): S['Stock'] {
   const active = bool(s.active);
   return {
@@ -40,39 +39,6 @@ function toStockDto(s: Stock, supply: Supply | undefined, today: string): S['Sto
   };
 }
 
-/** What GET /stocks sorts and filters by (openapi.yaml listStocks declares the same). */
-export const STOCK_FIELDS: ListFields = {
-  id: { column: 'id', kind: 'integer', sort: true },
-  serial: { column: 'serial', kind: 'text', sort: true },
-  type: { column: 'type', kind: 'enum', sort: true },
-  medical_supply_id: { column: 'medical_supply_id', kind: 'integer' },
-  expiration_date: { column: 'expiration_date', kind: 'date', sort: true },
-  cuantity: { column: 'cuantity', kind: 'integer', sort: true },
-  active: { column: 'active', kind: 'boolean' },
-  batch: { column: 'batch', kind: 'boolean' },
-  created_at: { column: 'created_at', kind: 'datetime', sort: true },
-};
-
-export async function listStocks(deps: InventoryDeps, clientId: number, p: ListParams) {
-  const where: WhereOptions<Stock> = { client_id: clientId, [Op.and]: filterWhere(p.filters) };
-  if (p.q) Object.assign(where, { serial: { [Op.like]: `%${likeSafe(p.q.toUpperCase())}%` } });
-  const { rows, count } = await Stock.findAndCountAll({
-    where,
-    order: sortOrder(p, [['expiration_date', p.order]], ['id', 'ASC']),
-    offset: p.offset,
-    limit: p.limit,
-  });
-  const supplies = await suppliesById(rows.map((r) => r.medical_supply_id));
-  const today = localDate(deps.now(), await clientZone(clientId));
-  return { rows: rows.map((s) => toStockDto(s, supplies.get(s.medical_supply_id ?? 0), today)), total: count };
-}
-
-export async function getStock(deps: InventoryDeps, clientId: number, id: number) {
-  const s = await findStock(clientId, id);
-  const supply = s.medical_supply_id ? await Supply.findByPk(s.medical_supply_id) : null;
-  return toStockDto(s, supply ?? undefined, localDate(deps.now(), await clientZone(clientId)));
-}
-
 async function checkStockSupply(clientId: number, type: string, supplyId: number | null) {
   if (supplyId == null) return;
   const supply = await findSupply(clientId, supplyId, 'medical_supply_id');
@@ -85,61 +51,94 @@ async function assertSerialFree(clientId: number, serial: string, exceptId?: num
   if (other && other.id !== exceptId) throw conflict('Ya existe un lote con ese serial.', 'serial');
 }
 
-export async function createStock(deps: InventoryDeps, actor: StaffPrincipal, input: S['StockInput']) {
-  const zone = await clientZone(actor.clientId);
-  const today = localDate(deps.now(), zone);
-  const shape = {
-    type: input.type,
-    serial: input.serial.toUpperCase(),
-    expiration_date: input.expiration_date,
-    medical_supply_id: input.medical_supply_id ?? null,
-    batch: rules.normaliseBatch(input.type, input.batch),
-  };
-  const problem = rules.checkStock(shape, today);
-  if (problem) throw badRequest(problem.field, problem.message);
-  await checkStockSupply(actor.clientId, shape.type, shape.medical_supply_id);
-  await assertSerialFree(actor.clientId, shape.serial);
-  const cuantity = input.cuantity ?? 0;
-  const stock = await deps.sequelize.transaction(async (transaction) => {
-    const s = await Stock.create({ client_id: actor.clientId, ...shape, cuantity: 0, active: input.active ?? true }, { transaction });
-    // The initial quantity is an entry like any other, so the move log explains every unit.
-    if (cuantity > 0)
-      await applyMove(
-        deps,
-        {
-          clientId: actor.clientId,
-          stockId: s.id,
-          type: 'entrada',
-          amount: cuantity,
-          notes: 'Cantidad inicial',
-          author: actor.userId,
-          allowInactive: true,
-        },
-        transaction,
-      );
-    return s;
-  });
-  return getStock(deps, actor.clientId, stock.id);
-}
+const today = async (ctx: ResourceContext) => localDate(ctx.now, await clientZone(ctx.clientId));
 
-export async function updateStock(deps: InventoryDeps, actor: StaffPrincipal, id: number, input: S['StockUpdate']) {
-  const s = await findStock(actor.clientId, id);
-  const today = localDate(deps.now(), await clientZone(actor.clientId));
-  const type = input.type ?? s.type;
-  const shape = {
-    type,
-    serial: (input.serial ?? s.serial).toUpperCase(),
-    expiration_date: input.expiration_date ?? s.expiration_date,
-    medical_supply_id: input.medical_supply_id !== undefined ? input.medical_supply_id : s.medical_supply_id,
-    batch: rules.normaliseBatch(type, input.batch ?? bool(s.batch)),
-  };
-  const problem = rules.checkStock(shape, today, input.expiration_date !== undefined && input.expiration_date !== s.expiration_date);
-  if (problem) throw badRequest(problem.field, problem.message);
-  if (input.type !== undefined || input.medical_supply_id !== undefined)
-    await checkStockSupply(actor.clientId, shape.type, shape.medical_supply_id);
-  await assertSerialFree(actor.clientId, shape.serial, s.id);
-  Object.assign(s, shape);
-  if (input.active !== undefined) s.active = input.active;
-  await s.save();
-  return getStock(deps, actor.clientId, id);
-}
+/**
+ * Stocks (03 §2, §4): batches and references of a supply. The quantity changes only through moves
+ * (inventory.moves.ts applyMove, never below zero); a new batch's quantity is its first entry.
+ */
+export const stocksResource = (deps: InventoryDeps) =>
+  defineResource<Stock, S['Stock'], S['StockInput'], S['StockUpdate']>({
+    name: 'stocks',
+    model: Stock,
+    tenant: 'client_id',
+    access: { write: 'administer' },
+    operations: { list: 'listStocks', get: 'getStock', create: 'createStock', update: 'updateStock', patch: 'patchStock' },
+    fields: {
+      id: { column: 'id', kind: 'integer', sort: true },
+      serial: { column: 'serial', kind: 'text', sort: true },
+      type: { column: 'type', kind: 'enum', sort: true },
+      medical_supply_id: { column: 'medical_supply_id', kind: 'integer' },
+      expiration_date: { column: 'expiration_date', kind: 'date', sort: true },
+      cuantity: { column: 'cuantity', kind: 'integer', sort: true },
+      active: { column: 'active', kind: 'boolean' },
+      batch: { column: 'batch', kind: 'boolean' },
+      created_at: { column: 'created_at', kind: 'datetime', sort: true },
+    },
+    defaultLimit: 10,
+    search: { columns: ['serial'], fold: 'upper' },
+    notFound: 'El lote no existe.',
+    order: (p) => sortOrder(p, [['expiration_date', p.order]], ['id', 'ASC']),
+
+    async present(stocks, ctx) {
+      const supplies = await suppliesById(stocks.map((r) => r.medical_supply_id));
+      const day = await today(ctx);
+      return stocks.map((s) => toStockDto(s, supplies.get(s.medical_supply_id ?? 0), day));
+    },
+    async create(input, ctx) {
+      const shape = {
+        type: input.type,
+        serial: input.serial.toUpperCase(),
+        expiration_date: input.expiration_date,
+        medical_supply_id: input.medical_supply_id ?? null,
+        batch: rules.normaliseBatch(input.type, input.batch),
+      };
+      const problem = rules.checkStock(shape, await today(ctx));
+      if (problem) throw badRequest(problem.field, problem.message);
+      await checkStockSupply(ctx.clientId, shape.type, shape.medical_supply_id);
+      await assertSerialFree(ctx.clientId, shape.serial);
+      const cuantity = input.cuantity ?? 0;
+      const stock = await deps.sequelize.transaction(async (transaction) => {
+        const s = await Stock.create({ client_id: ctx.clientId, ...shape, cuantity: 0, active: input.active ?? true }, { transaction });
+        // The initial quantity is an entry like any other, so the move log explains every unit.
+        if (cuantity > 0)
+          await applyMove(
+            deps,
+            {
+              clientId: ctx.clientId,
+              stockId: s.id,
+              type: 'entrada',
+              amount: cuantity,
+              notes: 'Cantidad inicial',
+              author: ctx.actor.userId,
+              allowInactive: true,
+            },
+            transaction,
+          );
+        return s;
+      });
+      return findStock(ctx.clientId, stock.id);
+    },
+    async update(s, input, ctx) {
+      const type = input.type ?? s.type;
+      const shape = {
+        type,
+        serial: (input.serial ?? s.serial).toUpperCase(),
+        expiration_date: input.expiration_date ?? s.expiration_date,
+        medical_supply_id: input.medical_supply_id !== undefined ? input.medical_supply_id : s.medical_supply_id,
+        batch: rules.normaliseBatch(type, input.batch ?? bool(s.batch)),
+      };
+      const problem = rules.checkStock(
+        shape,
+        await today(ctx),
+        input.expiration_date !== undefined && input.expiration_date !== s.expiration_date,
+      );
+      if (problem) throw badRequest(problem.field, problem.message);
+      if (input.type !== undefined || input.medical_supply_id !== undefined)
+        await checkStockSupply(ctx.clientId, shape.type, shape.medical_supply_id);
+      await assertSerialFree(ctx.clientId, shape.serial, s.id);
+      Object.assign(s, shape);
+      if (input.active !== undefined) s.active = input.active;
+      await s.save();
+    },
+  });
