@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { select } from './db/sql.js';
@@ -8,9 +9,47 @@ import { ROOT_DIR } from './paths.js';
 import { hashPassword } from './modules/sessions/passwords.js';
 import { seedDemo } from '../../seeds/demo.js';
 
-/** `npm start`: builds what is missing, migrates, seeds the demo on an empty database, serves everything on one port. */
+/** Answers while the product starts: the port is ours, the app not built yet. */
+function answerStarting(_req: http.IncomingMessage, res: http.ServerResponse) {
+  res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '5' });
+  res.end(JSON.stringify({ code: 'starting', message: 'Vigía está iniciando; intente de nuevo en unos segundos.' }));
+}
+
+/** Resolves once the server listens; rejects with a message naming the port when it cannot. */
+function listenOn(server: http.Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const fail = (err: NodeJS.ErrnoException) => {
+      server.off('listening', done);
+      const why =
+        err.code === 'EADDRINUSE'
+          ? `El puerto ${port} ya está en uso: otro proceso lo escucha. Detenga ese proceso o elija otro puerto con PORT.`
+          : err.code === 'EACCES'
+            ? `No hay permiso para escuchar en el puerto ${port}: elija otro puerto con PORT.`
+            : `No se pudo escuchar en el puerto ${port}: ${err.message}`;
+      reject(new StartError(why));
+    };
+    const done = () => {
+      server.off('error', fail);
+      resolve();
+    };
+    server.once('error', fail);
+    server.once('listening', done);
+    server.listen(port);
+  });
+}
+
+/** A start that cannot go on, with the Spanish sentence the operator reads (no stack trace). */
+class StartError extends Error {}
+
+/**
+ * `npm start`: takes the port, builds what is missing, migrates, seeds the demo on an empty
+ * database, serves everything on one port. The port comes first so a second server on a taken port
+ * ends before it opens the database or runs a single background job (issue 41).
+ */
 async function main() {
   const config = loadConfig();
+  const server = http.createServer(answerStarting);
+  await listenOn(server, config.port);
   const missing = ['admin', 'portal'].filter((app) => !fs.existsSync(path.join(ROOT_DIR, app, 'dist/index.html')));
   if (missing.length && process.env.SKIP_BUILD !== '1') {
     console.log(`[vigia] compilando ${missing.join(' y ')}...`);
@@ -25,26 +64,26 @@ async function main() {
   if (Number(n) === 0 && process.env.SEED_DEMO !== '0') {
     demo = await seedDemo(product.sequelize.getQueryInterface(), { now: product.now(), hashPassword });
   }
-  const server = product.app.listen(config.port, () => {
-    const url = `http://localhost:${config.port}`;
-    const db = config.databaseUrl ? 'PostgreSQL' : path.join(config.dataDir, 'vigia.sqlite');
-    console.log(`\nVigía está en ${url}  (base de datos: ${db})`);
-    if (config.clockOffsetMs) console.log(`  Reloj desplazado (CLOCK_OFFSET_MS): la API cree que son las ${product.now().toISOString()}`);
-    console.log(`  Personal: ${url}/   ·   Portal del paciente: ${url}/login_patient   ·   API: ${url}/api/docs`);
-    if (!loadMessagingConfig().aiBaseUrl) {
-      console.log(
-        '  Asistente IA desactivado (sin AI_BASE_URL): los mensajes de los pacientes esperan la respuesta del personal en la pestaña Chat.',
-      );
-    }
-    if (demo) {
-      console.log('\nDatos de demostración creados. Usuarios (contraseña entre paréntesis):');
-      for (const u of demo.users) console.log(`  ${u.role.padEnd(11)} ${u.email}  (${u.password})`);
-      console.log(
-        `  Portal del paciente: documento ${demo.portalPatient.nid}; el código llega al buzón de SMS (GET /api/v1/sms_outbox como admin).`,
-      );
-    }
-  });
+  server.off('request', answerStarting);
+  server.on('request', product.app);
   const stopJobs = product.jobs.start();
+  const url = `http://localhost:${config.port}`;
+  const db = config.databaseUrl ? 'PostgreSQL' : path.join(config.dataDir, 'vigia.sqlite');
+  console.log(`\nVigía está en ${url}  (base de datos: ${db})`);
+  if (config.clockOffsetMs) console.log(`  Reloj desplazado (CLOCK_OFFSET_MS): la API cree que son las ${product.now().toISOString()}`);
+  console.log(`  Personal: ${url}/   ·   Portal del paciente: ${url}/login_patient   ·   API: ${url}/api/docs`);
+  if (!loadMessagingConfig().aiBaseUrl) {
+    console.log(
+      '  Asistente IA desactivado (sin AI_BASE_URL): los mensajes de los pacientes esperan la respuesta del personal en la pestaña Chat.',
+    );
+  }
+  if (demo) {
+    console.log('\nDatos de demostración creados. Usuarios (contraseña entre paréntesis):');
+    for (const u of demo.users) console.log(`  ${u.role.padEnd(11)} ${u.email}  (${u.password})`);
+    console.log(
+      `  Portal del paciente: documento ${demo.portalPatient.nid}; el código llega al buzón de SMS (GET /api/v1/sms_outbox como admin).`,
+    );
+  }
   const stop = () => {
     server.close(() =>
       stopJobs()
@@ -58,6 +97,7 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error('[vigia] no se pudo iniciar:', err);
+  if (err instanceof StartError) console.error(`[vigia] no se pudo iniciar: ${err.message}`);
+  else console.error('[vigia] no se pudo iniciar:', err);
   process.exit(1);
 });
