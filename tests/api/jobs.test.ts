@@ -123,4 +123,56 @@ describe('durable job queue', () => {
     await Promise.all([a.runDue({ now: at(60_000), kinds: ['test.tick'] }), b.runDue({ now: at(60_000), kinds: ['test.tick'] })]);
     expect(ticks).toHaveLength(2);
   });
+
+  it('counts the back-off from the failure, not from the claim (a try that waited is not retried at once)', async () => {
+    let clock = T0;
+    const runner = createJobRunner({ sequelize: t.sequelize, now: () => clock, log: silent });
+    runner.register('test.slowfail', async () => {
+      // The peer held the try for 40 s before it failed.
+      clock = at(40_000);
+      throw new Error('sin respuesta');
+    });
+    await runner.enqueue({ kind: 'test.slowfail', payload: null, key: 'slowfail', maxAttempts: 3 });
+    await runner.runDue({ now: T0, kinds: ['test.slowfail'] });
+    expect(new Date((await jobRow('slowfail')).run_at).toISOString()).toBe(at(40_000 + 30_000).toISOString());
+    expect(await runner.runDue({ now: at(69_999), kinds: ['test.slowfail'] })).toBe(0);
+  });
+
+  it('a kind with a pool runs beside the other work, at most its concurrency at once, under its own lock', async () => {
+    const now = at(3600_000);
+    const runner = createJobRunner({ sequelize: t.sequelize, now: () => now, log: silent });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let inside = 0;
+    let widest = 0;
+    const done: string[] = [];
+    runner.register('test.send', {
+      concurrency: 2,
+      lockMs: 20 * 60_000,
+      handler: async (job) => {
+        widest = Math.max(widest, ++inside);
+        await held;
+        inside--;
+        done.push(`send-${(job.payload as { n: number }).n}`);
+      },
+    });
+    runner.register('test.plan', async () => void done.push('plan'));
+    for (let n = 0; n < 3; n++) await runner.enqueue({ kind: 'test.send', payload: { n }, key: `pool-${n}`, runAt: now });
+    await runner.enqueue({ kind: 'test.plan', payload: null, key: 'pool-plan', runAt: now });
+    const stop = runner.start(20);
+    const until = async (ok: () => boolean) => {
+      for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
+      return ok();
+    };
+    // Two sends hang; the plan runs anyway, and the third send waits for a free place.
+    expect(await until(() => done.includes('plan') && inside === 2)).toBe(true);
+    expect(widest).toBe(2);
+    const [claimed] = await select<{ locked_until: string }>(t.sequelize, "SELECT locked_until FROM jobs WHERE key = 'pool-0'");
+    expect(new Date(claimed.locked_until).toISOString()).toBe(new Date(now.getTime() + 20 * 60_000).toISOString());
+    release();
+    expect(await until(() => done.length === 4)).toBe(true);
+    await stop();
+    expect(widest).toBe(2);
+    expect(done.sort()).toEqual(['plan', 'send-0', 'send-1', 'send-2']);
+  });
 });

@@ -45,6 +45,17 @@ interface JobKind {
   handler: JobHandler;
   /** Called once when the job gives up (after max_attempts failures). */
   onFailed?: (job: JobRow, error: string, ctx: JobContext) => Promise<void>;
+  /**
+   * Jobs of this kind run in a pool of their own, this many at once, beside the other work (which
+   * runs one job at a time): a send that waits on a slow peer then holds one place of its pool,
+   * not the queue (issue 41).
+   */
+  concurrency?: number;
+  /**
+   * How long a claim of this kind holds before another process may take the job again; longer
+   * than anything the handler may wait on, or a slow run would be run twice. Default LOCK_MS.
+   */
+  lockMs?: number;
 }
 
 /** A recurring task: one job per time slot, keyed by slot, so two processes run each slot once. */
@@ -54,7 +65,7 @@ interface RecurringTask {
   handler: (ctx: JobContext) => Promise<void>;
 }
 
-const LOCK_MS = 5 * 60_000;
+export const LOCK_MS = 5 * 60_000;
 
 /** Queues a job; inside `transaction` it exists only if that transaction commits. */
 export async function enqueueJob(sequelize: Sequelize, input: EnqueueInput, transaction?: Transaction, now = new Date()): Promise<boolean> {
@@ -109,15 +120,19 @@ export function createJobRunner(deps: { sequelize: Sequelize; now: () => Date; l
     }
   }
 
-  async function claim(now: Date, limit: number, only?: string[]): Promise<JobRow[]> {
-    const kindFilter = only?.length ? 'AND kind IN (:only)' : '';
+  /** The kinds that run in pools of their own. */
+  const pooled = () => [...kinds].filter(([, k]) => (k.concurrency ?? 0) > 0).map(([name]) => name);
+
+  async function claim(now: Date, limit: number, filter: { only?: string[]; except?: string[]; lockMs?: number }): Promise<JobRow[]> {
+    const { only, except } = filter;
+    const kindFilter = `${only?.length ? 'AND kind IN (:only)' : ''} ${except?.length ? 'AND kind NOT IN (:except)' : ''}`;
     const due = `SELECT id FROM jobs WHERE ((status = 'pending' AND run_at <= :now) OR (status = 'running' AND locked_until < :now)) ${kindFilter}
                  ORDER BY run_at, id LIMIT :limit ${postgres ? 'FOR UPDATE SKIP LOCKED' : ''}`;
     const rows = await select<JobRow & { payload: string }>(
       sequelize,
       `UPDATE jobs SET status = 'running', locked_until = :lock, attempts = attempts + 1, updated_at = :now
        WHERE id IN (${due}) RETURNING id, kind, key, client_id, payload, attempts, max_attempts, run_at`,
-      { now, lock: new Date(now.getTime() + LOCK_MS), limit, only: only ?? [] },
+      { now, lock: new Date(now.getTime() + (filter.lockMs ?? LOCK_MS)), limit, only: only ?? [], except: except ?? [] },
     );
     return rows
       .map((r) => ({
@@ -155,7 +170,10 @@ export function createJobRunner(deps: { sequelize: Sequelize; now: () => Date; l
           deps.log(`tarea ${job.kind} #${job.id}: onFailed falló`, e);
         }
       } else {
-        const runAt = new Date(now.getTime() + retryDelayMs(job.attempts));
+        // The back-off counts from the failure, not from the claim: a try that waited 30 s on a
+        // peer must not be retried at once (issue 41).
+        const failedAt = Math.max(now.getTime(), deps.now().getTime());
+        const runAt = new Date(failedAt + retryDelayMs(job.attempts));
         await execute(
           sequelize,
           "UPDATE jobs SET status = 'pending', run_at = :runAt, locked_until = NULL, last_error = :message, updated_at = :now WHERE id = :id",
@@ -176,9 +194,26 @@ export function createJobRunner(deps: { sequelize: Sequelize; now: () => Date; l
     async runDue(opts = {}) {
       const now = opts.now ?? deps.now();
       await scheduleRecurring(now);
-      const jobs = await claim(now, opts.limit ?? 50, opts.kinds);
-      for (const job of jobs) await runOne(job, now);
-      return jobs.length;
+      const limit = opts.limit ?? 50;
+      const pools = pooled().filter((k) => !opts.kinds?.length || opts.kinds.includes(k));
+      const onlyPooled = Boolean(opts.kinds?.length) && opts.kinds!.every((k) => pools.includes(k));
+      const serial = onlyPooled ? [] : await claim(now, limit, { only: opts.kinds?.filter((k) => !pools.includes(k)), except: pools });
+      for (const job of serial) await runOne(job, now);
+      let total = serial.length;
+      // Each pool's jobs run side by side, at most its concurrency at once.
+      await Promise.all(
+        pools.map(async (kind) => {
+          const jobs = await claim(now, limit, { only: [kind], lockMs: kinds.get(kind)!.lockMs });
+          total += jobs.length;
+          const width = kinds.get(kind)!.concurrency!;
+          await Promise.all(
+            Array.from({ length: Math.min(width, jobs.length) }, async () => {
+              for (let job = jobs.shift(); job; job = jobs.shift()) await runOne(job, now);
+            }),
+          );
+        }),
+      );
+      return total;
     },
     async drain(opts = {}) {
       let total = 0;
@@ -191,15 +226,50 @@ export function createJobRunner(deps: { sequelize: Sequelize; now: () => Date; l
     },
     start(intervalMs = 1000) {
       let stopped = false;
-      let running: Promise<unknown> = Promise.resolve();
-      const timer = setInterval(() => {
+      // The other work runs one batch at a time; each pool takes what its free places allow, and a
+      // job of a pool runs on without holding the next poll (issue 41: one hanging send delayed
+      // every other message by 34 s).
+      let serialRun: Promise<unknown> | null = null;
+      const inFlight = new Map<string, number>();
+      const claiming = new Set<string>();
+      const running = new Set<Promise<unknown>>();
+      const track = (p: Promise<unknown>) => {
+        const tracked = p.catch((e) => deps.log('cola de tareas', e)).finally(() => running.delete(tracked));
+        running.add(tracked);
+        return tracked;
+      };
+      const poll = () => {
         if (stopped) return;
-        running = running.then(() => runner.runDue()).catch((e) => deps.log('cola de tareas', e));
-      }, intervalMs);
+        const pools = pooled();
+        if (!serialRun)
+          serialRun = track(
+            (async () => {
+              const now = deps.now();
+              await scheduleRecurring(now);
+              for (const job of await claim(now, 50, { except: pools })) await runOne(job, now);
+            })(),
+          ).finally(() => (serialRun = null));
+        for (const kind of pools) {
+          const free = kinds.get(kind)!.concurrency! - (inFlight.get(kind) ?? 0);
+          if (free <= 0 || claiming.has(kind)) continue;
+          claiming.add(kind);
+          track(
+            (async () => {
+              const now = deps.now();
+              const jobs = await claim(now, free, { only: [kind], lockMs: kinds.get(kind)!.lockMs }).finally(() => claiming.delete(kind));
+              for (const job of jobs) {
+                inFlight.set(kind, (inFlight.get(kind) ?? 0) + 1);
+                track(runOne(job, now).finally(() => inFlight.set(kind, (inFlight.get(kind) ?? 1) - 1)));
+              }
+            })(),
+          );
+        }
+      };
+      const timer = setInterval(poll, intervalMs);
       return async () => {
         stopped = true;
         clearInterval(timer);
-        await running;
+        while (running.size) await Promise.all([...running]);
       };
     },
     enqueue(input, transaction) {
