@@ -39,7 +39,20 @@ describe("triageSettingBounds: the limits of 'Ajustes de priorización', read fr
     ['no_reading_days', 1, 60],
   ];
   it.each(cases)('%s goes from %d to %d', (key, min, max) => {
-    expect(settings[key]).toEqual({ min, max });
+    expect(settings[key]).toMatchObject({ min, max });
+  });
+
+  it('says which settings take whole numbers only', () => {
+    const integers = Object.entries(settings)
+      .filter(([, b]) => b.integer)
+      .map(([key]) => key);
+    expect(integers.sort()).toEqual(['glucose_min_readings', 'no_reading_days', 'weight_gain_days', 'window_days']);
+    expect(Object.values(weights).every((b) => b.integer)).toBe(true);
+  });
+
+  it("carries the contract's message for a value outside the limits", () => {
+    expect(settings.glucose_low.message).toBe('Debe estar entre 40 y 120 mg/dL');
+    expect(weights.news2_critical.message).toBe('Debe ser un número entero entre 0 y 1000');
   });
 
   it('covers every threshold and no other', () => {
@@ -48,7 +61,7 @@ describe("triageSettingBounds: the limits of 'Ajustes de priorización', read fr
 
   it('gives every weight 0 to 1000 points', () => {
     expect(Object.keys(weights).sort()).toEqual(Object.keys(TRIAGE_DEFAULTS.weights).sort());
-    for (const bounds of Object.values(weights)) expect(bounds).toEqual({ min: 0, max: 1000 });
+    for (const bounds of Object.values(weights)) expect(bounds).toMatchObject({ min: 0, max: 1000 });
   });
 
   it('keeps every default inside its limits', () => {

@@ -30,6 +30,8 @@ export interface TriageFlagDef {
   name: string;
   tab: TriageTab;
   weights: ReadonlyArray<{ key: keyof TriageWeights; label: string; default: number }>;
+  /** One flag per vital sign: where the flag is shown, its name is followed by the sign's. */
+  perElement?: boolean;
   figures: Readonly<Record<string, { label: string; kind?: TriageFigureKind }>>;
 }
 
@@ -59,6 +61,7 @@ export const TRIAGE_FLAG_DEFS: readonly TriageFlagDef[] = [
     code: 'out_of_range',
     name: 'Lecturas fuera de rango',
     tab: 'signs',
+    perElement: true,
     weights: [{ key: 'out_of_range', label: 'Cada signo vital fuera de rango', default: 20 }],
     figures: RANGE_FIGURES,
   },
@@ -129,6 +132,7 @@ export const TRIAGE_FLAG_DEFS: readonly TriageFlagDef[] = [
     code: 'news2_critical',
     name: 'Valor crítico (NEWS2)',
     tab: 'signs',
+    perElement: true,
     weights: [{ key: 'news2_critical', label: 'Cada signo vital con un valor crítico (NEWS2)', default: 30 }],
     figures: {
       element: { label: 'Signo vital', kind: 'element' },
@@ -142,6 +146,7 @@ export const TRIAGE_FLAG_DEFS: readonly TriageFlagDef[] = [
     code: 'out_of_range_few',
     name: 'Algunas lecturas fuera de rango',
     tab: 'signs',
+    perElement: true,
     weights: [],
     figures: { ...RANGE_FIGURES },
   },
@@ -218,7 +223,8 @@ export function triageSettingsOf(stored: unknown): TriageSettings {
 
 /** A threshold of the settings (every number of TriageSettings but the weights). */
 export type TriageSettingKey = Exclude<keyof TriageSettings, 'weights'>;
-export type TriageBounds = { min: number; max: number };
+/** A setting's limits and the contract's message (x-message) for a value outside them. */
+export type TriageBounds = { min: number; max: number; message: string; integer: boolean };
 
 /**
  * The limits openapi.yaml's TriageSettingsInput puts on each threshold and weight, which the API
@@ -233,9 +239,10 @@ export function triageSettingBounds(doc: OpenApiDocument): {
   const boundsOf = <K extends string>(keys: K[], path: (key: K) => string[]) => {
     const out = {} as Record<K, TriageBounds>;
     for (const key of keys) {
-      const { minimum, maximum } = findPropertySchema(doc, input, path(key)) ?? {};
+      const { minimum, maximum, 'x-message': message, type } = findPropertySchema(doc, input, path(key)) ?? {};
       if (minimum === undefined || maximum === undefined) throw new Error(`El contrato no da los límites de ${key} en TriageSettingsInput`);
-      out[key] = { min: minimum, max: maximum };
+      const integer = type === 'integer';
+      out[key] = { min: minimum, max: maximum, message: message ?? `Debe estar entre ${minimum} y ${maximum}`, integer };
     }
     return out;
   };

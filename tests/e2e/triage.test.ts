@@ -1,6 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { SCREENSHOT_DIR } from './support/browser';
 import { openSignedIn, useProductInBrowser } from './support/product';
@@ -117,5 +118,115 @@ describe('Priorización (/triage)', () => {
     await drawer.waitFor({ state: 'hidden' });
     await page.getByRole('button', { name: 'Ajustes' }).click();
     await expect.poll(() => drawer.getByLabel('Glucosa: tiempo en rango mínimo').inputValue()).toBe('60');
+  });
+
+  /** Waits for the summary job's first run (within a second of the server's start) to fill the list. */
+  async function waitForFlags(page: Page, selector: string) {
+    const first = page.locator(selector).first();
+    for (let i = 0; i < 20 && (await first.count()) === 0; i++) {
+      await page.waitForTimeout(1000);
+      await page.reload();
+    }
+    await first.waitFor();
+    return first;
+  }
+
+  async function expectAxeClean(page: Page) {
+    const axe = await new AxeBuilder({ page }).analyze();
+    const serious = axe.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  }
+
+  it('at 390 × 844 lays each patient out as a card that fits the screen, with its flags and last reading', async () => {
+    const page = await openSignedIn(product, '/triage');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await waitForFlags(page, '.triage-card .triage-flags li a');
+    expect(await page.locator('.ant-table').count()).toBe(0);
+    const card = page.locator('.triage-card').first();
+    await card.getByText(/^Última lectura: /).waitFor();
+    await card.locator('.triage-score').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await card.getByText('Ver cifras').click();
+    await card.locator('.triage-figures .ant-descriptions').first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectAxeClean(page);
+    await mkdir(SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'triage-390-figures.png') });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'triage-390.png') });
+  });
+
+  it('at 1440 × 900 keeps the table; a flag opens its tab scrolled into view; filters and page survive a reload', async () => {
+    const page = await openSignedIn(product, '/triage');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await waitForFlags(page, '.ant-table .triage-flags li a');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1440);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'triage-1440.png') });
+
+    // Filters, page size and page in the URL: a reload asks and shows the same.
+    await page.getByRole('combobox', { name: 'Señal a filtrar' }).click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option[title="Alertas abiertas"]').click();
+    await page.waitForURL(/[?&]flag=open_alerts/);
+    const name = (await page.locator('.triage-row .triage-name').first().innerText()).split(' ')[0];
+    await page.locator('.triage-search input').fill(name);
+    await page.getByRole('button', { name: 'Buscar', exact: true }).click();
+    await page.waitForURL((url) => url.searchParams.get('q') === name);
+    const reloaded = page.waitForResponse(
+      (r) =>
+        r.url().includes('/api/v1/triage') && r.url().includes('flag=open_alerts') && r.url().includes(`q=${encodeURIComponent(name)}`),
+    );
+    await page.reload();
+    expect((await reloaded).status()).toBe(200);
+    await page.locator('.triage-flag-select').getByText('Alertas abiertas').waitFor();
+    expect(await page.locator('.triage-search input').inputValue()).toBe(name);
+    for (const row of await page.locator('.triage-row').all()) expect(await row.innerText()).toMatch(/alertas? abiertas?/);
+
+    await page.goto('/triage?page=2');
+    const second = page.waitForResponse((r) => r.url().includes('/api/v1/triage') && r.url().includes('_start=20'));
+    await page.reload();
+    expect((await second).status()).toBe(200);
+    await page.locator('.ant-pagination-item-active', { hasText: '2' }).waitFor();
+    await page.goto('/triage?size=50');
+    const bigger = page.waitForResponse((r) => r.url().includes('/api/v1/triage') && r.url().includes('_end=50'));
+    await page.reload();
+    expect((await bigger).status()).toBe(200);
+    await page.locator('.ant-pagination-options').getByText('50 / página').waitFor();
+
+    // A flag of the first page opens its patient's tab, scrolled into the viewport below the header.
+    await page.goto('/triage');
+    const flag = page.locator('.triage-flags li a').first();
+    await flag.waitFor();
+    const tab = new URL((await flag.getAttribute('href'))!, 'http://x').searchParams.get('tab');
+    await flag.click();
+    await page.waitForURL(new RegExp(`/patients/\\d+\\?tab=${tab}$`), { waitUntil: 'commit' });
+    await page.locator('.patient-tabs .ant-tabs-tab-active').waitFor();
+    await page.waitForTimeout(1500);
+    const box = await page.locator('.patient-tabs .ant-tabs-nav').boundingBox();
+    expect(box).not.toBeNull();
+    expect(box!.y).toBeGreaterThanOrEqual(64);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(900);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'triage-flag-tab.png') });
+  });
+
+  it('refuses a threshold outside its limits with the field message instead of clamping it', async () => {
+    const page = await openSignedIn(product, '/triage');
+    await page.getByRole('button', { name: 'Ajustes' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Ajustes de priorización' });
+    const low = drawer.getByLabel('Glucosa: límite inferior del rango');
+    await low.waitFor();
+    await drawer.getByText('Por defecto: 70 mg/dL').waitFor();
+    let patched = 0;
+    page.on('request', (r) => {
+      if (r.method() === 'PATCH' && /\/api\/v1\/clients\/\d+$/.test(r.url())) patched++;
+    });
+    await low.fill('200');
+    await low.blur();
+    await drawer.getByRole('button', { name: 'Guardar' }).click();
+    await drawer.getByText('Debe estar entre 40 y 120 mg/dL').waitFor();
+    expect(await low.inputValue()).toBe('200');
+    expect(patched).toBe(0);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'triage-settings-refused.png') });
+    await low.fill('80');
+    await expect.poll(() => drawer.getByText('Debe estar entre 40 y 120 mg/dL').count()).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { Alert, Button, Card, Col, Result, Row, Skeleton, Tooltip } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
@@ -43,6 +43,41 @@ const DIALOGS = {
   deceased: lazyDialog('DeceasedDialog'),
 };
 
+/**
+ * Arriving with `?tab=` (a flag of Priorización, a link that names a tab), the tabs are what the
+ * user came for: scrolled into view once the record is there, and again while the cards above them
+ * settle (the encounters card loads its own chunk and pushes the tabs down), until the user scrolls
+ * or 3 s pass.
+ */
+function useScrollToTabOnArrival(target: React.RefObject<HTMLDivElement | null>, arrivedWithTab: boolean, ready: boolean) {
+  const wanted = useRef(arrivedWithTab);
+  useEffect(() => {
+    const el = target.current;
+    if (!ready || !wanted.current || !el) return;
+    let stopped = false;
+    const stop = () => {
+      stopped = true;
+    };
+    const scroll = () => {
+      if (!stopped) el.scrollIntoView({ block: 'start' });
+    };
+    const userEvents = ['wheel', 'touchmove', 'keydown', 'mousedown'] as const;
+    for (const e of userEvents) window.addEventListener(e, stop, { passive: true });
+    scroll();
+    const observer = new ResizeObserver(scroll);
+    observer.observe(el.parentElement ?? el);
+    const timer = setTimeout(() => {
+      wanted.current = false;
+      observer.disconnect();
+    }, 3000);
+    return () => {
+      observer.disconnect();
+      clearTimeout(timer);
+      for (const e of userEvents) window.removeEventListener(e, stop);
+    };
+  }, [target, ready]);
+}
+
 /** /patients/:id (01 §2): six cards, their edit dialogs, and the tabs the client has enabled. */
 export default function PatientPage() {
   const id = Number(useParams().id);
@@ -65,6 +100,8 @@ export default function PatientPage() {
   const { save } = usePatientUpdate(id);
   const { mutate: mutatePortal } = useCustomMutation();
   usePageTitle(patient?.full_name ?? 'Paciente');
+  const tabsRef = useRef<HTMLDivElement>(null);
+  useScrollToTabOnArrival(tabsRef, params.has('tab'), !!patient);
 
   if (failure && !patient) {
     if (failure.statusCode === 404 || failure.statusCode === 400) return <NotFoundPage />;
@@ -173,9 +210,12 @@ export default function PatientPage() {
         </Col>
       </Row>
       {activeTab && (
-        <Card className="patient-tabs-card">
-          <PatientTabs tabs={tabs} activeKey={activeTab} onChange={showTab} patient={patient} />
-        </Card>
+        // The sticky header (64 px) would cover the tabs' top: scrolled to, they stop below it.
+        <div ref={tabsRef} className="patient-tabs-anchor" style={{ scrollMarginTop: 80 }}>
+          <Card className="patient-tabs-card">
+            <PatientTabs tabs={tabs} activeKey={activeTab} onChange={showTab} patient={patient} />
+          </Card>
+        </div>
       )}
       {Dialog && (
         <Suspense fallback={null}>

@@ -1,7 +1,6 @@
-import { useState } from 'react';
 import { useList } from '@refinedev/core';
-import { Link, useNavigate } from 'react-router';
-import { Descriptions, Input, Pagination, Select, Space, Table, Tag, Typography } from 'antd';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Descriptions, Empty, Grid, Input, Pagination, Select, Space, Spin, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { PageHeader } from '../../crud/PageHeader';
 import { ColorChip } from '../../crud/ColorChip';
@@ -14,11 +13,10 @@ import { staffTimeZone } from '../../session';
 import { countOf } from '@vigia/contract/rules/plural';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import { ORDER_ELEMENT_NAMES } from '@vigia/contract/rules/activities';
-import { TRIAGE_FLAG_NAMES, TRIAGE_FLAGS, type TriageFlagCode } from '@vigia/contract/rules/triage';
+import { TRIAGE_FLAG_NAMES, TRIAGE_FLAGS, triageFlagDef, type TriageFlagCode } from '@vigia/contract/rules/triage';
 import { figureName, formatFigure } from './triage.data';
 import { TriageSettingsDrawer } from './TriageSettingsDrawer';
 import './triage.css';
-import { usePageResetOn } from '../../hooks/usePageResetOn';
 
 type TriageItem = Schemas['TriageItem'];
 type TriageFlag = Schemas['TriageFlag'];
@@ -27,6 +25,12 @@ const PAGE_SIZES = [20, 50, 100];
 
 /** The patient page on the tab that explains the flag. */
 const flagLink = (item: TriageItem, flag: TriageFlag | undefined) => `/patients/${item.id}${flag ? `?tab=${flag.tab}` : ''}`;
+
+/** The flag's name, followed by the vital sign's for the flags raised once per sign. */
+const flagTitle = (f: TriageFlag) =>
+  f.clinical_element != null && triageFlagDef(f.code).perElement
+    ? `${TRIAGE_FLAG_NAMES[f.code]}: ${ORDER_ELEMENT_NAMES[f.clinical_element] ?? ''}`
+    : TRIAGE_FLAG_NAMES[f.code];
 
 function FlagList({ item }: { item: TriageItem }) {
   if (!item.flags.length) return <Typography.Text type="secondary">Sin señales en los últimos 14 días</Typography.Text>;
@@ -46,6 +50,7 @@ function FlagList({ item }: { item: TriageItem }) {
 
 /** The figures behind each flag, shown when the row is expanded. */
 function FlagFigures({ item }: { item: TriageItem }) {
+  const zone = staffTimeZone();
   return (
     <div className="triage-figures">
       {item.flags.map((f, i) => (
@@ -53,15 +58,11 @@ function FlagFigures({ item }: { item: TriageItem }) {
           key={`${f.code}-${i}`}
           size="small"
           column={{ xs: 1, sm: 2, md: 4 }}
-          title={
-            f.clinical_element != null && f.code === 'out_of_range'
-              ? `${TRIAGE_FLAG_NAMES[f.code]}: ${ORDER_ELEMENT_NAMES[f.clinical_element] ?? ''}`
-              : TRIAGE_FLAG_NAMES[f.code]
-          }
+          title={flagTitle(f)}
           items={Object.entries(f.figures).map(([key, value]) => ({
             key,
             label: figureName(key),
-            children: formatFigure(key, value, staffTimeZone()),
+            children: formatFigure(key, value, zone),
           }))}
         />
       ))}
@@ -69,61 +70,117 @@ function FlagFigures({ item }: { item: TriageItem }) {
   );
 }
 
+const Score = ({ score }: { score: number }) => (
+  <Tag className={score > 0 ? 'triage-score triage-score-on' : 'triage-score'} aria-label={`Puntaje ${score}`}>
+    {score}
+  </Tag>
+);
+
+function PatientCell({ item }: { item: TriageItem }) {
+  return (
+    <div>
+      <Link to={flagLink(item, item.flags[0])} onClick={(e) => e.stopPropagation()} className="triage-name">
+        {item.patient.full_name}
+      </Link>
+      <div className="triage-nid">{item.patient.nid}</div>
+      {item.patient.tags.length > 0 && (
+        <div className="triage-tags">
+          {item.patient.tags.map((t) => (
+            <ColorChip key={t.id} color={t.color}>
+              {t.name}
+            </ColorChip>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+const lastReading = (at: string | null) => (at ? formatWhen(at, staffTimeZone()) : 'Sin lecturas');
+
 const columns: ColumnsType<TriageItem> = [
-  {
-    title: 'Puntaje',
-    dataIndex: 'score',
-    width: 96,
-    render: (score: number) => <Tag className={score > 0 ? 'triage-score triage-score-on' : 'triage-score'}>{score}</Tag>,
-  },
-  {
-    title: 'Paciente',
-    key: 'patient',
-    width: 260,
-    render: (_, item) => (
-      <div>
-        <Link to={flagLink(item, item.flags[0])} onClick={(e) => e.stopPropagation()}>
-          {item.patient.full_name}
-        </Link>
-        <div className="triage-nid">{item.patient.nid}</div>
-        {item.patient.tags.length > 0 && (
-          <div className="triage-tags">
-            {item.patient.tags.map((t) => (
-              <ColorChip key={t.id} color={t.color}>
-                {t.name}
-              </ColorChip>
-            ))}
-          </div>
-        )}
-      </div>
-    ),
-  },
+  { title: 'Puntaje', dataIndex: 'score', width: 96, render: (score: number) => <Score score={score} /> },
+  { title: 'Paciente', key: 'patient', width: 260, render: (_, item) => <PatientCell item={item} /> },
   { title: 'Señales de los últimos 14 días', key: 'flags', render: (_, item) => <FlagList item={item} /> },
-  {
-    title: 'Última lectura',
-    dataIndex: 'last_reading_at',
-    width: 150,
-    responsive: ['md'],
-    render: (at: string | null) => (at ? formatWhen(at, staffTimeZone()) : 'Sin lecturas'),
-  },
+  { title: 'Última lectura', dataIndex: 'last_reading_at', width: 150, render: lastReading },
 ];
+
+/**
+ * A phone's list: one stacked card per patient (score and name, the flags, the last reading, the
+ * figures behind a disclosure), so nothing sits in a table wider than the screen.
+ */
+function TriageCards({ rows, loading }: { rows: TriageItem[]; loading: boolean }) {
+  if (!rows.length)
+    return loading ? <Spin className="triage-cards-loading" /> : <Empty description="No hay pacientes que cumplan el filtro" />;
+  return (
+    <ol className="triage-cards" aria-label="Pacientes priorizados">
+      {rows.map((item) => (
+        <li key={item.id} className="triage-card">
+          <div className="triage-card-head">
+            <Score score={item.score} />
+            <PatientCell item={item} />
+          </div>
+          <FlagList item={item} />
+          <div className="triage-card-last">Última lectura: {lastReading(item.last_reading_at)}</div>
+          {item.flags.length > 0 && (
+            <details className="triage-card-figures">
+              <summary>Ver cifras</summary>
+              <FlagFigures item={item} />
+            </details>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+const isFlag = (v: string | null): v is TriageFlagCode => v != null && (TRIAGE_FLAGS as readonly string[]).includes(v);
+const positive = (v: string | null) => (v && /^[1-9][0-9]{0,5}$/.test(v) ? Number(v) : null);
+
+/** The filters, the page and its size, read from the URL (a reload or a shared link keeps them). */
+function readFilters(params: URLSearchParams) {
+  const flag = params.get('flag');
+  const size = positive(params.get('size'));
+  return {
+    q: params.get('q')?.trim() ?? '',
+    flag: isFlag(flag) ? flag : undefined,
+    tags: (params.get('tags') ?? '')
+      .split(',')
+      .map(positive)
+      .filter((id): id is number => id != null),
+    page: positive(params.get('page')) ?? 1,
+    pageSize: size != null && PAGE_SIZES.includes(size) ? size : PAGE_SIZES[0],
+  };
+}
 
 /**
  * 'Priorización' (issue 21): every active patient ranked by the flags of the last 14 days; a row
  * opens the patient page on the tab of its first flag, each flag links to its own tab, and
- * expanding a row shows the figures behind each flag.
+ * expanding a row shows the figures behind each flag. Filters, page and size live in the URL.
  */
 export default function TriagePage() {
   usePageTitle('Priorización');
   const navigate = useNavigate();
   const tags = useClientTags();
-  const [flag, setFlag] = useState<TriageFlagCode | undefined>();
-  const [tagFilter, setTagFilter] = useState<number[]>([]);
-  const [q, setQ] = useState('');
-  const [pageSize, setPageSize] = useState(20);
+  const [params, setParams] = useSearchParams();
+  const { q, flag, tags: tagFilter, page, pageSize } = readFilters(params);
+  // Below md (768 px) the table's columns do not fit: stacked cards instead.
+  const phone = Grid.useBreakpoint().md === false;
 
-  const filterKey = `${q}|${flag ?? ''}|${tagFilter.join()}`;
-  const [page, setPage] = usePageResetOn(filterKey);
+  /** Sets URL parameters (undefined removes one); a filter change goes back to the first page. */
+  const update = (changes: Record<string, string | undefined>, keepPage = false) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        for (const [key, value] of Object.entries(changes)) {
+          if (value === undefined || value === '') next.delete(key);
+          else next.set(key, value);
+        }
+        if (!keepPage) next.delete('page');
+        return next;
+      },
+      { replace: true },
+    );
 
   const { query, result } = useList<TriageItem>({
     resource: 'triage',
@@ -138,16 +195,20 @@ export default function TriagePage() {
   return (
     <PageHeader title="Priorización" extra={<TriageSettingsDrawer />}>
       <Typography.Paragraph type="secondary" className="triage-intro">
-        Pacientes activos ordenados por las señales de sus lecturas, alertas, órdenes y actividades de los últimos 14 días. Haga clic en una
-        fila para abrir la ficha en la pestaña que explica su primera señal; expándala para ver las cifras.
+        Pacientes activos ordenados por las señales de sus lecturas, alertas, órdenes y actividades de los últimos 14 días.{' '}
+        {phone
+          ? "Toque una señal para abrir la ficha en la pestaña que la explica; 'Ver cifras' muestra las cifras detrás de cada señal."
+          : 'Haga clic en una fila para abrir la ficha en la pestaña de su primera señal, o en una señal para abrir la suya; expanda la fila para ver las cifras.'}
       </Typography.Paragraph>
       <Space wrap className="triage-filters">
         <Input.Search
+          key={q}
+          defaultValue={q}
           placeholder="Buscar por nombre o número de documento"
           aria-label="Buscar paciente por nombre o documento"
           allowClear
           enterButton="Buscar"
-          onSearch={(text) => setQ(text.trim())}
+          onSearch={(text) => update({ q: text.trim() })}
           className="triage-search"
         />
         <Select
@@ -155,7 +216,7 @@ export default function TriagePage() {
           placeholder="Señal"
           aria-label="Señal a filtrar"
           value={flag}
-          onChange={setFlag}
+          onChange={(code?: TriageFlagCode) => update({ flag: code })}
           options={TRIAGE_FLAGS.map((code) => ({ value: code, label: TRIAGE_FLAG_NAMES[code] }))}
           className="triage-flag-select"
         />
@@ -165,32 +226,36 @@ export default function TriagePage() {
           placeholder="Etiquetas"
           aria-label="Etiquetas a filtrar"
           value={tagFilter}
-          onChange={setTagFilter}
+          onChange={(ids: number[]) => update({ tags: ids.join(',') })}
           options={tags.map((t) => ({ value: t.id, label: t.name }))}
           optionFilterProp="label"
           maxTagCount="responsive"
           className="triage-tag-select"
         />
       </Space>
-      <Table<TriageItem>
-        rowKey="id"
-        size="middle"
-        columns={columns}
-        dataSource={rows}
-        loading={query.isFetching}
-        pagination={false}
-        scroll={{ x: 800 }}
-        tableLayout="fixed"
-        expandable={{ expandedRowRender: (item) => <FlagFigures item={item} />, rowExpandable: (item) => item.flags.length > 0 }}
-        onRow={(item) => ({ onClick: () => navigate(flagLink(item, item.flags[0])), className: 'triage-row' })}
-        locale={{ emptyText: 'No hay pacientes que cumplan el filtro' }}
-      />
+      {phone ? (
+        <TriageCards rows={rows} loading={query.isFetching} />
+      ) : (
+        <Table<TriageItem>
+          rowKey="id"
+          size="middle"
+          columns={columns}
+          dataSource={rows}
+          loading={query.isFetching}
+          pagination={false}
+          tableLayout="fixed"
+          expandable={{ expandedRowRender: (item) => <FlagFigures item={item} />, rowExpandable: (item) => item.flags.length > 0 }}
+          onRow={(item) => ({ onClick: () => navigate(flagLink(item, item.flags[0])), className: 'triage-row' })}
+          locale={{ emptyText: 'No hay pacientes que cumplan el filtro' }}
+        />
+      )}
       <Pagination
         current={page}
         pageSize={pageSize}
         total={total}
         pageSizeOptions={PAGE_SIZES}
         showSizeChanger
+        simple={phone}
         showTotal={(n) => countOf(n, 'paciente', 'pacientes')}
         locale={{
           items_per_page: '/ página',
@@ -199,10 +264,12 @@ export default function TriagePage() {
           prev_page: 'Página anterior',
           next_page: 'Página siguiente',
         }}
-        onChange={(p, size) => {
-          setPage(size !== pageSize ? 1 : p);
-          setPageSize(size);
-        }}
+        onChange={(p, size) =>
+          update(
+            { page: size !== pageSize || p === 1 ? undefined : String(p), size: size === PAGE_SIZES[0] ? undefined : String(size) },
+            true,
+          )
+        }
         className="triage-pager"
       />
     </PageHeader>

@@ -2,16 +2,32 @@ import { useState } from 'react';
 import { useFirstLoad } from '../../hooks/useFirstLoad';
 import { useOne, useUpdate } from '@refinedev/core';
 import { Alert, Button, Col, Drawer, Form, InputNumber, Row, Skeleton, Tooltip, Typography } from 'antd';
+import type { Rule } from 'antd/es/form';
 import { SettingOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../contract';
 import { roleAccess } from '../../providers/access';
 import { serverError, success } from '../../providers/notices';
 import { readSession } from '../../session';
-import { TRIAGE_DEFAULTS } from '@vigia/contract/rules/triage';
+import { TRIAGE_DEFAULTS, type TriageBounds } from '@vigia/contract/rules/triage';
 import { SETTING_FIELDS, WEIGHT_FIELDS } from './triage.data';
 
 type Settings = Schemas['TriageSettings'];
 const DEFAULTS = TRIAGE_DEFAULTS as unknown as Record<string, number> & { weights: Record<string, number> };
+
+/**
+ * The contract's limits as a validation rule with the field's own message. InputNumber's min and
+ * max clamp silently on blur (a glucose lower limit of 200 became 120 and was saved as such): a
+ * value outside is refused instead, and the drawer does not save until it is corrected.
+ */
+const withinBounds = (b: TriageBounds): Rule[] => [
+  { required: true, message: b.message },
+  {
+    validator: async (_, value: number | null) => {
+      if (value == null) return;
+      if (value < b.min || value > b.max || (b.integer && !Number.isInteger(value))) throw new Error(b.message);
+    },
+  },
+];
 
 /** The 'Ajustes' button of Priorización (administrators); the drawer exists only while it is open. */
 export function TriageSettingsDrawer() {
@@ -57,7 +73,7 @@ function SettingsDrawer({ onClosed }: { onClosed: () => void }) {
       open={open}
       onClose={() => setOpen(false)}
       afterOpenChange={(visible) => !visible && onClosed()}
-      width={560}
+      width="min(560px, 100vw)"
       extra={
         <Button type="primary" disabled={!initial} loading={mutation.isPending} onClick={() => form.submit()}>
           Guardar
@@ -76,9 +92,9 @@ function SettingsDrawer({ onClosed }: { onClosed: () => void }) {
         <Form form={form} layout="vertical" initialValues={initial} onFinish={save}>
           <Row gutter={16}>
             {SETTING_FIELDS.map((f) => (
-              <Col span={12} key={f.key}>
-                <Form.Item name={f.key} label={f.label} extra={`Por defecto: ${DEFAULTS[f.key]} ${f.unit}`}>
-                  <InputNumber min={f.min} max={f.max} step={f.step ?? 1} addonAfter={f.unit} style={{ width: '100%' }} />
+              <Col xs={24} sm={12} key={f.key}>
+                <Form.Item name={f.key} label={f.label} extra={`Por defecto: ${DEFAULTS[f.key]} ${f.unit}`} rules={withinBounds(f)}>
+                  <InputNumber step={f.step ?? 1} addonAfter={f.unit} style={{ width: '100%' }} />
                 </Form.Item>
               </Col>
             ))}
@@ -88,9 +104,14 @@ function SettingsDrawer({ onClosed }: { onClosed: () => void }) {
           </Typography.Title>
           <Row gutter={16}>
             {WEIGHT_FIELDS.map((f) => (
-              <Col span={12} key={f.key}>
-                <Form.Item name={['weights', f.key]} label={f.label} extra={`Por defecto: ${DEFAULTS.weights[f.key]}`}>
-                  <InputNumber min={f.min} max={f.max} precision={0} style={{ width: '100%' }} />
+              <Col xs={24} sm={12} key={f.key}>
+                <Form.Item
+                  name={['weights', f.key]}
+                  label={f.label}
+                  extra={`Por defecto: ${DEFAULTS.weights[f.key]}`}
+                  rules={withinBounds(f)}
+                >
+                  <InputNumber style={{ width: '100%' }} />
                 </Form.Item>
               </Col>
             ))}

@@ -5,7 +5,7 @@ import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 import { ACTIVITY_STATUS, ORDER_STATUS, ORDER_TYPE } from '@vigia/contract/rules/activities';
 import { ADHERENCE_WINDOW_DAYS } from '@vigia/contract/rules/adherence';
 import { HYPERTENSION_TAGS, triageSettingsOf, type TriageSettings } from '@vigia/contract/rules/triage';
-import { MEASUREMENT_STATUS } from '@vigia/contract/rules/vitals';
+import { CLINICAL_ELEMENT, MEASUREMENT_STATUS } from '@vigia/contract/rules/vitals';
 import type { components } from '@vigia/contract/openapi';
 import {
   adherenceDistribution,
@@ -44,17 +44,17 @@ async function hypertension(sequelize: Sequelize, params: Record<string, unknown
         WHERE ${ENROLLED}
           AND (EXISTS (SELECT 1 FROM patient_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.patient_id = p.id AND t.name IN (:htnTags))
                OR EXISTS (SELECT 1 FROM orders o WHERE o.patient_id = p.id AND o.order_type = ${ORDER_TYPE.measurement}
-                            AND o.clinical_element = 3 AND o.status <> ${ORDER_STATUS.cancelled} AND o.created_at <= :asOf))
+                            AND o.clinical_element = ${CLINICAL_ELEMENT.systolic_bp} AND o.status <> ${ORDER_STATUS.cancelled} AND o.created_at <= :asOf))
      ), last AS (
        SELECT e.id AS patient_id,
-              (SELECT m.id FROM measurements m WHERE m.patient_id = e.id AND m.clinical_element = 3 AND m.status = ${MEASUREMENT_STATUS.valid}
+              (SELECT m.id FROM measurements m WHERE m.patient_id = e.id AND m.clinical_element = ${CLINICAL_ELEMENT.systolic_bp} AND m.status = ${MEASUREMENT_STATUS.valid}
                   AND m."when" <= :asOf ORDER BY m."when" DESC LIMIT 1) AS mid
          FROM eligible e
      )
      SELECT COUNT(*) AS eligible,
             SUM(CASE WHEN s."when" > :lookback THEN 1 ELSE 0 END) AS measured,
             SUM(CASE WHEN s."when" > :lookback AND s.value < :systolicMax
-                      AND (SELECT MAX(d.value) FROM measurements d WHERE d.patient_id = l.patient_id AND d.clinical_element = 4
+                      AND (SELECT MAX(d.value) FROM measurements d WHERE d.patient_id = l.patient_id AND d.clinical_element = ${CLINICAL_ELEMENT.diastolic_bp}
                              AND d."when" = s."when" AND d.status = ${MEASUREMENT_STATUS.valid}) < :diastolicMax
                      THEN 1 ELSE 0 END) AS controlled
        FROM last l LEFT JOIN measurements s ON s.id = l.mid`,
@@ -85,7 +85,7 @@ async function glucose(sequelize: Sequelize, params: Record<string, unknown>) {
     `SELECT COUNT(*) AS readings, SUM(CASE WHEN value >= :glucoseLow AND value <= :glucoseHigh THEN 1 ELSE 0 END) AS in_range,
             COUNT(DISTINCT patient_id) AS patients
        FROM measurements
-      WHERE client_id = :c AND "when" >= :start AND "when" <= :asOf AND clinical_element = 6 AND status = ${MEASUREMENT_STATUS.valid}`,
+      WHERE client_id = :c AND "when" >= :start AND "when" <= :asOf AND clinical_element = ${CLINICAL_ELEMENT.blood_glucose} AND status = ${MEASUREMENT_STATUS.valid}`,
     params,
   );
   const readings = n(row?.readings);

@@ -6,7 +6,7 @@ import { timeSlicer } from '../../jobs/time-slice.js';
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 import { ACTIVITY_STATUS, ORDER_STATUS, ORDER_TYPE } from '@vigia/contract/rules/activities';
 import { ADHERENCE_WINDOW_DAYS, adherencePercent } from '@vigia/contract/rules/adherence';
-import { ALARM_STATUS, ALERT_STATUS } from '@vigia/contract/rules/alarms';
+import { ALARM_STATUS, ALERT_STATUS, PRIORITY_KEYS } from '@vigia/contract/rules/alarms';
 import { triageSettingsOf, type TriageSettings } from '@vigia/contract/rules/triage';
 import { MEASUREMENT_STATUS } from '@vigia/contract/rules/vitals';
 import { chunkByWeight, DAY_MS, scorePatient, TRIAGE_REFRESH_MS, type PatientFacts, type PatientScore } from './triage.rules.js';
@@ -173,9 +173,8 @@ async function loadFacts(sequelize: Sequelize, ids: number[], s: TriageSettings,
       minimum: Number(r.minimum_condition),
       maximum: Number(r.maximum_condition),
     });
-  const PRIORITY = { 1: 'high', 2: 'medium', 3: 'low' } as const;
   for (const r of alerts) {
-    const key = PRIORITY[Number(r.priority) as 1 | 2 | 3];
+    const key = PRIORITY_KEYS[Number(r.priority)];
     if (key) of(r.patient_id).openAlerts[key] += Number(r.n);
   }
   for (const r of orders)
