@@ -2,7 +2,8 @@ import { ROOT_DIR } from './paths.js';
 import express, { Router } from 'express';
 import helmet from 'helmet';
 import type { Sequelize } from 'sequelize';
-import { createAuthenticator } from './http/auth.js';
+import { createAuthenticator, sessionFirst } from './http/auth.js';
+import { sessionRequirement } from './http/session-first.rules.js';
 import { createErrorHandler, notFoundRoute } from './http/errors.js';
 import { createContractErrorTranslator, createContractValidator, loadContract, rejectUnsafeValues } from './http/contract.js';
 import { unwrapBody } from './http/unwrap.js';
@@ -169,6 +170,7 @@ export function createApp(deps: AppDeps): express.Express {
   registerAssistantJobs(messaging.deps);
   app.use(messaging.publicRouter);
   const api = Router();
+  api.use(sessionFirst(sessionRequirement(doc), authenticate));
   api.use(express.json({ limit: '1mb' }));
   api.use(unwrapBody);
   api.use(...createContractValidator(doc));

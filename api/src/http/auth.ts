@@ -195,8 +195,9 @@ export function createAuthenticator(sequelize: Sequelize, secret: string, now: (
   const instance = new passport.Passport();
   instance.use('jwt', strategy);
 
-  /** Any valid session, staff or patient. */
+  /** Any valid session, staff or patient; once per request (sessionFirst may have run it already). */
   const authenticate: RequestHandler = (req, res, next) => {
+    if (req.user?.principal) return next();
     instance.authenticate('jwt', { session: false }, (err: unknown, user: Express.User | false) => {
       if (err) return next(err);
       if (!user || !user.principal) return next(unauthorized());
@@ -205,6 +206,15 @@ export function createAuthenticator(sequelize: Sequelize, secret: string, now: (
     })(req, res, next);
   };
   return { authenticate };
+}
+
+/**
+ * Authentication before the body is parsed or checked against the contract, for the operations
+ * that need a session (session-first.rules.ts): an anonymous call answers 401, never a 400 that
+ * describes the operation's schema (issue 41). Public operations go on to the validator as before.
+ */
+export function sessionFirst(needsSession: (method: string, path: string) => boolean, authenticate: RequestHandler): RequestHandler {
+  return (req, res, next) => (needsSession(req.method, req.path) ? authenticate(req, res, next) : next());
 }
 
 export function principalOf(req: Pick<Request, 'user'>): Principal {
