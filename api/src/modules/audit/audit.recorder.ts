@@ -3,7 +3,8 @@ import type { Sequelize } from 'sequelize';
 import { execute, Positional, rowPlaceholders, select } from '../../db/sql.js';
 import { GroupCommit } from '../../db/group-commit.js';
 import { perDatabase } from '../../db/per-database.js';
-import { describeRequest, type AuditDraft } from './audit.rules.js';
+import { auditTable, describeRequest, type AuditDraft, type AuditTable } from './audit.rules.js';
+import { loadContract } from '../../http/contract.js';
 import type { Principal } from '../../http/auth.js';
 
 export interface AuditDeps {
@@ -52,6 +53,8 @@ interface FinishedRequest {
  * failure to record is logged, never turned into an error for the caller.
  */
 export function auditRecorder(deps: AuditDeps): RequestHandler {
+  // What each operation records is its x-audit in openapi.yaml, read once.
+  const table = auditTable(loadContract().doc.paths as Record<string, Record<string, unknown>>);
   return (req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
     let answer: unknown;
@@ -60,14 +63,14 @@ export function auditRecorder(deps: AuditDeps): RequestHandler {
       answer = body;
       return json(body);
     };
-    res.once('finish', () => recordLater(deps, finishedRequest(req, res.statusCode), answer));
+    res.once('finish', () => recordLater(deps, table, finishedRequest(req, res.statusCode), answer));
     next();
   };
 }
 
 /** Outside the middleware's scope: a closure made in there would hold its `req` until the row is written. */
-function recordLater(deps: AuditDeps, finished: FinishedRequest | null, answer: unknown): void {
-  if (finished) record(deps, finished, answer).catch((err) => deps.log('audit event not recorded', err));
+function recordLater(deps: AuditDeps, table: AuditTable, finished: FinishedRequest | null, answer: unknown): void {
+  if (finished) record(deps, table, finished, answer).catch((err) => deps.log('audit event not recorded', err));
 }
 
 function whoOf(p: Principal | undefined): Who | null {
@@ -90,9 +93,9 @@ function finishedRequest(req: Request, status: number): FinishedRequest | null {
   };
 }
 
-async function record(deps: AuditDeps, req: FinishedRequest, answer: unknown): Promise<void> {
+async function record(deps: AuditDeps, table: AuditTable, req: FinishedRequest, answer: unknown): Promise<void> {
   const { pattern, status } = req;
-  const draft = describeRequest({ method: req.method, pattern, params: req.params, body: req.body, status });
+  const draft = describeRequest({ method: req.method, pattern, params: req.params, body: req.body, status }, table);
   if (!draft) return;
   const who = await actorOf(deps, req, draft, answer);
   if (!who) return;
@@ -157,6 +160,20 @@ const writerFor = perDatabase(
       { maxSize: 200, spacingMs: AUDIT_SPACING_MS },
     ),
 );
+
+/**
+ * An event no request's answer can name (issue 38): a password recovery asked for or used, whose
+ * answer must not say whose account it was, and a refused token. Same writer, same columns; the
+ * caller says who and what. Never throws: a failure is logged, as for the recorder's own events.
+ */
+export function recordAuditEvent(
+  deps: Pick<AuditDeps, 'sequelize' | 'log'>,
+  event: Pick<AuditRow, 'client_id' | 'user_id' | 'action' | 'resource' | 'resource_id' | 'summary' | 'method' | 'path' | 'status' | 'ip' | 'created_at'>,
+): void {
+  writerFor(deps.sequelize)
+    .submit({ ...event, actor_kind: 'staff', patient_id: null, changes: null })
+    .catch((err) => deps.log('audit event not recorded', err));
+}
 
 /** Writes the events still waiting for their INSERT; called before the database closes. */
 export function flushAuditTrail(sequelize: Sequelize): Promise<void> {

@@ -7,11 +7,16 @@ import {
   describeRequest,
   REDACTED,
   redact,
+  auditTable,
   ruleFor,
   validateRange,
   type AuditInput,
 } from './audit.rules';
 import { localToUtc } from '@vigia/contract/rules/activities';
+
+const paths = (loadContract().doc as { paths: Record<string, Record<string, unknown>> }).paths;
+const table = auditTable(paths);
+const describe_ = (input: AuditInput) => describeRequest(input, table);
 
 const req = (method: string, pattern: string, params: Record<string, string> = {}, body: unknown = {}, status = 200): AuditInput => ({
   method,
@@ -61,7 +66,7 @@ describe('audit rules: what a request means', () => {
     ['DELETE', '/sessions', {}, 'session', 'sign_out', null, null],
     ['POST', '/verify_otp', {}, 'session', 'sign_in', null, null],
   ])('%s %s → %s %s', (method, pattern, params, resource, action, resourceId, patient) => {
-    const d = describeRequest(req(method, pattern, params as Record<string, string>));
+    const d = describe_(req(method, pattern, params as Record<string, string>));
     expect(d).toMatchObject({ resource, action, resource_id: resourceId, patient });
   });
 
@@ -72,19 +77,19 @@ describe('audit rules: what a request means', () => {
     ['POST', '/request_otp'],
     ['POST', '/sso/authorize'],
   ])('records nothing for %s %s (a read, a check, or device traffic)', (method, pattern) => {
-    expect(describeRequest(req(method, pattern))).toBeNull();
+    expect(describe_(req(method, pattern))).toBeNull();
   });
 
   it.each([400, 401, 403, 404, 409, 429, 500, 503])('records nothing for a change answered %i', (status) => {
-    expect(describeRequest(req('PUT', '/patients/:id', { id: '7' }, { first_name: 'ANA' }, status))).toBeNull();
+    expect(describe_(req('PUT', '/patients/:id', { id: '7' }, { first_name: 'ANA' }, status))).toBeNull();
   });
 
   it('turns a refused staff sign-in into sign_in_failed, but not a rate-limited one', () => {
-    expect(describeRequest(req('POST', '/sessions', {}, { email: 'a@b.co', password: 'x' }, 401))).toMatchObject({
+    expect(describe_(req('POST', '/sessions', {}, { email: 'a@b.co', password: 'x' }, 401))).toMatchObject({
       action: 'sign_in_failed',
       summary: 'Intento de inicio de sesión fallido',
     });
-    expect(describeRequest(req('POST', '/sessions', {}, { email: 'a@b.co', password: 'x' }, 429))).toBeNull();
+    expect(describe_(req('POST', '/sessions', {}, { email: 'a@b.co', password: 'x' }, 429))).toBeNull();
   });
 
   it('names exactly the actions and resources the contract lists (openapi.yaml AuditAction, AuditResource)', () => {
@@ -93,24 +98,55 @@ describe('audit rules: what a request means', () => {
     expect(Object.keys(AUDIT_RESOURCES).sort()).toEqual([...schemas.AuditResource.enum].sort());
   });
 
-  it('gives every write operation of the contract a named resource (or an explicit skip)', () => {
-    const paths = (loadContract().doc as { paths: Record<string, Record<string, unknown>> }).paths;
+  it('gives every write operation of the contract an x-audit: a named resource, or false', () => {
     const unnamed: string[] = [];
     let named = 0;
     for (const [path, item] of Object.entries(paths)) {
       for (const method of ['post', 'put', 'patch', 'delete'].filter((m) => item[m])) {
         const pattern = path.replace(/\{(\w+)\}/g, ':$1');
-        const rule = ruleFor(method, pattern);
-        if (rule?.summary?.includes(pattern)) unnamed.push(`${method} ${pattern}`);
-        else if (rule) named += 1;
+        if (!table.has(`${method.toUpperCase()} ${pattern}`)) unnamed.push(`${method} ${pattern}`);
+        else if (ruleFor(method, pattern, table)) named += 1;
       }
     }
     expect(unnamed).toEqual([]);
     expect(named).toBeGreaterThan(70);
   });
 
-  it('still records a route no rule names, under its own path', () => {
-    expect(ruleFor('POST', '/something_new/:id')).toMatchObject({ action: 'create', summary: 'Creó /something_new/:id' });
+  it('still records a route no operation names, under its own path', () => {
+    expect(ruleFor('POST', '/something_new/:id', table)).toMatchObject({ action: 'create', summary: 'Creó /something_new/:id' });
+  });
+
+  it.each([
+    [{ action: 'borrar', resource: 'tag' }, /action 'borrar'/],
+    [{ action: 'delete', resource: 'tags' }, /resource 'tags'/],
+    ['create', /must be false/],
+  ])('refuses a malformed x-audit at start-up (%j)', (ext, message) => {
+    const contract = { '/tags/{id}': { delete: { operationId: 'deleteTag', 'x-audit': ext } } };
+    expect(() => auditTable(contract)).toThrow(message);
+    expect(() => auditTable(contract)).toThrow(/deleteTag/);
+  });
+
+  it('reads the patient and the row from the extension', () => {
+    const own = auditTable({
+      '/things/{thingId}': {
+        put: {
+          operationId: 'x',
+          'x-audit': {
+            action: 'update',
+            resource: 'encounter',
+            id: 'thingId',
+            patient: { answer: true, table: 'encounters', param: 'thingId' },
+          },
+        },
+        delete: { operationId: 'y', 'x-audit': false },
+      },
+    });
+    expect(describeRequest(req('PUT', '/things/:thingId', { thingId: '4' }), own)).toMatchObject({
+      resource: 'encounter',
+      resource_id: '4',
+      patient: { table: 'encounters', rowId: '4' },
+    });
+    expect(describeRequest(req('DELETE', '/things/:thingId', { thingId: '4' }), own)).toBeNull();
   });
 
   it.each([
@@ -122,7 +158,7 @@ describe('audit rules: what a request means', () => {
     [req('DELETE', '/tags/:id', { id: '1' }), 'Eliminó la etiqueta'],
     [req('POST', '/sessions', {}, {}, 201), 'Inició sesión'],
   ])('summarises %j as %s', (input, summary) => {
-    expect(describeRequest(input)?.summary).toBe(summary);
+    expect(describe_(input)?.summary).toBe(summary);
   });
 });
 

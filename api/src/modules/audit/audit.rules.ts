@@ -1,7 +1,10 @@
+import { expressPath } from '@vigia/contract/rules/operations';
+
 /**
- * What an API request means for the audit trail (issue 8), as pure functions: from the route
- * pattern, method and body to the resource, action, where the patient comes from, a short Spanish
- * summary and the redacted changes. The recorder middleware only adds who, when and the INSERT.
+ * What an API request means for the audit trail (issue 8), as pure functions: from the operation's
+ * `x-audit` (openapi.yaml), the route's parameters and the body to the resource, action, where the
+ * patient comes from, a short Spanish summary and the redacted changes. The recorder middleware
+ * only adds who, when and the INSERT.
  */
 
 export type AuditAction =
@@ -16,7 +19,11 @@ export type AuditAction =
   | 'resend'
   | 'sign_in'
   | 'sign_in_failed'
-  | 'sign_out';
+  | 'sign_out'
+  | 'session_ended'
+  | 'token_refused'
+  | 'password_reset_requested'
+  | 'password_reset';
 
 export const AUDIT_ACTIONS: readonly AuditAction[] = [
   'create',
@@ -31,6 +38,10 @@ export const AUDIT_ACTIONS: readonly AuditAction[] = [
   'sign_in',
   'sign_in_failed',
   'sign_out',
+  'session_ended',
+  'token_refused',
+  'password_reset_requested',
+  'password_reset',
 ];
 
 /** Resource names with their Spanish noun (article included) for the summary. */
@@ -64,33 +75,6 @@ export const AUDIT_RESOURCES = {
 } as const;
 type AuditResource = keyof typeof AUDIT_RESOURCES;
 
-/** The path segment of a collection → its resource. */
-const RESOURCE_BY_SEGMENT: Record<string, AuditResource> = {
-  patients: 'patient',
-  alerts: 'alert',
-  alert_entries: 'alert_entry',
-  orders: 'order',
-  activities: 'activity',
-  alarms: 'alarm',
-  tags: 'tag',
-  users: 'user',
-  clients: 'settings',
-  measurements: 'measurement',
-  observations: 'observation',
-  conditions: 'condition',
-  clinical_observations: 'clinical_observation',
-  caregivers: 'caregiver',
-  prompts: 'prompt',
-  client_prompts: 'prompt',
-  encounters: 'encounter',
-  devices: 'device',
-  supplies: 'supply',
-  stocks: 'stock',
-  moves: 'move',
-  feedbacks: 'feedback',
-  messages: 'message',
-};
-
 const VERB: Record<AuditAction, string> = {
   create: 'Creó',
   update: 'Actualizó',
@@ -104,6 +88,10 @@ const VERB: Record<AuditAction, string> = {
   sign_in: 'Inició sesión',
   sign_in_failed: 'Intento de inicio de sesión fallido',
   sign_out: 'Cerró sesión',
+  session_ended: 'Cerró',
+  token_refused: 'Se rechazó el token de una sesión cerrada',
+  password_reset_requested: 'Pidió un enlace para restablecer su contraseña',
+  password_reset: 'Restableció su contraseña con el enlace recibido por correo',
 };
 
 /**
@@ -122,113 +110,64 @@ export interface RouteRule {
   summary?: string;
 }
 
-type Override = Partial<RouteRule> | 'skip';
+/** An operation's `x-audit` in openapi.yaml: false (no record), or what its successful answer records. */
+export type AuditExtension =
+  | false
+  | {
+      action: AuditAction;
+      resource: AuditResource;
+      /** The path parameter naming the changed row; none = the answer's `id`. */
+      id?: string;
+      /** Where the patient comes from: a path parameter, or the answer (else that table's row by a parameter). */
+      patient?: { param: string } | { answer: true; table?: string; param?: string };
+      summary?: string;
+    };
 
-/**
- * Routes whose meaning the generic reading (collection segment + HTTP verb) gets wrong. 'skip':
- * no change of record (validation, code requests) or high-volume machine traffic (device readings).
- */
-const OVERRIDES: Record<string, Override> = {
-  'POST /sessions': { resource: 'session', action: 'sign_in', patient: { kind: 'none' } },
-  'DELETE /sessions': { resource: 'session', action: 'sign_out', patient: { kind: 'none' } },
-  'POST /sso/callback': {
-    resource: 'session',
-    action: 'sign_in',
-    patient: { kind: 'none' },
-    summary: 'Inició sesión con el proveedor de identidad',
-  },
-  'POST /sso/authorize': 'skip',
-  'POST /request_otp': 'skip',
-  'POST /verify_otp': {
-    resource: 'session',
-    action: 'sign_in',
-    patient: { kind: 'none' },
-    summary: 'El paciente inició sesión en el portal',
-  },
-  'POST /patients/validate': 'skip',
-  'POST /devices/:card_id/readings': 'skip',
-  'POST /messaging/webhook/:clientId': 'skip',
-  'PUT /clients/:id': { resource: 'settings', idParam: 'id', patient: { kind: 'none' } },
-  'PATCH /clients/:id': { resource: 'settings', idParam: 'id', patient: { kind: 'none' } },
-  'PUT /patients/:id/measurements/:mid': { action: 'delete', summary: 'Anuló la medición' },
-  'PUT /patients/:id/alerts/:alertId': { action: 'close' },
-  'PATCH /patients/:id/alerts/:alertId': { action: 'close' },
-  'POST /patients/:id/alerts/:alertId/alert_entries': {
-    summary: 'Registró una evolución de la alerta',
-    idParam: 'alertId',
-    resource: 'alert',
-  },
-  'POST /patients/:id/orders/bulk': { resource: 'order', summary: 'Creó varias órdenes' },
-  'POST /patients/:id/orders/:orderId/activities': {
-    resource: 'activity',
-    idParam: 'orderId',
-    summary: 'Generó las actividades de la orden',
-  },
-  'POST /patients/:id/activities/:activityId/confirm': {
-    resource: 'activity',
-    action: 'confirm',
-    idParam: 'activityId',
-    summary: 'Confirmó la administración del medicamento',
-  },
-  'DELETE /patients/:id/portal_lock': {
-    resource: 'patient',
-    action: 'unlock',
-    idParam: 'id',
-    summary: 'Desbloqueó el acceso al portal del paciente',
-  },
-  'POST /patients/:id/messages': { action: 'send' },
-  'POST /patients/:id/welcome': { resource: 'message', action: 'send', summary: 'Envió el mensaje de bienvenida' },
-  'PUT /patients/:id/sme_info': { resource: 'messaging', idParam: 'id' },
-  'PATCH /patients/:id/sme_info': { resource: 'messaging', idParam: 'id' },
-  'POST /patients/create_Encounter_vacunation': {
-    resource: 'encounter',
-    patient: { kind: 'answer', table: 'encounters' },
-    summary: 'Registró una vacunación',
-  },
-  'PUT /encounters/:id': { patient: { kind: 'answer', table: 'encounters', param: 'id' } },
-  'PATCH /encounters/:id': { patient: { kind: 'answer', table: 'encounters', param: 'id' } },
-  'POST /observations': { resource: 'encounter_observation', patient: { kind: 'answer' } },
-  'PUT /observations/:id': { resource: 'encounter_observation', patient: { kind: 'answer', table: 'encounter_observations', param: 'id' } },
-  'PATCH /observations/:id': {
-    resource: 'encounter_observation',
-    patient: { kind: 'answer', table: 'encounter_observations', param: 'id' },
-  },
-  'POST /devices/:id/secret': { action: 'rotate_secret' },
-  'POST /webhooks/deliveries/:id/resend': { resource: 'webhook', action: 'resend', idParam: 'id' },
-  // Issue 20: a user's own channels and priorities ('Mis notificaciones').
-  'PUT /my_notifications': { resource: 'user', patient: { kind: 'none' }, summary: 'Cambió sus preferencias de notificación' },
-  'PATCH /my_notifications': { resource: 'user', patient: { kind: 'none' }, summary: 'Cambió sus preferencias de notificación' },
-};
+/** Every write operation's rule by `METHOD /express/:path` (null: not recorded). */
+export type AuditTable = ReadonlyMap<string, RouteRule | null>;
 
+const WRITE_METHODS = ['post', 'put', 'patch', 'delete'] as const;
 const DEFAULT_ACTION: Record<string, AuditAction> = { POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
 
-/** The generic reading of a route: its last collection segment is the resource, the param after it the row. */
-export function ruleFor(method: string, pattern: string): RouteRule | null {
+function ruleOf(operationId: string, ext: AuditExtension): RouteRule | null {
+  if (ext === false) return null;
+  const wrong = (what: string) => new Error(`openapi.yaml ${operationId}: x-audit ${what}`);
+  if (!ext || typeof ext !== 'object') throw wrong('must be false or { action, resource, ... }');
+  if (!AUDIT_ACTIONS.includes(ext.action)) throw wrong(`action '${String(ext.action)}' is not an AuditAction`);
+  if (!Object.hasOwn(AUDIT_RESOURCES, ext.resource)) throw wrong(`resource '${String(ext.resource)}' is not an AuditResource`);
+  const p = ext.patient;
+  const patient: PatientSource = !p
+    ? { kind: 'none' }
+    : 'answer' in p
+      ? { kind: 'answer', table: p.table, param: p.param }
+      : { kind: 'param', param: p.param };
+  return { resource: ext.resource, action: ext.action, idParam: ext.id, patient, summary: ext.summary };
+}
+
+/**
+ * The audit meaning of every write operation, read once from the operations' `x-audit` (issue 40:
+ * the operation says what it records, no table of route strings does). A malformed extension
+ * fails here, at start-up.
+ */
+export function auditTable(paths: Record<string, Record<string, unknown>>): AuditTable {
+  const table = new Map<string, RouteRule | null>();
+  for (const [path, item] of Object.entries(paths)) {
+    for (const method of WRITE_METHODS) {
+      const op = item[method] as { operationId?: string; 'x-audit'?: AuditExtension } | undefined;
+      if (!op?.operationId || op['x-audit'] === undefined) continue;
+      table.set(`${method.toUpperCase()} ${expressPath(path)}`, ruleOf(op.operationId, op['x-audit']));
+    }
+  }
+  return table;
+}
+
+/** An operation's rule; a write route the contract does not describe is still recorded, under its own path. */
+export function ruleFor(method: string, pattern: string, table: AuditTable): RouteRule | null {
   const m = method.toUpperCase();
   if (!DEFAULT_ACTION[m]) return null;
-  const override = OVERRIDES[`${m} ${pattern}`];
-  if (override === 'skip') return null;
-  const segments = pattern.split('/').filter(Boolean);
-  let resource: AuditResource | null = null;
-  let idParam: string | undefined;
-  for (let i = segments.length - 1; i >= 0; i--) {
-    const found = RESOURCE_BY_SEGMENT[segments[i]];
-    if (!found) continue;
-    resource = found;
-    const next = segments[i + 1];
-    idParam = next?.startsWith(':') ? next.slice(1) : undefined;
-    break;
-  }
-  const underPatient = segments[0] === 'patients' && segments[1] === ':id';
-  const generic: RouteRule = {
-    resource: resource ?? 'settings',
-    action: DEFAULT_ACTION[m],
-    idParam,
-    patient: underPatient ? { kind: 'param', param: 'id' } : resource === 'patient' ? { kind: 'answer' } : { kind: 'none' },
-  };
-  // A route nobody named (a later addition) is still recorded, under its own first segment.
-  if (!resource && !override) return { ...generic, resource: 'settings', summary: `${VERB[generic.action]} ${pattern}` };
-  return { ...generic, ...(override ?? {}) };
+  const key = `${m} ${pattern}`;
+  if (table.has(key)) return table.get(key)!;
+  return { resource: 'settings', action: DEFAULT_ACTION[m], patient: { kind: 'none' }, summary: `${VERB[DEFAULT_ACTION[m]]} ${pattern}` };
 }
 
 /** Fields whose values are secrets (D20 and sign-in material): never stored, whatever the route. */
@@ -307,8 +246,8 @@ export interface AuditInput {
  * The event a finished request makes, or null: only 2xx changes (a refused request changed nothing),
  * except a refused staff sign-in, which is the event itself.
  */
-export function describeRequest(input: AuditInput): AuditDraft | null {
-  const rule = ruleFor(input.method, input.pattern);
+export function describeRequest(input: AuditInput, table: AuditTable): AuditDraft | null {
+  const rule = ruleFor(input.method, input.pattern, table);
   if (!rule) return null;
   const ok = input.status >= 200 && input.status < 300;
   const failedSignIn = rule.action === 'sign_in' && input.status === 401 && input.pattern === '/sessions';
