@@ -23,6 +23,7 @@ import * as m0020 from './migrations/0020-triage-summaries.js';
 import * as m0021 from './migrations/0021-alert-filter-counts.js';
 import * as m0022 from './migrations/0022-drop-alert-status-counts.js';
 import * as m0023 from './migrations/0023-triage-mark-readings.js';
+import * as m0025 from './migrations/0025-triage-summaries-due.js';
 
 interface Migration {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -54,6 +55,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['0021-alert-filter-counts', m0021],
   ['0022-drop-alert-status-counts', m0022],
   ['0023-triage-mark-readings', m0023],
+  ['0025-triage-summaries-due', m0025],
 ];
 
 function createMigrator(sequelize: Sequelize) {

@@ -65,9 +65,7 @@ export function resourceRouter(declaration: ResourceDeclaration, deps: EngineDep
   });
   mount(d.operations.create, write, async (req, res) => {
     const ctx = ctxOf(req);
-    const row = await d.create!(req.body, ctx);
-    // Read back: what the answer shows (counts, names, database defaults) is what a GET shows.
-    res.status(201).json(await answerOne(ctx, (await d.model.findOne({ where: tenantWhere(ctx, row.get('id') as number) })) ?? row));
+    res.status(201).json(await answerOne(ctx, await d.create!(req.body, ctx)));
   });
   const save: RequestHandler = async (req, res) => {
     const ctx = ctxOf(req);

@@ -55,7 +55,7 @@ export interface ResourceDeclaration<M extends Model = Model, Dto = unknown, In 
   present(rows: M[], ctx: ResourceContext): Promise<Dto[]>;
   /** The list's own parameters beyond the conventions (`serial=`, `date1`/`date2`...), as conditions. */
   where?(query: Record<string, unknown>, ctx: ResourceContext): Promise<WhereOptions | null> | WhereOptions | null;
-  /** Validates and inserts one row (with its own rules); answers it. */
+  /** Validates and inserts one row (with its own rules); answers it as the answer should show it (read back if the database fills it). */
   create?(input: In, ctx: ResourceContext): Promise<M>;
   /** Validates and applies a PUT or PATCH body to the row (absent fields unchanged), saves it. */
   update?(row: M, input: Up, ctx: ResourceContext): Promise<void>;
