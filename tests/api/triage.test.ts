@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execute, select } from '../../api/src/db/sql';
 import { rebuildSummaries, refreshSummaries } from '../../api/src/modules/triage/triage.summaries';
+import * as summariesDue from '../../api/src/db/migrations/0025-triage-summaries-due';
 import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
 
 /**
@@ -365,6 +366,18 @@ describe('GET /api/v1/triage', () => {
     const rebuilt = await rebuildSummaries(t.sequelize, jobClock);
     // Every active patient of both clients: 12 built here, one made inactive, one of the other client.
     expect(rebuilt.patients).toBe(12);
+    expect((await rebuildSummaries(t.sequelize, jobClock, { check: true })).differences).toEqual([]);
+  });
+  it('migration 0025 makes every stored summary due: the next job run recomputes those computed before the new flags', async () => {
+    // As a summary stored by the rules before news2_critical and out_of_range_few: no flags.
+    await execute(t.sequelize, 'UPDATE triage_summaries SET score = 0, flag_mask = 0, flags = :empty', { empty: '[]' });
+    expect((await rebuildSummaries(t.sequelize, jobClock, { check: true })).differences.length).toBeGreaterThan(0);
+    await summariesDue.up({ context: t.sequelize.getQueryInterface() });
+    const [{ n }] = await select<{ n: number }>(t.sequelize, 'SELECT COUNT(*) AS n FROM triage_summaries WHERE valid_until > :now', {
+      now: jobClock,
+    });
+    expect(Number(n)).toBe(0);
+    expect(await refreshSummaries(t.sequelize, jobClock)).toBe(12);
     expect((await rebuildSummaries(t.sequelize, jobClock, { check: true })).differences).toEqual([]);
   });
 });
