@@ -2320,8 +2320,8 @@ export interface components {
          *     la devuelve GET (01 §7: declarar fallecido guarda la ficha completa con status 3). Los campos
          *     de solo lectura (`x-read-only`) iguales a la ficha actual se ignoran; uno distinto responde
          *     400 con su nombre. Los que el servidor calcula en vivo (active_alerts_count,
-         *     measurements_adherence, medications_prescription, vitals_prescription, portal_locked_until)
-         *     se ignoran siempre, porque pueden cambiar entre la lectura y la escritura.
+         *     measurements_adherence, medications_prescription, vitals_prescription, portal_locked_until:
+         *     `x-live`) se ignoran siempre, porque pueden cambiar entre la lectura y la escritura.
          */
         PatientUpdate: {
             id_type?: number;

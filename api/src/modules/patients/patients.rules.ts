@@ -80,8 +80,8 @@ export function parsePatientQuery(normalisedNid: string, searchKey: string): Pat
 /**
  * The Patient as GET answers it may come back whole in a PUT/PATCH (01 §7: declaring death saves
  * the whole record with status 3). Its read-only fields (`x-read-only: true` in PatientUpdate) are
- * ignored when they equal the record and refused when they differ; the live ones (`x-read-only:
- * live`, computed from other data, so they may move between the read and the write) are ignored.
+ * ignored when they equal the record and refused when they differ; the live ones (`x-live: true`,
+ * computed from other data, so they may move between the read and the write) are ignored.
  */
 export const PATIENT_READ_ONLY_FIELDS = [
   'id',
