@@ -145,14 +145,14 @@ describe('Priorización (/triage)', () => {
     const card = page.locator('.triage-card').first();
     await card.getByText(/^Última lectura: /).waitFor();
     await card.locator('.triage-score').waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await card.getByText('Ver cifras').click();
     await card.locator('.triage-figures .ant-descriptions').first().waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await expectAxeClean(page);
     await mkdir(SCREENSHOT_DIR, { recursive: true });
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'triage-390-figures.png') });
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate('window.scrollTo(0, 0)');
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'triage-390.png') });
   });
 
@@ -160,7 +160,7 @@ describe('Priorización (/triage)', () => {
     const page = await openSignedIn(product, '/triage');
     await page.setViewportSize({ width: 1440, height: 900 });
     await waitForFlags(page, '.ant-table .triage-flags li a');
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1440);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1440);
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'triage-1440.png') });
 
     // Filters, page size and page in the URL: a reload asks and shows the same.
