@@ -91,6 +91,11 @@ describe('Priorización (/triage)', () => {
     expect(header.split(',').slice(0, 3)).toEqual(['Mes', 'Mes cerrado', 'Hipertensión: pacientes']);
     expect(rows.length).toBe(12);
     expect(rows.at(-1)).toMatch(/^\d{4}-\d{2},No,\d+/);
+    // Months whose hypertension patients had no blood pressure in 90 days: 'sin datos', a blank cell, not 0 %.
+    const cells = rows.map((r) => r.split(','));
+    const unmeasured = cells.filter((c) => Number(c[2]) > 0 && c[3] === '0');
+    expect(unmeasured.length).toBeGreaterThan(0);
+    for (const c of unmeasured) expect(c[5], c[0]).toBe('');
   });
 
   it('lets an administrator change a threshold, with each default beside it', async () => {
