@@ -13,6 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { checkWritersAndLayers } from './structure/index.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PACKAGES = ['api', 'admin', 'portal', 'contract', 'seeds', 'tests', 'bench', 'scripts'];
@@ -198,6 +199,7 @@ function report(imports: FileImport[]) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { problems, imports } = checkStructure();
+  problems.push(...(await checkWritersAndLayers(ROOT, imports)));
   if (process.argv.includes('--report')) report(imports);
   for (const p of problems) console.log(p);
   console.log(problems.length === 0 ? 'structure: ok' : `structure: ${problems.length} problems`);

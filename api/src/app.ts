@@ -20,6 +20,7 @@ import { attachDefaultAlarms, countOpenAlerts, setPatientAlarms } from './module
 import { patientAdherence } from './modules/orders/adherence.js';
 import { patientPrescription } from './modules/orders/orders.queries.js';
 import { applyPatientStatusChange } from './modules/orders/patient-status.js';
+import { failUndeliveredActivity } from './modules/orders/activities.service.js';
 import { createPortalLocks } from './modules/otp/otp.service.js';
 import { otpRouter } from './modules/otp/otp.routes.js';
 import { clientsRouter } from './modules/clients/clients.routes.js';
@@ -35,6 +36,7 @@ import { registerOrderJobs } from './modules/orders/orders.lifecycle.js';
 import { promptsRouter } from './modules/prompts/prompts.routes.js';
 import { currentTagPrompts } from './modules/prompts/prompts.service.js';
 import { observationsRouter } from './modules/observations/observations.routes.js';
+import { recordConversationSummary } from './modules/observations/observations.service.js';
 import { conditionsRouter } from './modules/conditions/conditions.routes.js';
 import { recordCataloguesReady } from './modules/conditions/record-catalogues.js';
 import { variablesRouter } from './modules/variables/variables.routes.js';
@@ -166,8 +168,20 @@ export function createApp(deps: AppDeps): express.Express {
     log,
   };
 
-  const messaging = createMessaging({ sequelize: deps.sequelize, jobs: deps.jobs, now, log, dataDir: deps.dataDir });
-  registerAssistantJobs(messaging.deps);
+  // Each table has one writer (docs/tables.md): messaging fails an activity through orders, and the
+  // assistant keeps its summaries through observations.
+  const messaging = createMessaging({
+    sequelize: deps.sequelize,
+    jobs: deps.jobs,
+    now,
+    log,
+    dataDir: deps.dataDir,
+    failActivity: (clientId, activityId) => failUndeliveredActivity(deps.sequelize, clientId, activityId),
+  });
+  registerAssistantJobs(messaging.deps, {
+    recordSummary: (v, transaction) =>
+      recordConversationSummary(deps.sequelize, v.clientId, v.patientId, v.text, v.now, { transaction, author: v.author }),
+  });
   app.use(messaging.publicRouter);
   const api = Router();
   api.use(sessionFirst(sessionRequirement(doc), authenticate));

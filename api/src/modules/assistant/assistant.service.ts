@@ -124,7 +124,14 @@ function contentOf(m: MessageRow): string {
 }
 
 /** Runs one tool call once per incoming message (assistant_actions), answering what the model is told. */
-async function runTool(deps: MessagingDeps, message: MessageRow, patient: PatientCtx, name: string, args: string): Promise<string> {
+async function runTool(
+  deps: MessagingDeps,
+  records: AssistantRecords,
+  message: MessageRow,
+  patient: PatientCtx,
+  name: string,
+  args: string,
+): Promise<string> {
   const action = readToolCall(name, args);
   if (action.tool === 'invalid') return `No se pudo: ${action.error}`;
   const key = actionKey(name, args);
@@ -169,11 +176,8 @@ async function runTool(deps: MessagingDeps, message: MessageRow, patient: Patien
       );
       return 'Alerta creada; el equipo clínico fue notificado.';
     }
-    await execute(
-      deps.sequelize,
-      `INSERT INTO observations (client_id, patient_id, observation_type, value_text, user_id, user_name, observed_at, erasable, created_at)
-       VALUES (:clientId, :patientId, 5, :text, NULL, :author, :now, :erasable, :now)`,
-      { clientId: patient.client_id, patientId: patient.id, text: action.summary, author: ASSISTANT_AUTHOR, now, erasable: false },
+    await records.recordSummary(
+      { clientId: patient.client_id, patientId: patient.id, text: action.summary, author: ASSISTANT_AUTHOR, now },
       transaction,
     );
     return 'Resumen guardado en la ficha.';
@@ -181,7 +185,7 @@ async function runTool(deps: MessagingDeps, message: MessageRow, patient: Patien
 }
 
 /** Answers one incoming patient message with the model, tools included; the reply is queued marked AI. */
-async function reply(deps: MessagingDeps, job: JobRow) {
+async function reply(deps: MessagingDeps, records: AssistantRecords, job: JobRow) {
   const model = deps.model;
   if (!model) return;
   const messageId = Number((job.payload as { message_id: number }).message_id);
@@ -220,7 +224,7 @@ async function reply(deps: MessagingDeps, job: JobRow) {
     }
     messages.push({ role: 'assistant', content: answer.content, tool_calls: answer.toolCalls });
     for (const call of answer.toolCalls) {
-      const result = await runTool(deps, message, patient, call.function.name, call.function.arguments);
+      const result = await runTool(deps, records, message, patient, call.function.name, call.function.arguments);
       messages.push({ role: 'tool', tool_call_id: call.id, content: result });
     }
     text = answer.content?.trim() || null;
@@ -313,8 +317,17 @@ async function alarmMessage(deps: MessagingDeps, job: JobRow, useModel: boolean)
   );
 }
 
-export function registerAssistantJobs(deps: MessagingDeps) {
-  deps.jobs.register(ASSISTANT_REPLY_JOB, { handler: (job) => reply(deps, job) });
+/** What the assistant writes in other modules' tables, handed in by the composition root (one writer per table). */
+export interface AssistantRecords {
+  /** A conversation summary on the patient's record (the observations module's). */
+  recordSummary(
+    v: { clientId: number; patientId: number; text: string; author: string; now: Date },
+    transaction: Transaction,
+  ): Promise<unknown>;
+}
+
+export function registerAssistantJobs(deps: MessagingDeps, records: AssistantRecords) {
+  deps.jobs.register(ASSISTANT_REPLY_JOB, { handler: (job) => reply(deps, records, job) });
   deps.jobs.register(ALARM_MESSAGE_JOB, {
     handler: (job) => alarmMessage(deps, job, true),
     // The model stayed down: the patient still gets the rule's script.

@@ -1,8 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Sequelize } from 'sequelize';
 import { ChannelError } from '../../adapters/messaging.js';
-import { execute, insertReturningId, select, sqlIn } from '../../db/sql.js';
+import { execute, insertReturningId, select } from '../../db/sql.js';
 import type { JobRow } from '../../jobs/queue.js';
 import { ASSISTANT_REPLY_JOB, SEND_MESSAGE_JOB } from './messages.outbox.js';
 import {
@@ -18,28 +17,8 @@ import {
   type InboundEvent,
 } from './messages.rules.js';
 import type { MessageRow, MessagingDeps } from './messages.service.js';
-import { ACTIVITY_STATUS, PENDING_ACTIVITY_STATUSES } from '@vigia/contract/rules/activities';
 
 const MEDIA_JOB = 'messaging.media';
-
-/** D11: a reminder that finally could not be delivered makes its activity 'Fallida' (4). */
-async function failActivity(sequelize: Sequelize, clientId: number, activityId: number, log: MessagingDeps['log']) {
-  try {
-    await execute(
-      sequelize,
-      `UPDATE activities SET status = :failed WHERE id = :id AND client_id = :clientId AND status IN ${sqlIn(...PENDING_ACTIVITY_STATUSES)}`,
-      {
-        failed: ACTIVITY_STATUS.failed,
-        id: activityId,
-        clientId,
-      },
-    );
-  } catch (err) {
-    // The activities table belongs to the orders work; before it exists there is nothing to mark.
-    if (!/no such table|does not exist/i.test(String((err as Error).message))) throw err;
-    log('mensajería: la tabla activities aún no existe', err);
-  }
-}
 
 /** Marks a message failed once and applies its consequences. */
 async function markMessageFailed(deps: MessagingDeps, messageId: number, error: string) {
@@ -55,7 +34,8 @@ async function markMessageFailed(deps: MessagingDeps, messageId: number, error: 
   );
   if (!changed) return;
   const [m] = await select<MessageRow>(deps.sequelize, 'SELECT * FROM messages WHERE id = :id', { id: messageId });
-  if (m?.activity_id) await failActivity(deps.sequelize, m.client_id, m.activity_id, deps.log);
+  // D11: its activity fails with it (the orders module writes activities).
+  if (m?.activity_id) await deps.failActivity(m.client_id, m.activity_id);
 }
 
 /** A unique index refused the write (here: the provider's message id already belongs to another row). */

@@ -26,6 +26,8 @@ export interface MessagingDeps {
   /** Signed 5-minute links to attachments (D4's registry); set once the app has created it. */
   downloads: Downloads | null;
   welcomeTemplate: string;
+  /** D11: a reminder that finally failed fails its activity (the orders module's write). */
+  failActivity: (clientId: number, activityId: number) => Promise<void>;
 }
 
 /** Download kind of a chat attachment (image or audio). */

@@ -25,6 +25,7 @@ export function createMessaging(opts: {
   env?: NodeJS.ProcessEnv;
   channel?: MessagingChannel;
   model?: AssistantModel | null;
+  failActivity: MessagingDeps['failActivity'];
 }): { router: Router; publicRouter: Router; deps: MessagingDeps; useDownloads: (downloads: Downloads) => void } {
   const settings = loadMessagingConfig(opts.env ?? process.env);
   const deps: MessagingDeps = {
@@ -46,6 +47,7 @@ export function createMessaging(opts: {
     dataDir: opts.dataDir ?? path.resolve((opts.env ?? process.env).DATA_DIR ?? 'data'),
     downloads: null,
     welcomeTemplate: settings.messagingWelcomeTemplate,
+    failActivity: opts.failActivity,
   };
   registerMessagingJobs(deps);
   return {

@@ -113,19 +113,22 @@ export async function createObservation(
   return toObservationDto(await findObservation(sequelize, principal.clientId, patientId, id), patient.time_zone, now);
 }
 
-/** For the AI assistant: a conversation summary (type 5), kept for good. */
+/**
+ * For the AI assistant: a conversation summary (type 5), kept for good. The assistant's jobs call
+ * it through their deps (this module writes observations), signed with the assistant's name.
+ */
 export function recordConversationSummary(
   sequelize: Sequelize,
   clientId: number,
   patientId: number,
   text: string,
   now: Date,
-  transaction?: Transaction,
+  opts: { transaction?: Transaction; author?: string } = {},
 ) {
   return insertObservation(
     sequelize,
-    { clientId, patientId, type: AI_SUMMARY_TYPE, text, userId: null, userName: 'Glady IA', erasable: false, now },
-    transaction,
+    { clientId, patientId, type: AI_SUMMARY_TYPE, text, userId: null, userName: opts.author ?? 'Glady IA', erasable: false, now },
+    opts.transaction,
   );
 }
 

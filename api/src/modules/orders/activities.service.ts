@@ -2,7 +2,14 @@ import { execute, select, sqlIn } from '../../db/sql.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { Principal, StaffPrincipal } from '../../http/auth.js';
 import { findPatient } from '../patients/patients.service.js';
-import { ACTIVITY_STATUS, ACTIVITY_STATUS_NAMES, describeOrder, ORDER_STATUS } from '@vigia/contract/rules/activities';
+import type { Sequelize } from 'sequelize';
+import {
+  ACTIVITY_STATUS,
+  ACTIVITY_STATUS_NAMES,
+  describeOrder,
+  ORDER_STATUS,
+  PENDING_ACTIVITY_STATUSES,
+} from '@vigia/contract/rules/activities';
 import { isConfirmableAt } from './activities.confirm.rules.js';
 import { assertPatientCan, findOrder, toDate, type OrdersDeps } from './orders.queries.js';
 import { medicineLabel } from './medicines.js';
@@ -98,6 +105,18 @@ async function findActivity(
   );
   if (!a) throw notFound('La actividad no existe.');
   return a;
+}
+
+/**
+ * D11: a reminder that finally could not be delivered makes its activity 'Fallida' (4), if it is
+ * still pending. The messaging jobs call it through their deps (this module writes activities).
+ */
+export async function failUndeliveredActivity(sequelize: Sequelize, clientId: number, activityId: number): Promise<void> {
+  await execute(
+    sequelize,
+    `UPDATE activities SET status = :failed WHERE id = :id AND client_id = :clientId AND status IN ${sqlIn(...PENDING_ACTIVITY_STATUSES)}`,
+    { failed: ACTIVITY_STATUS.failed, id: activityId, clientId },
+  );
 }
 
 /** Reschedule (programmed_at) or cancel (status 3) a Programada activity (01 §4, 02 §2.13). */

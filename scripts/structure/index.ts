@@ -1,0 +1,10 @@
+/**
+ * The checks of issue 40 that scripts/check-structure.ts runs beside its own: one writer per table
+ * and the triggers listed (tables.ts), seeds as a layer above the API (seeds.ts).
+ */
+import type { FileImport } from '../check-structure.js';
+import { checkTables } from './tables.js';
+
+export async function checkWritersAndLayers(root: string, _imports: FileImport[]): Promise<string[]> {
+  return [...(await checkTables({ root }))];
+}
