@@ -135,7 +135,7 @@ function TriageCards({ rows, loading }: { rows: TriageItem[]; loading: boolean }
 }
 
 const isFlag = (v: string | null): v is TriageFlagCode => v != null && (TRIAGE_FLAGS as readonly string[]).includes(v);
-const positive = (v: string | null) => (v && /^[1-9][0-9]{0,5}$/.test(v) ? Number(v) : null);
+const positive = (v: string | null) => (v && /^[1-9][0-9]{0,8}$/.test(v) ? Number(v) : null);
 
 /** The filters, the page and its size, read from the URL (a reload or a shared link keeps them). */
 function readFilters(params: URLSearchParams) {

@@ -8,6 +8,7 @@ import { normaliseName, validateName } from '@vigia/contract/rules/validation';
 import { User } from '../../db/models/users.model.js';
 import { USER_STATUS, USER_STATUS_NAMES } from '@vigia/contract/rules/access';
 import * as rules from './users.rules.js';
+import { PREFERENCE_FLAGS } from './users.preferences.js';
 import type { components } from '@vigia/contract/openapi';
 
 type UserDto = components['schemas']['User'];
@@ -34,7 +35,7 @@ export const USER_FIELDS: ListFields = {
   role_name: { column: 'role_name', kind: 'enum', sort: true },
   created_at: { column: 'created_at', kind: 'datetime', sort: true },
 };
-const FLAGS = ['media_email', 'media_whatsapp', 'priority_high', 'priority_medium', 'priority_low'] as const;
+const FLAGS = PREFERENCE_FLAGS;
 
 /** The one place a users row becomes the contract's User (never the password hash). */
 function toUserDto(deps: UserDeps, u: User): UserDto {
