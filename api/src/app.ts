@@ -64,6 +64,7 @@ import { auditRecorder } from './modules/audit/audit.recorder.js';
 import { auditRouter } from './modules/audit/audit.routes.js';
 import { createEmailSender, loadEmailConfig, type EmailSender } from './adapters/email.js';
 import { queueAlertNotifications, registerNotificationJobs } from './modules/notifications/notifications.jobs.js';
+import { notificationChannels } from './modules/notifications/notifications.channels.js';
 import { notificationsRouter } from './modules/notifications/notifications.routes.js';
 import { triageRouter } from './modules/triage/triage.routes.js';
 import { registerTriageJobs } from './modules/triage/triage.summaries.js';
@@ -269,8 +270,10 @@ export function createApp(deps: AppDeps): express.Express {
     jobs: deps.jobs,
     now,
     log,
-    channel: messaging.deps.channel,
-    email: deps.email ?? createEmailSender({ sequelize: deps.sequelize, config: loadEmailConfig(), now }),
+    channels: notificationChannels({
+      whatsapp: messaging.deps.channel,
+      email: deps.email ?? createEmailSender({ sequelize: deps.sequelize, config: loadEmailConfig(), now }),
+    }),
     baseUrl: process.env.PUBLIC_URL || null,
   });
   v1.use(notificationsRouter({ sequelize: deps.sequelize, now }));

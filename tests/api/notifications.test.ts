@@ -6,6 +6,7 @@ import { createJobRunner } from '../../api/src/jobs/queue';
 import { createMessagingChannel } from '../../api/src/adapters/messaging';
 import { createEmailSender } from '../../api/src/adapters/email';
 import { NOTIFICATION_JOB_KINDS, registerNotificationJobs } from '../../api/src/modules/notifications/notifications.jobs';
+import { notificationChannels } from '../../api/src/modules/notifications/notifications.channels';
 import { startTestProduct, createOrg, bearer, patientBody, PASSWORD, type TestProduct, type Org } from '../support/product';
 import { startFakeProvider, type FakeProvider } from '../support/messaging-peers';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
@@ -250,11 +251,13 @@ describe('two API processes on one database', () => {
       jobs: second,
       now: () => clock,
       log: () => undefined,
-      channel: createMessagingChannel({ url: provider.url, token: 'proveedor-token', webhookSecret: null }),
-      email: createEmailSender({
-        sequelize: t.sequelize,
-        config: { url: smtp.url, from: 'Otro proceso <otro@vigia.example.co>' },
-        now: () => clock,
+      channels: notificationChannels({
+        whatsapp: createMessagingChannel({ url: provider.url, token: 'proveedor-token', webhookSecret: null }),
+        email: createEmailSender({
+          sequelize: t.sequelize,
+          config: { url: smtp.url, from: 'Otro proceso <otro@vigia.example.co>' },
+          now: () => clock,
+        }),
       }),
       baseUrl: PUBLIC_URL,
     });

@@ -8,7 +8,15 @@ async function listen(handler: http.RequestListener): Promise<{ url: string; clo
   const server = http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        // A held request would keep close() waiting.
+        server.closeAllConnections();
+      }),
+  };
 }
 
 async function readBody(req: http.IncomingMessage): Promise<string> {
@@ -21,6 +29,7 @@ async function readBody(req: http.IncomingMessage): Promise<string> {
 interface SentMessage {
   to: string;
   type: string;
+  biz_opaque_callback_data?: string;
   text?: { body?: string };
   template?: { name: string; components: Array<{ parameters: Array<{ text: string }> }> };
 }
@@ -43,6 +52,13 @@ export interface FakeProvider {
   idsNext: (string | null)[];
   /** Media the provider holds: id → bytes and mime. */
   media: Map<string, { bytes: Buffer; mime: string }>;
+  /** How long to hold a POST /messages before answering (a slow provider); 0 = at once. */
+  holdMs: (body: SentMessage) => number;
+  /**
+   * Messages posted again with an Idempotency-Key already accepted: answered with the first one's
+   * id and not sent twice, as a provider that honours the key does (issue 41).
+   */
+  duplicates: { body: SentMessage; key: string }[];
   close(): Promise<void>;
 }
 
@@ -52,7 +68,17 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     failNext: [] as number[],
     idsNext: [] as (string | null)[],
     media: new Map<string, { bytes: Buffer; mime: string }>(),
+    holdMs: (() => 0) as (body: SentMessage) => number,
+    duplicates: [] as { body: SentMessage; key: string }[],
   };
+  const accepted = new Map<string, unknown>();
+  const timers = new Set<NodeJS.Timeout>();
+  const hold = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (ms <= 0) return resolve();
+      const timer = setTimeout(() => (timers.delete(timer), resolve()), ms);
+      timers.add(timer);
+    });
   let n = 0;
   let base = '';
   const { url, close } = await listen(async (req, res) => {
@@ -64,9 +90,19 @@ export async function startFakeProvider(): Promise<FakeProvider> {
         res.writeHead(fail, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Service Unavailable' } }));
         return;
       }
+      // Held, then accepted even when the client stopped waiting: the provider has it.
+      await hold(state.holdMs(body));
+      const key = req.headers['idempotency-key'] as string | undefined;
+      if (key && accepted.has(key)) {
+        state.duplicates.push({ body, key });
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(accepted.get(key)));
+        return;
+      }
       state.sent.push({ body, authorization: req.headers.authorization });
       const id = state.idsNext.length ? state.idsNext.shift() : `wamid.out.${++n}`;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(id === null ? {} : { messages: [{ id }] }));
+      const answer = id === null ? {} : { messages: [{ id }] };
+      if (key) accepted.set(key, answer);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
       return;
     }
     const fileMatch = path.match(/^\/files\/(.+)$/);
@@ -87,7 +123,13 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     res.writeHead(404).end();
   });
   base = url;
-  return Object.assign(state, { url, close });
+  return Object.assign(state, {
+    url,
+    close: () => {
+      for (const timer of timers) clearTimeout(timer);
+      return close();
+    },
+  });
 }
 
 /** A WhatsApp-style inbound webhook body with one message. */

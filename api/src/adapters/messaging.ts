@@ -20,6 +20,12 @@ interface OutboundText {
   /** Template body parameters, in order. */
   params?: string[];
   language?: string;
+  /**
+   * Our own id of the message, the same on every try: sent as the Idempotency-Key header and in
+   * `biz_opaque_callback_data` (which the provider returns in its status webhooks), so a resend
+   * after an unknown outcome can be recognised (issue 41).
+   */
+  key?: string;
 }
 
 interface MediaFile {
@@ -46,7 +52,16 @@ export interface MessagingConfig {
   token: string | null;
   webhookSecret: string | null;
   fetchImpl?: typeof fetch;
+  /** How long a call may take (default MESSAGING_TIMEOUT_MS); tests shorten it. */
+  timeoutMs?: number;
 }
+
+/**
+ * A generous limit for one call (issue 41): the provider answers in seconds when well, but a
+ * client that gives up early while the provider is slow turns a slow send into two messages
+ * (it gave up at 15 s). Past it the outcome is unknown ('timeout'), never a plain failure.
+ */
+export const MESSAGING_TIMEOUT_MS = 120_000;
 
 /** Why the channel failed, which the chat shows in Spanish (messages.rules.ts sendFailureText). */
 export type ChannelFailure = 'unreachable' | 'timeout' | 'refused' | 'unavailable' | 'rate_limited' | 'not_configured' | 'bad_answer';
@@ -62,6 +77,11 @@ export class ChannelError extends Error {
     readonly httpStatus: number | null = null,
   ) {
     super(message);
+  }
+
+  /** The request went out and no answer came: the provider may have accepted it. */
+  get outcomeUnknown(): boolean {
+    return this.failure === 'timeout';
   }
 }
 
@@ -99,7 +119,7 @@ export function createMessagingChannel(config: MessagingConfig): MessagingChanne
       res = await doFetch(url, {
         ...init,
         headers: { ...auth, ...(init.headers as Record<string, string>) },
-        signal: AbortSignal.timeout(15_000),
+        signal: AbortSignal.timeout(config.timeoutMs ?? MESSAGING_TIMEOUT_MS),
       });
     } catch (err) {
       const timeout = (err as Error).name === 'TimeoutError';
@@ -142,8 +162,8 @@ export function createMessagingChannel(config: MessagingConfig): MessagingChanne
           : { messaging_product: 'whatsapp', to: m.to, type: 'text', text: { body: m.body } };
       const res = await call(`${base}/messages`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(payload),
+        headers: { 'content-type': 'application/json', ...(m.key ? { 'idempotency-key': m.key } : {}) },
+        body: JSON.stringify(m.key ? { ...payload, biz_opaque_callback_data: m.key } : payload),
       });
       // A 2xx answer is the provider accepting the message: sending it again would duplicate it,
       // even when the answer does not say its id (DECISIONS P148).

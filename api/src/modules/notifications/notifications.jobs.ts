@@ -2,10 +2,11 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { execute, insertReturningId, select, writeTransaction } from '../../db/sql.js';
 import type { JobRow, JobRunner } from '../../jobs/queue.js';
 import type { AlertHook } from '../alerts/hooks.js';
-import { ChannelError, type MessagingChannel } from '../../adapters/messaging.js';
-import { EmailError, type EmailSender } from '../../adapters/email.js';
+import { DeliveryError, type ChannelMap } from './notifications.channels.js';
+import { PREFERENCE_FLAGS, STAFF_CHANNELS } from '../users/users.preferences.js';
 import { ALERT_STATUS } from '@vigia/contract/rules/alarms';
 import {
+  CHANNEL_ADDRESS,
   SEND_MAX_ATTEMPTS,
   caregiverMessage,
   caregiverTold,
@@ -14,7 +15,6 @@ import {
   escalationDueAt,
   escalationEntryText,
   failureText,
-  phoneAddress,
   rankAlerts,
   staffChannels,
   staffMessage,
@@ -27,18 +27,20 @@ import {
 /** Job kinds: plan who hears of a new alert; gather one person's waiting items into a message; send it; escalate. */
 const PLAN_JOB = 'notifications.alert';
 const DISPATCH_JOB = 'notifications.dispatch';
+/** Sends run per channel, each channel in a pool of its own; the plain kind is the jobs queued before that. */
 const SEND_JOB = 'notifications.send';
+const sendJobOf = (channel: Channel) => `${SEND_JOB}.${channel}`;
 const ESCALATE_JOB = 'notifications.escalate';
 /** Every job kind this module registers (a runner may be limited to them). */
-export const NOTIFICATION_JOB_KINDS = [PLAN_JOB, DISPATCH_JOB, SEND_JOB, ESCALATE_JOB];
+export const NOTIFICATION_JOB_KINDS = [PLAN_JOB, DISPATCH_JOB, SEND_JOB, ...STAFF_CHANNELS.map(sendJobOf), ESCALATE_JOB];
 
 export interface NotificationDeps {
   sequelize: Sequelize;
   jobs: JobRunner;
   now: () => Date;
   log: (msg: string, err?: unknown) => void;
-  channel: MessagingChannel;
-  email: EmailSender;
+  /** The channels, one entry each (notifications.channels.ts). */
+  channels: ChannelMap;
   /** PUBLIC_URL: the links in messages are absolute with it, paths without. */
   baseUrl: string | null;
 }
@@ -110,8 +112,7 @@ interface Item {
 async function recipientsOf(sequelize: Sequelize, alert: AlertRow, reason: Reason, transaction?: Transaction): Promise<Item[]> {
   const users = await select<StaffPreferences & { id: number }>(
     sequelize,
-    `SELECT id, status, email, prefix, cellphone, media_email, media_whatsapp, priority_high, priority_medium, priority_low
-     FROM users WHERE client_id = :clientId ORDER BY id`,
+    `SELECT id, status, email, prefix, cellphone, ${PREFERENCE_FLAGS.join(', ')} FROM users WHERE client_id = :clientId ORDER BY id`,
     { clientId: alert.client_id },
     transaction,
   );
@@ -222,7 +223,7 @@ async function recipientOf(sequelize: Sequelize, clientId: number, key: string, 
       clientId,
     });
     if (!u) return null;
-    const address = channel === 'email' ? u.email : phoneAddress(u.prefix, u.cellphone);
+    const address = CHANNEL_ADDRESS[channel](u);
     return address ? { address, name: `${u.first_name} ${u.last_name}`.trim(), active: Number(u.status) === 0 } : null;
   }
   const [c] = await select<{
@@ -235,7 +236,7 @@ async function recipientOf(sequelize: Sequelize, clientId: number, key: string, 
     id,
     clientId,
   });
-  const address = c ? phoneAddress(c.prefix, c.cellphone) : null;
+  const address = c ? CHANNEL_ADDRESS[channel]({ email: null, prefix: c.prefix, cellphone: c.cellphone }) : null;
   return c && address ? { address, name: `${c.first_name} ${c.last_name}`.trim(), active: Boolean(c.notification) } : null;
 }
 
@@ -328,7 +329,14 @@ async function deliverGroup(deps: NotificationDeps, clientId: number, waiting: W
     // Another process gathered some of them first: undo this message; the retry gathers what is left.
     if (claimed !== itemIds.length) throw new Error('notificaciones: elementos ya reunidos por otro proceso');
     await deps.jobs.enqueue(
-      { kind: SEND_JOB, payload: { notification_id: id }, key: `${SEND_JOB}:${id}`, clientId, maxAttempts: SEND_MAX_ATTEMPTS, runAt: now },
+      {
+        kind: sendJobOf(channel),
+        payload: { notification_id: id },
+        key: `${SEND_JOB}:${id}`,
+        clientId,
+        maxAttempts: SEND_MAX_ATTEMPTS,
+        runAt: now,
+      },
       transaction,
     );
   });
@@ -351,12 +359,17 @@ async function markFailed(deps: NotificationDeps, id: number, error: string) {
   );
 }
 
+/** Our id of a message on every try: the Message-ID's left side, the provider's idempotency key. */
+export const notificationKey = (id: number) => `notif-${id}`;
+
 /**
  * Sends one message. A failure the provider may overcome is retried with the queue's back-off and
  * noted on the record; a refusal, or the last try, ends it 'fallido' with the reason. An accepted
- * send is never repeated (P148): the row is marked sent and the job ends.
+ * send is never repeated (P148): the row is marked sent and the job ends. A try whose outcome is
+ * unknown (the peer went quiet after the message went out) is noted as such and retried with the
+ * same key, which the provider or the mail server can recognise (issue 41).
  */
-async function send(deps: NotificationDeps, job: JobRow, now: Date) {
+async function send(deps: NotificationDeps, job: JobRow) {
   const id = Number((job.payload as { notification_id: number }).notification_id);
   const [n] = await select<NotificationRow>(
     deps.sequelize,
@@ -366,28 +379,26 @@ async function send(deps: NotificationDeps, job: JobRow, now: Date) {
   if (!n || n.state !== 'queued') return;
   let providerId: string | null;
   try {
-    providerId =
-      n.channel === 'email'
-        ? (await deps.email.send({ to: n.recipient, subject: n.subject, text: n.body })).providerId
-        : (await deps.channel.send({ to: n.recipient, kind: 'text', body: n.body })).providerId;
+    ({ providerId } = await deps.channels[n.channel].send({ to: n.recipient, subject: n.subject, text: n.body, key: notificationKey(id) }));
   } catch (err) {
-    const known = err instanceof ChannelError || err instanceof EmailError ? err : null;
+    const known = err instanceof DeliveryError ? err : null;
     if (!known) deps.log(`notificaciones: error al enviar ${id}`, err);
-    const code = err instanceof ChannelError ? err.httpStatus : err instanceof EmailError ? err.smtpCode : null;
-    const kind = !known ? 'internal' : known.retryable ? 'unavailable' : 'refused';
-    const last = (known != null && !known.retryable) || job.attempts >= job.max_attempts;
+    const kind = known?.kind ?? 'internal';
+    const last = kind === 'refused' || job.attempts >= job.max_attempts;
     if (last) {
-      await markFailed(deps, id, failureText(kind, code, true));
-      if (known && !known.retryable) return;
+      await markFailed(deps, id, failureText(kind, known?.code ?? null, true));
+      if (kind === 'refused') return;
     } else {
       await execute(deps.sequelize, 'UPDATE notifications SET error = :error, attempts = attempts + 1, updated_at = :now WHERE id = :id', {
-        error: failureText(kind, code, false),
-        now,
+        error: failureText(kind, known?.code ?? null, false),
+        now: deps.now(),
         id,
       });
     }
     throw err;
   }
+  // The time it was accepted, not when the try began: a slow peer may have taken minutes.
+  const now = deps.now();
   await execute(
     deps.sequelize,
     "UPDATE notifications SET state = 'sent', provider_id = :providerId, error = NULL, attempts = attempts + 1, sent_at = :now, updated_at = :now WHERE id = :id AND state = 'queued'",
@@ -433,10 +444,15 @@ export function registerNotificationJobs(deps: NotificationDeps) {
   deps.jobs.register(PLAN_JOB, (job, ctx) => planAlert(deps, job, ctx.now));
   deps.jobs.register(DISPATCH_JOB, (job, ctx) => dispatch(deps, job, ctx.now));
   deps.jobs.register(ESCALATE_JOB, (job, ctx) => escalate(deps, job, ctx.now));
-  deps.jobs.register(SEND_JOB, {
-    handler: (job, ctx) => send(deps, job, ctx.now),
+  const sendKind = (lockMs: number, concurrency?: number) => ({
+    handler: (job: JobRow) => send(deps, job),
+    concurrency,
+    lockMs,
     // The handler marks the last failure itself; this covers a job that failed before reaching the provider.
-    onFailed: async (job) =>
+    onFailed: async (job: JobRow) =>
       markFailed(deps, Number((job.payload as { notification_id: number }).notification_id), failureText('internal', null, true)),
   });
+  for (const channel of STAFF_CHANNELS)
+    deps.jobs.register(sendJobOf(channel), sendKind(deps.channels[channel].lockMs, deps.channels[channel].pool));
+  deps.jobs.register(SEND_JOB, sendKind(Math.max(...STAFF_CHANNELS.map((c) => deps.channels[c].lockMs))));
 }

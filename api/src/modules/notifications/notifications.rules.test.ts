@@ -166,6 +166,8 @@ describe('messages (Spanish, patient time zone)', () => {
     ['refused', 400, true, 'El proveedor rechazó el mensaje (400).'],
     ['unavailable', 500, false, 'El proveedor no está disponible (500); se reintentará.'],
     ['internal', null, true, 'Error interno al enviar.'],
+    ['unknown', null, false, 'Resultado desconocido: el proveedor no respondió a tiempo; se reintentará con la misma clave.'],
+    ['unknown', null, true, 'Resultado desconocido: el proveedor no respondió a tiempo.'],
   ] as const)('failure %s %s final=%s', (kind, code, final, text) => {
     expect(failureText(kind, code, final)).toBe(text);
   });

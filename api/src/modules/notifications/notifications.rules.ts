@@ -1,36 +1,42 @@
 import { PRIORITY_NAMES, elementName, elementUnit } from '@vigia/contract/rules/alarms';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import { countOf } from '@vigia/contract/rules/plural';
+import { STAFF_CHANNELS, preferenceColumn, type StaffChannel } from '../users/users.preferences.js';
 
 /**
  * Who is told of an alert, and what the message says (issue 20), as pure functions: the service
  * reads the rows and sends; everything a test can state as a number or a text is here.
  */
 
-export type Channel = 'email' | 'whatsapp';
+/** A staff channel, as the contract names it; its preference column is `media_<channel>` (users.preferences.ts). */
+export type Channel = StaffChannel;
 export type Reason = 'alert' | 'escalation';
 
 /** Issue 20: a high-priority alert with no entry is escalated after the client's delay, 30 minutes unless set. */
 export const ESCALATION_DEFAULT_MINUTES = 30;
 /** Alerts for one person and channel within this window are gathered into one digest (P171). */
 export const DIGEST_WINDOW_MS = 60_000;
-/** Tries of one message before it is 'fallido': 30 s, 1, 2, 4, 8 min back-off (jobs.rules.ts). */
+/** Tries of one message before it is 'fallido': 30 s, 1, 2, 4, 8 min back-off from each failure (jobs.rules.ts). */
 export const SEND_MAX_ATTEMPTS = 6;
 /** A digest lists this many alerts, worst first, and counts the rest. */
 export const DIGEST_LISTED = 10;
 
 /** The user columns that decide who is told (03 §3). */
-export interface StaffPreferences {
-  status: number;
+export type StaffPreferences = ContactDetails &
+  Record<`media_${Channel}` | 'priority_high' | 'priority_medium' | 'priority_low', boolean | number> & { status: number };
+
+/** What a person can be reached at. */
+export interface ContactDetails {
   email: string | null;
   prefix: string | null;
   cellphone: string | null;
-  media_email: boolean | number;
-  media_whatsapp: boolean | number;
-  priority_high: boolean | number;
-  priority_medium: boolean | number;
-  priority_low: boolean | number;
 }
+
+/** Each channel's address for a person, or null when they have none (a new channel is one more line). */
+export const CHANNEL_ADDRESS: Record<Channel, (p: ContactDetails) => string | null> = {
+  email: (p) => p.email || null,
+  whatsapp: (p) => phoneAddress(p.prefix, p.cellphone),
+};
 
 const PRIORITY_FLAG: Record<number, 'priority_high' | 'priority_medium' | 'priority_low'> = {
   1: 'priority_high',
@@ -47,17 +53,14 @@ export function phoneAddress(prefix: string | null | undefined, cellphone: strin
 
 /**
  * The channels on which a user hears of an alert of `priority`: none when the user is inactive
- * (status 1) or did not choose that priority; e-mail with media_email, WhatsApp with media_whatsapp
- * and a phone.
+ * (status 1) or did not choose that priority; each channel whose `media_<channel>` is on and for
+ * which the user has an address.
  */
 export function staffChannels(user: StaffPreferences, priority: number): Channel[] {
   if (Number(user.status) !== 0) return [];
   const flag = PRIORITY_FLAG[priority];
   if (!flag || !user[flag]) return [];
-  const out: Channel[] = [];
-  if (user.media_email && user.email) out.push('email');
-  if (user.media_whatsapp && phoneAddress(user.prefix, user.cellphone)) out.push('whatsapp');
-  return out;
+  return STAFF_CHANNELS.filter((c) => Boolean(user[preferenceColumn(c)]) && CHANNEL_ADDRESS[c](user) != null);
 }
 
 /** A caregiver hears only of high-priority alerts (1 Alta), with `notification` on and a phone. */
@@ -201,7 +204,12 @@ export function caregiverMessage(alerts: AlertFacts[], clientName: string): stri
 }
 
 /** Why a send failed, in Spanish, for the record ('fallido' with the reason, or the retry note). */
-export function failureText(kind: 'refused' | 'unavailable' | 'internal', detail: number | null, final: boolean): string {
+export function failureText(kind: 'refused' | 'unavailable' | 'internal' | 'unknown', detail: number | null, final: boolean): string {
+  // The provider may have accepted it: the retry carries the same Message-ID / idempotency key (issue 41).
+  if (kind === 'unknown')
+    return final
+      ? 'Resultado desconocido: el proveedor no respondió a tiempo.'
+      : 'Resultado desconocido: el proveedor no respondió a tiempo; se reintentará con la misma clave.';
   const base =
     kind === 'refused'
       ? `El proveedor rechazó el mensaje${detail ? ` (${detail})` : ''}`

@@ -1,9 +1,10 @@
 import type { Sequelize } from 'sequelize';
-import { execute, select } from '../../db/sql.js';
+import { select } from '../../db/sql.js';
 import { filterSql, sortSql, type ListFields, type ListParams } from '../../http/list-params.js';
 import { notFound } from '../../http/errors.js';
 import type { components } from '@vigia/contract/openapi';
 import { maskDigits, maskRecipient } from './notifications.rules.js';
+import { PREFERENCE_FLAGS, writeNotificationPreferences } from '../users/users.preferences.js';
 
 type NotificationRecord = components['schemas']['NotificationRecord'];
 type MyNotifications = components['schemas']['MyNotifications'];
@@ -95,30 +96,20 @@ export async function listNotifications(sequelize: Sequelize, clientId: number, 
   return { rows: rows.map(toRecord), total: Number(n) };
 }
 
-const FLAGS = ['media_email', 'media_whatsapp', 'priority_high', 'priority_medium', 'priority_low'] as const;
+type Flag = (typeof PREFERENCE_FLAGS)[number];
 
 export async function getMyNotifications(sequelize: Sequelize, clientId: number, userId: number): Promise<MyNotifications> {
-  const [u] = await select<
-    Record<(typeof FLAGS)[number], boolean | number> & { email: string; cellphone: string | null; prefix: string | null }
-  >(
+  const [u] = await select<Record<Flag, boolean | number> & { email: string; cellphone: string | null; prefix: string | null }>(
     sequelize,
-    'SELECT media_email, media_whatsapp, priority_high, priority_medium, priority_low, email, cellphone, prefix FROM users WHERE id = :userId AND client_id = :clientId',
+    `SELECT ${PREFERENCE_FLAGS.join(', ')}, email, cellphone, prefix FROM users WHERE id = :userId AND client_id = :clientId`,
     { userId, clientId },
   );
   if (!u) throw notFound('El usuario no existe.');
-  return {
-    media_email: Boolean(u.media_email),
-    media_whatsapp: Boolean(u.media_whatsapp),
-    priority_high: Boolean(u.priority_high),
-    priority_medium: Boolean(u.priority_medium),
-    priority_low: Boolean(u.priority_low),
-    email: u.email,
-    cellphone: u.cellphone,
-    prefix: u.prefix,
-  };
+  const flags = Object.fromEntries(PREFERENCE_FLAGS.map((f) => [f, Boolean(u[f])])) as Record<Flag, boolean>;
+  return { ...flags, email: u.email, cellphone: u.cellphone, prefix: u.prefix };
 }
 
-/** 'Mis notificaciones': a user changes only their own channels and priorities (the columns come from FLAGS, never from the body). */
+/** 'Mis notificaciones': a user changes only their own channels and priorities, through the users module (the table's one writer). */
 export async function updateMyNotifications(
   sequelize: Sequelize,
   clientId: number,
@@ -126,15 +117,6 @@ export async function updateMyNotifications(
   input: MyNotificationsInput,
   now: Date,
 ): Promise<MyNotifications> {
-  const sent = FLAGS.filter((f) => typeof input[f] === 'boolean');
-  if (sent.length) {
-    const values: Record<string, unknown> = { userId, clientId, now };
-    for (const f of sent) values[f] = input[f];
-    await execute(
-      sequelize,
-      `UPDATE users SET ${sent.map((f) => `${f} = :${f}`).join(', ')}, updated_at = :now WHERE id = :userId AND client_id = :clientId`,
-      values,
-    );
-  }
+  await writeNotificationPreferences(sequelize, clientId, userId, input, now);
   return getMyNotifications(sequelize, clientId, userId);
 }
