@@ -4,10 +4,11 @@ import { derefSchema, type OpenApiOperation } from '@vigia/contract/rules/schema
 import { requireStaff, staffOf } from '../http/auth.js';
 import { loadContract } from '../http/contract.js';
 import { notFound } from '../http/errors.js';
-import { OPERATORS, filterWhere, likeSafe, readListParams, sendList } from '../http/list-params.js';
+import { filterWhere, likeSafe, readListParams, sendList } from '../http/list-params.js';
 import { operationTable } from '../http/operations.js';
 import { readIntParam } from '../http/params.js';
 import type { ResourceContext, ResourceDeclaration } from './resource.js';
+import { contractDrift } from './resource.rules.js';
 
 export interface EngineDeps {
   sequelize: Sequelize;
@@ -114,21 +115,15 @@ export function assertContractDeclares(d: ResourceDeclaration): void {
     .map((item) => (item as Record<string, OpenApiOperation>).get)
     .find((o) => o?.operationId === d.operations.list);
   if (!list) throw new Error(`openapi.yaml has no list operation ${d.operations.list}`);
-  const params = (list.parameters ?? []).map((p) => derefSchema(doc, p) as { name: string; schema?: unknown });
-  const names = new Set(params.map((p) => p.name));
-  const answered = new Set<string>();
-  for (const [name, field] of Object.entries(d.fields)) {
-    for (const op of field.operators ?? OPERATORS[field.kind]) answered.add(op === 'eq' ? name : `${name}_${op}`);
-  }
-  for (const name of answered) if (!names.has(name)) problems.push(`${d.operations.list} does not declare '${name}'`);
-  for (const name of names) {
-    const m = /^(.+)_(ne|gte|lte|like)$/.exec(name);
-    if (m && Object.hasOwn(d.fields, m[1]) && !answered.has(name))
-      problems.push(`${d.operations.list} declares '${name}', which no field answers`);
-  }
-  const sort = params.find((p) => p.name === '_sort')?.schema as { items?: { enum?: string[] } } | undefined;
-  const sortable = Object.keys(d.fields).filter((n) => d.fields[n].sort);
-  if ([...(sort?.items?.enum ?? [])].sort().join() !== [...sortable].sort().join())
-    problems.push(`${d.operations.list} _sort is [${sort?.items?.enum ?? ''}], the fields sort by [${sortable}]`);
+  const params = (list.parameters ?? []).map((p) => derefSchema(doc, p) as { name: string; schema?: { items?: { enum?: string[] } } });
+  const sortable = params.find((p) => p.name === '_sort')?.schema?.items?.enum ?? [];
+  problems.push(
+    ...contractDrift(
+      d.operations.list,
+      d.fields,
+      params.map((p) => p.name),
+      sortable,
+    ),
+  );
   if (problems.length) throw new Error(`Resource '${d.name}' and openapi.yaml differ: ${problems.join('; ')}`);
 }
