@@ -70,6 +70,7 @@ import { triageRouter } from './modules/triage/triage.routes.js';
 import { registerTriageJobs } from './modules/triage/triage.summaries.js';
 import { indicatorsRouter } from './modules/indicators/indicators.routes.js';
 import { registerIndicatorJobs } from './modules/indicators/indicators.service.js';
+import { registerBackupJob } from './modules/backups/backups.service.js';
 
 export interface AppDeps {
   sequelize: Sequelize;
@@ -282,6 +283,8 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(triageRouter({ sequelize: deps.sequelize }));
   registerIndicatorJobs({ sequelize: deps.sequelize, jobs: deps.jobs });
   v1.use(indicatorsRouter({ sequelize: deps.sequelize, now }));
+  // Issue 39: the installation's own daily backup into BACKUP_DIR (docs/operations.md).
+  if (deps.dataDir) registerBackupJob({ jobs: deps.jobs, dataDir: deps.dataDir, log });
   api.use('/api/v1', v1);
   api.use('/api', notFoundRoute);
   api.use(createContractErrorTranslator(doc));

@@ -31,7 +31,7 @@ interface Migration {
 }
 
 /** Listed explicitly so the order is reviewable and bundling never misses a file. */
-const MIGRATIONS: Array<[string, Migration]> = [
+export const MIGRATIONS: Array<[string, Migration]> = [
   ['0001-foundation', m0001],
   ['0002-patient-search-terms', m0002],
   ['0003-jobs', m0003],

@@ -1,0 +1,150 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import sqlite3 from 'sqlite3';
+import type { ManifestFile } from './backups.rules.js';
+
+/** What the archive's making and restoring both need: hashes, folder walks, SQLite and the PostgreSQL tools. */
+
+export async function sha256File(file: string): Promise<string> {
+  const hash = crypto.createHash('sha256');
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** Every regular file under `root`, as '/'-separated relative paths, sorted. Symbolic links are not followed. */
+export function listFiles(root: string, keep: (relative: string) => boolean = () => true): string[] {
+  const out: string[] = [];
+  const walk = (dir: string, prefix: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const rel = prefix ? `${prefix}/${e.name}` : e.name;
+      if (!keep(rel)) continue;
+      if (e.isDirectory()) walk(path.join(dir, e.name), rel);
+      else if (e.isFile()) out.push(rel);
+    }
+  };
+  if (fs.existsSync(root)) walk(root, '');
+  return out.sort();
+}
+
+export async function describeFiles(root: string, relatives: string[]): Promise<ManifestFile[]> {
+  const out: ManifestFile[] = [];
+  for (const rel of relatives) {
+    const file = path.join(root, ...rel.split('/'));
+    out.push({ path: rel, size: fs.statSync(file).size, sha256: await sha256File(file) });
+  }
+  return out;
+}
+
+/** node-sqlite3's online backup (its typings leave it out). */
+interface SqliteBackup {
+  step(pages: number, cb: (err: Error | null) => void): void;
+  finish(cb?: (err: Error | null) => void): void;
+  completed: boolean;
+  failed: boolean;
+}
+type WithBackup = sqlite3.Database & { backup(file: string, cb: (err: Error | null) => void): SqliteBackup };
+
+function openSqlite(file: string, mode: number): Promise<sqlite3.Database> {
+  return new Promise((resolve, reject) => {
+    const db = new sqlite3.Database(file, mode, (err) => (err ? reject(err) : resolve(db)));
+  });
+}
+const closeSqlite = (db: sqlite3.Database) => new Promise<void>((resolve) => db.close(() => resolve()));
+const allSqlite = <T>(db: sqlite3.Database, sql: string) =>
+  new Promise<T[]>((resolve, reject) => db.all(sql, (err, rows) => (err ? reject(err) : resolve(rows as T[]))));
+
+/**
+ * Copies the live database into `dest` with SQLite's online backup, all pages in one step: one
+ * read transaction, so the copy is the database as it was at one instant. In WAL mode a reader
+ * never holds up the writer, so the API keeps storing readings meanwhile (a step of a few pages at
+ * a time would instead start over each time the API wrote).
+ */
+export async function copySqlite(source: string, dest: string): Promise<void> {
+  const db = (await openSqlite(source, sqlite3.OPEN_READONLY)) as WithBackup;
+  try {
+    await new Promise<void>((resolve, reject) => db.run('PRAGMA busy_timeout = 5000', (err) => (err ? reject(err) : resolve())));
+    let backup!: SqliteBackup;
+    await new Promise<void>((resolve, reject) => {
+      backup = db.backup(dest, (err) => (err ? reject(err) : resolve()));
+    });
+    try {
+      await new Promise<void>((resolve, reject) => backup.step(-1, (err) => (err ? reject(err) : resolve())));
+      if (!backup.completed || backup.failed) throw new Error('La copia en línea de SQLite no terminó.');
+    } finally {
+      await new Promise<void>((resolve) => backup.finish(() => resolve()));
+    }
+  } finally {
+    await closeSqlite(db);
+  }
+}
+
+/** PRAGMA integrity_check's answer ('ok' when sound) and the last migration applied, read-only. */
+export async function inspectSqlite(file: string): Promise<{ integrity: string; schemaVersion: string | null }> {
+  const db = await openSqlite(file, sqlite3.OPEN_READONLY);
+  try {
+    const check = await allSqlite<{ integrity_check: string }>(db, 'PRAGMA integrity_check');
+    const integrity = check.map((r) => r.integrity_check).join('; ');
+    const tables = await allSqlite<{ n: number }>(
+      db,
+      "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",
+    );
+    const last = tables[0].n ? await allSqlite<{ name: string }>(db, 'SELECT name FROM schema_migrations ORDER BY name DESC LIMIT 1') : [];
+    return { integrity, schemaVersion: last[0]?.name ?? null };
+  } finally {
+    await closeSqlite(db);
+  }
+}
+
+/**
+ * libpq's environment for a postgres:// URL: the password travels in PGPASSWORD, not on a command
+ * line that `ps` shows.
+ */
+export function pgEnvironment(url: string): NodeJS.ProcessEnv {
+  const u = new URL(url);
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  env.PGHOST = decodeURIComponent(u.hostname) || 'localhost';
+  env.PGPORT = u.port || '5432';
+  env.PGDATABASE = decodeURIComponent(u.pathname.replace(/^\//, ''));
+  if (u.username) env.PGUSER = decodeURIComponent(u.username);
+  if (u.password) env.PGPASSWORD = decodeURIComponent(u.password);
+  const sslmode = u.searchParams.get('sslmode');
+  if (sslmode) env.PGSSLMODE = sslmode;
+  return env;
+}
+
+/** Runs a PostgreSQL client tool; rejects with its own error text (it names the cause). */
+export function runTool(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-4000)));
+    child.on('error', (e: NodeJS.ErrnoException) =>
+      reject(
+        new Error(e.code === 'ENOENT' ? `No se encontró ${command}: instale el cliente de PostgreSQL (postgresql-client).` : e.message),
+      ),
+    );
+    child.on('close', (code) =>
+      code === 0 ? resolve(Buffer.concat(out).toString()) : reject(new Error(`${command} falló (${code}): ${err.trim()}`)),
+    );
+  });
+}
+
+/**
+ * The last migration recorded in a custom-format dump, read from the dump itself (its
+ * schema_migrations rows as COPY text): the version is that of the copied data, whatever ran after.
+ */
+export async function dumpSchemaVersion(dump: string): Promise<string | null> {
+  const text = await runTool('pg_restore', ['--data-only', '--table=schema_migrations', '--file=-', dump], process.env);
+  const names: string[] = [];
+  let inCopy = false;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('COPY ') && line.includes('schema_migrations')) inCopy = true;
+    else if (inCopy && line === '\\.') inCopy = false;
+    else if (inCopy && line) names.push(line.split('\t')[0]);
+  }
+  return names.sort().at(-1) ?? null;
+}

@@ -1,0 +1,177 @@
+import path from 'node:path';
+
+/**
+ * What a backup archive is called, which ones the daily job keeps, and what restore accepts in a
+ * manifest. Pure: the service and the two command-line tools (npm run backup / restore) decide
+ * with these, and the table tests state the same cases.
+ */
+
+export type BackupDialect = 'sqlite' | 'postgres';
+
+export interface BackupSettings {
+  /** Hour of the day (UTC) at which the API makes its own backup; null = never. */
+  hour: number | null;
+  /** How many of the API's backups stay in `dir`; older ones are deleted after each new one. */
+  keep: number;
+  dir: string;
+}
+
+export const DEFAULT_BACKUP_HOUR = 8;
+export const DEFAULT_BACKUP_KEEP = 7;
+
+/** BACKUP_HOUR (0-23 UTC, `off` = no daily backup), BACKUP_KEEP (≥ 1), BACKUP_DIR (default DATA_DIR/backups). */
+export function readBackupSettings(env: Record<string, string | undefined>, dataDir: string): BackupSettings {
+  const hourText = env.BACKUP_HOUR?.trim();
+  let hour: number | null = DEFAULT_BACKUP_HOUR;
+  if (hourText === 'off') hour = null;
+  else if (hourText) {
+    hour = Number(hourText);
+    if (!/^\d{1,2}$/.test(hourText) || hour > 23) throw new Error(`BACKUP_HOUR debe ser una hora entre 0 y 23 (UTC) u "off": ${hourText}`);
+  }
+  const keepText = env.BACKUP_KEEP?.trim();
+  const keep = keepText ? Number(keepText) : DEFAULT_BACKUP_KEEP;
+  if (keepText && (!/^\d+$/.test(keepText) || keep < 1))
+    throw new Error(`BACKUP_KEEP debe ser un número entero mayor o igual a 1: ${keepText}`);
+  const dir = path.resolve(dataDir, env.BACKUP_DIR?.trim() || 'backups');
+  return { hour, keep, dir };
+}
+
+/** The daily job runs in the hour slot that begins at `hour` o'clock UTC. */
+export function isBackupHour(now: Date, hour: number | null): boolean {
+  return hour !== null && now.getUTCHours() === hour;
+}
+
+const NAME = /^vigia-(\d{8})T(\d{6})Z-(sqlite|postgres)\.tar\.gz$/;
+
+/** vigia-20261128T080000Z-sqlite.tar.gz: sorts by time as text, names its database, no ':' for other file systems. */
+export function backupFileName(at: Date, dialect: BackupDialect): string {
+  const stamp = at
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/[-:]/g, '');
+  return `vigia-${stamp}-${dialect}.tar.gz`;
+}
+
+export function parseBackupName(name: string): { at: Date; dialect: BackupDialect } | null {
+  const m = NAME.exec(name);
+  if (!m) return null;
+  const [d, t] = [m[1], m[2]];
+  const at = new Date(`${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}T${t.slice(0, 2)}:${t.slice(2, 4)}:${t.slice(4, 6)}Z`);
+  return Number.isNaN(at.getTime()) ? null : { at, dialect: m[3] as BackupDialect };
+}
+
+/**
+ * The archives to delete so that the newest `keep` remain. Only names this product writes count:
+ * an operator's own file in the folder is never touched, nor counted.
+ */
+export function backupsToRemove(names: string[], keep: number): string[] {
+  const ours = names.filter((n) => parseBackupName(n)).sort();
+  return ours.slice(0, Math.max(0, ours.length - keep));
+}
+
+/**
+ * A file of DATA_DIR that goes into the archive (relative path, '/'-separated). Not the SQLite
+ * files (the database goes in as its consistent copy), nor the backups themselves, nor what a
+ * restore is writing.
+ */
+export function isDataFileToCopy(relative: string, backupDirRelative: string | null): boolean {
+  const top = relative.split('/')[0];
+  if (/^vigia\.sqlite(-wal|-shm|-journal)?$/.test(relative)) return false;
+  if (backupDirRelative && (relative === backupDirRelative || relative.startsWith(`${backupDirRelative}/`))) return false;
+  return !top.startsWith('.vigia-');
+}
+
+export interface ManifestFile {
+  path: string;
+  size: number;
+  sha256: string;
+}
+
+export interface Manifest {
+  format: 1;
+  product: 'vigia';
+  created_at: string;
+  database: BackupDialect;
+  /** The last umzug migration applied to the copied database. */
+  schema_version: string;
+  files: ManifestFile[];
+}
+
+export const MANIFEST_NAME = 'manifest.json';
+export const DATABASE_ENTRY: Record<BackupDialect, string> = { sqlite: 'database/vigia.sqlite', postgres: 'database/vigia.dump' };
+
+/** Relative, inside the archive's folders, no way up: a crafted archive cannot write elsewhere. */
+export function isSafeEntryPath(p: string): boolean {
+  if (!p || p.startsWith('/') || p.includes('\\') || p.includes('\0')) return false;
+  const parts = p.split('/');
+  if (parts.some((s) => s === '' || s === '.' || s === '..')) return false;
+  return parts[0] === 'database' || parts[0] === 'files';
+}
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/**
+ * A manifest restore can act on: its own format, the database it expects, a schema this code has
+ * (a newer one would be opened by code that does not know its tables), the database file listed.
+ */
+export function checkManifest(raw: unknown, knownMigrations: readonly string[], dialect: BackupDialect): Checked<Manifest> {
+  const bad = (message: string): Checked<Manifest> => ({ ok: false, message });
+  if (!raw || typeof raw !== 'object') return bad('La copia no trae un manifiesto válido.');
+  const m = raw as Partial<Manifest>;
+  if (m.product !== 'vigia' || m.format !== 1) return bad('El manifiesto no es de una copia de Vigía en un formato conocido.');
+  if (m.database !== 'sqlite' && m.database !== 'postgres') return bad('El manifiesto no indica la base de datos copiada.');
+  if (m.database !== dialect) {
+    const names = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+    return bad(
+      `La copia es de ${names[m.database]} y el destino es ${names[dialect]}: ${dialect === 'postgres' ? 'quite DATABASE_URL' : 'defina DATABASE_URL'} o use una copia de ${names[dialect]}.`,
+    );
+  }
+  if (typeof m.schema_version !== 'string' || !knownMigrations.includes(m.schema_version)) {
+    return bad(
+      `La copia tiene el esquema "${String(m.schema_version)}", que esta versión de Vigía no conoce (la más reciente que conoce es "${knownMigrations.at(-1)}"): restáurela con la versión de Vigía que la hizo o una más nueva.`,
+    );
+  }
+  if (!Array.isArray(m.files)) return bad('El manifiesto no trae la lista de archivos.');
+  const seen = new Set<string>();
+  for (const f of m.files) {
+    if (
+      !f ||
+      typeof f.path !== 'string' ||
+      !isSafeEntryPath(f.path) ||
+      !Number.isSafeInteger(f.size) ||
+      f.size < 0 ||
+      typeof f.sha256 !== 'string' ||
+      !/^[0-9a-f]{64}$/.test(f.sha256) ||
+      seen.has(f.path)
+    ) {
+      return bad(`El manifiesto trae una entrada de archivo no válida: ${JSON.stringify(f).slice(0, 200)}`);
+    }
+    seen.add(f.path);
+  }
+  if (!seen.has(DATABASE_ENTRY[dialect])) return bad('El manifiesto no incluye la base de datos.');
+  return { ok: true, value: m as Manifest };
+}
+
+/** The files found in the archive against the manifest: the first difference, in words, or null. */
+export function compareWithManifest(listed: ManifestFile[], found: ManifestFile[]): string | null {
+  const byPath = new Map(found.map((f) => [f.path, f]));
+  for (const f of listed) {
+    const got = byPath.get(f.path);
+    if (!got) return `Falta el archivo ${f.path} en la copia.`;
+    if (got.size !== f.size) return `El archivo ${f.path} mide ${got.size} bytes y el manifiesto dice ${f.size}.`;
+    if (got.sha256 !== f.sha256) return `El archivo ${f.path} no coincide con su suma SHA-256 del manifiesto.`;
+    byPath.delete(f.path);
+  }
+  const extra = [...byPath.keys()][0];
+  return extra ? `La copia trae el archivo ${extra}, que el manifiesto no lista.` : null;
+}
+
+/** The `.sha256` beside an archive, as sha256sum writes it: "<64 hex>  <name>". */
+export function checksumLine(sha256: string, archiveName: string): string {
+  return `${sha256}  ${archiveName}\n`;
+}
+
+export function parseChecksumLine(text: string): string | null {
+  const m = /^([0-9a-f]{64})\b/i.exec(text.trim());
+  return m ? m[1].toLowerCase() : null;
+}
