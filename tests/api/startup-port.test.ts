@@ -73,7 +73,12 @@ describe('npm start on a port already taken', () => {
     db = await freshDatabase();
     // A migrated database with work due now: a server that ran its jobs would claim it within a second.
     const product = await bootOn(db);
-    await enqueueJob(product.sequelize, { kind: 'db.statistics', key: 'startup-port-planted' }, undefined, new Date(Date.now() - 60_000));
+    await enqueueJob(
+      product.sequelize,
+      { kind: 'db.statistics', key: 'startup-port-planted', payload: null },
+      undefined,
+      new Date(Date.now() - 60_000),
+    );
     await product.stop();
     before = await jobStates(db);
     blocker = await occupyPort();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openPage, pathOf, waitForPath } from './support/browser';
 import { EMAIL_LABEL } from './support/labels';
 import { DEMO_ADMIN } from './support/api';
-import { submitStaffLogin, useProductInBrowser } from './support/product';
+import { openSignedIn, submitStaffLogin, useProductInBrowser } from './support/product';
 
 describe('route guard', () => {
   const product = useProductInBrowser();
@@ -26,5 +26,22 @@ describe('route guard', () => {
     await waitForPath(page, '/tags?x=1');
     await page.getByLabel(EMAIL_LABEL).waitFor({ state: 'detached' });
     expect(pathOf(page)).toBe('/tags?x=1');
+  });
+
+  // Issue 41: 'Notificaciones' was in every role's menu and answered 403 to all but administrators.
+  it.each([
+    ['enfermeria@demo.vigia.co', false],
+    ['medico@demo.vigia.co', false],
+    ['admin@demo.vigia.co', true],
+  ] as const)('shows %s the administrators-only screens in the menu: %s', async (email, shown) => {
+    const page = await openSignedIn(product, '/dashboard', { email, password: DEMO_ADMIN.password });
+    const menu = page.locator('.vigia-sider-content .ant-menu');
+    const entry = (label: string) => menu.locator('.ant-menu-title-content').getByText(label, { exact: true });
+    // The sidebar scrolls: entries below its fold are in the menu, not on screen.
+    await entry('Reportes').waitFor({ state: 'attached' });
+    await entry('Pacientes').waitFor({ state: 'attached' });
+    for (const label of ['Notificaciones', 'Números desconocidos', 'Auditoría']) {
+      expect(await entry(label).count(), label).toBe(shown ? 1 : 0);
+    }
   });
 });

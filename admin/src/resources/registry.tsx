@@ -22,6 +22,7 @@ import {
   UserAddOutlined,
   UserOutlined,
 } from '@ant-design/icons';
+import type { Action } from '@vigia/contract/rules/access';
 import { crudScreens, type Screen } from '../crud/routes';
 import { basePath, type AnyResource } from '../crud/types';
 import { registerResourceName } from '../providers/i18n';
@@ -43,6 +44,8 @@ export type MenuMeta = {
   group?: boolean;
   /** Registered, but not in the menu. */
   hide?: boolean;
+  /** The action a role needs to open the screen (its list operation's own check); others do not see the entry. */
+  requires?: Action;
   /** A second menu entry for the create screen (01 §2: 'Nuevo paciente'). */
   createLabel?: string;
   createIcon?: ReactNode;
@@ -98,7 +101,8 @@ function screen(name: string, list: string, page: ReactNode, meta: MenuMeta, mor
 
 /**
  * Every resource and hand-built screen, in menu order (01 §2). `<Refine resources>` registers this
- * list, and the side menu and the routes are derived from it; the menu shows all items to everyone.
+ * list, and the side menu and the routes are derived from it; a screen with `requires` is in the
+ * menu only of the roles its list operation answers.
  */
 export const refineResources: ResourceProps[] = [
   screen('dashboard', '/dashboard', <DashboardPage />, { label: 'Dashboard', icon: <DashboardOutlined /> }),
@@ -153,14 +157,16 @@ export const refineResources: ResourceProps[] = [
     label: 'Números desconocidos',
     icon: <CommentOutlined />,
     parent: CONFIGURATION,
+    requires: 'administer',
   }),
   screen('reports', '/reports', <ReportsPage />, { label: 'Reportes', icon: <BarChartOutlined />, parent: CONFIGURATION }),
-  screen('audit', '/audit', <AuditPage />, { label: 'Auditoría', icon: <AuditOutlined />, parent: CONFIGURATION }),
+  screen('audit', '/audit', <AuditPage />, { label: 'Auditoría', icon: <AuditOutlined />, parent: CONFIGURATION, requires: 'administer' }),
   // Issue 20: the record of every message sent or tried, and the escalation delay.
   screen('notifications', '/notifications', <NotificationsPage />, {
     label: 'Notificaciones',
     icon: <NotificationOutlined />,
     parent: CONFIGURATION,
+    requires: 'administer',
   }),
 
   // Screens reached from others, not from the menu.
