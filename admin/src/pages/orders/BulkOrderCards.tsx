@@ -48,14 +48,19 @@ export function MedicationCardView({
   onChange,
   onRemove,
   index,
+  timeZone,
+  now,
 }: {
   card: MedicationCard;
   onChange: (c: MedicationCard) => void;
   onRemove: () => void;
   index: number;
+  /** The patient's zone and the dialog's "now": the same the summary counts with. */
+  timeZone: string;
+  now: Date;
 }) {
   const set = (patch: Partial<MedicationCard>) => onChange({ ...card, ...patch });
-  const load = medicationLoad(card);
+  const load = medicationLoad(card, timeZone, now);
   return (
     <Card
       size="small"

@@ -110,7 +110,7 @@ export function BulkOrderDialog({
   const submit = () => {
     const heavy = visible
       .filter((c): c is MedicationCard => c.order_type === 1 && isValidCard(c))
-      .map((c) => ({ card: c, load: medicationLoad(c) }))
+      .map((c) => ({ card: c, load: medicationLoad(c, tz, now) }))
       .filter((x) => x.load?.heavy);
     if (!heavy.length) return create();
     void modal.confirm({
@@ -209,7 +209,15 @@ export function BulkOrderDialog({
                 <section aria-label="Órdenes de medicamentos">
                   <Typography.Title level={5}>Medicamentos</Typography.Title>
                   {meds.map((c, i) => (
-                    <MedicationCardView key={c.key} card={c} index={i} onChange={update} onRemove={() => remove(c.key)} />
+                    <MedicationCardView
+                      key={c.key}
+                      card={c}
+                      index={i}
+                      timeZone={tz}
+                      now={now}
+                      onChange={update}
+                      onRemove={() => remove(c.key)}
+                    />
                   ))}
                   <Button
                     icon={<PlusOutlined />}

@@ -10,10 +10,15 @@ import {
   previewWeeks,
   toBulkItem,
   withFrequencyType,
+  type MedicationCard,
 } from './bulk-orders';
 
 const NOW = new Date('2026-11-21T15:00:00Z'); // 10:00 in Bogotá
 const TZ = 'America/Bogota';
+/** Hourly for 7 days from today's first dose (08:00), asked at 10:00: 168 less the 08:00 and 09:00 doses. */
+const TODAY_HOURLY_7 = 166;
+/** Every 8 hours for 30 days from today's 08:00, asked at 10:00: 90 less the 08:00 dose. */
+const TODAY_EVERY_8_30 = 89;
 
 describe('bulk order cards (02 §5)', () => {
   it('medication needs a medicine; the other fields default (02 §9)', () => {
@@ -73,24 +78,43 @@ describe('summary and preview: the shared generator (D12)', () => {
   });
 });
 
-describe('medicationLoad (issue 19: 168 doses without a word)', () => {
-  it("says the default 'Cada 1 Horas' for 7 days is 24 a day and 168 in all, and asks for confirmation", () => {
-    const load = medicationLoad(newMedicationCard('2026-11-21'))!;
+describe('medicationLoad (issue 19: 168 doses without a word; issue 41: one total with the summary)', () => {
+  const card = (start: string, frecuency: number, time_unit: number, during: number): MedicationCard => ({
+    ...newMedicationCard(start),
+    medicine_id: 17,
+    frecuency,
+    time_unit,
+    during,
+  });
+
+  it("says the default 'Cada 1 Horas' for 7 days from tomorrow is 24 a day and 168 in all, and asks for confirmation", () => {
+    const load = medicationLoad(newMedicationCard('2026-11-22'), TZ, NOW)!;
     expect(load).toEqual({ perDay: 24, total: 168, heavy: true });
     expect(loadText(load)).toBe('24 dosis al día · 168 en total');
   });
-  it('leaves every 8 hours for 30 days (3 a day, 90 in all) unconfirmed; 8 a day is still fine, more is not', () => {
-    const card = (frecuency: number, time_unit: number, during: number) => ({
-      ...newMedicationCard('2026-11-21'),
-      frecuency,
-      time_unit,
-      during,
-    });
-    expect(medicationLoad(card(8, 0, 30))).toEqual({ perDay: 3, total: 90, heavy: false });
-    expect(medicationLoad(card(3, 0, 7))!.heavy).toBe(false);
-    expect(medicationLoad(card(2, 0, 1))!.heavy).toBe(true);
-    expect(medicationLoad(card(8, 0, 40))).toEqual({ perDay: 3, total: 120, heavy: true });
-    expect(medicationLoad(card(1, 1, 7))).toEqual({ perDay: 1, total: 7, heavy: false });
-    expect(medicationLoad({ ...card(1, 0, 7), frecuency: undefined })).toBeNull();
+
+  // NOW is 10:00 in Bogotá on 2026-11-21: a card starting today (or earlier) loses the doses before it.
+  it.each([
+    ['2026-11-22', 1, 0, 7, 24, 168, true],
+    ['2026-11-21', 1, 0, 7, 24, TODAY_HOURLY_7, true],
+    ['2026-11-01', 1, 0, 7, 24, TODAY_HOURLY_7, true],
+    ['2026-11-22', 8, 0, 30, 3, 90, false],
+    ['2026-11-21', 8, 0, 30, 3, TODAY_EVERY_8_30, false],
+    ['2026-11-22', 8, 0, 40, 3, 120, true],
+    ['2026-11-22', 3, 0, 7, 8, 56, false],
+    ['2026-11-22', 2, 0, 1, 12, 12, true],
+    ['2026-11-22', 1, 1, 7, 1, 7, false],
+  ] as const)(
+    'start %s, every %s (unit %s) for %s days: %s a day, %s in all, confirm: %s',
+    (start, f, unit, during, perDay, total, heavy) => {
+      const c = card(start, f, unit, during);
+      expect(medicationLoad(c, TZ, NOW)).toEqual({ perDay, total, heavy });
+      expect(previewOf([c], TZ, NOW).summary.activities).toBe(total);
+    },
+  );
+
+  it('is null while the card is incomplete', () => {
+    expect(medicationLoad({ ...card('2026-11-22', 1, 0, 7), frecuency: undefined }, TZ, NOW)).toBeNull();
+    expect(medicationLoad({ ...card('2026-11-22', 1, 0, 7), start: undefined }, TZ, NOW)).toBeNull();
   });
 });

@@ -135,9 +135,7 @@ export interface PreviewChip {
  */
 export function previewOf(cards: BulkCard[], timeZone: string, now: Date): { summary: BulkSummary; chips: PreviewChip[] } {
   const valid = cards.filter(isValidCard);
-  const times = valid.map((c) =>
-    generateActivityTimes(scheduleOf(c), bulkStart(`${c.start}T00:00:00Z`, now, timeZone), timeZone, { notBefore: now }),
-  );
+  const times = valid.map((c) => cardTimes(c, timeZone, now));
   const chips = valid.flatMap((c, i) =>
     times[i].map((at) => ({
       at,
@@ -146,6 +144,11 @@ export function previewOf(cards: BulkCard[], timeZone: string, now: Date): { sum
     })),
   );
   return { summary: summarise(times, valid.map(scheduleOf)), chips };
+}
+
+/** The activities the server will create for one card: its schedule from its start (today if past), none already past. */
+function cardTimes(c: BulkCard, timeZone: string, now: Date): Date[] {
+  return generateActivityTimes(scheduleOf(c), bulkStart(`${c.start}T00:00:00Z`, now, timeZone), timeZone, { notBefore: now });
 }
 
 /** Calendar preview grid (02 §9): whole weeks from the Sunday before the first day, at least 4 and at most 12. */
@@ -178,11 +181,17 @@ export function chipsByDay(chips: PreviewChip[], timeZone: string) {
 export const HEAVY_DOSES_PER_DAY = 8;
 export const HEAVY_DOSES_TOTAL = 100;
 
-/** A medication card's doses (activities) a day and in all, by 02 §9's formula; null while incomplete. */
-export function medicationLoad(c: MedicationCard): { perDay: number; total: number; heavy: boolean } | null {
-  if (!c.frecuency || c.time_unit == null || !c.during) return null;
-  const total = medicationActivityCount({ frecuency: c.frecuency, time_unit: c.time_unit, during: c.during });
-  const perDay = Math.round((total / c.during) * 10) / 10;
+/**
+ * A medication card's doses: a day, by 02 §9's rate, and in all, counted by the generator the
+ * summary uses (previewOf), so the card's warning and the summary never name two totals (issue 41:
+ * 168 in the warning, 165 in the summary, a start of today leaving out the hours already past).
+ * Null while incomplete.
+ */
+export function medicationLoad(c: MedicationCard, timeZone: string, now: Date): { perDay: number; total: number; heavy: boolean } | null {
+  if (!c.frecuency || c.time_unit == null || !c.during || !c.start) return null;
+  const rate = medicationActivityCount({ frecuency: c.frecuency, time_unit: c.time_unit, during: c.during });
+  const perDay = Math.round((rate / c.during) * 10) / 10;
+  const total = cardTimes(c, timeZone, now).length;
   return { perDay, total, heavy: perDay > HEAVY_DOSES_PER_DAY || total > HEAVY_DOSES_TOTAL };
 }
 
