@@ -56,6 +56,96 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sessions/mine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sesiones activas del usuario ('Sesiones activas')
+         * @description Cada sesión abierta y sin vencer del usuario, la actual primero y luego de la más reciente a la
+         *     más antigua: cuándo empezó, cuándo se usó por última vez (se anota como mucho cada 5 minutos),
+         *     el navegador y la dirección desde la que se abrió.
+         */
+        get: operations["listMySessions"];
+        put?: never;
+        post?: never;
+        /** Cierra todas las demás sesiones del usuario (la actual sigue abierta) */
+        delete: operations["deleteMyOtherSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Cierra una sesión del usuario; su token se rechaza desde la siguiente petición */
+        delete: operations["deleteMySession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/password_resets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pide un enlace para restablecer la contraseña ('¿Olvidó su contraseña?')
+         * @description Responde siempre 200 con el mismo mensaje y en el mismo tiempo, exista o no la cuenta: la
+         *     petición solo se encola y el correo sale de la cola de tareas. Una cuenta activa con contraseña
+         *     recibe un enlace válido 30 minutos y de un solo uso (se guarda solo su SHA-256); una petición
+         *     nueva anula los enlaces anteriores. Si la institución entra con inicio de sesión único, el
+         *     correo indica usar el proveedor de identidad. Limitado por correo y por dirección (429).
+         */
+        post: operations["createPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/password_resets/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Fija la contraseña nueva con el enlace recibido por correo
+         * @description El enlace sirve una vez y durante 30 minutos. La contraseña sigue la regla de 03 §5. Al
+         *     cambiarla se cierran todas las sesiones del usuario. Un enlace vencido, usado, reemplazado o
+         *     alterado responde 400 (`reset_invalid`) y no cambia nada.
+         */
+        put: operations["updatePasswordReset"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/request_otp": {
         parameters: {
             query?: never;
@@ -1369,6 +1459,28 @@ export interface paths {
         patch: operations["patchUser"];
         trace?: never;
     };
+    "/users/{id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Cierra todas las sesiones de un usuario de la institución (solo `admin`; 'Cerrar todas las sesiones')
+         * @description Sus tokens se rechazan desde la siguiente petición. La sesión de quien lo pide no se cierra.
+         */
+        delete: operations["deleteUserSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/supplies": {
         parameters: {
             query?: never;
@@ -1966,6 +2078,38 @@ export interface components {
          * @enum {string}
          */
         ClinicalElementKey: "signs" | "assistant" | "observations" | "conditions" | "variables" | "alerts" | "activities" | "orders" | "settings" | "reports" | "vaccines";
+        SessionSummary: {
+            /** Format: uuid */
+            id: string;
+            /** @description La sesión de esta petición */
+            current: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            last_used_at: string;
+            /**
+             * @description Navegador y sistema, p. ej. 'Chrome en Linux'
+             * @example Chrome en Linux
+             */
+            browser: string;
+            /** @description Dirección desde la que se abrió */
+            ip: string | null;
+        };
+        SessionsEnded: {
+            /** @description Sesiones cerradas */
+            ended: number;
+            message: string;
+        };
+        PasswordResetRequest: {
+            email: components["schemas"]["Email"];
+        };
+        PasswordResetInput: {
+            password: components["schemas"]["UserPassword"];
+            password_confirmation: string;
+        };
+        PasswordResetAnswer: {
+            message: string;
+        };
         SessionInput: {
             /** Format: email */
             email: string;
@@ -3284,7 +3428,7 @@ export interface components {
             delivered_at: string | null;
         };
         /** @enum {string} */
-        AuditAction: "create" | "update" | "delete" | "close" | "send" | "confirm" | "unlock" | "rotate_secret" | "resend" | "sign_in" | "sign_in_failed" | "sign_out";
+        AuditAction: "create" | "update" | "delete" | "close" | "send" | "confirm" | "unlock" | "rotate_secret" | "resend" | "sign_in" | "sign_in_failed" | "sign_out" | "session_ended" | "token_refused" | "password_reset_requested" | "password_reset";
         /** @enum {string} */
         AuditResource: "patient" | "alert" | "alert_entry" | "order" | "activity" | "alarm" | "tag" | "user" | "settings" | "webhook" | "measurement" | "observation" | "condition" | "clinical_observation" | "caregiver" | "prompt" | "encounter" | "encounter_observation" | "device" | "supply" | "stock" | "move" | "feedback" | "message" | "messaging" | "session";
         AuditEvent: {
@@ -3766,6 +3910,126 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    listMySessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sesiones */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionSummary"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    deleteMyOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sesiones cerradas */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionsEnded"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    deleteMySession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sesión cerrada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionsEnded"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetRequest"];
+            };
+        };
+        responses: {
+            /** @description Solicitud recibida */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordResetAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updatePasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetInput"];
+            };
+        };
+        responses: {
+            /** @description Contraseña cambiada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordResetAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
         };
     };
     requestOtp: {
@@ -6427,6 +6691,8 @@ export interface operations {
                 alarm_default_new_patients_ne?: boolean;
                 created_at_gte?: components["schemas"]["DateOrDateTime"];
                 created_at_lte?: components["schemas"]["DateOrDateTime"];
+                /** @description Refine `contains` en la fecha de creación; el comienzo de una fecha (`2026`, `2026-11`, `2026-11-21T15`) y el periodo que nombra, en UTC */
+                created_at_like?: components["parameters"]["CreatedAtLike"];
             };
             header?: never;
             path?: never;
@@ -7069,6 +7335,31 @@ export interface operations {
             409: components["responses"]["Conflict"];
         };
     };
+    deleteUserSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sesiones cerradas */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionsEnded"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     listSupplies: {
         parameters: {
             query?: {
@@ -7104,10 +7395,13 @@ export interface operations {
                 date_register_ne?: string;
                 date_register_gte?: string;
                 date_register_lte?: string;
+                date_register_like?: components["schemas"]["DatePrefix"];
                 active?: boolean;
                 active_ne?: boolean;
                 created_at_gte?: components["schemas"]["DateOrDateTime"];
                 created_at_lte?: components["schemas"]["DateOrDateTime"];
+                /** @description Refine `contains` en la fecha de creación; el comienzo de una fecha (`2026`, `2026-11`, `2026-11-21T15`) y el periodo que nombra, en UTC */
+                created_at_like?: components["parameters"]["CreatedAtLike"];
             };
             header?: never;
             path?: never;
@@ -7272,6 +7566,7 @@ export interface operations {
                 expiration_date_ne?: string;
                 expiration_date_gte?: string;
                 expiration_date_lte?: string;
+                expiration_date_like?: components["schemas"]["DatePrefix"];
                 cuantity?: number;
                 cuantity_ne?: number;
                 cuantity_gte?: number;
@@ -7282,6 +7577,8 @@ export interface operations {
                 batch_ne?: boolean;
                 created_at_gte?: components["schemas"]["DateOrDateTime"];
                 created_at_lte?: components["schemas"]["DateOrDateTime"];
+                /** @description Refine `contains` en la fecha de creación; el comienzo de una fecha (`2026`, `2026-11`, `2026-11-21T15`) y el periodo que nombra, en UTC */
+                created_at_like?: components["parameters"]["CreatedAtLike"];
             };
             header?: never;
             path?: never;
@@ -7498,6 +7795,8 @@ export interface operations {
                 encounter_id_lte?: number;
                 created_at_gte?: components["schemas"]["DateOrDateTime"];
                 created_at_lte?: components["schemas"]["DateOrDateTime"];
+                /** @description Refine `contains` en la fecha de creación; el comienzo de una fecha (`2026`, `2026-11`, `2026-11-21T15`) y el periodo que nombra, en UTC */
+                created_at_like?: components["parameters"]["CreatedAtLike"];
             };
             header?: never;
             path?: never;

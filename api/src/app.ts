@@ -1,7 +1,7 @@
 import { ROOT_DIR } from './paths.js';
 import express, { Router } from 'express';
 import helmet from 'helmet';
-import type { Sequelize } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import { createAuthenticator, sessionFirst } from './http/auth.js';
 import { sessionRequirement } from './http/session-first.rules.js';
 import { createErrorHandler, notFoundRoute } from './http/errors.js';
@@ -12,6 +12,10 @@ import type { Catalogues } from './modules/catalogues/catalogues.service.js';
 import type { SmsSender } from './adapters/sms.js';
 import type { JobRunner } from './jobs/queue.js';
 import { sessionsRouter } from './modules/sessions/sessions.routes.js';
+import { createSessionHooks, endSessions } from './modules/sessions/sessions.service.js';
+import { passwordResetsRouter } from './modules/password_resets/password-resets.routes.js';
+import { registerPasswordResetJobs } from './modules/password_resets/password-resets.service.js';
+import { setUserPassword } from './modules/users/users.service.js';
 import { cataloguesRouter } from './modules/catalogues/catalogues.routes.js';
 import { tagsRouter } from './modules/tags/tags.routes.js';
 import { patientsRouter } from './modules/patients/patients.routes.js';
@@ -60,7 +64,7 @@ import { notifyPatientOfAlarm } from './modules/messages/alarm-notify.js';
 import { alarmsRouter } from './modules/alarms/alarms.routes.js';
 import { alertsRouter } from './modules/alerts/alerts.routes.js';
 import { registerAlertCountJobs } from './modules/alerts/alerts.counts.js';
-import { auditRecorder } from './modules/audit/audit.recorder.js';
+import { auditRecorder, recordAuditEvent } from './modules/audit/audit.recorder.js';
 import { auditRouter } from './modules/audit/audit.routes.js';
 import { createEmailSender, loadEmailConfig, type EmailSender } from './adapters/email.js';
 import { queueAlertNotifications, registerNotificationJobs } from './modules/notifications/notifications.jobs.js';
@@ -158,7 +162,10 @@ export function createApp(deps: AppDeps): express.Express {
   });
   app.use(docsRouter());
 
-  const { authenticate } = createAuthenticator(deps.sequelize, deps.jwtSecret, now);
+  // Issue 38: a session's last use, and an ended session's token told why (and audited).
+  const recordEvent = (e: Parameters<typeof recordAuditEvent>[1]) => recordAuditEvent({ sequelize: deps.sequelize, log }, e);
+  const sessionHooks = createSessionHooks({ sequelize: deps.sequelize, now, log, recordEvent });
+  const { authenticate } = createAuthenticator(deps.sequelize, deps.jwtSecret, now, sessionHooks);
   const sessionDeps = {
     sequelize: deps.sequelize,
     secret: deps.jwtSecret,
@@ -208,6 +215,23 @@ export function createApp(deps: AppDeps): express.Express {
       log,
     }),
   );
+  // '¿Olvidó su contraseña?' (issue 38): the e-mail goes out from the job queue.
+  const passwordResetDeps = {
+    sequelize: deps.sequelize,
+    jobs: deps.jobs,
+    now,
+    log,
+    email: deps.email ?? createEmailSender({ sequelize: deps.sequelize, config: loadEmailConfig(), now }),
+    publicUrl: process.env.PUBLIC_URL || null,
+    ssoEnabled: (deps.oidc === undefined ? loadOidcConfig() : deps.oidc) != null,
+    recordEvent,
+    endAllSessions: (u: { userId: number; clientId: number }, transaction: Transaction) =>
+      endSessions({ sequelize: deps.sequelize, now }, u, 'password_reset', transaction),
+    setPassword: (userId: number, hash: string, transaction: Transaction) =>
+      setUserPassword({ sequelize: deps.sequelize, now }, userId, hash, transaction),
+  };
+  registerPasswordResetJobs(passwordResetDeps);
+  v1.use(passwordResetsRouter(passwordResetDeps));
   // Everything below needs a valid session; roles and tenancy are checked per operation.
   // Signed download links (D4) and device gateways carry their own proof instead of a session.
   const downloads = createDownloads(deps.jwtSecret, now);

@@ -72,6 +72,9 @@ export async function seedClient(t: TestProduct, org: Org, suffix: string): Prom
       role_name: 'consulta',
     })
   ).id;
+  // Sessions are UUIDs and Ids holds numbers: the calls that end one of the caller's own sessions get
+  // an id no session has (404), as ending a real one would end the session the calls run on.
+  ids.sessions = 987654321;
   ids.promptId = (await post('/client_prompts', { text: `Instrucción ${suffix}` })).id;
   ids.tagPromptId = (await post(`/tags/${ids.tags}/prompts`, { text: `Instrucción etiqueta ${suffix}` })).id;
   await t.sequelize.query(
@@ -200,6 +203,8 @@ export function sampleBody(schema: string, ids: Ids): object | undefined {
     'POST /patients/validate:body': { id_type: 1, nid: '9999999999' },
     SmeInfoUpdate: { sme_enabled: true },
     MyNotificationsInput: { priority_low: false },
+    PasswordResetRequest: { email: 'nadie@example.co' },
+    PasswordResetInput: { password: 'Nueva@2026', password_confirmation: 'Nueva@2026' },
   };
   return bodies[schema];
 }

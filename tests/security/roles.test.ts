@@ -101,6 +101,7 @@ const PERMISSIONS: Record<string, { kind: Kind; portal?: true }> = {
   'POST /users': { kind: 'administer' },
   'PUT /users/{id}': { kind: 'administer' },
   'PATCH /users/{id}': { kind: 'administer' },
+  'DELETE /users/{id}/sessions': { kind: 'administer' },
   'POST /supplies': { kind: 'administer' },
   'PUT /supplies/{id}': { kind: 'administer' },
   'PATCH /supplies/{id}': { kind: 'administer' },
@@ -170,7 +171,7 @@ const PORTAL_READS = new Set([
 const staffReads = operations.filter((o) => o.method === 'get' && !isPublic(o));
 
 /** Session endpoints are not writes on a resource: logout is covered by tokens.test.ts. */
-const NOT_A_RESOURCE = new Set(['DELETE /sessions']);
+const NOT_A_RESOURCE = new Set(['DELETE /sessions', 'DELETE /sessions/mine', 'DELETE /sessions/{id}']);
 
 const ORDER = { post: 0, get: 1, put: 1, patch: 2, delete: 3 } as Record<string, number>;
 const staffWrites = operations

@@ -52,6 +52,9 @@ beforeAll(async () => {
   ).body[0].id;
   // Administration (issue 5): a user, a supply, a batch, an encounter and its observation of client A.
   ids.users = a.users.medico.id;
+  // A session is a UUID and these ids are numbers: client B's calls end none of their own sessions
+  // with it (404, as for a missing id); ending another client's real session: tests/api/sessions.test.ts.
+  ids.sessions = 123456789;
   ids.supplies = (
     await t.http
       .post('/api/v1/supplies')

@@ -53,6 +53,8 @@ interface SessionRow {
   client_id: number;
   expires_at: string;
   revoked_at: string | null;
+  last_used_at: string | null;
+  ended_reason: string | null;
   [userColumn: `u_${string}`]: unknown;
 }
 
@@ -65,7 +67,8 @@ let sessionSqlText: string | null = null;
 function sessionSql(): string {
   if (!sessionSqlText) {
     const columns = Object.entries(User.getAttributes()).map(([name, a]) => `u."${a.field ?? name}" AS "u_${name}"`);
-    sessionSqlText = prepared(`SELECT s.id, s.subject_type, s.subject_id, s.client_id, s.expires_at, s.revoked_at, ${columns.join(', ')}
+    sessionSqlText =
+      prepared(`SELECT s.id, s.subject_type, s.subject_id, s.client_id, s.expires_at, s.revoked_at, s.last_used_at, s.ended_reason, ${columns.join(', ')}
       FROM sessions s LEFT JOIN users u ON s.subject_type = 'staff' AND u.id = s.subject_id AND u.client_id = s.client_id
       WHERE s.id IN (:ids)`);
   }
@@ -136,10 +139,27 @@ function keepVerifiedTokens(strategy: JwtStrategy): void {
 }
 
 /**
+ * What the sessions module hears of each request's session (issue 38): `used` for a valid one
+ * (its last use, written now and then), `ended` for a token whose session was ended, answering
+ * the 401 that says why (or null for the plain one). Callbacks, so http/ imports no module.
+ */
+export interface SessionHooks {
+  used?(session: SessionRow): void;
+  ended?(session: SessionRow, request: { method: string; path: string; ip: string | null }): Error | null;
+}
+
+/** A token whose session row says it was ended: answered by SessionHooks.ended. */
+class SessionEnded extends Error {
+  constructor(readonly session: SessionRow) {
+    super('session ended');
+  }
+}
+
+/**
  * Bearer JWT, HS256 only, with issuer/audience/expiry checked, then the session row: a token whose
  * session was revoked (logout) or whose user was disabled is refused like a forged one.
  */
-export function createAuthenticator(sequelize: Sequelize, secret: string, now: () => Date = () => new Date()) {
+export function createAuthenticator(sequelize: Sequelize, secret: string, now: () => Date = () => new Date(), hooks: SessionHooks = {}) {
   // A KeyObject, not the string: jsonwebtoken otherwise tries createPublicKey(secret) on every
   // verify, which throws for an HMAC secret (measured at 6-8% of the API's CPU under load).
   const key = crypto.createSecretKey(Buffer.from(secret, 'utf8'));
@@ -160,9 +180,12 @@ export function createAuthenticator(sequelize: Sequelize, secret: string, now: (
           return done(null, false);
         if (typeof claims.exp !== 'number' || claims.exp * 1000 <= now().getTime()) return done(null, false);
         const s = await sessionLoader(sequelize).load(claims.jti);
+        if (s?.revoked_at && hooks.ended && s.subject_type === claims.typ && String(s.subject_id) === claims.sub)
+          return done(new SessionEnded(s));
         if (!s || s.revoked_at || new Date(s.expires_at).getTime() <= now().getTime()) return done(null, false);
         if (s.subject_type !== claims.typ || String(s.subject_id) !== claims.sub || Number(s.client_id) !== claims.cid)
           return done(null, false);
+        hooks.used?.(s);
         if (claims.typ === 'patient') {
           return done(null, {
             principal: { kind: 'patient', sessionId: claims.jti, clientId: Number(s.client_id), patientId: Number(s.subject_id) },
@@ -199,6 +222,10 @@ export function createAuthenticator(sequelize: Sequelize, secret: string, now: (
   const authenticate: RequestHandler = (req, res, next) => {
     if (req.user?.principal) return next();
     instance.authenticate('jwt', { session: false }, (err: unknown, user: Express.User | false) => {
+      if (err instanceof SessionEnded) {
+        const path = req.originalUrl.split('?')[0].replace(/^\/api\/v1/, '');
+        return next(hooks.ended?.(err.session, { method: req.method, path, ip: req.ip ?? null }) ?? unauthorized());
+      }
       if (err) return next(err);
       if (!user || !user.principal) return next(unauthorized());
       req.user = user;

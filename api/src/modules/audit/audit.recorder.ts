@@ -168,7 +168,10 @@ const writerFor = perDatabase(
  */
 export function recordAuditEvent(
   deps: Pick<AuditDeps, 'sequelize' | 'log'>,
-  event: Pick<AuditRow, 'client_id' | 'user_id' | 'action' | 'resource' | 'resource_id' | 'summary' | 'method' | 'path' | 'status' | 'ip' | 'created_at'>,
+  event: Pick<
+    AuditRow,
+    'client_id' | 'user_id' | 'action' | 'resource' | 'resource_id' | 'summary' | 'method' | 'path' | 'status' | 'ip' | 'created_at'
+  >,
 ): void {
   writerFor(deps.sequelize)
     .submit({ ...event, actor_kind: 'staff', patient_id: null, changes: null })

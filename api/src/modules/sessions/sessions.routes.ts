@@ -1,30 +1,39 @@
 import { Router } from 'express';
-import { principalOf, staffOf } from '../../http/auth.js';
+import { principalOf, requireStaff, staffOf } from '../../http/auth.js';
 import { tooManyRequests } from '../../http/errors.js';
 import { route } from '../../http/operations.js';
-import { RateLimiter } from '../../http/rate-limit.js';
+import { readIntParam } from '../../http/params.js';
 import { User } from '../../db/models/users.model.js';
-import { buildProfile, createSession, revokeSession, type SessionDeps } from './sessions.service.js';
+import {
+  buildProfile,
+  createSession,
+  endMyOtherSessions,
+  endMySession,
+  endUserSessions,
+  listMySessions,
+  revokeSession,
+  type SessionDeps,
+} from './sessions.service.js';
+import { SignInThrottle } from './throttle.js';
+import { throttledMessage } from './throttle.rules.js';
 
-/** Staff sign-in, sign-out and profile (the patient's one-time-code sign-in is otp.routes.ts). */
+/** Staff sign-in, sign-out, profile and the sessions a user sees (the patient's one-time-code sign-in is otp.routes.ts). */
 export function sessionsRouter(deps: SessionDeps, authenticate: import('express').RequestHandler): Router {
   const r = Router();
-  // Password guessing: 10 failures per e-mail and 50 per address in 15 minutes.
-  const byEmail = new RateLimiter(10, 15 * 60_000);
-  const byIp = new RateLimiter(50, 15 * 60_000);
-
+  const throttle = new SignInThrottle();
   route(r, 'createSession', [], async (req, res) => {
     const email = req.body.email.trim().toLowerCase();
     const ip = req.ip ?? 'unknown';
-    const wait = Math.max(byEmail.retryAfter(email), byIp.retryAfter(ip));
-    if (wait > 0) throw tooManyRequests('Demasiados intentos de inicio de sesión. Espere unos minutos e intente de nuevo.', wait);
+    const nowMs = deps.now().getTime();
+    // Checked before the password is: a guess made while waiting is not even heard.
+    const wait = throttle.waitSeconds(email, ip, nowMs);
+    if (wait > 0) throw tooManyRequests(throttledMessage(wait), wait);
     try {
-      const session = await createSession(deps, email, req.body.password);
-      byEmail.reset(email);
+      const session = await createSession(deps, email, req.body.password, { userAgent: req.get('user-agent') ?? null, ip });
+      throttle.succeeded(email, ip, nowMs);
       res.status(201).json(session);
     } catch (err) {
-      byEmail.hit(email);
-      byIp.hit(ip);
+      throttle.failed(email, ip, nowMs);
       throw err;
     }
   });
@@ -35,6 +44,19 @@ export function sessionsRouter(deps: SessionDeps, authenticate: import('express'
   route(r, 'getMe', [authenticate], async (req, res) => {
     const p = staffOf(req);
     res.json(await buildProfile(deps, p.user as User));
+  });
+  // 'Sesiones activas' (issue 38): /sessions/mine before /sessions/:id, which would take 'mine' for an id.
+  route(r, 'listMySessions', [authenticate], async (req, res) => {
+    res.json(await listMySessions(deps, staffOf(req)));
+  });
+  route(r, 'deleteMyOtherSessions', [authenticate], async (req, res) => {
+    res.json(await endMyOtherSessions(deps, staffOf(req)));
+  });
+  route(r, 'deleteMySession', [authenticate], async (req, res) => {
+    res.json(await endMySession(deps, staffOf(req), req.params.id));
+  });
+  route(r, 'deleteUserSessions', [authenticate, requireStaff('administer')], async (req, res) => {
+    res.json(await endUserSessions(deps, staffOf(req), readIntParam(req, 'id')));
   });
   return r;
 }

@@ -1,4 +1,5 @@
-import { Op, type Sequelize, type WhereOptions } from 'sequelize';
+import { Op, type Sequelize, type Transaction, type WhereOptions } from 'sequelize';
+import { execute } from '../../db/sql.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { filterWhere, sortOrder, type ListFields, type ListParams } from '../../http/list-params.js';
 import type { StaffPrincipal } from '../../http/auth.js';
@@ -207,4 +208,23 @@ export async function updateUser(deps: UserDeps, actor: StaffPrincipal, id: numb
       ? { type: 'success', message: rules.OWN_CITY_LOGOUT_MESSAGE }
       : { type: 'success', message: 'Usuario actualizado correctamente' },
   };
+}
+
+/** Password recovery (issue 38) stores the new hash through here: the users table has one writer. */
+export async function setUserPassword(
+  deps: Pick<UserDeps, 'sequelize' | 'now'>,
+  userId: number,
+  passwordHash: string,
+  transaction: Transaction,
+): Promise<void> {
+  await execute(
+    deps.sequelize,
+    'UPDATE users SET password_hash = :hash, updated_at = :now WHERE id = :id',
+    {
+      hash: passwordHash,
+      now: deps.now(),
+      id: userId,
+    },
+    transaction,
+  );
 }
