@@ -38,7 +38,9 @@ import { smsOutboxRouter } from './modules/sms/sms.routes.js';
 import { ordersRouter } from './modules/orders/orders.routes.js';
 import { registerOrderJobs } from './modules/orders/orders.lifecycle.js';
 import { promptsRouter } from './modules/prompts/prompts.routes.js';
-import { currentTagPrompts } from './modules/prompts/prompts.service.js';
+import { currentTagPrompts, deleteTagPrompts } from './modules/prompts/prompts.service.js';
+import { untagAll } from './modules/patients/patient-tags.sql.js';
+import { unlinkAlarm } from './modules/alerts/alerts.alarms.js';
 import { observationsRouter } from './modules/observations/observations.routes.js';
 import { recordConversationSummary } from './modules/observations/observations.service.js';
 import { conditionsRouter } from './modules/conditions/conditions.routes.js';
@@ -247,7 +249,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(auditRouter(deps.sequelize));
   v1.use(webhooksRouter(webhookDeps));
   v1.use(reportsRouter({ sequelize: deps.sequelize, now, downloads }));
-  v1.use(tagsRouter({ sequelize: deps.sequelize, now, currentTagPrompts }));
+  v1.use(tagsRouter({ sequelize: deps.sequelize, now, currentTagPrompts, untagAll, deleteTagPrompts }));
   v1.use(
     patientsRouter({
       sequelize: deps.sequelize,
@@ -286,7 +288,7 @@ export function createApp(deps: AppDeps): express.Express {
     encountersRouter(administrationDeps),
   );
   v1.use(messaging.router);
-  v1.use(alarmsRouter(deps.sequelize, now), alertsRouter({ sequelize: deps.sequelize, catalogues: deps.catalogues, now }));
+  v1.use(alarmsRouter(deps.sequelize, now, { unlinkAlarm }), alertsRouter({ sequelize: deps.sequelize, catalogues: deps.catalogues, now }));
   // The alerts manager's kept totals: the appended rows folded every five minutes (P199).
   registerAlertCountJobs({ sequelize: deps.sequelize, jobs: deps.jobs });
   // Issue 20: the care team hears of alerts by e-mail and WhatsApp (digests, escalation), all through the job queue.

@@ -1,4 +1,4 @@
-import { QueryTypes, type Sequelize, type WhereOptions } from 'sequelize';
+import { QueryTypes, type Sequelize, type Transaction, type WhereOptions } from 'sequelize';
 import { badRequest } from '../../http/errors.js';
 import { sortOrder } from '../../http/list-params.js';
 import { Alarm } from '../../db/models/alarms.model.js';
@@ -67,91 +67,94 @@ const elementsOf = (code: number) => (canonicalElement(code) === 1 ? [0, 1] : [c
  * alerts (alarms.evaluate.ts). Any staff reads, `admin` writes. `clinical_element=` keeps its own
  * meaning (0 and 1 are the same element), so it has no generic filter.
  */
-export const alarmsResource = defineResource<Alarm, AlarmDto, S['AlarmInput'], S['AlarmUpdate']>({
-  name: 'alarms',
-  model: Alarm,
-  tenant: 'client_id',
-  access: { write: 'administer' },
-  operations: {
-    list: 'listAlarms',
-    get: 'getAlarm',
-    create: 'createAlarm',
-    update: 'updateAlarm',
-    patch: 'patchAlarm',
-    remove: 'deleteAlarm',
-  },
-  fields: {
-    id: { column: 'id', kind: 'integer', sort: true },
-    name: { column: 'name', kind: 'text', sort: true },
-    clinical_element: { column: 'clinical_element', kind: 'enum', sort: true, operators: [] },
-    priority: { column: 'priority', kind: 'enum', sort: true },
-    minimum_condition: { column: 'minimum_condition', kind: 'number' },
-    maximum_condition: { column: 'maximum_condition', kind: 'number' },
-    ia_alarm: { column: 'ia_alarm', kind: 'boolean' },
-    request_repeat_measurement: { column: 'request_repeat_measurement', kind: 'boolean' },
-    alarm_default_new_patients: { column: 'alarm_default_new_patients', kind: 'boolean' },
-    created_at: { column: 'created_at', kind: 'datetime', sort: true },
-  },
-  defaultLimit: 10,
-  search: { columns: ['name'], fold: 'lower' },
-  notFound: 'La alerta no existe.',
-  order: (p) => sortOrder(p, [['name', p.order]], ['id', 'ASC']),
-  where: (query): WhereOptions | null =>
-    query.clinical_element != null ? { clinical_element: elementsOf(Number(query.clinical_element)) } : null,
+export interface AlarmsDeps {
+  /** A deleted rule's alerts stay, unlinked: the alerts module does it (composition root). */
+  unlinkAlarm(sequelize: Sequelize, clientId: number, alarmId: number, transaction?: Transaction): Promise<void>;
+}
 
-  async present(alarms, ctx) {
-    const counts = await countPatients(
-      ctx.sequelize,
-      alarms.map((a) => a.id),
-    );
-    return alarms.map((a) => toAlarmDto(a, counts.get(a.id) ?? 0));
-  },
-  async create(input, ctx) {
-    const named = alarmName(input, true);
-    if (!named.ok) throw badRequest(named.field, named.message);
-    checkRange(input.minimum_condition, input.maximum_condition);
-    return Alarm.create({
-      client_id: ctx.clientId,
-      name: named.name!,
-      clinical_element: input.clinical_element,
-      priority: input.priority,
-      minimum_condition: input.minimum_condition,
-      maximum_condition: input.maximum_condition,
-      ia_alarm: !!input.ia_alarm,
-      ...aiFields(!!input.ia_alarm, input.ia_script, input.prompt_ia),
-      request_repeat_measurement: !!input.request_repeat_measurement,
-      alarm_default_new_patients: !!input.alarm_default_new_patients,
-      created_at: ctx.now,
-      updated_at: ctx.now,
-    });
-  },
-  async update(alarm, input, ctx) {
-    const named = alarmName(input, false);
-    if (!named.ok) throw badRequest(named.field, named.message);
-    const { name_only: _nameOnly, ...fields } = input;
-    const given = Object.fromEntries(Object.entries({ ...fields, name: named.name }).filter(([, v]) => v !== undefined));
-    const merged = { ...toAlarmDto(alarm, 0), ...given } as AlarmDto;
-    checkRange(merged.minimum_condition, merged.maximum_condition);
-    alarm.set({
-      name: merged.name.trim(),
-      clinical_element: merged.clinical_element,
-      priority: merged.priority,
-      minimum_condition: merged.minimum_condition,
-      maximum_condition: merged.maximum_condition,
-      ia_alarm: merged.ia_alarm,
-      ...aiFields(merged.ia_alarm, merged.ia_script, merged.prompt_ia),
-      request_repeat_measurement: merged.request_repeat_measurement,
-      alarm_default_new_patients: merged.alarm_default_new_patients,
-      updated_at: ctx.now,
-    });
-    await alarm.save();
-  },
-  /** Its assignments go; its alerts keep the rule as it was (name and range), unlinked. */
-  async remove(alarm, ctx, transaction) {
-    await ctx.sequelize.query('DELETE FROM patient_alarms WHERE alarm_id = :id', { replacements: { id: alarm.id }, transaction });
-    await ctx.sequelize.query('UPDATE alerts SET alarm_id = NULL WHERE alarm_id = :id AND client_id = :clientId', {
-      replacements: { id: alarm.id, clientId: ctx.clientId },
-      transaction,
-    });
-  },
-});
+export const alarmsResource = (deps: AlarmsDeps) =>
+  defineResource<Alarm, AlarmDto, S['AlarmInput'], S['AlarmUpdate']>({
+    name: 'alarms',
+    model: Alarm,
+    tenant: 'client_id',
+    access: { write: 'administer' },
+    operations: {
+      list: 'listAlarms',
+      get: 'getAlarm',
+      create: 'createAlarm',
+      update: 'updateAlarm',
+      patch: 'patchAlarm',
+      remove: 'deleteAlarm',
+    },
+    fields: {
+      id: { column: 'id', kind: 'integer', sort: true },
+      name: { column: 'name', kind: 'text', sort: true },
+      clinical_element: { column: 'clinical_element', kind: 'enum', sort: true, operators: [] },
+      priority: { column: 'priority', kind: 'enum', sort: true },
+      minimum_condition: { column: 'minimum_condition', kind: 'number' },
+      maximum_condition: { column: 'maximum_condition', kind: 'number' },
+      ia_alarm: { column: 'ia_alarm', kind: 'boolean' },
+      request_repeat_measurement: { column: 'request_repeat_measurement', kind: 'boolean' },
+      alarm_default_new_patients: { column: 'alarm_default_new_patients', kind: 'boolean' },
+      created_at: { column: 'created_at', kind: 'datetime', sort: true },
+    },
+    defaultLimit: 10,
+    search: { columns: ['name'], fold: 'lower' },
+    notFound: 'La alerta no existe.',
+    order: (p) => sortOrder(p, [['name', p.order]], ['id', 'ASC']),
+    where: (query): WhereOptions | null =>
+      query.clinical_element != null ? { clinical_element: elementsOf(Number(query.clinical_element)) } : null,
+
+    async present(alarms, ctx) {
+      const counts = await countPatients(
+        ctx.sequelize,
+        alarms.map((a) => a.id),
+      );
+      return alarms.map((a) => toAlarmDto(a, counts.get(a.id) ?? 0));
+    },
+    async create(input, ctx) {
+      const named = alarmName(input, true);
+      if (!named.ok) throw badRequest(named.field, named.message);
+      checkRange(input.minimum_condition, input.maximum_condition);
+      return Alarm.create({
+        client_id: ctx.clientId,
+        name: named.name!,
+        clinical_element: input.clinical_element,
+        priority: input.priority,
+        minimum_condition: input.minimum_condition,
+        maximum_condition: input.maximum_condition,
+        ia_alarm: !!input.ia_alarm,
+        ...aiFields(!!input.ia_alarm, input.ia_script, input.prompt_ia),
+        request_repeat_measurement: !!input.request_repeat_measurement,
+        alarm_default_new_patients: !!input.alarm_default_new_patients,
+        created_at: ctx.now,
+        updated_at: ctx.now,
+      });
+    },
+    async update(alarm, input, ctx) {
+      const named = alarmName(input, false);
+      if (!named.ok) throw badRequest(named.field, named.message);
+      const { name_only: _nameOnly, ...fields } = input;
+      const given = Object.fromEntries(Object.entries({ ...fields, name: named.name }).filter(([, v]) => v !== undefined));
+      const merged = { ...toAlarmDto(alarm, 0), ...given } as AlarmDto;
+      checkRange(merged.minimum_condition, merged.maximum_condition);
+      alarm.set({
+        name: merged.name.trim(),
+        clinical_element: merged.clinical_element,
+        priority: merged.priority,
+        minimum_condition: merged.minimum_condition,
+        maximum_condition: merged.maximum_condition,
+        ia_alarm: merged.ia_alarm,
+        ...aiFields(merged.ia_alarm, merged.ia_script, merged.prompt_ia),
+        request_repeat_measurement: merged.request_repeat_measurement,
+        alarm_default_new_patients: merged.alarm_default_new_patients,
+        updated_at: ctx.now,
+      });
+      await alarm.save();
+    },
+    /** Its assignments go; its alerts keep the rule as it was (name and range), unlinked. */
+    async remove(alarm, ctx, transaction) {
+      await ctx.sequelize.query('DELETE FROM patient_alarms WHERE alarm_id = :id', { replacements: { id: alarm.id }, transaction });
+      await deps.unlinkAlarm(ctx.sequelize, ctx.clientId, alarm.id, transaction);
+    },
+  });

@@ -6,12 +6,12 @@ import { route } from '../../http/operations.js';
 import { readIntParam } from '../../http/params.js';
 import { resourceRouter } from '../../resources/resource.engine.js';
 import { findPatient } from '../patients/patients.service.js';
-import { alarmsResource } from './alarms.resource.js';
+import { alarmsResource, type AlarmsDeps } from './alarms.resource.js';
 import * as alarms from './alarms.service.js';
 
-export function alarmsRouter(sequelize: Sequelize, now: () => Date): Router {
+export function alarmsRouter(sequelize: Sequelize, now: () => Date, deps: AlarmsDeps): Router {
   const r = Router();
-  r.use(resourceRouter(alarmsResource, { sequelize, now }));
+  r.use(resourceRouter(alarmsResource(deps), { sequelize, now }));
   // Staff, or the patient's own token (the portal draws the same bands on its charts).
   route(r, 'listPatientAlarms', [], async (req, res) => {
     const principal = principalOf(req);

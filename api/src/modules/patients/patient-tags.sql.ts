@@ -1,4 +1,4 @@
-import type { Sequelize } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import { select } from '../../db/sql.js';
 import type { components } from '@vigia/contract/openapi';
 
@@ -19,4 +19,9 @@ export async function tagsOf(sequelize: Sequelize, patientIds: number[]): Promis
     map.set(Number(r.patient_id), list);
   }
   return map;
+}
+
+/** A deleted tag leaves every patient; the tags module asks for it in its delete's transaction (composition root). */
+export async function untagAll(sequelize: Sequelize, tagId: number, transaction?: Transaction): Promise<void> {
+  await sequelize.query('DELETE FROM patient_tags WHERE tag_id = :tagId', { replacements: { tagId }, transaction });
 }

@@ -159,6 +159,16 @@ export async function deletePrompt(sequelize: Sequelize, clientId: number, owner
   await execute(sequelize, 'DELETE FROM prompts WHERE id = :id', { id });
 }
 
+/** A deleted tag's instructions go with it; the tags module asks for it in its delete's transaction (composition root). */
+export async function deleteTagPrompts(sequelize: Sequelize, clientId: number, tagId: number, transaction?: Transaction): Promise<void> {
+  await execute(
+    sequelize,
+    "DELETE FROM prompts WHERE client_id = :clientId AND owner_type = 'tag' AND owner_id = :tagId",
+    { clientId, tagId },
+    transaction,
+  );
+}
+
 /**
  * What the tag list shows (02 §2.11): the active instruction, else the newest inactive one
  * ('Inactivo'), else nothing ('Sin instrucción').

@@ -1,4 +1,4 @@
-import type { Sequelize } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import { select } from '../../db/sql.js';
 import { conflict } from '../../http/errors.js';
 import { sortOrder } from '../../http/list-params.js';
@@ -12,6 +12,9 @@ type S = components['schemas'];
 export interface TagDeps {
   /** Each tag's current AI instruction; the prompts module answers it (composition root). */
   currentTagPrompts(sequelize: Sequelize, clientId: number, tagIds: number[]): Promise<Map<number, { text: string; status: number }>>;
+  /** A deleted tag's links to patients and its AI instructions: the patients and prompts modules remove them. */
+  untagAll(sequelize: Sequelize, tagId: number, transaction?: Transaction): Promise<void>;
+  deleteTagPrompts(sequelize: Sequelize, clientId: number, tagId: number, transaction?: Transaction): Promise<void>;
 }
 
 async function countPatients(sequelize: Sequelize, tagIds: number[]): Promise<Map<number, number>> {
@@ -76,10 +79,7 @@ export const tagsResource = (deps: TagDeps) =>
       await tag.save();
     },
     async remove(tag, ctx, transaction) {
-      await ctx.sequelize.query('DELETE FROM patient_tags WHERE tag_id = :id', { replacements: { id: tag.id }, transaction });
-      await ctx.sequelize.query("DELETE FROM prompts WHERE client_id = :clientId AND owner_type = 'tag' AND owner_id = :id", {
-        replacements: { id: tag.id, clientId: ctx.clientId },
-        transaction,
-      });
+      await deps.untagAll(ctx.sequelize, tag.id, transaction);
+      await deps.deleteTagPrompts(ctx.sequelize, ctx.clientId, tag.id, transaction);
     },
   });
