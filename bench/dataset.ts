@@ -5,6 +5,7 @@ import pg from 'pg';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { openDatabase } from '../api/src/db/database.js';
 import { seedLarge } from '../seeds/large.js';
+import { seedDeps } from '../api/src/seed-deps.js';
 import type { Dialect, Driver, DriverTarget } from './driver.js';
 
 export interface DatasetOptions {
@@ -148,6 +149,7 @@ export async function prepareDataset(rootDir: string, opts: DatasetOptions, reus
   let sizeBytes: number;
   try {
     const seeded = await seedLarge(
+      seedDeps,
       sequelize,
       {
         patients: opts.patients,

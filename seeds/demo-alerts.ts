@@ -1,5 +1,5 @@
 import type { QueryInterface, Transaction } from 'sequelize';
-import { execute, insertReturningId, select } from '../api/src/db/sql.js';
+import type { SeedDeps } from '../api/src/seed-deps.js';
 import { brokenRules, ALERT_STATUS } from '@vigia/contract/rules/alarms';
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 
@@ -66,7 +66,13 @@ const ENTRIES = [
 const MAX_OPEN_PER_CLIENT = 12;
 const DAY = 86_400_000;
 
-export async function seedDemoAlerts(qi: QueryInterface, now: Date, transaction: Transaction): Promise<{ rules: number; alerts: number }> {
+export async function seedDemoAlerts(
+  deps: SeedDeps,
+  qi: QueryInterface,
+  now: Date,
+  transaction: Transaction,
+): Promise<{ rules: number; alerts: number }> {
+  const { execute, insertReturningId, select } = deps.sql;
   const sequelize = qi.sequelize;
   const clients = await select<{ id: number }>(sequelize, 'SELECT id FROM clients ORDER BY id', {}, transaction);
   let ruleCount = 0;

@@ -1,5 +1,5 @@
 import { QueryTypes, type QueryInterface, type Transaction } from 'sequelize';
-import { insertReturningId } from '../api/src/db/sql.js';
+import type { SeedDeps } from '../api/src/seed-deps.js';
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 
 /**
@@ -33,7 +33,8 @@ const addMonths = (d: Date, months: number) => {
   return x.toISOString().slice(0, 10);
 };
 
-export async function seedDemoInventory(qi: QueryInterface, now: Date, transaction: Transaction): Promise<void> {
+export async function seedDemoInventory(deps: SeedDeps, qi: QueryInterface, now: Date, transaction: Transaction): Promise<void> {
+  const { insertReturningId } = deps.sql;
   const sequelize = qi.sequelize;
   const clients = await sequelize.query<{ id: number }>('SELECT id FROM clients ORDER BY id', { type: QueryTypes.SELECT, transaction });
   for (const [ci, client] of clients.entries()) {

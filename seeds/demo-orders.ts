@@ -1,6 +1,5 @@
 import type { QueryInterface, Transaction } from 'sequelize';
-import { insertReturningId, select } from '../api/src/db/sql.js';
-import { upsertMedicines } from '../api/src/modules/orders/medicines.js';
+import type { SeedDeps } from '../api/src/seed-deps.js';
 import {
   orderText,
   generateActivityTimes,
@@ -68,12 +67,14 @@ const DEMO_ORDERS: DemoOrder[] = [
 ];
 
 export async function seedDemoOrders(
+  deps: SeedDeps,
   qi: QueryInterface,
   now: Date,
   transaction: Transaction,
 ): Promise<{ orders: number; activities: number }> {
+  const { insertReturningId, select } = deps.sql;
   const sequelize = qi.sequelize;
-  await upsertMedicines(sequelize, transaction);
+  await deps.upsertMedicines(sequelize, transaction);
   const clients = await select<{ id: number }>(sequelize, 'SELECT id FROM clients ORDER BY id', {}, transaction);
   let orders = 0;
   let activities = 0;

@@ -1,5 +1,5 @@
 import { QueryTypes, type QueryInterface, type Transaction } from 'sequelize';
-import { syncRecordCatalogues } from '../api/src/modules/conditions/record-catalogues.js';
+import type { SeedDeps } from '../api/src/seed-deps.js';
 
 /**
  * Demo content of the patient record tabs: AI instructions (client, tags, one patient), notes,
@@ -33,10 +33,10 @@ const HBA1C = [8.1, 7.6, 7.2, 6.9];
 
 const DAY = 86_400_000;
 
-export async function seedDemoRecord(qi: QueryInterface, opts: { now: Date; transaction: Transaction }): Promise<void> {
+export async function seedDemoRecord(deps: SeedDeps, qi: QueryInterface, opts: { now: Date; transaction: Transaction }): Promise<void> {
   const { now, transaction } = opts;
   const sequelize = qi.sequelize;
-  await syncRecordCatalogues(sequelize, transaction);
+  await deps.syncRecordCatalogues(sequelize, transaction);
   const rows = <T extends object>(sql: string, replacements: Record<string, unknown> = {}) =>
     sequelize.query<T>(sql, { type: QueryTypes.SELECT, replacements, transaction });
   const stamps = { created_at: now, updated_at: now };

@@ -6,7 +6,7 @@
 import type { Catalogues } from '../api/src/modules/catalogues/catalogues.sync.js';
 import type { Rng } from './random.js';
 import { toSearchKey } from '@vigia/contract/rules/names';
-import { CONTACT_FIELDS } from '../api/src/modules/patients/patients.rules.js';
+import type { CONTACT_FIELDS } from '../api/src/modules/patients/patients.rules.js';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;

@@ -1,6 +1,4 @@
 import { QueryTypes, type QueryInterface, type Transaction } from 'sequelize';
-import { loadCatalogues } from '../api/src/modules/catalogues/catalogues.sync.js';
-import { DEFAULT_CLINICAL_ELEMENTS } from '../api/src/modules/clients/clients.service.js';
 import {
   buildDemoPatients,
   buildDemoReferences,
@@ -10,7 +8,7 @@ import {
   type DemoReferences,
 } from './demo.rules.js';
 import { createRng, type Rng } from './random.js';
-import { searchTerms } from '../api/src/modules/patients/patients.rules.js';
+import type { SeedDeps } from '../api/src/seed-deps.js';
 import { seedDemoRecord } from './demo-record.js';
 import { seedDemoInventory } from './demo-inventory.js';
 import { seedDemoOrders } from './demo-orders.js';
@@ -98,7 +96,6 @@ interface DemoSummary {
 
 interface SeedDemoOptions {
   now: Date;
-  hashPassword: (plain: string) => Promise<string> | string;
   /** Same seed, same demo (default 2026). */
   seed?: number;
   transaction?: Transaction;
@@ -157,13 +154,13 @@ async function assertEmptyDatabase(qi: QueryInterface, countryId: number, transa
     throw new Error('seedDemo: la base de datos ya tiene clientes; los datos de demostración solo se crean en una base vacía');
 }
 
-/** Fills an empty, migrated database whose catalogues are synced. */
-export async function seedDemo(qi: QueryInterface, opts: SeedDemoOptions): Promise<DemoSummary> {
+/** Fills an empty, migrated database whose catalogues are synced; `deps` is what the API hands the seeders. */
+export async function seedDemo(deps: SeedDeps, qi: QueryInterface, opts: SeedDemoOptions): Promise<DemoSummary> {
   const { now } = opts;
-  const refs = buildDemoReferences(loadCatalogues());
+  const refs = buildDemoReferences(deps.loadCatalogues());
   const rng = createRng(opts.seed ?? 2026);
   // One hash for every demo user: bcrypt is slow on purpose and they share the password.
-  const passwordHash = await opts.hashPassword(DEMO_PASSWORD);
+  const passwordHash = await deps.hashPassword(DEMO_PASSWORD);
 
   const run = async (transaction: Transaction): Promise<DemoSummary> => {
     await assertEmptyDatabase(qi, refs.countryId, transaction);
@@ -193,7 +190,7 @@ export async function seedDemo(qi: QueryInterface, opts: SeedDemoOptions): Promi
             country_id: refs.countryId,
             time_zone: refs.timeZone,
             // The demo clients show the patient-page tabs a new client gets.
-            clinical_elements: JSON.stringify(DEFAULT_CLINICAL_ELEMENTS),
+            clinical_elements: JSON.stringify(deps.defaultClinicalElements),
             multipatient: plan.multipatient,
             residents_enabled: false,
             have_metabase: false,
@@ -255,7 +252,7 @@ export async function seedDemo(qi: QueryInterface, opts: SeedDemoOptions): Promi
       for (const patient of patients) {
         const pid = patientId++;
         patientRows.push({ id: pid, client_id: id, ...patient.row });
-        for (const term of searchTerms(patient.row.search_name)) searchTermRows.push({ client_id: id, term, patient_id: pid });
+        for (const term of deps.searchTerms(patient.row.search_name)) searchTermRows.push({ client_id: id, term, patient_id: pid });
         for (const name of patient.tags) {
           const tid = tagIds.get(name);
           if (tid !== undefined) patientTagRows.push({ patient_id: pid, tag_id: tid });
@@ -284,11 +281,11 @@ export async function seedDemo(qi: QueryInterface, opts: SeedDemoOptions): Promi
       summary.counts.patientTags += patientTagRows.length;
       summary.counts.measurements += measurementRows.length;
     }
-    await seedDemoRecord(qi, { now, transaction });
+    await seedDemoRecord(deps, qi, { now, transaction });
     await syncIdSequences(qi, ['clients', 'users', 'tags', 'patients'], transaction);
-    await seedDemoInventory(qi, now, transaction);
-    await seedDemoOrders(qi, now, transaction);
-    await seedDemoAlerts(qi, now, transaction);
+    await seedDemoInventory(deps, qi, now, transaction);
+    await seedDemoOrders(deps, qi, now, transaction);
+    await seedDemoAlerts(deps, qi, now, transaction);
     return summary;
   };
 

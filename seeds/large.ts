@@ -6,7 +6,8 @@
  * password Vigia@2026), the demo tags, one alarm rule per clinical element and N patients with
  * their latest M measurements, their alarm assignments, alerts, orders and activities
  * (seeds/large.derived.ts). Issue 7's size: --patients 100000 --measurements-per-patient 50. Uses the
- * API's database settings (DATA_DIR / DATABASE_URL), migrates and syncs catalogues first.
+ * API's database settings (DATA_DIR / DATABASE_URL), migrates and syncs catalogues first. The command
+ * line is scripts/seed-large.ts, which hands this loader the API's deps (seeds import no API code).
  * The same seed and --now give the same rows.
  *
  * Speed comes from talking to the driver directly: multi-row INSERTs of literal values, one
@@ -14,16 +15,9 @@
  * writes batch k. About 70,000 rows/s on SQLite on two cores (100,000 patients and 9.8 million
  * measurements in 2.5 minutes), 34,000 rows/s on a stock local PostgreSQL.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { Database as SqliteDatabase } from 'sqlite3';
-import { openDatabase } from '../api/src/db/database.js';
-import { migrate } from '../api/src/db/migrate.js';
-import { loadCatalogues, syncCatalogues } from '../api/src/modules/catalogues/catalogues.sync.js';
-import { DEFAULT_CLINICAL_ELEMENTS } from '../api/src/modules/clients/clients.service.js';
-import { hashPassword } from '../api/src/modules/sessions/passwords.js';
 import { DEMO_PASSWORD, DEMO_PORTAL_PATIENT, syncIdSequences } from './demo.js';
 import {
   buildDemoPatients,
@@ -34,7 +28,7 @@ import {
   type DemoReferences,
 } from './demo.rules.js';
 import { createRng, type Rng } from './random.js';
-import { searchTerms } from '../api/src/modules/patients/patients.rules.js';
+import type { SeedDeps } from '../api/src/seed-deps.js';
 import { alarmInserts, buildAlarms, buildDerivedRows, derivedStatements, type BenchAlarm, type DerivedOptions } from './large.derived.js';
 
 /**
@@ -144,7 +138,8 @@ export const HEAVY_READINGS_DEFAULT = 100_000;
 /** Defaults of the derived rows: 100,000 × 2 patients give about 1 million alerts, 200,000 orders, 1.4 million activities. */
 export const DERIVED_DEFAULTS: DerivedOptions = { alertsPerPatient: 5, ordersPerPatient: 1, activitiesPerOrder: 7 };
 
-function readOptions(argv: string[]): LargeOptions {
+/** The command line of `npm run seed:large` (scripts/seed-large.ts runs it). */
+export function readOptions(argv: string[]): LargeOptions {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -326,6 +321,7 @@ function buildPatientBatch(
     tagIds: Map<string, number>;
     derived: DerivedBatchContext;
     heavy: boolean;
+    searchTerms: SeedDeps['searchTerms'];
   },
 ): Batch {
   const patients = buildDemoPatients(rng, ctx.count, { refs, now: opts.now, usedNids: ctx.usedNids });
@@ -339,7 +335,7 @@ function buildPatientBatch(
   for (const { id, patient } of batch) {
     patientRows.push(toPatientValues(id, ctx.clientId, patient));
     for (const name of patient.tags) tagRows.push([id, ctx.tagIds.get(name)!]);
-    for (const term of searchTerms(patient.row.search_name)) termRows.push([ctx.clientId, term, id]);
+    for (const term of ctx.searchTerms(patient.row.search_name)) termRows.push([ctx.clientId, term, id]);
     const lead = `(${ctx.clientId},${id},`;
     for (const m of buildRecentReadings(rng, patient, opts.measurementsPerPatient, opts.now, refs)) {
       const received = new Date(Math.min(opts.now.getTime(), m.when.getTime() + 30_000));
@@ -402,14 +398,15 @@ async function readMaxId(sequelize: Sequelize, table: string): Promise<number> {
   return Number(row?.max ?? 0);
 }
 
-function formatCount(n: number): string {
+export function formatCount(n: number): string {
   return Math.round(n).toLocaleString('es-CO');
 }
 
-export async function seedLarge(sequelize: Sequelize, opts: LargeOptions, log: (line: string) => void = console.log) {
+/** `deps` is what the API hands the seeders (api/src/seed-deps.ts). */
+export async function seedLarge(deps: SeedDeps, sequelize: Sequelize, opts: LargeOptions, log: (line: string) => void = console.log) {
   const postgres = sequelize.getDialect() === 'postgres';
-  await migrate(sequelize);
-  await syncCatalogues(sequelize.getQueryInterface());
+  await deps.migrate(sequelize);
+  await deps.syncCatalogues(sequelize.getQueryInterface());
   const letters = Array.from({ length: opts.clients }, (_, i) => String.fromCharCode(65 + i));
   const emails = letters.map((letter) => `bench-${letter.toLowerCase()}@vigia.test`);
   const [existing] = await sequelize.query<{ n: number }>('SELECT COUNT(*) AS n FROM users WHERE email IN (:emails)', {
@@ -420,9 +417,9 @@ export async function seedLarge(sequelize: Sequelize, opts: LargeOptions, log: (
     throw new Error('Ya hay datos de benchmark en esta base (bench-*@vigia.test). Use otra DATA_DIR o DATABASE_URL, o borre la base.');
   }
 
-  const refs = buildDemoReferences(loadCatalogues());
+  const refs = buildDemoReferences(deps.loadCatalogues());
   const rng = createRng(opts.seed);
-  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const passwordHash = await deps.hashPassword(DEMO_PASSWORD);
   const writer = postgres ? await createPostgresWriter(sequelize) : await createSqliteWriter(sequelize);
   const nowText = formatTimestamp(opts.now);
   let clientId = await readMaxId(sequelize, 'clients');
@@ -455,7 +452,7 @@ export async function seedLarge(sequelize: Sequelize, opts: LargeOptions, log: (
         ...buildInsertStatements(
           'clients',
           ['id', 'name', 'country_id', 'time_zone', 'clinical_elements', 'multipatient', 'created_at', 'updated_at'],
-          [[id, name, refs.countryId, refs.timeZone, JSON.stringify(DEFAULT_CLINICAL_ELEMENTS), false, nowText, nowText]],
+          [[id, name, refs.countryId, refs.timeZone, JSON.stringify(deps.defaultClinicalElements), false, nowText, nowText]],
         ),
         ...buildInsertStatements(
           'users',
@@ -530,6 +527,7 @@ export async function seedLarge(sequelize: Sequelize, opts: LargeOptions, log: (
           tagIds,
           derived: derivedCtx,
           heavy: built === 0,
+          searchTerms: deps.searchTerms,
         });
         patientId += count;
         built += count;
@@ -563,26 +561,4 @@ export async function seedLarge(sequelize: Sequelize, opts: LargeOptions, log: (
   );
   log(`Usuarios: ${emails.join(', ')} (contraseña ${DEMO_PASSWORD}).`);
   return { ...totals, seconds };
-}
-
-async function main() {
-  const opts = readOptions(process.argv.slice(2));
-  const databaseUrl = process.env.DATABASE_URL || null;
-  const dataDir = path.resolve(process.env.DATA_DIR ?? 'data');
-  const sequelize = await openDatabase({ dataDir, databaseUrl });
-  console.log(
-    `Base de datos: ${databaseUrl ? 'PostgreSQL' : path.join(dataDir, 'vigia.sqlite')} · semilla ${opts.seed} · ${formatCount(opts.patients)} pacientes × ${opts.clients} clientes · ${opts.measurementsPerPatient} mediciones por paciente`,
-  );
-  try {
-    await seedLarge(sequelize, opts);
-  } finally {
-    await sequelize.close();
-  }
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((err) => {
-    console.error(`[seed:large] ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
-  });
 }

@@ -6,8 +6,8 @@ import { select } from './db/sql.js';
 import { loadConfig, loadMessagingConfig } from './config.js';
 import { bootstrap } from './bootstrap.js';
 import { ROOT_DIR } from './paths.js';
-import { hashPassword } from './modules/sessions/passwords.js';
 import { seedDemo } from '../../seeds/demo.js';
+import { seedDeps } from './seed-deps.js';
 
 /** Answers while the product starts: the port is ours, the app not built yet. */
 function answerStarting(_req: http.IncomingMessage, res: http.ServerResponse) {
@@ -62,7 +62,7 @@ async function main() {
   const [{ n }] = await select<{ n: number }>(product.sequelize, 'SELECT COUNT(*) AS n FROM clients');
   let demo: Awaited<ReturnType<typeof seedDemo>> | null = null;
   if (Number(n) === 0 && process.env.SEED_DEMO !== '0') {
-    demo = await seedDemo(product.sequelize.getQueryInterface(), { now: product.now(), hashPassword });
+    demo = await seedDemo(seedDeps, product.sequelize.getQueryInterface(), { now: product.now() });
   }
   server.off('request', answerStarting);
   server.on('request', product.app);

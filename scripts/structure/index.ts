@@ -3,8 +3,9 @@
  * and the triggers listed (tables.ts), seeds as a layer above the API (seeds.ts).
  */
 import type { FileImport } from '../check-structure.js';
+import { checkSeedsLayer } from './seeds.js';
 import { checkTables } from './tables.js';
 
-export async function checkWritersAndLayers(root: string, _imports: FileImport[]): Promise<string[]> {
-  return [...(await checkTables({ root }))];
+export async function checkWritersAndLayers(root: string, imports: FileImport[]): Promise<string[]> {
+  return [...(await checkTables({ root })), ...checkSeedsLayer(imports)];
 }

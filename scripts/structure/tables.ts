@@ -30,19 +30,8 @@ export interface AllowedWrite {
  * list as the moves land. Every entry must still match a write (else the check asks to remove it).
  */
 export const FOREIGN_WRITES_ALLOWED: AllowedWrite[] = [
-  // H1 (notifications) is moving these: escalation becomes the alerts module's own operation,
-  // which runs the alert hooks (its preferences already go through the users module).
-  { file: 'api/src/modules/notifications/notifications.jobs.ts', table: 'alerts', why: 'escalation: alerts.escalateAlert' },
-  { file: 'api/src/modules/notifications/notifications.jobs.ts', table: 'alert_entries', why: 'escalation entry: alerts.escalateAlert' },
-  // H4 (alarms on the resource engine): deleting a rule unlinks its alerts; the alerts module should
-  // offer that as an operation (unlinkAlarmAlerts) the alarms declaration calls through its deps.
-  { file: 'api/src/modules/alarms/alarms.resource.ts', table: 'alerts', why: 'alerts.unlinkAlarm' },
   // The readings an alert was raised by: alerts should offer attachReadings(ctx, links) beside openAlert.
   { file: 'api/src/modules/alarms/alarms.evaluate.ts', table: 'alert_measurements', why: 'alerts.attachReadings' },
-  // H4 (tags on the engine): a deleted tag's links and prompts; patients and prompts should offer
-  // the removal (or the foreign keys cascade).
-  { file: 'api/src/modules/tags/tags.resource.ts', table: 'patient_tags', why: 'patients: untag on delete' },
-  { file: 'api/src/modules/tags/tags.resource.ts', table: 'prompts', why: 'prompts: drop a tag’s prompts' },
   // Clients (H1): a new client's first administrator is created by clients, not users.
   { file: 'api/src/modules/clients/clients.service.ts', table: 'users', why: 'users.createUser in the same transaction' },
   // Ending sessions: the sessions module (H7 is adding its end-sessions operations) should do it.

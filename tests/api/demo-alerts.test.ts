@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brokenRules, ALARM_STATUS, ALERT_STATUS } from '@vigia/contract/rules/alarms';
 import { select } from '../../api/src/db/sql.js';
-import { hashPassword } from '../../api/src/modules/sessions/passwords.js';
+import { seedDeps } from '../../api/src/seed-deps.js';
 import { seedDemo } from '../../seeds/demo.js';
 import { startTestProduct, type TestProduct } from '../support/product.js';
 
@@ -16,7 +16,7 @@ describe('demo data and the alarm engine', () => {
 
   beforeAll(async () => {
     t = await startTestProduct({ now: () => now });
-    await seedDemo(t.sequelize.getQueryInterface(), { now, hashPassword });
+    await seedDemo(seedDeps, t.sequelize.getQueryInterface(), { now });
   }, 180_000);
   afterAll(async () => t?.stop());
 

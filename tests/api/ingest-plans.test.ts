@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QueryTypes } from 'sequelize';
 import { createRequire } from 'node:module';
 import { seedLarge } from '../../seeds/large';
+import { seedDeps } from '../../api/src/seed-deps';
 import { refreshPlannerStatistics } from '../../api/src/db/statistics';
 import { ingestReadings } from '../../api/src/modules/measurements/measurements.ingest';
 import { refreshSummaries } from '../../api/src/modules/triage/triage.summaries';
@@ -125,6 +126,7 @@ describe('ingestion and summary job plans', () => {
     // at the size (0.2 %).
     const size = sqlite ? 1500 : 20_000;
     await seedLarge(
+      seedDeps,
       t.sequelize,
       { patients: size, seed: 7, measurementsPerPatient: sqlite ? 10 : 2, clients: 2, now: NOW, heavyReadings: 0 },
       () => {},
