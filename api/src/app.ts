@@ -69,7 +69,7 @@ import { registerAlertCountJobs } from './modules/alerts/alerts.counts.js';
 import { auditRecorder, recordAuditEvent } from './modules/audit/audit.recorder.js';
 import { auditRouter } from './modules/audit/audit.routes.js';
 import { createEmailSender, loadEmailConfig, type EmailSender } from './adapters/email.js';
-import { queueAlertNotifications, registerNotificationJobs } from './modules/notifications/notifications.jobs.js';
+import { queueAlertNotifications, registerNotificationJobs, retimeEscalations } from './modules/notifications/notifications.jobs.js';
 import { notificationChannels } from './modules/notifications/notifications.channels.js';
 import { notificationsRouter } from './modules/notifications/notifications.routes.js';
 import { triageRouter } from './modules/triage/triage.routes.js';
@@ -245,7 +245,13 @@ export function createApp(deps: AppDeps): express.Express {
   // First: readings are most of the traffic, and each router before a route costs its matching.
   v1.use(measurementsRouter(measurementDeps));
   v1.use(cataloguesRouter(deps.sequelize, deps.catalogues));
-  v1.use(clientsRouter({ allowHttp: deps.allowHttpServices ?? false }));
+  v1.use(
+    clientsRouter({
+      allowHttp: deps.allowHttpServices ?? false,
+      // Issue 41: a changed escalation delay reaches the alerts already open.
+      onEscalationChanged: (clientId, minutes) => retimeEscalations({ sequelize: deps.sequelize, jobs: deps.jobs }, clientId, minutes),
+    }),
+  );
   v1.use(auditRouter(deps.sequelize));
   v1.use(webhooksRouter(webhookDeps));
   v1.use(reportsRouter({ sequelize: deps.sequelize, now, downloads }));

@@ -239,6 +239,46 @@ describe('an alert reaches the right people, once (issue 20)', () => {
     expect(entries.map((e) => e.description)).toEqual(['Alerta escalada: sin gestión en 45 minutos.']);
     await t.http.put(`/api/v1/clients/${org.clientId}`).set(bearer(org.tokens.admin)).send({ escalation_minutes: 30 });
   });
+
+  it('a changed delay reaches the alerts already open, counted from their opening (issue 41)', async () => {
+    const entriesOf = async (id: number) =>
+      (
+        await select<{ description: string; user_name: string }>(
+          t.sequelize,
+          'SELECT description, user_name FROM alert_entries WHERE alert_id = :id',
+          { id },
+        )
+      ).map((e) => `${e.user_name}: ${e.description}`);
+    const setDelay = async (minutes: number) => {
+      // The injected clock ran on: a fresh session.
+      org.tokens.admin = (await t.http.post('/api/v1/sessions').send({ email: org.users.admin.email, password: PASSWORD })).body.token;
+      expect(
+        (await t.http.put(`/api/v1/clients/${org.clientId}`).set(bearer(org.tokens.admin)).send({ escalation_minutes: minutes })).status,
+      ).toBe(200);
+    };
+    // Shortened from 30 to 15 ten minutes after the alert opened: escalated at 15, not 30.
+    const shortened = await highReading((await monitoredPatient()).id);
+    await drain();
+    later(10 * MINUTE);
+    await setDelay(15);
+    later(4 * MINUTE);
+    await drain();
+    expect(await entriesOf(shortened)).toEqual([]);
+    later(MINUTE);
+    await drain();
+    expect(await entriesOf(shortened)).toEqual(['Vigía: Alerta escalada: sin gestión en 15 minutos.']);
+    // Lengthened from 15 to 60: not at 15 nor at 30, at 60.
+    const lengthened = await highReading((await monitoredPatient()).id);
+    await drain();
+    await setDelay(60);
+    later(30 * MINUTE);
+    await drain();
+    expect(await entriesOf(lengthened)).toEqual([]);
+    later(30 * MINUTE);
+    await drain();
+    expect(await entriesOf(lengthened)).toEqual(['Vigía: Alerta escalada: sin gestión en 60 minutos.']);
+    await setDelay(30);
+  });
 });
 
 describe('two API processes on one database', () => {

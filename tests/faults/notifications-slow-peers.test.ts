@@ -140,6 +140,8 @@ describe('notifications with slow peers (issue 41)', () => {
 
       // The held ones are delivered once each, when their peer answers; nothing is sent twice.
       expect(await until(async () => (await rowsOf(alertId)).every((r) => r.state === 'sent'), WHATSAPP_HOLD_MS + 20_000)).toBe(true);
+      // (the watcher looks every 50 ms)
+      expect(await until(() => arrived.has(held.mail) && arrived.has(held.phone), 1_000)).toBe(true);
       expect(arrived.get(held.mail)! - raisedAt).toBeGreaterThanOrEqual(SMTP_HOLD_MS);
       expect(arrived.get(held.phone)! - raisedAt).toBeGreaterThanOrEqual(WHATSAPP_HOLD_MS);
       const rows = await rowsOf(alertId);

@@ -100,6 +100,11 @@ export interface JobRunner {
   /** Polls in the background; answers a stop function. */
   start(intervalMs?: number): () => Promise<void>;
   enqueue(input: EnqueueInput, transaction?: Transaction): Promise<boolean>;
+  /**
+   * Moves the pending jobs of `kind` keyed `key` (or `key:…`, follow-ups of the same work) to
+   * `runAt`; a job already running or done is left as it is. Answers how many moved.
+   */
+  reschedule(kind: string, key: string, runAt: Date, transaction?: Transaction): Promise<number>;
 }
 
 export function createJobRunner(deps: { sequelize: Sequelize; now: () => Date; log: (msg: string, err?: unknown) => void }): JobRunner {
@@ -274,6 +279,15 @@ export function createJobRunner(deps: { sequelize: Sequelize; now: () => Date; l
     },
     enqueue(input, transaction) {
       return enqueueJob(sequelize, input, transaction, deps.now());
+    },
+    reschedule(kind, key, runAt, transaction) {
+      return execute(
+        sequelize,
+        `UPDATE jobs SET run_at = :runAt, updated_at = :now
+         WHERE kind = :kind AND (key = :key OR key LIKE :follow) AND status = 'pending'`,
+        { kind, key, follow: `${key.replace(/[%_\\]/g, '')}:%`, runAt, now: deps.now() },
+        transaction,
+      );
     },
   };
   return runner;

@@ -2,11 +2,13 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { execute, insertReturningId, select, writeTransaction } from '../../db/sql.js';
 import type { JobRow, JobRunner } from '../../jobs/queue.js';
 import type { AlertHook } from '../alerts/hooks.js';
+import { escalateAlert } from '../alerts/alerts.escalate.js';
 import { DeliveryError, type ChannelMap } from './notifications.channels.js';
 import { PREFERENCE_FLAGS, STAFF_CHANNELS } from '../users/users.preferences.js';
 import { ALERT_STATUS } from '@vigia/contract/rules/alarms';
 import {
   CHANNEL_ADDRESS,
+  ESCALATION_DEFAULT_MINUTES,
   SEND_MAX_ATTEMPTS,
   caregiverMessage,
   caregiverTold,
@@ -44,9 +46,6 @@ export interface NotificationDeps {
   /** PUBLIC_URL: the links in messages are absolute with it, paths without. */
   baseUrl: string | null;
 }
-
-/** Author of the automatic escalation entry (as the automatic close's entries). */
-const SYSTEM_AUTHOR = 'Vigía';
 
 /**
  * A new alert queues one job, in the alert's own transaction: the reading's request does nothing
@@ -182,19 +181,14 @@ async function planAlert(deps: NotificationDeps, job: JobRow, now: Date) {
   await writeTransaction(deps.sequelize, async (transaction) => {
     await queueItems(deps, alert, 'alert', now, transaction);
     if (Number(alert.priority) !== 1) return;
-    const [client] = await select<{ escalation_minutes: number }>(
-      deps.sequelize,
-      'SELECT escalation_minutes FROM clients WHERE id = :clientId',
-      { clientId: alert.client_id },
-      transaction,
-    );
+    const minutes = await escalationMinutes(deps.sequelize, Number(alert.client_id), transaction);
     await deps.jobs.enqueue(
       {
         kind: ESCALATE_JOB,
         payload: { alert_id: alertId },
         key: `${ESCALATE_JOB}:${alertId}`,
         clientId: alert.client_id,
-        runAt: escalationDueAt(new Date(alert.created_at), Number(client?.escalation_minutes ?? 30)),
+        runAt: escalationDueAt(new Date(alert.created_at), minutes),
         maxAttempts: 8,
       },
       transaction,
@@ -407,37 +401,59 @@ async function send(deps: NotificationDeps, job: JobRow) {
 }
 
 /**
- * Escalates a high-priority alert still open with no entry (issue 20): the 'Escalada' mark and the
- * automatic entry, then the users with high priority are told again. The conditional UPDATE is the
- * one gate: an entry, a close or another process that escalated first leaves it unchanged.
+ * Escalates a high-priority alert still open with no entry (issue 20) through the alerts module,
+ * then tells the users with high priority again. The client's delay is read now, not when the job
+ * was queued: a delay changed meanwhile counts from the alert's opening (issue 41); a job that
+ * finds the alert not yet due under it queues its follow-up for then.
  */
 async function escalate(deps: NotificationDeps, job: JobRow, now: Date) {
   const alertId = Number((job.payload as { alert_id: number }).alert_id);
   await writeTransaction(deps.sequelize, async (transaction) => {
-    const changed = await execute(
-      deps.sequelize,
-      `UPDATE alerts SET escalated_at = :now, updated_at = :now
-       WHERE id = :alertId AND status = ${ALERT_STATUS.open} AND priority = 1 AND escalated_at IS NULL
-         AND NOT EXISTS (SELECT 1 FROM alert_entries e WHERE e.alert_id = alerts.id)`,
-      { alertId, now },
-      transaction,
-    );
-    if (changed !== 1) return;
     const [alert] = await select<AlertRow>(deps.sequelize, `${ALERT_FACTS} WHERE al.id = :alertId`, { alertId }, transaction);
-    const [client] = await select<{ escalation_minutes: number }>(
-      deps.sequelize,
-      'SELECT escalation_minutes FROM clients WHERE id = :id',
-      { id: alert.client_id },
-      transaction,
-    );
-    await execute(
-      deps.sequelize,
-      'INSERT INTO alert_entries (alert_id, user_id, user_name, description, created_at) VALUES (:alertId, NULL, :author, :text, :now)',
-      { alertId, author: SYSTEM_AUTHOR, text: escalationEntryText(Number(client?.escalation_minutes ?? 30)), now },
-      transaction,
-    );
+    if (!alert) return;
+    const minutes = await escalationMinutes(deps.sequelize, Number(alert.client_id), transaction);
+    const due = escalationDueAt(new Date(alert.created_at), minutes);
+    if (due > now) {
+      await deps.jobs.enqueue(
+        {
+          kind: ESCALATE_JOB,
+          payload: { alert_id: alertId },
+          key: `${ESCALATE_JOB}:${alertId}:${due.getTime()}`,
+          clientId: alert.client_id,
+          runAt: due,
+          maxAttempts: 8,
+        },
+        transaction,
+      );
+      return;
+    }
+    if (!(await escalateAlert(deps.sequelize, { alertId, entryText: escalationEntryText(minutes), now }, transaction))) return;
     await queueItems(deps, alert, 'escalation', now, transaction);
   });
+}
+
+async function escalationMinutes(sequelize: Sequelize, clientId: number, transaction?: Transaction): Promise<number> {
+  const [client] = await select<{ escalation_minutes: number }>(
+    sequelize,
+    'SELECT escalation_minutes FROM clients WHERE id = :clientId',
+    { clientId },
+    transaction,
+  );
+  return Number(client?.escalation_minutes ?? ESCALATION_DEFAULT_MINUTES);
+}
+
+/**
+ * A client's delay changed: the escalations still pending of its open high-priority alerts move
+ * to their opening time plus the new delay (issue 41), at once when that has passed.
+ */
+export async function retimeEscalations(deps: Pick<NotificationDeps, 'sequelize' | 'jobs'>, clientId: number, minutes: number) {
+  const open = await select<{ id: number; created_at: string | Date }>(
+    deps.sequelize,
+    `SELECT id, created_at FROM alerts WHERE client_id = :clientId AND status = ${ALERT_STATUS.open} AND priority = 1 AND escalated_at IS NULL`,
+    { clientId },
+  );
+  for (const a of open)
+    await deps.jobs.reschedule(ESCALATE_JOB, `${ESCALATE_JOB}:${a.id}`, escalationDueAt(new Date(a.created_at), minutes));
 }
 
 export function registerNotificationJobs(deps: NotificationDeps) {
