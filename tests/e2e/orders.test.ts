@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
 import { openPage, waitForPath } from './support/browser';
 import { createStaffSession, DEMO_ADMIN, DEMO_PATIENT, findPatientByNid } from './support/api';
 import { submitStaffLogin, useProductInBrowser } from './support/product';
@@ -77,4 +78,50 @@ describe('Órdenes del paciente', () => {
     await page.getByRole('cell', { name: 'Glucosa' }).first().waitFor({ state: 'visible' });
     await page.screenshot({ path: '/tmp/h4/orders-tab.png', fullPage: true }).catch(() => {});
   });
+
+  // Issue 41: month cells cut a medicine's name ('Losartán Table…'); the whole title wraps instead.
+  it.each([
+    [1440, 900],
+    [390, 844],
+  ])('shows every calendar event title whole at %s px', async (width, height) => {
+    const baseUrl = product.server().baseUrl;
+    const session = await createStaffSession(baseUrl);
+    const summary = await findPatientByNid(baseUrl, session.token, DEMO_PATIENT.nid);
+    const page = await openPage(product.browser(), baseUrl, { viewport: { width, height } });
+    await page.goto(`/patients/${summary.id}?tab=activities`);
+    await waitForPath(page, '/');
+    await submitStaffLogin(page, DEMO_ADMIN);
+    const titles = page.locator('.activity-calendar .fc-event-title');
+    await titles.first().waitFor({ state: 'visible' });
+    // A phone opens on the day; its month view must keep the titles whole too.
+    if (width < 576) {
+      await expectWhole(titles);
+      await page.locator('.activity-calendar').screenshot({ path: `tests/e2e/.screenshots/activity-calendar-${width}-day.png` });
+      await page.getByRole('button', { name: 'Mes' }).click();
+      await page.locator('.activity-calendar .fc-dayGridMonth-view').waitFor();
+      await titles.first().waitFor({ state: 'visible' });
+    }
+    await expectWhole(titles);
+    await page.locator('.activity-calendar').screenshot({ path: `tests/e2e/.screenshots/activity-calendar-${width}.png` });
+  });
 });
+
+/** Every event title on screen fits its box: no text cut by the cell, across or down. */
+async function expectWhole(titles: Locator): Promise<void> {
+  const cut = await titles.evaluateAll((els) =>
+    els
+      .filter((el) => (el as HTMLElement).offsetParent !== null)
+      .map((el) => {
+        const box = el as HTMLElement;
+        const event = box.closest('.fc-event') as HTMLElement;
+        return {
+          text: box.textContent ?? '',
+          cut:
+            box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1 || event.scrollWidth > event.clientWidth + 1,
+        };
+      }),
+  );
+  expect(cut.length).toBeGreaterThan(0);
+  expect(cut.some((t) => t.text.startsWith('Losartán Tableta 50 mg'))).toBe(true);
+  expect(cut.filter((t) => t.cut)).toEqual([]);
+}

@@ -11,7 +11,7 @@ import { Button, Descriptions, Form, Modal, Space, Tag, Typography } from 'antd'
 import { Select } from '../../crud/form-controls';
 import { MESSAGES } from '@vigia/contract/rules/validation';
 import { localParts, localToUtc } from '@vigia/contract/rules/dates';
-import { ACTIVITY_STATUS_NAMES } from '@vigia/contract/rules/activities';
+import { ACTIVITY_STATUS_NAMES, ORDER_ELEMENT_NAMES } from '@vigia/contract/rules/activities';
 import { ACTIVITY_STATUS_COLORS, hourOptions, patientDateTime, patientInstant } from './order-ui';
 import type { Schemas } from '../../contract';
 import { apiUrl } from '../../providers/data';
@@ -49,8 +49,16 @@ const dmy = (d: { year: number; month: number; day: number }) =>
 const weekTitle = (arg: { start: { year: number; month: number; day: number }; end?: { year: number; month: number; day: number } }) =>
   arg.end ? `${dmy(arg.start)} – ${dmy(arg.end)}` : dmy(arg.start);
 
-/** An activity's text on the calendar: what it is; the event's title attribute repeats it whole. */
-const eventTitle = (a: Activity) => (a.order_type === 1 ? (a.medicine_name ?? 'Medicamento') : (a.order_description ?? 'Signos vitales'));
+/**
+ * An activity's text on the calendar: what it is, the medicine or the vital sign, shown whole
+ * (wrapped, orders.css); the order's full sentence is in the event's title attribute and its dialog.
+ */
+const eventTitle = (a: Activity) =>
+  a.order_type === 1
+    ? (a.medicine_name ?? 'Medicamento')
+    : ((a.clinical_element != null ? ORDER_ELEMENT_NAMES[a.clinical_element] : undefined) ?? a.order_description ?? 'Signos vitales');
+
+const PHONE = '(max-width: 575px)';
 
 /** An instant as the patient's wall-clock time, for a calendar that runs in UTC. */
 function wall(iso: string, timeZone: string): string {
@@ -70,6 +78,8 @@ export default function ActivityCalendar({
 }: ActivityCalendarProps) {
   const [range, setRange] = useState<{ star_date: string; end_date: string } | null>(null);
   const [selected, setSelected] = useState<Activity | null>(null);
+  // A phone's month cell is 40 px wide: it opens on the day, each activity a full-width row (issue 41).
+  const [phone] = useState(() => window.matchMedia(PHONE).matches);
   const [form] = Form.useForm<{ date: string; hour: string }>();
   // An order's activities, or the patient's in the visible range (once the calendar has one).
   const path = orderId ? `/patients/${patientId}/orders/${orderId}/activities` : `/patients/${patientId}/activities`;
@@ -142,15 +152,20 @@ export default function ActivityCalendar({
         locale={esLocale}
         timeZone="UTC"
         now={() => wall(new Date().toISOString(), timeZone)}
-        initialView="dayGridMonth"
+        initialView={phone ? 'dayGridDay' : 'dayGridMonth'}
         initialDate={initialDate ? wall(initialDate, timeZone) : undefined}
-        headerToolbar={{ left: 'prev,next today', center: 'title', right: 'dayGridMonth,timeGridWeek,timeGridDay' }}
+        headerToolbar={{
+          left: 'prev,next today',
+          center: 'title',
+          right: phone ? 'dayGridMonth,dayGridDay' : 'dayGridMonth,timeGridWeek,timeGridDay',
+        }}
         buttonText={{ today: 'Hoy', month: 'Mes', week: 'Semana', day: 'Día' }}
         dayHeaderFormat={{ weekday: 'short' }}
         titleFormat={{ year: 'numeric', month: 'long' }}
         views={{
           timeGridWeek: { titleFormat: weekTitle },
           timeGridDay: { titleFormat: { day: '2-digit', month: '2-digit', year: 'numeric' } },
+          dayGridDay: { titleFormat: { day: '2-digit', month: '2-digit', year: 'numeric' }, dayMaxEvents: false },
         }}
         eventTimeFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
         defaultTimedEventDuration="01:00"
@@ -170,11 +185,11 @@ export default function ActivityCalendar({
         }
         datesSet={datesSet}
         eventClick={open}
-        // Month cells cut long names: the whole text, time and status on hover.
+        // The order's whole sentence, time and status on hover.
         eventDidMount={(info) => {
           const a = activities.find((x) => String(x.id) === info.event.id);
           if (a)
-            info.el.title = `${patientDateTime(a.programmed_at, timeZone)} · ${eventTitle(a)} · ${ACTIVITY_STATUS_NAMES[a.status] ?? ''}`;
+            info.el.title = `${patientDateTime(a.programmed_at, timeZone)} · ${a.order_description ?? eventTitle(a)} · ${ACTIVITY_STATUS_NAMES[a.status] ?? ''}`;
         }}
         events={activities.map((a) => ({
           id: String(a.id),
