@@ -100,9 +100,10 @@ export interface ChildApi {
 
 /**
  * The real server as `npm start` runs it (the production bundle under plain node, with the same
- * environment) as a child process on the database; no front ends, no demo seed.
+ * environment) as a child process on the database; no front ends, no demo seed unless `seedDemo`
+ * (the server then creates the demo data on an empty database, as `npm start` does).
  */
-export async function spawnApi(db: FaultDatabase): Promise<ChildApi> {
+export async function spawnApi(db: FaultDatabase, opts: { seedDemo?: boolean } = {}): Promise<ChildApi> {
   const entry = await testBundle();
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -114,7 +115,7 @@ export async function spawnApi(db: FaultDatabase): Promise<ChildApi> {
     DATA_DIR: db.dataDir,
     NODE_ENV: 'test',
     SKIP_BUILD: '1',
-    SEED_DEMO: '0',
+    SEED_DEMO: opts.seedDemo ? '1' : '0',
     JWT_SECRET: db.jwtSecret,
   };
   if (db.databaseUrl) env.DATABASE_URL = db.databaseUrl;

@@ -38,7 +38,7 @@ function isEmptyDir(dir: string): boolean {
   return fs.statSync(dir).isDirectory() && fs.readdirSync(dir).length === 0;
 }
 
-/** Unpacks into `into`; any entry that is not a plain file at a path of ours refuses the archive. */
+/** Unpacks into `into`; any entry that is not a file or folder at a path of ours refuses the archive. */
 async function unpack(archive: string, into: string): Promise<void> {
   const odd: string[] = [];
   try {
@@ -48,7 +48,10 @@ async function unpack(archive: string, into: string): Promise<void> {
       strict: true,
       filter: (p, entry) => {
         const type = 'type' in entry ? entry.type : 'File';
-        const ok = type === 'File' && (p === MANIFEST_NAME || isSafeEntryPath(p));
+        // Folders are allowed for an archive packed again by hand (GNU tar lists them); links never.
+        const ok =
+          (type === 'File' && (p === MANIFEST_NAME || isSafeEntryPath(p))) ||
+          (type === 'Directory' && isSafeEntryPath(p.replace(/\/$/, '')));
         if (!ok) odd.push(p);
         return ok;
       },

@@ -1,0 +1,346 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { spawn } from 'node:child_process';
+import sqlite3 from 'sqlite3';
+import { Sequelize, QueryTypes } from 'sequelize';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { freshDatabase, onPostgres, spawnApi, type ChildApi, type FaultDatabase } from './support';
+
+/**
+ * Issue 39: `npm run backup` while the API stores device readings at 300/s, then `npm run
+ * restore` into a new DATA_DIR (on PostgreSQL, a new empty database too) and the API started on
+ * it: every reading acknowledged before the backup began is there, SQLite's integrity_check
+ * passes, the demo users sign in, DATA_DIR's own files came back byte for byte. A corrupted and a
+ * truncated archive are refused and nothing is written. Runs on PostgreSQL when DATABASE_URL is set.
+ */
+
+const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const RATE = 300;
+/** Readings stream this long before the backup starts, and this long after it ended. */
+const LEAD_MS = 2000;
+const TAIL_MS = 500;
+const CARD = 'GW-COPIA-01';
+const DEMO_PASSWORD = 'Vigia@2026';
+const DEMO_EMAILS = [
+  'admin@demo.vigia.co',
+  'medico@demo.vigia.co',
+  'enfermeria@demo.vigia.co',
+  'consulta@demo.vigia.co',
+  'admin@losandes.vigia.co',
+];
+const ATTACHMENT = 'messages/1/foto-prueba.bin';
+/** The demo's portal patient (README, 'Demo access'), whose readings the gateway sends. */
+const DEMO_PORTAL_PATIENT_NID = '1020304050';
+
+let db: FaultDatabase;
+let work: string;
+let secret: string;
+let patientId: number;
+let attachment: Buffer;
+let server: ChildApi | null = null;
+const cleanups: Array<() => Promise<void>> = [];
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** An npm script as an operator runs it, without blocking this process (the stream goes on meanwhile). */
+function npmRun(script: string, args: string[], env: { DATA_DIR: string; DATABASE_URL: string | null }): Promise<Run> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: env.DATA_DIR };
+  if (env.DATABASE_URL) childEnv.DATABASE_URL = env.DATABASE_URL;
+  else delete childEnv.DATABASE_URL;
+  delete childEnv.BACKUP_DIR;
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', '--silent', script, '--', ...args], {
+      cwd: REPO_ROOT,
+      env: childEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function sendReading(base: string, id: string, when: Date): Promise<number | string> {
+  try {
+    const res = await fetch(`${base}/api/v1/devices/${CARD}/readings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-device-secret': secret },
+      body: JSON.stringify({
+        readings: [{ reading_id: id, clinical_element: 1, value: 60 + (Number(id.slice(-3)) % 40), when: when.toISOString() }],
+      }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    await res.arrayBuffer();
+    return res.status;
+  } catch (err) {
+    return String((err as Error & { cause?: Error }).cause?.message ?? err);
+  }
+}
+
+/**
+ * Offers RATE readings a second, one per request, each with its own reading_id, until stop();
+ * `acked` lists the ids answered 201 in the order the answers came.
+ */
+function streamReadings(base: string) {
+  const acked: string[] = [];
+  const failures: string[] = [];
+  const inFlight = new Set<Promise<void>>();
+  const started = performance.now();
+  const firstWhen = Date.now() - 3600_000;
+  let sent = 0;
+  let stopped = false;
+  const timer = setInterval(() => {
+    const due = Math.floor(((performance.now() - started) / 1000) * RATE);
+    while (!stopped && sent < due && inFlight.size < 5000) {
+      const n = sent++;
+      const id = `copia-${String(n).padStart(6, '0')}`;
+      const p = sendReading(base, id, new Date(firstWhen + n * 1000)).then((status) => {
+        if (status === 201) acked.push(id);
+        else failures.push(`${id}: ${status}`);
+        inFlight.delete(p);
+      });
+      inFlight.add(p);
+    }
+  }, 5);
+  return {
+    acked,
+    failures,
+    sent: () => sent,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      const seconds = (performance.now() - started) / 1000;
+      await Promise.all(inFlight);
+      return seconds;
+    },
+  };
+}
+
+const listDir = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).sort() : []);
+
+async function tableCount(url: string): Promise<number> {
+  const s = new Sequelize(url, { logging: false });
+  try {
+    const [row] = await s.query<{ n: number }>(
+      "SELECT COUNT(*)::int AS n FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')",
+      { type: QueryTypes.SELECT },
+    );
+    return row.n;
+  } finally {
+    await s.close();
+  }
+}
+
+function integrityCheck(file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const conn = new sqlite3.Database(file, sqlite3.OPEN_READONLY, (err) => {
+      if (err) return reject(err);
+      conn.all('PRAGMA integrity_check', (e, rows: Array<{ integrity_check: string }>) => {
+        conn.close(() => (e ? reject(e) : resolve(rows.map((r) => r.integrity_check).join('; '))));
+      });
+    });
+  });
+}
+
+/** A connection of the test's own beside the running API, for what the API has no route to show. */
+function openDirect(target: { dataDir: string; databaseUrl: string | null }): Sequelize {
+  return target.databaseUrl
+    ? new Sequelize(target.databaseUrl, { logging: false })
+    : new Sequelize({ dialect: 'sqlite', storage: path.join(target.dataDir, 'vigia.sqlite'), logging: false });
+}
+
+async function signIn(base: string, email: string): Promise<{ status: number; token?: string; text: string }> {
+  const res = await fetch(`${base}/api/v1/sessions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: DEMO_PASSWORD }),
+  });
+  const text = await res.text();
+  return { status: res.status, token: res.status === 201 ? (JSON.parse(text) as { token: string }).token : undefined, text };
+}
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-backup-'));
+  // What else DATA_DIR holds in an installation: the generated secrets and a stored attachment.
+  fs.writeFileSync(path.join(db.dataDir, 'secrets.json'), JSON.stringify({ jwt: db.jwtSecret }), { mode: 0o600 });
+  attachment = crypto.randomBytes(200_000);
+  fs.mkdirSync(path.join(db.dataDir, path.dirname(ATTACHMENT)), { recursive: true });
+  fs.writeFileSync(path.join(db.dataDir, ATTACHMENT), attachment);
+  // The server creates the demo data on the empty database, as `npm start` does.
+  server = await spawnApi(db, { seedDemo: true });
+  const direct = openDirect(db);
+  try {
+    const [patient] = await direct.query<{ id: number }>('SELECT id FROM patients WHERE nid = :nid', {
+      replacements: { nid: DEMO_PORTAL_PATIENT_NID },
+      type: QueryTypes.SELECT,
+    });
+    patientId = Number(patient.id);
+  } finally {
+    await direct.close();
+  }
+  const admin = await signIn(server.baseUrl, 'admin@demo.vigia.co');
+  expect(admin.status, admin.text).toBe(201);
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${admin.token}` };
+  const put = await fetch(`${server.baseUrl}/api/v1/patients/${patientId}`, {
+    method: 'PUT',
+    headers,
+    body: JSON.stringify({ card_id: CARD }),
+  });
+  expect(put.status, await put.clone().text()).toBe(200);
+  const device = await fetch(`${server.baseUrl}/api/v1/devices`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ card_id: CARD, name: 'Pasarela de la prueba de copias' }),
+  });
+  const body = (await device.json()) as { secret: string };
+  expect(device.status, JSON.stringify(body)).toBe(201);
+  secret = body.secret;
+});
+
+afterAll(async () => {
+  await server?.kill('SIGKILL');
+  for (const c of cleanups.reverse()) await c().catch(() => undefined);
+  await db?.drop();
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+});
+
+let archive: string;
+
+describe(`npm run backup / restore (${onPostgres ? 'PostgreSQL, pg_dump' : 'SQLite, online backup'})`, () => {
+  it('copies the installation while readings arrive at 300/s, and the restored copy runs with every reading acknowledged before it', async () => {
+    const stream = streamReadings(server!.baseUrl);
+    // At least a second's worth stored before the copy starts, however busy the machine is.
+    const leadStarted = Date.now();
+    while (Date.now() - leadStarted < LEAD_MS || (stream.acked.length < RATE && Date.now() - leadStarted < 60_000)) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const ackedBefore = [...stream.acked];
+    const backupDir = path.join(work, 'copias');
+    const backupStarted = performance.now();
+    const made = await npmRun('backup', ['--dir', backupDir], { DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl });
+    const backupSeconds = (performance.now() - backupStarted) / 1000;
+    const ackedAtEnd = stream.acked.length;
+    await new Promise((r) => setTimeout(r, TAIL_MS));
+    const seconds = await stream.stop();
+    expect(made.code, made.stderr + made.stdout).toBe(0);
+    expect(stream.failures).toEqual([]);
+    // The stream kept its rate, and the API kept storing while the copy was being made.
+    expect(stream.sent()).toBeGreaterThanOrEqual(Math.floor(RATE * seconds * 0.9));
+    expect(ackedAtEnd - ackedBefore.length).toBeGreaterThan(0);
+    expect(ackedBefore.length).toBeGreaterThanOrEqual(RATE);
+    expect(await server!.kill('SIGTERM')).toEqual({ code: 0, signal: null });
+    server = null;
+
+    const names = listDir(backupDir);
+    expect(names).toHaveLength(2);
+    archive = path.join(
+      backupDir,
+      names.find((n) => n.endsWith('.tar.gz'))!,
+    );
+    expect(path.basename(archive)).toMatch(new RegExp(`^vigia-\\d{8}T\\d{6}Z-${onPostgres ? 'postgres' : 'sqlite'}\\.tar\\.gz$`));
+    expect(fs.readFileSync(`${archive}.sha256`, 'utf8')).toMatch(new RegExp(`^[0-9a-f]{64}  ${path.basename(archive)}\\n$`));
+    console.log(
+      `[faults/backup] ${stream.sent()} readings offered in ${seconds.toFixed(1)} s; ${ackedBefore.length} acknowledged before the backup, ${ackedAtEnd - ackedBefore.length} while it ran (${backupSeconds.toFixed(1)} s, ${fs.statSync(archive).size} bytes)`,
+    );
+
+    const target = onPostgres
+      ? await freshDatabase()
+      : { dataDir: path.join(work, 'restaurado'), databaseUrl: null, jwtSecret: db.jwtSecret, drop: async () => {} };
+    cleanups.push(() => target.drop());
+    const restored = await npmRun('restore', [archive], { DATA_DIR: target.dataDir, DATABASE_URL: target.databaseUrl });
+    expect(restored.code, restored.stderr + restored.stdout).toBe(0);
+    expect(restored.stdout).toContain('Copia restaurada');
+    expect(fs.readFileSync(path.join(target.dataDir, 'secrets.json'), 'utf8')).toBe(JSON.stringify({ jwt: db.jwtSecret }));
+    expect(fs.readFileSync(path.join(target.dataDir, ATTACHMENT)).equals(attachment)).toBe(true);
+    expect(listDir(target.dataDir).filter((n) => n.startsWith('.vigia-'))).toEqual([]);
+    expect(listDir(work).filter((n) => n.startsWith('.vigia-'))).toEqual([]);
+    if (!onPostgres) expect(await integrityCheck(path.join(target.dataDir, 'vigia.sqlite'))).toBe('ok');
+
+    // The API on the restored copy: the demo users sign in.
+    server = await spawnApi({ ...target, jwtSecret: db.jwtSecret });
+    for (const email of DEMO_EMAILS) {
+      const res = await signIn(server.baseUrl, email);
+      expect(res.status, `${email}: ${res.text}`).toBe(201);
+    }
+    expect(await server.kill('SIGTERM')).toEqual({ code: 0, signal: null });
+    server = null;
+
+    const direct = openDirect(target);
+    try {
+      const rows = await direct.query<{ reading_id: string }>(
+        'SELECT reading_id FROM measurements WHERE patient_id = :p AND reading_id IS NOT NULL',
+        { replacements: { p: patientId }, type: QueryTypes.SELECT },
+      );
+      const restoredIds = new Set(rows.map((r) => r.reading_id));
+      expect(ackedBefore.filter((id) => !restoredIds.has(id))).toEqual([]);
+      // Nothing in the copy that the API never stored.
+      const offered = new Set(stream.acked);
+      expect(rows.filter((r) => !offered.has(r.reading_id))).toEqual([]);
+    } finally {
+      await direct.close();
+    }
+  });
+
+  /** Runs restore on a damaged copy of the archive and checks that it refused, writing nothing anywhere. */
+  async function expectRefused(file: string, message: RegExp) {
+    const fresh = onPostgres ? await freshDatabase() : null;
+    if (fresh) cleanups.push(() => fresh.drop());
+    // A folder of this test's own, so that what the rest of the machine writes to /tmp is not compared.
+    const target = {
+      dataDir: path.join(work, `destino-${crypto.randomBytes(3).toString('hex')}`),
+      databaseUrl: fresh?.databaseUrl ?? null,
+    };
+    const parent = work;
+    const before = listDir(parent);
+    const run = await npmRun('restore', [file], { DATA_DIR: target.dataDir, DATABASE_URL: target.databaseUrl });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^No se restauró nada: /);
+    expect(run.stderr).toMatch(message);
+    expect(fs.existsSync(target.dataDir)).toBe(false);
+    expect(listDir(parent)).toEqual(before);
+    if (target.databaseUrl) expect(await tableCount(target.databaseUrl)).toBe(0);
+  }
+
+  it('refuses a corrupted archive (one byte changed) by its checksum, writing nothing', async () => {
+    expect(archive).toBeTruthy();
+    const bad = path.join(work, 'dañada.tar.gz');
+    const bytes = fs.readFileSync(archive);
+    bytes[Math.floor(bytes.length / 2)] ^= 0xff;
+    fs.writeFileSync(bad, bytes);
+    fs.copyFileSync(`${archive}.sha256`, `${bad}.sha256`);
+    await expectRefused(bad, /La suma SHA-256 de la copia no coincide/);
+  });
+
+  it('refuses a truncated archive even when its .sha256 was made again to match, writing nothing', async () => {
+    expect(archive).toBeTruthy();
+    const cut = path.join(work, 'cortada.tar.gz');
+    const bytes = fs.readFileSync(archive);
+    const part = bytes.subarray(0, Math.floor(bytes.length * 0.6));
+    fs.writeFileSync(cut, part);
+    fs.writeFileSync(`${cut}.sha256`, `${crypto.createHash('sha256').update(part).digest('hex')}  cortada.tar.gz\n`);
+    await expectRefused(cut, /dañada o incompleta y no se pudo leer/);
+  });
+
+  it('refuses a DATA_DIR that is not empty, and on PostgreSQL a database that is not empty', async () => {
+    expect(archive).toBeTruthy();
+    const run = await npmRun('restore', [archive], { DATA_DIR: db.dataDir, DATABASE_URL: null });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/DATA_DIR .* no está vacío/);
+    if (onPostgres) {
+      const empty = fs.mkdtempSync(path.join(work, 'vacio-'));
+      const again = await npmRun('restore', [archive], { DATA_DIR: empty, DATABASE_URL: db.databaseUrl });
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(/La base de datos de DATABASE_URL no está vacía/);
+      expect(listDir(empty)).toEqual([]);
+    }
+  });
+});
