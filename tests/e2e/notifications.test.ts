@@ -147,4 +147,32 @@ describe('Notificaciones', () => {
     await page.reload();
     await expect.poll(() => page.getByLabel('Minutos sin gestión antes de escalar').inputValue()).toBe('45');
   });
+
+  it('at 390 × 844 fits the screen: messages as cards, the escalation field whole, an out-of-range delay refused with its message', async () => {
+    const page = await openSignedIn(product, '/notifications', DEMO_ADMIN);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('heading', { name: 'Notificaciones' }).waitFor();
+    await page.locator('.vigia-notification-card').first().waitFor({ state: 'visible' });
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    const field = page.getByLabel('Minutos sin gestión antes de escalar');
+    const box = (await field.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await page.getByText('Se aplica también a las alertas abiertas, contado desde su apertura.').waitFor();
+    // 0 is neither clamped to 5 nor sent: the contract's message, and no request.
+    let puts = 0;
+    page.on('request', (r) => {
+      if (/\/api\/v1\/clients\/\d+$/.test(r.url()) && r.method() === 'PUT') puts++;
+    });
+    await field.fill('0');
+    await field.blur();
+    expect(await field.inputValue()).toBe('0');
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await page.getByText('Debe estar entre 5 y 1440 minutos').waitFor();
+    expect(await field.inputValue()).toBe('0');
+    expect(puts).toBe(0);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/notifications-390.png`, fullPage: true });
+    await expectAccessible(page);
+  });
 });

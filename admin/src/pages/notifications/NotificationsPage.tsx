@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useOne, useUpdate } from '@refinedev/core';
-import { Button, Card, Form, InputNumber, Select, Skeleton, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Form, Grid, InputNumber, List, Select, Skeleton, Space, Table, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import type { Schemas } from '../../contract';
@@ -37,7 +37,7 @@ const ESCALATION = { ...describeField(contractDoc, 'ClientSettingsInput', 'escal
 const ESCALATION_RULES = toFormRules(ESCALATION);
 
 /** 'Escalamiento': minutes without an entry before a high-priority alert is escalated (P174). */
-function EscalationSetting({ clientId }: { clientId: number }) {
+function EscalationSetting({ clientId, narrow }: { clientId: number; narrow: boolean }) {
   const { result: client, query } = useOne<Client>({ resource: 'clients', id: clientId, errorNotification: false });
   const loaded = useFirstLoad(client, query.isFetching);
   const { mutate, mutation } = useUpdate<Client>();
@@ -55,17 +55,31 @@ function EscalationSetting({ clientId }: { clientId: number }) {
       { onError: (error) => form.setFields(fieldErrors<{ escalation_minutes: number }>(error)) },
     );
   return (
-    <Card size="small" title="Escalamiento de alertas de prioridad alta">
+    <Card size="small" title={<span style={{ whiteSpace: 'normal' }}>Escalamiento de alertas de prioridad alta</span>}>
       {!loaded ? (
         <Skeleton.Input active />
       ) : (
-        <Form form={form} layout="inline" onFinish={save} initialValues={{ escalation_minutes: loaded.escalation_minutes ?? 30 }}>
-          <Form.Item name="escalation_minutes" label="Minutos sin gestión antes de escalar" rules={ESCALATION_RULES}>
-            <InputNumber min={ESCALATION.minimum} max={ESCALATION.maximum} precision={0} />
+        <Form
+          form={form}
+          layout={narrow ? 'vertical' : 'inline'}
+          onFinish={save}
+          initialValues={{ escalation_minutes: loaded.escalation_minutes ?? 30 }}
+        >
+          {/* No min/max on the input: Ant Design would clamp an out-of-range value on blur and save
+              another number; the contract's rule refuses it with its message instead (issue 41). */}
+          <Form.Item
+            name="escalation_minutes"
+            label="Minutos sin gestión antes de escalar"
+            rules={ESCALATION_RULES}
+            extra="Se aplica también a las alertas abiertas, contado desde su apertura."
+          >
+            <InputNumber precision={0} style={{ width: narrow ? '100%' : 120 }} />
           </Form.Item>
-          <Button type="primary" htmlType="submit" loading={mutation.isPending}>
-            Guardar
-          </Button>
+          <Form.Item>
+            <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+              Guardar
+            </Button>
+          </Form.Item>
         </Form>
       )}
     </Card>
@@ -86,6 +100,8 @@ export default function NotificationsPage() {
     Object.entries(filters).flatMap(([field, value]) => (value ? [{ field, operator: 'eq' as const, value }] : [])),
   );
   const timeZone = staffTimeZone();
+  // A phone gets one card per message (stacked rows) instead of a table wider than the screen.
+  const narrow = !Grid.useBreakpoint().md;
 
   const columns = [
     { key: 'created_at', title: 'Fecha', render: (_: unknown, n: NotificationRecord) => formatWhen(n.created_at, timeZone) },
@@ -130,14 +146,14 @@ export default function NotificationsPage() {
   return (
     <AdminOnlyListPage title={TITLE} forbidden="Solo los administradores ven el registro de notificaciones" list={list}>
       <Space direction="vertical" size={16} style={{ width: '100%' }}>
-        <EscalationSetting clientId={session?.client_id ?? 0} />
+        <EscalationSetting clientId={session?.client_id ?? 0} narrow={narrow} />
         <Card>
-          <Space wrap style={{ marginBottom: 16 }}>
+          <Space wrap direction={narrow ? 'vertical' : 'horizontal'} style={{ marginBottom: 16, width: narrow ? '100%' : undefined }}>
             {FILTERS.map((f) => (
               <Select
                 key={f.field}
                 aria-label={f.label}
-                style={{ minWidth: 170 }}
+                style={narrow ? { width: '100%' } : { minWidth: 170 }}
                 value={filters[f.field] ?? ''}
                 options={[{ value: '', label: `${f.label}: todos` }, ...enumOptions(schemaOf(f.schema))]}
                 onChange={(value: string) => {
@@ -146,16 +162,46 @@ export default function NotificationsPage() {
               />
             ))}
           </Space>
-          <Table<NotificationRecord>
-            rowKey="id"
-            size="small"
-            loading={list.loading}
-            dataSource={list.rows}
-            columns={columns}
-            scroll={{ x: true }}
-            locale={{ emptyText: 'No hay notificaciones' }}
-            pagination={list.pagination}
-          />
+          {narrow ? (
+            <List<NotificationRecord>
+              className="vigia-notification-cards"
+              loading={list.loading}
+              dataSource={list.rows}
+              rowKey="id"
+              locale={{ emptyText: 'No hay notificaciones' }}
+              pagination={{
+                current: list.pagination.current,
+                pageSize: list.pagination.pageSize,
+                total: list.pagination.total,
+                onChange: list.pagination.onChange,
+                simple: true,
+                size: 'small',
+              }}
+              renderItem={(n) => (
+                <List.Item className="vigia-notification-card">
+                  <Space direction="vertical" size={2} style={{ width: '100%', minWidth: 0 }}>
+                    {columns.map((c) => (
+                      <div key={c.key} style={{ overflowWrap: 'anywhere' }}>
+                        <Typography.Text type="secondary">{c.title}: </Typography.Text>
+                        {c.render(undefined, n)}
+                      </div>
+                    ))}
+                  </Space>
+                </List.Item>
+              )}
+            />
+          ) : (
+            <Table<NotificationRecord>
+              rowKey="id"
+              size="small"
+              loading={list.loading}
+              dataSource={list.rows}
+              columns={columns}
+              scroll={{ x: true }}
+              locale={{ emptyText: 'No hay notificaciones' }}
+              pagination={list.pagination}
+            />
+          )}
         </Card>
       </Space>
     </AdminOnlyListPage>
