@@ -12,7 +12,7 @@ import type { Catalogues } from './modules/catalogues/catalogues.service.js';
 import type { SmsSender } from './adapters/sms.js';
 import type { JobRunner } from './jobs/queue.js';
 import { sessionsRouter } from './modules/sessions/sessions.routes.js';
-import { createSessionHooks, endSessions } from './modules/sessions/sessions.service.js';
+import { createSessionHooks, endPatientSessions, endSessions } from './modules/sessions/sessions.service.js';
 import { passwordResetsRouter } from './modules/password_resets/password-resets.routes.js';
 import { registerPasswordResetJobs } from './modules/password_resets/password-resets.service.js';
 import { setUserPassword } from './modules/users/users.service.js';
@@ -269,6 +269,7 @@ export function createApp(deps: AppDeps): express.Express {
       patientAdherence,
       patientPrescription,
       applyPatientStatusChange,
+      endPatientSessions,
     }),
   );
   v1.use(feedbacksRouter(deps.sequelize, now));

@@ -36,7 +36,6 @@ export const FOREIGN_WRITES_ALLOWED: AllowedWrite[] = [
   { file: 'api/src/modules/clients/clients.service.ts', table: 'users', why: 'users.createUser in the same transaction' },
   // Ending sessions: the sessions module (H7 is adding its end-sessions operations) should do it.
   { file: 'api/src/modules/users/users.service.ts', table: 'sessions', why: 'sessions: end a user’s sessions' },
-  { file: 'api/src/modules/patients/patients.service.ts', table: 'sessions', why: 'sessions: end a patient’s portal sessions' },
   // Webhook state kept on the client row (validated, failures): the clients module (H1) should offer it.
   { file: 'api/src/modules/webhooks/webhooks.delivery.ts', table: 'clients', why: 'clients: webhook state' },
   { file: 'api/src/modules/webhooks/webhooks.service.ts', table: 'clients', why: 'clients: webhook state' },

@@ -1,5 +1,6 @@
 import { Op, QueryTypes, literal, type Sequelize, type Transaction, type WhereOptions } from 'sequelize';
 import type { applyPatientStatusChange } from '../orders/patient-status.js';
+import type { endPatientSessions } from '../sessions/sessions.service.js';
 import type { patientAdherence } from '../orders/adherence.js';
 import type { patientPrescription } from '../orders/orders.queries.js';
 import { INT_RANGE } from '@vigia/contract/rules/schema';
@@ -42,6 +43,8 @@ export interface PatientDeps {
   patientAdherence: typeof patientAdherence;
   patientPrescription: typeof patientPrescription;
   applyPatientStatusChange: typeof applyPatientStatusChange;
+  /** The sessions module ends a patient's portal sessions (it writes sessions). */
+  endPatientSessions: typeof endPatientSessions;
 }
 
 const SORTABLE = new Set(['id', 'first_name', 'last_name', 'nid', 'birth_date', 'status', 'created_at']);
@@ -405,10 +408,7 @@ async function recordStatusChange(deps: PatientDeps, p: Patient, from: number, u
   );
   // A deceased patient cannot use the portal (P9): its open portal sessions end with the record.
   if (p.status === PATIENT_STATUS.deceased) {
-    await deps.sequelize.query(
-      "UPDATE sessions SET revoked_at = :now WHERE subject_type = 'patient' AND subject_id = :id AND revoked_at IS NULL",
-      { replacements: { id: p.id, now }, transaction },
-    );
+    await deps.endPatientSessions(deps.sequelize, p.id, now, transaction);
   }
 }
 

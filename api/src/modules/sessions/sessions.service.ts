@@ -154,6 +154,19 @@ export async function listMySessions(deps: Pick<SessionDeps, 'sequelize' | 'now'
 }
 
 /**
+ * Ends a patient's open portal sessions (P9: a deceased patient cannot use the portal), in the
+ * caller's transaction. The patients module calls it through its deps: this module writes sessions.
+ */
+export function endPatientSessions(sequelize: Sequelize, patientId: number, now: Date, transaction?: Transaction): Promise<number> {
+  return execute(
+    sequelize,
+    "UPDATE sessions SET revoked_at = :now WHERE subject_type = 'patient' AND subject_id = :id AND revoked_at IS NULL",
+    { id: patientId, now },
+    transaction,
+  );
+}
+
+/**
  * Ends the open sessions of one staff user that `where` picks; answers how many. Each keeps why it
  * ended, so its token's next request is told (sessionEndedMessage).
  */
