@@ -6570,8 +6570,11 @@ export interface operations {
                 to_human_like?: string;
                 start_at_gte?: components["schemas"]["DateOrDateTime"];
                 start_at_lte?: components["schemas"]["DateOrDateTime"];
+                start_at_like?: components["schemas"]["DateTimePrefix"];
                 created_at_gte?: components["schemas"]["DateOrDateTime"];
                 created_at_lte?: components["schemas"]["DateOrDateTime"];
+                /** @description Refine `contains` en la fecha de creación; el comienzo de una fecha (`2026`, `2026-11`, `2026-11-21T15`) y el periodo que nombra, en UTC */
+                created_at_like?: components["parameters"]["CreatedAtLike"];
             };
             header?: never;
             path?: never;
@@ -7200,6 +7203,8 @@ export interface operations {
                 role_name_ne?: components["schemas"]["RoleName"];
                 created_at_gte?: components["schemas"]["DateOrDateTime"];
                 created_at_lte?: components["schemas"]["DateOrDateTime"];
+                /** @description Refine `contains` en la fecha de creación; el comienzo de una fecha (`2026`, `2026-11`, `2026-11-21T15`) y el periodo que nombra, en UTC */
+                created_at_like?: components["parameters"]["CreatedAtLike"];
             };
             header?: never;
             path?: never;

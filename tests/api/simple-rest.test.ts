@@ -393,6 +393,8 @@ describe('@refinedev/simple-rest: every declared filter and sort of the engine r
   };
   const key = (v: unknown) => (typeof v === 'number' ? v : String(v));
   const resources = ['tags', 'supplies', 'stocks', 'moves', 'alarms'];
+  // Users and orders are not on the engine yet; their lists answer the same filters, dates included.
+  const filtered = [...resources, 'users', 'orders'];
   let checked = 0;
   let narrowing = 0;
 
@@ -401,20 +403,21 @@ describe('@refinedev/simple-rest: every declared filter and sort of the engine r
     await rest.create({ resource: 'supplies', variables: { type: 'biologico', tradename: 'Vacuna Influenza', generic_name: 'influenza' } });
   });
 
-  it.each(resources)('%s: eq, ne, gte, lte and contains on every declared field', async (resource) => {
+  it.each(filtered)('%s: eq, ne, gte, lte and contains on every declared field', async (resource) => {
     const { data } = await all(resource);
     const rows = data as Row[];
     expect(rows.length).toBeGreaterThanOrEqual(3);
     const fields = new Set(Object.keys(rows[0]));
-    for (const { name } of listParams(resource)) {
+    for (const { name, schema } of listParams(resource)) {
       const m = /^(.+?)(_ne|_gte|_lte|_like)?$/.exec(name)!;
       const [field, suffix = ''] = [m[1], m[2]];
       if (!fields.has(field) || name.startsWith('_')) continue;
       const operator = REFINE_OPERATOR[suffix as keyof typeof REFINE_OPERATOR];
       const present = rows.filter((r) => r[field] != null);
-      // A field no row fills yet (a move's encounter) is asked for an id none has.
+      // A field no row fills yet (a move's encounter, an order's start) is asked for a value none has.
       if (!present.length && suffix === '_like') continue;
-      const sample = present.length ? present[Math.floor(present.length / 2)][field] : 1;
+      const none = /date/i.test(JSON.stringify(schema ?? {})) ? '2000-01-01' : 1;
+      const sample = present.length ? present[Math.floor(present.length / 2)][field] : none;
       const isDate = typeof sample === 'string' && DAY.test(sample);
       // contains: a piece of a text in other capitals; the year and month of a date (a day of a date-time).
       const value =
