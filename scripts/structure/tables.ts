@@ -30,13 +30,15 @@ export interface AllowedWrite {
  * list as the moves land. Every entry must still match a write (else the check asks to remove it).
  */
 export const FOREIGN_WRITES_ALLOWED: AllowedWrite[] = [
-  // The readings an alert was raised by: alerts should offer attachReadings(ctx, links) beside openAlert.
+  // The readings an alert was raised by, linked during ingestion: alerts should offer
+  // attachReadings(ctx, links) beside openAlert, handed to the alarm check.
   { file: 'api/src/modules/alarms/alarms.evaluate.ts', table: 'alert_measurements', why: 'alerts.attachReadings' },
-  // Clients (H1): a new client's first administrator is created by clients, not users.
+  // A new client's first administrator is inserted by clients, in the client's transaction.
   { file: 'api/src/modules/clients/clients.service.ts', table: 'users', why: 'users.createUser in the same transaction' },
-  // Ending sessions: the sessions module (H7 is adding its end-sessions operations) should do it.
-  { file: 'api/src/modules/users/users.service.ts', table: 'sessions', why: 'sessions: end a user’s sessions' },
-  // Webhook state kept on the client row (validated, failures): the clients module (H1) should offer it.
+  // A disabled user or an administrator's new password ends the user's sessions: the sessions
+  // module's endSessions (issue 38) should, with its ended reason.
+  { file: 'api/src/modules/users/users.service.ts', table: 'sessions', why: 'sessions.endSessions' },
+  // Webhook state kept on the client row (validated, failures): the clients module should offer it.
   { file: 'api/src/modules/webhooks/webhooks.delivery.ts', table: 'clients', why: 'clients: webhook state' },
   { file: 'api/src/modules/webhooks/webhooks.service.ts', table: 'clients', why: 'clients: webhook state' },
 ];
