@@ -2,6 +2,7 @@
  * Summary rows and details of the phases that are not read scenarios: ingestion, CSV export,
  * front ends and the scale-out run. Each phase that ran replaces its 'pendiente' rows (targets.ts).
  */
+import type { BackupBenchResult } from './backup.js';
 import type { ExportResult } from './export.js';
 import type { FrontendResult, PageWeight } from './frontend.js';
 import type { IngestionResult } from './ingest.js';
@@ -16,6 +17,7 @@ export interface Extras {
   frontend?: FrontendResult;
   scaleOut?: ScaleOutResult;
   triageBuild?: TriageBuildResult;
+  backup?: BackupBenchResult;
 }
 export interface ExtraRow {
   what: string;
@@ -41,6 +43,7 @@ export function measuredPhases(e: Extras | undefined): string[] {
     e.frontend && 'frontend',
     e.scaleOut && 'scale-out',
     e.triageBuild && 'triage-build',
+    e.backup && 'backup',
   ].filter(Boolean) as string[];
 }
 
@@ -121,6 +124,19 @@ export function extraRows(e: Extras | undefined, dialect: string): ExtraRow[] {
         `≥ ${t.batchReadingsPerSecond.toLocaleString('en-US')}/s and ≥ ${t.batchRatioToBare} × baseline`,
         b.api.rps * b.readingsPerRequest >= t.batchReadingsPerSecond && b.api.rps / b.bare.rps >= t.batchRatioToBare && clean(b.api),
       ),
+    });
+  }
+  if (e.backup) {
+    const b = e.backup;
+    rows.push({
+      what: `Backup (npm run backup: ${b.dialect === 'sqlite' ? 'online copy' : 'pg_dump'}, DATA_DIR files, SHA-256s, tar.gz): ${mb(b.databaseBytes)} of database → ${mb(b.archiveBytes)} archive, ${b.files} files`,
+      target: 'time and rate reported',
+      figure: `${b.seconds.toFixed(1)} s (${(b.databaseBytes / 1024 / 1024 / b.seconds).toFixed(0)} MB/s)`,
+      baseline: b.baseline
+        ? `${b.baseline.seconds.toFixed(1)} s (${b.baseline.tool} of the same data, ${mb(b.baseline.bytes)})`
+        : '— (tool not installed)',
+      ratio: b.baseline ? times(b.seconds / b.baseline.seconds) : '—',
+      ok: null,
     });
   }
   if (e.csvExport) {

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { captureRaw, captureStatements } from './capture.js';
 import type { Driver } from './driver.js';
+import { measureBackup } from './backup.js';
 import { measureExport } from './export.js';
 import { measureFrontends } from './frontend.js';
 import { measureIngestion } from './ingest.js';
@@ -255,6 +256,18 @@ async function main() {
         caller,
         settings: opts.settings,
         clock,
+        log,
+      });
+    }
+    // Issue 39: npm run backup's code path at the data set's size, beside the database's own tool.
+    if (wanted('backup')) {
+      extras.backup = await measureBackup({
+        dataDir: dataset.dir,
+        databaseUrl: opts.dataset.databaseUrl,
+        databaseBytes: async () =>
+          dataset.target.dialect === 'postgres'
+            ? Number((await driver.all<{ n: string }>('SELECT pg_database_size(current_database()) AS n'))[0].n)
+            : fs.statSync(dataset.target.file).size,
         log,
       });
     }

@@ -21,6 +21,12 @@ export interface PendingRow {
  */
 export const PENDING: PendingRow[] = [
   {
+    id: 'backup',
+    what: "Backup (npm run backup) of the data set, beside the database's own tool (issue 39)",
+    target: 'time and rate reported',
+    waitsFor: 'phase backup not run',
+  },
+  {
     id: 'ingest',
     what: 'One reading per request through the full path (auth, validation, insert, alarm check, activity match, webhook queue)',
     target: '≥ 1,500 readings/s; p99 ≤ 25 ms at 500 req/s; ≥ 0.5 × bare-insert baseline',

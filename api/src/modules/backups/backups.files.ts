@@ -80,12 +80,18 @@ export async function copySqlite(source: string, dest: string): Promise<void> {
   }
 }
 
-/** PRAGMA integrity_check's answer ('ok' when sound) and the last migration applied, read-only. */
-export async function inspectSqlite(file: string): Promise<{ integrity: string; schemaVersion: string | null }> {
+/**
+ * The last migration applied, read-only; with `integrity`, also PRAGMA integrity_check's answer
+ * ('ok' when sound), which reads every page: restore asks for it, the backup does not.
+ */
+export async function inspectSqlite(
+  file: string,
+  opts: { integrity?: boolean } = {},
+): Promise<{ integrity: string | null; schemaVersion: string | null }> {
   const db = await openSqlite(file, sqlite3.OPEN_READONLY);
   try {
-    const check = await allSqlite<{ integrity_check: string }>(db, 'PRAGMA integrity_check');
-    const integrity = check.map((r) => r.integrity_check).join('; ');
+    const check = opts.integrity ? await allSqlite<{ integrity_check: string }>(db, 'PRAGMA integrity_check') : null;
+    const integrity = check ? check.map((r) => r.integrity_check).join('; ') : null;
     const tables = await allSqlite<{ n: number }>(
       db,
       "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",

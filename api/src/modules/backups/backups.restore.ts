@@ -148,11 +148,11 @@ export async function restoreBackup(input: {
 async function checkSqlite(file: string): Promise<string | null> {
   let found: Awaited<ReturnType<typeof inspectSqlite>>;
   try {
-    found = await inspectSqlite(file);
+    found = await inspectSqlite(file, { integrity: true });
   } catch (err) {
     throw new RestoreRefused(`La base de datos de la copia no se puede abrir: ${(err as Error).message}.`);
   }
   if (found.integrity !== 'ok')
-    throw new RestoreRefused(`La base de datos de la copia no pasa PRAGMA integrity_check: ${found.integrity.slice(0, 300)}`);
+    throw new RestoreRefused(`La base de datos de la copia no pasa PRAGMA integrity_check: ${String(found.integrity).slice(0, 300)}`);
   return found.schemaVersion;
 }
