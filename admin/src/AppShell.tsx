@@ -14,6 +14,7 @@ import { refineResources, registeredScreens } from './resources/registry';
 
 const NotFoundPage = lazy(() => import('./pages/not-found/NotFoundPage'));
 const PlaceholderPage = lazy(() => import('./pages/placeholder/PlaceholderPage'));
+const FeedbackDialog = lazy(() => import('./pages/feedbacks/FeedbackDialog'));
 
 /** Client errors (400–499) will not change on a retry; network and server errors get one more try. */
 function shouldRetry(failureCount: number, error: unknown): boolean {
@@ -45,7 +46,7 @@ export default function AppShell() {
         }}
       >
         <Routes>
-          <Route element={<MainLayout />}>
+          <Route element={<MainLayout FeedbackDialog={FeedbackDialog} />}>
             {registeredScreens.map(({ path, element }) => (
               <Route key={path} path={path} element={element} />
             ))}

@@ -77,6 +77,9 @@ import { registerTriageJobs } from './modules/triage/triage.summaries.js';
 import { indicatorsRouter } from './modules/indicators/indicators.routes.js';
 import { registerIndicatorJobs } from './modules/indicators/indicators.service.js';
 import { registerBackupJob } from './modules/backups/backups.service.js';
+import type { Observability } from './observability/observability.js';
+import { healthRouter, metricsHandler, requestLog } from './observability/observability.routes.js';
+import { alertsMetricHook, instrumentChannels, readingsMetricHook } from './observability/instrument.js';
 
 export interface AppDeps {
   sequelize: Sequelize;
@@ -99,6 +102,8 @@ export interface AppDeps {
   oidc?: OidcSettings | null;
   /** E-mail for care-team notifications; undefined = SMTP_URL/SMTP_FROM from the environment (outbox without them). */
   email?: EmailSender;
+  /** Request log, metrics and readiness (issue 39); bootstrap builds it. */
+  observability?: Observability;
 }
 
 /**
@@ -115,6 +120,8 @@ function registerHooks() {
   alertHooks.register(queueAlertWebhook);
   alertHooks.register(notifyPatientOfAlarm);
   alertHooks.register(queueAlertNotifications);
+  measurementHooks.register(readingsMetricHook);
+  alertHooks.register(alertsMetricHook);
 }
 
 /** Builds the whole HTTP application; no listen, so tests drive it with supertest. */
@@ -131,6 +138,8 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'extended');
+  const obs = deps.observability;
+  if (obs) app.use(requestLog(obs.logger));
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -159,6 +168,10 @@ export function createApp(deps: AppDeps): express.Express {
     next();
   });
 
+  if (obs) {
+    app.use(healthRouter({ sequelize: deps.sequelize, now, jobsStarted: obs.jobs.started, shuttingDown: () => obs.shuttingDown }));
+    if (obs.settings.metricsToken) app.get('/metrics', metricsHandler(obs.database, obs.settings.metricsToken));
+  }
   app.get('/api/v1/openapi.yaml', (_req, res) => {
     res.type('application/yaml').send(text);
   });
@@ -304,10 +317,12 @@ export function createApp(deps: AppDeps): express.Express {
     jobs: deps.jobs,
     now,
     log,
-    channels: notificationChannels({
-      whatsapp: messaging.deps.channel,
-      email: deps.email ?? createEmailSender({ sequelize: deps.sequelize, config: loadEmailConfig(), now }),
-    }),
+    channels: instrumentChannels(
+      notificationChannels({
+        whatsapp: messaging.deps.channel,
+        email: deps.email ?? createEmailSender({ sequelize: deps.sequelize, config: loadEmailConfig(), now }),
+      }),
+    ),
     baseUrl: process.env.PUBLIC_URL || null,
   });
   v1.use(notificationsRouter({ sequelize: deps.sequelize, now }));

@@ -11,6 +11,8 @@ import { flushAuditTrail } from './modules/audit/audit.recorder.js';
 import { createJobRunner, type JobRunner } from './jobs/queue.js';
 import { otpLength } from './modules/otp/otp.rules.js';
 import { syncCatalogues } from './modules/catalogues/catalogues.sync.js';
+import { createLogger, loadLogSettings, logFunction, type Logger } from './observability/logger.js';
+import { createObservability, type Observability } from './observability/observability.js';
 
 export interface Product {
   app: ReturnType<typeof createApp>;
@@ -20,13 +22,15 @@ export interface Product {
   jobs: JobRunner;
   /** The clock every part of the app reads (opts.now, else the wall clock moved by config.clockOffsetMs). */
   now: () => Date;
+  /** Logger, metrics and the process's readiness (issue 39). */
+  observability: Observability;
   close(): Promise<void>;
 }
 
 /** Opens the database, migrates it, loads the catalogues and builds the app: shared by server and tests. */
 export async function bootstrap(
   config: Config,
-  opts: { now?: () => Date; otpLength?: string; serveFrontEnds?: boolean } = {},
+  opts: { now?: () => Date; otpLength?: string; serveFrontEnds?: boolean; logger?: Logger } = {},
 ): Promise<Product> {
   const sequelize = await openDatabase(config);
   // New tables or indexes need statistics now; later growth is the recurring job's (statistics.ts).
@@ -42,8 +46,10 @@ export async function bootstrap(
     now,
     echo: config.env === 'development' ? (line) => console.log(line) : undefined,
   });
-  const log = (msg: string, err?: unknown) => console.error(`[vigia] ${msg}`, err ?? '');
-  const jobs = createJobRunner({ sequelize, now, log });
+  const logger = opts.logger ?? createLogger(loadLogSettings(process.env, config.env));
+  const log = logFunction(logger);
+  const jobs = createJobRunner({ sequelize, now, log: logFunction(logger.child({ part: 'tareas' })) });
+  const observability = createObservability({ sequelize, jobs, now, logger });
   registerStatisticsJob({ jobs });
   const app = createApp({
     sequelize,
@@ -58,10 +64,12 @@ export async function bootstrap(
     serveFrontEnds: opts.serveFrontEnds,
     dataDir: config.dataDir,
     allowHttpServices: config.allowHttpServices ?? false,
+    log,
+    observability,
   });
   const close = async () => {
     await flushAuditTrail(sequelize);
     await sequelize.close();
   };
-  return { app, sequelize, catalogues, jobs, now, close };
+  return { app, sequelize, catalogues, jobs, now, observability, close };
 }

@@ -8,6 +8,7 @@ import { bootstrap } from './bootstrap.js';
 import { ROOT_DIR } from './paths.js';
 import { seedDemo } from '../../seeds/demo.js';
 import { seedDeps } from './seed-deps.js';
+import { loadObservabilitySettings } from './observability/observability.js';
 
 /** Answers while the product starts: the port is ours, the app not built yet. */
 function answerStarting(_req: http.IncomingMessage, res: http.ServerResponse) {
@@ -38,6 +39,22 @@ function listenOn(server: http.Server, port: number): Promise<void> {
   });
 }
 
+/** METRICS_PORT: /metrics alone on its own port, for a scraper on the private network. */
+async function serveMetrics(port: number, scrape: () => Promise<{ contentType: string; body: string }>): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Solo /metrics');
+      return;
+    }
+    scrape().then(
+      ({ contentType, body }) => res.writeHead(200, { 'content-type': contentType }).end(body),
+      () => res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('No se pudieron leer las métricas'),
+    );
+  });
+  await listenOn(server, port);
+  return server;
+}
+
 /** A start that cannot go on, with the Spanish sentence the operator reads (no stack trace). */
 class StartError extends Error {}
 
@@ -48,6 +65,7 @@ class StartError extends Error {}
  */
 async function main() {
   const config = loadConfig();
+  const settings = loadObservabilitySettings();
   const server = http.createServer(answerStarting);
   await listenOn(server, config.port);
   const missing = ['admin', 'portal'].filter((app) => !fs.existsSync(path.join(ROOT_DIR, app, 'dist/index.html')));
@@ -67,6 +85,7 @@ async function main() {
   server.off('request', answerStarting);
   server.on('request', product.app);
   const stopJobs = product.jobs.start();
+  const metricsServer = settings.metricsPort ? await serveMetrics(settings.metricsPort, product.observability.scrape) : null;
   const url = `http://localhost:${config.port}`;
   const db = config.databaseUrl ? 'PostgreSQL' : path.join(config.dataDir, 'vigia.sqlite');
   console.log(`\nVigía está en ${url}  (base de datos: ${db})`);
@@ -84,13 +103,29 @@ async function main() {
       `  Portal del paciente: documento ${demo.portalPatient.nid}; el código llega al buzón de SMS (GET /api/v1/sms_outbox como admin).`,
     );
   }
+  // Issue 39: a rolling restart loses nothing. Readiness answers 503 at once (a balancer stops
+  // sending), no new connection is taken, requests in flight finish, the job runner finishes the
+  // job it runs and gives back those it claimed, and the database closes; after SHUTDOWN_GRACE_MS
+  // the process ends anyway (a job then cut off is taken again when its lock passes).
+  let stopping = false;
   const stop = () => {
-    server.close(() =>
-      stopJobs()
-        .then(() => product.close())
-        .then(() => process.exit(0)),
-    );
-    setTimeout(() => process.exit(0), 5000).unref();
+    if (stopping) return;
+    stopping = true;
+    product.observability.shuttingDown = true;
+    product.observability.logger.info({ graceMs: settings.shutdownGraceMs }, 'deteniendo: se terminan las peticiones y tareas en curso');
+    setTimeout(() => {
+      product.observability.logger.warn('deteniendo: plazo agotado, se cierran las conexiones restantes');
+      process.exit(0);
+    }, settings.shutdownGraceMs).unref();
+    metricsServer?.close();
+    const requestsDone = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Keep-alive connections idle now are closed; a busy one closes after its answer (Connection: close).
+    server.closeIdleConnections();
+    server.on('request', (_req, res) => res.setHeader('Connection', 'close'));
+    void Promise.all([requestsDone, stopJobs()])
+      .then(() => product.close())
+      .then(() => product.observability.logger.flush?.())
+      .then(() => process.exit(0));
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

@@ -106,14 +106,24 @@ describe('Órdenes del paciente', () => {
   });
 });
 
+/** What the check reads of an element in the page (the tests are compiled without the DOM's types). */
+interface Box {
+  offsetParent: unknown;
+  textContent: string | null;
+  scrollWidth: number;
+  clientWidth: number;
+  scrollHeight: number;
+  clientHeight: number;
+  closest(selector: string): Box | null;
+}
+
 /** Every event title on screen fits its box: no text cut by the cell, across or down. */
 async function expectWhole(titles: Locator): Promise<void> {
   const cut = await titles.evaluateAll((els) =>
-    els
-      .filter((el) => (el as HTMLElement).offsetParent !== null)
-      .map((el) => {
-        const box = el as HTMLElement;
-        const event = box.closest('.fc-event') as HTMLElement;
+    (els as unknown as Box[])
+      .filter((box) => box.offsetParent !== null)
+      .map((box) => {
+        const event = box.closest('.fc-event') ?? box;
         return {
           text: box.textContent ?? '',
           cut:

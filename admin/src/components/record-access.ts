@@ -1,7 +1,9 @@
-import { readSession } from '../../session';
+import { readSession } from '../session';
 import { can, isRole, PATIENT_STATUS, type Action } from '@vigia/contract/rules/access';
-import { FORBIDDEN_REASON, type WriteAccess } from '../../providers/access';
-import type { Patient } from './types';
+import { FORBIDDEN_REASON, type WriteAccess } from '../providers/access';
+import type { Schemas } from '../contract';
+
+type Patient = Schemas['Patient'];
 
 export const DECEASED_REASON = 'El paciente está registrado como fallecido; su ficha no admite cambios.';
 

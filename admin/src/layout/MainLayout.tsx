@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { Suspense, useEffect, useMemo, useState, type ComponentType } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { Avatar, Button, Drawer, Dropdown, Input, Layout, Menu, Tooltip, Typography } from 'antd';
 import type { MenuProps } from 'antd';
@@ -14,8 +14,6 @@ import { menuFrom, selectedMenuKey, type MenuLink, type MenuTree } from './menu'
 import { useInactivityLogout } from './useInactivityLogout';
 import { useMediaQuery } from './useMediaQuery';
 import './layout.css';
-
-const FeedbackDialog = lazy(() => import('./FeedbackDialog'));
 
 const FEEDBACK_KEY = 'feedback';
 /** The user menu of the toolbar: the user's own pages (issue 20: 'Mis notificaciones'). */
@@ -85,8 +83,11 @@ function SidebarContent({ collapsed, onNavigate, onFeedback }: { collapsed: bool
   );
 }
 
-/** Main layout (01 §2): sidebar, toolbar with client and user, and the routed page. */
-export default function MainLayout() {
+/**
+ * Main layout (01 §2): sidebar, toolbar with client and user, and the routed page. The 'Opinión'
+ * dialog is handed in by the app: a screen of its own (pages/feedbacks), below the shell (issue 40).
+ */
+export default function MainLayout({ FeedbackDialog }: { FeedbackDialog: ComponentType<{ open: boolean; onClose: () => void }> }) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const narrow = useMediaQuery(NARROW_QUERY);

@@ -1,10 +1,19 @@
 import type { AccessControlProvider } from '@refinedev/core';
 import { can, isRole, type Action } from '@vigia/contract/rules/access';
 import { readSession } from '../session';
-import { crudResources } from '../resources/registry';
 
 export const FORBIDDEN_REASON = 'Su rol no permite realizar esta acción.';
 const WRITES = new Set(['create', 'edit', 'delete', 'clone']);
+
+/**
+ * The action each CRUD resource's writes need (its declaration's `writes`), told by the resource
+ * registry as it registers them: providers sit below the resources and do not import them (issue 40).
+ */
+const writeActions = new Map<string, Action>();
+
+export function registerWriteAction(resource: string, action: Action): void {
+  writeActions.set(resource, action);
+}
 
 /**
  * Refine asks this before enabling a control; the answer is the API's own role table, so the
@@ -14,8 +23,8 @@ export const accessControlProvider: AccessControlProvider = {
   can: async ({ resource, action }) => {
     if (!WRITES.has(action)) return { can: true };
     const role = readSession()?.role_name;
-    const declaration = crudResources.find((r) => r.name === resource);
-    const allowed = !!declaration && isRole(role) && can(role, declaration.writes);
+    const writes = resource ? writeActions.get(resource) : undefined;
+    const allowed = !!writes && isRole(role) && can(role, writes);
     return allowed ? { can: true } : { can: false, reason: FORBIDDEN_REASON };
   },
   options: { buttons: { enableAccessControl: true, hideIfUnauthorized: false } },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { can, ROLES, type Role } from '@vigia/contract/rules/access';
-import { refineResources } from '../resources/registry';
-import { menuFrom, selectedMenuKey } from './menu';
+import { refineResources } from './registry';
+import { menuFrom, selectedMenuKey } from '../layout/menu';
 
 const entries = (links: { path: string; label: string }[]) => links.map(({ path, label }) => [path, label]);
 

@@ -26,6 +26,7 @@ import type { Action } from '@vigia/contract/rules/access';
 import { crudScreens, type Screen } from '../crud/routes';
 import { basePath, type AnyResource } from '../crud/types';
 import { registerResourceName } from '../providers/i18n';
+import { registerWriteAction } from '../providers/access';
 import { alarms } from './alarms';
 import { moves } from './moves';
 import { orders } from './orders';
@@ -83,6 +84,7 @@ export const crudResources: AnyResource[] = [];
 function crud(resource: AnyResource, meta: MenuMeta, more: Screen[] = []): ResourceProps {
   crudResources.push(resource);
   registerResourceName(resource.name, resource.labels.singular);
+  registerWriteAction(resource.name, resource.writes);
   const path = basePath(resource);
   return {
     name: resource.name,
@@ -136,7 +138,7 @@ export const refineResources: ResourceProps[] = [
   { name: CONFIGURATION, meta: { label: 'Configuración', group: true } },
   crud(users, { icon: <UserOutlined />, parent: CONFIGURATION }),
   // 'Ver Lote' (issue 5): one record of the stocks, whose list is /inventory.
-  crud(stocks, { icon: <InboxOutlined />, parent: CONFIGURATION }, [{ path: '/stocks/:id', element: <StockPage /> }]),
+  crud(stocks, { icon: <InboxOutlined />, parent: CONFIGURATION }, [{ path: '/stocks/:id', element: <StockPage resource={stocks} /> }]),
   crud(moves, { icon: <SwapOutlined />, parent: CONFIGURATION }),
   crud(supplies, { icon: <MedicineBoxOutlined />, parent: CONFIGURATION }),
   crud(alarms, { icon: <BellOutlined />, parent: CONFIGURATION }),

@@ -1,7 +1,7 @@
 import type { Schemas } from '../contract';
 import { defineResource, type RemoteOptions } from '../crud/types';
+import { stockStatus } from '../pages/stocks/stock-status';
 
-type Stock = Schemas['Stock'];
 type Supply = Schemas['Supply'];
 
 /** Supplies of the chosen type (biological: 'INFLUENZA · VAXIGRIP TETRA'; device search). */
@@ -12,9 +12,6 @@ const SUPPLIES_OF_TYPE: RemoteOptions = {
     ((body as Supply[]) ?? []).map((s) => ({ value: s.id, label: s.generic_name ? `${s.generic_name} · ${s.tradename}` : s.tradename })),
   dependsOn: 'type',
 };
-
-export const stockStatus = (s: Pick<Stock, 'active'>) =>
-  s.active ? { text: 'Activo', tone: 'success' as const } : { text: 'Inactivo', tone: 'default' as const };
 
 /** Inventario, /inventory (03 §2): stock and batches; 'Ver lote' opens /stocks/:id. Only `admin` writes. */
 export const stocks = defineResource({

@@ -73,3 +73,8 @@ function createMigrator(sequelize: Sequelize) {
 export async function migrate(sequelize: Sequelize): Promise<number> {
   return (await createMigrator(sequelize).up()).length;
 }
+
+/** The migrations this code has that the database has not run (the readiness check's). */
+export async function pendingMigrations(sequelize: Sequelize): Promise<string[]> {
+  return (await createMigrator(sequelize).pending()).map((m) => m.name);
+}

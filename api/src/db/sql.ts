@@ -130,11 +130,21 @@ export function prepared(sql: string): string {
   return sql;
 }
 
+/** Told each statement's duration (issue 39's SQL time metric); set once by the composition root. */
+let statementObserver: ((seconds: number, dialect: 'sqlite' | 'postgres') => void) | null = null;
+export function observeStatements(observer: typeof statementObserver): void {
+  statementObserver = observer;
+}
+const since = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9;
+
 /** Runs on one client; a failure becomes the error class Sequelize would raise (UniqueConstraintError...). */
 async function runOnPg(sequelize: Sequelize, conn: PgClient, text: string, params: unknown[], name?: string): Promise<PgResult> {
+  const start = process.hrtime.bigint();
   try {
     const values = params.length ? params.map(pgValue) : undefined;
-    return await (name && values ? conn.query({ name, text, values }) : conn.query(text, values));
+    return await (name && values ? conn.query({ name, text, values }) : conn.query(text, values)).finally(() =>
+      statementObserver?.(since(start), 'postgres'),
+    );
   } catch (err) {
     const e = err as Error & { code?: string; sql?: string; parameters?: unknown };
     // As Sequelize does: a client whose connection broke goes back to the pool marked, and is dropped.
@@ -186,7 +196,9 @@ function runOn<T>(sequelize: Sequelize, conn: SqliteConnection, text: string, pa
   // lock (busy_timeout) then hold one libuv pool thread, not all of them (see serialiseTransactions).
   // Each text stays prepared on its connection (sqlite-statements.ts).
   return new Promise<T>((resolve, reject) => {
+    const start = process.hrtime.bigint();
     call(preparedStatements(conn), text, params, (err, value) => {
+      statementObserver?.(since(start), 'sqlite');
       if (!err) return resolve(value as T);
       const s = sequelize as unknown as SqliteInternals;
       reject(Object.assign(new s.dialect.Query(conn, sequelize, { type: QueryTypes.RAW }).formatError(err), { sql: text }));

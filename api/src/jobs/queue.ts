@@ -188,6 +188,15 @@ export function createJobRunner(deps: { sequelize: Sequelize; now: () => Date; l
     }
   }
 
+  /** Gives back a claim never run: due again now, its attempt not counted. */
+  async function releaseJob(job: JobRow) {
+    await execute(
+      sequelize,
+      "UPDATE jobs SET status = 'pending', locked_until = NULL, attempts = attempts - 1 WHERE id = :id AND status = 'running'",
+      { id: job.id },
+    );
+  }
+
   const runner: JobRunner = {
     register(kind, definition) {
       kinds.set(kind, typeof definition === 'function' ? { handler: definition } : definition);
@@ -251,7 +260,8 @@ export function createJobRunner(deps: { sequelize: Sequelize; now: () => Date; l
             (async () => {
               const now = deps.now();
               await scheduleRecurring(now);
-              for (const job of await claim(now, 50, { except: pools })) await runOne(job, now);
+              // Stopping (SIGTERM): the claimed jobs not begun go back at once, for another process (issue 39).
+              for (const job of await claim(now, 50, { except: pools })) await (stopped ? releaseJob(job) : runOne(job, now));
             })(),
           ).finally(() => (serialRun = null));
         for (const kind of pools) {

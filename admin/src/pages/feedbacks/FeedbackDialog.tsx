@@ -1,12 +1,12 @@
 import { useMemo } from 'react';
 import { Form, Input, Modal, Radio, Typography } from 'antd';
-import { RadioGroup } from '../crud/form-controls';
+import { RadioGroup } from '../../crud/form-controls';
 import { FrownOutlined, MehOutlined, SmileOutlined } from '@ant-design/icons';
 import { useCreate, type HttpError } from '@refinedev/core';
-import type { Schemas } from '../contract';
-import { contractDoc } from '../crud/contract-doc';
-import { serverErrorNotification } from '../crud/notifications';
-import { describeField, toFormRules, toRequestBody } from '../crud/schema-rules';
+import type { Schemas } from '../../contract';
+import { contractDoc } from '../../crud/contract-doc';
+import { serverErrorNotification } from '../../crud/notifications';
+import { describeField, toFormRules, toRequestBody } from '../../crud/schema-rules';
 
 type FeedbackInput = Schemas['FeedbackInput'];
 type Notification = Schemas['Notification'];

@@ -10,7 +10,7 @@ import { apiUrl } from '../../providers/data';
 import { serverErrorOnline, logOnly } from '../../providers/notices';
 import { useInvalidatePaths } from '../../providers/queries';
 import type { Patient } from '../patients/types';
-import { permissionState } from '../patients/record-access';
+import { permissionState } from '../../components/record-access';
 import { OrderFields, orderBody } from './OrderFields';
 import { OrderStatusTag } from './OrderStatusTag';
 import { patientDateTime } from './order-ui';

@@ -23,7 +23,7 @@ import {
 import { PatientTabs, visibleTabs } from './PatientTabs';
 import type { Patient } from './types';
 import './patients.css';
-import { permissionState } from './record-access';
+import { permissionState } from '../../components/record-access';
 
 /** Card 7 (encounters) is below the fold: its own chunk, after the six cards. */
 const EncountersCard = lazy(() => import('./EncountersCard'));

@@ -14,7 +14,8 @@ import { formatWhen } from '@vigia/contract/rules/dates';
 import { loadFailed } from '../../providers/notices';
 import { can, isRole } from '@vigia/contract/rules/access';
 import { FORBIDDEN_REASON } from '../../providers/access';
-import { stocks, stockStatus } from '../../resources/stocks';
+import type { AnyResource } from '../../crud/types';
+import { stockStatus } from './stock-status';
 import '../../crud/crud.css';
 
 type Stock = Schemas['Stock'];
@@ -23,7 +24,7 @@ type Application = Schemas['StockApplication'];
 const INCOMPLETE = <Tag color="orange">Dato Incompleto</Tag>;
 const orIncomplete = (v: unknown) => (v === null || v === undefined || v === '' ? INCOMPLETE : String(v));
 /** 'Ver Lote', /stocks/:id (03 §2): the batch, its edit dialog and the applications made with it. */
-export default function StockPage() {
+export default function StockPage({ resource: stocks }: { resource: AnyResource }) {
   usePageTitle('Ver Lote');
   const { id } = useParams();
   const [editing, setEditing] = useState(false);

@@ -16,7 +16,7 @@ import { apiUrl } from '../../../providers/data';
 import { serverError } from '../../../providers/notices';
 import { useInvalidatePaths } from '../../../providers/queries';
 import { useDebounced } from '../../../hooks/useDebounced';
-import { recordWriteState } from '../record-access';
+import { recordWriteState } from '../../../components/record-access';
 import type { PatientTabProps } from '../types';
 import './record-tabs.css';
 

@@ -7,7 +7,7 @@ import { usePrefetchCustom, useInvalidatePaths } from '../../../providers/querie
 import type { PatientTabProps } from '../types';
 import type { Reading } from './MeasurementDialogs';
 import { VitalCard } from './VitalCard';
-import { recordWriteState } from '../record-access';
+import { recordWriteState } from '../../../components/record-access';
 
 /** The record and delete forms (date picker, form, text area) load when first opened. */
 const RecordDialog = lazy(() => import('./MeasurementDialogs').then((m) => ({ default: m.RecordDialog })));

@@ -8,7 +8,7 @@ import { EMPTY_OBSERVATIONS, formatDateTime, STAFF_OBSERVATION_TYPES } from '@vi
 import { apiUrl, NO_BODY } from '../../../providers/data';
 import { serverError, logOnly, success } from '../../../providers/notices';
 import { useInvalidatePaths } from '../../../providers/queries';
-import { recordWriteState } from '../record-access';
+import { recordWriteState } from '../../../components/record-access';
 import type { PatientTabProps } from '../types';
 import './record-tabs.css';
 

@@ -5,7 +5,7 @@ import { Select } from '../../../crud/form-controls';
 import { AppstoreAddOutlined, PlusOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import type { PatientTabProps } from '../types';
-import { permissionState } from '../record-access';
+import { permissionState } from '../../../components/record-access';
 import type { Schemas } from '../../../contract';
 import { asFilters } from '../../../providers/data';
 import { logOnly } from '../../../providers/notices';

@@ -1,5 +1,5 @@
 import { PromptsPanel } from '../../prompts/PromptsPanel';
-import { recordWriteState } from '../record-access';
+import { recordWriteState } from '../../../components/record-access';
 import type { Patient, PatientTabProps } from '../types';
 
 /** The patient's AI instructions with their history; `compact` hides creation and actions (01 §2). */

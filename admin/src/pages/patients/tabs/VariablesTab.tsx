@@ -7,7 +7,7 @@ import type { Schemas } from '../../../contract';
 import { apiUrl } from '../../../providers/data';
 import { serverError, logOnly, success } from '../../../providers/notices';
 import { useInvalidatePaths } from '../../../providers/queries';
-import { recordWriteState } from '../record-access';
+import { recordWriteState } from '../../../components/record-access';
 import type { PatientTabProps } from '../types';
 import './record-tabs.css';
 

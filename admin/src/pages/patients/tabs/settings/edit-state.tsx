@@ -1,5 +1,5 @@
 import { Tag } from 'antd';
-import { DECEASED_REASON } from '../../record-access';
+import { DECEASED_REASON } from '../../../../components/record-access';
 import { FORBIDDEN_REASON } from '../../../../providers/access';
 import type { Patient } from '../../types';
 

@@ -1,0 +1,85 @@
+import { pino, type DestinationStream, type Logger } from 'pino';
+import { redactError, redactLogValue, scrubText } from './redact.rules.js';
+
+export type { Logger } from 'pino';
+
+/** The modules' log dependency: a sentence (no personal data) and the error that caused it. */
+export type LogFn = (msg: string, err?: unknown) => void;
+
+export interface LogSettings {
+  level: string;
+  /** json: one object a line (production, files, collectors); pretty: one readable line (a developer's terminal). */
+  format: 'json' | 'pretty';
+}
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/**
+ * LOG_LEVEL (default info; silent under NODE_ENV=test, where the suites would print thousands of
+ * lines) and LOG_FORMAT (default pretty in development on a terminal, json otherwise).
+ */
+export function loadLogSettings(
+  env: NodeJS.ProcessEnv,
+  nodeEnv: 'development' | 'test' | 'production',
+  isTty = Boolean(process.stdout.isTTY),
+): LogSettings {
+  const requested = env.LOG_LEVEL?.trim().toLowerCase();
+  const level = requested && LEVELS.includes(requested) ? requested : nodeEnv === 'test' ? 'silent' : 'info';
+  const format =
+    env.LOG_FORMAT === 'json' || env.LOG_FORMAT === 'pretty' ? env.LOG_FORMAT : nodeEnv !== 'production' && isTty ? 'pretty' : 'json';
+  return { level, format };
+}
+
+/** One readable line per entry: time, level, message, then the fields as key=value. */
+function prettyStream(out: NodeJS.WritableStream): DestinationStream {
+  return {
+    write(line: string) {
+      const { time, level, msg, err, pid: _pid, hostname: _host, ...rest } = JSON.parse(line) as Record<string, unknown>;
+      const fields = Object.entries(rest)
+        .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+        .join(' ');
+      const e = err as { message?: string; stack?: string } | undefined;
+      out.write(
+        `${new Date(String(time)).toISOString().slice(11, 23)} ${String(level).toUpperCase().padEnd(5)} ${msg ?? ''} ${fields}${e ? `\n  ${e.stack ?? e.message}` : ''}\n`,
+      );
+    },
+  };
+}
+
+/**
+ * The process's logger: JSON lines on stdout (or `destination`), every argument passed through the
+ * redaction rule, so a caller that hands it a row or a sentence with an e-mail in it still writes
+ * nothing personal.
+ */
+export function createLogger(settings: LogSettings, destination?: DestinationStream): Logger {
+  const dest = destination ?? (settings.format === 'pretty' ? prettyStream(process.stdout) : pino.destination({ dest: 1, sync: false }));
+  return pino(
+    {
+      level: settings.level,
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      messageKey: 'msg',
+      serializers: { err: redactError },
+      formatters: {
+        level: (label) => ({ level: label }),
+        log: (obj) => {
+          const { err, ...rest } = obj;
+          return { ...(redactLogValue(rest) as object), ...(err ? { err } : {}) };
+        },
+      },
+      hooks: {
+        logMethod(args, method) {
+          // A sentence passed as message (and any printf arguments) is scrubbed like a field.
+          const safe = args.map((a, i) => (typeof a === 'string' && (i > 0 || typeof args[0] === 'string') ? scrubText(a) : a));
+          method.apply(this, safe as Parameters<typeof method>);
+        },
+      },
+    },
+    dest,
+  );
+}
+
+/** The `log` dependency modules take, writing to `logger` at error level (or warn without an error). */
+export function logFunction(logger: Logger): LogFn {
+  return (msg, err) => (err === undefined || err === '' ? logger.warn(msg) : logger.error({ err }, msg));
+}

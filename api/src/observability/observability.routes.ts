@@ -1,0 +1,120 @@
+import crypto from 'node:crypto';
+import { Router, type RequestHandler } from 'express';
+import type { Sequelize } from 'sequelize';
+import type { Logger } from 'pino';
+import { select } from '../db/sql.js';
+import { pendingMigrations } from '../db/migrate.js';
+import { readinessReasons } from './health.rules.js';
+import { httpDuration, scrape } from './metrics.js';
+import type { Registry } from 'prom-client';
+
+export interface HealthDeps {
+  sequelize: Sequelize;
+  now: () => Date;
+  jobsStarted: () => boolean;
+  shuttingDown: () => boolean;
+}
+
+/** The facts /ready decides on; each check's failure is a reason, never a 500. */
+async function readinessFacts(deps: HealthDeps) {
+  let databaseError: string | null = null;
+  let pending: string[] | null = null;
+  let oldestDueMs: number | null = null;
+  try {
+    await select(deps.sequelize, 'SELECT 1 AS ok');
+    pending = await pendingMigrations(deps.sequelize);
+    const now = deps.now();
+    const [row] = await select<{ oldest: string | Date | null }>(
+      deps.sequelize,
+      "SELECT MIN(run_at) AS oldest FROM jobs WHERE status = 'pending' AND run_at <= :now",
+      { now },
+    );
+    oldestDueMs = row?.oldest ? now.getTime() - new Date(row.oldest).getTime() : null;
+  } catch (err) {
+    databaseError = err instanceof Error ? err.message : String(err);
+  }
+  return { databaseError, pendingMigrations: pending, jobsStarted: deps.jobsStarted(), oldestDueMs, shuttingDown: deps.shuttingDown() };
+}
+
+/**
+ * /api/health/live: the process answers (a load balancer restarts it when it does not).
+ * /api/health/ready: it may take traffic; 503 with the reasons when not.
+ */
+export function healthRouter(deps: HealthDeps): Router {
+  const router = Router();
+  router.get('/api/health/live', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  router.get('/api/health/ready', async (_req, res) => {
+    const reasons = readinessReasons(await readinessFacts(deps));
+    if (reasons.length) res.status(503).set('Retry-After', '5').json({ status: 'unavailable', reasons });
+    else res.json({ status: 'ok', reasons: [] });
+  });
+  return router;
+}
+
+/** GET /metrics in Prometheus' text format; with `token`, only for `Authorization: Bearer <token>`. */
+export function metricsHandler(database: Registry, token: string | null): RequestHandler {
+  const expected = token ? crypto.createHash('sha256').update(`Bearer ${token}`).digest() : null;
+  return async (req, res) => {
+    if (expected) {
+      const given = crypto
+        .createHash('sha256')
+        .update(req.headers.authorization ?? '')
+        .digest();
+      if (!crypto.timingSafeEqual(given, expected)) {
+        res
+          .status(401)
+          .set('WWW-Authenticate', 'Bearer')
+          .json({ code: 'unauthorized', message: 'Las métricas piden el token de METRICS_TOKEN.' });
+        return;
+      }
+    }
+    const { contentType, body } = await scrape(database);
+    res.set('Content-Type', contentType).send(body);
+  };
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The route's template as the contract names it (`/api/v1/patients/{id}`), never the raw path. */
+function routeOf(req: Parameters<RequestHandler>[0], status: number): string {
+  const openapi = (req as { openapi?: { openApiRoute?: string } }).openapi;
+  if (openapi?.openApiRoute) return openapi.openApiRoute;
+  const path = req.originalUrl.split('?')[0];
+  if (path.startsWith('/api/health/')) return path;
+  if (path === '/metrics') return path;
+  if (path.startsWith('/api/')) return status === 404 ? 'sin_ruta' : 'api_otra';
+  return 'estaticos';
+}
+
+/**
+ * One JSON line per request (time, request id, user and organisation ids, route template, status,
+ * duration) and the duration histogram. The request id is the caller's X-Request-Id when it is a
+ * plain token, else a new one; either way it is answered in the same header.
+ */
+export function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const start = process.hrtime.bigint();
+    const given = req.headers['x-request-id'];
+    const reqId = typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+    res.setHeader('X-Request-Id', reqId);
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      const route = routeOf(req, res.statusCode);
+      httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
+      const p = req.user?.principal;
+      const line = {
+        reqId,
+        method: req.method,
+        route,
+        status: res.statusCode,
+        ms: Math.round(seconds * 1e4) / 10,
+        ...(p ? { clientId: p.clientId, ...(p.kind === 'staff' ? { userId: p.userId } : { patientId: p.patientId }) } : {}),
+      };
+      if (res.statusCode >= 500) logger.error(line, 'petición');
+      else logger.info(line, 'petición');
+    });
+    next();
+  };
+}
