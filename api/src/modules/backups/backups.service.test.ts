@@ -7,7 +7,10 @@ import * as tar from 'tar';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { copySqlite, inspectSqlite } from './backups.files';
 import { RestoreRefused, restoreBackup } from './backups.restore';
-import { makeBackup, pruneBackups } from './backups.service';
+import { makeBackup, pruneBackups, registerBackupJob } from './backups.service';
+import { openDatabase } from '../../db/database';
+import { migrate } from '../../db/migrate';
+import { createJobRunner } from '../../jobs/queue';
 import { checksumLine } from './backups.rules';
 
 /**
@@ -193,5 +196,42 @@ describe('makeBackup, restoreBackup and pruneBackups', () => {
     fs.writeFileSync(path.join(dir, 'mia.tar.gz'), 'x');
     expect(pruneBackups(dir, 2)).toEqual([names[0]]);
     expect(fs.readdirSync(dir).sort()).toEqual(['mia.tar.gz', ...names.slice(1).flatMap((n) => [n, `${n}.sha256`])].sort());
+  });
+});
+
+describe('the daily backup job', () => {
+  it('makes one archive in the BACKUP_HOUR slot only, once per slot, and keeps BACKUP_KEEP', async () => {
+    const dataDir = path.join(dir, 'data');
+    fs.mkdirSync(dataDir);
+    fs.writeFileSync(path.join(dataDir, 'secrets.json'), '{"jwt":"s"}');
+    const sequelize = await openDatabase({ dataDir, databaseUrl: null });
+    const logged: string[] = [];
+    try {
+      await migrate(sequelize);
+      const jobs = createJobRunner({ sequelize, now: () => NOW, log: (m) => logged.push(m) });
+      registerBackupJob({ jobs, dataDir, log: (m) => logged.push(m), env: { BACKUP_HOUR: '8', BACKUP_KEEP: '2', BACKUP_DIR: 'copias' } });
+      const backupDir = path.join(dataDir, 'copias');
+      const archives = () =>
+        fs.existsSync(backupDir)
+          ? fs
+              .readdirSync(backupDir)
+              .filter((n) => n.endsWith('.tar.gz'))
+              .sort()
+          : [];
+      const at = (iso: string) => jobs.runDue({ now: new Date(iso), kinds: ['backup.daily'] });
+
+      await at('2026-11-26T07:59:00Z');
+      expect(archives()).toEqual([]);
+      await at('2026-11-26T08:01:00Z');
+      await at('2026-11-26T08:40:00Z');
+      expect(archives()).toEqual(['vigia-20261126T080100Z-sqlite.tar.gz']);
+      await at('2026-11-26T09:00:00Z');
+      for (const day of ['27', '28']) await at(`2026-11-${day}T08:00:30Z`);
+      expect(archives()).toEqual(['vigia-20261127T080030Z-sqlite.tar.gz', 'vigia-20261128T080030Z-sqlite.tar.gz']);
+      expect(fs.existsSync(path.join(backupDir, 'vigia-20261126T080100Z-sqlite.tar.gz.sha256'))).toBe(false);
+      expect(logged.filter((m) => m.startsWith('copia de seguridad diaria:'))).toHaveLength(3);
+    } finally {
+      await sequelize.close();
+    }
   });
 });
