@@ -5,7 +5,10 @@
  * - admin/ or portal/ imports from api/;
  * - api/src imports seeds/ from anywhere but its composition root (app.ts, server.ts);
  * - any file reaches contract/ by a relative path from outside it (the package is @vigia/contract);
- * - the folders under api/src/modules, or those under api/src, import each other in a cycle;
+ * - the folders under api/src/modules, api/src, admin/src or admin/src/pages import each other in
+ *   a cycle;
+ * - a page of the staff app (admin/src/pages/<x>) imports another page, beyond the edges
+ *   PAGE_IMPORTS_ALLOWED still lists (and an entry there that no import uses any more fails too);
  * - an `eslint-disable` comment gives no reason after ` -- ` on its line.
  *
  * `tsx scripts/check-structure.ts --report` prints the folder graph and import counts as well.
@@ -151,6 +154,52 @@ function describeEdge(edge: { from: string; spec: string }) {
   return `${edge.from} → ${edge.spec}`;
 }
 
+/** Parents whose direct child folders may not import each other in a cycle (value imports). */
+export const CYCLE_FREE = ['api/src/modules', 'api/src', 'admin/src', 'admin/src/pages'];
+
+const PAGES = 'admin/src/pages';
+
+/**
+ * A page imports components, never another page (issue 40; /work/shared/GUIDE.md). These are the
+ * screens that still embed another screen's widgets, as `from → to` page folders: each is to move
+ * to admin/src/components/ and its line here to go. Any other page-to-page import fails.
+ */
+export const PAGE_IMPORTS_ALLOWED: ReadonlySet<string> = new Set([
+  'activities → orders', // order-ui.ts (status colours, times)
+  'client_prompts → prompts', // PromptsPanel
+  'dashboard → alerts', // alerts.data.ts
+  'patients → alerts', // AlertCard, AlertFilters, ClosedAlertsTable, alerts.data.ts
+  'patients → audit', // AuditTable
+  'patients → encounters', // VaccinationForm
+  'patients → not-found', // NotFoundPage
+  'patients → orders', // OrdersTable, the order dialogs, ActivityCalendar, order-ui.ts
+  'patients → prompts', // PromptsPanel
+  'reports → alerts', // alerts.data.ts
+]);
+
+/** Import cycles among the folders of CYCLE_FREE, and page-to-page imports beyond `allowed`. */
+export function layerProblems(imports: FileImport[], allowed: ReadonlySet<string> = PAGE_IMPORTS_ALLOWED): string[] {
+  const problems: string[] = [];
+  for (const parent of CYCLE_FREE) {
+    for (const cycle of cycles(folderGraph(imports, parent))) problems.push(`import cycle among ${parent}/{${cycle.join(',')}}`);
+  }
+  const used = new Set<string>();
+  for (const [from, tos] of folderGraph(imports, PAGES)) {
+    for (const to of tos) {
+      const edge = `${from} → ${to}`;
+      used.add(edge);
+      if (allowed.has(edge)) continue;
+      const files = imports.filter((i) => !i.typeOnly && i.from.startsWith(`${PAGES}/${from}/`) && i.to?.startsWith(`${PAGES}/${to}/`));
+      for (const imp of files)
+        problems.push(`a page imports another page (move the shared part to admin/src/components): ${describeEdge(imp)}`);
+    }
+  }
+  for (const edge of allowed) {
+    if (!used.has(edge)) problems.push(`PAGE_IMPORTS_ALLOWED lists ${edge}, which no page import uses any more: remove the entry`);
+  }
+  return problems;
+}
+
 export function checkStructure(): { problems: string[]; imports: FileImport[] } {
   const files = PACKAGES.flatMap((p) => listFiles(path.join(ROOT, p)));
   const imports = files.flatMap(readImports);
@@ -167,9 +216,7 @@ export function checkStructure(): { problems: string[]; imports: FileImport[] } 
     if (pkg === 'contract' && imp.to && !imp.to.startsWith('contract/'))
       problems.push(`contract imports outside itself: ${describeEdge(imp)}`);
   }
-  for (const parent of ['api/src/modules', 'api/src']) {
-    for (const cycle of cycles(folderGraph(imports, parent))) problems.push(`import cycle among ${parent}/{${cycle.join(',')}}`);
-  }
+  problems.push(...layerProblems(imports));
   // The house style: an `eslint-disable` says why on the same line (`-- reason`).
   for (const file of files) {
     fs.readFileSync(file, 'utf8')
@@ -189,7 +236,7 @@ function report(imports: FileImport[]) {
   const relContract = imports.filter((i) => !i.from.startsWith('contract/') && i.to?.startsWith('contract/')).length;
   const byName = imports.filter((i) => i.spec.startsWith('@vigia/contract')).length;
   console.log(`contract imports: ${byName} by name, ${relContract} relative`);
-  for (const parent of ['api/src/modules', 'api/src']) {
+  for (const parent of CYCLE_FREE) {
     const g = folderGraph(imports, parent);
     const edges = [...g.values()].reduce((n, s) => n + s.size, 0);
     console.log(`${parent}: ${g.size} folders with outgoing value imports, ${edges} folder edges`);
