@@ -10,6 +10,8 @@ export interface LogSettings {
   level: string;
   /** json: one object a line (production, files, collectors); pretty: one readable line (a developer's terminal). */
   format: 'json' | 'pretty';
+  /** LOG_FILE: append the lines to this file instead of stdout (JSON whatever LOG_FORMAT says). */
+  file: string | null;
 }
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -27,7 +29,7 @@ export function loadLogSettings(
   const level = requested && LEVELS.includes(requested) ? requested : nodeEnv === 'test' ? 'silent' : 'info';
   const format =
     env.LOG_FORMAT === 'json' || env.LOG_FORMAT === 'pretty' ? env.LOG_FORMAT : nodeEnv !== 'production' && isTty ? 'pretty' : 'json';
-  return { level, format };
+  return { level, format, file: env.LOG_FILE?.trim() || null };
 }
 
 /** One readable line per entry: time, level, message, then the fields as key=value. */
@@ -52,7 +54,13 @@ function prettyStream(out: NodeJS.WritableStream): DestinationStream {
  * nothing personal.
  */
 export function createLogger(settings: LogSettings, destination?: DestinationStream): Logger {
-  const dest = destination ?? (settings.format === 'pretty' ? prettyStream(process.stdout) : pino.destination({ dest: 1, sync: false }));
+  const dest =
+    destination ??
+    (settings.file
+      ? pino.destination({ dest: settings.file, sync: false, mkdir: true })
+      : settings.format === 'pretty'
+        ? prettyStream(process.stdout)
+        : pino.destination({ dest: 1, sync: false }));
   return pino(
     {
       level: settings.level,
