@@ -144,6 +144,22 @@ describe('makeBackup, restoreBackup and pruneBackups', () => {
     expect(fs.readdirSync(dir).filter((n) => n.startsWith('.vigia-'))).toEqual([]);
   });
 
+  it('refuses to write its archives into DATA_DIR itself (each would hold the earlier ones)', async () => {
+    const { dataDir, db } = await installation();
+    try {
+      await expect(
+        makeBackup({
+          source: { dialect: 'sqlite', file: path.join(dataDir, 'vigia.sqlite') },
+          dataDir,
+          backupDir: `${dataDir}/`,
+          now: NOW,
+        }),
+      ).rejects.toThrow(/no puede ser DATA_DIR/);
+    } finally {
+      db.close();
+    }
+  });
+
   it('refuses a schema this code does not have, writing nothing', async () => {
     const dataDir = path.join(dir, 'data');
     fs.mkdirSync(dataDir);

@@ -67,6 +67,9 @@ export function backupSourceOf(sequelize: Sequelize): BackupSource {
  */
 export async function makeBackup(input: { source: BackupSource; dataDir: string; backupDir: string; now: Date }): Promise<BackupResult> {
   const { source, dataDir, backupDir } = input;
+  // Each archive would otherwise hold every earlier one.
+  if (path.resolve(backupDir) === path.resolve(dataDir))
+    throw new Error('La carpeta de las copias no puede ser DATA_DIR misma: use una subcarpeta (backups) u otra carpeta.');
   fs.mkdirSync(backupDir, { recursive: true });
   const staging = fs.mkdtempSync(path.join(backupDir, '.vigia-backup-'));
   try {
