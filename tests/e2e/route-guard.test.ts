@@ -44,4 +44,13 @@ describe('route guard', () => {
       expect(await entry(label).count(), label).toBe(shown ? 1 : 0);
     }
   });
+
+  // Issue 40: the 'Opinión' dialog is a screen of its own (pages/feedbacks) that the shell is handed.
+  it("opens the 'Opinión' dialog from the menu", async () => {
+    const page = await openSignedIn(product, '/dashboard', { email: 'consulta@demo.vigia.co', password: DEMO_ADMIN.password });
+    await page.locator('.vigia-sider-content .ant-menu-title-content').getByText('Opinión', { exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Tu opinión nos ayuda a mejorar' });
+    await dialog.waitFor({ state: 'visible' });
+    await dialog.getByRole('button', { name: 'Enviar' }).waitFor();
+  });
 });
