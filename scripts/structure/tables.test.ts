@@ -41,6 +41,9 @@ describe('findWrites', () => {
     ['await Other.destroy({});', []],
     ['export const r = defineResource({ name: "tags", model: Tag });', [[1, 'tags', 'defineResource({ model: Tag })']]],
     ['// UPDATE alerts SET status = 1\nconst a = 1;', []],
+    ['const t = await Tag.findByPk(1);\nawait t!.save();', [[2, 'tags', 't.save()']]],
+    ['function f(tag: Tag) {\n  return tag.update({});\n}', [[2, 'tags', 'tag.update()']]],
+    ['function a(x: Tag) {}\nfunction b(x: Other) {\n  return x.destroy();\n}', []],
   ])('%s', (source, expected) => {
     expect(write(source)).toEqual(expected);
   });

@@ -6,9 +6,10 @@
  * - a Sequelize model's static writes (X.create, bulkCreate, update, destroy, upsert, increment,
  *   decrement, truncate, findOrCreate) on a model of api/src/db/models, and a catalogue declaration
  *   (defineResource({ model: X })), whose table the resource engine then writes for it.
- * Not seen: a table name built at run time (`UPDATE ${table}`) and writes through an instance
- * (row.save(), row.destroy()): an instance comes from its model's module, so its static calls and
- * declarations already place the table.
+ * - a write through an instance (x.save(), x.update(), x.destroy()...) whose variable a finder of a
+ *   known model answered (`const x = await Tag.findByPk(id)`) or whose type names one (`x: Tag`).
+ * Not seen: a table name built at run time (`UPDATE ${table}`), and an instance that reaches a
+ * file untyped (a loop over findAll's rows): its model's static calls place the table.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,6 +28,15 @@ export interface TableWrite {
 
 const MODEL_WRITES = new Set(['create', 'bulkCreate', 'update', 'destroy', 'upsert', 'increment', 'decrement', 'truncate', 'findOrCreate']);
 const BULK_WRITES = new Set(['bulkInsert', 'bulkUpdate', 'bulkDelete']);
+const INSTANCE_WRITES = new Set(['save', 'update', 'destroy', 'increment', 'decrement', 'restore']);
+/** Static calls that answer one instance of the model. */
+const FINDERS = new Set(['findByPk', 'findOne', 'create', 'build']);
+
+/** The expression under await, parentheses, `!` and `as`. */
+function unwrap(e: ts.Expression): ts.Expression {
+  while (ts.isAwaitExpression(e) || ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e) || ts.isAsExpression(e)) e = e.expression;
+  return e;
+}
 
 /**
  * Model class → table, read from the models themselves: each exported class with a static
@@ -73,7 +83,26 @@ export function findWrites(file: string, text: string, models: Map<string, strin
     const key = `${line}:${table}`;
     if (!out.has(key)) out.set(key, { file, line, table, how });
   };
+  // Variables known to hold a model's instance, per function scope (a name means one thing per scope).
+  const scopes: Array<Map<string, string>> = [new Map()];
+  const instanceTable = (name: string) => {
+    for (let i = scopes.length - 1; i >= 0; i--) if (scopes[i].has(name)) return scopes[i].get(name);
+    return undefined;
+  };
+  const modelOf = (node: ts.VariableDeclaration | ts.ParameterDeclaration): string | undefined => {
+    if (node.type && ts.isTypeReferenceNode(node.type) && ts.isIdentifier(node.type.typeName)) return models.get(node.type.typeName.text);
+    const init = node.initializer && unwrap(node.initializer);
+    if (init && ts.isCallExpression(init) && ts.isPropertyAccessExpression(init.expression) && ts.isIdentifier(init.expression.expression))
+      if (FINDERS.has(init.expression.name.text)) return models.get(init.expression.expression.text);
+    return undefined;
+  };
   const visit = (node: ts.Node) => {
+    const scoped = ts.isFunctionLike(node);
+    if (scoped) scopes.push(new Map());
+    if ((ts.isVariableDeclaration(node) || ts.isParameter(node)) && ts.isIdentifier(node.name)) {
+      const table = modelOf(node);
+      if (table) scopes[scopes.length - 1].set(node.name.text, table);
+    }
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) {
       const raw = node.getText(source);
       const start = node.getStart(source);
@@ -86,12 +115,14 @@ export function findWrites(file: string, text: string, models: Map<string, strin
       }
     } else if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
       const method = node.expression.name.text;
-      const target = node.expression.expression;
+      const target = unwrap(node.expression.expression);
       const [first] = node.arguments;
       if (BULK_WRITES.has(method) && first && (ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first))) {
         add(lineOf(node.getStart(source)), first.text, method);
       } else if (MODEL_WRITES.has(method) && ts.isIdentifier(target) && models.has(target.text)) {
         add(lineOf(node.getStart(source)), models.get(target.text)!, `${target.text}.${method}`);
+      } else if (INSTANCE_WRITES.has(method) && ts.isIdentifier(target) && instanceTable(target.text)) {
+        add(lineOf(node.getStart(source)), instanceTable(target.text)!, `${target.text}.${method}()`);
       }
     } else if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'defineResource') {
       const [decl] = node.arguments;
@@ -105,6 +136,7 @@ export function findWrites(file: string, text: string, models: Map<string, strin
       }
     }
     ts.forEachChild(node, visit);
+    if (scoped) scopes.pop();
   };
   visit(source);
   return [...out.values()];
