@@ -165,16 +165,11 @@ const PAGES = 'admin/src/pages';
  * to admin/src/components/ and its line here to go. Any other page-to-page import fails.
  */
 export const PAGE_IMPORTS_ALLOWED: ReadonlySet<string> = new Set([
-  'activities → orders', // order-ui.ts (status colours, times)
-  'client_prompts → prompts', // PromptsPanel
-  'dashboard → alerts', // alerts.data.ts
-  'patients → alerts', // AlertCard, AlertFilters, ClosedAlertsTable, alerts.data.ts
+  'patients → alerts', // AlertCard, AlertFilters, ClosedAlertsTable
   'patients → audit', // AuditTable
   'patients → encounters', // VaccinationForm
   'patients → not-found', // NotFoundPage
-  'patients → orders', // OrdersTable, the order dialogs, ActivityCalendar, order-ui.ts
-  'patients → prompts', // PromptsPanel
-  'reports → alerts', // alerts.data.ts
+  'patients → orders', // OrdersTable, OrderStatusTag, the order dialogs, ActivityCalendar
 ]);
 
 /** Import cycles among the folders of CYCLE_FREE, and page-to-page imports beyond `allowed`. */

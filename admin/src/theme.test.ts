@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { theme as antdTheme } from 'antd';
 import { PRIORITIES } from '@vigia/contract/rules/charts';
 import { FALLBACK_COLOR, TAG_COLORS } from './crud/palette';
-import { ACTIVITY_STATUS_COLORS } from './pages/orders/order-ui';
+import { ACTIVITY_STATUS_COLORS } from './components/order-ui';
 import { theme, themeFor } from './theme';
 
 /** WCAG 2.2 contrast ratio of two colours (#rgb, #rrggbb or rgb[a]() over white). */

@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { useCustomMutation, useInvalidate, useList } from '@refinedev/core';
 import { Alert, Button, Form, Input, Modal, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { CheckCircleOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
-import type { Schemas } from '../../contract';
-import { apiUrl } from '../../providers/data';
-import { serverError, success } from '../../providers/notices';
+import type { Schemas } from '../contract';
+import { apiUrl } from '../providers/data';
+import { serverError, success } from '../providers/notices';
 import {
   PROMPT_COMPACT_PAGE_SIZES,
   PROMPT_DISPLAY_CUT,

@@ -11,7 +11,7 @@ import { formatWhen } from '@vigia/contract/rules/dates';
 import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { readSession } from '../../session';
-import { ACTIVITY_STATUS_COLORS } from '../orders/order-ui';
+import { ACTIVITY_STATUS_COLORS } from '../../components/order-ui';
 import { ACTIVITY_STATUS_OPTIONS, activitySubject, dayTitle } from './activities-day';
 import { apiUrl } from '../../providers/data';
 import { serverError } from '../../providers/notices';

@@ -3,7 +3,7 @@ import { ClockCircleOutlined, HeartOutlined, RobotOutlined, UserOutlined } from 
 import dayjs from 'dayjs';
 import { useNavigate } from 'react-router';
 import { formatElapsed } from '@vigia/contract/rules/alarms';
-import { DETAIL_DELAY_MS, PRIORITY_COLORS, PRIORITY_TAG } from './alerts.data';
+import { DETAIL_DELAY_MS, PRIORITY_COLORS, PRIORITY_TAG } from '../../components/alerts.data';
 import type { Schemas } from '../../contract';
 import { formatWhen } from '@vigia/contract/rules/dates';
 

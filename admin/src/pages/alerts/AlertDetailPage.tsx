@@ -10,7 +10,7 @@ import type { Schemas } from '../../contract';
 import { apiUrl } from '../../providers/data';
 import { roleAccess } from '../../providers/access';
 import { serverError, success } from '../../providers/notices';
-import { PRIORITY_COLORS, PRIORITY_TAG } from './alerts.data';
+import { PRIORITY_COLORS, PRIORITY_TAG } from '../../components/alerts.data';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import './alerts.css';
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, DatePicker, Select, Space, Tag } from 'antd';
 import { FilterOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
-import { ELEMENT_OPTIONS, PRIORITY_OPTIONS, TYPE_OPTIONS } from './alerts.data';
+import { ELEMENT_OPTIONS, PRIORITY_OPTIONS, TYPE_OPTIONS } from '../../components/alerts.data';
 
 export type FilterKey = 'date' | 'alert_type' | 'clinical_element' | 'priority';
 export type FilterValues = { date?: [Dayjs, Dayjs] | null; alert_type?: number; clinical_element?: number; priority?: number };

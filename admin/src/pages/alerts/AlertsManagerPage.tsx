@@ -8,7 +8,7 @@ import { apiUrl, totalOf } from '../../providers/data';
 import { AlertCard } from './AlertCard';
 import { AlertFilters, defaultRange, toParams, type FilterValues } from './AlertFilters';
 import { ClosedAlertsTable } from './ClosedAlertsTable';
-import { POLL_MS } from './alerts.data';
+import { POLL_MS } from '../../components/alerts.data';
 import './alerts.css';
 import { isOne } from '@vigia/contract/rules/plural';
 

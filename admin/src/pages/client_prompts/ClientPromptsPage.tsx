@@ -3,7 +3,7 @@ import { usePageTitle } from '../../layout/usePageTitle';
 import { readSession } from '../../session';
 import { can, isRole } from '@vigia/contract/rules/access';
 import { FORBIDDEN_REASON } from '../../providers/access';
-import { PromptsPanel } from '../prompts/PromptsPanel';
+import { PromptsPanel } from '../../components/PromptsPanel';
 
 /** /client_prompts: the client's global AI instructions (01 §2 menu, 03 §2). */
 export default function ClientPromptsPage() {

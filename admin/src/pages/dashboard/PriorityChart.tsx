@@ -1,6 +1,6 @@
 import { Column } from '@ant-design/plots';
 import type { Schemas } from '../../contract';
-import { PRIORITY_COLORS } from '../alerts/alerts.data';
+import { PRIORITY_COLORS } from '../../components/alerts.data';
 
 /** 'Alertas por Prioridad': bars Bajo, Medio, Alto (02 §2.12). */
 export default function PriorityChart({ metrics }: { metrics: Schemas['AlertMetrics'] }) {

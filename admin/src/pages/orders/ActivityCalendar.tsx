@@ -12,7 +12,7 @@ import { Select } from '../../crud/form-controls';
 import { MESSAGES } from '@vigia/contract/rules/validation';
 import { localParts, localToUtc } from '@vigia/contract/rules/dates';
 import { ACTIVITY_STATUS_NAMES, ORDER_ELEMENT_NAMES } from '@vigia/contract/rules/activities';
-import { ACTIVITY_STATUS_COLORS, hourOptions, patientDateTime, patientInstant } from './order-ui';
+import { ACTIVITY_STATUS_COLORS, hourOptions, patientDateTime, patientInstant } from '../../components/order-ui';
 import type { Schemas } from '../../contract';
 import { apiUrl } from '../../providers/data';
 import { serverError, serverErrorOnline, logOnly } from '../../providers/notices';

@@ -13,7 +13,7 @@ import {
   unitOptions,
   weekdayOptions,
   SHORT_DAYS,
-} from './order-ui';
+} from '../../components/order-ui';
 import {
   QUICK_DAYS,
   chipsByDay,

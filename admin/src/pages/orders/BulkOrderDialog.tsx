@@ -3,7 +3,7 @@ import { useCustomMutation, useNotification } from '@refinedev/core';
 import { App, Button, Card, Col, Empty, Modal, Result, Row, Space, Statistic, Steps, Tag, Tooltip, Typography } from 'antd';
 import { HeartOutlined, MedicineBoxOutlined, PlusOutlined } from '@ant-design/icons';
 import { MedicationCardView, PreviewCalendar, VitalCardView } from './BulkOrderCards';
-import { todayIn } from './order-ui';
+import { todayIn } from '../../components/order-ui';
 import { TIME_UNITS } from '@vigia/contract/rules/activities';
 import {
   isValidCard,

@@ -13,7 +13,7 @@ import type { Patient } from '../patients/types';
 import { permissionState } from '../../components/record-access';
 import { OrderFields, orderBody } from './OrderFields';
 import { OrderStatusTag } from './OrderStatusTag';
-import { patientDateTime } from './order-ui';
+import { patientDateTime } from '../../components/order-ui';
 import { ScheduleDialog } from './ScheduleDialog';
 import './orders.css';
 import { countOf } from '@vigia/contract/rules/plural';

@@ -2,7 +2,15 @@ import { Checkbox, Col, Form, InputNumber, Row, Switch } from 'antd';
 import { Select } from '../../crud/form-controls';
 import { MESSAGES } from '@vigia/contract/rules/validation';
 import { MedicineSelect } from './MedicineSelect';
-import { amountOptions, elementOptions, frequencyTypeOptions, hourOptions, timeUnitOptions, unitOptions, weekdayOptions } from './order-ui';
+import {
+  amountOptions,
+  elementOptions,
+  frequencyTypeOptions,
+  hourOptions,
+  timeUnitOptions,
+  unitOptions,
+  weekdayOptions,
+} from '../../components/order-ui';
 
 const required = [{ required: true, message: MESSAGES.required }];
 

@@ -1,5 +1,5 @@
 import { Tag } from 'antd';
-import { ORDER_STATUS_COLORS } from './order-ui';
+import { ORDER_STATUS_COLORS } from '../../components/order-ui';
 import type { Schemas } from '../../contract';
 
 type Order = Schemas['Order'];

@@ -2,7 +2,7 @@ import { Button, Table, Tag } from 'antd';
 import { EditOutlined, EyeOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { OrderStatusTag } from './OrderStatusTag';
-import { patientDateTime } from './order-ui';
+import { patientDateTime } from '../../components/order-ui';
 import type { Schemas } from '../../contract';
 
 type Order = Schemas['Order'];

@@ -6,7 +6,7 @@ import { MESSAGES } from '@vigia/contract/rules/validation';
 import type { Schemas } from '../../contract';
 import type { VigiaHttpError } from '../../providers/errors';
 import { apiUrl, NO_BODY } from '../../providers/data';
-import { hourOptions, patientInstant, todayIn } from './order-ui';
+import { hourOptions, patientInstant, todayIn } from '../../components/order-ui';
 
 import './orders.css';
 import { DayPicker } from '../../crud/DayPicker';

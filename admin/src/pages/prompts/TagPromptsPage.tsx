@@ -9,7 +9,7 @@ import { usePageTitle } from '../../layout/usePageTitle';
 import { readSession } from '../../session';
 import { can, isRole } from '@vigia/contract/rules/access';
 import { FORBIDDEN_REASON } from '../../providers/access';
-import { PromptsPanel } from './PromptsPanel';
+import { PromptsPanel } from '../../components/PromptsPanel';
 
 /** /tags/:id/prompts: a tag's AI instructions (02 §2.11 'Glady IA'). */
 export default function TagPromptsPage() {

@@ -5,7 +5,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { MESSAGES } from '@vigia/contract/rules/validation';
 import { elementName } from '@vigia/contract/rules/alarms';
 import { PageHeader } from '../../crud/PageHeader';
-import { PRIORITY_COLORS } from '../alerts/alerts.data';
+import { PRIORITY_COLORS } from '../../components/alerts.data';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { useCustom } from '@refinedev/core';
 import { apiUrl } from '../../providers/data';

@@ -7,7 +7,7 @@ import { elementName, elementUnit } from '@vigia/contract/rules/alarms';
 import { AlertCard } from '../../alerts/AlertCard';
 import { AlertFilters } from '../../alerts/AlertFilters';
 import { ClosedAlertsTable } from '../../alerts/ClosedAlertsTable';
-import { PRIORITY_COLORS } from '../../alerts/alerts.data';
+import { PRIORITY_COLORS } from '../../../components/alerts.data';
 import '../../alerts/alerts.css';
 import type { Schemas } from '../../../contract';
 import type { PatientTabProps } from '../types';

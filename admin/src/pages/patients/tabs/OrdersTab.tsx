@@ -14,7 +14,7 @@ import { OrdersTable, NAVIGATION_DELAY_MS } from '../../orders/OrdersTable';
 import { OrderStatusTag } from '../../orders/OrderStatusTag';
 import { SingleOrderDialog } from '../../orders/SingleOrderDialog';
 import { BulkOrderDialog } from '../../orders/BulkOrderDialog';
-import { patientDateTime } from '../../orders/order-ui';
+import { patientDateTime } from '../../../components/order-ui';
 import '../../orders/orders.css';
 
 type Order = Schemas['Order'];

@@ -1,4 +1,4 @@
-import { PromptsPanel } from '../../prompts/PromptsPanel';
+import { PromptsPanel } from '../../../components/PromptsPanel';
 import { recordWriteState } from '../../../components/record-access';
 import type { Patient, PatientTabProps } from '../types';
 
