@@ -20,6 +20,8 @@ const AppShell = lazy(() => import('./AppShell'));
 /** Single sign-on: /login starts it, /sso/callback (the provider's redirect URI) finishes it. */
 const SsoLoginPage = lazy(() => import('./pages/sso/SsoLoginPage'));
 const SsoCallbackPage = lazy(() => import('./pages/sso/SsoCallbackPage'));
+/** The link of a password recovery e-mail (issue 38): no session needed. */
+const PasswordResetPage = lazy(() => import('./pages/login/PasswordResetPage'));
 
 /**
  * /login_patient and /portal_patient belong to the patient portal, a separate app served by the
@@ -61,6 +63,14 @@ export default function App() {
             element={
               <Suspense fallback={<Loading />}>
                 <SsoCallbackPage />
+              </Suspense>
+            }
+          />
+          <Route
+            path="/password_resets"
+            element={
+              <Suspense fallback={<Loading />}>
+                <PasswordResetPage />
               </Suspense>
             }
           />

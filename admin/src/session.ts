@@ -68,20 +68,29 @@ export function takeRedirect(): string | null {
   return isSafeRedirect(path) ? path : null;
 }
 
-/** Why a session ended without the user asking: told on the login page. */
-export type LogoutReason = 'expired' | 'inactive';
+/** Why a session ended without the user asking: told on the login page ('ended': closed from elsewhere, issue 38). */
+export type LogoutReason = 'expired' | 'inactive' | 'ended';
 
-export function setLogoutReason(reason: LogoutReason): void {
+/** `message`: the API's own words for an ended session ('Su sesión fue cerrada por un administrador…'). */
+export function setLogoutReason(reason: LogoutReason, message?: string): void {
   sessionStorage.setItem(LOGOUT_REASON_STORAGE_KEY, reason);
+  if (message) sessionStorage.setItem(`${LOGOUT_REASON_STORAGE_KEY}.message`, message);
+  else sessionStorage.removeItem(`${LOGOUT_REASON_STORAGE_KEY}.message`);
 }
 
 export function peekLogoutReason(): LogoutReason | null {
   const reason = sessionStorage.getItem(LOGOUT_REASON_STORAGE_KEY);
-  return reason === 'expired' || reason === 'inactive' ? reason : null;
+  return reason === 'expired' || reason === 'inactive' || reason === 'ended' ? reason : null;
+}
+
+/** The API's message kept with the reason, if any. */
+export function peekLogoutMessage(): string | null {
+  return sessionStorage.getItem(`${LOGOUT_REASON_STORAGE_KEY}.message`);
 }
 
 export function takeLogoutReason(): LogoutReason | null {
   const reason = peekLogoutReason();
   sessionStorage.removeItem(LOGOUT_REASON_STORAGE_KEY);
+  sessionStorage.removeItem(`${LOGOUT_REASON_STORAGE_KEY}.message`);
   return reason;
 }

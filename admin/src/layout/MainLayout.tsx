@@ -2,7 +2,15 @@ import { Suspense, useEffect, useMemo, useState, type ComponentType } from 'reac
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { Avatar, Button, Drawer, Dropdown, Input, Layout, Menu, Tooltip, Typography } from 'antd';
 import type { MenuProps } from 'antd';
-import { BellOutlined, DownOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, MessageOutlined } from '@ant-design/icons';
+import {
+  BellOutlined,
+  DesktopOutlined,
+  DownOutlined,
+  LogoutOutlined,
+  MenuFoldOutlined,
+  MenuUnfoldOutlined,
+  MessageOutlined,
+} from '@ant-design/icons';
 import { useGetIdentity, useLogout, useResourceParams } from '@refinedev/core';
 import type { Session } from '../contract';
 import type { LogoutParams } from '../providers/auth';
@@ -17,7 +25,10 @@ import './layout.css';
 
 const FEEDBACK_KEY = 'feedback';
 /** The user menu of the toolbar: the user's own pages (issue 20: 'Mis notificaciones'). */
-const USER_MENU: MenuProps['items'] = [{ key: '/my_notifications', icon: <BellOutlined />, label: 'Mis notificaciones' }];
+const USER_MENU: MenuProps['items'] = [
+  { key: '/my_notifications', icon: <BellOutlined />, label: 'Mis notificaciones' },
+  { key: '/sessions', icon: <DesktopOutlined />, label: 'Sesiones activas' },
+];
 /** The sidebar collapses below 900 px (01 §2); phones get a drawer instead. */
 const NARROW_QUERY = '(max-width: 899px)';
 const PHONE_QUERY = '(max-width: 575px)';

@@ -7,7 +7,7 @@ import { fromResponse } from './errors';
  * and Refine; failures reject with the same HttpError shape as the data provider's.
  */
 export async function apiRequest<T>(
-  method: 'GET' | 'POST' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
   body?: unknown,
   token: string | null = readToken(),

@@ -47,6 +47,12 @@ async function login({ email, password }: LoginParams): Promise<AuthActionRespon
   }
 }
 
+/** A 401 `session_ended` (closed from another session, by an administrator, by a new password) says why on the login page. */
+function endedOrExpired(error: { code?: string; message?: string }) {
+  if (error.code === 'session_ended') setLogoutReason('ended', error.message);
+  else setLogoutReason('expired');
+}
+
 /** Session handling of 03 §4: staff login, logout, token check and "any 401 logs out". */
 export const authProvider = {
   login,
@@ -70,14 +76,14 @@ export const authProvider = {
     return readSession() ? { authenticated: true } : { authenticated: false, logout: true, redirectTo: '/' };
   },
 
-  async onError(error: { statusCode?: number; status?: number }) {
+  async onError(error: { statusCode?: number; status?: number; code?: string; message?: string }) {
     const status = error?.statusCode ?? error?.status;
     // Without a stored session (e.g. a request still in flight after logging out) there is
     // nothing to end.
     if (status === 401 && readSession()) {
       // Bring the user back to the same screen once they log in again.
       rememberCurrentPage();
-      setLogoutReason('expired');
+      endedOrExpired(error);
       return { logout: true, redirectTo: '/' };
     }
     return {};
@@ -92,7 +98,7 @@ export const authProvider = {
       if (isHttpError(error) && error.statusCode === 401) {
         // The token was revoked or expired: same outcome as any other 401.
         rememberCurrentPage();
-        setLogoutReason('expired');
+        endedOrExpired(error);
         clearSession();
         window.location.replace('/');
       }

@@ -73,6 +73,8 @@ const AuditPage = lazy(() => import('../pages/audit/AuditPage'));
 const EncounterPage = lazy(() => import('../pages/encounters/EncounterPage'));
 const NotificationsPage = lazy(() => import('../pages/notifications/NotificationsPage'));
 const MyNotificationsPage = lazy(() => import('../pages/my_notifications/MyNotificationsPage'));
+const SessionsPage = lazy(() => import('../pages/sessions/SessionsPage'));
+const UserSessionsPage = lazy(() => import('../pages/sessions/UserSessionsPage'));
 const TriagePage = lazy(() => import('../pages/triage/TriagePage'));
 
 const CONFIGURATION = 'configuration';
@@ -136,7 +138,7 @@ export const refineResources: ResourceProps[] = [
   ]),
 
   { name: CONFIGURATION, meta: { label: 'Configuración', group: true } },
-  crud(users, { icon: <UserOutlined />, parent: CONFIGURATION }),
+  crud(users, { icon: <UserOutlined />, parent: CONFIGURATION }, [{ path: '/users/:id/sessions', element: <UserSessionsPage /> }]),
   // 'Ver Lote' (issue 5): one record of the stocks, whose list is /inventory.
   crud(stocks, { icon: <InboxOutlined />, parent: CONFIGURATION }, [{ path: '/stocks/:id', element: <StockPage resource={stocks} /> }]),
   crud(moves, { icon: <SwapOutlined />, parent: CONFIGURATION }),
@@ -175,6 +177,8 @@ export const refineResources: ResourceProps[] = [
   { name: 'encounters', show: '/encounters/:id', meta: { hide: true, screens: [{ path: '/encounters/:id', element: <EncounterPage /> }] } },
   // Issue 20: the user's own channels and priorities, from the toolbar's user menu.
   screen('my_notifications', '/my_notifications', <MyNotificationsPage />, { label: 'Mis notificaciones', hide: true }),
+  // Issue 38: the user's open sessions, from the same menu.
+  screen('sessions', '/sessions', <SessionsPage />, { label: 'Sesiones activas', hide: true }),
 ];
 
 /** Every routed screen of the registry, once each (the shell turns them into `<Route>`s). */

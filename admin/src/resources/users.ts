@@ -108,7 +108,11 @@ export const users = defineResource({
     { field: 'priority_medium', label: 'Alertas de prioridad media', initial: true },
     { field: 'priority_low', label: 'Alertas de prioridad baja', initial: false },
   ],
-  actions: { edit: true },
+  actions: {
+    edit: true,
+    // Issue 38: a lost phone, a person who left (the API lets only `admin` do it).
+    extra: [{ label: 'Sesiones', icon: 'settings', title: 'Cerrar todas las sesiones', to: (u) => `/users/${u.id}/sessions` }],
+  },
   onSaved: afterSave,
   form: 'modal',
 });

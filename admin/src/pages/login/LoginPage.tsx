@@ -18,12 +18,15 @@ import { PROVIDER_LINKS } from '../../constants';
 import { VigiaLogo } from '../../layout/Logo';
 import { authProvider, type LoginParams } from '../../providers/auth';
 import { notify } from '../../providers/notification';
-import { peekLogoutReason, readToken, takeLogoutReason, type LogoutReason } from '../../session';
+import { peekLogoutMessage, peekLogoutReason, readToken, takeLogoutReason, type LogoutReason } from '../../session';
+import { ForgotPasswordDialog } from './ForgotPasswordDialog';
 import './login.css';
 
 const LOGOUT_NOTICES: Record<LogoutReason, string> = {
   expired: 'Tu sesión expiró. Inicia sesión de nuevo para continuar donde estabas.',
   inactive: 'Cerramos tu sesión tras 3 horas sin actividad. Inicia sesión de nuevo para continuar.',
+  // The API says why (another session of the account, an administrator, a new password).
+  ended: 'Su sesión fue cerrada. Inicie sesión de nuevo.',
 };
 
 const TAGLINE = 'Monitorea a tus pacientes de forma remota, en tiempo real';
@@ -74,6 +77,8 @@ export default function LoginPage() {
   const [serverError, setServerError] = useState<string | null>(null);
   const [isPending, setPending] = useState(false);
   const [logoutReason] = useState(peekLogoutReason);
+  const [logoutMessage] = useState(peekLogoutMessage);
+  const [forgotOpen, setForgotOpen] = useState(false);
   useEffect(() => {
     takeLogoutReason();
   }, []);
@@ -124,7 +129,14 @@ export default function LoginPage() {
           <h2 className="login-title">Iniciar sesión</h2>
           <p className="login-subtitle">Ingresa con el correo y la contraseña de tu cuenta de Vigía.</p>
 
-          {logoutReason && !serverError && <Alert type="warning" showIcon message={LOGOUT_NOTICES[logoutReason]} className="login-error" />}
+          {logoutReason && !serverError && (
+            <Alert
+              type="warning"
+              showIcon
+              message={(logoutReason === 'ended' && logoutMessage) || LOGOUT_NOTICES[logoutReason]}
+              className="login-error"
+            />
+          )}
 
           {serverError && (
             <Alert
@@ -174,10 +186,16 @@ export default function LoginPage() {
                 )}
               />
             </Form.Item>
+            <div className="login-forgot">
+              <Button type="link" size="small" onClick={() => setForgotOpen(true)}>
+                ¿Olvidó su contraseña?
+              </Button>
+            </div>
             <Button type="primary" htmlType="submit" block loading={isPending} disabled={!filled}>
               Iniciar sesión
             </Button>
           </Form>
+          <ForgotPasswordDialog open={forgotOpen} initialEmail={email} onClose={() => setForgotOpen(false)} />
 
           <div className="login-patient">
             ¿Eres paciente? <a href="/login_patient">Ingresa al portal del paciente</a>
