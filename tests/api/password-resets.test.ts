@@ -142,6 +142,12 @@ describe('POST /api/v1/password_resets', () => {
     }
     expect((await signIn(u.email, PASSWORD)).status).toBe(401);
     expect((await signIn(u.email, NEW_PASSWORD)).status).toBe(201);
+    // The owner is told the password changed (a reset they did not make shows at once).
+    await drain();
+    const notice = mailsTo(u.email).at(-1)!;
+    expect(notice.subject).toBe('Vigía: su contraseña fue cambiada');
+    expect(notice.text).toContain('Si no fue usted, comuníquese de inmediato con el administrador');
+    expect(notice.text).not.toMatch(/password_resets/);
     // Usable once.
     const again = await setPassword(token, 'Otra@Clave2026');
     expect(again.status).toBe(400);

@@ -1,6 +1,15 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { checkNewPassword, hashResetToken, newResetToken, resetEmail, resetLink, resetState, ssoEmail } from './password-resets.rules';
+import {
+  changedEmail,
+  checkNewPassword,
+  hashResetToken,
+  newResetToken,
+  resetEmail,
+  resetLink,
+  resetState,
+  ssoEmail,
+} from './password-resets.rules';
 
 const NOW = new Date('2026-04-06T14:00:00Z');
 const minutes = (m: number) => new Date(NOW.getTime() + m * 60_000);
@@ -63,5 +72,15 @@ describe('the e-mails', () => {
     const m = ssoEmail({ firstName: 'Lucía', email: 'lucia@x.co', loginUrl: 'https://v/login' });
     expect(m.text).toContain('https://v/login');
     expect(m.text).not.toContain('password_resets');
+  });
+});
+
+describe('the notice after a reset', () => {
+  it('tells the owner, with no link, what to do if it was not them', () => {
+    const m = changedEmail({ firstName: 'Lucía', email: 'lucia@x.co' });
+    expect(m.subject).toBe('Vigía: su contraseña fue cambiada');
+    expect(m.text).toContain('lucia@x.co');
+    expect(m.text).toContain('comuníquese de inmediato con el administrador');
+    expect(m.text).not.toContain('http');
   });
 });

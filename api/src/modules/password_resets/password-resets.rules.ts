@@ -77,6 +77,20 @@ export function resetEmail(p: { firstName: string; email: string; link: string }
   };
 }
 
+/** Sent once a reset has changed the password: the owner learns of a reset they did not make. */
+export function changedEmail(p: { firstName: string; email: string }): ResetEmail {
+  return {
+    subject: 'Vigía: su contraseña fue cambiada',
+    text: [
+      `Hola, ${p.firstName}:`,
+      '',
+      `La contraseña de su cuenta de Vigía (${p.email}) se cambió con un enlace de recuperación, y se cerraron todas sus sesiones.`,
+      '',
+      'Si fue usted, no tiene que hacer nada más. Si no fue usted, comuníquese de inmediato con el administrador de su institución.',
+    ].join('\n'),
+  };
+}
+
 /** A single sign-on user: the answer stays the same for privacy, so the e-mail says where to go instead. */
 export function ssoEmail(p: { firstName: string; email: string; loginUrl: string }): ResetEmail {
   return {

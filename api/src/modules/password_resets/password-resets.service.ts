@@ -12,6 +12,7 @@ import {
   RESET_REFUSALS,
   RESET_REQUESTED_MESSAGE,
   RESET_TTL_MINUTES,
+  changedEmail,
   checkNewPassword,
   hashResetToken,
   newResetToken,
@@ -39,6 +40,8 @@ export interface PasswordResetDeps {
 }
 
 export const SEND_RESET_JOB = 'password_resets.send';
+/** After a reset, the account's owner is told (ASVS 5.0 6.3.6): if it was not them, they know at once. */
+export const RESET_DONE_JOB = 'password_resets.done';
 
 interface ResetJobPayload {
   email: string;
@@ -126,6 +129,14 @@ export function registerPasswordResetJobs(deps: PasswordResetDeps): void {
     await deps.email.send({ to: user.email, ...resetEmail({ firstName, email: user.email, link: resetLink(deps.publicUrl, token) }) });
     audit('Pidió un enlace para restablecer su contraseña');
   });
+  deps.jobs.register(RESET_DONE_JOB, async (job) => {
+    const { userId } = job.payload as { userId: number };
+    const [user] = await select<UserRow>(deps.sequelize, 'SELECT id, client_id, email, first_name, status FROM users WHERE id = :id', {
+      id: userId,
+    });
+    if (!user) return;
+    await deps.email.send({ to: user.email, ...changedEmail({ firstName: displayName(user.first_name), email: user.email }) });
+  });
 }
 
 interface ResetRow {
@@ -192,6 +203,7 @@ export async function completePasswordReset(
       transaction,
     );
     await deps.endAllSessions({ userId, clientId }, transaction);
+    await deps.jobs.enqueue({ kind: RESET_DONE_JOB, payload: { userId }, maxAttempts: 5 }, transaction);
   });
   deps.recordEvent({
     client_id: clientId,
