@@ -76,7 +76,8 @@ async function sendReading(base: string, id: string, when: Date): Promise<number
       body: JSON.stringify({
         readings: [{ reading_id: id, clinical_element: 1, value: 60 + (Number(id.slice(-3)) % 40), when: when.toISOString() }],
       }),
-      signal: AbortSignal.timeout(30_000),
+      // Generous: on a busy 2-core machine the API may answer slower than 300/s and requests queue.
+      signal: AbortSignal.timeout(120_000),
     });
     await res.arrayBuffer();
     return res.status;
@@ -232,7 +233,9 @@ describe(`npm run backup / restore (${onPostgres ? 'PostgreSQL, pg_dump' : 'SQLi
     await new Promise((r) => setTimeout(r, TAIL_MS));
     const seconds = await stream.stop();
     expect(made.code, made.stderr + made.stdout).toBe(0);
-    expect(stream.failures).toEqual([]);
+    const reasons = new Map<string, number>();
+    for (const f of stream.failures) reasons.set(f.replace(/^copia-\d+: /, ''), (reasons.get(f.replace(/^copia-\d+: /, '')) ?? 0) + 1);
+    expect(Object.fromEntries(reasons), `first: ${stream.failures.slice(0, 3).join(' | ')}`).toEqual({});
     // The stream kept its rate, and the API kept storing while the copy was being made.
     expect(stream.sent()).toBeGreaterThanOrEqual(Math.floor(RATE * seconds * 0.9));
     expect(ackedAtEnd - ackedBefore.length).toBeGreaterThan(0);
@@ -282,9 +285,10 @@ describe(`npm run backup / restore (${onPostgres ? 'PostgreSQL, pg_dump' : 'SQLi
       );
       const restoredIds = new Set(rows.map((r) => r.reading_id));
       expect(ackedBefore.filter((id) => !restoredIds.has(id))).toEqual([]);
-      // Nothing in the copy that the API never stored.
-      const offered = new Set(stream.acked);
-      expect(rows.filter((r) => !offered.has(r.reading_id))).toEqual([]);
+      // Nothing in the copy that the device did not send (readings committed but answered after the
+      // copy began may or may not be in it).
+      const offered = stream.sent();
+      expect(rows.filter((r) => !/^copia-\d{6}$/.test(r.reading_id) || Number(r.reading_id.slice(6)) >= offered)).toEqual([]);
     } finally {
       await direct.close();
     }

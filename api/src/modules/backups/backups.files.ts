@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import sqlite3 from 'sqlite3';
+import { QueryTypes, Sequelize } from 'sequelize';
 import type { ManifestFile } from './backups.rules.js';
 
 /** What the archive's making and restoring both need: hashes, folder walks, SQLite and the PostgreSQL tools. */
@@ -137,6 +138,26 @@ export function runTool(command: string, args: string[], env: NodeJS.ProcessEnv)
       code === 0 ? resolve(Buffer.concat(out).toString()) : reject(new Error(`${command} falló (${code}): ${err.trim()}`)),
     );
   });
+}
+
+/**
+ * pg_dump refuses a server of a newer major version than its own, in English and after
+ * connecting; this says it first, in Spanish, with the package to install.
+ */
+export async function assertPgDumpFits(url: string): Promise<void> {
+  const tool = Number(/(\d+)(\.\d+)?/.exec(await runTool('pg_dump', ['--version'], process.env))?.[1]);
+  const sequelize = new Sequelize(url, { logging: false });
+  let server: number;
+  try {
+    const [row] = await sequelize.query<{ server_version_num: string }>('SHOW server_version_num', { type: QueryTypes.SELECT });
+    server = Math.floor(Number(row.server_version_num) / 10000);
+  } finally {
+    await sequelize.close();
+  }
+  if (tool < server)
+    throw new Error(
+      `pg_dump ${tool} es más antiguo que el servidor PostgreSQL ${server}: instale postgresql-client-${server} (o más nuevo).`,
+    );
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   type Manifest,
 } from './backups.rules.js';
 import {
+  assertPgDumpFits,
   copySqlite,
   describeFiles,
   dumpSchemaVersion,
@@ -81,6 +82,7 @@ export async function makeBackup(input: { source: BackupSource; dataDir: string;
       await copySqlite(source.file, dbEntry);
       schemaVersion = (await inspectSqlite(dbEntry)).schemaVersion;
     } else {
+      await assertPgDumpFits(source.url);
       await runTool('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--file=${dbEntry}`], pgEnvironment(source.url));
       schemaVersion = await dumpSchemaVersion(dbEntry);
     }
