@@ -16,8 +16,8 @@ export interface BackupSettings {
   dir: string;
 }
 
-export const DEFAULT_BACKUP_HOUR = 8;
-export const DEFAULT_BACKUP_KEEP = 7;
+const DEFAULT_BACKUP_HOUR = 8;
+const DEFAULT_BACKUP_KEEP = 7;
 
 /** BACKUP_HOUR (0-23 UTC, `off` = no daily backup), BACKUP_KEEP (≥ 1), BACKUP_DIR (default DATA_DIR/backups). */
 export function readBackupSettings(env: Record<string, string | undefined>, dataDir: string): BackupSettings {

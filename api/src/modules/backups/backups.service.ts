@@ -45,7 +45,7 @@ export interface BackupResult {
 const GZIP_LEVEL = 1;
 
 /** The database of a running app, as the daily job sees it. */
-export function backupSourceOf(sequelize: Sequelize): BackupSource {
+function backupSourceOf(sequelize: Sequelize): BackupSource {
   if (sequelize.getDialect() === 'postgres') {
     const c = sequelize.config;
     const u = new URL('postgres://localhost');
