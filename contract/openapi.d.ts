@@ -2274,6 +2274,10 @@ export interface components {
             residents_password_set?: boolean;
             /** @description Minutos sin gestión tras los que se escala una alerta de prioridad alta */
             escalation_minutes?: number;
+            /** @description Los avisos al equipo (correo, WhatsApp) muestran el nombre completo del paciente; si no, sus iniciales y el final del documento */
+            message_full_name?: boolean;
+            /** @description Los avisos al equipo muestran el nombre de la regla de alarma (puede revelar una condición); si no, solo el valor y la prioridad */
+            message_rule_name?: boolean;
         };
         FeedbackInput: {
             /** @enum {integer|null} */
@@ -3402,6 +3406,10 @@ export interface components {
             residents_user?: string | null;
             residents_password?: string;
             escalation_minutes?: number;
+            /** @description Mostrar el nombre completo del paciente en los avisos al equipo */
+            message_full_name?: boolean;
+            /** @description Mostrar el nombre de la regla de alarma en los avisos al equipo */
+            message_rule_name?: boolean;
             triage_settings?: components["schemas"]["TriageSettingsInput"];
         };
         /** @enum {string} */

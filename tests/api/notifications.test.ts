@@ -104,7 +104,7 @@ async function monitoredPatient(caregivers = false) {
     for (const body of [caregiver('52123456', '3157654321', true), caregiver('52123457', '3157654322', false)])
       expect((await t.http.post(`/api/v1/patients/${p.id}/caregivers`).set(bearer(org.tokens.admin)).send(body)).status).toBe(201);
   }
-  return p as { id: number; first_name: string; last_name: string };
+  return p as { id: number; first_name: string; last_name: string; nid: string };
 }
 
 async function highReading(patientId: number) {
@@ -135,18 +135,23 @@ describe('an alert reaches the right people, once (issue 20)', () => {
     expect(provider.sent).toHaveLength(0);
   });
 
-  it("tells each opted-in user by e-mail and WhatsApp exactly once, with patient, value, rule, patient's time and link", async () => {
+  it("tells each opted-in user by e-mail and WhatsApp exactly once, led by 'Vigía · Alerta Alta', with the patient's initials and document ending, value, patient's time and link", async () => {
     await drain();
     later(2 * MINUTE);
     await drain();
-    const name = `${patient.first_name} ${patient.last_name}`;
+    const name = `${patient.first_name.charAt(0)}. ${patient.last_name.charAt(0)}. · doc. …${patient.nid.slice(-4)}`;
     const [adminMail] = mailsTo(org.users.admin.email);
     expect(mailsTo(org.users.admin.email)).toHaveLength(1);
     expect(mailsTo(org.users.enfermeria.email)).toHaveLength(1);
     expect(adminMail.from).toContain('alertas@vigia.example.co');
     expect(adminMail.subject).toBe(`Alerta de prioridad Alta: ${name}`);
-    expect(adminMail.text).toContain(`Paciente: ${name}`);
-    expect(adminMail.text).toContain("Presión sistólica: 190 mmHg, fuera del rango 90 - 140 (regla 'Hipertensión')");
+    expect(adminMail.text.split('\n').slice(0, 3)).toEqual([
+      'Vigía · Alerta Alta',
+      `Paciente: ${name}`,
+      'Presión sistólica: 190 mmHg, fuera del rango 90 - 140',
+    ]);
+    expect(adminMail.text).not.toContain(patient.last_name);
+    expect(adminMail.text).not.toContain('Hipertensión');
     // 15:00 UTC is 10:00 in Bogotá, the patient's zone.
     expect(adminMail.text).toContain('Fecha: 02/03/2026 10:00 (hora del paciente)');
     expect(adminMail.text).toContain(`Ver la alerta: ${PUBLIC_URL}/patients/${patient.id}/alerts/${alertId}`);
@@ -238,6 +243,37 @@ describe('an alert reaches the right people, once (issue 20)', () => {
     });
     expect(entries.map((e) => e.description)).toEqual(['Alerta escalada: sin gestión en 45 minutos.']);
     await t.http.put(`/api/v1/clients/${org.clientId}`).set(bearer(org.tokens.admin)).send({ escalation_minutes: 30 });
+  });
+
+  it('shows the full name and the rule only when the organisation chooses them (issue 41)', async () => {
+    org.tokens.admin = (await t.http.post('/api/v1/sessions').send({ email: org.users.admin.email, password: PASSWORD })).body.token;
+    const put = (body: Record<string, unknown>) => t.http.put(`/api/v1/clients/${org.clientId}`).set(bearer(org.tokens.admin)).send(body);
+    expect((await t.http.get(`/api/v1/clients/${org.clientId}`).set(bearer(org.tokens.admin))).body).toMatchObject({
+      message_full_name: false,
+      message_rule_name: false,
+    });
+    const bad = await put({ message_full_name: 'sí' });
+    expect([bad.status, bad.body.field]).toEqual([400, 'message_full_name']);
+    expect((await put({ message_full_name: true, message_rule_name: true })).body).toMatchObject({
+      message_full_name: true,
+      message_rule_name: true,
+    });
+    later(5 * MINUTE);
+    await drain();
+    const before = mailsTo(org.users.admin.email).length;
+    const patient = await monitoredPatient();
+    await highReading(patient.id);
+    await drain();
+    const [mail] = mailsTo(org.users.admin.email).slice(before);
+    expect(mail.subject).toBe(`Alerta de prioridad Alta: ${patient.first_name} ${patient.last_name}`);
+    expect(mail.text.split('\n').slice(0, 3)).toEqual([
+      'Vigía · Alerta Alta',
+      `Paciente: ${patient.first_name} ${patient.last_name}`,
+      "Presión sistólica: 190 mmHg, fuera del rango 90 - 140 (regla 'Hipertensión')",
+    ]);
+    await put({ message_full_name: false, message_rule_name: false });
+    later(5 * MINUTE);
+    await drain();
   });
 
   it('a changed delay reaches the alerts already open, counted from their opening (issue 41)', async () => {
@@ -358,9 +394,10 @@ describe('a burst of alerts gives one digest per person and channel', () => {
     expect(digests).toHaveLength(1);
     expect(digests[0].subject).toBe('Vigía: 30 alertas nuevas');
     const lines = digests[0].text.split('\n');
-    expect(lines[0]).toBe('30 alertas nuevas, las más graves primero:');
-    expect(lines[1]).toMatch(/^- \[Alta\] .*: Toma no reportada 18 · /);
-    expect(lines[2]).toMatch(/^- \[Media\] /);
+    expect(lines[0]).toBe('Vigía · Alerta Alta');
+    expect(lines[1]).toBe('30 alertas nuevas, las más graves primero:');
+    expect(lines[2]).toMatch(/^- \[Alta\] .*: Toma no reportada 18 · /);
+    expect(lines[3]).toMatch(/^- \[Media\] /);
     expect(lines.at(-1)).toBe('... y 20 alertas más.');
     // The doctor keeps medium priority: the digest holds the 29 medium ones.
     const doctor = mailsTo(org.users.medico.email).slice(before.medico);
@@ -442,6 +479,24 @@ describe('GET /notifications (the record)', () => {
     ]);
     const [otp] = (await record('reason=otp')).body;
     expect(otp).toMatchObject({ channel: 'sms', audience: 'patient', recipient: '********4567', summary: 'Su código de Vigía es ••••' });
+    // A code sent as the portal sends it names its patient (masked) and hides the code, not the minutes.
+    await execute(
+      t.sequelize,
+      'INSERT INTO sms_outbox (client_id, patient_id, "to", body, status, created_at) VALUES (:c, :p, :to, :body, :s, :now)',
+      {
+        c: org.clientId,
+        p: patient.id,
+        to: '3001234567',
+        body: 'Vigía: su código de acceso es 482193. Vence en 5 minutos. No lo comparta con nadie.',
+        s: 'sent',
+        now: later(1000),
+      },
+    );
+    expect((await record('reason=otp')).body[0]).toMatchObject({
+      recipient_name: `${patient.first_name.charAt(0)}. ${patient.last_name.charAt(0)}. · doc. …${patient.nid.slice(-4)}`,
+      patient_id: patient.id,
+      summary: 'Vigía: su código de acceso es ••••••. Vence en 5 minutos. No lo comparta con nadie.',
+    });
     const mails = (await record('channel=email&_start=0&_end=100')).body;
     expect(mails.every((n: { recipient: string }) => /^.\*\*\*@.\*\*\*\.test$/.test(n.recipient))).toBe(true);
     const caregiver = (await record('audience=caregiver')).body;
@@ -451,7 +506,10 @@ describe('GET /notifications (the record)', () => {
     expect(escalations.every((n: { reason: string }) => n.reason === 'escalation')).toBe(true);
     expect((await record('created_at_gte=2099-01-01')).body).toEqual([]);
     const today = (await record(`created_at_gte=${clock.toISOString().slice(0, 10)}&reason=otp`)).body;
-    expect(today.map((n: { summary: string }) => n.summary)).toEqual(['Su código de Vigía es ••••']);
+    expect(today.map((n: { summary: string }) => n.summary)).toEqual([
+      'Vigía: su código de acceso es ••••••. Vence en 5 minutos. No lo comparta con nadie.',
+      'Su código de Vigía es ••••',
+    ]);
     const badDate = await record('created_at_lte=ayer');
     expect(badDate.status).toBe(400);
     expect(badDate.body.field).toBe('created_at_lte');

@@ -171,6 +171,12 @@ describe('Notificaciones', () => {
     await page.getByText('Debe estar entre 5 y 1440 minutos').waitFor();
     expect(await field.inputValue()).toBe('0');
     expect(puts).toBe(0);
+    // What the messages show: the organisation chooses the full name (issue 41).
+    await field.fill('30');
+    await page.getByRole('switch', { name: 'Nombre completo del paciente en los avisos' }).click();
+    const saved = page.waitForResponse((r) => /\/api\/v1\/clients\/\d+$/.test(r.url()) && r.request().method() === 'PUT');
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    expect(await (await saved).json()).toMatchObject({ escalation_minutes: 30, message_full_name: true, message_rule_name: false });
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await page.screenshot({ path: `${SCREENSHOT_DIR}/notifications-390.png`, fullPage: true });
     await expectAccessible(page);

@@ -3,6 +3,8 @@ import { insertReturningId } from '../db/sql.js';
 
 interface SmsMessage {
   clientId: number | null;
+  /** The patient it is for (a one-time code), so the record can name them. */
+  patientId?: number | null;
   to: string;
   body: string;
 }
@@ -29,11 +31,11 @@ export function createSmsSender(opts: {
   const { sequelize, url, token } = opts;
   const doFetch = opts.fetchImpl ?? fetch;
   return {
-    async send({ clientId, to, body }) {
+    async send({ clientId, patientId, to, body }) {
       const id = await insertReturningId(
         sequelize,
-        'INSERT INTO sms_outbox (client_id, "to", body, status, created_at) VALUES (:clientId, :to, :body, :status, :now) RETURNING id',
-        { clientId, to, body, status: url ? 'queued' : 'sent', now: opts.now() },
+        'INSERT INTO sms_outbox (client_id, patient_id, "to", body, status, created_at) VALUES (:clientId, :patientId, :to, :body, :status, :now) RETURNING id',
+        { clientId, patientId: patientId ?? null, to, body, status: url ? 'queued' : 'sent', now: opts.now() },
       );
       if (!url) {
         opts.echo?.(`[sms] para ${to}: ${body}`);

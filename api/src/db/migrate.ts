@@ -23,6 +23,7 @@ import * as m0020 from './migrations/0020-triage-summaries.js';
 import * as m0021 from './migrations/0021-alert-filter-counts.js';
 import * as m0022 from './migrations/0022-drop-alert-status-counts.js';
 import * as m0023 from './migrations/0023-triage-mark-readings.js';
+import * as m0024 from './migrations/0024-notification-privacy.js';
 import * as m0025 from './migrations/0025-triage-summaries-due.js';
 import * as m0027 from './migrations/0027-password-resets-sessions.js';
 
@@ -56,6 +57,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0021-alert-filter-counts', m0021],
   ['0022-drop-alert-status-counts', m0022],
   ['0023-triage-mark-readings', m0023],
+  ['0024-notification-privacy', m0024],
   ['0025-triage-summaries-due', m0025],
   ['0027-password-resets-sessions', m0027],
 ];

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { displayName } from '@vigia/contract/rules/names';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Alert, Button, Card, Col, Descriptions, Empty, Input, List, Modal, Row, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
 import { RadioGroup } from '../../crud/form-controls';
@@ -101,7 +102,7 @@ function ManagePanel({ alert, onClosed }: { alert: AlertDetail; onClosed: () => 
               <List.Item>
                 <List.Item.Meta
                   avatar={e.user_id == null ? <RobotOutlined aria-label="Asistente IA" /> : undefined}
-                  title={<span style={{ textTransform: 'lowercase' }}>{e.user_name}</span>}
+                  title={<span>{displayName(e.user_name)}</span>}
                   description={
                     <>
                       <Typography.Paragraph style={{ margin: 0, color: 'inherit' }}>{e.description}</Typography.Paragraph>
@@ -117,7 +118,7 @@ function ManagePanel({ alert, onClosed }: { alert: AlertDetail; onClosed: () => 
         )}
         {closed && (
           <Typography.Text strong>
-            Alerta cerrada por <span style={{ textTransform: 'lowercase' }}>{alert.closed_by_name ?? alert.entries.at(-1)?.user_name}</span>
+            Alerta cerrada por <span>{displayName(alert.closed_by_name ?? alert.entries.at(-1)?.user_name)}</span>
           </Typography.Text>
         )}
       </div>

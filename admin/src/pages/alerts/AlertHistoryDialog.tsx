@@ -1,4 +1,5 @@
 import { Empty, List, Modal, Typography } from 'antd';
+import { displayName } from '@vigia/contract/rules/names';
 import type { Schemas } from '../../contract';
 import { formatWhen } from '@vigia/contract/rules/dates';
 
@@ -16,7 +17,7 @@ export function AlertHistoryDialog({ alert, title, onClose }: { alert: Alert | n
             renderItem={(e) => (
               <List.Item>
                 <List.Item.Meta
-                  title={<Typography.Text style={{ textTransform: 'lowercase' }}>{e.user_name}</Typography.Text>}
+                  title={<Typography.Text>{displayName(e.user_name)}</Typography.Text>}
                   description={
                     <>
                       <Typography.Paragraph style={{ margin: 0 }}>{e.description}</Typography.Paragraph>
@@ -29,8 +30,7 @@ export function AlertHistoryDialog({ alert, title, onClose }: { alert: Alert | n
           />
           {alert.status !== 1 && (
             <Typography.Text strong>
-              Alerta cerrada por{' '}
-              <span style={{ textTransform: 'lowercase' }}>{alert.closed_by_name ?? alert.entries.at(-1)?.user_name}</span>
+              Alerta cerrada por <span>{displayName(alert.closed_by_name ?? alert.entries.at(-1)?.user_name)}</span>
             </Typography.Text>
           )}
         </>

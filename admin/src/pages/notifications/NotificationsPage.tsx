@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useOne, useUpdate } from '@refinedev/core';
-import { Button, Card, Form, Grid, InputNumber, List, Select, Skeleton, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Form, Grid, InputNumber, List, Select, Skeleton, Space, Switch, Table, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import type { Schemas } from '../../contract';
@@ -36,26 +36,28 @@ const labelOf = (name: string, value: unknown) => enumLabel(schemaOf(name), valu
 const ESCALATION = { ...describeField(contractDoc, 'ClientSettingsInput', 'escalation_minutes'), required: true };
 const ESCALATION_RULES = toFormRules(ESCALATION);
 
-/** 'Escalamiento': minutes without an entry before a high-priority alert is escalated (P174). */
+type Settings = Pick<Schemas['ClientSettingsInput'], 'escalation_minutes' | 'message_full_name' | 'message_rule_name'>;
+
+/** 'Escalamiento': minutes without an entry before a high-priority alert is escalated (P174); what messages show. */
 function EscalationSetting({ clientId, narrow }: { clientId: number; narrow: boolean }) {
   const { result: client, query } = useOne<Client>({ resource: 'clients', id: clientId, errorNotification: false });
   const loaded = useFirstLoad(client, query.isFetching);
   const { mutate, mutation } = useUpdate<Client>();
-  const [form] = Form.useForm<{ escalation_minutes: number }>();
-  const save = (values: { escalation_minutes: number }) =>
+  const [form] = Form.useForm<Settings>();
+  const save = (values: Settings) =>
     mutate(
       {
         resource: 'clients',
         id: clientId,
         values,
         meta: { method: 'put' },
-        successNotification: success('Tiempo de escalamiento guardado'),
-        errorNotification: serverError('No fue posible guardar el tiempo de escalamiento'),
+        successNotification: success('Configuración de avisos guardada'),
+        errorNotification: serverError('No fue posible guardar la configuración de avisos'),
       },
-      { onError: (error) => form.setFields(fieldErrors<{ escalation_minutes: number }>(error)) },
+      { onError: (error) => form.setFields(fieldErrors<Settings>(error)) },
     );
   return (
-    <Card size="small" title={<span style={{ whiteSpace: 'normal' }}>Escalamiento de alertas de prioridad alta</span>}>
+    <Card size="small" title={<span style={{ whiteSpace: 'normal' }}>Escalamiento y contenido de los avisos</span>}>
       {!loaded ? (
         <Skeleton.Input active />
       ) : (
@@ -63,7 +65,11 @@ function EscalationSetting({ clientId, narrow }: { clientId: number; narrow: boo
           form={form}
           layout={narrow ? 'vertical' : 'inline'}
           onFinish={save}
-          initialValues={{ escalation_minutes: loaded.escalation_minutes ?? 30 }}
+          initialValues={{
+            escalation_minutes: loaded.escalation_minutes ?? 30,
+            message_full_name: loaded.message_full_name ?? false,
+            message_rule_name: loaded.message_rule_name ?? false,
+          }}
         >
           {/* No min/max on the input: Ant Design would clamp an out-of-range value on blur and save
               another number; the contract's rule refuses it with its message instead (issue 41). */}
@@ -74,6 +80,24 @@ function EscalationSetting({ clientId, narrow }: { clientId: number; narrow: boo
             extra="Se aplica también a las alertas abiertas, contado desde su apertura."
           >
             <InputNumber precision={0} style={{ width: narrow ? '100%' : 120 }} />
+          </Form.Item>
+          {/* What an e-mail subject or a phone's preview shows (issue 41): by default initials and
+              the document's last digits, the value and the priority; the rest behind the link. */}
+          <Form.Item
+            name="message_full_name"
+            label="Nombre completo del paciente en los avisos"
+            valuePropName="checked"
+            extra="Si no, sus iniciales y el final del documento."
+          >
+            <Switch />
+          </Form.Item>
+          <Form.Item
+            name="message_rule_name"
+            label="Nombre de la regla en los avisos"
+            valuePropName="checked"
+            extra="Puede revelar una condición; si no, solo el valor y la prioridad."
+          >
+            <Switch />
           </Form.Item>
           <Form.Item>
             <Button type="primary" htmlType="submit" loading={mutation.isPending}>

@@ -27,6 +27,8 @@ export class Client extends Model<InferAttributes<Client>, InferCreationAttribut
   declare webhook_disabled_reason: CreationOptional<string | null>;
   /** Minutes without an entry before a high-priority alert is escalated (issue 20, default 30). */
   declare escalation_minutes: CreationOptional<number>;
+  declare message_full_name: CreationOptional<boolean>;
+  declare message_rule_name: CreationOptional<boolean>;
   /** 'Priorización' thresholds, window and weights as JSON; null = the defaults (issue 21). */
   declare triage_settings: CreationOptional<string | null>;
   declare created_at: CreationOptional<Date>;
@@ -58,6 +60,8 @@ export class Client extends Model<InferAttributes<Client>, InferCreationAttribut
         webhook_disabled_at: DataTypes.DATE,
         webhook_disabled_reason: DataTypes.STRING(300),
         escalation_minutes: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 30 },
+        message_full_name: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        message_rule_name: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         triage_settings: DataTypes.TEXT,
         created_at: DataTypes.DATE,
         updated_at: DataTypes.DATE,

@@ -84,6 +84,20 @@ describe('planClientSettings', () => {
     expect(subs).toEqual({ ok: true, patch: { webhook_alerts: true } });
   });
 
+  it.each([
+    [{ message_full_name: true }, { message_full_name: true }],
+    [
+      { message_rule_name: true, message_full_name: false },
+      { message_rule_name: true, message_full_name: false },
+    ],
+    [
+      { escalation_minutes: 45, message_rule_name: false },
+      { escalation_minutes: 45, message_rule_name: false },
+    ],
+  ])('what the messages show is saved as sent (issue 41): %o', (input, patch) => {
+    expect(planClientSettings(REGISTERED, input, prod)).toEqual({ ok: true, patch });
+  });
+
   it('keeps the stored phrase when the edit sends it blank, and the same URL is no change', () => {
     expect(planClientSettings(REGISTERED, { webhook_url: 'https://receptor.example/fhir', security_phrase: '' }, prod)).toEqual({
       ok: true,

@@ -25,6 +25,8 @@ interface SettingsPatch {
   residents_user?: string | null;
   residents_password?: string | null;
   escalation_minutes?: number;
+  message_full_name?: boolean;
+  message_rule_name?: boolean;
 }
 
 export type SettingsResult = { ok: true; patch: SettingsPatch } | { ok: false; field: string; message: string };
@@ -112,5 +114,8 @@ export function planClientSettings(current: CurrentSettings, input: ClientSettin
   }
   // Issue 20: the escalation delay of high-priority alerts (the contract bounds it, 5 to 1440).
   if (input.escalation_minutes !== undefined) patch.escalation_minutes = input.escalation_minutes;
+  // Issue 41: what the care team's messages show of a patient.
+  if (input.message_full_name !== undefined) patch.message_full_name = input.message_full_name;
+  if (input.message_rule_name !== undefined) patch.message_rule_name = input.message_rule_name;
   return { ok: true, patch };
 }

@@ -51,6 +51,8 @@ function toClientDto(c: Client): ClientDto {
     residents_user: c.residents_user,
     residents_password_set: Boolean(c.residents_password),
     escalation_minutes: Number(c.escalation_minutes ?? 30),
+    message_full_name: Boolean(c.message_full_name),
+    message_rule_name: Boolean(c.message_rule_name),
     triage_settings: triageSettingsOf(c.triage_settings ? JSON.parse(c.triage_settings) : null),
   };
 }

@@ -17,6 +17,7 @@ import {
   escalationDueAt,
   escalationEntryText,
   failureText,
+  initialsOf,
   rankAlerts,
   staffChannels,
   staffMessage,
@@ -75,11 +76,12 @@ interface AlertRow {
   created_at: string | Date;
   first_name: string;
   last_name: string;
+  nid: string | null;
   time_zone: string;
 }
 
 const ALERT_COLUMNS = `al.id, al.client_id, al.patient_id, al.alert_type, al.status, al.priority, al.clinical_element, al.value, m.value AS m_value,
-    al.alarm_name, al.minimum_condition, al.maximum_condition, al.description, al.created_at, p.first_name, p.last_name, p.time_zone`;
+    al.alarm_name, al.minimum_condition, al.maximum_condition, al.description, al.created_at, p.first_name, p.last_name, p.nid, p.time_zone`;
 const ALERT_JOINS = 'JOIN patients p ON p.id = al.patient_id LEFT JOIN measurements m ON m.id = al.measurement_id';
 const ALERT_FACTS = `SELECT ${ALERT_COLUMNS} FROM alerts al ${ALERT_JOINS}`;
 
@@ -89,6 +91,8 @@ function toFacts(r: AlertRow): AlertFacts {
     id: Number(r.id),
     patient_id: Number(r.patient_id),
     patient_name: `${r.first_name} ${r.last_name}`.trim(),
+    patient_initials: initialsOf(r.first_name, r.last_name),
+    patient_document: r.nid,
     alert_type: Number(r.alert_type),
     priority: Number(r.priority),
     clinical_element: r.clinical_element == null ? null : Number(r.clinical_element),
@@ -277,12 +281,18 @@ async function deliverGroup(deps: NotificationDeps, clientId: number, waiting: W
   }
   const facts = waiting.map(toFacts);
   const caregiver = recipientKey.startsWith('c');
-  const [client] = await select<{ name: string; escalation_minutes: number }>(
-    deps.sequelize,
-    'SELECT name, escalation_minutes FROM clients WHERE id = :id',
-    { id: clientId },
-  );
-  const opts = { baseUrl: deps.baseUrl, minutes: Number(client?.escalation_minutes ?? 30) };
+  const [client] = await select<{
+    name: string;
+    escalation_minutes: number;
+    message_full_name: boolean | number;
+    message_rule_name: boolean | number;
+  }>(deps.sequelize, 'SELECT name, escalation_minutes, message_full_name, message_rule_name FROM clients WHERE id = :id', { id: clientId });
+  const opts = {
+    baseUrl: deps.baseUrl,
+    minutes: Number(client?.escalation_minutes ?? ESCALATION_DEFAULT_MINUTES),
+    // What the organisation lets a message show (issue 41).
+    privacy: { fullName: Boolean(client?.message_full_name), ruleName: Boolean(client?.message_rule_name) },
+  };
   const message = caregiver
     ? { subject: 'Alerta de prioridad alta', text: caregiverMessage(facts, client?.name ?? '') }
     : facts.length === 1

@@ -7,6 +7,7 @@ import {
   escalationDueAt,
   escalationEntryText,
   failureText,
+  initialsOf,
   maskDigits,
   maskRecipient,
   rankAlerts,
@@ -33,6 +34,8 @@ const alert = (over: Partial<AlertFacts> = {}): AlertFacts => ({
   id: 7,
   patient_id: 3,
   patient_name: 'MARÍA PÉREZ',
+  patient_initials: 'M. P.',
+  patient_document: '52894050',
   alert_type: 0,
   priority: 1,
   clinical_element: 3,
@@ -99,26 +102,53 @@ describe('digest window and masks', () => {
 
   it('hides the digits of a one-time code', () => {
     expect(maskDigits('Su código de Vigía es 4821')).toBe('Su código de Vigía es ••••');
+    expect(maskDigits('Vigía: su código de acceso es 04821977. Vence en 5 minutos. No lo comparta con nadie.')).toBe(
+      'Vigía: su código de acceso es ••••••••. Vence en 5 minutos. No lo comparta con nadie.',
+    );
   });
 });
 
 describe('messages (Spanish, patient time zone)', () => {
-  it('says patient, value and rule, the time in the patient zone and the link', () => {
+  it('leads with Vigía and the priority; by default the initials and the document ending, the value, never the rule', () => {
     expect(staffMessage(alert(), 'alert', { baseUrl: 'https://vigia.co/' })).toEqual({
-      subject: 'Alerta de prioridad Alta: MARÍA PÉREZ',
+      subject: 'Alerta de prioridad Alta: M. P. · doc. …4050',
       text: [
-        'Paciente: MARÍA PÉREZ',
-        "Presión sistólica: 190 mmHg, fuera del rango 90 - 140 (regla 'Hipertensión')",
+        'Vigía · Alerta Alta',
+        'Paciente: M. P. · doc. …4050',
+        'Presión sistólica: 190 mmHg, fuera del rango 90 - 140',
         'Fecha: 02/03/2026 10:00 (hora del paciente)',
         'Ver la alerta: https://vigia.co/patients/3/alerts/7',
       ].join('\n'),
     });
   });
 
+  it.each([
+    [{ fullName: false, ruleName: false }, 'M. P. · doc. …4050', 'Presión sistólica: 190 mmHg, fuera del rango 90 - 140'],
+    [{ fullName: true, ruleName: false }, 'MARÍA PÉREZ', 'Presión sistólica: 190 mmHg, fuera del rango 90 - 140'],
+    [
+      { fullName: false, ruleName: true },
+      'M. P. · doc. …4050',
+      "Presión sistólica: 190 mmHg, fuera del rango 90 - 140 (regla 'Hipertensión')",
+    ],
+    [{ fullName: true, ruleName: true }, 'MARÍA PÉREZ', "Presión sistólica: 190 mmHg, fuera del rango 90 - 140 (regla 'Hipertensión')"],
+  ])('shows what the organisation chose: %o', (privacy, patient, finding) => {
+    const { subject, text } = staffMessage(alert(), 'alert', { baseUrl: null, privacy });
+    expect(subject).toBe(`Alerta de prioridad Alta: ${patient}`);
+    expect(text.split('\n').slice(0, 3)).toEqual(['Vigía · Alerta Alta', `Paciente: ${patient}`, finding]);
+  });
+
+  it.each([
+    ['maría josé', 'pérez gómez', 'M. P.'],
+    ['  ángela ', 'ñáñez', 'Á. Ñ.'],
+    ['LUIS', '', 'L.'],
+  ])('initials of %s %s', (first, last, initials) => {
+    expect(initialsOf(first, last)).toBe(initials);
+  });
+
   it("marks an escalation with 'Escalada' and the client's delay", () => {
     const m = staffMessage(alert(), 'escalation', { baseUrl: null, minutes: 45 });
-    expect(m.subject).toBe('Escalada: Alerta de prioridad Alta: MARÍA PÉREZ');
-    expect(m.text.split('\n')[0]).toBe('Escalada. Alerta escalada: sin gestión en 45 minutos.');
+    expect(m.subject).toBe('Escalada: Alerta de prioridad Alta: M. P. · doc. …4050');
+    expect(m.text.split('\n').slice(0, 2)).toEqual(['Vigía · Alerta Alta', 'Escalada. Alerta escalada: sin gestión en 45 minutos.']);
     expect(m.text).toContain('Ver la alerta: /patients/3/alerts/7');
   });
 
@@ -148,10 +178,11 @@ describe('messages (Spanish, patient time zone)', () => {
     const { subject, text } = digestMessage(alerts, 'alert', { baseUrl: null });
     const lines = text.split('\n');
     expect(subject).toBe('Vigía: 12 alertas nuevas');
-    expect(lines[0]).toBe('12 alertas nuevas, las más graves primero:');
-    expect(lines[1]).toBe('- [Alta] MARÍA PÉREZ: Toma 5 · 02/03/2026 10:00 (hora del paciente) · /patients/3/alerts/5');
-    expect(lines).toHaveLength(12);
-    expect(lines[11]).toBe('... y 2 alertas más.');
+    expect(lines[0]).toBe('Vigía · Alerta Alta');
+    expect(lines[1]).toBe('12 alertas nuevas, las más graves primero:');
+    expect(lines[2]).toBe('- [Alta] M. P. · doc. …4050: Toma 5 · 02/03/2026 10:00 (hora del paciente) · /patients/3/alerts/5');
+    expect(lines).toHaveLength(13);
+    expect(lines[12]).toBe('... y 2 alertas más.');
   });
 
   it('gives the caregiver who, the value, that the team knows and how to reach it, nothing more', () => {

@@ -99,14 +99,21 @@ export function maskRecipient(channel: 'email' | 'whatsapp' | 'sms', value: stri
   return `${'*'.repeat(Math.max(0, digits.length - 4))}${digits.slice(-4)}`;
 }
 
-/** An SMS text with its digits hidden (one-time codes). */
-export const maskDigits = (text: string) => text.replace(/\d/g, '•');
+/**
+ * An SMS text with its one-time code hidden: the runs of 4 digits or more (codes are 4 to 8
+ * digits), not every digit, so 'Vence en 5 minutos' still reads (issue 41).
+ */
+export const maskDigits = (text: string) => text.replace(/\d{4,}/g, (code) => '•'.repeat(code.length));
 
 /** What a message says about one alert. */
 export interface AlertFacts {
   id: number;
   patient_id: number;
   patient_name: string;
+  /** 'M. P.': the first letter of the first given name and of the first surname. */
+  patient_initials: string;
+  /** The identity document's number (its last digits tell the patient apart without naming them). */
+  patient_document: string | null;
   alert_type: number;
   priority: number;
   clinical_element: number | null;
@@ -122,8 +129,36 @@ export interface AlertFacts {
 
 const num = (v: number) => String(Number(v)).replace('.', ',');
 
+/** What the care team's messages show of a patient and a rule (issue 41; the client's settings). */
+export interface MessagePrivacy {
+  /** The full name; otherwise the initials and the document's last digits. */
+  fullName: boolean;
+  /** The rule's name (it can reveal a condition); otherwise the value, its range and the priority. */
+  ruleName: boolean;
+}
+export const DEFAULT_PRIVACY: MessagePrivacy = { fullName: false, ruleName: false };
+
+/** 'M. P.' from 'maría josé' and 'pérez gómez'. */
+export function initialsOf(firstName: string, lastName: string): string {
+  return [firstName, lastName]
+    .map((n) => n.trim().split(/\s+/)[0]?.charAt(0).toLocaleUpperCase('es') ?? '')
+    .filter(Boolean)
+    .map((c) => `${c}.`)
+    .join(' ');
+}
+
+/** How a message names the patient: 'M. P. · doc. …4050' unless the organisation chose the full name. */
+export function patientLabel(
+  a: Pick<AlertFacts, 'patient_name' | 'patient_initials' | 'patient_document'>,
+  privacy: MessagePrivacy,
+): string {
+  if (privacy.fullName) return a.patient_name;
+  const digits = (a.patient_document ?? '').replace(/\s/g, '');
+  return digits ? `${a.patient_initials} · doc. …${digits.slice(-4)}` : a.patient_initials;
+}
+
 /** The finding in one line: value and rule for a reading, else the compliance or AI text. */
-export function findingOf(a: AlertFacts): string {
+export function findingOf(a: AlertFacts, privacy: MessagePrivacy = DEFAULT_PRIVACY): string {
   if (a.alert_type === 0 && a.value != null) {
     const unit = elementUnit(a.clinical_element);
     const value = `${elementName(a.clinical_element)}: ${num(a.value)}${unit ? ` ${unit}` : ''}`;
@@ -131,7 +166,7 @@ export function findingOf(a: AlertFacts): string {
       a.minimum_condition != null && a.maximum_condition != null
         ? `, fuera del rango ${num(a.minimum_condition)} - ${num(a.maximum_condition)}`
         : '';
-    return `${value}${range}${a.alarm_name ? ` (regla '${a.alarm_name}')` : ''}`;
+    return `${value}${range}${a.alarm_name && privacy.ruleName ? ` (regla '${a.alarm_name}')` : ''}`;
   }
   if (a.description) return a.description;
   return a.alert_type === 3 ? 'Alerta del asistente IA' : a.alert_type === 2 ? 'Cumplimiento de medicación' : 'Cumplimiento de mediciones';
@@ -154,14 +189,26 @@ export function alertLink(baseUrl: string | null, a: Pick<AlertFacts, 'id' | 'pa
   return `${(baseUrl ?? '').replace(/\/+$/, '')}/patients/${a.patient_id}/alerts/${a.id}`;
 }
 
+interface MessageOptions {
+  baseUrl: string | null;
+  minutes?: number;
+  privacy?: MessagePrivacy;
+}
+
+/** The first line: what a phone's preview shows, so it says at once that it is urgent (issue 41). */
+export const messageLead = (priority: number) => `Vigía · Alerta ${priorityName(priority)}`;
+
 /** One alert for a member of staff (e-mail and WhatsApp say the same). */
-export function staffMessage(a: AlertFacts, reason: Reason, opts: { baseUrl: string | null; minutes?: number }): ComposedMessage {
+export function staffMessage(a: AlertFacts, reason: Reason, opts: MessageOptions): ComposedMessage {
   const escalated = reason === 'escalation';
-  const head = `Alerta de prioridad ${priorityName(a.priority)}: ${a.patient_name}`;
+  const privacy = opts.privacy ?? DEFAULT_PRIVACY;
+  const patient = patientLabel(a, privacy);
+  const head = `Alerta de prioridad ${priorityName(a.priority)}: ${patient}`;
   const lines = [
+    messageLead(a.priority),
     ...(escalated ? [`Escalada. ${escalationEntryText(opts.minutes ?? ESCALATION_DEFAULT_MINUTES)}`] : []),
-    `Paciente: ${a.patient_name}`,
-    findingOf(a),
+    `Paciente: ${patient}`,
+    findingOf(a, privacy),
     `Fecha: ${formatWhen(a.created_at, a.time_zone)} (hora del paciente)`,
     `Ver la alerta: ${alertLink(opts.baseUrl, a)}`,
   ];
@@ -169,8 +216,9 @@ export function staffMessage(a: AlertFacts, reason: Reason, opts: { baseUrl: str
 }
 
 /** Several alerts for one person and channel: the count, then the worst ones first. */
-export function digestMessage(alerts: AlertFacts[], reason: Reason, opts: { baseUrl: string | null; minutes?: number }): ComposedMessage {
+export function digestMessage(alerts: AlertFacts[], reason: Reason, opts: MessageOptions): ComposedMessage {
   const ranked = rankAlerts(alerts);
+  const privacy = opts.privacy ?? DEFAULT_PRIVACY;
   const count = countOf(ranked.length, 'alerta nueva', 'alertas nuevas');
   const escalated = reason === 'escalation';
   const subject = escalated ? `Escalada: ${countOf(ranked.length, 'alerta', 'alertas')} sin gestión` : `Vigía: ${count}`;
@@ -178,13 +226,13 @@ export function digestMessage(alerts: AlertFacts[], reason: Reason, opts: { base
     .slice(0, DIGEST_LISTED)
     .map(
       (a) =>
-        `- [${priorityName(a.priority)}] ${a.patient_name}: ${findingOf(a)} · ${formatWhen(a.created_at, a.time_zone)} (hora del paciente) · ${alertLink(opts.baseUrl, a)}`,
+        `- [${priorityName(a.priority)}] ${patientLabel(a, privacy)}: ${findingOf(a, privacy)} · ${formatWhen(a.created_at, a.time_zone)} (hora del paciente) · ${alertLink(opts.baseUrl, a)}`,
     );
   const more = ranked.length > DIGEST_LISTED ? [`... y ${countOf(ranked.length - DIGEST_LISTED, 'alerta más', 'alertas más')}.`] : [];
   const intro = escalated
     ? `Escalada. ${countOf(ranked.length, 'alerta', 'alertas')} de prioridad Alta sin gestión en ${opts.minutes ?? ESCALATION_DEFAULT_MINUTES} minutos:`
     : `${count}, las más graves primero:`;
-  return { subject, text: [intro, ...listed, ...more].join('\n') };
+  return { subject, text: [messageLead(ranked[0].priority), intro, ...listed, ...more].join('\n') };
 }
 
 /**

@@ -3,7 +3,7 @@ import { select } from '../../db/sql.js';
 import { filterSql, sortSql, type ListFields, type ListParams } from '../../http/list-params.js';
 import { notFound } from '../../http/errors.js';
 import type { components } from '@vigia/contract/openapi';
-import { maskDigits, maskRecipient } from './notifications.rules.js';
+import { initialsOf, maskDigits, maskRecipient, patientLabel } from './notifications.rules.js';
 import { PREFERENCE_FLAGS, writeNotificationPreferences } from '../users/users.preferences.js';
 
 type NotificationRecord = components['schemas']['NotificationRecord'];
@@ -40,7 +40,7 @@ const RECORD = `
   UNION ALL
   SELECT 's' || CAST(s.id AS TEXT), 'sms', s."to", CAST(NULL AS TEXT), 'patient', 'otp',
          CASE s.status WHEN 'queued' THEN 'queued' WHEN 'failed' THEN 'failed' ELSE 'sent' END,
-         CAST(NULL AS INTEGER), CAST(NULL AS INTEGER), 0, SUBSTR(s.body, 1, 160), CAST(NULL AS TEXT), 1, s.created_at,
+         CAST(NULL AS INTEGER), s.patient_id, 0, SUBSTR(s.body, 1, 160), CAST(NULL AS TEXT), 1, s.created_at,
          CASE WHEN s.status = 'sent' THEN s.created_at END, s.id
   FROM sms_outbox s WHERE s.client_id = :clientId`;
 
@@ -93,7 +93,43 @@ export async function listNotifications(sequelize: Sequelize, clientId: number, 
     params,
   );
   const [{ n }] = await select<{ n: number }>(sequelize, `SELECT COUNT(*) AS n FROM (${RECORD}) x ${cond}`, params);
+  await nameCodeRecipients(sequelize, clientId, rows);
   return { rows: rows.map(toRecord), total: Number(n) };
+}
+
+/**
+ * A code's SMS names its patient (found by the number it went to), as the organisation's messages
+ * name patients: initials and document ending unless it chose the full name (issue 41).
+ */
+async function nameCodeRecipients(sequelize: Sequelize, clientId: number, rows: RecordRow[]) {
+  const ids = [...new Set(rows.filter((r) => r.reason === 'otp' && r.patient_id != null).map((r) => Number(r.patient_id)))];
+  if (!ids.length) return;
+  const patients = await select<{ id: number; first_name: string; last_name: string; nid: string | null }>(
+    sequelize,
+    'SELECT id, first_name, last_name, nid FROM patients WHERE id IN (:ids) AND client_id = :clientId',
+    { ids, clientId },
+  );
+  const [client] = await select<{ message_full_name: boolean | number }>(
+    sequelize,
+    'SELECT message_full_name FROM clients WHERE id = :clientId',
+    {
+      clientId,
+    },
+  );
+  const privacy = { fullName: Boolean(client?.message_full_name), ruleName: false };
+  const byId = new Map(patients.map((p) => [Number(p.id), p]));
+  for (const r of rows) {
+    const p = r.reason === 'otp' && r.patient_id != null ? byId.get(Number(r.patient_id)) : undefined;
+    if (p)
+      r.recipient_name = patientLabel(
+        {
+          patient_name: `${p.first_name} ${p.last_name}`.trim(),
+          patient_initials: initialsOf(p.first_name, p.last_name),
+          patient_document: p.nid,
+        },
+        privacy,
+      );
+  }
 }
 
 type Flag = (typeof PREFERENCE_FLAGS)[number];

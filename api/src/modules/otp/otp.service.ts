@@ -88,7 +88,7 @@ export async function requestOtp(deps: OtpDeps, rawNid: string, ip: string) {
     { nid },
   );
   const randomInt = deps.randomInt ?? ((max: number) => crypto.randomInt(max));
-  const outgoing: Array<{ clientId: number; to: string; body: string }> = [];
+  const outgoing: Array<{ clientId: number; patientId: number; to: string; body: string }> = [];
   await deps.sequelize.transaction(async (transaction) => {
     // A new code ends the document's earlier ones: only the latest SMS signs in.
     await deps.sequelize.query(
@@ -105,7 +105,7 @@ export async function requestOtp(deps: OtpDeps, rawNid: string, ip: string) {
         replacements: { c: challengeId, p: p.id, h: hmac(deps.secret, 'otp', challengeId, String(p.id), code) },
         transaction,
       });
-      outgoing.push({ clientId: p.client_id, to: p.cellphone, body: rules.OTP_MESSAGES.sms(code) });
+      outgoing.push({ clientId: p.client_id, patientId: p.id, to: p.cellphone, body: rules.OTP_MESSAGES.sms(code) });
     }
   });
   // Sent after the answer is decided, so the delivery time does not reveal a match.
