@@ -156,4 +156,26 @@ describe('account security', () => {
       await expectAccessible(other);
     });
   }
+
+  it('lets an administrator end all sessions of a user from Usuarios (1440 × 900)', async () => {
+    const { token } = await createStaffSession(product.server().baseUrl, { email: 'consulta@demo.vigia.co', password: OLD_PASSWORD });
+    const page = await openSignedIn(product, '/users');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page
+      .getByRole('row', { name: /VARGAS LEÓN/ })
+      .getByText('Sesiones', { exact: true })
+      .click();
+    await page.getByRole('heading', { name: 'Cerrar todas las sesiones' }).waitFor();
+    await page.getByText('consulta@demo.vigia.co').waitFor({ state: 'visible' });
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Cerrar todas las sesiones' }).click();
+    await page.locator('.ant-popover:visible').getByRole('button', { name: 'Cerrar todas', exact: true }).click();
+    await waitForPath(page, '/users');
+    const refused = await fetch(`${product.server().baseUrl}/api/v1/me`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({
+      code: 'session_ended',
+      message: 'Su sesión fue cerrada por un administrador de su institución. Inicie sesión de nuevo.',
+    });
+  });
 });
