@@ -195,7 +195,18 @@ export default function LoginPage() {
               Iniciar sesión
             </Button>
           </Form>
-          <ForgotPasswordDialog open={forgotOpen} initialEmail={email} onClose={() => setForgotOpen(false)} />
+          <ForgotPasswordDialog
+            open={forgotOpen}
+            initialEmail={email}
+            onClose={() => {
+              setForgotOpen(false);
+              // Opening the dialog left the login's fields, whose blur asked for them: not a mistake of the user's.
+              form.setFields([
+                { name: 'email', errors: [] },
+                { name: 'password', errors: [] },
+              ]);
+            }}
+          />
 
           <div className="login-patient">
             ¿Eres paciente? <a href="/login_patient">Ingresa al portal del paciente</a>

@@ -147,7 +147,8 @@ export async function listMySessions(deps: Pick<SessionDeps, 'sequelize' | 'now'
         created_at: created,
         last_used_at: r.last_used_at ? new Date(r.last_used_at).toISOString() : created,
         browser: browserLabel(r.user_agent),
-        ip: r.ip,
+        // An IPv4 client of a dual-stack server arrives as ::ffff:a.b.c.d: shown as people know it.
+        ip: r.ip?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '') ?? null,
       };
     }),
   );
