@@ -70,7 +70,7 @@ import { auditRecorder, recordAuditEvent } from './modules/audit/audit.recorder.
 import { auditRouter } from './modules/audit/audit.routes.js';
 import { createEmailSender, loadEmailConfig, type EmailSender } from './adapters/email.js';
 import { queueAlertNotifications, registerNotificationJobs, retimeEscalations } from './modules/notifications/notifications.jobs.js';
-import { notificationChannels } from './modules/notifications/notifications.channels.js';
+import { conversationOpen, notificationChannels } from './modules/notifications/notifications.channels.js';
 import { notificationsRouter } from './modules/notifications/notifications.routes.js';
 import { triageRouter } from './modules/triage/triage.routes.js';
 import { registerTriageJobs } from './modules/triage/triage.summaries.js';
@@ -321,6 +321,7 @@ export function createApp(deps: AppDeps): express.Express {
       notificationChannels({
         whatsapp: messaging.deps.channel,
         email: deps.email ?? createEmailSender({ sequelize: deps.sequelize, config: loadEmailConfig(), now }),
+        conversationOpen: conversationOpen(deps.sequelize, now),
       }),
     ),
     baseUrl: process.env.PUBLIC_URL || null,

@@ -6,9 +6,9 @@ import { createJobRunner } from '../../api/src/jobs/queue';
 import { createMessagingChannel } from '../../api/src/adapters/messaging';
 import { createEmailSender } from '../../api/src/adapters/email';
 import { NOTIFICATION_JOB_KINDS, registerNotificationJobs } from '../../api/src/modules/notifications/notifications.jobs';
-import { notificationChannels } from '../../api/src/modules/notifications/notifications.channels';
+import { conversationOpen, notificationChannels } from '../../api/src/modules/notifications/notifications.channels';
 import { startTestProduct, createOrg, bearer, patientBody, PASSWORD, type TestProduct, type Org } from '../support/product';
-import { startFakeProvider, type FakeProvider } from '../support/messaging-peers';
+import { inboundBody, signed, startFakeProvider, type FakeProvider } from '../support/messaging-peers';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
 
 /**
@@ -34,11 +34,22 @@ const CAREGIVER_PHONE = '573157654321';
 const QUIET_CAREGIVER_PHONE = '573157654322';
 
 const mailsTo = (email: string) => smtp.received.filter((m) => m.to.includes(email));
-const whatsappTo = (phone: string) => provider.sent.filter((s) => s.body.to === phone).map((s) => s.body.text?.body ?? '');
+/** What reached a number: the text, or a template as name(param | param …). */
+const whatsappTo = (phone: string) =>
+  provider.sent
+    .filter((s) => s.body.to === phone)
+    .map((s) =>
+      s.body.template
+        ? `${s.body.template.name}(${s.body.template.components[0].parameters.map((p) => p.text).join(' | ')})`
+        : (s.body.text?.body ?? ''),
+    );
 const drain = () => t.jobs.drain({ now: clock });
 
 beforeAll(async () => {
   provider = await startFakeProvider();
+  // WhatsApp's 24-hour rule, on the test's clock.
+  provider.enforceWindow = true;
+  provider.now = () => clock;
   smtp = await startSmtpPeer();
   Object.assign(process.env, {
     MESSAGING_URL: provider.url,
@@ -122,7 +133,7 @@ async function highReading(patientId: number) {
 const record = (query: string, token = org.tokens.admin) => t.http.get(`/api/v1/notifications?${query}`).set(bearer(token));
 
 describe('an alert reaches the right people, once (issue 20)', () => {
-  let patient: { id: number; first_name: string; last_name: string };
+  let patient: { id: number; first_name: string; last_name: string; nid: string };
   let alertId: number;
 
   beforeAll(async () => {
@@ -155,7 +166,10 @@ describe('an alert reaches the right people, once (issue 20)', () => {
     // 15:00 UTC is 10:00 in Bogotá, the patient's zone.
     expect(adminMail.text).toContain('Fecha: 02/03/2026 10:00 (hora del paciente)');
     expect(adminMail.text).toContain(`Ver la alerta: ${PUBLIC_URL}/patients/${patient.id}/alerts/${alertId}`);
-    expect(whatsappTo(NURSE_PHONE)).toEqual([adminMail.text]);
+    // Nobody wrote from the nurse's phone: the approved template, its parameters in their order.
+    expect(whatsappTo(NURSE_PHONE)).toEqual([
+      `vigia_alerta(Alta | ${name} | Presión sistólica: 190 mmHg, fuera del rango 90 - 140 | 02/03/2026 10:00 | ${PUBLIC_URL}/patients/${patient.id}/alerts/${alertId})`,
+    ]);
   });
 
   it('tells nobody who opted out, is disabled, or belongs to another client', () => {
@@ -169,8 +183,7 @@ describe('an alert reaches the right people, once (issue 20)', () => {
     const [text, ...rest] = whatsappTo(CAREGIVER_PHONE);
     expect(rest).toEqual([]);
     expect(text).toBe(
-      `Vigía: ${patient.first_name} ${patient.last_name} tiene una alerta de prioridad alta (Presión sistólica: 190 mmHg). ` +
-        'El equipo de atención de Clinica Avisos ya fue avisado. Para comunicarse con el equipo, responda a este mensaje.',
+      `vigia_cuidador(${patient.first_name} ${patient.last_name} | una alerta de prioridad alta (Presión sistólica: 190 mmHg) | Clinica Avisos)`,
     );
     expect(whatsappTo(QUIET_CAREGIVER_PHONE)).toEqual([]);
   });
@@ -328,6 +341,7 @@ describe('two API processes on one database', () => {
       now: () => clock,
       log: () => undefined,
       channels: notificationChannels({
+        conversationOpen: conversationOpen(t.sequelize, () => clock),
         whatsapp: createMessagingChannel({ url: provider.url, token: 'proveedor-token', webhookSecret: null }),
         email: createEmailSender({
           sequelize: t.sequelize,
@@ -460,8 +474,10 @@ describe('GET /notifications (the record)', () => {
     expect(all.status).toBe(200);
     expect(Number(all.headers['x-total-count'])).toBeGreaterThan(10);
     expect(all.body).toHaveLength(5);
-    // A patient reminder goes through the messaging outbox; the record shows it too.
+    // A patient reminder goes through the messaging outbox; the record shows it too. (Free text: the
+    // patient wrote today, so the peer's 24-hour rule lets it through.)
     const patient = await monitoredPatient();
+    provider.lastInbound.set('573001234567', clock);
     await queueOutboundMessage(
       { sequelize: t.sequelize, now: clock, jobs: t.jobs },
       { client_id: org.clientId, patient_id: patient.id, kind: 'text', body: 'Recuerde tomar su presión a las 08:00.', reason: 'reminder' },
@@ -529,5 +545,50 @@ describe('GET /notifications (the record)', () => {
     });
     const bad = await t.http.put('/api/v1/my_notifications').set(bearer(org.tokens.medico)).send({ role_name: 'admin' });
     expect(bad.status).toBe(400);
+  });
+});
+
+describe('WhatsApp templates and the 24-hour conversation (issue 41)', () => {
+  it('sends free text only inside a conversation opened within 24 hours; the peer refuses it outside (131047)', async () => {
+    const direct = createMessagingChannel({ url: provider.url, token: 'proveedor-token', webhookSecret: null });
+    await expect(direct.send({ to: NURSE_PHONE, kind: 'text', body: 'Hola' })).rejects.toMatchObject({
+      httpStatus: 400,
+      message: expect.stringContaining('131047'),
+    });
+    // The nurse writes to the organisation's number: the product keeps the inbound message.
+    const { raw, signature } = signed(
+      'secreto',
+      inboundBody(NURSE_PHONE, 'wamid.in.enfermeria.1', { type: 'text', text: { body: 'Recibido' } }),
+    );
+    const hook = await t.http
+      .post(`/api/v1/messaging/webhook/${org.clientId}`)
+      .set('content-type', 'application/json')
+      .set('x-hub-signature-256', signature)
+      .send(raw);
+    expect(hook.status).toBe(200);
+    provider.lastInbound.set(NURSE_PHONE, clock);
+    later(5 * MINUTE);
+    await drain();
+    const inside = await highReading((await monitoredPatient()).id);
+    await drain();
+    const text = whatsappTo(NURSE_PHONE).find((m) => m.includes(`/alerts/${inside}`))!;
+    expect(text.split('\n')[0]).toBe('Vigía · Alerta Alta');
+    // A day later the conversation is closed: the template again.
+    later(25 * 60 * MINUTE);
+    for (const role of ['admin', 'enfermeria'] as const)
+      org.tokens[role] = (await t.http.post('/api/v1/sessions').send({ email: org.users[role].email, password: PASSWORD })).body.token;
+    await drain();
+    const outside = await highReading((await monitoredPatient()).id);
+    await drain();
+    // (the escalations the day's drain ran took this minute's first gathering: the window's end gathers it)
+    later(2 * MINUTE);
+    await drain();
+    expect(
+      whatsappTo(NURSE_PHONE).find((m) => m.includes(`/alerts/${outside}`)),
+      whatsappTo(NURSE_PHONE).slice(-3).join('\n'),
+    ).toMatch(/^vigia_alerta\(Alta \| /);
+    expect(
+      await select(t.sequelize, "SELECT id FROM notifications WHERE alert_id IN (:ids) AND state <> 'sent'", { ids: [inside, outside] }),
+    ).toEqual([]);
   });
 });

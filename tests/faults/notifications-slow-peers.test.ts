@@ -4,7 +4,7 @@ import { createJobRunner } from '../../api/src/jobs/queue';
 import { createMessagingChannel } from '../../api/src/adapters/messaging';
 import { createEmailSender } from '../../api/src/adapters/email';
 import { NOTIFICATION_JOB_KINDS, registerNotificationJobs } from '../../api/src/modules/notifications/notifications.jobs';
-import { notificationChannels } from '../../api/src/modules/notifications/notifications.channels';
+import { conversationOpen, notificationChannels } from '../../api/src/modules/notifications/notifications.channels';
 import { createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
 import { startFakeProvider, type FakeProvider } from '../support/messaging-peers';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
@@ -192,6 +192,7 @@ describe('notifications with slow peers (issue 41)', () => {
       now: () => clock,
       log: () => undefined,
       channels: notificationChannels({
+        conversationOpen: conversationOpen(t.sequelize, () => clock),
         whatsapp: createMessagingChannel({ url: provider.url, token: 'proveedor-token', webhookSecret: null, timeoutMs: 1_500 }),
         email: createEmailSender({
           sequelize: t.sequelize,

@@ -59,8 +59,29 @@ export interface FakeProvider {
    * id and not sent twice, as a provider that honours the key does (issue 41).
    */
   duplicates: { body: SentMessage; key: string }[];
+  /**
+   * WhatsApp's 24-hour rule, when on: free text to a number that has not written within 24 hours
+   * (by `now`) is refused with error 131047 'Re-engagement message', as the Cloud API does;
+   * templates always pass. Off by default (the chat tests answer patients who just wrote).
+   */
+  enforceWindow: boolean;
+  now: () => Date;
+  /** When each number last wrote to the business (tests record it beside the inbound webhook they post). */
+  lastInbound: Map<string, Date>;
   close(): Promise<void>;
 }
+
+/** The Cloud API's answer to free text outside the customer service window. */
+export const REENGAGEMENT_ERROR = {
+  error: {
+    message: '(#131047) Re-engagement message',
+    type: 'OAuthException',
+    code: 131047,
+    error_data: {
+      details: 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
+    },
+  },
+};
 
 export async function startFakeProvider(): Promise<FakeProvider> {
   const state = {
@@ -70,6 +91,9 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     media: new Map<string, { bytes: Buffer; mime: string }>(),
     holdMs: (() => 0) as (body: SentMessage) => number,
     duplicates: [] as { body: SentMessage; key: string }[],
+    enforceWindow: false,
+    now: () => new Date(),
+    lastInbound: new Map<string, Date>(),
   };
   const accepted = new Map<string, unknown>();
   const timers = new Set<NodeJS.Timeout>();
@@ -88,6 +112,11 @@ export async function startFakeProvider(): Promise<FakeProvider> {
       const fail = state.failNext.shift();
       if (fail) {
         res.writeHead(fail, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Service Unavailable' } }));
+        return;
+      }
+      const last = state.lastInbound.get(body.to);
+      if (state.enforceWindow && body.type === 'text' && !(last && state.now().getTime() - last.getTime() < 24 * 3600_000)) {
+        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(REENGAGEMENT_ERROR));
         return;
       }
       // Held, then accepted even when the client stopped waiting: the provider has it.

@@ -11,6 +11,7 @@ import {
   ESCALATION_DEFAULT_MINUTES,
   SEND_MAX_ATTEMPTS,
   caregiverMessage,
+  caregiverTemplate,
   caregiverTold,
   digestMessage,
   digestSlot,
@@ -24,6 +25,7 @@ import {
   type AlertFacts,
   type Channel,
   type Reason,
+  type TemplateCall,
   type StaffPreferences,
 } from './notifications.rules.js';
 
@@ -294,7 +296,11 @@ async function deliverGroup(deps: NotificationDeps, clientId: number, waiting: W
     privacy: { fullName: Boolean(client?.message_full_name), ruleName: Boolean(client?.message_rule_name) },
   };
   const message = caregiver
-    ? { subject: 'Alerta de prioridad alta', text: caregiverMessage(facts, client?.name ?? '') }
+    ? {
+        subject: 'Alerta de prioridad alta',
+        text: caregiverMessage(facts, client?.name ?? ''),
+        template: caregiverTemplate(facts, client?.name ?? ''),
+      }
     : facts.length === 1
       ? staffMessage(facts[0], reason, opts)
       : digestMessage(facts, reason, opts);
@@ -303,9 +309,9 @@ async function deliverGroup(deps: NotificationDeps, clientId: number, waiting: W
     const id = await insertReturningId(
       deps.sequelize,
       `INSERT INTO notifications (client_id, channel, audience, reason, user_id, caregiver_id, recipient, recipient_name, alert_id, patient_id, alert_count,
-                                  subject, body, state, attempts, created_at, updated_at)
+                                  subject, body, template, state, attempts, created_at, updated_at)
        VALUES (:clientId, :channel, :audience, :reason, :userId, :caregiverId, :recipient, :name, :alertId, :patientId, :count,
-               :subject, :body, 'queued', 0, :now, :now) RETURNING id`,
+               :subject, :body, :template, 'queued', 0, :now, :now) RETURNING id`,
       {
         clientId,
         channel,
@@ -320,6 +326,7 @@ async function deliverGroup(deps: NotificationDeps, clientId: number, waiting: W
         count: facts.length,
         subject: message.subject.slice(0, 200),
         body: message.text,
+        template: JSON.stringify(message.template),
         now,
       },
       transaction,
@@ -348,6 +355,8 @@ async function deliverGroup(deps: NotificationDeps, clientId: number, waiting: W
 
 interface NotificationRow {
   id: number;
+  client_id: number;
+  template: string | null;
   channel: Channel;
   recipient: string;
   subject: string;
@@ -377,13 +386,20 @@ async function send(deps: NotificationDeps, job: JobRow) {
   const id = Number((job.payload as { notification_id: number }).notification_id);
   const [n] = await select<NotificationRow>(
     deps.sequelize,
-    'SELECT id, channel, recipient, subject, body, state FROM notifications WHERE id = :id',
+    'SELECT id, client_id, channel, recipient, subject, body, template, state FROM notifications WHERE id = :id',
     { id },
   );
   if (!n || n.state !== 'queued') return;
   let providerId: string | null;
   try {
-    ({ providerId } = await deps.channels[n.channel].send({ to: n.recipient, subject: n.subject, text: n.body, key: notificationKey(id) }));
+    ({ providerId } = await deps.channels[n.channel].send({
+      clientId: Number(n.client_id),
+      to: n.recipient,
+      subject: n.subject,
+      text: n.body,
+      template: n.template ? (JSON.parse(n.template) as TemplateCall) : null,
+      key: notificationKey(id),
+    }));
   } catch (err) {
     const known = err instanceof DeliveryError ? err : null;
     if (!known) deps.log(`notificaciones: error al enviar ${id}`, err);

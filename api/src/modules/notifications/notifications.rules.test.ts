@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import {
   caregiverMessage,
+  caregiverTemplate,
   caregiverTold,
   digestMessage,
   digestSlot,
@@ -119,7 +120,45 @@ describe('messages (Spanish, patient time zone)', () => {
         'Fecha: 02/03/2026 10:00 (hora del paciente)',
         'Ver la alerta: https://vigia.co/patients/3/alerts/7',
       ].join('\n'),
+      template: {
+        kind: 'alert',
+        params: [
+          'Alta',
+          'M. P. · doc. …4050',
+          'Presión sistólica: 190 mmHg, fuera del rango 90 - 140',
+          '02/03/2026 10:00',
+          'https://vigia.co/patients/3/alerts/7',
+        ],
+      },
     });
+  });
+
+  it.each([
+    [
+      'escalation',
+      staffMessage(alert(), 'escalation', { baseUrl: null, minutes: 45 }).template,
+      {
+        kind: 'escalation',
+        params: ['Alta', 'M. P. · doc. …4050', '45', 'Presión sistólica: 190 mmHg, fuera del rango 90 - 140', '/patients/3/alerts/7'],
+      },
+    ],
+    [
+      'digest',
+      digestMessage([alert(), alert({ id: 8, priority: 2 })], 'alert', { baseUrl: 'https://vigia.co' }).template,
+      { kind: 'digest', params: ['Alta', '2 alertas nuevas', 'https://vigia.co/alerts'] },
+    ],
+    [
+      'escalation digest',
+      digestMessage([alert(), alert({ id: 8 })], 'escalation', { baseUrl: null }).template,
+      { kind: 'digest', params: ['Alta', '2 alertas sin gestión', '/alerts'] },
+    ],
+    [
+      'caregiver',
+      caregiverTemplate([alert()], 'Clínica Norte'),
+      { kind: 'caregiver', params: ['MARÍA PÉREZ', 'una alerta de prioridad alta (Presión sistólica: 190 mmHg)', 'Clínica Norte'] },
+    ],
+  ])('the %s template: its kind and parameters in the documented order', (_label, template, expected) => {
+    expect(template).toEqual(expected);
   });
 
   it.each([

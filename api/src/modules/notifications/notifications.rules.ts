@@ -179,9 +179,31 @@ export function rankAlerts<T extends Pick<AlertFacts, 'id' | 'priority' | 'creat
   return [...alerts].sort((a, b) => a.priority - b.priority || b.created_at.getTime() - a.created_at.getTime() || b.id - a.id);
 }
 
+/**
+ * WhatsApp's approved templates (issue 41): a message the business starts outside a conversation
+ * the person opened in the last 24 hours must be one. Each kind's name is a setting
+ * (notifications.channels.ts, README); its body parameters, in this order:
+ * - alert: priority, patient, finding, date (patient's time), link;
+ * - escalation: priority, patient, minutes, finding, link;
+ * - digest: worst priority, count, link to the alerts manager;
+ * - caregiver: patient, what happened (with the value), the organisation.
+ */
+export type TemplateKind = 'alert' | 'escalation' | 'digest' | 'caregiver';
+export interface TemplateCall {
+  kind: TemplateKind;
+  params: string[];
+}
+
 export interface ComposedMessage {
   subject: string;
   text: string;
+  /** The same message as an approved template, for a channel that needs one. */
+  template: TemplateCall;
+}
+
+/** The alerts manager, where a digest's alerts are. */
+export function alertsManagerLink(baseUrl: string | null): string {
+  return `${(baseUrl ?? '').replace(/\/+$/, '')}/alerts`;
 }
 
 /** The link to an alert's detail (02 §2.8), absolute when the product knows its public address. */
@@ -212,7 +234,18 @@ export function staffMessage(a: AlertFacts, reason: Reason, opts: MessageOptions
     `Fecha: ${formatWhen(a.created_at, a.time_zone)} (hora del paciente)`,
     `Ver la alerta: ${alertLink(opts.baseUrl, a)}`,
   ];
-  return { subject: escalated ? `Escalada: ${head}` : head, text: lines.join('\n') };
+  const minutes = String(opts.minutes ?? ESCALATION_DEFAULT_MINUTES);
+  const when = formatWhen(a.created_at, a.time_zone);
+  const link = alertLink(opts.baseUrl, a);
+  const finding = findingOf(a, privacy);
+  const priority = priorityName(a.priority);
+  return {
+    subject: escalated ? `Escalada: ${head}` : head,
+    text: lines.join('\n'),
+    template: escalated
+      ? { kind: 'escalation', params: [priority, patient, minutes, finding, link] }
+      : { kind: 'alert', params: [priority, patient, finding, when, link] },
+  };
 }
 
 /** Several alerts for one person and channel: the count, then the worst ones first. */
@@ -232,7 +265,18 @@ export function digestMessage(alerts: AlertFacts[], reason: Reason, opts: Messag
   const intro = escalated
     ? `Escalada. ${countOf(ranked.length, 'alerta', 'alertas')} de prioridad Alta sin gestión en ${opts.minutes ?? ESCALATION_DEFAULT_MINUTES} minutos:`
     : `${count}, las más graves primero:`;
-  return { subject, text: [messageLead(ranked[0].priority), intro, ...listed, ...more].join('\n') };
+  return {
+    subject,
+    text: [messageLead(ranked[0].priority), intro, ...listed, ...more].join('\n'),
+    template: {
+      kind: 'digest',
+      params: [
+        priorityName(ranked[0].priority),
+        escalated ? `${countOf(ranked.length, 'alerta', 'alertas')} sin gestión` : count,
+        alertsManagerLink(opts.baseUrl),
+      ],
+    },
+  };
 }
 
 /**
@@ -241,6 +285,12 @@ export function digestMessage(alerts: AlertFacts[], reason: Reason, opts: Messag
  * unknown numbers ('Números desconocidos').
  */
 export function caregiverMessage(alerts: AlertFacts[], clientName: string): string {
+  const [patient, what] = caregiverTemplate(alerts, clientName).params;
+  return `Vigía: ${patient} tiene ${what}. El equipo de atención de ${clientName} ya fue avisado. Para comunicarse con el equipo, responda a este mensaje.`;
+}
+
+/** The caregiver's message as its template: patient, what happened (with the value), organisation. */
+export function caregiverTemplate(alerts: AlertFacts[], clientName: string): TemplateCall {
   const ranked = rankAlerts(alerts);
   const a = ranked[0];
   const unit = elementUnit(a.clinical_element);
@@ -248,7 +298,7 @@ export function caregiverMessage(alerts: AlertFacts[], clientName: string): stri
     a.alert_type === 0 && a.value != null ? ` (${elementName(a.clinical_element)}: ${num(a.value)}${unit ? ` ${unit}` : ''})` : '';
   const what =
     ranked.length > 1 ? countOf(ranked.length, 'alerta de prioridad alta', 'alertas de prioridad alta') : 'una alerta de prioridad alta';
-  return `Vigía: ${a.patient_name} tiene ${what}${value}. El equipo de atención de ${clientName} ya fue avisado. Para comunicarse con el equipo, responda a este mensaje.`;
+  return { kind: 'caregiver', params: [a.patient_name, `${what}${value}`, clientName] };
 }
 
 /** Why a send failed, in Spanish, for the record ('fallido' with the reason, or the retry note). */
