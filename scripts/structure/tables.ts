@@ -33,8 +33,6 @@ export const FOREIGN_WRITES_ALLOWED: AllowedWrite[] = [
   // The readings an alert was raised by, linked during ingestion: alerts should offer
   // attachReadings(ctx, links) beside openAlert, handed to the alarm check.
   { file: 'api/src/modules/alarms/alarms.evaluate.ts', table: 'alert_measurements', why: 'alerts.attachReadings' },
-  // A new client's first administrator is inserted by clients, in the client's transaction.
-  { file: 'api/src/modules/clients/clients.service.ts', table: 'users', why: 'users.createUser in the same transaction' },
   // A disabled user or an administrator's new password ends the user's sessions: the sessions
   // module's endSessions (issue 38) should, with its ended reason.
   { file: 'api/src/modules/users/users.service.ts', table: 'sessions', why: 'sessions.endSessions' },

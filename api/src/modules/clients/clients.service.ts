@@ -3,6 +3,7 @@ import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { Client } from '../../db/models/clients.model.js';
 import { planClientSettings } from './clients.rules.js';
 import { User } from '../../db/models/users.model.js';
+import { createFirstAdmin } from '../users/users.first-admin.js';
 import { isRole } from '@vigia/contract/rules/access';
 import type { Catalogues } from '../catalogues/catalogues.service.js';
 import { hashPassword } from '../sessions/passwords.js';
@@ -146,21 +147,19 @@ export async function createClientWithAdmin(sequelize: Sequelize, catalogues: Ca
       },
       { transaction },
     );
-    const user = await User.create(
+    const user = await createFirstAdmin(
       {
-        client_id: client.id,
+        clientId: client.id,
         email,
-        password_hash: passwordHash,
-        first_name: normaliseName(input.admin.firstName),
-        last_name: normaliseName(input.admin.lastName),
-        role_name: role,
-        cellphone: null,
+        passwordHash,
+        firstName: normaliseName(input.admin.firstName),
+        lastName: normaliseName(input.admin.lastName),
+        role,
         prefix: country.phone_prefix,
-        country_id: country.id,
-        city_id: null,
-        time_zone: timeZone,
+        countryId: country.id,
+        timeZone,
       },
-      { transaction },
+      transaction,
     );
     return { client, user };
   });
