@@ -106,14 +106,29 @@ export async function buildProfile(deps: Pick<SessionDeps, 'catalogues'>, user: 
 }
 
 /**
- * A wrong password, an unknown e-mail and a disabled account get the same answer (issue 38): the
- * answer must not tell whether an account exists or is disabled, nor that the password was right.
+ * The password step. A wrong password, an unknown e-mail and a disabled account get the same answer
+ * (issue 38): it must not tell whether an account exists or is disabled, nor that the password was right.
  */
-export async function createSession(deps: SessionDeps, email: string, password: string, origin?: SessionOrigin): Promise<Session> {
+async function checkPassword(email: string, password: string): Promise<User> {
   const user = await User.findOne({ where: { email: email.trim().toLowerCase() } });
   // An unknown e-mail still costs a compare, so timing does not tell which e-mails exist.
   const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
   if (!user || !ok || user.status !== USER_STATUS.active) throw new AppError(401, 'invalid_credentials', LOGIN_FAILED);
+  return user;
+}
+
+/**
+ * Staff sign-in. Where a second factor is added (issue 38, second half), this is where the password
+ * step ends: a user who must give one is answered a short-lived intermediate token instead (its
+ * own `sessions` row, marked as such, which the authenticator refuses on every route but the second
+ * step's), and the second step calls openSession once the code or passkey checks out.
+ */
+export async function createSession(deps: SessionDeps, email: string, password: string, origin?: SessionOrigin): Promise<Session> {
+  return openSession(deps, await checkPassword(email, password), origin);
+}
+
+/** A full session for a user whose every step has passed: the token and the profile the front end stores. */
+export async function openSession(deps: SessionDeps, user: User, origin?: SessionOrigin): Promise<Session> {
   const { token, expiresAt } = await issueToken(deps, { type: 'staff', id: user.id, clientId: user.client_id }, origin);
   const profile = await buildProfile(deps, user);
   return { ...profile, token, expires_at: expiresAt.toISOString(), message: `Bienvenido(a), ${displayName(user.first_name)}` };
