@@ -144,7 +144,7 @@ describe('account security', () => {
       await expect.poll(() => endButtons.count()).toBe(1);
       const refused = await fetch(`${product.server().baseUrl}/api/v1/me`, { headers: { Authorization: `Bearer ${spare.token}` } });
       expect(refused.status).toBe(401);
-      expect((await refused.json()).code).toBe('session_ended');
+      expect(((await refused.json()) as { code: string }).code).toBe('session_ended');
 
       // Every other: the second browser's next request takes it to the login, saying why.
       await page.getByRole('button', { name: 'Cerrar las demás sesiones' }).click();
