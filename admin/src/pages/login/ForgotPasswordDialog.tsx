@@ -4,6 +4,7 @@ import { MailOutlined } from '@ant-design/icons';
 import { validateEmail } from '@vigia/contract/rules/validation';
 import { apiRequest } from '../../providers/api';
 import { isHttpError } from '../../providers/errors';
+import { fromValidator } from './login-rules';
 
 type Answer = { type: 'success' | 'error'; message: string };
 
@@ -82,14 +83,7 @@ export function ForgotPasswordDialog({ open, initialEmail, onClose }: { open: bo
               name="email"
               label="Correo electrónico"
               validateTrigger="onBlur"
-              rules={[
-                {
-                  validator: async (_: unknown, value: string | undefined) => {
-                    const message = validateEmail(value ?? '', true);
-                    if (message) throw new Error(message);
-                  },
-                },
-              ]}
+              rules={[fromValidator((v) => validateEmail(v, true))]}
             >
               <Input
                 prefix={<MailOutlined />}

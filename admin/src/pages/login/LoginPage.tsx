@@ -20,6 +20,7 @@ import { authProvider, type LoginParams } from '../../providers/auth';
 import { notify } from '../../providers/notification';
 import { peekLogoutMessage, peekLogoutReason, readToken, takeLogoutReason, type LogoutReason } from '../../session';
 import { ForgotPasswordDialog } from './ForgotPasswordDialog';
+import { fromValidator } from './login-rules';
 import './login.css';
 
 const LOGOUT_NOTICES: Record<LogoutReason, string> = {
@@ -43,14 +44,6 @@ const SOCIAL = [
   { href: PROVIDER_LINKS.linkedin, label: 'LinkedIn', icon: <LinkedinFilled /> },
   { href: PROVIDER_LINKS.youtube, label: 'YouTube', icon: <YoutubeFilled /> },
 ];
-
-/** antd rule from a shared validator (contract/rules/validation.ts). */
-const fromValidator = (validate: (value: string) => string | null) => ({
-  validator: async (_: unknown, value: string | undefined) => {
-    const message = validate(value ?? '');
-    if (message) throw new Error(message);
-  },
-});
 
 function ProviderLinks() {
   return (

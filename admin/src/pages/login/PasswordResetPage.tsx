@@ -6,6 +6,7 @@ import { validatePassword, validatePasswordConfirmation } from '@vigia/contract/
 import { VigiaLogo } from '../../layout/Logo';
 import { apiRequest } from '../../providers/api';
 import { fieldErrors, isHttpError } from '../../providers/errors';
+import { fromValidator } from './login-rules';
 import './login.css';
 
 type Values = { password: string; password_confirmation: string };
@@ -81,14 +82,7 @@ export default function PasswordResetPage() {
                   label="Contraseña nueva"
                   extra="Mínimo 8 caracteres, con mayúscula, minúscula, número y uno de @$!%*?&."
                   validateTrigger="onBlur"
-                  rules={[
-                    {
-                      validator: async (_: unknown, v: string | undefined) => {
-                        const m = validatePassword(v ?? '');
-                        if (m) throw new Error(m);
-                      },
-                    },
-                  ]}
+                  rules={[fromValidator(validatePassword)]}
                 >
                   <Input.Password prefix={<LockOutlined />} autoComplete="new-password" />
                 </Form.Item>
@@ -97,14 +91,7 @@ export default function PasswordResetPage() {
                   label="Confirmar contraseña"
                   dependencies={['password']}
                   validateTrigger="onBlur"
-                  rules={[
-                    ({ getFieldValue }) => ({
-                      validator: async (_: unknown, v: string | undefined) => {
-                        const m = validatePasswordConfirmation(getFieldValue('password'), v ?? '');
-                        if (m) throw new Error(m);
-                      },
-                    }),
-                  ]}
+                  rules={[({ getFieldValue }) => fromValidator((v) => validatePasswordConfirmation(getFieldValue('password'), v))]}
                 >
                   <Input.Password prefix={<LockOutlined />} autoComplete="new-password" />
                 </Form.Item>
