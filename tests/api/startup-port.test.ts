@@ -2,11 +2,11 @@ import net from 'node:net';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVER_ENV, SERVER_NODE_ARGS } from '../../api/build.js';
+import { SERVER_NODE_ARGS } from '../../api/build.js';
 import { enqueueJob } from '../../api/src/jobs/queue.js';
 import { select } from '../../api/src/db/sql.js';
 import { testBundle } from '../support/bundle.js';
-import { bootOn, freshDatabase, type FaultDatabase } from '../faults/support.js';
+import { bootOn, freshDatabase, serverEnv, type FaultDatabase } from '../faults/support.js';
 
 const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 
@@ -39,18 +39,7 @@ function occupyPort(): Promise<net.Server> {
 /** The production bundle as `npm start` runs it, until it exits or `timeoutMs` passes (then killed). */
 async function runServer(db: FaultDatabase, port: number, timeoutMs: number) {
   const entry = await testBundle();
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    ...SERVER_ENV,
-    PORT: String(port),
-    DATA_DIR: db.dataDir,
-    NODE_ENV: 'test',
-    SKIP_BUILD: '1',
-    SEED_DEMO: '0',
-    JWT_SECRET: db.jwtSecret,
-  };
-  if (db.databaseUrl) env.DATABASE_URL = db.databaseUrl;
-  else delete env.DATABASE_URL;
+  const env = serverEnv(db, port);
   const child = spawn(process.execPath, [...SERVER_NODE_ARGS, entry], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

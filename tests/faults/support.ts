@@ -98,16 +98,8 @@ export interface ChildApi {
   kill(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/**
- * The real server as `npm start` runs it (the production bundle under plain node, with the same
- * environment) as a child process on the database; no front ends, no demo seed unless `seedDemo`
- * (the server then creates the demo data on an empty database, as `npm start` does).
- */
-export async function spawnApi(db: FaultDatabase, opts: { seedDemo?: boolean } = {}): Promise<ChildApi> {
-  const entry = await testBundle();
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  let output = '';
+/** The environment `npm start` gives the server, on `db` and `port` (no front ends; the demo seed only when asked). */
+export function serverEnv(db: FaultDatabase, port: number, opts: { seedDemo?: boolean } = {}): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = {
     ...process.env,
     ...SERVER_ENV,
@@ -120,6 +112,20 @@ export async function spawnApi(db: FaultDatabase, opts: { seedDemo?: boolean } =
   };
   if (db.databaseUrl) env.DATABASE_URL = db.databaseUrl;
   else delete env.DATABASE_URL;
+  return env;
+}
+
+/**
+ * The real server as `npm start` runs it (the production bundle under plain node, with the same
+ * environment) as a child process on the database; no front ends, no demo seed unless `seedDemo`
+ * (the server then creates the demo data on an empty database, as `npm start` does).
+ */
+export async function spawnApi(db: FaultDatabase, opts: { seedDemo?: boolean } = {}): Promise<ChildApi> {
+  const entry = await testBundle();
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let output = '';
+  const env = serverEnv(db, port, opts);
   // Node itself (no CLI in between): SIGTERM reaches the server's own handler directly.
   const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_ARGS, entry], {
     cwd: REPO_ROOT,

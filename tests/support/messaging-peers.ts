@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signBody } from '../../api/src/adapters/messaging.js';
+import { createHolds } from './hold.js';
 
 /** Real HTTP peers on loopback for the messaging channel and the AI model (D18). */
 
@@ -96,13 +97,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     lastInbound: new Map<string, Date>(),
   };
   const accepted = new Map<string, unknown>();
-  const timers = new Set<NodeJS.Timeout>();
-  const hold = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (ms <= 0) return resolve();
-      const timer = setTimeout(() => (timers.delete(timer), resolve()), ms);
-      timers.add(timer);
-    });
+  const { hold, release } = createHolds();
   let n = 0;
   let base = '';
   const { url, close } = await listen(async (req, res) => {
@@ -155,7 +150,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
   return Object.assign(state, {
     url,
     close: () => {
-      for (const timer of timers) clearTimeout(timer);
+      release();
       return close();
     },
   });

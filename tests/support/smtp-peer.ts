@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser } from 'mailparser';
+import { createHolds } from './hold.js';
 
 /** An e-mail as it arrived at the loopback SMTP server, parsed with mailparser. */
 export interface ReceivedMail {
@@ -35,14 +36,8 @@ export async function startSmtpPeer(): Promise<SmtpPeer> {
     duplicates: [] as ReceivedMail[],
     holdMs: (() => 0) as (mail: ReceivedMail) => number,
   };
-  const timers = new Set<NodeJS.Timeout>();
   // Held and then accepted even when the client has gone meanwhile: the message is here.
-  const hold = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (ms <= 0) return resolve();
-      const timer = setTimeout(() => (timers.delete(timer), resolve()), ms);
-      timers.add(timer);
-    });
+  const { hold, release } = createHolds();
   const server = new SMTPServer({
     disabledCommands: ['AUTH', 'STARTTLS'],
     authOptional: true,
@@ -73,7 +68,7 @@ export async function startSmtpPeer(): Promise<SmtpPeer> {
   return Object.assign(state, {
     url: `smtp://127.0.0.1:${port}`,
     close: () => {
-      for (const timer of timers) clearTimeout(timer);
+      release();
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   });
