@@ -7062,6 +7062,8 @@ export interface operations {
                 priority?: components["schemas"]["AlarmPriority"];
                 /** @description Nombre o documento del paciente */
                 search?: string;
+                /** @description Solo estas alertas (`id=1&id=2`, como getMany de simple-rest), hasta 200; el enlace de un resumen de notificaciones. Las de otro cliente no coinciden. */
+                id?: number[];
                 /** @description Ignorado; el cliente es el de la sesión */
                 client_id?: number;
                 /** @description Ignorado (compatibilidad) */

@@ -1,6 +1,7 @@
 import { ROOT_DIR } from './paths.js';
 import express, { Router } from 'express';
 import helmet from 'helmet';
+import qs from 'qs';
 import type { Sequelize, Transaction } from 'sequelize';
 import { createAuthenticator, sessionFirst } from './http/auth.js';
 import { sessionRequirement } from './http/session-first.rules.js';
@@ -137,7 +138,9 @@ export function createApp(deps: AppDeps): express.Express {
   // (sendFile, express.static) keep theirs.
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
-  app.set('query parser', 'extended');
+  // Express's 'extended' parser (qs, allowPrototypes) with room for a repeated parameter of up to
+  // 200 values: at its default of 20, 21 `id=` became an object and a digest's link a 400 (issue 41).
+  app.set('query parser', (query: string) => qs.parse(query, { allowPrototypes: true, arrayLimit: 200 }));
   const obs = deps.observability;
   if (obs) app.use(requestLog(obs.logger));
   app.use(

@@ -338,6 +338,53 @@ describe('lists, metrics and updates', () => {
     expect((await t.http.get('/api/v1/reports/client_alerts_list?start_at=ayer').set(bearer(org.tokens.admin))).status).toBe(400);
   });
 
+  it("lists only the alerts a digest's link names (id=1&id=2, up to 200), never another client's, and refuses bad ids naming id", async () => {
+    const raise = (o: Org, patientId: number, description: string) =>
+      t.sequelize.transaction((transaction) =>
+        raiseAlert(
+          { sequelize: t.sequelize, transaction, now: new Date(), jobs: t.jobs },
+          { client_id: o.clientId, patient_id: patientId, alert_type: 3, priority: 2, description },
+        ),
+      );
+    const mine = [];
+    for (const text of ['Resumen uno', 'Resumen dos', 'Resumen tres'])
+      mine.push(Number(await raise(org, (await monitoredPatient(org, [])).patientId, text)));
+    const foreign = Number(await raise(other, (await monitoredPatient(other, [])).patientId, 'Resumen ajeno'));
+    const list = (query: string, o: Org = org) =>
+      t.http.get(`/api/v1/reports/client_alerts_list?${query}`).set(bearer(o.tokens.enfermeria));
+    const idsOf = (res: { body: Array<{ id: number }> }) => res.body.map((a) => a.id).sort((a, b) => a - b);
+
+    const two = await list(`id=${mine[0]}&id=${mine[2]}`);
+    expect([two.status, two.headers['x-total-count'], idsOf(two)]).toEqual([200, '2', [mine[0], mine[2]]]);
+    expect(two.body.map((a: { description: string }) => a.description).sort()).toEqual(['Resumen tres', 'Resumen uno']);
+    expect(idsOf(await list(`id=${mine[1]}`))).toEqual([mine[1]]);
+    expect(idsOf(await list(`status=active&id=${mine[1]}&id=${mine[2]}`))).toEqual([mine[1], mine[2]]);
+    expect(idsOf(await list(`status=closed&id=${mine[1]}`))).toEqual([]);
+    // Tenancy: another organisation's id simply matches nothing, from either side.
+    const mixed = await list(`id=${mine[0]}&id=${foreign}`);
+    expect([mixed.headers['x-total-count'], idsOf(mixed)]).toEqual(['1', [mine[0]]]);
+    expect(idsOf(await list(`id=${mine[0]}&id=${mine[1]}`, other))).toEqual([]);
+    // 200 ids are one digest's link at most; padding with ids that do not exist changes nothing.
+    const padded = [...mine, ...Array.from({ length: 197 }, (_, i) => 2_000_000_000 + i)];
+    const full = await list(padded.map((id) => `id=${id}`).join('&'));
+    expect([full.status, full.status === 200 ? idsOf(full) : full.body]).toEqual([200, [...mine].sort((a, b) => a - b)]);
+
+    for (const bad of [
+      'id=abc',
+      'id=0',
+      'id=-3',
+      'id=1.5',
+      `id=${mine[0]}&id=x`,
+      'id=3000000000',
+      [...padded, 7].map((id) => `id=${id}`).join('&'),
+    ]) {
+      const res = await list(bad);
+      // The field is `id`, or `id.N` for the N-th value (the contract validator's way of naming an item).
+      expect([bad.slice(0, 20), res.status, String(res.body.field).split('.')[0]]).toEqual([bad.slice(0, 20), 400, 'id']);
+      expect(res.body.message).toMatch(/[áéíóúñ]|debe|puede|número|entero/i);
+    }
+  });
+
   it('counts alerts by priority and open alerts', async () => {
     const metrics = await t.http.get('/api/v1/reports/client_alerts_metrics').set(bearer(org.tokens.consulta));
     expect(metrics.status).toBe(200);

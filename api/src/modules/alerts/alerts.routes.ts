@@ -61,7 +61,7 @@ export function alertsRouter(deps: alerts.AlertDeps): Router {
     const { rows, total } = await alerts.listClientAlerts(
       deps,
       staffOf(req),
-      { ...filtersOf(q), start_at: str(q.start_at), end_at: str(q.end_at), search: str(q.search) },
+      { ...filtersOf(q), start_at: str(q.start_at), end_at: str(q.end_at), search: str(q.search), ids: q.id },
       offset,
       limit,
     );

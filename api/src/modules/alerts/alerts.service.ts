@@ -235,6 +235,8 @@ export interface ClientAlertQuery extends AlertFilters {
   start_at?: string;
   end_at?: string;
   search?: string;
+  /** Only these alerts (a notification digest's link); another client's ids match nothing. */
+  ids?: number[];
 }
 
 /** 'Gestor de alertas': the client's alerts, newest first; dates are days in the user's zone (D5). */
@@ -252,8 +254,12 @@ export async function listClientAlerts(deps: AlertDeps, principal: StaffPrincipa
     params.to = dayStartUtc(nextDay(q.end_at), zone);
   }
   patientSearchClauses(q.search, 'al.patient_id', where, params);
-  // Without a date or a name, every clause is one the kept counts answer (migration 0021).
-  const kept = !q.start_at && !q.end_at && !q.search?.trim();
+  if (q.ids?.length) {
+    where.push('al.id IN (:ids)');
+    params.ids = q.ids;
+  }
+  // Without a date, a name or ids, every clause is one the kept counts answer (migration 0021).
+  const kept = !q.start_at && !q.end_at && !q.search?.trim() && !q.ids?.length;
   return page(deps.sequelize, where, params, offset, limit, kept ? () => countFromFilterCounts(deps.sequelize, where, params) : undefined);
 }
 
