@@ -98,6 +98,322 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sessions/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Segundo paso del inicio de sesión con un código de 6 dígitos o un código de recuperación
+         * @description `token` es el token intermedio que respondió `POST /sessions` (202, `step: second_factor`).
+         *     Se acepta un paso de 30 s de desfase del reloj en cada sentido; un código ya usado en su paso
+         *     se rechaza. Cada código de recuperación sirve una vez. Un código errado responde 401
+         *     (`second_factor_invalid`) y queda en la auditoría; un token intermedio vencido, usado o
+         *     alterado responde 401 (`sign_in_token_invalid`): hay que volver a escribir la contraseña.
+         *     Los intentos fallidos se frenan como los de la contraseña (429).
+         */
+        post: operations["createSecondFactorSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/passkey-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opciones WebAuthn para entrar con una llave de acceso (segundo paso)
+         * @description Responde las opciones de `navigator.credentials.get` en JSON (para `startAuthentication({ optionsJSON })`
+         *     de `@simplewebauthn/browser`) con las llaves del usuario. El reto vale 5 minutos y una sola vez.
+         */
+        post: operations["createPasskeySignInOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Segundo paso del inicio de sesión con una llave de acceso
+         * @description `response` es lo que devuelve `startAuthentication` del navegador. Una respuesta de otro origen,
+         *     con un reto vencido o ya usado, o de una llave que no es del usuario responde 401
+         *     (`passkey_invalid`) y no cambia nada.
+         */
+        post: operations["createPasskeySession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/enrolment/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Inscripción obligatoria al entrar: clave y QR para la aplicación de autenticación
+         * @description Solo con un token intermedio de `step: enrolment`. Cada llamada genera una clave nueva que
+         *     reemplaza la pendiente; se confirma con `POST /sessions/enrolment/totp/confirm`.
+         */
+        post: operations["createEnrolmentTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/enrolment/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirma la aplicación de autenticación con su primer código y abre la sesión
+         * @description Responde la sesión y los 10 códigos de recuperación, que se muestran una sola vez.
+         */
+        post: operations["confirmEnrolmentTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/enrolment/passkey-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Inscripción obligatoria al entrar: opciones WebAuthn para registrar una llave de acceso
+         * @description Opciones de `navigator.credentials.create` en JSON (para `startRegistration({ optionsJSON })`). Reto de 5 minutos y un solo uso.
+         */
+        post: operations["createEnrolmentPasskeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/enrolment/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Registra la llave de acceso y abre la sesión
+         * @description Responde la sesión y los 10 códigos de recuperación, que se muestran una sola vez.
+         */
+        post: operations["confirmEnrolmentPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/factors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Segundo factor del usuario ('Seguridad') */
+        get: operations["getMyFactors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/factors/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Empieza a inscribir una aplicación de autenticación (clave y QR)
+         * @description Genera una clave pendiente (reemplaza la pendiente anterior). Si ya tiene una aplicación
+         *     inscrita responde 409: primero hay que quitarla. La clave no se vuelve a mostrar tras confirmar.
+         */
+        post: operations["createMyTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/factors/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirma la aplicación con su primer código
+         * @description Si es el primer factor del usuario responde 10 códigos de recuperación nuevos (se muestran una
+         *     sola vez); si ya tenía códigos, `recovery_codes` viene vacío y los suyos siguen valiendo.
+         */
+        post: operations["confirmMyTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/factors/totp/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quita la aplicación de autenticación (pide un código actual o uno de recuperación)
+         * @description Un código errado responde 400 (`second_factor_invalid`, campo `code`). Si la política de la
+         *     institución exige segundo factor para su rol y no le queda otro (una llave), responde 409.
+         *     Sin ningún factor, los códigos de recuperación se anulan.
+         */
+        post: operations["removeMyTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/factors/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Genera 10 códigos de recuperación nuevos (los anteriores dejan de valer)
+         * @description Pide un código actual de la aplicación (`code`). Quien solo tiene llaves de acceso no manda
+         *     cuerpo (`{}`): ya probó la llave al entrar. Sin ningún factor responde 409.
+         */
+        post: operations["renewMyRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/factors/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opciones WebAuthn para registrar una llave de acceso
+         * @description Opciones de `navigator.credentials.create` en JSON (para `startRegistration({ optionsJSON })`); excluye las llaves ya registradas. Reto de 5 minutos y un solo uso.
+         */
+        post: operations["createMyPasskeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/factors/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Registra una llave de acceso con un nombre
+         * @description `response` es lo que devuelve `startRegistration`. Una respuesta de otro origen o con un reto
+         *     vencido o usado responde 400 (`passkey_invalid`). Si es el primer factor del usuario responde
+         *     10 códigos de recuperación nuevos.
+         */
+        post: operations["createMyPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/factors/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Elimina una llave de acceso
+         * @description Si la política exige segundo factor para su rol y es su último factor, responde 409.
+         */
+        delete: operations["deleteMyPasskey"];
+        options?: never;
+        head?: never;
+        /** Cambia el nombre de una llave de acceso */
+        patch: operations["updateMyPasskey"];
+        trace?: never;
+    };
     "/password_resets": {
         parameters: {
             query?: never;
@@ -1481,6 +1797,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/{id}/factors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Restablece el segundo factor de otro usuario (solo `admin`; 'Restablecer segundo factor')
+         * @description Borra su aplicación de autenticación, sus llaves de acceso y sus códigos de recuperación, y
+         *     cierra todas sus sesiones. Si su rol lo exige, en su próximo ingreso tendrá que inscribir uno
+         *     nuevo. Nadie restablece el suyo propio por aquí (400): se quita desde 'Seguridad' con un código.
+         */
+        delete: operations["deleteUserFactors"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/supplies": {
         parameters: {
             query?: never;
@@ -2139,6 +2479,133 @@ export interface components {
             expires_at: string;
             message: string;
         };
+        /** @enum {string} */
+        SecondFactorMethod: "totp" | "recovery_code" | "passkey";
+        /**
+         * @description La contraseña era correcta pero falta un paso. `second_factor`: dar un código, un código de
+         *     recuperación o una llave (`methods` dice cuáles tiene el usuario). `enrolment`: la política de
+         *     la institución exige segundo factor para su rol y no tiene ninguno; debe inscribir uno
+         *     (`methods`: `totp`, `passkey`) antes de poder hacer cualquier otra cosa. El token intermedio
+         *     vale 5 minutos, solo para las operaciones `/sessions/second-factor`, `/sessions/passkey*` y
+         *     `/sessions/enrolment/*`; en cualquier otra responde 401.
+         */
+        SignInChallenge: {
+            /** @enum {string} */
+            step: "second_factor" | "enrolment";
+            token: string;
+            /** Format: date-time */
+            expires_at: string;
+            methods: components["schemas"]["SecondFactorMethod"][];
+            message: string;
+        };
+        SignInToken: string;
+        TotpCode: string;
+        RecoveryCode: string;
+        SignInTokenInput: {
+            token: components["schemas"]["SignInToken"];
+        };
+        /** @description Exactamente uno de `code` o `recovery_code`. */
+        SecondFactorInput: {
+            token: components["schemas"]["SignInToken"];
+            code?: components["schemas"]["TotpCode"];
+            recovery_code?: components["schemas"]["RecoveryCode"];
+        };
+        /** @description PublicKeyCredentialCreationOptionsJSON o PublicKeyCredentialRequestOptionsJSON (WebAuthn nivel 3), tal como los da @simplewebauthn/server. */
+        WebAuthnOptions: {
+            challenge: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description RegistrationResponseJSON o AuthenticationResponseJSON tal como los da @simplewebauthn/browser. */
+        WebAuthnResponse: {
+            id: string;
+            rawId: string;
+            /** @enum {string} */
+            type: "public-key";
+            response: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        PasskeyName: string;
+        PasskeySignInInput: {
+            token: components["schemas"]["SignInToken"];
+            response: components["schemas"]["WebAuthnResponse"];
+        };
+        TotpEnrolment: {
+            /** @description La clave en base32, para escribirla a mano */
+            secret: string;
+            /** @description otpauth://totp/Vig%C3%ADa:correo?secret=...&issuer=Vig%C3%ADa */
+            otpauth_uri: string;
+            /** @description El código QR de otpauth_uri, como documento SVG */
+            qr_svg: string;
+            message: string;
+        };
+        EnrolmentTotpConfirmInput: {
+            token: components["schemas"]["SignInToken"];
+            code: components["schemas"]["TotpCode"];
+        };
+        EnrolmentPasskeyInput: {
+            token: components["schemas"]["SignInToken"];
+            name: components["schemas"]["PasskeyName"];
+            response: components["schemas"]["WebAuthnResponse"];
+        };
+        /** @description Códigos de recuperación en claro, mostrados una sola vez (se guardan solo sus hash) */
+        RecoveryCodeList: string[];
+        EnrolledSession: components["schemas"]["Session"] & {
+            recovery_codes: components["schemas"]["RecoveryCodeList"];
+        };
+        Passkey: {
+            id: number;
+            name: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            last_used_at: string | null;
+        };
+        Factors: {
+            totp: {
+                enabled: boolean;
+                /** Format: date-time */
+                enrolled_at: string | null;
+            };
+            /** @description Códigos de recuperación sin usar */
+            recovery_codes_left: number;
+            passkeys: components["schemas"]["Passkey"][];
+            /** @description La política de la institución exige segundo factor para el rol del usuario */
+            required: boolean;
+        };
+        TotpCodeInput: {
+            code: components["schemas"]["TotpCode"];
+        };
+        /** @description Exactamente uno de `code` o `recovery_code`. */
+        FactorProofInput: {
+            code?: components["schemas"]["TotpCode"];
+            recovery_code?: components["schemas"]["RecoveryCode"];
+        };
+        RecoveryCodesInput: {
+            code?: components["schemas"]["TotpCode"];
+        };
+        FactorEnrolled: {
+            recovery_codes: components["schemas"]["RecoveryCodeList"];
+            message: string;
+        };
+        FactorsMessage: {
+            message: string;
+        };
+        PasskeyInput: {
+            name: components["schemas"]["PasskeyName"];
+            response: components["schemas"]["WebAuthnResponse"];
+        };
+        PasskeyRename: {
+            name: components["schemas"]["PasskeyName"];
+        };
+        PasskeyAdded: {
+            passkey: components["schemas"]["Passkey"];
+            recovery_codes: components["schemas"]["RecoveryCodeList"];
+            message: string;
+        };
         OtpRequestInput: {
             nid: components["schemas"]["Nid"];
         };
@@ -2278,6 +2745,8 @@ export interface components {
             message_full_name?: boolean;
             /** @description Los avisos al equipo muestran el nombre de la regla de alarma (puede revelar una condición); si no, solo el valor y la prioridad */
             message_rule_name?: boolean;
+            /** @description Roles que deben tener segundo factor (aplicación de autenticación o llave de acceso) para entrar */
+            second_factor_roles?: components["schemas"]["RoleName"][];
         };
         FeedbackInput: {
             /** @enum {integer|null} */
@@ -3410,6 +3879,8 @@ export interface components {
             message_full_name?: boolean;
             /** @description Mostrar el nombre de la regla de alarma en los avisos al equipo */
             message_rule_name?: boolean;
+            /** @description Roles que deben tener segundo factor */
+            second_factor_roles?: components["schemas"]["RoleName"][];
             triage_settings?: components["schemas"]["TriageSettingsInput"];
         };
         /** @enum {string} */
@@ -3436,9 +3907,9 @@ export interface components {
             delivered_at: string | null;
         };
         /** @enum {string} */
-        AuditAction: "create" | "update" | "delete" | "close" | "send" | "confirm" | "unlock" | "rotate_secret" | "resend" | "sign_in" | "sign_in_failed" | "sign_out" | "session_ended" | "token_refused" | "password_reset_requested" | "password_reset";
+        AuditAction: "create" | "update" | "delete" | "close" | "send" | "confirm" | "unlock" | "rotate_secret" | "resend" | "sign_in" | "sign_in_failed" | "sign_out" | "session_ended" | "token_refused" | "password_reset_requested" | "password_reset" | "factor_enrolled" | "factor_removed" | "factors_reset" | "recovery_codes_renewed" | "second_factor_refused";
         /** @enum {string} */
-        AuditResource: "patient" | "alert" | "alert_entry" | "order" | "activity" | "alarm" | "tag" | "user" | "settings" | "webhook" | "measurement" | "observation" | "condition" | "clinical_observation" | "caregiver" | "prompt" | "encounter" | "encounter_observation" | "device" | "supply" | "stock" | "move" | "feedback" | "message" | "messaging" | "session";
+        AuditResource: "patient" | "alert" | "alert_entry" | "order" | "activity" | "alarm" | "tag" | "user" | "settings" | "webhook" | "measurement" | "observation" | "condition" | "clinical_observation" | "caregiver" | "prompt" | "encounter" | "encounter_observation" | "device" | "supply" | "stock" | "move" | "feedback" | "message" | "messaging" | "session" | "factor";
         AuditEvent: {
             id: number;
             /** Format: date-time */
@@ -3875,6 +4346,15 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
+            /** @description Contraseña correcta; falta el segundo factor o inscribir uno (token intermedio de 5 minutos) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInChallenge"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -3980,6 +4460,418 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SessionsEnded"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createSecondFactorSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecondFactorInput"];
+            };
+        };
+        responses: {
+            /** @description Sesión iniciada */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createPasskeySignInOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInTokenInput"];
+            };
+        };
+        responses: {
+            /** @description Opciones de autenticación WebAuthn */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebAuthnOptions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createPasskeySession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeySignInInput"];
+            };
+        };
+        responses: {
+            /** @description Sesión iniciada */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createEnrolmentTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInTokenInput"];
+            };
+        };
+        responses: {
+            /** @description Clave pendiente de confirmar */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpEnrolment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    confirmEnrolmentTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnrolmentTotpConfirmInput"];
+            };
+        };
+        responses: {
+            /** @description Sesión iniciada con el factor inscrito */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnrolledSession"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createEnrolmentPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInTokenInput"];
+            };
+        };
+        responses: {
+            /** @description Opciones de registro WebAuthn */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebAuthnOptions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    confirmEnrolmentPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnrolmentPasskeyInput"];
+            };
+        };
+        responses: {
+            /** @description Sesión iniciada con la llave registrada */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnrolledSession"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getMyFactors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Factores */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Factors"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createMyTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Clave pendiente de confirmar */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpEnrolment"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    confirmMyTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TotpCodeInput"];
+            };
+        };
+        responses: {
+            /** @description Aplicación inscrita */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FactorEnrolled"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    removeMyTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FactorProofInput"];
+            };
+        };
+        responses: {
+            /** @description Aplicación quitada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FactorsMessage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    renewMyRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoveryCodesInput"];
+            };
+        };
+        responses: {
+            /** @description Códigos nuevos */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FactorEnrolled"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createMyPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Opciones de registro WebAuthn */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebAuthnOptions"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createMyPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyInput"];
+            };
+        };
+        responses: {
+            /** @description Llave registrada */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyAdded"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    deleteMyPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Llave eliminada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FactorsMessage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    updateMyPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyRename"];
+            };
+        };
+        responses: {
+            /** @description Llave renombrada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Passkey"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7370,6 +8262,32 @@ export interface operations {
                     "application/json": components["schemas"]["SessionsEnded"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteUserFactors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Segundo factor restablecido */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionsEnded"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

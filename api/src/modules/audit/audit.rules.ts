@@ -23,7 +23,12 @@ export type AuditAction =
   | 'session_ended'
   | 'token_refused'
   | 'password_reset_requested'
-  | 'password_reset';
+  | 'password_reset'
+  | 'factor_enrolled'
+  | 'factor_removed'
+  | 'factors_reset'
+  | 'recovery_codes_renewed'
+  | 'second_factor_refused';
 
 export const AUDIT_ACTIONS: readonly AuditAction[] = [
   'create',
@@ -42,6 +47,11 @@ export const AUDIT_ACTIONS: readonly AuditAction[] = [
   'token_refused',
   'password_reset_requested',
   'password_reset',
+  'factor_enrolled',
+  'factor_removed',
+  'factors_reset',
+  'recovery_codes_renewed',
+  'second_factor_refused',
 ];
 
 /** Resource names with their Spanish noun (article included) for the summary. */
@@ -72,6 +82,7 @@ export const AUDIT_RESOURCES = {
   message: 'el mensaje',
   messaging: 'los datos de mensajería',
   session: 'la sesión',
+  factor: 'el segundo factor',
 } as const;
 type AuditResource = keyof typeof AUDIT_RESOURCES;
 
@@ -92,6 +103,11 @@ const VERB: Record<AuditAction, string> = {
   token_refused: 'Se rechazó el token de una sesión cerrada',
   password_reset_requested: 'Pidió un enlace para restablecer su contraseña',
   password_reset: 'Restableció su contraseña con el enlace recibido por correo',
+  factor_enrolled: 'Inscribió',
+  factor_removed: 'Quitó',
+  factors_reset: 'Restableció',
+  recovery_codes_renewed: 'Generó códigos de recuperación nuevos para',
+  second_factor_refused: 'Se rechazó un código de',
 };
 
 /**
