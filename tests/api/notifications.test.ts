@@ -179,12 +179,13 @@ describe('an alert reaches the right people, once (issue 20)', () => {
     expect(smtp.received).toHaveLength(2);
   });
 
-  it('gives the caregiver with notification on one short message, and the other none', () => {
+  it("gives the caregiver with notification on one short message, and the other none; by default it names the patient as the staff's do (initials, document ending, no rule)", () => {
     const [text, ...rest] = whatsappTo(CAREGIVER_PHONE);
     expect(rest).toEqual([]);
-    expect(text).toBe(
-      `vigia_cuidador(${patient.first_name} ${patient.last_name} | una alerta de prioridad alta (Presión sistólica: 190 mmHg) | Clinica Avisos)`,
-    );
+    const name = `${patient.first_name.charAt(0)}. ${patient.last_name.charAt(0)}. · doc. …${patient.nid.slice(-4)}`;
+    expect(text).toBe(`vigia_cuidador(${name} | una alerta de prioridad alta (Presión sistólica: 190 mmHg) | Clinica Avisos)`);
+    expect(text).not.toContain(patient.last_name);
+    expect(text).not.toContain('Hipertensión');
     expect(whatsappTo(QUIET_CAREGIVER_PHONE)).toEqual([]);
   });
 
@@ -274,9 +275,14 @@ describe('an alert reaches the right people, once (issue 20)', () => {
     later(5 * MINUTE);
     await drain();
     const before = mailsTo(org.users.admin.email).length;
-    const patient = await monitoredPatient();
+    const caregiverBefore = whatsappTo(CAREGIVER_PHONE).length;
+    const patient = await monitoredPatient(true);
     await highReading(patient.id);
     await drain();
+    // The caregiver's message follows the same setting (issue 41).
+    expect(whatsappTo(CAREGIVER_PHONE).slice(caregiverBefore)).toEqual([
+      `vigia_cuidador(${patient.first_name} ${patient.last_name} | una alerta de prioridad alta (Presión sistólica: 190 mmHg; regla 'Hipertensión') | Clinica Avisos)`,
+    ]);
     const [mail] = mailsTo(org.users.admin.email).slice(before);
     expect(mail.subject).toBe(`Alerta de prioridad Alta: ${patient.first_name} ${patient.last_name}`);
     expect(mail.text.split('\n').slice(0, 3)).toEqual([
@@ -387,17 +393,20 @@ describe('a burst of alerts gives one digest per person and channel', () => {
       nurse: whatsappTo(NURSE_PHONE).length,
     };
     const patients = [await monitoredPatient(), await monitoredPatient()];
+    const raised: number[] = [];
     await t.sequelize.transaction(async (transaction) => {
       for (let i = 0; i < 30; i++)
-        await raiseAlert(
-          { sequelize: t.sequelize, transaction, now: new Date(clock.getTime() + i * 1000), jobs: t.jobs },
-          {
-            client_id: org.clientId,
-            patient_id: patients[i % 2].id,
-            alert_type: 1,
-            priority: i === 17 ? 1 : 2,
-            description: `Toma no reportada ${i + 1}`,
-          },
+        raised[i] = Number(
+          await raiseAlert(
+            { sequelize: t.sequelize, transaction, now: new Date(clock.getTime() + i * 1000), jobs: t.jobs },
+            {
+              client_id: org.clientId,
+              patient_id: patients[i % 2].id,
+              alert_type: 1,
+              priority: i === 17 ? 1 : 2,
+              description: `Toma no reportada ${i + 1}`,
+            },
+          ),
         );
     });
     later(MINUTE);
@@ -412,16 +421,59 @@ describe('a burst of alerts gives one digest per person and channel', () => {
     expect(lines[1]).toBe('30 alertas nuevas, las más graves primero:');
     expect(lines[2]).toMatch(/^- \[Alta\] .*: Toma no reportada 18 · /);
     expect(lines[3]).toMatch(/^- \[Media\] /);
-    expect(lines.at(-1)).toBe('... y 20 alertas más.');
-    // The doctor keeps medium priority: the digest holds the 29 medium ones.
+    expect(lines.at(-2)).toBe('... y 20 alertas más.');
+    // The link opens the alerts manager on exactly the digest's 30 alerts, the 20 not listed too (issue 41).
+    const linkOf = (line: string) => {
+      const url = new URL(line.slice(line.indexOf(PUBLIC_URL)));
+      return {
+        page: `${url.origin}${url.pathname}`,
+        ids: url.searchParams
+          .getAll('id')
+          .map(Number)
+          .sort((a, b) => a - b),
+      };
+    };
+    const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
+    expect(lines.at(-1)).toMatch(/^Ver las 30 alertas en el gestor de alertas: https:/);
+    expect(linkOf(lines.at(-1)!)).toEqual({ page: `${PUBLIC_URL}/alerts_management`, ids: sorted(raised) });
+    // The doctor keeps medium priority: the digest holds the 29 medium ones, and its link those 29.
     const doctor = mailsTo(org.users.medico.email).slice(before.medico);
     expect(doctor).toHaveLength(1);
     expect(doctor[0].subject).toBe('Vigía: 29 alertas nuevas');
-    expect(whatsappTo(NURSE_PHONE).slice(before.nurse)).toHaveLength(1);
+    const doctorLines = doctor[0].text.split('\n');
+    expect(doctorLines.at(-1)).toMatch(/^Ver las 29 alertas en el gestor de alertas: /);
+    expect(linkOf(doctorLines.at(-1)!).ids).toEqual(sorted(raised.filter((_, i) => i !== 17)));
+    // The nurse's WhatsApp template carries the same link as its last parameter.
+    const [nurse, ...more] = whatsappTo(NURSE_PHONE).slice(before.nurse);
+    expect(more).toEqual([]);
+    expect(nurse).toMatch(/^vigia_resumen\(Alta \| 30 alertas nuevas \| https:/);
+    expect(linkOf(nurse.slice(0, -1)).ids).toEqual(sorted(raised));
     const [row] = (await record('channel=email&_start=0&_end=100')).body.filter(
       (n: { recipient_name: string; alert_count: number }) => n.recipient_name === 'ANA ADMIN' && n.alert_count > 1,
     );
     expect(row).toMatchObject({ alert_count: 30, audience: 'staff', reason: 'alert', state: 'sent' });
+  });
+
+  it('links both alerts of a 2-alert digest, not one of them (issue 41)', async () => {
+    later(5 * MINUTE);
+    await drain();
+    const before = mailsTo(org.users.admin.email).length;
+    const ids = [await highReading((await monitoredPatient()).id), await highReading((await monitoredPatient()).id)];
+    later(MINUTE);
+    await drain();
+    later(2 * MINUTE);
+    await drain();
+    const digests = mailsTo(org.users.admin.email).slice(before);
+    expect(digests.map((m) => m.subject)).toEqual(['Vigía: 2 alertas nuevas']);
+    const last = digests[0].text.split('\n').at(-1)!;
+    expect(last.startsWith(`Ver las 2 alertas en el gestor de alertas: ${PUBLIC_URL}/alerts_management?id=`)).toBe(true);
+    const linked = new URL(last.slice(last.indexOf(PUBLIC_URL))).searchParams.getAll('id').map(Number);
+    expect(linked.sort((a, b) => a - b)).toEqual(ids.sort((a, b) => a - b));
+    // The link asks the API for exactly those two.
+    const listed = await t.http
+      .get(`/api/v1/reports/client_alerts_list${new URL(last.slice(last.indexOf(PUBLIC_URL))).search}`)
+      .set(bearer(org.tokens.admin));
+    expect(listed.body.map((a: { id: number }) => a.id).sort((a: number, b: number) => a - b)).toEqual(ids);
   });
 });
 
@@ -516,7 +568,8 @@ describe('GET /notifications (the record)', () => {
     const mails = (await record('channel=email&_start=0&_end=100')).body;
     expect(mails.every((n: { recipient: string }) => /^.\*\*\*@.\*\*\*\.test$/.test(n.recipient))).toBe(true);
     const caregiver = (await record('audience=caregiver')).body;
-    expect(caregiver.map((n: { recipient: string }) => n.recipient)).toEqual(['********4321']);
+    // The first alert's and the privacy setting's (issue 41), both to the caregiver with notification on.
+    expect(caregiver.map((n: { recipient: string }) => n.recipient)).toEqual(['********4321', '********4321']);
     const escalations = (await record('reason=escalation')).body;
     expect(escalations.length).toBeGreaterThan(0);
     expect(escalations.every((n: { reason: string }) => n.reason === 'escalation')).toBe(true);

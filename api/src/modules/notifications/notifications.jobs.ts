@@ -298,8 +298,8 @@ async function deliverGroup(deps: NotificationDeps, clientId: number, waiting: W
   const message = caregiver
     ? {
         subject: 'Alerta de prioridad alta',
-        text: caregiverMessage(facts, client?.name ?? ''),
-        template: caregiverTemplate(facts, client?.name ?? ''),
+        text: caregiverMessage(facts, client?.name ?? '', opts.privacy),
+        template: caregiverTemplate(facts, client?.name ?? '', opts.privacy),
       }
     : facts.length === 1
       ? staffMessage(facts[0], reason, opts)

@@ -145,20 +145,33 @@ describe('messages (Spanish, patient time zone)', () => {
     [
       'digest',
       digestMessage([alert(), alert({ id: 8, priority: 2 })], 'alert', { baseUrl: 'https://vigia.co' }).template,
-      { kind: 'digest', params: ['Alta', '2 alertas nuevas', 'https://vigia.co/alerts'] },
+      { kind: 'digest', params: ['Alta', '2 alertas nuevas', 'https://vigia.co/alerts_management?id=7&id=8'] },
     ],
     [
       'escalation digest',
       digestMessage([alert(), alert({ id: 8 })], 'escalation', { baseUrl: null }).template,
-      { kind: 'digest', params: ['Alta', '2 alertas sin gestión', '/alerts'] },
+      { kind: 'digest', params: ['Alta', '2 alertas sin gestión', '/alerts_management?id=8&id=7'] },
     ],
     [
       'caregiver',
       caregiverTemplate([alert()], 'Clínica Norte'),
-      { kind: 'caregiver', params: ['MARÍA PÉREZ', 'una alerta de prioridad alta (Presión sistólica: 190 mmHg)', 'Clínica Norte'] },
+      { kind: 'caregiver', params: ['M. P. · doc. …4050', 'una alerta de prioridad alta (Presión sistólica: 190 mmHg)', 'Clínica Norte'] },
     ],
   ])('the %s template: its kind and parameters in the documented order', (_label, template, expected) => {
     expect(template).toEqual(expected);
+  });
+
+  it.each([
+    [{ fullName: false, ruleName: false }, 'M. P. · doc. …4050', 'una alerta de prioridad alta (Presión sistólica: 190 mmHg)'],
+    [{ fullName: true, ruleName: false }, 'MARÍA PÉREZ', 'una alerta de prioridad alta (Presión sistólica: 190 mmHg)'],
+    [
+      { fullName: false, ruleName: true },
+      'M. P. · doc. …4050',
+      "una alerta de prioridad alta (Presión sistólica: 190 mmHg; regla 'Hipertensión')",
+    ],
+  ])("the caregiver's message follows the organisation's setting as the staff's do (%o, issue 41)", (privacy, patient, what) => {
+    expect(caregiverTemplate([alert()], 'Clínica Norte', privacy).params).toEqual([patient, what, 'Clínica Norte']);
+    expect(caregiverMessage([alert()], 'Clínica Norte', privacy)).toContain(`Vigía: ${patient} tiene ${what}.`);
   });
 
   it.each([
@@ -220,13 +233,27 @@ describe('messages (Spanish, patient time zone)', () => {
     expect(lines[0]).toBe('Vigía · Alerta Alta');
     expect(lines[1]).toBe('12 alertas nuevas, las más graves primero:');
     expect(lines[2]).toBe('- [Alta] M. P. · doc. …4050: Toma 5 · 02/03/2026 10:00 (hora del paciente) · /patients/3/alerts/5');
-    expect(lines).toHaveLength(13);
+    expect(lines).toHaveLength(14);
     expect(lines[12]).toBe('... y 2 alertas más.');
+    // The link names all 12, the two not listed included, worst first (issue 41).
+    const ids = [5, 12, 11, 10, 9, 8, 7, 6, 4, 3, 2, 1];
+    expect(lines[13]).toBe(`Ver las 12 alertas en el gestor de alertas: /alerts_management?${ids.map((id) => `id=${id}`).join('&')}`);
+  });
+
+  it("links the 200 worst of a digest beyond the manager filter's 200 ids, and says so", () => {
+    const alerts = Array.from({ length: 230 }, (_, i) => alert({ id: i + 1, priority: i < 3 ? 1 : 2, alert_type: 1, description: 'Toma' }));
+    const { text, template } = digestMessage(alerts, 'alert', { baseUrl: 'https://vigia.co/' });
+    const last = text.split('\n').at(-1)!;
+    expect(
+      last.startsWith('Ver las 200 más graves en el gestor de alertas: https://vigia.co/alerts_management?id=3&id=2&id=1&id=230&'),
+    ).toBe(true);
+    const linked = new URL(template.params[2]).searchParams.getAll('id').map(Number);
+    expect([linked.length, new Set(linked).size, linked.includes(34), linked.includes(33)]).toEqual([200, 200, true, false]);
   });
 
   it('gives the caregiver who, the value, that the team knows and how to reach it, nothing more', () => {
     expect(caregiverMessage([alert()], 'Clínica Norte')).toBe(
-      'Vigía: MARÍA PÉREZ tiene una alerta de prioridad alta (Presión sistólica: 190 mmHg). El equipo de atención de Clínica Norte ya fue avisado. ' +
+      'Vigía: M. P. · doc. …4050 tiene una alerta de prioridad alta (Presión sistólica: 190 mmHg). El equipo de atención de Clínica Norte ya fue avisado. ' +
         'Para comunicarse con el equipo, responda a este mensaje.',
     );
     expect(caregiverMessage([alert(), alert({ id: 8 })], 'X')).toContain('tiene 2 alertas de prioridad alta');

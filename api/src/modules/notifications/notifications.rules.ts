@@ -1,6 +1,6 @@
 import { PRIORITY_NAMES, elementName, elementUnit } from '@vigia/contract/rules/alarms';
 import { formatWhen } from '@vigia/contract/rules/dates';
-import { countOf } from '@vigia/contract/rules/plural';
+import { countOf, isOne } from '@vigia/contract/rules/plural';
 import { STAFF_CHANNELS, preferenceColumn, type StaffChannel } from '../users/users.preferences.js';
 
 /**
@@ -20,6 +20,8 @@ export const DIGEST_WINDOW_MS = 60_000;
 export const SEND_MAX_ATTEMPTS = 6;
 /** A digest lists this many alerts, worst first, and counts the rest. */
 export const DIGEST_LISTED = 10;
+/** A digest's link names at most this many alerts: the `id` filter's maxItems on listClientAlerts (openapi.yaml). */
+export const DIGEST_LINKED = 200;
 
 /** The user columns that decide who is told (03 §3). */
 export type StaffPreferences = ContactDetails &
@@ -201,9 +203,13 @@ export interface ComposedMessage {
   template: TemplateCall;
 }
 
-/** The alerts manager, where a digest's alerts are. */
-export function alertsManagerLink(baseUrl: string | null): string {
-  return `${(baseUrl ?? '').replace(/\/+$/, '')}/alerts`;
+/**
+ * The alerts manager showing exactly `ids` (its `?id=1&id=2` filter, issue 41), the whole manager
+ * without them; absolute when the product knows its public address.
+ */
+export function alertsManagerLink(baseUrl: string | null, ids: number[] = []): string {
+  const query = ids.length ? `?${ids.map((id) => `id=${id}`).join('&')}` : '';
+  return `${(baseUrl ?? '').replace(/\/+$/, '')}/alerts_management${query}`;
 }
 
 /** The link to an alert's detail (02 §2.8), absolute when the product knows its public address. */
@@ -265,16 +271,21 @@ export function digestMessage(alerts: AlertFacts[], reason: Reason, opts: Messag
   const intro = escalated
     ? `Escalada. ${countOf(ranked.length, 'alerta', 'alertas')} de prioridad Alta sin gestión en ${opts.minutes ?? ESCALATION_DEFAULT_MINUTES} minutos:`
     : `${count}, las más graves primero:`;
+  // Every alert of the digest, in the manager filtered to them; beyond the filter's limit, the worst ones.
+  const link = alertsManagerLink(
+    opts.baseUrl,
+    ranked.slice(0, DIGEST_LINKED).map((a) => a.id),
+  );
+  const linkLine =
+    ranked.length > DIGEST_LINKED
+      ? `Ver las ${DIGEST_LINKED} más graves en el gestor de alertas: ${link}`
+      : `Ver ${isOne(ranked.length) ? 'la alerta' : `las ${ranked.length} alertas`} en el gestor de alertas: ${link}`;
   return {
     subject,
-    text: [messageLead(ranked[0].priority), intro, ...listed, ...more].join('\n'),
+    text: [messageLead(ranked[0].priority), intro, ...listed, ...more, linkLine].join('\n'),
     template: {
       kind: 'digest',
-      params: [
-        priorityName(ranked[0].priority),
-        escalated ? `${countOf(ranked.length, 'alerta', 'alertas')} sin gestión` : count,
-        alertsManagerLink(opts.baseUrl),
-      ],
+      params: [priorityName(ranked[0].priority), escalated ? `${countOf(ranked.length, 'alerta', 'alertas')} sin gestión` : count, link],
     },
   };
 }
@@ -282,23 +293,26 @@ export function digestMessage(alerts: AlertFacts[], reason: Reason, opts: Messag
 /**
  * A caregiver's short message (issue 20): who, that the care team was alerted and how to reach it;
  * no clinical detail beyond the value. Answers sent to this number reach the staff's inbox of
- * unknown numbers ('Números desconocidos').
+ * unknown numbers ('Números desconocidos'). The patient and the rule are shown as the
+ * organisation lets the staff's messages show them (issue 41): a caregiver's phone has a lock
+ * screen too.
  */
-export function caregiverMessage(alerts: AlertFacts[], clientName: string): string {
-  const [patient, what] = caregiverTemplate(alerts, clientName).params;
+export function caregiverMessage(alerts: AlertFacts[], clientName: string, privacy: MessagePrivacy = DEFAULT_PRIVACY): string {
+  const [patient, what] = caregiverTemplate(alerts, clientName, privacy).params;
   return `Vigía: ${patient} tiene ${what}. El equipo de atención de ${clientName} ya fue avisado. Para comunicarse con el equipo, responda a este mensaje.`;
 }
 
 /** The caregiver's message as its template: patient, what happened (with the value), organisation. */
-export function caregiverTemplate(alerts: AlertFacts[], clientName: string): TemplateCall {
+export function caregiverTemplate(alerts: AlertFacts[], clientName: string, privacy: MessagePrivacy = DEFAULT_PRIVACY): TemplateCall {
   const ranked = rankAlerts(alerts);
   const a = ranked[0];
   const unit = elementUnit(a.clinical_element);
+  const rule = a.alarm_name && privacy.ruleName ? `; regla '${a.alarm_name}'` : '';
   const value =
-    a.alert_type === 0 && a.value != null ? ` (${elementName(a.clinical_element)}: ${num(a.value)}${unit ? ` ${unit}` : ''})` : '';
+    a.alert_type === 0 && a.value != null ? ` (${elementName(a.clinical_element)}: ${num(a.value)}${unit ? ` ${unit}` : ''}${rule})` : '';
   const what =
     ranked.length > 1 ? countOf(ranked.length, 'alerta de prioridad alta', 'alertas de prioridad alta') : 'una alerta de prioridad alta';
-  return { kind: 'caregiver', params: [a.patient_name, `${what}${value}`, clientName] };
+  return { kind: 'caregiver', params: [patientLabel(a, privacy), `${what}${value}`, clientName] };
 }
 
 /** Why a send failed, in Spanish, for the record ('fallido' with the reason, or the retry note). */
