@@ -7,6 +7,7 @@ import {
   DesktopOutlined,
   DownOutlined,
   LogoutOutlined,
+  SafetyOutlined,
   MenuFoldOutlined,
   MenuUnfoldOutlined,
   MessageOutlined,
@@ -28,6 +29,7 @@ const FEEDBACK_KEY = 'feedback';
 const USER_MENU: MenuProps['items'] = [
   { key: '/my_notifications', icon: <BellOutlined />, label: 'Mis notificaciones' },
   { key: '/sessions', icon: <DesktopOutlined />, label: 'Sesiones activas' },
+  { key: '/security', icon: <SafetyOutlined />, label: 'Seguridad' },
 ];
 /** The sidebar collapses below 900 px (01 §2); phones get a drawer instead. */
 const NARROW_QUERY = '(max-width: 899px)';

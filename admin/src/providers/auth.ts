@@ -1,5 +1,5 @@
 import type { AuthActionResponse, AuthProvider } from '@refinedev/core';
-import type { Profile, Session } from '../contract';
+import type { Profile, Schemas, Session } from '../contract';
 import {
   clearSession,
   markLoggingOut,
@@ -18,6 +18,7 @@ import { apiRequest } from './api';
 import { fromResponse, isHttpError } from './errors';
 
 export type LoginParams = { email: string; password: string };
+export type SignInChallenge = Schemas['SignInChallenge'];
 export type LogoutParams = { reason?: LogoutReason } | undefined;
 
 const LOGIN_ERROR_TITLE = 'No fue posible iniciar sesión';
@@ -26,18 +27,28 @@ function rememberCurrentPage() {
   rememberRedirect(window.location.pathname + window.location.search);
 }
 
-/** Staff login (03 §4): clears any old token first; on success stores the session answer. */
-async function login({ email, password }: LoginParams): Promise<AuthActionResponse> {
+/** The session answer stored (after the password, or after its second step), and where the app goes. */
+export function signedIn(session: Session): AuthActionResponse {
+  saveSession(session);
+  return {
+    success: true,
+    redirectTo: takeRedirect() ?? '/dashboard',
+    successNotification: { message: session.message || `Bienvenido, ${session.first_name}` },
+  };
+}
+
+/**
+ * Staff login (03 §4): clears any old token first; on success stores the session answer. A 202
+ * `challenge` (issue 38: a second factor, or its enrolment, is due) is handed back to the login
+ * page with nothing stored: its intermediate token opens nothing else.
+ */
+async function login({ email, password }: LoginParams): Promise<AuthActionResponse & { challenge?: SignInChallenge }> {
   clearSession();
   takeLogoutReason();
   try {
-    const session = await apiRequest<Session>('POST', '/sessions', { email: email.trim(), password });
-    saveSession(session);
-    return {
-      success: true,
-      redirectTo: takeRedirect() ?? '/dashboard',
-      successNotification: { message: session.message || `Bienvenido, ${session.first_name}` },
-    };
+    const answer = await apiRequest<Session | SignInChallenge>('POST', '/sessions', { email: email.trim(), password });
+    if ('step' in answer) return { success: false, challenge: answer };
+    return signedIn(answer);
   } catch (error) {
     const httpError = isHttpError(error) ? error : fromResponse(0, undefined);
     return {

@@ -75,6 +75,8 @@ const NotificationsPage = lazy(() => import('../pages/notifications/Notification
 const MyNotificationsPage = lazy(() => import('../pages/my_notifications/MyNotificationsPage'));
 const SessionsPage = lazy(() => import('../pages/sessions/SessionsPage'));
 const UserSessionsPage = lazy(() => import('../pages/sessions/UserSessionsPage'));
+const SecurityPage = lazy(() => import('../pages/security/SecurityPage'));
+const UserFactorsPage = lazy(() => import('../pages/security/UserFactorsPage'));
 const TriagePage = lazy(() => import('../pages/triage/TriagePage'));
 
 const CONFIGURATION = 'configuration';
@@ -138,7 +140,10 @@ export const refineResources: ResourceProps[] = [
   ]),
 
   { name: CONFIGURATION, meta: { label: 'Configuración', group: true } },
-  crud(users, { icon: <UserOutlined />, parent: CONFIGURATION }, [{ path: '/users/:id/sessions', element: <UserSessionsPage /> }]),
+  crud(users, { icon: <UserOutlined />, parent: CONFIGURATION }, [
+    { path: '/users/:id/sessions', element: <UserSessionsPage /> },
+    { path: '/users/:id/factors', element: <UserFactorsPage /> },
+  ]),
   // 'Ver Lote' (issue 5): one record of the stocks, whose list is /inventory.
   crud(stocks, { icon: <InboxOutlined />, parent: CONFIGURATION }, [{ path: '/stocks/:id', element: <StockPage resource={stocks} /> }]),
   crud(moves, { icon: <SwapOutlined />, parent: CONFIGURATION }),
@@ -179,6 +184,8 @@ export const refineResources: ResourceProps[] = [
   screen('my_notifications', '/my_notifications', <MyNotificationsPage />, { label: 'Mis notificaciones', hide: true }),
   // Issue 38: the user's open sessions, from the same menu.
   screen('sessions', '/sessions', <SessionsPage />, { label: 'Sesiones activas', hide: true }),
+  // Issue 38: the user's second factor (and, for administrators, the organisation's policy).
+  screen('security', '/security', <SecurityPage />, { label: 'Seguridad', hide: true }),
 ];
 
 /** Every routed screen of the registry, once each (the shell turns them into `<Route>`s). */

@@ -1,8 +1,10 @@
 import type { Schemas } from '../contract';
 import { defineResource, type RemoteOptions } from '../crud/types';
 import { validatePassword, validatePasswordConfirmation } from '@vigia/contract/rules/validation';
+import { roleAccess } from '../providers/access';
 import { authProvider } from '../providers/auth';
 import { notify } from '../providers/notification';
+import { readSession } from '../session';
 
 type User = Schemas['User'];
 
@@ -111,7 +113,17 @@ export const users = defineResource({
   actions: {
     edit: true,
     // Issue 38: a lost phone, a person who left (the API lets only `admin` do it).
-    extra: [{ label: 'Sesiones', icon: 'settings', title: 'Cerrar todas las sesiones', to: (u) => `/users/${u.id}/sessions` }],
+    extra: [
+      { label: 'Sesiones', icon: 'settings', title: 'Cerrar todas las sesiones', to: (u) => `/users/${u.id}/sessions` },
+      // Issue 38: a lost phone. The API's own rule: administrators only, never on oneself.
+      {
+        label: 'Segundo factor',
+        icon: 'settings',
+        title: 'Restablecer segundo factor',
+        to: (u) => `/users/${u.id}/factors`,
+        when: (u) => roleAccess('administer').allowed && u.id !== readSession()?.user_id,
+      },
+    ],
   },
   onSaved: afterSave,
   form: 'modal',

@@ -16,10 +16,13 @@ import {
 import { validateEmail, validateLoginPassword } from '@vigia/contract/rules/validation';
 import { PROVIDER_LINKS } from '../../constants';
 import { VigiaLogo } from '../../layout/Logo';
-import { authProvider, type LoginParams } from '../../providers/auth';
+import type { Session } from '../../contract';
+import { authProvider, signedIn, type LoginParams, type SignInChallenge } from '../../providers/auth';
 import { notify } from '../../providers/notification';
 import { peekLogoutMessage, peekLogoutReason, readToken, takeLogoutReason, type LogoutReason } from '../../session';
+import { EnrolmentStep } from './EnrolmentStep';
 import { ForgotPasswordDialog } from './ForgotPasswordDialog';
+import { SecondFactorStep } from './SecondFactorStep';
 import { fromValidator } from './login-rules';
 import './login.css';
 
@@ -72,6 +75,8 @@ export default function LoginPage() {
   const [logoutReason] = useState(peekLogoutReason);
   const [logoutMessage] = useState(peekLogoutMessage);
   const [forgotOpen, setForgotOpen] = useState(false);
+  // Issue 38: the password was right and a second step is due; its token lives only here.
+  const [challenge, setChallenge] = useState<SignInChallenge | null>(null);
   useEffect(() => {
     takeLogoutReason();
   }, []);
@@ -84,14 +89,29 @@ export default function LoginPage() {
   const filled = Boolean(email?.trim()) && Boolean(password);
 
   // What Refine's useLogin does, without loading Refine on this page: notify, then redirect.
+  const enter = (result: Awaited<ReturnType<typeof authProvider.login>>) => {
+    if (result.successNotification) notify.success(result.successNotification.message);
+    navigate(result.redirectTo ?? '/dashboard', { replace: true });
+  };
+  const finishSecondStep = (session: Session) => enter(signedIn(session));
+  /** Back to the password: 'Volver', or the intermediate token expired (`message` says so). */
+  const restart = (message?: string) => {
+    setChallenge(null);
+    setServerError(message ?? null);
+  };
+
   const submit = async (values: LoginParams) => {
     setServerError(null);
     setPending(true);
     const result = await authProvider.login(values);
     setPending(false);
     if (result.success) {
-      if (result.successNotification) notify.success(result.successNotification.message);
-      navigate(result.redirectTo ?? '/dashboard', { replace: true });
+      enter(result);
+      return;
+    }
+    if (result.challenge) {
+      form.resetFields(['password']);
+      setChallenge(result.challenge);
       return;
     }
     const message = result.error?.message ?? 'No fue posible iniciar sesión';
@@ -119,90 +139,96 @@ export default function LoginPage() {
 
       <main className="login-main">
         <div className="login-card">
-          <h2 className="login-title">Iniciar sesión</h2>
-          <p className="login-subtitle">Ingresa con el correo y la contraseña de tu cuenta de Vigía.</p>
-
-          {logoutReason && !serverError && (
-            <Alert
-              type="warning"
-              showIcon
-              message={(logoutReason === 'ended' && logoutMessage) || LOGOUT_NOTICES[logoutReason]}
-              className="login-error"
-            />
+          {challenge?.step === 'second_factor' && (
+            <SecondFactorStep challenge={challenge} onSignedIn={finishSecondStep} onRestart={restart} />
           )}
+          {challenge?.step === 'enrolment' && <EnrolmentStep challenge={challenge} onSignedIn={finishSecondStep} onRestart={restart} />}
+          <div hidden={Boolean(challenge)}>
+            <h2 className="login-title">Iniciar sesión</h2>
+            <p className="login-subtitle">Ingresa con el correo y la contraseña de tu cuenta de Vigía.</p>
 
-          {serverError && (
-            <Alert
-              type="error"
-              showIcon
-              role="alert"
-              message={serverError}
-              className="login-error"
-              closable
-              onClose={() => setServerError(null)}
-            />
-          )}
+            {logoutReason && !serverError && (
+              <Alert
+                type="warning"
+                showIcon
+                message={(logoutReason === 'ended' && logoutMessage) || LOGOUT_NOTICES[logoutReason]}
+                className="login-error"
+              />
+            )}
 
-          <Form<LoginParams>
-            form={form}
-            layout="vertical"
-            requiredMark={false}
-            onFinish={submit}
-            onValuesChange={() => serverError && setServerError(null)}
-            disabled={isPending}
-            size="large"
-          >
-            <Form.Item
-              name="email"
-              label="Correo electrónico"
-              validateTrigger="onBlur"
-              rules={[fromValidator((v) => validateEmail(v, true))]}
+            {serverError && (
+              <Alert
+                type="error"
+                showIcon
+                role="alert"
+                message={serverError}
+                className="login-error"
+                closable
+                onClose={() => setServerError(null)}
+              />
+            )}
+
+            <Form<LoginParams>
+              form={form}
+              layout="vertical"
+              requiredMark={false}
+              onFinish={submit}
+              onValuesChange={() => serverError && setServerError(null)}
+              disabled={isPending}
+              size="large"
             >
-              <Input
-                prefix={<MailOutlined />}
-                type="email"
-                inputMode="email"
-                autoComplete="username"
-                placeholder="nombre@institucion.com"
-                autoFocus
-              />
-            </Form.Item>
-            <Form.Item name="password" label="Contraseña" validateTrigger="onBlur" rules={[fromValidator(validateLoginPassword)]}>
-              <Input.Password
-                prefix={<LockOutlined />}
-                autoComplete="current-password"
-                placeholder="Tu contraseña"
-                iconRender={(visible) => (
-                  <span role="button" aria-label={visible ? 'Ocultar contraseña' : 'Mostrar contraseña'}>
-                    {visible ? 'Ocultar' : 'Mostrar'}
-                  </span>
-                )}
-              />
-            </Form.Item>
-            <div className="login-forgot">
-              <Button type="link" size="small" onClick={() => setForgotOpen(true)}>
-                ¿Olvidó su contraseña?
+              <Form.Item
+                name="email"
+                label="Correo electrónico"
+                validateTrigger="onBlur"
+                rules={[fromValidator((v) => validateEmail(v, true))]}
+              >
+                <Input
+                  prefix={<MailOutlined />}
+                  type="email"
+                  inputMode="email"
+                  autoComplete="username"
+                  placeholder="nombre@institucion.com"
+                  autoFocus
+                />
+              </Form.Item>
+              <Form.Item name="password" label="Contraseña" validateTrigger="onBlur" rules={[fromValidator(validateLoginPassword)]}>
+                <Input.Password
+                  prefix={<LockOutlined />}
+                  autoComplete="current-password"
+                  placeholder="Tu contraseña"
+                  iconRender={(visible) => (
+                    <span role="button" aria-label={visible ? 'Ocultar contraseña' : 'Mostrar contraseña'}>
+                      {visible ? 'Ocultar' : 'Mostrar'}
+                    </span>
+                  )}
+                />
+              </Form.Item>
+              <div className="login-forgot">
+                <Button type="link" size="small" onClick={() => setForgotOpen(true)}>
+                  ¿Olvidó su contraseña?
+                </Button>
+              </div>
+              <Button type="primary" htmlType="submit" block loading={isPending} disabled={!filled}>
+                Iniciar sesión
               </Button>
-            </div>
-            <Button type="primary" htmlType="submit" block loading={isPending} disabled={!filled}>
-              Iniciar sesión
-            </Button>
-          </Form>
-          <ForgotPasswordDialog
-            open={forgotOpen}
-            initialEmail={email}
-            onClose={() => {
-              setForgotOpen(false);
-              // Opening the dialog left the login's fields, whose blur asked for them: not a mistake of the user's.
-              form.setFields([
-                { name: 'email', errors: [] },
-                { name: 'password', errors: [] },
-              ]);
-            }}
-          />
+            </Form>
+            <ForgotPasswordDialog
+              open={forgotOpen}
+              initialEmail={email}
+              onClose={() => {
+                setForgotOpen(false);
+                // Opening the dialog left the login's fields, whose blur asked for them: not a mistake of the user's.
+                form.setFields([
+                  { name: 'email', errors: [] },
+                  { name: 'password', errors: [] },
+                ]);
+              }}
+            />
 
-          <div className="login-patient">
-            ¿Eres paciente? <a href="/login_patient">Ingresa al portal del paciente</a>
+            <div className="login-patient">
+              ¿Eres paciente? <a href="/login_patient">Ingresa al portal del paciente</a>
+            </div>
           </div>
         </div>
         <div className="login-mobile-links">

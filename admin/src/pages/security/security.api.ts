@@ -1,0 +1,20 @@
+import { useCustomMutation } from '@refinedev/core';
+import { apiUrl } from '../../providers/data';
+
+/**
+ * A write of 'Seguridad' through Refine's data provider, awaited: the dialogs show the API's
+ * Spanish refusal under their own field (a wrong code) instead of a notification.
+ */
+export function useFactorWrite() {
+  const { mutateAsync } = useCustomMutation();
+  return async <T>(method: 'post' | 'patch' | 'delete', path: string, values: object = {}): Promise<T> => {
+    const { data } = await mutateAsync({
+      url: apiUrl(path),
+      method,
+      values,
+      successNotification: false,
+      errorNotification: false,
+    });
+    return data as T;
+  };
+}
