@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
-import { Empty, Input, Pagination, Spin, Tabs } from 'antd';
+import { Alert as Banner, Button, Empty, Input, Pagination, Spin, Tabs } from 'antd';
 import { useCustom } from '@refinedev/core';
+import { useSearchParams } from 'react-router';
 import type { Schemas } from '../../contract';
 import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
@@ -10,11 +11,22 @@ import { AlertFilters, defaultRange, toParams, type FilterValues } from './Alert
 import { ClosedAlertsTable } from './ClosedAlertsTable';
 import { POLL_MS } from '../../components/alerts.data';
 import './alerts.css';
-import { isOne } from '@vigia/contract/rules/plural';
+import { countOf, isOne } from '@vigia/contract/rules/plural';
 
 type Alert = Schemas['Alert'];
-type Params = Record<string, string | number | undefined>;
+type Params = Record<string, string | number | number[] | undefined>;
 const INITIAL_FILTERS = { active: ['date' as const], values: { date: defaultRange() } as FilterValues };
+/** The list's `id` filter takes up to 200 (openapi.yaml, listClientAlerts): a digest's link names at most that many. */
+const MAX_LINKED = 200;
+
+/** A notification digest's link, `?id=1&id=2` (issue 41): the positive whole numbers, once each. */
+function linkedIds(params: URLSearchParams): number[] {
+  const ids = params
+    .getAll('id')
+    .filter((v) => /^\d{1,10}$/.test(v))
+    .map(Number);
+  return [...new Set(ids.filter((id) => id > 0 && id <= 2_147_483_647))].slice(0, MAX_LINKED);
+}
 
 /**
  * One page of the client's alerts; failures are only logged (02 §8). `arrivals` re-asks when new
@@ -67,19 +79,55 @@ function useAlertArrivals() {
 /** 'Gestor de alertas' (02 §2.9): open cards and closed table, search, filters; new alerts arrive by short polling. */
 export default function AlertsManagerPage() {
   usePageTitle('Gestor de alertas');
-  const [tab, setTab] = useState<'open' | 'closed'>('open');
+  const [urlParams, setUrlParams] = useSearchParams();
+  // A digest's link shows just its alerts, open and closed, whatever their dates (issue 41).
+  const digest = useMemo(() => linkedIds(urlParams), [urlParams]);
+  const [chosenTab, setTab] = useState<'open' | 'closed'>();
   const [search, setSearch] = useState('');
   const [filters, setFilters] = useState<Params>(toParams(INITIAL_FILTERS.active, INITIAL_FILTERS.values));
   const [openPage, setOpenPage] = useState(1);
   const [closedPage, setClosedPage] = useState({ page: 1, size: 10 });
-  const common = useMemo(() => ({ ...filters, search: search || undefined }), [filters, search]);
-  const openParams = useMemo(() => ({ search: search || undefined }), [search]);
+  const common = useMemo(() => (digest.length ? { id: digest } : { ...filters, search: search || undefined }), [digest, filters, search]);
+  const openParams = useMemo(() => (digest.length ? { id: digest } : { search: search || undefined }), [digest, search]);
   const arrivals = useAlertArrivals();
   const open = useClientAlerts('active', openParams, openPage, 10, arrivals);
   const closed = useClientAlerts('closed', common, closedPage.page, closedPage.size);
+  // A digest whose alerts were all closed meanwhile opens on 'Cerradas'.
+  const tab = chosenTab ?? (digest.length && !open.loading && open.total === 0 && closed.total > 0 ? 'closed' : 'open');
+  const showAll = () => {
+    setUrlParams({});
+    setTab(undefined);
+    setOpenPage(1);
+    setClosedPage((p) => ({ ...p, page: 1 }));
+  };
+  const found = open.total + closed.total;
+  const loading = open.loading || closed.loading;
 
   return (
     <PageHeader title="Gestor de alertas">
+      {digest.length > 0 && (
+        <Banner
+          type="info"
+          showIcon
+          role="status"
+          className="alerts-digest-banner"
+          style={{ marginBottom: 12 }}
+          message={`Mostrando ${isOne(digest.length) ? 'la alerta' : `las ${digest.length} alertas`} del resumen`}
+          description={
+            loading
+              ? 'Cargando las alertas del enlace…'
+              : `${countOf(open.total, 'abierta', 'abiertas')} y ${countOf(closed.total, 'cerrada', 'cerradas')}.` +
+                (found < digest.length
+                  ? ` ${countOf(digest.length - found, 'alerta del enlace no existe', 'alertas del enlace no existen')} en su organización.`
+                  : '')
+          }
+          action={
+            <Button size="small" onClick={showAll}>
+              Ver todas las alertas
+            </Button>
+          }
+        />
+      )}
       <Input.Search
         allowClear
         placeholder="Buscar por nombre o documento del paciente"
@@ -89,7 +137,7 @@ export default function AlertsManagerPage() {
           setOpenPage(1);
           setClosedPage((p) => ({ ...p, page: 1 }));
         }}
-        style={{ maxWidth: 420, marginBottom: 12 }}
+        style={{ maxWidth: 420, marginBottom: 12, display: digest.length ? 'none' : undefined }}
       />
       <Tabs
         activeKey={tab}
@@ -125,18 +173,20 @@ export default function AlertsManagerPage() {
           },
           {
             key: 'closed',
-            label: 'Cerradas',
+            label: digest.length ? `Cerradas (${closed.total})` : 'Cerradas',
             children: (
               <>
-                <AlertFilters
-                  keys={['date', 'alert_type', 'clinical_element', 'priority']}
-                  initial={INITIAL_FILTERS}
-                  applyLabel="Aplicar Filtros"
-                  onApply={(p) => {
-                    setFilters(p);
-                    setClosedPage((s) => ({ ...s, page: 1 }));
-                  }}
-                />
+                {digest.length === 0 && (
+                  <AlertFilters
+                    keys={['date', 'alert_type', 'clinical_element', 'priority']}
+                    initial={INITIAL_FILTERS}
+                    applyLabel="Aplicar Filtros"
+                    onApply={(p) => {
+                      setFilters(p);
+                      setClosedPage((s) => ({ ...s, page: 1 }));
+                    }}
+                  />
+                )}
                 <ClosedAlertsTable
                   manager
                   rows={closed.rows}
