@@ -101,7 +101,8 @@ function ManagePanel({ alert, onClosed }: { alert: AlertDetail; onClosed: () => 
             renderItem={(e) => (
               <List.Item>
                 <List.Item.Meta
-                  avatar={e.user_id == null ? <RobotOutlined aria-label="Asistente IA" /> : undefined}
+                  // An entry no user wrote is Vigía's own (escalation, automatic close), not the AI assistant's.
+                  avatar={e.user_id == null ? <RobotOutlined aria-label="Entrada automática" /> : undefined}
                   title={<span>{displayName(e.user_name)}</span>}
                   description={
                     <>
