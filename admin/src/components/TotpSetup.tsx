@@ -81,6 +81,10 @@ export function TotpSetup({
           <div className="vigia-totp-qr">
             <img src={qr} alt="Código QR para agregar su cuenta de Vigía a la aplicación de autenticación" width={192} height={192} />
           </div>
+          {/* On the phone that holds the app, the QR code cannot be scanned: the link opens the app with the key. */}
+          <a className="vigia-totp-open" href={enrolment.otpauth_uri}>
+            ¿Está en el teléfono con la aplicación? Ábrala con este enlace
+          </a>
           <div className="vigia-totp-key">
             <span id="totp-key-label">Si no puede escanearlo, escriba esta clave en la aplicación:</span>
             <Typography.Text

@@ -135,6 +135,7 @@ export function PasskeysCard({
         />
       )}
       <List
+        itemLayout="vertical"
         dataSource={factors.passkeys}
         locale={{ emptyText: 'Aún no tiene llaves de acceso.' }}
         renderItem={(p) => (

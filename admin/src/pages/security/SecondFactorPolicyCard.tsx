@@ -46,7 +46,7 @@ export function SecondFactorPolicyCard({ clientId }: { clientId: number }) {
     <Card
       title={
         <Space>
-          <TeamOutlined aria-hidden /> Segundo factor obligatorio en {client?.name ?? 'la institución'}
+          <TeamOutlined aria-hidden /> Segundo factor obligatorio
         </Space>
       }
     >
@@ -55,8 +55,8 @@ export function SecondFactorPolicyCard({ clientId }: { clientId: number }) {
       ) : (
         <Form form={form} layout="vertical" onFinish={save}>
           <Typography.Paragraph>
-            Quienes tengan uno de estos roles deberán configurar la aplicación de autenticación o una llave de acceso la próxima vez que
-            entren, antes de poder hacer cualquier otra cosa.
+            En {client?.name ?? 'su institución'}, quienes tengan uno de estos roles deberán configurar la aplicación de autenticación o una
+            llave de acceso la próxima vez que entren, antes de poder hacer cualquier otra cosa.
           </Typography.Paragraph>
           <Form.Item name="second_factor_roles" label="Roles que deben usar segundo factor">
             <Checkbox.Group options={ROLE_OPTIONS} />
