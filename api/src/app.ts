@@ -14,6 +14,9 @@ import type { SmsSender } from './adapters/sms.js';
 import type { JobRunner } from './jobs/queue.js';
 import { sessionsRouter } from './modules/sessions/sessions.routes.js';
 import { createSessionHooks, endPatientSessions, endSessions } from './modules/sessions/sessions.service.js';
+import { openSession } from './modules/sessions/sessions.service.js';
+import { factorsRouter } from './modules/factors/factors.routes.js';
+import { signInChallengeFor } from './modules/factors/factors.service.js';
 import { passwordResetsRouter } from './modules/password_resets/password-resets.routes.js';
 import { registerPasswordResetJobs } from './modules/password_resets/password-resets.service.js';
 import { setUserPassword } from './modules/users/users.service.js';
@@ -224,7 +227,24 @@ export function createApp(deps: AppDeps): express.Express {
   registerWebhookJobs(webhookDeps);
   // Audit trail (issue 8): one row per successful staff/patient change and per sign-in, written after the response.
   v1.use(auditRecorder({ sequelize: deps.sequelize, now, log }));
-  v1.use(sessionsRouter(sessionDeps, authenticate), otpRouter(sessionDeps));
+  // Issue 38's second factor: the step after the password, 'Seguridad' and the administrator's reset.
+  const factorDeps = {
+    sequelize: deps.sequelize,
+    secret: deps.jwtSecret,
+    now,
+    recordEvent,
+    openSession: (user: Parameters<typeof openSession>[1], origin: Parameters<typeof openSession>[2]) =>
+      openSession(sessionDeps, user, origin),
+    endAllSessions: (u: { userId: number; clientId: number }, transaction: Transaction) =>
+      endSessions({ sequelize: deps.sequelize, now }, u, 'ended_by_admin', transaction),
+    publicUrl: process.env.PUBLIC_URL || null,
+    production: deps.env === 'production',
+  };
+  v1.use(
+    sessionsRouter({ ...sessionDeps, secondStep: (user) => signInChallengeFor(factorDeps, user) }, authenticate),
+    otpRouter(sessionDeps),
+    factorsRouter(factorDeps, authenticate),
+  );
   v1.use(
     ssoRouter({
       ...sessionDeps,

@@ -36,6 +36,8 @@ async function main() {
       timeZone: values['time-zone'],
       logoUrl: values['logo-url'] ?? null,
       multipatient: values.multipatient,
+      // Issue 38: an organisation made here starts with administrators required to have a second factor.
+      secondFactorRoles: ['admin'],
       admin: {
         email: values['admin-email']!,
         password: values['admin-password']!,

@@ -6,7 +6,8 @@ import type { Sequelize } from 'sequelize';
 import { prepared, select } from '../db/sql.js';
 import { BatchLoader } from '../db/batch-load.js';
 import { perDatabase } from '../db/per-database.js';
-import { unauthorized, forbidden } from './errors.js';
+import jwt from 'jsonwebtoken';
+import { AppError, unauthorized, forbidden } from './errors.js';
 import { can, isRole, USER_STATUS, type Action, type Role } from '@vigia/contract/rules/access';
 import { User } from '../db/models/users.model.js';
 
@@ -227,7 +228,7 @@ export function createAuthenticator(sequelize: Sequelize, secret: string, now: (
         return next(hooks.ended?.(err.session, { method: req.method, path, ip: req.ip ?? null }) ?? unauthorized());
       }
       if (err) return next(err);
-      if (!user || !user.principal) return next(unauthorized());
+      if (!user || !user.principal) return next(isSignInToken(req) ? secondStepPending() : unauthorized());
       req.user = user;
       next();
     })(req, res, next);
@@ -243,6 +244,19 @@ export function createAuthenticator(sequelize: Sequelize, secret: string, now: (
 export function sessionFirst(needsSession: (method: string, path: string) => boolean, authenticate: RequestHandler): RequestHandler {
   return (req, res, next) => (needsSession(req.method, req.path) ? authenticate(req, res, next) : next());
 }
+
+/**
+ * The intermediate token between the password and the second factor (issue 38) has its own
+ * audience, so the strategy above refuses it like any other; this only picks the 401's words.
+ */
+export const SIGN_IN_AUDIENCE = 'vigia-sign-in';
+function isSignInToken(req: Request): boolean {
+  const header = req.get('authorization') ?? '';
+  if (!header.startsWith('Bearer ')) return false;
+  const claims = jwt.decode(header.slice(7));
+  return typeof claims === 'object' && claims?.aud === SIGN_IN_AUDIENCE;
+}
+const secondStepPending = () => new AppError(401, 'second_factor_pending', 'Complete el segundo paso del inicio de sesión.');
 
 export function principalOf(req: Pick<Request, 'user'>): Principal {
   const p = req.user?.principal;

@@ -29,6 +29,8 @@ export class Client extends Model<InferAttributes<Client>, InferCreationAttribut
   declare escalation_minutes: CreationOptional<number>;
   declare message_full_name: CreationOptional<boolean>;
   declare message_rule_name: CreationOptional<boolean>;
+  /** Roles that must have a second factor, as a JSON list (issue 38; '[]' = none). */
+  declare second_factor_roles: CreationOptional<string>;
   /** 'Priorización' thresholds, window and weights as JSON; null = the defaults (issue 21). */
   declare triage_settings: CreationOptional<string | null>;
   declare created_at: CreationOptional<Date>;
@@ -62,6 +64,7 @@ export class Client extends Model<InferAttributes<Client>, InferCreationAttribut
         escalation_minutes: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 30 },
         message_full_name: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         message_rule_name: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        second_factor_roles: { type: DataTypes.STRING(100), allowNull: false, defaultValue: '[]' },
         triage_settings: DataTypes.TEXT,
         created_at: DataTypes.DATE,
         updated_at: DataTypes.DATE,

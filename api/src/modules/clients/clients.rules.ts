@@ -27,6 +27,7 @@ interface SettingsPatch {
   escalation_minutes?: number;
   message_full_name?: boolean;
   message_rule_name?: boolean;
+  second_factor_roles?: string;
 }
 
 export type SettingsResult = { ok: true; patch: SettingsPatch } | { ok: false; field: string; message: string };
@@ -117,5 +118,7 @@ export function planClientSettings(current: CurrentSettings, input: ClientSettin
   // Issue 41: what the care team's messages show of a patient.
   if (input.message_full_name !== undefined) patch.message_full_name = input.message_full_name;
   if (input.message_rule_name !== undefined) patch.message_rule_name = input.message_rule_name;
+  // Issue 38: the roles that must sign in with a second factor, stored as a JSON list.
+  if (input.second_factor_roles !== undefined) patch.second_factor_roles = JSON.stringify([...new Set(input.second_factor_roles)].sort());
   return { ok: true, patch };
 }

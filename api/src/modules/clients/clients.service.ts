@@ -14,6 +14,16 @@ import { triageSettingsOf } from '@vigia/contract/rules/triage';
 
 type ClientDto = components['schemas']['Client'];
 
+/** The stored JSON list of roles that must have a second factor; anything unreadable is none. */
+export function secondFactorRolesOf(text: string | null | undefined): ClientDto['second_factor_roles'] & object {
+  try {
+    const list: unknown = JSON.parse(text ?? '[]');
+    return Array.isArray(list) ? list.filter(isRole) : [];
+  } catch {
+    return [];
+  }
+}
+
 /** Patient-page tabs a new client gets; vaccines stays hidden by default (01 §2). */
 export const DEFAULT_CLINICAL_ELEMENTS = [
   'signs',
@@ -54,6 +64,7 @@ function toClientDto(c: Client): ClientDto {
     escalation_minutes: Number(c.escalation_minutes ?? 30),
     message_full_name: Boolean(c.message_full_name),
     message_rule_name: Boolean(c.message_rule_name),
+    second_factor_roles: secondFactorRolesOf(c.second_factor_roles),
     triage_settings: triageSettingsOf(c.triage_settings ? JSON.parse(c.triage_settings) : null),
   };
 }
@@ -107,6 +118,8 @@ export interface NewClient {
   timeZone?: string;
   logoUrl?: string | null;
   multipatient?: boolean;
+  /** Roles that must have a second factor (issue 38); none unless given. */
+  secondFactorRoles?: string[];
   admin: { email: string; password: string; firstName: string; lastName: string; role?: string };
 }
 
@@ -144,6 +157,7 @@ export async function createClientWithAdmin(sequelize: Sequelize, catalogues: Ca
         metabase_url: null,
         webhook_url: null,
         security_phrase: null,
+        second_factor_roles: JSON.stringify(secondFactorRolesOf(JSON.stringify(input.secondFactorRoles ?? []))),
       },
       { transaction },
     );

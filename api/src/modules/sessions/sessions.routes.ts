@@ -6,19 +6,30 @@ import { readIntParam } from '../../http/params.js';
 import { User } from '../../db/models/users.model.js';
 import {
   buildProfile,
-  createSession,
+  checkPassword,
   endMyOtherSessions,
   endMySession,
   endUserSessions,
   listMySessions,
+  openSession,
   revokeSession,
   type SessionDeps,
 } from './sessions.service.js';
 import { SignInThrottle } from './throttle.js';
 import { throttledMessage } from './throttle.rules.js';
+import type { components } from '@vigia/contract/openapi';
+
+/**
+ * The step after a right password (issue 38): the factors module answers the challenge of a second
+ * factor or of enrolment, or null when the user signs in at once. Handed over by app.ts.
+ */
+export type SecondStep = (user: User) => Promise<components['schemas']['SignInChallenge'] | null>;
 
 /** Staff sign-in, sign-out, profile and the sessions a user sees (the patient's one-time-code sign-in is otp.routes.ts). */
-export function sessionsRouter(deps: SessionDeps, authenticate: import('express').RequestHandler): Router {
+export function sessionsRouter(
+  deps: SessionDeps & { secondStep?: SecondStep },
+  authenticate: import('express').RequestHandler,
+): Router {
   const r = Router();
   const throttle = new SignInThrottle();
   route(r, 'createSession', [], async (req, res) => {
@@ -29,9 +40,12 @@ export function sessionsRouter(deps: SessionDeps, authenticate: import('express'
     const wait = throttle.waitSeconds(email, ip, nowMs);
     if (wait > 0) throw tooManyRequests(throttledMessage(wait), wait);
     try {
-      const session = await createSession(deps, email, req.body.password, { userAgent: req.get('user-agent') ?? null, ip });
+      const user = await checkPassword(email, req.body.password);
       throttle.succeeded(email, ip, nowMs);
-      res.status(201).json(session);
+      const challenge = deps.secondStep ? await deps.secondStep(user) : null;
+      // The typed answer is the operation's first success (201 Session); 202 is its other one.
+      if (challenge) res.status(202).json(challenge as never);
+      else res.status(201).json(await openSession(deps, user, { userAgent: req.get('user-agent') ?? null, ip }));
     } catch (err) {
       throttle.failed(email, ip, nowMs);
       throw err;

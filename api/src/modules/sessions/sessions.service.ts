@@ -109,7 +109,7 @@ export async function buildProfile(deps: Pick<SessionDeps, 'catalogues'>, user: 
  * The password step. A wrong password, an unknown e-mail and a disabled account get the same answer
  * (issue 38): it must not tell whether an account exists or is disabled, nor that the password was right.
  */
-async function checkPassword(email: string, password: string): Promise<User> {
+export async function checkPassword(email: string, password: string): Promise<User> {
   const user = await User.findOne({ where: { email: email.trim().toLowerCase() } });
   // An unknown e-mail still costs a compare, so timing does not tell which e-mails exist.
   const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_PASSWORD_HASH);

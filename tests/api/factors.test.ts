@@ -1,0 +1,331 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import otplib from 'otplib';
+import { startTestProduct, createOrg, bearer, PASSWORD, type TestProduct, type Org } from '../support/product';
+import { select } from '../../api/src/db/sql';
+
+/**
+ * Issue 38's second factor through the API, on SQLite and (DATABASE_URL) PostgreSQL: TOTP codes
+ * are computed here from the key the enrolment answered. Passkey ceremonies with a real
+ * authenticator are H5b's browser test (Chromium's virtual authenticator); here the passkey routes'
+ * refusals of bad input.
+ */
+const { authenticator } = otplib;
+// Mid-step (15 s into a 30 s step), so ±1 step is unambiguous.
+let nowMs = Date.parse('2026-11-20T12:00:15Z');
+const STEP = 30_000;
+const codeAt = (secret: string, ms: number) => authenticator.clone({ epoch: ms }).generate(secret);
+/** Moves the clock on by whole steps (past any throttle wait of earlier failures). */
+const advance = (ms: number) => {
+  nowMs += ms;
+};
+
+let t: TestProduct;
+let org: Org;
+beforeAll(async () => {
+  t = await startTestProduct({ now: () => new Date(nowMs) });
+  org = await createOrg(t, 'Clinica Factores');
+});
+afterAll(() => t.stop());
+
+const signIn = (email: string) => t.http.post('/api/v1/sessions').send({ email, password: PASSWORD });
+
+async function enrolTotp(token: string): Promise<{ secret: string; recovery: string[] }> {
+  const start = await t.http.post('/api/v1/me/factors/totp').set(bearer(token));
+  expect(start.status).toBe(200);
+  expect(start.body.qr_svg).toMatch(/^<svg/);
+  expect(start.body.otpauth_uri).toContain(`secret=${start.body.secret}`);
+  const confirm = await t.http
+    .post('/api/v1/me/factors/totp/confirm')
+    .set(bearer(token))
+    .send({ code: codeAt(start.body.secret, nowMs) });
+  expect(confirm.status).toBe(200);
+  return { secret: start.body.secret, recovery: confirm.body.recovery_codes };
+}
+
+/** Password step of a user with a factor: the intermediate token. */
+async function firstStep(email: string): Promise<string> {
+  advance(4 * STEP);
+  const res = await signIn(email);
+  expect(res.status).toBe(202);
+  expect(res.body.step).toBe('second_factor');
+  return res.body.token;
+}
+
+describe('TOTP enrolment and the two-step sign-in', () => {
+  let secret: string;
+  let recovery: string[];
+  const email = 'medico@clinicafactores.test';
+
+  beforeAll(async () => {
+    ({ secret, recovery } = await enrolTotp(org.tokens.medico));
+  });
+
+  it('answers ten recovery codes and never shows the key again', async () => {
+    expect(recovery).toHaveLength(10);
+    for (const c of recovery) expect(c).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
+    expect(new Set(recovery).size).toBe(10);
+    const f = await t.http.get('/api/v1/me/factors').set(bearer(org.tokens.medico));
+    expect(f.status).toBe(200);
+    expect(f.body).toMatchObject({ totp: { enabled: true }, recovery_codes_left: 10, passkeys: [], required: false });
+    expect(JSON.stringify(f.body)).not.toContain(secret);
+    const stored = await select<{ secret_enc: string }>(t.sequelize, 'SELECT secret_enc FROM user_totps WHERE user_id = :id', {
+      id: org.users.medico.id,
+    });
+    expect(stored[0].secret_enc).not.toContain(secret);
+    const again = await t.http.post('/api/v1/me/factors/totp').set(bearer(org.tokens.medico));
+    expect(again.status).toBe(409);
+  });
+
+  it('asks for the second step after the password, then signs in with the current code', async () => {
+    advance(4 * STEP);
+    const first = await signIn(email);
+    expect(first.status).toBe(202);
+    expect(first.body).toMatchObject({ step: 'second_factor', methods: ['totp', 'recovery_code'] });
+    expect(first.body).not.toHaveProperty('user_id');
+    const res = await t.http.post('/api/v1/sessions/second-factor').send({ token: first.body.token, code: codeAt(secret, nowMs) });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ user_id: org.users.medico.id, role_name: 'medico' });
+    expect((await t.http.get('/api/v1/me').set(bearer(res.body.token))).status).toBe(200);
+  });
+
+  it('refuses the intermediate token on every other route', async () => {
+    const token = await firstStep(email);
+    for (const [method, url] of [
+      ['get', '/api/v1/me'],
+      ['get', '/api/v1/patients'],
+      ['get', '/api/v1/me/factors'],
+      ['get', '/api/v1/sessions/mine'],
+    ] as const) {
+      const res = await t.http[method](url).set(bearer(token));
+      expect(res.status, url).toBe(401);
+      expect(res.body).toEqual({ code: 'second_factor_pending', message: 'Complete el segundo paso del inicio de sesión.' });
+    }
+    // …and it is not an enrolment token either.
+    const enrol = await t.http.post('/api/v1/sessions/enrolment/totp').send({ token });
+    expect(enrol.status).toBe(401);
+    expect(enrol.body.code).toBe('sign_in_token_invalid');
+  });
+
+  it('accepts one step of drift either way and refuses two', async () => {
+    for (const [drift, status] of [
+      [-1, 201],
+      [1, 201],
+      [-2, 401],
+      [2, 401],
+    ] as const) {
+      const token = await firstStep(email);
+      const res = await t.http.post('/api/v1/sessions/second-factor').send({ token, code: codeAt(secret, nowMs + drift * STEP) });
+      expect(res.status, `drift ${drift}`).toBe(status);
+      if (status === 401) expect(res.body).toMatchObject({ code: 'second_factor_invalid', message: expect.stringMatching(/no es válido/) });
+    }
+  });
+
+  it('refuses a code already used in its step', async () => {
+    const code = codeAt(secret, nowMs + 4 * STEP);
+    const ok = await t.http.post('/api/v1/sessions/second-factor').send({ token: await firstStep(email), code });
+    expect(ok.status).toBe(201);
+    // Same step (the clock has not moved on): a second sign-in with the same code is a replay.
+    const again = await signIn(email);
+    const replay = await t.http.post('/api/v1/sessions/second-factor').send({ token: again.body.token, code });
+    expect(replay.status).toBe(401);
+    expect(replay.body.code).toBe('second_factor_invalid');
+  });
+
+  it('answers 400 naming the field for letters, the wrong length or both proofs, and changes nothing', async () => {
+    const token = await firstStep(email);
+    for (const code of ['12345', '1234567', '12a456', ' 123456']) {
+      const res = await t.http.post('/api/v1/sessions/second-factor').send({ token, code });
+      expect(res.status, code).toBe(400);
+      expect(res.body).toMatchObject({ field: 'code', message: 'El código tiene 6 dígitos.' });
+    }
+    const both = await t.http.post('/api/v1/sessions/second-factor').send({ token, code: '123456', recovery_code: recovery[0] });
+    expect(both.status).toBe(400);
+    const neither = await t.http.post('/api/v1/sessions/second-factor').send({ token });
+    expect(neither.status).toBe(400);
+    const bad = await t.http.post('/api/v1/sessions/second-factor').send({ token, recovery_code: 'abc' });
+    expect(bad.body).toMatchObject({ field: 'recovery_code' });
+    // The token is still good after all that.
+    const ok = await t.http.post('/api/v1/sessions/second-factor').send({ token, code: codeAt(secret, nowMs) });
+    expect(ok.status).toBe(201);
+  });
+
+  it('refuses a tampered, an expired and a spent intermediate token', async () => {
+    const token = await firstStep(email);
+    const tampered = token.slice(0, -3) + (token.endsWith('aaa') ? 'bbb' : 'aaa');
+    const r1 = await t.http.post('/api/v1/sessions/second-factor').send({ token: tampered, code: codeAt(secret, nowMs) });
+    expect(r1.status).toBe(401);
+    expect(r1.body).toMatchObject({ code: 'sign_in_token_invalid', message: expect.stringMatching(/venció/) });
+    const ok = await t.http.post('/api/v1/sessions/second-factor').send({ token, code: codeAt(secret, nowMs) });
+    expect(ok.status).toBe(201);
+    advance(4 * STEP);
+    const spent = await t.http.post('/api/v1/sessions/second-factor').send({ token, code: codeAt(secret, nowMs) });
+    expect(spent.body.code).toBe('sign_in_token_invalid');
+    const late = await firstStep(email);
+    advance(5 * 60_000 + 1000);
+    const expired = await t.http.post('/api/v1/sessions/second-factor').send({ token: late, code: codeAt(secret, nowMs) });
+    expect(expired.status).toBe(401);
+    expect(expired.body.code).toBe('sign_in_token_invalid');
+  });
+
+  it('takes each recovery code once, in any case and with or without its hyphen', async () => {
+    const used = await t.http
+      .post('/api/v1/sessions/second-factor')
+      .send({ token: await firstStep(email), recovery_code: recovery[1].toUpperCase().replace('-', '') });
+    expect(used.status).toBe(201);
+    const twice = await t.http.post('/api/v1/sessions/second-factor').send({ token: await firstStep(email), recovery_code: recovery[1] });
+    expect(twice.status).toBe(401);
+    expect(twice.body).toMatchObject({ code: 'second_factor_invalid', message: 'El código de recuperación no es válido o ya se usó.' });
+    const f = await t.http.get('/api/v1/me/factors').set(bearer(org.tokens.medico));
+    expect(f.body.recovery_codes_left).toBe(9);
+  });
+
+  it('writes refused codes and enrolment to the audit trail', async () => {
+    await new Promise((r) => setTimeout(r, 250));
+    const rows = await select<{ action: string; summary: string }>(
+      t.sequelize,
+      "SELECT action, summary FROM audit_events WHERE user_id = :id AND resource = 'factor' ORDER BY id",
+      { id: org.users.medico.id },
+    );
+    expect(rows.map((r) => r.action)).toContain('factor_enrolled');
+    expect(rows.filter((r) => r.action === 'second_factor_refused').length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('renews recovery codes with a current code (the old ones void) and removes the app with a code', async () => {
+    advance(4 * STEP);
+    const renewed = await t.http
+      .post('/api/v1/me/factors/recovery-codes')
+      .set(bearer(org.tokens.medico))
+      .send({ code: codeAt(secret, nowMs) });
+    expect(renewed.status).toBe(200);
+    expect(renewed.body.recovery_codes).toHaveLength(10);
+    const old = await t.http.post('/api/v1/sessions/second-factor').send({ token: await firstStep(email), recovery_code: recovery[2] });
+    expect(old.status).toBe(401);
+    const wrong = await t.http.post('/api/v1/me/factors/totp/remove').set(bearer(org.tokens.medico)).send({ code: '000000' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.field).toBe('code');
+    const removed = await t.http
+      .post('/api/v1/me/factors/totp/remove')
+      .set(bearer(org.tokens.medico))
+      .send({ recovery_code: renewed.body.recovery_codes[0] });
+    expect(removed.status).toBe(200);
+    advance(4 * STEP);
+    expect((await signIn(email)).status).toBe(201);
+  });
+});
+
+describe('the organisation policy', () => {
+  const email = 'enfermeria@clinicafactores.test';
+
+  it('takes a user of a required role without a factor to enrolment, where nothing else works', async () => {
+    const set = await t.http
+      .patch(`/api/v1/clients/${org.clientId}`)
+      .set(bearer(org.tokens.admin))
+      .send({ second_factor_roles: ['enfermeria'] });
+    expect(set.status).toBe(200);
+    expect(set.body.second_factor_roles).toEqual(['enfermeria']);
+    advance(4 * STEP);
+    const first = await signIn(email);
+    expect(first.status).toBe(202);
+    expect(first.body).toMatchObject({ step: 'enrolment', methods: ['totp', 'passkey'] });
+    const token = first.body.token;
+    expect((await t.http.get('/api/v1/me').set(bearer(token))).status).toBe(401);
+    const code = await t.http.post('/api/v1/sessions/second-factor').send({ token, code: '123456' });
+    expect(code.body.code).toBe('sign_in_token_invalid');
+
+    const key = await t.http.post('/api/v1/sessions/enrolment/totp').send({ token });
+    expect(key.status).toBe(200);
+    const wrong = await t.http
+      .post('/api/v1/sessions/enrolment/totp/confirm')
+      .send({ token, code: codeAt(key.body.secret, nowMs + 3 * STEP) });
+    expect(wrong.status).toBe(401);
+    const done = await t.http.post('/api/v1/sessions/enrolment/totp/confirm').send({ token, code: codeAt(key.body.secret, nowMs) });
+    expect(done.status).toBe(201);
+    expect(done.body).toMatchObject({ role_name: 'enfermeria', recovery_codes: expect.any(Array) });
+    expect(done.body.recovery_codes).toHaveLength(10);
+
+    const f = await t.http.get('/api/v1/me/factors').set(bearer(done.body.token));
+    expect(f.body).toMatchObject({ required: true, totp: { enabled: true } });
+    // The only factor of a required role cannot be removed.
+    advance(4 * STEP);
+    const remove = await t.http
+      .post('/api/v1/me/factors/totp/remove')
+      .set(bearer(done.body.token))
+      .send({ code: codeAt(key.body.secret, nowMs) });
+    expect(remove.status).toBe(409);
+    // Other roles still sign in with the password alone.
+    expect((await signIn('consulta@clinicafactores.test')).status).toBe(201);
+  });
+
+  it('lets an administrator reset another user, never themself, and ends that user’s sessions', async () => {
+    advance(4 * STEP);
+    const self = await t.http.delete(`/api/v1/users/${org.users.admin.id}/factors`).set(bearer(org.tokens.admin));
+    expect(self.status).toBe(400);
+    const notAdmin = await t.http.delete(`/api/v1/users/${org.users.enfermeria.id}/factors`).set(bearer(org.tokens.consulta));
+    expect(notAdmin.status).toBe(403);
+    const reset = await t.http.delete(`/api/v1/users/${org.users.enfermeria.id}/factors`).set(bearer(org.tokens.admin));
+    expect(reset.status).toBe(200);
+    expect(reset.body.ended).toBeGreaterThanOrEqual(1);
+    // Enrolment again at the next sign-in.
+    const next = await signIn(email);
+    expect(next.body.step).toBe('enrolment');
+    await new Promise((r) => setTimeout(r, 250));
+    const [event] = await select<{ user_id: number; resource_id: string }>(
+      t.sequelize,
+      "SELECT user_id, resource_id FROM audit_events WHERE action = 'factors_reset' ORDER BY id DESC",
+    );
+    expect(event).toMatchObject({ user_id: org.users.admin.id, resource_id: String(org.users.enfermeria.id) });
+  });
+
+  it('refuses an unknown role in the policy', async () => {
+    const res = await t.http
+      .patch(`/api/v1/clients/${org.clientId}`)
+      .set(bearer(org.tokens.admin))
+      .send({ second_factor_roles: ['jefe'] });
+    expect(res.status).toBe(400);
+    expect(res.body.field).toMatch(/second_factor_roles/);
+  });
+});
+
+describe('passkey routes (refusals; the ceremonies are the browser test)', () => {
+  it('answers registration options for this host and refuses a made-up or replayed answer', async () => {
+    const opts = await t.http.post('/api/v1/me/factors/passkeys/options').set(bearer(org.tokens.consulta)).send();
+    expect(opts.status).toBe(200);
+    expect(opts.body).toMatchObject({ challenge: expect.any(String), rp: { name: 'Vigía', id: '127.0.0.1' } });
+    const clientDataJSON = Buffer.from(
+      JSON.stringify({ type: 'webauthn.create', challenge: opts.body.challenge, origin: 'https://evil.example' }),
+    ).toString('base64url');
+    const fake = { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON, attestationObject: 'AAAA' } };
+    const res = await t.http
+      .post('/api/v1/me/factors/passkeys')
+      .set(bearer(org.tokens.consulta))
+      .send({ name: 'Portátil', response: fake });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('passkey_invalid');
+    // The challenge was spent by the refused answer.
+    const again = await t.http
+      .post('/api/v1/me/factors/passkeys')
+      .set(bearer(org.tokens.consulta))
+      .send({ name: 'Portátil', response: fake });
+    expect(again.status).toBe(400);
+    const noName = await t.http.post('/api/v1/me/factors/passkeys').set(bearer(org.tokens.consulta)).send({ name: '', response: fake });
+    expect(noName.status).toBe(400);
+    expect(noName.body.field).toBe('name');
+    const f = await t.http.get('/api/v1/me/factors').set(bearer(org.tokens.consulta));
+    expect(f.body.passkeys).toEqual([]);
+  });
+
+  it('refuses an enrolment token and a made-up token on the passkey sign-in routes', async () => {
+    advance(4 * STEP);
+    // enfermeria is at enrolment again (reset above): the second-factor passkey route refuses that token.
+    const first = await signIn('enfermeria@clinicafactores.test');
+    expect(first.body.step).toBe('enrolment');
+    const res = await t.http.post('/api/v1/sessions/passkey-options').send({ token: first.body.token });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('sign_in_token_invalid');
+    const missing = await t.http
+      .post('/api/v1/sessions/passkey')
+      .send({ token: 'x'.repeat(40), response: { id: 'a', rawId: 'a', type: 'public-key', response: {} } });
+    expect(missing.status).toBe(401);
+    expect(missing.body.code).toBe('sign_in_token_invalid');
+  });
+});
