@@ -8,7 +8,7 @@ const { INTEGER, STRING, DATE, TEXT } = DataTypes;
  *   from the server's secret (never returned once confirmed); `confirmed_at` NULL while pending;
  *   `last_step` is the 30 s step of the last code accepted, so a code is refused in its own step again.
  * - `user_passkeys`: WebAuthn credentials (public key, signature counter, a name each).
- * - `user_recovery_codes`: ten one-use codes per enrolment, only their SHA-256 kept.
+ * - `user_recovery_codes`: ten one-use codes per enrolment, only their keyed hash (HMAC-SHA256) kept.
  * - `sign_in_tokens`: the 5-minute intermediate token between the password and the second factor
  *   (usable once), with the pending WebAuthn challenge of the sign-in or enrolment.
  * - `webauthn_challenges`: a signed-in user's registration challenge (5 minutes, once).

@@ -77,8 +77,8 @@ export interface RequestInfo {
 
 // ── key at rest ──
 
-function keyOf(secret: string): Buffer {
-  return Buffer.from(crypto.hkdfSync('sha256', secret, 'vigia', 'totp-secret', 32));
+function keyOf(secret: string, purpose = 'totp-secret'): Buffer {
+  return Buffer.from(crypto.hkdfSync('sha256', secret, 'vigia', purpose, 32));
 }
 
 /** AES-256-GCM with a key derived from the server's secret: a copy of the database alone yields no TOTP key. */
@@ -98,7 +98,11 @@ export function openSecret(secret: string, sealed: string): string {
 }
 
 const codeAt = (secret: string) => (step: number) => authenticator.clone({ epoch: step * 30_000 }).generate(secret);
-const hashCode = (code: string) => crypto.createHash('sha256').update(code).digest('hex');
+/**
+ * A recovery code as kept: HMAC-SHA256 under a key derived from the server's secret. The codes carry
+ * ~49 bits; keyed, a copy of the table alone cannot be searched for them (ASVS 6.5.2, see SECURITY.md).
+ */
+const hashCode = (secret: string, code: string) => crypto.createHmac('sha256', keyOf(secret, 'recovery-codes')).update(code).digest('hex');
 
 // ── what a user has ──
 
@@ -178,7 +182,7 @@ async function replaceRecoveryCodes(deps: FactorDeps, u: { userId: number; clien
     await execute(
       deps.sequelize,
       'INSERT INTO user_recovery_codes (user_id, client_id, code_hash, created_at) VALUES (:userId, :clientId, :hash, :now)',
-      { userId: u.userId, clientId: u.clientId, hash: hashCode(normaliseRecoveryCode(code)!), now: deps.now() },
+      { userId: u.userId, clientId: u.clientId, hash: hashCode(deps.secret, normaliseRecoveryCode(code)!), now: deps.now() },
       t,
     );
   }
@@ -218,7 +222,7 @@ async function acceptRecoveryCode(deps: FactorDeps, userId: number, typed: strin
   const used = await execute(
     deps.sequelize,
     'UPDATE user_recovery_codes SET used_at = :now WHERE user_id = :userId AND code_hash = :hash AND used_at IS NULL',
-    { now: deps.now(), userId, hash: hashCode(code) },
+    { now: deps.now(), userId, hash: hashCode(deps.secret, code) },
     t,
   );
   return used > 0;
