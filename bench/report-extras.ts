@@ -9,6 +9,7 @@ import type { IngestionResult } from './ingest.js';
 import type { LoadResult } from './load.js';
 import type { ScaleOutResult } from './scaleout.js';
 import type { TriageBuildResult } from './triage.js';
+import { secondFactorRow, type SecondFactorResult } from './second-factor.js';
 import { API_RSS_TARGET_BYTES, FRONTEND_TARGETS_KB, INGEST_TARGETS } from './targets.js';
 
 export interface Extras {
@@ -18,6 +19,7 @@ export interface Extras {
   scaleOut?: ScaleOutResult;
   triageBuild?: TriageBuildResult;
   backup?: BackupBenchResult;
+  secondFactor?: SecondFactorResult;
 }
 export interface ExtraRow {
   what: string;
@@ -44,6 +46,7 @@ export function measuredPhases(e: Extras | undefined): string[] {
     e.scaleOut && 'scale-out',
     e.triageBuild && 'triage-build',
     e.backup && 'backup',
+    e.secondFactor && 'second-factor',
   ].filter(Boolean) as string[];
 }
 
@@ -222,6 +225,7 @@ export function extraRows(e: Extras | undefined, dialect: string): ExtraRow[] {
         l.failed === 0,
     });
   }
+  if (e.secondFactor) rows.push(secondFactorRow(e.secondFactor));
   return rows;
 }
 

@@ -29,6 +29,7 @@ import { buildRows, describeMachine, writeReport, type Results } from './report.
 import { BENCH_PASSWORD, benchEmail, buildScenarios, pickSamples } from './scenarios.js';
 import { BENCH_JWT_SECRET, runClockAt, startApi } from './server.js';
 import { buildPartitionedCopy } from './partition.js';
+import { measureSecondFactor } from './second-factor.js';
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 
 const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -209,6 +210,15 @@ async function main() {
     const list = scenarios.find((s) => s.id === 'patients-list');
     const signIn = scenarios.find((s) => s.id === 'sign-in');
     if (list && signIn) contention = await measureContention(list, signIn, { api, token, settings: opts.settings, log });
+    // Issue 38: sign-in with a second factor beside the plain one (the account's factor is removed after).
+    if (wanted('second-factor'))
+      extras.secondFactor = await measureSecondFactor({
+        baseUrl: api.baseUrl,
+        email: benchEmail('a'),
+        password: BENCH_PASSWORD,
+        nowMs: () => clock.now().getTime(),
+        log,
+      });
     if (wanted('csv-export') && opts.dataset.heavyReadings > 0) {
       extras.csvExport = await measureExport({
         api,
