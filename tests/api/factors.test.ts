@@ -1,13 +1,14 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import crypto from 'node:crypto';
 import otplib from 'otplib';
 import { startTestProduct, createOrg, bearer, PASSWORD, type TestProduct, type Org } from '../support/product';
 import { select } from '../../api/src/db/sql';
 
 /**
  * Issue 38's second factor through the API, on SQLite and (DATABASE_URL) PostgreSQL: TOTP codes
- * are computed here from the key the enrolment answered. Passkey ceremonies with a real
- * authenticator are H5b's browser test (Chromium's virtual authenticator); here the passkey routes'
- * refusals of bad input.
+ * are computed here from the key the enrolment answered; passkeys are registered and used with a
+ * software authenticator (node:crypto, ES256) at the end of the file. Chromium's own virtual
+ * authenticator drives them in the browser test.
  */
 const { authenticator } = otplib;
 // Mid-step (15 s into a 30 s step), so ±1 step is unambiguous.
@@ -327,5 +328,167 @@ describe('passkey routes (refusals; the ceremonies are the browser test)', () =>
       .send({ token: 'x'.repeat(40), response: { id: 'a', rawId: 'a', type: 'public-key', response: {} } });
     expect(missing.status).toBe(401);
     expect(missing.body.code).toBe('sign_in_token_invalid');
+  });
+});
+
+/**
+ * A software authenticator (attestation 'none', ES256 on P-256) built with node:crypto, so the
+ * passkey ceremonies run through the API here too; the browser test drives Chromium's own.
+ */
+function cbor(value: unknown): Buffer {
+  const head = (major: number, n: number) =>
+    n < 24
+      ? Buffer.from([(major << 5) | n])
+      : n < 256
+        ? Buffer.from([(major << 5) | 24, n])
+        : Buffer.from([(major << 5) | 25, n >> 8, n & 255]);
+  if (typeof value === 'number') return value >= 0 ? head(0, value) : head(1, -1 - value);
+  if (typeof value === 'string') return Buffer.concat([head(3, Buffer.byteLength(value)), Buffer.from(value)]);
+  if (Buffer.isBuffer(value)) return Buffer.concat([head(2, value.length), value]);
+  if (value instanceof Map) return Buffer.concat([head(5, value.size), ...[...value].flatMap(([k, v]) => [cbor(k), cbor(v)])]);
+  throw new Error('cbor: unsupported value');
+}
+
+function softAuthenticator(rpId: string, origin: string) {
+  const { privateKey, publicKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwk = publicKey.export({ format: 'jwk' });
+  const credentialId = crypto.randomBytes(16);
+  const id = credentialId.toString('base64url');
+  const rpIdHash = crypto.createHash('sha256').update(rpId).digest();
+  let counter = 0;
+  const count = () => Buffer.from([0, 0, 0, ++counter]);
+  const clientData = (type: string, challenge: string, from = origin) =>
+    Buffer.from(JSON.stringify({ type, challenge, origin: from, crossOrigin: false }));
+  return {
+    id,
+    register(challenge: string, from?: string) {
+      const cose = new Map<number, unknown>([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, Buffer.from(jwk.x!, 'base64url')],
+        [-3, Buffer.from(jwk.y!, 'base64url')],
+      ]);
+      const idLength = Buffer.from([0, credentialId.length]);
+      const authData = Buffer.concat([rpIdHash, Buffer.from([0x45]), count(), Buffer.alloc(16), idLength, credentialId, cbor(cose)]);
+      const attestationObject = cbor(
+        new Map<string, unknown>([
+          ['fmt', 'none'],
+          ['attStmt', new Map()],
+          ['authData', authData],
+        ]),
+      );
+      return {
+        id,
+        rawId: id,
+        type: 'public-key',
+        response: {
+          clientDataJSON: clientData('webauthn.create', challenge, from).toString('base64url'),
+          attestationObject: attestationObject.toString('base64url'),
+          transports: ['internal'],
+        },
+        clientExtensionResults: {},
+      };
+    },
+    assert(challenge: string, from?: string) {
+      const authenticatorData = Buffer.concat([rpIdHash, Buffer.from([0x05]), count()]);
+      const cd = clientData('webauthn.get', challenge, from);
+      const signature = crypto.sign(
+        'sha256',
+        Buffer.concat([authenticatorData, crypto.createHash('sha256').update(cd).digest()]),
+        privateKey,
+      );
+      return {
+        id,
+        rawId: id,
+        type: 'public-key',
+        response: {
+          clientDataJSON: cd.toString('base64url'),
+          authenticatorData: authenticatorData.toString('base64url'),
+          signature: signature.toString('base64url'),
+        },
+        clientExtensionResults: {},
+      };
+    },
+  };
+}
+
+describe('passkeys with a software authenticator', () => {
+  // The relying party is the request's origin when PUBLIC_URL is unset (tests, development).
+  const HOST = 'vigia.test';
+  const ORIGIN = `http://${HOST}`;
+  const email = 'admin@clinicafactores.test';
+  const key = softAuthenticator(HOST, ORIGIN);
+  const post = (url: string, body: object, token?: string) => {
+    const r = t.http.post(url).set('Host', HOST);
+    return (token ? r.set(bearer(token)) : r).send(body);
+  };
+
+  it('registers a passkey, with ten recovery codes as the first factor', async () => {
+    const opts = await post('/api/v1/me/factors/passkeys/options', {}, org.tokens.admin);
+    expect(opts.status).toBe(200);
+    expect(opts.body.rp).toEqual({ name: 'Vigía', id: HOST });
+    // Another origin's answer is refused and spends the challenge.
+    const wrongOrigin = await post(
+      '/api/v1/me/factors/passkeys',
+      { name: 'Llave', response: key.register(opts.body.challenge, 'https://evil.example') },
+      org.tokens.admin,
+    );
+    expect(wrongOrigin.status).toBe(400);
+    expect(wrongOrigin.body.code).toBe('passkey_invalid');
+    const stale = await post(
+      '/api/v1/me/factors/passkeys',
+      { name: 'Llave', response: key.register(opts.body.challenge) },
+      org.tokens.admin,
+    );
+    expect(stale.status).toBe(400);
+    const fresh = await post('/api/v1/me/factors/passkeys/options', {}, org.tokens.admin);
+    const added = await post(
+      '/api/v1/me/factors/passkeys',
+      { name: 'Portátil', response: key.register(fresh.body.challenge) },
+      org.tokens.admin,
+    );
+    expect(added.status).toBe(201);
+    expect(added.body).toMatchObject({ passkey: { name: 'Portátil', last_used_at: null }, recovery_codes: expect.any(Array) });
+    expect(added.body.recovery_codes).toHaveLength(10);
+    const renamed = await t.http
+      .patch(`/api/v1/me/factors/passkeys/${added.body.passkey.id}`)
+      .set(bearer(org.tokens.admin))
+      .send({ name: 'Llave de la oficina' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.name).toBe('Llave de la oficina');
+  });
+
+  it('signs in with the passkey as the second step, and refuses another origin and a spent challenge', async () => {
+    advance(4 * STEP);
+    const first = await signIn(email);
+    expect(first.status).toBe(202);
+    expect(first.body.methods).toEqual(['recovery_code', 'passkey']);
+    const token = first.body.token;
+    const opts = await post('/api/v1/sessions/passkey-options', { token });
+    expect(opts.status).toBe(200);
+    expect(opts.body.allowCredentials).toEqual([expect.objectContaining({ id: key.id })]);
+    const evil = await post('/api/v1/sessions/passkey', { token, response: key.assert(opts.body.challenge, 'https://evil.example') });
+    expect(evil.status).toBe(401);
+    expect(evil.body.code).toBe('passkey_invalid');
+    // The refused answer spent that challenge: the right answer to it is refused too.
+    const spent = await post('/api/v1/sessions/passkey', { token, response: key.assert(opts.body.challenge) });
+    expect(spent.status).toBe(401);
+    const again = await post('/api/v1/sessions/passkey-options', { token });
+    const ok = await post('/api/v1/sessions/passkey', { token, response: key.assert(again.body.challenge) });
+    expect(ok.status).toBe(201);
+    expect(ok.body).toMatchObject({ user_id: org.users.admin.id });
+    const f = await t.http.get('/api/v1/me/factors').set(bearer(ok.body.token));
+    expect(f.body.passkeys[0].last_used_at).not.toBeNull();
+  });
+
+  it('deletes the passkey; without a factor the password alone signs in again', async () => {
+    const f = await t.http.get('/api/v1/me/factors').set(bearer(org.tokens.admin));
+    const del = await t.http.delete(`/api/v1/me/factors/passkeys/${f.body.passkeys[0].id}`).set(bearer(org.tokens.admin));
+    expect(del.status).toBe(200);
+    const after = await t.http.get('/api/v1/me/factors').set(bearer(org.tokens.admin));
+    expect(after.body).toMatchObject({ passkeys: [], recovery_codes_left: 0 });
+    advance(4 * STEP);
+    expect((await signIn(email)).status).toBe(201);
   });
 });
