@@ -102,6 +102,7 @@ const PERMISSIONS: Record<string, { kind: Kind; portal?: true }> = {
   'PUT /users/{id}': { kind: 'administer' },
   'PATCH /users/{id}': { kind: 'administer' },
   'DELETE /users/{id}/sessions': { kind: 'administer' },
+  'DELETE /users/{id}/factors': { kind: 'administer' },
   'POST /supplies': { kind: 'administer' },
   'PUT /supplies/{id}': { kind: 'administer' },
   'PATCH /supplies/{id}': { kind: 'administer' },
@@ -170,8 +171,23 @@ const PORTAL_READS = new Set([
 ]);
 const staffReads = operations.filter((o) => o.method === 'get' && !isPublic(o));
 
-/** Session endpoints are not writes on a resource: logout is covered by tokens.test.ts. */
-const NOT_A_RESOURCE = new Set(['DELETE /sessions', 'DELETE /sessions/mine', 'DELETE /sessions/{id}']);
+/**
+ * Session endpoints are not writes on a resource: logout is covered by tokens.test.ts. A user's own
+ * second factor ('Seguridad', any role, their own account only) is covered by tests/api/factors.test.ts.
+ */
+const NOT_A_RESOURCE = new Set([
+  'DELETE /sessions',
+  'DELETE /sessions/mine',
+  'DELETE /sessions/{id}',
+  'POST /me/factors/totp',
+  'POST /me/factors/totp/confirm',
+  'POST /me/factors/totp/remove',
+  'POST /me/factors/recovery-codes',
+  'POST /me/factors/passkeys/options',
+  'POST /me/factors/passkeys',
+  'PATCH /me/factors/passkeys/{id}',
+  'DELETE /me/factors/passkeys/{id}',
+]);
 
 const ORDER = { post: 0, get: 1, put: 1, patch: 2, delete: 3 } as Record<string, number>;
 const staffWrites = operations

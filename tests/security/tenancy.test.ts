@@ -55,6 +55,14 @@ beforeAll(async () => {
   // A session is a UUID and these ids are numbers: client B's calls end none of their own sessions
   // with it (404, as for a missing id); ending another client's real session: tests/api/sessions.test.ts.
   ids.sessions = 123456789;
+  // A passkey of client A's user ('Seguridad', /me/factors/passkeys/{id}): another user's is a 404.
+  await t.sequelize.query(
+    "INSERT INTO user_passkeys (user_id, client_id, credential_id, public_key, counter, name, created_at) VALUES (:u, :c, 'tenancy-cred', 'AA', 0, 'Llave Alfa', :now)",
+    { replacements: { u: a.users.medico.id, c: a.clientId, now: new Date() } },
+  );
+  ids.me = Number(
+    (await select<{ id: number }>(t.sequelize, 'SELECT id FROM user_passkeys WHERE client_id = :c', { c: a.clientId }))[0].id,
+  );
   ids.supplies = (
     await t.http
       .post('/api/v1/supplies')
@@ -112,6 +120,7 @@ afterAll(() => t.stop());
 /** A valid body per request schema, so the refusal is about tenancy and not about validation. */
 const SAMPLE_BODIES: Record<string, unknown> = {
   TagUpdate: { name: 'robada', color: 'blue' },
+  PasskeyRename: { name: 'robada' },
   PatientUpdate: { first_name: 'intruso' },
   ChatMessageInput: { text: 'mensaje ajeno' },
   SmeInfoUpdate: { sme_enabled: false },
@@ -188,6 +197,7 @@ async function snapshotOfA() {
     observations: await select(t.sequelize, 'SELECT * FROM observations WHERE client_id = :c ORDER BY id', { c: a.clientId }),
     patient_conditions: await select(t.sequelize, 'SELECT * FROM patient_conditions WHERE client_id = :c ORDER BY id', { c: a.clientId }),
     caregivers: await select(t.sequelize, 'SELECT * FROM caregivers WHERE client_id = :c ORDER BY id', { c: a.clientId }),
+    user_passkeys: await select(t.sequelize, 'SELECT * FROM user_passkeys WHERE client_id = :c ORDER BY id', { c: a.clientId }),
   };
 }
 
