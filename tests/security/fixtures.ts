@@ -75,6 +75,15 @@ export async function seedClient(t: TestProduct, org: Org, suffix: string): Prom
   // Sessions are UUIDs and Ids holds numbers: the calls that end one of the caller's own sessions get
   // an id no session has (404), as ending a real one would end the session the calls run on.
   ids.sessions = 987654321;
+  // A passkey of the administrator ('Seguridad', /me/factors/passkeys/{id}): renamed and deleted by the calls.
+  await t.sequelize.query(
+    "INSERT INTO user_passkeys (user_id, client_id, credential_id, public_key, counter, name, created_at) VALUES (:u, :c, :cred, 'AA', 0, 'Llave', :now)",
+    { replacements: { u: org.users.admin.id, c: org.clientId, cred: `cred-${suffix}`, now: new Date() } },
+  );
+  ids.me = Number(
+    (await select<{ id: number }>(t.sequelize, 'SELECT id FROM user_passkeys WHERE credential_id = :cred', { cred: `cred-${suffix}` }))[0]
+      .id,
+  );
   ids.promptId = (await post('/client_prompts', { text: `Instrucción ${suffix}` })).id;
   ids.tagPromptId = (await post(`/tags/${ids.tags}/prompts`, { text: `Instrucción etiqueta ${suffix}` })).id;
   await t.sequelize.query(
