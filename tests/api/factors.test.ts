@@ -189,6 +189,12 @@ describe('TOTP enrolment and the two-step sign-in', () => {
     );
     expect(rows.map((r) => r.action)).toContain('factor_enrolled');
     expect(rows.filter((r) => r.action === 'second_factor_refused').length).toBeGreaterThanOrEqual(3);
+    // The codes sent never reach the trail's changes (the sign-in events keep the body, masked).
+    const changes = await select<{ changes: string | null }>(t.sequelize, 'SELECT changes FROM audit_events WHERE changes IS NOT NULL');
+    const text = changes.map((r) => r.changes).join('\n');
+    expect(text).toContain('recovery_code');
+    for (const code of recovery.slice(0, 2)) expect(text.toLowerCase()).not.toContain(code.replace('-', ''));
+    expect(text).not.toContain(recovery[1]);
   });
 
   it('renews recovery codes with a current code (the old ones void) and removes the app with a code', async () => {

@@ -173,6 +173,7 @@ describe('audit rules: secrets never stored (D20)', () => {
     ['secret', { devices: [{ secret: 'Secreta@2026' }] }],
     ['token', { token: 'Secreta@2026' }],
     ['code', { code: 'Secreta@2026', state: 'abc' }],
+    ['recovery_code', { token: 'x', recovery_code: 'Secreta@2026' }],
   ])('masks %s at any depth', (key, body) => {
     const text = changesText(body)!;
     expect(text).not.toContain('Secreta@2026');

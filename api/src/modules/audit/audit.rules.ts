@@ -187,7 +187,7 @@ export function ruleFor(method: string, pattern: string, table: AuditTable): Rou
 }
 
 /** Fields whose values are secrets (D20 and sign-in material): never stored, whatever the route. */
-const SECRET_KEY = /pass(word)?|secret|phrase|otp|token|api[_-]?key|private|credential|authorization|^code$|verifier/i;
+const SECRET_KEY = /pass(word)?|secret|phrase|otp|token|api[_-]?key|private|credential|authorization|^code$|recovery_code|verifier/i;
 export const REDACTED = '••••';
 const MAX_STRING = 200;
 const MAX_ITEMS = 20;
