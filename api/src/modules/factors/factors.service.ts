@@ -283,6 +283,16 @@ export async function signInChallengeFor(deps: FactorDeps, user: User): Promise<
     `INSERT INTO sign_in_tokens (id, user_id, client_id, step, expires_at, created_at) VALUES (:id, :userId, :clientId, :step, :exp, :now)`,
     { id, userId: user.id, clientId: user.client_id, step, exp: expiresAt, now },
   );
+  // The user's spent and expired tokens go as a new one comes: the table holds only what is in flight.
+  await execute(
+    deps.sequelize,
+    'DELETE FROM sign_in_tokens WHERE user_id = :userId AND id <> :id AND (used_at IS NOT NULL OR expires_at <= :now)',
+    {
+      userId: user.id,
+      id,
+      now,
+    },
+  );
   const iat = Math.floor(now.getTime() / 1000);
   const token = jwt.sign({ typ: 'sign_in', step, iat, exp: iat + SIGN_IN_TOKEN_SECONDS }, deps.secret, {
     algorithm: 'HS256',
