@@ -13,7 +13,7 @@ import type { Catalogues } from './modules/catalogues/catalogues.service.js';
 import type { SmsSender } from './adapters/sms.js';
 import type { JobRunner } from './jobs/queue.js';
 import { sessionsRouter } from './modules/sessions/sessions.routes.js';
-import { createSessionHooks, endPatientSessions, endSessions } from './modules/sessions/sessions.service.js';
+import { createSessionHooks, endPatientSessions, endSessions, endStaffSessions } from './modules/sessions/sessions.service.js';
 import { openSession } from './modules/sessions/sessions.service.js';
 import { factorsRouter } from './modules/factors/factors.routes.js';
 import { signInChallengeFor } from './modules/factors/factors.service.js';
@@ -37,6 +37,7 @@ import { reportsRouter } from './modules/reports/reports.routes.js';
 import { ssoRouter } from './modules/sso/sso.routes.js';
 import { loadOidcConfig, type OidcSettings } from './config.js';
 import { registerWebhookJobs } from './modules/webhooks/webhooks.delivery.js';
+import { clientWebhookState } from './modules/clients/clients.webhook-state.js';
 import { feedbacksRouter } from './modules/feedbacks/feedbacks.routes.js';
 import { smsOutboxRouter } from './modules/sms/sms.routes.js';
 import { ordersRouter } from './modules/orders/orders.routes.js';
@@ -63,6 +64,7 @@ import { createMessaging } from './modules/messages/messaging.js';
 import { registerAssistantJobs } from './modules/assistant/assistant.service.js';
 import { measurementHooks } from './modules/measurements/hooks.js';
 import { alarmsHook } from './modules/alarms/alarms.evaluate.js';
+import { attachReadings } from './modules/alerts/alerts.readings.js';
 import { activitiesHook } from './modules/orders/activities.match.js';
 import { measurementWebhooksHook, queueAlertWebhook } from './modules/webhooks/webhooks.queue.js';
 import { alertHooks } from './modules/alerts/hooks.js';
@@ -119,7 +121,7 @@ export interface AppDeps {
  */
 function registerHooks() {
   measurementHooks.register(measurementWebhooksHook);
-  measurementHooks.register(alarmsHook);
+  measurementHooks.register(alarmsHook({ attachReadings }));
   measurementHooks.register(activitiesHook);
   alertHooks.register(queueAlertWebhook);
   alertHooks.register(notifyPatientOfAlarm);
@@ -223,7 +225,7 @@ export function createApp(deps: AppDeps): express.Express {
     res.json({ status: 'ok' });
   });
   const v1 = Router();
-  const webhookDeps = { sequelize: deps.sequelize, jobs: deps.jobs, now, log };
+  const webhookDeps = { sequelize: deps.sequelize, jobs: deps.jobs, now, log, clientState: clientWebhookState };
   registerWebhookJobs(webhookDeps);
   // Audit trail (issue 8): one row per successful staff/patient change and per sign-in, written after the response.
   v1.use(auditRecorder({ sequelize: deps.sequelize, now, log }));
@@ -326,7 +328,7 @@ export function createApp(deps: AppDeps): express.Express {
   // Issue 5's administration area: users, inventory, encounters.
   const administrationDeps = { sequelize: deps.sequelize, catalogues: deps.catalogues, now };
   v1.use(
-    usersRouter(administrationDeps),
+    usersRouter({ ...administrationDeps, endStaffSessions }),
     inventoryRouter({ ...administrationDeps, listStockApplications }),
     encountersRouter(administrationDeps),
   );

@@ -5,6 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
 import { createJobRunner } from '../../api/src/jobs/queue';
 import { registerWebhookJobs } from '../../api/src/modules/webhooks/webhooks.delivery';
+import { clientWebhookState } from '../../api/src/modules/clients/clients.webhook-state';
 import { queueAlertWebhook } from '../../api/src/modules/webhooks/webhooks.queue';
 import { webhookSecret } from '../../api/src/modules/webhooks/webhooks.rules';
 import { select } from '../../api/src/db/sql';
@@ -248,7 +249,7 @@ describe('deliveries (D19)', () => {
     expect(job).toBeDefined();
     const before = receiver.received.length;
     const fresh = createJobRunner({ sequelize: t.sequelize, now: () => clock, log: () => undefined });
-    registerWebhookJobs({ sequelize: t.sequelize, jobs: fresh, now: () => clock, log: () => undefined });
+    registerWebhookJobs({ sequelize: t.sequelize, jobs: fresh, now: () => clock, log: () => undefined, clientState: clientWebhookState });
     await fresh.drain({ now: clock, kinds: ['webhook.delivery'] });
     expect(verify(receiver.received[before]).valueQuantity).toMatchObject({ value: 70.5, code: 'kg' });
   });

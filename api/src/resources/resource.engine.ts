@@ -71,8 +71,8 @@ export function resourceRouter(declaration: ResourceDeclaration, deps: EngineDep
   const save: RequestHandler = async (req, res) => {
     const ctx = ctxOf(req);
     const id = readIntParam(req, 'id');
-    await d.update!(await find(ctx, id), req.body, ctx);
-    res.json(await answerOne(ctx, await find(ctx, id)));
+    const extra = await d.update!(await find(ctx, id), req.body, ctx);
+    res.json({ ...((await answerOne(ctx, await find(ctx, id))) as object), ...extra });
   };
   mount(d.operations.update, write, save);
   mount(d.operations.patch, write, save);
@@ -90,12 +90,12 @@ export function resourceRouter(declaration: ResourceDeclaration, deps: EngineDep
 
 /** `q` on the declared attributes: a stored capital name is compared with the text in capitals. */
 function searchWhere(search: NonNullable<ResourceDeclaration['search']>, q: string): WhereOptions {
-  const text = likeSafe(search.fold === 'upper' ? q.toUpperCase() : q.toLowerCase());
+  const foldOf = (c: string) => (typeof search.fold === 'string' ? search.fold : (search.fold[c] ?? 'lower'));
   return {
     [Op.or]: search.columns.map((c) =>
-      search.fold === 'upper'
-        ? { [c]: { [Op.like]: `%${text}%` } }
-        : Sequelize.where(Sequelize.fn('LOWER', Sequelize.col(c)), { [Op.like]: `%${text}%` }),
+      foldOf(c) === 'upper'
+        ? { [c]: { [Op.like]: `%${likeSafe(q.toUpperCase())}%` } }
+        : Sequelize.where(Sequelize.fn('LOWER', Sequelize.col(c)), { [Op.like]: `%${likeSafe(q.toLowerCase())}%` }),
     ),
   };
 }

@@ -4,6 +4,9 @@ import type { OperationId } from '@vigia/contract/rules/operations';
 import type { StaffPrincipal } from '../http/auth.js';
 import type { ListFields, ListParams } from '../http/list-params.js';
 
+/** How `q` compares: 'upper' with the text in capitals (stored in capitals), 'lower' both in small letters. */
+export type SearchFold = 'upper' | 'lower';
+
 /** Who asks and when: every hook gets it, so no hook reads a clock or a request of its own. */
 export interface ResourceContext {
   actor: StaffPrincipal;
@@ -44,8 +47,11 @@ export interface ResourceDeclaration<M extends Model = Model, Dto = unknown, In 
   fields: ListFields;
   /** Rows of a list when no page is asked for. */
   defaultLimit: number;
-  /** `q`: the attributes it looks in, and how a stored value is folded (names are kept in capitals). */
-  search?: { columns: string[]; fold: 'upper' | 'lower' };
+  /**
+   * `q`: the attributes it looks in, and how a stored value is folded (names are kept in capitals),
+   * one fold for all or one per attribute (a user's names in capitals, the e-mail in small letters).
+   */
+  search?: { columns: string[]; fold: SearchFold | Record<string, SearchFold> };
   /** The Spanish message of a 404 (also the answer for another organisation's id). */
   notFound: string;
 
@@ -57,8 +63,11 @@ export interface ResourceDeclaration<M extends Model = Model, Dto = unknown, In 
   where?(query: Record<string, unknown>, ctx: ResourceContext): Promise<WhereOptions | null> | WhereOptions | null;
   /** Validates and inserts one row (with its own rules); answers it as the answer should show it (read back if the database fills it). */
   create?(input: In, ctx: ResourceContext): Promise<M>;
-  /** Validates and applies a PUT or PATCH body to the row (absent fields unchanged), saves it. */
-  update?(row: M, input: Up, ctx: ResourceContext): Promise<void>;
+  /**
+   * Validates and applies a PUT or PATCH body to the row (absent fields unchanged), saves it. What
+   * it answers (if anything) is added to the row's object: fields the update's answer has beyond it.
+   */
+  update?(row: M, input: Up, ctx: ResourceContext): Promise<Record<string, unknown> | void>;
   /** Removes what depends on the row, in the transaction the row is destroyed in. */
   remove?(row: M, ctx: ResourceContext, transaction: Transaction): Promise<void>;
 }

@@ -1,4 +1,5 @@
-import { execute, Positional, rowPlaceholders, select } from '../../db/sql.js';
+import type { Sequelize, Transaction } from 'sequelize';
+import { select } from '../../db/sql.js';
 import type { MeasurementHook, MeasurementHookContext, StoredMeasurement } from '../measurements/hooks.js';
 import { openAlert } from '../alerts/alerts.raise.js';
 import { planAlarmActions, type Reading } from './alarms.rules.js';
@@ -16,6 +17,11 @@ interface AssignedRule {
   open_alert_id: number | string | null;
 }
 
+export interface AlarmCheckDeps {
+  /** Links readings to alerts already open: the alerts module writes alert_measurements. */
+  attachReadings(sequelize: Sequelize, links: Array<[alertId: number, measurementId: number]>, transaction?: Transaction): Promise<void>;
+}
+
 /**
  * D10: checks each stored reading against the patient's alarm rules, inside the storing
  * transaction. One statement per batch, sent with the INSERT: the patients' active rules (by
@@ -23,7 +29,7 @@ interface AssignedRule {
  * Nothing is cached, so nothing can leak between clients or go stale. The readings attached to
  * already open alerts are linked in one INSERT at the end (one per batch, not per reading).
  */
-export const alarmsHook: MeasurementHook<AssignedRule[]> = {
+export const alarmsHook = (deps: AlarmCheckDeps): MeasurementHook<AssignedRule[]> => ({
   load: async (ctx, planned) => {
     const { sequelize, transaction } = ctx;
     const patientIds = [...new Set(planned.map((m) => m.patient_id))];
@@ -39,10 +45,15 @@ export const alarmsHook: MeasurementHook<AssignedRule[]> = {
       transaction,
     );
   },
-  apply: (ctx, stored, loaded) => checkAlarms(ctx, stored, loaded),
-};
+  apply: (ctx, stored, loaded) => checkAlarms(deps, ctx, stored, loaded),
+});
 
-async function checkAlarms(ctx: MeasurementHookContext, stored: StoredMeasurement[], rules: AssignedRule[]): Promise<void> {
+async function checkAlarms(
+  deps: AlarmCheckDeps,
+  ctx: MeasurementHookContext,
+  stored: StoredMeasurement[],
+  rules: AssignedRule[],
+): Promise<void> {
   if (!rules.length) return;
   // Client by client, patient by patient, so a group opens its alerts in one fixed order.
   const byClient = [...stored].sort((x, y) => x.client_id - y.client_id || x.patient_id - y.patient_id);
@@ -89,11 +100,5 @@ async function checkAlarms(ctx: MeasurementHookContext, stored: StoredMeasuremen
       links.push([alertId, action.reading.id]);
     }
   }
-  if (!links.length) return;
-  await execute(
-    ctx.sequelize,
-    `INSERT INTO alert_measurements (alert_id, measurement_id) VALUES ${rowPlaceholders(ctx.sequelize, links.length, 2)} ON CONFLICT DO NOTHING`,
-    new Positional(links.flat()),
-    ctx.transaction,
-  );
+  await deps.attachReadings(ctx.sequelize, links, ctx.transaction);
 }

@@ -183,6 +183,19 @@ export function endPatientSessions(sequelize: Sequelize, patientId: number, now:
 }
 
 /**
+ * Ends a staff user's open sessions when an administrator sets their password or disables them
+ * (ASVS 5.0 V7.4.2), in the caller's transaction. The users module calls it through its deps.
+ */
+export function endStaffSessions(sequelize: Sequelize, userId: number, now: Date, transaction?: Transaction): Promise<number> {
+  return execute(
+    sequelize,
+    "UPDATE sessions SET revoked_at = :now WHERE subject_type = 'staff' AND subject_id = :id AND revoked_at IS NULL",
+    { id: userId, now },
+    transaction,
+  );
+}
+
+/**
  * Ends the open sessions of one staff user that `where` picks; answers how many. Each keeps why it
  * ended, so its token's next request is told (sessionEndedMessage).
  */

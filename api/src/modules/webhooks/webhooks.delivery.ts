@@ -2,6 +2,7 @@ import type { Sequelize } from 'sequelize';
 import { Webhook } from 'standardwebhooks';
 import { execute, select } from '../../db/sql.js';
 import type { JobRunner } from '../../jobs/queue.js';
+import type { ClientWebhookState } from '../clients/clients.webhook-state.js';
 import { DELIVERY_JOB } from './webhooks.queue.js';
 import {
   DELIVERY_MAX_ATTEMPTS,
@@ -18,6 +19,8 @@ export interface WebhookDeps {
   now: () => Date;
   log: (msg: string, err?: unknown) => void;
   fetchImpl?: typeof fetch;
+  /** The webhook state on the client row: the clients module writes it (composition root). */
+  clientState: ClientWebhookState;
 }
 
 interface DeliveryRow {
@@ -117,12 +120,13 @@ async function finish(deps: WebhookDeps, d: DeliveryRow, status: 'delivered' | '
 }
 
 /** Records a failed attempt on the client's streak; switches the webhook off (visible reason) when it keeps failing. */
-async function recordFailure(deps: Pick<WebhookDeps, 'sequelize'>, clientId: number, error: string, now: Date): Promise<boolean> {
-  await execute(
-    deps.sequelize,
-    'UPDATE clients SET webhook_failures = webhook_failures + 1, webhook_failing_since = COALESCE(webhook_failing_since, :now) WHERE id = :id',
-    { id: clientId, now },
-  );
+async function recordFailure(
+  deps: Pick<WebhookDeps, 'sequelize' | 'clientState'>,
+  clientId: number,
+  error: string,
+  now: Date,
+): Promise<boolean> {
+  await deps.clientState.countFailure(deps.sequelize, clientId, now);
   const [c] = await select<{
     webhook_failures: number;
     webhook_failing_since: string | null;
@@ -134,20 +138,12 @@ async function recordFailure(deps: Pick<WebhookDeps, 'sequelize'>, clientId: num
   if (!c || !c.webhook_validated) return false;
   const since = c.webhook_failing_since ? new Date(c.webhook_failing_since) : now;
   if (!shouldSwitchOff(Number(c.webhook_failures), since, now)) return false;
-  await execute(
-    deps.sequelize,
-    'UPDATE clients SET webhook_validated = :off, webhook_disabled_at = :now, webhook_disabled_reason = :reason WHERE id = :id',
-    { off: false, now, reason: switchOffReason(Number(c.webhook_failures), since, error, c.time_zone), id: clientId },
-  );
+  await deps.clientState.switchOff(deps.sequelize, clientId, now, switchOffReason(Number(c.webhook_failures), since, error, c.time_zone));
   return true;
 }
 
-export async function recordSuccess(deps: Pick<WebhookDeps, 'sequelize'>, clientId: number): Promise<void> {
-  await execute(
-    deps.sequelize,
-    'UPDATE clients SET webhook_failures = 0, webhook_failing_since = NULL WHERE id = :id AND webhook_failures > 0',
-    { id: clientId },
-  );
+export async function recordSuccess(deps: Pick<WebhookDeps, 'sequelize' | 'clientState'>, clientId: number): Promise<void> {
+  await deps.clientState.clearFailures(deps.sequelize, clientId);
 }
 
 async function load(deps: WebhookDeps, id: number): Promise<DeliveryRow | undefined> {

@@ -58,11 +58,7 @@ export async function validateWebhook(deps: WebhookDeps, clientId: number, id: n
     throw new AppError(400, 'webhook_validation_failed', message, [{ field: 'webhook_url', message }]);
   }
   // Only if the URL and phrase are still the ones just tested.
-  await execute(
-    deps.sequelize,
-    `UPDATE clients SET webhook_validated = :on, webhook_disabled_at = NULL, webhook_disabled_reason = NULL WHERE id = :id AND webhook_url = :url AND security_phrase = :phrase`,
-    { on: true, id, url: c.webhook_url, phrase: c.security_phrase },
-  );
+  await deps.clientState.markValidated(deps.sequelize, { id, url: c.webhook_url, phrase: c.security_phrase });
   await recordSuccess(deps, id);
   return { message: VALIDATED_MESSAGE, type: 'success' };
 }
