@@ -146,6 +146,25 @@ export function buildScenarios(samples: Samples, connections: number): Scenario[
     },
   };
   tags.work = replayWork(tags);
+  // Issue 40, 'catalogue lists no slower': a list the resource engine serves (filter, two-field
+  // sort, page 1) beside the same statements replayed on the driver.
+  const users: ReplayScenario<null> = {
+    id: 'users-list',
+    label: 'Users list on the resource engine (status filter, _sort=last_name,id, page 1)',
+    endpoint: 'GET /api/v1/users',
+    inputs: [null],
+    request: () => ({ method: 'GET', path: '/api/v1/users?status=0&_sort=last_name,id&_order=asc,desc&_start=0&_end=10' }),
+    work: null as never,
+    loadConnections: connections,
+    p95TargetMs: null,
+    replay: new Map(),
+    baselineOutcome: (results) => {
+      const count = results.find((r) => /^\s*SELECT\s+count\(/i.test(r.sql));
+      const page = results.find((r) => /FROM\s+[`"]?users[`"]?/i.test(r.sql) && /\bLIMIT\b/i.test(r.sql));
+      return { total: count ? Number(Object.values(count.rows[0])[0]) : null, ids: (page?.rows ?? []).map((r) => Number(r.id)) };
+    },
+  };
+  users.work = replayWork(users);
   const login = { email: benchEmail('a'), password: BENCH_PASSWORD };
   const signIn: Scenario<typeof login> = {
     id: 'sign-in',
@@ -157,7 +176,7 @@ export function buildScenarios(samples: Samples, connections: number): Scenario[
     loadConnections: null,
     p95TargetMs: null,
   };
-  return [list, byName, byFullName, byDocument, patientPage, tags, signIn];
+  return [list, byName, byFullName, byDocument, patientPage, tags, users, signIn];
 }
 
 /** The API's answer reduced to what the baseline also answers: the total and the ids. */
