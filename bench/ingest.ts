@@ -16,7 +16,7 @@ import type { Driver, DriverTarget } from './driver.js';
 import { fetchRetrying, runLoad, type HttpRequest, type LoadResult } from './load.js';
 import { loadPhase, type Phase, type Settings } from './measure.js';
 import type { Caller } from './queries.js';
-import { freePort, type ApiProcess, type RunClock } from './server.js';
+import { freePort, startApi, type ApiProcess, type RunClock } from './server.js';
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 
 export interface IngestionResult {
@@ -25,8 +25,41 @@ export interface IngestionResult {
   /** The same closed loop with many senders at once (devices report concurrently), beside the baseline's. */
   singleMany: { api: Phase; bare: LoadResult; connections: number };
   batch: { readingsPerRequest: number; api: Phase; bare: LoadResult };
+  /**
+   * Issue 39: single readings on this API (metrics and JSON request logs on, as npm start runs)
+   * beside a second API process on the same data with METRICS=off LOG_LEVEL=silent, in alternating
+   * rounds; each side's rounds summed.
+   */
+  observability?: { rounds: number; on: ObservabilitySide; off: ObservabilitySide };
   apiPeakRssBytes: number;
   removedRows: Record<string, number>;
+}
+
+export interface ObservabilitySide {
+  connections: number;
+  seconds: number;
+  /** 2xx answers per second over all rounds. */
+  rps: number;
+  /** API CPU (all threads) per answered request, over all rounds. */
+  apiCpuMsPerRequest: number;
+  p99: number;
+  failed: number;
+}
+
+/** Rounds of each side, alternated (on, off, on, off...), so a burst of other work on the machine falls on both. */
+const OBSERVABILITY_ROUNDS = 3;
+
+function sumRounds(phases: Phase[]): ObservabilitySide {
+  const seconds = phases.reduce((a, p) => a + p.seconds, 0);
+  const answered = phases.reduce((a, p) => a + p.rps * p.seconds, 0);
+  return {
+    connections: phases[0].connections,
+    seconds,
+    rps: answered / seconds,
+    apiCpuMsPerRequest: phases.reduce((a, p) => a + p.apiCpuMsPerRequest * p.rps * p.seconds, 0) / Math.max(1, answered),
+    p99: Math.max(...phases.map((p) => p.latency.p99)),
+    failed: phases.reduce((a, p) => a + p.non2xx + p.errors + p.timeouts, 0),
+  };
 }
 
 const INGEST_RATE = 500;
@@ -177,6 +210,37 @@ export async function measureIngestion(deps: {
     line(`base, ${settings.connections} conexiones`, bareBatch, BATCH_SIZE);
 
     const apiPeakRssBytes = api.memory.peaks().find((p) => p.phase === 'ingest')?.peakBytes ?? 0;
+
+    log(
+      `Ingesta con métricas y registros (esta API) y sin ellos (otra API con METRICS=off LOG_LEVEL=silent), ${OBSERVABILITY_ROUNDS} rondas alternas`,
+    );
+    const quiet = await startApi({
+      rootDir: deps.rootDir,
+      dataDir: deps.dataDir,
+      databaseUrl: deps.target.dialect === 'postgres' ? deps.target.url : null,
+      logFile: path.join(deps.dataDir, 'api-quiet.log'),
+      clock: deps.clock,
+      env: { METRICS: 'off', LOG_LEVEL: 'silent', METRICS_PORT: '', METRICS_TOKEN: '' },
+    });
+    const on: Phase[] = [];
+    const off: Phase[] = [];
+    try {
+      if (settings.warmupSeconds > 0) await loadPhase(quiet, token, single('/api/v1'), settings.connections, settings.warmupSeconds);
+      for (let round = 0; round < OBSERVABILITY_ROUNDS; round++) {
+        on.push(await loadPhase(api, token, single('/api/v1'), settings.connections, settings.seconds));
+        off.push(await loadPhase(quiet, token, single('/api/v1'), settings.connections, settings.seconds));
+      }
+    } finally {
+      await quiet.stop();
+    }
+    const observability = { rounds: OBSERVABILITY_ROUNDS, on: sumRounds(on), off: sumRounds(off) };
+    for (const [name, side] of [
+      ['con métricas y registros', observability.on],
+      ['sin ellos', observability.off],
+    ] as const)
+      log(
+        `  ${name}: ${side.rps.toFixed(0)} lecturas/s · CPU de la API ${side.apiCpuMsPerRequest.toFixed(2)} ms/lectura · p99 ${side.p99.toFixed(2)} ms · fallidas ${side.failed}`,
+      );
     // Leave the data set as it was built: the readings, the alerts they opened and their links.
     await fetchRetrying(`${api.baseUrl}/api/v1/health`);
     const removedRows: Record<string, number> = {};
@@ -196,6 +260,7 @@ export async function measureIngestion(deps: {
       single: { api: apiSingle, bare: bareSingle, apiAtRate, bareAtRate, rate: INGEST_RATE },
       singleMany: { api: apiMany, bare: bareMany, connections: INGEST_MANY_CONNECTIONS },
       batch: { readingsPerRequest: BATCH_SIZE, api: apiBatch, bare: bareBatch },
+      observability,
       apiPeakRssBytes,
       removedRows,
     };

@@ -10,7 +10,7 @@ import type { LoadResult } from './load.js';
 import type { ScaleOutResult } from './scaleout.js';
 import type { TriageBuildResult } from './triage.js';
 import { secondFactorRow, type SecondFactorResult } from './second-factor.js';
-import { API_RSS_TARGET_BYTES, FRONTEND_TARGETS_KB, INGEST_TARGETS } from './targets.js';
+import { API_RSS_TARGET_BYTES, FRONTEND_TARGETS_KB, INGEST_TARGETS, OBSERVABILITY_COST_TARGET } from './targets.js';
 
 export interface Extras {
   ingestion?: IngestionResult;
@@ -127,6 +127,20 @@ export function extraRows(e: Extras | undefined, dialect: string): ExtraRow[] {
         `≥ ${t.batchReadingsPerSecond.toLocaleString('en-US')}/s and ≥ ${t.batchRatioToBare} × baseline`,
         b.api.rps * b.readingsPerRequest >= t.batchReadingsPerSecond && b.api.rps / b.bare.rps >= t.batchRatioToBare && clean(b.api),
       ),
+    });
+  }
+  const o = e.ingestion?.observability;
+  if (o) {
+    // Judged on the API's CPU per reading: the load generator shares the machine's cores, so
+    // throughput moves with whatever else runs; the rates are shown beside it.
+    const cost = o.on.apiCpuMsPerRequest / o.off.apiCpuMsPerRequest;
+    rows.push({
+      what: `One reading per request with metrics and JSON request logs on (as npm start runs) beside a second API with METRICS=off LOG_LEVEL=silent: API CPU per reading (${o.rounds} alternating rounds at ${o.on.connections} connections; ${perSecond(o.on.rps)} on, ${perSecond(o.off.rps)} off)`,
+      target: `cost ≤ ${Math.round(OBSERVABILITY_COST_TARGET * 100)} % (≤ ${times(1 + OBSERVABILITY_COST_TARGET)} off)`,
+      figure: ms(o.on.apiCpuMsPerRequest),
+      baseline: `${ms(o.off.apiCpuMsPerRequest)} (METRICS=off LOG_LEVEL=silent)`,
+      ratio: times(cost),
+      ok: cost <= 1 + OBSERVABILITY_COST_TARGET && o.on.failed + o.off.failed === 0,
     });
   }
   if (e.backup) {

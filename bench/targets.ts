@@ -39,6 +39,12 @@ export const PENDING: PendingRow[] = [
     waitsFor: 'phase ingest not run',
   },
   {
+    id: 'ingest',
+    what: 'One reading per request with metrics and logging on, beside a second API with them off (issue 39)',
+    target: 'cost ≤ 10 % (API CPU per reading)',
+    waitsFor: 'phase ingest not run',
+  },
+  {
     id: 'chart-series',
     what: 'Chart series for one patient and element, 10M readings',
     target: 'p95 ≤ 15 ms',
@@ -111,4 +117,6 @@ export const INGEST_TARGETS = {
   batchReadingsPerSecond: 20_000,
   batchRatioToBare: 0.6,
 };
+/** Issue 39: what metrics and request logs may add to a stored reading's API CPU (0.1 = 10 %). */
+export const OBSERVABILITY_COST_TARGET = 0.1;
 export const FRONTEND_TARGETS_KB = { portal: 90, adminLogin: 350, patientPage: 500 };

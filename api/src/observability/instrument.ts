@@ -4,7 +4,16 @@ import type { MeasurementHook } from '../modules/measurements/hooks.js';
 import type { AlertHook } from '../modules/alerts/hooks.js';
 import type { ChannelMap } from '../modules/notifications/notifications.channels.js';
 import { observeStatements } from '../db/sql.js';
-import { alertsOpened, jobLag, jobRuns, notificationsSent, readingsStored, sqlDuration, webhookDeliveries } from './metrics.js';
+import {
+  alertsOpened,
+  jobLag,
+  jobRuns,
+  metricsEnabled,
+  notificationsSent,
+  observeStatement,
+  readingsStored,
+  webhookDeliveries,
+} from './metrics.js';
 
 /**
  * Where the metrics are counted: subscribers of the registries and wrappers the composition root
@@ -23,6 +32,13 @@ function afterCommit(transaction: Transaction | undefined, fn: () => void) {
 export const readingsMetricHook: MeasurementHook<null> = {
   load: async () => null,
   async apply(ctx, stored) {
+    if (!metricsEnabled() || !stored.length) return;
+    // The usual call, one device reading: no set of keys to build.
+    if (stored.length === 1) {
+      const { source } = stored[0];
+      afterCommit(ctx.transaction, () => readingsStored.inc({ source, mode: 'single' }, 1));
+      return;
+    }
     // Blood pressure is two rows (3 and 4) of one reading.
     const readings = new Set(stored.map((m) => `${m.patient_id}|${m.when.getTime()}|${m.clinical_element === 4 ? 3 : m.clinical_element}`))
       .size;
@@ -36,15 +52,18 @@ export const readingsMetricHook: MeasurementHook<null> = {
 };
 
 export const alertsMetricHook: AlertHook = async (ctx, alert) => {
+  if (!metricsEnabled()) return;
   afterCommit(ctx.transaction, () => alertsOpened.inc({ type: String(alert.alert_type), priority: String(alert.priority) }));
 };
 
+/** Statement times go to the histogram; with METRICS=off the SQL helpers call no observer at all. */
 export function observeSqlTime(): void {
-  observeStatements((seconds, dialect) => sqlDuration.observe({ dialect }, seconds));
+  observeStatements(metricsEnabled() ? observeStatement : null);
 }
 
 /** Each channel's sends counted by outcome; the channel itself unchanged. */
 export function instrumentChannels(channels: ChannelMap): ChannelMap {
+  if (!metricsEnabled()) return channels;
   const out = {} as ChannelMap;
   for (const [name, channel] of Object.entries(channels) as Array<[keyof ChannelMap, ChannelMap[keyof ChannelMap]]>) {
     out[name] = {
@@ -75,21 +94,22 @@ export interface JobRunnerState {
  */
 export function instrumentJobRunner(runner: JobRunner): JobRunnerState {
   let started = false;
-  const wrap =
-    <A extends unknown[]>(kind: string, handler: (...args: A) => Promise<void>) =>
-    async (...args: A) => {
-      const job = args[0] as JobRow | undefined;
-      if (job?.run_at) jobLag.observe({ kind }, Math.max(0, (Date.now() - new Date(job.run_at).getTime()) / 1000));
-      try {
-        await handler(...args);
-        jobRuns.inc({ kind, outcome: 'done' });
-        if (kind === WEBHOOK_DELIVERY_JOB) webhookDeliveries.inc({ outcome: 'done' });
-      } catch (err) {
-        jobRuns.inc({ kind, outcome: 'error' });
-        if (kind === WEBHOOK_DELIVERY_JOB) webhookDeliveries.inc({ outcome: 'error' });
-        throw err;
-      }
-    };
+  const wrap = <A extends unknown[]>(kind: string, handler: (...args: A) => Promise<void>) =>
+    !metricsEnabled()
+      ? handler
+      : async (...args: A) => {
+          const job = args[0] as JobRow | undefined;
+          if (job?.run_at) jobLag.observe({ kind }, Math.max(0, (Date.now() - new Date(job.run_at).getTime()) / 1000));
+          try {
+            await handler(...args);
+            jobRuns.inc({ kind, outcome: 'done' });
+            if (kind === WEBHOOK_DELIVERY_JOB) webhookDeliveries.inc({ outcome: 'done' });
+          } catch (err) {
+            jobRuns.inc({ kind, outcome: 'error' });
+            if (kind === WEBHOOK_DELIVERY_JOB) webhookDeliveries.inc({ outcome: 'error' });
+            throw err;
+          }
+        };
   const register = runner.register.bind(runner);
   runner.register = (kind, definition) => {
     if (typeof definition === 'function') register(kind, wrap(kind, definition));

@@ -16,6 +16,16 @@ collectDefaultMetrics({ register: processRegistry, prefix: 'vigia_' });
 for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'])
   processRegistry.removeSingleMetric(`vigia_${name}`);
 
+/**
+ * METRICS=off: nothing is counted or timed (the request histogram, the SQL observer and the hooks
+ * check this), for an installation that scrapes nothing and for the benchmark's run without.
+ */
+let counting = true;
+export const metricsEnabled = (): boolean => counting;
+export function setMetricsEnabled(on: boolean): void {
+  counting = on;
+}
+
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export const httpDuration = new Histogram({
@@ -76,6 +86,31 @@ export const sqlDuration = new Histogram({
   buckets: [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5],
   registers: [processRegistry],
 });
+
+type Observe = (seconds: number) => void;
+
+/**
+ * The request histogram's series by `method route status`, each made once: prom-client's
+ * `observe(labels, v)` sorts and joins the labels on every call, and this runs on every request.
+ * Route templates, methods and statuses are few, so the map stays small.
+ */
+const httpSeries = new Map<string, Observe>();
+export function observeRequest(method: string, route: string, status: number, seconds: number): void {
+  const key = `${method} ${route} ${status}`;
+  let observe = httpSeries.get(key);
+  if (!observe) {
+    const child = httpDuration.labels(method, route, String(status));
+    observe = (v) => child.observe(v);
+    httpSeries.set(key, observe);
+  }
+  observe(seconds);
+}
+
+const sqlSeries = { sqlite: sqlDuration.labels('sqlite'), postgres: sqlDuration.labels('postgres') };
+/** One statement's time (the SQL helpers call it for each statement they run). */
+export function observeStatement(seconds: number, dialect: 'sqlite' | 'postgres'): void {
+  sqlSeries[dialect].observe(seconds);
+}
 
 interface QueueRow {
   kind: string;
