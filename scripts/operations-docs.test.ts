@@ -36,6 +36,50 @@ function promtool(args: string[]) {
   return r;
 }
 
+function exportedFamilies(): string[] {
+  return [...processRegistry.getMetricsAsArray(), ...databaseRegistry({} as never, () => new Date()).getMetricsAsArray()].map(
+    (m) => m.name,
+  );
+}
+
+/** The family a series name belongs to (a histogram's _bucket, _sum and _count are its own). */
+const familyOf = (series: string, families: string[]) =>
+  families.includes(series) ? series : families.find((f) => ['_bucket', '_sum', '_count'].some((s) => series === `${f}${s}`));
+
+describe('docs/operations/grafana-dashboard.json', () => {
+  const dash = JSON.parse(fs.readFileSync(path.join(DIR, 'grafana-dashboard.json'), 'utf8')) as {
+    schemaVersion: number;
+    __inputs: Array<{ name: string; type: string; pluginId: string }>;
+    panels: Array<{ type: string; title: string; datasource?: { uid: string }; targets?: Array<{ expr: string }> }>;
+  };
+  const drawn = dash.panels.filter((p) => p.type !== 'row');
+
+  it('is importable: schemaVersion 39 or later, a ${DS_PROMETHEUS} datasource input every panel uses', () => {
+    expect(dash.schemaVersion).toBeGreaterThanOrEqual(39);
+    expect(dash.__inputs).toContainEqual(expect.objectContaining({ name: 'DS_PROMETHEUS', type: 'datasource', pluginId: 'prometheus' }));
+    for (const p of drawn) expect(p.datasource?.uid, p.title).toBe('${DS_PROMETHEUS}');
+  });
+
+  it('names only families /metrics exports, and draws every one of them', () => {
+    const exported = exportedSeries();
+    const families = exportedFamilies();
+    const used = new Set<string>();
+    for (const p of drawn) {
+      expect(p.targets?.length, p.title).toBeGreaterThan(0);
+      for (const t of p.targets!) {
+        const names = metricNames(t.expr);
+        expect(names.length, `${p.title}: ${t.expr}`).toBeGreaterThan(0);
+        for (const n of names) {
+          expect(exported.has(n), `${p.title}: ${n}`).toBe(true);
+          const f = familyOf(n, families);
+          if (f) used.add(f);
+        }
+      }
+    }
+    expect(families.filter((f) => !used.has(f))).toEqual([]);
+  });
+});
+
 describe('docs/operations/alerts.rules.yml', () => {
   const doc = YAML.parse(fs.readFileSync(RULES, 'utf8')) as { groups: Array<{ rules: Array<{ alert: string; expr: string }> }> };
   const rules = doc.groups.flatMap((g) => g.rules);
