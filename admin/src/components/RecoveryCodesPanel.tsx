@@ -37,11 +37,14 @@ export function RecoveryCodesPanel({
   email,
   onDone,
   doneLabel = 'Ya los guardé',
+  heading = true,
 }: {
   codes: string[];
   email?: string;
   onDone: () => void;
   doneLabel?: string;
+  /** Off inside a dialog, whose own title names it. */
+  heading?: boolean;
 }) {
   const copy = async () => {
     try {
@@ -52,10 +55,12 @@ export function RecoveryCodesPanel({
     }
   };
   return (
-    <section aria-labelledby="recovery-codes-title" className="vigia-recovery-codes">
-      <Typography.Title level={2} id="recovery-codes-title" style={{ fontSize: 18 }}>
-        Sus códigos de recuperación
-      </Typography.Title>
+    <section aria-label="Sus códigos de recuperación" className="vigia-recovery-codes">
+      {heading && (
+        <Typography.Title level={2} style={{ fontSize: 18 }}>
+          Sus códigos de recuperación
+        </Typography.Title>
+      )}
       <Alert
         type="warning"
         showIcon

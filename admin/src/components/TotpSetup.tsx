@@ -17,15 +17,7 @@ export const totpCodeRule = {
 /** One field for a 6-digit code: the phone's number pad, and the code offered by the keyboard (SMS/autofill). */
 export function TotpCodeInput(props: { autoFocus?: boolean; id?: string; 'aria-describedby'?: string }) {
   return (
-    <Input
-      {...props}
-      inputMode="numeric"
-      autoComplete="one-time-code"
-      pattern="[0-9]*"
-      maxLength={6}
-      placeholder="123456"
-      className="vigia-code-input"
-    />
+    <Input {...props} inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder="123456" className="vigia-code-input" />
   );
 }
 

@@ -141,7 +141,7 @@ export function PasskeysCard({
         renderItem={(p) => (
           <List.Item
             actions={[
-              <Button key="rename" size="small" onClick={() => setRenaming(p)} aria-label={`Cambiar el nombre de ${p.name}`}>
+              <Button key="rename" size="small" onClick={() => setRenaming(p)} aria-label={`Cambiar nombre: ${p.name}`}>
                 Cambiar nombre
               </Button>,
               <Popconfirm
@@ -157,7 +157,7 @@ export function PasskeysCard({
                 cancelText="Cancelar"
                 onConfirm={() => remove(p)}
               >
-                <Button size="small" danger aria-label={`Eliminar ${p.name}`}>
+                <Button size="small" danger aria-label={`Eliminar: ${p.name}`}>
                   Eliminar
                 </Button>
               </Popconfirm>,

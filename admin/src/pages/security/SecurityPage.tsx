@@ -7,12 +7,12 @@ import { RecoveryCodesPanel } from '../../components/RecoveryCodesPanel';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { roleAccess } from '../../providers/access';
 import { apiUrl } from '../../providers/data';
-import { loadFailed } from '../../providers/notices';
 import { readSession } from '../../session';
 import { PasskeysCard } from './PasskeysCard';
 import { RecoveryCodesCard } from './RecoveryCodesCard';
 import { SecondFactorPolicyCard } from './SecondFactorPolicyCard';
 import { TotpCard } from './TotpCard';
+import { loadFailedSignedIn } from './security.api';
 import './security.css';
 
 type Factors = Schemas['Factors'];
@@ -60,7 +60,7 @@ function FactorsSummary({ factors }: { factors: Factors }) {
 export default function SecurityPage() {
   usePageTitle(TITLE);
   const session = readSession();
-  const { query } = useCustom<Factors>({ url: apiUrl('/me/factors'), method: 'get', errorNotification: loadFailed });
+  const { query } = useCustom<Factors>({ url: apiUrl('/me/factors'), method: 'get', errorNotification: loadFailedSignedIn });
   const factors = query.data?.data;
   const [codes, setCodes] = useState<string[] | null>(null);
   const reload = () => void query.refetch();
@@ -80,8 +80,16 @@ export default function SecurityPage() {
         )}
         {roleAccess('administer').allowed && session && <SecondFactorPolicyCard clientId={session.client_id} />}
       </div>
-      <Modal open={codes !== null} title={null} footer={null} closable={false} maskClosable={false} keyboard={false} destroyOnHidden>
-        {codes && <RecoveryCodesPanel codes={codes} email={session?.email} onDone={() => setCodes(null)} />}
+      <Modal
+        open={codes !== null}
+        title="Sus códigos de recuperación"
+        footer={null}
+        closable={false}
+        maskClosable={false}
+        keyboard={false}
+        destroyOnHidden
+      >
+        {codes && <RecoveryCodesPanel codes={codes} email={session?.email} heading={false} onDone={() => setCodes(null)} />}
       </Modal>
     </PageHeader>
   );

@@ -1,5 +1,7 @@
 import { useCustomMutation } from '@refinedev/core';
 import { apiUrl } from '../../providers/data';
+import { loadFailed } from '../../providers/notices';
+import { readSession } from '../../session';
 
 /**
  * A write of 'Seguridad' through Refine's data provider, awaited: the dialogs show the API's
@@ -18,3 +20,9 @@ export function useFactorWrite() {
     return data as T;
   };
 }
+
+/**
+ * A failed load of 'Seguridad', told only while signed in: on 'Cerrar sesión' the page's query
+ * refetched without a token and its 401 showed 'Su sesión no es válida…' over the login.
+ */
+export const loadFailedSignedIn = (error?: unknown) => (readSession() ? loadFailed(error) : false);
