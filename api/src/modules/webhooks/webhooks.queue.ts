@@ -4,7 +4,7 @@ import type { JobRunner } from '../../jobs/queue.js';
 import type { MeasurementHook } from '../measurements/hooks.js';
 import type { AlertHook } from '../alerts/hooks.js';
 import { displayName } from '@vigia/contract/rules/names';
-import { detectedIssueFor, groupReadings, observationFor, observationKey, type FhirPatientRef } from './fhir.js';
+import { detectedIssueFor, groupReadings, observationFor, observationKey, type FhirPatientRef } from '../fhir/fhir.mappers.js';
 import { DELIVERY_MAX_ATTEMPTS, newWebhookId } from './webhooks.rules.js';
 
 /** The job kind that POSTs one delivery (handler in webhooks.delivery.ts). */

@@ -5,7 +5,7 @@ import { displayName } from '@vigia/contract/rules/names';
 import type { components } from '@vigia/contract/openapi';
 import { DELIVERY_JOB } from './webhooks.queue.js';
 import { postSigned, recordSuccess, type WebhookDeps } from './webhooks.delivery.js';
-import { testEventFor } from './fhir.js';
+import { testEventFor } from '../fhir/fhir.mappers.js';
 import { DELIVERY_MAX_ATTEMPTS, newWebhookId } from './webhooks.rules.js';
 
 type Notification = components['schemas']['Notification'];

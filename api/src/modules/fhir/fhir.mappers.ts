@@ -2,8 +2,9 @@ import { BLOOD_PRESSURE_PANEL_LOINC, clinicalElement } from '@vigia/contract/rul
 import { ALERT_TYPE_NAMES, PRIORITY_KEYS } from '@vigia/contract/rules/alarms';
 
 /**
- * FHIR R4 resources the webhook delivers (D19), as pure functions of stored rows. A receiver gets
- * one bare resource per event (`Content-Type: application/fhir+json`):
+ * FHIR R4 resources as pure functions of stored rows: the one place where a row becomes FHIR, used
+ * by the webhooks (D19, one bare resource per event) and the FHIR API (read, search) alike, so a
+ * reading is the same Observation whether it is pushed or pulled:
  *  - a reading → `Observation` (LOINC code, UCUM unit); systolic (3) and diastolic (4) stored
  *    together become one blood-pressure panel `Observation` (85354-9) with two components; one of
  *    them alone is a plain `Observation` with its own code;
