@@ -1,5 +1,6 @@
 import { BLOOD_PRESSURE_PANEL_LOINC, clinicalElement } from '@vigia/contract/rules/vitals';
 import { ALERT_TYPE_NAMES, PRIORITY_KEYS } from '@vigia/contract/rules/alarms';
+import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 
 /**
  * FHIR R4 resources as pure functions of stored rows: the one place where a row becomes FHIR, used
@@ -131,6 +132,36 @@ export function observationFor(group: FhirMeasurement[], patient: FhirPatientRef
     code: { coding: codingsOf(m.clinical_element), text: clinicalElement(m.clinical_element)!.name },
     ...common,
     valueQuantity: quantity(m.clinical_element, m.value),
+  };
+}
+
+/** A patients row with its document type and country, as patientFor reads it. */
+export interface FhirPatientRow extends FhirPatientRef {
+  id: number;
+  first_name: string;
+  last_name: string;
+  birth_date: string;
+  gender: number;
+  status: number;
+  updated_at: Date;
+}
+
+/** Our Gender (0 Femenino, 1 Masculino, 2 Otro) as FHIR administrative-gender. */
+const ADMINISTRATIVE_GENDER: Record<number, string> = { 0: 'female', 1: 'male', 2: 'other' };
+
+/** Patient (id `p<id>`): document as identifier, active for every status but inactive. */
+export function patientFor(p: FhirPatientRow): Json {
+  const gender = ADMINISTRATIVE_GENDER[p.gender];
+  return {
+    resourceType: 'Patient',
+    id: `p${p.id}`,
+    meta: { lastUpdated: p.updated_at.toISOString() },
+    identifier: [subjectOf(p).identifier],
+    active: p.status !== PATIENT_STATUS.inactive,
+    name: [{ family: p.last_name, given: [p.first_name], text: p.display }],
+    ...(gender ? { gender } : {}),
+    birthDate: p.birth_date,
+    ...(p.status === PATIENT_STATUS.deceased ? { deceasedBoolean: true } : {}),
   };
 }
 

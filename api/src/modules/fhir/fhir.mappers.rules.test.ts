@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { patientFor } from './fhir.mappers.js';
+
+const row = {
+  id: 7,
+  nid: '1020304050',
+  id_type_code: 'CC',
+  id_type_name: 'Cédula de ciudadanía',
+  country_code: 'CO',
+  display: 'Ana Pérez',
+  first_name: 'Ana',
+  last_name: 'Pérez',
+  birth_date: '1950-03-02',
+  gender: 0,
+  status: 1,
+  updated_at: new Date('2026-11-28T10:00:00Z'),
+};
+
+describe('patientFor', () => {
+  it('maps a patient row to a FHIR Patient identified by its document', () => {
+    expect(patientFor(row)).toEqual({
+      resourceType: 'Patient',
+      id: 'p7',
+      meta: { lastUpdated: '2026-11-28T10:00:00.000Z' },
+      identifier: [{ type: { text: 'Cédula de ciudadanía' }, system: 'urn:vigia:id-type:CO:CC', value: '1020304050' }],
+      active: true,
+      name: [{ family: 'Pérez', given: ['Ana'], text: 'Ana Pérez' }],
+      gender: 'female',
+      birthDate: '1950-03-02',
+    });
+  });
+
+  it.each([
+    [0, 1, false, 'male', undefined],
+    [3, 2, true, 'other', true],
+  ])('status %i gender %i → active %s, gender %s, deceased %s', (status, gender, active, fhirGender, deceased) => {
+    const p = patientFor({ ...row, status, gender });
+    expect(p.active).toBe(active);
+    expect(p.gender).toBe(fhirGender);
+    expect(p.deceasedBoolean).toBe(deceased);
+  });
+});
