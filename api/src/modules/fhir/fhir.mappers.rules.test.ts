@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { patientFor } from './fhir.mappers.js';
+import { groupFor, patientFor } from './fhir.mappers.js';
 
 const row = {
   id: 7,
@@ -38,5 +38,28 @@ describe('patientFor', () => {
     expect(p.active).toBe(active);
     expect(p.gender).toBe(fhirGender);
     expect(p.deceasedBoolean).toBe(deceased);
+  });
+});
+
+describe('groupFor', () => {
+  const tag = { id: 3, name: 'Hipertensos', updated_at: new Date('2026-11-01T00:00:00Z') };
+
+  it('maps a tag and its patients to an actual Group of persons referencing each Patient', () => {
+    expect(groupFor(tag, [7, 9])).toEqual({
+      resourceType: 'Group',
+      id: 'g3',
+      meta: { lastUpdated: '2026-11-01T00:00:00.000Z' },
+      type: 'person',
+      actual: true,
+      name: 'Hipertensos',
+      quantity: 2,
+      member: [{ entity: { reference: 'Patient/p7' } }, { entity: { reference: 'Patient/p9' } }],
+    });
+  });
+
+  it('leaves member out of a tag nobody carries (FHIR forbids empty arrays)', () => {
+    const g = groupFor(tag, []);
+    expect(g.quantity).toBe(0);
+    expect(g).not.toHaveProperty('member');
   });
 });

@@ -165,6 +165,26 @@ export function patientFor(p: FhirPatientRow): Json {
   };
 }
 
+export interface FhirTag {
+  id: number;
+  name: string;
+  updated_at: Date;
+}
+
+/** Group (id `g<id>`): a tag and the patients that carry it, as an actual group of persons. */
+export function groupFor(tag: FhirTag, patientIds: number[]): Json {
+  return {
+    resourceType: 'Group',
+    id: `g${tag.id}`,
+    meta: { lastUpdated: tag.updated_at.toISOString() },
+    type: 'person',
+    actual: true,
+    name: tag.name,
+    quantity: patientIds.length,
+    ...(patientIds.length ? { member: patientIds.map((id) => ({ entity: { reference: `Patient/p${id}` } })) } : {}),
+  };
+}
+
 export interface FhirAlert {
   id: number;
   alert_type: number;
