@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupFor, patientFor } from './fhir.mappers.js';
+import { conditionFor, groupFor, patientFor } from './fhir.mappers.js';
 
 const row = {
   id: 7,
@@ -61,5 +61,42 @@ describe('groupFor', () => {
     const g = groupFor(tag, []);
     expect(g.quantity).toBe(0);
     expect(g).not.toHaveProperty('member');
+  });
+});
+
+describe('conditionFor', () => {
+  const row = {
+    id: 5,
+    patient_id: 7,
+    name: 'Hipertensión esencial',
+    icd10: 'I10',
+    notes: null,
+    active: 1,
+    start_date: new Date('2020-01-01T00:00:00Z'),
+    end_date: new Date('2025-01-01T00:00:00Z'),
+    updated_at: new Date('2026-11-01T00:00:00Z'),
+  };
+
+  it('maps an active condition to an ICD-10 coded problem-list Condition of its Patient, without abatement', () => {
+    expect(conditionFor(row)).toEqual({
+      resourceType: 'Condition',
+      id: 'c5',
+      meta: { lastUpdated: '2026-11-01T00:00:00.000Z' },
+      clinicalStatus: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-clinical', code: 'active' }] },
+      category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-category', code: 'problem-list-item' }] }],
+      code: { coding: [{ system: 'http://hl7.org/fhir/sid/icd-10', code: 'I10' }], text: 'Hipertensión esencial' },
+      subject: { reference: 'Patient/p7' },
+      onsetDateTime: '2020-01-01T00:00:00.000Z',
+    });
+  });
+
+  it('marks an inactive condition resolved with its end as abatement, and keeps an uncoded type as text', () => {
+    const c = conditionFor({ ...row, active: false, icd10: null, notes: 'Controlada' });
+    expect(c.clinicalStatus).toEqual({
+      coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-clinical', code: 'resolved' }],
+    });
+    expect(c.abatementDateTime).toBe('2025-01-01T00:00:00.000Z');
+    expect(c.code).toEqual({ text: 'Hipertensión esencial' });
+    expect(c.note).toEqual([{ text: 'Controlada' }]);
   });
 });

@@ -185,6 +185,41 @@ export function groupFor(tag: FhirTag, patientIds: number[]): Json {
   };
 }
 
+/** A patient_conditions row with its condition type's name and ICD-10 code. */
+export interface FhirConditionRow {
+  id: number;
+  patient_id: number;
+  name: string;
+  icd10: string | null;
+  notes: string | null;
+  active: boolean | number;
+  start_date: Date | null;
+  end_date: Date | null;
+  updated_at: Date;
+}
+
+const CONDITION_CLINICAL = 'http://terminology.hl7.org/CodeSystem/condition-clinical';
+const CONDITION_CATEGORY = 'http://terminology.hl7.org/CodeSystem/condition-category';
+const ICD10 = 'http://hl7.org/fhir/sid/icd-10';
+
+/** Condition (id `c<id>`): a problem-list item, ICD-10 coded when the type has a code; an inactive one is resolved. */
+export function conditionFor(c: FhirConditionRow): Json {
+  const active = Boolean(c.active);
+  return {
+    resourceType: 'Condition',
+    id: `c${c.id}`,
+    meta: { lastUpdated: c.updated_at.toISOString() },
+    clinicalStatus: { coding: [{ system: CONDITION_CLINICAL, code: active ? 'active' : 'resolved' }] },
+    category: [{ coding: [{ system: CONDITION_CATEGORY, code: 'problem-list-item' }] }],
+    code: { ...(c.icd10 ? { coding: [{ system: ICD10, code: c.icd10 }] } : {}), text: c.name },
+    subject: { reference: `Patient/p${c.patient_id}` },
+    ...(c.start_date ? { onsetDateTime: c.start_date.toISOString() } : {}),
+    // con-4: an abatement only on a condition that is no longer active.
+    ...(!active && c.end_date ? { abatementDateTime: c.end_date.toISOString() } : {}),
+    ...(c.notes ? { note: [{ text: c.notes }] } : {}),
+  };
+}
+
 export interface FhirAlert {
   id: number;
   alert_type: number;
