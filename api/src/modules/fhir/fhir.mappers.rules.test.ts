@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conditionFor, groupFor, patientFor } from './fhir.mappers.js';
+import { conditionFor, groupFor, patientFor, relatedPersonFor } from './fhir.mappers.js';
 
 const row = {
   id: 7,
@@ -98,5 +98,47 @@ describe('conditionFor', () => {
     expect(c.abatementDateTime).toBe('2025-01-01T00:00:00.000Z');
     expect(c.code).toEqual({ text: 'Hipertensión esencial' });
     expect(c.note).toEqual([{ text: 'Controlada' }]);
+  });
+});
+
+describe('relatedPersonFor', () => {
+  const caregiver = {
+    patient_id: 7,
+    caregiver_id: 2,
+    nid: '555',
+    id_type_code: 'CC',
+    id_type_name: 'Cédula de ciudadanía',
+    country_code: 'CO',
+    display: 'Luis Pérez',
+    first_name: 'Luis',
+    last_name: 'Pérez',
+    relationship: 'Hijo',
+    email: 'luis@example.com',
+    prefix: '57',
+    cellphone: '3001234567',
+    updated_at: new Date('2026-11-01T00:00:00Z'),
+  };
+
+  it("maps a caregiver link to a RelatedPerson of that patient, with the caregiver's document, phone and e-mail", () => {
+    expect(relatedPersonFor(caregiver)).toEqual({
+      resourceType: 'RelatedPerson',
+      id: 'r7-2',
+      meta: { lastUpdated: '2026-11-01T00:00:00.000Z' },
+      identifier: [{ type: { text: 'Cédula de ciudadanía' }, system: 'urn:vigia:id-type:CO:CC', value: '555' }],
+      active: true,
+      patient: { reference: 'Patient/p7' },
+      relationship: [{ text: 'Hijo' }],
+      name: [{ family: 'Pérez', given: ['Luis'], text: 'Luis Pérez' }],
+      telecom: [
+        { system: 'phone', value: '+57 3001234567', use: 'mobile' },
+        { system: 'email', value: 'luis@example.com' },
+      ],
+    });
+  });
+
+  it('leaves out relationship and telecom when there are none', () => {
+    const r = relatedPersonFor({ ...caregiver, relationship: null, email: null, cellphone: null });
+    expect(r).not.toHaveProperty('relationship');
+    expect(r).not.toHaveProperty('telecom');
   });
 });

@@ -220,6 +220,38 @@ export function conditionFor(c: FhirConditionRow): Json {
   };
 }
 
+/** A caregiver of one patient (patient_caregivers ⨝ caregivers ⨝ id_types ⨝ countries). */
+export interface FhirCaregiverRow extends FhirPatientRef {
+  patient_id: number;
+  caregiver_id: number;
+  first_name: string;
+  last_name: string;
+  relationship: string | null;
+  email: string | null;
+  prefix: string | null;
+  cellphone: string | null;
+  updated_at: Date;
+}
+
+/** RelatedPerson (id `r<patient>-<caregiver>`): FHIR ties a RelatedPerson to one patient, so one per link. */
+export function relatedPersonFor(c: FhirCaregiverRow): Json {
+  const telecom: Json[] = [];
+  if (c.cellphone)
+    telecom.push({ system: 'phone', value: `${c.prefix ? `+${c.prefix.replace(/^\+/, '')} ` : ''}${c.cellphone}`, use: 'mobile' });
+  if (c.email) telecom.push({ system: 'email', value: c.email });
+  return {
+    resourceType: 'RelatedPerson',
+    id: `r${c.patient_id}-${c.caregiver_id}`,
+    meta: { lastUpdated: c.updated_at.toISOString() },
+    identifier: [subjectOf(c).identifier],
+    active: true,
+    patient: { reference: `Patient/p${c.patient_id}` },
+    ...(c.relationship ? { relationship: [{ text: c.relationship }] } : {}),
+    name: [{ family: c.last_name, given: [c.first_name], text: c.display }],
+    ...(telecom.length ? { telecom } : {}),
+  };
+}
+
 export interface FhirAlert {
   id: number;
   alert_type: number;
