@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conditionFor, groupFor, patientFor, relatedPersonFor } from './fhir.mappers.js';
+import { conditionFor, deviceFor, groupFor, patientFor, relatedPersonFor } from './fhir.mappers.js';
 
 const row = {
   id: 7,
@@ -140,5 +140,29 @@ describe('relatedPersonFor', () => {
     const r = relatedPersonFor({ ...caregiver, relationship: null, email: null, cellphone: null });
     expect(r).not.toHaveProperty('relationship');
     expect(r).not.toHaveProperty('telecom');
+  });
+});
+
+describe('deviceFor', () => {
+  const device = { id: 4, card_id: 'CARD-1', name: 'Casa', multipatient: 0, patient_id: 7, updated_at: new Date('2026-11-01T00:00:00Z') };
+
+  it('maps a single-patient gateway to a Device identified by its card, with its patient', () => {
+    expect(deviceFor(device)).toEqual({
+      resourceType: 'Device',
+      id: 'd4',
+      meta: { lastUpdated: '2026-11-01T00:00:00.000Z' },
+      identifier: [{ system: 'urn:vigia:card', value: 'CARD-1' }],
+      status: 'active',
+      deviceName: [{ name: 'Casa', type: 'user-friendly-name' }],
+      type: { text: 'Pasarela' },
+      patient: { reference: 'Patient/p7' },
+    });
+  });
+
+  it('gives a multi-patient gateway no patient and an unnamed one no deviceName', () => {
+    const d = deviceFor({ ...device, multipatient: true, name: null });
+    expect(d).not.toHaveProperty('patient');
+    expect(d).not.toHaveProperty('deviceName');
+    expect(d.type).toEqual({ text: 'Pasarela multipaciente' });
   });
 });

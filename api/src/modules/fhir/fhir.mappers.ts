@@ -252,6 +252,30 @@ export function relatedPersonFor(c: FhirCaregiverRow): Json {
   };
 }
 
+/** A gateway (devices row); patient_id when a single-patient card is assigned (patients.card_id). */
+export interface FhirDeviceRow {
+  id: number;
+  card_id: string;
+  name: string | null;
+  multipatient: boolean | number;
+  patient_id: number | null;
+  updated_at: Date;
+}
+
+/** Device (id `d<id>`): the gateway, identified by its card number; its patient when it has one. */
+export function deviceFor(d: FhirDeviceRow): Json {
+  return {
+    resourceType: 'Device',
+    id: `d${d.id}`,
+    meta: { lastUpdated: d.updated_at.toISOString() },
+    identifier: [{ system: 'urn:vigia:card', value: d.card_id }],
+    status: 'active',
+    ...(d.name ? { deviceName: [{ name: d.name, type: 'user-friendly-name' }] } : {}),
+    type: { text: d.multipatient ? 'Pasarela multipaciente' : 'Pasarela' },
+    ...(!d.multipatient && d.patient_id ? { patient: { reference: `Patient/p${d.patient_id}` } } : {}),
+  };
+}
+
 export interface FhirAlert {
   id: number;
   alert_type: number;
