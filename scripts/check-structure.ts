@@ -168,7 +168,6 @@ export const PAGE_IMPORTS_ALLOWED: ReadonlySet<string> = new Set([
   'patients → alerts', // AlertCard, AlertFilters, ClosedAlertsTable
   'patients → audit', // AuditTable
   'patients → encounters', // VaccinationForm
-  'patients → not-found', // NotFoundPage
   'patients → orders', // OrdersTable, OrderStatusTag, the order dialogs, ActivityCalendar
 ]);
 

@@ -12,7 +12,7 @@ import { i18nProvider } from './providers/i18n';
 import { notificationProvider } from './providers/notification';
 import { refineResources, registeredScreens } from './resources/registry';
 
-const NotFoundPage = lazy(() => import('./pages/not-found/NotFoundPage'));
+const NotFoundPage = lazy(() => import('./components/NotFoundPage'));
 const PlaceholderPage = lazy(() => import('./pages/placeholder/PlaceholderPage'));
 const FeedbackDialog = lazy(() => import('./pages/feedbacks/FeedbackDialog'));
 

@@ -28,7 +28,7 @@ import { permissionState } from '../../components/record-access';
 /** Card 7 (encounters) is below the fold: its own chunk, after the six cards. */
 const EncountersCard = lazy(() => import('./EncountersCard'));
 
-const NotFoundPage = lazy(() => import('../not-found/NotFoundPage'));
+const NotFoundPage = lazy(() => import('../../components/NotFoundPage'));
 
 /** The cards' edit dialogs load with the first one opened: the record is read far more often than edited. */
 const lazyDialog = (

@@ -1,6 +1,6 @@
 import { Card, Result, Typography } from 'antd';
-import { LinkButton } from '../../layout/LinkButton';
-import { usePageTitle } from '../../layout/usePageTitle';
+import { LinkButton } from '../layout/LinkButton';
+import { usePageTitle } from '../layout/usePageTitle';
 
 /** /404notfound and any unknown path (03 §2). The `reload` flag of the old product is accepted and ignored. */
 export default function NotFoundPage() {
