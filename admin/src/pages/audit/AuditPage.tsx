@@ -8,9 +8,9 @@ import { enumOptions, objectSchema } from '../../crud/schema-rules';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { readSession } from '../../session';
 import { displayName } from '@vigia/contract/rules/names';
-import { AuditTable, type AuditQuery } from './AuditTable';
+import { AuditTable, type AuditQuery } from '../../components/AuditTable';
 import type { Schemas } from '../../contract';
-import './audit.css';
+import '../../components/audit.css';
 
 type User = Schemas['User'];
 

@@ -1,7 +1,7 @@
 import { Typography } from 'antd';
-import { AuditTable } from '../../audit/AuditTable';
+import { AuditTable } from '../../../components/AuditTable';
 import type { PatientTabProps } from '../types';
-import '../../audit/audit.css';
+import '../../../components/audit.css';
 import './record-tabs.css';
 
 /** Tab 'Auditoría' of the patient page (issue 8): who changed this patient's record, alerts and orders, and when. Administrators only. */

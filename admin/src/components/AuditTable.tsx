@@ -3,12 +3,12 @@ import { useList, type CrudFilter } from '@refinedev/core';
 import { Descriptions, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { Link } from 'react-router';
-import type { Schemas } from '../../contract';
-import { contractDoc } from '../../crud/contract-doc';
-import { enumLabel, objectSchema } from '../../crud/schema-rules';
+import type { Schemas } from '../contract';
+import { contractDoc } from '../crud/contract-doc';
+import { enumLabel, objectSchema } from '../crud/schema-rules';
 import { formatWhen } from '@vigia/contract/rules/dates';
-import { serverError } from '../../providers/notices';
-import { staffTimeZone } from '../../session';
+import { serverError } from '../providers/notices';
+import { staffTimeZone } from '../session';
 import { countOf } from '@vigia/contract/rules/plural';
 
 export type AuditEvent = Schemas['AuditEvent'];
