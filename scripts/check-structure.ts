@@ -166,7 +166,6 @@ const PAGES = 'admin/src/pages';
  */
 export const PAGE_IMPORTS_ALLOWED: ReadonlySet<string> = new Set([
   'patients → alerts', // AlertCard, AlertFilters, ClosedAlertsTable
-  'patients → encounters', // VaccinationForm
   'patients → orders', // OrdersTable, OrderStatusTag, the order dialogs, ActivityCalendar
 ]);
 

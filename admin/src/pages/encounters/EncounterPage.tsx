@@ -13,7 +13,7 @@ import { fieldErrors } from '../../providers/errors';
 import { loadFailed, serverError, success } from '../../providers/notices';
 import { roleAccess } from '../../providers/access';
 import { staffTimeZone } from '../../session';
-import { vaccinationBody, VaccinationForm } from './VaccinationForm';
+import { vaccinationBody, VaccinationForm } from '../../components/VaccinationForm';
 import { elementField, GenericForm } from './GenericForm';
 import '../../crud/crud.css';
 import { countOf } from '@vigia/contract/rules/plural';

@@ -9,7 +9,7 @@ import { useCustomMutation, useNotification } from '@refinedev/core';
 import { apiUrl } from '../../providers/data';
 import { fieldErrors } from '../../providers/errors';
 import { serverError } from '../../providers/notices';
-import { vaccinationBody, VaccinationForm } from '../encounters/VaccinationForm';
+import { vaccinationBody, VaccinationForm } from '../../components/VaccinationForm';
 import type { Patient } from './types';
 
 type Encounter = Schemas['Encounter'];

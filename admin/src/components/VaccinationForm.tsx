@@ -1,11 +1,11 @@
 import { useMemo } from 'react';
 import { Checkbox, Form, Input } from 'antd';
-import { RadioGroup, Select } from '../../crud/form-controls';
-import type { Schemas } from '../../contract';
-import { contractDoc } from '../../crud/contract-doc';
-import { enumOptions, objectSchema, REQUIRED_MESSAGE } from '../../crud/schema-rules';
+import { RadioGroup, Select } from '../crud/form-controls';
+import type { Schemas } from '../contract';
+import { contractDoc } from '../crud/contract-doc';
+import { enumOptions, objectSchema, REQUIRED_MESSAGE } from '../crud/schema-rules';
 import { useList } from '@refinedev/core';
-import { loadFailed } from '../../providers/notices';
+import { loadFailed } from '../providers/notices';
 
 type Supply = Schemas['Supply'];
 type Stock = Schemas['Stock'];
