@@ -26,10 +26,7 @@ import type { components } from '@vigia/contract/openapi';
 export type SecondStep = (user: User) => Promise<components['schemas']['SignInChallenge'] | null>;
 
 /** Staff sign-in, sign-out, profile and the sessions a user sees (the patient's one-time-code sign-in is otp.routes.ts). */
-export function sessionsRouter(
-  deps: SessionDeps & { secondStep?: SecondStep },
-  authenticate: import('express').RequestHandler,
-): Router {
+export function sessionsRouter(deps: SessionDeps & { secondStep?: SecondStep }, authenticate: import('express').RequestHandler): Router {
   const r = Router();
   const throttle = new SignInThrottle();
   route(r, 'createSession', [], async (req, res) => {
