@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { Alert, Button, Pagination, Select, Space, Table, Tabs, Tooltip, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { EditOutlined, EyeOutlined, LinkOutlined, PlusOutlined, RobotOutlined, SettingOutlined } from '@ant-design/icons';
@@ -20,6 +20,7 @@ import { LinkButton } from '../layout/LinkButton';
 import { usePageTitle } from '../layout/usePageTitle';
 import './crud.css';
 import { useMediaQuery } from '../layout/useMediaQuery';
+import { useUrlParams } from '../hooks/useUrlParams';
 
 const ICONS: Record<ActionIcon, ReactNode> = {
   ai: <RobotOutlined />,
@@ -56,19 +57,11 @@ export function CrudList({ resource }: { resource: AnyResource }) {
   const editAccess = useCan({ resource: resource.name, action: 'edit' }).data;
 
   // Tabs (02 §2.6): the active one lives in the URL, so a reload or a shared link keeps it.
-  const [searchParams, setSearchParams] = useSearchParams();
+  const [searchParams, changeParams] = useUrlParams();
   const tabs = resource.tabs;
   const tabParam = tabs?.param ?? DEFAULT_TAB_PARAM;
   const activeTab = tabs ? activeTabKey(tabs, searchParams.get(tabParam)) : undefined;
-  const selectTab = (key: string) =>
-    setSearchParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        next.set(tabParam, key);
-        return next;
-      },
-      { replace: true },
-    );
+  const selectTab = (key: string) => changeParams({ [tabParam]: key });
 
   const { tableProps, sorters, filters, setFilters, currentPage, setCurrentPage, pageSize, setPageSize, result } = useTable<Row, HttpError>(
     {

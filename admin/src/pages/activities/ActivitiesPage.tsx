@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { Button, DatePicker, Input, Pagination, Radio, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { CheckOutlined, LeftOutlined, ReloadOutlined, RightOutlined } from '@ant-design/icons';
@@ -11,6 +11,7 @@ import { formatWhen } from '@vigia/contract/rules/dates';
 import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { readSession } from '../../session';
+import { useUrlParams } from '../../hooks/useUrlParams';
 import { ACTIVITY_STATUS_COLORS } from '../../components/order-ui';
 import { ACTIVITY_STATUS_OPTIONS, activitySubject, dayTitle } from './activities-day';
 import { apiUrl } from '../../providers/data';
@@ -42,7 +43,7 @@ export default function ActivitiesPage() {
   usePageTitle('Actividades');
   const { data } = useGetIdentity<Session>();
   const user = data ?? readSession();
-  const [params, setParams] = useSearchParams();
+  const [params, changeParams] = useUrlParams();
   const [paging, setPaging] = useState({ page: 1, size: 20 });
   const [confirming, setConfirming] = useState<number | null>(null);
   const [search, setSearch] = useState(params.get('q') ?? '');
@@ -65,18 +66,10 @@ export default function ActivitiesPage() {
   /** Changes the URL's day or filters and goes back to the first page. */
   const setParam = useCallback(
     (name: string, value: string | undefined) => {
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          if (value === undefined || value === '') next.delete(name);
-          else next.set(name, value);
-          return next;
-        },
-        { replace: true },
-      );
+      changeParams({ [name]: value });
       setPaging((p) => ({ ...p, page: 1 }));
     },
-    [setParams],
+    [changeParams],
   );
 
   useEffect(() => {

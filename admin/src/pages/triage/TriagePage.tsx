@@ -1,5 +1,5 @@
 import { useList } from '@refinedev/core';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { Descriptions, Empty, Grid, Input, Pagination, Select, Space, Spin, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { PageHeader } from '../../crud/PageHeader';
@@ -9,6 +9,7 @@ import type { Schemas } from '../../contract';
 import { asFilters } from '../../providers/data';
 import { serverError } from '../../providers/notices';
 import { useClientTags } from '../../hooks/useClientTags';
+import { useUrlParams } from '../../hooks/useUrlParams';
 import { staffTimeZone } from '../../session';
 import { countOf } from '@vigia/contract/rules/plural';
 import { formatWhen } from '@vigia/contract/rules/dates';
@@ -162,25 +163,16 @@ export default function TriagePage() {
   usePageTitle('Priorización');
   const navigate = useNavigate();
   const tags = useClientTags();
-  const [params, setParams] = useSearchParams();
+  const [params, changeParams] = useUrlParams();
   const { q, flag, tags: tagFilter, page, pageSize } = readFilters(params);
   // Below md (768 px) the table's columns do not fit: stacked cards instead.
   const phone = Grid.useBreakpoint().md === false;
 
   /** Sets URL parameters (undefined removes one); a filter change goes back to the first page. */
   const update = (changes: Record<string, string | undefined>, keepPage = false) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        for (const [key, value] of Object.entries(changes)) {
-          if (value === undefined || value === '') next.delete(key);
-          else next.set(key, value);
-        }
-        if (!keepPage) next.delete('page');
-        return next;
-      },
-      { replace: true },
-    );
+    changeParams(changes, (next) => {
+      if (!keepPage) next.delete('page');
+    });
 
   const { query, result } = useList<TriageItem>({
     resource: 'triage',
