@@ -129,42 +129,41 @@ export function buildScenarios(samples: Samples, connections: number): Scenario[
     },
   };
   patientPage.work = replayWork(patientPage);
-  const tags: ReplayScenario<null> = {
-    id: 'tags-list',
-    label: 'Tags list (with patients per tag)',
-    endpoint: 'GET /api/v1/tags',
-    inputs: [null],
-    request: () => ({ method: 'GET', path: '/api/v1/tags' }),
-    work: null as never,
-    loadConnections: connections,
-    p95TargetMs: null,
-    replay: new Map(),
-    baselineOutcome: (results) => {
-      const count = results.find((r) => /^\s*SELECT\s+count\(/i.test(r.sql));
-      const page = results.find((r) => /FROM\s+[`"]?tags[`"]?/i.test(r.sql) && /\bLIMIT\b/i.test(r.sql));
-      return { total: count ? Number(Object.values(count.rows[0])[0]) : null, ids: (page?.rows ?? []).map((r) => Number(r.id)) };
-    },
+  // Issue 40, 'catalogue lists no slower': lists the resource engine serves (tags; users with a filter
+  // and a two-field sort; the organisation's orders on a tab), each beside its statements replayed on the driver.
+  const catalogue = (id: string, label: string, path: string, table: string): ReplayScenario<null> => {
+    const scenario: ReplayScenario<null> = {
+      id,
+      label,
+      endpoint: `GET ${path.split('?')[0]}`,
+      inputs: [null],
+      request: () => ({ method: 'GET', path }),
+      work: null as never,
+      loadConnections: connections,
+      p95TargetMs: null,
+      replay: new Map(),
+      baselineOutcome: (results) => {
+        const count = results.find((r) => /^\s*SELECT\s+count\(/i.test(r.sql));
+        const page = results.find((r) => new RegExp(`FROM\\s+[\`"]?${table}[\`"]?`, 'i').test(r.sql) && /\bLIMIT\b/i.test(r.sql));
+        return { total: count ? Number(Object.values(count.rows[0])[0]) : null, ids: (page?.rows ?? []).map((r) => Number(r.id)) };
+      },
+    };
+    scenario.work = replayWork(scenario);
+    return scenario;
   };
-  tags.work = replayWork(tags);
-  // Issue 40, 'catalogue lists no slower': a list the resource engine serves (filter, two-field
-  // sort, page 1) beside the same statements replayed on the driver.
-  const users: ReplayScenario<null> = {
-    id: 'users-list',
-    label: 'Users list on the resource engine (status filter, _sort=last_name,id, page 1)',
-    endpoint: 'GET /api/v1/users',
-    inputs: [null],
-    request: () => ({ method: 'GET', path: '/api/v1/users?status=0&_sort=last_name,id&_order=asc,desc&_start=0&_end=10' }),
-    work: null as never,
-    loadConnections: connections,
-    p95TargetMs: null,
-    replay: new Map(),
-    baselineOutcome: (results) => {
-      const count = results.find((r) => /^\s*SELECT\s+count\(/i.test(r.sql));
-      const page = results.find((r) => /FROM\s+[`"]?users[`"]?/i.test(r.sql) && /\bLIMIT\b/i.test(r.sql));
-      return { total: count ? Number(Object.values(count.rows[0])[0]) : null, ids: (page?.rows ?? []).map((r) => Number(r.id)) };
-    },
-  };
-  users.work = replayWork(users);
+  const tags = catalogue('tags-list', 'Tags list (with patients per tag)', '/api/v1/tags', 'tags');
+  const users = catalogue(
+    'users-list',
+    'Users list on the resource engine (status filter, _sort=last_name,id, page 1)',
+    '/api/v1/users?status=0&_sort=last_name,id&_order=asc,desc&_start=0&_end=10',
+    'users',
+  );
+  const orders = catalogue(
+    'orders-list',
+    "Orders list on the resource engine ('Programadas' tab, _sort=created_at, page 1)",
+    '/api/v1/orders?filter=1&_sort=created_at&_order=desc&_start=0&_end=10',
+    'orders',
+  );
   const login = { email: benchEmail('a'), password: BENCH_PASSWORD };
   const signIn: Scenario<typeof login> = {
     id: 'sign-in',
@@ -176,7 +175,7 @@ export function buildScenarios(samples: Samples, connections: number): Scenario[
     loadConnections: null,
     p95TargetMs: null,
   };
-  return [list, byName, byFullName, byDocument, patientPage, tags, users, signIn];
+  return [list, byName, byFullName, byDocument, patientPage, tags, users, orders, signIn];
 }
 
 /** The API's answer reduced to what the baseline also answers: the total and the ids. */

@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { select, sqlIn } from '../../db/sql.js';
 import { forbidden, notFound } from '../../http/errors.js';
-import { filterSql, sortSql, type ListFields, type ListParams } from '../../http/list-params.js';
+import type { ListParams } from '../../http/list-params.js';
 import type { StaffPrincipal } from '../../http/auth.js';
 import { patientPermissions, type PatientPermissions } from '@vigia/contract/rules/access';
 import { findPatient } from '../patients/patients.service.js';
@@ -182,26 +182,9 @@ export async function getOrder(deps: OrdersDeps, clientId: number, patientId: nu
 
 const SORTS: Record<string, string> = { id: 'o.id', created_at: 'o.created_at', status: 'o.status', order_type: 'o.order_type' };
 
-/**
- * What GET /orders sorts and filters by (openapi.yaml listClientOrders declares the same); `filter`
- * (the tab) and `type` keep their own meaning.
- */
-export const ORDER_FIELDS: ListFields = {
-  id: { column: 'o.id', kind: 'integer', sort: true },
-  order_type: { column: 'o.order_type', kind: 'enum', sort: true },
-  status: { column: 'o.status', kind: 'integer', sort: true },
-  notify: { column: 'o.notify', kind: 'boolean' },
-  permanent: { column: 'o.permanent', kind: 'boolean' },
-  clinical_element: { column: 'o.clinical_element', kind: 'integer' },
-  medicine_id: { column: 'o.medicine_id', kind: 'integer' },
-  to_human: { column: 'o.to_human', kind: 'text' },
-  start_at: { column: 'o.start_at', kind: 'datetime' },
-  created_at: { column: 'o.created_at', kind: 'datetime', sort: true },
-};
-
 async function listWhere(deps: OrdersDeps, where: string, params: Record<string, unknown>, p: ListParams) {
-  // A list with a whitelist (GET /orders) sorts by its `_sort` columns; the patient's orders by one field.
-  const orderBy = p.sorts.length ? sortSql(p, '', 'o.id DESC') : `${SORTS[p.sort ?? ''] ?? 'o.id'} ${p.sort ? p.order : 'DESC'}, o.id DESC`;
+  // The patient's orders sort by one field, then the newest first.
+  const orderBy = `${SORTS[p.sort ?? ''] ?? 'o.id'} ${p.sort ? p.order : 'DESC'}, o.id DESC`;
   const rows = await select<OrderRow>(deps.sequelize, `${ORDER_SELECT} WHERE ${where} ORDER BY ${orderBy} LIMIT :limit OFFSET :offset`, {
     ...params,
     limit: p.limit,
@@ -258,15 +241,18 @@ export async function patientPrescription(deps: Pick<OrdersDeps, 'sequelize' | '
   };
 }
 
-/** 'Gestión de órdenes' tabs (D7): 0 = No Gestionadas, 1 = Programadas (1, 2), 2 = Cerradas (3, 4). */
-export async function listClientOrders(deps: OrdersDeps, clientId: number, p: ListParams, f: { filter?: string; type?: number }) {
-  let where = 'o.client_id = :clientId';
-  const statuses = { '0': [0], '1': [1, 2], '2': [3, 4] }[f.filter ?? ''];
-  if (statuses) where += ` AND o.status IN (${statuses.join(',')})`;
-  if (f.type != null) where += ' AND o.order_type = :type';
-  const params: Record<string, unknown> = { clientId, type: f.type };
-  for (const condition of filterSql(p.filters, params)) where += ` AND ${condition}`;
-  return listWhere(deps, where, params, p);
+/**
+ * Orders of the organisation by id, as the contract's Order, in the order of `ids` (the list
+ * 'Gestión de órdenes' pages them through the resource engine, orders.resource.ts).
+ */
+export async function ordersByIds(deps: OrdersDeps, clientId: number, ids: number[]): Promise<OrderDto[]> {
+  if (!ids.length) return [];
+  const rows = await select<OrderRow>(deps.sequelize, `${ORDER_SELECT} WHERE o.client_id = :clientId AND o.id IN (:ids)`, {
+    clientId,
+    ids,
+  });
+  const byId = new Map((await dtos(deps, rows)).map((o) => [o.id, o]));
+  return ids.map((id) => byId.get(id)).filter((o): o is OrderDto => !!o);
 }
 
 /** 403 unless the role and the patient's status allow it (D13, P1, P2). */

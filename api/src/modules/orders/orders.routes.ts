@@ -11,10 +11,14 @@ import { generateActivities } from './orders.schedule.js';
 import * as activities from './activities.service.js';
 import { listClientActivities } from './activities.list.js';
 import { getMedicine, listMedicines } from './medicines.js';
+import { ordersResource } from './orders.resource.js';
+import { resourceRouter } from '../../resources/resource.engine.js';
 
 /** Orders, activities and the medicines catalogue (02 §2.2–2.6, §2.13, §7). */
 export function ordersRouter(deps: orders.OrdersDeps): Router {
   const r = Router();
+  // 'Gestión de órdenes' (GET /orders) is a catalogue list: the resource engine serves it.
+  r.use(resourceRouter(ordersResource, deps));
   route(r, 'listPatientOrders', [requireStaff()], async (req, res) => {
     const { rows, total } = await orders.listPatientOrders(deps, staffOf(req).clientId, readIntParam(req, 'id'), readListParams(req, 10), {
       filter: req.query.filter,
@@ -72,13 +76,6 @@ export function ordersRouter(deps: orders.OrdersDeps): Router {
   });
   route(r, 'confirmMedicationActivity', [], async (req, res) => {
     res.json(await activities.confirmActivity(deps, principalOf(req), readIntParam(req, 'id'), readIntParam(req, 'activityId')));
-  });
-  route(r, 'listClientOrders', [requireStaff()], async (req, res) => {
-    const { rows, total } = await orders.listClientOrders(deps, staffOf(req).clientId, readListParams(req, 10, orders.ORDER_FIELDS), {
-      filter: req.query.filter,
-      type: req.query.type,
-    });
-    sendList(res, rows, total);
   });
   // The medicines catalogue is staff only (P146): the portal does not read it.
   route(r, 'listMedicines', [requireStaff()], async (req, res) => {
