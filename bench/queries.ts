@@ -39,7 +39,7 @@ const CLIENT_COLUMNS = `id, name, logo_url, country_id, time_zone, clinical_elem
   triage_settings, created_at, updated_at`;
 
 /**
- * POST /api/v1/sessions — sessions.service createSession(): the user by e-mail, the bcrypt compare at
+ * POST /api/v1/sessions — sessions.service checkPassword() then openSession(): the user by e-mail, the bcrypt compare at
  * cost 10 on the API's own hashing threads (passwords.ts), the session row (issueToken), the client (buildProfile).
  */
 export async function signIn(exec: Exec, login: { email: string; password: string }): Promise<Outcome> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createStaffSession } from './support/api';
+import { createStaffSession, apiCall } from './support/api';
 import { SCREENSHOT_DIR } from './support/browser';
 import { openSignedIn, useProductInBrowser } from './support/product';
 import { openDatabase } from '../../api/src/db/database';
@@ -16,16 +16,8 @@ import { escalationEntryText } from '../../api/src/modules/notifications/notific
 describe("Entrada automática de 'Vigía'", () => {
   const product = useProductInBrowser();
 
-  async function api<T>(token: string, method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${product.server().baseUrl}/api/v1${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  }
+  const api = <T>(token: string, method: string, path: string, body?: unknown) =>
+    apiCall<T>(product.server().baseUrl, token, method, path, body);
 
   /** The product's own database: the SQLite file its start-up line names, or DATABASE_URL. */
   async function productDatabase() {

@@ -1,23 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openPage, waitForPath } from './support/browser';
-import { createStaffSession, DEMO_ADMIN } from './support/api';
+import { createStaffSession, DEMO_ADMIN, apiCall } from './support/api';
 import { submitStaffLogin, useProductInBrowser } from './support/product';
 
 /** Alarm rule → reading → alert in the manager without reloading → Evolución → closed as false (02 §2.7–2.9). */
 describe('Alertas', () => {
   const product = useProductInBrowser();
 
-  async function api<T>(token: string, method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${product.server().baseUrl}/api/v1${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  }
+  const api = <T>(token: string, method: string, path: string, body?: unknown) =>
+    apiCall<T>(product.server().baseUrl, token, method, path, body);
 
   async function signIn(path: string): Promise<Page> {
     const page = await openPage(product.browser(), product.server().baseUrl);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { createStaffSession } from './support/api';
+import { createStaffSession, apiCall } from './support/api';
 import { SCREENSHOT_DIR } from './support/browser';
 import { openSignedIn, useProductInBrowser } from './support/product';
 import { alertsManagerLink } from '../../api/src/modules/notifications/notifications.rules';
@@ -15,16 +15,8 @@ import { alertsManagerLink } from '../../api/src/modules/notifications/notificat
 describe('Enlace de un resumen de notificaciones', () => {
   const product = useProductInBrowser();
 
-  async function api<T>(token: string, method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${product.server().baseUrl}/api/v1${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  }
+  const api = <T>(token: string, method: string, path: string, body?: unknown) =>
+    apiCall<T>(product.server().baseUrl, token, method, path, body);
 
   async function expectAccessible(page: Page) {
     const { violations } = await new AxeBuilder({ page }).analyze();

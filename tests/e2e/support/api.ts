@@ -74,3 +74,16 @@ export async function findPatientByNid(baseUrl: string, token: string, nid: stri
   if (!patient) throw new Error(`GET ${url} did not list a patient with document ${nid}: ${JSON.stringify(patients).slice(0, 500)}`);
   return patient;
 }
+
+/** A JSON call to the product's API with a token, for setting up what a test then looks at; a failure throws with the answer. */
+export async function apiCall<T>(baseUrl: string, token: string, method: string, path: string, body?: unknown): Promise<T> {
+  const url = `${baseUrl}/api/v1${path}`;
+  const response = await fetch(url, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw await describeFailure(method, path, response);
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}

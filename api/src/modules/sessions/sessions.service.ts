@@ -117,16 +117,6 @@ export async function checkPassword(email: string, password: string): Promise<Us
   return user;
 }
 
-/**
- * Staff sign-in. Where a second factor is added (issue 38, second half), this is where the password
- * step ends: a user who must give one is answered a short-lived intermediate token instead (its
- * own `sessions` row, marked as such, which the authenticator refuses on every route but the second
- * step's), and the second step calls openSession once the code or passkey checks out.
- */
-export async function createSession(deps: SessionDeps, email: string, password: string, origin?: SessionOrigin): Promise<Session> {
-  return openSession(deps, await checkPassword(email, password), origin);
-}
-
 /** A full session for a user whose every step has passed: the token and the profile the front end stores. */
 export async function openSession(deps: SessionDeps, user: User, origin?: SessionOrigin): Promise<Session> {
   const { token, expiresAt } = await issueToken(deps, { type: 'staff', id: user.id, clientId: user.client_id }, origin);
