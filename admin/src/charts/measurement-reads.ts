@@ -1,23 +1,23 @@
-import { useCustom } from '@refinedev/core';
 import { CHART_MAX_POINTS, type AlarmRange } from '@vigia/contract/rules/charts';
 import type { Schemas } from '../contract';
-import { apiUrl } from '../providers/data';
+import { apiRead, useApiRead } from '../providers/calls';
 
 export type Measurement = Schemas['Measurement'];
 
 const NO_RANGES: AlarmRange[] = [];
 
-/** The latest readings of one element, newest first (01 §7). */
-export const latestReadings = (patientId: number, element: number) => ({
-  url: apiUrl(`/patients/${patientId}/measurements`),
-  query: { clinical_element: element, order: 'desc', _start: 0, _end: CHART_MAX_POINTS },
-});
+type ElementCode = Schemas['ClinicalElementCode'];
+
+/** The latest readings of one element, newest first (01 §7); CHARTS lists element codes as numbers. */
+export const latestReadings = (patientId: number, element: number) =>
+  apiRead('/patients/{id}/measurements', {
+    params: { id: patientId },
+    query: { clinical_element: element as ElementCode, order: 'desc', _start: 0, _end: CHART_MAX_POINTS },
+  });
 
 /** The alarm ranges of one element, for the chart's bands. */
-export const alarmRanges = (patientId: number, element: number) => ({
-  url: apiUrl(`/patients/${patientId}/alarms`),
-  query: { clinical_element: element },
-});
+export const alarmRanges = (patientId: number, element: number) =>
+  apiRead('/patients/{id}/alarms', { params: { id: patientId }, query: { clinical_element: element as ElementCode } });
 
 /**
  * One element's reads for a chart card: its latest readings and its alarm ranges. A missing rules
@@ -25,25 +25,14 @@ export const alarmRanges = (patientId: number, element: number) => ({
  * shows its own error). Cached answers are used as they are on mount (the tab started the reads).
  */
 export function useElementReads(patientId: number, element: number, enabled: boolean) {
-  const readings = latestReadings(patientId, element);
-  const ranges = alarmRanges(patientId, element);
-  const latest = useCustom<Measurement[]>({
-    url: readings.url,
-    method: 'get',
-    config: { query: readings.query },
-    queryOptions: { enabled, refetchOnMount: false },
-    errorNotification: false,
-  });
-  const alarms = useCustom<AlarmRange[]>({
-    url: ranges.url,
-    method: 'get',
-    config: { query: ranges.query },
-    queryOptions: { enabled, refetchOnMount: false },
-    errorNotification: false,
-  });
+  const options = { queryOptions: { enabled, refetchOnMount: false }, errorNotification: false } as const;
+  const latest = useApiRead(latestReadings(patientId, element), options);
+  const alarms = useApiRead(alarmRanges(patientId, element), options);
   const bands = alarms.query.data?.data;
+  const answer = latest.query.data?.data;
   return {
-    rows: latest.query.data?.data,
+    // Without `format=csv` the answer is the rows (the contract's other answer is a download link).
+    rows: Array.isArray(answer) ? answer : undefined,
     ranges: Array.isArray(bands) ? bands : NO_RANGES,
     loading: latest.query.isFetching || alarms.query.isFetching,
     failed: latest.query.isError,

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { useCustomMutation, useInvalidate, useList } from '@refinedev/core';
+import { useInvalidate, useList } from '@refinedev/core';
 import { Alert, Button, Form, Input, Modal, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { CheckCircleOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import type { OpenNotificationParams } from '@refinedev/core';
 import type { Schemas } from '../contract';
-import { apiUrl } from '../providers/data';
+import { useApiMutation, type ApiWriteCallbacks } from '../providers/calls';
 import { serverError, success } from '../providers/notices';
 import {
   PROMPT_COMPACT_PAGE_SIZES,
@@ -18,9 +19,53 @@ import './prompts.css';
 
 type Prompt = Schemas['Prompt'];
 
+/** Whose instructions: the client's global ones, a tag's or a patient's. */
+export type PromptsOwner = { kind: 'client' } | { kind: 'tag'; id: number } | { kind: 'patient'; id: number };
+
+type Mutate = ReturnType<typeof useApiMutation>['mutate'];
+type Notices = { successNotification: () => OpenNotificationParams; errorNotification: (error?: unknown) => OpenNotificationParams };
+type PromptChange = { create: Schemas['PromptInput'] } | ({ update: number } & Schemas['PromptUpdate']) | { remove: number };
+
+/** The owner's list path, which is also its Refine resource (`patients/12/prompts`). */
+function listPath(owner: PromptsOwner): string {
+  return owner.kind === 'client' ? '/client_prompts' : `/${owner.kind === 'tag' ? 'tags' : 'patients'}/${owner.id}/prompts`;
+}
+
+/** One write of the owner's instructions, on the contract's operation for that owner. */
+function writePrompt(mutate: Mutate, owner: PromptsOwner, change: PromptChange, notices: Notices, callbacks: ApiWriteCallbacks<unknown>) {
+  if (owner.kind === 'client') {
+    if ('create' in change) return mutate({ method: 'post', path: '/client_prompts', values: change.create, ...notices }, callbacks);
+    if ('remove' in change)
+      return mutate({ method: 'delete', path: '/client_prompts/{promptId}', params: { promptId: change.remove }, ...notices }, callbacks);
+    const { update: promptId, ...values } = change;
+    return mutate({ method: 'put', path: '/client_prompts/{promptId}', params: { promptId }, values, ...notices }, callbacks);
+  }
+  if (owner.kind === 'tag') {
+    const { id } = owner;
+    if ('create' in change)
+      return mutate({ method: 'post', path: '/tags/{id}/prompts', params: { id }, values: change.create, ...notices }, callbacks);
+    if ('remove' in change)
+      return mutate(
+        { method: 'delete', path: '/tags/{id}/prompts/{promptId}', params: { id, promptId: change.remove }, ...notices },
+        callbacks,
+      );
+    const { update: promptId, ...values } = change;
+    return mutate({ method: 'put', path: '/tags/{id}/prompts/{promptId}', params: { id, promptId }, values, ...notices }, callbacks);
+  }
+  const { id } = owner;
+  if ('create' in change)
+    return mutate({ method: 'post', path: '/patients/{id}/prompts', params: { id }, values: change.create, ...notices }, callbacks);
+  if ('remove' in change)
+    return mutate(
+      { method: 'delete', path: '/patients/{id}/prompts/{promptId}', params: { id, promptId: change.remove }, ...notices },
+      callbacks,
+    );
+  const { update: promptId, ...values } = change;
+  return mutate({ method: 'put', path: '/patients/{id}/prompts/{promptId}', params: { id, promptId }, values, ...notices }, callbacks);
+}
+
 export interface PromptsPanelProps {
-  /** API path of the owner's instructions, e.g. `/patients/12/prompts`. */
-  path: string;
+  owner: PromptsOwner;
   heading: string;
   titles: { create: string; edit: string };
   canWrite: boolean;
@@ -34,13 +79,13 @@ export interface PromptsPanelProps {
 }
 
 /** AI instructions of one owner with their history (01 §2, 02 §2.11): one active at a time. */
-export function PromptsPanel({ path, heading, titles, canWrite, disabledReason, allowDelete, compact, active = true }: PromptsPanelProps) {
+export function PromptsPanel({ owner, heading, titles, canWrite, disabledReason, allowDelete, compact, active = true }: PromptsPanelProps) {
   const sizes = compact ? PROMPT_COMPACT_PAGE_SIZES : PROMPT_PAGE_SIZES;
   const [page, setPage] = useState({ current: 1, pageSize: 10 });
   const [editing, setEditing] = useState<Prompt | 'new' | null>(null);
   const [text, setText] = useState('');
   const [touched, setTouched] = useState(false);
-  const resource = path.replace(/^\//, '');
+  const resource = listPath(owner).replace(/^\//, '');
   const { query, result } = useList<Prompt>({
     resource,
     pagination: { currentPage: page.current, pageSize: page.pageSize, mode: 'server' },
@@ -50,7 +95,7 @@ export function PromptsPanel({ path, heading, titles, canWrite, disabledReason, 
   const data = { rows: result.data, total: result.total ?? 0 };
   const loading = query.isFetching;
   const invalidate = useInvalidate();
-  const { mutate, mutation } = useCustomMutation<Prompt>();
+  const { mutate, mutation } = useApiMutation();
   const saving =
     mutation.isPending && (mutation.variables?.method === 'post' || (mutation.variables?.values as { text?: string })?.text !== undefined);
   const reload = () => invalidate({ resource, invalidates: ['list'] });
@@ -65,11 +110,11 @@ export function PromptsPanel({ path, heading, titles, canWrite, disabledReason, 
   const save = () => {
     if (error || !editing) return;
     const creating = editing === 'new';
-    mutate(
+    writePrompt(
+      mutate,
+      owner,
+      creating ? { create: { text: text.trim(), status: PROMPT_STATUS.active } } : { update: editing.id, text: text.trim() },
       {
-        url: apiUrl(creating ? path : `${path}/${editing.id}`),
-        method: creating ? 'post' : 'put',
-        values: creating ? { text: text.trim(), status: PROMPT_STATUS.active } : { text: text.trim() },
         successNotification: success(creating ? 'Instrucción creada' : 'Instrucción actualizada'),
         errorNotification: serverError('No fue posible guardar la instrucción'),
       },
@@ -84,26 +129,20 @@ export function PromptsPanel({ path, heading, titles, canWrite, disabledReason, 
   };
 
   const activate = (prompt: Prompt) =>
-    mutate(
-      {
-        url: apiUrl(`${path}/${prompt.id}`),
-        method: 'put',
-        values: { status: PROMPT_STATUS.active },
-        successNotification: success('Instrucción activada'),
-        errorNotification: serverError('No fue posible activar la instrucción'),
-      },
+    writePrompt(
+      mutate,
+      owner,
+      { update: prompt.id, status: PROMPT_STATUS.active },
+      { successNotification: success('Instrucción activada'), errorNotification: serverError('No fue posible activar la instrucción') },
       { onSuccess: () => void reload() },
     );
 
   const remove = (prompt: Prompt) =>
-    mutate(
-      {
-        url: apiUrl(`${path}/${prompt.id}`),
-        method: 'delete',
-        values: {},
-        successNotification: success('Instrucción eliminada'),
-        errorNotification: serverError('No fue posible eliminar la instrucción'),
-      },
+    writePrompt(
+      mutate,
+      owner,
+      { remove: prompt.id },
+      { successNotification: success('Instrucción eliminada'), errorNotification: serverError('No fue posible eliminar la instrucción') },
       { onSuccess: () => void reload() },
     );
 

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { SchemaName, Schemas } from '../contract';
 import type { WidgetKind } from './schema-rules';
+import type { ApiRead } from '../providers/calls';
 
 /** Colour of a status chip. */
 export type Tone = 'success' | 'error' | 'warning' | 'processing' | 'default';
@@ -78,16 +79,22 @@ export type TabsDeclaration = {
 };
 
 /** Options of a `remote-select` read from the API (a listing, or a list of records). */
-export type RemoteOptions = {
-  /** API path, e.g. '/listings/cities' or '/stocks'. */
-  path: string;
+export type RemoteOptions<T = unknown> = {
+  /** The read, e.g. `apiRead('/listings/{list_name}', { params: { list_name: 'cities' } })` (providers/calls.ts). */
+  read: ApiRead<T>;
   /** Query from the form's current values; null while a needed value (e.g. the country) is missing. */
   params?: (values: Record<string, unknown>) => Record<string, unknown> | null;
   /** Turns the answer into options. */
-  toOptions: (body: unknown) => { value: string | number; label: string }[];
+  toOptions: (body: T) => { value: string | number; label: string }[];
   /** A field whose change empties this one (03 §5: changing the country clears the city). */
   dependsOn?: string;
 };
+
+/** A `remote-select`'s options, its `toOptions` typed by its read's answer where it is declared. */
+export function remoteOptions<T>(options: RemoteOptions<T>): RemoteOptions {
+  // The field list holds every read's options alike; the answer reaching toOptions is the read's own.
+  return options as unknown as RemoteOptions;
+}
 
 export type FormFieldDeclaration<F extends string> = {
   field: F;

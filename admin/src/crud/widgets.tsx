@@ -2,8 +2,7 @@ import { lazy, Suspense, useEffect, useRef } from 'react';
 import { CheckOutlined } from '@ant-design/icons';
 import { Form, Input, InputNumber, Skeleton, Switch, Typography } from 'antd';
 import { RadioGroup, Select } from './form-controls';
-import { useCustom } from '@refinedev/core';
-import { apiUrl } from '../providers/data';
+import { useApiRead } from '../providers/calls';
 import type { RemoteOptions } from './types';
 import { tagColor } from './palette';
 import type { FieldOption, FieldSpec, WidgetKind } from './schema-rules';
@@ -72,14 +71,14 @@ function RemoteSelect({
   const values = (Form.useWatch([], { form, preserve: true }) ?? {}) as Record<string, unknown>;
   const params = remote.params ? remote.params(values) : {};
   const key = params === null ? null : JSON.stringify(params);
-  const { query } = useCustom({
-    url: apiUrl(remote.path),
-    method: 'get',
-    config: { query: params ?? undefined },
-    queryOptions: { enabled: key !== null },
-    // A listing that fails to load leaves the select empty.
-    errorNotification: false,
-  });
+  const { query } = useApiRead(
+    { ...remote.read, query: params ?? undefined },
+    {
+      queryOptions: { enabled: key !== null },
+      // A listing that fails to load leaves the select empty.
+      errorNotification: false,
+    },
+  );
   const options = key !== null && query.isSuccess ? remote.toOptions(query.data.data) : [];
   const loading = key !== null && query.isFetching;
   const parent = remote.dependsOn ? values[remote.dependsOn] : undefined;

@@ -1,6 +1,5 @@
-import { useCustom } from '@refinedev/core';
 import type { Schemas } from '../contract';
-import { apiUrl } from '../providers/data';
+import { useApiQuery } from '../providers/calls';
 import { logOnly } from '../providers/notices';
 
 export type Option = { value: number; label: string };
@@ -14,10 +13,9 @@ const NONE: never[] = [];
  * catalogues do not change while the app is open). A failure means no options, logged only.
  */
 export function useListing(name: ListingName, countryId?: number, enabled = true): Option[] {
-  const { query } = useCustom<Schemas['Listing']>({
-    url: apiUrl(`/listings/${name}`),
-    method: 'get',
-    config: { query: countryId ? { country_id: countryId } : undefined },
+  const { query } = useApiQuery('/listings/{list_name}', {
+    params: { list_name: name },
+    query: countryId ? { country_id: countryId } : undefined,
     queryOptions: { enabled, staleTime: Infinity },
     errorNotification: logOnly(`listado ${name}`),
   });
@@ -27,10 +25,9 @@ export function useListing(name: ListingName, countryId?: number, enabled = true
 
 /** Id types of a country with their validation regex (the id-number rule reloads with them, 01 §5). */
 export function useIdTypes(countryId: number | undefined): IdTypeFull[] {
-  const { query } = useCustom<{ data: IdTypeFull[] }>({
-    url: apiUrl('/listings/id_types_full'),
-    method: 'get',
-    config: { query: { country_id: countryId } },
+  const { query } = useApiQuery('/listings/id_types_full', {
+    // Not sent without a country (disabled below); the contract requires one.
+    query: { country_id: countryId ?? 0 },
     queryOptions: { enabled: !!countryId, staleTime: Infinity },
     errorNotification: logOnly('tipos de documento'),
   });

@@ -2,7 +2,6 @@ import { useCallback } from 'react';
 import { keys, useDataProvider, useInvalidate, useNotification, useOnError, type OpenNotificationParams } from '@refinedev/core';
 import { useQueryClient, type Query } from '@tanstack/react-query';
 import { API_URL } from '../constants';
-import { apiUrl } from './data';
 import { serverError } from './notices';
 
 /**
@@ -55,7 +54,7 @@ export function usePrefetchCustom() {
   const queryClient = useQueryClient();
   const dataProvider = useDataProvider();
   return useCallback(
-    (url: string, query: Record<string, unknown>) =>
+    (url: string, query?: Record<string, unknown>) =>
       void queryClient
         .prefetchQuery({
           queryKey: keys().data().mutation('custom').params({ method: 'get', url, query }).get(),
@@ -76,18 +75,19 @@ type OnDemandOptions<T> = {
 /**
  * A GET asked on a click rather than on render (a download link, 'Validar' of the webhook), through
  * the data provider like the hooks: the same HttpError, the same notifications, a 401 ends the
- * session. The promise rejects on failure, after notifying.
+ * session. The promise rejects on failure, after notifying. Screens call it through calls.ts
+ * (useApiGetOnDemand), which builds the URL.
  */
 export function useGetOnDemand() {
   const dataProviders = useDataProvider();
   const { open } = useNotification();
   const { mutate: checkError } = useOnError();
   return useCallback(
-    async <T>(path: string, options: OnDemandOptions<T> = {}): Promise<T> => {
+    async <T>(url: string, options: OnDemandOptions<T> = {}): Promise<T> => {
       const custom = dataProviders().custom;
       if (!custom) throw new Error('The data provider has no custom method');
       try {
-        const { data } = (await custom({ url: apiUrl(path), method: 'get', query: options.query })) as { data: T };
+        const { data } = (await custom({ url, method: 'get', query: options.query })) as { data: T };
         const notice = options.successNotification?.(data);
         if (notice) open?.(notice);
         return data;

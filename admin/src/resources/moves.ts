@@ -1,18 +1,16 @@
-import type { Schemas } from '../contract';
-import { defineResource, type RemoteOptions } from '../crud/types';
-
-type Stock = Schemas['Stock'];
+import { defineResource, remoteOptions } from '../crud/types';
+import { apiRead } from '../providers/calls';
 
 /** Active batches with what they hold, to choose the batch of a move. */
-const ACTIVE_STOCKS: RemoteOptions = {
-  path: '/stocks',
+const ACTIVE_STOCKS = remoteOptions({
+  read: apiRead('/stocks'),
   params: () => ({ active: true, _end: 100, _sort: 'serial' }),
   toOptions: (body) =>
-    ((body as Stock[]) ?? []).map((s) => ({
+    (body ?? []).map((s) => ({
       value: s.id,
       label: `${s.serial} · ${s.medical_supply_name ?? s.type_name} · ${s.cuantity} und.`,
     })),
-};
+});
 
 /** Movimientos, /moves (03 §2): filters by dates, serial and type; a move never leaves a batch negative. */
 export const moves = defineResource({

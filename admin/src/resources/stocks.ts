@@ -1,17 +1,15 @@
-import type { Schemas } from '../contract';
-import { defineResource, type RemoteOptions } from '../crud/types';
+import { defineResource, remoteOptions } from '../crud/types';
+import { apiRead } from '../providers/calls';
 import { stockStatus } from '../pages/stocks/stock-status';
 
-type Supply = Schemas['Supply'];
-
 /** Supplies of the chosen type (biological: 'INFLUENZA · VAXIGRIP TETRA'; device search). */
-const SUPPLIES_OF_TYPE: RemoteOptions = {
-  path: '/supplies',
+const SUPPLIES_OF_TYPE = remoteOptions({
+  read: apiRead('/supplies'),
   params: (values) => (values.type ? { type: values.type, active: true, _end: 100, _sort: 'tradename' } : null),
   toOptions: (body) =>
-    ((body as Supply[]) ?? []).map((s) => ({ value: s.id, label: s.generic_name ? `${s.generic_name} · ${s.tradename}` : s.tradename })),
+    (body ?? []).map((s) => ({ value: s.id, label: s.generic_name ? `${s.generic_name} · ${s.tradename}` : s.tradename })),
   dependsOn: 'type',
-};
+});
 
 /** Inventario, /inventory (03 §2): stock and batches; 'Ver lote' opens /stocks/:id. Only `admin` writes. */
 export const stocks = defineResource({

@@ -1,5 +1,6 @@
 import type { Schemas } from '../contract';
-import { defineResource, type RemoteOptions } from '../crud/types';
+import { defineResource, remoteOptions } from '../crud/types';
+import { apiRead } from '../providers/calls';
 import { validatePassword, validatePasswordConfirmation } from '@vigia/contract/rules/validation';
 import { roleAccess } from '../providers/access';
 import { authProvider } from '../providers/auth';
@@ -11,19 +12,22 @@ type User = Schemas['User'];
 const isBlank = (v: unknown) => v === undefined || v === null || String(v) === '';
 
 /** A listing (`{data: {id: label}}`) as options with numeric values. */
-const listingOptions = (body: unknown) =>
-  Object.entries((body as { data?: Record<string, string> })?.data ?? {})
+const listingOptions = (body: Schemas['Listing']) =>
+  Object.entries(body?.data ?? {})
     .map(([value, label]) => ({ value: Number(value), label }))
     .sort((a, b) => a.label.localeCompare(b.label, 'es'));
 
-const COUNTRIES: RemoteOptions = { path: '/listings/countries', toOptions: listingOptions };
+const COUNTRIES = remoteOptions({
+  read: apiRead('/listings/{list_name}', { params: { list_name: 'countries' } }),
+  toOptions: listingOptions,
+});
 /** Cities of the chosen country; changing the country clears the city (03 §5). */
-const CITIES: RemoteOptions = {
-  path: '/listings/cities',
+const CITIES = remoteOptions({
+  read: apiRead('/listings/{list_name}', { params: { list_name: 'cities' } }),
   params: (values) => (values.country_id ? { country_id: values.country_id } : null),
   toOptions: listingOptions,
   dependsOn: 'country_id',
-};
+});
 
 /** 03 §4 and §9: the own city changed, so the session ends 10 seconds later to pick up the new time zone. */
 const OWN_CITY_LOGOUT_MS = 10_000;

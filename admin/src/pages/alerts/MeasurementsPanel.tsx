@@ -1,18 +1,17 @@
 import { useEffect, useState } from 'react';
 import { Button, Card, Empty, List, Spin, Tag, Typography } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import { useCustom, useInvalidate } from '@refinedev/core';
+import { useInvalidate } from '@refinedev/core';
 import type { Schemas } from '../../contract';
-import { apiUrl } from '../../providers/data';
+import { useApiQuery } from '../../providers/calls';
 import MeasurementChart, { type ChartSeries } from '../../charts/MeasurementChart';
 import { SERIES_NAMES, alarmBands, alertRanges } from '@vigia/contract/rules/charts';
 import { formatWhen } from '@vigia/contract/rules/dates';
 
 type AlertDetail = Schemas['AlertDetail'];
-type PatientAlarm = Schemas['PatientAlarm'];
-type Measurement = { id: number; value: number; when: string; clinical_element: number };
+type ElementCode = Schemas['ClinicalElementCode'];
 type Point = { when: string; value: number; series: string };
-const BP = [3, 4];
+const BP: ElementCode[] = [3, 4];
 /** The chart waits 500 ms before loading (02 §2.8). */
 const CHART_DELAY_MS = 500;
 const DAY_MS = 86_400_000;
@@ -25,20 +24,18 @@ function readingsWindow(around: string) {
 }
 
 /** One element's readings (oldest first) and the patient's rules on it; `element` undefined asks nothing. */
-function useElementSeries(alert: AlertDetail, element: number | undefined, ready: boolean) {
+function useElementSeries(alert: AlertDetail, element: ElementCode | undefined, ready: boolean) {
   const enabled = ready && element !== undefined;
-  const base = `/patients/${alert.patient.id}`;
-  const readings = useCustom<Measurement[] | { data: Measurement[] }>({
-    url: apiUrl(`${base}/measurements`),
-    method: 'get',
-    config: { query: { clinical_element: element, order: 'asc', _start: 0, _end: 1000, ...readingsWindow(alert.created_at) } },
+  const params = { id: alert.patient.id };
+  const readings = useApiQuery('/patients/{id}/measurements', {
+    params,
+    query: { clinical_element: element, order: 'asc', _start: 0, _end: 1000, ...readingsWindow(alert.created_at) },
     queryOptions: { enabled },
     errorNotification: false,
   });
-  const rules = useCustom<PatientAlarm[]>({
-    url: apiUrl(`${base}/alarms`),
-    method: 'get',
-    config: { query: { clinical_element: element } },
+  const rules = useApiQuery('/patients/{id}/alarms', {
+    params,
+    query: { clinical_element: element },
     queryOptions: { enabled },
     errorNotification: false,
   });
@@ -46,14 +43,16 @@ function useElementSeries(alert: AlertDetail, element: number | undefined, ready
   return {
     settled: !enabled || (!readings.query.isFetching && !rules.query.isFetching),
     failed: readings.query.isError,
-    rows: Array.isArray(answer) ? answer : (answer?.data ?? []),
+    // Without `format=csv` the answer is the rows (the contract's other answer is a download link).
+    rows: Array.isArray(answer) ? answer : [],
     bands: rules.query.isError ? [] : (rules.query.data?.data ?? []),
   };
 }
 
 /** 'Mediciones' of a value alert: chart with the rule bands, later readings with the trigger flagged (02 §2.8). */
 export default function MeasurementsPanel({ alert }: { alert: AlertDetail }) {
-  const element = alert.measurement?.clinical_element ?? alert.clinical_element ?? 1;
+  // The contract types an alert's element as an integer; it is one of the element codes the reads take.
+  const element = (alert.measurement?.clinical_element ?? alert.clinical_element ?? 1) as ElementCode;
   const elements = BP.includes(element) ? BP : [element];
   const unit = alert.clinical_element_unit;
   const invalidate = useInvalidate();

@@ -13,7 +13,7 @@ export default function ClientPromptsPage() {
   return (
     <PageHeader title="Instrucciones IA">
       <PromptsPanel
-        path="/client_prompts"
+        owner={{ kind: 'client' }}
         heading="Instrucciones globales para Glady IA (aplican a todos los pacientes)"
         titles={{ create: 'Nueva instrucción global', edit: 'Editar instrucción global' }}
         canWrite={canWrite}

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useCustomMutation, useInvalidate, useNotification, useOne } from '@refinedev/core';
+import { useInvalidate, useNotification, useOne } from '@refinedev/core';
 import { Link, Navigate, useParams } from 'react-router';
 import { Alert, Button, Card, Descriptions, Form, Input, Space, Tag, Tooltip, Typography } from 'antd';
 import { CheckCircleOutlined, SaveOutlined } from '@ant-design/icons';
@@ -8,7 +8,7 @@ import { PageHeader } from '../../crud/PageHeader';
 import { useFirstLoad } from '../../hooks/useFirstLoad';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { formatWhen } from '@vigia/contract/rules/dates';
-import { apiUrl } from '../../providers/data';
+import { useApiMutation, type BodyOf } from '../../providers/calls';
 import { fieldErrors } from '../../providers/errors';
 import { loadFailed, serverError, success } from '../../providers/notices';
 import { roleAccess } from '../../providers/access';
@@ -19,7 +19,6 @@ import '../../crud/crud.css';
 import { countOf } from '@vigia/contract/rules/plural';
 
 type Encounter = Schemas['Encounter'];
-type Observation = Schemas['EncounterObservation'];
 type Values = Record<string, unknown>;
 
 function initialValues(e: Encounter): Values {
@@ -36,17 +35,17 @@ function initialValues(e: Encounter): Values {
 }
 
 /** The observation calls that save each element whose value is new or changed (the server keeps the before/after log). */
-function observationWrites(e: Encounter, values: Values): { url: string; method: 'post' | 'patch'; values: Record<string, unknown> }[] {
+type ObservationWrite = { create: BodyOf<'/observations', 'post'> } | { update: number; values: BodyOf<'/observations/{id}', 'patch'> };
+function observationWrites(e: Encounter, values: Values): ObservationWrite[] {
   const existing = new Map(e.elements.map((o) => [o.clinical_element, o]));
-  const writes: { url: string; method: 'post' | 'patch'; values: Record<string, unknown> }[] = [];
+  const writes: ObservationWrite[] = [];
   for (const [key, raw] of Object.entries(values)) {
     if (!key.startsWith('element_') || raw === undefined || raw === null || String(raw).trim() === '') continue;
     const elementId = Number(key.slice('element_'.length));
     const value = String(raw).trim();
     const before = existing.get(elementId);
-    if (!before)
-      writes.push({ url: apiUrl('/observations'), method: 'post', values: { encounter_id: e.id, clinical_element: elementId, value } });
-    else if (before.value !== value) writes.push({ url: apiUrl(`/observations/${before.id}`), method: 'patch', values: { value } });
+    if (!before) writes.push({ create: { encounter_id: e.id, clinical_element: elementId, value } });
+    else if (before.value !== value) writes.push({ update: before.id, values: { value } });
   }
   return writes;
 }
@@ -62,7 +61,7 @@ export default function EncounterPage() {
   });
   const [form] = Form.useForm<Values>();
   const { open } = useNotification();
-  const { mutateAsync } = useCustomMutation<Observation | Encounter>();
+  const { mutateAsync } = useApiMutation();
   const invalidate = useInvalidate();
   const [saving, setSaving] = useState(false);
   // The form takes the encounter's values when it is first read; the reload after a save that failed
@@ -98,11 +97,21 @@ export default function EncounterPage() {
     try {
       // The elements first, one call each, then the encounter itself (which marks it Realizado).
       for (const write of e.kind === 'generic' ? observationWrites(e, values) : []) {
-        await mutateAsync({ ...write, successNotification: false, errorNotification: failed });
+        const notices = { successNotification: false, errorNotification: failed } as const;
+        if ('create' in write) await mutateAsync({ method: 'post', path: '/observations', values: write.create, ...notices });
+        else
+          await mutateAsync({
+            method: 'patch',
+            path: '/observations/{id}',
+            params: { id: write.update },
+            values: write.values,
+            ...notices,
+          });
       }
       await mutateAsync({
-        url: apiUrl(`/encounters/${e.id}`),
         method: 'put',
+        path: '/encounters/{id}',
+        params: { id: e.id },
         values: body,
         successNotification: success('Atención guardada: quedó en estado Realizado.'),
         errorNotification: failed,

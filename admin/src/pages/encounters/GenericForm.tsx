@@ -1,9 +1,8 @@
 import { Form, Input, Typography } from 'antd';
 import { RadioGroup, Select } from '../../crud/form-controls';
 import type { Schemas } from '../../contract';
-import { validateElementValue, type EncounterElement } from '@vigia/contract/rules/encounters';
-import { useCustom } from '@refinedev/core';
-import { apiUrl } from '../../providers/data';
+import { validateElementValue } from '@vigia/contract/rules/encounters';
+import { useApiQuery } from '../../providers/calls';
 import { loadFailed } from '../../providers/notices';
 
 type Observation = Schemas['EncounterObservation'];
@@ -20,9 +19,8 @@ export function GenericForm({
   observations: Observation[];
   readOnly: boolean;
 }) {
-  const { query } = useCustom<EncounterElement[]>({
-    url: apiUrl(`/encounters/${encounterId}/get_element`),
-    method: 'get',
+  const { query } = useApiQuery('/encounters/{id}/get_element', {
+    params: { id: encounterId },
     errorNotification: loadFailed,
   });
   const elements = query.data?.data ?? [];

@@ -129,7 +129,7 @@ export function ClinicHistoryDialog({ patient, open, onClose, onSaved }: DialogP
   );
 }
 
-/** 'Etiquetas': sends {patient: {tag_ids}} as 01 §7 lists it. */
+/** 'Etiquetas': sends {tag_ids}, the contract's PatientUpdate (01 §7 wrapped it in `patient`, which the API refuses). */
 export function TagsDialog({ patient, open, onClose, onSaved }: DialogProps) {
   const tags = useClientTags();
   const [value, setValue] = useState<number[]>(patient.tag_ids);
@@ -140,9 +140,7 @@ export function TagsDialog({ patient, open, onClose, onSaved }: DialogProps) {
       title="Etiquetas del paciente"
       onCancel={onClose}
       destroyOnHidden
-      footer={
-        <Footer onCancel={onClose} busy={busy} onSave={async () => (await save({ patient: { tag_ids: value } }, onSaved)) && onClose()} />
-      }
+      footer={<Footer onCancel={onClose} busy={busy} onSave={async () => (await save({ tag_ids: value }, onSaved)) && onClose()} />}
     >
       <Form layout="vertical">
         <Form.Item label="Etiquetas" extra="Las etiquetas agrupan pacientes y pueden llevar instrucciones para Glady IA.">

@@ -1,11 +1,9 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { useCustom } from '@refinedev/core';
 import { Col, Form, Input, Row, Skeleton, type FormInstance } from 'antd';
 import { Select } from '../../crud/form-controls';
 import dayjs, { type Dayjs } from 'dayjs';
 import { DATE_MIN } from '@vigia/contract/rules/validation';
-import type { Schemas } from '../../contract';
-import { apiUrl } from '../../providers/data';
+import { useApiQuery } from '../../providers/calls';
 import { logOnly } from '../../providers/notices';
 import { useIdTypes, useListing, type Option } from '../../hooks/listings';
 import { isoDay, PATIENT_FIELD_RULES, patientFormErrors, type PatientFormValues } from './patient-form';
@@ -104,10 +102,8 @@ function CitySelect({
   const [picked, setPicked] = useState<Option | null>(initial ?? null);
   // Cities of the country by name (`/search?type=cities`), read again with every key; the previous
   // matches stay while the next ones load.
-  const { query } = useCustom<Schemas['SearchPage']>({
-    url: apiUrl('/search'),
-    method: 'get',
-    config: { query: { type: 'cities', country_id: countryId, q, per_page: 30 } },
+  const { query } = useApiQuery('/search', {
+    query: { type: 'cities', country_id: countryId, q, per_page: 30 },
     queryOptions: { enabled: !!countryId, placeholderData: (previous) => previous },
     errorNotification: logOnly('ciudades'),
   });

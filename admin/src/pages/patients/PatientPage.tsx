@@ -2,13 +2,13 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { Alert, Button, Card, Col, Result, Row, Skeleton, Tooltip } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import { useCustomMutation, useGetIdentity, useInvalidate, useOne } from '@refinedev/core';
+import { useGetIdentity, useInvalidate, useOne } from '@refinedev/core';
 import type { Session } from '../../contract';
 import { usePageTitle } from '../../layout/usePageTitle';
 import type { VigiaHttpError } from '../../providers/errors';
 import { readSession, staffTimeZone } from '../../session';
 import { formatWhen } from '@vigia/contract/rules/dates';
-import { apiUrl, NO_BODY } from '../../providers/data';
+import { useApiMutation } from '../../providers/calls';
 import { serverError, serverErrorOnline, serverSuccess } from '../../providers/notices';
 import { usePatientUpdate, type PatientUpdated } from './hooks/usePatientUpdate';
 import {
@@ -98,7 +98,7 @@ export default function PatientPage() {
   const invalidate = useInvalidate();
   const load = () => void invalidate({ resource: 'patients', id, invalidates: ['detail'] });
   const { save } = usePatientUpdate(id);
-  const { mutate: mutatePortal } = useCustomMutation();
+  const { mutate: mutatePortal } = useApiMutation();
   usePageTitle(patient?.full_name ?? 'Paciente');
   const tabsRef = useRef<HTMLDivElement>(null);
   useScrollToTabOnArrival(tabsRef, params.has('tab'), !!patient);
@@ -141,9 +141,9 @@ export default function PatientPage() {
   const unlockPortal = () =>
     mutatePortal(
       {
-        url: apiUrl(`/patients/${patient.id}/portal_lock`),
         method: 'delete',
-        values: NO_BODY,
+        path: '/patients/{id}/portal_lock',
+        params: { id: patient.id },
         successNotification: serverSuccess('Acceso al portal desbloqueado'),
         errorNotification: serverError('No fue posible desbloquear el acceso al portal'),
       },

@@ -44,7 +44,7 @@ export default function TagPromptsPage() {
     >
       {tag && (
         <PromptsPanel
-          path={`/tags/${tag.id}/prompts`}
+          owner={{ kind: 'tag', id: tag.id }}
           heading={`Instrucciones para Glady IA de los pacientes con la etiqueta ${tag.name}`}
           titles={{ create: 'Nueva instrucción de etiqueta', edit: 'Editar instrucción de etiqueta' }}
           canWrite={canWrite}

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
-import { useCustomMutation, useInvalidate, type HttpError, type OpenNotificationParams } from '@refinedev/core';
+import { useInvalidate, type HttpError, type OpenNotificationParams } from '@refinedev/core';
 import type { Schemas } from '../../../contract';
-import { apiUrl } from '../../../providers/data';
+import { useApiMutation, type BodyOf } from '../../../providers/calls';
 import { serverError } from '../../../providers/notices';
 
 export type PatientUpdated = Schemas['PatientUpdated'];
@@ -17,15 +17,16 @@ export interface SaveNotices {
  * so), the patient's record is read again, and `onSaved` gets the answer. Resolves to whether it saved.
  */
 export function usePatientUpdate(patientId: number) {
-  const { mutate, mutation } = useCustomMutation<PatientUpdated>();
+  const { mutate, mutation } = useApiMutation();
   const invalidate = useInvalidate();
   const save = useCallback(
-    (body: Record<string, unknown>, onSaved?: (updated: PatientUpdated) => void, notices: SaveNotices = {}) =>
+    (body: BodyOf<'/patients/{id}', 'put'>, onSaved?: (updated: PatientUpdated) => void, notices: SaveNotices = {}) =>
       new Promise<boolean>((resolve) =>
         mutate(
           {
-            url: apiUrl(`/patients/${patientId}`),
             method: 'put',
+            path: '/patients/{id}',
+            params: { id: patientId },
             values: body,
             successNotification: (res) => {
               if (notices.success !== undefined) return notices.success === false ? false : { type: 'success', message: notices.success };

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useCustom, useCustomMutation, useList, type HttpError } from '@refinedev/core';
+import { useList, type HttpError } from '@refinedev/core';
 import { Alert, Button, Card, Empty, Form, Input, Modal, Spin, Tag, Typography } from 'antd';
 import { SearchOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../../contract';
@@ -12,7 +12,7 @@ import {
   shouldSearchConditions,
   type ConditionDialogMode,
 } from '@vigia/contract/rules/conditions';
-import { apiUrl } from '../../../providers/data';
+import { useApiMutation, useApiQuery, type BodyOf } from '../../../providers/calls';
 import { serverError } from '../../../providers/notices';
 import { useInvalidatePaths } from '../../../providers/queries';
 import { useDebounced } from '../../../hooks/useDebounced';
@@ -54,6 +54,10 @@ function ConditionCard({ item, onOpen, disabled }: { item: Item; onOpen: (item: 
 }
 
 /** Tab 'Antecedentes' of the patient page (01 §2, §4, §5, §8). */
+type ConditionWrite =
+  | { create: BodyOf<'/patients/{id}/conditions', 'post'> }
+  | { update: number; values: BodyOf<'/patients/{id}/conditions/{conditionId}', 'put'> };
+
 export default function ConditionsTab({ patient, active }: PatientTabProps) {
   const [query, setQuery] = useState('');
   const [dialog, setDialog] = useState<{ item: Item; mode: ConditionDialogMode } | null>(null);
@@ -63,9 +67,8 @@ export default function ConditionsTab({ patient, active }: PatientTabProps) {
   const loadError = serverError('No fue posible cargar los antecedentes');
 
   // Read while the tab is the visible one; showing it again reads afresh (01 §2).
-  const recordsRead = useCustom<PatientCondition[]>({
-    url: apiUrl(path),
-    method: 'get',
+  const recordsRead = useApiQuery('/patients/{id}/conditions', {
+    params: { id: patient.id },
     queryOptions: { enabled: active },
     errorNotification: loadError,
   });
@@ -93,7 +96,7 @@ export default function ConditionsTab({ patient, active }: PatientTabProps) {
   const searching = searchable && searchRead.query.isFetching;
   const results = searchable ? searchRead.result.data.filter((t) => t.priority === 0) : [];
 
-  const { mutate, mutation } = useCustomMutation();
+  const { mutate, mutation } = useApiMutation();
   const saving = mutation.isPending;
   const refresh = useInvalidatePaths();
 
@@ -116,40 +119,48 @@ export default function ConditionsTab({ patient, active }: PatientTabProps) {
   };
 
   /** A write of this tab: its message on success, `failure` (with the server's text below) otherwise. */
-  const write = (method: 'post' | 'put', url: string, values: object, success: string, failure: string, onDone?: () => void) =>
-    mutate(
-      {
-        url: apiUrl(url),
-        method,
-        values,
-        successNotification: { type: 'success', message: success },
-        errorNotification: (error?: HttpError) => ({ type: 'error', message: failure, description: error?.message ?? '' }),
+  const write = (change: ConditionWrite, success: string, failure: string, onDone?: () => void) => {
+    const notices = {
+      successNotification: { type: 'success', message: success } as const,
+      errorNotification: (error?: HttpError) => ({ type: 'error', message: failure, description: error?.message ?? '' }) as const,
+    };
+    const callbacks = {
+      onSuccess: () => {
+        onDone?.();
+        setDialog(null);
+        void refresh(path);
       },
-      {
-        onSuccess: () => {
-          onDone?.();
-          setDialog(null);
-          void refresh(path);
+    };
+    if ('create' in change)
+      mutate(
+        { method: 'post', path: '/patients/{id}/conditions', params: { id: patient.id }, values: change.create, ...notices },
+        callbacks,
+      );
+    else
+      mutate(
+        {
+          method: 'put',
+          path: '/patients/{id}/conditions/{conditionId}',
+          params: { id: patient.id, conditionId: change.update },
+          values: change.values,
+          ...notices,
         },
-      },
-    );
+        callbacks,
+      );
+  };
 
   const save = () => {
     if (!dialog) return;
     const { item, mode } = dialog;
     if (mode === 'edit') {
       write(
-        'put',
-        `${path}/${item.record!.id}`,
-        { notes: notes.trim() || null, active: true },
+        { update: item.record!.id, values: { notes: notes.trim() || null, active: true } },
         'Antecedente actualizado',
         CONDITION_MESSAGES.save,
       );
     } else {
       write(
-        'post',
-        path,
-        { condition_type_id: item.type.id, active: true, notes: notes.trim() || null },
+        { create: { condition_type_id: item.type.id, active: true, notes: notes.trim() || null } },
         'Antecedente agregado',
         CONDITION_MESSAGES.create,
         () => setQuery(''),
@@ -159,7 +170,7 @@ export default function ConditionsTab({ patient, active }: PatientTabProps) {
 
   const remove = () => {
     if (!dialog?.item.record) return;
-    write('put', `${path}/${dialog.item.record.id}`, { active: false }, 'Antecedente eliminado', CONDITION_MESSAGES.delete);
+    write({ update: dialog.item.record.id, values: { active: false } }, 'Antecedente eliminado', CONDITION_MESSAGES.delete);
   };
 
   return (

@@ -4,11 +4,10 @@ import { RadioGroup } from '../../../crud/form-controls';
 import dayjs, { type Dayjs } from 'dayjs';
 import { CHARTS, MEASUREMENT_DELETE_ERROR } from '@vigia/contract/rules/charts';
 import { DELETION_REASON_MAX, DELETION_REASON_MESSAGE, validateDeletionReason, validateVitalValue } from '@vigia/contract/rules/vitals';
-import { useCustomMutation } from '@refinedev/core';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import { elementUnit } from '@vigia/contract/rules/alarms';
 import type { Schemas } from '../../../contract';
-import { apiUrl } from '../../../providers/data';
+import { useApiMutation } from '../../../providers/calls';
 import { fieldErrors } from '../../../providers/errors';
 import { formError, success } from '../../../providers/notices';
 
@@ -46,7 +45,7 @@ export function RecordDialog({
   onSaved: () => void;
 }) {
   const [form] = Form.useForm<RecordValues>();
-  const { mutate, mutation } = useCustomMutation<Schemas['Measurement'][]>();
+  const { mutate, mutation } = useApiMutation();
   const saving = mutation.isPending;
   const key = Form.useWatch('chart', form);
   const chart = CHARTS.find((c) => c.key === key) ?? CHARTS[0];
@@ -74,8 +73,9 @@ export function RecordDialog({
       : { clinical_element: chart.elements[0], value: Number(v.value), when };
     mutate(
       {
-        url: apiUrl(`/patients/${patientId}/measurements`),
         method: 'post',
+        path: '/patients/{id}/measurements',
+        params: { id: patientId },
         values: body,
         successNotification: success('Medición registrada correctamente'),
         // A 400 about one of the form's fields shows on that field instead.
@@ -152,7 +152,7 @@ export function DeleteDialog({
   onDeleted: () => void;
 }) {
   const [comment, setComment] = useState('');
-  const { mutate, mutation } = useCustomMutation();
+  const { mutate, mutation } = useApiMutation();
   const saving = mutation.isPending;
   useEffect(() => setComment(''), [reading]);
   const error = validateDeletionReason(comment);
@@ -160,8 +160,9 @@ export function DeleteDialog({
     if (!reading || error) return;
     mutate(
       {
-        url: apiUrl(`/patients/${patientId}/measurements/${reading.id}`),
         method: 'put',
+        path: '/patients/{id}/measurements/{mid}',
+        params: { id: patientId, mid: reading.id },
         values: { status: 1, comment: comment.trim() },
         successNotification: success('Medición eliminada'),
         errorNotification: { type: 'error', message: MEASUREMENT_DELETE_ERROR },

@@ -3,7 +3,8 @@ import { Button, Col, Row, Space, Tooltip } from 'antd';
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { CHARTS } from '@vigia/contract/rules/charts';
 import { alarmRanges, latestReadings } from '../../../charts/measurement-reads';
-import { usePrefetchCustom, useInvalidatePaths } from '../../../providers/queries';
+import { useInvalidatePaths } from '../../../providers/queries';
+import { usePrefetchApi } from '../../../providers/calls';
 import type { PatientTabProps } from '../types';
 import type { Reading } from './MeasurementDialogs';
 import { VitalCard } from './VitalCard';
@@ -30,14 +31,12 @@ export default function MeasurementsTab({ patient, active }: PatientTabProps) {
   // Every card's reads leave while the tab renders, not once the cards are on screen: the first
   // render of the tab takes ~0.3 s of the main thread (bench, patient page in Chromium). The cards
   // read the same cache entries; afterwards, becoming the visible tab again reloads them (01 §2).
-  const prefetch = usePrefetchCustom();
+  const prefetch = usePrefetchApi();
   useMemo(() => {
     for (const chart of CHARTS) {
       for (const element of chart.elements) {
-        const readings = latestReadings(patient.id, element);
-        const ranges = alarmRanges(patient.id, element);
-        prefetch(readings.url, readings.query);
-        prefetch(ranges.url, ranges.query);
+        prefetch(latestReadings(patient.id, element));
+        prefetch(alarmRanges(patient.id, element));
       }
     }
   }, [prefetch, patient.id]);

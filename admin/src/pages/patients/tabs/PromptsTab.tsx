@@ -7,7 +7,7 @@ function PatientPrompts({ patient, active, compact }: { patient: Patient; active
   const { canWrite, reason } = recordWriteState(patient, 'clinical.write');
   return (
     <PromptsPanel
-      path={`/patients/${patient.id}/prompts`}
+      owner={{ kind: 'patient', id: patient.id }}
       heading="Instrucciones para Glady IA de este paciente"
       titles={{ create: 'Nueva instrucción de paciente', edit: 'Editar instrucción de paciente' }}
       canWrite={canWrite}

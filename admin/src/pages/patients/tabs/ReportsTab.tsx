@@ -5,9 +5,9 @@ import { FilePdfOutlined, FileTextOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { CLINICAL_ELEMENTS } from '@vigia/contract/rules/vitals';
 import { openDownload } from '@vigia/contract/ui/open-download';
-import { useCustom, useNotification } from '@refinedev/core';
+import { useNotification } from '@refinedev/core';
 import type { Schemas } from '../../../contract';
-import { apiUrl } from '../../../providers/data';
+import { apiRead, useApiRead, type ApiRead } from '../../../providers/calls';
 import type { PatientTabProps } from '../types';
 
 const REPORT_ERROR = 'Error al generar el reporte';
@@ -55,23 +55,21 @@ function RangeFields({ value, onChange, prefix }: { value: Range; onChange: (r: 
 }
 
 type DownloadLink = Schemas['DownloadLink'];
+type ElementCode = Schemas['ClinicalElementCode'];
 
 /**
  * A download link (D4) read on demand: `fetch` reads it for the current parameters. Its failure
  * notifies through `openDownload`'s error callback, once for every click.
  */
-function useDownloadLink(path: string, query: Record<string, string | number>) {
-  const { query: read } = useCustom<DownloadLink>({
-    url: apiUrl(path),
-    method: 'get',
-    config: { query },
-    queryOptions: { enabled: false, gcTime: 0 },
-    errorNotification: false,
-  });
+function useDownloadLink(link: ApiRead<DownloadLink | Schemas['Measurement'][]>) {
+  const { query: read } = useApiRead(link, { queryOptions: { enabled: false, gcTime: 0 }, errorNotification: false });
   return () =>
-    read.refetch().then((r) => {
+    read.refetch().then((r): DownloadLink => {
       if (r.isError || !r.data) throw r.error;
-      return r.data.data;
+      // The measurements read answers rows without `format=csv`; here it always asks for the link.
+      const answer = r.data.data;
+      if (Array.isArray(answer)) throw new Error('The answer is not a download link');
+      return answer;
     });
 }
 
@@ -84,14 +82,22 @@ export default function ReportsTab({ patient }: PatientTabProps) {
   const allowed = patient.permissions.get_reports;
   const fail = () => open?.({ type: 'error', message: REPORT_ERROR });
   const day = (d: Dayjs) => d.format('YYYY-MM-DD');
-  const csvLink = useDownloadLink(`/patients/${patient.id}/measurements`, {
-    start_at: day(csvRange[0]),
-    end_at: day(csvRange[1]),
-    ...(element === ALL ? {} : { clinical_element: element }),
-    format: 'csv',
-    order: 'desc',
-  });
-  const pdfLink = useDownloadLink(`/patients/${patient.id}/show_pdf`, { start_at: day(pdfRange[0]), end_at: day(pdfRange[1]) });
+  const csvLink = useDownloadLink(
+    apiRead('/patients/{id}/measurements', {
+      params: { id: patient.id },
+      query: {
+        start_at: day(csvRange[0]),
+        end_at: day(csvRange[1]),
+        // The options are CLINICAL_ELEMENTS' ids, the contract's element codes.
+        ...(element === ALL ? {} : { clinical_element: element as ElementCode }),
+        format: 'csv',
+        order: 'desc',
+      },
+    }),
+  );
+  const pdfLink = useDownloadLink(
+    apiRead('/patients/{id}/show_pdf', { params: { id: patient.id }, query: { start_at: day(pdfRange[0]), end_at: day(pdfRange[1]) } }),
+  );
 
   return (
     <Row gutter={[16, 16]}>

@@ -1,0 +1,266 @@
+import { useCallback, useMemo } from 'react';
+import {
+  useCustom,
+  useCustomMutation,
+  type BaseRecord,
+  type CreateResponse,
+  type CustomResponse,
+  type HttpError,
+  type OpenNotificationParams,
+  type UseCustomProps,
+} from '@refinedev/core';
+import type { QueryObserverResult } from '@tanstack/react-query';
+import type { paths } from '@vigia/contract/openapi';
+import { API_URL } from '../constants';
+import { apiUrl, NO_BODY } from './data';
+import { useGetOnDemand, useInvalidatePaths, usePrefetchCustom } from './queries';
+
+/**
+ * The staff app's custom calls (issue 40), typed from the contract's operations: a screen names an
+ * OpenAPI path of `@vigia/contract/openapi` and its method, and the path parameters, query, body and
+ * answer come from that operation, so a mistyped path, a missing parameter or a wrong answer type is
+ * a compile error. The only module that builds API URLs for useCustom / useCustomMutation (the
+ * structure check holds the rest of admin/src to it).
+ */
+
+/** What useCustom returns (Refine does not export the type by name). */
+export type ApiQueryResult<T> = Omit<ReturnType<typeof useCustom>, 'query' | 'result'> & {
+  query: QueryObserverResult<CustomResponse<T>, HttpError>;
+  result: { data: T };
+};
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type WriteMethod = Exclude<Method, 'get'>;
+
+/** Every path of the contract (`/patients/{id}/orders`). */
+export type ApiPath = keyof paths & string;
+
+type Operation<P extends ApiPath, M extends Method> = NonNullable<paths[P][M]>;
+
+/** The methods the contract has for a path. */
+export type MethodOf<P extends ApiPath> = { [M in Method]-?: [Operation<P, M>] extends [never] ? never : M }[Method];
+
+/** The paths that have a given method. */
+export type PathWith<M extends Method> = { [P in ApiPath]: M extends MethodOf<P> ? P : never }[ApiPath];
+
+type ParametersOf<P extends ApiPath, M extends Method> = Operation<P, M> extends { parameters: infer X } ? X : never;
+
+/** The path parameters of an operation (`never` when it has none). */
+export type PathParamsOf<P extends ApiPath, M extends Method> = ParametersOf<P, M> extends { path: infer X } ? X : never;
+
+/** The query parameters of an operation (`never` when it has none). */
+export type QueryOf<P extends ApiPath, M extends Method> = ParametersOf<P, M> extends { query?: infer Q } ? NonNullable<Q> : never;
+
+/** The JSON body of an operation (`never` when it takes none). */
+export type BodyOf<P extends ApiPath, M extends Method> =
+  Operation<P, M> extends { requestBody?: never }
+    ? never
+    : Operation<P, M> extends { requestBody: { content: { 'application/json': infer B } } }
+      ? B
+      : Operation<P, M> extends { requestBody?: { content: { 'application/json': infer B } } }
+        ? B | undefined
+        : never;
+
+type JsonOf<R> = R extends { content: { 'application/json': infer T } } ? T : never;
+type ResponsesOf<P extends ApiPath, M extends Method> = Operation<P, M> extends { responses: infer R } ? R : never;
+
+/** The answer of an operation: its 200 JSON, else its 201 JSON, `void` for a 204. */
+export type AnswerOf<P extends ApiPath, M extends Method> =
+  ResponsesOf<P, M> extends { 200: infer R }
+    ? JsonOf<R>
+    : ResponsesOf<P, M> extends { 201: infer R }
+      ? JsonOf<R>
+      : ResponsesOf<P, M> extends { 204: unknown }
+        ? void
+        : never;
+
+/** Values of path parameters: the contract's names, numbers or strings (a route's `:id`). */
+type ParamValues<X> = { [K in keyof X]-?: number | string };
+
+/** `params` required when the path has parameters, refused when it has none. */
+type ParamsOption<P extends ApiPath, M extends Method> = [PathParamsOf<P, M>] extends [never]
+  ? { params?: never }
+  : { params: ParamValues<PathParamsOf<P, M>> };
+
+/** `query` when the operation takes one (required when the contract requires it). */
+type QueryOption<P extends ApiPath, M extends Method> = [QueryOf<P, M>] extends [never]
+  ? { query?: never }
+  : ParametersOf<P, M> extends { query: unknown }
+    ? { query: QueryOf<P, M> }
+    : { query?: QueryOf<P, M> };
+
+type ParamsArg<P extends ApiPath, M extends Method> = [PathParamsOf<P, M>] extends [never] ? [] : [params: ParamValues<PathParamsOf<P, M>>];
+
+/** A path with its parameters put in (`/patients/{id}` with `{ id: 7 }` → `/patients/7`). */
+function fillPath(path: string, params: Record<string, number | string> | undefined): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined) throw new Error(`Missing path parameter ${name} of ${path}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/** The URL and method of one operation of the contract, as Refine's custom hooks want them. */
+export function apiCall<M extends Method, P extends PathWith<M>>(
+  method: M,
+  path: P,
+  ...params: ParamsArg<P, M>
+): { url: string; method: M } {
+  return { url: apiUrl(fillPath(path, params[0] as Record<string, number | string> | undefined)), method };
+}
+
+/** A read's path parameters and query, checked against the operation. */
+export type ApiReadOptions<P extends ApiPath> = ParamsOption<P, 'get'> & QueryOption<P, 'get'>;
+
+type ReadArgs<P extends ApiPath, O> = [PathParamsOf<P, 'get'>] extends [never]
+  ? ParametersOf<P, 'get'> extends { query: unknown }
+    ? [options: O]
+    : [options?: O]
+  : [options: O];
+
+/**
+ * One GET of the contract, built ahead: useCustom's cache entry (its `url` and `query`) and, as a type
+ * only, the operation's answer. useApiRead reads it; usePrefetchApi starts it before its card mounts.
+ */
+export interface ApiRead<T> {
+  url: string;
+  query?: Record<string, unknown>;
+  /** Never set: carries the answer's type from apiRead to useApiRead. */
+  readonly answer?: T;
+}
+
+/** The read of a GET operation with its parameters and query. */
+export function apiRead<P extends PathWith<'get'>>(path: P, ...[options]: ReadArgs<P, ApiReadOptions<P>>): ApiRead<AnswerOf<P, 'get'>> {
+  const { params, query } = (options ?? {}) as { params?: Record<string, number | string>; query?: Record<string, unknown> };
+  return { url: apiUrl(fillPath(path, params)), query };
+}
+
+/** useCustom's own options of a read, typed by its answer. */
+export type ApiReadHookOptions<T> = Pick<
+  UseCustomProps<T, HttpError, Record<string, unknown>, never, T>,
+  'queryOptions' | 'successNotification' | 'errorNotification' | 'overtimeOptions'
+>;
+
+/**
+ * A read through Refine's useCustom (its notifications, its 401 handling, its cache key: `url` and
+ * `query`), answering the operation's type.
+ */
+export function useApiRead<T>(read: ApiRead<T>, options: ApiReadHookOptions<T> = {}): ApiQueryResult<T> {
+  const { queryOptions, successNotification, errorNotification, overtimeOptions } = options;
+  const props = {
+    url: read.url,
+    method: 'get',
+    config: { query: read.query },
+    queryOptions,
+    successNotification,
+    errorNotification,
+    overtimeOptions,
+  };
+  // The contract's answer is the hook's data; Refine's generic bound (a record) does not hold arrays or unions.
+  return useCustom(props as UseCustomProps<BaseRecord, HttpError, unknown, never, BaseRecord>) as unknown as ApiQueryResult<T>;
+}
+
+/** useApiRead of `apiRead(path, options)`: a GET of the contract where it is used. */
+export function useApiQuery<P extends PathWith<'get'>>(
+  path: P,
+  ...[options]: ReadArgs<P, ApiReadOptions<P> & ApiReadHookOptions<AnswerOf<P, 'get'>>>
+): ApiQueryResult<AnswerOf<P, 'get'>> {
+  const read = apiRead<P>(path, ...([options] as ReadArgs<P, ApiReadOptions<P>>));
+  return useApiRead(read, options);
+}
+
+type Notice<T> = OpenNotificationParams | false | ((data: T) => OpenNotificationParams | false);
+
+/** One write of the contract: method, path, its parameters, and its body. */
+export type ApiWrite<M extends WriteMethod, P extends PathWith<M>> = { method: M; path: P } & ParamsOption<P, M> &
+  ([BodyOf<P, M>] extends [never]
+    ? { values?: never }
+    : undefined extends BodyOf<P, M>
+      ? { values?: BodyOf<P, M> }
+      : { values: BodyOf<P, M> }) & {
+    successNotification?: Notice<CreateResponse<AnswerOf<P, M>>>;
+    errorNotification?: Notice<HttpError>;
+  };
+
+/** What happens after one write (react-query's callbacks of `mutate`). */
+export interface ApiWriteCallbacks<T> {
+  onSuccess?: (data: CreateResponse<T>) => void;
+  onError?: (error: HttpError) => void;
+  onSettled?: () => void;
+}
+
+/**
+ * Writes of the contract through Refine's useCustomMutation: `mutate({ method, path, params, values })`
+ * checks the body against the operation and answers its type.
+ */
+export function useApiMutation() {
+  const { mutate, mutateAsync, mutation, overtime } = useCustomMutation<BaseRecord, HttpError, unknown>();
+  const toRefine = useCallback(<M extends WriteMethod, P extends PathWith<M>>(write: ApiWrite<M, P>) => {
+    const { method, path, params, values, successNotification, errorNotification } = write as ApiWrite<M, P> & {
+      params?: Record<string, number | string>;
+      values?: unknown;
+    };
+    return {
+      url: apiUrl(fillPath(path, params)),
+      method,
+      values: values === undefined ? NO_BODY : values,
+      successNotification,
+      errorNotification,
+    } as Parameters<typeof mutate>[0];
+  }, []);
+  return useMemo(
+    () => ({
+      mutation,
+      overtime,
+      mutate: <M extends WriteMethod, P extends PathWith<M>>(write: ApiWrite<M, P>, callbacks?: ApiWriteCallbacks<AnswerOf<P, M>>) =>
+        mutate(toRefine(write), callbacks as Parameters<typeof mutate>[1]),
+      mutateAsync: async <M extends WriteMethod, P extends PathWith<M>>(
+        write: ApiWrite<M, P>,
+        callbacks?: ApiWriteCallbacks<AnswerOf<P, M>>,
+      ) =>
+        (await mutateAsync(toRefine(write), callbacks as Parameters<typeof mutateAsync>[1])) as unknown as CreateResponse<AnswerOf<P, M>>,
+    }),
+    [mutation, overtime, mutate, mutateAsync, toRefine],
+  );
+}
+
+/**
+ * Starts a read now (providers/queries.ts usePrefetchCustom): a useApiRead of the same read that
+ * mounts later gets its answer, or waits for it.
+ */
+export function usePrefetchApi() {
+  const prefetch = usePrefetchCustom();
+  return useCallback(<T>(read: ApiRead<T>) => prefetch(read.url, read.query), [prefetch]);
+}
+
+/** A GET asked on a click (providers/queries.ts useGetOnDemand), answering the operation's type. */
+export function useApiGetOnDemand() {
+  const getNow = useGetOnDemand();
+  return useCallback(
+    <P extends PathWith<'get'>>(
+      path: P,
+      options: ParamsOption<P, 'get'> &
+        QueryOption<P, 'get'> & {
+          successNotification?: (data: AnswerOf<P, 'get'>) => OpenNotificationParams | false;
+          errorNotification?: ((error: unknown) => OpenNotificationParams | false) | false;
+        },
+    ) => {
+      const { params, query } = options as { params?: Record<string, number | string>; query?: Record<string, unknown> };
+      return getNow<AnswerOf<P, 'get'>>(apiUrl(fillPath(path, params)), {
+        query,
+        successNotification: options.successNotification,
+        errorNotification: options.errorNotification,
+      });
+    },
+    [getNow],
+  );
+}
+
+/**
+ * After a write: refetch the reads of these operations' paths or below them (providers/queries.ts
+ * useInvalidatePaths), each named as apiCall names it.
+ */
+export function useInvalidateApi() {
+  const invalidate = useInvalidatePaths();
+  return useCallback((...calls: { url: string }[]) => invalidate(...calls.map((c) => c.url.slice(API_URL.length))), [invalidate]);
+}
