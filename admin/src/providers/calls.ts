@@ -13,6 +13,7 @@ import type { QueryObserverResult } from '@tanstack/react-query';
 import type { paths } from '@vigia/contract/openapi';
 import { API_URL } from '../constants';
 import { apiUrl, NO_BODY } from './data';
+import type { VigiaHttpError } from './errors';
 import { useGetOnDemand, useInvalidatePaths, usePrefetchCustom } from './queries';
 
 /**
@@ -25,7 +26,7 @@ import { useGetOnDemand, useInvalidatePaths, usePrefetchCustom } from './queries
 
 /** What useCustom returns (Refine does not export the type by name). */
 export type ApiQueryResult<T> = Omit<ReturnType<typeof useCustom>, 'query' | 'result'> & {
-  query: QueryObserverResult<CustomResponse<T>, HttpError>;
+  query: QueryObserverResult<CustomResponse<T>, VigiaHttpError>;
   result: { data: T };
 };
 
@@ -179,13 +180,13 @@ export type ApiWrite<M extends WriteMethod, P extends PathWith<M>> = { method: M
       ? { values?: BodyOf<P, M> }
       : { values: BodyOf<P, M> }) & {
     successNotification?: Notice<CreateResponse<AnswerOf<P, M>>>;
-    errorNotification?: Notice<HttpError>;
+    errorNotification?: Notice<VigiaHttpError>;
   };
 
 /** What happens after one write (react-query's callbacks of `mutate`). */
 export interface ApiWriteCallbacks<T> {
   onSuccess?: (data: CreateResponse<T>) => void;
-  onError?: (error: HttpError) => void;
+  onError?: (error: VigiaHttpError) => void;
   onSettled?: () => void;
 }
 

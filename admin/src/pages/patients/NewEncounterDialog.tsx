@@ -5,8 +5,8 @@ import { RadioGroup } from '../../crud/form-controls';
 import type { Schemas } from '../../contract';
 import { contractDoc } from '../../crud/contract-doc';
 import { enumOptions, objectSchema } from '../../crud/schema-rules';
-import { useCustomMutation, useNotification } from '@refinedev/core';
-import { apiUrl } from '../../providers/data';
+import { useNotification } from '@refinedev/core';
+import { useApiMutation } from '../../providers/calls';
 import { fieldErrors } from '../../providers/errors';
 import { serverError } from '../../providers/notices';
 import { vaccinationBody, VaccinationForm } from '../../components/VaccinationForm';
@@ -24,7 +24,7 @@ export function NewEncounterDialog({ patient, open, onClose }: { patient: Patien
   const navigate = useNavigate();
   const [form] = Form.useForm<Record<string, unknown>>();
   const [kind, setKind] = useState<Kind>('vaccination');
-  const { mutateAsync, mutation } = useCustomMutation<Encounter>();
+  const { mutateAsync, mutation } = useApiMutation();
   const busy = mutation.isPending;
   const { open: notify } = useNotification();
   // A vaccination whose save failed keeps its (pending) encounter: a retry saves that one, never a second.
@@ -35,8 +35,9 @@ export function NewEncounterDialog({ patient, open, onClose }: { patient: Patien
   const create = async (k: Kind) =>
     (
       await mutateAsync({
-        url: apiUrl(`/patients/${patient.id}/encounters`),
         method: 'post',
+        path: '/patients/{id}/encounters',
+        params: { id: patient.id },
         values: { kind: k },
         errorNotification: failed,
       })
@@ -56,8 +57,9 @@ export function NewEncounterDialog({ patient, open, onClose }: { patient: Patien
       if (kind === 'vaccination') {
         setOpened(encounter);
         await mutateAsync({
-          url: apiUrl(`/encounters/${encounter.id}`),
           method: 'put',
+          path: '/encounters/{id}',
+          params: { id: encounter.id },
           values: vaccinationBody(form.getFieldsValue(true)),
           successNotification: { type: 'success', message: 'Atención guardada: quedó en estado Realizado.' },
           errorNotification: failed,

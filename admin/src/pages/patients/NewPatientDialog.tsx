@@ -4,10 +4,7 @@ import { Alert, Button, Form, Modal, Space, Tooltip } from 'antd';
 import { SearchOutlined } from '@ant-design/icons';
 import { readSession } from '../../session';
 import { roleAccess } from '../../providers/access';
-import { useCustomMutation } from '@refinedev/core';
-import type { Schemas } from '../../contract';
-import type { VigiaHttpError } from '../../providers/errors';
-import { apiUrl } from '../../providers/data';
+import { useApiMutation, type BodyOf } from '../../providers/calls';
 import { serverError } from '../../providers/notices';
 import { PatientFormFields, usePatientFormState } from './PatientFormFields';
 import { IDENTITY_FIELDS, NEW_PATIENT_FIELDS, toPatientBody, yesterday, type PatientFormValues } from './patient-form';
@@ -26,7 +23,7 @@ export default function NewPatientDialog({ open, onClose }: { open: boolean; onC
   const navigate = useNavigate();
   const [form] = Form.useForm<PatientFormValues>();
   const [step, setStep] = useState<'identity' | 'form'>('identity');
-  const { mutate, mutation } = useCustomMutation<Schemas['Patient'] & { message?: string }, VigiaHttpError>();
+  const { mutate, mutation } = useApiMutation();
   const busy = mutation.isPending;
   const fields = step === 'identity' ? IDENTITY_FIELDS : NEW_PATIENT_FIELDS;
   const state = usePatientFormState(form, fields);
@@ -40,9 +37,10 @@ export default function NewPatientDialog({ open, onClose }: { open: boolean; onC
   const validate = () =>
     mutate(
       {
-        url: apiUrl('/patients/validate'),
         method: 'post',
-        values: toPatientBody(state.values, ['id_type', 'nid']),
+        path: '/patients/validate',
+        // The form's rules (PATIENT_FIELD_RULES) hold the required fields before a step can be sent.
+        values: toPatientBody(state.values, ['id_type', 'nid']) as BodyOf<'/patients/validate', 'post'>,
         successNotification: (res) => ({ type: 'success', message: res?.data.message ?? '' }),
         // 404: no such patient, the blank form opens instead.
         errorNotification: (e) => (e?.statusCode === 404 ? false : serverError('No fue posible validar el paciente')(e)),
@@ -56,9 +54,9 @@ export default function NewPatientDialog({ open, onClose }: { open: boolean; onC
   const save = () =>
     mutate(
       {
-        url: apiUrl('/patients'),
         method: 'post',
-        values: toPatientBody(state.values, NEW_PATIENT_FIELDS),
+        path: '/patients',
+        values: toPatientBody(state.values, NEW_PATIENT_FIELDS) as BodyOf<'/patients', 'post'>,
         successNotification: (res) => ({
           type: 'success',
           message:

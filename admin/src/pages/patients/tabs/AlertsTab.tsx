@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { useCustom, useList } from '@refinedev/core';
+import { useList } from '@refinedev/core';
 import { Button, Card, Col, Empty, Modal, Row, Space, Spin, Tag, Tooltip, Typography } from 'antd';
 import { Select } from '../../../crud/form-controls';
 import { EditOutlined } from '@ant-design/icons';
@@ -11,7 +11,8 @@ import { PRIORITY_COLORS } from '../../../components/alerts.data';
 import '../../alerts/alerts.css';
 import type { Schemas } from '../../../contract';
 import type { PatientTabProps } from '../types';
-import { apiUrl, asFilters } from '../../../providers/data';
+import { asFilters } from '../../../providers/data';
+import { useApiQuery } from '../../../providers/calls';
 import { logOnly } from '../../../providers/notices';
 import { useInvalidatePaths } from '../../../providers/queries';
 import { usePatientUpdate } from '../hooks/usePatientUpdate';
@@ -140,9 +141,8 @@ export default function AlertsTab({ patient, active }: PatientTabProps) {
     errorNotification: logOnly('alertas cerradas'),
   });
   const closed = { rows: closedRead.result.data, total: closedRead.result.total ?? 0, loading: closedRead.query.isFetching };
-  const alarmsRead = useCustom<PatientAlarm[]>({
-    url: apiUrl(alarmsPath),
-    method: 'get',
+  const alarmsRead = useApiQuery('/patients/{id}/alarms', {
+    params: { id: patient.id },
     queryOptions: { enabled: active },
     errorNotification: logOnly('alertas asignadas'),
   });

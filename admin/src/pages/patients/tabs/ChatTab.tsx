@@ -1,14 +1,12 @@
 import { Fragment, useEffectEvent, useLayoutEffect, useRef, useState } from 'react';
-import { useCustom, useCustomMutation } from '@refinedev/core';
 import { Alert, Button, Card, Empty, Input, Modal, Space, Spin, Typography } from 'antd';
 import { ArrowDownOutlined, SendOutlined } from '@ant-design/icons';
-import type { VigiaHttpError } from '../../../providers/errors';
 import { readSession } from '../../../session';
 import { can, isRole, PATIENT_STATUS } from '@vigia/contract/rules/access';
 import type { Schemas } from '../../../contract';
 import { CHAT_PAGE_SIZE, CHAT_TEXTS, LOAD_OLDER_WITHIN_PX, chatSubtitle, dayLabel, mergeMessages } from '@vigia/contract/rules/chat';
 import type { PatientTabProps } from '../types';
-import { apiUrl, NO_BODY } from '../../../providers/data';
+import { useApiMutation, useApiQuery } from '../../../providers/calls';
 import { serverError } from '../../../providers/notices';
 import { Bubble } from './ChatBubble';
 import './ChatTab.css';
@@ -44,23 +42,20 @@ export default function ChatTab({ patient, active }: PatientTabProps) {
 
   const role = readSession()?.role_name;
   const canWrite = isRole(role) && can(role, 'clinical.write') && patient.status !== PATIENT_STATUS.deceased;
-  const path = `/patients/${patient.id}/messages`;
 
   // Page 1 while the tab is visible, again every POLL_MS once shown: new messages and status
   // changes, merged without losing the older pages already shown. Failures show in the card.
-  const latest = useCustom<ChatPage, VigiaHttpError>({
-    url: apiUrl(path),
-    method: 'get',
-    config: { query: { page: 1, per_page: CHAT_PAGE_SIZE } },
+  const latest = useApiQuery('/patients/{id}/messages', {
+    params: { id: patient.id },
+    query: { page: 1, per_page: CHAT_PAGE_SIZE },
     queryOptions: { enabled: active, refetchInterval: active && loaded ? POLL_MS : false, gcTime: 0 },
     errorNotification: false,
   });
   // An older page, read when the reader reaches the top.
   const [older, setOlder] = useState<number | null>(null);
-  const olderRead = useCustom<ChatPage, VigiaHttpError>({
-    url: apiUrl(path),
-    method: 'get',
-    config: { query: { page: older ?? 0, per_page: CHAT_PAGE_SIZE } },
+  const olderRead = useApiQuery('/patients/{id}/messages', {
+    params: { id: patient.id },
+    query: { page: older ?? 0, per_page: CHAT_PAGE_SIZE },
     queryOptions: { enabled: active && older !== null, gcTime: 0 },
     errorNotification: false,
   });
@@ -158,22 +153,21 @@ export default function ChatTab({ patient, active }: PatientTabProps) {
   };
 
   // The API says whether an assistant answers patients (sme_metadata.assistant, AI_BASE_URL set).
-  const smeRead = useCustom<Schemas['SmeInfo']>({
-    url: apiUrl(`/patients/${patient.id}/sme_info`),
-    method: 'get',
+  const smeRead = useApiQuery('/patients/{id}/sme_info', {
+    params: { id: patient.id },
     queryOptions: { enabled: active },
     errorNotification: false,
   });
   const assistantOff = smeRead.query.data?.data.sme_metadata.assistant === false;
 
-  const { mutate: post, mutation: welcomeMutation } = useCustomMutation<{ notification?: { message: string } }>();
+  const { mutate: post, mutation: welcomeMutation } = useApiMutation();
   const welcoming = welcomeMutation.isPending;
   const sendWelcome = () =>
     post(
       {
-        url: apiUrl(`/patients/${patient.id}/welcome`),
         method: 'post',
-        values: NO_BODY,
+        path: '/patients/{id}/welcome',
+        params: { id: patient.id },
         successNotification: (res) => ({ type: 'success', message: res?.data.notification?.message || CHAT_TEXTS.welcomeSent }),
         errorNotification: serverError(CHAT_TEXTS.welcomeFailed),
       },
@@ -185,15 +179,16 @@ export default function ChatTab({ patient, active }: PatientTabProps) {
       },
     );
 
-  const { mutate: postMessage, mutation: sendMutation } = useCustomMutation<ChatMessage>();
+  const { mutate: postMessage, mutation: sendMutation } = useApiMutation();
   const sending = sendMutation.isPending;
   const send = () => {
     const body = text.trim();
     if (!body) return;
     postMessage(
       {
-        url: apiUrl(path),
         method: 'post',
+        path: '/patients/{id}/messages',
+        params: { id: patient.id },
         values: { text: body },
         errorNotification: serverError('No fue posible enviar el mensaje'),
       },

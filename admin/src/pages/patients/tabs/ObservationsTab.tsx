@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { useCustomMutation, useList } from '@refinedev/core';
+import { useList } from '@refinedev/core';
 import { Button, Card, Empty, Form, Input, List, Modal, Popconfirm, Spin, Tag, Tooltip, Typography } from 'antd';
 import { Select } from '../../../crud/form-controls';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../../contract';
 import { EMPTY_OBSERVATIONS, formatDateTime, STAFF_OBSERVATION_TYPES } from '@vigia/contract/rules/record';
-import { apiUrl, NO_BODY } from '../../../providers/data';
+import { useApiMutation } from '../../../providers/calls';
 import { serverError, logOnly, success } from '../../../providers/notices';
 import { useInvalidatePaths } from '../../../providers/queries';
 import { recordWriteState } from '../../../components/record-access';
@@ -18,7 +18,7 @@ const TYPE_COLORS = ['blue', 'purple', 'green', 'orange', 'default', 'cyan'];
 /** Tab 'Anotaciones' of the patient page (01 §2). */
 export default function ObservationsTab({ patient, active }: PatientTabProps) {
   const [creating, setCreating] = useState(false);
-  const [type, setType] = useState<number | undefined>();
+  const [type, setType] = useState<Schemas['ObservationInput']['observation_type'] | undefined>();
   const [text, setText] = useState('');
   const { canWrite, reason } = recordWriteState(patient, 'clinical.write');
   const path = `/patients/${patient.id}/observations`;
@@ -32,7 +32,7 @@ export default function ObservationsTab({ patient, active }: PatientTabProps) {
   });
   const notes = result.data;
   const loading = query.isFetching;
-  const { mutate, mutation } = useCustomMutation();
+  const { mutate, mutation } = useApiMutation();
   const saving = mutation.isPending;
   const refresh = useInvalidatePaths();
 
@@ -46,8 +46,9 @@ export default function ObservationsTab({ patient, active }: PatientTabProps) {
     if (type === undefined || !text.trim()) return;
     mutate(
       {
-        url: apiUrl(path),
         method: 'post',
+        path: '/patients/{id}/observations',
+        params: { id: patient.id },
         values: { observation_type: type, value_text: text.trim() },
         successNotification: success('Anotación creada'),
         errorNotification: serverError('No fue posible crear la anotación'),
@@ -64,9 +65,9 @@ export default function ObservationsTab({ patient, active }: PatientTabProps) {
   const remove = (note: Observation) =>
     mutate(
       {
-        url: apiUrl(`${path}/${note.id}`),
         method: 'delete',
-        values: NO_BODY,
+        path: '/patients/{id}/observations/{observationId}',
+        params: { id: patient.id, observationId: note.id },
         successNotification: success('Anotación eliminada'),
         errorNotification: serverError('No fue posible eliminar la anotación'),
       },

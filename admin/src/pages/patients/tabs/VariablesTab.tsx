@@ -1,10 +1,9 @@
 import { lazy, Suspense, useState } from 'react';
-import { useCustom, useCustomMutation } from '@refinedev/core';
 import { Button, Card, Empty, Form, Input, Modal, Spin, Table, Tag, Tooltip, Typography } from 'antd';
 import { Select } from '../../../crud/form-controls';
 import { PlusOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../../contract';
-import { apiUrl } from '../../../providers/data';
+import { useApiMutation, useApiQuery } from '../../../providers/calls';
 import { serverError, logOnly, success } from '../../../providers/notices';
 import { useInvalidatePaths } from '../../../providers/queries';
 import { recordWriteState } from '../../../components/record-access';
@@ -12,7 +11,6 @@ import type { PatientTabProps } from '../types';
 import './record-tabs.css';
 
 type Variable = Schemas['PatientClinicalVariable'];
-type CatalogueVariable = Schemas['ClinicalVariable'];
 
 // The chart library is large: it lands in its own chunk, loaded with the first numeric variable.
 const MeasurementChart = lazy(() => import('../../../charts/MeasurementChart'));
@@ -75,9 +73,8 @@ export default function VariablesTab({ patient, active }: PatientTabProps) {
   const { canWrite, reason } = recordWriteState(patient, 'clinical.write');
   const path = `/patients/${patient.id}/clinical_observations`;
   // Read while the tab is the visible one; showing it again reads afresh (01 §2).
-  const { query } = useCustom<Variable[]>({
-    url: apiUrl(path),
-    method: 'get',
+  const { query } = useApiQuery('/patients/{id}/clinical_observations', {
+    params: { id: patient.id },
     queryOptions: { enabled: active },
     // 01 §8: a failed clinical-variable list is only logged.
     errorNotification: logOnly('variables clínicas'),
@@ -86,14 +83,12 @@ export default function VariablesTab({ patient, active }: PatientTabProps) {
   const variables = query.isFetching ? null : query.isError ? [] : (query.data?.data ?? null);
   // The catalogue is read once, with the first 'Registrar valor'.
   const [wantCatalogue, setWantCatalogue] = useState(false);
-  const catalogueQuery = useCustom<CatalogueVariable[]>({
-    url: apiUrl('/clinical_variables'),
-    method: 'get',
+  const catalogueQuery = useApiQuery('/clinical_variables', {
     queryOptions: { enabled: wantCatalogue, staleTime: Infinity },
     errorNotification: serverError('No fue posible cargar las variables clínicas'),
   });
   const catalogue = catalogueQuery.query.data?.data ?? [];
-  const { mutate, mutation } = useCustomMutation();
+  const { mutate, mutation } = useApiMutation();
   const saving = mutation.isPending;
   const refresh = useInvalidatePaths();
 
@@ -108,8 +103,9 @@ export default function VariablesTab({ patient, active }: PatientTabProps) {
     if (choice === undefined || !value.trim()) return;
     mutate(
       {
-        url: apiUrl(path),
         method: 'post',
+        path: '/patients/{id}/clinical_observations',
+        params: { id: patient.id },
         values: { clinical_variable_id: choice, value: value.trim() },
         successNotification: success('Valor registrado'),
         errorNotification: serverError('No fue posible registrar el valor'),

@@ -2,12 +2,11 @@ import { useEffect, useState } from 'react';
 import { Button, Card, Empty, Form, Input, Modal, Popconfirm, Space, Switch, Table, Tooltip } from 'antd';
 import { Select } from '../../../../crud/form-controls';
 import { DisconnectOutlined, EditOutlined, UserAddOutlined } from '@ant-design/icons';
-import { useCustom, useCustomMutation } from '@refinedev/core';
 import { CAREGIVER_RELATIONSHIPS } from '@vigia/contract/rules/record';
 import { normaliseName, validateEmail, validateName, validateNid, validatePhone, MESSAGES } from '@vigia/contract/rules/validation';
 import type { Schemas } from '../../../../contract';
 import { readSession } from '../../../../session';
-import { apiUrl, NO_BODY } from '../../../../providers/data';
+import { useApiMutation, useApiQuery } from '../../../../providers/calls';
 import { serverError, success } from '../../../../providers/notices';
 import { useInvalidatePaths } from '../../../../providers/queries';
 import { useIdTypes, useListing } from '../../../../hooks/listings';
@@ -42,15 +41,14 @@ export function CaregiversCard({ patient, active }: { patient: Patient; active: 
   const { canEdit, reason } = editState(patient);
   const path = `/patients/${patient.id}/caregivers`;
   // Read while the tab is the visible one; showing it again reads afresh (01 §2).
-  const { query } = useCustom<Caregiver[]>({
-    url: apiUrl(path),
-    method: 'get',
+  const { query } = useApiQuery('/patients/{id}/caregivers', {
+    params: { id: patient.id },
     queryOptions: { enabled: active, placeholderData: (previous) => previous },
     errorNotification: serverError('No fue posible cargar los cuidadores'),
   });
   const list = query.data?.data ?? [];
   const loading = query.isFetching;
-  const { mutate } = useCustomMutation<Schemas['CaregiverSaved']>();
+  const { mutate } = useApiMutation();
   const refresh = useInvalidatePaths();
   // 01 §5: the id-number check reloads when the country or the id type changes.
   useEffect(() => {
@@ -85,24 +83,33 @@ export function CaregiversCard({ patient, active }: { patient: Patient; active: 
       email: v.email?.trim() ? v.email.trim() : null,
     };
     // 01 §8: a failed caregiver save shows the server notification and the dialog closes.
-    mutate(
-      {
-        url: apiUrl(editing === 'new' ? path : `${path}/${(editing as Caregiver).id}`),
-        method: editing === 'new' ? 'post' : 'put',
-        values: body,
-        successNotification: (res) => ({ type: 'success', message: res?.data.notification_message.message ?? '' }),
-        errorNotification: serverError('No fue posible guardar el cuidador'),
-      },
-      { onSuccess: () => void refresh(path), onSettled: () => setEditing(null) },
-    );
+    const notices = {
+      successNotification: (res: { data?: Schemas['CaregiverSaved'] }) =>
+        ({ type: 'success', message: res?.data?.notification_message.message ?? '' }) as const,
+      errorNotification: serverError('No fue posible guardar el cuidador'),
+    };
+    const callbacks = { onSuccess: () => void refresh(path), onSettled: () => setEditing(null) };
+    if (editing === 'new')
+      mutate({ method: 'post', path: '/patients/{id}/caregivers', params: { id: patient.id }, values: body, ...notices }, callbacks);
+    else
+      mutate(
+        {
+          method: 'put',
+          path: '/patients/{id}/caregivers/{caregiverId}',
+          params: { id: patient.id, caregiverId: (editing as Caregiver).id },
+          values: body,
+          ...notices,
+        },
+        callbacks,
+      );
   };
 
   const unlink = (c: Caregiver) =>
     mutate(
       {
-        url: apiUrl(`${path}/${c.id}`),
         method: 'delete',
-        values: NO_BODY,
+        path: '/patients/{id}/caregivers/{caregiverId}',
+        params: { id: patient.id, caregiverId: c.id },
         successNotification: success('Cuidador desvinculado del paciente'),
         errorNotification: serverError('No fue posible desvincular el cuidador'),
       },

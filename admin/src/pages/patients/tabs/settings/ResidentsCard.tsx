@@ -1,11 +1,9 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Descriptions, Form, Input, Modal, Popconfirm, Result, Space, Spin, Tooltip, Typography } from 'antd';
 import { SearchOutlined } from '@ant-design/icons';
-import { useCustom } from '@refinedev/core';
 import type { Schemas } from '../../../../contract';
-import type { VigiaHttpError } from '../../../../providers/errors';
 import { readSession } from '../../../../session';
-import { apiUrl } from '../../../../providers/data';
+import { useApiQuery } from '../../../../providers/calls';
 import { logOnly } from '../../../../providers/notices';
 import { usePatientUpdate } from '../../hooks/usePatientUpdate';
 import type { Patient } from '../../types';
@@ -29,9 +27,9 @@ export function ResidentsCard({ patient }: { patient: Patient }) {
   const [searched, setSearched] = useState<string | null>(null);
   const { canEdit, reason } = editState(patient);
   const { save: savePatient } = usePatientUpdate(patient.id);
-  const { query } = useCustom<Resident, VigiaHttpError>({
-    url: apiUrl(`/clients/${clientId}/residents/${encodeURIComponent(searched ?? '')}`),
-    method: 'get',
+  const { query } = useApiQuery('/clients/{id}/residents/{code}', {
+    // Without a session there is no client, and no screen to search from.
+    params: { id: clientId ?? 0, code: searched ?? '' },
     queryOptions: { enabled: searched !== null, gcTime: 0 },
     // The dialog says what happened.
     errorNotification: false,
