@@ -2069,6 +2069,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api_clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Clientes de API de la institución (sistemas que leen FHIR con SMART Backend Services; solo `admin`) */
+        get: operations["listApiClients"];
+        put?: never;
+        /** Registra un cliente de API con sus claves públicas y sus scopes (solo `admin`) */
+        post: operations["createApiClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api_clients/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Detalle de un cliente de API (solo `admin`) */
+        get: operations["getApiClient"];
+        put?: never;
+        post?: never;
+        /** Elimina un cliente de API; sus tokens dejan de valer (solo `admin`) */
+        delete: operations["deleteApiClient"];
+        options?: never;
+        head?: never;
+        /** Cambia el nombre, las claves, los scopes o el estado (suspender) de un cliente de API (solo `admin`) */
+        patch: operations["patchApiClient"];
+        trace?: never;
+    };
     "/webhooks/deliveries": {
         parameters: {
             query?: never;
@@ -2774,6 +2813,49 @@ export interface components {
         TagUpdate: {
             name?: string;
             color?: components["schemas"]["TagColor"];
+        };
+        /** @enum {string} */
+        ApiClientStatus: "active" | "suspended";
+        /**
+         * @description Scope SMART v2 de sistema (lectura y búsqueda) de un tipo FHIR, o de todos (`system/*.rs`)
+         * @enum {string}
+         */
+        ApiClientScope: "system/*.rs" | "system/Patient.rs" | "system/Observation.rs" | "system/DetectedIssue.rs" | "system/Condition.rs" | "system/Device.rs" | "system/RelatedPerson.rs" | "system/MedicationRequest.rs" | "system/ServiceRequest.rs" | "system/Group.rs";
+        ApiClientScopes: components["schemas"]["ApiClientScope"][];
+        /** @description JWK Set con las claves públicas del sistema (RS384/ES384; RS256/ES256 también) */
+        Jwks: {
+            keys: Record<string, never>[];
+        };
+        JwksUrl: string;
+        ApiClient: {
+            id: number;
+            /** @description El identificador público del sistema (`iss` y `sub` de su aserción) */
+            client_id: string;
+            name: string;
+            jwks: components["schemas"]["Jwks"] | null;
+            jwks_url: string | null;
+            scopes: components["schemas"]["ApiClientScope"][];
+            status: components["schemas"]["ApiClientStatus"];
+            /** Format: date-time */
+            last_token_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description Se requiere `jwks` o `jwks_url` (uno de los dos). */
+        ApiClientInput: {
+            name: string;
+            jwks?: components["schemas"]["Jwks"];
+            jwks_url?: components["schemas"]["JwksUrl"];
+            scopes: components["schemas"]["ApiClientScopes"];
+            status?: components["schemas"]["ApiClientStatus"];
+        };
+        /** @description Los campos que no se envían no cambian; `jwks` y `jwks_url` se reemplazan uno por otro. */
+        ApiClientUpdate: {
+            name?: string;
+            jwks?: components["schemas"]["Jwks"];
+            jwks_url?: components["schemas"]["JwksUrl"];
+            scopes?: components["schemas"]["ApiClientScopes"];
+            status?: components["schemas"]["ApiClientStatus"];
         };
         /** @enum {integer} */
         PatientStatus: 0 | 1 | 2 | 3;
@@ -3907,9 +3989,9 @@ export interface components {
             delivered_at: string | null;
         };
         /** @enum {string} */
-        AuditAction: "create" | "update" | "delete" | "close" | "send" | "confirm" | "unlock" | "rotate_secret" | "resend" | "sign_in" | "sign_in_failed" | "sign_out" | "session_ended" | "token_refused" | "password_reset_requested" | "password_reset" | "factor_enrolled" | "factor_removed" | "factors_reset" | "recovery_codes_renewed" | "second_factor_refused";
+        AuditAction: "create" | "update" | "delete" | "close" | "send" | "confirm" | "unlock" | "rotate_secret" | "resend" | "sign_in" | "sign_in_failed" | "sign_out" | "session_ended" | "token_refused" | "password_reset_requested" | "password_reset" | "factor_enrolled" | "factor_removed" | "factors_reset" | "recovery_codes_renewed" | "second_factor_refused" | "token_issued";
         /** @enum {string} */
-        AuditResource: "patient" | "alert" | "alert_entry" | "order" | "activity" | "alarm" | "tag" | "user" | "settings" | "webhook" | "measurement" | "observation" | "condition" | "clinical_observation" | "caregiver" | "prompt" | "encounter" | "encounter_observation" | "device" | "supply" | "stock" | "move" | "feedback" | "message" | "messaging" | "session" | "factor";
+        AuditResource: "patient" | "alert" | "alert_entry" | "order" | "activity" | "alarm" | "tag" | "user" | "settings" | "webhook" | "measurement" | "observation" | "condition" | "clinical_observation" | "caregiver" | "prompt" | "encounter" | "encounter_observation" | "device" | "supply" | "stock" | "move" | "feedback" | "message" | "messaging" | "session" | "factor" | "api_client";
         AuditEvent: {
             id: number;
             /** Format: date-time */
@@ -9092,6 +9174,164 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Notification"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listApiClients: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
+                _sort?: ("id" | "name" | "status" | "last_token_at" | "created_at")[];
+                /** @description Sentido de cada campo de `_sort`, en el mismo orden (`asc,desc`); falta uno, vale el primero */
+                _order?: components["parameters"]["Orders"];
+                /** @description Texto libre; se acepta tal cual lo codifica el navegador (espacios como '+', P47) */
+                q?: components["parameters"]["Q"];
+                /** @description Uno o varios identificadores (`id=1&id=2`, getMany de simple-rest) */
+                id?: components["parameters"]["Ids"];
+                id_ne?: number;
+                id_gte?: number;
+                id_lte?: number;
+                name?: string;
+                name_ne?: string;
+                name_like?: string;
+                status?: components["schemas"]["ApiClientStatus"];
+                status_ne?: components["schemas"]["ApiClientStatus"];
+                last_token_at_gte?: components["schemas"]["DateOrDateTime"];
+                last_token_at_lte?: components["schemas"]["DateOrDateTime"];
+                last_token_at_like?: components["schemas"]["DateTimePrefix"];
+                created_at_gte?: components["schemas"]["DateOrDateTime"];
+                created_at_lte?: components["schemas"]["DateOrDateTime"];
+                /** @description Refine `contains` en la fecha de creación; el comienzo de una fecha (`2026`, `2026-11`, `2026-11-21T15`) y el periodo que nombra, en UTC */
+                created_at_like?: components["parameters"]["CreatedAtLike"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Clientes de API */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiClient"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createApiClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiClientInput"];
+            };
+        };
+        responses: {
+            /** @description Cliente de API registrado */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiClient"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getApiClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cliente de API */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiClient"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteApiClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cliente de API eliminado */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    patchApiClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiClientUpdate"];
+            };
+        };
+        responses: {
+            /** @description Cliente de API actualizado */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiClient"];
                 };
             };
             400: components["responses"]["BadRequest"];

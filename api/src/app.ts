@@ -33,6 +33,8 @@ import { createPortalLocks } from './modules/otp/otp.service.js';
 import { otpRouter } from './modules/otp/otp.routes.js';
 import { clientsRouter } from './modules/clients/clients.routes.js';
 import { webhooksRouter } from './modules/webhooks/webhooks.routes.js';
+import { apiClientsRouter } from './modules/api_clients/api-clients.routes.js';
+import { oauthRouter } from './modules/api_clients/api-clients.token.js';
 import { reportsRouter } from './modules/reports/reports.routes.js';
 import { ssoRouter } from './modules/sso/sso.routes.js';
 import { loadOidcConfig, type OidcSettings } from './config.js';
@@ -215,6 +217,10 @@ export function createApp(deps: AppDeps): express.Express {
       recordConversationSummary(deps.sequelize, v.clientId, v.patientId, v.text, v.now, { transaction, author: v.author }),
   });
   app.use(messaging.publicRouter);
+  // Issue 37: SMART Backend Services' token endpoint and discovery, at the host's root (not /api/v1).
+  app.use(
+    oauthRouter({ sequelize: deps.sequelize, secret: deps.jwtSecret, now, log, publicUrl: process.env.PUBLIC_URL || null, recordEvent }),
+  );
   const api = Router();
   api.use(sessionFirst(sessionRequirement(doc), authenticate));
   api.use(express.json({ limit: '1mb' }));
@@ -292,6 +298,7 @@ export function createApp(deps: AppDeps): express.Express {
   );
   v1.use(auditRouter(deps.sequelize));
   v1.use(webhooksRouter(webhookDeps));
+  v1.use(apiClientsRouter({ sequelize: deps.sequelize, now, allowHttp: deps.allowHttpServices ?? false }));
   v1.use(reportsRouter({ sequelize: deps.sequelize, now, downloads }));
   v1.use(tagsRouter({ sequelize: deps.sequelize, now, currentTagPrompts, untagAll, deleteTagPrompts }));
   v1.use(

@@ -27,6 +27,7 @@ import * as m0024 from './migrations/0024-notification-privacy.js';
 import * as m0025 from './migrations/0025-triage-summaries-due.js';
 import * as m0027 from './migrations/0027-password-resets-sessions.js';
 import * as m0028 from './migrations/0028-second-factors.js';
+import * as m0029 from './migrations/0029-api-clients.js';
 
 interface Migration {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -62,6 +63,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0025-triage-summaries-due', m0025],
   ['0027-password-resets-sessions', m0027],
   ['0028-second-factors', m0028],
+  ['0029-api-clients', m0029],
 ];
 
 function createMigrator(sequelize: Sequelize) {

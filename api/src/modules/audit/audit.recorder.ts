@@ -171,10 +171,11 @@ export function recordAuditEvent(
   event: Pick<
     AuditRow,
     'client_id' | 'user_id' | 'action' | 'resource' | 'resource_id' | 'summary' | 'method' | 'path' | 'status' | 'ip' | 'created_at'
-  >,
+  > & { actor_kind?: 'staff' | 'system' },
 ): void {
+  // 'system': a machine acting with its own credentials (an API client's token, issue 37).
   writerFor(deps.sequelize)
-    .submit({ ...event, actor_kind: 'staff', patient_id: null, changes: null })
+    .submit({ ...event, actor_kind: event.actor_kind ?? 'staff', patient_id: null, changes: null })
     .catch((err) => deps.log('audit event not recorded', err));
 }
 

@@ -28,7 +28,8 @@ export type AuditAction =
   | 'factor_removed'
   | 'factors_reset'
   | 'recovery_codes_renewed'
-  | 'second_factor_refused';
+  | 'second_factor_refused'
+  | 'token_issued';
 
 export const AUDIT_ACTIONS: readonly AuditAction[] = [
   'create',
@@ -52,6 +53,7 @@ export const AUDIT_ACTIONS: readonly AuditAction[] = [
   'factors_reset',
   'recovery_codes_renewed',
   'second_factor_refused',
+  'token_issued',
 ];
 
 /** Resource names with their Spanish noun (article included) for the summary. */
@@ -83,6 +85,7 @@ export const AUDIT_RESOURCES = {
   messaging: 'los datos de mensajería',
   session: 'la sesión',
   factor: 'el segundo factor',
+  api_client: 'el cliente de API',
 } as const;
 type AuditResource = keyof typeof AUDIT_RESOURCES;
 
@@ -108,6 +111,7 @@ const VERB: Record<AuditAction, string> = {
   factors_reset: 'Restableció',
   recovery_codes_renewed: 'Generó códigos de recuperación nuevos para',
   second_factor_refused: 'Se rechazó un código de',
+  token_issued: 'Emitió un token de acceso para',
 };
 
 /**

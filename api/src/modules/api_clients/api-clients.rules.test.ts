@@ -1,0 +1,107 @@
+import { describe, it, expect } from 'vitest';
+import {
+  ASSERTION_TYPE,
+  MAX_ASSERTION_LIFETIME_S,
+  assertionProblem,
+  grantScopes,
+  parseScope,
+  readTokenRequest,
+  scopeCovers,
+} from './api-clients.rules';
+
+describe('parseScope (SMART v2 system scopes)', () => {
+  it.each([
+    ['system/Patient.rs', { type: 'Patient', read: true, search: true }],
+    ['system/Observation.r', { type: 'Observation', read: true, search: false }],
+    ['system/Group.s', { type: 'Group', read: false, search: true }],
+    ['system/*.rs', { type: '*', read: true, search: true }],
+    // SMART v1's `.read` is v2's `.rs`.
+    ['system/Patient.read', { type: 'Patient', read: true, search: true }],
+    ['system/Patient.cruds', null],
+    ['system/Patient.write', null],
+    ['system/Patient.sr', null],
+    ['patient/Patient.rs', null],
+    ['user/*.rs', null],
+    ['system/Encounter.rs', null],
+    ['system/patient.rs', null],
+    ['', null],
+  ])('%s → %j', (text, expected) => {
+    expect(parseScope(text)).toEqual(expected);
+  });
+});
+
+describe('grantScopes (asked ∩ registered)', () => {
+  it.each<[string, string[], string[]]>([
+    ['system/Patient.rs', ['system/Patient.rs'], ['system/Patient.rs']],
+    ['system/Patient.rs system/Observation.rs', ['system/Patient.rs'], ['system/Patient.rs']],
+    ['system/Observation.rs', ['system/Patient.rs'], []],
+    ['system/*.rs', ['system/Patient.rs', 'system/Observation.rs'], ['system/Patient.rs', 'system/Observation.rs']],
+    ['system/Patient.r', ['system/*.rs'], ['system/Patient.r']],
+    ['system/*.rs', ['system/*.rs'], ['system/*.rs']],
+    ['system/*.rs system/Patient.rs', ['system/*.rs'], ['system/*.rs']],
+    ['system/Patient.read', ['system/Patient.rs'], ['system/Patient.rs']],
+    ['system/Patient.cruds', ['system/*.rs'], []],
+    ['patient/*.rs launch openid', ['system/*.rs'], []],
+    ['  system/Device.rs   system/Device.rs ', ['system/Device.rs'], ['system/Device.rs']],
+    ['system/Group.rs', [], []],
+  ])('asked %j of %j → %j', (asked, registered, expected) => {
+    expect(grantScopes(asked, registered)).toEqual(expected);
+  });
+});
+
+describe('scopeCovers', () => {
+  it.each<[string[], string, 'read' | 'search', boolean]>([
+    [['system/*.rs'], 'Group', 'search', true],
+    [['system/Patient.rs'], 'Patient', 'read', true],
+    [['system/Patient.r'], 'Patient', 'search', false],
+    [['system/Patient.rs'], 'Observation', 'read', false],
+    [[], 'Patient', 'read', false],
+  ])('%j covers %s %s: %s', (granted, type, permission, expected) => {
+    expect(scopeCovers(granted, type as 'Patient', permission)).toBe(expected);
+  });
+});
+
+describe('readTokenRequest', () => {
+  const good = { grant_type: 'client_credentials', client_assertion_type: ASSERTION_TYPE, client_assertion: 'a.b.c', scope: 'system/*.rs' };
+  it.each<[string, unknown, string | null]>([
+    ['a complete form', good, null],
+    ['no body', undefined, 'invalid_request'],
+    ['an array', [good], 'invalid_request'],
+    ['no grant_type', { ...good, grant_type: undefined }, 'invalid_request'],
+    ['another grant_type', { ...good, grant_type: 'password' }, 'unsupported_grant_type'],
+    ['a repeated grant_type', { ...good, grant_type: ['client_credentials', 'client_credentials'] }, 'invalid_request'],
+    [
+      'another assertion type',
+      { ...good, client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:saml2-bearer' },
+      'invalid_client',
+    ],
+    ['no assertion', { ...good, client_assertion: '' }, 'invalid_request'],
+    ['no scope', { ...good, scope: ' ' }, 'invalid_request'],
+    ['an assertion over 16,000 characters', { ...good, client_assertion: 'x'.repeat(16_001) }, 'invalid_request'],
+  ])('%s → %s', (_name, body, error) => {
+    const r = readTokenRequest(body);
+    expect(r.ok ? null : r.error).toBe(error);
+  });
+});
+
+describe('assertionProblem', () => {
+  const now = 1_800_000_000;
+  const expected = { clientId: 'abc', audience: 'https://vigia.example/oauth/token', nowSeconds: now };
+  const good = { iss: 'abc', sub: 'abc', aud: expected.audience, exp: now + 120, jti: 'j-1' };
+  it.each<[string, object, string | null]>([
+    ['a good assertion', good, null],
+    ['aud as a list with the endpoint', { ...good, aud: ['other', expected.audience] }, null],
+    ['exp exactly five minutes ahead', { ...good, exp: now + MAX_ASSERTION_LIFETIME_S }, null],
+    ['exp one second past five minutes', { ...good, exp: now + MAX_ASSERTION_LIFETIME_S + 1 }, 'exp too far ahead'],
+    ['exp now', { ...good, exp: now }, 'expired'],
+    ['exp in the past', { ...good, exp: now - 60 }, 'expired'],
+    ['no exp', { ...good, exp: undefined }, 'exp missing'],
+    ['another iss', { ...good, iss: 'xyz' }, 'iss'],
+    ['sub other than iss', { ...good, sub: 'xyz' }, 'sub'],
+    ['another aud', { ...good, aud: 'https://evil.example/oauth/token' }, 'aud'],
+    ['no jti', { ...good, jti: undefined }, 'jti'],
+    ['a jti over 255 characters', { ...good, jti: 'j'.repeat(256) }, 'jti'],
+  ])('%s → %s', (_name, claims, problem) => {
+    expect(assertionProblem(claims, expected)).toBe(problem);
+  });
+});
