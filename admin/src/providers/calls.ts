@@ -31,7 +31,7 @@ export type ApiQueryResult<T> = Omit<ReturnType<typeof useCustom>, 'query' | 're
 };
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-type WriteMethod = Exclude<Method, 'get'>;
+export type WriteMethod = Exclude<Method, 'get'>;
 
 /** Every path of the contract (`/patients/{id}/orders`). */
 export type ApiPath = keyof paths & string;
@@ -139,7 +139,7 @@ export function apiRead<P extends PathWith<'get'>>(path: P, ...[options]: ReadAr
 /** useCustom's own options of a read, typed by its answer. */
 export type ApiReadHookOptions<T> = Pick<
   UseCustomProps<T, HttpError, Record<string, unknown>, never, T>,
-  'queryOptions' | 'successNotification' | 'errorNotification' | 'overtimeOptions'
+  'queryOptions' | 'successNotification' | 'errorNotification' | 'overtimeOptions' | 'meta'
 >;
 
 /**
@@ -147,11 +147,12 @@ export type ApiReadHookOptions<T> = Pick<
  * `query`), answering the operation's type.
  */
 export function useApiRead<T>(read: ApiRead<T>, options: ApiReadHookOptions<T> = {}): ApiQueryResult<T> {
-  const { queryOptions, successNotification, errorNotification, overtimeOptions } = options;
+  const { queryOptions, successNotification, errorNotification, overtimeOptions, meta } = options;
   const props = {
     url: read.url,
     method: 'get',
     config: { query: read.query },
+    meta,
     queryOptions,
     successNotification,
     errorNotification,

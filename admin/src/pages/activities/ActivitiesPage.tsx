@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { Button, DatePicker, Input, Pagination, Radio, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { CheckOutlined, LeftOutlined, ReloadOutlined, RightOutlined } from '@ant-design/icons';
-import { useCustomMutation, useGetIdentity, useInvalidate, useList, useOne, type CrudFilter } from '@refinedev/core';
+import { useGetIdentity, useInvalidate, useList, useOne, type CrudFilter } from '@refinedev/core';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { Schemas, Session } from '../../contract';
 import { addDays, localParts } from '@vigia/contract/rules/dates';
@@ -14,7 +14,7 @@ import { readSession } from '../../session';
 import { useUrlParams } from '../../hooks/useUrlParams';
 import { ACTIVITY_STATUS_COLORS } from '../../components/order-ui';
 import { ACTIVITY_STATUS_OPTIONS, activitySubject, dayTitle } from './activities-day';
-import { apiUrl } from '../../providers/data';
+import { useApiMutation } from '../../providers/calls';
 import { serverError } from '../../providers/notices';
 import '../../crud/crud.css';
 import './activities.css';
@@ -100,15 +100,15 @@ export default function ActivitiesPage() {
   const state = { rows: result.data, total: result.total ?? 0, loading: !!date && (query.isLoading || query.isPlaceholderData) };
   const invalidate = useInvalidate();
   const reload = () => invalidate({ resource: 'activities', invalidates: ['list'] });
-  const { mutate } = useCustomMutation<Schemas['Activity']>();
+  const { mutate } = useApiMutation();
 
   const confirm = (a: ClientActivity) => {
     setConfirming(a.id);
     mutate(
       {
-        url: apiUrl(`/patients/${a.patient.id}/activities/${a.id}/confirm`),
         method: 'post',
-        values: {},
+        path: '/patients/{id}/activities/{activityId}/confirm',
+        params: { id: a.patient.id, activityId: a.id },
         successNotification: () => ({
           type: 'success',
           message: `Toma confirmada: ${activitySubject(a) ?? 'medicamento'} de ${a.patient.full_name}`,

@@ -4,11 +4,11 @@ import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router'
 import { Alert, Button, Card, Col, Descriptions, Empty, Input, List, Modal, Row, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
 import { RadioGroup } from '../../crud/form-controls';
 import { ArrowLeftOutlined, HeartOutlined, RobotOutlined } from '@ant-design/icons';
-import { useCustom, useCustomMutation, useInvalidate } from '@refinedev/core';
+import { useInvalidate } from '@refinedev/core';
 import { ENTRY_MIN_LENGTH, formatElapsed, validateEntry } from '@vigia/contract/rules/alarms';
 import { usePageTitle } from '../../layout/usePageTitle';
 import type { Schemas } from '../../contract';
-import { apiUrl } from '../../providers/data';
+import { useApiMutation, useApiQuery } from '../../providers/calls';
 import { roleAccess } from '../../providers/access';
 import { serverError, success } from '../../providers/notices';
 import { PRIORITY_COLORS, PRIORITY_TAG } from '../../components/alerts.data';
@@ -51,19 +51,25 @@ function ManagePanel({ alert, onClosed }: { alert: AlertDetail; onClosed: () => 
   const [text, setText] = useState('');
   const [closing, setClosing] = useState(false);
   const [closeType, setCloseType] = useState<'true_alert' | 'false_alert'>('true_alert');
-  const { mutate, mutation } = useCustomMutation<AlertDetail>();
+  const { mutate, mutation } = useApiMutation();
   const invalidate = useInvalidate();
   const busy = mutation.isPending;
   const closed = alert.status !== 1;
   const valid = validateEntry(text) === null;
   // The server's rule for alert handling (alerts.service assertMayHandle): clinical.write.
   const access = roleAccess('clinical.write');
-  const url = apiUrl(`/patients/${alert.patient.id}/alerts/${alert.id}`);
+  const params = { id: alert.patient.id, alertId: alert.id };
   const reload = () => invalidate({ invalidates: ['all'] });
 
   const addEntry = () =>
     mutate(
-      { url: `${url}/alert_entries`, method: 'post', values: { description: text.trim() }, errorNotification: serverError() },
+      {
+        method: 'post',
+        path: '/patients/{id}/alerts/{alertId}/alert_entries',
+        params,
+        values: { description: text.trim() },
+        errorNotification: serverError(),
+      },
       {
         onSuccess: () => {
           setText('');
@@ -74,8 +80,9 @@ function ManagePanel({ alert, onClosed }: { alert: AlertDetail; onClosed: () => 
   const close = () =>
     mutate(
       {
-        url,
         method: 'put',
+        path: '/patients/{id}/alerts/{alertId}',
+        params,
         values: { status: 2, close_type: closeType, description: text.trim() },
         successNotification: success('Alerta cerrada correctamente'),
         errorNotification: serverError(),
@@ -178,13 +185,13 @@ export default function AlertDetailPage() {
   const { patient_id, alert_id } = useParams();
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const { query, result } = useCustom<AlertDetail>({
-    url: apiUrl(`/patients/${patient_id}/alerts/${alert_id}`),
-    method: 'get',
+  const { query, result } = useApiQuery('/patients/{id}/alerts/{alertId}', {
+    // The route always has both.
+    params: { id: patient_id ?? '', alertId: alert_id ?? '' },
     // A network failure stays quiet (the page keeps waiting); anything else says why.
     errorNotification: (error) => (error?.statusCode === 0 ? false : serverError('No fue posible cargar la alerta')(error)),
   });
-  const alert = query.data ? (result.data as AlertDetail) : null;
+  const alert = query.data ? result.data : null;
   const status = query.error?.statusCode ?? 0;
   const missing = status >= 400 && status < 500;
   const now = useNow();

@@ -1,11 +1,11 @@
 import { useMemo, useState } from 'react';
 import { Alert as Banner, Button, Empty, Input, Pagination, Spin, Tabs } from 'antd';
-import { useCustom } from '@refinedev/core';
 import { useSearchParams } from 'react-router';
 import type { Schemas } from '../../contract';
 import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
-import { apiUrl, totalOf } from '../../providers/data';
+import { totalOf } from '../../providers/data';
+import { useApiQuery } from '../../providers/calls';
 import { AlertCard } from './AlertCard';
 import { AlertFilters, defaultRange, toParams, type FilterValues } from './AlertFilters';
 import { ClosedAlertsTable } from './ClosedAlertsTable';
@@ -13,7 +13,6 @@ import { POLL_MS } from '../../components/alerts.data';
 import './alerts.css';
 import { countOf, isOne } from '@vigia/contract/rules/plural';
 
-type Alert = Schemas['Alert'];
 type Params = Record<string, string | number | number[] | undefined>;
 const INITIAL_FILTERS = { active: ['date' as const], values: { date: defaultRange() } as FilterValues };
 /** The list's `id` filter takes up to 200 (openapi.yaml, listClientAlerts): a digest's link names at most that many. */
@@ -33,10 +32,8 @@ function linkedIds(params: URLSearchParams): number[] {
  * alerts came in; the previous page stays on screen while the next one loads.
  */
 function useClientAlerts(status: 'active' | 'closed', params: Params, page: number, perPage: number, arrivals = 0) {
-  const { query, result } = useCustom<Alert[]>({
-    url: apiUrl('/reports/client_alerts_list'),
-    method: 'get',
-    config: { query: { status, page, per_page: perPage, ...params } },
+  const { query, result } = useApiQuery('/reports/client_alerts_list', {
+    query: { status, page, per_page: perPage, ...params },
     meta: { arrivals },
     queryOptions: { placeholderData: (previous) => previous },
     errorNotification: false,
@@ -50,10 +47,8 @@ function useClientAlerts(status: 'active' | 'closed', params: Params, page: numb
  */
 function useAlertArrivals() {
   const [poll, setPoll] = useState<{ since?: number; arrivals: number }>({ arrivals: 0 });
-  const { result } = useCustom<Schemas['AlertUpdates']>({
-    url: apiUrl('/alerts/updates'),
-    method: 'get',
-    config: { query: { since_id: poll.since } },
+  const { result } = useApiQuery('/alerts/updates', {
+    query: { since_id: poll.since },
     queryOptions: { refetchInterval: POLL_MS },
     errorNotification: false,
     successNotification: (answer, values) => {

@@ -2,12 +2,12 @@ import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Card, Col, Row, Segmented, Skeleton, Statistic, Typography } from 'antd';
 import { AlertOutlined } from '@ant-design/icons';
-import { useCustom, useGetIdentity, useOne } from '@refinedev/core';
+import { useGetIdentity, useOne } from '@refinedev/core';
 import type { Schemas, Session } from '../../contract';
 import { displayName } from '@vigia/contract/rules/names';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { readSession } from '../../session';
-import { apiUrl } from '../../providers/data';
+import { useApiQuery } from '../../providers/calls';
 import { periodRange, PERIODS } from './periods';
 import { IndicatorsCard } from './IndicatorsCard';
 import './dashboard.css';
@@ -34,10 +34,8 @@ export default function DashboardPage() {
   const user = data ?? readSession();
   const [period, setPeriod] = useState<number>(30);
   // Failures leave the skeletons in place (02 §8): no notification.
-  const metricsQuery = useCustom<Schemas['AlertMetrics']>({
-    url: apiUrl('/reports/client_alerts_metrics'),
-    method: 'get',
-    config: { query: periodRange(period) },
+  const metricsQuery = useApiQuery('/reports/client_alerts_metrics', {
+    query: periodRange(period),
     errorNotification: false,
   }).query;
   const metrics = metricsQuery.isSuccess ? metricsQuery.data.data : null;

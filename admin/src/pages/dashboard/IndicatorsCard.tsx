@@ -1,9 +1,8 @@
 import { lazy, Suspense } from 'react';
-import { useCustom } from '@refinedev/core';
 import { Button, Card, Col, Empty, Row, Skeleton, Statistic, Typography } from 'antd';
 import { BarChartOutlined, DownloadOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../contract';
-import { apiUrl } from '../../providers/data';
+import { useApiQuery } from '../../providers/calls';
 import { indicatorsCsv, monthLabel } from './indicators';
 
 const IndicatorCharts = lazy(() => import('./IndicatorCharts'));
@@ -63,7 +62,7 @@ function Tiles({ m }: { m: IndicatorMonth }) {
  * (shown below them when it has).
  */
 export function IndicatorsCard({ client }: { client: Schemas['Client'] | undefined }) {
-  const query = useCustom<Schemas['Indicators']>({ url: apiUrl('/reports/indicators'), method: 'get', errorNotification: false }).query;
+  const query = useApiQuery('/reports/indicators', { errorNotification: false }).query;
   const months = query.isSuccess ? query.data.data.months : [];
   const current = months.at(-1);
   return (

@@ -1,17 +1,15 @@
 import { useEffect } from 'react';
 import { Button, Card, Form, Skeleton, Switch, Typography } from 'antd';
-import { useCustom, useCustomMutation, useInvalidate } from '@refinedev/core';
+import { useInvalidate } from '@refinedev/core';
 import type { Schemas } from '../../contract';
 import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
-import { apiUrl } from '../../providers/data';
+import { useApiMutation, useApiQuery } from '../../providers/calls';
 import { loadFailed, serverError, success } from '../../providers/notices';
 
-type MyNotifications = Schemas['MyNotifications'];
 type Values = Schemas['MyNotificationsInput'];
 
 const TITLE = 'Mis notificaciones';
-const URL = apiUrl('/my_notifications');
 
 const CHANNELS = [
   { name: 'media_email', label: 'Correo electrónico' },
@@ -30,9 +28,9 @@ const PRIORITIES = [
 export default function MyNotificationsPage() {
   usePageTitle(TITLE);
   const [form] = Form.useForm<Values>();
-  const { result, query } = useCustom<MyNotifications>({ url: URL, method: 'get', errorNotification: loadFailed });
+  const { result, query } = useApiQuery('/my_notifications', { errorNotification: loadFailed });
   const settings = result?.data;
-  const { mutate, mutation } = useCustomMutation<MyNotifications>();
+  const { mutate, mutation } = useApiMutation();
   const invalidate = useInvalidate();
 
   useEffect(() => {
@@ -42,8 +40,8 @@ export default function MyNotificationsPage() {
   const save = (values: Values) =>
     mutate(
       {
-        url: URL,
         method: 'put',
+        path: '/my_notifications',
         values,
         successNotification: success('Preferencias de notificación guardadas'),
         errorNotification: serverError('No fue posible guardar las preferencias'),

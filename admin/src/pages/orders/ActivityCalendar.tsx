@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Navigate } from 'react-router';
-import { useCustom, useCustomMutation } from '@refinedev/core';
 import FullCalendar from '@fullcalendar/react';
 import dayGridPlugin from '@fullcalendar/daygrid';
 import timeGridPlugin from '@fullcalendar/timegrid';
@@ -14,7 +13,7 @@ import { localParts, localToUtc } from '@vigia/contract/rules/dates';
 import { ACTIVITY_STATUS_NAMES, ORDER_ELEMENT_NAMES } from '@vigia/contract/rules/activities';
 import { ACTIVITY_STATUS_COLORS, hourOptions, patientDateTime, patientInstant } from '../../components/order-ui';
 import type { Schemas } from '../../contract';
-import { apiUrl } from '../../providers/data';
+import { apiRead, useApiMutation, useApiRead } from '../../providers/calls';
 import { serverError, serverErrorOnline, logOnly } from '../../providers/notices';
 import { useInvalidatePaths } from '../../providers/queries';
 // The legend's colours and the events' layout come with the calendar, whichever tab opens it first.
@@ -82,16 +81,15 @@ export default function ActivityCalendar({
   const [phone] = useState(() => window.matchMedia(PHONE).matches);
   const [form] = Form.useForm<{ date: string; hour: string }>();
   // An order's activities, or the patient's in the visible range (once the calendar has one).
-  const path = orderId ? `/patients/${patientId}/orders/${orderId}/activities` : `/patients/${patientId}/activities`;
-  const { query } = useCustom<Activity[]>({
-    url: apiUrl(path),
-    method: 'get',
-    config: { query: orderId ? undefined : (range ?? undefined) },
+  const read = orderId
+    ? apiRead('/patients/{id}/orders/{orderId}/activities', { params: { id: patientId, orderId } })
+    : apiRead('/patients/{id}/activities', { params: { id: patientId }, query: range ?? undefined });
+  const { query } = useApiRead(read, {
     queryOptions: { enabled: active && (!!orderId || !!range), placeholderData: (previous) => previous },
     errorNotification: notFoundOnError ? serverErrorOnline('No fue posible cargar las actividades') : logOnly('actividades'),
   });
   const activities = query.data?.data ?? [];
-  const { mutate, mutation } = useCustomMutation<Activity>();
+  const { mutate, mutation } = useApiMutation();
   const saving = mutation.isPending;
   const refresh = useInvalidatePaths();
 
@@ -116,8 +114,9 @@ export default function ActivityCalendar({
     if (!selected) return;
     mutate(
       {
-        url: apiUrl(`/patients/${patientId}/orders/${selected.order_id}/activities/${selected.id}`),
         method: 'put',
+        path: '/patients/{id}/orders/{orderId}/activities/{activityId}',
+        params: { id: patientId, orderId: selected.order_id, activityId: selected.id },
         values: body,
         successNotification: { type: 'success', message: body.status === 3 ? 'Actividad cancelada' : 'Actividad reprogramada' },
         errorNotification: serverError('No fue posible actualizar la actividad'),

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useCustomMutation, useNotification } from '@refinedev/core';
+import { useNotification } from '@refinedev/core';
 import { App, Button, Card, Col, Empty, Modal, Result, Row, Space, Statistic, Steps, Tag, Tooltip, Typography } from 'antd';
 import { HeartOutlined, MedicineBoxOutlined, PlusOutlined } from '@ant-design/icons';
 import { MedicationCardView, PreviewCalendar, VitalCardView } from './BulkOrderCards';
@@ -18,7 +18,7 @@ import {
   type VitalCard,
 } from './bulk-orders';
 import type { Schemas } from '../../contract';
-import { apiUrl } from '../../providers/data';
+import { useApiMutation } from '../../providers/calls';
 import { serverError } from '../../providers/notices';
 import type { Patient } from '../patients/types';
 import './orders.css';
@@ -40,7 +40,7 @@ export function BulkOrderDialog({
 }) {
   const { message } = App.useApp();
   const { open: notify } = useNotification();
-  const { mutate, mutation } = useCustomMutation<Schemas['BulkOrdersResult']>();
+  const { mutate, mutation } = useApiMutation();
   const saving = mutation.isPending;
   const tz = patient.time_zone;
   const [types, setTypes] = useState({ med: false, vital: false });
@@ -97,8 +97,9 @@ export function BulkOrderDialog({
       `${isOne(res?.total_orders ?? 0) ? 'Se creó' : 'Se crearon'} ${countOf(res?.total_orders ?? 0, 'orden', 'órdenes')} con ${countOf(res?.total_activities ?? 0, 'actividad', 'actividades')} exitosamente`;
     mutate(
       {
-        url: apiUrl(`/patients/${patient.id}/orders/bulk`),
         method: 'post',
+        path: '/patients/{id}/orders/bulk',
+        params: { id: patient.id },
         values: { orders: valid.map(toBulkItem) as Schemas['BulkOrderItem'][] },
         successNotification: (res) => ({ type: 'success', message: text(res?.data) }),
         errorNotification: serverError('Error al crear las órdenes'),

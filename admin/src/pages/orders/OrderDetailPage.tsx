@@ -1,12 +1,12 @@
 import { lazy, Suspense, useState } from 'react';
-import { useCustomMutation, useOne } from '@refinedev/core';
+import { useOne } from '@refinedev/core';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { Button, Card, Col, Descriptions, Form, Popconfirm, Row, Skeleton, Space, Switch, Tag, Tooltip, Typography } from 'antd';
 import { ArrowLeftOutlined, CalendarOutlined, StopOutlined } from '@ant-design/icons';
 import { usePageTitle } from '../../layout/usePageTitle';
 import type { Schemas } from '../../contract';
 import type { VigiaHttpError } from '../../providers/errors';
-import { apiUrl } from '../../providers/data';
+import { useApiMutation } from '../../providers/calls';
 import { serverErrorOnline, logOnly } from '../../providers/notices';
 import { useInvalidatePaths } from '../../providers/queries';
 import type { Patient } from '../patients/types';
@@ -44,7 +44,7 @@ export default function OrderDetailPage() {
   const patient = patientRead.result;
   const failure = orderRead.query.error ?? patientRead.query.error;
   const missing = !!failure?.statusCode && failure.statusCode >= 400 && failure.statusCode < 500;
-  const { mutate, mutation } = useCustomMutation<Order>();
+  const { mutate, mutation } = useApiMutation();
   const saving = mutation.isPending;
   const refresh = useInvalidatePaths();
   usePageTitle(order ? `Orden #${order.id}` : 'Detalle de la orden');
@@ -58,8 +58,9 @@ export default function OrderDetailPage() {
   const update = (body: OrderUpdate) =>
     mutate(
       {
-        url: apiUrl(`${ordersPath}/${order.id}`),
         method: 'put',
+        path: '/patients/{id}/orders/{orderId}',
+        params: { id: patientId, orderId: order.id },
         values: body,
         // 02 §8: update failures are silent.
         errorNotification: logOnly('orden'),

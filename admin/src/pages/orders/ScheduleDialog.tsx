@@ -1,11 +1,10 @@
 import { useState } from 'react';
-import { useCustomMutation } from '@refinedev/core';
 import { Button, Form, Modal, Typography } from 'antd';
 import { Select } from '../../crud/form-controls';
 import { MESSAGES } from '@vigia/contract/rules/validation';
 import type { Schemas } from '../../contract';
 import type { VigiaHttpError } from '../../providers/errors';
-import { apiUrl, NO_BODY } from '../../providers/data';
+import { useApiMutation } from '../../providers/calls';
 import { hourOptions, patientInstant, todayIn } from '../../components/order-ui';
 
 import './orders.css';
@@ -18,17 +17,17 @@ type OrderUpdate = Schemas['OrderUpdate'];
 export function ScheduleDialog({ order, open, onClose, onDone }: { order: Order; open: boolean; onClose: () => void; onDone: () => void }) {
   const [form] = Form.useForm<{ date: string; hour: string }>();
   const [error, setError] = useState<string | null>(null);
-  const { mutateAsync, mutation } = useCustomMutation();
+  const { mutateAsync, mutation } = useApiMutation();
   const saving = mutation.isPending;
   const submit = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    const path = `/patients/${order.patient.id!}/orders/${order.id}`;
+    const params = { id: order.patient.id!, orderId: order.id };
     try {
       // 02 §4: save start_at, then generate the activities; the page reloads. A failure shows in the dialog.
       const start: OrderUpdate = { start_at: patientInstant(v.date, v.hour, order.time_zone_patient) };
-      await mutateAsync({ url: apiUrl(path), method: 'put', values: start, errorNotification: false });
-      await mutateAsync({ url: apiUrl(`${path}/activities`), method: 'post', values: NO_BODY, errorNotification: false });
+      await mutateAsync({ method: 'put', path: '/patients/{id}/orders/{orderId}', params, values: start, errorNotification: false });
+      await mutateAsync({ method: 'post', path: '/patients/{id}/orders/{orderId}/activities', params, errorNotification: false });
       onDone();
     } catch (e) {
       setError((e as VigiaHttpError).message ?? null);

@@ -2,9 +2,8 @@ import { useState } from 'react';
 import { Alert, Button, Card, Col, Form, Modal, Row, Space, Typography } from 'antd';
 import { ArrowLeftOutlined, HeartOutlined, MedicineBoxOutlined } from '@ant-design/icons';
 import { OrderFields, SINGLE_ORDER_DEFAULTS, orderBody } from './OrderFields';
-import { useCustomMutation } from '@refinedev/core';
 import type { Schemas } from '../../contract';
-import { apiUrl } from '../../providers/data';
+import { useApiMutation } from '../../providers/calls';
 
 /** Single-order dialog (02 §2.3): type choice, then the form; Cerrar and Guardar; on save it closes and resets. */
 export function SingleOrderDialog({
@@ -19,7 +18,7 @@ export function SingleOrderDialog({
   onCreated: () => void;
 }) {
   const [type, setType] = useState<0 | 1 | null>(null);
-  const { mutate, mutation } = useCustomMutation();
+  const { mutate, mutation } = useApiMutation();
   const saving = mutation.isPending;
   const [error, setError] = useState<string | null>(null);
   const [form] = Form.useForm();
@@ -38,8 +37,9 @@ export function SingleOrderDialog({
     if (!values) return;
     mutate(
       {
-        url: apiUrl(`/patients/${patientId}/orders`),
         method: 'post',
+        path: '/patients/{id}/orders',
+        params: { id: patientId },
         values: orderBody(type, { ...SINGLE_ORDER_DEFAULTS, ...values }) as Schemas['OrderInput'],
         // 02 §8: create failures show no notification; the dialog keeps the reason in view.
         errorNotification: false,

@@ -7,22 +7,20 @@ import { elementName } from '@vigia/contract/rules/alarms';
 import { PageHeader } from '../../crud/PageHeader';
 import { PRIORITY_COLORS } from '../../components/alerts.data';
 import { usePageTitle } from '../../layout/usePageTitle';
-import { useCustom } from '@refinedev/core';
-import { apiUrl } from '../../providers/data';
-import { useGetOnDemand } from '../../providers/queries';
+import { useApiGetOnDemand, useApiQuery } from '../../providers/calls';
 import type { Schemas } from '../../contract';
 import './reports.css';
 import { countOf } from '@vigia/contract/rules/plural';
 
 /** 03 §3: number-of-hours options and vital-sign groups (a one-element group is named as its element, D6). */
-const HOURS = [1, 3, 6, 9, 12, 24];
+const HOURS = [1, 3, 6, 9, 12, 24] as const;
 const GROUPS = [
   { value: 'cardiovascular', label: 'Cardiovascular (frecuencia cardiaca y presión arterial)' },
   { value: 'oxygenation', label: 'Oxigenación (saturación de oxígeno)' },
   { value: 'weight', label: elementName(5) },
   { value: 'glucose', label: elementName(6) },
   { value: 'temperature', label: elementName(7) },
-];
+] as const;
 const REPORT_FAILED = 'Error al generar el reporte';
 const GROUP_REQUIRED = 'Por favor selecciona un grupo de signos vitales';
 const DATES_REQUIRED = 'Seleccione al menos una fecha de inicio o de fin.';
@@ -33,16 +31,12 @@ const reportFailed = () => ({ type: 'error' as const, message: REPORT_FAILED });
 /** Reportes (03 §2): measurements CSV by previous hours, vital signs by group, status changes by dates, open alerts. */
 export default function ReportsPage() {
   usePageTitle('Reportes');
-  const { query } = useCustom<Schemas['OpenedAlertMetrics']>({
-    url: apiUrl('/reports/client_opened_alerts'),
-    method: 'get',
-    errorNotification: false,
-  });
+  const { query } = useApiQuery('/reports/client_opened_alerts', { errorNotification: false });
   const metrics = query.data?.data ?? null;
-  const getNow = useGetOnDemand();
-  /** Asks for the report's signed link and opens it (D4); a failure says 'Error al generar el reporte'. */
-  const open = (path: string, params: Record<string, unknown>) =>
-    getNow<DownloadLink>(path, { query: params, errorNotification: reportFailed }).then(
+  const getNow = useApiGetOnDemand();
+  /** Opens a report's signed link once it arrives (D4); a failure has said 'Error al generar el reporte'. */
+  const open = (link: Promise<DownloadLink>) =>
+    link.then(
       ({ url }) => void window.open(url, '_blank', 'noopener'),
       () => undefined,
     );
@@ -52,7 +46,12 @@ export default function ReportsPage() {
       <Row gutter={[16, 16]} className="reports-grid">
         <Col xs={24} lg={12}>
           <Card title="Mediciones (CSV)">
-            <Form layout="vertical" onFinish={(v: { hours: number }) => open('/reports/client_measurements', { hours: v.hours })}>
+            <Form
+              layout="vertical"
+              onFinish={(v: { hours: (typeof HOURS)[number] }) =>
+                open(getNow('/reports/client_measurements', { query: { hours: v.hours }, errorNotification: reportFailed }))
+              }
+            >
               <Form.Item name="hours" label="Número de Horas anteriores" rules={[{ required: true, message: MESSAGES.required }]}>
                 <Select placeholder="Seleccione" options={HOURS.map((h) => ({ value: h, label: countOf(h, 'hora', 'horas') }))} />
               </Form.Item>
@@ -64,9 +63,14 @@ export default function ReportsPage() {
         </Col>
         <Col xs={24} lg={12}>
           <Card title="Signos vitales por grupo">
-            <Form layout="vertical" onFinish={(v: { group: string }) => open('/reports/vital_signs', { group: v.group })}>
+            <Form
+              layout="vertical"
+              onFinish={(v: { group: (typeof GROUPS)[number]['value'] }) =>
+                open(getNow('/reports/vital_signs', { query: { group: v.group }, errorNotification: reportFailed }))
+              }
+            >
               <Form.Item name="group" label="Grupo de signos vitales" rules={[{ required: true, message: GROUP_REQUIRED }]}>
-                <Select placeholder="Seleccione un grupo" options={GROUPS} />
+                <Select placeholder="Seleccione un grupo" options={[...GROUPS]} />
               </Form.Item>
               <Button type="primary" htmlType="submit" icon={<DownloadOutlined />}>
                 Descargar CSV
@@ -80,10 +84,12 @@ export default function ReportsPage() {
               layout="vertical"
               initialValues={{ start: dayjs().subtract(1, 'month'), end: dayjs() }}
               onFinish={(v: { start?: Dayjs | null; end?: Dayjs | null }) =>
-                open('/reports/patient_status_changes', {
-                  start_date: v.start?.format('YYYY-MM-DD'),
-                  end_date: v.end?.format('YYYY-MM-DD'),
-                })
+                open(
+                  getNow('/reports/patient_status_changes', {
+                    query: { start_date: v.start?.format('YYYY-MM-DD'), end_date: v.end?.format('YYYY-MM-DD') },
+                    errorNotification: reportFailed,
+                  }),
+                )
               }
             >
               <Row gutter={12}>

@@ -97,9 +97,9 @@ export function PasskeysCard({
   const lastFactor = factors.required && !factors.totp.enabled && factors.passkeys.length === 1;
 
   const add = async (name: string) => {
-    const options = await write<Schemas['WebAuthnOptions']>('post', '/me/factors/passkeys/options');
+    const options = await write({ method: 'post', path: '/me/factors/passkeys/options' });
     const response = await createPasskey(options);
-    const answer = await write<Schemas['PasskeyAdded']>('post', '/me/factors/passkeys', { name, response });
+    const answer = await write({ method: 'post', path: '/me/factors/passkeys', values: { name, response } });
     notify.success(answer.message);
     onChanged();
     if (answer.recovery_codes.length) onCodes(answer.recovery_codes);
@@ -107,7 +107,7 @@ export function PasskeysCard({
 
   const remove = async (passkey: Passkey) => {
     try {
-      const answer = await write<Schemas['FactorsMessage']>('delete', `/me/factors/passkeys/${passkey.id}`);
+      const answer = await write({ method: 'delete', path: '/me/factors/passkeys/{id}', params: { id: passkey.id } });
       notify.success(answer.message);
       onChanged();
     } catch (failure) {
@@ -199,7 +199,7 @@ export function PasskeysCard({
         okText="Guardar"
         initial={renaming?.name}
         onSave={async (name) => {
-          await write<Passkey>('patch', `/me/factors/passkeys/${renaming!.id}`, { name });
+          await write({ method: 'patch', path: '/me/factors/passkeys/{id}', params: { id: renaming!.id }, values: { name } });
           notify.success('Nombre de la llave guardado');
           onChanged();
         }}

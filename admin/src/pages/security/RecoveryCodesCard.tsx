@@ -21,7 +21,7 @@ export function RecoveryCodesCard({ factors, onCodes }: { factors: Factors; onCo
   const left = factors.recovery_codes_left;
 
   const renew = async (values: object) => {
-    const answer = await write<Schemas['FactorEnrolled']>('post', '/me/factors/recovery-codes', values);
+    const answer = await write({ method: 'post', path: '/me/factors/recovery-codes', values });
     onCodes(answer.recovery_codes);
   };
 

@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { Alert, Modal, Skeleton } from 'antd';
-import { useCustom } from '@refinedev/core';
 import type { Schemas } from '../../contract';
 import { PageHeader } from '../../crud/PageHeader';
 import { RecoveryCodesPanel } from '../../components/RecoveryCodesPanel';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { roleAccess } from '../../providers/access';
-import { apiUrl } from '../../providers/data';
+import { useApiQuery } from '../../providers/calls';
 import { readSession } from '../../session';
 import { PasskeysCard } from './PasskeysCard';
 import { RecoveryCodesCard } from './RecoveryCodesCard';
@@ -60,7 +59,7 @@ function FactorsSummary({ factors }: { factors: Factors }) {
 export default function SecurityPage() {
   usePageTitle(TITLE);
   const session = readSession();
-  const { query } = useCustom<Factors>({ url: apiUrl('/me/factors'), method: 'get', errorNotification: loadFailedSignedIn });
+  const { query } = useApiQuery('/me/factors', { errorNotification: loadFailedSignedIn });
   const factors = query.data?.data;
   const [codes, setCodes] = useState<string[] | null>(null);
   const reload = () => void query.refetch();

@@ -23,14 +23,14 @@ export function TotpCard({ factors, onChanged, onCodes }: { factors: Factors; on
   const start = async () => {
     setSetup({ enrolment: null });
     try {
-      setSetup({ enrolment: await write<Schemas['TotpEnrolment']>('post', '/me/factors/totp') });
+      setSetup({ enrolment: await write({ method: 'post', path: '/me/factors/totp' }) });
     } catch (failure) {
       setSetup({ enrolment: null, error: isHttpError(failure) ? failure.message : 'No fue posible empezar la configuración.' });
     }
   };
 
   const confirm = async (code: string) => {
-    const answer = await write<Schemas['FactorEnrolled']>('post', '/me/factors/totp/confirm', { code });
+    const answer = await write({ method: 'post', path: '/me/factors/totp/confirm', values: { code } });
     setSetup(null);
     notify.success(answer.message);
     onChanged();
@@ -86,7 +86,7 @@ export function TotpCard({ factors, onChanged, onCodes }: { factors: Factors; on
         allowRecovery
         onClose={() => setRemoving(false)}
         onProve={async (proof) => {
-          const answer = await write<Schemas['FactorsMessage']>('post', '/me/factors/totp/remove', proof);
+          const answer = await write({ method: 'post', path: '/me/factors/totp/remove', values: proof });
           notify.success(answer.message);
           onChanged();
         }}

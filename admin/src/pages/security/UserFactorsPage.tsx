@@ -1,14 +1,13 @@
 import { useNavigate, useParams } from 'react-router';
 import { Alert, Button, Card, Popconfirm, Skeleton, Space, Typography } from 'antd';
-import { useCustomMutation, useOne } from '@refinedev/core';
+import { useOne } from '@refinedev/core';
 import type { Schemas } from '../../contract';
 import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
-import { apiUrl } from '../../providers/data';
+import { useApiMutation } from '../../providers/calls';
 import { loadFailed, serverError } from '../../providers/notices';
 
 type User = Schemas['User'];
-type SessionsEnded = Schemas['SessionsEnded'];
 
 const TITLE = 'Restablecer segundo factor';
 
@@ -22,15 +21,15 @@ export default function UserFactorsPage() {
   const { id } = useParams();
   const navigate = useNavigate();
   const { result: user, query } = useOne<User>({ resource: 'users', id: id ?? '', errorNotification: loadFailed });
-  const { mutate, mutation } = useCustomMutation<SessionsEnded>();
+  const { mutate, mutation } = useApiMutation();
   const name = user ? `${user.first_name} ${user.last_name}` : '';
 
   const reset = () =>
     mutate(
       {
-        url: apiUrl(`/users/${id}/factors`),
         method: 'delete',
-        values: {},
+        path: '/users/{id}/factors',
+        params: { id: id ?? '' },
         successNotification: (data) => ({ type: 'success', message: data?.data.message ?? 'Segundo factor restablecido' }),
         errorNotification: serverError('No fue posible restablecer el segundo factor'),
       },

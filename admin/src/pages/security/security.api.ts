@@ -1,5 +1,4 @@
-import { useCustomMutation } from '@refinedev/core';
-import { apiUrl } from '../../providers/data';
+import { useApiMutation, type AnswerOf, type ApiWrite, type PathWith, type WriteMethod } from '../../providers/calls';
 import { loadFailed } from '../../providers/notices';
 import { readSession } from '../../session';
 
@@ -8,16 +7,10 @@ import { readSession } from '../../session';
  * Spanish refusal under their own field (a wrong code) instead of a notification.
  */
 export function useFactorWrite() {
-  const { mutateAsync } = useCustomMutation();
-  return async <T>(method: 'post' | 'patch' | 'delete', path: string, values: object = {}): Promise<T> => {
-    const { data } = await mutateAsync({
-      url: apiUrl(path),
-      method,
-      values,
-      successNotification: false,
-      errorNotification: false,
-    });
-    return data as T;
+  const { mutateAsync } = useApiMutation();
+  return async <M extends WriteMethod, P extends PathWith<M>>(write: ApiWrite<M, P>): Promise<AnswerOf<P, M>> => {
+    const { data } = await mutateAsync<M, P>({ ...write, successNotification: false, errorNotification: false });
+    return data;
   };
 }
 

@@ -1,19 +1,16 @@
 import { Button, Card, List, Popconfirm, Skeleton, Tag, Typography } from 'antd';
 import { DesktopOutlined } from '@ant-design/icons';
-import { useCustom, useCustomMutation } from '@refinedev/core';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import type { Schemas } from '../../contract';
 import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
-import { apiUrl } from '../../providers/data';
+import { useApiMutation, useApiQuery } from '../../providers/calls';
 import { loadFailed, serverError } from '../../providers/notices';
 import { staffTimeZone } from '../../session';
 
-type SessionSummary = Schemas['SessionSummary'];
 type SessionsEnded = Schemas['SessionsEnded'];
 
 const TITLE = 'Sesiones activas';
-const URL = apiUrl('/sessions/mine');
 
 /**
  * /sessions (issue 38), from the toolbar's user menu: every open session of the user, with when it
@@ -23,21 +20,21 @@ const URL = apiUrl('/sessions/mine');
 export default function SessionsPage() {
   usePageTitle(TITLE);
   const timeZone = staffTimeZone();
-  const { query } = useCustom<SessionSummary[]>({ url: URL, method: 'get', errorNotification: loadFailed });
+  const { query } = useApiQuery('/sessions/mine', { errorNotification: loadFailed });
   const sessions = query.data?.data ?? [];
-  const { mutate, mutation } = useCustomMutation<SessionsEnded>();
+  const { mutate, mutation } = useApiMutation();
 
-  const end = (url: string) =>
-    mutate(
-      {
-        url,
-        method: 'delete',
-        values: {},
-        successNotification: (data) => ({ type: 'success', message: data?.data.message ?? 'Sesión cerrada' }),
-        errorNotification: serverError('No fue posible cerrar la sesión'),
-      },
-      { onSuccess: () => void query.refetch() },
-    );
+  /** Ends one session, or (without an id) every other one. */
+  const end = (sessionId?: string) => {
+    const notices = {
+      successNotification: (data: { data?: SessionsEnded }) =>
+        ({ type: 'success', message: data?.data?.message ?? 'Sesión cerrada' }) as const,
+      errorNotification: serverError('No fue posible cerrar la sesión'),
+    };
+    const callbacks = { onSuccess: () => void query.refetch() };
+    if (sessionId === undefined) mutate({ method: 'delete', path: '/sessions/mine', ...notices }, callbacks);
+    else mutate({ method: 'delete', path: '/sessions/{id}', params: { id: sessionId }, ...notices }, callbacks);
+  };
 
   const others = sessions.filter((s) => !s.current).length;
   return (
@@ -49,7 +46,7 @@ export default function SessionsPage() {
           description="Se cerrarán en los demás navegadores y dispositivos; esta sigue abierta."
           okText="Cerrar las demás"
           cancelText="Cancelar"
-          onConfirm={() => end(URL)}
+          onConfirm={() => end()}
           disabled={others === 0}
         >
           <Button danger disabled={others === 0} loading={mutation.isPending}>
@@ -80,7 +77,7 @@ export default function SessionsPage() {
                           title="¿Cerrar esta sesión?"
                           okText="Cerrar sesión"
                           cancelText="Cancelar"
-                          onConfirm={() => end(apiUrl(`/sessions/${s.id}`))}
+                          onConfirm={() => end(s.id)}
                         >
                           <Button size="small" danger aria-label={`Cerrar la sesión de ${s.browser}`}>
                             Cerrar

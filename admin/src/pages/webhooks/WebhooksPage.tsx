@@ -4,10 +4,9 @@ import { CheckCircleFilled, ReloadOutlined, SendOutlined } from '@ant-design/ico
 import { MESSAGES, validateCode } from '@vigia/contract/rules/validation';
 import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
-import { useCustomMutation, useInvalidate, useList, useOne, useUpdate } from '@refinedev/core';
+import { useInvalidate, useList, useOne, useUpdate } from '@refinedev/core';
 import type { Schemas } from '../../contract';
-import { apiUrl } from '../../providers/data';
-import { useGetOnDemand } from '../../providers/queries';
+import { useApiGetOnDemand, useApiMutation } from '../../providers/calls';
 import { fieldErrors } from '../../providers/errors';
 import { serverError, success } from '../../providers/notices';
 import { roleAccess } from '../../providers/access';
@@ -60,7 +59,7 @@ export default function WebhooksPage() {
   const [validating, setValidating] = useState(false);
   const [form] = Form.useForm<{ webhook_url: string; security_phrase: string }>();
   const { mutate: update, mutation } = useUpdate<Client>();
-  const getNow = useGetOnDemand();
+  const getNow = useApiGetOnDemand();
   const invalidate = useInvalidate();
   const busy = validating || (mutation.isPending && mutation.variables?.values !== undefined && 'webhook_url' in mutation.variables.values);
 
@@ -89,7 +88,8 @@ export default function WebhooksPage() {
 
   function validate() {
     setValidating(true);
-    getNow<Schemas['Notification']>(`/clients/${clientId}/validate_webhook`, {
+    getNow('/clients/{id}/validate_webhook', {
+      params: { id: clientId },
       successNotification: (answer) => ({ type: 'success', message: answer.message }),
       errorNotification: failed,
     })
@@ -242,14 +242,14 @@ function DeliveryLog({ timeZone }: { timeZone: string }) {
   const loading = query.isFetching;
   const invalidate = useInvalidate();
   const reload = () => invalidate({ resource: DELIVERIES, invalidates: ['list'] });
-  const { mutate } = useCustomMutation<WebhookDelivery>();
+  const { mutate } = useApiMutation();
 
   const resend = (d: WebhookDelivery) =>
     mutate(
       {
-        url: apiUrl(`/webhooks/deliveries/${d.id}/resend`),
         method: 'post',
-        values: {},
+        path: '/webhooks/deliveries/{id}/resend',
+        params: { id: d.id },
         successNotification: success('La entrega quedó en cola para reenviarse.'),
         errorNotification: failed,
       },
