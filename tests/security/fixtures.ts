@@ -85,6 +85,7 @@ export async function seedClient(t: TestProduct, org: Org, suffix: string): Prom
       .id,
   );
   ids.promptId = (await post('/client_prompts', { text: `Instrucción ${suffix}` })).id;
+  ids.api_clients = (await post('/api_clients', sampleBody('ApiClientInput', ids)!)).id;
   ids.tagPromptId = (await post(`/tags/${ids.tags}/prompts`, { text: `Instrucción etiqueta ${suffix}` })).id;
   await t.sequelize.query(
     "INSERT INTO webhook_deliveries (client_id, patient_id, event_type, event_key, webhook_id, resource_type, payload, status, attempts, resends, created_at, updated_at) VALUES (:c, NULL, 'test', :k, :w, 'Parameters', '{}', 'failed', 1, 0, :now, :now)",
@@ -142,6 +143,20 @@ export async function seedPatient(t: TestProduct, org: Org, client: Ids, nid: st
   }
   return ids;
 }
+
+/** An RSA public key in a JWKS, as an API client registers it (only its shape is checked on registration). */
+export const SAMPLE_JWKS = {
+  keys: [
+    {
+      kty: 'RSA',
+      kid: 'muestra',
+      alg: 'RS384',
+      use: 'sig',
+      e: 'AQAB',
+      n: 'u1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0_IzW7yWR7QkrmBL7jTKEn5u-qKhbwKfBstIs-bMY2Zkp18gnTxKLxoS2tFczGkPLPgizskuemMghRniWaoLcyehkd3qqGElvW_VDL5AaWTg0nLVkjRo9z-40RQzuVaE8AkAFmxZzow3x-VJYKdjykkJ0iT9wCS0DRTXu269V264Vf_3jvredZiKRkgwlL9xNAwxXFg0x_XFw005UWVRIkdgcKWTjpBP2dPwVZ4WWC-9aGVd-Gyn1o0CLelf4rEjGoXbAAEgAqeGUxrcIlbjXfbcmw',
+    },
+  ],
+};
 
 /** A valid body per request schema, so an answer is about permissions and not about validation. */
 export function sampleBody(schema: string, ids: Ids): object | undefined {
@@ -214,6 +229,8 @@ export function sampleBody(schema: string, ids: Ids): object | undefined {
     MyNotificationsInput: { priority_low: false },
     PasswordResetRequest: { email: 'nadie@example.co' },
     PasswordResetInput: { password: 'Nueva@2026', password_confirmation: 'Nueva@2026' },
+    ApiClientInput: { name: `Sistema ${Math.random().toString(36).slice(2, 8)}`, jwks: SAMPLE_JWKS, scopes: ['system/Patient.rs'] },
+    ApiClientUpdate: { status: 'suspended' },
   };
   return bodies[schema];
 }

@@ -118,6 +118,10 @@ const PERMISSIONS: Record<string, { kind: Kind; portal?: true }> = {
   'PUT /observations/{id}': { kind: 'clinical' },
   'PATCH /observations/{id}': { kind: 'clinical' },
   'POST /webhooks/deliveries/{id}/resend': { kind: 'administer' },
+  // Integration credentials (issue 37), as the webhook settings.
+  'POST /api_clients': { kind: 'administer' },
+  'PATCH /api_clients/{id}': { kind: 'administer' },
+  'DELETE /api_clients/{id}': { kind: 'administer' },
   'POST /patients/{id}/messages': { kind: 'clinical' },
   'PUT /patients/{id}/sme_info': { kind: 'clinical' },
   'PATCH /patients/{id}/sme_info': { kind: 'clinical' },
@@ -242,6 +246,7 @@ async function snapshot() {
     'caregivers',
     'webhook_deliveries',
     'feedbacks',
+    'api_clients',
   ];
   for (const table of byClient) {
     const where = table === 'clients' ? 'id = :c' : table === 'supplies' || table === 'feedbacks' ? '1 = 1' : 'client_id = :c';

@@ -3,7 +3,7 @@ import type { OpenApiOperation } from '@vigia/contract/rules/schema';
 import { loadContract } from '../../api/src/http/contract';
 import { select } from '../../api/src/db/sql';
 import { startTestProduct, createOrg, bearer, patientBody, requestFor, type TestProduct, type Org } from '../support/product';
-import { requiredQuery } from './fixtures';
+import { requiredQuery, SAMPLE_JWKS } from './fixtures';
 
 /**
  * Tenant isolation matrix (D14), generated from openapi.yaml: every operation whose path carries
@@ -28,6 +28,12 @@ beforeAll(async () => {
       .send(patientBody({ nid: '5566778899', tag_ids: [ids.tags] }))
   ).body.id;
   ids.clients = a.clientId;
+  ids.api_clients = (
+    await t.http
+      .post('/api/v1/api_clients')
+      .set(bearer(a.tokens.admin))
+      .send({ name: 'Sistema Alfa', jwks: SAMPLE_JWKS, scopes: ['system/*.rs'] })
+  ).body.id;
   // A webhook delivery of client A (its 'Reenviar' must be out of B's reach).
   await t.sequelize.query(
     "INSERT INTO webhook_deliveries (client_id, patient_id, event_type, event_key, webhook_id, resource_type, payload, status, attempts, resends, created_at, updated_at) VALUES (:c, NULL, 'test', 'test:tenancy', 'msg_tenancy', 'Parameters', '{}', 'failed', 1, 0, :now, :now)",
@@ -156,6 +162,7 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   AlarmUpdate: { name: 'Robada', minimum_condition: 1 },
   AlertClose: { status: 2, close_type: 'false_alert', description: 'Cierre desde otro cliente' },
   AlertEntryInput: { description: 'Entrada desde otro cliente' },
+  ApiClientUpdate: { status: 'suspended', scopes: ['system/*.rs'] },
 };
 
 const { doc } = loadContract();
@@ -198,6 +205,7 @@ async function snapshotOfA() {
     patient_conditions: await select(t.sequelize, 'SELECT * FROM patient_conditions WHERE client_id = :c ORDER BY id', { c: a.clientId }),
     caregivers: await select(t.sequelize, 'SELECT * FROM caregivers WHERE client_id = :c ORDER BY id', { c: a.clientId }),
     user_passkeys: await select(t.sequelize, 'SELECT * FROM user_passkeys WHERE client_id = :c ORDER BY id', { c: a.clientId }),
+    api_clients: await select(t.sequelize, 'SELECT * FROM api_clients WHERE client_id = :c ORDER BY id', { c: a.clientId }),
   };
 }
 
@@ -242,6 +250,7 @@ describe('tenant isolation matrix', () => {
     ['/api/v1/patients', 'patients'],
     ['/api/v1/tags', 'tags'],
     ['/api/v1/sms_outbox', 'sms'],
+    ['/api/v1/api_clients', 'api_clients'],
   ])("list %s never shows client A's rows to client B", async (url) => {
     const res = await t.http.get(url).set(bearer(b.tokens.admin));
     expect(res.status).toBe(200);
