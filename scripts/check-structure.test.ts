@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cycles, folderGraph, layerProblems, readImports, type FileImport } from './check-structure';
+import { checkCustomCalls, customCallProblems } from './structure/custom-calls';
 
 const graph = (edges: Record<string, string[]>) => new Map(Object.entries(edges).map(([k, v]) => [k, new Set(v)]));
 
@@ -125,5 +126,74 @@ describe("layerProblems: the staff app's layers (issue 40)", () => {
     ],
   ])('%s', (_name, imports, allowed, expected) => {
     expect(layerProblems(imports, allowed)).toEqual(expected);
+  });
+});
+
+describe("customCallProblems: the staff app's custom calls through providers/calls.ts (issue 40)", () => {
+  const HINT = 'use providers/calls.ts (useApiQuery, useApiMutation, apiRead)';
+  const page = 'admin/src/pages/x/XPage.tsx';
+
+  it.each([
+    [
+      'a read whose URL apiUrl builds',
+      "import { useCustom } from '@refinedev/core';\nimport { apiUrl } from '../../providers/data';\nconst q = useCustom<X>({ url: apiUrl(`/patients/${id}`), method: 'get' });",
+      [`useCustom imported outside providers (${HINT}): ${page}:1`, `a custom call builds its URL with apiUrl (${HINT}): ${page}:3`],
+    ],
+    [
+      'a write whose url is a template',
+      "const { mutate } = useApiMutation();\nmutate({ url: `${base}/alert_entries`, method: 'post', values: {} });",
+      [`a custom call's url built from a string (${HINT}): ${page}:2`],
+    ],
+    [
+      'a url joined with +',
+      "const call = { url: API_URL + '/patients', method: 'get' };",
+      [`a custom call's url built from a string (${HINT}): ${page}:1`],
+    ],
+    [
+      'fetch beside the data provider',
+      "await fetch('/api/v1/patients');\nawait window.fetch(u);",
+      [
+        `a request with fetch beside the data provider (${HINT}): ${page}:1`,
+        `a request with fetch beside the data provider (${HINT}): ${page}:2`,
+      ],
+    ],
+    [
+      "the providers' URL hooks",
+      "import { useGetOnDemand as get, useInvalidatePaths } from '../../providers/queries';\nimport { useCustomMutation, useList } from '@refinedev/core';",
+      [
+        `useGetOnDemand imported outside providers (${HINT}): ${page}:1`,
+        `useCustomMutation imported outside providers (${HINT}): ${page}:2`,
+      ],
+    ],
+    [
+      'typed calls, a url read from a value, and other *_url fields',
+      [
+        "import { useList, type CustomResponse } from '@refinedev/core';",
+        "import { apiRead, useApiQuery, useApiRead } from '../../providers/calls';",
+        "const q = useApiQuery('/patients/{id}', { params: { id } });",
+        'const r = useApiRead({ ...remote.read, query });',
+        "const link = { url: answer.url, webhook_url: 'https://x.example' };",
+      ].join('\n'),
+      [],
+    ],
+  ])('%s', (_name, source, expected) => {
+    expect(customCallProblems(page, source)).toEqual(expected);
+  });
+
+  it('leaves admin/src/providers and other packages alone', () => {
+    const source = "import { useCustom } from '@refinedev/core';\nconst u = apiUrl('/x');\nawait fetch(u);";
+    expect(customCallProblems('admin/src/providers/calls.ts', source)).toEqual([]);
+    expect(customCallProblems('portal/src/pages/Home.tsx', source)).toEqual([]);
+  });
+
+  it('finds a planted untyped call in a tree, and nothing once it goes through calls.ts', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'structure-calls-'));
+    const dir = path.join(root, 'admin/src/pages/alerts');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'AlertsPage.tsx');
+    fs.writeFileSync(file, "const q = useCustom({ url: apiUrl('/alerts/updates'), method: 'get' });\n");
+    expect(checkCustomCalls(root)).toEqual([`a custom call builds its URL with apiUrl (${HINT}): admin/src/pages/alerts/AlertsPage.tsx:1`]);
+    fs.writeFileSync(file, "const q = useApiQuery('/alerts/updates', { query: { since_id: 3 } });\n");
+    expect(checkCustomCalls(root)).toEqual([]);
   });
 });

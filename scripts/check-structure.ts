@@ -9,7 +9,11 @@
  *   a cycle;
  * - a page of the staff app (admin/src/pages/<x>) imports another page, beyond the edges
  *   PAGE_IMPORTS_ALLOWED still lists (and an entry there that no import uses any more fails too);
- * - an `eslint-disable` comment gives no reason after ` -- ` on its line.
+ * - an `eslint-disable` comment gives no reason after ` -- ` on its line;
+ * - (scripts/structure/, with the other checks of issue 40) a staff-app file outside
+ *   admin/src/providers/ makes an untyped custom call: apiUrl(...), a `url:` built from a string,
+ *   fetch(...), or an import of useCustom / useCustomMutation / useDataProvider / useGetOnDemand /
+ *   usePrefetchCustom instead of providers/calls.ts (structure/custom-calls.ts).
  *
  * `tsx scripts/check-structure.ts --report` prints the folder graph and import counts as well.
  */
