@@ -1,5 +1,10 @@
 import http from 'node:http';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey } from 'jose';
@@ -294,5 +299,38 @@ describe('POST /oauth/token', () => {
     expect(await verify()).toBeNull();
     // A token signed with another secret is nobody's.
     expect(await verifyApiClientToken({ secret: 'otro-secreto', now: () => new Date() }, token)).toBeNull();
+  });
+});
+
+describe('docs/fhir.md', () => {
+  it('runs the Node example as written: keys, registration, token', async () => {
+    const doc = fs.readFileSync(path.join(import.meta.dirname, '../../docs/fhir.md'), 'utf8');
+    const block = (name: string) => {
+      const m = new RegExp('```js\\n(// ' + name.replace('.', '\\.') + '[\\s\\S]*?)```').exec(doc);
+      if (!m) throw new Error(`docs/fhir.md has no ${name} block`);
+      return m[1];
+    };
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-fhir-doc-'));
+    const server = t.app.listen(0, '127.0.0.1');
+    try {
+      // The example imports 'jose' as an integrator's project would: from its own node_modules.
+      fs.symlinkSync(path.join(import.meta.dirname, '../../node_modules'), path.join(dir, 'node_modules'));
+      fs.writeFileSync(path.join(dir, 'keys.mjs'), block('keys.mjs'));
+      fs.writeFileSync(path.join(dir, 'token.mjs'), block('token.mjs'));
+      const run = promisify(execFile);
+      await run(process.execPath, ['keys.mjs'], { cwd: dir });
+      const jwks = JSON.parse(fs.readFileSync(path.join(dir, 'jwks.json'), 'utf8'));
+      const client = await register({ name: 'Ejemplo de la guía', jwks, scopes: ['system/Patient.rs', 'system/Observation.rs'] });
+      if (!server.listening) await new Promise((resolve) => server.once('listening', resolve));
+      const port = (server.address() as AddressInfo).port;
+      const { stdout } = await run(process.execPath, ['token.mjs'], {
+        cwd: dir,
+        env: { ...process.env, VIGIA_URL: `http://127.0.0.1:${port}`, CLIENT_ID: client.client_id },
+      });
+      expect(stdout.trim()).toBe('token for 300 s, scope: system/Patient.rs system/Observation.rs');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
