@@ -11,10 +11,9 @@ import {
 } from '@refinedev/core';
 import type { QueryObserverResult } from '@tanstack/react-query';
 import type { paths } from '@vigia/contract/openapi';
-import { API_URL } from '../constants';
 import { apiUrl, NO_BODY } from './data';
 import type { VigiaHttpError } from './errors';
-import { useGetOnDemand, useInvalidatePaths, usePrefetchCustom } from './queries';
+import { useGetOnDemand, usePrefetchCustom } from './queries';
 
 /**
  * The staff app's custom calls (issue 40), typed from the contract's operations: a screen names an
@@ -192,28 +191,36 @@ export interface ApiWriteCallbacks<T> {
 }
 
 /**
+ * What useCustomMutation is handed for one write: the URL with its parameters put in, and no body
+ * at all (not `{}`) when the operation takes none.
+ */
+export function refineWrite<M extends WriteMethod, P extends PathWith<M>>(write: ApiWrite<M, P>) {
+  const { method, path, params, values, successNotification, errorNotification } = write as ApiWrite<M, P> & {
+    params?: Record<string, number | string>;
+    values?: unknown;
+  };
+  return {
+    url: apiUrl(fillPath(path, params)),
+    method,
+    values: values === undefined ? NO_BODY : values,
+    successNotification,
+    errorNotification,
+  };
+}
+
+/**
  * Writes of the contract through Refine's useCustomMutation: `mutate({ method, path, params, values })`
  * checks the body against the operation and answers its type.
  */
 export function useApiMutation() {
   const { mutate, mutateAsync, mutation, overtime } = useCustomMutation<BaseRecord, HttpError, unknown>();
-  const toRefine = useCallback(<M extends WriteMethod, P extends PathWith<M>>(write: ApiWrite<M, P>) => {
-    const { method, path, params, values, successNotification, errorNotification } = write as ApiWrite<M, P> & {
-      params?: Record<string, number | string>;
-      values?: unknown;
-    };
-    return {
-      url: apiUrl(fillPath(path, params)),
-      method,
-      values: values === undefined ? NO_BODY : values,
-      successNotification,
-      errorNotification,
-    } as Parameters<typeof mutate>[0];
-  }, []);
-  return useMemo(
+  const toRefine = useCallback(
+    <M extends WriteMethod, P extends PathWith<M>>(write: ApiWrite<M, P>) => refineWrite(write) as Parameters<typeof mutate>[0],
+    [],
+  );
+  // Stable functions, as Refine's own mutate and mutateAsync are (a screen may list them as dependencies).
+  const writes = useMemo(
     () => ({
-      mutation,
-      overtime,
       mutate: <M extends WriteMethod, P extends PathWith<M>>(write: ApiWrite<M, P>, callbacks?: ApiWriteCallbacks<AnswerOf<P, M>>) =>
         mutate(toRefine(write), callbacks as Parameters<typeof mutate>[1]),
       mutateAsync: async <M extends WriteMethod, P extends PathWith<M>>(
@@ -222,8 +229,9 @@ export function useApiMutation() {
       ) =>
         (await mutateAsync(toRefine(write), callbacks as Parameters<typeof mutateAsync>[1])) as unknown as CreateResponse<AnswerOf<P, M>>,
     }),
-    [mutation, overtime, mutate, mutateAsync, toRefine],
+    [mutate, mutateAsync, toRefine],
   );
+  return { mutation, overtime, ...writes };
 }
 
 /**
@@ -256,13 +264,4 @@ export function useApiGetOnDemand() {
     },
     [getNow],
   );
-}
-
-/**
- * After a write: refetch the reads of these operations' paths or below them (providers/queries.ts
- * useInvalidatePaths), each named as apiCall names it.
- */
-export function useInvalidateApi() {
-  const invalidate = useInvalidatePaths();
-  return useCallback((...calls: { url: string }[]) => invalidate(...calls.map((c) => c.url.slice(API_URL.length))), [invalidate]);
 }
