@@ -212,6 +212,17 @@ describe('POST /oauth/token', () => {
     expect(res.body).toEqual(INVALID_CLIENT);
   });
 
+  it('answers 503 temporarily_unavailable, not 500, when the JWKS URL does not answer', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const dead = await register({ name: 'Sin JWKS', jwks_url: `http://127.0.0.1:${port}/jwks.json`, scopes: ['system/*.rs'] });
+    const res = await tokenFor(await assertion(dead.client_id));
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ error: 'temporarily_unavailable', error_description: expect.any(String) });
+  });
+
   it('refuses a jti seen before while its assertion is valid', async () => {
     const jti = crypto.randomUUID();
     expect((await tokenFor(await assertion(active.client_id, { jti }))).status).toBe(200);
@@ -263,6 +274,23 @@ describe('POST /oauth/token', () => {
       'invalid_request',
     ],
     ['an empty body', async () => t.http.post('/oauth/token').set('Host', HOST), 400, 'invalid_request'],
+    [
+      'a form of 40 kB',
+      async () => form({ grant_type: 'client_credentials', client_assertion: 'x'.repeat(40_000) }),
+      400,
+      'invalid_request',
+    ],
+    [
+      'a form in another charset',
+      async () =>
+        t.http
+          .post('/oauth/token')
+          .set('Host', HOST)
+          .set('Content-Type', 'application/x-www-form-urlencoded; charset=latin9')
+          .send('grant_type=client_credentials'),
+      400,
+      'invalid_request',
+    ],
   ])('refuses %s with %i %s', async (_name, send, status, error) => {
     const res = await send();
     expect(res.status).toBe(status);

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import express, { Router, type Request, type Response } from 'express';
+import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Sequelize } from 'sequelize';
 import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, jwtVerify, SignJWT, type JWTVerifyGetKey } from 'jose';
 import { execute } from '../../db/sql.js';
@@ -131,6 +131,9 @@ async function issueToken(deps: TokenDeps, req: Request, res: Response): Promise
   try {
     ({ payload: claims } = await jwtVerify(assertion, keys, { algorithms: [...ASSERTION_ALGORITHMS], currentDate: now }));
   } catch (err) {
+    // The client's JWKS URL not answering (timeout, network, not 200) is no verdict on the client: try later.
+    const code = (err as { code?: string }).code;
+    if (client.jwks_url && (code === undefined || code === 'ERR_JWKS_TIMEOUT' || code === 'ERR_JOSE_GENERIC')) throw err;
     throw new Refusal('invalid_client', `signature: ${(err as Error).message}`);
   }
   const problem = assertionProblem(claims, { clientId: client.public_id, audience, nowSeconds });
@@ -194,7 +197,15 @@ function smartConfiguration(deps: TokenDeps, req: Request) {
  */
 export function oauthRouter(deps: TokenDeps): Router {
   const r = Router();
-  r.post('/oauth/token', express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 20 }), async (req, res) => {
+  const parseForm = express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 20 });
+  // A body the parser refuses (too large, another charset) is the endpoint's invalid_request, not the app's error.
+  const readForm: RequestHandler = (req, res, next) =>
+    parseForm(req, res, (err?: unknown) => {
+      if (!err) return next();
+      res.setHeader('Cache-Control', 'no-store');
+      answerError(res, 'invalid_request');
+    });
+  r.post('/oauth/token', readForm, async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Pragma', 'no-cache');
     try {
