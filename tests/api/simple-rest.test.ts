@@ -295,6 +295,26 @@ describe('@refinedev/simple-rest against the catalogue resources (D3)', () => {
     expect(rows).toHaveLength(3);
     expect(rows.every((r) => (r.patient as { id: number }).id === patientId)).toBe(true);
   });
+
+  it('api_clients: create, list, getMany, getOne, update, deleteOne', async () => {
+    const jwks = { keys: [{ kty: 'EC', crv: 'P-384', kid: 'k', x: 'AAAA', y: 'BBBB' }] };
+    for (const [name, status] of [
+      ['HIS Hospital Central', 'active'],
+      ['HIS Clínica Norte', 'suspended'],
+      ['Analítica Aseguradora', 'active'],
+      ['Sistema del Ministerio', 'active'],
+    ] as const) {
+      const { data } = await rest.create({ resource: 'api_clients', variables: { name, jwks, scopes: ['system/*.rs'], status } });
+      expect(data).toMatchObject({ name, status, scopes: ['system/*.rs'], last_token_at: null });
+    }
+    const rows = await checkList({ resource: 'api_clients', text: 'name', part: 'his', range: 'id', group: 'status' });
+    const norte = rows.find((r) => r.name === 'HIS Clínica Norte')!;
+    expect((await rest.getOne({ resource: 'api_clients', id: norte.id! })).data).toEqual(norte);
+    const updated = await rest.update({ resource: 'api_clients', id: norte.id!, variables: { status: 'active' } });
+    expect(updated.data).toMatchObject({ id: norte.id, client_id: norte.client_id, status: 'active' });
+    await rest.deleteOne({ resource: 'api_clients', id: norte.id! });
+    await expect(rest.getOne({ resource: 'api_clients', id: norte.id! })).rejects.toMatchObject({ response: { status: 404 } });
+  });
 });
 
 describe('list parameters every list shares', () => {
@@ -311,7 +331,7 @@ describe('list parameters every list shares', () => {
     expect(names).toEqual(expect.arrayContaining(['page', 'per_page']));
   });
 
-  it.each(['tags', 'users', 'alarms', 'supplies', 'stocks', 'moves', 'orders'])(
+  it.each(['tags', 'users', 'alarms', 'supplies', 'stocks', 'moves', 'orders', 'api_clients'])(
     'GET /%s pages with page/per_page as with _start/_end',
     async (resource) => {
       const full = (await http.get(`${apiUrl}/${resource}`, { params: { _start: 0, _end: 100 } })).data as Row[];
@@ -392,7 +412,7 @@ describe('@refinedev/simple-rest: every declared filter and sort of the engine r
     return (op.parameters ?? []).map((p) => derefSchema(doc, p) as { name: string; schema?: { items?: { enum?: string[] } } });
   };
   const key = (v: unknown) => (typeof v === 'number' ? v : String(v));
-  const resources = ['tags', 'supplies', 'stocks', 'moves', 'alarms', 'users'];
+  const resources = ['tags', 'supplies', 'stocks', 'moves', 'alarms', 'users', 'api_clients'];
   // Orders are not on the engine yet; their list answers the same filters, dates included.
   const filtered = [...resources, 'orders'];
   let checked = 0;
