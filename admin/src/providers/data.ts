@@ -16,7 +16,7 @@ export type QueryParams = Record<string, unknown>;
 /** A custom answer; `total` is the `X-Total-Count` header when the API sends one (paged listings). */
 type CustomAnswer<T> = CustomResponse<T> & { total?: number };
 
-/** The full URL of an API path (`/patients/7/orders`), as useCustom / useCustomMutation want it. */
+/** The full URL of an API path (`/patients/7/orders`); screens name the contract's operation instead (providers/calls.ts). */
 export const apiUrl = (path: string) => `${API_URL}${path}`;
 
 /** Query parameters without the empty ones: the API reads `x=` as a value (`?q=` is never sent). */
