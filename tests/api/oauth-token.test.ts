@@ -37,7 +37,9 @@ async function keyPair(alg: string, kid: string) {
   keys[kid] = { privateKey, publicJwk: { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' } };
 }
 
-const nowSeconds = () => Math.floor(Date.now() / 1000);
+/** The server's clock runs `offset` ms ahead of the wall clock when a test moves it. */
+let offset = 0;
+const nowSeconds = () => Math.floor((Date.now() + offset) / 1000);
 
 interface AssertionOptions {
   alg?: string;
@@ -72,7 +74,7 @@ async function register(body: object) {
 }
 
 beforeAll(async () => {
-  t = await startTestProduct({ jwtSecret: SECRET, allowHttpServices: true });
+  t = await startTestProduct({ jwtSecret: SECRET, allowHttpServices: true, now: () => new Date(Date.now() + offset) });
   org = await createOrg(t, 'Clinica Integraciones');
   await keyPair('RS384', 'rs384');
   await keyPair('ES384', 'es384');
@@ -233,6 +235,21 @@ describe('POST /oauth/token', () => {
     const signed = await assertion(active.client_id);
     expect((await tokenFor(signed)).status).toBe(200);
     expect((await tokenFor(signed)).status).toBe(401);
+  });
+
+  it('takes a jti again once the assertion that used it has expired', async () => {
+    const jti = crypto.randomUUID();
+    expect((await tokenFor(await assertion(active.client_id, { jti, exp: nowSeconds() + 30 }))).status).toBe(200);
+    try {
+      offset = 45_000;
+      const again = await tokenFor(await assertion(active.client_id, { jti, exp: nowSeconds() + 60 }));
+      expect(again.status, JSON.stringify(again.body)).toBe(200);
+      const rows = await select<{ n: number }>(t.sequelize, 'SELECT COUNT(*) AS n FROM oauth_jtis WHERE jti = :jti', { jti });
+      expect(Number(rows[0].n)).toBe(1);
+      expect((await tokenFor(await assertion(active.client_id, { jti, exp: nowSeconds() + 60 }))).status).toBe(401);
+    } finally {
+      offset = 0;
+    }
   });
 
   it.each<[string, () => Promise<{ status: number; body: unknown }>, number, string]>([

@@ -87,6 +87,19 @@ function keySetOf(c: ApiClient): JWTVerifyGetKey | null {
   return null;
 }
 
+/**
+ * Expired jtis are deleted at most once a minute per database, not on every token: a replay is
+ * checked against the unique index, and a jti whose row has expired but is still there is taken
+ * again by the INSERT's ON CONFLICT (a new expiry), so the sweep only keeps the table small.
+ */
+const lastSweep = new WeakMap<Sequelize, number>();
+async function forgetExpiredJtis(deps: Pick<TokenDeps, 'sequelize'>, now: Date): Promise<void> {
+  const last = lastSweep.get(deps.sequelize);
+  if (last !== undefined && now.getTime() - last < 60_000 && now.getTime() >= last) return;
+  lastSweep.set(deps.sequelize, now.getTime());
+  await execute(deps.sequelize, 'DELETE FROM oauth_jtis WHERE expires_at <= :now', { now });
+}
+
 class Refusal extends Error {
   constructor(
     readonly error: TokenError,
@@ -141,11 +154,12 @@ async function issueToken(deps: TokenDeps, req: Request, res: Response): Promise
   const granted = grantScopes(scope, JSON.parse(client.scopes) as string[]);
   if (!granted.length) throw new Refusal('invalid_scope', 'no scope granted');
   // The jti is kept until the assertion expires: the same one again before then is a replay.
-  await execute(deps.sequelize, 'DELETE FROM oauth_jtis WHERE expires_at <= :now', { now });
+  await forgetExpiredJtis(deps, now);
   const fresh = await execute(
     deps.sequelize,
-    'INSERT INTO oauth_jtis (api_client_id, jti, expires_at) VALUES (:id, :jti, :exp) ON CONFLICT (api_client_id, jti) DO NOTHING',
-    { id: client.id, jti: claims.jti as string, exp: new Date((claims.exp as number) * 1000) },
+    `INSERT INTO oauth_jtis (api_client_id, jti, expires_at) VALUES (:id, :jti, :exp)
+     ON CONFLICT (api_client_id, jti) DO UPDATE SET expires_at = excluded.expires_at WHERE oauth_jtis.expires_at <= :now`,
+    { id: client.id, jti: claims.jti as string, exp: new Date((claims.exp as number) * 1000), now },
   );
   if (!fresh) throw new Refusal('invalid_client', 'jti replayed');
   const scopeText = granted.join(' ');
@@ -158,7 +172,7 @@ async function issueToken(deps: TokenDeps, req: Request, res: Response): Promise
     .setIssuedAt(nowSeconds)
     .setExpirationTime(nowSeconds + ACCESS_TOKEN_TTL_S)
     .sign(keyOf(deps.secret));
-  await ApiClient.update({ last_token_at: now }, { where: { id: client.id } });
+  await execute(deps.sequelize, 'UPDATE api_clients SET last_token_at = :now WHERE id = :id', { now, id: client.id });
   deps.recordEvent({
     client_id: client.client_id,
     user_id: null,
