@@ -146,6 +146,14 @@ describe('POST /oauth/token', () => {
     }
     expect(event).toMatchObject({ actor_kind: 'system', user_id: null });
     expect(event!.summary).toBe('Emitió un token de acceso para el cliente de API HIS Central (system/Patient.rs)');
+    // 'Auditoría' shows it, by the actor 'Sistema'.
+    const trail = await t.http.get('/api/v1/audit_events?resource=api_client').set(bearer(org.tokens.admin));
+    expect(trail.status).toBe(200);
+    expect(trail.body).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ action: 'token_issued', actor_kind: 'system', user_id: null, resource_id: String(active.id) }),
+      ]),
+    );
   });
 
   it.each(['ES384', 'RS256', 'ES256'])('accepts an assertion signed %s; system/*.rs gets what the client holds', async (alg) => {
