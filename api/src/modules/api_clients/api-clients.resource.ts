@@ -47,10 +47,11 @@ function keysOf(input: { jwks?: S['Jwks']; jwks_url?: string }, deps: ApiClientD
     return { jwks: JSON.stringify(input.jwks), jwks_url: null };
   }
   if (input.jwks_url !== undefined) {
-    if (validateServiceUrl(input.jwks_url, { allowHttp: deps.allowHttp }) === MESSAGES.required)
-      throw badRequest('jwks_url', MESSAGES.required);
-    if (validateServiceUrl(input.jwks_url, { allowHttp: deps.allowHttp }))
-      throw badRequest('jwks_url', 'La URL del JWKS debe empezar por https:// y no apuntar a una red privada.');
+    const problem = validateServiceUrl(input.jwks_url, { allowHttp: deps.allowHttp });
+    if (problem) {
+      const message = problem === MESSAGES.required ? problem : 'La URL del JWKS debe empezar por https:// y no apuntar a una red privada.';
+      throw badRequest('jwks_url', message);
+    }
     return { jwks: null, jwks_url: input.jwks_url.trim() };
   }
   throw badRequest('jwks', 'Indique el JWKS (claves públicas) o la URL del JWKS.');

@@ -4,6 +4,7 @@ import {
   MAX_ASSERTION_LIFETIME_S,
   assertionProblem,
   grantScopes,
+  jwksProblem,
   parseScope,
   readTokenRequest,
   scopeCovers,
@@ -103,5 +104,29 @@ describe('assertionProblem', () => {
     ['a jti over 255 characters', { ...good, jti: 'j'.repeat(256) }, 'jti'],
   ])('%s → %s', (_name, claims, problem) => {
     expect(assertionProblem(claims, expected)).toBe(problem);
+  });
+});
+
+describe('jwksProblem (a pasted JWKS)', () => {
+  const rsa = { kty: 'RSA', kid: 'a', n: 'nnnn', e: 'AQAB' };
+  const ec = { kty: 'EC', crv: 'P-384', x: 'xxxx', y: 'yyyy' };
+  it.each<[string, unknown, RegExp | null]>([
+    ['an RSA and an EC public key', { keys: [rsa, ec] }, null],
+    ['a signing key', { keys: [{ ...rsa, use: 'sig' }] }, null],
+    ['P-256', { keys: [{ ...ec, crv: 'P-256' }] }, null],
+    ['no keys', { keys: [] }, /lista "keys"/],
+    ['keys not a list', { keys: rsa }, /lista "keys"/],
+    ['an RSA private key', { keys: [{ ...rsa, d: 'dddd' }] }, /clave privada/],
+    ['an EC private key', { keys: [{ ...ec, d: 'dddd' }] }, /clave privada/],
+    ['a symmetric key', { keys: [{ kty: 'oct', k: 'kkkk' }] }, /clave privada/],
+    ['an OKP key', { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'xxxx' }] }, /RSA o EC/],
+    ['P-521', { keys: [{ ...ec, crv: 'P-521' }] }, /RSA o EC/],
+    ['an RSA key without its modulus', { keys: [{ kty: 'RSA', e: 'AQAB' }] }, /RSA o EC/],
+    ['an encryption key', { keys: [{ ...rsa, use: 'enc' }] }, /de firma/],
+    ['null among the keys', { keys: [null] }, /RSA o EC/],
+  ])('%s', (_name, jwks, problem) => {
+    const answer = jwksProblem(jwks as { keys?: unknown });
+    if (problem === null) expect(answer).toBeNull();
+    else expect(answer).toMatch(problem);
   });
 });
