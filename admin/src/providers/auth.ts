@@ -1,5 +1,5 @@
 import type { AuthActionResponse, AuthProvider } from '@refinedev/core';
-import type { Profile, Schemas, Session } from '../contract';
+import type { Schemas, Session } from '../contract';
 import {
   clearSession,
   markLoggingOut,
@@ -46,7 +46,7 @@ async function login({ email, password }: LoginParams): Promise<AuthActionRespon
   clearSession();
   takeLogoutReason();
   try {
-    const answer = await apiRequest<Session | SignInChallenge>('POST', '/sessions', { email: email.trim(), password });
+    const answer = await apiRequest('post', '/sessions', { values: { email: email.trim(), password } });
     if ('step' in answer) return { success: false, challenge: answer };
     return signedIn(answer);
   } catch (error) {
@@ -79,7 +79,7 @@ export const authProvider = {
     // failure there (already expired, offline) must not keep the user in.
     const token = readToken();
     clearSession();
-    if (token) await apiRequest('DELETE', '/sessions', undefined, token).catch(() => undefined);
+    if (token) await apiRequest('delete', '/sessions', { token }).catch(() => undefined);
     return { success: true, redirectTo: '/' };
   },
 
@@ -104,7 +104,7 @@ export const authProvider = {
     const session = readSession();
     if (!session) return null;
     try {
-      return mergeProfile(await apiRequest<Profile>('GET', '/me')) ?? session;
+      return mergeProfile(await apiRequest('get', '/me')) ?? session;
     } catch (error) {
       if (isHttpError(error) && error.statusCode === 401) {
         // The token was revoked or expired: same outcome as any other 401.

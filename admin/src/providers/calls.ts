@@ -11,6 +11,7 @@ import {
 } from '@refinedev/core';
 import type { QueryObserverResult } from '@tanstack/react-query';
 import type { paths } from '@vigia/contract/openapi';
+import { fillPath } from './api';
 import { apiUrl, NO_BODY } from './data';
 import type { VigiaHttpError } from './errors';
 import { useGetOnDemand, usePrefetchCustom } from './queries';
@@ -29,7 +30,7 @@ export type ApiQueryResult<T> = Omit<ReturnType<typeof useCustom>, 'query' | 're
   result: { data: T };
 };
 
-type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type WriteMethod = Exclude<Method, 'get'>;
 
 /** Every path of the contract (`/patients/{id}/orders`). */
@@ -74,11 +75,16 @@ export type AnswerOf<P extends ApiPath, M extends Method> =
         ? void
         : never;
 
+/** Every success answer of an operation (200, 201, 202 JSON), `void` for a 204: the session client's answers. */
+export type SuccessOf<P extends ApiPath, M extends Method> =
+  | { [S in 200 | 201 | 202]: ResponsesOf<P, M> extends { [K in S]: infer R } ? JsonOf<R> : never }[200 | 201 | 202]
+  | (ResponsesOf<P, M> extends { 204: unknown } ? void : never);
+
 /** Values of path parameters: the contract's names, numbers or strings (a route's `:id`). */
 type ParamValues<X> = { [K in keyof X]-?: number | string };
 
 /** `params` required when the path has parameters, refused when it has none. */
-type ParamsOption<P extends ApiPath, M extends Method> = [PathParamsOf<P, M>] extends [never]
+export type ParamsOption<P extends ApiPath, M extends Method> = [PathParamsOf<P, M>] extends [never]
   ? { params?: never }
   : { params: ParamValues<PathParamsOf<P, M>> };
 
@@ -90,15 +96,6 @@ type QueryOption<P extends ApiPath, M extends Method> = [QueryOf<P, M>] extends 
     : { query?: QueryOf<P, M> };
 
 type ParamsArg<P extends ApiPath, M extends Method> = [PathParamsOf<P, M>] extends [never] ? [] : [params: ParamValues<PathParamsOf<P, M>>];
-
-/** A path with its parameters put in (`/patients/{id}` with `{ id: 7 }` → `/patients/7`). */
-function fillPath(path: string, params: Record<string, number | string> | undefined): string {
-  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = params?.[name];
-    if (value === undefined) throw new Error(`Missing path parameter ${name} of ${path}`);
-    return encodeURIComponent(String(value));
-  });
-}
 
 /** The URL and method of one operation of the contract, as Refine's custom hooks want them. */
 export function apiCall<M extends Method, P extends PathWith<M>>(
@@ -172,13 +169,16 @@ export function useApiQuery<P extends PathWith<'get'>>(
 
 type Notice<T> = OpenNotificationParams | false | ((data: T) => OpenNotificationParams | false);
 
+/** `values`, the operation's body: required when it takes one, refused when it takes none. */
+export type ValuesOption<P extends ApiPath, M extends Method> = [BodyOf<P, M>] extends [never]
+  ? { values?: never }
+  : undefined extends BodyOf<P, M>
+    ? { values?: BodyOf<P, M> }
+    : { values: BodyOf<P, M> };
+
 /** One write of the contract: method, path, its parameters, and its body. */
 export type ApiWrite<M extends WriteMethod, P extends PathWith<M>> = { method: M; path: P } & ParamsOption<P, M> &
-  ([BodyOf<P, M>] extends [never]
-    ? { values?: never }
-    : undefined extends BodyOf<P, M>
-      ? { values?: BodyOf<P, M> }
-      : { values: BodyOf<P, M> }) & {
+  ValuesOption<P, M> & {
     successNotification?: Notice<CreateResponse<AnswerOf<P, M>>>;
     errorNotification?: Notice<VigiaHttpError>;
   };

@@ -53,7 +53,7 @@ export function EnrolmentStep({
     setError(null);
     setPhase({ at: 'totp', enrolment: null });
     try {
-      const enrolment = await apiRequest<Schemas['TotpEnrolment']>('POST', '/sessions/enrolment/totp', { token: challenge.token }, null);
+      const enrolment = await apiRequest('post', '/sessions/enrolment/totp', { values: { token: challenge.token }, token: null });
       setPhase({ at: 'totp', enrolment });
     } catch (failure) {
       const message = failed(failure);
@@ -63,7 +63,10 @@ export function EnrolmentStep({
 
   const confirmTotp = async (code: string) => {
     try {
-      const session = await apiRequest<EnrolledSession>('POST', '/sessions/enrolment/totp/confirm', { token: challenge.token, code }, null);
+      const session = await apiRequest('post', '/sessions/enrolment/totp/confirm', {
+        values: { token: challenge.token, code },
+        token: null,
+      });
       setPhase({ at: 'codes', session });
     } catch (failure) {
       if (tokenSpent(failure)) onRestart(failure.message);
@@ -75,19 +78,12 @@ export function EnrolmentStep({
     setError(null);
     setPending(true);
     try {
-      const options = await apiRequest<Schemas['WebAuthnOptions']>(
-        'POST',
-        '/sessions/enrolment/passkey-options',
-        { token: challenge.token },
-        null,
-      );
+      const options = await apiRequest('post', '/sessions/enrolment/passkey-options', { values: { token: challenge.token }, token: null });
       const response = await createPasskey(options);
-      const session = await apiRequest<EnrolledSession>(
-        'POST',
-        '/sessions/enrolment/passkey',
-        { token: challenge.token, name: name.trim(), response },
-        null,
-      );
+      const session = await apiRequest('post', '/sessions/enrolment/passkey', {
+        values: { token: challenge.token, name: name.trim(), response },
+        token: null,
+      });
       setPhase({ at: 'codes', session });
     } catch (failure) {
       setError(failed(failure));

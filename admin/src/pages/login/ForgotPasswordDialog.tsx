@@ -27,7 +27,7 @@ export function ForgotPasswordDialog({ open, initialEmail, onClose }: { open: bo
     setPending(true);
     setAnswer(null);
     try {
-      const res = await apiRequest<{ message: string }>('POST', '/password_resets', { email: email.trim() }, null);
+      const res = await apiRequest('post', '/password_resets', { values: { email: email.trim() }, token: null });
       setAnswer({ type: 'success', message: res.message });
     } catch (error) {
       setAnswer({ type: 'error', message: isHttpError(error) ? error.message : 'No fue posible enviar la solicitud.' });

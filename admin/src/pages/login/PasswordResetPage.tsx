@@ -39,7 +39,7 @@ export default function PasswordResetPage() {
     if (!token) return;
     setPending(true);
     try {
-      const res = await apiRequest<{ message: string }>('PUT', `/password_resets/${token}`, values, null);
+      const res = await apiRequest('put', '/password_resets/{token}', { params: { token }, values, token: null });
       setDone(res.message);
     } catch (error) {
       const fields = fieldErrors<Values>(error, ['password', 'password_confirmation']);

@@ -64,7 +64,7 @@ export function SecondFactorStep({
     setPending('code');
     const body = mode === 'code' ? { code: values.code?.trim() } : { recovery_code: values.recovery_code?.trim() };
     try {
-      onSignedIn(await apiRequest<Session>('POST', '/sessions/second-factor', { token: challenge.token, ...body }, null));
+      onSignedIn(await apiRequest('post', '/sessions/second-factor', { values: { token: challenge.token, ...body }, token: null }));
     } catch (failure) {
       refused(failure, mode);
     } finally {
@@ -76,9 +76,9 @@ export function SecondFactorStep({
     setError(null);
     setPending('passkey');
     try {
-      const options = await apiRequest<Schemas['WebAuthnOptions']>('POST', '/sessions/passkey-options', { token: challenge.token }, null);
+      const options = await apiRequest('post', '/sessions/passkey-options', { values: { token: challenge.token }, token: null });
       const response = await provePasskey(options);
-      onSignedIn(await apiRequest<Session>('POST', '/sessions/passkey', { token: challenge.token, response }, null));
+      onSignedIn(await apiRequest('post', '/sessions/passkey', { values: { token: challenge.token, response }, token: null }));
     } catch (failure) {
       refused(failure);
     } finally {

@@ -1,5 +1,5 @@
 import { apiRequest } from '../../providers/api';
-import type { Schemas, Session } from '../../contract';
+import type { Session } from '../../contract';
 
 /** 03 §8: what the staff sees when the identity provider's sign-in fails. */
 export const SSO_FAILED_TEXT = 'login failed. Error #KJN838';
@@ -11,7 +11,7 @@ const FAILED_KEY = 'vigia.sso.failed';
 
 /** Starts the sign-on: the API keeps the PKCE verifier; this tab remembers the state it started, so a foreign callback is refused. */
 export async function startSso(): Promise<void> {
-  const { url, state } = await apiRequest<Schemas['SsoStart']>('POST', '/sso/authorize', undefined, null);
+  const { url, state } = await apiRequest('post', '/sso/authorize', { token: null });
   sessionStorage.setItem(STATE_KEY, state);
   window.location.assign(url);
 }
@@ -23,7 +23,7 @@ export async function finishSso(params: URLSearchParams): Promise<Session> {
   const code = params.get('code');
   if (!code || !state || state !== expected || params.get('error')) throw new Error('sso failed');
   const iss = params.get('iss');
-  return apiRequest<Session>('POST', '/sso/callback', { code, state, ...(iss ? { iss } : {}) }, null);
+  return apiRequest('post', '/sso/callback', { values: { code, state, ...(iss ? { iss } : {}) }, token: null });
 }
 
 /** After a failure /login shows the message instead of starting again (no redirect loop). */
