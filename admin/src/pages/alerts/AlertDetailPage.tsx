@@ -13,7 +13,7 @@ import { roleAccess } from '../../providers/access';
 import { serverError, success } from '../../providers/notices';
 import { PRIORITY_COLORS, PRIORITY_TAG } from '../../components/alerts.data';
 import { formatWhen } from '@vigia/contract/rules/dates';
-import './alerts.css';
+import '../../components/alerts/alerts.css';
 
 const MeasurementsPanel = lazy(() => import('./MeasurementsPanel'));
 const INCOMPLETE = 'Dato Incompleto';

@@ -6,11 +6,11 @@ import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { totalOf } from '../../providers/data';
 import { useApiQuery } from '../../providers/calls';
-import { AlertCard } from './AlertCard';
-import { AlertFilters, defaultRange, toParams, type FilterValues } from './AlertFilters';
-import { ClosedAlertsTable } from './ClosedAlertsTable';
+import { AlertCard } from '../../components/alerts/AlertCard';
+import { AlertFilters, defaultRange, toParams, type FilterValues } from '../../components/alerts/AlertFilters';
+import { ClosedAlertsTable } from '../../components/alerts/ClosedAlertsTable';
 import { POLL_MS } from '../../components/alerts.data';
-import './alerts.css';
+import '../../components/alerts/alerts.css';
 import { countOf, isOne } from '@vigia/contract/rules/plural';
 
 type Params = Record<string, string | number | number[] | undefined>;

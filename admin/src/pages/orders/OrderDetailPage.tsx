@@ -11,17 +11,17 @@ import { serverErrorOnline, logOnly } from '../../providers/notices';
 import { useInvalidatePaths } from '../../providers/queries';
 import type { Patient } from '../patients/types';
 import { permissionState } from '../../components/record-access';
-import { OrderFields, orderBody } from './OrderFields';
-import { OrderStatusTag } from './OrderStatusTag';
+import { OrderFields, orderBody } from '../../components/orders/OrderFields';
+import { OrderStatusTag } from '../../components/orders/OrderStatusTag';
 import { patientDateTime } from '../../components/order-ui';
 import { ScheduleDialog } from './ScheduleDialog';
-import './orders.css';
+import '../../components/orders/orders.css';
 import { countOf } from '@vigia/contract/rules/plural';
 
 type Order = Schemas['Order'];
 type OrderUpdate = Schemas['OrderUpdate'];
 
-const ActivityCalendar = lazy(() => import('./ActivityCalendar'));
+const ActivityCalendar = lazy(() => import('../../components/orders/ActivityCalendar'));
 
 const Missing = () => <Tag color="red">Dato Incompleto</Tag>;
 const orElse = (v: React.ReactNode) => (v === null || v === undefined || v === '' ? <Missing /> : v);

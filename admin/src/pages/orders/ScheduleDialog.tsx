@@ -7,7 +7,7 @@ import type { VigiaHttpError } from '../../providers/errors';
 import { useApiMutation } from '../../providers/calls';
 import { hourOptions, patientInstant, todayIn } from '../../components/order-ui';
 
-import './orders.css';
+import '../../components/orders/orders.css';
 import { DayPicker } from '../../crud/DayPicker';
 
 type Order = Schemas['Order'];

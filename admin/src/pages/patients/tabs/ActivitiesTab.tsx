@@ -3,7 +3,7 @@ import { Skeleton } from 'antd';
 import type { PatientTabProps } from '../types';
 
 // FullCalendar is large: it lands in its own chunk, loaded when the tab opens.
-const ActivityCalendar = lazy(() => import('../../orders/ActivityCalendar'));
+const ActivityCalendar = lazy(() => import('../../../components/orders/ActivityCalendar'));
 
 /** Tab 'Actividades' (01 §2, 02 §2.13): the activities calendar for the visible range; reloads when it becomes active. */
 export default function ActivitiesTab({ patient, active }: PatientTabProps) {

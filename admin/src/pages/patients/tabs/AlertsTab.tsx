@@ -4,11 +4,11 @@ import { Button, Card, Col, Empty, Modal, Row, Space, Spin, Tag, Tooltip, Typogr
 import { Select } from '../../../crud/form-controls';
 import { EditOutlined } from '@ant-design/icons';
 import { elementName, elementUnit } from '@vigia/contract/rules/alarms';
-import { AlertCard } from '../../alerts/AlertCard';
-import { AlertFilters } from '../../alerts/AlertFilters';
-import { ClosedAlertsTable } from '../../alerts/ClosedAlertsTable';
+import { AlertCard } from '../../../components/alerts/AlertCard';
+import { AlertFilters } from '../../../components/alerts/AlertFilters';
+import { ClosedAlertsTable } from '../../../components/alerts/ClosedAlertsTable';
 import { PRIORITY_COLORS } from '../../../components/alerts.data';
-import '../../alerts/alerts.css';
+import '../../../components/alerts/alerts.css';
 import type { Schemas } from '../../../contract';
 import type { PatientTabProps } from '../types';
 import { asFilters } from '../../../providers/data';

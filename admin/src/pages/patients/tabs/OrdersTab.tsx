@@ -10,12 +10,12 @@ import type { Schemas } from '../../../contract';
 import { asFilters } from '../../../providers/data';
 import { logOnly } from '../../../providers/notices';
 import { useInvalidatePaths } from '../../../providers/queries';
-import { OrdersTable, NAVIGATION_DELAY_MS } from '../../orders/OrdersTable';
-import { OrderStatusTag } from '../../orders/OrderStatusTag';
-import { SingleOrderDialog } from '../../orders/SingleOrderDialog';
-import { BulkOrderDialog } from '../../orders/BulkOrderDialog';
+import { OrdersTable, NAVIGATION_DELAY_MS } from '../../../components/orders/OrdersTable';
+import { OrderStatusTag } from '../../../components/orders/OrderStatusTag';
+import { SingleOrderDialog } from '../../../components/orders/SingleOrderDialog';
+import { BulkOrderDialog } from '../../../components/orders/BulkOrderDialog';
 import { patientDateTime } from '../../../components/order-ui';
-import '../../orders/orders.css';
+import '../../../components/orders/orders.css';
 
 type Order = Schemas['Order'];
 

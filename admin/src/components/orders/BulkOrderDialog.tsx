@@ -20,7 +20,7 @@ import {
 import type { Schemas } from '../../contract';
 import { useApiMutation } from '../../providers/calls';
 import { serverError } from '../../providers/notices';
-import type { Patient } from '../patients/types';
+type Patient = Schemas['Patient'];
 import './orders.css';
 import { countOf, isOne } from '@vigia/contract/rules/plural';
 
