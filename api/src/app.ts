@@ -16,6 +16,7 @@ import { sessionsRouter } from './modules/sessions/sessions.routes.js';
 import { createSessionHooks, endPatientSessions, endSessions, endStaffSessions } from './modules/sessions/sessions.service.js';
 import { openSession } from './modules/sessions/sessions.service.js';
 import { factorsRouter } from './modules/factors/factors.routes.js';
+import { registerFactorJobs } from './modules/factors/factors.service.js';
 import { signInChallengeFor } from './modules/factors/factors.service.js';
 import { passwordResetsRouter } from './modules/password_resets/password-resets.routes.js';
 import { registerPasswordResetJobs } from './modules/password_resets/password-resets.service.js';
@@ -35,6 +36,7 @@ import { clientsRouter } from './modules/clients/clients.routes.js';
 import { webhooksRouter } from './modules/webhooks/webhooks.routes.js';
 import { apiClientsRouter } from './modules/api_clients/api-clients.routes.js';
 import { oauthRouter } from './modules/api_clients/api-clients.token.js';
+import { fhirRouter } from './modules/fhir/fhir.routes.js';
 import { reportsRouter } from './modules/reports/reports.routes.js';
 import { ssoRouter } from './modules/sso/sso.routes.js';
 import { loadOidcConfig, type OidcSettings } from './config.js';
@@ -221,6 +223,10 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(
     oauthRouter({ sequelize: deps.sequelize, secret: deps.jwtSecret, now, log, publicUrl: process.env.PUBLIC_URL || null, recordEvent }),
   );
+  app.use(
+    '/fhir/R4',
+    fhirRouter({ sequelize: deps.sequelize, secret: deps.jwtSecret, now, publicUrl: process.env.PUBLIC_URL || null, authenticate, log }),
+  );
   const api = Router();
   api.use(sessionFirst(sessionRequirement(doc), authenticate));
   api.use(express.json({ limit: '1mb' }));
@@ -235,6 +241,8 @@ export function createApp(deps: AppDeps): express.Express {
   registerWebhookJobs(webhookDeps);
   // Audit trail (issue 8): one row per successful staff/patient change and per sign-in, written after the response.
   v1.use(auditRecorder({ sequelize: deps.sequelize, now, log }));
+  // Issue 38's e-mails (password recovery, a changed second factor) go out from the job queue.
+  const email = deps.email ?? createEmailSender({ sequelize: deps.sequelize, config: loadEmailConfig(), now });
   // Issue 38's second factor: the step after the password, 'Seguridad' and the administrator's reset.
   const factorDeps = {
     sequelize: deps.sequelize,
@@ -247,7 +255,9 @@ export function createApp(deps: AppDeps): express.Express {
       endSessions({ sequelize: deps.sequelize, now }, u, 'ended_by_admin', transaction),
     publicUrl: process.env.PUBLIC_URL || null,
     production: deps.env === 'production',
+    jobs: deps.jobs,
   };
+  registerFactorJobs({ sequelize: deps.sequelize, jobs: deps.jobs, email });
   v1.use(
     sessionsRouter({ ...sessionDeps, secondStep: (user) => signInChallengeFor(factorDeps, user) }, authenticate),
     otpRouter(sessionDeps),
@@ -267,7 +277,7 @@ export function createApp(deps: AppDeps): express.Express {
     jobs: deps.jobs,
     now,
     log,
-    email: deps.email ?? createEmailSender({ sequelize: deps.sequelize, config: loadEmailConfig(), now }),
+    email,
     publicUrl: process.env.PUBLIC_URL || null,
     ssoEnabled: (deps.oidc === undefined ? loadOidcConfig() : deps.oidc) != null,
     recordEvent,

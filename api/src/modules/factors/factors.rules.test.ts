@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   RECOVERY_ALPHABET,
   checkTotp,
+  factorChangedEmail,
   generateRecoveryCodes,
   mayRemoveFactor,
   methodsOf,
@@ -92,5 +93,25 @@ describe('sign-in steps under the policy', () => {
     expect(proofOf({ recovery_code: 'abcde-fghjk' })).toEqual({ kind: 'recovery', code: 'abcde-fghjk' });
     expect(proofOf({})).toBeNull();
     expect(proofOf({ code: '123456', recovery_code: 'abcde-fghjk' })).toBeNull();
+  });
+});
+
+describe('factorChangedEmail (ASVS 5.0 6.3.7: the user hears of every change of factor)', () => {
+  const base = { firstName: 'Lucía', email: 'lucia@clinica.test', when: '20/11/2026 07:00' };
+  it.each([
+    ['totp_added', 'Vigía: se activó una aplicación de autenticación', 'Se inscribió una aplicación de autenticación'],
+    ['totp_removed', 'Vigía: se quitó la aplicación de autenticación', 'Se quitó la aplicación de autenticación'],
+    ['passkey_added', 'Vigía: se registró una llave de acceso', 'Se registró una llave de acceso'],
+    ['passkey_removed', 'Vigía: se eliminó una llave de acceso', 'Se eliminó una llave de acceso'],
+    ['recovery_codes_renewed', 'Vigía: se generaron nuevos códigos de recuperación', 'Se generaron nuevos códigos de recuperación'],
+    ['reset_by_admin', 'Vigía: un administrador restableció su segundo factor', 'Un administrador de su institución restableció'],
+  ] as const)('%s: says what changed, on which account and when, and what to do if it was not them', (change, subject, line) => {
+    const mail = factorChangedEmail({ ...base, change });
+    expect(mail.subject).toBe(subject);
+    expect(mail.text).toContain(`${line}`);
+    expect(mail.text).toContain('(lucia@clinica.test) el 20/11/2026 07:00.');
+    expect(mail.text).toMatch(/^Hola, Lucía:/);
+    expect(mail.text).toContain('Si no fue usted, comuníquese de inmediato con el administrador de su institución');
+    expect(mail.text).not.toMatch(/https?:\/\//);
   });
 });

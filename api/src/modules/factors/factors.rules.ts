@@ -123,3 +123,43 @@ export function proofOf(body: {
   if ((body.code === undefined) === (body.recovery_code === undefined)) return null;
   return body.code !== undefined ? { kind: 'code', code: body.code } : { kind: 'recovery', code: body.recovery_code! };
 }
+
+/** A change to a user's second factor, which the user is told about by e-mail (ASVS 5.0 6.3.7). */
+export type FactorChange =
+  'totp_added' | 'totp_removed' | 'passkey_added' | 'passkey_removed' | 'recovery_codes_renewed' | 'reset_by_admin';
+
+const CHANGE_LINES: Record<FactorChange, { subject: string; line: string }> = {
+  totp_added: { subject: 'se activó una aplicación de autenticación', line: 'Se inscribió una aplicación de autenticación' },
+  totp_removed: { subject: 'se quitó la aplicación de autenticación', line: 'Se quitó la aplicación de autenticación' },
+  passkey_added: { subject: 'se registró una llave de acceso', line: 'Se registró una llave de acceso' },
+  passkey_removed: { subject: 'se eliminó una llave de acceso', line: 'Se eliminó una llave de acceso' },
+  recovery_codes_renewed: {
+    subject: 'se generaron nuevos códigos de recuperación',
+    line: 'Se generaron nuevos códigos de recuperación (los anteriores dejaron de valer)',
+  },
+  reset_by_admin: {
+    subject: 'un administrador restableció su segundo factor',
+    line: 'Un administrador de su institución restableció su segundo factor y cerró sus sesiones',
+  },
+};
+
+/**
+ * The e-mail that tells a user their second factor changed: what changed and when, in the user's
+ * zone, and what to do if it was not them. Never a code, a key or a link to follow.
+ */
+export function factorChangedEmail(p: { firstName: string; email: string; change: FactorChange; when: string }): {
+  subject: string;
+  text: string;
+} {
+  const c = CHANGE_LINES[p.change];
+  return {
+    subject: `Vigía: ${c.subject}`,
+    text: [
+      `Hola, ${p.firstName}:`,
+      '',
+      `${c.line} en su cuenta de Vigía (${p.email}) el ${p.when}.`,
+      '',
+      'Si fue usted, no tiene que hacer nada más. Si no fue usted, comuníquese de inmediato con el administrador de su institución: alguien pudo entrar con su contraseña.',
+    ].join('\n'),
+  };
+}

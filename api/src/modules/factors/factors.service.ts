@@ -17,6 +17,10 @@ import { execute, insertReturningId, select, writeTransaction } from '../../db/s
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { SIGN_IN_AUDIENCE, TOKEN_ISSUER, type StaffPrincipal } from '../../http/auth.js';
 import { User } from '../../db/models/users.model.js';
+import type { JobRunner } from '../../jobs/queue.js';
+import type { EmailSender } from '../../adapters/email.js';
+import { formatWhen } from '@vigia/contract/rules/dates';
+import { displayName } from '@vigia/contract/rules/names';
 import {
   FACTOR_MESSAGES as M,
   SIGN_IN_TOKEN_SECONDS,
@@ -28,6 +32,8 @@ import {
   normaliseRecoveryCode,
   proofOf,
   signInStepOf,
+  factorChangedEmail,
+  type FactorChange,
   type UserFactors,
 } from './factors.rules.js';
 
@@ -60,6 +66,37 @@ export interface FactorDeps {
   openSession: (user: User, origin: { userAgent: string | null; ip: string | null }) => Promise<S['Session']>;
   /** The sessions module ends a user's sessions (an administrator's reset). */
   endAllSessions: (u: { userId: number; clientId: number; except?: string }, transaction: Transaction) => Promise<number>;
+  /** The job queue: a change of factor queues its e-mail in the change's own transaction. */
+  jobs: Pick<JobRunner, 'enqueue'>;
+}
+
+/** The e-mail telling a user their second factor changed goes out from this job (registerFactorJobs). */
+export const FACTOR_CHANGED_JOB = 'factors.changed';
+
+/** Queues the notice of a change, in the change's transaction: no change without its e-mail, no e-mail without the change. */
+function noticeOf(deps: FactorDeps, who: { userId: number; clientId: number }, change: FactorChange, t: Transaction) {
+  return deps.jobs.enqueue({ kind: FACTOR_CHANGED_JOB, payload: { ...who, change, at: deps.now().toISOString() }, maxAttempts: 5 }, t);
+}
+
+/**
+ * Sends the notice of a changed factor (ASVS 5.0 6.3.7) to the user's own address; a failed send is
+ * tried again by the queue. A user deleted meanwhile gets nothing.
+ */
+export function registerFactorJobs(deps: { sequelize: Sequelize; jobs: Pick<JobRunner, 'register'>; email: EmailSender }): void {
+  deps.jobs.register(FACTOR_CHANGED_JOB, async (job) => {
+    const { userId, clientId, change, at } = job.payload as { userId: number; clientId: number; change: FactorChange; at: string };
+    const [user] = await select<{ email: string; first_name: string; time_zone: string | null }>(
+      deps.sequelize,
+      'SELECT email, first_name, time_zone FROM users WHERE id = :userId AND client_id = :clientId',
+      { userId, clientId },
+    );
+    if (!user) return;
+    const when = formatWhen(at, user.time_zone || 'America/Bogota');
+    await deps.email.send({
+      to: user.email,
+      ...factorChangedEmail({ firstName: displayName(user.first_name), email: user.email, change, when }),
+    });
+  });
 }
 
 /** The WebAuthn relying party of a request: PUBLIC_URL's host and origin. */
@@ -546,6 +583,7 @@ export async function confirmEnrolmentTotp(
       throw err;
     });
     await spendToken(deps, row, t);
+    await noticeOf(deps, who, 'totp_added', t);
     return codes;
   });
   enrolled(deps, who, req, 'Inscribió una aplicación de autenticación al iniciar sesión');
@@ -642,6 +680,7 @@ export async function confirmEnrolmentPasskey(
   const codes = await writeTransaction(deps.sequelize, async (t) => {
     const { codes } = await storePasskey(deps, who, body.name, body.response, challenge, rp, t);
     await spendToken(deps, row, t);
+    await noticeOf(deps, who, 'passkey_added', t);
     return codes;
   });
   enrolled(deps, who, req, 'Registró una llave de acceso al iniciar sesión');
@@ -677,9 +716,12 @@ const asFieldError = (field: string) => (err: unknown) => {
 };
 
 export async function confirmMyTotp(deps: FactorDeps, p: StaffPrincipal, code: string): Promise<S['FactorEnrolled']> {
-  const codes = await writeTransaction(deps.sequelize, (t) =>
-    confirmPendingTotp(deps, { userId: p.userId, clientId: p.clientId }, code, t),
-  ).catch(asFieldError('code'));
+  const who = { userId: p.userId, clientId: p.clientId };
+  const codes = await writeTransaction(deps.sequelize, async (t) => {
+    const codes = await confirmPendingTotp(deps, who, code, t);
+    await noticeOf(deps, who, 'totp_added', t);
+    return codes;
+  }).catch(asFieldError('code'));
   return { recovery_codes: codes, message: 'La aplicación de autenticación quedó inscrita.' };
 }
 
@@ -706,6 +748,7 @@ export async function removeMyTotp(deps: FactorDeps, p: StaffPrincipal, body: S[
     await proveFactor(deps, p, body, t);
     await execute(deps.sequelize, 'DELETE FROM user_totps WHERE user_id = :userId', { userId: p.userId }, t);
     if (!f.passkeys) await execute(deps.sequelize, 'DELETE FROM user_recovery_codes WHERE user_id = :userId', { userId: p.userId }, t);
+    await noticeOf(deps, { userId: p.userId, clientId: p.clientId }, 'totp_removed', t);
   });
   return { message: 'Se quitó la aplicación de autenticación.' };
 }
@@ -723,6 +766,7 @@ export async function renewMyRecoveryCodes(
       if (body.code === undefined) throw badRequest('code', '¡El campo es requerido!');
       if (!(await acceptTotp(deps, p.userId, body.code, true, t))) throw badRequest('code', M.codeRefused);
     }
+    await noticeOf(deps, { userId: p.userId, clientId: p.clientId }, 'recovery_codes_renewed', t);
     return replaceRecoveryCodes(deps, { userId: p.userId, clientId: p.clientId }, t);
   });
   return { recovery_codes: codes, message: 'Sus códigos de recuperación anteriores dejaron de valer.' };
@@ -761,9 +805,12 @@ export async function addMyPasskey(
     { now: deps.now(), userId: p.userId, c: clientChallenge },
   );
   if (spent !== 1) throw passkeyInvalid(400);
-  const { passkey, codes } = await writeTransaction(deps.sequelize, (t) =>
-    storePasskey(deps, { userId: p.userId, clientId: p.clientId }, body.name, body.response, clientChallenge, rp, t),
-  );
+  const who = { userId: p.userId, clientId: p.clientId };
+  const { passkey, codes } = await writeTransaction(deps.sequelize, async (t) => {
+    const stored = await storePasskey(deps, who, body.name, body.response, clientChallenge, rp, t);
+    await noticeOf(deps, who, 'passkey_added', t);
+    return stored;
+  });
   return { passkey, recovery_codes: codes, message: 'La llave de acceso quedó registrada.' };
 }
 
@@ -789,6 +836,7 @@ export async function deleteMyPasskey(deps: FactorDeps, p: StaffPrincipal, id: n
     await execute(deps.sequelize, 'DELETE FROM user_passkeys WHERE id = :id AND user_id = :userId', { id, userId: p.userId }, t);
     if (!hasFactor(after))
       await execute(deps.sequelize, 'DELETE FROM user_recovery_codes WHERE user_id = :userId', { userId: p.userId }, t);
+    await noticeOf(deps, { userId: p.userId, clientId: p.clientId }, 'passkey_removed', t);
   });
   return { message: 'Se eliminó la llave de acceso.' };
 }
@@ -804,6 +852,7 @@ export async function resetUserFactors(deps: FactorDeps, actor: StaffPrincipal, 
   const ended = await writeTransaction(deps.sequelize, async (t) => {
     for (const table of ['user_totps', 'user_passkeys', 'user_recovery_codes', 'webauthn_challenges', 'sign_in_tokens'])
       await execute(deps.sequelize, `DELETE FROM ${table} WHERE user_id = :userId`, { userId }, t);
+    await noticeOf(deps, { userId, clientId: actor.clientId }, 'reset_by_admin', t);
     return deps.endAllSessions({ userId, clientId: actor.clientId }, t);
   });
   return {
