@@ -36,6 +36,7 @@ import { clientsRouter } from './modules/clients/clients.routes.js';
 import { webhooksRouter } from './modules/webhooks/webhooks.routes.js';
 import { apiClientsRouter } from './modules/api_clients/api-clients.routes.js';
 import { oauthRouter } from './modules/api_clients/api-clients.token.js';
+import { fhirRouter } from './modules/fhir/fhir.routes.js';
 import { reportsRouter } from './modules/reports/reports.routes.js';
 import { ssoRouter } from './modules/sso/sso.routes.js';
 import { loadOidcConfig, type OidcSettings } from './config.js';
@@ -221,6 +222,10 @@ export function createApp(deps: AppDeps): express.Express {
   // Issue 37: SMART Backend Services' token endpoint and discovery, at the host's root (not /api/v1).
   app.use(
     oauthRouter({ sequelize: deps.sequelize, secret: deps.jwtSecret, now, log, publicUrl: process.env.PUBLIC_URL || null, recordEvent }),
+  );
+  app.use(
+    '/fhir/R4',
+    fhirRouter({ sequelize: deps.sequelize, secret: deps.jwtSecret, now, publicUrl: process.env.PUBLIC_URL || null, authenticate, log }),
   );
   const api = Router();
   api.use(sessionFirst(sessionRequirement(doc), authenticate));

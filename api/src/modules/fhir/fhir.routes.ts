@@ -1,0 +1,228 @@
+import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { Sequelize } from 'sequelize';
+import { decodeJwt } from 'jose';
+import { AppError } from '../../http/errors.js';
+import { FHIR_AUDIENCE, verifyApiClientToken } from '../api_clients/api-clients.token.js';
+import { scopeCovers } from '../api_clients/api-clients.rules.js';
+import { SEARCHES, commonInput, type Page } from './fhir.search.js';
+import { SEARCH_TYPES, SearchError, isSearchType, isStrict, splitParams, type SearchType } from './fhir.search.rules.js';
+
+/**
+ * The FHIR R4 read/search API at /fhir/R4 (issue 37): an API client's token (its scopes decide the
+ * types) or a staff session (any staff role reads), always within the caller's organisation.
+ * The contract covers /api/v1 only, so the parameters are checked here (fhir.search.rules.ts);
+ * every answer is application/fhir+json and every error an OperationOutcome in Spanish.
+ */
+
+type Json = Record<string, unknown>;
+
+export interface FhirDeps {
+  sequelize: Sequelize;
+  secret: string;
+  now: () => Date;
+  /** PUBLIC_URL when set: links and fullUrls are built on it, else on the request's own host. */
+  publicUrl: string | null;
+  /** The staff API's authenticator (http/auth.ts): a staff session reads too. */
+  authenticate: RequestHandler;
+  log: (msg: string, err?: unknown) => void;
+}
+
+const FHIR_JSON = 'application/fhir+json; charset=utf-8';
+
+type IssueCode = 'not-found' | 'invalid' | 'forbidden' | 'login' | 'security' | 'not-supported' | 'exception';
+
+class FhirError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: IssueCode,
+    message: string,
+    readonly expression?: string,
+  ) {
+    super(message);
+  }
+}
+
+export function operationOutcome(code: IssueCode, diagnostics: string, severity = 'error', expression?: string): Json {
+  return {
+    resourceType: 'OperationOutcome',
+    issue: [{ severity, code, diagnostics, ...(expression ? { expression: [expression] } : {}) }],
+  };
+}
+
+function send(res: Response, status: number, body: Json): void {
+  res.status(status).set('Content-Type', FHIR_JSON).send(JSON.stringify(body));
+}
+
+function baseUrl(deps: Pick<FhirDeps, 'publicUrl'>, req: Request): string {
+  return `${(deps.publicUrl ?? `${req.protocol}://${req.get('host')}`).replace(/\/+$/, '')}/fhir/R4`;
+}
+
+/** Who is reading: an organisation, and the scopes of an API client (null: a staff session, which reads every type). */
+interface Reader {
+  clientId: number;
+  scopes: string[] | null;
+}
+
+const loginRequired = () => new FhirError(401, 'login', 'Se requiere un token de acceso válido (Authorization: Bearer).');
+
+async function readerOf(deps: FhirDeps, req: Request, res: Response): Promise<Reader> {
+  const header = req.get('authorization') ?? '';
+  if (!/^Bearer \S+$/.test(header)) throw loginRequired();
+  const token = header.slice(7);
+  let audience: unknown;
+  try {
+    audience = decodeJwt(token).aud;
+  } catch {
+    throw loginRequired();
+  }
+  if (audience === FHIR_AUDIENCE || (Array.isArray(audience) && audience.includes(FHIR_AUDIENCE))) {
+    const p = await verifyApiClientToken(deps, token);
+    if (!p) throw loginRequired();
+    return { clientId: p.clientId, scopes: p.scopes };
+  }
+  await new Promise<void>((resolve, reject) =>
+    deps.authenticate(req, res, (err?: unknown) => (err ? reject(err instanceof FhirError ? err : loginRequired()) : resolve())),
+  );
+  const p = req.user?.principal;
+  if (!p) throw loginRequired();
+  if (p.kind !== 'staff') throw new FhirError(403, 'forbidden', 'La API FHIR es para clientes de API y personal de la organización.');
+  return { clientId: p.clientId, scopes: null };
+}
+
+function requireScope(reader: Reader, type: SearchType, permission: 'read' | 'search'): void {
+  if (reader.scopes && !scopeCovers(reader.scopes, type, permission))
+    throw new FhirError(403, 'forbidden', `El token no tiene el alcance system/${type}.${permission === 'read' ? 'r' : 's'}.`);
+}
+
+/** The query as name/value pairs in their order, repeated names kept (`date` twice is a range). */
+function queryPairs(req: Request): Array<[string, string]> {
+  const q = req.originalUrl.indexOf('?');
+  return q < 0 ? [] : [...new URLSearchParams(req.originalUrl.slice(q + 1))];
+}
+
+function searchUrl(base: string, type: string, pairs: Array<[string, string]>): string {
+  const qs = new URLSearchParams(pairs).toString();
+  return `${base}/${type}${qs ? `?${qs}` : ''}`;
+}
+
+function bundleOf(base: string, type: SearchType, pairs: Array<[string, string]>, page: Page, unknown: string[]): Json {
+  const kept = pairs.filter(([name]) => name !== '_cursor');
+  const link = [{ relation: 'self', url: searchUrl(base, type, pairs) }];
+  if (page.next) link.push({ relation: 'next', url: searchUrl(base, type, [...kept, ['_cursor', page.next]]) });
+  const entry: Json[] = page.resources.map((resource) => ({
+    fullUrl: `${base}/${type}/${String(resource.id)}`,
+    resource,
+    search: { mode: 'match' },
+  }));
+  if (unknown.length)
+    entry.push({
+      resource: {
+        resourceType: 'OperationOutcome',
+        issue: unknown.map((name) => ({
+          severity: 'warning',
+          code: 'not-supported',
+          diagnostics: `Parámetro de búsqueda no admitido para ${type}; se ignoró: ${name}`,
+          expression: [name],
+        })),
+      },
+      search: { mode: 'outcome' },
+    });
+  return {
+    resourceType: 'Bundle',
+    type: 'searchset',
+    ...(page.total !== null ? { total: page.total } : {}),
+    link,
+    ...(entry.length ? { entry } : {}),
+  };
+}
+
+/** The CapabilityStatement, from the same table the router serves: it lists exactly what is implemented. */
+export function capabilityStatement(base: string, now: Date): Json {
+  const host = base.replace(/\/fhir\/R4$/, '');
+  return {
+    resourceType: 'CapabilityStatement',
+    status: 'active',
+    date: now.toISOString(),
+    publisher: 'Vigía',
+    kind: 'instance',
+    software: { name: 'Vigía' },
+    implementation: { description: 'API FHIR R4 de Vigía (lectura y búsqueda)', url: base },
+    fhirVersion: '4.0.1',
+    format: ['json'],
+    rest: [
+      {
+        mode: 'server',
+        security: {
+          extension: [
+            {
+              url: 'http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris',
+              extension: [{ url: 'token', valueUri: `${host}/oauth/token` }],
+            },
+          ],
+          service: [
+            {
+              coding: [{ system: 'http://terminology.hl7.org/CodeSystem/restful-security-service', code: 'SMART-on-FHIR' }],
+              text: `SMART Backend Services; configuración en ${base}/.well-known/smart-configuration`,
+            },
+          ],
+        },
+        resource: (Object.keys(SEARCH_TYPES) as SearchType[]).map((type) => ({
+          type,
+          interaction: [{ code: 'read' }, { code: 'search-type' }],
+          searchParam: SEARCH_TYPES[type].map((p) => ({
+            name: p.name,
+            type: p.type === 'special' ? 'special' : p.type,
+            documentation: p.documentation,
+          })),
+        })),
+      },
+    ],
+  };
+}
+
+export function fhirRouter(deps: FhirDeps): Router {
+  const r = Router();
+  r.get('/metadata', (req, res) => send(res, 200, capabilityStatement(baseUrl(deps, req), deps.now())));
+
+  const typeOf = (raw: string): SearchType => {
+    if (!isSearchType(raw)) throw new FhirError(404, 'not-supported', `Tipo de recurso no admitido: ${raw}`);
+    return raw;
+  };
+
+  r.get('/:type', async (req, res) => {
+    const type = typeOf(req.params.type as string);
+    const reader = await readerOf(deps, req, res);
+    requireScope(reader, type, 'search');
+    const pairs = queryPairs(req);
+    const { known, unknown } = splitParams(type, pairs);
+    if (unknown.length && isStrict(req.get('prefer')))
+      throw new FhirError(400, 'invalid', `Parámetro de búsqueda no admitido para ${type}: ${unknown.join(', ')}`, unknown[0]);
+    const page = await SEARCHES[type].search(deps, reader.clientId, commonInput(known));
+    send(res, 200, bundleOf(baseUrl(deps, req), type, pairs, page, unknown));
+  });
+
+  r.get('/:type/:id', async (req, res) => {
+    const type = typeOf(req.params.type as string);
+    const reader = await readerOf(deps, req, res);
+    requireScope(reader, type, 'read');
+    const id = req.params.id as string;
+    const resource = await SEARCHES[type].read(deps, reader.clientId, id);
+    // Another organisation's resource is not found, like one that does not exist.
+    if (!resource) throw new FhirError(404, 'not-found', `No existe ${type}/${id}`);
+    send(res, 200, resource);
+  });
+
+  r.use((req, _res, next) => next(new FhirError(404, 'not-supported', `Operación no admitida: ${req.method} ${req.path}`)));
+
+  r.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    if (err instanceof SearchError) return send(res, 400, operationOutcome('invalid', err.message, 'error', err.param));
+    if (err instanceof FhirError) {
+      if (err.status === 401) res.set('WWW-Authenticate', 'Bearer realm="vigia-fhir"');
+      return send(res, err.status, operationOutcome(err.code, err.message, 'error', err.expression));
+    }
+    if (err instanceof AppError && err.status < 500) return send(res, err.status, operationOutcome('invalid', err.message));
+    deps.log('FHIR API failed', err);
+    send(res, 500, operationOutcome('exception', 'Error interno del servidor.'));
+  });
+  return r;
+}

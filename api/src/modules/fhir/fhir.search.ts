@@ -1,0 +1,397 @@
+import type { Sequelize } from 'sequelize';
+import { select } from '../../db/sql.js';
+import { displayName, toSearchKey } from '@vigia/contract/rules/names';
+import { BLOOD_PRESSURE_PANEL_LOINC, CLINICAL_ELEMENTS, MEASUREMENT_STATUS } from '@vigia/contract/rules/vitals';
+import { PATIENT_STATUS } from '@vigia/contract/rules/access';
+import { observationFor, patientFor, type FhirMeasurement, type FhirPatientRef, type FhirPatientRow } from './fhir.mappers.js';
+import {
+  DEFAULT_COUNT,
+  SearchError,
+  dateConditions,
+  dayConditions,
+  decodeCursor,
+  encodeCursor,
+  parseBoolean,
+  parseCount,
+  parseDateParam,
+  parseReference,
+  parseTokens,
+  rowIdOf,
+  type SearchType,
+} from './fhir.search.rules.js';
+
+/**
+ * Reads and searches of the FHIR API (issue 37): SQL with bound parameters only, always within the
+ * token's organisation, paged by keyset (the cursor carries the last row's sort key and id, so any
+ * page costs what the first does: measurements_patient_when (patient_id, when, id) for a patient's
+ * readings, (client_id, when) for the organisation's, patients (client_id, id) for patients).
+ */
+
+type Json = Record<string, unknown>;
+
+export interface SearchDeps {
+  sequelize: Sequelize;
+}
+
+/** One page of a search: the resources in order, the cursor of the next page (null: last page), the total when known. */
+export interface Page {
+  resources: Json[];
+  next: string | null;
+  total: number | null;
+}
+
+interface Where {
+  sql: string[];
+  values: Record<string, unknown>;
+  n: number;
+}
+const where = (clientId: number): Where => ({ sql: [], values: { clientId }, n: 0 });
+/** A fresh replacement name for a value: the SQL text never holds a value. */
+function bind(w: Where, value: unknown): string {
+  const name = `v${w.n++}`;
+  w.values[name] = value;
+  return `:${name}`;
+}
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, '\\$&');
+
+const LOINC = 'http://loinc.org';
+const OBSERVATION_CATEGORY = 'http://terminology.hl7.org/CodeSystem/observation-category';
+const ID_TYPE_SYSTEM = /^urn:vigia:id-type:([^:]+):([^:]+)$/;
+
+/** A DATEONLY as 'YYYY-MM-DD' on both dialects (node-postgres may hand a local-midnight Date). */
+function dayOf(v: unknown): string {
+  if (v instanceof Date) return `${v.getFullYear()}-${String(v.getMonth() + 1).padStart(2, '0')}-${String(v.getDate()).padStart(2, '0')}`;
+  return String(v).slice(0, 10);
+}
+
+const PATIENT_SELECT = `SELECT p.id, p.nid, p.first_name, p.last_name, p.birth_date, p.gender, p.status, p.updated_at,
+  it.code AS id_type_code, it.name AS id_type_name, c.code AS country_code
+  FROM patients p JOIN id_types it ON it.id = p.id_type JOIN countries c ON c.id = it.country_id`;
+
+type PatientDbRow = Omit<FhirPatientRow, 'display' | 'birth_date' | 'updated_at'> & { birth_date: unknown; updated_at: string | Date };
+
+function patientRowOf(r: PatientDbRow): FhirPatientRow {
+  return {
+    ...r,
+    id: Number(r.id),
+    gender: Number(r.gender),
+    status: Number(r.status),
+    birth_date: dayOf(r.birth_date),
+    updated_at: new Date(r.updated_at),
+    display: displayName(`${r.first_name} ${r.last_name}`),
+  };
+}
+
+export async function readPatient(deps: SearchDeps, clientId: number, id: string): Promise<Json | null> {
+  const rowId = rowIdOf('p', id);
+  if (rowId === null) return null;
+  const [row] = await select<PatientDbRow>(deps.sequelize, `${PATIENT_SELECT} WHERE p.id = :id AND p.client_id = :clientId`, {
+    id: rowId,
+    clientId,
+  });
+  return row ? patientFor(patientRowOf(row)) : null;
+}
+
+export interface SearchInput {
+  params: Map<string, string[]>;
+  count: number;
+  /** `_summary=count`: the total only. */
+  summaryCount: boolean;
+  /** `_total=accurate`, or `_summary=count`: count even when it costs a second query. */
+  wantTotal: boolean;
+}
+
+/** `_count`, `_summary` and `_total`, common to every type. */
+export function commonInput(params: Map<string, string[]>): SearchInput {
+  const last = (name: string) => params.get(name)?.at(-1);
+  const countRaw = last('_count');
+  const count = countRaw === undefined ? DEFAULT_COUNT : parseCount(countRaw);
+  const summary = last('_summary');
+  if (summary !== undefined && summary !== 'count' && summary !== 'false')
+    throw new SearchError('_summary', '_summary admite solo count o false');
+  const total = last('_total');
+  if (total !== undefined && !['none', 'estimate', 'accurate'].includes(total))
+    throw new SearchError('_total', '_total admite none, estimate o accurate');
+  return { params, count, summaryCount: summary === 'count', wantTotal: summary === 'count' || total === 'accurate' };
+}
+
+function patientWhere(clientId: number, params: Map<string, string[]>): Where {
+  const w = where(clientId);
+  w.sql.push('p.client_id = :clientId');
+  for (const raw of params.get('_id') ?? []) {
+    const ids = raw.split(',').map((s) => rowIdOf('p', s));
+    const valid = ids.filter((x): x is number => x !== null);
+    w.sql.push(valid.length ? `p.id IN (${valid.map((x) => bind(w, x)).join(', ')})` : '1 = 0');
+  }
+  for (const raw of params.get('identifier') ?? []) {
+    const alternatives = parseTokens('identifier', raw).map((t) => {
+      if (t.code === null) return '1 = 0';
+      if (t.system === null) return `p.nid = ${bind(w, t.code)}`;
+      const m = ID_TYPE_SYSTEM.exec(t.system);
+      if (!m) return '1 = 0';
+      return `(c.code = ${bind(w, m[1])} AND it.code = ${bind(w, m[2])} AND p.nid = ${bind(w, t.code)})`;
+    });
+    w.sql.push(`(${alternatives.join(' OR ')})`);
+  }
+  for (const raw of params.get('name') ?? []) {
+    const alternatives = raw.split(',').map((v) => {
+      const key = likeEscape(toSearchKey(v));
+      if (!key) throw new SearchError('name', 'name no puede estar vacío');
+      return `(p.search_name LIKE ${bind(w, `${key}%`)} ESCAPE '\\' OR p.search_name LIKE ${bind(w, `% ${key}%`)} ESCAPE '\\')`;
+    });
+    w.sql.push(`(${alternatives.join(' OR ')})`);
+  }
+  for (const raw of params.get('family') ?? []) {
+    const alternatives = raw.split(',').map((v) => {
+      const text = v.trim().toLocaleUpperCase('es');
+      if (!text) throw new SearchError('family', 'family no puede estar vacío');
+      return `p.last_name LIKE ${bind(w, `${likeEscape(text)}%`)} ESCAPE '\\'`;
+    });
+    w.sql.push(`(${alternatives.join(' OR ')})`);
+  }
+  for (const raw of params.get('birthdate') ?? [])
+    for (const c of dayConditions('birthdate', raw)) w.sql.push(`p.birth_date ${c.op} ${bind(w, c.day)}`);
+  for (const raw of params.get('active') ?? [])
+    w.sql.push(parseBoolean('active', raw) ? `p.status <> ${PATIENT_STATUS.inactive}` : `p.status = ${PATIENT_STATUS.inactive}`);
+  for (const raw of params.get('_lastUpdated') ?? [])
+    for (const c of dateConditions(parseDateParam('_lastUpdated', raw))) w.sql.push(`p.updated_at ${c.op} ${bind(w, c.at)}`);
+  return w;
+}
+
+async function countOf(deps: SearchDeps, from: string, w: Where): Promise<number> {
+  const [row] = await select<{ n: number | string }>(deps.sequelize, `SELECT COUNT(*) AS n ${from} WHERE ${w.sql.join(' AND ')}`, w.values);
+  return Number(row.n);
+}
+
+/** Patients by id (keyset on patients (client_id, id)). */
+export async function searchPatients(deps: SearchDeps, clientId: number, input: SearchInput): Promise<Page> {
+  const w = patientWhere(clientId, input.params);
+  const from = 'FROM patients p JOIN id_types it ON it.id = p.id_type JOIN countries c ON c.id = it.country_id';
+  const total = input.wantTotal ? await countOf(deps, from, w) : null;
+  if (input.summaryCount || input.count === 0) return { resources: [], next: null, total };
+  const cursor = input.params.get('_cursor')?.at(-1);
+  if (cursor !== undefined) {
+    const [after] = decodeCursor(cursor, 'Patient:_id', ['number']);
+    w.sql.push(`p.id > ${bind(w, after)}`);
+  }
+  const rows = await select<PatientDbRow>(
+    deps.sequelize,
+    `${PATIENT_SELECT} WHERE ${w.sql.join(' AND ')} ORDER BY p.id LIMIT ${bind(w, input.count + 1)}`,
+    w.values,
+  );
+  const more = rows.length > input.count;
+  const page = rows.slice(0, input.count).map(patientRowOf);
+  return {
+    resources: page.map(patientFor),
+    next: more ? encodeCursor('Patient:_id', [page.at(-1)!.id]) : null,
+    total: total ?? (cursor === undefined && !more ? page.length : null),
+  };
+}
+
+// ---------------------------------------------------------------- Observation
+
+const SYSTOLIC = 3;
+const DIASTOLIC = 4;
+const partnerOf = (alias: string, element: number) =>
+  `(SELECT MIN(x.id) FROM measurements x WHERE x.patient_id = ${alias}.patient_id AND x.clinical_element = ${element}
+    AND x."when" = ${alias}."when" AND x.status = ${MEASUREMENT_STATUS.valid})`;
+
+/**
+ * A reading is one Observation; a systolic and a diastolic of the same patient and moment are one
+ * blood-pressure panel, listed at the systolic's row (its diastolic is not listed on its own), as
+ * groupReadings pairs a stored batch.
+ */
+const OBSERVATION_FROM = `FROM measurements m`;
+const OBSERVATION_BASE = [
+  'm.client_id = :clientId',
+  `m.status = ${MEASUREMENT_STATUS.valid}`,
+  `NOT (m.clinical_element = ${DIASTOLIC} AND ${partnerOf('m', SYSTOLIC)} IS NOT NULL)`,
+];
+
+/** One LOINC code → the rows whose Observation.code it is. */
+function codeCondition(code: string): string {
+  if (code === BLOOD_PRESSURE_PANEL_LOINC) return `(m.clinical_element = ${SYSTOLIC} AND ${partnerOf('m', DIASTOLIC)} IS NOT NULL)`;
+  const e = CLINICAL_ELEMENTS.find((c) => c.loinc === code) ?? (code === '2708-6' ? CLINICAL_ELEMENTS.find((c) => c.id === 2) : undefined);
+  if (!e) return '1 = 0';
+  if (e.id === SYSTOLIC) return `(m.clinical_element = ${SYSTOLIC} AND ${partnerOf('m', DIASTOLIC)} IS NULL)`;
+  return `m.clinical_element = ${e.id}`;
+}
+
+export type ObservationSort = 'date' | '-date' | '_lastUpdated';
+const SORTS: Record<ObservationSort, { order: string; shape: ('string' | 'number')[] }> = {
+  date: { order: 'm."when" ASC, m.id ASC', shape: ['string', 'number'] },
+  '-date': { order: 'm."when" DESC, m.id DESC', shape: ['string', 'number'] },
+  // Rows are numbered as they are stored and never changed after (a deletion hides them), so id order is stored order.
+  _lastUpdated: { order: 'm.id ASC', shape: ['number'] },
+};
+
+function observationWhere(clientId: number, params: Map<string, string[]>): Where {
+  const w = where(clientId);
+  w.sql.push(...OBSERVATION_BASE);
+  const patients = [
+    ...(params.get('patient') ?? []).map((v) => ['patient', v]),
+    ...(params.get('subject') ?? []).map((v) => ['subject', v]),
+  ];
+  for (const [name, raw] of patients) {
+    const ids = raw.split(',').map((v) => parseReference(name, v));
+    w.sql.push(`m.patient_id IN (${ids.map((id) => bind(w, id)).join(', ')})`);
+  }
+  for (const raw of params.get('code') ?? []) {
+    const alternatives = parseTokens('code', raw).map((t) => {
+      if (t.system !== null && t.system !== LOINC) return '1 = 0';
+      return t.code === null ? '1 = 1' : codeCondition(t.code);
+    });
+    w.sql.push(`(${alternatives.join(' OR ')})`);
+  }
+  for (const raw of params.get('category') ?? []) {
+    const alternatives = parseTokens('category', raw).map((t) => {
+      if (t.system !== null && t.system !== OBSERVATION_CATEGORY) return '1 = 0';
+      if (t.code === null) return '1 = 1';
+      if (t.code === 'vital-signs') return 'm.clinical_element <> 6';
+      if (t.code === 'laboratory') return 'm.clinical_element = 6';
+      return '1 = 0';
+    });
+    w.sql.push(`(${alternatives.join(' OR ')})`);
+  }
+  for (const raw of params.get('date') ?? [])
+    for (const c of dateConditions(parseDateParam('date', raw))) w.sql.push(`m."when" ${c.op} ${bind(w, c.at)}`);
+  return w;
+}
+
+export function parseSort(params: Map<string, string[]>): ObservationSort {
+  const raw = params.get('_sort')?.at(-1) ?? 'date';
+  if (raw !== 'date' && raw !== '-date' && raw !== '_lastUpdated')
+    throw new SearchError('_sort', '_sort admite date, -date o _lastUpdated');
+  return raw;
+}
+
+interface MeasurementDbRow {
+  id: number | string;
+  patient_id: number | string;
+  clinical_element: number | string;
+  value: number | string;
+  when: string | Date;
+  created_at: string | Date;
+}
+const measurementOf = (r: MeasurementDbRow): FhirMeasurement & { patient_id: number; created_at: Date } => ({
+  id: Number(r.id),
+  patient_id: Number(r.patient_id),
+  clinical_element: Number(r.clinical_element),
+  value: Number(r.value),
+  when: new Date(r.when),
+  created_at: new Date(r.created_at),
+});
+
+async function patientRefs(deps: SearchDeps, clientId: number, ids: number[]): Promise<Map<number, FhirPatientRef>> {
+  if (!ids.length) return new Map();
+  const rows = await select<PatientDbRow>(deps.sequelize, `${PATIENT_SELECT} WHERE p.client_id = :clientId AND p.id IN (:ids)`, {
+    clientId,
+    ids: [...new Set(ids)],
+  });
+  return new Map(rows.map((r) => [Number(r.id), patientRowOf(r)]));
+}
+
+/** The mapper's Observation, with what a pulled one adds: the subject's reference and meta.lastUpdated. */
+function observationOf(group: ReturnType<typeof measurementOf>[], patientId: number, patient: FhirPatientRef): Json {
+  const o = observationFor(group, patient, group[0].created_at);
+  return {
+    ...o,
+    meta: { lastUpdated: group[0].created_at.toISOString() },
+    subject: { reference: `Patient/p${patientId}`, ...(o.subject as Json) },
+  };
+}
+
+const MEASUREMENT_COLUMNS = 'm.id, m.patient_id, m.clinical_element, m.value, m."when", m.created_at';
+
+/**
+ * `m12` (one reading) or `m12-13` (a systolic and its diastolic: the panel), the ids the mappers
+ * and the webhooks give. A single reading reads on its own even when it is half of a panel, so a
+ * webhook's id for a reading stored alone still resolves.
+ */
+export async function readObservation(deps: SearchDeps, clientId: number, id: string): Promise<Json | null> {
+  const m = /^m([1-9]\d{0,15})(?:-([1-9]\d{0,15}))?$/.exec(id);
+  if (!m) return null;
+  const ids = m[2] ? [Number(m[1]), Number(m[2])] : [Number(m[1])];
+  const rows = (
+    await select<MeasurementDbRow>(
+      deps.sequelize,
+      `SELECT ${MEASUREMENT_COLUMNS} FROM measurements m WHERE m.client_id = :clientId AND m.status = :valid AND m.id IN (:ids)`,
+      { clientId, valid: MEASUREMENT_STATUS.valid, ids },
+    )
+  ).map(measurementOf);
+  const group = ids.map((i) => rows.find((r) => r.id === i));
+  if (group.some((r) => !r)) return null;
+  const found = group as ReturnType<typeof measurementOf>[];
+  if (
+    found.length === 2 &&
+    (found[0].clinical_element !== SYSTOLIC ||
+      found[1].clinical_element !== DIASTOLIC ||
+      found[0].patient_id !== found[1].patient_id ||
+      found[0].when.getTime() !== found[1].when.getTime())
+  )
+    return null;
+  const patient = (await patientRefs(deps, clientId, [found[0].patient_id])).get(found[0].patient_id);
+  return patient ? observationOf(found, found[0].patient_id, patient) : null;
+}
+
+export async function searchObservations(deps: SearchDeps, clientId: number, input: SearchInput): Promise<Page> {
+  const sort = parseSort(input.params);
+  const w = observationWhere(clientId, input.params);
+  const total = input.wantTotal ? await countOf(deps, OBSERVATION_FROM, w) : null;
+  if (input.summaryCount || input.count === 0) return { resources: [], next: null, total };
+  const cursor = input.params.get('_cursor')?.at(-1);
+  const cursorName = `Observation:${sort}`;
+  if (cursor !== undefined) {
+    const key = decodeCursor(cursor, cursorName, SORTS[sort].shape);
+    if (sort === '_lastUpdated') w.sql.push(`m.id > ${bind(w, key[0])}`);
+    else w.sql.push(`(m."when", m.id) ${sort === 'date' ? '>' : '<'} (${bind(w, new Date(key[0]))}, ${bind(w, key[1])})`);
+  }
+  const rows = (
+    await select<MeasurementDbRow & { partner: number | string | null }>(
+      deps.sequelize,
+      `SELECT ${MEASUREMENT_COLUMNS}, CASE WHEN m.clinical_element = ${SYSTOLIC} THEN ${partnerOf('m', DIASTOLIC)} END AS partner
+       ${OBSERVATION_FROM} WHERE ${w.sql.join(' AND ')} ORDER BY ${SORTS[sort].order} LIMIT ${bind(w, input.count + 1)}`,
+      w.values,
+    )
+  ).map((r) => ({ ...measurementOf(r), partner: r.partner == null ? null : Number(r.partner) }));
+  const more = rows.length > input.count;
+  const page = rows.slice(0, input.count);
+  const partnerIds = page.map((r) => r.partner).filter((x): x is number => x !== null);
+  const partners = new Map(
+    partnerIds.length
+      ? (
+          await select<MeasurementDbRow>(
+            deps.sequelize,
+            `SELECT ${MEASUREMENT_COLUMNS} FROM measurements m WHERE m.client_id = :clientId AND m.id IN (:ids)`,
+            { clientId, ids: partnerIds },
+          )
+        ).map((r) => [Number(r.id), measurementOf(r)])
+      : [],
+  );
+  const refs = await patientRefs(
+    deps,
+    clientId,
+    page.map((r) => r.patient_id),
+  );
+  const resources = page.map((r) => {
+    const partner = r.partner === null ? undefined : partners.get(r.partner);
+    return observationOf(partner ? [r, partner] : [r], r.patient_id, refs.get(r.patient_id)!);
+  });
+  const last = page.at(-1);
+  return {
+    resources,
+    next: more && last ? encodeCursor(cursorName, sort === '_lastUpdated' ? [last.id] : [last.when.toISOString(), last.id]) : null,
+    total: total ?? (cursor === undefined && !more ? page.length : null),
+  };
+}
+
+export const SEARCHES: Record<
+  SearchType,
+  {
+    read(deps: SearchDeps, clientId: number, id: string): Promise<Json | null>;
+    search(deps: SearchDeps, clientId: number, input: SearchInput): Promise<Page>;
+  }
+> = {
+  Patient: { read: readPatient, search: searchPatients },
+  Observation: { read: readObservation, search: searchObservations },
+};
