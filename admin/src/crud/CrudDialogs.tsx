@@ -1,9 +1,8 @@
 import { Form, Modal } from 'antd';
 import { useModalForm, type UseModalFormReturnType } from '@refinedev/antd';
 import type { BaseKey, BaseRecord, HttpError } from '@refinedev/core';
-import { CrudFormFields, useFormFields, type FormField } from './form';
+import { CrudFormFields, formBody, formValues, useFormFields, type FormField } from './form';
 import { crudNotifications } from './notifications';
-import { toRequestBody } from './schema-rules';
 import type { AnyResource } from './types';
 
 export type Row = BaseRecord & Record<string, unknown>;
@@ -37,23 +36,19 @@ export function CrudModalForm({ resource, action, title, fields, form, onClosed 
     >
       <Form
         {...formProps}
+        initialValues={action === 'edit' ? formValues(resource, formProps.initialValues) : formProps.initialValues}
         name={`${resource.name}-${action}`}
         layout="vertical"
         requiredMark
         onFinish={async (values) => {
           try {
-            await formProps.onFinish?.(
-              toRequestBody(
-                fields.map((f) => f.spec),
-                values as Values,
-              ),
-            );
+            await formProps.onFinish?.(formBody(resource, fields, values as Values, action));
           } catch {
             // Already shown: the server's message as a notification and field errors under the fields.
           }
         }}
       >
-        <CrudFormFields resource={resource} fields={fields} autoFocus />
+        <CrudFormFields resource={resource} fields={fields} action={action} autoFocus />
       </Form>
     </Modal>
   );

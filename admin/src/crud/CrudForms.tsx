@@ -2,10 +2,9 @@ import { Navigate, useParams } from 'react-router';
 import { Form } from 'antd';
 import { Create, Edit, useForm } from '@refinedev/antd';
 import type { BaseRecord, HttpError } from '@refinedev/core';
-import { CrudFormFields, useFormFields } from './form';
+import { CrudFormFields, formBody, formValues, useFormFields } from './form';
 import { crudNotifications } from './notifications';
 import { RecordPageTitle } from './PageHeader';
-import { toRequestBody } from './schema-rules';
 import type { AnyResource } from './types';
 
 type Values = Record<string, unknown>;
@@ -22,12 +21,7 @@ function useCrudPageForm(resource: AnyResource, action: 'create' | 'edit') {
   });
   const onFinish = async (values: Values) => {
     try {
-      await form.onFinish(
-        toRequestBody(
-          fields.map((f) => f.spec),
-          values,
-        ),
-      );
+      await form.onFinish(formBody(resource, fields, values, action));
     } catch {
       // Already shown: the server's message as a notification and field errors under the fields.
     }
@@ -53,7 +47,7 @@ export function CrudCreate({ resource }: { resource: AnyResource }) {
         onFinish={(v) => onFinish(v as Values)}
         style={{ maxWidth: 560 }}
       >
-        <CrudFormFields resource={resource} fields={fields} autoFocus />
+        <CrudFormFields resource={resource} fields={fields} action="create" autoFocus />
       </Form>
     </Create>
   );
@@ -78,12 +72,13 @@ export function CrudEdit({ resource }: { resource: AnyResource }) {
     >
       <Form
         {...formProps}
+        initialValues={formValues(resource, formProps.initialValues)}
         name={`${resource.name}-edit`}
         layout="vertical"
         onFinish={(v) => onFinish(v as Values)}
         style={{ maxWidth: 560 }}
       >
-        <CrudFormFields resource={resource} fields={fields} />
+        <CrudFormFields resource={resource} fields={fields} action="edit" />
       </Form>
     </Edit>
   );

@@ -1,9 +1,9 @@
-import { useMemo } from 'react';
-import { Form } from 'antd';
+import { Suspense, useMemo } from 'react';
+import { Form, Skeleton } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { contractDoc } from './contract-doc';
 import { ColorChip } from './renderers';
-import { describeField, objectSchema, toFormRules, type FieldSpec, type WidgetKind } from './schema-rules';
+import { describeField, objectSchema, toFormRules, toRequestBody, type FieldSpec, type WidgetKind } from './schema-rules';
 import type { AnyResource, FormFieldDeclaration } from './types';
 import { FieldInput } from './widgets';
 
@@ -80,8 +80,34 @@ function ChipPreview({ resource, fields }: { resource: AnyResource; fields: Form
   );
 }
 
-/** Renders the fields of a declaration inside an antd Form. */
-export function CrudFormFields({ resource, fields, autoFocus }: { resource: AnyResource; fields: FormField[]; autoFocus?: boolean }) {
+/** The body a create or edit form sends: its declared fields, and the declaration's custom part. */
+export function formBody(resource: AnyResource, fields: FormField[], values: Record<string, unknown>, action: 'create' | 'edit') {
+  const body = toRequestBody(
+    fields.map((f) => f.spec),
+    values,
+  );
+  return resource.customFields ? { ...body, ...resource.customFields.toBody(values, action) } : body;
+}
+
+/** An edit form's starting values: the record, with the custom part's values taken from it. */
+export function formValues(resource: AnyResource, record: Record<string, unknown> | undefined) {
+  const toValues = resource.customFields?.toValues;
+  return record && toValues ? { ...record, ...toValues(record) } : record;
+}
+
+/** Renders the fields of a declaration (and its custom part) inside an antd Form. */
+export function CrudFormFields({
+  resource,
+  fields,
+  action,
+  autoFocus,
+}: {
+  resource: AnyResource;
+  fields: FormField[];
+  action: 'create' | 'edit';
+  autoFocus?: boolean;
+}) {
+  const Custom = resource.customFields?.Fields;
   const values = (Form.useWatch([], { form: Form.useFormInstance(), preserve: true }) ?? {}) as Record<string, unknown>;
   const isDisabled = (f: FormField) => !!f.disabled || (f.enabledBy !== undefined && !values[f.enabledBy]);
   const optionsOf = (f: FormField): FieldSpec =>
@@ -126,6 +152,11 @@ export function CrudFormFields({ resource, fields, autoFocus }: { resource: AnyR
           </Form.Item>
         );
       })}
+      {Custom && (
+        <Suspense fallback={<Skeleton active />}>
+          <Custom action={action} />
+        </Suspense>
+      )}
       <ChipPreview resource={resource} fields={fields} />
     </>
   );

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import type { SchemaName, Schemas } from '../contract';
 import type { WidgetKind } from './schema-rules';
 import type { ApiRead } from '../providers/calls';
@@ -121,6 +121,18 @@ export type FormFieldDeclaration<F extends string> = {
   exclude?: Array<string | number>;
 };
 
+/**
+ * Form controls the declared fields cannot express (a choice between two fields, a text parsed
+ * before it is sent): `Fields` renders inside the create and edit forms after the declared fields,
+ * `toBody` gives their part of the request body, and `toValues` turns the record into their
+ * values for the edit form. The server's field errors still show under the field of that name.
+ */
+export type CustomFormFields = {
+  Fields: ComponentType<{ action: 'create' | 'edit' }>;
+  toBody: (values: Record<string, unknown>, action: 'create' | 'edit') => Record<string, unknown>;
+  toValues?: (record: Record<string, unknown>) => Record<string, unknown>;
+};
+
 /** Icons a declaration may name without importing React components. */
 export type ActionIcon = 'ai' | 'view' | 'link' | 'settings' | 'edit';
 
@@ -183,6 +195,8 @@ export type ResourceDeclaration<R extends SchemaName = SchemaName, C extends Sch
   columns: ColumnDeclaration<Schemas[R]>[];
   filters?: FilterDeclaration[];
   fields?: FormFieldDeclaration<KeysOf<C> | KeysOf<U>>[];
+  /** Controls after the declared fields, for what they cannot express. */
+  customFields?: CustomFormFields;
   actions?: { edit?: boolean; delete?: boolean; show?: boolean; extra?: RowAction<Schemas[R]>[] };
   /**
    * The server action (D13) that governs create, edit and delete: the same `can()` the API

@@ -29,6 +29,7 @@ describe('side menu derived from the registered resources (01 §2)', () => {
       ['/client_prompts', 'Instrucciones IA'],
       ['/webhooks', 'Webhooks HL7 FHIR'],
       ['/integrations', 'Integraciones'],
+      ['/api_clients', 'Clientes de API'],
       ['/unknown_messages', 'Números desconocidos'],
       ['/reports', 'Reportes'],
       ['/audit', 'Auditoría'],
@@ -46,7 +47,7 @@ describe('side menu derived from the registered resources (01 §2)', () => {
 });
 
 /** The screens whose list operation answers only administrators (requireStaff('administer')). */
-const ADMIN_ONLY = ['/notifications', '/unknown_messages', '/audit'];
+const ADMIN_ONLY = ['/api_clients', '/notifications', '/unknown_messages', '/audit'];
 
 describe('the menu offers a role only the screens it may open (issue 41)', () => {
   it.each(ROLES.map((role) => [role, can(role, 'administer')] as [Role, boolean]))('%s (administers: %s)', (role, administers) => {

@@ -11,6 +11,7 @@ import {
   CommentOutlined,
   DashboardOutlined,
   InboxOutlined,
+  KeyOutlined,
   MedicineBoxOutlined,
   NotificationOutlined,
   OrderedListOutlined,
@@ -28,6 +29,7 @@ import { basePath, type AnyResource } from '../crud/types';
 import { registerResourceName } from '../providers/i18n';
 import { registerWriteAction } from '../providers/access';
 import { alarms } from './alarms';
+import { apiClients } from './api_clients';
 import { moves } from './moves';
 import { orders } from './orders';
 import { stocks } from './stocks';
@@ -162,6 +164,8 @@ export const refineResources: ResourceProps[] = [
     icon: <AppstoreAddOutlined />,
     parent: CONFIGURATION,
   }),
+  // Issue 37: the systems that read FHIR with their own keys, reached from 'Integraciones' too.
+  crud(apiClients, { icon: <KeyOutlined />, parent: CONFIGURATION, requires: 'administer' }),
   screen('unknown_messages', '/unknown_messages', <UnknownMessagesPage />, {
     label: 'Números desconocidos',
     icon: <CommentOutlined />,

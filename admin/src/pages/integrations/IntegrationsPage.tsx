@@ -1,7 +1,9 @@
 import { useEffect } from 'react';
 import { Alert, Button, Card, Form, Input, Space, Switch, Typography } from 'antd';
+import { KeyOutlined } from '@ant-design/icons';
 import { MESSAGES } from '@vigia/contract/rules/validation';
 import { PageHeader } from '../../crud/PageHeader';
+import { LinkButton } from '../../layout/LinkButton';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { useOne, useUpdate } from '@refinedev/core';
 import type { Schemas } from '../../contract';
@@ -108,6 +110,17 @@ export default function IntegrationsPage() {
           </Space>
         </Form>
       </Card>
+      {isAdmin && (
+        <Card title="Clientes de API (FHIR)" className="integrations-card">
+          <Typography.Paragraph type="secondary">
+            Sistemas externos, como la historia clínica de un hospital, que leen los datos de la institución con sus propias claves.
+            Regístrelos, vea cuándo pidieron su último token y suspéndalos o elimínelos.
+          </Typography.Paragraph>
+          <LinkButton to="/api_clients" icon={<KeyOutlined />}>
+            Ver clientes de API
+          </LinkButton>
+        </Card>
+      )}
     </PageHeader>
   );
 }
