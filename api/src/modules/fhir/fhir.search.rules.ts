@@ -37,6 +37,15 @@ export const SEARCH_TYPES = {
     { name: 'date', type: 'date', documentation: 'Momento de la lectura con prefijo; dos veces para un rango' },
     { name: '_sort', type: 'special', documentation: 'date, -date o _lastUpdated' },
   ],
+  DetectedIssue: [
+    { name: 'patient', type: 'reference', documentation: 'Paciente: Patient/p<número> o p<número>' },
+    { name: 'identified', type: 'date', documentation: 'Momento en que se abrió la alerta, con prefijo' },
+  ],
+  Condition: [
+    { name: 'patient', type: 'reference', documentation: 'Paciente: Patient/p<número> o p<número>' },
+    { name: 'subject', type: 'reference', documentation: 'Igual que patient' },
+    { name: 'clinical-status', type: 'token', documentation: 'active o resolved' },
+  ],
 } as const satisfies Record<string, readonly SearchParamDef[]>;
 
 export type SearchType = keyof typeof SEARCH_TYPES;

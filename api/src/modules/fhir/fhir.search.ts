@@ -3,7 +3,16 @@ import { select } from '../../db/sql.js';
 import { displayName, toSearchKey } from '@vigia/contract/rules/names';
 import { BLOOD_PRESSURE_PANEL_LOINC, CLINICAL_ELEMENTS, MEASUREMENT_STATUS } from '@vigia/contract/rules/vitals';
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
-import { observationFor, patientFor, type FhirMeasurement, type FhirPatientRef, type FhirPatientRow } from './fhir.mappers.js';
+import {
+  conditionFor,
+  detectedIssueFor,
+  observationFor,
+  patientFor,
+  type FhirConditionRow,
+  type FhirMeasurement,
+  type FhirPatientRef,
+  type FhirPatientRow,
+} from './fhir.mappers.js';
 import {
   DEFAULT_COUNT,
   SearchError,
@@ -385,6 +394,172 @@ export async function searchObservations(deps: SearchDeps, clientId: number, inp
   };
 }
 
+// ---------------------------------------------------------------- DetectedIssue, Condition
+
+/** `patient` / `subject` (comma lists, repeated: all must hold) as a condition on a patient_id column. */
+function patientConditions(w: Where, column: string, params: Map<string, string[]>, names: string[]): void {
+  for (const name of names)
+    for (const raw of params.get(name) ?? []) {
+      const ids = raw.split(',').map((v) => parseReference(name, v));
+      w.sql.push(`${column} IN (${ids.map((id) => bind(w, id)).join(', ')})`);
+    }
+}
+
+/**
+ * A search whose keyset is the row id alone (alerts and conditions are few per patient; the
+ * indexes that start with client_id or patient_id find them, the id orders them).
+ */
+async function searchById<R extends { id: number | string }>(
+  deps: SearchDeps,
+  input: SearchInput,
+  q: { cursorName: string; select: string; from: string; idColumn: string; where: Where; map: (rows: R[]) => Promise<Json[]> },
+): Promise<Page> {
+  const w = q.where;
+  const total = input.wantTotal ? await countOf(deps, q.from, w) : null;
+  if (input.summaryCount || input.count === 0) return { resources: [], next: null, total };
+  const cursor = input.params.get('_cursor')?.at(-1);
+  if (cursor !== undefined) w.sql.push(`${q.idColumn} > ${bind(w, decodeCursor(cursor, q.cursorName, ['number'])[0])}`);
+  const rows = await select<R>(
+    deps.sequelize,
+    `${q.select} ${q.from} WHERE ${w.sql.join(' AND ')} ORDER BY ${q.idColumn} LIMIT ${bind(w, input.count + 1)}`,
+    w.values,
+  );
+  const more = rows.length > input.count;
+  const page = rows.slice(0, input.count);
+  return {
+    resources: await q.map(page),
+    next: more ? encodeCursor(q.cursorName, [Number(page.at(-1)!.id)]) : null,
+    total: total ?? (cursor === undefined && !more ? page.length : null),
+  };
+}
+
+interface AlertDbRow {
+  id: number | string;
+  patient_id: number | string;
+  alert_type: number | string;
+  priority: number | string;
+  description: string | null;
+  measurement_id: number | string | null;
+  created_at: string | Date;
+}
+const ALERT_SELECT = 'SELECT a.id, a.patient_id, a.alert_type, a.priority, a.description, a.measurement_id, a.created_at';
+
+/** DetectedIssue (id `a<id>`) for every alert, with the reading it was raised on contained, as the webhook sends it. */
+async function detectedIssuesOf(deps: SearchDeps, clientId: number, rows: AlertDbRow[]): Promise<Json[]> {
+  const measurementIds = rows.map((r) => r.measurement_id).filter((x): x is number | string => x != null);
+  const readings = new Map(
+    measurementIds.length
+      ? (
+          await select<MeasurementDbRow>(
+            deps.sequelize,
+            `SELECT ${MEASUREMENT_COLUMNS} FROM measurements m WHERE m.client_id = :clientId AND m.id IN (:ids)`,
+            { clientId, ids: measurementIds.map(Number) },
+          )
+        ).map((r) => [Number(r.id), measurementOf(r)])
+      : [],
+  );
+  const refs = await patientRefs(
+    deps,
+    clientId,
+    rows.map((r) => Number(r.patient_id)),
+  );
+  return rows.map((r) => {
+    const patient = refs.get(Number(r.patient_id))!;
+    const reading = r.measurement_id == null ? undefined : readings.get(Number(r.measurement_id));
+    return detectedIssueFor(
+      {
+        id: Number(r.id),
+        alert_type: Number(r.alert_type),
+        priority: Number(r.priority),
+        description: r.description,
+        created_at: new Date(r.created_at),
+      },
+      patient,
+      reading ? observationFor([reading], patient, reading.created_at) : null,
+    );
+  });
+}
+
+export async function readDetectedIssue(deps: SearchDeps, clientId: number, id: string): Promise<Json | null> {
+  const rowId = rowIdOf('a', id);
+  if (rowId === null) return null;
+  const rows = await select<AlertDbRow>(deps.sequelize, `${ALERT_SELECT} FROM alerts a WHERE a.id = :id AND a.client_id = :clientId`, {
+    id: rowId,
+    clientId,
+  });
+  return rows.length ? (await detectedIssuesOf(deps, clientId, rows))[0] : null;
+}
+
+export async function searchDetectedIssues(deps: SearchDeps, clientId: number, input: SearchInput): Promise<Page> {
+  const w = where(clientId);
+  w.sql.push('a.client_id = :clientId');
+  patientConditions(w, 'a.patient_id', input.params, ['patient']);
+  for (const raw of input.params.get('identified') ?? [])
+    for (const c of dateConditions(parseDateParam('identified', raw))) w.sql.push(`a.created_at ${c.op} ${bind(w, c.at)}`);
+  return searchById<AlertDbRow>(deps, input, {
+    cursorName: 'DetectedIssue:_id',
+    select: ALERT_SELECT,
+    from: 'FROM alerts a',
+    idColumn: 'a.id',
+    where: w,
+    map: (rows) => detectedIssuesOf(deps, clientId, rows),
+  });
+}
+
+type ConditionDbRow = Omit<FhirConditionRow, 'start_date' | 'end_date' | 'updated_at'> & {
+  start_date: string | Date | null;
+  end_date: string | Date | null;
+  updated_at: string | Date;
+};
+const CONDITION_SELECT = 'SELECT pc.id, pc.patient_id, ct.name, ct.icd10, pc.notes, pc.active, pc.start_date, pc.end_date, pc.updated_at';
+const CONDITION_FROM = 'FROM patient_conditions pc JOIN condition_types ct ON ct.id = pc.condition_type_id';
+const conditionOf = (r: ConditionDbRow): Json =>
+  conditionFor({
+    ...r,
+    id: Number(r.id),
+    patient_id: Number(r.patient_id),
+    start_date: r.start_date == null ? null : new Date(r.start_date),
+    end_date: r.end_date == null ? null : new Date(r.end_date),
+    updated_at: new Date(r.updated_at),
+  });
+
+export async function readCondition(deps: SearchDeps, clientId: number, id: string): Promise<Json | null> {
+  const rowId = rowIdOf('c', id);
+  if (rowId === null) return null;
+  const [row] = await select<ConditionDbRow>(
+    deps.sequelize,
+    `${CONDITION_SELECT} ${CONDITION_FROM} WHERE pc.id = :id AND pc.client_id = :clientId`,
+    { id: rowId, clientId },
+  );
+  return row ? conditionOf(row) : null;
+}
+
+const CONDITION_CLINICAL = 'http://terminology.hl7.org/CodeSystem/condition-clinical';
+
+export async function searchConditions(deps: SearchDeps, clientId: number, input: SearchInput): Promise<Page> {
+  const w = where(clientId);
+  w.sql.push('pc.client_id = :clientId');
+  patientConditions(w, 'pc.patient_id', input.params, ['patient', 'subject']);
+  for (const raw of input.params.get('clinical-status') ?? []) {
+    const alternatives = parseTokens('clinical-status', raw).map((t) => {
+      if (t.system !== null && t.system !== CONDITION_CLINICAL) return '1 = 0';
+      if (t.code === null) return '1 = 1';
+      if (t.code === 'active') return `pc.active = ${bind(w, true)}`;
+      if (t.code === 'resolved') return `pc.active = ${bind(w, false)}`;
+      return '1 = 0';
+    });
+    w.sql.push(`(${alternatives.join(' OR ')})`);
+  }
+  return searchById<ConditionDbRow>(deps, input, {
+    cursorName: 'Condition:_id',
+    select: CONDITION_SELECT,
+    from: CONDITION_FROM,
+    idColumn: 'pc.id',
+    where: w,
+    map: async (rows) => rows.map(conditionOf),
+  });
+}
+
 export const SEARCHES: Record<
   SearchType,
   {
@@ -394,4 +569,6 @@ export const SEARCHES: Record<
 > = {
   Patient: { read: readPatient, search: searchPatients },
   Observation: { read: readObservation, search: searchObservations },
+  DetectedIssue: { read: readDetectedIssue, search: searchDetectedIssues },
+  Condition: { read: readCondition, search: searchConditions },
 };
