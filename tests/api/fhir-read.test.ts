@@ -416,6 +416,27 @@ describe('GET /fhir/R4/Observation', () => {
     if (sort === '-date') expect(whole.entry[0].resource.effectiveDateTime).toBe('2026-11-16T08:00:00.000Z');
   });
 
+  it('keeps its place when readings are stored between pages: no row repeats, none is skipped', async () => {
+    const first = json(await fhir(`/Observation?patient=p${patients.juan.id}&_count=1`));
+    expect(ids(first)).toHaveLength(1);
+    // Two readings stored meanwhile: one before the cursor (an offset would shift and repeat a row), one after it.
+    const [early, late] = await storeReadings(t, { clientId: a.clientId, patientId: patients.juan.id }, [
+      { clinical_element: 5, value: 70, when: at('2026-10-01T00:00:00Z') },
+      { clinical_element: 5, value: 71, when: at('2026-12-01T00:00:00Z') },
+    ]);
+    const rest: string[] = [];
+    let url = first.link.find((l: Json) => l.relation === 'next').url as string;
+    while (url) {
+      const page = json(await fhir(url.slice(BASE.length)));
+      rest.push(...ids(page));
+      url = page.link.find((l: Json) => l.relation === 'next')?.url;
+    }
+    expect([...ids(first), ...rest]).not.toContain(`m${early}`);
+    expect(rest).toContain(`m${late}`);
+    expect(new Set([...ids(first), ...rest]).size).toBe(3);
+    await execute(t.sequelize, 'DELETE FROM measurements WHERE id IN (:ids)', { ids: [early, late] });
+  });
+
   it('reports an unknown parameter in an outcome entry, and refuses it under Prefer: handling=strict', async () => {
     const lenient = await obsOf(`?patient=p${patients.juan.id}&color=rojo`);
     expect(ids(lenient)).toHaveLength(2);
