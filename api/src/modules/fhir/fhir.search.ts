@@ -118,6 +118,9 @@ export function commonInput(params: Map<string, string[]>): SearchInput {
   const summary = last('_summary');
   if (summary !== undefined && summary !== 'count' && summary !== 'false')
     throw new SearchError('_summary', '_summary admite solo count o false');
+  const format = last('_format');
+  if (format !== undefined && !['json', 'application/json', 'application/fhir+json'].includes(format))
+    throw new SearchError('_format', '_format admite solo json (application/fhir+json)');
   const total = last('_total');
   if (total !== undefined && !['none', 'estimate', 'accurate'].includes(total))
     throw new SearchError('_total', '_total admite none, estimate o accurate');
