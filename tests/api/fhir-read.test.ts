@@ -231,6 +231,17 @@ describe('authentication and scopes', () => {
     }
   });
 
+  it('stops a suspended client’s token at once', async () => {
+    const token = await clientToken(a, 'Suspendido pronto', ['system/Patient.rs']);
+    expect((await fhir('/Patient', token)).status).toBe(200);
+    const list = await t.http.get('/api/v1/api_clients').set(bearer(a.tokens.admin));
+    const id = list.body.find((c: Json) => c.name === 'Suspendido pronto').id;
+    expect((await t.http.patch(`/api/v1/api_clients/${id}`).set(bearer(a.tokens.admin)).send({ status: 'suspended' })).status).toBe(200);
+    const res = await fhir('/Patient', token);
+    expect(res.status).toBe(401);
+    expect(json(res).issue[0].code).toBe('login');
+  });
+
   it('refuses Observation to a Patient-only token with 403, and serves it Patient', async () => {
     const res = await fhir('/Observation', tokens.patientOnly);
     expect(res.status).toBe(403);
