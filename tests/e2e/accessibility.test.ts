@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,7 +6,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import { PLACEHOLDER_SECTIONS } from '../../admin/src/pages/placeholder/sections';
 import { openPage, SCREENSHOT_DIR, waitForPath } from './support/browser';
-import { createStaffSession, DEMO_ADMIN, DEMO_PATIENT, findPatientByNid, listSmsOutbox, readLatestCode } from './support/api';
+import { apiCall, createStaffSession, DEMO_ADMIN, DEMO_PATIENT, findPatientByNid, listSmsOutbox, readLatestCode } from './support/api';
 import { submitStaffLogin, useProductInBrowser } from './support/product';
 
 /**
@@ -172,6 +173,13 @@ describe('Accesibilidad (axe-core, WCAG 2.2 AA)', () => {
     const [alert] = await get<Array<{ id: number; patient: { id: number } }>>('/reports/client_alerts_list?status=active&per_page=1');
     const [order] = await get<Array<{ id: number; patient: { id: number } }>>('/orders');
     const encounters = await get<Array<{ id: number }>>(`/patients/${patient.id}/encounters`);
+    // The demo data has no API client (issue 37): one is registered for its edit and show screens.
+    const key = generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey.export({ format: 'jwk' });
+    const apiClient = await apiCall<{ id: number }>(base(), token, 'POST', '/api_clients', {
+      name: 'Historia clínica de prueba',
+      jwks: { keys: [key] },
+      scopes: ['system/Patient.rs'],
+    });
     ids = {
       '/patients/:id': { id: patient.id },
       '/patients/:patient_id/orders': { patient_id: order.patient.id, order_id: order.id },
@@ -183,6 +191,7 @@ describe('Accesibilidad (axe-core, WCAG 2.2 AA)', () => {
       '/supplies': { id: await firstId('/supplies') },
       '/alerts': { id: await firstId('/alarms') },
       '/tags': { id: await firstId('/tags') },
+      '/api_clients': { id: apiClient.id },
       '/encounters': { id: encounters[0]?.id ?? (await firstId('/observations')) },
     };
   });
