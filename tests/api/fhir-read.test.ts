@@ -388,6 +388,7 @@ describe('GET /fhir/R4/Observation', () => {
     ['date=gt2026-11-11T12:00:00Z', 4],
     ['date=gt2026-11-11', 4],
     ['date=ge2026-11-11T12:00:00Z', 6],
+    ['date=ge2026-11-11T13:00:00+01:00', 6],
     ['date=le2026-11-01', 2],
     ['subject=PID&code=8867-4', 12],
   ])('search %s → %d for María', async (query, n) => {

@@ -79,7 +79,9 @@ const DATE_RE = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.
  * `ge2026-11-01`, `2026-11`, `lt2026-11-20T10:00:00Z`: a prefix (eq when none) and the range the
  * value's precision covers. A date without a time is a UTC day; a time needs its zone.
  */
-export function parseDateParam(param: string, raw: string): DateBound {
+export function parseDateParam(param: string, given: string): DateBound {
+  // An unencoded '+' of a zone arrives as a space (form decoding): read it back.
+  const raw = given.replace(/ (\d{2}:\d{2})$/, '+$1');
   const bad = () =>
     new SearchError(
       param,
