@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import { Button, Card, Checkbox, Form, Skeleton, Space, Typography } from 'antd';
 import { TeamOutlined } from '@ant-design/icons';
 import { useOne, useUpdate } from '@refinedev/core';
@@ -6,6 +5,7 @@ import type { Schemas } from '../../contract';
 import { contractDoc } from '../../crud/contract-doc';
 import { enumOptions, objectSchema } from '../../crud/schema-rules';
 import { fieldErrors } from '../../providers/errors';
+import { useFirstLoad } from '../../hooks/useFirstLoad';
 import { serverError, success } from '../../providers/notices';
 
 type Client = Schemas['Client'];
@@ -25,9 +25,10 @@ export function SecondFactorPolicyCard({ clientId }: { clientId: number }) {
   const { mutate, mutation } = useUpdate<Client>();
   const [form] = Form.useForm<Values>();
 
-  useEffect(() => {
-    if (client) form.setFieldsValue({ second_factor_roles: client.second_factor_roles ?? [] });
-  }, [client, form]);
+  // The stored roles once, when first read: a later refetch of the client (another card of the page
+  // reads it too) must not undo a box just ticked (a CI run saw 'Médico' unticked under its click).
+  // The form mounts with them, so no later effect can overwrite what was ticked.
+  const first = useFirstLoad(client, query.isFetching, clientId);
 
   const save = (values: Values) =>
     mutate(
@@ -50,10 +51,10 @@ export function SecondFactorPolicyCard({ clientId }: { clientId: number }) {
         </Space>
       }
     >
-      {query.isLoading ? (
+      {!first && !query.isError ? (
         <Skeleton active />
       ) : (
-        <Form form={form} layout="vertical" onFinish={save}>
+        <Form form={form} layout="vertical" onFinish={save} initialValues={{ second_factor_roles: first?.second_factor_roles ?? [] }}>
           <Typography.Paragraph>
             En {client?.name ?? 'su institución'}, quienes tengan uno de estos roles deberán configurar la aplicación de autenticación o una
             llave de acceso la próxima vez que entren, antes de poder hacer cualquier otra cosa.
