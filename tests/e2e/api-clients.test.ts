@@ -125,6 +125,33 @@ describe('Clientes de API (/api_clients)', () => {
     });
   }
 
+  it('edits a client on its own page (a direct link): the stored JWKS shown, a refused URL explained under its field', async () => {
+    const base = product.server().baseUrl;
+    const token = (await createStaffSession(base)).token;
+    const { publicJwk } = keyPair();
+    const client = await apiCall<ApiClient>(base, token, 'POST', '/api_clients', {
+      name: 'Plataforma del asegurador',
+      jwks: { keys: [publicJwk] },
+      scopes: ['system/*.rs'],
+    });
+    const page = await openSignedIn(product, `/api_clients/edit/${client.id}`);
+    const jwks = page.getByLabel('JWKS (JSON)');
+    await expect.poll(() => jwks.inputValue()).not.toBe('');
+    expect(JSON.parse(await jwks.inputValue())).toEqual({ keys: [publicJwk] });
+    await page.locator('.ant-select-selection-item[title="Todas (system/*.rs)"]').waitFor({ state: 'visible' });
+
+    // A loopback URL passes the contract's pattern; the server refuses it and says why under the field.
+    await page.locator('label.ant-radio-button-wrapper', { hasText: 'URL de JWKS' }).click();
+    expect(await page.getByRole('radio', { name: 'URL de JWKS' }).isChecked()).toBe(true);
+    await page.getByLabel('Dirección del JWKS').fill('http://127.0.0.1/jwks.json');
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await page
+      .locator('.ant-form-item-explain')
+      .getByText('La URL del JWKS debe empezar por https:// y no apuntar a una red privada.')
+      .waitFor({ state: 'visible' });
+    expect(await apiCall<ApiClient>(base, token, 'GET', `/api_clients/${client.id}`)).toMatchObject({ jwks: { keys: [publicJwk] } });
+  });
+
   it('leaves the screen out of the menu and the card off "Integraciones" for a nurse', async () => {
     const page = await openSignedIn(product, '/integrations', { email: 'enfermeria@demo.vigia.co', password: DEMO_ADMIN.password });
     await page.getByText('Gestión de residencias (ResiPlus)').waitFor({ state: 'visible' });

@@ -49,7 +49,7 @@ export default function ApiClientFields({ action }: { action: 'create' | 'edit' 
       ) : (
         <Form.Item
           name="jwks_url"
-          label="URL de JWKS"
+          label="Dirección del JWKS (https://…)"
           rules={[required, ...URL_RULES]}
           validateFirst
           extra="Vigía descarga las claves de esta dirección y las guarda 5 minutos."
