@@ -48,7 +48,10 @@ describe('Clientes de API (/api_clients)', () => {
 
       const page = await openSignedIn(product, '/integrations');
       await page.setViewportSize(viewport);
-      await page.getByRole('link', { name: 'Ver clientes de API' }).click();
+      const link = page.getByRole('link', { name: 'Ver clientes de API' });
+      await link.waitFor({ state: 'visible' });
+      await snapshot(page, `${tag}-integrations`);
+      await link.click();
       await waitForPath(page, '/api_clients');
       await page.getByText('¿Qué es un cliente de API?').waitFor({ state: 'visible' });
       await expectAccessible(page);
