@@ -11,7 +11,10 @@ import { bootOn, freshDatabase, onPostgres, spawnApi, type ChildApi, type FaultD
  * (SIGTERM, wait for exit 0, start again) while a gateway sends 300 readings/s. Nothing may be
  * lost or doubled: every reading sent is stored once, every answer was the right one, every job
  * (webhook deliveries of each reading of one client, the recurring tasks) ran, once. The proxy
- * round-robins and, like any load balancer, tries the other process when one refuses a connection.
+ * round-robins and, like any load balancer, tries the other process when one refuses a connection
+ * or resets it before answering (a connection still in the accept queue of a listener that closes
+ * is reset by the kernel; a CI run under load saw 3 of them). Readings are idempotent by
+ * reading_id, so a retried one is counted as a duplicate, never stored twice: the checks below hold.
  */
 
 const RATE = 300; // readings per second
@@ -52,13 +55,17 @@ function forward(
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer } | NodeJS.ErrnoException> {
   return new Promise((resolve) => {
     const url = new URL(req.url ?? '/', base);
+    let answering = false;
     const out = http.request(url, { method: req.method, headers: { ...req.headers, host: url.host }, agent: false }, (res) => {
+      answering = true;
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }));
       res.on('error', (err) => resolve(err));
     });
-    out.on('error', (err) => resolve(err));
+    // A reset before any answer (typically a connection left in the closing listener's accept queue,
+    // which the kernel resets): marked, so the proxy may retry it; readings are idempotent.
+    out.on('error', (err: NodeJS.ErrnoException) => resolve(Object.assign(err, { beforeAnswer: !answering })));
     out.end(body);
   });
 }
@@ -79,7 +86,9 @@ function startProxy(): Promise<void> {
           res.end(answer.body);
           return;
         }
-        if (answer.code !== 'ECONNREFUSED') {
+        const retryable =
+          answer.code === 'ECONNREFUSED' || (answer.code === 'ECONNRESET' && (answer as { beforeAnswer?: boolean }).beforeAnswer);
+        if (!retryable) {
           res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ proxy: answer.code ?? answer.message }));
           return;
         }

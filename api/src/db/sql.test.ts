@@ -121,6 +121,9 @@ describe('writeTransaction on SQLite (BEGIN and COMMIT straight to the driver)',
 /** A read of about 100 ms that touches no table. */
 const LONG_READ = 'WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 2000000) SELECT COUNT(*) AS n FROM c';
 
+/** Five times that. */
+const LONGER_READ = LONG_READ.replace('2000000', '10000000');
+
 /** A database opened as the API opens it (its read connections, the writer queue), in a directory of its own. */
 async function inFreshDatabase(fn: (sequelize: Sequelize) => Promise<void>): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-reads-'));
@@ -137,12 +140,15 @@ describe('reads outside a transaction on SQLite (two connections)', () => {
   it('answers a short read while a long one runs, on the other connection', async () => {
     await inFreshDatabase(async (sequelize) => {
       const answered: string[] = [];
-      const long = select(sequelize, LONG_READ).then((rows) => answered.push(`long ${JSON.stringify(rows)}`));
+      // Both read connections open first, and a long read of about half a second: under a loaded CI
+      // (load 10 on 2 cores) a 100 ms read sent 20 ms before the short one had not always started.
+      await Promise.all([select(sequelize, 'SELECT 1'), select(sequelize, 'SELECT 2')]);
+      const long = select(sequelize, LONGER_READ).then((rows) => answered.push(`long ${JSON.stringify(rows)}`));
       // Sent once the long read is under way: one connection would answer it second.
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, 100));
       const short = select(sequelize, 'SELECT 1 AS one').then((rows) => answered.push(`short ${JSON.stringify(rows)}`));
       await Promise.all([long, short]);
-      expect(answered).toEqual(['short [{"one":1}]', 'long [{"n":2000000}]']);
+      expect(answered).toEqual(['short [{"one":1}]', 'long [{"n":10000000}]']);
     });
   });
 });
