@@ -1,16 +1,9 @@
+import { FHIR_TYPES, type FhirType } from '../api_clients/api-clients.rules.js';
+
 /** Bulk Data kick-off parameters (issue 37): Prefer, _outputFormat, _type, _since, with Spanish errors. */
-export const EXPORT_TYPES = [
-  'Patient',
-  'Observation',
-  'DetectedIssue',
-  'Condition',
-  'Device',
-  'RelatedPerson',
-  'MedicationRequest',
-  'ServiceRequest',
-  'Group',
-] as const;
-export type ExportType = (typeof EXPORT_TYPES)[number];
+/** Every type the FHIR API serves can be exported (one list: api-clients.rules.ts, which the scopes use too). */
+export const EXPORT_TYPES = FHIR_TYPES;
+export type ExportType = FhirType;
 
 const FORMATS = new Set(['application/fhir+ndjson', 'application/ndjson', 'ndjson']);
 
