@@ -287,6 +287,9 @@ describe('second factor', () => {
     await submitStaffLogin(admin, DEMO_ADMIN);
     await waitForPath(admin, '/dashboard');
     await openUserMenuItem(admin, 'Seguridad', '/security');
+    // Once the page's own cards have loaded: they appear above the policy and push it down, and a
+    // click aimed before that landed beside the box (CI: 'Clicking the checkbox did not change its state').
+    await expect.poll(() => admin.locator('.vigia-security .ant-skeleton').count(), { timeout: 15_000 }).toBe(0);
     await admin.getByRole('checkbox', { name: 'Médico' }).check();
     await admin.getByRole('button', { name: 'Guardar política' }).click();
     await admin.getByText('Política de segundo factor guardada').first().waitFor();
