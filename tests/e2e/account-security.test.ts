@@ -1,18 +1,10 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { createStaffSession } from './support/api';
 import { openPage, waitForPath } from './support/browser';
 import { openSignedIn, submitStaffLogin, useProductInBrowser } from './support/product';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
-
-/** axe-core's default rules (WCAG 2.2 AA, P160): no critical or serious violation. */
-async function expectAccessible(page: Page) {
-  await page.waitForTimeout(400);
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const failing = violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
-  expect(failing.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
+import { expectAccessible } from './support/accessibility';
 
 const OLD_PASSWORD = 'Vigia@2026';
 /** Each size recovers one user's password and ends another user's sessions, so the tests do not depend on each other. */

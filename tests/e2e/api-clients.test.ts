@@ -2,19 +2,11 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { apiCall, createStaffSession, DEMO_ADMIN } from './support/api';
 import { SCREENSHOT_DIR, waitForPath } from './support/browser';
 import { openSignedIn, useProductInBrowser } from './support/product';
-
-/** axe-core's default rules (WCAG 2.2 AA, P160): no critical or serious violation. */
-async function expectAccessible(page: Page) {
-  await page.waitForTimeout(400);
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const failing = violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
-  expect(failing.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
+import { expectAccessible } from './support/accessibility';
 
 /** Kept for a person to look at (tests/e2e/.screenshots/api-clients-*.png). */
 async function snapshot(page: Page, name: string) {

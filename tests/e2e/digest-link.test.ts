@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
 import { createStaffSession, apiCall } from './support/api';
 import { SCREENSHOT_DIR } from './support/browser';
 import { openSignedIn, useProductInBrowser } from './support/product';
 import { alertsManagerLink } from '../../api/src/modules/notifications/notifications.rules';
+import { expectAccessible } from './support/accessibility';
 
 /**
  * Issue 41: a notification digest links the alerts manager filtered to exactly its alerts
@@ -17,12 +16,6 @@ describe('Enlace de un resumen de notificaciones', () => {
 
   const api = <T>(token: string, method: string, path: string, body?: unknown) =>
     apiCall<T>(product.server().baseUrl, token, method, path, body);
-
-  async function expectAccessible(page: Page) {
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    const failing = violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
-    expect(failing.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-  }
 
   it("shows just the digest's alerts, open and closed, with 'Mostrando las 3 alertas del resumen' and a way back, at 1440 and 390 px", async () => {
     const { token } = await createStaffSession(product.server().baseUrl);

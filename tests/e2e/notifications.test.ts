@@ -1,20 +1,11 @@
 import { describe, it, expect } from 'vitest';
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
 import type { components } from '@vigia/contract/openapi';
 import { createStaffSession, DEMO_ADMIN } from './support/api';
 import { SCREENSHOT_DIR, waitForPath } from './support/browser';
 import { useProductInBrowser, openSignedIn } from './support/product';
+import { expectAccessible } from './support/accessibility';
 
 type NotificationRecord = components['schemas']['NotificationRecord'];
-
-/** axe-core's default rules (WCAG 2.2 AA, P160): no critical or serious violation. */
-async function expectAccessible(page: Page) {
-  await page.waitForTimeout(400);
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const failing = violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
-  expect(failing.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 /** Issue 20: 'Mis notificaciones' from the toolbar's user menu, and the 'Notificaciones' record. */
 describe('Notificaciones', () => {
