@@ -2108,6 +2108,64 @@ export interface paths {
         patch: operations["patchApiClient"];
         trace?: never;
     };
+    "/fhir_exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Exportaciones FHIR masivas (Bulk Data) de la institución, de sus clientes de API y de sus administradores (solo `admin`) */
+        get: operations["listFhirExports"];
+        put?: never;
+        /** Inicia una exportación FHIR masiva de la institución, de sus pacientes o de una etiqueta (solo `admin`); corre en segundo plano */
+        post: operations["createFhirExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir_exports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Estado, progreso y archivos de una exportación FHIR (solo `admin`) */
+        get: operations["getFhirExport"];
+        put?: never;
+        post?: never;
+        /** Cancela una exportación en curso, o borra los archivos de una terminada (solo `admin`) */
+        delete: operations["cancelFhirExport"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir_exports/{id}/files/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                file: string;
+            };
+            cookie?: never;
+        };
+        /** Descarga un archivo NDJSON de una exportación terminada (solo `admin`) */
+        get: operations["downloadFhirExportFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/deliveries": {
         parameters: {
             query?: never;
@@ -2856,6 +2914,52 @@ export interface components {
             jwks_url?: components["schemas"]["JwksUrl"];
             scopes?: components["schemas"]["ApiClientScopes"];
             status?: components["schemas"]["ApiClientStatus"];
+        };
+        /** @enum {string} */
+        FhirExportStatus: "queued" | "running" | "completed" | "failed" | "cancelled" | "expired";
+        /** @enum {string} */
+        FhirExportLevel: "system" | "patient" | "group";
+        /** @enum {string} */
+        FhirExportType: "Patient" | "Observation" | "DetectedIssue" | "Condition" | "Device" | "RelatedPerson" | "MedicationRequest" | "ServiceRequest" | "Group";
+        FhirExportFile: {
+            type: components["schemas"]["FhirExportType"];
+            /** @description Nombre del archivo: <Tipo>.<n>.ndjson */
+            file: string;
+            /** @description Recursos en el archivo */
+            count: number;
+        };
+        FhirExport: {
+            id: number;
+            status: components["schemas"]["FhirExportStatus"];
+            level: components["schemas"]["FhirExportLevel"];
+            types: components["schemas"]["FhirExportType"][];
+            /** Format: date-time */
+            since: string | null;
+            group_id: number | null;
+            group_name: string | null;
+            /** @description El cliente de API o el usuario que la pidió */
+            requested_by: string;
+            /** @description Avance mientras corre, por ejemplo "Observation: 12.000 recursos" */
+            progress: string | null;
+            /** @description Recursos escritos hasta ahora */
+            resources: number;
+            files: components["schemas"]["FhirExportFile"][];
+            error: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+            /**
+             * Format: date-time
+             * @description Cuándo se borran sus archivos
+             */
+            expires_at: string | null;
+        };
+        FhirExportInput: {
+            types?: components["schemas"]["FhirExportType"][];
+            /** Format: date-time */
+            since?: string;
+            group_id?: number;
         };
         /** @enum {integer} */
         PatientStatus: 0 | 1 | 2 | 3;
@@ -3989,9 +4093,9 @@ export interface components {
             delivered_at: string | null;
         };
         /** @enum {string} */
-        AuditAction: "create" | "update" | "delete" | "close" | "send" | "confirm" | "unlock" | "rotate_secret" | "resend" | "sign_in" | "sign_in_failed" | "sign_out" | "session_ended" | "token_refused" | "password_reset_requested" | "password_reset" | "factor_enrolled" | "factor_removed" | "factors_reset" | "recovery_codes_renewed" | "second_factor_refused" | "token_issued";
+        AuditAction: "create" | "update" | "delete" | "close" | "send" | "confirm" | "unlock" | "rotate_secret" | "resend" | "sign_in" | "sign_in_failed" | "sign_out" | "session_ended" | "token_refused" | "password_reset_requested" | "password_reset" | "factor_enrolled" | "factor_removed" | "factors_reset" | "recovery_codes_renewed" | "second_factor_refused" | "token_issued" | "fhir_read" | "fhir_search" | "fhir_export";
         /** @enum {string} */
-        AuditResource: "patient" | "alert" | "alert_entry" | "order" | "activity" | "alarm" | "tag" | "user" | "settings" | "webhook" | "measurement" | "observation" | "condition" | "clinical_observation" | "caregiver" | "prompt" | "encounter" | "encounter_observation" | "device" | "supply" | "stock" | "move" | "feedback" | "message" | "messaging" | "session" | "factor" | "api_client";
+        AuditResource: "patient" | "alert" | "alert_entry" | "order" | "activity" | "alarm" | "tag" | "user" | "settings" | "webhook" | "measurement" | "observation" | "condition" | "clinical_observation" | "caregiver" | "prompt" | "encounter" | "encounter_observation" | "device" | "supply" | "stock" | "move" | "feedback" | "message" | "messaging" | "session" | "factor" | "api_client" | "fhir" | "fhir_export";
         AuditEvent: {
             id: number;
             /** Format: date-time */
@@ -9335,6 +9439,150 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listFhirExports: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
+                _sort?: ("id" | "status" | "created_at" | "finished_at")[];
+                /** @description Sentido de cada campo de `_sort`, en el mismo orden (`asc,desc`); falta uno, vale el primero */
+                _order?: components["parameters"]["Orders"];
+                /** @description Uno o varios identificadores (`id=1&id=2`, getMany de simple-rest) */
+                id?: components["parameters"]["Ids"];
+                status?: components["schemas"]["FhirExportStatus"];
+                status_ne?: components["schemas"]["FhirExportStatus"];
+                created_at_gte?: components["schemas"]["DateOrDateTime"];
+                created_at_lte?: components["schemas"]["DateOrDateTime"];
+                /** @description Refine `contains` en la fecha de creación; el comienzo de una fecha (`2026`, `2026-11`, `2026-11-21T15`) y el periodo que nombra, en UTC */
+                created_at_like?: components["parameters"]["CreatedAtLike"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Exportaciones FHIR */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FhirExport"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createFhirExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FhirExportInput"];
+            };
+        };
+        responses: {
+            /** @description Exportación en cola */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FhirExport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getFhirExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Exportación FHIR */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FhirExport"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    cancelFhirExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Exportación cancelada o borrada */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    downloadFhirExportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Un recurso FHIR por línea */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+ndjson": string;
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

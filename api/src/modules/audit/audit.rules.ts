@@ -29,7 +29,10 @@ export type AuditAction =
   | 'factors_reset'
   | 'recovery_codes_renewed'
   | 'second_factor_refused'
-  | 'token_issued';
+  | 'token_issued'
+  | 'fhir_read'
+  | 'fhir_search'
+  | 'fhir_export';
 
 export const AUDIT_ACTIONS: readonly AuditAction[] = [
   'create',
@@ -54,6 +57,9 @@ export const AUDIT_ACTIONS: readonly AuditAction[] = [
   'recovery_codes_renewed',
   'second_factor_refused',
   'token_issued',
+  'fhir_read',
+  'fhir_search',
+  'fhir_export',
 ];
 
 /** Resource names with their Spanish noun (article included) for the summary. */
@@ -86,6 +92,8 @@ export const AUDIT_RESOURCES = {
   session: 'la sesión',
   factor: 'el segundo factor',
   api_client: 'el cliente de API',
+  fhir: 'recursos FHIR',
+  fhir_export: 'la exportación FHIR',
 } as const;
 type AuditResource = keyof typeof AUDIT_RESOURCES;
 
@@ -112,6 +120,9 @@ const VERB: Record<AuditAction, string> = {
   recovery_codes_renewed: 'Generó códigos de recuperación nuevos para',
   second_factor_refused: 'Se rechazó un código de',
   token_issued: 'Emitió un token de acceso para',
+  fhir_read: 'Leyó',
+  fhir_search: 'Buscó',
+  fhir_export: 'Inició',
 };
 
 /**
