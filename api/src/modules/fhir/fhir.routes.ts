@@ -2,6 +2,7 @@ import { Router, type NextFunction, type Request, type RequestHandler, type Resp
 import type { Sequelize } from 'sequelize';
 import { decodeJwt } from 'jose';
 import { AppError } from '../../http/errors.js';
+import type { Role } from '@vigia/contract/rules/access';
 import { FHIR_AUDIENCE, verifyApiClientToken } from '../api_clients/api-clients.token.js';
 import { scopeCovers } from '../api_clients/api-clients.rules.js';
 import { SEARCHES, commonInput, type Page } from './fhir.search.js';
@@ -29,9 +30,9 @@ export interface FhirDeps {
 
 const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 
-type IssueCode = 'not-found' | 'invalid' | 'forbidden' | 'login' | 'security' | 'not-supported' | 'exception';
+export type IssueCode = 'not-found' | 'invalid' | 'forbidden' | 'login' | 'security' | 'not-supported' | 'exception' | 'throttled';
 
-class FhirError extends Error {
+export class FhirError extends Error {
   constructor(
     readonly status: number,
     readonly code: IssueCode,
@@ -49,23 +50,28 @@ export function operationOutcome(code: IssueCode, diagnostics: string, severity 
   };
 }
 
-function send(res: Response, status: number, body: Json): void {
+export function send(res: Response, status: number, body: Json): void {
   res.status(status).set('Content-Type', FHIR_JSON).send(JSON.stringify(body));
 }
 
-function baseUrl(deps: Pick<FhirDeps, 'publicUrl'>, req: Request): string {
+export function baseUrl(deps: Pick<FhirDeps, 'publicUrl'>, req: Request): string {
   return `${(deps.publicUrl ?? `${req.protocol}://${req.get('host')}`).replace(/\/+$/, '')}/fhir/R4`;
 }
 
 /** Who is reading: an organisation, and the scopes of an API client (null: a staff session, which reads every type). */
-interface Reader {
+export interface Reader {
   clientId: number;
   scopes: string[] | null;
+  /** The API client reading, or null for a staff session. */
+  apiClientId: number | null;
+  /** The staff user reading, or null for an API client. */
+  userId: number | null;
+  role: Role | null;
 }
 
 const loginRequired = () => new FhirError(401, 'login', 'Se requiere un token de acceso válido (Authorization: Bearer).');
 
-async function readerOf(deps: FhirDeps, req: Request, res: Response): Promise<Reader> {
+export async function readerOf(deps: FhirDeps, req: Request, res: Response): Promise<Reader> {
   const header = req.get('authorization') ?? '';
   if (!/^Bearer \S+$/.test(header)) throw loginRequired();
   const token = header.slice(7);
@@ -78,7 +84,7 @@ async function readerOf(deps: FhirDeps, req: Request, res: Response): Promise<Re
   if (audience === FHIR_AUDIENCE || (Array.isArray(audience) && audience.includes(FHIR_AUDIENCE))) {
     const p = await verifyApiClientToken(deps, token);
     if (!p) throw loginRequired();
-    return { clientId: p.clientId, scopes: p.scopes };
+    return { clientId: p.clientId, scopes: p.scopes, apiClientId: p.apiClientId, userId: null, role: null };
   }
   await new Promise<void>((resolve, reject) =>
     deps.authenticate(req, res, (err?: unknown) => (err ? reject(err instanceof FhirError ? err : loginRequired()) : resolve())),
@@ -86,7 +92,7 @@ async function readerOf(deps: FhirDeps, req: Request, res: Response): Promise<Re
   const p = req.user?.principal;
   if (!p) throw loginRequired();
   if (p.kind !== 'staff') throw new FhirError(403, 'forbidden', 'La API FHIR es para clientes de API y personal de la organización.');
-  return { clientId: p.clientId, scopes: null };
+  return { clientId: p.clientId, scopes: null, apiClientId: null, userId: p.userId, role: p.role };
 }
 
 function requireScope(reader: Reader, type: SearchType, permission: 'read' | 'search'): void {
@@ -214,15 +220,25 @@ export function fhirRouter(deps: FhirDeps): Router {
 
   r.use((req, _res, next) => next(new FhirError(404, 'not-supported', `Operación no admitida: ${req.method} ${req.path}`)));
 
-  r.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  r.use(fhirErrors(deps.log));
+  return r;
+}
+
+/** Every error of /fhir/R4 as an OperationOutcome (the export's router uses it too). */
+export function fhirErrors(log: (msg: string, err?: unknown) => void) {
+  return (err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (err instanceof SearchError) return send(res, 400, operationOutcome('invalid', err.message, 'error', err.param));
     if (err instanceof FhirError) {
       if (err.status === 401) res.set('WWW-Authenticate', 'Bearer realm="vigia-fhir"');
       return send(res, err.status, operationOutcome(err.code, err.message, 'error', err.expression));
     }
-    if (err instanceof AppError && err.status < 500) return send(res, err.status, operationOutcome('invalid', err.message));
-    deps.log('FHIR API failed', err);
+    if (err instanceof AppError && err.status < 500) {
+      res.set(err.headers);
+      const code: IssueCode =
+        err.status === 404 ? 'not-found' : err.status === 403 ? 'forbidden' : err.status === 429 ? 'throttled' : 'invalid';
+      return send(res, err.status, operationOutcome(code, err.message, 'error', err.errors[0]?.field));
+    }
+    log('FHIR API failed', err);
     send(res, 500, operationOutcome('exception', 'Error interno del servidor.'));
-  });
-  return r;
+  };
 }
