@@ -30,6 +30,7 @@ describe('side menu derived from the registered resources (01 §2)', () => {
       ['/webhooks', 'Webhooks HL7 FHIR'],
       ['/integrations', 'Integraciones'],
       ['/api_clients', 'Clientes de API'],
+      ['/fhir_exports', 'Exportaciones FHIR'],
       ['/unknown_messages', 'Números desconocidos'],
       ['/reports', 'Reportes'],
       ['/audit', 'Auditoría'],
@@ -47,7 +48,7 @@ describe('side menu derived from the registered resources (01 §2)', () => {
 });
 
 /** The screens whose list operation answers only administrators (requireStaff('administer')). */
-const ADMIN_ONLY = ['/api_clients', '/notifications', '/unknown_messages', '/audit'];
+const ADMIN_ONLY = ['/api_clients', '/fhir_exports', '/notifications', '/unknown_messages', '/audit'];
 
 describe('the menu offers a role only the screens it may open (issue 41)', () => {
   it.each(ROLES.map((role) => [role, can(role, 'administer')] as [Role, boolean]))('%s (administers: %s)', (role, administers) => {

@@ -30,6 +30,7 @@ import { registerResourceName } from '../providers/i18n';
 import { registerWriteAction } from '../providers/access';
 import { alarms } from './alarms';
 import { apiClients } from './api_clients';
+import { fhirExportsResource } from './fhir_exports';
 import { moves } from './moves';
 import { orders } from './orders';
 import { stocks } from './stocks';
@@ -166,6 +167,8 @@ export const refineResources: ResourceProps[] = [
   }),
   // Issue 37: the systems that read FHIR with their own keys, reached from 'Integraciones' too.
   crud(apiClients, { icon: <KeyOutlined />, parent: CONFIGURATION, requires: 'administer' }),
+  // Issue 37: the organisation's Bulk Data exports, started and downloaded by an administrator.
+  fhirExportsResource(CONFIGURATION),
   screen('unknown_messages', '/unknown_messages', <UnknownMessagesPage />, {
     label: 'Números desconocidos',
     icon: <CommentOutlined />,

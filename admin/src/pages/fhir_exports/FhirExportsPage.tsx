@@ -1,0 +1,225 @@
+import { useState } from 'react';
+import { useDelete, useList } from '@refinedev/core';
+import { Button, Card, Modal, Space, Table, Tag, Typography } from 'antd';
+import { CloudDownloadOutlined, DeleteOutlined, FolderOpenOutlined, StopOutlined } from '@ant-design/icons';
+import { AdminOnlyListPage, type AdminOnlyList } from '../../crud/AdminOnlyList';
+import { StatusChip } from '../../crud/renderers';
+import { usePageTitle } from '../../layout/usePageTitle';
+import { roleAccess } from '../../providers/access';
+import { loadFailed, serverError, success } from '../../providers/notices';
+import { staffTimeZone } from '../../session';
+import { formatWhen } from '@vigia/contract/rules/dates';
+import { ExportFiles } from './ExportFiles';
+import { NewExportDialog } from './NewExportDialog';
+import { hasFiles, isActive, pollInterval, scopeText, sinceText, statusChip, typeName, type FhirExport } from './fhir-exports';
+import '../../crud/crud.css';
+import './fhir-exports.css';
+
+const TITLE = 'Exportaciones FHIR';
+const RESOURCE = 'fhir_exports';
+const PAGE_SIZES = [10, 20, 50];
+const count = new Intl.NumberFormat('es-CO');
+
+/** What stopping an export means, by what it is doing: a running one stops, a finished one loses its files. */
+const STOPS = {
+  cancel: {
+    label: 'Cancelar',
+    icon: <StopOutlined />,
+    title: '¿Cancelar la exportación?',
+    content: 'La exportación se detiene y los archivos que ya escribió se borran. Puede iniciar otra cuando quiera.',
+    okText: 'Cancelar exportación',
+    done: 'Exportación cancelada',
+  },
+  delete: {
+    label: 'Borrar archivos',
+    icon: <DeleteOutlined />,
+    title: '¿Borrar los archivos?',
+    content: 'Los archivos de esta exportación se borran ahora, antes de que caduquen, y ya no se podrán descargar.',
+    okText: 'Borrar archivos',
+    done: 'Archivos borrados',
+  },
+} as const;
+
+/** 'Cancelar' (queued, running) or 'Borrar archivos' (completed), after a confirmation; DELETE either way. */
+function StopButton({ record, kind }: { record: FhirExport; kind: keyof typeof STOPS }) {
+  const stop = STOPS[kind];
+  const [open, setOpen] = useState(false);
+  const { mutate, mutation } = useDelete();
+  const busy = mutation.isPending;
+  return (
+    <>
+      <Button size="small" danger icon={stop.icon} onClick={() => setOpen(true)} aria-label={`${stop.label}: exportación ${record.id}`}>
+        {stop.label}
+      </Button>
+      <Modal
+        open={open}
+        title={stop.title}
+        onCancel={() => !busy && setOpen(false)}
+        destroyOnHidden
+        footer={[
+          <Button key="back" onClick={() => setOpen(false)} disabled={busy}>
+            Volver
+          </Button>,
+          <Button
+            key="ok"
+            danger
+            type="primary"
+            loading={busy}
+            onClick={() =>
+              mutate(
+                {
+                  resource: RESOURCE,
+                  id: record.id,
+                  successNotification: success(stop.done),
+                  errorNotification: serverError('No fue posible completar la operación'),
+                },
+                { onSettled: () => setOpen(false) },
+              )
+            }
+          >
+            {stop.okText}
+          </Button>,
+        ]}
+      >
+        {stop.content}
+      </Modal>
+    </>
+  );
+}
+
+/** Estado: the contract's label, and while it runs, how far it got. */
+function StatusCell({ record }: { record: FhirExport }) {
+  return (
+    <Space direction="vertical" size={2}>
+      <StatusChip value={statusChip(record.status)} />
+      {isActive(record.status) && record.progress && (
+        <Typography.Text type="secondary" className="fhir-export-progress">
+          {record.progress}
+        </Typography.Text>
+      )}
+    </Space>
+  );
+}
+
+/**
+ * Exportaciones FHIR, /fhir_exports (issue 37): the organisation's Bulk Data exports, whoever asked
+ * (an API client or an administrator), newest first. An administrator starts one, downloads its
+ * NDJSON files, cancels it or deletes its files. While one is queued or running the list reads
+ * itself again every 2 s, and stops once none is. Only `admin` reads it, as the API does.
+ */
+export default function FhirExportsPage() {
+  usePageTitle(TITLE);
+  const { allowed } = roleAccess('administer');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(10);
+  const [creating, setCreating] = useState(false);
+  const [expanded, setExpanded] = useState<readonly number[]>([]);
+  const timeZone = staffTimeZone();
+  const { query, result } = useList<FhirExport>({
+    resource: RESOURCE,
+    pagination: { currentPage: page, pageSize, mode: 'server' },
+    sorters: [{ field: 'id', order: 'desc' }],
+    queryOptions: {
+      enabled: allowed,
+      placeholderData: (previous) => previous,
+      refetchInterval: (q) => pollInterval(q.state.data?.data),
+    },
+    errorNotification: loadFailed,
+  });
+  const list: AdminOnlyList<FhirExport> = {
+    resource: RESOURCE,
+    allowed,
+    rows: result.data,
+    // The polls after the first load do not dim the table.
+    loading: query.isLoading,
+    pagination: {
+      current: page,
+      pageSize,
+      total: result.total ?? 0,
+      showSizeChanger: true,
+      pageSizeOptions: PAGE_SIZES,
+      locale: { items_per_page: '/ página' },
+      showTotal: (n) => `${n} ${n === 1 ? 'exportación' : 'exportaciones'}`,
+      onChange: (p, size) => {
+        setPage(size !== pageSize ? 1 : p);
+        setPageSize(size);
+      },
+    },
+  };
+  const toggle = (id: number) => setExpanded((keys) => (keys.includes(id) ? keys.filter((k) => k !== id) : [...keys, id]));
+
+  return (
+    <AdminOnlyListPage title={TITLE} forbidden="Solo los administradores ven y descargan las exportaciones FHIR" list={list}>
+      <Card>
+        <div className="fhir-export-intro">
+          <div>
+            <Typography.Title level={2} className="fhir-export-intro-title">
+              ¿Qué es una exportación FHIR?
+            </Typography.Title>
+            <Typography.Paragraph type="secondary">
+              Una copia de los datos de la institución en archivos NDJSON, en el formato HL7 FHIR R4: un archivo por tipo de dato y un
+              recurso FHIR (un paciente, una medición…) por línea. Sirve para cargar todo de una vez en otro sistema, como la historia
+              clínica de un hospital o una bodega de datos. Los archivos se conservan 24 horas (columna «Caduca») y luego se borran solos.
+              Los clientes de API también pueden pedirlas; aquí se ven todas.
+            </Typography.Paragraph>
+          </div>
+          <Button type="primary" icon={<CloudDownloadOutlined />} onClick={() => setCreating(true)}>
+            Nueva exportación
+          </Button>
+        </div>
+        <Table<FhirExport>
+          rowKey="id"
+          loading={list.loading}
+          dataSource={list.rows}
+          pagination={list.pagination}
+          scroll={{ x: 'max-content' }}
+          locale={{ emptyText: 'Aún no hay exportaciones. Inicie la primera con «Nueva exportación».' }}
+          expandable={{
+            expandedRowKeys: expanded,
+            showExpandColumn: false,
+            rowExpandable: (r) => hasFiles(r) || r.status === 'failed',
+            expandedRowRender: (r) => <ExportFiles record={r} />,
+          }}
+          columns={[
+            { title: 'Estado', key: 'status', render: (_, r) => <StatusCell record={r} /> },
+            { title: 'Alcance', key: 'scope', render: (_, r) => scopeText(r) },
+            {
+              title: 'Tipos',
+              dataIndex: 'types',
+              render: (types: string[]) => (
+                <span className="fhir-export-types-cell">
+                  {types.map((t) => (
+                    <Tag key={t} title={t}>
+                      {typeName(t)}
+                    </Tag>
+                  ))}
+                </span>
+              ),
+            },
+            { title: 'Desde', dataIndex: 'since', render: (v: string | null) => sinceText(v, timeZone) },
+            { title: 'Pedida por', dataIndex: 'requested_by' },
+            { title: 'Recursos', dataIndex: 'resources', align: 'right', render: (n: number) => count.format(n) },
+            { title: 'Creada', dataIndex: 'created_at', render: (v: string) => formatWhen(v, timeZone) },
+            { title: 'Caduca', dataIndex: 'expires_at', render: (v: string | null) => (v ? formatWhen(v, timeZone) : '—') },
+            {
+              title: 'Acciones',
+              key: 'actions',
+              render: (_, r) => (
+                <Space size={4} wrap>
+                  {(hasFiles(r) || r.status === 'failed') && (
+                    <Button size="small" icon={<FolderOpenOutlined />} aria-expanded={expanded.includes(r.id)} onClick={() => toggle(r.id)}>
+                      {r.status === 'failed' ? 'Ver error' : `${expanded.includes(r.id) ? 'Ocultar' : 'Ver'} archivos (${r.files.length})`}
+                    </Button>
+                  )}
+                  {isActive(r.status) && <StopButton record={r} kind="cancel" />}
+                  {r.status === 'completed' && <StopButton record={r} kind="delete" />}
+                </Space>
+              ),
+            },
+          ]}
+        />
+      </Card>
+      <NewExportDialog open={creating} onClose={() => setCreating(false)} />
+    </AdminOnlyListPage>
+  );
+}

@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it, vi } from 'vitest';
+import { parse } from 'yaml';
+import { EXPORT_TYPES, newExportBody, pollInterval, POLL_MS, scopeText, sinceText, statusChip, TYPE_OPTIONS } from './fhir-exports';
+
+// The app imports openapi.yaml through Vite's YAML plugin, which the unit project lacks: the same contract, parsed here.
+vi.mock('../../crud/contract-doc', () => ({
+  contractDoc: parse(readFileSync(new URL('../../../../openapi.yaml', import.meta.url), 'utf8')) as unknown,
+}));
+
+describe('the new-export form', () => {
+  it('offers the nine FHIR types of the contract, in its order, with their Spanish names', () => {
+    expect(EXPORT_TYPES).toEqual([
+      'Patient',
+      'Observation',
+      'DetectedIssue',
+      'Condition',
+      'Device',
+      'RelatedPerson',
+      'MedicationRequest',
+      'ServiceRequest',
+      'Group',
+    ]);
+    expect(TYPE_OPTIONS[0]).toEqual({ value: 'Patient', label: 'Pacientes (Patient)' });
+    expect(TYPE_OPTIONS.every((o) => o.label !== `${o.value} (${o.value})`)).toBe(true);
+  });
+
+  it.each([
+    [{ types: ['Patient', 'Observation'] }, { types: ['Patient', 'Observation'] }],
+    [
+      { types: ['Patient'], since: new Date('2026-11-01T05:00:00Z'), group_id: 7 },
+      { types: ['Patient'], since: '2026-11-01T05:00:00.000Z', group_id: 7 },
+    ],
+    [{ types: ['Device'], since: null, group_id: null }, { types: ['Device'] }],
+  ] as const)('sends %j as %j (no date: the whole history; no tag: every patient)', (values, body) => {
+    expect(newExportBody({ ...values, types: [...values.types] })).toEqual(body);
+  });
+});
+
+describe('the list', () => {
+  it('reads itself again every 2 s only while an export is queued or running', () => {
+    expect(POLL_MS).toBe(2_000);
+    expect(pollInterval([{ status: 'completed' }, { status: 'running' }])).toBe(2_000);
+    expect(pollInterval([{ status: 'queued' }])).toBe(2_000);
+    expect(pollInterval([{ status: 'completed' }, { status: 'failed' }, { status: 'cancelled' }, { status: 'expired' }])).toBe(false);
+    expect(pollInterval([])).toBe(false);
+    expect(pollInterval(undefined)).toBe(false);
+  });
+
+  it.each([
+    ['queued', 'En cola', 'default'],
+    ['running', 'En curso', 'processing'],
+    ['completed', 'Terminada', 'success'],
+    ['failed', 'Fallida', 'error'],
+    ['cancelled', 'Cancelada', 'warning'],
+    ['expired', 'Caducada', 'default'],
+  ] as const)("labels '%s' with the contract's x-label '%s'", (status, text, tone) => {
+    expect(statusChip(status)).toEqual({ text, tone });
+  });
+
+  it('names the scope: the organisation, every patient, or the tag', () => {
+    expect(scopeText({ level: 'system', group_id: null, group_name: null })).toBe('Toda la institución');
+    expect(scopeText({ level: 'patient', group_id: null, group_name: null })).toBe('Todos los pacientes');
+    expect(scopeText({ level: 'group', group_id: 4, group_name: 'Diabetes' })).toBe('Etiqueta «Diabetes»');
+  });
+
+  it('shows the start date d/m/y in the user zone, or the whole history', () => {
+    expect(sinceText('2026-11-01T05:00:00Z', 'America/Bogota')).toBe('01/11/2026 00:00');
+    expect(sinceText(null, 'America/Bogota')).toBe('Todo el historial');
+  });
+});
