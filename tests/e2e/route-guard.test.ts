@@ -28,7 +28,8 @@ describe('route guard', () => {
     expect(pathOf(page)).toBe('/tags?x=1');
   });
 
-  // Issue 41: 'Notificaciones' was in every role's menu and answered 403 to all but administrators.
+  // Issue 41: 'Notificaciones' was in every role's menu and answered 403 to all but administrators. Issue 37 adds
+  // 'Clientes de API' and 'Exportaciones FHIR', whose API answers administrators only too.
   it.each([
     ['enfermeria@demo.vigia.co', false],
     ['medico@demo.vigia.co', false],
@@ -40,7 +41,7 @@ describe('route guard', () => {
     // The sidebar scrolls: entries below its fold are in the menu, not on screen.
     await entry('Reportes').waitFor({ state: 'attached' });
     await entry('Pacientes').waitFor({ state: 'attached' });
-    for (const label of ['Notificaciones', 'Números desconocidos', 'Auditoría']) {
+    for (const label of ['Clientes de API', 'Exportaciones FHIR', 'Notificaciones', 'Números desconocidos', 'Auditoría']) {
       expect(await entry(label).count(), label).toBe(shown ? 1 : 0);
     }
   });
