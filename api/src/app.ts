@@ -225,7 +225,15 @@ export function createApp(deps: AppDeps): express.Express {
   );
   app.use(
     '/fhir/R4',
-    fhirRouter({ sequelize: deps.sequelize, secret: deps.jwtSecret, now, publicUrl: process.env.PUBLIC_URL || null, authenticate, log }),
+    fhirRouter({
+      sequelize: deps.sequelize,
+      secret: deps.jwtSecret,
+      now,
+      publicUrl: process.env.PUBLIC_URL || null,
+      authenticate,
+      log,
+      recordEvent,
+    }),
   );
   const api = Router();
   api.use(sessionFirst(sessionRequirement(doc), authenticate));

@@ -5,6 +5,8 @@ import {
   AUDIT_RESOURCES,
   changesText,
   describeRequest,
+  fhirAccessSummary,
+  type FhirAccess,
   REDACTED,
   redact,
   auditTable,
@@ -227,5 +229,33 @@ describe('audit rules: date filters', () => {
     ['2026-11-02', '2026-11-01', 'to'],
   ])('from %s to %s → %s', (from, to, field) => {
     expect(validateRange(from, to)?.field ?? null).toBe(field);
+  });
+});
+
+describe('audit rules: a FHIR read or search told in one line (issue 37)', () => {
+  const found = (shown: number, pageSize: number, total: number | null, countOnly = false) => ({ shown, pageSize, total, countOnly });
+  it.each<[FhirAccess, string]>([
+    [{ action: 'fhir_read', type: 'Patient', id: 'p12', apiClient: null }, 'Leyó Patient/p12'],
+    [{ action: 'fhir_read', type: 'Patient', id: 'p12', apiClient: 'HIS Central' }, 'Leyó Patient/p12; cliente de API HIS Central'],
+    [
+      { action: 'fhir_search', type: 'Observation', id: null, found: found(37, 100, null), apiClient: null },
+      'Buscó 37 Observation (página de hasta 100)',
+    ],
+    [
+      { action: 'fhir_search', type: 'Observation', id: null, found: found(7, 100, 7), apiClient: 'HIS' },
+      'Buscó 7 Observation (página de hasta 100; 7 en total); cliente de API HIS',
+    ],
+    [
+      { action: 'fhir_search', type: 'Patient', id: null, found: found(0, 50, 1200, true), apiClient: null },
+      'Buscó Patient: 1200 en total (solo el recuento)',
+    ],
+  ])('%j → %s', (access, summary) => {
+    expect(fhirAccessSummary(access)).toBe(summary);
+  });
+
+  it('fits the trail’s 300 characters whatever the client’s name', () => {
+    const long = fhirAccessSummary({ action: 'fhir_read', type: 'Patient', id: 'p1', apiClient: 'x'.repeat(400) });
+    expect(long).toHaveLength(300);
+    expect(long.startsWith('Leyó Patient/p1; cliente de API xx')).toBe(true);
   });
 });

@@ -125,6 +125,31 @@ const VERB: Record<AuditAction, string> = {
   fhir_export: 'Inició',
 };
 
+/** A read or a search of the FHIR API (issue 37), as its audit event tells it: who, which type, how many. */
+export interface FhirAccess {
+  action: 'fhir_read' | 'fhir_search';
+  type: string;
+  /** The resource read; null for a search. */
+  id: string | null;
+  /** What a search found: this page's resources, the page size asked, the total when it was counted. */
+  found?: { shown: number; pageSize: number; total: number | null; countOnly: boolean };
+  /** The API client's name; null when a staff user read (the event names the user). */
+  apiClient: string | null;
+}
+
+/** 'Leyó Patient/p12', 'Buscó 37 Observation (página de hasta 100)', and the API client named as its token_issued event names it. */
+export function fhirAccessSummary(a: FhirAccess): string {
+  const f = a.found ?? { shown: 0, pageSize: 0, total: null, countOnly: false };
+  const total = f.total === null ? '' : `; ${f.total} en total`;
+  const what =
+    a.action === 'fhir_read'
+      ? `${VERB.fhir_read} ${a.type}/${a.id ?? ''}`
+      : f.countOnly
+        ? `${VERB.fhir_search} ${a.type}: ${f.total ?? 0} en total (solo el recuento)`
+        : `${VERB.fhir_search} ${f.shown} ${a.type} (página de hasta ${f.pageSize}${total})`;
+  return (a.apiClient === null ? what : `${what}; cliente de API ${a.apiClient}`).slice(0, 300);
+}
+
 /**
  * Where the patient of an event comes from: the `:id` of a `/patients/:id/...` route; otherwise the
  * answer's `patient_id` (or its `id` for a new patient); otherwise this table's row by the route's id.

@@ -2,6 +2,8 @@ import { Router, type NextFunction, type Request, type RequestHandler, type Resp
 import type { Sequelize } from 'sequelize';
 import { decodeJwt } from 'jose';
 import { AppError } from '../../http/errors.js';
+import { select } from '../../db/sql.js';
+import { fhirAccessSummary, type FhirAccess } from '../audit/audit.rules.js';
 import type { Role } from '@vigia/contract/rules/access';
 import { FHIR_AUDIENCE, verifyApiClientToken } from '../api_clients/api-clients.token.js';
 import { scopeCovers } from '../api_clients/api-clients.rules.js';
@@ -17,6 +19,22 @@ import { SEARCH_TYPES, SearchError, isSearchType, isStrict, splitParams, type Se
 
 type Json = Record<string, unknown>;
 
+/** One row of the audit trail (modules/audit's recordAuditEvent, handed in by app.ts): a read or a search done. */
+export interface FhirEventInput {
+  client_id: number;
+  user_id: number | null;
+  actor_kind: 'staff' | 'system';
+  action: 'fhir_read' | 'fhir_search';
+  resource: 'fhir';
+  resource_id: string | null;
+  summary: string;
+  method: string;
+  path: string;
+  status: number;
+  ip: string | null;
+  created_at: Date;
+}
+
 export interface FhirDeps {
   sequelize: Sequelize;
   secret: string;
@@ -26,6 +44,8 @@ export interface FhirDeps {
   /** The staff API's authenticator (http/auth.ts): a staff session reads too. */
   authenticate: RequestHandler;
   log: (msg: string, err?: unknown) => void;
+  /** The audit trail's batched writer: never awaited, never fails the answer. */
+  recordEvent(event: FhirEventInput): void;
 }
 
 const FHIR_JSON = 'application/fhir+json; charset=utf-8';
@@ -142,6 +162,70 @@ function bundleOf(base: string, type: SearchType, pairs: Array<[string, string]>
   };
 }
 
+/** A read or a search answered, as the audit trail records it (issue 37: who, which type, how many). */
+interface Access extends Omit<FhirAccess, 'apiClient' | 'type'> {
+  action: FhirEventInput['action'];
+  type: SearchType;
+  path: string;
+  ip: string | null;
+}
+
+/** A parameter name as the trail keeps it: a client may send any text as a name, so only a name's usual characters. */
+const safeName = (name: string) => (/^[A-Za-z0-9_:.-]{1,40}$/.test(name) ? name : '?');
+
+/** The search's path with the query's parameter names and none of their values: no name or document lands in the trail. */
+function accessPath(type: SearchType, pairs: Array<[string, string]>): string {
+  const names = pairs.map(([name]) => safeName(name)).join('&');
+  return `/fhir/R4/${type}${names ? `?${names}` : ''}`.slice(0, 200);
+}
+
+/**
+ * An API client's name for the trail, read after the answer has gone out and kept a minute per
+ * database (a search at hundreds a second would otherwise read it once per request).
+ */
+const NAME_TTL_MS = 60_000;
+const clientNames = new WeakMap<Sequelize, Map<number, { name: string; until: number }>>();
+async function apiClientName(deps: Pick<FhirDeps, 'sequelize' | 'now'>, clientId: number, apiClientId: number): Promise<string> {
+  let names = clientNames.get(deps.sequelize);
+  if (!names) clientNames.set(deps.sequelize, (names = new Map()));
+  const now = deps.now().getTime();
+  const kept = names.get(apiClientId);
+  if (kept && kept.until > now) return kept.name;
+  const [row] = await select<{ name: string }>(deps.sequelize, 'SELECT name FROM api_clients WHERE id = :id AND client_id = :clientId', {
+    id: apiClientId,
+    clientId,
+  });
+  const name = row?.name ?? `#${apiClientId}`;
+  if (names.size >= 1_000) names.clear();
+  names.set(apiClientId, { name, until: now + NAME_TTL_MS });
+  return name;
+}
+
+/** One audit event for a read or search answered; outside the handler so nothing keeps the request alive. */
+function recordAccess(deps: FhirDeps, reader: Reader, access: Access): void {
+  const at = deps.now();
+  const write = (clientName: string | null) =>
+    deps.recordEvent({
+      client_id: reader.clientId,
+      user_id: reader.userId,
+      actor_kind: reader.apiClientId === null ? 'staff' : 'system',
+      action: access.action,
+      resource: 'fhir',
+      resource_id: access.id === null ? null : access.id.slice(0, 64),
+      summary: fhirAccessSummary({ ...access, apiClient: clientName }),
+      method: 'GET',
+      path: access.path,
+      status: 200,
+      ip: access.ip?.slice(0, 64) || null,
+      created_at: at,
+    });
+  const apiClientId = reader.apiClientId;
+  // After the answer, in a promise of its own: a failure here is logged, never the caller's error.
+  (apiClientId === null ? Promise.resolve(null) : apiClientName(deps, reader.clientId, apiClientId))
+    .then(write)
+    .catch((err) => deps.log('FHIR audit event not recorded', err));
+}
+
 /** The CapabilityStatement, from the same table the router serves: it lists exactly what is implemented. */
 export function capabilityStatement(base: string, now: Date): Json {
   const host = base.replace(/\/fhir\/R4$/, '');
@@ -203,8 +287,17 @@ export function fhirRouter(deps: FhirDeps): Router {
     const { known, unknown } = splitParams(type, pairs);
     if (unknown.length && isStrict(req.get('prefer')))
       throw new FhirError(400, 'invalid', `Parámetro de búsqueda no admitido para ${type}: ${unknown.join(', ')}`, unknown[0]);
-    const page = await SEARCHES[type].search(deps, reader.clientId, commonInput(known));
+    const input = commonInput(known);
+    const page = await SEARCHES[type].search(deps, reader.clientId, input);
     send(res, 200, bundleOf(baseUrl(deps, req), type, pairs, page, unknown));
+    recordAccess(deps, reader, {
+      action: 'fhir_search',
+      type,
+      id: null,
+      found: { shown: page.resources.length, pageSize: input.count, total: page.total, countOnly: input.summaryCount },
+      path: accessPath(type, pairs),
+      ip: req.ip ?? null,
+    });
   });
 
   r.get('/:type/:id', async (req, res) => {
@@ -216,6 +309,7 @@ export function fhirRouter(deps: FhirDeps): Router {
     // Another organisation's resource is not found, like one that does not exist.
     if (!resource) throw new FhirError(404, 'not-found', `No existe ${type}/${id}`);
     send(res, 200, resource);
+    recordAccess(deps, reader, { action: 'fhir_read', type, id, path: `/fhir/R4/${type}/:id`, ip: req.ip ?? null });
   });
 
   r.use((req, _res, next) => next(new FhirError(404, 'not-supported', `Operación no admitida: ${req.method} ${req.path}`)));
