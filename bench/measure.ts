@@ -22,6 +22,8 @@ export interface ScenarioResult {
   endpoint: string;
   inputs: unknown[];
   p95TargetMs: number | null;
+  /** Answers per second the throughput phase must reach (absent in results before issue 37). */
+  rpsTarget?: number | null;
   /**
    * For the first input, the API's answer and the baseline's, and the SQL each sent (as shapes,
    * see capture.ts): both must agree, or queries.ts no longer mirrors the service.
@@ -156,6 +158,7 @@ export async function measureScenario(
     endpoint: s.endpoint,
     inputs: s.inputs,
     p95TargetMs: s.p95TargetMs,
+    rpsTarget: s.rpsTarget ?? null,
     check,
     plans,
     baseline,

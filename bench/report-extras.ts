@@ -10,7 +10,8 @@ import type { LoadResult } from './load.js';
 import type { ScaleOutResult } from './scaleout.js';
 import type { TriageBuildResult } from './triage.js';
 import { secondFactorRow, type SecondFactorResult } from './second-factor.js';
-import { API_RSS_TARGET_BYTES, FRONTEND_TARGETS_KB, INGEST_TARGETS, OBSERVABILITY_COST_TARGET } from './targets.js';
+import { fhirTokenRow, type FhirTokenResult } from './fhir-token.js';
+import { API_RSS_TARGET_BYTES, FHIR_IDS, FRONTEND_TARGETS_KB, INGEST_TARGETS, OBSERVABILITY_COST_TARGET } from './targets.js';
 
 export interface Extras {
   ingestion?: IngestionResult;
@@ -20,6 +21,8 @@ export interface Extras {
   triageBuild?: TriageBuildResult;
   backup?: BackupBenchResult;
   secondFactor?: SecondFactorResult;
+  /** Issue 37: the SMART token endpoint (bench/fhir.ts; the FHIR searches are read scenarios). */
+  fhirToken?: FhirTokenResult;
 }
 export interface ExtraRow {
   what: string;
@@ -47,6 +50,7 @@ export function measuredPhases(e: Extras | undefined): string[] {
     e.triageBuild && 'triage-build',
     e.backup && 'backup',
     e.secondFactor && 'second-factor',
+    e.fhirToken && FHIR_IDS.token,
   ].filter(Boolean) as string[];
 }
 
@@ -240,6 +244,7 @@ export function extraRows(e: Extras | undefined, dialect: string): ExtraRow[] {
     });
   }
   if (e.secondFactor) rows.push(secondFactorRow(e.secondFactor));
+  if (e.fhirToken) rows.push(fhirTokenRow(e.fhirToken));
   return rows;
 }
 

@@ -78,13 +78,14 @@ export function buildRows(r: Omit<Results, 'rows'>): Row[] {
   }
   for (const s of r.scenarios) {
     if (!s.loaded || !s.baseline.throughput) continue;
+    const target = s.rpsTarget ?? null;
     rows.push({
       what: `${s.label}: throughput at ${s.loaded.connections} connections (p95 ${ms(s.loaded.latency.p95)})`,
-      target: '—',
+      target: target ? `≥ ${perSecond(target)}` : '—',
       figure: perSecond(s.loaded.rps),
       baseline: `${perSecond(s.baseline.throughput.rps)} (driver, ${s.baseline.throughput.concurrency} loops)`,
       ratio: times(s.loaded.rps / s.baseline.throughput.rps),
-      result: '—',
+      result: target ? verdict(s.loaded.rps >= target && s.loaded.non2xx + s.loaded.errors === 0) : '—',
     });
   }
   if (r.contention) {
@@ -145,6 +146,12 @@ function renderMisses(r: Results): string[] {
       `- **${s.label}** (\`${s.endpoint}\`): p95 ${ms(s.single.latency.p95)} against ≤ ${s.p95TargetMs} ms, ${ms(over)} over (${times(s.single.latency.p95 / s.p95TargetMs)} the target). ` +
         `Its slowest statement on the bare driver is "${slowest.label}" at p95 ${ms(slowest.latency.p95)}` +
         (plan ? `, planned as: ${plan.access.join('; ') || plan.plan.join(' / ')}.` : '.'),
+    );
+  }
+  for (const s of r.scenarios) {
+    if (!s.rpsTarget || !s.loaded || s.loaded.rps >= s.rpsTarget) continue;
+    out.push(
+      `- **${s.label}**: ${perSecond(s.loaded.rps)} at ${s.loaded.connections} connections against ≥ ${perSecond(s.rpsTarget)} (the driver ran its statements at ${s.baseline.throughput ? perSecond(s.baseline.throughput.rps) : '—'}; API CPU ${ms(s.loaded.apiCpuMsPerRequest)} per request).`,
     );
   }
   for (const x of extraRows(r.extras, r.database.dialect).filter((row) => row.ok === false))

@@ -30,6 +30,8 @@ import { BENCH_PASSWORD, benchEmail, buildScenarios, pickSamples } from './scena
 import { BENCH_JWT_SECRET, runClockAt, startApi } from './server.js';
 import { buildPartitionedCopy } from './partition.js';
 import { measureSecondFactor } from './second-factor.js';
+import { measureFhir } from './fhir.js';
+import { FHIR_IDS } from './targets.js';
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 
 const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -210,6 +212,26 @@ async function main() {
     const list = scenarios.find((s) => s.id === 'patients-list');
     const signIn = scenarios.find((s) => s.id === 'sign-in');
     if (list && signIn) contention = await measureContention(list, signIn, { api, token, settings: opts.settings, log });
+    // Issue 37: the FHIR API as an integrator uses it (an API client's token), and its token endpoint.
+    const fhirWanted = (id: string) =>
+      !opts.skip.includes('fhir') && !opts.skip.includes(id) && (!opts.only || opts.only.includes('fhir') || opts.only.includes(id));
+    if (Object.values(FHIR_IDS).some(fhirWanted)) {
+      const fhir = await measureFhir({
+        api,
+        driver,
+        staffToken: token,
+        clientId: caller.clientId,
+        heavyPatientId: opts.dataset.heavyReadings > 0 ? heavyPatientId : null,
+        seed: opts.dataset.seed,
+        settings: opts.settings,
+        capture: captureOpts,
+        nowMs: () => clock.now().getTime(),
+        wanted: fhirWanted,
+        log,
+      });
+      scenarioResults.push(...fhir.scenarios);
+      if (fhir.token) extras.fhirToken = fhir.token;
+    }
     // Issue 38: sign-in with a second factor beside the plain one (the account's factor is removed after).
     if (wanted('second-factor'))
       extras.secondFactor = await measureSecondFactor({

@@ -22,6 +22,8 @@ export interface Scenario<I = unknown> {
   loadConnections: number | null;
   /** The issue's target for p95 at one connection, when it has one. */
   p95TargetMs: number | null;
+  /** The issue's target for answers per second at `loadConnections`, when it has one. */
+  rpsTarget?: number;
 }
 
 export interface Samples {

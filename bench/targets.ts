@@ -95,6 +95,32 @@ export const PENDING: PendingRow[] = [
     waitsFor: 'phase triage-build not run',
   },
   {
+    id: 'fhir-observation-search',
+    what: 'FHIR Observation search by patient, code and a 30-day range (_count=100): p95 at 1 connection',
+    target: 'p95 ≤ 30 ms',
+    waitsFor: 'scenario fhir-observation-search not run',
+  },
+  {
+    id: 'fhir-observation-search',
+    what: 'FHIR Observation search, the same, at 10 connections',
+    target: '≥ 600/s',
+    waitsFor: 'scenario fhir-observation-search not run',
+  },
+  {
+    id: 'fhir-patient-identifier',
+    what: 'FHIR Patient search by identifier (system|value)',
+    target: 'p95 ≤ 15 ms',
+    waitsFor: 'scenario fhir-patient-identifier not run',
+  },
+  {
+    id: 'fhir-token',
+    what: 'FHIR token endpoint (SMART Backend Services): signatures verified/s',
+    target: '≥ 200/s',
+    waitsFor: 'phase fhir-token not run',
+  },
+  // Issue 37's Bulk export row (≥ 20,000 resources/s, ≥ 0.3× the driver's read-and-serialise rate, RSS ≤ 300 MB,
+  // ingestion p99 during it ≤ 2× alone) goes here, with its phase, once the export exists.
+  {
     id: 'scale-out',
     what: 'Two API processes on one PostgreSQL behind a round-robin proxy',
     target: 'scales out; no scheduled work lost or duplicated',
@@ -120,3 +146,18 @@ export const INGEST_TARGETS = {
 /** Issue 39: what metrics and request logs may add to a stored reading's API CPU (0.1 = 10 %). */
 export const OBSERVABILITY_COST_TARGET = 0.1;
 export const FRONTEND_TARGETS_KB = { portal: 90, adminLogin: 350, patientPage: 500 };
+/**
+ * Issue 37's FHIR API rows (bench/fhir.ts). The Observation search's rate is stated at 10
+ * connections; the token endpoint's phase signs `tokenAssertionsPerSecond` × --duration assertions
+ * before timing (a count, not a time: each assertion's jti is good once).
+ */
+export const FHIR_TARGETS = {
+  observationP95Ms: 30,
+  observationPerSecond: 600,
+  observationConnections: 10,
+  patientP95Ms: 15,
+  tokenPerSecond: 200,
+  tokenAssertionsPerSecond: 300,
+};
+/** Ids of the FHIR rows for --only / --skip; `fhir` names all three. */
+export const FHIR_IDS = { observation: 'fhir-observation-search', patient: 'fhir-patient-identifier', token: 'fhir-token' } as const;

@@ -20,6 +20,8 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     requests?: AutocannonRequest[];
     overallRate?: number;
+    /** Requests in all, instead of a duration. */
+    amount?: number;
   }
   interface AutocannonResult {
     duration: number;
