@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { conditionFor, deviceFor, groupFor, patientFor, relatedPersonFor } from './fhir.mappers.js';
+import {
+  conditionFor,
+  deviceFor,
+  groupFor,
+  medicationRequestFor,
+  patientFor,
+  relatedPersonFor,
+  serviceRequestFor,
+  type FhirOrderRow,
+} from './fhir.mappers.js';
 
 const row = {
   id: 7,
@@ -164,5 +173,157 @@ describe('deviceFor', () => {
     expect(d).not.toHaveProperty('patient');
     expect(d).not.toHaveProperty('deviceName');
     expect(d.type).toEqual({ text: 'Pasarela multipaciente' });
+  });
+});
+
+const order: FhirOrderRow = {
+  id: 21,
+  patient_id: 7,
+  order_type: 1,
+  status: 1,
+  permanent: false,
+  clinical_element: null,
+  medicine_id: 40,
+  medicine_name: 'Losartán',
+  medicine_presentation: 'Tableta 50 mg',
+  frecuency: 12,
+  time_unit: 0,
+  during: 10,
+  amount: '1 1/2',
+  medication_unit: 3,
+  frequency_type: null,
+  days: [],
+  hours: [],
+  start_at: new Date('2026-11-02T13:00:00Z'),
+  to_human: 'Tomar 1 1/2 tableta(s) de Losartán cada 12 horas durante 10 días',
+  created_at: new Date('2026-11-01T09:00:00Z'),
+  updated_at: new Date('2026-11-02T09:00:00Z'),
+};
+
+describe('medicationRequestFor', () => {
+  it('maps a medication order to a MedicationRequest with its medicine, dose and frequency', () => {
+    expect(medicationRequestFor(order)).toEqual({
+      resourceType: 'MedicationRequest',
+      id: 'x21',
+      meta: { lastUpdated: '2026-11-02T09:00:00.000Z' },
+      identifier: [{ system: 'urn:vigia:order', value: '21' }],
+      status: 'active',
+      intent: 'order',
+      medicationCodeableConcept: {
+        coding: [{ system: 'urn:vigia:medicine', code: '40', display: 'Losartán' }],
+        text: 'Losartán Tableta 50 mg',
+      },
+      subject: { reference: 'Patient/p7' },
+      authoredOn: '2026-11-01T09:00:00.000Z',
+      dosageInstruction: [
+        {
+          text: 'Tomar 1 1/2 tableta(s) de Losartán cada 12 horas durante 10 días.',
+          timing: {
+            repeat: {
+              boundsPeriod: { start: '2026-11-02T13:00:00.000Z', end: '2026-11-12T13:00:00.000Z' },
+              frequency: 1,
+              period: 12,
+              periodUnit: 'h',
+            },
+          },
+          doseAndRate: [{ doseQuantity: { value: 1.5, unit: 'tableta(s)' } }],
+        },
+      ],
+    });
+  });
+
+  // The order status enumeration of the contract (ORDER_STATUS) → MedicationRequest.status.
+  it.each([
+    [0, 'draft'],
+    [1, 'active'],
+    [2, 'active'],
+    [3, 'cancelled'],
+    [4, 'completed'],
+    [9, 'unknown'],
+  ])('status %i → %s', (status, want) => expect(medicationRequestFor({ ...order, status }).status).toBe(want));
+
+  it('gives a permanent order an open period, and an unscheduled one its duration', () => {
+    const permanent = medicationRequestFor({ ...order, permanent: true, to_human: 'Tomar 1 tableta(s) de X cada 1 días durante 3 días' });
+    const [d] = permanent.dosageInstruction as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- FHIR JSON read in assertions
+    expect(d.timing.repeat.boundsPeriod).toEqual({ start: '2026-11-02T13:00:00.000Z' });
+    expect(d.text).toBe('Tomar 1 tableta(s) de X cada 1 días, por tiempo indefinido.');
+    const unscheduled = medicationRequestFor({ ...order, start_at: null, time_unit: 1, frecuency: 2 });
+    const [u] = unscheduled.dosageInstruction as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- FHIR JSON read in assertions
+    expect(u.timing.repeat).toEqual({
+      boundsDuration: { value: 10, unit: 'd', system: 'http://unitsofmeasure.org', code: 'd' },
+      frequency: 1,
+      period: 2,
+      periodUnit: 'd',
+    });
+  });
+});
+
+describe('serviceRequestFor', () => {
+  const measurement: FhirOrderRow = {
+    ...order,
+    id: 22,
+    order_type: 0,
+    medicine_id: null,
+    medicine_name: null,
+    medicine_presentation: null,
+    frecuency: null,
+    time_unit: null,
+    amount: null,
+    medication_unit: null,
+    clinical_element: 3,
+    frequency_type: 1,
+    during: 2,
+    days: [1, 4],
+    hours: ['08:00', '20:00'],
+    to_human: 'Medir Presión arterial los días lunes, jueves a las 08:00, 20:00 durante 2 semanas',
+  };
+
+  it('maps a blood-pressure order to a ServiceRequest coded with the panel, on its weekdays and hours', () => {
+    expect(serviceRequestFor(measurement)).toEqual({
+      resourceType: 'ServiceRequest',
+      id: 's22',
+      meta: { lastUpdated: '2026-11-02T09:00:00.000Z' },
+      identifier: [{ system: 'urn:vigia:order', value: '22' }],
+      status: 'active',
+      intent: 'order',
+      code: {
+        coding: [{ system: 'http://loinc.org', code: '85354-9', display: 'Blood pressure panel with all children optional' }],
+        text: 'Presión arterial',
+      },
+      subject: { reference: 'Patient/p7' },
+      occurrenceTiming: {
+        repeat: {
+          // Weekly: two weeks are 14 days.
+          boundsPeriod: { start: '2026-11-02T13:00:00.000Z', end: '2026-11-16T13:00:00.000Z' },
+          dayOfWeek: ['mon', 'thu'],
+          timeOfDay: ['08:00:00', '20:00:00'],
+        },
+      },
+      authoredOn: '2026-11-01T09:00:00.000Z',
+      patientInstruction: 'Medir Presión arterial los días lunes, jueves a las 08:00, 20:00 durante 2 semanas.',
+    });
+  });
+
+  it.each([
+    [1, ['8867-4']],
+    [2, ['59408-5', '2708-6']],
+    [6, ['2339-0']],
+  ])('codes element %i with its LOINC as observationFor does: %j', (element, codes) => {
+    const code = serviceRequestFor({ ...measurement, clinical_element: element, frequency_type: 0 }).code as {
+      coding: Array<{ code: string }>;
+    };
+    expect(code.coding.map((c) => c.code)).toEqual(codes);
+  });
+
+  it.each([
+    [0, 'draft'],
+    [2, 'active'],
+    [3, 'revoked'],
+    [4, 'completed'],
+  ])('status %i → %s', (status, want) => expect(serviceRequestFor({ ...measurement, status }).status).toBe(want));
+
+  it('leaves dayOfWeek out of a daily order', () => {
+    const r = serviceRequestFor({ ...measurement, frequency_type: 0, days: [0, 1, 2, 3, 4, 5, 6] });
+    expect((r.occurrenceTiming as { repeat: object }).repeat).not.toHaveProperty('dayOfWeek');
   });
 });

@@ -1,6 +1,14 @@
 import { BLOOD_PRESSURE_PANEL_LOINC, clinicalElement } from '@vigia/contract/rules/vitals';
 import { ALERT_TYPE_NAMES, PRIORITY_KEYS } from '@vigia/contract/rules/alarms';
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
+import {
+  MEDICATION_UNITS,
+  ORDER_ELEMENT_NAMES,
+  ORDER_STATUS,
+  describeOrder,
+  durationDays,
+  parseAmount,
+} from '@vigia/contract/rules/activities';
 
 /**
  * FHIR R4 resources as pure functions of stored rows: the one place where a row becomes FHIR, used
@@ -11,13 +19,17 @@ import { PATIENT_STATUS } from '@vigia/contract/rules/access';
  *    them alone is a plain `Observation` with its own code;
  *  - a value alert (type 0) → `DetectedIssue` that contains the Observation it was raised on and
  *    references it (`implicated: [{reference: '#<id>'}]`);
- *  - 'Validar' → a `Parameters` resource with `event = webhook.test`.
+ *  - 'Validar' → a `Parameters` resource with `event = webhook.test`;
+ *  - for the API only: a gateway → `Device`, a caregiver link → `RelatedPerson`, a tag → `Group`,
+ *    a medication order → `MedicationRequest`, a measurement order → `ServiceRequest`.
  * The subject is identified by the patient's document: system `urn:vigia:id-type:<country>:<code>`.
  */
 
 const IDENTIFIER_SYSTEMS = {
   measurement: 'urn:vigia:measurement',
   alert: 'urn:vigia:alert',
+  order: 'urn:vigia:order',
+  medicine: 'urn:vigia:medicine',
   idType: (countryCode: string, idTypeCode: string) => `urn:vigia:id-type:${countryCode}:${idTypeCode}`,
 } as const;
 
@@ -273,6 +285,159 @@ export function deviceFor(d: FhirDeviceRow): Json {
     ...(d.name ? { deviceName: [{ name: d.name, type: 'user-friendly-name' }] } : {}),
     type: { text: d.multipatient ? 'Pasarela multipaciente' : 'Pasarela' },
     ...(!d.multipatient && d.patient_id ? { patient: { reference: `Patient/p${d.patient_id}` } } : {}),
+  };
+}
+
+/** An orders row with its medicine (LEFT JOIN medicines), days and hours parsed. */
+export interface FhirOrderRow {
+  id: number;
+  patient_id: number;
+  order_type: number;
+  status: number;
+  permanent: boolean | number;
+  clinical_element: number | null;
+  medicine_id: number | null;
+  medicine_name: string | null;
+  medicine_presentation: string | null;
+  frecuency: number | null;
+  time_unit: number | null;
+  during: number;
+  amount: string | null;
+  medication_unit: number | null;
+  frequency_type: number | null;
+  days: number[];
+  hours: string[];
+  start_at: Date | null;
+  to_human: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/**
+ * Our order status (ORDER_STATUS) as MedicationRequest.status and ServiceRequest.status: an order
+ * not yet scheduled (No Gestionada) is a draft, Programada and En ejecución are active, Cancelada
+ * is cancelled (revoked: ServiceRequest has no 'cancelled'), Completada completed. The search
+ * reads these tables backwards.
+ */
+export const MEDICATION_REQUEST_STATUS: Record<number, string> = {
+  [ORDER_STATUS.unmanaged]: 'draft',
+  [ORDER_STATUS.scheduled]: 'active',
+  [ORDER_STATUS.running]: 'active',
+  [ORDER_STATUS.cancelled]: 'cancelled',
+  [ORDER_STATUS.completed]: 'completed',
+};
+export const SERVICE_REQUEST_STATUS: Record<number, string> = {
+  ...MEDICATION_REQUEST_STATUS,
+  [ORDER_STATUS.cancelled]: 'revoked',
+};
+
+/** FHIR Timing.repeat.periodUnit of our time_unit (0 hours, 1 days, 2 weeks). */
+const PERIOD_UNIT: Record<number, string> = { 0: 'h', 1: 'd', 2: 'wk' };
+const DAY_OF_WEEK = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
+const DAY_MS = 86_400_000;
+
+/**
+ * Timing.repeat.bounds of an order: from its start for its duration in days (weekly vital-sign
+ * orders count weeks), open-ended when permanent; without a start (not scheduled yet), the duration.
+ */
+function boundsOf(o: FhirOrderRow): Json {
+  const days =
+    o.order_type === 0
+      ? durationDays({ order_type: 0, frequency_type: o.frequency_type ?? 0, days: o.days, hours: o.hours, during: o.during })
+      : o.during;
+  if (o.start_at)
+    return {
+      boundsPeriod: {
+        start: o.start_at.toISOString(),
+        ...(o.permanent ? {} : { end: new Date(o.start_at.getTime() + days * DAY_MS).toISOString() }),
+      },
+    };
+  return o.permanent ? {} : { boundsDuration: { value: days, unit: 'd', system: UCUM, code: 'd' } };
+}
+
+function requestBase(o: FhirOrderRow, resourceType: string, id: string, status: Record<number, string>): Json {
+  return {
+    resourceType,
+    id,
+    meta: { lastUpdated: o.updated_at.toISOString() },
+    identifier: [{ system: IDENTIFIER_SYSTEMS.order, value: String(o.id) }],
+    status: status[o.status] ?? 'unknown',
+    intent: 'order',
+  };
+}
+
+/** MedicationRequest (id `x<id>`, ℞): a medication order, its medicine from our catalogue, dose and frequency as Dosage. */
+export function medicationRequestFor(o: FhirOrderRow): Json {
+  const amount = parseAmount(o.amount);
+  const text = describeOrder(o.to_human, Boolean(o.permanent));
+  const medicine = [o.medicine_name, o.medicine_presentation].filter(Boolean).join(' ');
+  return {
+    ...requestBase(o, 'MedicationRequest', `x${o.id}`, MEDICATION_REQUEST_STATUS),
+    medicationCodeableConcept: {
+      ...(o.medicine_id !== null
+        ? {
+            coding: [
+              {
+                system: IDENTIFIER_SYSTEMS.medicine,
+                code: String(o.medicine_id),
+                ...(o.medicine_name ? { display: o.medicine_name } : {}),
+              },
+            ],
+          }
+        : {}),
+      text: medicine || 'Medicamento',
+    },
+    subject: { reference: `Patient/p${o.patient_id}` },
+    authoredOn: o.created_at.toISOString(),
+    dosageInstruction: [
+      {
+        ...(text ? { text } : {}),
+        timing: {
+          repeat: {
+            ...boundsOf(o),
+            ...(o.frecuency && o.time_unit !== null && PERIOD_UNIT[o.time_unit]
+              ? { frequency: 1, period: o.frecuency, periodUnit: PERIOD_UNIT[o.time_unit] }
+              : {}),
+          },
+        },
+        ...(Number.isFinite(amount) && amount > 0
+          ? {
+              doseAndRate: [
+                { doseQuantity: { value: amount, ...(o.medication_unit !== null ? { unit: MEDICATION_UNITS[o.medication_unit] } : {}) } },
+              ],
+            }
+          : {}),
+      },
+    ],
+  };
+}
+
+/** ServiceRequest (id `s<id>`): a measurement order, coded with the LOINC of what it measures (blood pressure: the panel). */
+export function serviceRequestFor(o: FhirOrderRow): Json {
+  const element = o.clinical_element ?? 0;
+  const bloodPressure = element === 3 || element === 4;
+  const text = describeOrder(o.to_human, Boolean(o.permanent));
+  const weekly = o.frequency_type === 1;
+  return {
+    ...requestBase(o, 'ServiceRequest', `s${o.id}`, SERVICE_REQUEST_STATUS),
+    code: {
+      ...(bloodPressure
+        ? { coding: [{ system: LOINC, code: BLOOD_PRESSURE_PANEL_LOINC, display: 'Blood pressure panel with all children optional' }] }
+        : clinicalElement(element)
+          ? { coding: codingsOf(element) }
+          : {}),
+      text: ORDER_ELEMENT_NAMES[element] ?? 'Medición',
+    },
+    subject: { reference: `Patient/p${o.patient_id}` },
+    occurrenceTiming: {
+      repeat: {
+        ...boundsOf(o),
+        ...(weekly && o.days.length ? { dayOfWeek: o.days.map((d) => DAY_OF_WEEK[d]).filter(Boolean) } : {}),
+        ...(o.hours.length ? { timeOfDay: o.hours.map((h) => `${h}:00`) } : {}),
+      },
+    },
+    authoredOn: o.created_at.toISOString(),
+    ...(text ? { patientInstruction: text } : {}),
   };
 }
 

@@ -6,6 +6,12 @@ import {
   decodeCursor,
   encodeCursor,
   isStrict,
+  observationKeyOf,
+  patientBound,
+  relatedPersonKeyOf,
+  rowIdsOf,
+  SEARCH_TYPES,
+  statusesOf,
   parseCount,
   parseDateParam,
   parseReference,
@@ -145,4 +151,62 @@ describe('unknown parameters and strict handling', () => {
     ['handling=lenient', false],
     [undefined, false],
   ])('Prefer %j → strict %s', (prefer, want) => expect(isStrict(prefer)).toBe(want));
+});
+
+describe('ids of the types: a one-letter prefix, or a pair', () => {
+  it.each([
+    ['p', 'p1,p22,x3,p0,', [1, 22]],
+    ['g', 'g5', [5]],
+    ['s', 'x5', []],
+  ])('rowIdsOf(%s, %j) → %j', (letter, raw, want) => expect(rowIdsOf(letter, raw)).toEqual(want));
+  it.each([
+    ['r12-3', [12, 3]],
+    ['r12', null],
+    ['r0-3', null],
+    ['r12-3-4', null],
+    ['p12-3', null],
+  ])('relatedPersonKeyOf(%j) → %j', (id, want) => expect(relatedPersonKeyOf(id)).toEqual(want));
+  it.each([
+    ['m12', [12]],
+    ['m12-13', [12, 13]],
+    ['m12-', null],
+    ['x12', null],
+  ])('observationKeyOf(%j) → %j', (id, want) => expect(observationKeyOf(id)).toEqual(want));
+});
+
+describe('statusesOf: a status token through the status table, backwards', () => {
+  const table = { 0: 'draft', 1: 'active', 2: 'active', 3: 'revoked', 4: 'completed' };
+  const system = 'http://hl7.org/fhir/request-status';
+  it.each([
+    ['active', [1, 2]],
+    ['draft,completed', [0, 4]],
+    [`${system}|revoked`, [3]],
+    ['http://otro|active', []],
+    ['cancelled', []],
+    [`${system}|`, null],
+  ])('%j → %j', (raw, want) => expect(statusesOf('status', raw, table, system)).toEqual(want));
+  it('refuses a malformed token naming the parameter', () =>
+    expect(() => statusesOf('status', 'a|b|c', table, system)).toThrow(/^status debe ser un token/));
+});
+
+describe('SEARCH_TYPES and the Patient compartment', () => {
+  it('gives every type _id and _lastUpdated', () => {
+    for (const params of Object.values(SEARCH_TYPES)) {
+      const names: string[] = params.map((p) => p.name);
+      expect(names).toContain('_id');
+      expect(names).toContain('_lastUpdated');
+    }
+  });
+  it.each([
+    ['Patient', true],
+    ['Observation', true],
+    ['DetectedIssue', true],
+    ['Condition', true],
+    ['Device', true],
+    ['RelatedPerson', true],
+    ['MedicationRequest', true],
+    ['ServiceRequest', true],
+    ['Group', false],
+    ['Encounter', false],
+  ])('patientBound(%s) → %s', (type, want) => expect(patientBound(type)).toBe(want));
 });

@@ -18,10 +18,21 @@ export interface SearchParamDef {
 /** What every type accepts besides its own parameters. */
 export const COMMON_PARAMS = ['_count', '_summary', '_total', '_cursor', '_format'] as const;
 
+const ID = (what: string, letter: string) =>
+  ({ name: '_id', type: 'token', documentation: `Id de${what} (${letter}<número>); lista separada por comas` }) as const;
+const LAST_UPDATED = (column: string) =>
+  ({ name: '_lastUpdated', type: 'date', documentation: `${column} con prefijo eq, ge, le, gt o lt; dos veces para un rango` }) as const;
+const PATIENT = {
+  name: 'patient',
+  type: 'reference',
+  documentation: 'Paciente: Patient/p<número> o p<número>; lista separada por comas',
+} as const;
+const SUBJECT = { name: 'subject', type: 'reference', documentation: 'Igual que patient' } as const;
+
 /** The types served and their search parameters: the router and the CapabilityStatement read this. */
 export const SEARCH_TYPES = {
   Patient: [
-    { name: '_id', type: 'token', documentation: 'Id del paciente (p<número>); lista separada por comas' },
+    ID('l paciente', 'p'),
     { name: 'identifier', type: 'token', documentation: 'Documento: sistema|valor o solo el valor' },
     { name: 'name', type: 'string', documentation: 'Comienzo de cualquier palabra del nombre o apellidos' },
     { name: 'family', type: 'string', documentation: 'Comienzo de los apellidos' },
@@ -30,26 +41,78 @@ export const SEARCH_TYPES = {
     { name: '_lastUpdated', type: 'date', documentation: 'Última modificación con prefijo eq, ge, le, gt o lt' },
   ],
   Observation: [
-    { name: 'patient', type: 'reference', documentation: 'Paciente: Patient/p<número> o p<número>' },
-    { name: 'subject', type: 'reference', documentation: 'Igual que patient' },
+    PATIENT,
+    SUBJECT,
     { name: 'code', type: 'token', documentation: 'Código LOINC (sistema|código), lista separada por comas' },
     { name: 'category', type: 'token', documentation: 'vital-signs o laboratory' },
     { name: 'date', type: 'date', documentation: 'Momento de la lectura con prefijo; dos veces para un rango' },
     { name: '_sort', type: 'special', documentation: 'date, -date o _lastUpdated' },
+    ID(' la lectura', 'm'),
+    LAST_UPDATED('Momento en que se guardó la lectura'),
   ],
   DetectedIssue: [
-    { name: 'patient', type: 'reference', documentation: 'Paciente: Patient/p<número> o p<número>' },
+    PATIENT,
     { name: 'identified', type: 'date', documentation: 'Momento en que se abrió la alerta, con prefijo' },
+    ID(' la alerta', 'a'),
+    LAST_UPDATED('Última modificación de la alerta'),
   ],
   Condition: [
-    { name: 'patient', type: 'reference', documentation: 'Paciente: Patient/p<número> o p<número>' },
-    { name: 'subject', type: 'reference', documentation: 'Igual que patient' },
+    PATIENT,
+    SUBJECT,
     { name: 'clinical-status', type: 'token', documentation: 'active o resolved' },
+    ID(' la condición', 'c'),
+    LAST_UPDATED('Última modificación de la condición'),
+  ],
+  Device: [
+    { ...PATIENT, documentation: 'Paciente al que está asignada la pasarela (tarjeta de un solo paciente)' },
+    ID(' la pasarela', 'd'),
+    LAST_UPDATED('Última modificación de la pasarela'),
+  ],
+  RelatedPerson: [
+    PATIENT,
+    { name: '_id', type: 'token', documentation: 'Id del cuidador de un paciente (r<paciente>-<cuidador>); lista separada por comas' },
+    LAST_UPDATED('Última modificación del cuidador o de su vínculo'),
+  ],
+  MedicationRequest: [
+    PATIENT,
+    SUBJECT,
+    { name: 'status', type: 'token', documentation: 'draft, active, cancelled o completed; lista separada por comas' },
+    ID(' la orden de medicamento', 'x'),
+    LAST_UPDATED('Última modificación de la orden'),
+  ],
+  ServiceRequest: [
+    PATIENT,
+    SUBJECT,
+    { name: 'status', type: 'token', documentation: 'draft, active, revoked o completed; lista separada por comas' },
+    ID(' la orden de medición', 's'),
+    LAST_UPDATED('Última modificación de la orden'),
+  ],
+  Group: [
+    { name: 'name', type: 'string', documentation: 'Comienzo del nombre de la etiqueta, sin distinguir mayúsculas' },
+    ID(' la etiqueta', 'g'),
+    LAST_UPDATED('Última modificación de la etiqueta'),
   ],
 } as const satisfies Record<string, readonly SearchParamDef[]>;
 
 export type SearchType = keyof typeof SEARCH_TYPES;
 export const isSearchType = (t: string): t is SearchType => Object.hasOwn(SEARCH_TYPES, t);
+
+/**
+ * The served types of FHIR R4's Patient compartment (compartmentdefinition-patient): a group's
+ * export restricts them to the tag's patients. Group is not among them here: a tag is read whole.
+ */
+const PATIENT_BOUND: Record<SearchType, boolean> = {
+  Patient: true,
+  Observation: true,
+  DetectedIssue: true,
+  Condition: true,
+  Device: true,
+  RelatedPerson: true,
+  MedicationRequest: true,
+  ServiceRequest: true,
+  Group: false,
+};
+export const patientBound = (type: string): boolean => isSearchType(type) && PATIENT_BOUND[type];
 
 export const DEFAULT_COUNT = 50;
 export const MAX_COUNT = 1000;
@@ -180,6 +243,41 @@ export function parseReference(param: string, raw: string): number {
 export function rowIdOf(letter: string, id: string): number | null {
   const m = new RegExp(`^${letter}([1-9]\\d{0,14})$`).exec(id);
   return m ? Number(m[1]) : null;
+}
+
+/** A comma list of ids with their letter (`_id=p1,p2`): the row ids; an id of another form matches nothing. */
+export function rowIdsOf(letter: string, raw: string): number[] {
+  return raw
+    .split(',')
+    .map((id) => rowIdOf(letter, id))
+    .filter((x): x is number => x !== null);
+}
+
+/** `r12-3`: the RelatedPerson of caregiver 3 for patient 12, as [patient, caregiver]; null for anything else. */
+export function relatedPersonKeyOf(id: string): [number, number] | null {
+  const m = /^r([1-9]\d{0,9})-([1-9]\d{0,9})$/.exec(id);
+  return m ? [Number(m[1]), Number(m[2])] : null;
+}
+
+/** `m12` (a reading) or `m12-13` (a systolic and its diastolic: the panel): the row ids; null for anything else. */
+export function observationKeyOf(id: string): [number] | [number, number] | null {
+  const m = /^m([1-9]\d{0,15})(?:-([1-9]\d{0,15}))?$/.exec(id);
+  if (!m) return null;
+  return m[2] ? [Number(m[1]), Number(m[2])] : [Number(m[1])];
+}
+
+/**
+ * A `status` token list read through a status table (our number → FHIR code): the numbers whose
+ * code is asked; null when any status will do (`system|`). A code the table lacks matches nothing.
+ */
+export function statusesOf(param: string, raw: string, table: Record<number, string>, system: string): number[] | null {
+  const out = new Set<number>();
+  for (const t of parseTokens(param, raw)) {
+    if (t.system !== null && t.system !== system) continue;
+    if (t.code === null) return null;
+    for (const [n, code] of Object.entries(table)) if (code === t.code) out.add(Number(n));
+  }
+  return [...out].sort((a, b) => a - b);
 }
 
 /**

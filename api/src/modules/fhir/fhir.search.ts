@@ -1,4 +1,3 @@
-import type { Sequelize } from 'sequelize';
 import { select } from '../../db/sql.js';
 import { displayName, toSearchKey } from '@vigia/contract/rules/names';
 import { BLOOD_PRESSURE_PANEL_LOINC, CLINICAL_ELEMENTS, MEASUREMENT_STATUS } from '@vigia/contract/rules/vitals';
@@ -16,18 +15,38 @@ import {
 import {
   DEFAULT_COUNT,
   SearchError,
-  dateConditions,
   dayConditions,
   decodeCursor,
   encodeCursor,
+  observationKeyOf,
   parseBoolean,
   parseCount,
-  parseDateParam,
-  parseReference,
   parseTokens,
   rowIdOf,
   type SearchType,
 } from './fhir.search.rules.js';
+import {
+  bind,
+  countOf,
+  dateParamConditions,
+  dayOf,
+  groupCondition,
+  idConditions,
+  likeEscape,
+  patientConditions,
+  searchById,
+  where,
+  type Json,
+  type Page,
+  type SearchDeps,
+  type SearchInput,
+  type Where,
+} from './fhir.search.sql.js';
+import { readDevice, readGroup, readRelatedPerson, searchDevices, searchGroups, searchRelatedPersons } from './fhir.search.care.js';
+import { readMedicationRequest, readServiceRequest, searchMedicationRequests, searchServiceRequests } from './fhir.search.orders.js';
+
+export type { Page, SearchDeps, SearchInput } from './fhir.search.sql.js';
+export { patientBound } from './fhir.search.rules.js';
 
 /**
  * Reads and searches of the FHIR API (issue 37): SQL with bound parameters only, always within the
@@ -36,42 +55,9 @@ import {
  * readings, (client_id, when) for the organisation's, patients (client_id, id) for patients).
  */
 
-type Json = Record<string, unknown>;
-
-export interface SearchDeps {
-  sequelize: Sequelize;
-}
-
-/** One page of a search: the resources in order, the cursor of the next page (null: last page), the total when known. */
-export interface Page {
-  resources: Json[];
-  next: string | null;
-  total: number | null;
-}
-
-interface Where {
-  sql: string[];
-  values: Record<string, unknown>;
-  n: number;
-}
-const where = (clientId: number): Where => ({ sql: [], values: { clientId }, n: 0 });
-/** A fresh replacement name for a value: the SQL text never holds a value. */
-function bind(w: Where, value: unknown): string {
-  const name = `v${w.n++}`;
-  w.values[name] = value;
-  return `:${name}`;
-}
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, '\\$&');
-
 const LOINC = 'http://loinc.org';
 const OBSERVATION_CATEGORY = 'http://terminology.hl7.org/CodeSystem/observation-category';
 const ID_TYPE_SYSTEM = /^urn:vigia:id-type:([^:]+):([^:]+)$/;
-
-/** A DATEONLY as 'YYYY-MM-DD' on both dialects (node-postgres may hand a local-midnight Date). */
-function dayOf(v: unknown): string {
-  if (v instanceof Date) return `${v.getFullYear()}-${String(v.getMonth() + 1).padStart(2, '0')}-${String(v.getDate()).padStart(2, '0')}`;
-  return String(v).slice(0, 10);
-}
 
 const PATIENT_SELECT = `SELECT p.id, p.nid, p.first_name, p.last_name, p.birth_date, p.gender, p.status, p.updated_at,
   it.code AS id_type_code, it.name AS id_type_name, c.code AS country_code
@@ -101,15 +87,6 @@ export async function readPatient(deps: SearchDeps, clientId: number, id: string
   return row ? patientFor(patientRowOf(row)) : null;
 }
 
-export interface SearchInput {
-  params: Map<string, string[]>;
-  count: number;
-  /** `_summary=count`: the total only. */
-  summaryCount: boolean;
-  /** `_total=accurate`, or `_summary=count`: count even when it costs a second query. */
-  wantTotal: boolean;
-}
-
 /** `_count`, `_summary` and `_total`, common to every type. */
 export function commonInput(params: Map<string, string[]>): SearchInput {
   const last = (name: string) => params.get(name)?.at(-1);
@@ -127,14 +104,11 @@ export function commonInput(params: Map<string, string[]>): SearchInput {
   return { params, count, summaryCount: summary === 'count', wantTotal: summary === 'count' || total === 'accurate' };
 }
 
-function patientWhere(clientId: number, params: Map<string, string[]>): Where {
+function patientWhere(clientId: number, params: Map<string, string[]>, groupId: number | null | undefined): Where {
   const w = where(clientId);
   w.sql.push('p.client_id = :clientId');
-  for (const raw of params.get('_id') ?? []) {
-    const ids = raw.split(',').map((s) => rowIdOf('p', s));
-    const valid = ids.filter((x): x is number => x !== null);
-    w.sql.push(valid.length ? `p.id IN (${valid.map((x) => bind(w, x)).join(', ')})` : '1 = 0');
-  }
+  groupCondition(w, 'p.id', groupId);
+  idConditions(w, 'p.id', 'p', params);
   for (const raw of params.get('identifier') ?? []) {
     const alternatives = parseTokens('identifier', raw).map((t) => {
       if (t.code === null) return '1 = 0';
@@ -165,19 +139,13 @@ function patientWhere(clientId: number, params: Map<string, string[]>): Where {
     for (const c of dayConditions('birthdate', raw)) w.sql.push(`p.birth_date ${c.op} ${bind(w, c.day)}`);
   for (const raw of params.get('active') ?? [])
     w.sql.push(parseBoolean('active', raw) ? `p.status <> ${PATIENT_STATUS.inactive}` : `p.status = ${PATIENT_STATUS.inactive}`);
-  for (const raw of params.get('_lastUpdated') ?? [])
-    for (const c of dateConditions(parseDateParam('_lastUpdated', raw))) w.sql.push(`p.updated_at ${c.op} ${bind(w, c.at)}`);
+  dateParamConditions(w, 'p.updated_at', '_lastUpdated', params);
   return w;
-}
-
-async function countOf(deps: SearchDeps, from: string, w: Where): Promise<number> {
-  const [row] = await select<{ n: number | string }>(deps.sequelize, `SELECT COUNT(*) AS n ${from} WHERE ${w.sql.join(' AND ')}`, w.values);
-  return Number(row.n);
 }
 
 /** Patients by id (keyset on patients (client_id, id)). */
 export async function searchPatients(deps: SearchDeps, clientId: number, input: SearchInput): Promise<Page> {
-  const w = patientWhere(clientId, input.params);
+  const w = patientWhere(clientId, input.params, input.groupId);
   const from = 'FROM patients p JOIN id_types it ON it.id = p.id_type JOIN countries c ON c.id = it.country_id';
   const total = input.wantTotal ? await countOf(deps, from, w) : null;
   if (input.summaryCount || input.count === 0) return { resources: [], next: null, total };
@@ -237,17 +205,29 @@ const SORTS: Record<ObservationSort, { order: string; shape: ('string' | 'number
   _lastUpdated: { order: 'm.id ASC', shape: ['number'] },
 };
 
-function observationWhere(clientId: number, params: Map<string, string[]>): Where {
+/**
+ * `_id` as the search lists ids: `m12-13` is a panel listed at its systolic 12; `m12` a reading
+ * listed on its own (not the systolic of a panel, whose id is the pair).
+ */
+function observationIdConditions(w: Where, params: Map<string, string[]>): void {
+  for (const raw of params.get('_id') ?? []) {
+    const alternatives = raw.split(',').map((id) => {
+      const key = observationKeyOf(id);
+      if (!key) return '1 = 0';
+      if (key.length === 2)
+        return `(m.id = ${bind(w, key[0])} AND m.clinical_element = ${SYSTOLIC} AND ${partnerOf('m', DIASTOLIC)} = ${bind(w, key[1])})`;
+      return `(m.id = ${bind(w, key[0])} AND NOT (m.clinical_element = ${SYSTOLIC} AND ${partnerOf('m', DIASTOLIC)} IS NOT NULL))`;
+    });
+    w.sql.push(`(${alternatives.join(' OR ')})`);
+  }
+}
+
+function observationWhere(clientId: number, params: Map<string, string[]>, groupId: number | null | undefined): Where {
   const w = where(clientId);
   w.sql.push(...OBSERVATION_BASE);
-  const patients = [
-    ...(params.get('patient') ?? []).map((v) => ['patient', v]),
-    ...(params.get('subject') ?? []).map((v) => ['subject', v]),
-  ];
-  for (const [name, raw] of patients) {
-    const ids = raw.split(',').map((v) => parseReference(name, v));
-    w.sql.push(`m.patient_id IN (${ids.map((id) => bind(w, id)).join(', ')})`);
-  }
+  patientConditions(w, 'm.patient_id', params, ['patient', 'subject']);
+  groupCondition(w, 'm.patient_id', groupId);
+  observationIdConditions(w, params);
   for (const raw of params.get('code') ?? []) {
     const alternatives = parseTokens('code', raw).map((t) => {
       if (t.system !== null && t.system !== LOINC) return '1 = 0';
@@ -265,8 +245,9 @@ function observationWhere(clientId: number, params: Map<string, string[]>): Wher
     });
     w.sql.push(`(${alternatives.join(' OR ')})`);
   }
-  for (const raw of params.get('date') ?? [])
-    for (const c of dateConditions(parseDateParam('date', raw))) w.sql.push(`m."when" ${c.op} ${bind(w, c.at)}`);
+  dateParamConditions(w, 'm."when"', 'date', params);
+  // A reading is never changed once stored (a deletion hides it): its last update is when it was stored.
+  dateParamConditions(w, 'm.created_at', '_lastUpdated', params);
   return w;
 }
 
@@ -321,9 +302,8 @@ const MEASUREMENT_COLUMNS = 'm.id, m.patient_id, m.clinical_element, m.value, m.
  * webhook's id for a reading stored alone still resolves.
  */
 export async function readObservation(deps: SearchDeps, clientId: number, id: string): Promise<Json | null> {
-  const m = /^m([1-9]\d{0,15})(?:-([1-9]\d{0,15}))?$/.exec(id);
-  if (!m) return null;
-  const ids = m[2] ? [Number(m[1]), Number(m[2])] : [Number(m[1])];
+  const ids = observationKeyOf(id);
+  if (!ids) return null;
   const rows = (
     await select<MeasurementDbRow>(
       deps.sequelize,
@@ -348,7 +328,7 @@ export async function readObservation(deps: SearchDeps, clientId: number, id: st
 
 export async function searchObservations(deps: SearchDeps, clientId: number, input: SearchInput): Promise<Page> {
   const sort = parseSort(input.params);
-  const w = observationWhere(clientId, input.params);
+  const w = observationWhere(clientId, input.params, input.groupId);
   const total = input.wantTotal ? await countOf(deps, OBSERVATION_FROM, w) : null;
   if (input.summaryCount || input.count === 0) return { resources: [], next: null, total };
   const cursor = input.params.get('_cursor')?.at(-1);
@@ -399,43 +379,6 @@ export async function searchObservations(deps: SearchDeps, clientId: number, inp
 
 // ---------------------------------------------------------------- DetectedIssue, Condition
 
-/** `patient` / `subject` (comma lists, repeated: all must hold) as a condition on a patient_id column. */
-function patientConditions(w: Where, column: string, params: Map<string, string[]>, names: string[]): void {
-  for (const name of names)
-    for (const raw of params.get(name) ?? []) {
-      const ids = raw.split(',').map((v) => parseReference(name, v));
-      w.sql.push(`${column} IN (${ids.map((id) => bind(w, id)).join(', ')})`);
-    }
-}
-
-/**
- * A search whose keyset is the row id alone (alerts and conditions are few per patient; the
- * indexes that start with client_id or patient_id find them, the id orders them).
- */
-async function searchById<R extends { id: number | string }>(
-  deps: SearchDeps,
-  input: SearchInput,
-  q: { cursorName: string; select: string; from: string; idColumn: string; where: Where; map: (rows: R[]) => Promise<Json[]> },
-): Promise<Page> {
-  const w = q.where;
-  const total = input.wantTotal ? await countOf(deps, q.from, w) : null;
-  if (input.summaryCount || input.count === 0) return { resources: [], next: null, total };
-  const cursor = input.params.get('_cursor')?.at(-1);
-  if (cursor !== undefined) w.sql.push(`${q.idColumn} > ${bind(w, decodeCursor(cursor, q.cursorName, ['number'])[0])}`);
-  const rows = await select<R>(
-    deps.sequelize,
-    `${q.select} ${q.from} WHERE ${w.sql.join(' AND ')} ORDER BY ${q.idColumn} LIMIT ${bind(w, input.count + 1)}`,
-    w.values,
-  );
-  const more = rows.length > input.count;
-  const page = rows.slice(0, input.count);
-  return {
-    resources: await q.map(page),
-    next: more ? encodeCursor(q.cursorName, [Number(page.at(-1)!.id)]) : null,
-    total: total ?? (cursor === undefined && !more ? page.length : null),
-  };
-}
-
 interface AlertDbRow {
   id: number | string;
   patient_id: number | string;
@@ -444,8 +387,9 @@ interface AlertDbRow {
   description: string | null;
   measurement_id: number | string | null;
   created_at: string | Date;
+  updated_at: string | Date;
 }
-const ALERT_SELECT = 'SELECT a.id, a.patient_id, a.alert_type, a.priority, a.description, a.measurement_id, a.created_at';
+const ALERT_SELECT = 'SELECT a.id, a.patient_id, a.alert_type, a.priority, a.description, a.measurement_id, a.created_at, a.updated_at';
 
 /** DetectedIssue (id `a<id>`) for every alert, with the reading it was raised on contained, as the webhook sends it. */
 async function detectedIssuesOf(deps: SearchDeps, clientId: number, rows: AlertDbRow[]): Promise<Json[]> {
@@ -469,7 +413,8 @@ async function detectedIssuesOf(deps: SearchDeps, clientId: number, rows: AlertD
   return rows.map((r) => {
     const patient = refs.get(Number(r.patient_id))!;
     const reading = r.measurement_id == null ? undefined : readings.get(Number(r.measurement_id));
-    return detectedIssueFor(
+    // The webhook's DetectedIssue, with what a pulled one adds: meta.lastUpdated (the alert changes as it is followed up).
+    const issue = detectedIssueFor(
       {
         id: Number(r.id),
         alert_type: Number(r.alert_type),
@@ -480,6 +425,7 @@ async function detectedIssuesOf(deps: SearchDeps, clientId: number, rows: AlertD
       patient,
       reading ? observationFor([reading], patient, reading.created_at) : null,
     );
+    return { resourceType: issue.resourceType, id: issue.id, meta: { lastUpdated: new Date(r.updated_at).toISOString() }, ...issue };
   });
 }
 
@@ -497,8 +443,10 @@ export async function searchDetectedIssues(deps: SearchDeps, clientId: number, i
   const w = where(clientId);
   w.sql.push('a.client_id = :clientId');
   patientConditions(w, 'a.patient_id', input.params, ['patient']);
-  for (const raw of input.params.get('identified') ?? [])
-    for (const c of dateConditions(parseDateParam('identified', raw))) w.sql.push(`a.created_at ${c.op} ${bind(w, c.at)}`);
+  groupCondition(w, 'a.patient_id', input.groupId);
+  idConditions(w, 'a.id', 'a', input.params);
+  dateParamConditions(w, 'a.created_at', 'identified', input.params);
+  dateParamConditions(w, 'a.updated_at', '_lastUpdated', input.params);
   return searchById<AlertDbRow>(deps, input, {
     cursorName: 'DetectedIssue:_id',
     select: ALERT_SELECT,
@@ -543,6 +491,9 @@ export async function searchConditions(deps: SearchDeps, clientId: number, input
   const w = where(clientId);
   w.sql.push('pc.client_id = :clientId');
   patientConditions(w, 'pc.patient_id', input.params, ['patient', 'subject']);
+  groupCondition(w, 'pc.patient_id', input.groupId);
+  idConditions(w, 'pc.id', 'c', input.params);
+  dateParamConditions(w, 'pc.updated_at', '_lastUpdated', input.params);
   for (const raw of input.params.get('clinical-status') ?? []) {
     const alternatives = parseTokens('clinical-status', raw).map((t) => {
       if (t.system !== null && t.system !== CONDITION_CLINICAL) return '1 = 0';
@@ -574,4 +525,9 @@ export const SEARCHES: Record<
   Observation: { read: readObservation, search: searchObservations },
   DetectedIssue: { read: readDetectedIssue, search: searchDetectedIssues },
   Condition: { read: readCondition, search: searchConditions },
+  Device: { read: readDevice, search: searchDevices },
+  RelatedPerson: { read: readRelatedPerson, search: searchRelatedPersons },
+  MedicationRequest: { read: readMedicationRequest, search: searchMedicationRequests },
+  ServiceRequest: { read: readServiceRequest, search: searchServiceRequests },
+  Group: { read: readGroup, search: searchGroups },
 };
