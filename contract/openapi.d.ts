@@ -9458,8 +9458,14 @@ export interface operations {
                 _order?: components["parameters"]["Orders"];
                 /** @description Uno o varios identificadores (`id=1&id=2`, getMany de simple-rest) */
                 id?: components["parameters"]["Ids"];
+                id_ne?: number;
+                id_gte?: number;
+                id_lte?: number;
                 status?: components["schemas"]["FhirExportStatus"];
                 status_ne?: components["schemas"]["FhirExportStatus"];
+                finished_at_gte?: components["schemas"]["DateOrDateTime"];
+                finished_at_lte?: components["schemas"]["DateOrDateTime"];
+                finished_at_like?: components["schemas"]["DateTimePrefix"];
                 created_at_gte?: components["schemas"]["DateOrDateTime"];
                 created_at_lte?: components["schemas"]["DateOrDateTime"];
                 /** @description Refine `contains` en la fecha de creación; el comienzo de una fecha (`2026`, `2026-11`, `2026-11-21T15`) y el periodo que nombra, en UTC */

@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { ROOT_DIR } from './paths.js';
 import express, { Router } from 'express';
 import helmet from 'helmet';
@@ -37,6 +39,10 @@ import { webhooksRouter } from './modules/webhooks/webhooks.routes.js';
 import { apiClientsRouter } from './modules/api_clients/api-clients.routes.js';
 import { oauthRouter } from './modules/api_clients/api-clients.token.js';
 import { fhirRouter } from './modules/fhir/fhir.routes.js';
+import { bulkExportRouter } from './modules/fhir_exports/fhir-exports.bulk.routes.js';
+import { fhirExportsRouter } from './modules/fhir_exports/fhir-exports.routes.js';
+import { registerExportJobs } from './modules/fhir_exports/fhir-exports.service.js';
+import { exportSettings } from './modules/fhir_exports/fhir-exports.rules.js';
 import { reportsRouter } from './modules/reports/reports.routes.js';
 import { ssoRouter } from './modules/sso/sso.routes.js';
 import { loadOidcConfig, type OidcSettings } from './config.js';
@@ -223,6 +229,18 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(
     oauthRouter({ sequelize: deps.sequelize, secret: deps.jwtSecret, now, log, publicUrl: process.env.PUBLIC_URL || null, recordEvent }),
   );
+  // Issue 37's Bulk Data export: its kick-offs, status and files go before read/search's `/:type/:id`.
+  const fhirExportDeps = {
+    sequelize: deps.sequelize,
+    now,
+    log,
+    dir: path.join(deps.dataDir ?? os.tmpdir(), 'fhir-exports'),
+    settings: exportSettings(process.env),
+    publicUrl: process.env.PUBLIC_URL || null,
+    recordEvent,
+  };
+  registerExportJobs({ ...fhirExportDeps, jobs: deps.jobs });
+  app.use('/fhir/R4', bulkExportRouter({ ...fhirExportDeps, secret: deps.jwtSecret, authenticate }));
   app.use(
     '/fhir/R4',
     fhirRouter({
@@ -317,6 +335,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(auditRouter(deps.sequelize));
   v1.use(webhooksRouter(webhookDeps));
   v1.use(apiClientsRouter({ sequelize: deps.sequelize, now, allowHttp: deps.allowHttpServices ?? false }));
+  v1.use(fhirExportsRouter(fhirExportDeps));
   v1.use(reportsRouter({ sequelize: deps.sequelize, now, downloads }));
   v1.use(tagsRouter({ sequelize: deps.sequelize, now, currentTagPrompts, untagAll, deleteTagPrompts }));
   v1.use(

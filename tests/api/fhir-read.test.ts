@@ -205,7 +205,22 @@ describe('GET /fhir/R4/metadata', () => {
     expect(rest.mode).toBe('server');
     expect(rest.security.service[0].coding[0].code).toBe('SMART-on-FHIR');
     expect(rest.security.extension[0].extension[0]).toEqual({ url: 'token', valueUri: `http://${HOST}/oauth/token` });
-    expect(rest.resource.map((r: Json) => r.type)).toEqual(['Patient', 'Observation', 'DetectedIssue', 'Condition']);
+    expect(rest.resource.map((r: Json) => r.type)).toEqual([
+      'Patient',
+      'Observation',
+      'DetectedIssue',
+      'Condition',
+      'Device',
+      'RelatedPerson',
+      'MedicationRequest',
+      'ServiceRequest',
+      'Group',
+    ]);
+    // Bulk Data export: the system's, all patients' and a Group's.
+    const bulk = 'http://hl7.org/fhir/uv/bulkdata/OperationDefinition';
+    expect(rest.operation).toEqual([{ name: 'export', definition: `${bulk}/export` }]);
+    expect(rest.resource[0].operation).toEqual([{ name: 'export', definition: `${bulk}/patient-export` }]);
+    expect(rest.resource.find((r: Json) => r.type === 'Group').operation).toEqual([{ name: 'export', definition: `${bulk}/group-export` }]);
     for (const r of rest.resource) expect(r.interaction).toEqual([{ code: 'read' }, { code: 'search-type' }]);
     expect(rest.resource[0].searchParam.map((p: Json) => p.name)).toEqual([
       '_id',
@@ -216,7 +231,16 @@ describe('GET /fhir/R4/metadata', () => {
       'active',
       '_lastUpdated',
     ]);
-    expect(rest.resource[1].searchParam.map((p: Json) => p.name)).toEqual(['patient', 'subject', 'code', 'category', 'date', '_sort']);
+    expect(rest.resource[1].searchParam.map((p: Json) => p.name)).toEqual([
+      'patient',
+      'subject',
+      'code',
+      'category',
+      'date',
+      '_sort',
+      '_id',
+      '_lastUpdated',
+    ]);
   });
 });
 

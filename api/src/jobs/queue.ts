@@ -88,6 +88,14 @@ export async function enqueueJob(sequelize: Sequelize, input: EnqueueInput, tran
   return affected > 0;
 }
 
+/**
+ * Renews a running job's claim (a long job, e.g. a FHIR export, calls it as it goes), so another
+ * process takes it over only once this one has stopped renewing: it died.
+ */
+export async function extendJobLock(sequelize: Sequelize, jobId: number, until: Date): Promise<void> {
+  await execute(sequelize, "UPDATE jobs SET locked_until = :until WHERE id = :id AND status = 'running'", { id: jobId, until });
+}
+
 export interface JobRunner {
   /** Registers what a kind of job does (once per kind). */
   register(kind: string, definition: JobKind | JobHandler): void;

@@ -24,6 +24,29 @@ describe('NdjsonSplitWriter', () => {
     expect(lines.map((l) => l.id)).toEqual(['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7']);
   });
 
+  it.each([
+    ['pages that cross file boundaries', [2, 5, 1, 4], 3, [3, 3, 3, 3]],
+    ['a page exactly one file', [3, 3], 3, [3, 3]],
+    ['one page of many files', [10], 4, [4, 4, 2]],
+    ['an empty page', [0, 2], 4, [2]],
+  ])('writeMany: %s', async (_name, pages, perFile, counts) => {
+    dir = await mkdtemp(path.join(tmpdir(), 'vigia-export-'));
+    const w = new NdjsonSplitWriter(dir, 'Patient', perFile);
+    let n = 0;
+    for (const size of pages) await w.writeMany(Array.from({ length: size }, () => ({ resourceType: 'Patient', id: `p${++n}` })));
+    const files = await w.close();
+    expect(files.map((f) => f.count)).toEqual(counts);
+    const ids = (await Promise.all(files.map((f) => readFile(f.file, 'utf8'))))
+      .map((text, i) => {
+        const lines = text.split('\n').filter(Boolean);
+        expect(lines).toHaveLength(files[i]!.count);
+        return lines.map((l) => (JSON.parse(l) as { id: string }).id);
+      })
+      .flat();
+    expect(ids).toEqual(Array.from({ length: n }, (_, i) => `p${i + 1}`));
+    await expect(w.writeMany([{ resourceType: 'Observation' }])).rejects.toThrow(/Observation/);
+  });
+
   it('writes no file when no resource came, and refuses another type', async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'vigia-export-'));
     const w = new NdjsonSplitWriter(dir, 'Patient', 2);

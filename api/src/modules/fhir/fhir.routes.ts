@@ -49,8 +49,10 @@ export interface FhirDeps {
 }
 
 const FHIR_JSON = 'application/fhir+json; charset=utf-8';
+const BULK_DATA = 'http://hl7.org/fhir/uv/bulkdata';
 
-export type IssueCode = 'not-found' | 'invalid' | 'forbidden' | 'login' | 'security' | 'not-supported' | 'exception' | 'throttled';
+export type IssueCode =
+  'not-found' | 'invalid' | 'forbidden' | 'login' | 'security' | 'not-supported' | 'exception' | 'throttled' | 'informational';
 
 export class FhirError extends Error {
   constructor(
@@ -236,7 +238,7 @@ export function capabilityStatement(base: string, now: Date): Json {
     publisher: 'Vigía',
     kind: 'instance',
     software: { name: 'Vigía' },
-    implementation: { description: 'API FHIR R4 de Vigía (lectura y búsqueda)', url: base },
+    implementation: { description: 'API FHIR R4 de Vigía (lectura, búsqueda y exportación masiva)', url: base },
     fhirVersion: '4.0.1',
     format: ['json'],
     rest: [
@@ -264,7 +266,11 @@ export function capabilityStatement(base: string, now: Date): Json {
             type: p.type === 'special' ? 'special' : p.type,
             documentation: p.documentation,
           })),
+          // Bulk Data export (modules/fhir_exports): all patients', or a tag's (Group).
+          ...(type === 'Patient' ? { operation: [{ name: 'export', definition: `${BULK_DATA}/OperationDefinition/patient-export` }] } : {}),
+          ...(type === 'Group' ? { operation: [{ name: 'export', definition: `${BULK_DATA}/OperationDefinition/group-export` }] } : {}),
         })),
+        operation: [{ name: 'export', definition: `${BULK_DATA}/OperationDefinition/export` }],
       },
     ],
   };

@@ -1,0 +1,77 @@
+/**
+ * FHIR Bulk Data export (issue 37; Bulk Data Access IG 2.0), pure: the settings, what a requester may
+ * run at once, the manifest, the progress line, and which files a status allows. `now` is passed in.
+ */
+
+export const EXPORT_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled', 'expired'] as const;
+export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+export type ExportLevel = 'system' | 'patient' | 'group';
+
+/** Exports of one requester (an API client, or an administrator) queued or running at once; past it, 429. */
+export const MAX_ACTIVE_EXPORTS = 2;
+/** Resources read per query while exporting: one keyset page. */
+export const EXPORT_PAGE = 1000;
+/** What the status endpoint asks a client to wait between polls while an export runs. */
+export const RETRY_AFTER_S = 2;
+
+export interface ExportSettings {
+  /** Resources per NDJSON file (FHIR_EXPORT_FILE_RESOURCES, default 50,000). */
+  fileResources: number;
+  /** Hours a finished export's files are kept (FHIR_EXPORT_EXPIRY_HOURS, default 24). */
+  expiryHours: number;
+  /** How long a claimed export holds before another process may resume it (FHIR_EXPORT_LOCK_MS, default 60 s); renewed while it runs. */
+  lockMs: number;
+}
+
+function positiveInt(env: Record<string, string | undefined>, name: string, fallback: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new Error(`${name} debe ser un entero entre 1 y ${max}`);
+  return n;
+}
+
+export function exportSettings(env: Record<string, string | undefined>): ExportSettings {
+  return {
+    fileResources: positiveInt(env, 'FHIR_EXPORT_FILE_RESOURCES', 50_000, 10_000_000),
+    expiryHours: positiveInt(env, 'FHIR_EXPORT_EXPIRY_HOURS', 24, 24 * 365),
+    lockMs: positiveInt(env, 'FHIR_EXPORT_LOCK_MS', 60_000, 3_600_000),
+  };
+}
+
+export const isActive = (status: string) => status === 'queued' || status === 'running';
+/** Only a completed export's files are served. */
+export const servesFiles = (status: string) => status === 'completed';
+
+export interface ExportFileEntry {
+  type: string;
+  file: string;
+  count: number;
+}
+
+/** `Observation.3.ndjson`: the only names a file request may carry (no path, no dots besides these). */
+export const FILE_NAME = /^[A-Za-z]{1,40}\.[1-9]\d{0,5}\.ndjson$/;
+
+export const expiresAt = (finishedAt: Date, settings: Pick<ExportSettings, 'expiryHours'>) =>
+  new Date(finishedAt.getTime() + settings.expiryHours * 3_600_000);
+
+/** The complete manifest (Bulk Data IG 2.0 §Response - Complete Status). */
+export function manifestOf(
+  row: { id: number; transaction_time: Date; request: string; files: ExportFileEntry[] },
+  base: string,
+): Record<string, unknown> {
+  return {
+    transactionTime: row.transaction_time.toISOString(),
+    request: row.request,
+    requiresAccessToken: true,
+    output: row.files.map((f) => ({ type: f.type, url: `${base}/$export-file/${row.id}/${f.file}`, count: f.count })),
+    error: [],
+  };
+}
+
+const thousands = new Intl.NumberFormat('es-ES', { useGrouping: true });
+/** 'Observation: 12.000 recursos (2 de 5 tipos)': what X-Progress and the screen show. */
+export function progressText(type: string, count: number, typeIndex: number, typeCount: number): string {
+  const n = count >= 10_000 ? thousands.format(count) : String(count);
+  return `${type}: ${n} ${count === 1 ? 'recurso' : 'recursos'} (${typeIndex + 1} de ${typeCount} tipos)`;
+}

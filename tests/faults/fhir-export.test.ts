@@ -1,0 +1,127 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { execute } from '../../api/src/db/sql';
+import { createOrg, bearer, patientBody } from '../support/product';
+import { bootOn, freshDatabase, seeded, spawnApi, type ChildApi, type FaultDatabase } from './support';
+
+/**
+ * SIGKILL in the middle of a FHIR Bulk export (issue 37). The export runs on the durable job queue:
+ * after a restart on the same data the new process takes the job over once the dead one's claim
+ * lapses (FHIR_EXPORT_LOCK_MS, 2 s here), resumes at the first type it had not finished, and the
+ * manifest ends complete: every file's lines are its count, no resource twice, every reading once.
+ */
+const PATIENTS = 20;
+const READINGS_PER_PATIENT = 1500;
+
+let db: FaultDatabase;
+let server: ChildApi | null = null;
+let token = '';
+const saved = { lock: process.env.FHIR_EXPORT_LOCK_MS, file: process.env.FHIR_EXPORT_FILE_RESOURCES };
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- FHIR JSON read in assertions
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  const t = await bootOn(db);
+  try {
+    const org = await createOrg(t, 'Clinica Exporta Corte');
+    token = org.tokens.admin;
+    const random = seeded(3737);
+    const base = Date.UTC(2026, 9, 1);
+    for (let p = 0; p < PATIENTS; p++) {
+      const res = await t.http
+        .post('/api/v1/patients')
+        .set(bearer(org.tokens.admin))
+        .send(patientBody({ first_name: `paciente ${'abcdefghijklmnopqrstuvwxyz'[p]}`, last_name: 'corte' }));
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      for (let from = 0; from < READINGS_PER_PATIENT; from += 250) {
+        const values: Record<string, unknown> = { c: org.clientId, p: res.body.id, now: new Date('2026-11-01T00:00:00Z'), yes: true };
+        const rows: string[] = [];
+        for (let i = from; i < Math.min(from + 250, READINGS_PER_PATIENT); i++) {
+          values[`v${i}`] = 55 + Math.floor(random() * 60);
+          values[`w${i}`] = new Date(base + i * 1_800_000);
+          rows.push(`(:c, :p, 1, :v${i}, :w${i}, 0, :yes, 'device', :now)`);
+        }
+        await execute(
+          t.sequelize,
+          `INSERT INTO measurements (client_id, patient_id, clinical_element, value, "when", status, eraseble, source, created_at) VALUES ${rows.join(', ')}`,
+          values,
+        );
+      }
+    }
+  } finally {
+    await t.stop();
+  }
+  process.env.FHIR_EXPORT_LOCK_MS = '2000';
+  process.env.FHIR_EXPORT_FILE_RESOURCES = '5000';
+}, 180_000);
+
+afterAll(async () => {
+  await server?.kill('SIGKILL');
+  await db?.drop();
+  for (const [k, v] of [
+    ['FHIR_EXPORT_LOCK_MS', saved.lock],
+    ['FHIR_EXPORT_FILE_RESOURCES', saved.file],
+  ] as const)
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const auth = () => ({ authorization: `Bearer ${token}` });
+
+describe('SIGKILL during a FHIR Bulk export', () => {
+  it('ends, after a restart, with a complete manifest whose files add up to every resource once', async () => {
+    server = await spawnApi(db);
+    const kick = await fetch(`${server.baseUrl}/fhir/R4/$export?_type=Patient,Observation`, {
+      headers: { ...auth(), prefer: 'respond-async' },
+    });
+    expect(kick.status, await kick.clone().text()).toBe(202);
+    const statusPath = new URL(kick.headers.get('content-location')!).pathname;
+
+    // Killed once Observation is being written (Patient, the first type, is then checkpointed).
+    let progress = '';
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const res = await fetch(`${server.baseUrl}${statusPath}`, { headers: auth() });
+      progress = res.headers.get('x-progress') ?? '';
+      if (res.status !== 202) break;
+      if (/^Observation: [1-9]/.test(progress)) break;
+      await sleep(20);
+    }
+    expect(progress, 'the export finished before it could be killed').toMatch(/^Observation: [1-9]/);
+    expect((await server.kill('SIGKILL')).signal).toBe('SIGKILL');
+
+    server = await spawnApi(db);
+    let manifest: Json | null = null;
+    const end = Date.now() + 90_000;
+    while (Date.now() < end) {
+      const res = await fetch(`${server.baseUrl}${statusPath}`, { headers: auth() });
+      if (res.status === 200) {
+        manifest = (await res.json()) as Json;
+        break;
+      }
+      expect(res.status, await res.text()).toBe(202);
+      await sleep(250);
+    }
+    expect(manifest, server.output()).not.toBeNull();
+    const counts = { Patient: 0, Observation: 0 } as Record<string, number>;
+    const seen = new Set<string>();
+    for (const out of manifest!.output as Json[]) {
+      const res = await fetch(`${server.baseUrl}${new URL(out.url).pathname}`, { headers: auth() });
+      expect(res.status).toBe(200);
+      const lines = (await res.text()).split('\n').filter((l) => l !== '');
+      expect(lines.length).toBe(out.count);
+      for (const line of lines) {
+        const r = JSON.parse(line) as Json;
+        expect(r.resourceType).toBe(out.type);
+        const key = `${r.resourceType}/${r.id}`;
+        expect(seen.has(key), `${key} twice`).toBe(false);
+        seen.add(key);
+      }
+      counts[out.type] += out.count;
+    }
+    expect(counts).toEqual({ Patient: PATIENTS, Observation: PATIENTS * READINGS_PER_PATIENT });
+    expect(await server.kill('SIGTERM')).toEqual({ code: 0, signal: null });
+    server = null;
+  }, 240_000);
+});
