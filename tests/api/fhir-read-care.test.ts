@@ -350,6 +350,8 @@ describe('GET /fhir/R4/Group', () => {
     ['', ['hyper', 'diabetes', 'empty']],
     ['?name=hip', ['hyper', 'empty']],
     ['?name=DIAB,nada', ['diabetes']],
+    ['?name=diabé', ['diabetes']],
+    ['?name=Hipo', ['empty']],
     ['?name=hipe&_id=TAG:hyper,TAG:diabetes', ['hyper']],
     ['?_id=TAG:other', []],
     ['?_lastUpdated=ge2026-11-21', ['hyper', 'diabetes', 'empty']],

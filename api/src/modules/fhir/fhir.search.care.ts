@@ -175,10 +175,13 @@ export async function searchGroups(deps: SearchDeps, clientId: number, input: Se
   if (input.groupId != null) w.sql.push(`t.id = ${bind(w, input.groupId)}`);
   idConditions(w, 't.id', 'g', input.params);
   for (const raw of input.params.get('name') ?? []) {
+    // SQLite's LOWER and UPPER fold ASCII only: comparing both foldings finds 'DIABÉTICOS' and 'Diabéticos' by 'diabé'.
     const alternatives = raw.split(',').map((v) => {
-      const text = v.trim().toLocaleLowerCase('es');
+      const text = likeEscape(v.trim());
       if (!text) throw new SearchError('name', 'name no puede estar vacío');
-      return `LOWER(t.name) LIKE ${bind(w, `${likeEscape(text)}%`)} ESCAPE '\\'`;
+      const lower = bind(w, `${text.toLocaleLowerCase('es')}%`);
+      const upper = bind(w, `${text.toLocaleUpperCase('es')}%`);
+      return `(LOWER(t.name) LIKE ${lower} ESCAPE '\\' OR UPPER(t.name) LIKE ${upper} ESCAPE '\\')`;
     });
     w.sql.push(`(${alternatives.join(' OR ')})`);
   }
