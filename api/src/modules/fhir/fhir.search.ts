@@ -336,7 +336,16 @@ export async function searchObservations(deps: SearchDeps, clientId: number, inp
   if (cursor !== undefined) {
     const key = decodeCursor(cursor, cursorName, SORTS[sort].shape);
     if (sort === '_lastUpdated') w.sql.push(`m.id > ${bind(w, key[0])}`);
-    else w.sql.push(`(m."when", m.id) ${sort === 'date' ? '>' : '<'} (${bind(w, new Date(key[0]))}, ${bind(w, key[1])})`);
+    else {
+      // The plain bound on "when" lets both databases start the index range (client_id, when) or
+      // (patient_id, when, id) at the cursor; the row comparison alone is a filter on PostgreSQL,
+      // which would read every earlier row again on each page.
+      const at = bind(w, new Date(key[0]));
+      w.sql.push(
+        `m."when" ${sort === 'date' ? '>=' : '<='} ${at}`,
+        `(m."when", m.id) ${sort === 'date' ? '>' : '<'} (${at}, ${bind(w, key[1])})`,
+      );
+    }
   }
   const rows = (
     await select<MeasurementDbRow & { partner: number | string | null }>(
