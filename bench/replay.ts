@@ -36,6 +36,9 @@ const keyOf = (r: HttpRequest) => `${r.method} ${r.path}`;
 const COUNT_SQL = /^\s*SELECT\s+(count\(|SUM\((al\.)?n\) AS n FROM alert_(status|filter)_counts\b)/i;
 
 function labelOf(sql: string, k: number): string {
+  // A write the request makes (the FHIR API's audit rows, written in batches after the answers) is named by its table too.
+  const write = /^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+[`"]?(\w+)[`"]?/i.exec(sql);
+  if (write) return `${k + 1}. ${write[1]} (write)`;
   const table = /\bFROM\s+[`"]?(\w+)[`"]?/i.exec(sql)?.[1] ?? 'statement';
   if (table === 'sessions') return 'auth: session';
   if (table === 'users' && k < 3) return 'auth: user';
