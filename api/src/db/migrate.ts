@@ -29,6 +29,7 @@ import * as m0027 from './migrations/0027-password-resets-sessions.js';
 import * as m0028 from './migrations/0028-second-factors.js';
 import * as m0029 from './migrations/0029-api-clients.js';
 import * as m0030 from './migrations/0030-fhir-exports.js';
+import * as m0031 from './migrations/0031-fhir-keyset-indexes.js';
 
 interface Migration {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -66,6 +67,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0028-second-factors', m0028],
   ['0029-api-clients', m0029],
   ['0030-fhir-exports', m0030],
+  ['0031-fhir-keyset-indexes', m0031],
 ];
 
 function createMigrator(sequelize: Sequelize) {

@@ -1,8 +1,8 @@
-import { select } from '../../db/sql.js';
 import { displayName } from '@vigia/contract/rules/names';
 import { deviceFor, groupFor, relatedPersonFor, type FhirCaregiverRow, type FhirDeviceRow } from './fhir.mappers.js';
 import { SearchError, relatedPersonKeyOf, rowIdOf } from './fhir.search.rules.js';
 import {
+  readRows,
   bind,
   dateParamConditions,
   groupCondition,
@@ -45,14 +45,10 @@ const deviceOf = (r: DeviceDbRow): Json =>
 export async function readDevice(deps: SearchDeps, clientId: number, id: string): Promise<Json | null> {
   const rowId = rowIdOf('d', id);
   if (rowId === null) return null;
-  const [row] = await select<DeviceDbRow>(
-    deps.sequelize,
-    `${DEVICE_SELECT} ${DEVICE_FROM} WHERE dv.id = :id AND dv.client_id = :clientId`,
-    {
-      id: rowId,
-      clientId,
-    },
-  );
+  const [row] = await readRows<DeviceDbRow>(deps, `${DEVICE_SELECT} ${DEVICE_FROM} WHERE dv.id = :id AND dv.client_id = :clientId`, {
+    id: rowId,
+    clientId,
+  });
   return row ? deviceOf(row) : null;
 }
 
@@ -104,8 +100,8 @@ const relatedPersonOf = (r: CaregiverDbRow): Json =>
 export async function readRelatedPerson(deps: SearchDeps, clientId: number, id: string): Promise<Json | null> {
   const key = relatedPersonKeyOf(id);
   if (!key) return null;
-  const [row] = await select<CaregiverDbRow>(
-    deps.sequelize,
+  const [row] = await readRows<CaregiverDbRow>(
+    deps,
     `${RELATED_SELECT} ${RELATED_FROM} WHERE pc.patient_id = :patientId AND pc.caregiver_id = :caregiverId AND pc.client_id = :clientId`,
     { patientId: key[0], caregiverId: key[1], clientId },
   );
@@ -148,8 +144,8 @@ const GROUP_FROM = 'FROM tags t';
 /** Each tag as a Group whose members are its patients of this organisation, in id order. */
 async function groupsOf(deps: SearchDeps, clientId: number, rows: TagDbRow[]): Promise<Json[]> {
   if (!rows.length) return [];
-  const links = await select<{ tag_id: number | string; patient_id: number | string }>(
-    deps.sequelize,
+  const links = await readRows<{ tag_id: number | string; patient_id: number | string }>(
+    deps,
     `SELECT pt.tag_id, pt.patient_id FROM patient_tags pt JOIN patients p ON p.id = pt.patient_id
      WHERE pt.tag_id IN (:ids) AND p.client_id = :clientId ORDER BY pt.tag_id, pt.patient_id`,
     { ids: rows.map((r) => Number(r.id)), clientId },
@@ -162,7 +158,7 @@ async function groupsOf(deps: SearchDeps, clientId: number, rows: TagDbRow[]): P
 export async function readGroup(deps: SearchDeps, clientId: number, id: string): Promise<Json | null> {
   const rowId = rowIdOf('g', id);
   if (rowId === null) return null;
-  const rows = await select<TagDbRow>(deps.sequelize, `${GROUP_SELECT} ${GROUP_FROM} WHERE t.id = :id AND t.client_id = :clientId`, {
+  const rows = await readRows<TagDbRow>(deps, `${GROUP_SELECT} ${GROUP_FROM} WHERE t.id = :id AND t.client_id = :clientId`, {
     id: rowId,
     clientId,
   });

@@ -1,4 +1,3 @@
-import { select } from '../../db/sql.js';
 import { ORDER_TYPE } from '@vigia/contract/rules/activities';
 import {
   MEDICATION_REQUEST_STATUS,
@@ -9,6 +8,7 @@ import {
 } from './fhir.mappers.js';
 import { rowIdOf, statusesOf } from './fhir.search.rules.js';
 import {
+  readRows,
   bind,
   dateParamConditions,
   groupCondition,
@@ -103,8 +103,8 @@ const MEASUREMENT: OrderKind = {
 async function readOrder(kind: OrderKind, deps: SearchDeps, clientId: number, id: string): Promise<Json | null> {
   const rowId = rowIdOf(kind.letter, id);
   if (rowId === null) return null;
-  const [row] = await select<OrderDbRow>(
-    deps.sequelize,
+  const [row] = await readRows<OrderDbRow>(
+    deps,
     `${ORDER_SELECT} ${ORDER_FROM} WHERE o.id = :id AND o.client_id = :clientId AND o.order_type = :orderType`,
     { id: rowId, clientId, orderType: kind.orderType },
   );

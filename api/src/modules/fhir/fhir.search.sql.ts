@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import { select } from '../../db/sql.js';
+import { BACKGROUND, select } from '../../db/sql.js';
 import { dateConditions, decodeCursor, encodeCursor, parseDateParam, parseReference, rowIdsOf } from './fhir.search.rules.js';
 
 /**
@@ -13,6 +13,13 @@ export type Json = Record<string, unknown>;
 
 export interface SearchDeps {
   sequelize: Sequelize;
+  /** A Bulk export's reads: background work, which on SQLite never queues ahead of a request's reads. */
+  background?: boolean;
+}
+
+/** Every read of a search goes through here, so an export's run on the background connection. */
+export function readRows<T extends object>(deps: SearchDeps, sql: string, values: Record<string, unknown>): Promise<T[]> {
+  return select<T>(deps.sequelize, sql, values, deps.background ? BACKGROUND : undefined);
 }
 
 /** One page of a search: the resources in order, the cursor of the next page (null: last page), the total when known. */
@@ -59,7 +66,7 @@ export function dayOf(v: unknown): string {
 }
 
 export async function countOf(deps: SearchDeps, from: string, w: Where): Promise<number> {
-  const [row] = await select<{ n: number | string }>(deps.sequelize, `SELECT COUNT(*) AS n ${from} WHERE ${w.sql.join(' AND ')}`, w.values);
+  const [row] = await readRows<{ n: number | string }>(deps, `SELECT COUNT(*) AS n ${from} WHERE ${w.sql.join(' AND ')}`, w.values);
   return Number(row.n);
 }
 
@@ -129,8 +136,8 @@ export async function searchById<R extends object>(
     const after = key.map((k) => bind(w, k));
     w.sql.push(columns.length === 1 ? `${columns[0]} > ${after[0]}` : `(${columns.join(', ')}) > (${after.join(', ')})`);
   }
-  const rows = await select<R>(
-    deps.sequelize,
+  const rows = await readRows<R>(
+    deps,
     `${q.select} ${q.from} WHERE ${w.sql.join(' AND ')} ORDER BY ${columns.join(', ')} LIMIT ${bind(w, input.count + 1)}`,
     w.values,
   );

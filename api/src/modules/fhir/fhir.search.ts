@@ -1,4 +1,3 @@
-import { select } from '../../db/sql.js';
 import { displayName, toSearchKey } from '@vigia/contract/rules/names';
 import { BLOOD_PRESSURE_PANEL_LOINC, CLINICAL_ELEMENTS, MEASUREMENT_STATUS } from '@vigia/contract/rules/vitals';
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
@@ -26,6 +25,7 @@ import {
   type SearchType,
 } from './fhir.search.rules.js';
 import {
+  readRows,
   bind,
   countOf,
   dateParamConditions,
@@ -80,7 +80,7 @@ function patientRowOf(r: PatientDbRow): FhirPatientRow {
 export async function readPatient(deps: SearchDeps, clientId: number, id: string): Promise<Json | null> {
   const rowId = rowIdOf('p', id);
   if (rowId === null) return null;
-  const [row] = await select<PatientDbRow>(deps.sequelize, `${PATIENT_SELECT} WHERE p.id = :id AND p.client_id = :clientId`, {
+  const [row] = await readRows<PatientDbRow>(deps, `${PATIENT_SELECT} WHERE p.id = :id AND p.client_id = :clientId`, {
     id: rowId,
     clientId,
   });
@@ -154,8 +154,8 @@ export async function searchPatients(deps: SearchDeps, clientId: number, input: 
     const [after] = decodeCursor(cursor, 'Patient:_id', ['number']);
     w.sql.push(`p.id > ${bind(w, after)}`);
   }
-  const rows = await select<PatientDbRow>(
-    deps.sequelize,
+  const rows = await readRows<PatientDbRow>(
+    deps,
     `${PATIENT_SELECT} WHERE ${w.sql.join(' AND ')} ORDER BY p.id LIMIT ${bind(w, input.count + 1)}`,
     w.values,
   );
@@ -277,7 +277,7 @@ const measurementOf = (r: MeasurementDbRow): FhirMeasurement & { patient_id: num
 
 async function patientRefs(deps: SearchDeps, clientId: number, ids: number[]): Promise<Map<number, FhirPatientRef>> {
   if (!ids.length) return new Map();
-  const rows = await select<PatientDbRow>(deps.sequelize, `${PATIENT_SELECT} WHERE p.client_id = :clientId AND p.id IN (:ids)`, {
+  const rows = await readRows<PatientDbRow>(deps, `${PATIENT_SELECT} WHERE p.client_id = :clientId AND p.id IN (:ids)`, {
     clientId,
     ids: [...new Set(ids)],
   });
@@ -305,8 +305,8 @@ export async function readObservation(deps: SearchDeps, clientId: number, id: st
   const ids = observationKeyOf(id);
   if (!ids) return null;
   const rows = (
-    await select<MeasurementDbRow>(
-      deps.sequelize,
+    await readRows<MeasurementDbRow>(
+      deps,
       `SELECT ${MEASUREMENT_COLUMNS} FROM measurements m WHERE m.client_id = :clientId AND m.status = :valid AND m.id IN (:ids)`,
       { clientId, valid: MEASUREMENT_STATUS.valid, ids },
     )
@@ -348,8 +348,8 @@ export async function searchObservations(deps: SearchDeps, clientId: number, inp
     }
   }
   const rows = (
-    await select<MeasurementDbRow & { partner: number | string | null }>(
-      deps.sequelize,
+    await readRows<MeasurementDbRow & { partner: number | string | null }>(
+      deps,
       `SELECT ${MEASUREMENT_COLUMNS}, CASE WHEN m.clinical_element = ${SYSTOLIC} THEN ${partnerOf('m', DIASTOLIC)} END AS partner
        ${OBSERVATION_FROM} WHERE ${w.sql.join(' AND ')} ORDER BY ${SORTS[sort].order} LIMIT ${bind(w, input.count + 1)}`,
       w.values,
@@ -361,8 +361,8 @@ export async function searchObservations(deps: SearchDeps, clientId: number, inp
   const partners = new Map(
     partnerIds.length
       ? (
-          await select<MeasurementDbRow>(
-            deps.sequelize,
+          await readRows<MeasurementDbRow>(
+            deps,
             `SELECT ${MEASUREMENT_COLUMNS} FROM measurements m WHERE m.client_id = :clientId AND m.id IN (:ids)`,
             { clientId, ids: partnerIds },
           )
@@ -406,8 +406,8 @@ async function detectedIssuesOf(deps: SearchDeps, clientId: number, rows: AlertD
   const readings = new Map(
     measurementIds.length
       ? (
-          await select<MeasurementDbRow>(
-            deps.sequelize,
+          await readRows<MeasurementDbRow>(
+            deps,
             `SELECT ${MEASUREMENT_COLUMNS} FROM measurements m WHERE m.client_id = :clientId AND m.id IN (:ids)`,
             { clientId, ids: measurementIds.map(Number) },
           )
@@ -441,7 +441,7 @@ async function detectedIssuesOf(deps: SearchDeps, clientId: number, rows: AlertD
 export async function readDetectedIssue(deps: SearchDeps, clientId: number, id: string): Promise<Json | null> {
   const rowId = rowIdOf('a', id);
   if (rowId === null) return null;
-  const rows = await select<AlertDbRow>(deps.sequelize, `${ALERT_SELECT} FROM alerts a WHERE a.id = :id AND a.client_id = :clientId`, {
+  const rows = await readRows<AlertDbRow>(deps, `${ALERT_SELECT} FROM alerts a WHERE a.id = :id AND a.client_id = :clientId`, {
     id: rowId,
     clientId,
   });
@@ -486,8 +486,8 @@ const conditionOf = (r: ConditionDbRow): Json =>
 export async function readCondition(deps: SearchDeps, clientId: number, id: string): Promise<Json | null> {
   const rowId = rowIdOf('c', id);
   if (rowId === null) return null;
-  const [row] = await select<ConditionDbRow>(
-    deps.sequelize,
+  const [row] = await readRows<ConditionDbRow>(
+    deps,
     `${CONDITION_SELECT} ${CONDITION_FROM} WHERE pc.id = :id AND pc.client_id = :clientId`,
     { id: rowId, clientId },
   );

@@ -286,7 +286,7 @@ export async function runExport(deps: FhirExportDeps, job: JobRow): Promise<void
           const params = new Map<string, string[]>([['_lastUpdated', bounds]]);
           if (cursor) params.set('_cursor', [cursor]);
           const input: SearchInput = { params, count: EXPORT_PAGE, summaryCount: false, wantTotal: false, groupId: row.group_id };
-          const page = await searchOf(type).search(deps, row.client_id, input);
+          const page = await searchOf(type).search({ sequelize: deps.sequelize, background: true }, row.client_id, input);
           await writer.writeMany(page.resources as Array<{ resourceType: string }>);
           count += page.resources.length;
           resources += page.resources.length;
