@@ -11,7 +11,17 @@ import { staffTimeZone } from '../../session';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import { ExportFiles } from './ExportFiles';
 import { NewExportDialog } from './NewExportDialog';
-import { hasFiles, isActive, pollInterval, scopeText, sinceText, statusChip, typeName, type FhirExport } from './fhir-exports';
+import {
+  EXPORT_TYPES,
+  hasFiles,
+  isActive,
+  pollInterval,
+  scopeText,
+  sinceText,
+  statusChip,
+  typeName,
+  type FhirExport,
+} from './fhir-exports';
 import '../../crud/crud.css';
 import './fhir-exports.css';
 
@@ -169,10 +179,12 @@ export default function FhirExportsPage() {
         </div>
         <Table<FhirExport>
           rowKey="id"
+          size="middle"
           loading={list.loading}
           dataSource={list.rows}
           pagination={list.pagination}
-          scroll={{ x: 'max-content' }}
+          // Wide enough for every column, with room to wrap (dates, names, types) instead of scrolling on a laptop.
+          scroll={{ x: 1000 }}
           locale={{ emptyText: 'Aún no hay exportaciones. Inicie la primera con «Nueva exportación».' }}
           expandable={{
             expandedRowKeys: expanded,
@@ -181,31 +193,37 @@ export default function FhirExportsPage() {
             expandedRowRender: (r) => <ExportFiles record={r} />,
           }}
           columns={[
-            { title: 'Estado', key: 'status', render: (_, r) => <StatusCell record={r} /> },
+            { title: 'Estado', key: 'status', width: 120, render: (_, r) => <StatusCell record={r} /> },
             { title: 'Alcance', key: 'scope', render: (_, r) => scopeText(r) },
             {
               title: 'Tipos',
               dataIndex: 'types',
+              width: 150,
               render: (types: string[]) => (
                 <span className="fhir-export-types-cell">
-                  {types.map((t) => (
-                    <Tag key={t} title={t}>
-                      {typeName(t)}
-                    </Tag>
-                  ))}
+                  {types.length === EXPORT_TYPES.length ? (
+                    <Tag title={types.join(', ')}>Todos ({types.length})</Tag>
+                  ) : (
+                    types.map((t) => (
+                      <Tag key={t} title={t}>
+                        {typeName(t)}
+                      </Tag>
+                    ))
+                  )}
                 </span>
               ),
             },
             { title: 'Desde', dataIndex: 'since', render: (v: string | null) => sinceText(v, timeZone) },
-            { title: 'Pedida por', dataIndex: 'requested_by' },
+            { title: 'Pedida por', dataIndex: 'requested_by', width: 170 },
             { title: 'Recursos', dataIndex: 'resources', align: 'right', render: (n: number) => count.format(n) },
             { title: 'Creada', dataIndex: 'created_at', render: (v: string) => formatWhen(v, timeZone) },
             { title: 'Caduca', dataIndex: 'expires_at', render: (v: string | null) => (v ? formatWhen(v, timeZone) : '—') },
             {
               title: 'Acciones',
               key: 'actions',
+              width: 180,
               render: (_, r) => (
-                <Space size={4} wrap>
+                <Space direction="vertical" size={4}>
                   {(hasFiles(r) || r.status === 'failed') && (
                     <Button size="small" icon={<FolderOpenOutlined />} aria-expanded={expanded.includes(r.id)} onClick={() => toggle(r.id)}>
                       {r.status === 'failed' ? 'Ver error' : `${expanded.includes(r.id) ? 'Ocultar' : 'Ver'} archivos (${r.files.length})`}

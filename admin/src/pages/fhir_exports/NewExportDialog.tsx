@@ -18,6 +18,15 @@ function SinceInput(control: ComponentProps<typeof DateInput>) {
   );
 }
 
+/**
+ * At least one type. A validator, not `required`: antd would put aria-required on the checkbox group's
+ * plain div, where ARIA does not allow it (axe aria-allowed-attr).
+ */
+const TYPES_RULE = {
+  validator: (_: unknown, types: unknown[] | undefined) =>
+    types?.length ? Promise.resolve() : Promise.reject(new Error('Elija uno o más tipos de recurso')),
+};
+
 const FIELDS = ['types', 'since', 'group_id'] as const;
 
 /**
@@ -73,7 +82,7 @@ export function NewExportDialog({ open, onClose }: { open: boolean; onClose: () 
         <Form.Item
           name="types"
           label="Datos que se exportan"
-          rules={[{ required: true, type: 'array', min: 1, message: 'Elija uno o más tipos de recurso' }]}
+          rules={[TYPES_RULE]}
           extra="Un archivo por tipo (o varios, si son muchos recursos)."
         >
           <Checkbox.Group options={TYPE_OPTIONS} className="fhir-export-types" />
