@@ -11,7 +11,15 @@ import type { ScaleOutResult } from './scaleout.js';
 import type { TriageBuildResult } from './triage.js';
 import { secondFactorRow, type SecondFactorResult } from './second-factor.js';
 import { fhirTokenRow, type FhirTokenResult } from './fhir-token.js';
-import { API_RSS_TARGET_BYTES, FHIR_IDS, FRONTEND_TARGETS_KB, INGEST_TARGETS, OBSERVABILITY_COST_TARGET } from './targets.js';
+import { fhirExportRows, type FhirExportResult } from './fhir-export.js';
+import {
+  API_RSS_TARGET_BYTES,
+  FHIR_EXPORT_ID,
+  FHIR_IDS,
+  FRONTEND_TARGETS_KB,
+  INGEST_TARGETS,
+  OBSERVABILITY_COST_TARGET,
+} from './targets.js';
 
 export interface Extras {
   ingestion?: IngestionResult;
@@ -23,6 +31,8 @@ export interface Extras {
   secondFactor?: SecondFactorResult;
   /** Issue 37: the SMART token endpoint (bench/fhir.ts; the FHIR searches are read scenarios). */
   fhirToken?: FhirTokenResult;
+  /** Issue 37: the Bulk export beside the driver's read-and-serialise rate, and ingestion during it (bench/fhir-export.ts). */
+  fhirExport?: FhirExportResult;
 }
 export interface ExtraRow {
   what: string;
@@ -51,6 +61,7 @@ export function measuredPhases(e: Extras | undefined): string[] {
     e.backup && 'backup',
     e.secondFactor && 'second-factor',
     e.fhirToken && FHIR_IDS.token,
+    e.fhirExport && FHIR_EXPORT_ID,
   ].filter(Boolean) as string[];
 }
 
@@ -245,6 +256,7 @@ export function extraRows(e: Extras | undefined, dialect: string): ExtraRow[] {
   }
   if (e.secondFactor) rows.push(secondFactorRow(e.secondFactor));
   if (e.fhirToken) rows.push(fhirTokenRow(e.fhirToken));
+  if (e.fhirExport) rows.push(...fhirExportRows(e.fhirExport));
   return rows;
 }
 

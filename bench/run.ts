@@ -31,7 +31,8 @@ import { BENCH_JWT_SECRET, runClockAt, startApi } from './server.js';
 import { buildPartitionedCopy } from './partition.js';
 import { measureSecondFactor } from './second-factor.js';
 import { measureFhir } from './fhir.js';
-import { FHIR_IDS } from './targets.js';
+import { measureFhirExport } from './fhir-export.js';
+import { FHIR_EXPORT_ID, FHIR_IDS } from './targets.js';
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 
 const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -291,6 +292,19 @@ async function main() {
         log,
       });
     }
+    // Issue 37's Bulk export, beside the driver's read-and-serialise rate, then ingestion during exports
+    // (it writes readings and removes them, as the ingest phase does).
+    if (fhirWanted(FHIR_EXPORT_ID))
+      extras.fhirExport = await measureFhirExport({
+        api,
+        driver,
+        staffToken: token,
+        caller,
+        settings: opts.settings,
+        clock,
+        dataDir: dataset.dir,
+        log,
+      });
     // Issue 39: npm run backup's code path at the data set's size, beside the database's own tool.
     if (wanted('backup')) {
       extras.backup = await measureBackup({

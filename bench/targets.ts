@@ -118,8 +118,12 @@ export const PENDING: PendingRow[] = [
     target: '≥ 200/s',
     waitsFor: 'phase fhir-token not run',
   },
-  // Issue 37's Bulk export row (≥ 20,000 resources/s, ≥ 0.3× the driver's read-and-serialise rate, RSS ≤ 300 MB,
-  // ingestion p99 during it ≤ 2× alone) goes here, with its phase, once the export exists.
+  {
+    id: 'fhir-export',
+    what: "FHIR Bulk export of one organisation (Patient, Observation): resources/s beside the driver's read-and-serialise rate; API RSS; ingestion p99 during it",
+    target: '≥ 20,000/s and ≥ 0.3× baseline; RSS ≤ 300 MB; p99 ≤ 2× alone',
+    waitsFor: 'phase fhir-export not run',
+  },
   {
     id: 'scale-out',
     what: 'Two API processes on one PostgreSQL behind a round-robin proxy',
@@ -159,5 +163,20 @@ export const FHIR_TARGETS = {
   tokenPerSecond: 200,
   tokenAssertionsPerSecond: 300,
 };
+/**
+ * Issue 37's Bulk export (bench/fhir-export.ts): resources/s from kick-off to manifest, against an
+ * absolute rate and the driver's read-and-serialise rate of the same run; the API's RSS while it
+ * runs; single-reading ingestion at the ingest phase's rate (ingest.ts INGEST_RATE) during exports,
+ * its p99 at most `ingestP99Ratio` times the same load's alone.
+ */
+export const FHIR_EXPORT_TARGETS = {
+  resourcesPerSecond: 20_000,
+  ratioToDriver: 0.3,
+  rssBytes: API_RSS_TARGET_BYTES,
+  ingestP99Ratio: 2,
+  ingestRate: 500,
+};
+/** The Bulk export phase's id for --only / --skip (`fhir` names it too). */
+export const FHIR_EXPORT_ID = 'fhir-export';
 /** Ids of the FHIR rows for --only / --skip; `fhir` names all three. */
 export const FHIR_IDS = { observation: 'fhir-observation-search', patient: 'fhir-patient-identifier', token: 'fhir-token' } as const;
