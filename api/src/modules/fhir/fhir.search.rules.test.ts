@@ -102,6 +102,10 @@ describe('references and ids', () => {
     ['p12', 12],
     ['Patient/p12', 12],
     ['https://vigia.test/fhir/R4/Patient/p12', 12],
+    // Past the INTEGER column's range: no patient, matches nothing (PostgreSQL would refuse the value).
+    ['p2147483647', 2147483647],
+    ['p2147483648', 0],
+    ['Patient/p9999999999', 0],
   ])('%s → %d', (raw, n) => expect(parseReference('patient', raw)).toBe(n));
   it.each(['12', 'Observation/p12', 'p0', 'Patient/12', 'px'])('refuses %j', (raw) =>
     expect(() => parseReference('patient', raw)).toThrow(/^patient debe ser una referencia/),
@@ -111,6 +115,8 @@ describe('references and ids', () => {
     ['p', 'p07', null],
     ['p', 'm7', null],
     ['p', 'p7x', null],
+    ['p', 'p2147483647', 2147483647],
+    ['p', 'p2147483648', null],
   ])('rowIdOf(%s, %s) → %j', (letter, id, want) => expect(rowIdOf(letter, id)).toBe(want));
 });
 
@@ -126,9 +132,16 @@ describe('keyset cursor', () => {
     ['not a date', encodeCursor('Observation:date', ['ayer', 42])],
     ['not base64 JSON', 'abc$'],
     ['an offset', '500'],
+    ['an id past INTEGER', encodeCursor('Observation:date', ['2026-11-20T10:00:00.000Z', 2 ** 31])],
   ])('refuses %s', (_name, raw) =>
     expect(() => decodeCursor(raw, 'Observation:date', ['string', 'number'])).toThrow(/^_cursor no es válido/),
   );
+  it('takes a BIGINT id (readings) past INTEGER, but not past a safe integer', () => {
+    const big = encodeCursor('Observation:date', ['2026-11-20T10:00:00.000Z', 2 ** 31]);
+    expect(decodeCursor(big, 'Observation:date', ['string', 'bignumber'])).toEqual(['2026-11-20T10:00:00.000Z', 2 ** 31]);
+    const unsafe = encodeCursor('Observation:date', ['2026-11-20T10:00:00.000Z', 2 ** 53]);
+    expect(() => decodeCursor(unsafe, 'Observation:date', ['string', 'bignumber'])).toThrow(/^_cursor no es válido/);
+  });
 });
 
 describe('unknown parameters and strict handling', () => {
@@ -165,6 +178,8 @@ describe('ids of the types: a one-letter prefix, or a pair', () => {
     ['r0-3', null],
     ['r12-3-4', null],
     ['p12-3', null],
+    ['r2147483648-1', null],
+    ['r1-2147483648', null],
   ])('relatedPersonKeyOf(%j) → %j', (id, want) => expect(relatedPersonKeyOf(id)).toEqual(want));
   it.each([
     ['m12', [12]],

@@ -236,13 +236,18 @@ export function parseBoolean(param: string, raw: string): boolean {
 export function parseReference(param: string, raw: string): number {
   const m = /^(?:(?:.*\/)?Patient\/)?p([1-9]\d{0,9})$/.exec(raw);
   if (!m) throw new SearchError(param, `${param} debe ser una referencia a un paciente: Patient/p<número>`);
-  return Number(m[1]);
+  // A patient id past the INTEGER column's range exists nowhere: it matches nothing (no row has id 0).
+  return inIntRange(Number(m[1])) ? Number(m[1]) : 0;
 }
+
+/** Row ids of INTEGER columns (every table but measurements, whose id is BIGINT): PostgreSQL refuses a bound value past it. */
+export const MAX_INT_ID = 2_147_483_647;
+const inIntRange = (n: number) => n >= 1 && n <= MAX_INT_ID;
 
 /** A resource id with its one-letter prefix: `p12` → 12; null for anything else. */
 export function rowIdOf(letter: string, id: string): number | null {
   const m = new RegExp(`^${letter}([1-9]\\d{0,14})$`).exec(id);
-  return m ? Number(m[1]) : null;
+  return m && inIntRange(Number(m[1])) ? Number(m[1]) : null;
 }
 
 /** A comma list of ids with their letter (`_id=p1,p2`): the row ids; an id of another form matches nothing. */
@@ -256,7 +261,7 @@ export function rowIdsOf(letter: string, raw: string): number[] {
 /** `r12-3`: the RelatedPerson of caregiver 3 for patient 12, as [patient, caregiver]; null for anything else. */
 export function relatedPersonKeyOf(id: string): [number, number] | null {
   const m = /^r([1-9]\d{0,9})-([1-9]\d{0,9})$/.exec(id);
-  return m ? [Number(m[1]), Number(m[2])] : null;
+  return m && inIntRange(Number(m[1])) && inIntRange(Number(m[2])) ? [Number(m[1]), Number(m[2])] : null;
 }
 
 /** `m12` (a reading) or `m12-13` (a systolic and its diastolic: the panel): the row ids; null for anything else. */
@@ -288,7 +293,10 @@ export function encodeCursor(sort: string, key: readonly (string | number)[]): s
   return Buffer.from(JSON.stringify([sort, ...key]), 'utf8').toString('base64url');
 }
 
-export function decodeCursor(raw: string, sort: string, shape: readonly ('string' | 'number')[]): (string | number)[] {
+/** A cursor's key parts: a date-time, a row id of an INTEGER column, or one of a BIGINT column (readings). */
+export type CursorPart = 'string' | 'number' | 'bignumber';
+
+export function decodeCursor(raw: string, sort: string, shape: readonly CursorPart[]): (string | number)[] {
   const bad = new SearchError('_cursor', '_cursor no es válido para esta búsqueda; use el enlace next de la página anterior');
   let parsed: unknown;
   try {
@@ -300,7 +308,11 @@ export function decodeCursor(raw: string, sort: string, shape: readonly ('string
   const key = parsed.slice(1) as unknown[];
   shape.forEach((kind, i) => {
     const v = key[i];
-    if (kind === 'number' ? !Number.isSafeInteger(v) : typeof v !== 'string' || Number.isNaN(new Date(v).getTime())) throw bad;
+    const ok =
+      kind === 'string'
+        ? typeof v === 'string' && !Number.isNaN(new Date(v).getTime())
+        : Number.isSafeInteger(v) && (kind === 'bignumber' || inIntRange(v as number));
+    if (!ok) throw bad;
   });
   return key as (string | number)[];
 }

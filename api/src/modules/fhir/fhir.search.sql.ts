@@ -131,7 +131,7 @@ export async function searchById<R extends object>(
     const key = decodeCursor(
       cursor,
       q.cursorName,
-      columns.map(() => 'number'),
+      columns.map(() => 'number' as const),
     );
     const after = key.map((k) => bind(w, k));
     w.sql.push(columns.length === 1 ? `${columns[0]} > ${after[0]}` : `(${columns.join(', ')}) > (${after.join(', ')})`);

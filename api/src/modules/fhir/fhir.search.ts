@@ -22,6 +22,7 @@ import {
   parseCount,
   parseTokens,
   rowIdOf,
+  type CursorPart,
   type SearchType,
 } from './fhir.search.rules.js';
 import {
@@ -198,11 +199,11 @@ function codeCondition(code: string): string {
 }
 
 export type ObservationSort = 'date' | '-date' | '_lastUpdated';
-const SORTS: Record<ObservationSort, { order: string; shape: ('string' | 'number')[] }> = {
-  date: { order: 'm."when" ASC, m.id ASC', shape: ['string', 'number'] },
-  '-date': { order: 'm."when" DESC, m.id DESC', shape: ['string', 'number'] },
+const SORTS: Record<ObservationSort, { order: string; shape: CursorPart[] }> = {
+  date: { order: 'm."when" ASC, m.id ASC', shape: ['string', 'bignumber'] },
+  '-date': { order: 'm."when" DESC, m.id DESC', shape: ['string', 'bignumber'] },
   // Rows are numbered as they are stored and never changed after (a deletion hides them), so id order is stored order.
-  _lastUpdated: { order: 'm.id ASC', shape: ['number'] },
+  _lastUpdated: { order: 'm.id ASC', shape: ['bignumber'] },
 };
 
 /**
