@@ -136,6 +136,7 @@ describe('GET /fhir/R4/$export (kick-off)', () => {
     ['a _since without a zone', '$export?_since=2026-11-01T00:00:00', 'respond-async', 400, '_since'],
     ['an unknown parameter under handling=strict', '$export?_typeFilter=x', 'respond-async, handling=strict', 400, '_typeFilter'],
     ['a Group of another shape', 'Group/12/$export', 'respond-async', 404, undefined],
+    ['a Group id past INTEGER', 'Group/g2147483648/$export', 'respond-async', 404, undefined],
   ])('refuses %s', async (_name, url, prefer, status, field) => {
     const res = await kickOff(url, tokens.full, prefer);
     expect(res.status, res.text).toBe(status);
@@ -240,6 +241,8 @@ describe('an export from kick-off to files', () => {
     expect((await get(url, tokens.orgB)).status).toBe(404);
     expect((await get(url, null)).status).toBe(401);
     expect((await get(url.replace(/Patient\.1\.ndjson$/, '..%2Fsecrets.json'), tokens.full)).status).toBe(404);
+    expect((await get(`${BASE}/$export-status/9999999999`, tokens.full)).status).toBe(404);
+    expect((await get(`${BASE}/$export-file/2147483648/Patient.1.ndjson`, tokens.full)).status).toBe(404);
     // An administrator of the organisation sees it (it is listed in 'Integraciones').
     expect((await get(url, a.tokens.admin)).status).toBe(200);
   });

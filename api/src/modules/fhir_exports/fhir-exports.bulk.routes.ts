@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { can } from '@vigia/contract/rules/access';
 import { FhirError, fhirErrors, operationOutcome, readerOf, send, type FhirDeps, type Reader } from '../fhir/fhir.routes.js';
 import { parseKickOff } from '../fhir/fhir.export.params.js';
-import { isStrict } from '../fhir/fhir.search.rules.js';
+import { MAX_INT_ID, isStrict } from '../fhir/fhir.search.rules.js';
 import { scopeCovers } from '../api_clients/api-clients.rules.js';
 import type { FhirType } from '../api_clients/api-clients.rules.js';
 import { RETRY_AFTER_S, manifestOf, type ExportLevel } from './fhir-exports.rules.js';
@@ -31,7 +31,7 @@ async function exporterOf(deps: BulkDeps, req: Request, res: Response): Promise<
 
 /** The export, when this reader may see it: its own API client's, or any of the organisation's for an administrator. */
 async function exportFor(deps: BulkDeps, reader: Reader, rawId: string): Promise<ExportRow> {
-  const id = /^[1-9]\d{0,9}$/.test(rawId) ? Number(rawId) : 0;
+  const id = /^[1-9]\d{0,9}$/.test(rawId) && Number(rawId) <= MAX_INT_ID ? Number(rawId) : 0;
   const row = id ? await findExport(deps.sequelize, reader.clientId, id) : null;
   if (!row || (reader.apiClientId !== null && row.api_client_id !== reader.apiClientId))
     throw new FhirError(404, 'not-found', `No existe la exportación ${rawId}`);
@@ -55,7 +55,7 @@ export function bulkExportRouter(deps: BulkDeps): Router {
     let groupId: number | null = null;
     if (level === 'group') {
       const m = /^g([1-9]\d{0,9})$/.exec(String(req.params.id));
-      if (!m) throw new FhirError(404, 'not-found', `No existe Group/${String(req.params.id)}`);
+      if (!m || Number(m[1]) > MAX_INT_ID) throw new FhirError(404, 'not-found', `No existe Group/${String(req.params.id)}`);
       groupId = Number(m[1]);
     }
     const named = req.query._type !== undefined;
