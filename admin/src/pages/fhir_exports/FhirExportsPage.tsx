@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useDelete, useList } from '@refinedev/core';
-import { Button, Card, Modal, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Grid, Modal, Space, Table, Tag, Typography } from 'antd';
 import { CloudDownloadOutlined, DeleteOutlined, FolderOpenOutlined, StopOutlined } from '@ant-design/icons';
 import { AdminOnlyListPage, type AdminOnlyList } from '../../crud/AdminOnlyList';
 import { StatusChip } from '../../crud/renderers';
@@ -125,6 +125,8 @@ export default function FhirExportsPage() {
   const [creating, setCreating] = useState(false);
   const [expanded, setExpanded] = useState<readonly number[]>([]);
   const timeZone = staffTimeZone();
+  // From a tablet up, the actions stay in view when the table scrolls sideways (a laptop at 1280 px).
+  const pinActions = Grid.useBreakpoint().md === true;
   const { query, result } = useList<FhirExport>({
     resource: RESOURCE,
     pagination: { currentPage: page, pageSize, mode: 'server' },
@@ -180,6 +182,8 @@ export default function FhirExportsPage() {
         <Table<FhirExport>
           rowKey="id"
           size="middle"
+          // A pinned column would switch antd to a fixed layout, which breaks words ('instituci-ón'); columns size to their content.
+          tableLayout="auto"
           loading={list.loading}
           dataSource={list.rows}
           pagination={list.pagination}
@@ -222,6 +226,7 @@ export default function FhirExportsPage() {
               title: 'Acciones',
               key: 'actions',
               width: 180,
+              fixed: pinActions ? 'right' : undefined,
               render: (_, r) => (
                 <Space direction="vertical" size={4}>
                   {(hasFiles(r) || r.status === 'failed') && (
