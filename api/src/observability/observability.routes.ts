@@ -7,6 +7,7 @@ import { pendingMigrations } from '../db/migrate.js';
 import { readinessReasons } from './health.rules.js';
 import { metricsEnabled, observeRequest, scrape } from './metrics.js';
 import { TRUSTED_LINE } from './logger.js';
+import { fhirRouteOf } from './fhir-route.rules.js';
 import type { Registry } from 'prom-client';
 
 export interface HealthDeps {
@@ -86,6 +87,7 @@ function routeOf(req: Parameters<RequestHandler>[0], status: number): string {
   if (path.startsWith('/api/health/')) return path;
   if (path === '/metrics') return path;
   if (path.startsWith('/api/')) return status === 404 ? 'sin_ruta' : 'api_otra';
+  if (path === '/oauth/token' || path.startsWith('/fhir/')) return fhirRouteOf(path);
   return 'estaticos';
 }
 
