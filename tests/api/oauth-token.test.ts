@@ -122,7 +122,7 @@ describe('POST /oauth/token', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.body).toEqual({ access_token: expect.any(String), token_type: 'bearer', expires_in: 300, scope: 'system/Patient.rs' });
-    const principal = await verifyApiClientToken({ secret: SECRET, now: () => new Date() }, res.body.access_token);
+    const principal = await verifyApiClientToken({ sequelize: t.sequelize, secret: SECRET, now: () => new Date() }, res.body.access_token);
     expect(principal).toEqual({
       kind: 'api_client',
       clientId: org.clientId,
@@ -131,7 +131,12 @@ describe('POST /oauth/token', () => {
       scopes: ['system/Patient.rs'],
     });
     // Five minutes later it is no longer valid.
-    expect(await verifyApiClientToken({ secret: SECRET, now: () => new Date(Date.now() + 301_000) }, res.body.access_token)).toBeNull();
+    expect(
+      await verifyApiClientToken(
+        { sequelize: t.sequelize, secret: SECRET, now: () => new Date(Date.now() + 301_000) },
+        res.body.access_token,
+      ),
+    ).toBeNull();
     const shown = await t.http.get(`/api/v1/api_clients/${active.id}`).set(bearer(org.tokens.admin));
     expect(new Date(shown.body.last_token_at).getTime()).toBeGreaterThanOrEqual(before - 1000);
     let event: { actor_kind: string; summary: string; user_id: number | null } | undefined;
@@ -342,7 +347,7 @@ describe('POST /oauth/token', () => {
   it('stops honouring the tokens of a client once it is suspended or deleted', async () => {
     const client = await register({ name: 'Temporal', jwks: { keys: [keys.rs384.publicJwk] }, scopes: ['system/*.rs'] });
     const token = (await tokenFor(await assertion(client.client_id))).body.access_token as string;
-    const verify = () => verifyApiClientToken({ secret: SECRET, now: () => new Date() }, token);
+    const verify = () => verifyApiClientToken({ sequelize: t.sequelize, secret: SECRET, now: () => new Date() }, token);
     expect(await verify()).not.toBeNull();
     await t.http.patch(`/api/v1/api_clients/${client.id}`).set(bearer(org.tokens.admin)).send({ status: 'suspended' });
     expect(await verify()).toBeNull();
@@ -352,7 +357,7 @@ describe('POST /oauth/token', () => {
     expect((await t.http.delete(`/api/v1/api_clients/${client.id}`).set(bearer(org.tokens.admin))).status).toBe(204);
     expect(await verify()).toBeNull();
     // A token signed with another secret is nobody's.
-    expect(await verifyApiClientToken({ secret: 'otro-secreto', now: () => new Date() }, token)).toBeNull();
+    expect(await verifyApiClientToken({ sequelize: t.sequelize, secret: 'otro-secreto', now: () => new Date() }, token)).toBeNull();
   });
 });
 

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Sequelize } from 'sequelize';
 import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, jwtVerify, SignJWT, type JWTVerifyGetKey } from 'jose';
-import { execute } from '../../db/sql.js';
+import { execute, select } from '../../db/sql.js';
 import { ApiClient } from '../../db/models/api-clients.model.js';
 import { TOKEN_ISSUER } from '../../http/auth.js';
 import {
@@ -172,7 +172,10 @@ async function issueToken(deps: TokenDeps, req: Request, res: Response): Promise
     .setIssuedAt(nowSeconds)
     .setExpirationTime(nowSeconds + ACCESS_TOKEN_TTL_S)
     .sign(keyOf(deps.secret));
-  await execute(deps.sequelize, 'UPDATE api_clients SET last_token_at = :now WHERE id = :id', { now, id: client.id });
+  // 'Clientes de API' shows when the client last got a token: to the minute is enough, and a client
+  // asking many tokens does not queue a write behind each one (SQLite has one writer).
+  if (!client.last_token_at || now.getTime() - new Date(client.last_token_at).getTime() >= LAST_TOKEN_PRECISION_MS)
+    await execute(deps.sequelize, 'UPDATE api_clients SET last_token_at = :now WHERE id = :id', { now, id: client.id });
   deps.recordEvent({
     client_id: client.client_id,
     user_id: null,
@@ -249,7 +252,13 @@ export function oauthRouter(deps: TokenDeps): Router {
  * (a suspended or deleted client's tokens stop at once). The staff API's authenticator refuses it
  * (another audience and `typ`).
  */
-export async function verifyApiClientToken(deps: Pick<TokenDeps, 'secret' | 'now'>, token: string): Promise<ApiClientPrincipal | null> {
+/** How stale 'last token' may be before a token updates it. */
+const LAST_TOKEN_PRECISION_MS = 60_000;
+
+export async function verifyApiClientToken(
+  deps: Pick<TokenDeps, 'secret' | 'now' | 'sequelize'>,
+  token: string,
+): Promise<ApiClientPrincipal | null> {
   let payload;
   try {
     ({ payload } = await jwtVerify(token, keyOf(deps.secret), {
@@ -269,12 +278,17 @@ export async function verifyApiClientToken(deps: Pick<TokenDeps, 'secret' | 'now
     typeof payload.scope !== 'string'
   )
     return null;
-  const client = await ApiClient.findOne({ where: { id: payload.acid, client_id: payload.cid } });
+  // Read on every FHIR request: one bound SELECT of what the check needs (Sequelize's findOne cost a third of a millisecond more).
+  const [client] = await select<{ id: number | string; client_id: number | string; public_id: string; status: string }>(
+    deps.sequelize,
+    'SELECT id, client_id, public_id, status FROM api_clients WHERE id = :id AND client_id = :clientId',
+    { id: payload.acid, clientId: payload.cid },
+  );
   if (!client || client.status !== 'active' || client.public_id !== payload.sub) return null;
   return {
     kind: 'api_client',
-    clientId: client.client_id,
-    apiClientId: client.id,
+    clientId: Number(client.client_id),
+    apiClientId: Number(client.id),
     publicId: client.public_id,
     scopes: payload.scope.split(' '),
   };
