@@ -306,7 +306,7 @@ describe('/api/v1/fhir_exports (Integraciones → Exportaciones FHIR)', () => {
       .send({ types: ['Patient'], group_id: tagId });
     expect(start.status, JSON.stringify(start.body)).toBe(202);
     expect(start.body).toMatchObject({ status: 'queued', level: 'group', types: ['Patient'], group_name: 'COHORTE EXPORTADA' });
-    expect(start.body.requested_by).toBe('ANA ADMIN');
+    expect(start.body.requested_by).toBe('Ana Admin');
     await t.jobs.drain();
     const list = await t.http.get('/api/v1/fhir_exports?_sort=id&_order=desc&_start=0&_end=5').set(bearer(a.tokens.admin));
     expect(list.status, JSON.stringify(list.body)).toBe(200);
@@ -334,6 +334,7 @@ describe('/api/v1/fhir_exports (Integraciones → Exportaciones FHIR)', () => {
     expect((await t.http.delete(`/api/v1/fhir_exports/${start.body.id}`).set(bearer(a.tokens.admin))).status).toBe(204);
     const after = await t.http.get(`/api/v1/fhir_exports/${start.body.id}`).set(bearer(a.tokens.admin));
     expect(after.body.status).toBe('expired');
+    expect(after.body.expires_at).toBeTruthy();
   });
 
   it('refuses a bad body with the field named', async () => {

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Alert, Button, Card, Form, Input, Space, Switch, Typography } from 'antd';
-import { KeyOutlined } from '@ant-design/icons';
+import { CloudDownloadOutlined, KeyOutlined } from '@ant-design/icons';
 import { MESSAGES } from '@vigia/contract/rules/validation';
 import { PageHeader } from '../../crud/PageHeader';
 import { LinkButton } from '../../layout/LinkButton';
@@ -118,6 +118,17 @@ export default function IntegrationsPage() {
           </Typography.Paragraph>
           <LinkButton to="/api_clients" icon={<KeyOutlined />}>
             Ver clientes de API
+          </LinkButton>
+        </Card>
+      )}
+      {isAdmin && (
+        <Card title="Exportaciones FHIR" className="integrations-card">
+          <Typography.Paragraph type="secondary">
+            Archivos con los datos de toda la institución o de una etiqueta, un recurso FHIR por línea (NDJSON), para cargarlos en otro
+            sistema. Los clientes de API los piden por su cuenta; aquí puede iniciar una exportación y descargar sus archivos.
+          </Typography.Paragraph>
+          <LinkButton to="/fhir_exports" icon={<CloudDownloadOutlined />}>
+            Ver exportaciones
           </LinkButton>
         </Card>
       )}

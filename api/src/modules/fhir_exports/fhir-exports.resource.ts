@@ -3,6 +3,7 @@ import { select } from '../../db/sql.js';
 import { FhirExport } from '../../db/models/fhir-exports.model.js';
 import { defineResource } from '../../resources/resource.js';
 import { exportRowOf } from './fhir-exports.service.js';
+import { displayName } from '@vigia/contract/rules/names';
 import type { components } from '@vigia/contract/openapi';
 
 type S = components['schemas'];
@@ -67,14 +68,15 @@ export const fhirExportsResource = () =>
         requested_by:
           r.api_client_id !== null
             ? `Cliente de API: ${clients.get(r.api_client_id) ?? 'eliminado'}`
-            : (users.get(r.user_id ?? 0) ?? 'Usuario eliminado'),
+            : displayName(users.get(r.user_id ?? 0)) || 'Usuario eliminado',
         progress: r.progress,
         resources: r.resources,
         files: r.files as S['FhirExportFile'][],
         error: r.error,
         created_at: r.created_at.toISOString(),
         finished_at: iso(r.finished_at),
-        expires_at: r.status === 'completed' ? iso(r.expires_at) : null,
+        // When the files go (completed) or went (expired, or deleted by hand).
+        expires_at: r.status === 'completed' || r.status === 'expired' ? iso(r.expires_at) : null,
       }));
     },
   });
