@@ -4115,7 +4115,7 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /** @enum {string} */
-            method: "POST" | "PUT" | "PATCH" | "DELETE";
+            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
             /** @description Patrón de la ruta (sin valores de la consulta), p. ej. /patients/:id/alerts/:alertId */
             path: string;
             status: number;
