@@ -1,23 +1,16 @@
 import type { Schemas } from '../../contract';
+import { FHIR_TYPE_NAMES } from '../../components/fhir-types';
 
 type Scope = Schemas['ApiClientScope'];
 
 /**
  * What each SMART scope of the contract lets a system read, in Spanish for the administrator, with
- * the FHIR type the integrator knows. A Record: a scope added to the contract fails to compile here.
+ * the FHIR type the integrator knows (names: components/fhir-types.ts, one per type of the contract).
  */
-const SCOPE_NAMES: Record<Scope, { name: string; type: string }> = {
-  'system/*.rs': { name: 'Todas', type: 'system/*.rs' },
-  'system/Patient.rs': { name: 'Pacientes', type: 'Patient' },
-  'system/Observation.rs': { name: 'Mediciones', type: 'Observation' },
-  'system/DetectedIssue.rs': { name: 'Alertas', type: 'DetectedIssue' },
-  'system/Condition.rs': { name: 'Condiciones clínicas', type: 'Condition' },
-  'system/Device.rs': { name: 'Dispositivos', type: 'Device' },
-  'system/RelatedPerson.rs': { name: 'Cuidadores', type: 'RelatedPerson' },
-  'system/MedicationRequest.rs': { name: 'Órdenes de medicamentos', type: 'MedicationRequest' },
-  'system/ServiceRequest.rs': { name: 'Órdenes de medición', type: 'ServiceRequest' },
-  'system/Group.rs': { name: 'Etiquetas y sus pacientes', type: 'Group' },
-};
+const SCOPE_NAMES = Object.fromEntries([
+  ['system/*.rs', { name: 'Todas', type: 'system/*.rs' }],
+  ...Object.entries(FHIR_TYPE_NAMES).map(([type, name]) => [`system/${type}.rs`, { name, type }]),
+]) as Record<Scope, { name: string; type: string }>;
 
 /** The options of the scopes' multi-select: 'Pacientes (Patient)', 'Todas (system/*.rs)'. */
 export const SCOPE_OPTIONS = (Object.entries(SCOPE_NAMES) as [Scope, { name: string; type: string }][]).map(([value, s]) => ({

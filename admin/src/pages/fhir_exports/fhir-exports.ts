@@ -3,6 +3,7 @@ import type { Schemas } from '../../contract';
 import { contractDoc } from '../../crud/contract-doc';
 import { enumLabel, objectSchema } from '../../crud/schema-rules';
 import type { StatusValue, Tone } from '../../crud/types';
+import { fhirTypeName } from '../../components/fhir-types';
 
 export type FhirExport = Schemas['FhirExport'];
 export type FhirExportType = Schemas['FhirExportType'];
@@ -12,31 +13,14 @@ export type FhirExportInput = Schemas['FhirExportInput'];
 /** How often the list is read again while an export is queued or running (the API's Retry-After is 2 s). */
 export const POLL_MS = 2_000;
 
-/**
- * The Spanish name of each FHIR type an export writes, with the type the integrator knows. A Record:
- * a type added to the contract fails to compile here.
- */
-const TYPE_NAMES: Record<FhirExportType, string> = {
-  Patient: 'Pacientes',
-  Observation: 'Mediciones',
-  DetectedIssue: 'Alertas',
-  Condition: 'Condiciones clínicas',
-  Device: 'Dispositivos',
-  RelatedPerson: 'Cuidadores',
-  MedicationRequest: 'Órdenes de medicamentos',
-  ServiceRequest: 'Órdenes de medición',
-  Group: 'Etiquetas y sus pacientes',
-};
-
 /** The nine types in the contract's order (FhirExportType), every one ticked in a new export's form. */
 export const EXPORT_TYPES = (objectSchema(contractDoc, 'FhirExportType').enum ?? []) as FhirExportType[];
 
 /** The checkbox options of the form: 'Pacientes (Patient)'. */
 export const TYPE_OPTIONS = EXPORT_TYPES.map((type) => ({ value: type, label: `${typeName(type)} (${type})` }));
 
-export function typeName(type: string): string {
-  return TYPE_NAMES[type as FhirExportType] ?? type;
-}
+/** The Spanish name of a type ('Pacientes'): one table with 'Clientes de API' (components/fhir-types.ts). */
+export const typeName = fhirTypeName;
 
 /** Each status's tone; its text is the contract's x-label ('Terminada'). */
 const STATUS_TONES: Record<FhirExportStatus, Tone> = {
