@@ -86,6 +86,8 @@ export async function seedClient(t: TestProduct, org: Org, suffix: string): Prom
   );
   ids.promptId = (await post('/client_prompts', { text: `Instrucción ${suffix}` })).id;
   ids.api_clients = (await post('/api_clients', sampleBody('ApiClientInput', ids)!)).id;
+  // A FHIR export of the organisation (issue 37), left queued: the calls read, download from and cancel it.
+  ids.fhir_exports = (await post('/fhir_exports', sampleBody('FhirExportInput', ids)!)).id;
   ids.tagPromptId = (await post(`/tags/${ids.tags}/prompts`, { text: `Instrucción etiqueta ${suffix}` })).id;
   await t.sequelize.query(
     "INSERT INTO webhook_deliveries (client_id, patient_id, event_type, event_key, webhook_id, resource_type, payload, status, attempts, resends, created_at, updated_at) VALUES (:c, NULL, 'test', :k, :w, 'Parameters', '{}', 'failed', 1, 0, :now, :now)",
@@ -231,11 +233,15 @@ export function sampleBody(schema: string, ids: Ids): object | undefined {
     PasswordResetInput: { password: 'Nueva@2026', password_confirmation: 'Nueva@2026' },
     ApiClientInput: { name: `Sistema ${Math.random().toString(36).slice(2, 8)}`, jwks: SAMPLE_JWKS, scopes: ['system/Patient.rs'] },
     ApiClientUpdate: { status: 'suspended' },
+    FhirExportInput: { types: ['Patient'] },
   };
   return bodies[schema];
 }
 
 /** The URL of an operation with every path parameter filled from `ids`. */
+/** The file an export's download names in the calls ({file}): the first Patient file. */
+export const EXPORT_FILE = 'Patient.1.ndjson';
+
 export function urlOf(o: Operation, ids: Ids): string {
   const byParam: Record<string, string> = {
     '/tags/{id}/prompts/{promptId}': 'tagPromptId',
@@ -244,6 +250,8 @@ export function urlOf(o: Operation, ids: Ids): string {
   };
   const resource = o.path.split('/')[1];
   return `/api/v1${o.path.replace(/\{(\w+)\}/g, (_m, p: string) => {
+    // A file of an export is a name, not an id.
+    if (p === 'file') return EXPORT_FILE;
     const key =
       p === 'id'
         ? o.path.startsWith('/webhooks/')

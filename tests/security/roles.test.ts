@@ -122,6 +122,8 @@ const PERMISSIONS: Record<string, { kind: Kind; portal?: true }> = {
   'POST /api_clients': { kind: 'administer' },
   'PATCH /api_clients/{id}': { kind: 'administer' },
   'DELETE /api_clients/{id}': { kind: 'administer' },
+  'POST /fhir_exports': { kind: 'administer' },
+  'DELETE /fhir_exports/{id}': { kind: 'administer' },
   'POST /patients/{id}/messages': { kind: 'clinical' },
   'PUT /patients/{id}/sme_info': { kind: 'clinical' },
   'PATCH /patients/{id}/sme_info': { kind: 'clinical' },
@@ -247,6 +249,7 @@ async function snapshot() {
     'webhook_deliveries',
     'feedbacks',
     'api_clients',
+    'fhir_exports',
   ];
   for (const table of byClient) {
     const where = table === 'clients' ? 'id = :c' : table === 'supplies' || table === 'feedbacks' ? '1 = 1' : 'client_id = :c';

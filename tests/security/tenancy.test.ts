@@ -3,7 +3,7 @@ import type { OpenApiOperation } from '@vigia/contract/rules/schema';
 import { loadContract } from '../../api/src/http/contract';
 import { select } from '../../api/src/db/sql';
 import { startTestProduct, createOrg, bearer, patientBody, requestFor, type TestProduct, type Org } from '../support/product';
-import { requiredQuery, SAMPLE_JWKS } from './fixtures';
+import { EXPORT_FILE, requiredQuery, SAMPLE_JWKS } from './fixtures';
 
 /**
  * Tenant isolation matrix (D14), generated from openapi.yaml: every operation whose path carries
@@ -33,6 +33,12 @@ beforeAll(async () => {
       .post('/api/v1/api_clients')
       .set(bearer(a.tokens.admin))
       .send({ name: 'Sistema Alfa', jwks: SAMPLE_JWKS, scopes: ['system/*.rs'] })
+  ).body.id;
+  ids.fhir_exports = (
+    await t.http
+      .post('/api/v1/fhir_exports')
+      .set(bearer(a.tokens.admin))
+      .send({ types: ['Patient'] })
   ).body.id;
   // A webhook delivery of client A (its 'Reenviar' must be out of B's reach).
   await t.sequelize.query(
@@ -206,6 +212,7 @@ async function snapshotOfA() {
     caregivers: await select(t.sequelize, 'SELECT * FROM caregivers WHERE client_id = :c ORDER BY id', { c: a.clientId }),
     user_passkeys: await select(t.sequelize, 'SELECT * FROM user_passkeys WHERE client_id = :c ORDER BY id', { c: a.clientId }),
     api_clients: await select(t.sequelize, 'SELECT * FROM api_clients WHERE client_id = :c ORDER BY id', { c: a.clientId }),
+    fhir_exports: await select(t.sequelize, 'SELECT * FROM fhir_exports WHERE client_id = :c ORDER BY id', { c: a.clientId }),
   };
 }
 
@@ -229,7 +236,7 @@ describe('tenant isolation matrix', () => {
           const req = requestFor(
             t,
             o.method,
-            `/api/v1${o.path.replace('{id}', String(id)).replace(/\{(\w+)\}/g, (_m: string, p: string) => String(ids[p] ?? 1))}${requiredQuery({ ...o, name: `${o.method.toUpperCase()} ${o.path}` }, ids)}`,
+            `/api/v1${o.path.replace('{id}', String(id)).replace(/\{(\w+)\}/g, (_m: string, p: string) => (p === 'file' ? EXPORT_FILE : String(ids[p] ?? 1)))}${requiredQuery({ ...o, name: `${o.method.toUpperCase()} ${o.path}` }, ids)}`,
           ).set(bearer(b.tokens[role]));
           return body ? req.send(body) : req;
         };
@@ -251,6 +258,7 @@ describe('tenant isolation matrix', () => {
     ['/api/v1/tags', 'tags'],
     ['/api/v1/sms_outbox', 'sms'],
     ['/api/v1/api_clients', 'api_clients'],
+    ['/api/v1/fhir_exports', 'fhir_exports'],
   ])("list %s never shows client A's rows to client B", async (url) => {
     const res = await t.http.get(url).set(bearer(b.tokens.admin));
     expect(res.status).toBe(200);
