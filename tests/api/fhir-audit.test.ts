@@ -2,7 +2,8 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
 import { storeReadings } from '../support/readings';
 import { DEFAULT_COUNT } from '../../api/src/modules/fhir/fhir.search.rules';
-import { ASSERTION_TYPE, makeClientKey, signAssertion, type ClientKey } from '../support/smart-client';
+import { makeClientKey } from '../support/smart-client';
+import { fhirClient, type FhirClient, type Json } from '../support/fhir';
 
 /**
  * Issue 37: every FHIR read and search is an audit event (who, which type, how many), listed by
@@ -11,48 +12,16 @@ import { ASSERTION_TYPE, makeClientKey, signAssertion, type ClientKey } from '..
  */
 const HOST = 'vigia.test';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON read in assertions
-
 let t: TestProduct;
 let a: Org;
 let b: Org;
-let key: ClientKey;
+let client: FhirClient;
 let fullToken = '';
 let patientOnlyToken = '';
 let maria: Json;
 const readingCount = 5;
 
-async function clientToken(org: Org, name: string, scopes: string[]): Promise<string> {
-  const reg = await t.http
-    .post('/api/v1/api_clients')
-    .set(bearer(org.tokens.admin))
-    .send({ name, jwks: { keys: [key.publicJwk] }, scopes });
-  if (reg.status !== 201) throw new Error(JSON.stringify(reg.body));
-  const clientId = reg.body.client_id as string;
-  const assertion = await signAssertion({
-    alg: 'RS384',
-    kid: 'k1',
-    key: key.privateKey,
-    iss: clientId,
-    sub: clientId,
-    aud: `http://${HOST}/oauth/token`,
-    exp: Math.floor(Date.now() / 1000) + 240,
-  });
-  const res = await t.http
-    .post('/oauth/token')
-    .set('Host', HOST)
-    .type('form')
-    .send({
-      grant_type: 'client_credentials',
-      client_assertion_type: ASSERTION_TYPE,
-      client_assertion: assertion,
-      scope: scopes.join(' '),
-    });
-  if (res.status !== 200) throw new Error(JSON.stringify(res.body));
-  return res.body.access_token as string;
-}
-
-const fhir = (path: string, token: string) => t.http.get(`/fhir/R4${path}`).set('Host', HOST).set(bearer(token));
+const fhir = (path: string, token: string) => client.get(path, token);
 
 /** The organisation's FHIR events as 'Auditoría' lists them, newest first. */
 async function fhirEvents(org: Org = a): Promise<Json[]> {
@@ -75,9 +44,9 @@ beforeAll(async () => {
   t = await startTestProduct({ allowHttpServices: true });
   a = await createOrg(t, 'Clinica Auditada');
   b = await createOrg(t, 'Clinica Ajena');
-  key = await makeClientKey('RS384', 'k1');
-  fullToken = await clientToken(a, 'HIS Central', ['system/*.rs']);
-  patientOnlyToken = await clientToken(a, 'Solo Pacientes', ['system/Patient.rs']);
+  client = fhirClient(t, await makeClientKey('RS384', 'k1'), { host: HOST, now: () => new Date() });
+  fullToken = await client.token(a, 'HIS Central', ['system/*.rs']);
+  patientOnlyToken = await client.token(a, 'Solo Pacientes', ['system/Patient.rs']);
   const res = await t.http
     .post('/api/v1/patients')
     .set(bearer(a.tokens.admin))

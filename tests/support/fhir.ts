@@ -14,6 +14,22 @@ export type Json = Record<string, any>; // eslint-disable-line @typescript-eslin
 
 export const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 
+/**
+ * The types the API serves, in the CapabilityStatement's order (issue 37). Written out here, not
+ * read from the server's SEARCH_TYPES, so a type the server drops or reorders fails the tests.
+ */
+export const FHIR_TYPES = [
+  'Patient',
+  'Observation',
+  'DetectedIssue',
+  'Condition',
+  'Device',
+  'RelatedPerson',
+  'MedicationRequest',
+  'ServiceRequest',
+  'Group',
+];
+
 /** Medplum's FHIR R4 StructureDefinitions, indexed once per test file before validateResource. */
 export function loadFhirDefinitions(): void {
   indexStructureDefinitionBundle(readJson('fhir/r4/profiles-types.json'));
