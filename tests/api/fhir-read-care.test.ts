@@ -5,7 +5,16 @@ import { SEARCH_TYPES, type SearchType } from '../../api/src/modules/fhir/fhir.s
 import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
 import { storeReadings } from '../support/readings';
 import { makeClientKey } from '../support/smart-client';
-import { FHIR_JSON, fhirClient, fhirJson as json, loadFhirDefinitions, matchIds as ids, type FhirClient, type Json } from '../support/fhir';
+import {
+  FHIR_JSON,
+  FHIR_TYPES,
+  fhirClient,
+  fhirJson as json,
+  loadFhirDefinitions,
+  matchIds as ids,
+  type FhirClient,
+  type Json,
+} from '../support/fhir';
 
 /**
  * The FHIR API's care and order types (issue 37): Device, RelatedPerson, Group, MedicationRequest
@@ -200,17 +209,7 @@ describe('GET /fhir/R4/metadata', () => {
   it('lists every type of the API with its parameters, _id and _lastUpdated on each', async () => {
     const cs = json(await get('/metadata', null));
     const resources = cs.rest[0].resource as Json[];
-    expect(resources.map((r) => r.type)).toEqual([
-      'Patient',
-      'Observation',
-      'DetectedIssue',
-      'Condition',
-      'Device',
-      'RelatedPerson',
-      'MedicationRequest',
-      'ServiceRequest',
-      'Group',
-    ]);
+    expect(resources.map((r) => r.type)).toEqual(FHIR_TYPES);
     const names = (type: string) =>
       resources
         .find((r) => r.type === type)!

@@ -3,7 +3,8 @@ import jwt from 'jsonwebtoken';
 import { select } from '../../api/src/db/sql';
 import { SEARCH_TYPES, type SearchType } from '../../api/src/modules/fhir/fhir.search.rules';
 import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
-import { ASSERTION_TYPE, makeClientKey, signAssertion, type ClientKey } from '../support/smart-client';
+import { makeClientKey } from '../support/smart-client';
+import { fhirClient, loadFhirDefinitions, matchIds, type FhirClient, type Json } from '../support/fhir';
 import { patientToken, seedClient, seedPatient } from './fixtures';
 
 /**
@@ -19,13 +20,11 @@ const SECRET = 'clave-de-pruebas-fhir-seguridad-0123456789abcdef';
 const HOST = 'vigia.test';
 const TYPES = Object.keys(SEARCH_TYPES) as SearchType[];
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- FHIR JSON read in assertions
-
 let clock = new Date();
 let t: TestProduct;
 let a: Org;
 let b: Org;
-let key: ClientKey;
+let client: FhirClient;
 let tokenA = '';
 let tokenB = '';
 let portal = '';
@@ -43,55 +42,17 @@ const figures = {
   paging: 0,
 };
 
-async function clientToken(org: Org, name: string): Promise<string> {
-  const reg = await t.http
-    .post('/api/v1/api_clients')
-    .set(bearer(org.tokens.admin))
-    .send({ name, jwks: { keys: [key.publicJwk] }, scopes: ['system/*.rs'] });
-  if (reg.status !== 201) throw new Error(JSON.stringify(reg.body));
-  const id = reg.body.client_id as string;
-  const assertion = await signAssertion({
-    alg: 'RS384',
-    kid: 'k1',
-    key: key.privateKey,
-    iss: id,
-    sub: id,
-    aud: `http://${HOST}/oauth/token`,
-    exp: Math.floor(clock.getTime() / 1000) + 240,
-  });
-  const res = await t.http
-    .post('/oauth/token')
-    .set('Host', HOST)
-    .type('form')
-    .send({ grant_type: 'client_credentials', client_assertion_type: ASSERTION_TYPE, client_assertion: assertion, scope: 'system/*.rs' });
-  if (res.status !== 200) throw new Error(JSON.stringify(res.body));
-  return res.body.access_token as string;
-}
+const clientToken = (org: Org, name: string) => client.token(org, name, ['system/*.rs']);
 
 /** A raw query string is sent as written (supertest would re-encode an object). */
-const fhir = (path: string, token: string | null) => {
-  const req = t.http.get(`/fhir/R4${path}`).set('Host', HOST);
-  return token === null ? req : req.set(bearer(token));
-};
+const fhir = (path: string, token: string | null) => client.get(path, token);
 const body = (res: { text: string }): Json => JSON.parse(res.text);
-const matchIds = (bundle: Json, type: string): string[] =>
-  (bundle.entry ?? []).filter((e: Json) => e.search?.mode === 'match').map((e: Json) => `${type}/${e.resource.id}`);
+/** A searchset's matches as 'Type/id', the form bResources holds. */
+const matchRefs = (bundle: Json, type: string): string[] => matchIds(bundle).map((id) => `${type}/${id}`);
 
-/** Every page of a search, by its `next` links. */
-async function everything(type: SearchType, token: string): Promise<string[]> {
-  const out: string[] = [];
-  let path: string | undefined = `/${type}?_count=1000`;
-  for (let pages = 0; path; pages++) {
-    const res = await fhir(path, token);
-    expect(res.status, `${type}: ${res.text}`).toBe(200);
-    const bundle = body(res);
-    out.push(...matchIds(bundle, type));
-    const next = bundle.link.find((l: Json) => l.relation === 'next')?.url as string | undefined;
-    path = next?.slice(`http://${HOST}/fhir/R4`.length);
-    if (pages > 50) throw new Error('no end');
-  }
-  return out;
-}
+/** Every page of a search, by its `next` links (each page validated as FHIR R4). */
+const everything = async (type: SearchType, token: string): Promise<string[]> =>
+  (await client.allPages(`/${type}?_count=1000`, token)).ids.map((id) => `${type}/${id}`);
 
 /** A refusal as FHIR says: 400, an OperationOutcome whose Spanish diagnostics name the parameter. */
 function expectBadRequest(res: { status: number; text: string; headers: Record<string, string> }, param: string, label: string) {
@@ -125,6 +86,7 @@ const tableCounts = async () =>
   );
 
 beforeAll(async () => {
+  loadFhirDefinitions();
   t = await startTestProduct({ now: () => clock, jwtSecret: SECRET });
   a = await createOrg(t, 'Clinica Fhir Segura');
   b = await createOrg(t, 'Clinica Fhir Vecina');
@@ -142,7 +104,7 @@ beforeAll(async () => {
     .send(patientBody({ nid: '7310000003', cellphone: '3007771234' }));
   if (portalPatient.status !== 201) throw new Error(JSON.stringify(portalPatient.body));
   portal = await patientToken(t, a, '7310000003', '3007771234');
-  key = await makeClientKey('RS384', 'k1');
+  client = fhirClient(t, await makeClientKey('RS384', 'k1'), { host: HOST, now: () => clock });
   tokenA = await clientToken(a, 'HIS Seguro');
   tokenB = await clientToken(b, 'HIS Vecino');
   for (const type of TYPES) for (const id of await everything(type, tokenB)) bResources.add(id);
@@ -219,7 +181,7 @@ describe('SQL-looking values in every search parameter of every type', () => {
         expect(res.status, `${label}: ${res.text}`).toBe(200);
         const bundle = body(res);
         expect(bundle.type, label).toBe('searchset');
-        const found = matchIds(bundle, type);
+        const found = matchRefs(bundle, type);
         expect(
           found.filter((id) => bResources.has(id)),
           `${label} leaked B`,
@@ -275,7 +237,7 @@ describe('tokens on /fhir/R4 and /api/v1', () => {
       if (!SEARCH_TYPES[type].some((p) => p.name === 'patient')) continue;
       const res = await fhir(`/${type}?patient=Patient/p${patientOfB}`, a.tokens.consulta);
       expect(res.status, `${type}: ${res.text}`).toBe(200);
-      expect(matchIds(body(res), type), type).toEqual([]);
+      expect(matchRefs(body(res), type), type).toEqual([]);
     }
     // And B's staff sees what B's client sees: the set is real.
     const own = await fhir(`/Patient/p${patientOfB}`, b.tokens.admin);
@@ -427,7 +389,7 @@ describe('hostile paging and repeated parameters', () => {
         }
         expect(res.status, `${label}: ${res.text}`).toBe(200);
         expect(
-          matchIds(body(res), type).filter((id) => bResources.has(id)),
+          matchRefs(body(res), type).filter((id) => bResources.has(id)),
           label,
         ).toEqual([]);
       }
@@ -436,7 +398,7 @@ describe('hostile paging and repeated parameters', () => {
       if (fromB) {
         const res = await fhir(`/${type}?_count=1000&_cursor=${encode(fromB)}`, tokenA);
         expect(res.status).toBeLessThan(500);
-        if (res.status === 200) expect(matchIds(body(res), type).filter((id) => bResources.has(id))).toEqual([]);
+        if (res.status === 200) expect(matchRefs(body(res), type).filter((id) => bResources.has(id))).toEqual([]);
       }
     }
     expect(failures).toEqual([]);
@@ -470,7 +432,7 @@ describe('hostile paging and repeated parameters', () => {
         expect(answer.resourceType, label).toBe(res.status === 200 ? 'Bundle' : 'OperationOutcome');
         if (res.status === 200)
           expect(
-            matchIds(answer, type).filter((id) => bResources.has(id)),
+            matchRefs(answer, type).filter((id) => bResources.has(id)),
             label,
           ).toEqual([]);
       }
