@@ -37,7 +37,8 @@ describe('Exportaciones FHIR (/fhir_exports)', () => {
 
     const page = await openSignedIn(product, '/integrations');
     await page.setViewportSize({ width: 1440, height: 900 });
-    await menuEntry(page, 'Exportaciones FHIR').click();
+    // From the 'Exportaciones FHIR' card of 'Integraciones' (the side menu has the same entry under Configuración).
+    await page.getByRole('link', { name: 'Ver exportaciones' }).click();
     await waitForPath(page, '/fhir_exports');
     await page.getByText('¿Qué es una exportación FHIR?').waitFor({ state: 'visible' });
     await page.getByText('Aún no hay exportaciones. Inicie la primera con «Nueva exportación».').waitFor({ state: 'visible' });

@@ -20,7 +20,9 @@ export const EXPORT_TYPES = (objectSchema(contractDoc, 'FhirExportType').enum ??
 export const TYPE_OPTIONS = EXPORT_TYPES.map((type) => ({ value: type, label: `${typeName(type)} (${type})` }));
 
 /** The Spanish name of a type ('Pacientes'): one table with 'Clientes de API' (components/fhir-types.ts). */
-export const typeName = fhirTypeName;
+export function typeName(type: string): string {
+  return fhirTypeName(type);
+}
 
 /** Each status's tone; its text is the contract's x-label ('Terminada'). */
 const STATUS_TONES: Record<FhirExportStatus, Tone> = {
