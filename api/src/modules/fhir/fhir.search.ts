@@ -60,6 +60,14 @@ const LOINC = 'http://loinc.org';
 const OBSERVATION_CATEGORY = 'http://terminology.hl7.org/CodeSystem/observation-category';
 const ID_TYPE_SYSTEM = /^urn:vigia:id-type:([^:]+):([^:]+)$/;
 
+/**
+ * Rows by their ids, still checked against the organisation. The unary plus keeps the organisation
+ * out of index choice: given `client_id = ? AND id IN (…)`, SQLite picked the (client_id, when)
+ * index and scanned every reading of the organisation for each page (120–190 ms a page at 20,000
+ * patients, helper E's bench); the primary key finds the ids at once. PostgreSQL already did.
+ */
+const BY_ID_IN_CLIENT = (alias: string) => `+${alias}.client_id = :clientId AND ${alias}.id IN (:ids)`;
+
 const PATIENT_SELECT = `SELECT p.id, p.nid, p.first_name, p.last_name, p.birth_date, p.gender, p.status, p.updated_at,
   it.code AS id_type_code, it.name AS id_type_name, c.code AS country_code
   FROM patients p JOIN id_types it ON it.id = p.id_type JOIN countries c ON c.id = it.country_id`;
@@ -278,7 +286,7 @@ const measurementOf = (r: MeasurementDbRow): FhirMeasurement & { patient_id: num
 
 async function patientRefs(deps: SearchDeps, clientId: number, ids: number[]): Promise<Map<number, FhirPatientRef>> {
   if (!ids.length) return new Map();
-  const rows = await readRows<PatientDbRow>(deps, `${PATIENT_SELECT} WHERE p.client_id = :clientId AND p.id IN (:ids)`, {
+  const rows = await readRows<PatientDbRow>(deps, `${PATIENT_SELECT} WHERE ${BY_ID_IN_CLIENT('p')}`, {
     clientId,
     ids: [...new Set(ids)],
   });
@@ -308,7 +316,7 @@ export async function readObservation(deps: SearchDeps, clientId: number, id: st
   const rows = (
     await readRows<MeasurementDbRow>(
       deps,
-      `SELECT ${MEASUREMENT_COLUMNS} FROM measurements m WHERE m.client_id = :clientId AND m.status = :valid AND m.id IN (:ids)`,
+      `SELECT ${MEASUREMENT_COLUMNS} FROM measurements m WHERE ${BY_ID_IN_CLIENT('m')} AND m.status = :valid`,
       { clientId, valid: MEASUREMENT_STATUS.valid, ids },
     )
   ).map(measurementOf);
@@ -362,11 +370,10 @@ export async function searchObservations(deps: SearchDeps, clientId: number, inp
   const partners = new Map(
     partnerIds.length
       ? (
-          await readRows<MeasurementDbRow>(
-            deps,
-            `SELECT ${MEASUREMENT_COLUMNS} FROM measurements m WHERE m.client_id = :clientId AND m.id IN (:ids)`,
-            { clientId, ids: partnerIds },
-          )
+          await readRows<MeasurementDbRow>(deps, `SELECT ${MEASUREMENT_COLUMNS} FROM measurements m WHERE ${BY_ID_IN_CLIENT('m')}`, {
+            clientId,
+            ids: partnerIds,
+          })
         ).map((r) => [Number(r.id), measurementOf(r)])
       : [],
   );
@@ -407,11 +414,10 @@ async function detectedIssuesOf(deps: SearchDeps, clientId: number, rows: AlertD
   const readings = new Map(
     measurementIds.length
       ? (
-          await readRows<MeasurementDbRow>(
-            deps,
-            `SELECT ${MEASUREMENT_COLUMNS} FROM measurements m WHERE m.client_id = :clientId AND m.id IN (:ids)`,
-            { clientId, ids: measurementIds.map(Number) },
-          )
+          await readRows<MeasurementDbRow>(deps, `SELECT ${MEASUREMENT_COLUMNS} FROM measurements m WHERE ${BY_ID_IN_CLIENT('m')}`, {
+            clientId,
+            ids: measurementIds.map(Number),
+          })
         ).map((r) => [Number(r.id), measurementOf(r)])
       : [],
   );

@@ -29,6 +29,7 @@ import {
  */
 
 export const EXPORT_JOB = 'fhir_export';
+const PROGRESS_EVERY_MS = 1000;
 const EXPIRE_JOB = 'fhir_export_expiry';
 
 export interface FhirExportDeps {
@@ -271,6 +272,7 @@ export async function runExport(deps: FhirExportDeps, job: JobRow): Promise<void
   const done = [...row.done_types];
   let resources = files.reduce((n, f) => n + f.count, 0);
   let lockRenewedAt = Date.now();
+  let progressAt: number;
   const bounds = [`le${row.transaction_time.toISOString()}`, ...(row.since ? [`gt${row.since.toISOString()}`] : [])];
 
   try {
@@ -279,6 +281,7 @@ export async function runExport(deps: FhirExportDeps, job: JobRow): Promise<void
       const writer = new NdjsonSplitWriter(dir, type, deps.settings.fileResources);
       let cursor: string | null = null;
       let count = 0;
+      progressAt = 0; // a type's first page always reports
       try {
         do {
           // Each type's default order is keyset on an index that starts with the organisation (readings by
@@ -291,6 +294,9 @@ export async function runExport(deps: FhirExportDeps, job: JobRow): Promise<void
           count += page.resources.length;
           resources += page.resources.length;
           cursor = page.next;
+          // Progress (and whether it was cancelled meanwhile) once a second, not after every page.
+          if (cursor && Date.now() - progressAt < PROGRESS_EVERY_MS) continue;
+          progressAt = Date.now();
           const still = await execute(
             deps.sequelize,
             `UPDATE fhir_exports SET resources = :resources, progress = :progress, updated_at = :now WHERE id = :id AND status = 'running'`,
