@@ -185,7 +185,7 @@ export async function readAndSerialise(driver: Driver, clientId: number, transac
           partnerIds.length
             ? (
                 await all<MeasurementDbRow>(
-                  `SELECT ${MEASUREMENT_COLUMNS} FROM measurements m WHERE m.client_id = $1 AND m.id IN (${placeholders(partnerIds.length, 2)})`,
+                  `SELECT ${MEASUREMENT_COLUMNS} FROM measurements m WHERE +m.client_id = $1 AND m.id IN (${placeholders(partnerIds.length, 2)})`,
                   [clientId, ...partnerIds],
                 )
               ).map((r) => [Number(r.id), measurementOf(r)])
@@ -195,7 +195,7 @@ export async function readAndSerialise(driver: Driver, clientId: number, transac
         const refs = new Map(
           patientIds.length
             ? (
-                await all<PatientDbRow>(`${PATIENT_SELECT} WHERE p.client_id = $1 AND p.id IN (${placeholders(patientIds.length, 2)})`, [
+                await all<PatientDbRow>(`${PATIENT_SELECT} WHERE +p.client_id = $1 AND p.id IN (${placeholders(patientIds.length, 2)})`, [
                   clientId,
                   ...patientIds,
                 ])
