@@ -1,13 +1,13 @@
 import { Router, type Request, type Response } from 'express';
 import { can } from '@vigia/contract/rules/access';
-import { FhirError, fhirErrors, operationOutcome, readerOf, send, type FhirDeps, type Reader } from '../fhir/fhir.routes.js';
+import { FhirError, baseUrl, fhirErrors, operationOutcome, readerOf, send, type FhirDeps, type Reader } from '../fhir/fhir.routes.js';
 import { parseKickOff } from '../fhir/fhir.export.params.js';
 import { MAX_INT_ID, isStrict } from '../fhir/fhir.search.rules.js';
 import { scopeCovers } from '../api_clients/api-clients.rules.js';
 import type { FhirType } from '../api_clients/api-clients.rules.js';
 import { RETRY_AFTER_S, manifestOf, type ExportLevel } from './fhir-exports.rules.js';
 import { cancelExport, findExport, startExport, type ExportRow, type FhirExportDeps } from './fhir-exports.service.js';
-import { fhirBase, sendExportFile, typesOfLevel } from './fhir-exports.routes.js';
+import { sendExportFile, typesOfLevel } from './fhir-exports.routes.js';
 
 /**
  * FHIR Bulk Data export (issue 37; Bulk Data Access IG 2.0) at /fhir/R4: the kick-offs `$export`,
@@ -69,7 +69,7 @@ export function bulkExportRouter(deps: BulkDeps): Router {
     // Without _type: every type of the level the client may read.
     const types = named ? parsed.types : allowed.filter(covered);
     if (!types.length) throw new FhirError(403, 'forbidden', 'El token no permite leer ningún tipo exportable.');
-    const base = fhirBase(deps, req);
+    const base = baseUrl(deps, req);
     const row = await startExport(
       deps,
       { clientId: reader.clientId, apiClientId: reader.apiClientId, userId: reader.userId },
@@ -92,7 +92,7 @@ export function bulkExportRouter(deps: BulkDeps): Router {
     }
     if (row.status === 'completed') {
       res.set('Expires', httpDate(row.expires_at!));
-      return send(res, 200, manifestOf(row, fhirBase(deps, req)));
+      return send(res, 200, manifestOf(row, baseUrl(deps, req)));
     }
     if (row.status === 'failed') return send(res, 500, operationOutcome('exception', `La exportación falló: ${row.error ?? ''}`.trim()));
     throw new FhirError(404, 'not-found', `La exportación ${row.id} fue cancelada o ya caducó.`);

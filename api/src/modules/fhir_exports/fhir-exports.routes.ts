@@ -1,12 +1,13 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { Router, type Request, type Response } from 'express';
+import { Router, type Response } from 'express';
 import { route } from '../../http/operations.js';
 import { requireStaff, staffOf } from '../../http/auth.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { FhirExport } from '../../db/models/fhir-exports.model.js';
 import { resourceRouter, type EngineDeps } from '../../resources/resource.engine.js';
 import { patientBound } from '../fhir/fhir.search.js';
+import { baseUrl } from '../fhir/fhir.routes.js';
 import { FHIR_TYPES, type FhirType } from '../api_clients/api-clients.rules.js';
 import { fhirExportsResource } from './fhir-exports.resource.js';
 import { cancelExport, exportFilePath, findExport, startExport, type ExportRow, type FhirExportDeps } from './fhir-exports.service.js';
@@ -20,10 +21,6 @@ export interface FhirExportRouteDeps extends FhirExportDeps, EngineDeps {
 /** The types a level exports when none are named: a group's (or all patients') compartment; the whole organisation's. */
 export function typesOfLevel(level: ExportLevel): FhirType[] {
   return level === 'system' ? [...FHIR_TYPES] : FHIR_TYPES.filter((t) => patientBound(t));
-}
-
-export function fhirBase(deps: Pick<FhirExportRouteDeps, 'publicUrl'>, req: Request): string {
-  return `${(deps.publicUrl ?? `${req.protocol}://${req.get('host')}`).replace(/\/+$/, '')}/fhir/R4`;
 }
 
 /** The kick-off URL an export stands for, as the manifest's `request` repeats it. */
@@ -62,8 +59,8 @@ export async function sendExportFile(deps: Pick<FhirExportDeps, 'dir'>, row: Exp
  * through the engine; start one (202, on the job queue), cancel it or delete its files, download a file.
  */
 export function fhirExportsRouter(deps: FhirExportRouteDeps): Router {
-  const r = resourceRouter(fhirExportsResource(), deps);
   const resource = fhirExportsResource();
+  const r = resourceRouter(resource, deps);
 
   route(r, 'createFhirExport', [requireStaff('administer')], async (req, res) => {
     const actor = staffOf(req);
@@ -78,7 +75,7 @@ export function fhirExportsRouter(deps: FhirExportRouteDeps): Router {
     const row = await startExport(
       deps,
       { clientId: actor.clientId, apiClientId: null, userId: actor.userId },
-      { level, groupId, types, since, request: requestUrl(fhirBase(deps, req), level, groupId, types, since) },
+      { level, groupId, types, since, request: requestUrl(baseUrl(deps, req), level, groupId, types, since) },
     );
     const model = (await FhirExport.findByPk(row.id))!;
     const [dto] = await resource.present([model], { actor, clientId: actor.clientId, now: deps.now(), sequelize: deps.sequelize });

@@ -238,13 +238,6 @@ export function exportFilePath(deps: Pick<FhirExportDeps, 'dir'>, row: ExportRow
   return path.join(exportDir(deps, row.id), file);
 }
 
-/** The types of a kick-off that a level reads: a patient-level export is the Patient compartment; Group only at group level. */
-function searchOf(type: ExportType) {
-  const s = (SEARCHES as Partial<Record<string, (typeof SEARCHES)[keyof typeof SEARCHES]>>)[type];
-  if (!s) throw new Error(`Tipo no exportable: ${type}`);
-  return s;
-}
-
 class Cancelled extends Error {}
 
 /**
@@ -289,7 +282,7 @@ export async function runExport(deps: FhirExportDeps, job: JobRow): Promise<void
           const params = new Map<string, string[]>([['_lastUpdated', bounds]]);
           if (cursor) params.set('_cursor', [cursor]);
           const input: SearchInput = { params, count: EXPORT_PAGE, summaryCount: false, wantTotal: false, groupId: row.group_id };
-          const page = await searchOf(type).search({ sequelize: deps.sequelize, background: true }, row.client_id, input);
+          const page = await SEARCHES[type].search({ sequelize: deps.sequelize, background: true }, row.client_id, input);
           await writer.writeMany(page.resources as Array<{ resourceType: string }>);
           count += page.resources.length;
           resources += page.resources.length;
