@@ -65,22 +65,52 @@ function subjectOf(p: FhirPatientRef): Json {
   };
 }
 
-function codingsOf(element: number): Json[] {
-  const e = clinicalElement(element)!;
-  const codings: Json[] = [{ system: LOINC, code: e.loinc }];
-  // Pulse oximetry: US Core's 59408-5 plus the core vital-signs profile's 2708-6.
-  if (e.id === 2) codings.push({ system: LOINC, code: '2708-6' });
-  return codings;
+/**
+ * What an Observation says of its clinical element never changes: its code, category and the
+ * quantity's unit are made once per element (frozen: resources share them) rather than per
+ * resource, which a Bulk export makes tens of thousands of times a second.
+ */
+interface ElementParts {
+  code: Json;
+  component: Json;
+  category: Json[];
+  unit: string;
+  ucum: string;
+}
+const ELEMENT_PARTS = new Map<number, ElementParts>();
+function deepFreeze<T>(v: T): T {
+  if (v && typeof v === 'object') {
+    for (const x of Object.values(v)) deepFreeze(x);
+    Object.freeze(v);
+  }
+  return v;
+}
+function partsOf(element: number): ElementParts {
+  let parts = ELEMENT_PARTS.get(element);
+  if (!parts) {
+    const e = clinicalElement(element)!;
+    const coding: Json[] = [{ system: LOINC, code: e.loinc }];
+    // Pulse oximetry: US Core's 59408-5 plus the core vital-signs profile's 2708-6.
+    if (e.id === 2) coding.push({ system: LOINC, code: '2708-6' });
+    parts = deepFreeze({
+      code: { coding, text: e.name },
+      component: { coding, text: e.name },
+      category: [{ coding: [{ system: OBSERVATION_CATEGORY, code: e.id === 6 ? 'laboratory' : 'vital-signs' }] }],
+      unit: e.unit,
+      ucum: e.ucum,
+    });
+    ELEMENT_PARTS.set(element, parts);
+  }
+  return parts;
 }
 
-function quantity(element: number, value: number): Json {
-  const e = clinicalElement(element)!;
-  return { value, unit: e.unit, system: UCUM, code: e.ucum };
-}
+const PANEL_CODE: Json = deepFreeze({
+  coding: [{ system: LOINC, code: BLOOD_PRESSURE_PANEL_LOINC, display: 'Blood pressure panel with all children optional' }],
+  text: 'Presión arterial',
+});
 
-function category(element: number): Json[] {
-  const code = clinicalElement(element)?.id === 6 ? 'laboratory' : 'vital-signs';
-  return [{ coding: [{ system: OBSERVATION_CATEGORY, code }] }];
+function quantity(parts: ElementParts, value: number): Json {
+  return { value, unit: parts.unit, system: UCUM, code: parts.ucum };
 }
 
 /** Groups one stored batch into events: a systolic and a diastolic at the same time become one panel. */
@@ -113,38 +143,41 @@ export function groupReadings<T extends FhirMeasurement & { patient_id: number }
 
 /** The event key and resource id of a group: 'measurement:12' or 'measurement:12,13'. */
 export const observationKey = (group: FhirMeasurement[]) => `measurement:${group.map((m) => m.id).join(',')}`;
-const observationId = (group: FhirMeasurement[]) => `m${group.map((m) => m.id).join('-')}`;
 
-export function observationFor(group: FhirMeasurement[], patient: FhirPatientRef, issued: Date): Json {
-  const base: Json = {
+/**
+ * A stored reading (or a systolic and diastolic pair: the blood-pressure panel) as an Observation,
+ * the same whether a webhook pushes it or the API is asked for it. A pulled one (`pulled`) also
+ * says its subject's reference and meta.lastUpdated.
+ */
+export function observationFor(
+  group: FhirMeasurement[],
+  patient: FhirPatientRef,
+  issued: Date,
+  pulled?: { patientId: number; lastUpdated: Date },
+): Json {
+  const first = group[0];
+  const parts = partsOf(first.clinical_element);
+  const subject = subjectOf(patient);
+  const panel = group.length === 2;
+  const o: Json = {
     resourceType: 'Observation',
-    id: observationId(group),
+    id: panel ? `m${first.id}-${group[1].id}` : `m${first.id}`,
     identifier: group.map((m) => ({ system: IDENTIFIER_SYSTEMS.measurement, value: String(m.id) })),
     status: 'final',
-    category: category(group[0].clinical_element),
+    category: parts.category,
+    code: panel ? PANEL_CODE : parts.code,
+    subject: pulled ? { reference: `Patient/p${pulled.patientId}`, ...subject } : subject,
+    effectiveDateTime: first.when.toISOString(),
+    issued: issued.toISOString(),
   };
-  const common = { subject: subjectOf(patient), effectiveDateTime: group[0].when.toISOString(), issued: issued.toISOString() };
-  if (group.length === 2) {
-    return {
-      ...base,
-      code: {
-        coding: [{ system: LOINC, code: BLOOD_PRESSURE_PANEL_LOINC, display: 'Blood pressure panel with all children optional' }],
-        text: 'Presión arterial',
-      },
-      ...common,
-      component: group.map((m) => ({
-        code: { coding: codingsOf(m.clinical_element), text: clinicalElement(m.clinical_element)!.name },
-        valueQuantity: quantity(m.clinical_element, m.value),
-      })),
-    };
-  }
-  const m = group[0];
-  return {
-    ...base,
-    code: { coding: codingsOf(m.clinical_element), text: clinicalElement(m.clinical_element)!.name },
-    ...common,
-    valueQuantity: quantity(m.clinical_element, m.value),
-  };
+  if (panel)
+    o.component = group.map((m) => {
+      const p = partsOf(m.clinical_element);
+      return { code: p.component, valueQuantity: quantity(p, m.value) };
+    });
+  else o.valueQuantity = quantity(parts, first.value);
+  if (pulled) o.meta = { lastUpdated: pulled.lastUpdated.toISOString() };
+  return o;
 }
 
 /** A patients row with its document type and country, as patientFor reads it. */
@@ -424,7 +457,7 @@ export function serviceRequestFor(o: FhirOrderRow): Json {
       ...(bloodPressure
         ? { coding: [{ system: LOINC, code: BLOOD_PRESSURE_PANEL_LOINC, display: 'Blood pressure panel with all children optional' }] }
         : clinicalElement(element)
-          ? { coding: codingsOf(element) }
+          ? { coding: (partsOf(element).code as { coding: Json[] }).coding }
           : {}),
       text: ORDER_ELEMENT_NAMES[element] ?? 'Medición',
     },

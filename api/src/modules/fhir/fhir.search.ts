@@ -295,12 +295,7 @@ async function patientRefs(deps: SearchDeps, clientId: number, ids: number[]): P
 
 /** The mapper's Observation, with what a pulled one adds: the subject's reference and meta.lastUpdated. */
 function observationOf(group: ReturnType<typeof measurementOf>[], patientId: number, patient: FhirPatientRef): Json {
-  const o = observationFor(group, patient, group[0].created_at);
-  return {
-    ...o,
-    meta: { lastUpdated: group[0].created_at.toISOString() },
-    subject: { reference: `Patient/p${patientId}`, ...(o.subject as Json) },
-  };
+  return observationFor(group, patient, group[0].created_at, { patientId, lastUpdated: group[0].created_at });
 }
 
 const MEASUREMENT_COLUMNS = 'm.id, m.patient_id, m.clinical_element, m.value, m."when", m.created_at';

@@ -7,6 +7,7 @@ import { notFound, tooManyRequests } from '../../http/errors.js';
 import { NdjsonSplitWriter } from '../fhir/fhir.export.files.js';
 import type { ExportType } from '../fhir/fhir.export.params.js';
 import { SEARCHES, type SearchInput } from '../fhir/fhir.search.js';
+import type { Page } from '../fhir/fhir.search.sql.js';
 import {
   EXPORT_PAGE,
   MAX_ACTIVE_EXPORTS,
@@ -272,23 +273,31 @@ export async function runExport(deps: FhirExportDeps, job: JobRow): Promise<void
     for (const [index, type] of row.types.entries()) {
       if (done.includes(type)) continue;
       const writer = new NdjsonSplitWriter(dir, type, deps.settings.fileResources);
-      let cursor: string | null = null;
+      // Each type's default order is keyset on an index that starts with the organisation (readings by
+      // (client_id, when), the rest by id), so a page costs what the first did, however deep.
+      const pageAt = (cursor: string | null): Promise<Page> => {
+        const params = new Map<string, string[]>([['_lastUpdated', bounds]]);
+        if (cursor) params.set('_cursor', [cursor]);
+        const input: SearchInput = { params, count: EXPORT_PAGE, summaryCount: false, wantTotal: false, groupId: row.group_id };
+        const page = SEARCHES[type].search({ sequelize: deps.sequelize, background: true }, row.client_id, input);
+        page.catch(() => undefined); // awaited by the next turn; a cancel or a failed write leaves it unawaited
+        return page;
+      };
+      let next: Promise<Page> | null = pageAt(null);
       let count = 0;
+      let finished = false;
       progressAt = 0; // a type's first page always reports
       try {
-        do {
-          // Each type's default order is keyset on an index that starts with the organisation (readings by
-          // (client_id, when), the rest by id), so a page costs what the first did, however deep.
-          const params = new Map<string, string[]>([['_lastUpdated', bounds]]);
-          if (cursor) params.set('_cursor', [cursor]);
-          const input: SearchInput = { params, count: EXPORT_PAGE, summaryCount: false, wantTotal: false, groupId: row.group_id };
-          const page = await SEARCHES[type].search({ sequelize: deps.sequelize, background: true }, row.client_id, input);
+        while (next) {
+          const page: Page = await next;
+          // The next page is read while this one is written: SQLite reads on the thread pool, PostgreSQL
+          // in its own process, while this process turns the page into NDJSON.
+          next = page.next ? pageAt(page.next) : null;
           await writer.writeMany(page.resources as Array<{ resourceType: string }>);
           count += page.resources.length;
           resources += page.resources.length;
-          cursor = page.next;
           // Progress (and whether it was cancelled meanwhile) once a second, not after every page.
-          if (cursor && Date.now() - progressAt < PROGRESS_EVERY_MS) continue;
+          if (next && Date.now() - progressAt < PROGRESS_EVERY_MS) continue;
           progressAt = Date.now();
           const still = await execute(
             deps.sequelize,
@@ -300,10 +309,11 @@ export async function runExport(deps: FhirExportDeps, job: JobRow): Promise<void
             await extendJobLock(deps.sequelize, job.id, new Date(deps.now().getTime() + deps.settings.lockMs));
             lockRenewedAt = Date.now();
           }
-        } while (cursor);
+        }
+        finished = true;
       } finally {
         const written = await writer.close();
-        if (!cursor) files.push(...written.map((f) => ({ type, file: path.basename(f.file), count: f.count })));
+        if (finished) files.push(...written.map((f) => ({ type, file: path.basename(f.file), count: f.count })));
       }
       done.push(type);
       await execute(
