@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { countRequests, requestsReceived } from './http/traffic.js';
 import path from 'node:path';
 import { ROOT_DIR } from './paths.js';
 import express, { Router } from 'express';
@@ -157,6 +158,7 @@ export function createApp(deps: AppDeps): express.Express {
   // 200 values: at its default of 20, 21 `id=` became an object and a digest's link a 400 (issue 41).
   app.set('query parser', (query: string) => qs.parse(query, { allowPrototypes: true, arrayLimit: 200 }));
   const obs = deps.observability;
+  app.use(countRequests);
   if (obs) app.use(requestLog(obs.logger));
   app.use(
     helmet({
@@ -238,6 +240,7 @@ export function createApp(deps: AppDeps): express.Express {
     settings: exportSettings(process.env),
     publicUrl: process.env.PUBLIC_URL || null,
     recordEvent,
+    requestsReceived,
   };
   registerExportJobs({ ...fhirExportDeps, jobs: deps.jobs });
   app.use('/fhir/R4', bulkExportRouter({ ...fhirExportDeps, secret: deps.jwtSecret, authenticate }));

@@ -1,5 +1,6 @@
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Sequelize } from 'sequelize';
 import { execute, insertReturningId, select, writeTransaction } from '../../db/sql.js';
 import { enqueueJob, extendJobLock, type JobRow, type JobRunner } from '../../jobs/queue.js';
@@ -11,6 +12,7 @@ import type { Page } from '../fhir/fhir.search.sql.js';
 import {
   EXPORT_PAGE,
   MAX_ACTIVE_EXPORTS,
+  pauseAfterPage,
   RETRY_AFTER_S,
   expiresAt,
   isActive,
@@ -42,6 +44,8 @@ export interface FhirExportDeps {
   settings: ExportSettings;
   /** The audit trail (modules/audit): an export's end is an event with its count. */
   recordEvent?: (e: ExportAuditEvent) => void;
+  /** The process's count of requests received (http/traffic.ts): the export gives way while it grows. */
+  requestsReceived?: () => number;
 }
 
 export interface ExportAuditEvent {
@@ -287,6 +291,9 @@ export async function runExport(deps: FhirExportDeps, job: JobRow): Promise<void
       let count = 0;
       let finished = false;
       progressAt = 0; // a type's first page always reports
+      const requests = deps.requestsReceived ?? (() => 0);
+      let pageStarted = performance.now();
+      let requestsAt = requests();
       try {
         while (next) {
           const page: Page = await next;
@@ -296,6 +303,11 @@ export async function runExport(deps: FhirExportDeps, job: JobRow): Promise<void
           await writer.writeMany(page.resources as Array<{ resourceType: string }>);
           count += page.resources.length;
           resources += page.resources.length;
+          // Readings and screens first: while requests come in, the export pauses after each page.
+          const pause = pauseAfterPage(performance.now() - pageStarted, requests() - requestsAt);
+          if (pause > 0) await sleep(pause);
+          pageStarted = performance.now();
+          requestsAt = requests();
           // Progress (and whether it was cancelled meanwhile) once a second, not after every page.
           if (next && Date.now() - progressAt < PROGRESS_EVERY_MS) continue;
           progressAt = Date.now();
