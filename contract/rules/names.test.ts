@@ -9,6 +9,9 @@ describe('displayName', () => {
     ['ANA-LUCÍA ÑUÑEZ', 'Ana-Lucía Ñuñez'],
     ['DE LA CRUZ', 'De la Cruz'],
     ['ÑUSTA', 'Ñusta'],
+    ['ANA--LUCÍA -PAZ', 'Ana--Lucía -Paz'],
+    ["O'NEIL 2DA ÉLIDA", "O'neil 2da Élida"],
+    ['ÁLVARO-', 'Álvaro-'],
     ['', ''],
     [null, ''],
   ])('%j → %j', (input, expected) => {

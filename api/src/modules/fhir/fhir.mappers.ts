@@ -159,6 +159,7 @@ export function observationFor(
   const parts = partsOf(first.clinical_element);
   const subject = subjectOf(patient);
   const panel = group.length === 2;
+  const issuedText = issued.toISOString();
   const o: Json = {
     resourceType: 'Observation',
     id: panel ? `m${first.id}-${group[1].id}` : `m${first.id}`,
@@ -168,7 +169,7 @@ export function observationFor(
     code: panel ? PANEL_CODE : parts.code,
     subject: pulled ? { reference: `Patient/p${pulled.patientId}`, ...subject } : subject,
     effectiveDateTime: first.when.toISOString(),
-    issued: issued.toISOString(),
+    issued: issuedText,
   };
   if (panel)
     o.component = group.map((m) => {
@@ -176,7 +177,7 @@ export function observationFor(
       return { code: p.component, valueQuantity: quantity(p, m.value) };
     });
   else o.valueQuantity = quantity(parts, first.value);
-  if (pulled) o.meta = { lastUpdated: pulled.lastUpdated.toISOString() };
+  if (pulled) o.meta = { lastUpdated: pulled.lastUpdated === issued ? issuedText : pulled.lastUpdated.toISOString() };
   return o;
 }
 
