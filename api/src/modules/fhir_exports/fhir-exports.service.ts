@@ -304,7 +304,7 @@ export async function runExport(deps: FhirExportDeps, job: JobRow): Promise<void
           count += page.resources.length;
           resources += page.resources.length;
           // Readings and screens first: while requests come in, the export pauses after each page.
-          const pause = pauseAfterPage(performance.now() - pageStarted, requests() - requestsAt);
+          const pause = next ? pauseAfterPage(performance.now() - pageStarted, requests() - requestsAt) : 0;
           if (pause > 0) await sleep(pause);
           pageStarted = performance.now();
           requestsAt = requests();
