@@ -17,8 +17,7 @@ function capitaliseFirst(part: string): string {
 }
 
 /** A word with its first letter, and each first letter after a hyphen, upper-cased. */
-const capitalise = (word: string): string =>
-  word.includes('-') ? word.split('-').map(capitaliseFirst).join('-') : capitaliseFirst(word);
+const capitalise = (word: string): string => (word.includes('-') ? word.split('-').map(capitaliseFirst).join('-') : capitaliseFirst(word));
 
 /**
  * Names are stored upper-cased (03 §5); on screen 'ANA-LUCÍA DE LA CRUZ' reads better as
