@@ -13,17 +13,19 @@ export const MAX_ACTIVE_EXPORTS = 2;
 export const EXPORT_PAGE = 1000;
 /**
  * An export runs in the API's own process, after the readings and screens it serves: while requests
- * come in faster than a client polling its exports would send them (more than EXPORT_BUSY_REQUESTS
- * during one page), it pauses after each page EXPORT_YIELD_FACTOR times as long as the page took
- * (at most EXPORT_MAX_PAUSE_MS), so it takes at most a tenth of the thread; otherwise it runs flat out.
+ * come in faster than a client polling its exports sends them (more than EXPORT_BUSY_REQUESTS during
+ * one page, and more than EXPORT_BUSY_RATE a second), it pauses after each page EXPORT_YIELD_FACTOR
+ * times as long as the page took (at most EXPORT_MAX_PAUSE_MS), so it takes at most a tenth of the
+ * thread; otherwise it runs flat out.
  */
 export const EXPORT_BUSY_REQUESTS = 2;
+export const EXPORT_BUSY_RATE = 50;
 export const EXPORT_YIELD_FACTOR = 9;
 export const EXPORT_MAX_PAUSE_MS = 1000;
 
 /** The pause after a page that took `pageMs`, given how many requests the process received meanwhile. */
 export function pauseAfterPage(pageMs: number, requestsMeanwhile: number): number {
-  if (requestsMeanwhile <= EXPORT_BUSY_REQUESTS || !(pageMs > 0)) return 0;
+  if (!(pageMs > 0) || requestsMeanwhile <= EXPORT_BUSY_REQUESTS || (requestsMeanwhile * 1000) / pageMs <= EXPORT_BUSY_RATE) return 0;
   return Math.min(EXPORT_MAX_PAUSE_MS, Math.round(pageMs * EXPORT_YIELD_FACTOR));
 }
 
