@@ -1,5 +1,4 @@
 import os from 'node:os';
-import { countRequests, requestsReceived } from './http/traffic.js';
 import path from 'node:path';
 import { ROOT_DIR } from './paths.js';
 import express, { Router } from 'express';
@@ -12,6 +11,7 @@ import { createErrorHandler, notFoundRoute } from './http/errors.js';
 import { createContractErrorTranslator, createContractValidator, loadContract, rejectUnsafeValues } from './http/contract.js';
 import { unwrapBody } from './http/unwrap.js';
 import { docsRouter, frontEndsRouter } from './http/static.js';
+import { countRequests, requestsReceived } from './http/traffic.js';
 import type { Catalogues } from './modules/catalogues/catalogues.service.js';
 import type { SmsSender } from './adapters/sms.js';
 import type { JobRunner } from './jobs/queue.js';

@@ -71,8 +71,8 @@ function subjectOf(p: FhirPatientRef): Json {
  * resource, which a Bulk export makes tens of thousands of times a second.
  */
 interface ElementParts {
+  coding: Json[];
   code: Json;
-  component: Json;
   category: Json[];
   unit: string;
   ucum: string;
@@ -93,8 +93,8 @@ function partsOf(element: number): ElementParts {
     // Pulse oximetry: US Core's 59408-5 plus the core vital-signs profile's 2708-6.
     if (e.id === 2) coding.push({ system: LOINC, code: '2708-6' });
     parts = deepFreeze({
+      coding,
       code: { coding, text: e.name },
-      component: { coding, text: e.name },
       category: [{ coding: [{ system: OBSERVATION_CATEGORY, code: e.id === 6 ? 'laboratory' : 'vital-signs' }] }],
       unit: e.unit,
       ucum: e.ucum,
@@ -174,7 +174,7 @@ export function observationFor(
   if (panel)
     o.component = group.map((m) => {
       const p = partsOf(m.clinical_element);
-      return { code: p.component, valueQuantity: quantity(p, m.value) };
+      return { code: p.code, valueQuantity: quantity(p, m.value) };
     });
   else o.valueQuantity = quantity(parts, first.value);
   if (pulled) o.meta = { lastUpdated: pulled.lastUpdated === issued ? issuedText : pulled.lastUpdated.toISOString() };
@@ -458,7 +458,7 @@ export function serviceRequestFor(o: FhirOrderRow): Json {
       ...(bloodPressure
         ? { coding: [{ system: LOINC, code: BLOOD_PRESSURE_PANEL_LOINC, display: 'Blood pressure panel with all children optional' }] }
         : clinicalElement(element)
-          ? { coding: (partsOf(element).code as { coding: Json[] }).coding }
+          ? { coding: partsOf(element).coding }
           : {}),
       text: ORDER_ELEMENT_NAMES[element] ?? 'Medición',
     },
