@@ -2,7 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import AxeBuilder from '@axe-core/playwright';
+import { axeBuilder } from './support/accessibility';
 import { SCREENSHOT_DIR } from './support/browser';
 import { openSignedIn, useProductInBrowser } from './support/product';
 
@@ -37,7 +37,7 @@ describe('Priorización (/triage)', () => {
       .click();
     await page.locator('.triage-figures .ant-descriptions').first().waitFor();
 
-    const axe = await new AxeBuilder({ page }).analyze();
+    const axe = await axeBuilder(page).analyze();
     const serious = axe.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
     expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     await mkdir(SCREENSHOT_DIR, { recursive: true });
@@ -74,7 +74,7 @@ describe('Priorización (/triage)', () => {
     await page.locator('.dashboard-indicator-charts canvas').first().waitFor();
     await page.waitForTimeout(1000);
 
-    const axe = await new AxeBuilder({ page }).analyze();
+    const axe = await axeBuilder(page).analyze();
     const serious = axe.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
     expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     await mkdir(SCREENSHOT_DIR, { recursive: true });
@@ -137,7 +137,7 @@ describe('Priorización (/triage)', () => {
   }
 
   async function expectAxeClean(page: Page) {
-    const axe = await new AxeBuilder({ page }).analyze();
+    const axe = await axeBuilder(page).analyze();
     const serious = axe.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
     expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   }

@@ -160,6 +160,11 @@ export type ResourceDeclaration<R extends SchemaName = SchemaName, C extends Sch
    * `delayMs` (02 §2.1: order and alert details open after 500 ms).
    */
   detail?: { to: (record: Schemas[R]) => string; delayMs?: number };
+  /**
+   * `false` when the API lists the records but has no GET /<name>/{id} (moves, a ledger: 03 §2 lists
+   * and creates them): no show screen, which could only answer 'no encontrado'.
+   */
+  readOne?: false;
   /** Tabs above the table, each a value of one list parameter. */
   tabs?: TabsDeclaration;
   /** A confirmation dialog instead of the small pop-up before deleting (02 §2.10). */
@@ -219,6 +224,11 @@ export type AnyResource = ResourceDeclaration<any, any, any>;
 /** The list path of a declaration: `path`, else `/<name>`. */
 export function basePath(resource: Pick<AnyResource, 'name' | 'path'>): string {
   return resource.path ?? `/${resource.name}`;
+}
+
+/** The generic show screen's path, /<name>/show/:id, or null: a record with its own `detail` screen, or none to read. */
+export function showPath(resource: AnyResource): string | null {
+  return resource.detail || resource.readOne === false ? null : `${basePath(resource)}/show/:id`;
 }
 
 /** Checks a declaration against the contract's schema names and fields at compile time. */

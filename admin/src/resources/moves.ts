@@ -16,6 +16,8 @@ const ACTIVE_STOCKS = remoteOptions({
 export const moves = defineResource({
   name: 'moves',
   schemas: { record: 'Move', create: 'MoveInput' },
+  // A ledger: listed and created, never read one by one (the contract has no GET /moves/{id}).
+  readOne: false,
   writes: 'administer',
   labels: {
     list: 'Movimientos',

@@ -25,7 +25,7 @@ import {
 } from '@ant-design/icons';
 import type { Action } from '@vigia/contract/rules/access';
 import { crudScreens, type Screen } from '../crud/routes';
-import { basePath, type AnyResource } from '../crud/types';
+import { basePath, showPath, type AnyResource } from '../crud/types';
 import { registerResourceName } from '../providers/i18n';
 import { registerWriteAction } from '../providers/access';
 import { alarms } from './alarms';
@@ -98,7 +98,7 @@ function crud(resource: AnyResource, meta: MenuMeta, more: Screen[] = []): Resou
     list: path,
     create: `${path}/create`,
     edit: `${path}/edit/:id`,
-    show: resource.detail ? undefined : `${path}/show/:id`,
+    show: showPath(resource) ?? undefined,
     meta: { label: resource.labels.list, ...meta, screens: [...crudScreens(resource), ...more] },
   };
 }
