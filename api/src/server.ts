@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { isMainThread } from 'node:worker_threads';
 import { select } from './db/sql.js';
 import { loadConfig, loadMessagingConfig } from './config.js';
 import { bootstrap } from './bootstrap.js';
@@ -131,8 +132,11 @@ async function main() {
   process.on('SIGINT', stop);
 }
 
-main().catch((err) => {
-  if (err instanceof StartError) console.error(`[vigia] no se pudo iniciar: ${err.message}`);
-  else console.error('[vigia] no se pudo iniciar:', err);
-  process.exit(1);
-});
+// The bundle is also the code of the export's worker thread (fhir-exports.worker.ts): only the main
+// thread starts the server.
+if (isMainThread)
+  main().catch((err) => {
+    if (err instanceof StartError) console.error(`[vigia] no se pudo iniciar: ${err.message}`);
+    else console.error('[vigia] no se pudo iniciar:', err);
+    process.exit(1);
+  });

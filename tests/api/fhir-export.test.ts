@@ -25,7 +25,7 @@ let b: Org;
 const tokens: Record<'full' | 'second' | 'patientOnly' | 'orgB', string> = { full: '', second: '', patientOnly: '', orgB: '' };
 const patientIds: { a: number[]; b: number[] } = { a: [], b: [] };
 let tagId = 0;
-const savedEnv = process.env.FHIR_EXPORT_FILE_RESOURCES;
+const savedEnv = { files: process.env.FHIR_EXPORT_FILE_RESOURCES, split: process.env.FHIR_EXPORT_SPLIT_AT };
 
 const get = (url: string, token: string | null) => {
   const req = t.http.get(url.startsWith('http') ? url.slice(`http://${HOST}`.length) : url).set('Host', HOST);
@@ -85,6 +85,8 @@ function patientOf(r: Json): number | null {
 beforeAll(async () => {
   loadFhirDefinitions();
   process.env.FHIR_EXPORT_FILE_RESOURCES = '4';
+  // Organisation A's 15 readings are written in two halves at once, the second in a worker thread; B's 6 in one part.
+  process.env.FHIR_EXPORT_SPLIT_AT = '10';
   t = await startTestProduct({ allowHttpServices: true });
   a = await createOrg(t, 'Clinica Exporta');
   b = await createOrg(t, 'Clinica Ajena');
@@ -124,8 +126,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.stop();
-  if (savedEnv === undefined) delete process.env.FHIR_EXPORT_FILE_RESOURCES;
-  else process.env.FHIR_EXPORT_FILE_RESOURCES = savedEnv;
+  for (const [name, value] of [
+    ['FHIR_EXPORT_FILE_RESOURCES', savedEnv.files],
+    ['FHIR_EXPORT_SPLIT_AT', savedEnv.split],
+  ] as const)
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
 });
 
 describe('GET /fhir/R4/$export (kick-off)', () => {
@@ -185,14 +191,15 @@ describe('an export from kick-off to files', () => {
     expect(manifest.request).toBe(`${BASE}/$export?_type=Patient,Observation`);
     expect(manifest.requiresAccessToken).toBe(true);
     expect(manifest.error).toEqual([]);
-    // 5 patients in files of 4: two Patient files; 15 readings: four Observation files.
+    // 5 patients in files of 4: two Patient files; 15 readings in two halves (5 and 10, see below): five Observation files.
     expect(manifest.output.map((o: Json) => [o.type, o.count])).toEqual([
       ['Patient', 4],
       ['Patient', 1],
       ['Observation', 4],
       ['Observation', 4],
+      ['Observation', 1],
       ['Observation', 4],
-      ['Observation', 3],
+      ['Observation', 2],
     ]);
     const resources = await linesOf(manifest);
     const patients = resources.filter((r) => r.resourceType === 'Patient').map((r) => Number(r.id.slice(1)));
@@ -210,6 +217,21 @@ describe('an export from kick-off to files', () => {
     for (const r of resources) if (patientOf(r) !== null) expect(patientIds.a).toContain(patientOf(r));
     const onlyPatients = await exportToEnd('$export', tokens.patientOnly);
     expect(new Set(onlyPatients.manifest.output.map((o: Json) => o.type))).toEqual(new Set(['Patient']));
+  });
+
+  it('writes many readings in two halves of their time span at once, the second in a worker thread: each reading once', async () => {
+    const { manifest } = await exportToEnd('$export?_type=Observation');
+    // Part k of 2 numbers its files k+1, k+3, …, listed by number: both parts wrote (the first half,
+    // 1 November, is 5 readings in files 1 and 3; the second 10 in files 2, 4 and 6).
+    const numbers = (manifest.output as Json[]).map((o) => Number(String(o.url).split('.').at(-2)));
+    expect(numbers).toEqual([1, 2, 3, 4, 6]);
+    expect((manifest.output as Json[]).map((o) => o.count)).toEqual([4, 4, 1, 4, 2]);
+    const ids = (await linesOf(manifest)).map((r) => String(r.id));
+    expect(ids).toHaveLength(15);
+    expect(new Set(ids).size).toBe(15);
+    // Organisation B's 6 readings, under the split threshold: one part.
+    const other = await exportToEnd('$export?_type=Observation', tokens.orgB);
+    expect((other.manifest.output as Json[]).map((o) => Number(String(o.url).split('.').at(-2)))).toEqual([1, 2]);
   });
 
   it('exports a Group: only its patients and their data', async () => {

@@ -15,7 +15,11 @@ const READINGS_PER_PATIENT = 1500;
 let db: FaultDatabase;
 let server: ChildApi | null = null;
 let token = '';
-const saved = { lock: process.env.FHIR_EXPORT_LOCK_MS, file: process.env.FHIR_EXPORT_FILE_RESOURCES };
+const saved = {
+  lock: process.env.FHIR_EXPORT_LOCK_MS,
+  file: process.env.FHIR_EXPORT_FILE_RESOURCES,
+  split: process.env.FHIR_EXPORT_SPLIT_AT,
+};
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- FHIR JSON read in assertions
 
@@ -53,6 +57,8 @@ beforeAll(async () => {
   }
   process.env.FHIR_EXPORT_LOCK_MS = '2000';
   process.env.FHIR_EXPORT_FILE_RESOURCES = '5000';
+  // The 30,000 readings go in two halves at once, the second in the bundle's worker thread, killed with the process.
+  process.env.FHIR_EXPORT_SPLIT_AT = '10000';
 }, 180_000);
 
 afterAll(async () => {
@@ -61,6 +67,7 @@ afterAll(async () => {
   for (const [k, v] of [
     ['FHIR_EXPORT_LOCK_MS', saved.lock],
     ['FHIR_EXPORT_FILE_RESOURCES', saved.file],
+    ['FHIR_EXPORT_SPLIT_AT', saved.split],
   ] as const)
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
@@ -121,6 +128,11 @@ describe('SIGKILL during a FHIR Bulk export', () => {
       counts[out.type] += out.count;
     }
     expect(counts).toEqual({ Patient: PATIENTS, Observation: PATIENTS * READINGS_PER_PATIENT });
+    // Both halves of the readings were written: the first numbers its files 1, 3, …, the worker's 2, 4, …
+    const numbers = (manifest!.output as Json[])
+      .filter((o) => o.type === 'Observation')
+      .map((o) => Number(String(o.url).split('.').at(-2)));
+    expect(numbers.some((n) => n % 2 === 1) && numbers.some((n) => n % 2 === 0), numbers.join(', ')).toBe(true);
     expect(await server.kill('SIGTERM')).toEqual({ code: 0, signal: null });
     server = null;
   }, 240_000);

@@ -73,11 +73,25 @@ function shareTransactionConnection(sequelize: Sequelize) {
   };
 }
 
+/** How each database openDatabase opened was given, for a worker thread that opens the same one. */
+const openedWith = new WeakMap<Sequelize, Pick<Config, 'dataDir' | 'databaseUrl'>>();
+
+/** What openDatabase was given for `sequelize` (null: opened some other way, as a few unit tests do). */
+export function databaseOf(sequelize: Sequelize): Pick<Config, 'dataDir' | 'databaseUrl'> | null {
+  return openedWith.get(sequelize) ?? null;
+}
+
 /**
  * SQLite (one file under DATA_DIR, WAL so readers never wait for the writer) unless
  * DATABASE_URL points at PostgreSQL.
  */
 export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Sequelize> {
+  const sequelize = await open(config);
+  openedWith.set(sequelize, { dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  return sequelize;
+}
+
+async function open(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Sequelize> {
   if (config.databaseUrl) {
     const sequelize = new Sequelize(config.databaseUrl, {
       logging: false,

@@ -47,6 +47,38 @@ describe('NdjsonSplitWriter', () => {
     await expect(w.writeMany([{ resourceType: 'Observation' }])).rejects.toThrow(/Observation/);
   });
 
+  it.each([
+    ['one writer', [{ first: 1, step: 1 }], [5], ['Patient.1', 'Patient.2', 'Patient.3']],
+    [
+      'two parts of one type',
+      [
+        { first: 1, step: 2 },
+        { first: 2, step: 2 },
+      ],
+      [5, 3],
+      ['Patient.1', 'Patient.3', 'Patient.5', 'Patient.2', 'Patient.4'],
+    ],
+    [
+      'three parts, one empty',
+      [
+        { first: 1, step: 3 },
+        { first: 2, step: 3 },
+        { first: 3, step: 3 },
+      ],
+      [1, 0, 4],
+      ['Patient.1', 'Patient.3', 'Patient.6'],
+    ],
+  ])('numbers the files of %s so that no two share a name', async (_name, numberings, sizes, names) => {
+    dir = await mkdtemp(path.join(tmpdir(), 'vigia-export-'));
+    const written = [];
+    for (const [k, numbering] of numberings.entries()) {
+      const w = new NdjsonSplitWriter(dir, 'Patient', 2, numbering);
+      await w.writeMany(Array.from({ length: sizes[k]! }, (_, i) => ({ resourceType: 'Patient', id: `k${k}-${i}` })));
+      written.push(...(await w.close()));
+    }
+    expect(written.map((f) => path.basename(f.file, '.ndjson'))).toEqual(names);
+  });
+
   it('writes no file when no resource came, and refuses another type', async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'vigia-export-'));
     const w = new NdjsonSplitWriter(dir, 'Patient', 2);

@@ -13,6 +13,16 @@ export interface ExportFile {
   count: number;
 }
 
+/**
+ * Which numbers a writer gives its files: `first`, `first + step`, … A type exported in P parts at
+ * once numbers part k's files k+1, k+1+P, …: the parts never pick the same name, and names still
+ * match FILE_NAME (a part with fewer files leaves gaps, which a manifest's URLs do not mind).
+ */
+export interface FileNumbering {
+  first: number;
+  step: number;
+}
+
 export class NdjsonSplitWriter {
   private stream: WriteStream | null = null;
   private current: ExportFile | null = null;
@@ -22,6 +32,7 @@ export class NdjsonSplitWriter {
     private readonly dir: string,
     private readonly type: string,
     private readonly perFile: number,
+    private readonly numbering: FileNumbering = { first: 1, step: 1 },
   ) {
     if (!Number.isInteger(perFile) || perFile < 1) throw new Error('perFile debe ser un entero ≥ 1');
   }
@@ -59,7 +70,8 @@ export class NdjsonSplitWriter {
   private async open(): Promise<void> {
     await this.closeCurrent();
     await mkdir(this.dir, { recursive: true });
-    const file = path.join(this.dir, `${this.type}.${this.files.length + 1}.ndjson`);
+    const n = this.numbering.first + this.files.length * this.numbering.step;
+    const file = path.join(this.dir, `${this.type}.${n}.ndjson`);
     this.current = { type: this.type, file, count: 0 };
     this.files.push(this.current);
     this.stream = createWriteStream(file, { flags: 'w' });

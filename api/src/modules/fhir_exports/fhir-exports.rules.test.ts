@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXPORT_MAX_PAUSE_MS, pauseAfterPage } from './fhir-exports.rules';
+import { dateParts, EXPORT_MAX_PAUSE_MS, pauseAfterPage } from './fhir-exports.rules';
 
 describe('pauseAfterPage: an export gives way to requests', () => {
   it.each([
@@ -20,5 +20,27 @@ describe('pauseAfterPage: an export gives way to requests', () => {
     [-3, 5, 0],
   ])('a page of %s ms with %s requests meanwhile pauses %s ms', (pageMs, requests, pause) => {
     expect(pauseAfterPage(pageMs, requests)).toBe(pause);
+  });
+});
+
+describe('dateParts: a large type is written in two halves of its time span', () => {
+  const at = (iso: string) => new Date(iso);
+  it.each([
+    // first, last, rows (counted up to splitAt), splitAt, parts
+    [
+      '2026-01-01T00:00:00.000Z',
+      '2026-01-03T00:00:00.000Z',
+      50_000,
+      50_000,
+      [['lt2026-01-02T00:00:00.000Z'], ['ge2026-01-02T00:00:00.000Z']],
+    ],
+    ['2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.003Z', 10, 1, [['lt2026-01-01T00:00:00.001Z'], ['ge2026-01-01T00:00:00.001Z']]],
+    // fewer rows than splitAt: one part
+    ['2026-01-01T00:00:00.000Z', '2026-01-03T00:00:00.000Z', 49_999, 50_000, [[]]],
+    // every reading at one instant: halves would leave one empty
+    ['2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', 80_000, 50_000, [[]]],
+    [null, null, 0, 1, [[]]],
+  ])('%s to %s, %s rows, split at %s: %j', (first, last, rows, splitAt, parts) => {
+    expect(dateParts(first ? at(first) : null, last ? at(last) : null, rows, splitAt)).toEqual(parts);
   });
 });

@@ -2,17 +2,17 @@ import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Sequelize } from 'sequelize';
-import { execute, insertReturningId, select, writeTransaction } from '../../db/sql.js';
+import { databaseOf } from '../../db/database.js';
+import { BACKGROUND, execute, insertReturningId, select, writeTransaction } from '../../db/sql.js';
+import { requestCounter } from '../../http/traffic.js';
 import { enqueueJob, extendJobLock, type JobRow, type JobRunner } from '../../jobs/queue.js';
 import { notFound, tooManyRequests } from '../../http/errors.js';
-import { NdjsonSplitWriter } from '../fhir/fhir.export.files.js';
 import type { ExportType } from '../fhir/fhir.export.params.js';
-import { SEARCHES, type SearchInput } from '../fhir/fhir.search.js';
-import type { Page } from '../fhir/fhir.search.sql.js';
+import { runPart, type ExportPart } from './fhir-exports.part.js';
+import { PartWorker } from './fhir-exports.worker.js';
 import {
-  EXPORT_PAGE,
+  dateParts,
   MAX_ACTIVE_EXPORTS,
-  pauseAfterPage,
   RETRY_AFTER_S,
   expiresAt,
   isActive,
@@ -27,7 +27,9 @@ import {
  * FHIR Bulk Data exports (issue 37): the one writer of `fhir_exports`. A kick-off is a row and a job
  * on the durable queue (its own pool, one export at a time per process, so exports never hold the
  * notifications back). The job reads each type through the FHIR API's own searches, by keyset pages,
- * and streams NDJSON files with backpressure, so memory stays bounded; it renews its claim as it goes,
+ * and streams NDJSON files with backpressure, so memory stays bounded (fhir-exports.part.ts); an
+ * organisation's readings, when there are many, in two halves at once, the second in a worker thread
+ * (fhir-exports.worker.ts), so the export uses both cores. It renews its claim as it goes,
  * checkpoints each finished type, and after a restart resumes at the first unfinished one.
  */
 
@@ -245,6 +247,38 @@ export function exportFilePath(deps: Pick<FhirExportDeps, 'dir'>, row: ExportRow
 
 class Cancelled extends Error {}
 
+/** `Observation.12.ndjson` → 12. */
+const fileNumber = (file: string) => Number(file.split('.').at(-2));
+
+/**
+ * The `date` bounds of the parts a type is written in (dateParts): readings, when the organisation
+ * has at least `splitAt` of them, in two halves of their time span; every other type whole. The
+ * count stops at `splitAt` rows, and the first and last reading come from the (client_id, when)
+ * index, so this costs milliseconds however many readings there are.
+ */
+async function datePartsOf(deps: FhirExportDeps, row: ExportRow, type: ExportType): Promise<string[][]> {
+  if (type !== 'Observation') return [[]];
+  const values = { clientId: row.client_id, splitAt: deps.settings.splitAt };
+  const [{ n }] = await select<{ n: number | string }>(
+    deps.sequelize,
+    'SELECT COUNT(*) AS n FROM (SELECT 1 FROM measurements WHERE client_id = :clientId LIMIT :splitAt) t',
+    values,
+    BACKGROUND,
+  );
+  if (Number(n) < deps.settings.splitAt) return [[]];
+  const edge = async (fn: 'MIN' | 'MAX') =>
+    (
+      await select<{ at: string | Date | null }>(
+        deps.sequelize,
+        `SELECT ${fn}("when") AS at FROM measurements WHERE client_id = :clientId`,
+        values,
+        BACKGROUND,
+      )
+    )[0]?.at;
+  const [first, last] = await Promise.all([edge('MIN'), edge('MAX')]);
+  return dateParts(first ? new Date(first) : null, last ? new Date(last) : null, Number(n), deps.settings.splitAt);
+}
+
 /**
  * The job: writes each type not yet done, checkpointing after each one. A page that finds the row no
  * longer running (cancelled) stops and removes the files.
@@ -270,68 +304,84 @@ export async function runExport(deps: FhirExportDeps, job: JobRow): Promise<void
   const done = [...row.done_types];
   let resources = files.reduce((n, f) => n + f.count, 0);
   let lockRenewedAt = Date.now();
-  let progressAt: number;
-  const bounds = [`le${row.transaction_time.toISOString()}`, ...(row.since ? [`gt${row.since.toISOString()}`] : [])];
+  const lastUpdated = [`le${row.transaction_time.toISOString()}`, ...(row.since ? [`gt${row.since.toISOString()}`] : [])];
+  // A second thread for the second half of large types: opened when first needed, ended with the job.
+  const db = databaseOf(deps.sequelize);
+  let worker: PartWorker | null = null;
 
   try {
     for (const [index, type] of row.types.entries()) {
       if (done.includes(type)) continue;
-      const writer = new NdjsonSplitWriter(dir, type, deps.settings.fileResources);
-      // Each type's default order is keyset on an index that starts with the organisation (readings by
-      // (client_id, when), the rest by id), so a page costs what the first did, however deep.
-      const pageAt = (cursor: string | null): Promise<Page> => {
-        const params = new Map<string, string[]>([['_lastUpdated', bounds]]);
-        if (cursor) params.set('_cursor', [cursor]);
-        const input: SearchInput = { params, count: EXPORT_PAGE, summaryCount: false, wantTotal: false, groupId: row.group_id };
-        const page = SEARCHES[type].search({ sequelize: deps.sequelize, background: true }, row.client_id, input);
-        page.catch(() => undefined); // awaited by the next turn; a cancel or a failed write leaves it unawaited
-        return page;
+      const dates = db ? await datePartsOf(deps, row, type) : [[]];
+      const parts: ExportPart[] = dates.map((date, k) => ({
+        clientId: row.client_id,
+        type,
+        groupId: row.group_id,
+        lastUpdated,
+        date,
+        dir,
+        fileResources: deps.settings.fileResources,
+        numbering: { first: k + 1, step: dates.length },
+      }));
+      const counts = parts.map(() => 0);
+      let stopped = false;
+      let firstPage: () => void = () => undefined;
+      const pageSeen = new Promise<void>((resolve) => (firstPage = resolve));
+      const onPage = (k: number) => (count: number) => {
+        counts[k] = count;
+        firstPage();
       };
-      let next: Promise<Page> | null = pageAt(null);
-      let count = 0;
-      let finished = false;
-      progressAt = 0; // a type's first page always reports
-      const requests = deps.requestsReceived ?? (() => 0);
-      let pageStarted = performance.now();
-      let requestsAt = requests();
+      const runs = parts.map((part, k) => {
+        if (k === 0) return runPart(deps, part, { onPage: onPage(0), stopped: () => stopped });
+        worker ??= new PartWorker(db!, requestCounter());
+        return worker.run(part, onPage(k));
+      });
+      const all = Promise.all(runs);
+      all.catch(() => undefined); // settled below
+      // Cancelled, or one part failed (or the progress could not be written): the other part stops
+      // too, and the job ends (or is retried) as one.
+      const stopParts = async () => {
+        stopped = true;
+        await (worker as PartWorker | null)?.stop();
+        worker = null;
+        await Promise.allSettled(runs);
+      };
+      const count = () => counts.reduce((a, b) => a + b, 0);
       try {
-        while (next) {
-          const page: Page = await next;
-          // The next page is read while this one is written: SQLite reads on the thread pool, PostgreSQL
-          // in its own process, while this process turns the page into NDJSON.
-          next = page.next ? pageAt(page.next) : null;
-          await writer.writeMany(page.resources as Array<{ resourceType: string }>);
-          count += page.resources.length;
-          resources += page.resources.length;
-          // Readings and screens first: while requests come in, the export pauses after each page.
-          const pause = next ? pauseAfterPage(performance.now() - pageStarted, requests() - requestsAt) : 0;
-          if (pause > 0) await sleep(pause);
-          pageStarted = performance.now();
-          requestsAt = requests();
-          // Progress (and whether it was cancelled meanwhile) once a second, not after every page.
-          if (next && Date.now() - progressAt < PROGRESS_EVERY_MS) continue;
-          progressAt = Date.now();
+        // Progress (and whether it was cancelled meanwhile) after the type's first page, then once a second.
+        let wait: Promise<unknown> = Promise.race([pageSeen, sleep(PROGRESS_EVERY_MS, undefined, { ref: false })]);
+        const ended = all.then(
+          () => true,
+          () => true,
+        );
+        while (!(await Promise.race([ended, wait.then(() => false)]))) {
           const still = await execute(
             deps.sequelize,
             `UPDATE fhir_exports SET resources = :resources, progress = :progress, updated_at = :now WHERE id = :id AND status = 'running'`,
-            { id, resources, progress: progressText(type, count, index, row.types.length), now: deps.now() },
+            { id, resources: resources + count(), progress: progressText(type, count(), index, row.types.length), now: deps.now() },
           );
           if (still === 0) throw new Cancelled();
           if (Date.now() - lockRenewedAt > deps.settings.lockMs / 3) {
             await extendJobLock(deps.sequelize, job.id, new Date(deps.now().getTime() + deps.settings.lockMs));
             lockRenewedAt = Date.now();
           }
+          wait = sleep(PROGRESS_EVERY_MS, undefined, { ref: false });
         }
-        finished = true;
-      } finally {
-        const written = await writer.close();
-        if (finished) files.push(...written.map((f) => ({ type, file: path.basename(f.file), count: f.count })));
+      } catch (err) {
+        await stopParts();
+        throw err;
       }
+      const written = await all.catch(async (err: unknown) => {
+        await stopParts();
+        throw err;
+      });
+      files.push(...written.flat().sort((a, b) => fileNumber(a.file) - fileNumber(b.file)));
+      resources += count();
       done.push(type);
       await execute(
         deps.sequelize,
-        `UPDATE fhir_exports SET files = :files, done_types = :done, updated_at = :now WHERE id = :id AND status = 'running'`,
-        { id, files: JSON.stringify(files), done: JSON.stringify(done), now: deps.now() },
+        `UPDATE fhir_exports SET files = :files, done_types = :done, resources = :resources, updated_at = :now WHERE id = :id AND status = 'running'`,
+        { id, files: JSON.stringify(files), done: JSON.stringify(done), resources, now: deps.now() },
       );
     }
   } catch (err) {
@@ -340,6 +390,8 @@ export async function runExport(deps: FhirExportDeps, job: JobRow): Promise<void
       return;
     }
     throw err;
+  } finally {
+    await (worker as PartWorker | null)?.stop();
   }
   const finished = deps.now();
   const completed = await execute(

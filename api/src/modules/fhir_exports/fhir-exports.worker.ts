@@ -1,0 +1,112 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import type { Config } from '../../config.js';
+import { openDatabase } from '../../db/database.js';
+import { requestsReceived } from '../../http/traffic.js';
+import { PartStopped, runPart, type ExportPart } from './fhir-exports.part.js';
+import type { ExportFileEntry } from './fhir-exports.rules.js';
+
+/**
+ * A worker thread that writes parts of Bulk exports (issue 37): the second half of a large type runs
+ * here while the first runs in the API's thread, so an export uses both cores. It opens the same
+ * database (its own SQLite connection, or its own PostgreSQL pool) and reads the API's request
+ * counter from shared memory, so it gives way to readings and screens as the API's thread does.
+ *
+ * Its code is this module: under tsx or vitest the .ts file, loaded through tsx's loader registered
+ * in the thread first; in the production bundle the bundle itself (api/dist/server.js), where
+ * server.ts starts the server only on the main thread.
+ */
+
+const ROLE = 'vigia:fhir-export-part';
+
+interface PartWorkerData {
+  role: typeof ROLE;
+  db: Pick<Config, 'dataDir' | 'databaseUrl'>;
+  counter: Uint32Array;
+}
+
+type ToWorker = { kind: 'part'; part: ExportPart };
+type FromWorker = { kind: 'page'; count: number } | { kind: 'done'; files: ExportFileEntry[] } | { kind: 'failed'; message: string };
+
+/** A V8 heap of its own costs RSS: the thread's is kept small (a page is a thousand resources). */
+const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
+
+/** tsx's ESM API (its `import` export), which registers its loader in the thread that imports it. */
+function tsxLoader(): string {
+  const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
+  return pathToFileURL(path.join(path.dirname(manifest), 'dist', 'esm', 'api', 'index.mjs')).href;
+}
+
+/** The main thread's handle on one worker: parts run one at a time; stop() ends the thread. */
+export class PartWorker {
+  private readonly worker: Worker;
+  private failure: Error | null = null;
+  private current: { resolve: (files: ExportFileEntry[]) => void; reject: (err: Error) => void; onPage: (n: number) => void } | null = null;
+
+  constructor(db: Pick<Config, 'dataDir' | 'databaseUrl'>, counter: Uint32Array) {
+    const data: PartWorkerData = { role: ROLE, db, counter };
+    const self = new URL(import.meta.url);
+    this.worker = self.pathname.endsWith('.ts')
+      ? new Worker(
+          `import(${JSON.stringify(tsxLoader())}).then(({ register }) => { register(); return import(${JSON.stringify(self.href)}); })`,
+          // execArgv []: not the loaders of the parent (vitest's); tsx's is registered above.
+          { eval: true, workerData: data, execArgv: [], resourceLimits: RESOURCE_LIMITS },
+        )
+      : new Worker(self, { workerData: data, resourceLimits: RESOURCE_LIMITS });
+    this.worker.on('message', (msg: FromWorker) => {
+      const job = this.current;
+      if (!job) return;
+      if (msg.kind === 'page') return job.onPage(msg.count);
+      this.current = null;
+      if (msg.kind === 'done') job.resolve(msg.files);
+      else job.reject(new Error(msg.message));
+    });
+    const lose = (err: Error) => {
+      this.failure ??= err;
+      this.current?.reject(this.failure);
+      this.current = null;
+    };
+    this.worker.on('error', lose);
+    this.worker.on('exit', (code) => lose(new Error(`El proceso auxiliar de la exportación terminó (código ${code})`)));
+  }
+
+  /** Writes `part` in the thread; `onPage` gets its count after each page. */
+  run(part: ExportPart, onPage: (count: number) => void): Promise<ExportFileEntry[]> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.current) return Promise.reject(new Error('PartWorker: ya escribe una parte'));
+    return new Promise((resolve, reject) => {
+      this.current = { resolve, reject, onPage };
+      this.worker.postMessage({ kind: 'part', part } satisfies ToWorker);
+    });
+  }
+
+  /** Ends the thread, and the part it was writing with it (its files are left for the caller to remove). */
+  async stop(): Promise<void> {
+    this.failure ??= new PartStopped();
+    await this.worker.terminate();
+  }
+}
+
+/** The thread's side: opens the database, then writes each part it is sent. */
+function serve(data: PartWorkerData): void {
+  const port = parentPort!;
+  const post = (msg: FromWorker) => port.postMessage(msg);
+  const opened = openDatabase(data.db);
+  opened.catch(() => undefined); // answered to the first part sent
+  const requests = () => requestsReceived(data.counter);
+  port.on('message', (msg: ToWorker) => {
+    if (msg.kind !== 'part') return;
+    opened
+      .then((sequelize) =>
+        runPart({ sequelize, requestsReceived: requests }, msg.part, { onPage: (count) => post({ kind: 'page', count }) }),
+      )
+      .then(
+        (files) => post({ kind: 'done', files }),
+        (err: unknown) => post({ kind: 'failed', message: err instanceof Error ? err.message : String(err) }),
+      );
+  });
+}
+
+if (!isMainThread && (workerData as Partial<PartWorkerData> | null)?.role === ROLE) serve(workerData as PartWorkerData);
