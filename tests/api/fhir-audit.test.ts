@@ -77,6 +77,8 @@ describe('GET /fhir/R4 reads and searches in the audit trail', () => {
       resource: 'fhir',
       resource_id: null,
       summary: 'Buscó 3 Observation (página de hasta 3); cliente de API HIS Central',
+      // Every reading found is María's: the event is hers too.
+      patient_id: maria.id,
       method: 'GET',
       path: '/fhir/R4/Observation?patient&code&_count',
       status: 200,
@@ -91,6 +93,7 @@ describe('GET /fhir/R4 reads and searches in the audit trail', () => {
       user_id: null,
       resource: 'fhir',
       resource_id: `p${maria.id}`,
+      patient_id: maria.id,
       summary: `Leyó Patient/p${maria.id}; cliente de API HIS Central`,
       path: '/fhir/R4/Patient/:id',
       status: 200,
@@ -113,6 +116,16 @@ describe('GET /fhir/R4 reads and searches in the audit trail', () => {
     expect(read).toMatchObject({ user_id: admin.id, resource_id: `p${maria.id}`, summary: `Leyó Patient/p${maria.id}` });
     const counted = await eventWhere((x) => x.actor_kind === 'staff' && x.path.endsWith('?patient&_summary'));
     expect(counted.summary).toBe(`Buscó Observation: ${readingCount} en total (solo el recuento)`);
+    // A count names no resource, so no patient; the patient's own trail lists the others.
+    expect(counted.patient_id).toBeNull();
+    const hers = await t.http.get(`/api/v1/patients/${maria.id}/audit_events?_end=100`).set(bearer(a.tokens.admin));
+    expect(hers.status).toBe(200);
+    expect(
+      (hers.body as Json[])
+        .filter((x) => x.resource === 'fhir' && x.user_id === admin.id)
+        .map((x) => x.action)
+        .sort(),
+    ).toEqual(['fhir_read', 'fhir_search']);
     // The user filter of 'Auditoría' finds them.
     const byUser = await t.http.get(`/api/v1/audit_events?resource=fhir&user_id=${admin.id}`).set(bearer(a.tokens.admin));
     expect(byUser.status).toBe(200);
@@ -123,7 +136,10 @@ describe('GET /fhir/R4 reads and searches in the audit trail', () => {
     expect((await fhir('/Patient?name=eulalia&family=zambrano', fullToken)).status).toBe(200);
     const e = await eventWhere((x) => x.path === '/fhir/R4/Patient?name&family');
     expect(e.summary).toBe(`Buscó 1 Patient (página de hasta ${DEFAULT_COUNT}; 1 en total); cliente de API HIS Central`);
-    expect(JSON.stringify(await fhirEvents())).not.toMatch(/eulalia|zambrano/i);
+    // What the trail stores (the patient the answer was about is named when the list is read, as for every patient event).
+    const stored = (await fhirEvents()).map(({ patient_name: _shown, ...kept }) => kept);
+    expect(JSON.stringify(stored)).not.toMatch(/eulalia|zambrano/i);
+    expect(e.patient_id).toBe(maria.id);
   });
 
   it('writes no event for a refused search (403 scope) or a resource not found, and none in another organisation', async () => {

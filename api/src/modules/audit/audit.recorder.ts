@@ -171,11 +171,11 @@ export function recordAuditEvent(
   event: Pick<
     AuditRow,
     'client_id' | 'user_id' | 'action' | 'resource' | 'resource_id' | 'summary' | 'method' | 'path' | 'status' | 'ip' | 'created_at'
-  > & { actor_kind?: 'staff' | 'system' },
+  > & { actor_kind?: 'staff' | 'system'; patient_id?: number | null },
 ): void {
   // 'system': a machine acting with its own credentials (an API client's token, issue 37).
   writerFor(deps.sequelize)
-    .submit({ ...event, actor_kind: event.actor_kind ?? 'staff', patient_id: null, changes: null })
+    .submit({ ...event, actor_kind: event.actor_kind ?? 'staff', patient_id: event.patient_id ?? null, changes: null })
     .catch((err) => deps.log('audit event not recorded', err));
 }
 

@@ -5,6 +5,7 @@ import {
   AUDIT_RESOURCES,
   changesText,
   describeRequest,
+  fhirAccessPatient,
   fhirAccessSummary,
   type FhirAccess,
   REDACTED,
@@ -251,6 +252,41 @@ describe('audit rules: a FHIR read or search told in one line (issue 37)', () =>
     ],
   ])('%j → %s', (access, summary) => {
     expect(fhirAccessSummary(access)).toBe(summary);
+  });
+
+  it.each<[string, Array<Record<string, unknown>>, number | null]>([
+    ['a Patient read', [{ resourceType: 'Patient', id: 'p12' }], 12],
+    [
+      'readings of one patient',
+      [
+        { resourceType: 'Observation', subject: { reference: 'Patient/p7' } },
+        { resourceType: 'Observation', subject: { reference: 'Patient/p7' } },
+      ],
+      7,
+    ],
+    ['a medication order (patient, not subject)', [{ resourceType: 'MedicationRequest', subject: { reference: 'Patient/p3' } }], 3],
+    ['a caregiver', [{ resourceType: 'RelatedPerson', patient: { reference: 'Patient/p9' } }], 9],
+    [
+      'two patients',
+      [
+        { resourceType: 'Patient', id: 'p1' },
+        { resourceType: 'Patient', id: 'p2' },
+      ],
+      null,
+    ],
+    ['a Group (no patient of its own)', [{ resourceType: 'Group', id: 't4' }], null],
+    [
+      'one of them without a patient',
+      [
+        { resourceType: 'Observation', subject: { reference: 'Patient/p7' } },
+        { resourceType: 'Device', id: 'd1' },
+      ],
+      null,
+    ],
+    ['nothing found', [], null],
+    ['a reference that is not ours', [{ resourceType: 'Observation', subject: { reference: 'Patient/abc' } }], null],
+  ])('the patient of %s', (_name, resources, patient) => {
+    expect(fhirAccessPatient(resources)).toBe(patient);
   });
 
   it('fits the trail’s 300 characters whatever the client’s name', () => {

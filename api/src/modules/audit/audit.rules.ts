@@ -151,6 +151,28 @@ export function fhirAccessSummary(a: FhirAccess): string {
 }
 
 /**
+ * The patient a FHIR read or search was about, for the patient's own 'Auditoría' tab: the one
+ * patient every resource answered is (a Patient, or its subject or patient reference `Patient/p12`);
+ * null when they are several patients', none's (a Group), or there were none.
+ */
+export function fhirAccessPatient(
+  resources: ReadonlyArray<{ resourceType?: unknown; id?: unknown; subject?: unknown; patient?: unknown }>,
+): number | null {
+  let found: number | null = null;
+  for (const r of resources) {
+    const ref =
+      r.resourceType === 'Patient'
+        ? `Patient/${String(r.id)}`
+        : ((r.subject as { reference?: unknown } | undefined)?.reference ?? (r.patient as { reference?: unknown } | undefined)?.reference);
+    const m = typeof ref === 'string' ? /^Patient\/p([1-9]\d{0,9})$/.exec(ref) : null;
+    const id = m ? Number(m[1]) : null;
+    if (id === null || (found !== null && id !== found)) return null;
+    found = id;
+  }
+  return found;
+}
+
+/**
  * Where the patient of an event comes from: the `:id` of a `/patients/:id/...` route; otherwise the
  * answer's `patient_id` (or its `id` for a new patient); otherwise this table's row by the route's id.
  */

@@ -3,7 +3,7 @@ import type { Sequelize } from 'sequelize';
 import { decodeJwt } from 'jose';
 import { AppError } from '../../http/errors.js';
 import { select } from '../../db/sql.js';
-import { fhirAccessSummary, type FhirAccess } from '../audit/audit.rules.js';
+import { fhirAccessPatient, fhirAccessSummary, type FhirAccess } from '../audit/audit.rules.js';
 import type { Role } from '@vigia/contract/rules/access';
 import { FHIR_AUDIENCE, verifyApiClientToken } from '../api_clients/api-clients.token.js';
 import { scopeCovers } from '../api_clients/api-clients.rules.js';
@@ -27,6 +27,8 @@ export interface FhirEventInput {
   action: 'fhir_read' | 'fhir_search';
   resource: 'fhir';
   resource_id: string | null;
+  /** The one patient the resources answered are about (audit.rules fhirAccessPatient), for the patient's own trail. */
+  patient_id: number | null;
   summary: string;
   method: string;
   path: string;
@@ -168,6 +170,8 @@ function bundleOf(base: string, type: SearchType, pairs: Array<[string, string]>
 interface Access extends Omit<FhirAccess, 'apiClient' | 'type'> {
   action: FhirEventInput['action'];
   type: SearchType;
+  /** What was answered: the resource read, or the page found. */
+  resources: Json[];
   path: string;
   ip: string | null;
 }
@@ -214,6 +218,7 @@ function recordAccess(deps: FhirDeps, reader: Reader, access: Access): void {
       action: access.action,
       resource: 'fhir',
       resource_id: access.id === null ? null : access.id.slice(0, 64),
+      patient_id: fhirAccessPatient(access.resources),
       summary: fhirAccessSummary({ ...access, apiClient: clientName }),
       method: 'GET',
       path: access.path,
@@ -300,6 +305,7 @@ export function fhirRouter(deps: FhirDeps): Router {
       action: 'fhir_search',
       type,
       id: null,
+      resources: page.resources,
       found: { shown: page.resources.length, pageSize: input.count, total: page.total, countOnly: input.summaryCount },
       path: accessPath(type, pairs),
       ip: req.ip ?? null,
@@ -315,7 +321,7 @@ export function fhirRouter(deps: FhirDeps): Router {
     // Another organisation's resource is not found, like one that does not exist.
     if (!resource) throw new FhirError(404, 'not-found', `No existe ${type}/${id}`);
     send(res, 200, resource);
-    recordAccess(deps, reader, { action: 'fhir_read', type, id, path: `/fhir/R4/${type}/:id`, ip: req.ip ?? null });
+    recordAccess(deps, reader, { action: 'fhir_read', type, id, resources: [resource], path: `/fhir/R4/${type}/:id`, ip: req.ip ?? null });
   });
 
   r.use((req, _res, next) => next(new FhirError(404, 'not-supported', `Operación no admitida: ${req.method} ${req.path}`)));
