@@ -25,7 +25,9 @@ import {
 const HOST = 'vigia.test';
 // 10:00 in Bogotá: rows written during the setup carry this instant; orders start tomorrow.
 const clock = new Date('2026-11-21T15:00:00Z');
-const now = () => clock;
+/** The last test moves the product’s clock two minutes on (the tokens are still valid). */
+let movedTo: Date | null = null;
+const now = () => movedTo ?? clock;
 
 let t: TestProduct;
 let fhir: FhirClient;
@@ -612,5 +614,26 @@ describe('the group restriction of a Bulk export (SearchInput.groupId)', () => {
       expect(empty, type).toEqual(type === 'Group' ? [`g${tags.empty}`] : []);
       expect((await groupOf(tags.other)).resources, type).toEqual([]);
     }
+  });
+});
+
+describe('a link that changed is an update of its Group and its Device (_lastUpdated, an export’s _since)', () => {
+  it('Lucía joins Diabéticos, and María’s gateway goes to Lucía: that Group and that Device were updated then', async () => {
+    movedTo = new Date('2026-11-21T15:02:00Z');
+    const patch = async (id: number, body: object) => {
+      const res = await t.http.patch(`/api/v1/patients/${id}`).set(bearer(a.tokens.admin)).send(body);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    };
+    await patch(patients.lucia, { tag_ids: [tags.diabetes] });
+    await patch(patients.maria, { card_id: null });
+    await patch(patients.lucia, { card_id: 'GW-MARIA' });
+    const since = '_lastUpdated=gt2026-11-21T15:00:00Z';
+    expect(ids(json(await get(`/Group?${since}`)))).toEqual([`g${tags.diabetes}`]);
+    const device = json(await get(`/Device?${since}`));
+    expect(ids(device)).toEqual([`d${devices.maria}`]);
+    expect(device.entry[0].resource.patient).toEqual({ reference: `Patient/p${patients.lucia}` });
+    // Saving the same tags again changes no Group.
+    await patch(patients.juan, { tag_ids: [tags.diabetes, tags.hyper] });
+    expect(ids(json(await get(`/Group?${since}`)))).toEqual([`g${tags.diabetes}`]);
   });
 });

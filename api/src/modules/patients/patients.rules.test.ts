@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import {
+  changedTags,
   ageOn,
   dropReadOnlyFields,
   updateMessage,
@@ -136,5 +137,21 @@ describe('read-only fields of a patient update (01 §7: the whole record comes b
     expect(marked('x-read-only').sort()).toEqual([...PATIENT_READ_ONLY_FIELDS].sort());
     expect(marked('x-live').sort()).toEqual([...PATIENT_LIVE_FIELDS].sort());
     expect(Object.keys(schemas.Patient.properties).filter((k) => !(k in update))).toEqual([]);
+  });
+});
+
+describe('tags whose members change with a patient update (a FHIR Group is its tag, issue 37)', () => {
+  it.each([
+    [
+      [1, 2],
+      [2, 3],
+      [1, 3],
+    ],
+    [[], [4, 4], [4]],
+    [[5], [], [5]],
+    [[1, 2], [2, 1], []],
+    [[], [], []],
+  ])('before %j, after %j: %j', (before, after, changed) => {
+    expect(changedTags(before, after)).toEqual(changed);
   });
 });

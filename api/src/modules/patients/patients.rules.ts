@@ -145,3 +145,10 @@ export function dropReadOnlyFields<T extends object>(body: T, current: Record<st
   for (const field of PATIENT_LIVE_FIELDS) delete rest[field];
   return { ok: true, body: rest as Omit<T, PatientReadOnlyField> };
 }
+
+/** The tags whose members differ between a patient's tags before and after a change (each once). */
+export function changedTags(before: number[], after: number[]): number[] {
+  const was = new Set(before);
+  const is = new Set(after);
+  return [...new Set([...before.filter((id) => !is.has(id)), ...after.filter((id) => !was.has(id))])];
+}

@@ -16,8 +16,9 @@ import type { assertTagsOwned } from '../tags/tags.service.js';
 import type { attachDefaultAlarms, countOpenAlerts, setPatientAlarms } from '../alarms/alarms.service.js';
 import { normaliseName, normaliseNid, validateNid, validateDate } from '@vigia/contract/rules/validation';
 import { Patient } from '../../db/models/patients.model.js';
+import { execute, select } from '../../db/sql.js';
 import * as rules from './patients.rules.js';
-import { tagsOf } from './patient-tags.sql.js';
+import { tagsOf, touchTags } from './patient-tags.sql.js';
 import type { PortalLocks } from '../otp/otp.service.js';
 import type { components } from '@vigia/contract/openapi';
 import { localDate, isValidTimeZone } from '@vigia/contract/rules/dates';
@@ -366,6 +367,7 @@ export async function createPatient(deps: PatientDeps, principal: StaffPrincipal
       { transaction },
     );
     if (tagIds.length) {
+      await touchTags(deps.sequelize, principal.clientId, [...new Set(tagIds)], deps.now(), transaction);
       await deps.sequelize.getQueryInterface().bulkInsert(
         'patient_tags',
         [...new Set(tagIds)].map((tag_id) => ({ patient_id: p.id, tag_id })),
@@ -457,6 +459,7 @@ export async function updatePatient(deps: PatientDeps, principal: StaffPrincipal
   }
   const previousSearchName = p.search_name;
   const previousStatus = p.status;
+  const previousCardId = p.card_id;
   await deps.sequelize.transaction(async (transaction) => {
     p.set({
       ...fields,
@@ -466,9 +469,30 @@ export async function updatePatient(deps: PatientDeps, principal: StaffPrincipal
     } as Partial<Patient>);
     await p.save({ transaction });
     if (p.search_name !== previousSearchName) await writeSearchTerms(deps.sequelize, p, transaction);
+    // A FHIR Device's patient is the one whose card_id is the gateway's (issue 37): a gateway that
+    // changed hands was updated, for `_lastUpdated` and an export's `_since`.
+    const cards = [previousCardId, p.card_id].filter((c): c is string => !!c);
+    if (p.card_id !== previousCardId && cards.length)
+      await execute(
+        deps.sequelize,
+        'UPDATE devices SET updated_at = :now WHERE client_id = :clientId AND card_id IN (:cards)',
+        { now: deps.now(), clientId: principal.clientId, cards },
+        transaction,
+      );
     if (alarm_ids) await deps.setPatientAlarms(deps.sequelize, principal.clientId, id, alarm_ids, transaction);
     if (change.status !== previousStatus) await recordStatusChange(deps, p, previousStatus, principal.userId, transaction);
     if (tag_ids) {
+      const before = await select<{ tag_id: number | string }>(
+        deps.sequelize,
+        'SELECT tag_id FROM patient_tags WHERE patient_id = :id',
+        { id },
+        transaction,
+      );
+      const changed = rules.changedTags(
+        before.map((r) => Number(r.tag_id)),
+        tag_ids,
+      );
+      await touchTags(deps.sequelize, principal.clientId, changed, deps.now(), transaction);
       await deps.sequelize.query('DELETE FROM patient_tags WHERE patient_id = :id', { replacements: { id }, transaction });
       if (tag_ids.length) {
         await deps.sequelize.getQueryInterface().bulkInsert(
