@@ -8,7 +8,15 @@
  * `system/<Type>.<cruds>`; v1's `.read` reads as `.rs`); RFC 6749 §5.2 (error codes); RFC 7523.
  */
 
-/** The FHIR types the API serves (the contract's ApiClientScope lists the same, plus `*`). */
+import type { components } from '@vigia/contract/openapi';
+
+type Schemas = components['schemas'];
+
+/**
+ * The FHIR types the API serves, in the CapabilityStatement's order: the contract's FhirExportType
+ * and ApiClientScope (`system/<Type>.rs`, plus `system/*.rs`) list the same, which the compiler
+ * holds below, so a type added to the contract and not here (or the other way) does not build.
+ */
 export const FHIR_TYPES = [
   'Patient',
   'Observation',
@@ -19,8 +27,12 @@ export const FHIR_TYPES = [
   'MedicationRequest',
   'ServiceRequest',
   'Group',
-] as const;
+] as const satisfies ReadonlyArray<Schemas['FhirExportType']>;
 export type FhirType = (typeof FHIR_TYPES)[number];
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const contractListsTheSameTypes: Same<FhirType, Schemas['FhirExportType']> &
+  Same<`system/${FhirType}.rs` | 'system/*.rs', Schemas['ApiClientScope']> = true;
+void contractListsTheSameTypes;
 
 export const GRANT_TYPE = 'client_credentials';
 export const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
