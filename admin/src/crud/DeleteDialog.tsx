@@ -1,7 +1,7 @@
-import { useState, type ReactNode } from 'react';
-import { Button, Modal } from 'antd';
+import type { ReactNode } from 'react';
 import { DeleteOutlined } from '@ant-design/icons';
 import { useDelete, type BaseKey } from '@refinedev/core';
+import { ConfirmButton } from '../components/ConfirmButton';
 import { crudNotifications } from './notifications';
 import type { AnyResource } from './types';
 
@@ -17,36 +17,16 @@ export function DeleteDialogButton({
   dialog: { title: string; content: ReactNode; okText: string; busyText: string };
   disabled?: boolean;
 }) {
-  const [open, setOpen] = useState(false);
   const { mutate, mutation } = useDelete();
-  const busy = mutation.isPending;
   return (
-    <>
-      <Button size="small" danger icon={<DeleteOutlined />} aria-label="Eliminar" disabled={disabled} onClick={() => setOpen(true)} />
-      <Modal
-        open={open}
-        title={dialog.title}
-        onCancel={() => !busy && setOpen(false)}
-        destroyOnHidden
-        footer={[
-          <Button key="cancel" onClick={() => setOpen(false)} disabled={busy}>
-            Cancelar
-          </Button>,
-          <Button
-            key="ok"
-            danger
-            type="primary"
-            loading={busy}
-            onClick={() =>
-              mutate({ resource: resource.name, id, ...crudNotifications(resource, 'delete') }, { onSuccess: () => setOpen(false) })
-            }
-          >
-            {busy ? dialog.busyText : dialog.okText}
-          </Button>,
-        ]}
-      >
-        {dialog.content}
-      </Modal>
-    </>
+    <ConfirmButton
+      trigger={{ size: 'small', danger: true, icon: <DeleteOutlined />, 'aria-label': 'Eliminar', disabled }}
+      title={dialog.title}
+      content={dialog.content}
+      okText={dialog.okText}
+      busyText={dialog.busyText}
+      busy={mutation.isPending}
+      onConfirm={(close) => mutate({ resource: resource.name, id, ...crudNotifications(resource, 'delete') }, { onSuccess: close })}
+    />
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useDelete, useList } from '@refinedev/core';
-import { Button, Card, Grid, Modal, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Grid, Space, Table, Tag, Typography } from 'antd';
 import { CloudDownloadOutlined, DeleteOutlined, FolderOpenOutlined, StopOutlined } from '@ant-design/icons';
 import { AdminOnlyListPage, type AdminOnlyList } from '../../crud/AdminOnlyList';
 import { StatusChip } from '../../crud/renderers';
@@ -9,6 +9,7 @@ import { roleAccess } from '../../providers/access';
 import { loadFailed, serverError, success } from '../../providers/notices';
 import { staffTimeZone } from '../../session';
 import { formatWhen } from '@vigia/contract/rules/dates';
+import { ConfirmButton } from '../../components/ConfirmButton';
 import { ExportFiles } from './ExportFiles';
 import { NewExportDialog } from './NewExportDialog';
 import {
@@ -53,47 +54,33 @@ const STOPS = {
 /** 'Cancelar' (queued, running) or 'Borrar archivos' (completed), after a confirmation; DELETE either way. */
 function StopButton({ record, kind }: { record: FhirExport; kind: keyof typeof STOPS }) {
   const stop = STOPS[kind];
-  const [open, setOpen] = useState(false);
   const { mutate, mutation } = useDelete();
-  const busy = mutation.isPending;
   return (
-    <>
-      <Button size="small" danger icon={stop.icon} onClick={() => setOpen(true)} aria-label={`${stop.label}: exportación ${record.id}`}>
-        {stop.label}
-      </Button>
-      <Modal
-        open={open}
-        title={stop.title}
-        onCancel={() => !busy && setOpen(false)}
-        destroyOnHidden
-        footer={[
-          <Button key="back" onClick={() => setOpen(false)} disabled={busy}>
-            Volver
-          </Button>,
-          <Button
-            key="ok"
-            danger
-            type="primary"
-            loading={busy}
-            onClick={() =>
-              mutate(
-                {
-                  resource: RESOURCE,
-                  id: record.id,
-                  successNotification: success(stop.done),
-                  errorNotification: serverError('No fue posible completar la operación'),
-                },
-                { onSettled: () => setOpen(false) },
-              )
-            }
-          >
-            {stop.okText}
-          </Button>,
-        ]}
-      >
-        {stop.content}
-      </Modal>
-    </>
+    <ConfirmButton
+      trigger={{
+        size: 'small',
+        danger: true,
+        icon: stop.icon,
+        'aria-label': `${stop.label}: exportación ${record.id}`,
+        children: stop.label,
+      }}
+      title={stop.title}
+      content={stop.content}
+      backText="Volver"
+      okText={stop.okText}
+      busy={mutation.isPending}
+      onConfirm={(close) =>
+        mutate(
+          {
+            resource: RESOURCE,
+            id: record.id,
+            successNotification: success(stop.done),
+            errorNotification: serverError('No fue posible completar la operación'),
+          },
+          { onSettled: close },
+        )
+      }
+    />
   );
 }
 
