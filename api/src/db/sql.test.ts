@@ -136,8 +136,10 @@ async function inFreshDatabase(fn: (sequelize: Sequelize) => Promise<void>): Pro
   }
 }
 
+// These check which read answers first, never how fast: a loaded CI machine (two test runs and
+// browsers on two cores) once took more than the default 5 s for the half-second read.
 describe('reads outside a transaction on SQLite (two connections)', () => {
-  it('answers a short read while a long one runs, on the other connection', async () => {
+  it('answers a short read while a long one runs, on the other connection', { timeout: 60_000 }, async () => {
     await inFreshDatabase(async (sequelize) => {
       const answered: string[] = [];
       // Both read connections open first, and a long read of about half a second: under a loaded CI
@@ -154,7 +156,7 @@ describe('reads outside a transaction on SQLite (two connections)', () => {
 });
 
 describe('background reads on SQLite', () => {
-  it("run on a connection of their own: a long one never holds a request's reads", async () => {
+  it("run on a connection of their own: a long one never holds a request's reads", { timeout: 60_000 }, async () => {
     await inFreshDatabase(async (sequelize) => {
       const answered: string[] = [];
       const long = select(sequelize, LONG_READ, {}, BACKGROUND).then(() => answered.push('background'));
