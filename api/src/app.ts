@@ -27,7 +27,7 @@ import { setUserPassword } from './modules/users/users.service.js';
 import { cataloguesRouter } from './modules/catalogues/catalogues.routes.js';
 import { tagsRouter } from './modules/tags/tags.routes.js';
 import { patientsRouter } from './modules/patients/patients.routes.js';
-import { assertTagsOwned } from './modules/tags/tags.service.js';
+import { assertTagsOwned, touchTags } from './modules/tags/tags.service.js';
 import { attachDefaultAlarms, countOpenAlerts, setPatientAlarms } from './modules/alarms/alarms.service.js';
 import { patientAdherence } from './modules/orders/adherence.js';
 import { patientPrescription } from './modules/orders/orders.queries.js';
@@ -74,6 +74,7 @@ import { listStockApplications } from './modules/encounters/encounters.service.j
 import { createMessaging } from './modules/messages/messaging.js';
 import { registerAssistantJobs } from './modules/assistant/assistant.service.js';
 import { measurementHooks } from './modules/measurements/hooks.js';
+import { touchDevicesOfCards } from './modules/measurements/devices.service.js';
 import { alarmsHook } from './modules/alarms/alarms.evaluate.js';
 import { attachReadings } from './modules/alerts/alerts.readings.js';
 import { activitiesHook } from './modules/orders/activities.match.js';
@@ -348,6 +349,8 @@ export function createApp(deps: AppDeps): express.Express {
       now,
       portalLocks: createPortalLocks(sessionDeps),
       assertTagsOwned,
+      touchTags,
+      touchDevicesOfCards,
       attachDefaultAlarms,
       setPatientAlarms,
       countOpenAlerts,

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { DeleteOutlined } from '@ant-design/icons';
 import { useDelete, type BaseKey } from '@refinedev/core';
-import { ConfirmButton } from '../components/ConfirmButton';
+import { ConfirmButton } from './ConfirmButton';
 import { crudNotifications } from './notifications';
 import type { AnyResource } from './types';
 

@@ -9,7 +9,7 @@ import { roleAccess } from '../../providers/access';
 import { loadFailed, serverError, success } from '../../providers/notices';
 import { staffTimeZone } from '../../session';
 import { formatWhen } from '@vigia/contract/rules/dates';
-import { ConfirmButton } from '../../components/ConfirmButton';
+import { ConfirmButton } from '../../crud/ConfirmButton';
 import { ExportFiles } from './ExportFiles';
 import { NewExportDialog } from './NewExportDialog';
 import {

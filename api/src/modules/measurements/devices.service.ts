@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Sequelize } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import { execute, insertReturningId, select } from '../../db/sql.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { normaliseNid } from '@vigia/contract/rules/validation';
@@ -208,4 +208,26 @@ export async function receiveDeviceReadings(
     await execute(deps.sequelize, 'UPDATE devices SET last_seen_at = :now WHERE id = :id', { now, id: device.id });
   }
   return { stored: readings.length - result.duplicates, duplicates: result.duplicates, measurements: result.stored.map((s) => s.id) };
+}
+
+/**
+ * The gateways with these cards changed hands (a patient's card_id was set or cleared): their
+ * updated_at moves, as a FHIR Device's patient is the one holding its card (issue 37), so
+ * `_lastUpdated` searches and an export's `_since` find them. Asked by the patients module in its
+ * own transaction (composition root).
+ */
+export async function touchDevicesOfCards(
+  sequelize: Sequelize,
+  clientId: number,
+  cards: string[],
+  now: Date,
+  transaction?: Transaction,
+): Promise<void> {
+  if (!cards.length) return;
+  await execute(
+    sequelize,
+    'UPDATE devices SET updated_at = :now WHERE client_id = :clientId AND card_id IN (:cards)',
+    { now, clientId, cards },
+    transaction,
+  );
 }

@@ -1,5 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { execute, select } from '../../db/sql.js';
+import { select } from '../../db/sql.js';
 import type { components } from '@vigia/contract/openapi';
 
 type TagRef = components['schemas']['TagRef'];
@@ -24,24 +24,4 @@ export async function tagsOf(sequelize: Sequelize, patientIds: number[]): Promis
 /** A deleted tag leaves every patient; the tags module asks for it in its delete's transaction (composition root). */
 export async function untagAll(sequelize: Sequelize, tagId: number, transaction?: Transaction): Promise<void> {
   await sequelize.query('DELETE FROM patient_tags WHERE tag_id = :tagId', { replacements: { tagId }, transaction });
-}
-
-/**
- * Tags whose members changed: their updated_at moves, as a FHIR Group's meta.lastUpdated is its tag's
- * (issue 37), so `_lastUpdated` searches and an export's `_since` find a Group that gained or lost a patient.
- */
-export async function touchTags(
-  sequelize: Sequelize,
-  clientId: number,
-  tagIds: number[],
-  now: Date,
-  transaction?: Transaction,
-): Promise<void> {
-  if (!tagIds.length) return;
-  await execute(
-    sequelize,
-    'UPDATE tags SET updated_at = :now WHERE client_id = :clientId AND id IN (:tagIds)',
-    { now, clientId, tagIds },
-    transaction,
-  );
 }

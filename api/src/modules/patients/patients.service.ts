@@ -12,13 +12,14 @@ import { GENDERS, type Catalogues } from '../catalogues/catalogues.service.js';
 import { toSearchKey } from '@vigia/contract/rules/names';
 import { canSetMultipatientCard } from '@vigia/contract/rules/record';
 import { Client } from '../../db/models/clients.model.js';
-import type { assertTagsOwned } from '../tags/tags.service.js';
+import type { assertTagsOwned, touchTags } from '../tags/tags.service.js';
+import type { touchDevicesOfCards } from '../measurements/devices.service.js';
 import type { attachDefaultAlarms, countOpenAlerts, setPatientAlarms } from '../alarms/alarms.service.js';
 import { normaliseName, normaliseNid, validateNid, validateDate } from '@vigia/contract/rules/validation';
 import { Patient } from '../../db/models/patients.model.js';
-import { execute, select } from '../../db/sql.js';
+import { select } from '../../db/sql.js';
 import * as rules from './patients.rules.js';
-import { tagsOf, touchTags } from './patient-tags.sql.js';
+import { tagsOf } from './patient-tags.sql.js';
 import type { PortalLocks } from '../otp/otp.service.js';
 import type { components } from '@vigia/contract/openapi';
 import { localDate, isValidTimeZone } from '@vigia/contract/rules/dates';
@@ -38,6 +39,9 @@ export interface PatientDeps {
   // What the tags, alarms and orders modules keep about a patient: given by the composition root
   // (app.ts) because those modules read patients themselves, so patients cannot import them.
   assertTagsOwned: typeof assertTagsOwned;
+  /** A FHIR Group is a tag and a Device a gateway (issue 37): a changed link updates them, in their owners. */
+  touchTags: typeof touchTags;
+  touchDevicesOfCards: typeof touchDevicesOfCards;
   attachDefaultAlarms: typeof attachDefaultAlarms;
   setPatientAlarms: typeof setPatientAlarms;
   countOpenAlerts: typeof countOpenAlerts;
@@ -367,7 +371,7 @@ export async function createPatient(deps: PatientDeps, principal: StaffPrincipal
       { transaction },
     );
     if (tagIds.length) {
-      await touchTags(deps.sequelize, principal.clientId, [...new Set(tagIds)], deps.now(), transaction);
+      await deps.touchTags(deps.sequelize, principal.clientId, [...new Set(tagIds)], deps.now(), transaction);
       await deps.sequelize.getQueryInterface().bulkInsert(
         'patient_tags',
         [...new Set(tagIds)].map((tag_id) => ({ patient_id: p.id, tag_id })),
@@ -471,12 +475,12 @@ export async function updatePatient(deps: PatientDeps, principal: StaffPrincipal
     if (p.search_name !== previousSearchName) await writeSearchTerms(deps.sequelize, p, transaction);
     // A FHIR Device's patient is the one whose card_id is the gateway's (issue 37): a gateway that
     // changed hands was updated, for `_lastUpdated` and an export's `_since`.
-    const cards = [previousCardId, p.card_id].filter((c): c is string => !!c);
-    if (p.card_id !== previousCardId && cards.length)
-      await execute(
+    if (p.card_id !== previousCardId)
+      await deps.touchDevicesOfCards(
         deps.sequelize,
-        'UPDATE devices SET updated_at = :now WHERE client_id = :clientId AND card_id IN (:cards)',
-        { now: deps.now(), clientId: principal.clientId, cards },
+        principal.clientId,
+        [previousCardId, p.card_id].filter((c): c is string => !!c),
+        deps.now(),
         transaction,
       );
     if (alarm_ids) await deps.setPatientAlarms(deps.sequelize, principal.clientId, id, alarm_ids, transaction);
@@ -492,7 +496,7 @@ export async function updatePatient(deps: PatientDeps, principal: StaffPrincipal
         before.map((r) => Number(r.tag_id)),
         tag_ids,
       );
-      await touchTags(deps.sequelize, principal.clientId, changed, deps.now(), transaction);
+      await deps.touchTags(deps.sequelize, principal.clientId, changed, deps.now(), transaction);
       await deps.sequelize.query('DELETE FROM patient_tags WHERE patient_id = :id', { replacements: { id }, transaction });
       if (tag_ids.length) {
         await deps.sequelize.getQueryInterface().bulkInsert(
