@@ -13,6 +13,7 @@ import { PartWorker } from './fhir-exports.worker.js';
 import {
   dateParts,
   MAX_ACTIVE_EXPORTS,
+  SPLIT_OFF,
   RETRY_AFTER_S,
   expiresAt,
   isActive,
@@ -257,7 +258,8 @@ const fileNumber = (file: string) => Number(file.split('.').at(-2));
  * index, so this costs milliseconds however many readings there are.
  */
 async function datePartsOf(deps: FhirExportDeps, row: ExportRow, type: ExportType): Promise<string[][]> {
-  if (type !== 'Observation') return [[]];
+  // Off (the default): no count at all, which without a bound would read every reading of the organisation.
+  if (type !== 'Observation' || deps.settings.splitAt >= SPLIT_OFF) return [[]];
   const values = { clientId: row.client_id, splitAt: deps.settings.splitAt };
   const [{ n }] = await select<{ n: number | string }>(
     deps.sequelize,
