@@ -307,14 +307,14 @@ export async function runExport(deps: FhirExportDeps, job: JobRow): Promise<void
   let resources = files.reduce((n, f) => n + f.count, 0);
   let lockRenewedAt = Date.now();
   const lastUpdated = [`le${row.transaction_time.toISOString()}`, ...(row.since ? [`gt${row.since.toISOString()}`] : [])];
-  // A second thread for the second half of large types: opened when first needed, ended with the job.
+  // A second thread for the second half of large types: started when first needed, ended with the job.
   const db = databaseOf(deps.sequelize);
-  let worker: PartWorker | null = null;
+  const second = db ? new PartWorker(db, requestCounter()) : null;
 
   try {
     for (const [index, type] of row.types.entries()) {
       if (done.includes(type)) continue;
-      const dates = db ? await datePartsOf(deps, row, type) : [[]];
+      const dates = second ? await datePartsOf(deps, row, type) : [[]];
       const parts: ExportPart[] = dates.map((date, k) => ({
         clientId: row.client_id,
         type,
@@ -334,9 +334,8 @@ export async function runExport(deps: FhirExportDeps, job: JobRow): Promise<void
         firstPage();
       };
       const runs = parts.map((part, k) => {
-        if (k === 0) return runPart(deps, part, { onPage: onPage(0), stopped: () => stopped });
-        worker ??= new PartWorker(db!, requestCounter());
-        return worker.run(part, onPage(k));
+        if (k === 0 || !second) return runPart(deps, part, { onPage: onPage(k), stopped: () => stopped });
+        return second.run(part, onPage(k));
       });
       const all = Promise.all(runs);
       all.catch(() => undefined); // settled below
@@ -344,8 +343,7 @@ export async function runExport(deps: FhirExportDeps, job: JobRow): Promise<void
       // too, and the job ends (or is retried) as one.
       const stopParts = async () => {
         stopped = true;
-        await (worker as PartWorker | null)?.stop();
-        worker = null;
+        await second?.stop();
         await Promise.allSettled(runs);
       };
       const count = () => counts.reduce((a, b) => a + b, 0);
@@ -393,7 +391,7 @@ export async function runExport(deps: FhirExportDeps, job: JobRow): Promise<void
     }
     throw err;
   } finally {
-    await (worker as PartWorker | null)?.stop();
+    await second?.stop();
   }
   const finished = deps.now();
   const completed = await execute(

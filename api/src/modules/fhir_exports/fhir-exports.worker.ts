@@ -39,23 +39,31 @@ function tsxLoader(): string {
   return pathToFileURL(path.join(path.dirname(manifest), 'dist', 'esm', 'api', 'index.mjs')).href;
 }
 
-/** The main thread's handle on one worker: parts run one at a time; stop() ends the thread. */
+/**
+ * The main thread's handle on one worker: the thread starts at the first part it is given (an
+ * export that never splits never starts it); parts run one at a time; stop() ends it for good.
+ */
 export class PartWorker {
-  private readonly worker: Worker;
+  private worker: Worker | null = null;
   private failure: Error | null = null;
   private current: { resolve: (files: ExportFileEntry[]) => void; reject: (err: Error) => void; onPage: (n: number) => void } | null = null;
 
-  constructor(db: Pick<Config, 'dataDir' | 'databaseUrl'>, counter: Uint32Array) {
-    const data: PartWorkerData = { role: ROLE, db, counter };
+  constructor(
+    private readonly db: Pick<Config, 'dataDir' | 'databaseUrl'>,
+    private readonly counter: Uint32Array,
+  ) {}
+
+  private start(): Worker {
+    const data: PartWorkerData = { role: ROLE, db: this.db, counter: this.counter };
     const self = new URL(import.meta.url);
-    this.worker = self.pathname.endsWith('.ts')
+    const worker = self.pathname.endsWith('.ts')
       ? new Worker(
           `import(${JSON.stringify(tsxLoader())}).then(({ register }) => { register(); return import(${JSON.stringify(self.href)}); })`,
           // execArgv []: not the loaders of the parent (vitest's); tsx's is registered above.
           { eval: true, workerData: data, execArgv: [], resourceLimits: RESOURCE_LIMITS },
         )
       : new Worker(self, { workerData: data, resourceLimits: RESOURCE_LIMITS });
-    this.worker.on('message', (msg: FromWorker) => {
+    worker.on('message', (msg: FromWorker) => {
       const job = this.current;
       if (!job) return;
       if (msg.kind === 'page') return job.onPage(msg.count);
@@ -68,24 +76,26 @@ export class PartWorker {
       this.current?.reject(this.failure);
       this.current = null;
     };
-    this.worker.on('error', lose);
-    this.worker.on('exit', (code) => lose(new Error(`El proceso auxiliar de la exportación terminó (código ${code})`)));
+    worker.on('error', lose);
+    worker.on('exit', (code) => lose(new Error(`El proceso auxiliar de la exportación terminó (código ${code})`)));
+    return worker;
   }
 
   /** Writes `part` in the thread; `onPage` gets its count after each page. */
   run(part: ExportPart, onPage: (count: number) => void): Promise<ExportFileEntry[]> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.current) return Promise.reject(new Error('PartWorker: ya escribe una parte'));
+    const worker = (this.worker ??= this.start());
     return new Promise((resolve, reject) => {
       this.current = { resolve, reject, onPage };
-      this.worker.postMessage({ kind: 'part', part } satisfies ToWorker);
+      worker.postMessage({ kind: 'part', part } satisfies ToWorker);
     });
   }
 
   /** Ends the thread, and the part it was writing with it (its files are left for the caller to remove). */
   async stop(): Promise<void> {
     this.failure ??= new PartStopped();
-    await this.worker.terminate();
+    await this.worker?.terminate();
   }
 }
 
