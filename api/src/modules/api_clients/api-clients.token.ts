@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Sequelize } from 'sequelize';
 import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, jwtVerify, SignJWT, type JWTVerifyGetKey } from 'jose';
-import { execute, select } from '../../db/sql.js';
+import { execute, prepared, select } from '../../db/sql.js';
 import { ApiClient } from '../../db/models/api-clients.model.js';
 import { TOKEN_ISSUER } from '../../http/auth.js';
 import {
@@ -270,6 +270,9 @@ export function oauthRouter(deps: TokenDeps): Router {
 /** How stale 'last token' may be before a token updates it. */
 const LAST_TOKEN_PRECISION_MS = 60_000;
 
+/** The check behind every FHIR request, prepared on PostgreSQL (parsed and planned once per connection). */
+const API_CLIENT_CHECK = prepared('SELECT id, client_id, public_id, status FROM api_clients WHERE id = :id AND client_id = :clientId');
+
 export async function verifyApiClientToken(
   deps: Pick<TokenDeps, 'secret' | 'now' | 'sequelize'>,
   token: string,
@@ -296,7 +299,7 @@ export async function verifyApiClientToken(
   // Read on every FHIR request: one bound SELECT of what the check needs (Sequelize's findOne cost a third of a millisecond more).
   const [client] = await select<{ id: number | string; client_id: number | string; public_id: string; status: string }>(
     deps.sequelize,
-    'SELECT id, client_id, public_id, status FROM api_clients WHERE id = :id AND client_id = :clientId',
+    API_CLIENT_CHECK,
     { id: payload.acid, clientId: payload.cid },
   );
   if (!client || client.status !== 'active' || client.public_id !== payload.sub) return null;

@@ -1,6 +1,7 @@
 import { displayName, toSearchKey } from '@vigia/contract/rules/names';
 import { BLOOD_PRESSURE_PANEL_LOINC, CLINICAL_ELEMENTS, MEASUREMENT_STATUS } from '@vigia/contract/rules/vitals';
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
+import { prepared } from '../../db/sql.js';
 import {
   conditionFor,
   detectedIssueFor,
@@ -286,7 +287,7 @@ const measurementOf = (r: MeasurementDbRow): FhirMeasurement & { patient_id: num
 
 async function patientRefs(deps: SearchDeps, clientId: number, ids: number[]): Promise<Map<number, FhirPatientRef>> {
   if (!ids.length) return new Map();
-  const rows = await readRows<PatientDbRow>(deps, `${PATIENT_SELECT} WHERE ${BY_ID_IN_CLIENT('p')}`, {
+  const rows = await readRows<PatientDbRow>(deps, PATIENTS_BY_ID, {
     clientId,
     ids: [...new Set(ids)],
   });
@@ -299,6 +300,14 @@ function observationOf(group: ReturnType<typeof measurementOf>[], patientId: num
 }
 
 const MEASUREMENT_COLUMNS = 'm.id, m.patient_id, m.clinical_element, m.value, m."when", m.created_at';
+
+/**
+ * The lookups by key behind every search page (the page's patients, a panel's diastolic readings, an
+ * alert's reading) run prepared on PostgreSQL (db/sql.ts prepared): parsed and planned once per
+ * connection instead of on each of the hundreds of searches a second an integrator sends.
+ */
+const PATIENTS_BY_ID = prepared(`${PATIENT_SELECT} WHERE ${BY_ID_IN_CLIENT('p')}`);
+const MEASUREMENTS_BY_ID = prepared(`SELECT ${MEASUREMENT_COLUMNS} FROM measurements m WHERE ${BY_ID_IN_CLIENT('m')}`);
 
 /**
  * `m12` (one reading) or `m12-13` (a systolic and its diastolic: the panel), the ids the mappers
@@ -365,7 +374,7 @@ export async function searchObservations(deps: SearchDeps, clientId: number, inp
   const partners = new Map(
     partnerIds.length
       ? (
-          await readRows<MeasurementDbRow>(deps, `SELECT ${MEASUREMENT_COLUMNS} FROM measurements m WHERE ${BY_ID_IN_CLIENT('m')}`, {
+          await readRows<MeasurementDbRow>(deps, MEASUREMENTS_BY_ID, {
             clientId,
             ids: partnerIds,
           })
@@ -409,7 +418,7 @@ async function detectedIssuesOf(deps: SearchDeps, clientId: number, rows: AlertD
   const readings = new Map(
     measurementIds.length
       ? (
-          await readRows<MeasurementDbRow>(deps, `SELECT ${MEASUREMENT_COLUMNS} FROM measurements m WHERE ${BY_ID_IN_CLIENT('m')}`, {
+          await readRows<MeasurementDbRow>(deps, MEASUREMENTS_BY_ID, {
             clientId,
             ids: measurementIds.map(Number),
           })
