@@ -12,35 +12,21 @@ export const MAX_ACTIVE_EXPORTS = 2;
 /** Resources read per query while exporting: one keyset page. */
 export const EXPORT_PAGE = 1000;
 /**
- * The page while requests come in: a page is turned into NDJSON in one stretch of the thread, which
- * a reading arriving meanwhile waits for (1000 resources held single readings' p99 at 2.8 times
- * their p99 alone in the bench at 100,000 patients; a tenth of it, a tenth of the wait).
- */
-export const EXPORT_BUSY_PAGE = 100;
-/**
  * An export runs in the API's own process, after the readings and screens it serves: while requests
  * come in faster than a client polling its exports sends them (more than EXPORT_BUSY_REQUESTS during
- * one page, and more than EXPORT_BUSY_RATE a second), it reads pages of EXPORT_BUSY_PAGE and pauses
- * after each EXPORT_YIELD_FACTOR times as long as the page took (at most EXPORT_MAX_PAUSE_MS), so it
- * takes at most a tenth of the thread in short stretches; otherwise it runs flat out.
+ * one page, and more than EXPORT_BUSY_RATE a second), it pauses after each page EXPORT_YIELD_FACTOR
+ * times as long as the page took (at most EXPORT_MAX_PAUSE_MS), so it takes at most a tenth of the
+ * thread; otherwise it runs flat out.
  */
 export const EXPORT_BUSY_REQUESTS = 2;
 export const EXPORT_BUSY_RATE = 50;
 export const EXPORT_YIELD_FACTOR = 9;
 export const EXPORT_MAX_PAUSE_MS = 1000;
 
-export interface Pace {
-  /** How long to wait before the next page. */
-  pauseMs: number;
-  /** How many resources the next page reads. */
-  pageSize: number;
-}
-
-/** The pause after a page that took `pageMs`, and the next page's size, given how many requests the process received meanwhile. */
-export function paceAfterPage(pageMs: number, requestsMeanwhile: number): Pace {
-  if (!(pageMs > 0) || requestsMeanwhile <= EXPORT_BUSY_REQUESTS || (requestsMeanwhile * 1000) / pageMs <= EXPORT_BUSY_RATE)
-    return { pauseMs: 0, pageSize: EXPORT_PAGE };
-  return { pauseMs: Math.min(EXPORT_MAX_PAUSE_MS, Math.round(pageMs * EXPORT_YIELD_FACTOR)), pageSize: EXPORT_BUSY_PAGE };
+/** The pause after a page that took `pageMs`, given how many requests the process received meanwhile. */
+export function pauseAfterPage(pageMs: number, requestsMeanwhile: number): number {
+  if (!(pageMs > 0) || requestsMeanwhile <= EXPORT_BUSY_REQUESTS || (requestsMeanwhile * 1000) / pageMs <= EXPORT_BUSY_RATE) return 0;
+  return Math.min(EXPORT_MAX_PAUSE_MS, Math.round(pageMs * EXPORT_YIELD_FACTOR));
 }
 
 /** What the status endpoint asks a client to wait between polls while an export runs. */
