@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { PLACEHOLDER_SECTIONS } from '../../admin/src/pages/placeholder/sections';
 import { axeBuilder } from './support/accessibility';
-import { openPage, SCREENSHOT_DIR, waitForPath } from './support/browser';
+import { closeToasts, openPage, SCREENSHOT_DIR, waitForPath } from './support/browser';
 import { apiCall, createStaffSession, DEMO_ADMIN, DEMO_PATIENT, findPatientByNid, listSmsOutbox, readLatestCode } from './support/api';
 import { submitStaffLogin, useProductInBrowser } from './support/product';
 
@@ -60,7 +60,7 @@ async function settle(page: Page, toasts: boolean): Promise<void> {
   while (Date.now() < deadline && (await page.locator(BUSY).count()) > 0) await page.waitForTimeout(200);
   // Toasts are scanned in their own state (the welcome notification); elsewhere they are closed
   // first: the welcome toast fading out in the middle of a later scan measured #f9f9f9 on white.
-  if (!toasts) await page.evaluate(`document.querySelectorAll('.ant-notification-notice-close').forEach((b) => b.click())`);
+  if (!toasts) await closeToasts(page);
   // antd fades dialogs, tabs and toasts: colours are measured once every animation and transition
   // that ends has ended (a fixed pause was too short on a loaded machine), 3 s at most. (A string:
   // the tests' TypeScript has no DOM types.)

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { apiCall, createStaffSession, DEMO_ADMIN } from './support/api';
-import { SCREENSHOT_DIR, waitForPath } from './support/browser';
+import { closeToasts, SCREENSHOT_DIR, waitForPath } from './support/browser';
 import { openSignedIn, useProductInBrowser } from './support/product';
 import { expectAccessible } from './support/accessibility';
 
@@ -70,6 +70,8 @@ describe('Clientes de API (/api_clients)', () => {
       await dialog.getByRole('button', { name: 'Guardar' }).click();
       await dialog.getByText('El JWKS contiene una clave privada: pegue solo las claves públicas.').waitFor({ state: 'visible' });
       expect(await apiCall<ApiClient[]>(base, token, 'GET', `/api_clients?q=${encodeURIComponent(system)}`)).toEqual([]);
+      // Its notification and the welcome one closed: a third at once would open the notifications dialog over the list.
+      await closeToasts(page);
 
       await jwks.fill(JSON.stringify({ keys: [publicJwk] }, null, 2));
       await snapshot(page, `${tag}-form`);
@@ -103,6 +105,7 @@ describe('Clientes de API (/api_clients)', () => {
       await edit.getByRole('button', { name: 'Guardar' }).click();
       await edit.waitFor({ state: 'hidden' });
       await row.getByText('Suspendido', { exact: true }).waitFor({ state: 'visible' });
+      await closeToasts(page);
       expect(await apiCall<ApiClient>(base, token, 'GET', `/api_clients/${saved.id}`)).toMatchObject({
         status: 'suspended',
         jwks: { keys: [publicJwk] },

@@ -76,3 +76,13 @@ export function pathOf(page: Page): string {
 export async function waitForPath(page: Page, expected: string, timeout = ACTION_TIMEOUT_MS): Promise<void> {
   await page.waitForURL((url) => url.pathname + url.search === expected, { timeout, waitUntil: 'commit' });
 }
+
+/**
+ * Closes every toast open now. Three notifications open at once become the notifications dialog
+ * (03 §2), which covers the page: a test whose steps each notify closes them as it goes, so the
+ * machine's speed (whether the welcome toast's 4 s had run out) does not decide whether it opens.
+ * (A string: the tests' TypeScript has no DOM types.)
+ */
+export async function closeToasts(page: Page): Promise<void> {
+  await page.evaluate(`document.querySelectorAll('.ant-notification-notice-close').forEach((b) => b.click())`);
+}
