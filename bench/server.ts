@@ -159,7 +159,13 @@ export async function startApi(opts: {
   else delete env.DATABASE_URL;
   const child = spawn(
     process.execPath,
-    [...SERVER_NODE_ARGS, ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : []), bundle],
+    [
+      ...SERVER_NODE_ARGS,
+      ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : []),
+      // Node flags of one's own for the API, e.g. BENCH_NODE_ARGS=--trace-gc (its lines land in api.log).
+      ...(process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []),
+      bundle,
+    ],
     {
       cwd: opts.rootDir,
       env,
