@@ -85,7 +85,7 @@ function patientOf(r: Json): number | null {
 beforeAll(async () => {
   loadFhirDefinitions();
   process.env.FHIR_EXPORT_FILE_RESOURCES = '4';
-  // Organisation A's 15 readings are written in two halves at once, the second in a worker thread; B's 6 in one part.
+  // Organisation A's 15 readings are written in two halves at once, the second in a worker thread; B's 6 in one part, all in the worker thread.
   process.env.FHIR_EXPORT_SPLIT_AT = '10';
   t = await startTestProduct({ allowHttpServices: true });
   a = await createOrg(t, 'Clinica Exporta');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { openPage, waitForPath } from './support/browser';
+import { closeToasts, openPage, waitForPath } from './support/browser';
 import { createStaffSession, DEMO_ADMIN } from './support/api';
 import { submitStaffLogin, useProductInBrowser } from './support/product';
 
@@ -48,6 +48,9 @@ describe('Atenciones desde la ficha del paciente', () => {
     await dialog.getByText('PREVENAR 13', { exact: true }).click();
     await choose(page, dialog, 'Dosis', 'Refuerzo');
     await choose(page, dialog, 'Lote', SERIAL);
+    // Three notifications at once become the notifications dialog (03 §2), which would cover the
+    // patient's link below: the toasts shown so far (the welcome) are closed before saving notifies.
+    await closeToasts(page);
     await dialog.getByRole('button', { name: 'Guardar' }).click();
 
     await page.waitForURL(/\/encounters\/\d+$/);
@@ -58,10 +61,6 @@ describe('Atenciones desde la ficha del paciente', () => {
     const saved = await api<{ status: string; dose: string; stock_id: number; responsible_name: string }>(`/encounters/${encounterId}`);
     expect(saved).toMatchObject({ status: 'Realizado', dose: 'Refuerzo' });
 
-    // Three notices at once open the notifications dialog (03 §2): close it if this run got there.
-    const understood = page.getByRole('button', { name: 'Entendido' });
-    await understood.click({ timeout: 1_500 }).catch(() => undefined);
-    await understood.waitFor({ state: 'hidden' });
     // Back on the patient page, the encounter heads the list and opens again.
     await page.getByRole('link', { name: patient.full_name }).click();
     await waitForPath(page, path);

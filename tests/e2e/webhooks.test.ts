@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
-import { openPage, waitForPath } from './support/browser';
+import { closeToasts, openPage, waitForPath } from './support/browser';
 import { createStaffSession, DEMO_ADMIN, DEMO_PATIENT, findPatientByNid } from './support/api';
 import { submitStaffLogin, useProductInBrowser } from './support/product';
 import { webhookSecret } from '../../api/src/modules/webhooks/webhooks.rules';
@@ -45,17 +45,15 @@ describe('Webhook HL7 FHIR (/webhooks)', () => {
     await page.getByRole('button', { name: 'Guardar' }).click();
     await page.getByText('••••••••').waitFor({ state: 'visible' });
     expect(await page.content()).not.toContain(PHRASE);
+    // Three notifications at once become the notifications dialog (03 §2), which would cover the
+    // switch below: the welcome and 'saved' toasts are closed before 'Validar' adds its own.
+    await closeToasts(page);
 
     await page.getByRole('button', { name: 'Validar' }).click();
     await page.getByText('Verificado').waitFor({ state: 'visible' });
     expect(await page.getByRole('button', { name: 'Validar' }).isDisabled()).toBe(true);
     expect(new Webhook(webhookSecret(PHRASE)).verify(received[0].body, received[0].headers)).toMatchObject({ resourceType: 'Parameters' });
 
-    // Three notifications at once are listed in a dialog (03 §2 'Global notifications'): close it.
-    // It opens as the third notification arrives, which may be a moment after 'Verificado' shows.
-    const understood = page.getByRole('button', { name: 'Entendido' });
-    await understood.click({ timeout: 3_000 }).catch(() => undefined);
-    await understood.waitFor({ state: 'hidden' });
     await page.getByRole('switch', { name: 'Mediciones' }).click();
     await page.getByText('Suscrito', { exact: true }).waitFor({ state: 'visible' });
 

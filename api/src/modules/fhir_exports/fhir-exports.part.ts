@@ -10,9 +10,9 @@ import { EXPORT_PAGE, pauseAfterPage, type ExportFileEntry } from './fhir-export
 
 /**
  * One part of one type of a Bulk export (issue 37): its resources read by keyset pages through the
- * FHIR API's own search and written as NDJSON files. A type is one part, or two halves of its time
- * span written at once (dateParts), one in the API's thread and one in a worker thread
- * (fhir-exports.worker.ts); the same function runs in either. Plain data, so it crosses to a worker.
+ * FHIR API's own search and written as NDJSON files. A type is one part, written in the export's
+ * worker thread (fhir-exports.worker.ts), or two halves of its time span written at once (dateParts),
+ * the first in the API's thread; the same function runs in either. Plain data, so it crosses to a worker.
  */
 export interface ExportPart {
   clientId: number;

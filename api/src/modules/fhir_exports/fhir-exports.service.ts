@@ -28,9 +28,9 @@ import {
  * FHIR Bulk Data exports (issue 37): the one writer of `fhir_exports`. A kick-off is a row and a job
  * on the durable queue (its own pool, one export at a time per process, so exports never hold the
  * notifications back). The job reads each type through the FHIR API's own searches, by keyset pages,
- * and streams NDJSON files with backpressure, so memory stays bounded (fhir-exports.part.ts); an
- * organisation's readings, when there are many, in two halves at once, the second in a worker thread
- * (fhir-exports.worker.ts), so the export uses both cores. It renews its claim as it goes,
+ * and streams NDJSON files with backpressure, so memory stays bounded (fhir-exports.part.ts), in a
+ * worker thread (fhir-exports.worker.ts) so that its allocations never stall the API's thread; when
+ * split (FHIR_EXPORT_SPLIT_AT), an organisation's readings in two halves at once, the first here. It renews its claim as it goes,
  * checkpoints each finished type, and after a restart resumes at the first unfinished one.
  */
 
@@ -307,7 +307,9 @@ export async function runExport(deps: FhirExportDeps, job: JobRow): Promise<void
   let resources = files.reduce((n, f) => n + f.count, 0);
   let lockRenewedAt = Date.now();
   const lastUpdated = [`le${row.transaction_time.toISOString()}`, ...(row.since ? [`gt${row.since.toISOString()}`] : [])];
-  // A second thread for the second half of large types: started when first needed, ended with the job.
+  // The export's own thread (fhir-exports.worker.ts): it writes each type (or, split, its last part),
+  // so the export's garbage is collected in a heap of its own and the API's thread, answering readings
+  // meanwhile, keeps its collections short. Started at the first part, ended with the job.
   const db = databaseOf(deps.sequelize);
   const second = db ? new PartWorker(db, requestCounter()) : null;
 
@@ -334,7 +336,7 @@ export async function runExport(deps: FhirExportDeps, job: JobRow): Promise<void
         firstPage();
       };
       const runs = parts.map((part, k) => {
-        if (k === 0 || !second) return runPart(deps, part, { onPage: onPage(k), stopped: () => stopped });
+        if (k < parts.length - 1 || !second) return runPart(deps, part, { onPage: onPage(k), stopped: () => stopped });
         return second.run(part, onPage(k));
       });
       const all = Promise.all(runs);
