@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { workerBundleOf } from './src/modules/fhir_exports/fhir-exports.bundle.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -49,25 +50,32 @@ const externalPackagesButContract: Plugin = {
 };
 
 /**
- * Builds the bundle at `outfile` (default api/dist/server.js). Any file one folder under api/
- * works: paths.ts resolves the root two levels up from the bundle.
+ * Builds the bundle at `outfile` (default api/dist/server.js), and the export worker's beside it
+ * (fhir-exports.bundle.ts). Any file one folder under api/ works: paths.ts resolves the root two
+ * levels up from the bundle.
  */
 export async function buildServer(outfile = SERVER_BUNDLE): Promise<string> {
-  await build({
-    entryPoints: [path.join(root, 'api', 'src', 'server.ts')],
-    outfile,
-    bundle: true,
-    // npm packages stay imports, read from node_modules at run time; @vigia/contract is TypeScript
-    // source shared with the front ends, so it is compiled into the bundle.
-    plugins: [externalPackagesButContract],
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    // Sequelize names a model after its class (`AS "Patient"`, and our literals say so); esbuild
-    // renames classes that collide in the bundle (Patient -> _Patient) unless told to keep names.
-    keepNames: true,
-    logLevel: 'warning',
-  });
+  const bundle = (entry: string, out: string) =>
+    build({
+      entryPoints: [path.join(root, 'api', 'src', entry)],
+      outfile: out,
+      bundle: true,
+      // npm packages stay imports, read from node_modules at run time; @vigia/contract is TypeScript
+      // source shared with the front ends, so it is compiled into the bundle.
+      plugins: [externalPackagesButContract],
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      // Sequelize names a model after its class (`AS "Patient"`, and our literals say so); esbuild
+      // renames classes that collide in the bundle (Patient -> _Patient) unless told to keep names.
+      keepNames: true,
+      logLevel: 'warning',
+    });
+  // The server, and beside it the FHIR export's worker thread with only its own modules.
+  await Promise.all([
+    bundle('server.ts', outfile),
+    bundle(path.join('modules', 'fhir_exports', 'fhir-exports.worker.ts'), workerBundleOf(outfile)),
+  ]);
   return outfile;
 }
 

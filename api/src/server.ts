@@ -132,8 +132,8 @@ async function main() {
   process.on('SIGINT', stop);
 }
 
-// The bundle is also the code of the export's worker thread (fhir-exports.worker.ts): only the main
-// thread starts the server.
+// Only the main thread starts the server (the export's worker thread has a bundle of its own,
+// fhir-exports.bundle.ts, but a thread that loads this module must not listen).
 if (isMainThread)
   main().catch((err) => {
     if (err instanceof StartError) console.error(`[vigia] no se pudo iniciar: ${err.message}`);

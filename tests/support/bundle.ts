@@ -2,6 +2,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildServer } from '../../api/build.js';
+import { workerBundleOf } from '../../api/src/modules/fhir_exports/fhir-exports.bundle.js';
 
 const API_DIST = fileURLToPath(new URL('../../api/dist/', import.meta.url));
 let bundle: Promise<string> | null = null;
@@ -17,7 +18,7 @@ export function testBundle(): Promise<string> {
   if (!bundle) {
     removeOrphans();
     const file = path.join(API_DIST, `test-${process.pid}.js`);
-    process.once('exit', () => rmSync(file, { force: true }));
+    process.once('exit', () => [file, workerBundleOf(file)].forEach((f) => rmSync(f, { force: true })));
     bundle = buildServer(file);
   }
   return bundle;
@@ -40,7 +41,7 @@ function removeOrphans(): void {
     return;
   }
   for (const name of names) {
-    const pid = /^test-(\d+)\.js$/.exec(name)?.[1];
+    const pid = /^test-(\d+)\.(?:fhir-export-worker\.)?js$/.exec(name)?.[1];
     if (pid && !alive(Number(pid))) rmSync(path.join(API_DIST, name), { force: true });
   }
 }

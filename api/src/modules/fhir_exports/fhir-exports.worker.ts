@@ -5,6 +5,7 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import type { Config } from '../../config.js';
 import { openDatabase } from '../../db/database.js';
 import { requestsReceived } from '../../http/traffic.js';
+import { workerBundleOf } from './fhir-exports.bundle.js';
 import { PartStopped, runPart, type ExportPart } from './fhir-exports.part.js';
 import type { ExportFileEntry } from './fhir-exports.rules.js';
 
@@ -18,8 +19,7 @@ import type { ExportFileEntry } from './fhir-exports.rules.js';
  * counter from shared memory, so it gives way to readings and screens as the API's thread does.
  *
  * Its code is this module: under tsx or vitest the .ts file, loaded through tsx's loader registered
- * in the thread first; in the production bundle the bundle itself (api/dist/server.js), where
- * server.ts starts the server only on the main thread.
+ * in the thread first; in production its own bundle beside the server's (fhir-exports.bundle.ts).
  */
 
 const ROLE = 'vigia:fhir-export-part';
@@ -34,11 +34,13 @@ type ToWorker = { kind: 'part'; part: ExportPart };
 type FromWorker = { kind: 'page'; count: number } | { kind: 'done'; files: ExportFileEntry[] } | { kind: 'failed'; message: string };
 
 /**
- * A V8 heap of its own costs RSS: the thread's is kept small (a page is a thousand resources). At
- * 100,000 × 2 on SQLite, 96 MB old / 16 young exported 38,642/s with the API at 304 MB (over the
- * 300 MB target); 64 / 8, 30,872/s (more collections: 154 s of CPU against 119) at 294 MB.
+ * A V8 heap of its own costs RSS: the thread's is kept small (a page is a thousand resources; the
+ * thread's own bundle keeps ~15 MB live). At 100,000 × 2 on SQLite (bench/issue-37), with the whole
+ * server bundle: 96/16 MB exported 38,642/s at an API RSS of 304 MB (target 300), 64/8 308-319 MB,
+ * 40/4 thrashed (16,472/s); with the worker's bundle: 64/8 302 MB, 40/8 297 (VmHWM 301), 40/4
+ * 37,637/s at 293 MB (VmHWM 295).
  */
-const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
+const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 40, maxYoungGenerationSizeMb: 4 };
 
 /** tsx's ESM API (its `import` export), which registers its loader in the thread that imports it. */
 function tsxLoader(): string {
@@ -69,7 +71,7 @@ export class PartWorker {
           // execArgv []: not the loaders of the parent (vitest's); tsx's is registered above.
           { eval: true, workerData: data, execArgv: [], resourceLimits: RESOURCE_LIMITS },
         )
-      : new Worker(self, { workerData: data, resourceLimits: RESOURCE_LIMITS });
+      : new Worker(new URL(workerBundleOf(self.href)), { workerData: data, resourceLimits: RESOURCE_LIMITS });
     worker.on('message', (msg: FromWorker) => {
       const job = this.current;
       if (!job) return;
