@@ -30,8 +30,9 @@ import {
  * notifications back). The job reads each type through the FHIR API's own searches, by keyset pages,
  * and streams NDJSON files with backpressure, so memory stays bounded (fhir-exports.part.ts), in a
  * worker thread (fhir-exports.worker.ts) so that its allocations never stall the API's thread; when
- * split (FHIR_EXPORT_SPLIT_AT), an organisation's readings in two halves at once, the first here. It renews its claim as it goes,
- * checkpoints each finished type, and after a restart resumes at the first unfinished one.
+ * split (FHIR_EXPORT_SPLIT_AT), an organisation's readings in two halves at once, the first here.
+ * It renews its claim as it goes, checkpoints each finished type, and after a restart resumes at
+ * the first unfinished one.
  */
 
 export const EXPORT_JOB = 'fhir_export';

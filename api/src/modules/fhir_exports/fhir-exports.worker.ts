@@ -14,9 +14,10 @@ import type { ExportFileEntry } from './fhir-exports.rules.js';
  * second half of its readings while the first runs in the API's thread). An export allocates some
  * 25 MB a second (rows, resources, NDJSON); in the API's heap that meant a major collection every
  * ~2 s, whose marking stalled the readings arriving meanwhile (p99 of single readings 62-86 ms during
- * an export against ~20 alone at 100,000 patients). Here it is collected in a heap of its own. It opens the same
- * database (its own SQLite connection, or its own PostgreSQL pool) and reads the API's request
- * counter from shared memory, so it gives way to readings and screens as the API's thread does.
+ * an export against ~20 alone at 100,000 patients). Here it is collected in a heap of its own.
+ * It opens the same database (its own SQLite connection, or its own PostgreSQL pool) and reads the
+ * API's request counter from shared memory, so it gives way to readings and screens as the API's
+ * thread does.
  *
  * Its code is this module: under tsx or vitest the .ts file, loaded through tsx's loader registered
  * in the thread first; in production its own bundle beside the server's (fhir-exports.bundle.ts).
