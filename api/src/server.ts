@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { isMainThread } from 'node:worker_threads';
 import { select } from './db/sql.js';
 import { loadConfig, loadMessagingConfig } from './config.js';
 import { bootstrap } from './bootstrap.js';
@@ -132,11 +131,8 @@ async function main() {
   process.on('SIGINT', stop);
 }
 
-// Only the main thread starts the server (the export's worker thread has a bundle of its own,
-// fhir-exports.bundle.ts, but a thread that loads this module must not listen).
-if (isMainThread)
-  main().catch((err) => {
-    if (err instanceof StartError) console.error(`[vigia] no se pudo iniciar: ${err.message}`);
-    else console.error('[vigia] no se pudo iniciar:', err);
-    process.exit(1);
-  });
+main().catch((err) => {
+  if (err instanceof StartError) console.error(`[vigia] no se pudo iniciar: ${err.message}`);
+  else console.error('[vigia] no se pudo iniciar:', err);
+  process.exit(1);
+});

@@ -72,13 +72,14 @@ export class PartWorker {
   private start(): Worker {
     const data: PartWorkerData = { role: ROLE, db: this.db, counter: this.counter };
     const self = new URL(import.meta.url);
+    const resourceLimits = resourceLimitsOf(this.db);
     const worker = self.pathname.endsWith('.ts')
       ? new Worker(
           `import(${JSON.stringify(tsxLoader())}).then(({ register }) => { register(); return import(${JSON.stringify(self.href)}); })`,
           // execArgv []: not the loaders of the parent (vitest's); tsx's is registered above.
-          { eval: true, workerData: data, execArgv: [], resourceLimits: resourceLimitsOf(this.db) },
+          { eval: true, workerData: data, execArgv: [], resourceLimits },
         )
-      : new Worker(new URL(workerBundleOf(self.href)), { workerData: data, resourceLimits: resourceLimitsOf(this.db) });
+      : new Worker(new URL(workerBundleOf(self.href)), { workerData: data, resourceLimits });
     worker.on('message', (msg: FromWorker) => {
       const job = this.current;
       if (!job) return;
