@@ -127,4 +127,11 @@ describe('postAssertions', () => {
     });
     expect(new Set(sent)).toEqual(new Set(assertions));
   });
+
+  it("times the run to its last answer, not to autocannon's next one-second sample", async () => {
+    const assertions = Array.from({ length: 20 }, (_, i) => `c.d.${i}`);
+    const result = await postAssertions(baseUrl, assertions, 2);
+    expect(result.seconds).toBeLessThan(0.9);
+    expect(result.rps).toBeCloseTo(20 / result.seconds, 6);
+  });
 });
