@@ -13,8 +13,8 @@ import { submitStaffLogin, useProductInBrowser } from './support/product';
  * Issue 19 (WCAG 2.2 AA, axe-core as the measure): every staff screen of the registry (list,
  * create, edit and show), the patient page with each of its tabs, the alert detail, the dialogs a
  * user opens, and every state of the patient portal, scanned with axe-core's default rules at a
- * desktop (1440×900) and a phone (390×844) size. A critical or serious violation fails the test;
- * every screen's counts per impact are printed, and the violations found are written to
+ * desktop (1440×900) and a phone (390×844) size. Any violation fails the test, whatever its impact
+ * (P160); every screen's counts per impact are printed, and the violations found are written to
  * tests/e2e/.screenshots/accessibility.json.
  */
 
@@ -26,7 +26,8 @@ type Viewport = (typeof VIEWPORTS)[number];
 
 const IMPACTS = ['critical', 'serious', 'moderate', 'minor'] as const;
 type Impact = (typeof IMPACTS)[number];
-const FAILING: Impact[] = ['critical', 'serious'];
+/** Every impact fails (P160): moderate and minor findings were printed only until 2026-11-30. */
+const FAILING: readonly Impact[] = IMPACTS;
 
 type Finding = { rule: string; impact: Impact; help: string; nodes: Array<{ target: string; why: string }> };
 type ScreenResult = {
@@ -34,7 +35,7 @@ type ScreenResult = {
   screen: string;
   counts: Record<Impact, number>;
   findings: Finding[];
-  /** Critical or serious findings of a first scan that a second scan 1 s later no longer found. */
+  /** Findings of a first scan that a second scan 1 s later no longer found. */
   transient?: Finding[];
 };
 
@@ -93,7 +94,7 @@ const failing = (findings: Finding[]) => findings.filter((f) => FAILING.includes
 
 /**
  * Scans the page, or only `within` (a CSS selector: the part that changed since the last scan).
- * A critical or serious finding is looked at again 1 s later: on a loaded machine (CI runs the
+ * A finding is looked at again 1 s later: on a loaded machine (CI runs the
  * whole suite at once) a fade can still be under way when the first scan measures its colours. What
  * the second scan still finds fails the test; what it no longer finds is kept as `transient`, printed
  * and written to accessibility.json, so that a screen that keeps showing one is seen.
@@ -215,7 +216,9 @@ describe('Accesibilidad (axe-core, WCAG 2.2 AA)', () => {
     await scan(page, viewport, 'staff login');
     await submitStaffLogin(page, DEMO_ADMIN);
     await waitForPath(page, first);
-    // Right after the login: the welcome notification is on screen.
+    // Right after the login: the welcome notification is on screen, over the first screen (its
+    // layout may still be loading when the toast shows: a scan then found no main landmark).
+    await page.locator('.vigia-content').waitFor({ state: 'visible' });
     await page.locator('.ant-notification-notice').first().waitFor({ state: 'visible' });
     await scan(page, viewport, `${first} (welcome notification)`, undefined, true);
     return page;
@@ -265,7 +268,7 @@ describe('Accesibilidad (axe-core, WCAG 2.2 AA)', () => {
 
   for (const viewport of VIEWPORTS) {
     describe(viewport.name, () => {
-      it('has no critical or serious violation on any screen of the staff registry', { timeout: 600_000 }, async () => {
+      it('has no violation on any screen of the staff registry', { timeout: 600_000 }, async () => {
         const from = results.length;
         const page = await signIn(viewport);
         const routes = [...(await registryRoutes()), ...PLACEHOLDER_SECTIONS.map((s) => s.path), '/404notfound'];

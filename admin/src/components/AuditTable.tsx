@@ -147,7 +147,11 @@ export function AuditTable({
       dataSource={rows}
       columns={columns}
       scroll={{ x: 760 }}
-      expandable={{ expandedRowRender: (e) => <Changes event={e} />, rowExpandable: () => true }}
+      expandable={{
+        columnTitle: <span className="vigia-sr-only">Detalle</span>,
+        expandedRowRender: (e) => <Changes event={e} />,
+        rowExpandable: () => true,
+      }}
       locale={{ emptyText: 'No hay eventos de auditoría para mostrar.' }}
       pagination={{
         current: page,

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useInvalidate, useList } from '@refinedev/core';
-import { Alert, Button, Form, Input, Modal, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Form, Input, Modal, Popconfirm, Space, Table, Tag, Tooltip } from 'antd';
 import { CheckCircleOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import type { OpenNotificationParams } from '@refinedev/core';
 import type { Schemas } from '../contract';
@@ -16,6 +16,7 @@ import {
   validatePromptText,
 } from '@vigia/contract/rules/prompts';
 import './prompts.css';
+import { SectionTitle } from './SectionTitle';
 
 type Prompt = Schemas['Prompt'];
 
@@ -214,9 +215,7 @@ export function PromptsPanel({ owner, heading, titles, canWrite, disabledReason,
   return (
     <div className="prompts-panel">
       <div className="prompts-head">
-        <Typography.Title level={5} className="prompts-heading">
-          {heading}
-        </Typography.Title>
+        <SectionTitle className="prompts-heading">{heading}</SectionTitle>
         {!compact && (
           <Tooltip title={canWrite ? undefined : disabledReason}>
             <Button type="primary" icon={<PlusOutlined />} disabled={!canWrite} onClick={() => open('new')}>

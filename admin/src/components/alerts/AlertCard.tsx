@@ -39,9 +39,9 @@ export function AlertCard({ alert, showPatient, source }: { alert: Alert; showPa
         {alert.type === 0 && alert.alarm ? (
           <>
             <Typography.Text>{alert.alarm.name}</Typography.Text>
-            <Typography.Title level={4} style={{ margin: 0 }}>
+            <Typography.Text strong className="alert-card-value">
               {alert.value} {alert.clinical_element_unit}
-            </Typography.Title>
+            </Typography.Text>
             <Typography.Text type="secondary">
               Rango: {alert.alarm.minimum_condition} - {alert.alarm.maximum_condition} {alert.clinical_element_unit}
             </Typography.Text>

@@ -2,6 +2,7 @@ import { Empty, List, Modal, Typography } from 'antd';
 import { displayName } from '@vigia/contract/rules/names';
 import type { Schemas } from '../../contract';
 import { formatWhen } from '@vigia/contract/rules/dates';
+import { ItemMeta } from '../ItemMeta';
 
 type Alert = Schemas['Alert'];
 
@@ -16,7 +17,7 @@ export function AlertHistoryDialog({ alert, title, onClose }: { alert: Alert | n
             dataSource={alert.entries}
             renderItem={(e) => (
               <List.Item>
-                <List.Item.Meta
+                <ItemMeta
                   title={<Typography.Text>{displayName(e.user_name)}</Typography.Text>}
                   description={
                     <>

@@ -23,6 +23,7 @@ import { serverError } from '../../providers/notices';
 type Patient = Schemas['Patient'];
 import './orders.css';
 import { countOf, isOne } from '@vigia/contract/rules/plural';
+import { SectionTitle } from '../SectionTitle';
 
 const COUNTDOWN_S = 3;
 
@@ -208,7 +209,7 @@ export function BulkOrderDialog({
               {!types.med && !types.vital && <Empty description="Seleccione Medicamentos, Signos Vitales o ambos para empezar." />}
               {types.med && (
                 <section aria-label="Órdenes de medicamentos">
-                  <Typography.Title level={5}>Medicamentos</Typography.Title>
+                  <SectionTitle>Medicamentos</SectionTitle>
                   {meds.map((c, i) => (
                     <MedicationCardView
                       key={c.key}
@@ -231,7 +232,7 @@ export function BulkOrderDialog({
               )}
               {types.vital && (
                 <section aria-label="Órdenes de signos vitales">
-                  <Typography.Title level={5}>Signos Vitales</Typography.Title>
+                  <SectionTitle>Signos Vitales</SectionTitle>
                   {vitals.map((c, i) => (
                     <VitalCardView key={c.key} card={c} index={i} onChange={update} onRemove={() => remove(c.key)} />
                   ))}

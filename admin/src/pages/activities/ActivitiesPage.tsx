@@ -18,6 +18,7 @@ import { useApiMutation } from '../../providers/calls';
 import { serverError } from '../../providers/notices';
 import '../../crud/crud.css';
 import './activities.css';
+import { SectionTitle } from '../../components/SectionTitle';
 
 type ClientActivity = Schemas['ClientActivity'];
 
@@ -216,11 +217,7 @@ export default function ActivitiesPage() {
         <Button disabled={!today || date === today} onClick={() => setParam('date', undefined)}>
           Hoy
         </Button>
-        {date && today && (
-          <Typography.Title level={5} className="activities-day-title">
-            {dayTitle(date, today)}
-          </Typography.Title>
-        )}
+        {date && today && <SectionTitle className="activities-day-title">{dayTitle(date, today)}</SectionTitle>}
       </div>
 
       <div className="vigia-filters">

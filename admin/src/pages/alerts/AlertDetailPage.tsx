@@ -14,6 +14,7 @@ import { serverError, success } from '../../providers/notices';
 import { PRIORITY_COLORS, PRIORITY_TAG } from '../../components/alerts.data';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import '../../components/alerts/alerts.css';
+import { ItemMeta } from '../../components/ItemMeta';
 
 const MeasurementsPanel = lazy(() => import('./MeasurementsPanel'));
 const INCOMPLETE = 'Dato Incompleto';
@@ -107,7 +108,7 @@ function ManagePanel({ alert, onClosed }: { alert: AlertDetail; onClosed: () => 
             dataSource={alert.entries}
             renderItem={(e) => (
               <List.Item>
-                <List.Item.Meta
+                <ItemMeta
                   // An entry no user wrote is Vigía's own (escalation, automatic close), not the AI assistant's.
                   avatar={e.user_id == null ? <RobotOutlined aria-label="Entrada automática" /> : undefined}
                   title={<span>{displayName(e.user_name)}</span>}

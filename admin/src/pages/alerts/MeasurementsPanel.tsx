@@ -7,6 +7,7 @@ import { useApiQuery } from '../../providers/calls';
 import MeasurementChart, { type ChartSeries } from '../../charts/MeasurementChart';
 import { SERIES_NAMES, alarmBands, alertRanges } from '@vigia/contract/rules/charts';
 import { formatWhen } from '@vigia/contract/rules/dates';
+import { SectionTitle } from '../../components/SectionTitle';
 
 type AlertDetail = Schemas['AlertDetail'];
 type ElementCode = Schemas['ClinicalElementCode'];
@@ -107,9 +108,7 @@ export default function MeasurementsPanel({ alert }: { alert: AlertDetail }) {
           </div>
         )}
       </Spin>
-      <Typography.Title level={5} className="alert-section-title">
-        Mediciones posteriores ({alert.later_measurements.length})
-      </Typography.Title>
+      <SectionTitle className="alert-section-title">Mediciones posteriores ({alert.later_measurements.length})</SectionTitle>
       {later.length === 0 ? (
         <Empty description="No existen datos que mostrar" image={Empty.PRESENTED_IMAGE_SIMPLE} />
       ) : (

@@ -7,7 +7,7 @@ export default function IndicatorCharts({ months }: { months: Schemas['Indicator
   return (
     <div className="dashboard-indicator-charts">
       <div>
-        <h3 className="dashboard-chart-title">Tendencia mensual (%)</h3>
+        <h2 className="dashboard-chart-title">Tendencia mensual (%)</h2>
         <Line
           data={trendPoints(months)}
           xField="month"
@@ -21,7 +21,7 @@ export default function IndicatorCharts({ months }: { months: Schemas['Indicator
         />
       </div>
       <div>
-        <h3 className="dashboard-chart-title">Cumplimiento por mes (pacientes)</h3>
+        <h2 className="dashboard-chart-title">Cumplimiento por mes (pacientes)</h2>
         <Column
           data={adherencePoints(months)}
           xField="month"

@@ -9,6 +9,7 @@ import { useList, type HttpError } from '@refinedev/core';
 import { serverError } from '../../providers/notices';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import type { Patient } from './types';
+import { ItemMeta } from '../../components/ItemMeta';
 
 /**
  * Card 7 of the patient page, in its own chunk, loaded after the six cards. A plain list, not a
@@ -84,7 +85,7 @@ export default function EncountersCard({ patient }: { patient: Patient }) {
               </Link>,
             ]}
           >
-            <List.Item.Meta
+            <ItemMeta
               title={
                 <span>
                   <Link to={`/encounters/${e.id}`}>{formatWhen(e.checkout ?? e.created_at, patient.time_zone)}</Link>{' '}

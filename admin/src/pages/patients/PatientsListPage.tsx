@@ -35,7 +35,7 @@ const PAGE_SIZES = [20, 50, 100];
 const columns: ColumnsType<PatientSummary> = [
   { title: 'Estado', dataIndex: 'status', width: 104, render: (s: number) => <PatientStatusTag status={s} /> },
   {
-    title: <span className="sr-only">Dispositivo</span>,
+    title: <span className="vigia-sr-only">Dispositivo</span>,
     dataIndex: 'gateway',
     width: 40,
     render: (g: boolean) =>
@@ -82,7 +82,7 @@ const columns: ColumnsType<PatientSummary> = [
     render: (e: string | null) => e ?? '—',
   },
   {
-    title: <span className="sr-only">Ver</span>,
+    title: <span className="vigia-sr-only">Ver</span>,
     key: 'view',
     width: 56,
     render: (_, p) => (

@@ -8,6 +8,7 @@ import { fieldErrors, isHttpError } from '../../providers/errors';
 import { notify } from '../../providers/notification';
 import { staffTimeZone } from '../../session';
 import { useFactorWrite } from './security.api';
+import { ItemMeta } from '../../components/ItemMeta';
 
 type Factors = Schemas['Factors'];
 type Passkey = Schemas['Passkey'];
@@ -163,7 +164,7 @@ export function PasskeysCard({
               </Popconfirm>,
             ]}
           >
-            <List.Item.Meta
+            <ItemMeta
               avatar={<KeyOutlined style={{ fontSize: 20 }} aria-hidden />}
               title={p.name}
               description={

@@ -7,6 +7,7 @@ import { usePageTitle } from '../../layout/usePageTitle';
 import { useApiMutation, useApiQuery } from '../../providers/calls';
 import { loadFailed, serverError } from '../../providers/notices';
 import { staffTimeZone } from '../../session';
+import { ItemMeta } from '../../components/ItemMeta';
 
 type SessionsEnded = Schemas['SessionsEnded'];
 
@@ -86,7 +87,7 @@ export default function SessionsPage() {
                       ]
                 }
               >
-                <List.Item.Meta
+                <ItemMeta
                   avatar={<DesktopOutlined style={{ fontSize: 22 }} aria-hidden />}
                   title={
                     <span>

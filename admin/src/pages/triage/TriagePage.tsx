@@ -236,7 +236,11 @@ export default function TriagePage() {
           loading={query.isFetching}
           pagination={false}
           tableLayout="fixed"
-          expandable={{ expandedRowRender: (item) => <FlagFigures item={item} />, rowExpandable: (item) => item.flags.length > 0 }}
+          expandable={{
+            columnTitle: <span className="vigia-sr-only">Cifras</span>,
+            expandedRowRender: (item) => <FlagFigures item={item} />,
+            rowExpandable: (item) => item.flags.length > 0,
+          }}
           onRow={(item) => ({ onClick: () => navigate(flagLink(item, item.flags[0])), className: 'triage-row' })}
           locale={{ emptyText: 'No hay pacientes que cumplan el filtro' }}
         />

@@ -16,6 +16,7 @@ import { useApiQuery } from '../../../providers/calls';
 import { logOnly } from '../../../providers/notices';
 import { useInvalidatePaths } from '../../../providers/queries';
 import { usePatientUpdate } from '../hooks/usePatientUpdate';
+import { SectionTitle } from '../../../components/SectionTitle';
 
 type Alert = Schemas['Alert'];
 type Alarm = Schemas['Alarm'];
@@ -153,7 +154,7 @@ export default function AlertsTab({ patient, active }: PatientTabProps) {
   return (
     <Row gutter={[16, 16]}>
       <Col xs={24} xxl={16}>
-        <Typography.Title level={5}>Alertas abiertas</Typography.Title>
+        <SectionTitle>Alertas abiertas</SectionTitle>
         <Spin spinning={open === null}>
           {open && open.length === 0 ? (
             <Empty description="No existen Alertas por gestionar" />
@@ -165,9 +166,7 @@ export default function AlertsTab({ patient, active }: PatientTabProps) {
             </div>
           )}
         </Spin>
-        <Typography.Title level={5} style={{ marginTop: 24 }}>
-          Alertas cerradas
-        </Typography.Title>
+        <SectionTitle style={{ marginTop: 24 }}>Alertas cerradas</SectionTitle>
         <AlertFilters
           keys={['alert_type', 'clinical_element', 'priority']}
           applyLabel="Filtrar"

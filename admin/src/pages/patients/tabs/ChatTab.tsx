@@ -10,6 +10,7 @@ import { useApiMutation, useApiQuery } from '../../../providers/calls';
 import { serverError } from '../../../providers/notices';
 import { Bubble } from './ChatBubble';
 import './ChatTab.css';
+import { SectionTitle } from '../../../components/SectionTitle';
 
 type ChatMessage = Schemas['ChatMessage'];
 type ChatPage = Schemas['ChatMessagePage'];
@@ -212,9 +213,7 @@ export default function ChatTab({ patient, active }: PatientTabProps) {
       className="chat-card"
       title={
         <div className="chat-heading">
-          <Typography.Title level={5} className="chat-title">
-            {CHAT_TEXTS.title}
-          </Typography.Title>
+          <SectionTitle className="chat-title">{CHAT_TEXTS.title}</SectionTitle>
           <Typography.Text type="secondary" className="chat-subtitle">
             {chatSubtitle(last, now, timeZone)}
           </Typography.Text>

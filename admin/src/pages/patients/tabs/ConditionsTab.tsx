@@ -19,6 +19,7 @@ import { useDebounced } from '../../../hooks/useDebounced';
 import { recordWriteState } from '../../../components/record-access';
 import type { PatientTabProps } from '../types';
 import './record-tabs.css';
+import { SectionTitle } from '../../../components/SectionTitle';
 
 type ConditionType = Schemas['ConditionType'];
 type PatientCondition = Schemas['PatientCondition'];
@@ -177,9 +178,7 @@ export default function ConditionsTab({ patient, active }: PatientTabProps) {
     <Spin spinning={loading}>
       <div className="record-tab">
         {!canWrite && <Alert type="info" showIcon message={reason} style={{ marginBottom: 12 }} />}
-        <Typography.Title level={5} className="condition-section-title">
-          Antecedentes Prioritarios
-        </Typography.Title>
+        <SectionTitle className="condition-section-title">Antecedentes Prioritarios</SectionTitle>
         {!anyPriority && <Typography.Paragraph type="secondary">{CONDITION_MESSAGES.noPriority}</Typography.Paragraph>}
         <div className="conditions-grid">
           {priorityItems.map((item) => (
@@ -187,9 +186,7 @@ export default function ConditionsTab({ patient, active }: PatientTabProps) {
           ))}
         </div>
 
-        <Typography.Title level={5} className="condition-section-title">
-          Otros Antecedentes
-        </Typography.Title>
+        <SectionTitle className="condition-section-title">Otros Antecedentes</SectionTitle>
         <Input
           allowClear
           className="conditions-search"

@@ -11,6 +11,7 @@ import { useInvalidatePaths } from '../../../providers/queries';
 import { recordWriteState } from '../../../components/record-access';
 import type { PatientTabProps } from '../types';
 import './record-tabs.css';
+import { SectionTitle } from '../../../components/SectionTitle';
 
 type Observation = Schemas['Observation'];
 const TYPE_COLORS = ['blue', 'purple', 'green', 'orange', 'default', 'cyan'];
@@ -77,7 +78,7 @@ export default function ObservationsTab({ patient, active }: PatientTabProps) {
   return (
     <div className="record-tab">
       <div className="record-tab-head">
-        <Typography.Title level={5}>Anotaciones</Typography.Title>
+        <SectionTitle>Anotaciones</SectionTitle>
         <Tooltip title={canWrite ? undefined : reason}>
           <Button type="primary" icon={<PlusOutlined />} disabled={!canWrite} onClick={open}>
             Crear Anotación

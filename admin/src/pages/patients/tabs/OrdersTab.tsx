@@ -16,6 +16,7 @@ import { SingleOrderDialog } from '../../../components/orders/SingleOrderDialog'
 import { BulkOrderDialog } from '../../../components/orders/BulkOrderDialog';
 import { patientDateTime } from '../../../components/order-ui';
 import '../../../components/orders/orders.css';
+import { SectionTitle } from '../../../components/SectionTitle';
 
 type Order = Schemas['Order'];
 
@@ -63,7 +64,7 @@ export default function OrdersTab({ patient, active }: PatientTabProps) {
           </Button>
         </Tooltip>
       </Space>
-      <Typography.Title level={5}>Órdenes por programar</Typography.Title>
+      <SectionTitle>Órdenes por programar</SectionTitle>
       {toManage.length === 0 ? (
         <Empty description="No tiene ordenes por programar" image={Empty.PRESENTED_IMAGE_SIMPLE} />
       ) : (
@@ -90,9 +91,7 @@ export default function OrdersTab({ patient, active }: PatientTabProps) {
         </div>
       )}
       <Space style={{ margin: '8px 0' }}>
-        <Typography.Title level={5} style={{ margin: 0 }}>
-          Historial
-        </Typography.Title>
+        <SectionTitle style={{ margin: 0 }}>Historial</SectionTitle>
         <Select
           allowClear
           placeholder="Tipo"

@@ -9,6 +9,7 @@ import { useInvalidatePaths } from '../../../providers/queries';
 import { recordWriteState } from '../../../components/record-access';
 import type { PatientTabProps } from '../types';
 import './record-tabs.css';
+import { SectionTitle } from '../../../components/SectionTitle';
 
 type Variable = Schemas['PatientClinicalVariable'];
 
@@ -123,7 +124,7 @@ export default function VariablesTab({ patient, active }: PatientTabProps) {
   return (
     <div className="record-tab">
       <div className="record-tab-head">
-        <Typography.Title level={5}>Variables clínicas</Typography.Title>
+        <SectionTitle>Variables clínicas</SectionTitle>
         <Tooltip title={canWrite ? undefined : reason}>
           <Button icon={<PlusOutlined />} disabled={!canWrite} onClick={open}>
             Registrar valor

@@ -149,7 +149,7 @@ export function CaregiversCard({ patient, active }: { patient: Patient; active: 
           { title: 'Parentesco', dataIndex: 'relationship', render: (r: string | null) => r ?? '—' },
           { title: 'Teléfono', render: (_, c) => (c.cellphone ? `${c.prefix ?? ''} ${c.cellphone}` : '—') },
           {
-            title: '',
+            title: <span className="vigia-sr-only">Acciones</span>,
             key: 'actions',
             width: 90,
             render: (_, c) => (
