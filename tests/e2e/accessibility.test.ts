@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { PLACEHOLDER_SECTIONS } from '../../admin/src/pages/placeholder/sections';
-import { axeBuilder } from './support/accessibility';
+import { axeBuilder, restPointerOnTitle } from './support/accessibility';
 import { closeToasts, openPage, SCREENSHOT_DIR, waitForPath } from './support/browser';
 import { apiCall, createStaffSession, DEMO_ADMIN, DEMO_PATIENT, findPatientByNid, listSmsOutbox, readLatestCode } from './support/api';
 import { submitStaffLogin, useProductInBrowser } from './support/product';
@@ -62,12 +62,7 @@ async function settle(page: Page, toasts: boolean): Promise<void> {
   // Toasts are scanned in their own state (the welcome notification); elsewhere they are closed
   // first: the welcome toast fading out in the middle of a later scan measured #f9f9f9 on white.
   if (!toasts) await closeToasts(page);
-  // The pointer rests where the last click was, on the previous screen: over a new screen it can
-  // open a tooltip there (axe then finds the tooltip's container outside the landmarks). It is moved
-  // onto the screen's title, which has none; the tooltip's fade-out is awaited below.
-  const h1 = page.locator('h1').first();
-  const title = (await h1.count()) ? await h1.boundingBox() : null;
-  if (title) await page.mouse.move(title.x + 1, title.y + 1);
+  await restPointerOnTitle(page);
   // antd fades dialogs, tabs and toasts: colours are measured once every animation and transition
   // that ends has ended (a fixed pause was too short on a loaded machine), 3 s at most. (A string:
   // the tests' TypeScript has no DOM types.)
