@@ -131,7 +131,10 @@ async function signInForBench(baseUrl: string) {
 async function main() {
   const started = performance.now();
   const opts = readOptions(process.argv.slice(2));
-  const log = (line: string) => console.log(`[bench] ${line}`);
+  const log = (line: string) => {
+    lastLine = line;
+    console.log(`[bench] ${line}`);
+  };
   const dataset = await prepareDataset(ROOT_DIR, opts.dataset, opts.reuse, log);
   let layout: Results['database']['layout'] = 'one measurements table';
   if (opts.partitioned) {
@@ -367,9 +370,26 @@ async function main() {
     log(`  ${row.result.padEnd(8)} ${row.what}: ${row.figure} (base ${row.baseline})`);
 }
 
-main().catch((err) => {
-  const cause = err instanceof Error && err.cause ? ` (${err.cause instanceof Error ? err.cause.message : String(err.cause)})` : '';
-  console.error(`[bench] ${err instanceof Error ? err.message : String(err)}${cause}`);
-  if (process.env.BENCH_DEBUG) console.error(err);
+/** The last line logged: where a run stood if it stops without an error. */
+let lastLine = '(nada aún)';
+let finished = false;
+// Node exits with code 0 when nothing is left to wait on, even with main() unsettled (a promise
+// no I/O will ever settle). A run that ends that way wrote no report: say where it stood and fail.
+process.on('beforeExit', () => {
+  if (finished) return;
+  console.error(
+    `[bench] La corrida se detuvo sin error y sin terminar: nada quedaba pendiente tras «${lastLine.trim()}» (recursos: ${process.getActiveResourcesInfo().join(', ') || 'ninguno'})`,
+  );
   process.exit(1);
 });
+
+main()
+  .then(() => {
+    finished = true;
+  })
+  .catch((err) => {
+    const cause = err instanceof Error && err.cause ? ` (${err.cause instanceof Error ? err.cause.message : String(err.cause)})` : '';
+    console.error(`[bench] ${err instanceof Error ? err.message : String(err)}${cause}`);
+    if (process.env.BENCH_DEBUG) console.error(err);
+    process.exit(1);
+  });

@@ -178,7 +178,16 @@ export async function startApi(opts: {
   };
   process.once('exit', killNow);
 
+  // An API that ends on its own leaves the run waiting on a dead port: say so, with its log's tail.
+  let stopping = false;
+  child.once('exit', (code, signal) => {
+    if (stopping) return;
+    const tail = fs.existsSync(opts.logFile) ? fs.readFileSync(opts.logFile, 'utf8').split('\n').slice(-20).join('\n') : '';
+    console.error(`[bench] La API (pid ${child.pid}) terminó sola: código ${code}, señal ${signal}. Final de ${opts.logFile}:\n${tail}`);
+  });
+
   const stop = async () => {
+    stopping = true;
     memory.halt();
     process.removeListener('exit', killNow);
     if (child.exitCode !== null) return;
