@@ -1,4 +1,5 @@
 import { describe, it, expect } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { components } from '@vigia/contract/openapi';
 import { createStaffSession, DEMO_ADMIN } from './support/api';
 import { SCREENSHOT_DIR, waitForPath } from './support/browser';
@@ -6,6 +7,11 @@ import { useProductInBrowser, openSignedIn } from './support/product';
 import { expectAccessible } from './support/accessibility';
 
 type NotificationRecord = components['schemas']['NotificationRecord'];
+
+/** Moves within the app as its links do (history and the router), so what it holds in memory stays. */
+async function goInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate(`window.history.pushState({}, '', ${JSON.stringify(path)}); window.dispatchEvent(new PopStateEvent('popstate'))`);
+}
 
 /** Issue 20: 'Mis notificaciones' from the toolbar's user menu, and the 'Notificaciones' record. */
 describe('Notificaciones', () => {
@@ -55,6 +61,50 @@ describe('Notificaciones', () => {
     });
     await page.screenshot({ path: `${SCREENSHOT_DIR}/my-notifications.png`, fullPage: true });
     await expectAccessible(page);
+  });
+
+  it('gathers more than two messages in one dialog that reads as a list (no heading of its own); a list that failed to load says so', async () => {
+    const page = await openSignedIn(product, '/dashboard', DEMO_ADMIN);
+    // A server in trouble: three screens' reads fail, each with its message.
+    await page.route(/\/api\/v1\/(my_notifications|sessions\/mine|fhir_exports)(\?.*)?$/, (route) =>
+      route.request().method() === 'GET'
+        ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Error interno' }) })
+        : route.continue(),
+    );
+    const notices = page.locator('.ant-notification-notice');
+    const dialog = page.getByRole('dialog', { name: /^Notificaciones \(\d+\)$/ });
+    for (const path of ['/my_notifications', '/sessions', '/fhir_exports']) {
+      const before = await notices.filter({ hasText: 'Error interno' }).count();
+      await goInApp(page, path);
+      // Each failure says so (after react-query's one retry): one more message, or the dialog
+      // once there are more than two. The pointer resting on the messages keeps them open (antd
+      // pauses their 4 s while hovered), as a reader's would.
+      await expect
+        .poll(async () => (await dialog.isVisible()) || (await notices.filter({ hasText: 'Error interno' }).count()) > before, {
+          timeout: 10_000,
+        })
+        .toBe(true);
+      if (await dialog.isVisible()) break;
+      const box = (await notices.last().boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    }
+    await dialog.waitFor({ state: 'visible' });
+    const count = Number((await dialog.locator('.ant-modal-title').innerText()).match(/\d+/)![0]);
+    expect(count).toBeGreaterThan(2);
+    expect(await dialog.getByRole('button', { name: 'Descartar' }).count()).toBe(count);
+    // An item's title is text, not an h4 under the screen's h1 (axe heading-order).
+    expect(await dialog.locator('h1, h2, h3, h4, h5, h6').count()).toBe(0);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/notifications-dialog.png` });
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Descartar' }).first().click();
+    await page.getByRole('dialog', { name: `Notificaciones (${count - 1})` }).waitFor({ state: 'visible' });
+    await page.getByRole('button', { name: 'Entendido' }).click();
+    await page.locator('.ant-modal-wrap').first().waitFor({ state: 'hidden' });
+    // A list that could not be read says so, not that it is empty ('Aún no hay exportaciones').
+    await goInApp(page, '/fhir_exports');
+    await page.getByRole('heading', { name: 'Exportaciones FHIR' }).waitFor();
+    await page.getByText('No fue posible cargar la lista. Pulse «Actualizar» para intentarlo de nuevo.').waitFor();
+    expect(await page.getByText('Aún no hay exportaciones').count()).toBe(0);
   });
 
   it('lists what was sent for a new high-priority alert, filters it and links to the alert', async () => {

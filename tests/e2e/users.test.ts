@@ -59,6 +59,25 @@ describe('Usuarios (/users)', () => {
     await newcomer.getByText('Hola, Paula Andrea').waitFor({ state: 'visible' });
   });
 
+  it("tells a user that does not exist from one that could not be read on 'Cerrar todas las sesiones'", async () => {
+    const page = await signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
+    await page.goto('/users/999999/sessions');
+    await page.getByRole('main').getByText('El usuario no existe.').waitFor();
+    expect(await page.locator('.ant-notification-notice', { hasText: 'El usuario no existe.' }).count()).toBe(0);
+    // A server in trouble is not a missing user: its own message, and 'Reintentar' reads again.
+    const me = /\/api\/v1\/users\/\d+$/;
+    await page.route(me, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"Error interno"}' }));
+    // The signed-in administrator: the token's subject.
+    const { token } = JSON.parse((await page.evaluate<string | null>("localStorage.getItem('vigia.session')"))!) as { token: string };
+    const id = (JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { sub: string }).sub;
+    await page.goto(`/users/${id}/sessions`);
+    await page.getByRole('main').getByText('No fue posible cargar el usuario.').waitFor();
+    expect(await page.getByText('El usuario no existe.').count()).toBe(0);
+    await page.unroute(me);
+    await page.getByRole('button', { name: 'Reintentar' }).click();
+    await page.getByRole('button', { name: 'Cerrar todas las sesiones' }).waitFor();
+  });
+
   it('shows the create button disabled to a non-administrator', async () => {
     const page = await signIn('enfermeria@demo.vigia.co', DEMO_ADMIN.password);
     const create = page.getByRole('button', { name: 'Crear usuario' });

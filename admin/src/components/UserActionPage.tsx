@@ -29,7 +29,12 @@ export function UserActionPage(p: {
   usePageTitle(p.title);
   const { id } = useParams();
   const navigate = useNavigate();
-  const { result: user, query } = useOne<User>({ resource: 'users', id: id ?? '', errorNotification: loadFailed });
+  const { result: user, query } = useOne<User>({
+    resource: 'users',
+    id: id ?? '',
+    // A missing user is said in place; any other failure also as a message.
+    errorNotification: (error) => (error?.statusCode === 404 ? false : loadFailed(error)),
+  });
   const { mutate, mutation } = useApiMutation();
   const name = user ? `${user.first_name} ${user.last_name}` : '';
 
@@ -51,7 +56,19 @@ export function UserActionPage(p: {
         {query.isLoading ? (
           <Skeleton active />
         ) : !user ? (
-          <Alert type="error" showIcon message="El usuario no existe." />
+          // Only a 404 means there is no such user; any other failure is a read that did not work.
+          <Alert
+            type="error"
+            showIcon
+            message={query.error?.statusCode === 404 ? 'El usuario no existe.' : 'No fue posible cargar el usuario.'}
+            action={
+              query.error?.statusCode === 404 ? undefined : (
+                <Button size="small" onClick={() => void query.refetch()}>
+                  Reintentar
+                </Button>
+              )
+            }
+          />
         ) : (
           <>
             {p.explain(user, name)}

@@ -15,6 +15,8 @@ export type AdminOnlyList<T> = {
   allowed: boolean;
   rows: T[];
   loading: boolean;
+  /** The last read failed (its message was shown): the table must not read as an empty list. */
+  failed: boolean;
   /** The table's paging, read from the server (20 a page, 10/20/50); back to page 1 when the filters change. */
   pagination: TablePaginationConfig;
 };
@@ -39,6 +41,7 @@ export function useAdminOnlyList<T extends BaseRecord>(resource: string, filters
     allowed,
     rows: result.data,
     loading: query.isFetching,
+    failed: query.isError,
     pagination: {
       current: page,
       pageSize,
@@ -52,6 +55,14 @@ export function useAdminOnlyList<T extends BaseRecord>(resource: string, filters
       },
     },
   };
+}
+
+/**
+ * The table's empty text: `empty` when the list has no rows, or, when the read failed, that it could
+ * not be read (an empty-list text, 'Aún no hay…', would tell the administrator there is nothing).
+ */
+export function emptyTextOf(list: Pick<AdminOnlyList<unknown>, 'failed'>, empty: string): string {
+  return list.failed ? 'No fue posible cargar la lista. Pulse «Actualizar» para intentarlo de nuevo.' : empty;
 }
 
 /**

@@ -3,6 +3,7 @@ import { Button, List, Modal, Typography } from 'antd';
 import { CheckCircleFilled, CloseCircleFilled } from '@ant-design/icons';
 import { NOTIFICATION_COLORS as COLORS } from './notification-colors';
 import { notificationStore } from './notification-store';
+import { ItemMeta } from '../ui/ItemMeta';
 
 /** The dialog that lists the open notifications when there are more than two. */
 export default function NotificationDialog() {
@@ -32,7 +33,7 @@ export default function NotificationDialog() {
               </Button>,
             ]}
           >
-            <List.Item.Meta
+            <ItemMeta
               avatar={
                 item.type === 'error' ? (
                   <CloseCircleFilled style={{ color: COLORS.error.accent, fontSize: 20 }} />

@@ -2,7 +2,7 @@ import { Empty, List, Modal, Typography } from 'antd';
 import { displayName } from '@vigia/contract/rules/names';
 import type { Schemas } from '../../contract';
 import { formatWhen } from '@vigia/contract/rules/dates';
-import { ItemMeta } from '../ItemMeta';
+import { ItemMeta } from '../../ui/ItemMeta';
 
 type Alert = Schemas['Alert'];
 

@@ -14,7 +14,7 @@ import { serverError, success } from '../../providers/notices';
 import { PRIORITY_COLORS, PRIORITY_TAG } from '../../components/alerts.data';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import '../../components/alerts/alerts.css';
-import { ItemMeta } from '../../components/ItemMeta';
+import { ItemMeta } from '../../ui/ItemMeta';
 
 const MeasurementsPanel = lazy(() => import('./MeasurementsPanel'));
 const INCOMPLETE = 'Dato Incompleto';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useDelete, useList } from '@refinedev/core';
 import { Button, Card, Grid, Space, Table, Tag, Typography } from 'antd';
 import { CloudDownloadOutlined, DeleteOutlined, FolderOpenOutlined, StopOutlined } from '@ant-design/icons';
-import { AdminOnlyListPage, type AdminOnlyList } from '../../crud/AdminOnlyList';
+import { AdminOnlyListPage, emptyTextOf, type AdminOnlyList } from '../../crud/AdminOnlyList';
 import { StatusChip } from '../../crud/renderers';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { roleAccess } from '../../providers/access';
@@ -131,6 +131,7 @@ export default function FhirExportsPage() {
     rows: result.data,
     // The polls after the first load do not dim the table.
     loading: query.isLoading,
+    failed: query.isError,
     pagination: {
       current: page,
       pageSize,
@@ -176,7 +177,7 @@ export default function FhirExportsPage() {
           pagination={list.pagination}
           // Wide enough for every column, with room to wrap (dates, names, types) instead of scrolling on a laptop.
           scroll={{ x: 1000 }}
-          locale={{ emptyText: 'Aún no hay exportaciones. Inicie la primera con «Nueva exportación».' }}
+          locale={{ emptyText: emptyTextOf(list, 'Aún no hay exportaciones. Inicie la primera con «Nueva exportación».') }}
           expandable={{
             expandedRowKeys: expanded,
             showExpandColumn: false,

@@ -4,7 +4,7 @@ import { Button, Card, Form, Grid, InputNumber, List, Select, Skeleton, Space, S
 import { Link } from 'react-router';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import type { Schemas } from '../../contract';
-import { AdminOnlyListPage, useAdminOnlyList } from '../../crud/AdminOnlyList';
+import { AdminOnlyListPage, emptyTextOf, useAdminOnlyList } from '../../crud/AdminOnlyList';
 import { contractDoc } from '../../crud/contract-doc';
 import { describeField, enumLabel, enumOptions, objectSchema, toFormRules } from '../../crud/schema-rules';
 import { useFirstLoad } from '../../hooks/useFirstLoad';
@@ -192,7 +192,7 @@ export default function NotificationsPage() {
               loading={list.loading}
               dataSource={list.rows}
               rowKey="id"
-              locale={{ emptyText: 'No hay notificaciones' }}
+              locale={{ emptyText: emptyTextOf(list, 'No hay notificaciones') }}
               pagination={{
                 current: list.pagination.current,
                 pageSize: list.pagination.pageSize,
@@ -222,7 +222,7 @@ export default function NotificationsPage() {
               dataSource={list.rows}
               columns={columns}
               scroll={{ x: true }}
-              locale={{ emptyText: 'No hay notificaciones' }}
+              locale={{ emptyText: emptyTextOf(list, 'No hay notificaciones') }}
               pagination={list.pagination}
             />
           )}

@@ -9,7 +9,7 @@ import { useList, type HttpError } from '@refinedev/core';
 import { serverError } from '../../providers/notices';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import type { Patient } from './types';
-import { ItemMeta } from '../../components/ItemMeta';
+import { ItemMeta } from '../../ui/ItemMeta';
 
 /**
  * Card 7 of the patient page, in its own chunk, loaded after the six cards. A plain list, not a

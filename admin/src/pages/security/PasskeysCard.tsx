@@ -8,7 +8,7 @@ import { fieldErrors, isHttpError } from '../../providers/errors';
 import { notify } from '../../providers/notification';
 import { staffTimeZone } from '../../session';
 import { useFactorWrite } from './security.api';
-import { ItemMeta } from '../../components/ItemMeta';
+import { ItemMeta } from '../../ui/ItemMeta';
 
 type Factors = Schemas['Factors'];
 type Passkey = Schemas['Passkey'];

@@ -7,7 +7,7 @@ import { usePageTitle } from '../../layout/usePageTitle';
 import { useApiMutation, useApiQuery } from '../../providers/calls';
 import { loadFailed, serverError } from '../../providers/notices';
 import { staffTimeZone } from '../../session';
-import { ItemMeta } from '../../components/ItemMeta';
+import { ItemMeta } from '../../ui/ItemMeta';
 
 type SessionsEnded = Schemas['SessionsEnded'];
 

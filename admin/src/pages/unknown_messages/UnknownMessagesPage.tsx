@@ -3,7 +3,7 @@ import { formatWhen } from '@vigia/contract/rules/dates';
 import { Card, Input, Space, Table, Tag, Typography } from 'antd';
 import { AudioOutlined, FileImageOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../contract';
-import { AdminOnlyListPage, useAdminOnlyList } from '../../crud/AdminOnlyList';
+import { AdminOnlyListPage, emptyTextOf, useAdminOnlyList } from '../../crud/AdminOnlyList';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { staffTimeZone } from '../../session';
 import '../../crud/crud.css';
@@ -61,7 +61,9 @@ export default function UnknownMessagesPage() {
           rowKey="id"
           loading={list.loading}
           dataSource={list.rows}
-          locale={{ emptyText: q ? 'Ningún mensaje coincide con la búsqueda.' : 'No hay mensajes de números desconocidos.' }}
+          locale={{
+            emptyText: emptyTextOf(list, q ? 'Ningún mensaje coincide con la búsqueda.' : 'No hay mensajes de números desconocidos.'),
+          }}
           pagination={{ ...list.pagination, showTotal: (n) => `${n} mensaje(s)` }}
           scroll={{ x: 'max-content' }}
           columns={[
