@@ -11,7 +11,16 @@ describe('runPaced (open-loop load)', () => {
     server = http.createServer((req, res) => {
       arrivals.push(performance.now());
       req.resume();
-      req.on('end', () => res.writeHead(req.url === '/fail' ? 500 : 201).end('{}'));
+      req.on('end', () => {
+        if (req.url === '/cut') {
+          // Headers and part of a body, then the connection drops.
+          res.writeHead(200, { 'content-length': '100' });
+          res.write('{"partial":');
+          setTimeout(() => res.socket?.destroy(), 20);
+          return;
+        }
+        res.writeHead(req.url === '/fail' ? 500 : 201).end('{}');
+      });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -47,5 +56,21 @@ describe('runPaced (open-loop load)', () => {
     expect(result.statusCodes).toEqual({ 201: 5, 500: 5 });
     expect(result.non2xx).toBe(5);
     expect(result.latency.count).toBe(5);
+  });
+
+  it('counts a response cut off mid-body as an error and ends (it does not wait on it forever)', async () => {
+    const result = await runPaced({
+      baseUrl,
+      connections: 2,
+      seconds: 0.2,
+      rate: 20,
+      requests: [
+        { method: 'GET', path: '/ok' },
+        { method: 'GET', path: '/cut' },
+      ],
+    });
+    expect(result.statusCodes).toEqual({ 201: 2 });
+    expect(result.errors).toBe(2);
+    expect(result.latency.count).toBe(2);
   });
 });

@@ -145,6 +145,13 @@ export async function runPaced(opts: {
             else non2xx++;
             resolve();
           });
+          // A response cut off mid-body never ends, and its request emits no 'error': an error, not a
+          // promise left pending (with nothing else to wait on, Node would exit 0 mid-run).
+          res.on('close', () => {
+            if (res.complete) return;
+            errors++;
+            resolve();
+          });
         },
       );
       req.setTimeout(30_000, () => req.destroy(new Error('timeout')));
