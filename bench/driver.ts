@@ -23,6 +23,9 @@ export async function openDriver(target: DriverTarget, opts: { connections: numb
   return target.dialect === 'sqlite' ? openSqlite(target.file) : openPostgres(target.url, opts.connections);
 }
 
+/** Longer than any statement the bench sends SQLite at the issues' sizes (the slowest take seconds). */
+const SQLITE_WATCHDOG_MS = 300_000;
+
 function openSqlite(file: string): Promise<Driver> {
   const toSqlite = (sql: string) => sql.replace(/\$(\d+)/g, '?$1');
   return new Promise((resolve, reject) => {
@@ -32,8 +35,36 @@ function openSqlite(file: string): Promise<Driver> {
       if (err) return reject(err);
       // The API writes in the background (jobs) and ingestion's clean-up writes here: wait, do not fail.
       db.run('PRAGMA busy_timeout = 5000');
+      // Statements in flight, watched: a callback node-sqlite3 never calls (reported upstream, e.g.
+      // TryGhost/node-sqlite3#1060) would leave nothing to wait on, and Node would exit 0 mid-run. A
+      // ref'd check every 10 s while any is pending fails the oldest past SQLITE_WATCHDOG_MS instead
+      // (a Map entry per statement: nothing measurable beside the baselines it times).
+      const pending = new Map<number, { sql: string; since: number; fail: (e: Error) => void }>();
+      let nextId = 0;
+      let watch: NodeJS.Timeout | null = null;
+      const check = () => {
+        const now = performance.now();
+        for (const [id, p] of pending)
+          if (now - p.since > SQLITE_WATCHDOG_MS) {
+            pending.delete(id);
+            p.fail(new Error(`SQLite no respondió en ${SQLITE_WATCHDOG_MS / 1000} s a: ${p.sql.replace(/\s+/g, ' ').slice(0, 120)}`));
+          }
+        if (pending.size === 0 && watch) {
+          clearInterval(watch);
+          watch = null;
+        }
+      };
       const all = <T extends object>(sql: string, params: unknown[] = []) =>
-        new Promise<T[]>((ok, fail) => db.all(toSqlite(sql), params, (e: Error | null, rows: T[]) => (e ? fail(e) : ok(rows))));
+        new Promise<T[]>((ok, fail) => {
+          const id = nextId++;
+          pending.set(id, { sql, since: performance.now(), fail });
+          watch ??= setInterval(check, 10_000);
+          db.all(toSqlite(sql), params, (e: Error | null, rows: T[]) => {
+            if (!pending.delete(id)) return;
+            if (e) fail(e);
+            else ok(rows);
+          });
+        });
       resolve({
         dialect: 'sqlite',
         all,
@@ -50,7 +81,11 @@ function openSqlite(file: string): Promise<Driver> {
           const [row] = await all<{ v: string }>('SELECT sqlite_version() AS v');
           return `SQLite ${row.v}`;
         },
-        close: () => new Promise((ok) => db.close(() => ok())),
+        close: () => {
+          if (watch) clearInterval(watch);
+          watch = null;
+          return new Promise((ok) => db.close(() => ok()));
+        },
       });
     });
   });
