@@ -122,8 +122,12 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, logFile: stri
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  const tail = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').slice(-20).join('\n') : '';
-  throw new Error(`La API no respondió en ${baseUrl}/api/v1/health (código de salida ${child.exitCode}).\n${tail}`);
+  throw new Error(`La API no respondió en ${baseUrl}/api/v1/health (código de salida ${child.exitCode}).\n${logTail(logFile)}`);
+}
+
+/** The API log's last 20 lines (empty when it was never written). */
+function logTail(logFile: string): string {
+  return fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').slice(-20).join('\n') : '';
 }
 
 /**
@@ -182,8 +186,9 @@ export async function startApi(opts: {
   let stopping = false;
   child.once('exit', (code, signal) => {
     if (stopping) return;
-    const tail = fs.existsSync(opts.logFile) ? fs.readFileSync(opts.logFile, 'utf8').split('\n').slice(-20).join('\n') : '';
-    console.error(`[bench] La API (pid ${child.pid}) terminó sola: código ${code}, señal ${signal}. Final de ${opts.logFile}:\n${tail}`);
+    console.error(
+      `[bench] La API (pid ${child.pid}) terminó sola: código ${code}, señal ${signal}. Final de ${opts.logFile}:\n${logTail(opts.logFile)}`,
+    );
   });
 
   const stop = async () => {

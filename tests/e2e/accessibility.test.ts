@@ -26,8 +26,6 @@ type Viewport = (typeof VIEWPORTS)[number];
 
 const IMPACTS = ['critical', 'serious', 'moderate', 'minor'] as const;
 type Impact = (typeof IMPACTS)[number];
-/** Every impact fails (P160): moderate and minor findings were printed only until 2026-11-30. */
-const FAILING: readonly Impact[] = IMPACTS;
 
 type Finding = { rule: string; impact: Impact; help: string; nodes: Array<{ target: string; why: string }> };
 type ScreenResult = {
@@ -91,8 +89,6 @@ async function axeFindings(page: Page, within?: string): Promise<Finding[]> {
   }));
 }
 
-const failing = (findings: Finding[]) => findings.filter((f) => FAILING.includes(f.impact));
-
 /**
  * Scans the page, or only `within` (a CSS selector: the part that changed since the last scan).
  * A finding is looked at again 1 s later: on a loaded machine (CI runs the
@@ -104,13 +100,14 @@ async function scan(page: Page, viewport: Viewport, screen: string, within?: str
   await settle(page, toasts);
   let findings = await axeFindings(page, within);
   let transient: Finding[] | undefined;
-  if (failing(findings).length) {
+  // Every finding fails, whatever its impact (P160; moderate and minor were printed only until 2026-11-30).
+  if (findings.length) {
     const first = findings;
     await page.waitForTimeout(1000);
     await settle(page, toasts);
     findings = await axeFindings(page, within);
-    const still = new Set(failing(findings).map((f) => f.rule));
-    transient = failing(first).filter((f) => !still.has(f.rule));
+    const still = new Set(findings.map((f) => f.rule));
+    transient = first.filter((f) => !still.has(f.rule));
     if (!transient.length) transient = undefined;
   }
   const counts = Object.fromEntries(IMPACTS.map((i) => [i, 0])) as Record<Impact, number>;
@@ -120,10 +117,10 @@ async function scan(page: Page, viewport: Viewport, screen: string, within?: str
   return result;
 }
 
-/** The critical and serious violations of the screens scanned since `from` (an index into `results`). */
+/** The violations of the screens scanned since `from` (an index into `results`). */
 function failuresSince(from: number): string[] {
   return results.slice(from).flatMap((r) =>
-    failing(r.findings).map(
+    r.findings.map(
       (f) =>
         `${f.rule} [${f.impact}] ${r.viewport} ${r.screen}: ${f.help}\n` +
         f.nodes

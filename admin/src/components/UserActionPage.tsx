@@ -6,7 +6,7 @@ import type { Schemas } from '../contract';
 import { PageHeader } from '../crud/PageHeader';
 import { usePageTitle } from '../layout/usePageTitle';
 import { useApiMutation } from '../providers/calls';
-import { loadFailed, serverError } from '../providers/notices';
+import { loadFailedUnlessMissing, serverError } from '../providers/notices';
 
 type User = Schemas['User'];
 
@@ -32,9 +32,10 @@ export function UserActionPage(p: {
   const { result: user, query } = useOne<User>({
     resource: 'users',
     id: id ?? '',
-    // A missing user is said in place; any other failure also as a message.
-    errorNotification: (error) => (error?.statusCode === 404 ? false : loadFailed(error)),
+    errorNotification: loadFailedUnlessMissing,
   });
+  // Only a 404 means there is no such user; any other failure is a read that did not work.
+  const missing = query.error?.statusCode === 404;
   const { mutate, mutation } = useApiMutation();
   const name = user ? `${user.first_name} ${user.last_name}` : '';
 
@@ -56,13 +57,12 @@ export function UserActionPage(p: {
         {query.isLoading ? (
           <Skeleton active />
         ) : !user ? (
-          // Only a 404 means there is no such user; any other failure is a read that did not work.
           <Alert
             type="error"
             showIcon
-            message={query.error?.statusCode === 404 ? 'El usuario no existe.' : 'No fue posible cargar el usuario.'}
+            message={missing ? 'El usuario no existe.' : 'No fue posible cargar el usuario.'}
             action={
-              query.error?.statusCode === 404 ? undefined : (
+              missing ? undefined : (
                 <Button size="small" onClick={() => void query.refetch()}>
                   Reintentar
                 </Button>

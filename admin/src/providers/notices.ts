@@ -29,6 +29,11 @@ export function serverErrorOnline(fallback = FALLBACK_ERROR) {
 /** A failed read of a hand-built screen. */
 export const loadFailed = serverError('No fue posible cargar la información');
 
+/** Same, except a 404: the screen says in place that the record does not exist. */
+export function loadFailedUnlessMissing(error?: { statusCode?: number } | null): OpenNotificationParams | false {
+  return error?.statusCode === 404 ? false : loadFailed(error);
+}
+
 /** Error notification of a form: none when the error belongs under one of the form's `fields`. */
 export function formError(fallback: string, fields: readonly string[]) {
   return (error?: unknown): OpenNotificationParams | false => (fieldErrors(error, fields).length ? false : serverError(fallback)(error));

@@ -10,7 +10,7 @@ import { usePageTitle } from '../../layout/usePageTitle';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import { useApiMutation, type BodyOf } from '../../providers/calls';
 import { fieldErrors } from '../../providers/errors';
-import { loadFailed, serverError, success } from '../../providers/notices';
+import { loadFailedUnlessMissing, serverError, success } from '../../providers/notices';
 import { roleAccess } from '../../providers/access';
 import { staffTimeZone } from '../../session';
 import { vaccinationBody, VaccinationForm } from '../../components/VaccinationForm';
@@ -57,7 +57,7 @@ export default function EncounterPage() {
   const { query, result: e } = useOne<Encounter>({
     resource: 'encounters',
     id,
-    errorNotification: (error) => (error?.statusCode === 404 ? false : loadFailed(error)),
+    errorNotification: loadFailedUnlessMissing,
   });
   const [form] = Form.useForm<Values>();
   const { open } = useNotification();

@@ -11,7 +11,7 @@ import { StatusChip } from '../../crud/renderers';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { readSession, staffTimeZone } from '../../session';
 import { formatWhen } from '@vigia/contract/rules/dates';
-import { loadFailed } from '../../providers/notices';
+import { loadFailedUnlessMissing } from '../../providers/notices';
 import { can, isRole } from '@vigia/contract/rules/access';
 import { FORBIDDEN_REASON } from '../../providers/access';
 import type { AnyResource } from '../../crud/types';
@@ -33,7 +33,7 @@ export default function StockPage({ resource: stocks }: { resource: AnyResource 
   const stock = useOne<Stock>({
     resource: 'stocks',
     id,
-    errorNotification: (error) => (error?.statusCode === 404 ? false : loadFailed(error)),
+    errorNotification: loadFailedUnlessMissing,
   });
   const apps = useList<Application>({
     resource: `stocks/${id}/applications`,
@@ -43,7 +43,7 @@ export default function StockPage({ resource: stocks }: { resource: AnyResource 
     ],
     pagination: { currentPage: page, pageSize: 10, mode: 'server' },
     queryOptions: { placeholderData: (previous) => previous },
-    errorNotification: (error) => (error?.statusCode === 404 ? false : loadFailed(error)),
+    errorNotification: loadFailedUnlessMissing,
   });
   const invalidate = useInvalidate();
   const role = readSession()?.role_name;
