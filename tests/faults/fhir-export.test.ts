@@ -1,5 +1,12 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { databaseOf } from '../../api/src/db/database';
 import { execute } from '../../api/src/db/sql';
+import { requestCounter } from '../../api/src/http/traffic';
+import { PartStopped, type ExportPart } from '../../api/src/modules/fhir_exports/fhir-exports.part';
+import { PartWorker } from '../../api/src/modules/fhir_exports/fhir-exports.worker';
 import { createOrg, bearer, patientBody } from '../support/product';
 import { bootOn, freshDatabase, seeded, spawnApi, type ChildApi, type FaultDatabase } from './support';
 
@@ -15,6 +22,7 @@ const READINGS_PER_PATIENT = 1500;
 let db: FaultDatabase;
 let server: ChildApi | null = null;
 let token = '';
+let clientId = 0;
 const saved = {
   lock: process.env.FHIR_EXPORT_LOCK_MS,
   file: process.env.FHIR_EXPORT_FILE_RESOURCES,
@@ -29,6 +37,7 @@ beforeAll(async () => {
   try {
     const org = await createOrg(t, 'Clinica Exporta Corte');
     token = org.tokens.admin;
+    clientId = org.clientId;
     const random = seeded(3737);
     const base = Date.UTC(2026, 9, 1);
     for (let p = 0; p < PATIENTS; p++) {
@@ -136,4 +145,50 @@ describe('SIGKILL during a FHIR Bulk export', () => {
     expect(await server.kill('SIGTERM')).toEqual({ code: 0, signal: null });
     server = null;
   }, 240_000);
+});
+
+/**
+ * A cancelled export stops its worker thread. Terminating the thread while node-sqlite3 handed it a
+ * row aborted the whole API (`FATAL ERROR: Error::ThrowAsJavaScriptException napi_throw`, seen in
+ * CI's small bench after a DELETE of $export-status): the thread is now asked to stop, ends its part
+ * after the page in flight, closes its connection and ends on its own (exit code 0; terminate() is 1).
+ */
+describe('An export thread asked to stop', () => {
+  it('ends its part after the page in flight and ends on its own, before its first page, after it and later, twelve times', async () => {
+    const t = await bootOn(db);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-part-'));
+    try {
+      const part: ExportPart = {
+        clientId,
+        type: 'Observation',
+        groupId: null,
+        lastUpdated: ['le2100-01-01T00:00:00Z'],
+        date: [],
+        dir,
+        fileResources: 5000,
+        numbering: { first: 1, step: 1 },
+      };
+      const pages = (PATIENTS * READINGS_PER_PATIENT) / 1000;
+      // Twelve stops (the old terminate() aborted the process within some sixty here).
+      for (const stopAt of [0, 1, 2, 3, 5, 8, 13, 1, 2, 3, 5, 8]) {
+        const worker = new PartWorker(databaseOf(t.sequelize)!, requestCounter());
+        let seen = 0;
+        let reached: () => void = () => undefined;
+        const stopPoint = new Promise<void>((resolve) => (reached = resolve));
+        const run = worker.run(part, () => {
+          if (++seen >= stopAt) reached();
+        });
+        run.catch(() => undefined); // awaited below
+        if (stopAt > 0) await stopPoint;
+        expect(await worker.stop(), `stopped after ${stopAt} pages`).toBe(0);
+        await expect(run).rejects.toBeInstanceOf(PartStopped);
+        expect(seen, 'the part stopped before its end').toBeLessThan(pages);
+        // A stopped thread takes no more parts.
+        await expect(worker.run(part, () => undefined)).rejects.toBeInstanceOf(PartStopped);
+      }
+    } finally {
+      await t.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -78,6 +78,9 @@ export async function runPart(deps: PartDeps, part: ExportPart, hooks: PartHooks
       requestsAt = requests();
     }
   } finally {
+    // A stop or a failed write leaves the next page being read: its statement ends before the part
+    // does, so whoever closes the connection (the worker's thread, on stop) finds none in flight.
+    await next?.catch(() => undefined);
     await writer.close();
   }
   return writer.files.map((f) => ({ type: part.type, file: path.basename(f.file), count: f.count }));

@@ -31,7 +31,7 @@ interface PartWorkerData {
   counter: Uint32Array;
 }
 
-type ToWorker = { kind: 'part'; part: ExportPart };
+type ToWorker = { kind: 'part'; part: ExportPart } | { kind: 'stop' };
 type FromWorker = { kind: 'page'; count: number } | { kind: 'done'; files: ExportFileEntry[] } | { kind: 'failed'; message: string };
 
 /**
@@ -56,11 +56,24 @@ function tsxLoader(): string {
 }
 
 /**
+ * How long stop() waits for the thread to end its part and close its database before ending it by
+ * force. A part stops after the page it is reading (a thousand resources, well under a second).
+ */
+const STOP_GRACE_MS = 30_000;
+
+/**
  * The main thread's handle on one worker: the thread starts at the first part it is given (an
  * export that never splits never starts it); parts run one at a time; stop() ends it for good.
+ *
+ * stop() asks; it does not terminate. A thread terminated while node-sqlite3 hands it a row aborts
+ * the whole process (`FATAL ERROR: Error::ThrowAsJavaScriptException napi_throw` from
+ * Statement::RowToJS: the value cannot be thrown into a thread being torn down), which is how a
+ * cancelled export once took the API down in CI's small bench. So the thread ends its part after
+ * the page in flight, closes its connection and ends on its own (exit code 0).
  */
 export class PartWorker {
   private worker: Worker | null = null;
+  private exited: Promise<number> | null = null;
   private failure: Error | null = null;
   private current: { resolve: (files: ExportFileEntry[]) => void; reject: (err: Error) => void; onPage: (n: number) => void } | null = null;
 
@@ -86,7 +99,7 @@ export class PartWorker {
       if (msg.kind === 'page') return job.onPage(msg.count);
       this.current = null;
       if (msg.kind === 'done') job.resolve(msg.files);
-      else job.reject(new Error(msg.message));
+      else job.reject(this.failure ?? new Error(msg.message));
     });
     const lose = (err: Error) => {
       this.failure ??= err;
@@ -94,7 +107,12 @@ export class PartWorker {
       this.current = null;
     };
     worker.on('error', lose);
-    worker.on('exit', (code) => lose(new Error(`El proceso auxiliar de la exportación terminó (código ${code})`)));
+    this.exited = new Promise((resolve) =>
+      worker.on('exit', (code) => {
+        lose(new Error(`El proceso auxiliar de la exportación terminó (código ${code})`));
+        resolve(code);
+      }),
+    );
     return worker;
   }
 
@@ -109,25 +127,54 @@ export class PartWorker {
     });
   }
 
-  /** Ends the thread, and the part it was writing with it (its files are left for the caller to remove). */
-  async stop(): Promise<void> {
+  /**
+   * Ends the thread, and the part it was writing with it (its files are left for the caller to
+   * remove). Answers the thread's exit code (0: it ended on its own), or null if it never started.
+   */
+  async stop(): Promise<number | null> {
     this.failure ??= new PartStopped();
-    await this.worker?.terminate();
+    const worker = this.worker;
+    if (!worker || !this.exited) return null;
+    worker.postMessage({ kind: 'stop' } satisfies ToWorker);
+    const force = setTimeout(() => void worker.terminate(), STOP_GRACE_MS);
+    try {
+      return await this.exited;
+    } finally {
+      clearTimeout(force);
+    }
   }
 }
 
-/** The thread's side: opens the database, then writes each part it is sent. */
+/**
+ * The thread's side: opens the database, then writes each part it is sent; on 'stop', ends the part
+ * after its page in flight, closes the database and lets the thread end (nothing left to wait on).
+ */
 function serve(data: PartWorkerData): void {
   const port = parentPort!;
   const post = (msg: FromWorker) => port.postMessage(msg);
   const opened = openDatabase(data.db);
   opened.catch(() => undefined); // answered to the first part sent
   const requests = () => requestsReceived(data.counter);
+  let stopping = false;
+  let running: Promise<unknown> = Promise.resolve();
   port.on('message', (msg: ToWorker) => {
-    if (msg.kind !== 'part') return;
-    opened
+    if (msg.kind === 'stop') {
+      if (stopping) return;
+      stopping = true;
+      void running
+        .then(() => opened)
+        .then((sequelize) => sequelize.close())
+        .catch(() => undefined)
+        .finally(() => port.close());
+      return;
+    }
+    if (stopping) return post({ kind: 'failed', message: new PartStopped().message });
+    running = opened
       .then((sequelize) =>
-        runPart({ sequelize, requestsReceived: requests }, msg.part, { onPage: (count) => post({ kind: 'page', count }) }),
+        runPart({ sequelize, requestsReceived: requests }, msg.part, {
+          onPage: (count) => post({ kind: 'page', count }),
+          stopped: () => stopping,
+        }),
       )
       .then(
         (files) => post({ kind: 'done', files }),
