@@ -44,6 +44,17 @@ describe('Exportaciones FHIR (/fhir_exports)', () => {
     await page.getByText('Aún no hay exportaciones. Inicie la primera con «Nueva exportación».').waitFor({ state: 'visible' });
     await expectAccessible(page);
     await snapshot(page, 'wide-empty');
+    // On a 1280 px laptop the empty table fits its card: every header whole, none under another.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const box = async (name: string) => (await page.getByRole('columnheader', { name, exact: true }).boundingBox())!;
+    const [created, actions, table] = [
+      await box('Creada'),
+      await box('Acciones'),
+      (await page.locator('.ant-table-container').boundingBox())!,
+    ];
+    expect(created.x + created.width).toBeLessThanOrEqual(actions.x + 0.5);
+    expect(actions.x + actions.width).toBeLessThanOrEqual(table.x + table.width + 0.5);
+    await page.setViewportSize({ width: 1440, height: 900 });
 
     // The form: every type ticked; none ticked is refused in the browser, in Spanish.
     await page.getByRole('button', { name: 'Nueva exportación' }).click();

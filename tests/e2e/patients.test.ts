@@ -76,6 +76,34 @@ describe('Pacientes and the patient page', () => {
     await statusTag(page, 'Activo').waitFor();
   });
 
+  it('says once when the options of the form could not be read, instead of codes; «Reintentar» brings them', async () => {
+    const page = await openSignedIn(product, '/patients');
+    const countries = /\/api\/v1\/listings\/countries(\?|$)/;
+    await page.route(countries, (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Error interno' }) }),
+    );
+    await page.getByRole('menuitem', { name: 'Nuevo paciente' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Nuevo paciente' });
+    const alert = dialog.getByRole('alert').filter({ hasText: 'No fue posible cargar las opciones de algunos campos' });
+    await alert.waitFor();
+    expect(await dialog.getByText('Colombia', { exact: true }).count()).toBe(0);
+    await page.unroute(countries);
+    await alert.getByRole('button', { name: 'Reintentar' }).click();
+    await alert.waitFor({ state: 'detached' });
+    await dialog.getByText('Colombia', { exact: true }).waitFor();
+  });
+
+  it('an address that names no patient (/patients/create) is «Página no encontrada», without asking the server', async () => {
+    const page = await openSignedIn(product, '/patients');
+    const asked: string[] = [];
+    page.on('request', (req) => {
+      if (req.url().includes('/api/v1/patients/')) asked.push(req.url());
+    });
+    await page.goto('/patients/create');
+    await page.getByText('Página no encontrada').waitFor();
+    expect(asked).toEqual([]);
+  });
+
   it('opens an existing patient straight from the validation', async () => {
     const page = await openSignedIn(product, '/patients/new');
     const dialog = page.getByRole('dialog', { name: 'Nuevo paciente' });

@@ -59,10 +59,12 @@ export function useAdminOnlyList<T extends BaseRecord>(resource: string, filters
 
 /**
  * The table's empty text: `empty` when the list has no rows, or, when the read failed, that it could
- * not be read (an empty-list text, 'Aún no hay…', would tell the administrator there is nothing).
+ * not be read (an empty-list text, 'Aún no hay…', would tell the administrator there is nothing);
+ * while the first read runs, that it is loading (antd shows the empty text under its spinner).
  */
-export function emptyTextOf(list: Pick<AdminOnlyList<unknown>, 'failed'>, empty: string): string {
-  return list.failed ? 'No fue posible cargar la lista. Pulse «Actualizar» para intentarlo de nuevo.' : empty;
+export function emptyTextOf(list: Pick<AdminOnlyList<unknown>, 'failed' | 'loading'>, empty: string): string {
+  if (list.failed) return 'No fue posible cargar la lista. Pulse «Actualizar» para intentarlo de nuevo.';
+  return list.loading ? 'Cargando…' : empty;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Schemas } from '../contract';
 import { useApiQuery } from '../providers/calls';
 import { logOnly } from '../providers/notices';
+import { useFailedReads } from '../providers/queries';
 
 export type Option = { value: number; label: string };
 type ListingName = Schemas['ListName'];
@@ -10,7 +11,8 @@ const NONE: never[] = [];
 
 /**
  * A catalogue listing (countries, blood types, ...) as select options; read once a session (the
- * catalogues do not change while the app is open). A failure means no options, logged only.
+ * catalogues do not change while the app is open). A failure means no options, logged here; the form
+ * says it once (useFailedListings).
  */
 export function useListing(name: ListingName, countryId?: number, enabled = true): Option[] {
   const { query } = useApiQuery('/listings/{list_name}', {
@@ -33,3 +35,6 @@ export function useIdTypes(countryId: number | undefined): IdTypeFull[] {
   });
   return (countryId && query.data?.data?.data) || NONE;
 }
+
+/** Whether a listing the screen shows failed to load, and a retry of those that did. */
+export const useFailedListings = () => useFailedReads('/listings');

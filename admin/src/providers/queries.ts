@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useSyncExternalStore } from 'react';
 import { keys, useDataProvider, useInvalidate, useNotification, useOnError, type OpenNotificationParams } from '@refinedev/core';
 import { useQueryClient, type Query } from '@tanstack/react-query';
 import { API_URL } from '../constants';
@@ -43,6 +43,29 @@ export function useInvalidatePaths() {
       }),
     [invalidate],
   );
+}
+
+/**
+ * Whether a read shown now (a query with observers) of an API path under `prefix` has failed, and a
+ * retry of every such read: for a form whose options come from several reads (the patient form's
+ * listings) and that says so once rather than show codes for names.
+ */
+export function useFailedReads(prefix: string): { failed: boolean; retry: () => void } {
+  const queryClient = useQueryClient();
+  const cache = queryClient.getQueryCache();
+  const failedRead = useCallback(
+    (query: Query) => {
+      const path = pathOf(query.queryKey);
+      return query.state.status === 'error' && query.getObserversCount() > 0 && !!path && under(path, prefix);
+    },
+    [prefix],
+  );
+  const failed = useSyncExternalStore(
+    useCallback((onChange: () => void) => cache.subscribe(onChange), [cache]),
+    () => cache.findAll({ predicate: failedRead }).length > 0,
+  );
+  const retry = useCallback(() => void queryClient.refetchQueries({ predicate: failedRead }), [queryClient, failedRead]);
+  return { failed, retry };
 }
 
 /**

@@ -113,7 +113,7 @@ export default function FhirExportsPage() {
   const [expanded, setExpanded] = useState<readonly number[]>([]);
   const timeZone = staffTimeZone();
   // From a tablet up, the actions stay in view when the table scrolls sideways (a laptop at 1280 px).
-  const pinActions = Grid.useBreakpoint().md === true;
+  const tablet = Grid.useBreakpoint().md === true;
   const { query, result } = useList<FhirExport>({
     resource: RESOURCE,
     pagination: { currentPage: page, pageSize, mode: 'server' },
@@ -146,6 +146,8 @@ export default function FhirExportsPage() {
       },
     },
   };
+  // An empty table has no actions to keep in view (pinned, their header covered 'Creada' at 1280 px).
+  const pinActions = tablet && list.rows.length > 0;
   const toggle = (id: number) => setExpanded((keys) => (keys.includes(id) ? keys.filter((k) => k !== id) : [...keys, id]));
 
   return (
@@ -175,8 +177,9 @@ export default function FhirExportsPage() {
           loading={list.loading}
           dataSource={list.rows}
           pagination={list.pagination}
-          // Wide enough for every column, with room to wrap (dates, names, types) instead of scrolling on a laptop.
-          scroll={{ x: 1000 }}
+          // Wide enough for every column, with room to wrap (dates, names, types) instead of scrolling on a
+          // laptop; an empty table fits its card (its headers alone would scroll, 'Acciones' cut at 1280 px).
+          scroll={list.rows.length > 0 ? { x: 1000 } : undefined}
           locale={{ emptyText: emptyTextOf(list, 'Aún no hay exportaciones. Inicie la primera con «Nueva exportación».') }}
           expandable={{
             expandedRowKeys: expanded,

@@ -81,6 +81,8 @@ function useScrollToTabOnArrival(target: React.RefObject<HTMLDivElement | null>,
 /** /patients/:id (01 §2): six cards, their edit dialogs, and the tabs the client has enabled. */
 export default function PatientPage() {
   const id = Number(useParams().id);
+  // '/patients/abc' names no patient: not asked of the server (it would be /patients/NaN).
+  const wellFormed = Number.isSafeInteger(id) && id > 0;
   const [params, setParams] = useSearchParams();
   const { data: identity } = useGetIdentity<Session>();
   const user = identity ?? readSession();
@@ -92,6 +94,7 @@ export default function PatientPage() {
     resource: 'patients',
     id,
     meta: { reload: params.get('reload') ?? undefined },
+    queryOptions: { enabled: wellFormed },
     errorNotification: serverErrorOnline('No fue posible cargar la ficha del paciente'),
   });
   const failure = query.error;
@@ -103,6 +106,7 @@ export default function PatientPage() {
   const tabsRef = useRef<HTMLDivElement>(null);
   useScrollToTabOnArrival(tabsRef, params.has('tab'), !!patient);
 
+  if (!wellFormed) return <NotFoundPage />;
   if (failure && !patient) {
     if (failure.statusCode === 404 || failure.statusCode === 400) return <NotFoundPage />;
     return (
