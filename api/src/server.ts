@@ -105,7 +105,8 @@ async function main() {
   }
   // Issue 39: a rolling restart loses nothing. Readiness answers 503 at once (a balancer stops
   // sending), no new connection is taken, requests in flight finish, the job runner finishes the
-  // job it runs and gives back those it claimed, and the database closes; after SHUTDOWN_GRACE_MS
+  // job it runs (a Bulk export gives its job back after the page in flight, for the next process)
+  // and gives back those it claimed, and the database closes; after SHUTDOWN_GRACE_MS
   // the process ends anyway (a job then cut off is taken again when its lock passes).
   let stopping = false;
   const stop = () => {

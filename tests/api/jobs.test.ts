@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJobRunner, enqueueJob } from '../../api/src/jobs/queue.js';
+import { createJobRunner, enqueueJob, JobYielded } from '../../api/src/jobs/queue.js';
 import { select } from '../../api/src/db/sql.js';
 import { startTestProduct, type TestProduct } from '../support/product.js';
 
@@ -174,5 +174,33 @@ describe('durable job queue', () => {
     await stop();
     expect(widest).toBe(2);
     expect(done.sort()).toEqual(['plan', 'send-0', 'send-1', 'send-2']);
+  });
+
+  it('stopping tells a running handler; a job it gives back (JobYielded) is due again at once, its attempt not counted', async () => {
+    const now = at(7200_000);
+    const runner = createJobRunner({ sequelize: t.sequelize, now: () => now, log: silent });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    runner.register('test.long', {
+      concurrency: 1,
+      handler: async (_job, ctx) => {
+        started();
+        await new Promise<void>((resolve) => ctx.stopping.addEventListener('abort', () => resolve(), { once: true }));
+        throw new JobYielded();
+      },
+    });
+    await runner.enqueue({ kind: 'test.long', payload: null, key: 'long-1', runAt: now });
+    const stop = runner.start(20);
+    await running;
+    expect((await jobRow('long-1')).attempts).toBe(1);
+    await stop();
+    const row = await jobRow('long-1');
+    expect(row).toMatchObject({ status: 'pending', attempts: 0, last_error: null });
+    const [lock] = await select<{ locked_until: unknown }>(t.sequelize, "SELECT locked_until FROM jobs WHERE key = 'long-1'");
+    expect(lock.locked_until).toBeNull();
+    // runDue (no process stopping) runs it to the end with a handler that does not wait.
+    runner.register('test.long', async () => undefined);
+    expect(await runner.runDue({ now, kinds: ['test.long'] })).toBe(1);
+    expect((await jobRow('long-1')).status).toBe('done');
   });
 });

@@ -2,8 +2,8 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { databaseOf } from '../../api/src/db/database';
-import { execute } from '../../api/src/db/sql';
+import { databaseOf, openDatabase } from '../../api/src/db/database';
+import { execute, select } from '../../api/src/db/sql';
 import { requestCounter } from '../../api/src/http/traffic';
 import { PartStopped, type ExportPart } from '../../api/src/modules/fhir_exports/fhir-exports.part';
 import { PartWorker } from '../../api/src/modules/fhir_exports/fhir-exports.worker';
@@ -85,26 +85,31 @@ afterAll(async () => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const auth = () => ({ authorization: `Bearer ${token}` });
 
+/** Kicks off an export of Patient and Observation on `api`; answers its status path once Observation is being written. */
+async function exportUnderWay(api: ChildApi): Promise<string> {
+  const kick = await fetch(`${api.baseUrl}/fhir/R4/$export?_type=Patient,Observation`, {
+    headers: { ...auth(), prefer: 'respond-async' },
+  });
+  expect(kick.status, await kick.clone().text()).toBe(202);
+  const statusPath = new URL(kick.headers.get('content-location')!).pathname;
+  // Once Observation is being written (Patient, the first type, is then checkpointed).
+  let progress = '';
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const res = await fetch(`${api.baseUrl}${statusPath}`, { headers: auth() });
+    progress = res.headers.get('x-progress') ?? '';
+    if (res.status !== 202) break;
+    if (/^Observation: [1-9]/.test(progress)) break;
+    await sleep(20);
+  }
+  expect(progress, 'the export finished before it could be stopped').toMatch(/^Observation: [1-9]/);
+  return statusPath;
+}
+
 describe('SIGKILL during a FHIR Bulk export', () => {
   it('ends, after a restart, with a complete manifest whose files add up to every resource once', async () => {
     server = await spawnApi(db);
-    const kick = await fetch(`${server.baseUrl}/fhir/R4/$export?_type=Patient,Observation`, {
-      headers: { ...auth(), prefer: 'respond-async' },
-    });
-    expect(kick.status, await kick.clone().text()).toBe(202);
-    const statusPath = new URL(kick.headers.get('content-location')!).pathname;
-
-    // Killed once Observation is being written (Patient, the first type, is then checkpointed).
-    let progress = '';
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      const res = await fetch(`${server.baseUrl}${statusPath}`, { headers: auth() });
-      progress = res.headers.get('x-progress') ?? '';
-      if (res.status !== 202) break;
-      if (/^Observation: [1-9]/.test(progress)) break;
-      await sleep(20);
-    }
-    expect(progress, 'the export finished before it could be killed').toMatch(/^Observation: [1-9]/);
+    const statusPath = await exportUnderWay(server);
     expect((await server.kill('SIGKILL')).signal).toBe('SIGKILL');
 
     server = await spawnApi(db);
@@ -145,6 +150,54 @@ describe('SIGKILL during a FHIR Bulk export', () => {
     expect(await server.kill('SIGTERM')).toEqual({ code: 0, signal: null });
     server = null;
   }, 240_000);
+});
+
+/**
+ * SIGTERM (a rolling restart) during an export: the process does not wait for the export to end (it
+ * could take longer than SHUTDOWN_GRACE_MS, and a cut-off claim holds the job until its lock lapses).
+ * The type being written stops after its page in flight, the job goes back to the queue at once, the
+ * process ends 0, and the next process resumes and finishes it. The lock is 10 minutes here: only a
+ * job given back is taken up within the test.
+ */
+describe('SIGTERM during a FHIR Bulk export', () => {
+  it('gives the export back: the process ends 0 with it unfinished, and the next one completes it at once', async () => {
+    process.env.FHIR_EXPORT_LOCK_MS = '600000';
+    try {
+      server = await spawnApi(db);
+      const statusPath = await exportUnderWay(server);
+      expect(await server.kill('SIGTERM')).toEqual({ code: 0, signal: null });
+      server = null;
+      const id = Number(statusPath.split('/').at(-1));
+      const sequelize = await openDatabase({ dataDir: db.dataDir, databaseUrl: db.databaseUrl });
+      try {
+        const [exported] = await select<{ status: string }>(sequelize, 'SELECT status FROM fhir_exports WHERE id = :id', { id });
+        expect(exported.status, 'the stopping process left the export to the next').toBe('running');
+        const jobs = await select<{ status: string; locked_until: unknown }>(
+          sequelize,
+          "SELECT status, locked_until FROM jobs WHERE kind = 'fhir_export' AND status <> 'done'",
+        );
+        expect(jobs).toEqual([{ status: 'pending', locked_until: null }]);
+      } finally {
+        await sequelize.close();
+      }
+
+      server = await spawnApi(db);
+      let manifest: Json | null = null;
+      const end = Date.now() + 60_000;
+      while (Date.now() < end && !manifest) {
+        const res = await fetch(`${server.baseUrl}${statusPath}`, { headers: auth() });
+        if (res.status === 200) manifest = (await res.json()) as Json;
+        else await sleep(250);
+      }
+      expect(manifest, server.output()).not.toBeNull();
+      const total = (manifest!.output as Json[]).reduce((n, o) => n + Number(o.count), 0);
+      expect(total).toBe(PATIENTS + PATIENTS * READINGS_PER_PATIENT);
+      expect(await server.kill('SIGTERM')).toEqual({ code: 0, signal: null });
+      server = null;
+    } finally {
+      process.env.FHIR_EXPORT_LOCK_MS = '2000';
+    }
+  }, 180_000);
 });
 
 /**

@@ -36,7 +36,22 @@ export interface EnqueueInput {
 interface JobContext {
   now: Date;
   sequelize: Sequelize;
+  /**
+   * Aborted when the process stops (SIGTERM). A long handler (a Bulk export) may then end what is in
+   * flight and throw JobYielded: its job goes back at once, for the next process to take up.
+   */
+  stopping: AbortSignal;
 }
+
+/** Thrown by a handler that gives its job back because the process stops: due again now, the attempt not counted. */
+export class JobYielded extends Error {
+  constructor() {
+    super('La tarea se devolvió a la cola: el proceso se detiene');
+  }
+}
+
+/** The signal of runs that are not stopped from outside (runDue, drain). */
+const NEVER_STOPPING = new AbortController().signal;
 
 /** A handler finishes normally (done), or throws (retried later, or failed after max_attempts). */
 type JobHandler = (job: JobRow, ctx: JobContext) => Promise<void>;
@@ -158,8 +173,8 @@ export function createJobRunner(deps: { sequelize: Sequelize; now: () => Date; l
       .sort((a, b) => a.id - b.id);
   }
 
-  async function runOne(job: JobRow, now: Date) {
-    const ctx: JobContext = { now, sequelize };
+  async function runOne(job: JobRow, now: Date, stopping = NEVER_STOPPING) {
+    const ctx: JobContext = { now, sequelize, stopping };
     const kind = kinds.get(job.kind);
     try {
       if (!kind) throw new Error(`Tipo de tarea desconocido: ${job.kind}`);
@@ -170,6 +185,7 @@ export function createJobRunner(deps: { sequelize: Sequelize; now: () => Date; l
         { id: job.id, now },
       );
     } catch (err) {
+      if (err instanceof JobYielded) return releaseJob(job);
       const message = err instanceof Error ? err.message : String(err);
       if (job.attempts >= job.max_attempts) {
         await execute(
@@ -196,7 +212,7 @@ export function createJobRunner(deps: { sequelize: Sequelize; now: () => Date; l
     }
   }
 
-  /** Gives back a claim never run: due again now, its attempt not counted. */
+  /** Gives back a claim never run (or yielded): due again now, its attempt not counted. */
   async function releaseJob(job: JobRow) {
     await execute(
       sequelize,
@@ -248,6 +264,7 @@ export function createJobRunner(deps: { sequelize: Sequelize; now: () => Date; l
     },
     start(intervalMs = 1000) {
       let stopped = false;
+      const stopping = new AbortController();
       // The other work runs one batch at a time; each pool takes what its free places allow, and a
       // job of a pool runs on without holding the next poll (issue 41: one hanging send delayed
       // every other message by 34 s).
@@ -269,7 +286,8 @@ export function createJobRunner(deps: { sequelize: Sequelize; now: () => Date; l
               const now = deps.now();
               await scheduleRecurring(now);
               // Stopping (SIGTERM): the claimed jobs not begun go back at once, for another process (issue 39).
-              for (const job of await claim(now, 50, { except: pools })) await (stopped ? releaseJob(job) : runOne(job, now));
+              for (const job of await claim(now, 50, { except: pools }))
+                await (stopped ? releaseJob(job) : runOne(job, now, stopping.signal));
             })(),
           ).finally(() => (serialRun = null));
         for (const kind of pools) {
@@ -282,7 +300,7 @@ export function createJobRunner(deps: { sequelize: Sequelize; now: () => Date; l
               const jobs = await claim(now, free, { only: [kind], lockMs: kinds.get(kind)!.lockMs }).finally(() => claiming.delete(kind));
               for (const job of jobs) {
                 inFlight.set(kind, (inFlight.get(kind) ?? 0) + 1);
-                track(runOne(job, now).finally(() => inFlight.set(kind, (inFlight.get(kind) ?? 1) - 1)));
+                track(runOne(job, now, stopping.signal).finally(() => inFlight.set(kind, (inFlight.get(kind) ?? 1) - 1)));
               }
             })(),
           );
@@ -291,6 +309,7 @@ export function createJobRunner(deps: { sequelize: Sequelize; now: () => Date; l
       const timer = setInterval(poll, intervalMs);
       return async () => {
         stopped = true;
+        stopping.abort();
         clearInterval(timer);
         while (running.size) await Promise.all([...running]);
       };

@@ -5,7 +5,7 @@ import type { Sequelize } from 'sequelize';
 import { databaseOf } from '../../db/database.js';
 import { BACKGROUND, execute, insertReturningId, select, writeTransaction } from '../../db/sql.js';
 import { requestCounter } from '../../http/traffic.js';
-import { enqueueJob, extendJobLock, type JobRow, type JobRunner } from '../../jobs/queue.js';
+import { enqueueJob, extendJobLock, JobYielded, type JobRow, type JobRunner } from '../../jobs/queue.js';
 import { notFound, tooManyRequests } from '../../http/errors.js';
 import type { ExportType } from '../fhir/fhir.export.params.js';
 import { runPart, type ExportPart } from './fhir-exports.part.js';
@@ -284,9 +284,11 @@ async function datePartsOf(deps: FhirExportDeps, row: ExportRow, type: ExportTyp
 
 /**
  * The job: writes each type not yet done, checkpointing after each one. A page that finds the row no
- * longer running (cancelled) stops and removes the files.
+ * longer running (cancelled) stops and removes the files. When the process stops (`stopping`,
+ * SIGTERM), the type being written stops after its page in flight and the job goes back to the
+ * queue (JobYielded): the next process resumes at that type, without waiting for the claim to lapse.
  */
-export async function runExport(deps: FhirExportDeps, job: JobRow): Promise<void> {
+export async function runExport(deps: FhirExportDeps, job: JobRow, stopping?: AbortSignal): Promise<void> {
   const id = Number((job.payload as { id?: unknown } | null)?.id);
   const [raw] = await select<ExportDbRow>(deps.sequelize, 'SELECT * FROM fhir_exports WHERE id = :id', { id });
   if (!raw) return;
@@ -313,10 +315,14 @@ export async function runExport(deps: FhirExportDeps, job: JobRow): Promise<void
   // meanwhile, keeps its collections short. Started at the first part, ended with the job.
   const db = databaseOf(deps.sequelize);
   const second = db ? new PartWorker(db, requestCounter()) : null;
+  let onStop: () => void = () => undefined;
+  const processStops = new Promise<false>((resolve) => (onStop = () => resolve(false)));
+  stopping?.addEventListener('abort', onStop, { once: true });
 
   try {
     for (const [index, type] of row.types.entries()) {
       if (done.includes(type)) continue;
+      if (stopping?.aborted) throw new JobYielded();
       const dates = second ? await datePartsOf(deps, row, type) : [[]];
       const parts: ExportPart[] = dates.map((date, k) => ({
         clientId: row.client_id,
@@ -357,7 +363,8 @@ export async function runExport(deps: FhirExportDeps, job: JobRow): Promise<void
           () => true,
           () => true,
         );
-        while (!(await Promise.race([ended, wait.then(() => false)]))) {
+        while (!(await Promise.race([ended, wait.then(() => false), processStops]))) {
+          if (stopping?.aborted) throw new JobYielded();
           const still = await execute(
             deps.sequelize,
             `UPDATE fhir_exports SET resources = :resources, progress = :progress, updated_at = :now WHERE id = :id AND status = 'running'`,
@@ -394,6 +401,7 @@ export async function runExport(deps: FhirExportDeps, job: JobRow): Promise<void
     }
     throw err;
   } finally {
+    stopping?.removeEventListener('abort', onStop);
     await second?.stop();
   }
   const finished = deps.now();
@@ -454,7 +462,7 @@ export async function expireExports(deps: FhirExportDeps, now: Date): Promise<nu
 
 export function registerExportJobs(deps: FhirExportDeps & { jobs: JobRunner }): void {
   deps.jobs.register(EXPORT_JOB, {
-    handler: (job) => runExport(deps, job),
+    handler: (job, ctx) => runExport(deps, job, ctx.stopping),
     onFailed: (job, error) => failExport(deps, job, error),
     concurrency: 1,
     lockMs: deps.settings.lockMs,
