@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { pathOf, waitForPath } from './support/browser';
 import { createStaffSession, DEMO_PATIENT } from './support/api';
 import { useProductInBrowser, openSignedIn } from './support/product';
+import { expectAccessible } from './support/accessibility';
 
 /** Pacientes (01 §2): creation through the validate-first dialog, contact edits, status changes. */
 describe('Pacientes and the patient page', () => {
@@ -87,6 +88,7 @@ describe('Pacientes and the patient page', () => {
     const alert = dialog.getByRole('alert').filter({ hasText: 'No fue posible cargar las opciones de algunos campos' });
     await alert.waitFor();
     expect(await dialog.getByText('Colombia', { exact: true }).count()).toBe(0);
+    await expectAccessible(page);
     await page.unroute(countries);
     await alert.getByRole('button', { name: 'Reintentar' }).click();
     await alert.waitFor({ state: 'detached' });
