@@ -95,6 +95,25 @@ describe('Pacientes and the patient page', () => {
     await dialog.getByText('Colombia', { exact: true }).waitFor();
   });
 
+  it('the sociodemographic dialog says the same when its options could not be read', async () => {
+    const patient = await apiPatient({ nid: '52004488', first_name: 'Marta Inés' });
+    const page = await openSignedIn(product, '/patients');
+    const occupations = /\/api\/v1\/listings\/occupations(\?|$)/;
+    await page.route(occupations, (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Error interno' }) }),
+    );
+    await page.goto(`/patients/${patient.id}?tab=settings`);
+    await page.getByRole('button', { name: 'Editar datos sociodemográficos' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Datos sociodemográficos' });
+    const alert = dialog.getByRole('alert').filter({ hasText: 'No fue posible cargar las opciones de algunos campos' });
+    await alert.waitFor();
+    await page.unroute(occupations);
+    await alert.getByRole('button', { name: 'Reintentar' }).click();
+    await alert.waitFor({ state: 'detached' });
+    await dialog.getByLabel('Ocupación').click();
+    expect(await page.locator('.ant-select-dropdown:visible .ant-select-item-option').count()).toBeGreaterThan(0);
+  });
+
   it('an address that names no patient (/patients/create) is «Página no encontrada», without asking the server', async () => {
     const page = await openSignedIn(product, '/patients');
     const asked: string[] = [];

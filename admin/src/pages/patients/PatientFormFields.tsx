@@ -1,11 +1,12 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Button, Col, Form, Input, Row, Skeleton, type FormInstance } from 'antd';
+import { Col, Form, Input, Row, Skeleton, type FormInstance } from 'antd';
 import { Select } from '../../crud/form-controls';
 import dayjs, { type Dayjs } from 'dayjs';
 import { DATE_MIN } from '@vigia/contract/rules/validation';
 import { useApiQuery } from '../../providers/calls';
 import { logOnly } from '../../providers/notices';
-import { useFailedListings, useIdTypes, useListing, type Option } from '../../hooks/listings';
+import { useIdTypes, useListing, type Option } from '../../hooks/listings';
+import { ListingsFailedAlert } from './ListingsFailedAlert';
 import { isoDay, PATIENT_FIELD_RULES, patientFormErrors, type PatientFormValues } from './patient-form';
 import { COLOMBIA_ID } from './patient-status';
 
@@ -32,10 +33,6 @@ const LABELS: Record<Field, string> = {
   blood_type: 'Tipo de sangre',
   rh_factor: 'Factor RH',
 };
-
-/** Shown above the fields when a listing they choose from could not be read (the selects would show codes). */
-const LISTINGS_FAILED =
-  'No fue posible cargar las opciones de algunos campos (país, tipo de documento…). Pulse «Reintentar» antes de guardar.';
 
 const UPPER: Field[] = ['first_name', 'last_name', 'address', 'neighborhood'];
 const REQUIRED: Field[] = [
@@ -167,7 +164,6 @@ export function PatientFormFields({
   const regimes = useListing('regimes', undefined, has('regime') && colombia);
   const eapbs = useListing('eapbs', undefined, has('eapb_id') && colombia);
   const prefixListing = useListing('prefixes', undefined, has('prefix'));
-  const listings = useFailedListings();
   const prefixes = useMemo(() => {
     const seen = new Set<string>();
     return prefixListing
@@ -229,21 +225,9 @@ export function PatientFormFields({
 
   return (
     <Row gutter={16}>
-      {listings.failed && (
-        <Col span={24}>
-          <Alert
-            type="error"
-            showIcon
-            style={{ marginBottom: 16 }}
-            message={LISTINGS_FAILED}
-            action={
-              <Button size="small" onClick={listings.retry}>
-                Reintentar
-              </Button>
-            }
-          />
-        </Col>
-      )}
+      <Col span={24}>
+        <ListingsFailedAlert />
+      </Col>
       {item('country_id', select(countries, { disabled: lockedIdentity }), {}, 8)}
       {item(
         'id_type',

@@ -10,6 +10,7 @@ import { useApiMutation, useApiQuery } from '../../../../providers/calls';
 import { serverError, success } from '../../../../providers/notices';
 import { useInvalidatePaths } from '../../../../providers/queries';
 import { useIdTypes, useListing } from '../../../../hooks/listings';
+import { ListingsFailedAlert } from '../../ListingsFailedAlert';
 import type { Patient } from '../../types';
 import { editState } from './edit-state';
 
@@ -180,6 +181,7 @@ export function CaregiversCard({ patient, active }: { patient: Patient; active: 
         destroyOnHidden
         width={620}
       >
+        <ListingsFailedAlert />
         <Form form={form} layout="vertical" onFieldsChange={() => setHasErrors(form.getFieldsError().some((f) => f.errors.length > 0))}>
           <div className="caregiver-row">
             <Form.Item name="country_id" label="País" rules={[{ required: true, message: MESSAGES.required }]} style={{ flex: 1 }}>

@@ -4,6 +4,7 @@ import { Select } from '../../../../crud/form-controls';
 import { EditOutlined } from '@ant-design/icons';
 import { useListing } from '../../../../hooks/listings';
 import { usePatientUpdate } from '../../hooks/usePatientUpdate';
+import { ListingsFailedAlert } from '../../ListingsFailedAlert';
 import type { Patient } from '../../types';
 import { editState, INCOMPLETE } from './edit-state';
 
@@ -54,6 +55,7 @@ export function DemographicsCard({ patient }: { patient: Patient }) {
         cancelText="Cancelar"
         destroyOnHidden
       >
+        <ListingsFailedAlert />
         <Form form={form} layout="vertical">
           <Form.Item name="occupation" label="Ocupación">
             <Select allowClear showSearch optionFilterProp="label" options={occupations} />
