@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { components } from '@vigia/contract/openapi';
 import { createStaffSession, DEMO_ADMIN } from './support/api';
-import { SCREENSHOT_DIR, waitForPath } from './support/browser';
+import { failReads, SCREENSHOT_DIR, waitForPath } from './support/browser';
 import { useProductInBrowser, openSignedIn } from './support/product';
 import { expectAccessible } from './support/accessibility';
 
@@ -66,11 +66,7 @@ describe('Notificaciones', () => {
   it('gathers more than two messages in one dialog that reads as a list (no heading of its own); a list that failed to load says so', async () => {
     const page = await openSignedIn(product, '/dashboard', DEMO_ADMIN);
     // A server in trouble: three screens' reads fail, each with its message.
-    await page.route(/\/api\/v1\/(my_notifications|sessions\/mine|fhir_exports)(\?.*)?$/, (route) =>
-      route.request().method() === 'GET'
-        ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Error interno' }) })
-        : route.continue(),
-    );
+    await failReads(page, /\/api\/v1\/(my_notifications|sessions\/mine|fhir_exports)(\?.*)?$/);
     const notices = page.locator('.ant-notification-notice');
     const dialog = page.getByRole('dialog', { name: /^Notificaciones \(\d+\)$/ });
     for (const path of ['/my_notifications', '/sessions', '/fhir_exports']) {

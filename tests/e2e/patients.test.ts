@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { pathOf, waitForPath } from './support/browser';
+import { failReads, pathOf, waitForPath } from './support/browser';
 import { createStaffSession, DEMO_PATIENT } from './support/api';
 import { useProductInBrowser, openSignedIn } from './support/product';
 import { expectAccessible } from './support/accessibility';
@@ -80,9 +80,7 @@ describe('Pacientes and the patient page', () => {
   it('says once when the options of the form could not be read, instead of codes; «Reintentar» brings them', async () => {
     const page = await openSignedIn(product, '/patients');
     const countries = /\/api\/v1\/listings\/countries(\?|$)/;
-    await page.route(countries, (route) =>
-      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Error interno' }) }),
-    );
+    await failReads(page, countries);
     await page.getByRole('menuitem', { name: 'Nuevo paciente' }).click();
     const dialog = page.getByRole('dialog', { name: 'Nuevo paciente' });
     const alert = dialog.getByRole('alert').filter({ hasText: 'No fue posible cargar las opciones de algunos campos' });
@@ -99,9 +97,7 @@ describe('Pacientes and the patient page', () => {
     const patient = await apiPatient({ nid: '52004488', first_name: 'Marta Inés' });
     const page = await openSignedIn(product, '/patients');
     const occupations = /\/api\/v1\/listings\/occupations(\?|$)/;
-    await page.route(occupations, (route) =>
-      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Error interno' }) }),
-    );
+    await failReads(page, occupations);
     await page.goto(`/patients/${patient.id}?tab=settings`);
     await page.getByRole('button', { name: 'Editar datos sociodemográficos' }).click();
     const dialog = page.getByRole('dialog', { name: 'Datos sociodemográficos' });

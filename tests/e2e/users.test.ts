@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openPage, waitForPath } from './support/browser';
+import { failReads, openPage, waitForPath } from './support/browser';
 import { DEMO_ADMIN } from './support/api';
 import { submitStaffLogin, useProductInBrowser } from './support/product';
 
@@ -66,7 +66,7 @@ describe('Usuarios (/users)', () => {
     expect(await page.locator('.ant-notification-notice', { hasText: 'El usuario no existe.' }).count()).toBe(0);
     // A server in trouble is not a missing user: its own message, and 'Reintentar' reads again.
     const me = /\/api\/v1\/users\/\d+$/;
-    await page.route(me, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"Error interno"}' }));
+    await failReads(page, me);
     // The signed-in administrator: the token's subject.
     const { token } = JSON.parse((await page.evaluate<string | null>("localStorage.getItem('vigia.session')"))!) as { token: string };
     const id = (JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { sub: string }).sub;

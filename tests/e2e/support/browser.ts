@@ -10,6 +10,15 @@ export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'tests/e2e/.screenshots');
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'];
 
+/** A server in trouble for the GETs `url` matches: 500 with the API's error body (other methods go through). */
+export async function failReads(page: Page, url: RegExp): Promise<void> {
+  await page.route(url, (route) =>
+    route.request().method() === 'GET'
+      ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Error interno' }) })
+      : route.continue(),
+  );
+}
+
 /** Long enough for a slow machine; short enough that a missing element fails the test, not the suite. */
 const ACTION_TIMEOUT_MS = 15_000;
 

@@ -146,8 +146,9 @@ export default function FhirExportsPage() {
       },
     },
   };
+  const hasRows = list.rows.length > 0;
   // An empty table has no actions to keep in view (pinned, their header covered 'Creada' at 1280 px).
-  const pinActions = tablet && list.rows.length > 0;
+  const pinActions = tablet && hasRows;
   const toggle = (id: number) => setExpanded((keys) => (keys.includes(id) ? keys.filter((k) => k !== id) : [...keys, id]));
 
   return (
@@ -179,7 +180,7 @@ export default function FhirExportsPage() {
           pagination={list.pagination}
           // Wide enough for every column, with room to wrap (dates, names, types) instead of scrolling on a
           // laptop; an empty table fits its card (its headers alone would scroll, 'Acciones' cut at 1280 px).
-          scroll={list.rows.length > 0 ? { x: 1000 } : undefined}
+          scroll={hasRows ? { x: 1000 } : undefined}
           locale={{ emptyText: emptyTextOf(list, 'Aún no hay exportaciones. Inicie la primera con «Nueva exportación».') }}
           expandable={{
             expandedRowKeys: expanded,
