@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { measurePortalReadings, type PortalReadingsResult } from './portal-readings.js';
 import { summarize, type Latency } from './stats.js';
 
 export interface PageWeight {
@@ -26,6 +27,8 @@ export interface FrontendResult {
   patientPage: PageWeight;
   portalFirst: PageWeight;
   chartsShown: { coldMs: number; warm: Latency; patientId: number };
+  /** Issue 50 (bench/portal-readings.ts); absent from results of runs before it. */
+  portalReadings?: PortalReadingsResult;
 }
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'];
@@ -97,6 +100,8 @@ export async function measureFrontends(opts: {
   email: string;
   password: string;
   patientId: number;
+  /** A staff token of the patient's client, for the portal's sign-in (its code from the SMS outbox). */
+  staffToken: string;
   repeats: number;
   screenshotDir?: string;
   log: (line: string) => void;
@@ -145,7 +150,23 @@ export async function measureFrontends(opts: {
     const portalFirst = weigh('portal /login_patient', opts.portalDist, scripts, new Set(), 'portal/');
     log(`  portal /login_patient: ${(portalFirst.gzipBytes / 1024).toFixed(1)} KB de JavaScript gzip`);
     await portalContext.close();
-    return { adminLogin, patientPage, portalFirst, chartsShown: { coldMs, warm: summarize(warm), patientId: opts.patientId } };
+    // Its own row: a failure here (a patient without a phone for the code) leaves the others standing.
+    const portalReadings = await measurePortalReadings(browser, {
+      baseUrl: opts.baseUrl,
+      staffToken: opts.staffToken,
+      patientId: opts.patientId,
+      log,
+    }).catch((error: unknown) => {
+      log(`  portal, primeras mediciones: no medido (${error instanceof Error ? error.message : String(error)})`);
+      return undefined;
+    });
+    return {
+      adminLogin,
+      patientPage,
+      portalFirst,
+      chartsShown: { coldMs, warm: summarize(warm), patientId: opts.patientId },
+      portalReadings,
+    };
   } finally {
     await browser.close();
   }

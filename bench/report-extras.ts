@@ -33,6 +33,8 @@ export interface Extras {
   fhirToken?: FhirTokenResult;
   /** Issue 37: the Bulk export beside the driver's read-and-serialise rate, and ingestion during it (bench/fhir-export.ts). */
   fhirExport?: FhirExportResult;
+  /** Issue 52: phases that stopped with an error; the run wrote every other row (bench/run.ts). */
+  failedPhases?: Array<{ phase: string; error: string }>;
 }
 export interface ExtraRow {
   what: string;
@@ -218,6 +220,16 @@ export function extraRows(e: Extras | undefined, dialect: string): ExtraRow[] {
       ratio: '—',
       ok: null,
     });
+    const p = f.portalReadings;
+    if (p)
+      rows.push({
+        what: `Portal: first readings on a phone (390 × 844, patient ${p.patientId}, cold cache): DevTools' Slow 3G beside no throttling`,
+        target: 'time reported',
+        figure: ms(p.slow3gMs),
+        baseline: `${ms(p.fastMs)} (no throttling, this run)`,
+        ratio: times(p.slow3gMs / p.fastMs),
+        ok: null,
+      });
   }
   if (e.scaleOut) {
     const s = e.scaleOut;

@@ -306,6 +306,16 @@ function renderMarkdown(r: Results): string {
       '',
     );
   }
+  const failed = r.extras?.failedPhases ?? [];
+  if (failed.length)
+    lines.push(
+      '## Phases that failed',
+      '',
+      'Their rows stay pendiente; every other row was measured.',
+      '',
+      ...failed.map((f) => `- \`${f.phase}\`: ${f.error}`),
+      '',
+    );
   const misses = renderMisses(r);
   lines.push('## Targets missed and anomalies', '', ...(misses.length ? misses : ['None.']), '');
   lines.push(...renderExtraDetails(r.extras), ...renderDetails(r));

@@ -133,7 +133,7 @@ export function buildScenarios(samples: Samples, connections: number): Scenario[
   patientPage.work = replayWork(patientPage);
   // Issue 40, 'catalogue lists no slower': lists the resource engine serves (tags; users with a filter
   // and a two-field sort; the organisation's orders on a tab), each beside its statements replayed on the driver.
-  const catalogue = (id: string, label: string, path: string, table: string): ReplayScenario<null> => {
+  const catalogue = (id: string, label: string, path: string, table: string, p95TargetMs: number | null = null): ReplayScenario<null> => {
     const scenario: ReplayScenario<null> = {
       id,
       label,
@@ -142,7 +142,7 @@ export function buildScenarios(samples: Samples, connections: number): Scenario[
       request: () => ({ method: 'GET', path }),
       work: null as never,
       loadConnections: connections,
-      p95TargetMs: null,
+      p95TargetMs,
       replay: new Map(),
       baselineOutcome: (results) => {
         const count = results.find((r) => /^\s*SELECT\s+count\(/i.test(r.sql));
@@ -165,6 +165,8 @@ export function buildScenarios(samples: Samples, connections: number): Scenario[
     "Orders list on the resource engine ('Programadas' tab, _sort=created_at, page 1)",
     '/api/v1/orders?filter=1&_sort=created_at&_order=desc&_start=0&_end=10',
     'orders',
+    // Issue 52: the tab's page walks orders (client_id, created_at, id, status), migration 0033.
+    15,
   );
   const login = { email: benchEmail('a'), password: BENCH_PASSWORD };
   const signIn: Scenario<typeof login> = {

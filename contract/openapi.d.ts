@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Estado del servicio */
+        /**
+         * Estado del servicio
+         * @description Responde 200 con `status: ok` mientras el proceso atiende; no exige sesión. Para monitores de disponibilidad.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -30,9 +33,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Inicio de sesión del personal */
+        /**
+         * Inicio de sesión del personal
+         * @description Comprueba el correo y la contraseña de un usuario del personal. Responde 201 con el token de sesión, o 202 con un token intermedio de 5 minutos cuando falta el segundo factor o inscribir uno. Los intentos repetidos se limitan (429).
+         */
         post: operations["createSession"];
-        /** Cierra la sesión y revoca el token (personal o paciente) */
+        /**
+         * Cierra la sesión y revoca el token (personal o paciente)
+         * @description Revoca el token con que se hace la petición, de personal o de paciente: deja de valer desde la siguiente petición.
+         */
         delete: operations["deleteSession"];
         options?: never;
         head?: never;
@@ -46,7 +55,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Usuario de la sesión actual */
+        /**
+         * Usuario de la sesión actual
+         * @description Perfil del usuario del personal dueño del token: nombre, correo, rol, zona horaria y los datos de su institución (cliente) que la aplicación necesita.
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -72,7 +84,10 @@ export interface paths {
         get: operations["listMySessions"];
         put?: never;
         post?: never;
-        /** Cierra todas las demás sesiones del usuario (la actual sigue abierta) */
+        /**
+         * Cierra todas las demás sesiones del usuario (la actual sigue abierta)
+         * @description Revoca todas las sesiones del usuario salvo la de esta petición; responde cuántas se cerraron.
+         */
         delete: operations["deleteMyOtherSessions"];
         options?: never;
         head?: never;
@@ -91,7 +106,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Cierra una sesión del usuario; su token se rechaza desde la siguiente petición */
+        /**
+         * Cierra una sesión del usuario; su token se rechaza desde la siguiente petición
+         * @description Revoca una de las sesiones propias por su id (las de 'Sesiones activas'), también la actual; una sesión que no existe, ya cerrada o de otro usuario responde 404.
+         */
         delete: operations["deleteMySession"];
         options?: never;
         head?: never;
@@ -254,7 +272,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Segundo factor del usuario ('Seguridad') */
+        /**
+         * Segundo factor del usuario ('Seguridad')
+         * @description Lo que muestra la pantalla 'Seguridad': si hay una aplicación de autenticación, las llaves de acceso inscritas, cuántos códigos de recuperación quedan y si su rol exige segundo factor.
+         */
         get: operations["getMyFactors"];
         put?: never;
         post?: never;
@@ -410,7 +431,10 @@ export interface paths {
         delete: operations["deleteMyPasskey"];
         options?: never;
         head?: never;
-        /** Cambia el nombre de una llave de acceso */
+        /**
+         * Cambia el nombre de una llave de acceso
+         * @description Solo cambia el nombre con que el usuario reconoce una llave de acceso propia; una llave de otro usuario responde 404.
+         */
         patch: operations["updateMyPasskey"];
         trace?: never;
     };
@@ -429,7 +453,9 @@ export interface paths {
          *     petición solo se encola y el correo sale de la cola de tareas. Una cuenta activa con contraseña
          *     recibe un enlace válido 30 minutos y de un solo uso (se guarda solo su SHA-256); una petición
          *     nueva anula los enlaces anteriores. Si la institución entra con inicio de sesión único, el
-         *     correo indica usar el proveedor de identidad. Limitado por correo y por dirección (429).
+         *     correo no trae enlace e indica usar el proveedor de identidad, salvo a una cuenta de
+         *     emergencia (`break_glass`), que recibe el enlace. Sin `PUBLIC_URL`, el enlace empieza con el
+         *     origen al que llegó la petición. Limitado por correo y por dirección (429).
          */
         post: operations["createPasswordReset"];
         delete?: never;
@@ -452,7 +478,9 @@ export interface paths {
          * Fija la contraseña nueva con el enlace recibido por correo
          * @description El enlace sirve una vez y durante 30 minutos. La contraseña sigue la regla de 03 §5. Al
          *     cambiarla se cierran todas las sesiones del usuario. Un enlace vencido, usado, reemplazado o
-         *     alterado responde 400 (`reset_invalid`) y no cambia nada.
+         *     alterado responde 400 (`reset_invalid`) y no cambia nada. Un enlace enviado antes de que la
+         *     institución pasara al inicio de sesión único responde 403 (`sso_required`), salvo para una
+         *     cuenta de emergencia, y queda anulado.
          */
         put: operations["updatePasswordReset"];
         post?: never;
@@ -492,7 +520,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Verifica el código y abre la sesión del paciente */
+        /**
+         * Verifica el código y abre la sesión del paciente
+         * @description Segundo paso del ingreso al portal: el código de un solo uso enviado por SMS al paciente. Un código correcto responde la sesión del paciente; demasiados intentos responden 429.
+         */
         post: operations["verifyOtp"];
         delete?: never;
         options?: never;
@@ -507,7 +538,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** SMS registrados por el adaptador local (solo `admin`) */
+        /**
+         * SMS registrados por el adaptador local (solo `admin`)
+         * @description Los SMS que el adaptador local guardó en lugar de enviarlos (sin proveedor SMS configurado), para pruebas y demostraciones; el más reciente primero.
+         */
         get: operations["listSmsOutbox"];
         put?: never;
         post?: never;
@@ -547,15 +581,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Canales y prioridades por los que el usuario de la sesión recibe avisos de alertas */
+        /**
+         * Canales y prioridades por los que el usuario de la sesión recibe avisos de alertas
+         * @description Por qué medios (correo, WhatsApp) y de qué prioridades recibe avisos de alertas el usuario de la sesión, con el correo y el celular a los que llegan.
+         */
         get: operations["getMyNotifications"];
-        /** Cambia los canales y prioridades propios ('Mis notificaciones') */
+        /**
+         * Cambia los canales y prioridades propios ('Mis notificaciones')
+         * @description Guarda los canales y prioridades con que el usuario de la sesión recibe avisos de alertas; solo afecta a sus propios avisos.
+         */
         put: operations["updateMyNotifications"];
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Cambia los canales y prioridades propios ('Mis notificaciones') */
+        /**
+         * Cambia los canales y prioridades propios ('Mis notificaciones')
+         * @description Alias de `PUT /my_notifications`, con el mismo cuerpo y las mismas respuestas.
+         */
         patch: operations["patchMyNotifications"];
         trace?: never;
     };
@@ -629,7 +672,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Ajustes del cliente del usuario */
+        /**
+         * Ajustes del cliente del usuario
+         * @description Ajustes de la institución (cliente) del usuario: nombre, zona horaria, elementos clínicos, webhook FHIR, sistema de residentes, escalamiento y privacidad de los mensajes. Otro cliente responde 404.
+         */
         get: operations["getClient"];
         /**
          * Guarda el webhook HL7 FHIR o la integración del cliente (solo administradores)
@@ -658,7 +704,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Opinión del usuario sobre el producto */
+        /**
+         * Opinión del usuario sobre el producto
+         * @description Guarda una calificación y/o un mensaje del usuario sobre el producto; al menos uno de los dos es obligatorio.
+         */
         post: operations["createFeedback"];
         delete?: never;
         options?: never;
@@ -673,10 +722,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Etiquetas del cliente */
+        /**
+         * Etiquetas del cliente
+         * @description Etiquetas del cliente, con filtros, orden y paginación de las listas (total en X-Total-Count).
+         */
         get: operations["listTags"];
         put?: never;
-        /** Crea una etiqueta (solo `admin`) */
+        /**
+         * Crea una etiqueta (solo `admin`)
+         * @description Crea una etiqueta del cliente; un nombre repetido responde 409.
+         */
         post: operations["createTag"];
         delete?: never;
         options?: never;
@@ -693,16 +748,28 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Detalle de una etiqueta */
+        /**
+         * Detalle de una etiqueta
+         * @description Una etiqueta del cliente por su id; la de otro cliente responde 404.
+         */
         get: operations["getTag"];
-        /** Actualiza una etiqueta (solo `admin`) */
+        /**
+         * Actualiza una etiqueta (solo `admin`)
+         * @description Cambia el nombre o el color de una etiqueta; un nombre ya usado responde 409.
+         */
         put: operations["updateTag"];
         post?: never;
-        /** Elimina una etiqueta y la quita de sus pacientes (solo `admin`) */
+        /**
+         * Elimina una etiqueta y la quita de sus pacientes (solo `admin`)
+         * @description Borra la etiqueta y sus asignaciones a pacientes; los pacientes no cambian en lo demás.
+         */
         delete: operations["deleteTag"];
         options?: never;
         head?: never;
-        /** Igual que PUT */
+        /**
+         * Igual que PUT
+         * @description Alias de `PUT /tags/{id}`, con el mismo cuerpo y las mismas respuestas.
+         */
         patch: operations["patchTag"];
         trace?: never;
     };
@@ -713,10 +780,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Pacientes del cliente */
+        /**
+         * Pacientes del cliente
+         * @description Pacientes del cliente con búsqueda por texto, estado y etiquetas, orden y paginación (total en X-Total-Count).
+         */
         get: operations["listPatients"];
         put?: never;
-        /** Crea un paciente */
+        /**
+         * Crea un paciente
+         * @description Registra un paciente del cliente; un documento (tipo y número) ya registrado responde 409.
+         */
         post: operations["createPatient"];
         delete?: never;
         options?: never;
@@ -733,7 +806,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Busca un paciente por tipo y número de documento antes de crearlo */
+        /**
+         * Busca un paciente por tipo y número de documento antes de crearlo
+         * @description Antes de crear: responde el paciente del cliente con ese tipo y número de documento, o 404 si no existe.
+         */
         post: operations["validatePatient"];
         delete?: never;
         options?: never;
@@ -756,13 +832,19 @@ export interface paths {
          *     vacíos, `active_alerts_count` null, `permissions` todo en falso y `portal_locked_until` null.
          */
         get: operations["getPatient"];
-        /** Actualiza parte de la ficha (cuerpo parcial) */
+        /**
+         * Actualiza parte de la ficha (cuerpo parcial)
+         * @description Cambia solo los campos enviados de la ficha del paciente; un documento que ya tiene otro paciente responde 409.
+         */
         put: operations["updatePatient"];
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Igual que PUT */
+        /**
+         * Igual que PUT
+         * @description Alias de `PUT /patients/{id}`, con el mismo cuerpo y las mismas respuestas.
+         */
         patch: operations["patchPatient"];
         trace?: never;
     };
@@ -778,7 +860,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Desbloquea el acceso al portal del paciente tras demasiados códigos fallidos (D17) */
+        /**
+         * Desbloquea el acceso al portal del paciente tras demasiados códigos fallidos (D17)
+         * @description Quita el bloqueo que dejan demasiados códigos fallidos, para que el paciente pueda pedir un código nuevo y entrar al portal.
+         */
         delete: operations["unlockPatientPortal"];
         options?: never;
         head?: never;
@@ -838,7 +923,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Igual que PUT */
+        /**
+         * Igual que PUT
+         * @description Alias de `PUT /patients/{id}/measurements/{mid}` (borrado lógico con motivo), con el mismo cuerpo y las mismas respuestas.
+         */
         patch: operations["patchMeasurement"];
         trace?: never;
     };
@@ -873,7 +961,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Descarga un reporte con un enlace firmado (sin token de sesión; válido 5 minutos) */
+        /**
+         * Descarga un reporte con un enlace firmado (sin token de sesión; válido 5 minutos)
+         * @description Entrega el archivo de un reporte con el enlace firmado que dio la petición del reporte; no lleva token de sesión. Un enlace vencido responde 410.
+         */
         get: operations["getDownload"];
         put?: never;
         post?: never;
@@ -890,7 +981,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Dispositivos (pasarelas) del cliente (solo administrador) */
+        /**
+         * Dispositivos (pasarelas) del cliente (solo administrador)
+         * @description Pasarelas y dispositivos registrados del cliente, que envían lecturas con su secreto.
+         */
         get: operations["listDevices"];
         put?: never;
         /**
@@ -917,7 +1011,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Da de baja un dispositivo (deja de poder enviar lecturas) */
+        /**
+         * Da de baja un dispositivo (deja de poder enviar lecturas)
+         * @description Borra el dispositivo: su secreto deja de valer y las lecturas que envíe se rechazan; las mediciones ya guardadas de los pacientes se conservan.
+         */
         delete: operations["deleteDevice"];
         options?: never;
         head?: never;
@@ -935,7 +1032,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Genera un secreto nuevo para el dispositivo (el anterior deja de valer); se muestra una vez */
+        /**
+         * Genera un secreto nuevo para el dispositivo (el anterior deja de valer); se muestra una vez
+         * @description Reemplaza el secreto del dispositivo. El nuevo se responde esta única vez; el anterior se rechaza desde ya.
+         */
         post: operations["rotateDeviceSecret"];
         delete?: never;
         options?: never;
@@ -976,10 +1076,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Instrucciones IA globales del cliente (la activa primero, luego las más recientes) */
+        /**
+         * Instrucciones IA globales del cliente (la activa primero, luego las más recientes)
+         * @description Instrucciones globales del asistente (Glady IA) del cliente: la activa primero, luego las demás de la más reciente a la más antigua.
+         */
         get: operations["listClientPrompts"];
         put?: never;
-        /** Crea una instrucción global (solo `admin`); si es activa, desactiva las demás */
+        /**
+         * Crea una instrucción global (solo `admin`); si es activa, desactiva las demás
+         * @description Crea una instrucción global del asistente; si llega activa, las demás del cliente quedan inactivas.
+         */
         post: operations["createClientPrompt"];
         delete?: never;
         options?: never;
@@ -997,14 +1103,23 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Edita la instrucción activa o activa otra (solo `admin`) */
+        /**
+         * Edita la instrucción activa o activa otra (solo `admin`)
+         * @description Edita el texto de la instrucción activa o activa otra (la que estaba activa se desactiva).
+         */
         put: operations["updateClientPrompt"];
         post?: never;
-        /** Elimina una instrucción global (solo `admin`) */
+        /**
+         * Elimina una instrucción global (solo `admin`)
+         * @description Borra una instrucción global del asistente del cliente.
+         */
         delete: operations["deleteClientPrompt"];
         options?: never;
         head?: never;
-        /** Igual que PUT */
+        /**
+         * Igual que PUT
+         * @description Alias de `PUT /client_prompts/{promptId}`, con el mismo cuerpo y las mismas respuestas.
+         */
         patch: operations["patchClientPrompt"];
         trace?: never;
     };
@@ -1017,10 +1132,16 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Instrucciones de Glady IA de una etiqueta */
+        /**
+         * Instrucciones de Glady IA de una etiqueta
+         * @description Instrucciones del asistente para los pacientes de una etiqueta: la activa primero.
+         */
         get: operations["listTagPrompts"];
         put?: never;
-        /** Crea una instrucción para la etiqueta (solo `admin`); si es activa, desactiva las demás */
+        /**
+         * Crea una instrucción para la etiqueta (solo `admin`); si es activa, desactiva las demás
+         * @description Crea una instrucción del asistente para la etiqueta; si llega activa, las demás de la etiqueta quedan inactivas.
+         */
         post: operations["createTagPrompt"];
         delete?: never;
         options?: never;
@@ -1039,14 +1160,23 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Edita la instrucción activa de la etiqueta o activa otra (solo `admin`) */
+        /**
+         * Edita la instrucción activa de la etiqueta o activa otra (solo `admin`)
+         * @description Edita el texto de la instrucción activa de la etiqueta o activa otra (la que estaba activa se desactiva).
+         */
         put: operations["updateTagPrompt"];
         post?: never;
-        /** Elimina una instrucción de la etiqueta (solo `admin`) */
+        /**
+         * Elimina una instrucción de la etiqueta (solo `admin`)
+         * @description Borra una instrucción del asistente de la etiqueta.
+         */
         delete: operations["deleteTagPrompt"];
         options?: never;
         head?: never;
-        /** Igual que PUT */
+        /**
+         * Igual que PUT
+         * @description Alias de `PUT /tags/{id}/prompts/{promptId}`, con el mismo cuerpo y las mismas respuestas.
+         */
         patch: operations["patchTagPrompt"];
         trace?: never;
     };
@@ -1059,10 +1189,16 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Instrucciones IA del paciente, con su historial */
+        /**
+         * Instrucciones IA del paciente, con su historial
+         * @description Instrucciones del asistente propias del paciente, la activa primero y luego su historial.
+         */
         get: operations["listPatientPrompts"];
         put?: never;
-        /** Crea una instrucción del paciente; si es activa, desactiva las demás */
+        /**
+         * Crea una instrucción del paciente; si es activa, desactiva las demás
+         * @description Crea una instrucción del asistente para el paciente; si llega activa, las demás del paciente quedan inactivas.
+         */
         post: operations["createPatientPrompt"];
         delete?: never;
         options?: never;
@@ -1081,14 +1217,23 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Edita la instrucción activa del paciente o activa otra */
+        /**
+         * Edita la instrucción activa del paciente o activa otra
+         * @description Edita el texto de la instrucción activa del paciente o activa otra (la que estaba activa se desactiva).
+         */
         put: operations["updatePatientPrompt"];
         post?: never;
-        /** Elimina una instrucción del paciente */
+        /**
+         * Elimina una instrucción del paciente
+         * @description Borra una instrucción del asistente del paciente.
+         */
         delete: operations["deletePatientPrompt"];
         options?: never;
         head?: never;
-        /** Igual que PUT */
+        /**
+         * Igual que PUT
+         * @description Alias de `PUT /patients/{id}/prompts/{promptId}`, con el mismo cuerpo y las mismas respuestas.
+         */
         patch: operations["patchPatientPrompt"];
         trace?: never;
     };
@@ -1101,10 +1246,16 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Anotaciones del paciente, la más reciente primero */
+        /**
+         * Anotaciones del paciente, la más reciente primero
+         * @description Anotaciones de la ficha del paciente, de la más reciente a la más antigua, paginadas.
+         */
         get: operations["listObservations"];
         put?: never;
-        /** Crea una anotación (Crear Anotación) */
+        /**
+         * Crea una anotación (Crear Anotación)
+         * @description Agrega una anotación a la ficha del paciente.
+         */
         post: operations["createObservation"];
         delete?: never;
         options?: never;
@@ -1125,7 +1276,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Elimina una anotación marcada como borrable */
+        /**
+         * Elimina una anotación marcada como borrable
+         * @description Borra una anotación del paciente; solo las marcadas como borrables.
+         */
         delete: operations["deleteObservation"];
         options?: never;
         head?: never;
@@ -1139,7 +1293,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Catálogo de antecedentes (CIE-10); búsqueda por texto y lista de prioritarios */
+        /**
+         * Catálogo de antecedentes (CIE-10); búsqueda por texto y lista de prioritarios
+         * @description Catálogo de antecedentes (códigos CIE-10) para elegir en la ficha: búsqueda por texto, o la lista corta de antecedentes prioritarios.
+         */
         get: operations["listConditionTypes"];
         put?: never;
         post?: never;
@@ -1158,10 +1315,16 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Antecedentes del paciente (activos y prioritarios desactivados) */
+        /**
+         * Antecedentes del paciente (activos y prioritarios desactivados)
+         * @description Antecedentes del paciente: los activos y los prioritarios aunque estén en NO, para que la ficha los muestre siempre.
+         */
         get: operations["listPatientConditions"];
         put?: never;
-        /** Agrega o activa un antecedente; la respuesta trae su id */
+        /**
+         * Agrega o activa un antecedente; la respuesta trae su id
+         * @description Agrega un antecedente al paciente, o activa uno que ya tenía; responde el antecedente con su id.
+         */
         post: operations["createPatientCondition"];
         delete?: never;
         options?: never;
@@ -1180,15 +1343,130 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Cambia notas o estado; `active` false lo elimina (un prioritario queda en NO) */
+        /**
+         * Cambia notas o estado; `active` false lo elimina (un prioritario queda en NO)
+         * @description Cambia las notas o el estado de un antecedente; `active` en false lo retira (un prioritario queda en NO en lugar de borrarse).
+         */
         put: operations["updatePatientCondition"];
         post?: never;
-        /** Elimina el antecedente (un prioritario queda en NO) */
+        /**
+         * Elimina el antecedente (un prioritario queda en NO)
+         * @description Retira el antecedente del paciente; uno prioritario queda en NO en lugar de borrarse.
+         */
         delete: operations["deletePatientCondition"];
         options?: never;
         head?: never;
-        /** Igual que PUT */
+        /**
+         * Igual que PUT
+         * @description Alias de `PUT /patients/{id}/conditions/{conditionId}`, con el mismo cuerpo y las mismas respuestas.
+         */
         patch: operations["patchPatientCondition"];
+        trace?: never;
+    };
+    "/patients/{id}/allergies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Alergias que el paciente declara (RDA de paciente)
+         * @description Alergias del paciente, activas primero y luego las que ya no tiene, de la más reciente a la más antigua. Las activas van en su RDA de paciente (issue 51).
+         */
+        get: operations["listPatientAllergies"];
+        put?: never;
+        /**
+         * Registra una alergia del paciente
+         * @description Registra una alergia con su tipo (lista `allergy_types`, TipoAlergia de la guía) y lo que el paciente declara.
+         */
+        post: operations["createPatientAllergy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/{id}/allergies/{allergyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                allergyId: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Cambia el tipo, la descripción o el estado de una alergia
+         * @description Cambia el tipo, la descripción o el estado de una alergia; `active` en false la deja en la ficha como una alergia que el paciente ya no tiene.
+         */
+        put: operations["updatePatientAllergy"];
+        post?: never;
+        /**
+         * Elimina una alergia registrada por error
+         * @description Elimina la alergia de la ficha (un registro hecho por error; una alergia que el paciente ya no tiene se marca inactiva con PUT).
+         */
+        delete: operations["deletePatientAllergy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/{id}/family_history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Antecedentes familiares que el paciente declara (RDA de paciente)
+         * @description Antecedentes familiares del paciente por parentesco (lista `family_relationships`), del más reciente al más antiguo. Todos van en su RDA de paciente (issue 51).
+         */
+        get: operations["listPatientFamilyHistory"];
+        put?: never;
+        /**
+         * Registra un antecedente familiar del paciente
+         * @description Registra un antecedente familiar con el parentesco (ParentescoAntecedente de la guía), la enfermedad que el paciente declara y, si se conoce, su código CIE-10.
+         */
+        post: operations["createPatientFamilyHistory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/{id}/family_history/{familyHistoryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                familyHistoryId: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Cambia el parentesco, la enfermedad o el código CIE-10 de un antecedente familiar
+         * @description Cambia el parentesco, la enfermedad o el código CIE-10 de un antecedente familiar; `icd10` en null lo quita.
+         */
+        put: operations["updatePatientFamilyHistory"];
+        post?: never;
+        /**
+         * Elimina un antecedente familiar
+         * @description Elimina el antecedente familiar de la ficha del paciente.
+         */
+        delete: operations["deletePatientFamilyHistory"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/clinical_variables": {
@@ -1198,7 +1476,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Catálogo de variables clínicas (LOINC) */
+        /**
+         * Catálogo de variables clínicas (LOINC)
+         * @description Catálogo de variables clínicas (con su código LOINC) que se registran en la ficha.
+         */
         get: operations["listClinicalVariables"];
         put?: never;
         post?: never;
@@ -1217,10 +1498,16 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Variables clínicas del paciente con sus observaciones */
+        /**
+         * Variables clínicas del paciente con sus observaciones
+         * @description Cada variable clínica con los valores registrados al paciente.
+         */
         get: operations["listClinicalObservations"];
         put?: never;
-        /** Registra un valor de una variable clínica */
+        /**
+         * Registra un valor de una variable clínica
+         * @description Registra un valor de una variable clínica al paciente.
+         */
         post: operations["createClinicalObservation"];
         delete?: never;
         options?: never;
@@ -1237,10 +1524,16 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Cuidadores del paciente con su parentesco */
+        /**
+         * Cuidadores del paciente con su parentesco
+         * @description Cuidadores vinculados al paciente con su parentesco y sus datos de contacto.
+         */
         get: operations["listCaregivers"];
         put?: never;
-        /** Crea un cuidador (o reutiliza el del mismo documento) y lo vincula al paciente */
+        /**
+         * Crea un cuidador (o reutiliza el del mismo documento) y lo vincula al paciente
+         * @description Vincula un cuidador al paciente con su parentesco; si ya existe un cuidador con ese documento, se reutiliza en lugar de duplicarlo.
+         */
         post: operations["createCaregiver"];
         delete?: never;
         options?: never;
@@ -1259,14 +1552,23 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Actualiza el cuidador y su parentesco con el paciente (vincula si no lo estaba) */
+        /**
+         * Actualiza el cuidador y su parentesco con el paciente (vincula si no lo estaba)
+         * @description Actualiza los datos del cuidador y su parentesco con el paciente, y lo vincula si no lo estaba; un documento que ya tiene otro cuidador responde 409.
+         */
         put: operations["updateCaregiver"];
         post?: never;
-        /** Desvincula el cuidador del paciente */
+        /**
+         * Desvincula el cuidador del paciente
+         * @description Quita el vínculo del cuidador con este paciente; sus vínculos con otros pacientes no cambian.
+         */
         delete: operations["unlinkCaregiver"];
         options?: never;
         head?: never;
-        /** Igual que PUT */
+        /**
+         * Igual que PUT
+         * @description Alias de `PUT /patients/{id}/caregivers/{caregiverId}`, con el mismo cuerpo y las mismas respuestas.
+         */
         patch: operations["patchCaregiver"];
         trace?: never;
     };
@@ -1307,7 +1609,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Consulta un residente por código en el sistema de residentes del cliente (404 si no existe) */
+        /**
+         * Consulta un residente por código en el sistema de residentes del cliente (404 si no existe)
+         * @description Consulta con el código dado el sistema de residentes configurado por el cliente, para llenar la ficha. 404 si no existe; 409 si la integración no está habilitada para el cliente; 502 si el sistema externo no respondió bien.
+         */
         get: operations["findResident"];
         put?: never;
         post?: never;
@@ -1326,10 +1631,16 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Órdenes del paciente (filtro '0' por gestionar, '3' historial) */
+        /**
+         * Órdenes del paciente (filtro '0' por gestionar, '3' historial)
+         * @description Órdenes del paciente: filtro '0' las que están por gestionar, '3' el historial; con filtro por tipo, orden y paginación.
+         */
         get: operations["listPatientOrders"];
         put?: never;
-        /** Crea una orden (queda No Gestionada hasta programarla) */
+        /**
+         * Crea una orden (queda No Gestionada hasta programarla)
+         * @description Crea una orden del paciente, que queda No Gestionada hasta que se programe (start_at) y se generen sus actividades.
+         */
         post: operations["createPatientOrder"];
         delete?: never;
         options?: never;
@@ -1348,7 +1659,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Crea varias órdenes programadas y sus actividades */
+        /**
+         * Crea varias órdenes programadas y sus actividades
+         * @description Crea varias órdenes del paciente ya programadas y genera sus actividades en la misma operación.
+         */
         post: operations["createPatientOrdersBulk"];
         delete?: never;
         options?: never;
@@ -1366,15 +1680,24 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Detalle de una orden */
+        /**
+         * Detalle de una orden
+         * @description Una orden del paciente con su estado y su programación.
+         */
         get: operations["getPatientOrder"];
-        /** Edita (No Gestionada), fija start_at, cambia notify o cancela (status 3) */
+        /**
+         * Edita (No Gestionada), fija start_at, cambia notify o cancela (status 3)
+         * @description Edita una orden No Gestionada, fija su inicio, cambia si avisa al paciente o la cancela (status 3); una orden cerrada, o un cambio que su estado no admite, responde 409.
+         */
         put: operations["updatePatientOrder"];
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Igual que PUT */
+        /**
+         * Igual que PUT
+         * @description Alias de `PUT /patients/{id}/orders/{orderId}`, con el mismo cuerpo y las mismas respuestas.
+         */
         patch: operations["patchPatientOrder"];
         trace?: never;
     };
@@ -1388,10 +1711,16 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Actividades de una orden */
+        /**
+         * Actividades de una orden
+         * @description Actividades generadas para una orden del paciente.
+         */
         get: operations["listOrderActivities"];
         put?: never;
-        /** Genera las actividades de una orden No Gestionada con start_at y la deja Programada */
+        /**
+         * Genera las actividades de una orden No Gestionada con start_at y la deja Programada
+         * @description Genera las actividades de una orden No Gestionada que ya tiene start_at y la deja Programada; una orden ya programada responde 409.
+         */
         post: operations["generateOrderActivities"];
         delete?: never;
         options?: never;
@@ -1411,13 +1740,19 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Reprograma (programmed_at) o cancela (status 3) una actividad Programada */
+        /**
+         * Reprograma (programmed_at) o cancela (status 3) una actividad Programada
+         * @description Cambia la hora programada de una actividad Programada o la cancela (status 3); una actividad en otro estado responde 409.
+         */
         put: operations["updateOrderActivity"];
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Igual que PUT */
+        /**
+         * Igual que PUT
+         * @description Alias de `PUT /patients/{id}/orders/{orderId}/activities/{activityId}`, con el mismo cuerpo y las mismas respuestas.
+         */
         patch: operations["patchOrderActivity"];
         trace?: never;
     };
@@ -1430,7 +1765,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Actividades del paciente en el rango visible del calendario */
+        /**
+         * Actividades del paciente en el rango visible del calendario
+         * @description Actividades del paciente entre dos fechas, las del rango que muestra el calendario de su ficha.
+         */
         get: operations["listPatientActivities"];
         put?: never;
         post?: never;
@@ -1452,7 +1790,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Confirma la toma de un medicamento en su hora (personal o el propio paciente) */
+        /**
+         * Confirma la toma de un medicamento en su hora (personal o el propio paciente)
+         * @description Marca como completada la toma de un medicamento; la puede confirmar el personal o el propio paciente. Una actividad que no es de medicamento, o fuera de su hora programada, responde 409.
+         */
         post: operations["confirmMedicationActivity"];
         delete?: never;
         options?: never;
@@ -1467,7 +1808,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** 'Actividades': actividades del cliente en un día de su zona horaria (por hora) */
+        /**
+         * 'Actividades': actividades del cliente en un día de su zona horaria (por hora)
+         * @description Pantalla 'Actividades': las actividades de los pacientes del cliente en un día de la zona horaria del cliente, agrupables por hora, con filtros de estado, tipo y búsqueda.
+         */
         get: operations["listClientActivities"];
         put?: never;
         post?: never;
@@ -1484,7 +1828,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Gestión de órdenes: filtro 0 No Gestionadas, 1 Programadas, 2 Cerradas */
+        /**
+         * Gestión de órdenes: filtro 0 No Gestionadas, 1 Programadas, 2 Cerradas
+         * @description Gestión de órdenes del cliente: filtro 0 No Gestionadas, 1 Programadas, 2 Cerradas, con los filtros, orden y paginación de las listas.
+         */
         get: operations["listClientOrders"];
         put?: never;
         post?: never;
@@ -1543,10 +1890,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reglas de alarma del cliente */
+        /**
+         * Reglas de alarma del cliente
+         * @description Reglas de alarma del cliente (elemento clínico, condiciones y prioridad), con filtros, orden y paginación.
+         */
         get: operations["listAlarms"];
         put?: never;
-        /** Crea una regla de alarma (solo `admin`) */
+        /**
+         * Crea una regla de alarma (solo `admin`)
+         * @description Crea una regla de alarma: cuando una lectura de un paciente asociado a la regla cumple sus condiciones, se abre una alerta con su prioridad.
+         */
         post: operations["createAlarm"];
         delete?: never;
         options?: never;
@@ -1563,16 +1916,28 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Detalle de una regla de alarma */
+        /**
+         * Detalle de una regla de alarma
+         * @description Una regla de alarma del cliente con sus condiciones.
+         */
         get: operations["getAlarm"];
-        /** Actualiza una regla de alarma (solo `admin`) */
+        /**
+         * Actualiza una regla de alarma (solo `admin`)
+         * @description Cambia las condiciones, la prioridad o el nombre de una regla de alarma del cliente.
+         */
         put: operations["updateAlarm"];
         post?: never;
-        /** Elimina la regla y la desasocia de sus pacientes (solo `admin`) */
+        /**
+         * Elimina la regla y la desasocia de sus pacientes (solo `admin`)
+         * @description Borra la regla y la quita de los pacientes a los que estaba asociada; las alertas que abrió se conservan, con la regla como era.
+         */
         delete: operations["deleteAlarm"];
         options?: never;
         head?: never;
-        /** Igual que PUT */
+        /**
+         * Igual que PUT
+         * @description Alias de `PUT /alarms/{id}`, con el mismo cuerpo y las mismas respuestas.
+         */
         patch: operations["patchAlarm"];
         trace?: never;
     };
@@ -1635,13 +2000,19 @@ export interface paths {
          * @description Solo personal; un token de paciente recibe 401 (las entradas son notas del equipo con el nombre de su autor).
          */
         get: operations["getPatientAlert"];
-        /** Cierra la alerta (con la entrada final en la misma operación, si se envía) */
+        /**
+         * Cierra la alerta (con la entrada final en la misma operación, si se envía)
+         * @description Cierra una alerta abierta del paciente; si el cuerpo trae la entrada final, se guarda en la misma operación. Una alerta ya cerrada responde 409.
+         */
         put: operations["closePatientAlert"];
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Igual que PUT */
+        /**
+         * Igual que PUT
+         * @description Alias de `PUT /patients/{id}/alerts/{alertId}`, con el mismo cuerpo y las mismas respuestas.
+         */
         patch: operations["patchPatientAlert"];
         trace?: never;
     };
@@ -1657,7 +2028,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Agrega una entrada ('Evolución') a una alerta abierta */
+        /**
+         * Agrega una entrada ('Evolución') a una alerta abierta
+         * @description Agrega una entrada de seguimiento ('Evolución') a una alerta abierta; una alerta cerrada responde 409.
+         */
         post: operations["createAlertEntry"];
         delete?: never;
         options?: never;
@@ -1672,7 +2046,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Alertas del cliente (gestor de alertas), las más recientes primero */
+        /**
+         * Alertas del cliente (gestor de alertas), las más recientes primero
+         * @description Gestor de alertas: alertas del cliente, las más recientes primero, con filtros por estado, fechas, tipo, elemento clínico, prioridad, texto e ids.
+         */
         get: operations["listClientAlerts"];
         put?: never;
         post?: never;
@@ -1689,7 +2066,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Alertas creadas en el periodo por prioridad y alertas abiertas */
+        /**
+         * Alertas creadas en el periodo por prioridad y alertas abiertas
+         * @description Para el tablero: cuántas alertas se crearon en el periodo por prioridad y cuántas siguen abiertas.
+         */
         get: operations["getClientAlertsMetrics"];
         put?: never;
         post?: never;
@@ -1706,7 +2086,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Número de alertas del cliente por estado */
+        /**
+         * Número de alertas del cliente por estado
+         * @description Cuántas alertas del cliente hay en el estado pedido.
+         */
         get: operations["countClientAlerts"];
         put?: never;
         post?: never;
@@ -1743,10 +2126,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Usuarios del cliente */
+        /**
+         * Usuarios del cliente
+         * @description Usuarios del personal del cliente, con filtros, orden y paginación (total en X-Total-Count).
+         */
         get: operations["listUsers"];
         put?: never;
-        /** Crea un usuario (solo `admin`) */
+        /**
+         * Crea un usuario (solo `admin`)
+         * @description Crea un usuario del personal con su rol; un correo ya registrado responde 409.
+         */
         post: operations["createUser"];
         delete?: never;
         options?: never;
@@ -1763,16 +2152,51 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Detalle de un usuario */
+        /**
+         * Detalle de un usuario
+         * @description Un usuario del personal del cliente con su rol.
+         */
         get: operations["getUser"];
-        /** Actualiza un usuario (cuerpo parcial; solo `admin`) */
+        /**
+         * Actualiza un usuario (cuerpo parcial; solo `admin`)
+         * @description Cambia solo los campos enviados de un usuario del personal (datos, rol, estado); un correo ya usado responde 409.
+         */
         put: operations["updateUser"];
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Igual que PUT */
+        /**
+         * Igual que PUT
+         * @description Alias de `PUT /users/{id}`, con el mismo cuerpo y las mismas respuestas.
+         */
         patch: operations["patchUser"];
+        trace?: never;
+    };
+    "/users/{id}/break_glass": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Marca o desmarca una cuenta de emergencia (solo `admin` de la misma institución; 'Seguridad')
+         * @description Donde el personal ingresa con inicio de sesión único (`OIDC_*` configurado), la contraseña de
+         *     Vigía se rechaza (403 `sso_required`) salvo para las cuentas de emergencia: las que un
+         *     administrador marca aquí para entrar si el proveedor de identidad no responde. Solo ellas
+         *     reciben además el enlace para restablecer la contraseña. Sin inicio de sesión único la marca
+         *     se guarda y no cambia nada. Un usuario de otra institución es 404.
+         */
+        put: operations["setUserBreakGlass"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/users/{id}/sessions": {
@@ -1828,10 +2252,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Insumos del cliente (biológicos, dispositivos...) */
+        /**
+         * Insumos del cliente (biológicos, dispositivos...)
+         * @description Catálogo de insumos del cliente (biológicos, dispositivos...), con filtros, orden y paginación.
+         */
         get: operations["listSupplies"];
         put?: never;
-        /** Crea un insumo (solo `admin`) */
+        /**
+         * Crea un insumo (solo `admin`)
+         * @description Agrega un insumo al catálogo del cliente.
+         */
         post: operations["createSupply"];
         delete?: never;
         options?: never;
@@ -1848,15 +2278,24 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Detalle de un insumo */
+        /**
+         * Detalle de un insumo
+         * @description Un insumo del catálogo del cliente.
+         */
         get: operations["getSupply"];
-        /** Actualiza un insumo (solo `admin`) */
+        /**
+         * Actualiza un insumo (solo `admin`)
+         * @description Cambia los datos de un insumo del catálogo.
+         */
         put: operations["updateSupply"];
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Igual que PUT */
+        /**
+         * Igual que PUT
+         * @description Alias de `PUT /supplies/{id}`, con el mismo cuerpo y las mismas respuestas.
+         */
         patch: operations["patchSupply"];
         trace?: never;
     };
@@ -1867,10 +2306,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Stock (lotes y referencias) del cliente */
+        /**
+         * Stock (lotes y referencias) del cliente
+         * @description Lotes y referencias de insumos del cliente con su cantidad disponible, con filtros, orden y paginación.
+         */
         get: operations["listStocks"];
         put?: never;
-        /** Crea un stock o lote (solo `admin`); la cantidad inicial queda como movimiento de entrada */
+        /**
+         * Crea un stock o lote (solo `admin`); la cantidad inicial queda como movimiento de entrada
+         * @description Crea un lote o referencia de un insumo; su cantidad inicial se registra como un movimiento de entrada. Un serial repetido responde 409.
+         */
         post: operations["createStock"];
         delete?: never;
         options?: never;
@@ -1887,15 +2332,24 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Lote ('Ver Lote') */
+        /**
+         * Lote ('Ver Lote')
+         * @description Un lote con su insumo y su cantidad disponible.
+         */
         get: operations["getStock"];
-        /** Edita un lote (solo `admin`); la cantidad cambia solo con movimientos */
+        /**
+         * Edita un lote (solo `admin`); la cantidad cambia solo con movimientos
+         * @description Edita los datos de un lote; la cantidad no se edita aquí, solo cambia con movimientos.
+         */
         put: operations["updateStock"];
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Igual que PUT */
+        /**
+         * Igual que PUT
+         * @description Alias de `PUT /stocks/{id}`, con el mismo cuerpo y las mismas respuestas.
+         */
         patch: operations["patchStock"];
         trace?: never;
     };
@@ -1908,7 +2362,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Aplicaciones del lote (atenciones realizadas con él) */
+        /**
+         * Aplicaciones del lote (atenciones realizadas con él)
+         * @description Atenciones realizadas con el lote (por ejemplo, vacunas aplicadas), la más reciente primero, opcionalmente entre dos fechas.
+         */
         get: operations["listStockApplications"];
         put?: never;
         post?: never;
@@ -1925,10 +2382,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Movimientos de stock */
+        /**
+         * Movimientos de stock
+         * @description Movimientos de entrada y salida de los lotes del cliente, el más reciente primero, con filtros por fechas, serial y lote.
+         */
         get: operations["listMoves"];
         put?: never;
-        /** Registra un movimiento (solo `admin`); nunca deja el lote en negativo */
+        /**
+         * Registra un movimiento (solo `admin`); nunca deja el lote en negativo
+         * @description Registra una entrada o salida de un lote; una salida mayor que lo disponible se rechaza (400), así el lote nunca queda en negativo.
+         */
         post: operations["createMove"];
         delete?: never;
         options?: never;
@@ -1945,10 +2408,16 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Atenciones del paciente */
+        /**
+         * Atenciones del paciente
+         * @description Atenciones del paciente (vacunación y generales), la más reciente primero.
+         */
         get: operations["listPatientEncounters"];
         put?: never;
-        /** Abre una atención (vacunación o general) para el paciente */
+        /**
+         * Abre una atención (vacunación o general) para el paciente
+         * @description Abre una atención del paciente, de vacunación o general, que queda abierta hasta guardarla.
+         */
         post: operations["createPatientEncounter"];
         delete?: never;
         options?: never;
@@ -1965,7 +2434,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Abre una atención de vacunación (forma del producto existente) */
+        /**
+         * Abre una atención de vacunación (forma del producto existente)
+         * @description Abre una atención de vacunación con la forma de petición del producto existente, como `POST /patients/{id}/encounters` de tipo vacunación; el cliente y el usuario salen de la sesión, nunca del cuerpo.
+         */
         post: operations["createVaccinationEncounter"];
         delete?: never;
         options?: never;
@@ -1982,16 +2454,100 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Atención con los datos básicos del paciente y sus observaciones */
+        /**
+         * Atención con los datos básicos del paciente y sus observaciones
+         * @description Una atención con los datos básicos del paciente y las observaciones registradas en ella.
+         */
         get: operations["getEncounter"];
-        /** Guarda la atención ('Guardar'); queda 'Realizado' y una vacuna descuenta una unidad del lote */
+        /**
+         * Guarda la atención ('Guardar'); queda 'Realizado' y una vacuna descuenta una unidad del lote
+         * @description Guarda la atención y la deja 'Realizado'; en una vacunación descuenta una unidad del lote aplicado. Una atención ya realizada responde 409.
+         */
         put: operations["saveEncounter"];
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Igual que PUT */
+        /**
+         * Igual que PUT
+         * @description Alias de `PUT /encounters/{id}`, con el mismo cuerpo y las mismas respuestas.
+         */
         patch: operations["patchEncounter"];
+        trace?: never;
+    };
+    "/encounters/{id}/teleconsultation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Cambia el borrador de una teleconsulta
+         * @description Cambia los datos de una teleconsulta abierta (motivo, hallazgos, diagnósticos CIE-10 CO,
+         *     mediciones revisadas, plan, incapacidad, factores de riesgo, sede). Cada código se revisa
+         *     contra su lista (400 con el campo); una medición de otro paciente responde 400. Una
+         *     teleconsulta cerrada responde 409. `PUT /encounters/{id}` no cierra una teleconsulta: se
+         *     cierra con `POST /encounters/{id}/close`, que escribe su RDA.
+         */
+        patch: operations["updateTeleconsultation"];
+        trace?: never;
+    };
+    "/encounters/{id}/rda_gaps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Lo que le falta al RDA de la teleconsulta
+         * @description Lo que le falta al RDA de consulta externa de la teleconsulta si la cerrara quien pregunta
+         *     (el profesional es el usuario que cierra), con el registro que hay que corregir.
+         */
+        get: operations["getEncounterRdaGaps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/encounters/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cierra la teleconsulta y escribe su RDA de consulta externa
+         * @description Cierra la teleconsulta ('Realizado') solo si su RDA está completo: si falta un dato
+         *     obligatorio responde 409 `rda_incomplete` con cada faltante en `errors` (`field` es
+         *     `registro.campo`, p. ej. `organization.reps_code`) y no cierra nada; `GET
+         *     /encounters/{id}/rda_gaps` da el registro que corregir. Completo, arma el RDA (Bundle
+         *     BundleAmbulatoryRDA con la epicrisis en PDF) y lo entrega al almacén de RDA.
+         */
+        post: operations["closeEncounter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/encounters/{id}/get_element": {
@@ -2003,7 +2559,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Elementos clínicos del formulario general, opcionalmente de un tipo */
+        /**
+         * Elementos clínicos del formulario general, opcionalmente de un tipo
+         * @description Elementos clínicos que pide el formulario de la atención general, todos o los de un tipo.
+         */
         get: operations["getEncounterElements"];
         put?: never;
         post?: never;
@@ -2022,7 +2581,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Registra el valor de un elemento clínico en una atención */
+        /**
+         * Registra el valor de un elemento clínico en una atención
+         * @description Registra el valor de un elemento clínico en una atención; un elemento que ya tiene valor en ella responde 409 (se cambia con `PUT /observations/{id}`).
+         */
         post: operations["createEncounterObservation"];
         delete?: never;
         options?: never;
@@ -2040,13 +2602,19 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Cambia el valor; el cambio queda en `logs_obs` (antes/después) */
+        /**
+         * Cambia el valor; el cambio queda en `logs_obs` (antes/después)
+         * @description Cambia el valor de una observación de la atención; el valor anterior y el nuevo quedan en `logs_obs`.
+         */
         put: operations["updateEncounterObservation"];
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Igual que PUT */
+        /**
+         * Igual que PUT
+         * @description Alias de `PUT /observations/{id}`, con el mismo cuerpo y las mismas respuestas.
+         */
         patch: operations["patchEncounterObservation"];
         trace?: never;
     };
@@ -2059,7 +2627,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Envía un evento de prueba firmado al webhook y lo marca validado si responde 2xx */
+        /**
+         * Envía un evento de prueba firmado al webhook y lo marca validado si responde 2xx
+         * @description Envía al webhook FHIR configurado del cliente un evento de prueba firmado; si responde 2xx, el webhook queda validado.
+         */
         get: operations["validateClientWebhook"];
         put?: never;
         post?: never;
@@ -2076,10 +2647,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Clientes de API de la institución (sistemas que leen FHIR con SMART Backend Services; solo `admin`) */
+        /**
+         * Clientes de API de la institución (sistemas que leen FHIR con SMART Backend Services; solo `admin`)
+         * @description Sistemas externos registrados por la institución para leer su API FHIR con SMART Backend Services (JWT firmado con su clave), con su estado y su último token.
+         */
         get: operations["listApiClients"];
         put?: never;
-        /** Registra un cliente de API con sus claves públicas y sus scopes (solo `admin`) */
+        /**
+         * Registra un cliente de API con sus claves públicas y sus scopes (solo `admin`)
+         * @description Registra un sistema externo con sus claves públicas (JWKS o su URL) y los scopes FHIR que puede pedir.
+         */
         post: operations["createApiClient"];
         delete?: never;
         options?: never;
@@ -2096,15 +2673,24 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Detalle de un cliente de API (solo `admin`) */
+        /**
+         * Detalle de un cliente de API (solo `admin`)
+         * @description Un cliente de API con sus claves, scopes y estado.
+         */
         get: operations["getApiClient"];
         put?: never;
         post?: never;
-        /** Elimina un cliente de API; sus tokens dejan de valer (solo `admin`) */
+        /**
+         * Elimina un cliente de API; sus tokens dejan de valer (solo `admin`)
+         * @description Borra el cliente de API: sus tokens dejan de valer de inmediato y no puede pedir otros.
+         */
         delete: operations["deleteApiClient"];
         options?: never;
         head?: never;
-        /** Cambia el nombre, las claves, los scopes o el estado (suspender) de un cliente de API (solo `admin`) */
+        /**
+         * Cambia el nombre, las claves, los scopes o el estado (suspender) de un cliente de API (solo `admin`)
+         * @description Cambia el nombre, las claves públicas, los scopes o el estado de un cliente de API; uno suspendido no obtiene tokens y los que tenía dejan de valer de inmediato.
+         */
         patch: operations["patchApiClient"];
         trace?: never;
     };
@@ -2115,10 +2701,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Exportaciones FHIR masivas (Bulk Data) de la institución, de sus clientes de API y de sus administradores (solo `admin`) */
+        /**
+         * Exportaciones FHIR masivas (Bulk Data) de la institución, de sus clientes de API y de sus administradores (solo `admin`)
+         * @description Exportaciones FHIR masivas (Bulk Data) de la institución, las pedidas por sus clientes de API y por sus administradores, con su estado.
+         */
         get: operations["listFhirExports"];
         put?: never;
-        /** Inicia una exportación FHIR masiva de la institución, de sus pacientes o de una etiqueta (solo `admin`); corre en segundo plano */
+        /**
+         * Inicia una exportación FHIR masiva de la institución, de sus pacientes o de una etiqueta (solo `admin`); corre en segundo plano
+         * @description Pone en cola una exportación FHIR masiva (NDJSON) de toda la institución, de sus pacientes o de los pacientes de una etiqueta; corre en segundo plano (202). Si quien la pide ya tiene el máximo de exportaciones en curso, 429.
+         */
         post: operations["createFhirExport"];
         delete?: never;
         options?: never;
@@ -2135,11 +2727,17 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Estado, progreso y archivos de una exportación FHIR (solo `admin`) */
+        /**
+         * Estado, progreso y archivos de una exportación FHIR (solo `admin`)
+         * @description Estado y progreso de una exportación FHIR y, cuando termina, sus archivos NDJSON por tipo de recurso.
+         */
         get: operations["getFhirExport"];
         put?: never;
         post?: never;
-        /** Cancela una exportación en curso, o borra los archivos de una terminada (solo `admin`) */
+        /**
+         * Cancela una exportación en curso, o borra los archivos de una terminada (solo `admin`)
+         * @description Cancela una exportación en curso, o borra los archivos de una terminada.
+         */
         delete: operations["cancelFhirExport"];
         options?: never;
         head?: never;
@@ -2156,7 +2754,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Descarga un archivo NDJSON de una exportación terminada (solo `admin`) */
+        /**
+         * Descarga un archivo NDJSON de una exportación terminada (solo `admin`)
+         * @description Uno de los archivos NDJSON de una exportación terminada: un recurso FHIR por línea.
+         */
         get: operations["downloadFhirExportFile"];
         put?: never;
         post?: never;
@@ -2173,7 +2774,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Registro de entregas del webhook HL7 FHIR del cliente */
+        /**
+         * Registro de entregas del webhook HL7 FHIR del cliente
+         * @description Entregas del webhook HL7 FHIR del cliente con su estado, intentos y último código o error, la más reciente primero; filtros por estado, tipo de evento y paciente.
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -2194,8 +2798,123 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Vuelve a enviar una entrega (mismo webhook-id, para que el receptor la deduplique) */
+        /**
+         * Vuelve a enviar una entrega (mismo webhook-id, para que el receptor la deduplique)
+         * @description Pone de nuevo en cola una entrega del webhook con el mismo webhook-id, para que el receptor la reconozca si ya la tenía.
+         */
         post: operations["resendWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rdas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * RDA (Resumen Digital de Atención) de la institución y su estado de envío a la plataforma IHCE
+         * @description Los RDA escritos por la institución (de consulta externa y de paciente), el más reciente primero, con su estado de envío al Ministerio; filtros por estado, tipo y paciente. Administradores y personal clínico.
+         */
+        get: operations["listRdas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rdas/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Un RDA con su documento (el Bundle FHIR tal como se envía) y la respuesta del Ministerio
+         * @description El RDA con el Bundle FHIR guardado, su estado de envío y, si la plataforma lo rechazó, cada problema que señaló con su ubicación.
+         */
+        get: operations["getRda"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rdas/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Vuelve a poner en cola el envío de un RDA no enviado (mismo identificador; solo `admin`)
+         * @description Pone de nuevo en cola el envío de un RDA sin enviar, pendiente o rechazado, con el mismo identificador, para que la plataforma no lo registre dos veces. Un RDA ya enviado no se reenvía.
+         */
+        post: operations["resendRda"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/{id}/ihce": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Integraciones → IHCE: la conexión con la plataforma del Ministerio (solo `admin`; sin secretos)
+         * @description Las direcciones y el client_id de la plataforma de interoperabilidad (IHCE) del Ministerio de Salud; los secretos solo se indican como registrados o no.
+         */
+        get: operations["getClientIhce"];
+        /**
+         * Guarda la conexión con la plataforma IHCE (solo `admin`; un secreto vacío u omitido conserva el registrado)
+         * @description Guarda las direcciones, el client_id, el scope y los secretos de la plataforma IHCE. Al activarla, los RDA sin enviar se ponen en cola.
+         */
+        put: operations["updateClientIhce"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/{id}/ihce/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 'Probar conexión': pide un token a la plataforma IHCE con la configuración guardada (solo `admin`)
+         * @description Pide un token al proveedor de identidad del Ministerio con las credenciales guardadas y responde si la conexión funciona o, si no, la razón.
+         */
+        post: operations["testClientIhce"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2233,7 +2952,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Auditoría del paciente (pestaña 'Auditoría'; solo administradores) */
+        /**
+         * Auditoría del paciente (pestaña 'Auditoría'; solo administradores)
+         * @description Quién creó, cambió, cerró o envió qué de este paciente y cuándo, el evento más reciente primero; filtros por usuario, recurso y fechas.
+         */
         get: operations["listPatientAuditEvents"];
         put?: never;
         post?: never;
@@ -2250,7 +2972,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** CSV de todas las mediciones del cliente de las últimas horas (enlace de descarga) */
+        /**
+         * CSV de todas las mediciones del cliente de las últimas horas (enlace de descarga)
+         * @description Prepara el CSV de todas las mediciones del cliente de las últimas horas pedidas y responde un enlace de descarga firmado, válido 5 minutos.
+         */
         get: operations["reportClientMeasurements"];
         put?: never;
         post?: never;
@@ -2267,7 +2992,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** CSV de los últimos signos vitales de cada paciente por grupo (enlace de descarga) */
+        /**
+         * CSV de los últimos signos vitales de cada paciente por grupo (enlace de descarga)
+         * @description Prepara el CSV de los últimos signos vitales de cada paciente del grupo pedido y responde un enlace de descarga firmado, válido 5 minutos.
+         */
         get: operations["reportVitalSigns"];
         put?: never;
         post?: never;
@@ -2284,7 +3012,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** CSV de los cambios de estado de pacientes entre dos fechas (enlace de descarga) */
+        /**
+         * CSV de los cambios de estado de pacientes entre dos fechas (enlace de descarga)
+         * @description Prepara el CSV de los cambios de estado de los pacientes entre dos fechas y responde un enlace de descarga firmado, válido 5 minutos.
+         */
         get: operations["reportPatientStatusChanges"];
         put?: never;
         post?: never;
@@ -2301,7 +3032,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Alertas abiertas del cliente por prioridad */
+        /**
+         * Alertas abiertas del cliente por prioridad
+         * @description Cuántas alertas abiertas tiene el cliente de cada prioridad.
+         */
         get: operations["reportClientOpenedAlerts"];
         put?: never;
         post?: never;
@@ -2366,7 +3100,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Inicia el inicio de sesión único (OpenID Connect con PKCE) y devuelve la dirección del proveedor */
+        /**
+         * Inicia el inicio de sesión único (OpenID Connect con PKCE) y devuelve la dirección del proveedor
+         * @description Con el inicio de sesión único configurado, responde la dirección de autorización del proveedor OpenID Connect (con PKCE) y el `state` que la página comprueba al volver; sin él, 404.
+         */
         post: operations["startSso"];
         delete?: never;
         options?: never;
@@ -2383,7 +3120,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Canjea el código del proveedor, verifica el ID token y abre la sesión del usuario con ese correo */
+        /**
+         * Canjea el código del proveedor, verifica el ID token y abre la sesión del usuario con ese correo
+         * @description Canjea el código que devolvió el proveedor, verifica su ID token y abre la sesión del usuario del personal con el correo que el proveedor afirma; cualquier fallo responde el mismo 401.
+         */
         post: operations["finishSso"];
         delete?: never;
         options?: never;
@@ -2400,10 +3140,16 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Mensajes del chat del paciente, del más reciente al más antiguo (página de 3) */
+        /**
+         * Mensajes del chat del paciente, del más reciente al más antiguo (página de 3)
+         * @description Mensajes del chat del paciente (enviados y recibidos por la mensajería), del más reciente al más antiguo, por páginas.
+         */
         get: operations["listPatientMessages"];
         put?: never;
-        /** Envía un mensaje del personal al paciente por el canal de mensajería */
+        /**
+         * Envía un mensaje del personal al paciente por el canal de mensajería
+         * @description Pone en cola un mensaje de texto del personal al paciente por el canal de mensajería; el envío y su estado se ven en el chat.
+         */
         post: operations["sendPatientMessage"];
         delete?: never;
         options?: never;
@@ -2420,15 +3166,24 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Información de mensajería del paciente */
+        /**
+         * Información de mensajería del paciente
+         * @description Si la mensajería (y el asistente) está activa para el paciente, con los datos de su canal.
+         */
         get: operations["getPatientSmeInfo"];
-        /** Activa o desactiva la mensajería (y el asistente) para el paciente */
+        /**
+         * Activa o desactiva la mensajería (y el asistente) para el paciente
+         * @description Activa o desactiva la mensajería con el paciente y el asistente que le responde.
+         */
         put: operations["updatePatientSmeInfo"];
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Igual que PUT */
+        /**
+         * Igual que PUT
+         * @description Alias de `PUT /patients/{id}/sme_info`, con el mismo cuerpo y las mismas respuestas.
+         */
         patch: operations["patchPatientSmeInfo"];
         trace?: never;
     };
@@ -2443,7 +3198,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Enviar Bienvenida (plantilla de bienvenida; solo con el chat vacío) */
+        /**
+         * Enviar Bienvenida (plantilla de bienvenida; solo con el chat vacío)
+         * @description Pone en cola la plantilla de bienvenida para el paciente; solo si su chat está vacío (si no, 409).
+         */
         post: operations["sendPatientWelcome"];
         delete?: never;
         options?: never;
@@ -2458,7 +3216,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Mensajes recibidos de números que no corresponden a ningún paciente */
+        /**
+         * Mensajes recibidos de números que no corresponden a ningún paciente
+         * @description Mensajes recibidos de números que no son de ningún paciente del cliente (por ejemplo, cuidadores que responden), el más reciente primero.
+         */
         get: operations["listUnknownMessages"];
         put?: never;
         post?: never;
@@ -2479,7 +3240,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Webhook del proveedor de mensajería (mensajes de pacientes y estados de entrega), firmado con X-Hub-Signature-256 */
+        /**
+         * Webhook del proveedor de mensajería (mensajes de pacientes y estados de entrega), firmado con X-Hub-Signature-256
+         * @description Lo llama el proveedor de mensajería, sin sesión: mensajes de los pacientes y estados de entrega. La firma X-Hub-Signature-256 con MESSAGING_WEBHOOK_SECRET se comprueba antes de leer nada; una firma que no corresponde responde 401.
+         */
         post: operations["receiveMessagingWebhook"];
         delete?: never;
         options?: never;
@@ -2781,8 +3545,26 @@ export interface components {
             prefix: string | null;
         };
         Nid: string;
-        /** @enum {string} */
-        ListName: "countries" | "cities" | "departments" | "id_types" | "blood_types" | "rh_factors" | "regimes" | "eapbs" | "prefixes" | "occupations" | "scholarships" | "civil_statuses" | "tags" | "genders" | "clinical_elements" | "roles";
+        /**
+         * @description Las listas del RDA (Resolución 1888 de 2025) son copias de la guía del Ministerio
+         *     (minsalud.fhir.co.rda 0.7.1) y su clave es el código de la guía ('01' Urbana), el que se
+         *     guarda y se envía: biological_sexes, gender_identities, ethnicities, disabilities,
+         *     residence_zones, nationalities (código numérico ISO 3166-1), professions (RETHUS),
+         *     provider_classes, legal_natures, care_levels, tech_modalities, allergy_types,
+         *     family_relationships; las de la teleconsulta: cups_consultations (CUPS de consulta),
+         *     reps_services (servicios REPS), care_environments (entorno de atención), service_groups,
+         *     external_causes (causa externa RIPS), diagnosis_types (tipo de diagnóstico principal RIPS),
+         *     license_scopes (incapacidad), risk_factors, ciuo_occupations (CIUO-88 A.C.) e icd10co
+         *     (CIE-10 Colombia, solo por búsqueda con `q`).
+         * @enum {string}
+         */
+        ListName: "countries" | "cities" | "departments" | "id_types" | "blood_types" | "rh_factors" | "regimes" | "eapbs" | "prefixes" | "occupations" | "scholarships" | "civil_statuses" | "tags" | "genders" | "clinical_elements" | "roles" | "biological_sexes" | "gender_identities" | "ethnicities" | "disabilities" | "residence_zones" | "nationalities" | "professions" | "provider_classes" | "legal_natures" | "care_levels" | "tech_modalities" | "allergy_types" | "family_relationships" | "cups_consultations" | "reps_services" | "care_environments" | "service_groups" | "external_causes" | "diagnosis_types" | "license_scopes" | "risk_factors" | "ciuo_occupations" | "icd10co";
+        /** @description Código de una lista del RDA (GET /listings/{list_name}), tal como lo trae la guía del Ministerio */
+        RdaCode: string;
+        /** @description NIT sin dígito de verificación (RDA TaxIdentifier) */
+        Nit: string;
+        /** @description Código de habilitación del REPS (prestador o sede) */
+        RepsCode: string;
         Listing: {
             data: {
                 [key: string]: string;
@@ -2844,6 +3626,43 @@ export interface components {
             message_rule_name?: boolean;
             /** @description Roles que deben tener segundo factor (aplicación de autenticación o llave de acceso) para entrar */
             second_factor_roles?: components["schemas"]["RoleName"][];
+            /** @description NIT del prestador, sin dígito de verificación (RDA) */
+            nit: string | null;
+            /** @description Código de habilitación del prestador en el REPS (RDA) */
+            reps_code: string | null;
+            /** @description Clase de prestador (lista provider_classes) */
+            provider_class: string | null;
+            provider_class_name: string | null;
+            /** @description Naturaleza jurídica (lista legal_natures) */
+            legal_nature: string | null;
+            legal_nature_name: string | null;
+            /** @description Nivel de atención (lista care_levels) */
+            care_level: string | null;
+            care_level_name: string | null;
+            /** @description Dirección del prestador */
+            address: string | null;
+            /** @description Municipio del prestador (DIVIPOLA) */
+            city_id: number | null;
+            city_name: string | null;
+            /** @description Sedes del prestador (RDA CareDeliveryLocationRDA) */
+            sites: components["schemas"]["ClientSite"][];
+        };
+        ClientSite: {
+            id: number;
+            name: string;
+            /** @description Código de la sede en el REPS */
+            reps_site_code: string | null;
+            address: string | null;
+            city_id: number | null;
+            city_name: string | null;
+        };
+        ClientSiteInput: {
+            /** @description Sede existente; sin id se crea una nueva */
+            id?: number;
+            name: string;
+            reps_site_code?: components["schemas"]["RepsCode"] | null;
+            address?: string | null;
+            city_id?: number | null;
         };
         FeedbackInput: {
             /** @enum {integer|null} */
@@ -2879,6 +3698,7 @@ export interface components {
          * @enum {string}
          */
         ApiClientScope: "system/*.rs" | "system/Patient.rs" | "system/Observation.rs" | "system/DetectedIssue.rs" | "system/Condition.rs" | "system/Device.rs" | "system/RelatedPerson.rs" | "system/MedicationRequest.rs" | "system/ServiceRequest.rs" | "system/Group.rs";
+        /** @description «Todas» (`system/*.rs`) o tipos concretos, no ambos: la mezcla se rechaza con 400 en `scopes`. */
         ApiClientScopes: components["schemas"]["ApiClientScope"][];
         /** @description JWK Set con las claves públicas del sistema (RS384/ES384; RS256/ES256 también) */
         Jwks: {
@@ -3095,6 +3915,25 @@ export interface components {
              * @description Hasta cuándo está bloqueado el acceso al portal por códigos fallidos (D17); null si no lo está
              */
             portal_locked_until: string | null;
+            /** @description Sexo biológico (lista biological_sexes; RDA ExtensionBiologicalGender) */
+            biological_sex: string | null;
+            biological_sex_name: string | null;
+            /** @description Identidad de género (lista gender_identities) */
+            gender_identity: string | null;
+            gender_identity_name: string | null;
+            /** @description Zona de residencia (lista residence_zones) */
+            residence_zone: string | null;
+            residence_zone_name: string | null;
+            /** @description Nacionalidad: código numérico ISO 3166-1 (lista nationalities) */
+            nationality: string | null;
+            nationality_name: string | null;
+            /** @description Pertenencia étnica (lista ethnicities) */
+            ethnicity: string | null;
+            ethnicity_name: string | null;
+            /** @description Comunidad étnica (texto) */
+            ethnic_community: string | null;
+            /** @description Discapacidades (lista disabilities; '08' Sin discapacidad va sola) */
+            disabilities: string[];
         };
         PatientInput: {
             id_type: number;
@@ -3117,6 +3956,13 @@ export interface components {
             email?: components["schemas"]["Email"] | null;
             clinic_history?: string | null;
             tag_ids?: number[];
+            biological_sex?: components["schemas"]["RdaCode"] | null;
+            gender_identity?: components["schemas"]["RdaCode"] | null;
+            residence_zone?: components["schemas"]["RdaCode"] | null;
+            nationality?: components["schemas"]["RdaCode"] | null;
+            ethnicity?: components["schemas"]["RdaCode"] | null;
+            ethnic_community?: string | null;
+            disabilities?: components["schemas"]["RdaCode"][];
         };
         /**
          * @description Cuerpo parcial; solo cambian los campos enviados. También acepta la ficha completa tal como
@@ -3147,6 +3993,13 @@ export interface components {
             email?: components["schemas"]["Email"] | null;
             clinic_history?: string | null;
             tag_ids?: number[];
+            biological_sex?: components["schemas"]["RdaCode"] | null;
+            gender_identity?: components["schemas"]["RdaCode"] | null;
+            residence_zone?: components["schemas"]["RdaCode"] | null;
+            nationality?: components["schemas"]["RdaCode"] | null;
+            ethnicity?: components["schemas"]["RdaCode"] | null;
+            ethnic_community?: string | null;
+            disabilities?: components["schemas"]["RdaCode"][];
             status?: components["schemas"]["PatientStatus"];
             card_id?: string | null;
             multipatient_card_id?: string | null;
@@ -3173,6 +4026,11 @@ export interface components {
             occupation_name?: string | null;
             scholarship_name?: string | null;
             civil_status_name?: string | null;
+            biological_sex_name?: string | null;
+            gender_identity_name?: string | null;
+            residence_zone_name?: string | null;
+            nationality_name?: string | null;
+            ethnicity_name?: string | null;
             tags?: components["schemas"]["TagRef"][];
             gateway?: boolean;
             permissions?: Record<string, never>;
@@ -3373,6 +4231,59 @@ export interface components {
             notes?: string | null;
             active?: boolean;
         };
+        PatientAllergy: {
+            id: number;
+            /** @description Código TipoAlergia de la guía (lista `allergy_types`) */
+            allergy_type: string;
+            allergy_type_name: string;
+            /** @description Lo que el paciente declara (la sustancia y la reacción) */
+            description: string;
+            /** @description Falso cuando el paciente ya no la tiene; solo las activas van en el RDA */
+            active: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        AllergyInput: {
+            allergy_type: components["schemas"]["RdaCode"];
+            description: components["schemas"]["HistoryDescription"];
+            /** @default true */
+            active: boolean;
+        };
+        AllergyUpdate: {
+            allergy_type?: components["schemas"]["RdaCode"];
+            description?: components["schemas"]["HistoryDescription"];
+            active?: boolean;
+        };
+        PatientFamilyHistory: {
+            id: number;
+            /** @description Código ParentescoAntecedente de la guía (lista `family_relationships`) */
+            relationship: string;
+            relationship_name: string;
+            /** @description La enfermedad del familiar, como el paciente la declara */
+            description: string;
+            /** @description Código CIE-10 de la enfermedad, en mayúsculas y sin punto */
+            icd10: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        FamilyHistoryInput: {
+            relationship: components["schemas"]["RdaCode"];
+            description: components["schemas"]["HistoryDescription"];
+            icd10?: components["schemas"]["Icd10Code"];
+        };
+        FamilyHistoryUpdate: {
+            relationship?: components["schemas"]["RdaCode"];
+            description?: components["schemas"]["HistoryDescription"];
+            icd10?: components["schemas"]["Icd10Code"];
+        };
+        /** @description Texto de lo que el paciente declara */
+        HistoryDescription: string;
+        /** @description Código CIE-10 (una letra, dos dígitos y hasta dos caracteres más, con o sin punto; por ejemplo I10X o E11.9) */
+        Icd10Code: string | null;
         ClinicalVariable: {
             id: number;
             name: string;
@@ -3786,8 +4697,23 @@ export interface components {
             priority_high: boolean;
             priority_medium: boolean;
             priority_low: boolean;
+            /** @description Cuenta de emergencia; donde se ingresa con inicio de sesión único, solo estas entran con la contraseña de Vigía (PUT /users/{id}/break_glass) */
+            break_glass: boolean;
             /** Format: date-time */
             created_at: string;
+            /** @description Tipo de documento del profesional (GET /id_types; RDA PractitionerRDA) */
+            id_type: number | null;
+            id_type_name: string | null;
+            /** @description Número de documento del profesional */
+            nid: string | null;
+            /** @description Profesión u ocupación RETHUS (lista professions) */
+            profession: string | null;
+            profession_name: string | null;
+            /** @description Número de registro del profesional en el RETHUS (tarjeta o registro profesional) */
+            rethus_number: string | null;
+        };
+        BreakGlassInput: {
+            break_glass: boolean;
         };
         /** @description Al menos una mayúscula, una minúscula, un dígito y un carácter de @$!%*?&; solo esas clases (03 §5). */
         UserPassword: string;
@@ -3808,6 +4734,10 @@ export interface components {
             priority_high?: boolean;
             priority_medium?: boolean;
             priority_low?: boolean;
+            id_type?: number | null;
+            nid?: components["schemas"]["Nid"] | null;
+            profession?: components["schemas"]["RdaCode"] | null;
+            rethus_number?: string | null;
         };
         /** @description Cuerpo parcial. La contraseña es opcional; si se envía, con su confirmación. */
         UserUpdate: {
@@ -3827,6 +4757,10 @@ export interface components {
             priority_high?: boolean;
             priority_medium?: boolean;
             priority_low?: boolean;
+            id_type?: number | null;
+            nid?: components["schemas"]["Nid"] | null;
+            profession?: components["schemas"]["RdaCode"] | null;
+            rethus_number?: string | null;
         };
         UserUpdated: components["schemas"]["User"] & {
             /** @description El usuario cambió su propia ciudad; la sesión se cierra a los 10 segundos (03 §4) */
@@ -3948,7 +4882,110 @@ export interface components {
             notes?: string | null;
         };
         /** @enum {string} */
-        EncounterKind: "vaccination" | "generic";
+        EncounterKind: "vaccination" | "generic" | "teleconsultation";
+        /** @description Código CUPS de consulta (GET /listings/cups_consultations) */
+        CupsCode: string;
+        /** @description Código CIE-10 Colombia de 4 caracteres sin punto (I10X, E119; GET /listings/icd10co?q=) */
+        Icd10CoCode: string;
+        TeleconsultationDiagnosis: {
+            code: components["schemas"]["Icd10CoCode"];
+            name: string;
+            /** @description 1 el principal; 2 a 4 los relacionados (comorbilidades) */
+            rank: number;
+            /** @description Tipo de diagnóstico del principal (diagnosis_types) */
+            diagnosis_type: string | null;
+            diagnosis_type_name: string | null;
+        };
+        TeleconsultationRiskFactor: {
+            code: components["schemas"]["RdaCode"];
+            name: string;
+            text: string;
+        };
+        /**
+         * @description Los datos de una teleconsulta / telemonitoreo (issue 51): lo que su RDA de consulta externa
+         *     envía. Los códigos son los de la guía del Ministerio (GET /listings/{list_name}).
+         */
+        Teleconsultation: {
+            /** @description tech_modalities; 09 Telemedicina - Telemonitoreo si no se indica */
+            modality: string;
+            modality_name: string | null;
+            /** @description care_environments; 01 Hogar si no se indica */
+            environment: string;
+            environment_name: string | null;
+            /** @description reps_services */
+            reps_service: string | null;
+            reps_service_name: string | null;
+            /** @description cups_consultations */
+            cups_code: string | null;
+            cups_name: string | null;
+            /** @description external_causes; 38 Enfermedad general si no se indica */
+            external_cause: string;
+            external_cause_name: string | null;
+            reason: string | null;
+            findings: string | null;
+            plan: string | null;
+            /** @description La medicación actual cuando el paciente no tiene órdenes de medicamento ("Sin medicación") */
+            medication_note: string | null;
+            /** @description license_scopes; null es sin incapacidad */
+            sick_leave_scope: string | null;
+            sick_leave_scope_name: string | null;
+            sick_leave_days: number | null;
+            /** @description Sede de la institución (Client.sites) */
+            site_id: number | null;
+            site_name: string | null;
+            /** @description La alerta desde la que se abrió */
+            alert_id: number | null;
+            diagnoses: components["schemas"]["TeleconsultationDiagnosis"][];
+            /** @description Mediciones del paciente revisadas en la consulta */
+            reading_ids: number[];
+            risk_factors: components["schemas"]["TeleconsultationRiskFactor"][];
+        };
+        /**
+         * @description Cambia el borrador de una teleconsulta; cada campo es opcional y las listas (`diagnoses`,
+         *     `reading_ids`, `risk_factors`) se reemplazan enteras. El primer diagnóstico es el principal.
+         */
+        TeleconsultationUpdate: {
+            modality?: components["schemas"]["RdaCode"];
+            environment?: components["schemas"]["RdaCode"];
+            reps_service?: components["schemas"]["RdaCode"] | null;
+            cups_code?: components["schemas"]["CupsCode"] | null;
+            external_cause?: components["schemas"]["RdaCode"];
+            reason?: string | null;
+            findings?: string | null;
+            plan?: string | null;
+            medication_note?: string | null;
+            sick_leave_scope?: components["schemas"]["RdaCode"] | null;
+            sick_leave_days?: number | null;
+            site_id?: number | null;
+            diagnoses?: {
+                code: components["schemas"]["Icd10CoCode"];
+                diagnosis_type?: components["schemas"]["RdaCode"] | null;
+            }[];
+            reading_ids?: number[];
+            risk_factors?: {
+                code: components["schemas"]["RdaCode"];
+                text: string;
+            }[];
+        };
+        /**
+         * @description Lo que le falta al RDA de la atención. `record` e `id` dicen qué registro corregir
+         *     (organization: la institución, Client; site: la sede, Client.sites; practitioner: el
+         *     usuario que cierra, User; patient: el paciente; encounter: la teleconsulta) y `field` el
+         *     campo del contrato; `required` falso es un dato nacional que se lista pero no impide cerrar.
+         */
+        RdaGap: {
+            /** @enum {string} */
+            record: "organization" | "site" | "practitioner" | "patient" | "encounter";
+            id: number;
+            field: string;
+            message: string;
+            required: boolean;
+        };
+        RdaGaps: {
+            /** @description Ningún dato obligatorio falta; la atención se puede cerrar */
+            complete: boolean;
+            gaps: components["schemas"]["RdaGap"][];
+        };
         /** @enum {string} */
         VaccineDose: "Primera dosis" | "Segunda dosis" | "Tercera dosis" | "Refuerzo" | "Dosis única" | "Dosis anual";
         /** @enum {string} */
@@ -4015,9 +5052,13 @@ export interface components {
             patient: components["schemas"]["EncounterPatient"];
             /** @description Observaciones de la atención general (vacío en vacunación) */
             elements: components["schemas"]["EncounterObservation"][];
+            /** @description Los datos de la teleconsulta; null en las demás atenciones */
+            teleconsultation: components["schemas"]["Teleconsultation"] | null;
         };
         EncounterInput: {
             kind: components["schemas"]["EncounterKind"];
+            /** @description Solo en una teleconsulta, la alerta del paciente desde la que se abre */
+            alert_id?: number;
         };
         VaccinationEncounterInput: {
             patient_id: number;
@@ -4068,6 +5109,15 @@ export interface components {
             /** @description Roles que deben tener segundo factor */
             second_factor_roles?: components["schemas"]["RoleName"][];
             triage_settings?: components["schemas"]["TriageSettingsInput"];
+            nit?: components["schemas"]["Nit"] | null;
+            reps_code?: components["schemas"]["RepsCode"] | null;
+            provider_class?: components["schemas"]["RdaCode"] | null;
+            legal_nature?: components["schemas"]["RdaCode"] | null;
+            care_level?: components["schemas"]["RdaCode"] | null;
+            address?: string | null;
+            city_id?: number | null;
+            /** @description Reemplaza la lista de sedes; una sede existente se envía con su id y la que no se envía se elimina */
+            sites?: components["schemas"]["ClientSiteInput"][];
         };
         /** @enum {string} */
         WebhookDeliveryStatus: "pending" | "sending" | "delivered" | "failed";
@@ -4093,9 +5143,84 @@ export interface components {
             delivered_at: string | null;
         };
         /** @enum {string} */
+        RdaStatus: "sin_enviar" | "pendiente" | "enviado" | "rechazado" | "corregido";
+        /** @enum {string} */
+        RdaKind: "consulta" | "paciente";
+        /** @description Un problema que la plataforma IHCE señaló en el documento (un `issue` de su OperationOutcome). */
+        RdaIssue: {
+            /** @enum {string} */
+            severity: "fatal" | "error" | "warning" | "information";
+            /**
+             * @example required
+             * @example invalid
+             * @example duplicate
+             */
+            code: string;
+            /** @example Bundle.entry[2].resource.identifier */
+            location: string | null;
+            message: string;
+        };
+        Rda: {
+            id: number;
+            patient_id: number;
+            patient_name: string | null;
+            encounter_id: number | null;
+            kind: components["schemas"]["RdaKind"];
+            /**
+             * Format: uuid
+             * @description El identificador del documento (Bundle.identifier): el mismo en cada intento de envío.
+             */
+            identifier: string;
+            version: number;
+            replaces_id: number | null;
+            status: components["schemas"]["RdaStatus"];
+            /** @description Por qué no se ha enviado aún (sin credenciales, plataforma caída, credenciales rechazadas…). */
+            status_reason: string | null;
+            issues: components["schemas"]["RdaIssue"][];
+            /** @description El id que la plataforma IHCE dio al documento. */
+            remote_id: string | null;
+            attempts: number;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            sent_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        RdaDetail: components["schemas"]["Rda"] & {
+            /** @description El Bundle FHIR del documento, tal como se envía. */
+            bundle: {
+                [key: string]: unknown;
+            };
+        };
+        IhceSettings: {
+            enabled: boolean;
+            token_url: string | null;
+            base_url: string | null;
+            client_id: string | null;
+            scope: string | null;
+            client_secret_set: boolean;
+            subscription_key_set: boolean;
+            /** @description Activa y con todo lo necesario para enviar. */
+            configured: boolean;
+        };
+        IhceUrl: string | null;
+        /** @description Los campos que no se envían no cambian; un secreto vacío u omitido conserva el registrado. Para activar el envío (`enabled`) se requieren las dos direcciones, el client_id, el client_secret y la clave de suscripción. */
+        IhceSettingsInput: {
+            enabled?: boolean;
+            token_url?: components["schemas"]["IhceUrl"];
+            base_url?: components["schemas"]["IhceUrl"];
+            client_id?: string | null;
+            client_secret?: string | null;
+            subscription_key?: string | null;
+            scope?: string | null;
+        };
+        /** @enum {string} */
         AuditAction: "create" | "update" | "delete" | "close" | "send" | "confirm" | "unlock" | "rotate_secret" | "resend" | "sign_in" | "sign_in_failed" | "sign_out" | "session_ended" | "token_refused" | "password_reset_requested" | "password_reset" | "factor_enrolled" | "factor_removed" | "factors_reset" | "recovery_codes_renewed" | "second_factor_refused" | "token_issued" | "fhir_read" | "fhir_search" | "fhir_export";
         /** @enum {string} */
-        AuditResource: "patient" | "alert" | "alert_entry" | "order" | "activity" | "alarm" | "tag" | "user" | "settings" | "webhook" | "measurement" | "observation" | "condition" | "clinical_observation" | "caregiver" | "prompt" | "encounter" | "encounter_observation" | "device" | "supply" | "stock" | "move" | "feedback" | "message" | "messaging" | "session" | "factor" | "api_client" | "fhir" | "fhir_export";
+        AuditResource: "patient" | "alert" | "alert_entry" | "order" | "activity" | "alarm" | "tag" | "user" | "settings" | "webhook" | "measurement" | "observation" | "condition" | "allergy" | "family_history" | "clinical_observation" | "caregiver" | "prompt" | "encounter" | "encounter_observation" | "device" | "supply" | "stock" | "move" | "feedback" | "message" | "messaging" | "session" | "factor" | "api_client" | "fhir" | "fhir_export" | "rda" | "ihce";
         AuditEvent: {
             id: number;
             /** Format: date-time */
@@ -4165,6 +5290,15 @@ export interface components {
             flags: components["schemas"]["TriageFlag"][];
             /** Format: date-time */
             last_reading_at: string | null;
+            /** @description La última lectura válida del paciente con sus valores (la presión arterial da sistólica y diastólica); null sin lecturas */
+            last_reading: {
+                /** Format: date-time */
+                when: string;
+                values: {
+                    clinical_element: number;
+                    value: number;
+                }[];
+            } | null;
             /**
              * Format: date-time
              * @description Cuándo se calculó el resumen
@@ -4448,6 +5582,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description La `Idempotency-Key` ya se usó para otra petición (`idempotency_key_reused`) */
+        IdempotencyKeyReused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Demasiados intentos */
         TooManyRequests: {
             headers: {
@@ -4460,6 +5603,14 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description Un UUID nuevo por cada envío del formulario, repetido en sus reintentos (issue 50). Un reintento con la
+         *     misma clave y la misma petición recibe la respuesta guardada (con `Idempotent-Replayed: true`) sin
+         *     escribir otra vez; la misma clave con otra petición, 422 `idempotency_key_reused`; mientras el primer
+         *     envío sigue en curso, 409 `idempotency_in_progress` con `Retry-After`. Solo se guardan las respuestas
+         *     correctas (2xx), durante 24 horas, por usuario y cliente.
+         */
+        IdempotencyKey: string;
         Id: number;
         AlertId: number;
         Start: number;
@@ -4482,6 +5633,8 @@ export interface components {
     headers: {
         /** @description Total de registros que cumplen el filtro */
         XTotalCount: number;
+        /** @description `true` cuando la respuesta es la guardada de un envío anterior con la misma `Idempotency-Key` (no se escribió de nuevo) */
+        IdempotentReplayed: "true";
     };
     pathItems: never;
 }
@@ -4543,6 +5696,19 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /**
+             * @description Contraseña correcta, pero la institución ingresa con inicio de sesión único (`OIDC_*`
+             *     configurado) y la cuenta no es de emergencia: `sso_required`, con el mensaje que dice que
+             *     entre con 'Ingresar con el proveedor de identidad' (/login).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -5116,6 +6282,18 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            /**
+             * @description La institución ingresa con inicio de sesión único y la cuenta no es de emergencia:
+             *     `sso_required`, el mismo mensaje que al iniciar sesión con contraseña. El enlace queda anulado.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     requestOtp: {
@@ -5345,6 +6523,12 @@ export interface operations {
         parameters: {
             query?: {
                 country_id?: number;
+                /**
+                 * @description Solo `icd10co` (CIE-10 Colombia, 12.634 códigos: no se entrega entera): a lo sumo 20
+                 *     códigos cuyo código empieza por `q` o cuyo nombre contiene todas sus palabras, sin
+                 *     distinguir tildes ni mayúsculas; vacío, los 20 primeros.
+                 */
+                q?: string;
             };
             header?: never;
             path: {
@@ -5947,7 +7131,16 @@ export interface operations {
     createMeasurements: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Un UUID nuevo por cada envío del formulario, repetido en sus reintentos (issue 50). Un reintento con la
+                 *     misma clave y la misma petición recibe la respuesta guardada (con `Idempotent-Replayed: true`) sin
+                 *     escribir otra vez; la misma clave con otra petición, 422 `idempotency_key_reused`; mientras el primer
+                 *     envío sigue en curso, 409 `idempotency_in_progress` con `Retry-After`. Solo se guardan las respuestas
+                 *     correctas (2xx), durante 24 horas, por usuario y cliente.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -5962,6 +7155,7 @@ export interface operations {
             /** @description Mediciones guardadas */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5973,6 +7167,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
         };
     };
     deleteMeasurement: {
@@ -6923,6 +8118,248 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listPatientAllergies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alergias */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatientAllergy"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createPatientAllergy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Un UUID nuevo por cada envío del formulario, repetido en sus reintentos (issue 50). Un reintento con la
+                 *     misma clave y la misma petición recibe la respuesta guardada (con `Idempotent-Replayed: true`) sin
+                 *     escribir otra vez; la misma clave con otra petición, 422 `idempotency_key_reused`; mientras el primer
+                 *     envío sigue en curso, 409 `idempotency_in_progress` con `Retry-After`. Solo se guardan las respuestas
+                 *     correctas (2xx), durante 24 horas, por usuario y cliente.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AllergyInput"];
+            };
+        };
+        responses: {
+            /** @description Alergia registrada */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatientAllergy"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
+        };
+    };
+    updatePatientAllergy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                allergyId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AllergyUpdate"];
+            };
+        };
+        responses: {
+            /** @description Alergia actualizada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatientAllergy"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deletePatientAllergy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                allergyId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alergia eliminada */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listPatientFamilyHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Antecedentes familiares */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatientFamilyHistory"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createPatientFamilyHistory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Un UUID nuevo por cada envío del formulario, repetido en sus reintentos (issue 50). Un reintento con la
+                 *     misma clave y la misma petición recibe la respuesta guardada (con `Idempotent-Replayed: true`) sin
+                 *     escribir otra vez; la misma clave con otra petición, 422 `idempotency_key_reused`; mientras el primer
+                 *     envío sigue en curso, 409 `idempotency_in_progress` con `Retry-After`. Solo se guardan las respuestas
+                 *     correctas (2xx), durante 24 horas, por usuario y cliente.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FamilyHistoryInput"];
+            };
+        };
+        responses: {
+            /** @description Antecedente familiar registrado */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatientFamilyHistory"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
+        };
+    };
+    updatePatientFamilyHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                familyHistoryId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FamilyHistoryUpdate"];
+            };
+        };
+        responses: {
+            /** @description Antecedente familiar actualizado */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatientFamilyHistory"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deletePatientFamilyHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                familyHistoryId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Antecedente familiar eliminado */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -8030,7 +9467,16 @@ export interface operations {
     closePatientAlert: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Un UUID nuevo por cada envío del formulario, repetido en sus reintentos (issue 50). Un reintento con la
+                 *     misma clave y la misma petición recibe la respuesta guardada (con `Idempotent-Replayed: true`) sin
+                 *     escribir otra vez; la misma clave con otra petición, 422 `idempotency_key_reused`; mientras el primer
+                 *     envío sigue en curso, 409 `idempotency_in_progress` con `Retry-After`. Solo se guardan las respuestas
+                 *     correctas (2xx), durante 24 horas, por usuario y cliente.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["Id"];
                 alertId: components["parameters"]["AlertId"];
@@ -8046,6 +9492,7 @@ export interface operations {
             /** @description Alerta cerrada */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8057,12 +9504,22 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
         };
     };
     patchPatientAlert: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Un UUID nuevo por cada envío del formulario, repetido en sus reintentos (issue 50). Un reintento con la
+                 *     misma clave y la misma petición recibe la respuesta guardada (con `Idempotent-Replayed: true`) sin
+                 *     escribir otra vez; la misma clave con otra petición, 422 `idempotency_key_reused`; mientras el primer
+                 *     envío sigue en curso, 409 `idempotency_in_progress` con `Retry-After`. Solo se guardan las respuestas
+                 *     correctas (2xx), durante 24 horas, por usuario y cliente.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["Id"];
                 alertId: components["parameters"]["AlertId"];
@@ -8078,6 +9535,7 @@ export interface operations {
             /** @description Alerta cerrada */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8089,12 +9547,22 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
         };
     };
     createAlertEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Un UUID nuevo por cada envío del formulario, repetido en sus reintentos (issue 50). Un reintento con la
+                 *     misma clave y la misma petición recibe la respuesta guardada (con `Idempotent-Replayed: true`) sin
+                 *     escribir otra vez; la misma clave con otra petición, 422 `idempotency_key_reused`; mientras el primer
+                 *     envío sigue en curso, 409 `idempotency_in_progress` con `Retry-After`. Solo se guardan las respuestas
+                 *     correctas (2xx), durante 24 horas, por usuario y cliente.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["Id"];
                 alertId: components["parameters"]["AlertId"];
@@ -8110,6 +9578,7 @@ export interface operations {
             /** @description Entrada agregada */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8121,6 +9590,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
         };
     };
     listClientAlerts: {
@@ -8289,6 +9759,9 @@ export interface operations {
                 status_ne?: components["schemas"]["UserStatus"];
                 role_name?: components["schemas"]["RoleName"];
                 role_name_ne?: components["schemas"]["RoleName"];
+                /** @description Solo las cuentas de emergencia (true) o las demás (false) */
+                break_glass?: boolean;
+                break_glass_ne?: boolean;
                 created_at_gte?: components["schemas"]["DateOrDateTime"];
                 created_at_lte?: components["schemas"]["DateOrDateTime"];
                 /** @description Refine `contains` en la fecha de creación; el comienzo de una fecha (`2026`, `2026-11`, `2026-11-21T15`) y el periodo que nombra, en UTC */
@@ -8426,6 +9899,36 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+        };
+    };
+    setUserBreakGlass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BreakGlassInput"];
+            };
+        };
+        responses: {
+            /** @description Usuario con la marca guardada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     deleteUserSessions: {
@@ -9141,6 +10644,89 @@ export interface operations {
             409: components["responses"]["Conflict"];
         };
     };
+    updateTeleconsultation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeleconsultationUpdate"];
+            };
+        };
+        responses: {
+            /** @description Teleconsulta */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Encounter"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    getEncounterRdaGaps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Faltantes del RDA */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RdaGaps"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    closeEncounter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Teleconsulta cerrada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Encounter"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
     getEncounterElements: {
         parameters: {
             query?: {
@@ -9656,6 +11242,174 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    listRdas: {
+        parameters: {
+            query?: {
+                _start?: components["parameters"]["Start"];
+                _end?: components["parameters"]["End"];
+                /** @description Página desde 1 (con `per_page`, en lugar de `_start`/`_end`) */
+                page?: components["parameters"]["Page"];
+                /** @description Filas por página (con `page`) */
+                per_page?: components["parameters"]["PerPage"];
+                _order?: components["parameters"]["Order"];
+                _sort?: "id" | "created_at";
+                status?: components["schemas"]["RdaStatus"];
+                kind?: components["schemas"]["RdaKind"];
+                patient_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RDA, el más reciente primero */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rda"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getRda: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description El RDA */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RdaDetail"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    resendRda: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RDA en cola */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rda"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getClientIhce: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Configuración IHCE */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IhceSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateClientIhce: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IhceSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description Configuración guardada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IhceSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    testClientIhce: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Resultado de la prueba (`success`, o `error` con la razón) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Notification"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     listAuditEvents: {
         parameters: {
             query?: {
@@ -9764,7 +11518,7 @@ export interface operations {
     reportVitalSigns: {
         parameters: {
             query?: {
-                /** @description Requerido ('Por favor selecciona un grupo de signos vitales') */
+                /** @description Requerido ('Seleccione un grupo de signos vitales') */
                 group?: components["schemas"]["VitalSignGroup"];
             };
             header?: never;

@@ -11,7 +11,9 @@
  *   - cities: country id × 100,000 + the official 5-digit municipality code (DANE DIVIPOLA for
  *     Colombia, INE for Spain): Bogotá 2611001, Medellín 2605001, Cali 2676001, Madrid 828079.
  *   - id types, insurers and the small lists: the tables below; new entries get new ids at the end.
- * Sources: --data DIR, or VIGIA_SHARED_DATA, or ../shared/data beside the repository.
+ * Sources: --data DIR, or VIGIA_SHARED_DATA, or ../shared/data beside the repository; the RDA's
+ * code lists (seeds/rda-catalogues.ts) from --guide DIR, or VIGIA_RDA_GUIDE, or
+ * ../shared/fhir/rda-0.7.1.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -28,6 +30,7 @@ import type {
 } from '../api/src/modules/catalogues/catalogues.sync.js';
 import { toSearchKey } from '@vigia/contract/rules/names';
 import { CLINICAL_ELEMENTS } from '@vigia/contract/rules/vitals';
+import { buildRdaCatalogues } from './rda-catalogues.js';
 
 const seedsDir = path.dirname(fileURLToPath(import.meta.url));
 
@@ -399,13 +402,25 @@ function resolveDataDir(argv: string[]): string {
   return path.resolve(seedsDir, '../../shared/data');
 }
 
+/** The RDA guide's folder (its CodeSystems are the source of the RDA code lists). */
+export function resolveGuideDir(argv: string[] = []): string {
+  const flag = argv.indexOf('--guide');
+  if (flag >= 0 && argv[flag + 1]) return path.resolve(argv[flag + 1]);
+  if (process.env.VIGIA_RDA_GUIDE) return path.resolve(process.env.VIGIA_RDA_GUIDE);
+  return path.resolve(seedsDir, '../../shared/fhir/rda-0.7.1');
+}
+
 /** One item per line: a source update then reads as one changed line per changed entry. */
 function formatCatalogue(file: { source: string; items: object[] }): string {
   const items = file.items.map((item) => `    ${JSON.stringify(item)}`).join(',\n');
   return `{\n  "source": ${JSON.stringify(file.source)},\n  "items": [\n${items}\n  ]\n}\n`;
 }
 
-function writeCatalogues(outDir: string, catalogues: ReturnType<typeof buildCatalogues>) {
+export function formatCatalogueFile(file: { source: string; items: object[] }): string {
+  return formatCatalogue(file);
+}
+
+function writeCatalogues(outDir: string, catalogues: Record<string, { source: string; items: object[] }>) {
   mkdirSync(outDir, { recursive: true });
   for (const [name, file] of Object.entries(catalogues)) {
     writeFileSync(path.join(outDir, `${name}.json`), formatCatalogue(file));
@@ -415,5 +430,6 @@ function writeCatalogues(outDir: string, catalogues: ReturnType<typeof buildCata
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const dataDir = resolveDataDir(process.argv.slice(2));
-  writeCatalogues(path.join(seedsDir, 'catalogues'), buildCatalogues(dataDir));
+  const argv = process.argv.slice(2);
+  writeCatalogues(path.join(seedsDir, 'catalogues'), { ...buildCatalogues(dataDir), ...buildRdaCatalogues(resolveGuideDir(argv)) });
 }

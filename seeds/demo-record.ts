@@ -1,10 +1,13 @@
 import { QueryTypes, type QueryInterface, type Transaction } from 'sequelize';
 import type { SeedDeps } from '../api/src/seed-deps.js';
+import { buildDemoHistory } from './demo.rules.js';
+import { createRng } from './random.js';
 
 /**
  * Demo content of the patient record tabs: AI instructions (client, tags, one patient), notes,
- * conditions matching each patient's tags, clinical variables with a year of values, and a
- * caregiver for the portal patient. Deterministic: the same database gets the same rows.
+ * conditions matching each patient's tags, the allergies and family history the patient states (the
+ * RDA de paciente's, issue 51), clinical variables with a year of values, and a caregiver for the
+ * portal patient. Deterministic: the same database gets the same rows.
  */
 
 /** Tag → condition type id of seeds/catalogues/condition_types.json (priority list). */
@@ -147,6 +150,7 @@ export async function seedDemoRecord(deps: SeedDeps, qi: QueryInterface, opts: {
     });
     if (notes.length) await qi.bulkInsert('observations', notes, { transaction });
     if (conditions.length) await qi.bulkInsert('patient_conditions', conditions, { transaction });
+    await insertDemoHistory(qi, { clientId, patientIds: patients.map((p) => p.id), authorId: author?.id ?? null, now, transaction });
     if (values.length) await qi.bulkInsert('clinical_observations', values, { transaction });
 
     if (patients[0]) {
@@ -179,4 +183,22 @@ export async function seedDemoRecord(deps: SeedDeps, qi: QueryInterface, opts: {
       );
     }
   }
+}
+
+/** The stated history of the client's first patients, drawn from one generator per client (same rows every run). */
+async function insertDemoHistory(
+  qi: QueryInterface,
+  o: { clientId: number; patientIds: number[]; authorId: number | null; now: Date; transaction: Transaction },
+): Promise<void> {
+  const rng = createRng(1888 + o.clientId);
+  const base = { client_id: o.clientId, created_by: o.authorId, created_at: o.now, updated_at: o.now };
+  const allergies: object[] = [];
+  const family: object[] = [];
+  for (const patientId of o.patientIds) {
+    const history = buildDemoHistory(rng);
+    for (const a of history.allergies) allergies.push({ ...base, patient_id: patientId, ...a });
+    for (const f of history.familyHistory) family.push({ ...base, patient_id: patientId, ...f });
+  }
+  if (allergies.length) await qi.bulkInsert('patient_allergies', allergies, { transaction: o.transaction });
+  if (family.length) await qi.bulkInsert('patient_family_history', family, { transaction: o.transaction });
 }

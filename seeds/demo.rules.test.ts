@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { loadCatalogue, loadCatalogues } from '../api/src/modules/catalogues/catalogues.sync.js';
+import { loadCatalogue, loadCatalogues, loadCodeList } from '../api/src/modules/catalogues/catalogues.sync.js';
 import {
   buildCedula,
+  buildDemoHistory,
+  buildDemoPassword,
   buildDemoPatients,
   buildDemoReferences,
   buildRecentReadings,
@@ -13,6 +15,8 @@ import {
 } from './demo.rules.js';
 import { createRng } from './random.js';
 import { toSearchKey } from '@vigia/contract/rules/names';
+import { validatePassword } from '@vigia/contract/rules/validation';
+import { cleanStatement, HISTORY_DESCRIPTION_MAX, normaliseIcd10 } from '@vigia/contract/rules/history';
 // The product's own D9 rule: the demo must agree with what the API would compute.
 import { CONTACT_FIELDS, isContactComplete } from '../api/src/modules/patients/patients.rules.js';
 
@@ -267,5 +271,67 @@ describe('buildRecentReadings', () => {
         expect(readings.length).toBeGreaterThanOrEqual(count - 1);
       }
     }
+  });
+});
+
+describe('buildDemoPassword', () => {
+  const draws = (seed: number) => {
+    const rng = createRng(seed);
+    return (n: number) => rng.int(0, n - 1);
+  };
+
+  it.each(seeds)('passes the specification’s password rule, 16 characters (seed %i)', (seed) => {
+    const randomInt = draws(seed);
+    for (let i = 0; i < 200; i++) {
+      const password = buildDemoPassword(randomInt);
+      expect(password).toHaveLength(16);
+      expect(validatePassword(password)).toBeNull();
+    }
+  });
+
+  it('holds one character of each class even when every draw is the first', () => {
+    expect(validatePassword(buildDemoPassword(() => 0, 8))).toBeNull();
+  });
+
+  it('is never the published demo password and differs draw to draw', () => {
+    const randomInt = draws(7);
+    const made = new Set(Array.from({ length: 100 }, () => buildDemoPassword(randomInt)));
+    expect(made.size).toBe(100);
+    expect(made.has('Vigia@2026')).toBe(false);
+  });
+});
+
+describe('buildDemoHistory (issue 51, the RDA de paciente)', () => {
+  const allergyTypes = new Set(loadCodeList('allergy_types').map((i) => i.code));
+  const relationships = new Set(loadCodeList('family_relationships').map((i) => i.code));
+  const histories = (seed: number) => {
+    const rng = createRng(seed);
+    return Array.from({ length: 60 }, () => buildDemoHistory(rng));
+  };
+
+  it.each(seeds)('obeys the API: codes of the guide lists, clean text of at most 200, ICD-10 CO codes (seed %i)', (seed) => {
+    for (const { allergies, familyHistory } of histories(seed)) {
+      for (const a of allergies) {
+        expect(allergyTypes.has(a.allergy_type)).toBe(true);
+        expect(cleanStatement(a.description)).toBe(a.description);
+        expect(a.description.length).toBeLessThanOrEqual(HISTORY_DESCRIPTION_MAX);
+      }
+      for (const f of familyHistory) {
+        expect(relationships.has(f.relationship)).toBe(true);
+        expect(cleanStatement(f.description)).toBe(f.description);
+        expect(f.description.length).toBeLessThanOrEqual(HISTORY_DESCRIPTION_MAX);
+        if (f.icd10 !== null) expect(normaliseIcd10(f.icd10)).toBe(f.icd10);
+      }
+      expect(new Set(allergies.map((a) => a.description)).size).toBe(allergies.length);
+    }
+  });
+
+  it('gives most patients some history and some none, the same for the same seed', () => {
+    const drawn = histories(42);
+    expect(drawn.filter((h) => h.allergies.length).length).toBeGreaterThan(30);
+    expect(drawn.filter((h) => h.familyHistory.length).length).toBeGreaterThan(30);
+    expect(drawn.some((h) => !h.allergies.length)).toBe(true);
+    expect(drawn.some((h) => h.allergies.some((a) => !a.active))).toBe(true);
+    expect(histories(42)).toEqual(drawn);
   });
 });

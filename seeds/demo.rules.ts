@@ -56,6 +56,29 @@ export const DEMO_TAGS: readonly DemoTag[] = [
 const TAG_BY_NAME = new Map(DEMO_TAGS.map((tag) => [tag.name, tag]));
 
 // ---------------------------------------------------------------------------------------------
+// Passwords of a demo made in production
+
+const PASSWORD_CLASSES = ['abcdefghijkmnopqrstuvwxyz', 'ABCDEFGHJKLMNPQRSTUVWXYZ', '23456789', '@$!%*?&'] as const;
+
+/**
+ * A password for a demo user of a production start (SEED_DEMO=1), which must not be README's:
+ * `length` characters of the specification's password alphabet (contract PASSWORD_REGEX), one of
+ * each class it requires, the rest from all of them, shuffled. `randomInt(n)` answers an integer in
+ * [0, n): crypto.randomInt at run time (never the seeded Rng, whose stream anyone can replay).
+ * Letters and digits easy to misread (l, O, 0, 1) are left out: the operator copies it from a terminal.
+ */
+export function buildDemoPassword(randomInt: (n: number) => number, length = 16): string {
+  const all = PASSWORD_CLASSES.join('');
+  const chars = PASSWORD_CLASSES.map((cls) => cls[randomInt(cls.length)]);
+  while (chars.length < length) chars.push(all[randomInt(all.length)]);
+  for (let i = chars.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [chars[i], chars[j]] = [chars[j], chars[i]];
+  }
+  return chars.join('');
+}
+
+// ---------------------------------------------------------------------------------------------
 // Catalogue references
 
 interface CityData {
@@ -1232,4 +1255,48 @@ export function buildRecentReadings(
   let kept = sorted.slice(Math.max(0, sorted.length - count));
   if (kept[0]?.clinical_element === ELEMENT.diastolic) kept = kept.slice(1);
   return kept;
+}
+
+/** An allergy as the demo patient states it: a TipoAlergia code (seeds/catalogues/allergy_types.json). */
+export interface DemoAllergy {
+  allergy_type: string;
+  description: string;
+  active: boolean;
+}
+/** A family-history entry: a ParentescoAntecedente code, the condition and its ICD-10 CO code when known. */
+export interface DemoFamilyEntry {
+  relationship: string;
+  description: string;
+  icd10: string | null;
+}
+
+const DEMO_ALLERGIES: readonly Omit<DemoAllergy, 'active'>[] = [
+  { allergy_type: '01', description: 'Penicilina: urticaria generalizada' },
+  { allergy_type: '01', description: 'Ácido acetilsalicílico: broncoespasmo' },
+  { allergy_type: '01', description: 'Sulfas: erupción en la piel' },
+  { allergy_type: '02', description: 'Mariscos: hinchazón de labios' },
+  { allergy_type: '02', description: 'Maní' },
+  { allergy_type: '03', description: 'Polen y ácaros del polvo: rinitis' },
+  { allergy_type: '04', description: 'Látex: dermatitis de contacto' },
+  { allergy_type: '05', description: 'Picadura de abeja: reacción local extensa' },
+];
+const DEMO_FAMILY_HISTORY: readonly DemoFamilyEntry[] = [
+  { relationship: '01', description: 'Hipertensión arterial (madre)', icd10: 'I10X' },
+  { relationship: '01', description: 'Diabetes mellitus tipo 2 (padre)', icd10: 'E119' },
+  { relationship: '01', description: 'Infarto agudo de miocardio (padre)', icd10: 'I219' },
+  { relationship: '02', description: 'Asma (hermana)', icd10: 'J459' },
+  { relationship: '02', description: 'Diabetes mellitus tipo 2 (hermano)', icd10: null },
+  { relationship: '03', description: 'Cáncer de estómago (tío)', icd10: 'C169' },
+  { relationship: '04', description: 'Enfermedad de Alzheimer (abuela)', icd10: 'G309' },
+  { relationship: '04', description: 'Accidente cerebrovascular (abuelo)', icd10: null },
+];
+
+/**
+ * The history a demo patient states for the 'RDA de paciente' (issue 51): some have none, most one
+ * or two allergies (now and then one they no longer have) and up to three family-history entries.
+ */
+export function buildDemoHistory(rng: Rng): { allergies: DemoAllergy[]; familyHistory: DemoFamilyEntry[] } {
+  const allergies = rng.chance(0.25) ? [] : rng.sample(DEMO_ALLERGIES, rng.int(1, 2)).map((a) => ({ ...a, active: !rng.chance(0.15) }));
+  const familyHistory = rng.chance(0.2) ? [] : rng.sample(DEMO_FAMILY_HISTORY, rng.int(1, 3));
+  return { allergies, familyHistory };
 }

@@ -1,5 +1,7 @@
+import { randomInt } from 'node:crypto';
 import { QueryTypes, type QueryInterface, type Transaction } from 'sequelize';
 import {
+  buildDemoPassword,
   buildDemoPatients,
   buildDemoReferences,
   buildVitalSeries,
@@ -99,6 +101,12 @@ interface SeedDemoOptions {
   /** Same seed, same demo (default 2026). */
   seed?: number;
   transaction?: Transaction;
+  /**
+   * 'published' (default): every user signs in with DEMO_PASSWORD, as README says. 'generated': each
+   * user gets a password of its own, made for this run and returned in the summary only (a demo
+   * asked for in production, issue 49: README's password is public).
+   */
+  passwords?: 'published' | 'generated';
 }
 
 async function insertChunked(qi: QueryInterface, table: string, rows: object[], transaction: Transaction) {
@@ -159,8 +167,14 @@ export async function seedDemo(deps: SeedDeps, qi: QueryInterface, opts: SeedDem
   const { now } = opts;
   const refs = buildDemoReferences(deps.loadCatalogues());
   const rng = createRng(opts.seed ?? 2026);
-  // One hash for every demo user: bcrypt is slow on purpose and they share the password.
-  const passwordHash = await deps.hashPassword(DEMO_PASSWORD);
+  const emails = CLIENT_PLANS.flatMap((plan) => plan.users.map((user) => user.email));
+  const passwords = new Map(
+    emails.map((email) => [email, opts.passwords === 'generated' ? buildDemoPassword((n) => randomInt(n)) : DEMO_PASSWORD]),
+  );
+  // One hash per distinct password: bcrypt is slow on purpose, and the published demo shares one.
+  const hashes = new Map<string, string>();
+  for (const password of new Set(passwords.values())) hashes.set(password, await deps.hashPassword(password));
+  const passwordOf = (email: string) => passwords.get(email)!;
 
   const run = async (transaction: Transaction): Promise<DemoSummary> => {
     await assertEmptyDatabase(qi, refs.countryId, transaction);
@@ -209,7 +223,7 @@ export async function seedDemo(deps: SeedDeps, qi: QueryInterface, opts: SeedDem
           id: userId++,
           client_id: id,
           email: user.email,
-          password_hash: passwordHash,
+          password_hash: hashes.get(passwordOf(user.email)),
           first_name: user.first_name,
           last_name: user.last_name,
           role_name: user.role,
@@ -228,7 +242,8 @@ export async function seedDemo(deps: SeedDeps, qi: QueryInterface, opts: SeedDem
         })),
         { transaction },
       );
-      for (const user of plan.users) summary.users.push({ email: user.email, role: user.role, password: DEMO_PASSWORD, client: plan.name });
+      for (const user of plan.users)
+        summary.users.push({ email: user.email, role: user.role, password: passwordOf(user.email), client: plan.name });
 
       const tagIds = new Map<string, number>();
       const tagRows = DEMO_TAGS.filter((tag) => plan.tagNames.includes(tag.name)).map((tag) => {

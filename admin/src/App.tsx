@@ -10,6 +10,7 @@ import { RequireSession } from './layout/RequireSession';
 import LoginPage from './pages/login/LoginPage';
 import { NotificationHost } from './providers/notification';
 import { themeFor } from './theme';
+import { VALIDATE_MESSAGES } from './providers/validate-messages';
 import { useReducedMotion } from './hooks/useReducedMotion';
 
 /**
@@ -46,7 +47,7 @@ export default function App() {
   const reducedMotion = useReducedMotion();
   return (
     <BrowserRouter>
-      <ConfigProvider locale={esES} theme={themeFor(reducedMotion)}>
+      <ConfigProvider locale={esES} theme={themeFor(reducedMotion)} form={{ validateMessages: VALIDATE_MESSAGES }}>
         <NotificationHost />
         <Routes>
           <Route path="/" element={<LoginPage />} />

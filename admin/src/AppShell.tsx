@@ -10,6 +10,7 @@ import { authProvider } from './providers/auth';
 import { dataProvider } from './providers/data';
 import { i18nProvider } from './providers/i18n';
 import { notificationProvider } from './providers/notification';
+import { TOAST_TOP_PX } from './constants';
 import { refineResources, registeredScreens } from './resources/registry';
 
 const NotFoundPage = lazy(() => import('./components/NotFoundPage'));
@@ -26,7 +27,8 @@ function shouldRetry(failureCount: number, error: unknown): boolean {
 /** The logged-in application: Refine with its providers, the main layout and the routed screens. */
 export default function AppShell() {
   return (
-    <AntdApp component={false}>
+    // antd's messages (App.useApp) start below the header, as the notifications do.
+    <AntdApp component={false} message={{ top: TOAST_TOP_PX }} notification={{ top: TOAST_TOP_PX, placement: 'topRight' }}>
       <Refine
         routerProvider={routerProvider}
         dataProvider={dataProvider}

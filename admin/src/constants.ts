@@ -6,6 +6,15 @@ export const INACTIVITY_LOGOUT_MS = 10_800_000;
 /** Each notification stays 4 s at the top right (03 §2, §9). */
 export const NOTIFICATION_DURATION_S = 4;
 
+/** The staff app's header (layout.css `.vigia-header`, sticky at the top of every screen). */
+export const HEADER_HEIGHT_PX = 64;
+
+/**
+ * Where toasts start: below the header, never over its controls (issue 50: the welcome toast
+ * covered 'Salir' on a phone). antd's notification and message both take it as `top`.
+ */
+export const TOAST_TOP_PX = HEADER_HEIGHT_PX + 8;
+
 /** More open notifications than this and a dialog lists them (03 §2). */
 export const NOTIFICATION_DIALOG_THRESHOLD = 2;
 
@@ -28,3 +37,10 @@ export const PROVIDER_LINKS = {
   linkedin: 'https://www.linkedin.com/company/vigia-salud',
   youtube: 'https://www.youtube.com/@vigia.salud',
 } as const;
+
+/**
+ * Where an administrator completes the institution's data for the RDA (issue 51): NIT, REPS code,
+ * class, address and sites. The teleconsultation's list of gaps links records 'organization' and
+ * 'site' here.
+ */
+export const INSTITUTION_RDA_PATH = '/integrations#institucion-rda';

@@ -8,8 +8,15 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { createAuthenticator, sessionFirst } from './http/auth.js';
 import { sessionRequirement } from './http/session-first.rules.js';
 import { createErrorHandler, notFoundRoute } from './http/errors.js';
-import { createContractErrorTranslator, createContractValidator, loadContract, rejectUnsafeValues } from './http/contract.js';
+import {
+  createContractErrorTranslator,
+  createContractValidator,
+  holdingRefusals,
+  loadContract,
+  rejectUnsafeValues,
+} from './http/contract.js';
 import { unwrapBody } from './http/unwrap.js';
+import { refuseUnreadBody } from './http/unread-body.js';
 import { docsRouter, frontEndsRouter } from './http/static.js';
 import { countRequests, requestsReceived } from './http/traffic.js';
 import type { Catalogues } from './modules/catalogues/catalogues.service.js';
@@ -60,6 +67,8 @@ import { unlinkAlarm } from './modules/alerts/alerts.alarms.js';
 import { observationsRouter } from './modules/observations/observations.routes.js';
 import { recordConversationSummary } from './modules/observations/observations.service.js';
 import { conditionsRouter } from './modules/conditions/conditions.routes.js';
+import { allergiesRouter } from './modules/allergies/allergies.routes.js';
+import { familyHistoryRouter } from './modules/family_history/family-history.routes.js';
 import { recordCataloguesReady } from './modules/conditions/record-catalogues.js';
 import { variablesRouter } from './modules/variables/variables.routes.js';
 import { caregiversRouter } from './modules/caregivers/caregivers.routes.js';
@@ -83,6 +92,7 @@ import { alertHooks } from './modules/alerts/hooks.js';
 import { notifyPatientOfAlarm } from './modules/messages/alarm-notify.js';
 import { alarmsRouter } from './modules/alarms/alarms.routes.js';
 import { alertsRouter } from './modules/alerts/alerts.routes.js';
+import { registerIdempotencyJobs } from './http/idempotency.js';
 import { registerAlertCountJobs } from './modules/alerts/alerts.counts.js';
 import { auditRecorder, recordAuditEvent } from './modules/audit/audit.recorder.js';
 import { auditRouter } from './modules/audit/audit.routes.js';
@@ -95,8 +105,19 @@ import { registerTriageJobs } from './modules/triage/triage.summaries.js';
 import { indicatorsRouter } from './modules/indicators/indicators.routes.js';
 import { registerIndicatorJobs } from './modules/indicators/indicators.service.js';
 import { registerBackupJob } from './modules/backups/backups.service.js';
+import { rdasRouter } from './modules/rdas/rdas.routes.js';
+import { recordRda, registerRdaJobs } from './modules/rdas/rdas.service.js';
+import { queuePatientStatement, registerStatementJobs } from './modules/rdas/rdas.statement.js';
+import { loadStatementRecords, patientStatementInput, statedHistoryOf, statementGaps } from './modules/encounters/encounters.rda-inputs.js';
+import { listAllergies } from './modules/allergies/allergies.service.js';
+import { listFamilyHistory } from './modules/family_history/family-history.service.js';
+import { patientDocument } from './modules/fhir/rda.statement.js';
+import { documentUuids } from './modules/fhir/rda.profiles.js';
+import { rdaComplete } from '@vigia/contract/rules/rda';
+import { openSecret, sealSecret } from './modules/factors/factors.service.js';
+import { createIhceAdapter, type IhceAdapter } from './adapters/ihce.js';
 import type { Observability } from './observability/observability.js';
-import { healthRouter, metricsHandler, requestLog } from './observability/observability.routes.js';
+import { healthRouter, metricsElsewhere, metricsHandler, requestLog } from './observability/observability.routes.js';
 import { alertsMetricHook, instrumentChannels, readingsMetricHook } from './observability/instrument.js';
 
 export interface AppDeps {
@@ -122,6 +143,8 @@ export interface AppDeps {
   email?: EmailSender;
   /** Request log, metrics and readiness (issue 39); bootstrap builds it. */
   observability?: Observability;
+  /** The Ministry's IHCE platform for the RDA documents (issue 51); default: the real HTTP adapter. */
+  ihce?: IhceAdapter;
 }
 
 /**
@@ -191,7 +214,7 @@ export function createApp(deps: AppDeps): express.Express {
 
   if (obs) {
     app.use(healthRouter({ sequelize: deps.sequelize, now, jobsStarted: obs.jobs.started, shuttingDown: () => obs.shuttingDown }));
-    if (obs.settings.metricsToken) app.get('/metrics', metricsHandler(obs.database, obs.settings.metricsToken));
+    app.get('/metrics', obs.settings.metricsToken ? metricsHandler(obs.database, obs.settings.metricsToken) : metricsElsewhere);
   }
   app.get('/api/v1/openapi.yaml', (_req, res) => {
     res.type('application/yaml').send(text);
@@ -202,7 +225,9 @@ export function createApp(deps: AppDeps): express.Express {
   const recordEvent = (e: Parameters<typeof recordAuditEvent>[1]) => recordAuditEvent({ sequelize: deps.sequelize, log }, e);
   const sessionHooks = createSessionHooks({ sequelize: deps.sequelize, now, log, recordEvent });
   const { authenticate } = createAuthenticator(deps.sequelize, deps.jwtSecret, now, sessionHooks);
+  const oidc = deps.oidc === undefined ? loadOidcConfig() : deps.oidc;
   const sessionDeps = {
+    ssoEnabled: oidc != null,
     sequelize: deps.sequelize,
     secret: deps.jwtSecret,
     ttlSeconds: deps.tokenTtlSeconds,
@@ -259,10 +284,10 @@ export function createApp(deps: AppDeps): express.Express {
   );
   const api = Router();
   api.use(sessionFirst(sessionRequirement(doc), authenticate));
-  api.use(express.json({ limit: '1mb' }));
-  api.use(unwrapBody);
-  api.use(...createContractValidator(doc));
-  api.use(rejectUnsafeValues);
+  // Issue 49: for a signed-in caller, a refusal of the request is raised after the operation's guards.
+  api.use(
+    ...holdingRefusals([express.json({ limit: '1mb' }), refuseUnreadBody, unwrapBody, ...createContractValidator(doc), rejectUnsafeValues]),
+  );
   api.get('/api/v1/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -296,7 +321,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(
     ssoRouter({
       ...sessionDeps,
-      settings: deps.oidc === undefined ? loadOidcConfig() : deps.oidc,
+      settings: oidc,
       allowHttp: deps.env !== 'production',
       log,
     }),
@@ -309,7 +334,7 @@ export function createApp(deps: AppDeps): express.Express {
     log,
     email,
     publicUrl: process.env.PUBLIC_URL || null,
-    ssoEnabled: (deps.oidc === undefined ? loadOidcConfig() : deps.oidc) != null,
+    ssoEnabled: oidc != null,
     recordEvent,
     endAllSessions: (u: { userId: number; clientId: number }, transaction: Transaction) =>
       endSessions({ sequelize: deps.sequelize, now }, u, 'password_reset', transaction),
@@ -331,6 +356,8 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(cataloguesRouter(deps.sequelize, deps.catalogues));
   v1.use(
     clientsRouter({
+      sequelize: deps.sequelize,
+      catalogues: deps.catalogues,
       allowHttp: deps.allowHttpServices ?? false,
       // Issue 41: a changed escalation delay reaches the alerts already open.
       onEscalationChanged: (clientId, minutes) => retimeEscalations({ sequelize: deps.sequelize, jobs: deps.jobs }, clientId, minutes),
@@ -342,6 +369,46 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(fhirExportsRouter(fhirExportDeps));
   v1.use(reportsRouter({ sequelize: deps.sequelize, now, downloads }));
   v1.use(tagsRouter({ sequelize: deps.sequelize, now, currentTagPrompts, untagAll, deleteTagPrompts }));
+  // Issue 51: the RDA documents kept and sent to the Ministry's IHCE platform through the job queue;
+  // the organisation's secrets sealed like the authenticator keys.
+  const rdaDeps = {
+    sequelize: deps.sequelize,
+    jobs: deps.jobs,
+    now,
+    log,
+    ihce: deps.ihce ?? createIhceAdapter(),
+    secrets: {
+      seal: (plain: string) => sealSecret(`${deps.jwtSecret}:ihce`, plain),
+      open: (sealed: string) => openSecret(`${deps.jwtSecret}:ihce`, sealed),
+    },
+    allowHttp: deps.allowHttpServices ?? false,
+  };
+  registerRdaJobs(rdaDeps);
+  v1.use(rdasRouter(rdaDeps));
+  // The patient's own RDA (RDA de paciente): written at enrolment and when the history the patient
+  // states changes, by a job per patient and slot (modules/rdas/rdas.statement.ts).
+  const rdaInputDeps = { sequelize: deps.sequelize, catalogues: deps.catalogues };
+  const statementWriter = { sequelize: deps.sequelize, jobs: deps.jobs, now };
+  registerStatementJobs({
+    ...statementWriter,
+    log,
+    recordRda: (input) => recordRda(rdaDeps, input),
+    buildStatement: async (ids) => {
+      const records = await loadStatementRecords(ids);
+      if (!records) return null;
+      const gaps = statementGaps(rdaInputDeps, records);
+      if (!rdaComplete(gaps)) return { gaps, bundle: null };
+      const [allergies, family] = await Promise.all([
+        listAllergies(rdaInputDeps, ids.clientId, ids.patientId),
+        listFamilyHistory(rdaInputDeps, ids.clientId, ids.patientId),
+      ]);
+      const period = { start: new Date(records.patient.created_at), end: now() };
+      const input = await patientStatementInput(rdaInputDeps, records, period, statedHistoryOf(rdaInputDeps, allergies, family));
+      return { gaps, bundle: patientDocument(input, { now: now(), uuid: documentUuids() }) };
+    },
+  });
+  const historyChanged = (clientId: number, patientId: number, userId: number) =>
+    queuePatientStatement(statementWriter, { clientId, patientId, userId });
   v1.use(
     patientsRouter({
       sequelize: deps.sequelize,
@@ -358,19 +425,23 @@ export function createApp(deps: AppDeps): express.Express {
       patientPrescription,
       applyPatientStatusChange,
       endPatientSessions,
+      onPatientEnrolled: (ids, transaction) => queuePatientStatement(statementWriter, ids, transaction),
     }),
   );
   v1.use(feedbacksRouter(deps.sequelize, now));
   v1.use(smsOutboxRouter(deps.sequelize));
-  v1.use(ordersRouter({ sequelize: deps.sequelize, now }));
+  v1.use(ordersRouter({ sequelize: deps.sequelize, now, onMedicationChanged: historyChanged }));
   registerOrderJobs({ sequelize: deps.sequelize, jobs: deps.jobs, log });
-  // The patient-record tabs: AI instructions, notes, conditions, variables, caregivers, residents.
+  // The patient-record tabs: AI instructions, notes, conditions, allergies, family history, variables,
+  // caregivers, residents.
   // Condition types and clinical variables are upserted once per start; readers await it.
   recordCataloguesReady(deps.sequelize).catch(() => undefined);
   v1.use(
     promptsRouter(deps.sequelize, now),
     observationsRouter(deps.sequelize, now),
-    conditionsRouter(deps.sequelize, now),
+    conditionsRouter(deps.sequelize, now, historyChanged),
+    allergiesRouter({ sequelize: deps.sequelize, catalogues: deps.catalogues, now, onPatientHistoryChanged: historyChanged }),
+    familyHistoryRouter({ sequelize: deps.sequelize, catalogues: deps.catalogues, now, onPatientHistoryChanged: historyChanged }),
     variablesRouter(deps.sequelize, now),
     caregiversRouter({ sequelize: deps.sequelize, catalogues: deps.catalogues, now }),
     residentsRouter(createResidentsAdapter()),
@@ -380,12 +451,14 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(
     usersRouter({ ...administrationDeps, endStaffSessions }),
     inventoryRouter({ ...administrationDeps, listStockApplications }),
-    encountersRouter(administrationDeps),
+    encountersRouter({ ...administrationDeps, recordRda: (input, t) => recordRda(rdaDeps, input, t) }),
   );
   v1.use(messaging.router);
   v1.use(alarmsRouter(deps.sequelize, now, { unlinkAlarm }), alertsRouter({ sequelize: deps.sequelize, catalogues: deps.catalogues, now }));
   // The alerts manager's kept totals: the appended rows folded every five minutes (P199).
   registerAlertCountJobs({ sequelize: deps.sequelize, jobs: deps.jobs });
+  // The keys of the writes a phone may send twice (issue 50) are forgotten after a day.
+  registerIdempotencyJobs({ jobs: deps.jobs });
   // Issue 20: the care team hears of alerts by e-mail and WhatsApp (digests, escalation), all through the job queue.
   registerNotificationJobs({
     sequelize: deps.sequelize,
@@ -408,7 +481,7 @@ export function createApp(deps: AppDeps): express.Express {
   registerIndicatorJobs({ sequelize: deps.sequelize, jobs: deps.jobs });
   v1.use(indicatorsRouter({ sequelize: deps.sequelize, now }));
   // Issue 39: the installation's own daily backup into BACKUP_DIR (docs/operations.md).
-  if (deps.dataDir) registerBackupJob({ jobs: deps.jobs, dataDir: deps.dataDir, log });
+  if (deps.dataDir) registerBackupJob({ jobs: deps.jobs, dataDir: deps.dataDir, log, logger: deps.observability?.logger });
   api.use('/api/v1', v1);
   api.use('/api', notFoundRoute);
   api.use(createContractErrorTranslator(doc));

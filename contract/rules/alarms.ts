@@ -36,7 +36,7 @@ export const elementName = (code: number | null | undefined) =>
 export const elementUnit = (code: number | null | undefined) =>
   code == null ? '' : (CLINICAL_ELEMENT_UNITS[canonicalElement(code)] ?? '');
 
-export const RANGE_MESSAGE = 'Asegúrate de que el valor inicial sea menor al valor final.';
+export const RANGE_MESSAGE = 'Asegúrese de que el valor inicial sea menor al valor final.';
 export const ENTRY_MIN_LENGTH = 10;
 export const ENTRY_MESSAGE = 'Debe tener mínimo 10 caracteres';
 

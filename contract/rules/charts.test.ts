@@ -5,8 +5,10 @@ import {
   alarmBands,
   alertRanges,
   axisLabel,
+  NORMAL_ZONE,
   chartSummary,
   defaultLatest,
+  distinctTicks,
   latestOptions,
   latestPoints,
   pairBloodPressure,
@@ -14,6 +16,7 @@ import {
   timeDomain,
   timeTicks,
   valueDomain,
+  valueZones,
 } from './charts';
 
 const DAY = 86_400_000;
@@ -180,5 +183,77 @@ describe("an alert's chart draws the rule that raised it (02 §2.8)", () => {
 describe('time ticks (01 §2: at most 6), as the alert chart now draws them', () => {
   it.each([2, 6, 9, 30])('asked for %i ticks over 30 days → at most 6', (asked) => {
     expect(timeTicks([0, 30 * DAY], asked).length).toBeLessThanOrEqual(6);
+  });
+});
+
+describe('value zones (issue 50: the normal range is never tinted as danger)', () => {
+  const band = (priority: number, from: number, to: number, series?: boolean) =>
+    alarmBands(
+      [{ id: priority, clinical_element: series ? 3 : 1, priority, minimum_condition: from, maximum_condition: to }],
+      series ? [3, 4] : [1],
+    )[0];
+  const zones = (bands: ReturnType<typeof band>[], domain: [number, number]) =>
+    valueZones(bands, domain).map((z) => [z.from, z.to, z.priority, z.color]);
+  const RED = PRIORITIES[1].color;
+  const AMBER = PRIORITIES[2].color;
+  const GREEN = NORMAL_ZONE.color;
+
+  it.each([
+    ['no rule: no zones', [], [0, 100], []],
+    [
+      'one Alta rule: green inside, red either side',
+      [band(1, 60, 100)],
+      [43, 127],
+      [
+        [43, 60, 1, RED],
+        [60, 100, null, GREEN],
+        [100, 127, 1, RED],
+      ],
+    ],
+    [
+      'Media inside Alta: green, amber, then red further out',
+      [band(2, 60, 100), band(1, 50, 120)],
+      [40, 130],
+      [
+        [40, 50, 1, RED],
+        [50, 60, 2, AMBER],
+        [60, 100, null, GREEN],
+        [100, 120, 2, AMBER],
+        [120, 130, 1, RED],
+      ],
+    ],
+    ['a range past the axis: green to the edge', [band(1, 0, 200)], [43, 127], [[43, 127, null, GREEN]]],
+    [
+      'a range beside the readings: all below it is red',
+      [band(2, 90, 100)],
+      [70, 110],
+      [
+        [70, 90, 2, AMBER],
+        [90, 100, null, GREEN],
+        [100, 110, 2, AMBER],
+      ],
+    ],
+    ['blood pressure (two series): none, each range is drawn in range only', [band(1, 90, 140, true)], [50, 160], []],
+  ] as const)('%s', (_what, bands, domain, expected) => {
+    expect(zones([...bands], [domain[0], domain[1]])).toEqual(expected);
+  });
+
+  it('never gives the in-range zone a priority colour, and names it', () => {
+    const inRange = valueZones([band(1, 60, 100)], [0, 200]).find((z) => z.priority == null)!;
+    expect([inRange.from, inRange.to, inRange.label]).toEqual([60, 100, 'En rango']);
+    expect(Object.values(PRIORITIES).map((p) => p.color)).not.toContain(inRange.color);
+  });
+});
+
+describe('one time tick per date (issue 50: a phone showed 21/11 21/11 22/11)', () => {
+  const at = Date.parse('2026-11-21T11:55:00Z');
+  const label = (domain: [number, number]) => (t: number) => axisLabel(t, domain, 'America/Bogota');
+  it.each([
+    ['three days: six ticks, four dates', [at, at + 3 * DAY], ['21/11', '22/11', '23/11', '24/11']],
+    ['a month: six dates, none dropped', [at, at + 30 * DAY], ['21/11', '27/11', '03/12', '09/12', '15/12', '21/12']],
+    ['one morning: the hours, all kept', [at, at + 5 * 3_600_000], ['06:55', '07:55', '08:55', '09:55', '10:55', '11:55']],
+  ] as const)('%s', (_what, domain, expected) => {
+    const d: [number, number] = [domain[0], domain[1]];
+    expect(distinctTicks(timeTicks(d), label(d)).map(label(d))).toEqual(expected);
   });
 });

@@ -231,3 +231,57 @@ export function valueDomain(values: readonly number[], bands: readonly AlarmBand
   const pad = max === min ? Math.max(1, Math.abs(max) * 0.1) : (max - min) * 0.1;
   return [Math.max(0, Math.floor(min - pad)), Math.ceil(max + pad)];
 }
+
+/** The in-range part of a chart's value axis: neutral green, whatever the rule's priority (issue 50). */
+export const NORMAL_ZONE = { label: 'En rango', color: '#389e0d', fill: 'rgba(56, 158, 13, 0.10)' } as const;
+
+/** A horizontal stretch of a chart's value axis and what a reading there means. */
+export interface ValueZone {
+  from: number;
+  to: number;
+  /** The highest priority (1 Alta) a reading here breaks; null where it breaks none. */
+  priority: number | null;
+  label: string;
+  color: string;
+  fill: string;
+}
+
+/**
+ * The value axis of a one-series chart cut into zones (issue 50): where a reading breaks no range it
+ * is in range (green), elsewhere it takes the colour of the highest priority it breaks (a range is
+ * where the value is fine, D10: a bound is in range). So a Prioridad Alta rule of 60–100 paints
+ * 60–100 green and above and below it red, never the normal range red. One rule for the staff app at
+ * every width, the alert's chart and the portal. A chart of two series (blood pressure) gets no zones:
+ * its ranges overlap across series, so each is drawn in range only, edged in its series' colour.
+ */
+export function valueZones(bands: readonly AlarmBand[], domain: [number, number]): ValueZone[] {
+  if (!bands.length || bands.some((b) => b.series)) return [];
+  const [low, high] = domain;
+  const cuts = [...new Set([low, high, ...bands.flatMap((b) => [b.from, b.to]).filter((v) => v > low && v < high)])].sort((a, b) => a - b);
+  const zones: ValueZone[] = [];
+  for (let i = 0; i + 1 < cuts.length; i++) {
+    const [from, to] = [cuts[i], cuts[i + 1]];
+    const middle = (from + to) / 2;
+    const broken = bands.filter((b) => middle < b.from || middle > b.to).map((b) => b.priority);
+    const priority = broken.length ? Math.min(...broken) : null;
+    const last = zones.at(-1);
+    if (last && last.priority === priority) {
+      last.to = to;
+      continue;
+    }
+    const look = priority == null ? NORMAL_ZONE : { ...PRIORITIES[priority], label: `Fuera de rango: ${PRIORITIES[priority].label}` };
+    zones.push({ from, to, priority, label: look.label, color: look.color, fill: look.fill });
+  }
+  return zones;
+}
+
+/** The ticks whose labels differ, first of each kept: 'dd/mm' once per date on the time axis (issue 50). */
+export function distinctTicks(ticks: readonly number[], label: (t: number) => string): number[] {
+  const seen = new Set<string>();
+  return ticks.filter((t) => {
+    const text = label(t);
+    if (seen.has(text)) return false;
+    seen.add(text);
+    return true;
+  });
+}

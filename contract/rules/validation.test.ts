@@ -31,13 +31,13 @@ describe('shared validation catalogue (03 §5)', () => {
   it.each([
     ['1234', undefined, null],
     ['12345678', undefined, null],
-    ['123456789', undefined, '¡El valor ingresado no es válido o esta incompleto!'],
+    ['123456789', undefined, '¡El valor ingresado no es válido o está incompleto!'],
     ['1234567890', undefined, null],
-    ['123', undefined, '¡El valor ingresado no es válido o esta incompleto!'],
+    ['123', undefined, '¡El valor ingresado no es válido o está incompleto!'],
     ['1.020.304', undefined, null],
     ['12345678Z', '^[0-9]{8}[A-Z]$', null],
     ['12345678z', '^[0-9]{8}[A-Z]$', null],
-    ['1234567Z', '^[0-9]{8}[A-Z]$', '¡El valor ingresado no es válido o esta incompleto!'],
+    ['1234567Z', '^[0-9]{8}[A-Z]$', '¡El valor ingresado no es válido o está incompleto!'],
     ['', undefined, '¡El campo es requerido!'],
   ])('national id %j with regex %j → %j', (input, regex, expected) => {
     expect(v.validateNid(input, regex)).toBe(expected);
@@ -56,8 +56,8 @@ describe('shared validation catalogue (03 §5)', () => {
     ['3001234567', true, null],
     ['1234567', true, null],
     ['12345678901', true, null],
-    ['123456', true, '¡Ingrese solo números y un máximo de 11 carácteres!'],
-    ['300-123', false, '¡Ingrese solo números, entre 7 y 10 carácteres!'],
+    ['123456', true, '¡Ingrese solo números y un máximo de 11 caracteres!'],
+    ['300-123', false, '¡Ingrese solo números, entre 7 y 10 caracteres!'],
     ['', false, null],
   ])('phone %j (required %j) → %j', (input, req, expected) => {
     expect(v.validatePhone(input, req)).toBe(expected);
@@ -96,8 +96,8 @@ describe('shared validation catalogue (03 §5)', () => {
 
   it.each([
     ['ABCDEF1234567890', null],
-    ['ABCDEF123456789', 'El valor ingresado no es válido o esta incompleto,debe contener 16 carácteres'],
-    ['ABCDEF12345678-0', 'El valor ingresado no es válido o esta incompleto,debe contener 16 carácteres'],
+    ['ABCDEF123456789', 'El valor ingresado no es válido o está incompleto; debe contener 16 caracteres'],
+    ['ABCDEF12345678-0', 'El valor ingresado no es válido o está incompleto; debe contener 16 caracteres'],
   ])('serial %j → %j', (input, expected) => {
     expect(v.validateSerial(input)).toBe(expected);
   });
@@ -142,7 +142,7 @@ describe('shared validation catalogue (03 §5)', () => {
 
   it.each([
     ['', 'Contraseña requerida'],
-    ['1234567', 'Mínimo 8 carácteres'],
+    ['1234567', 'Mínimo 8 caracteres'],
     ['12345678', null],
   ])('staff login password %j → %j', (input, expected) => {
     expect(v.validateLoginPassword(input)).toBe(expected);
@@ -150,10 +150,10 @@ describe('shared validation catalogue (03 §5)', () => {
 
   it.each([
     ['', 4, 'Código requerido'],
-    ['123', 4, 'El código debe tener 4 carácteres'],
+    ['123', 4, 'El código debe tener 4 caracteres'],
     ['1234', 4, null],
     ['123456', 6, null],
-    ['12a4', 4, 'El código debe tener 4 carácteres'],
+    ['12a4', 4, 'El código debe tener 4 caracteres'],
   ])('patient code %j (length %j) → %j', (input, len, expected) => {
     expect(v.validateOtpCode(input, len)).toBe(expected);
   });

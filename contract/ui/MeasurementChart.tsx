@@ -1,12 +1,15 @@
 import { useMemo } from 'react';
 import { Line } from '@ant-design/plots';
 import {
+  NORMAL_ZONE,
   SERIES_COLORS,
   axisLabel,
   chartSummary,
+  distinctTicks,
   timeDomain,
   timeTicks,
   valueDomain,
+  valueZones,
   type AlarmBand,
   type ChartPoint,
 } from '../rules/charts';
@@ -39,16 +42,19 @@ export default function MeasurementChart({
   /** Named first in the description ('Gráfica de Glucosa'). */
   title?: string;
 }) {
-  const config = useMemo(() => {
+  const { config, zones } = useMemo(() => {
     const all = series.flatMap((s) => s.points);
     const xDomain = timeDomain(all) ?? [Date.now() - 86_400_000, Date.now()];
     const yDomain = valueDomain(
       all.map((p) => p.value),
       bands,
     ) ?? [0, 1];
-    const ticks = timeTicks(xDomain).map((t) => new Date(t));
+    // One tick per date (issue 50): six evenly spaced instants over three days named 21/11 twice.
+    const ticks = distinctTicks(timeTicks(xDomain), (t) => axisLabel(t, xDomain, timeZone)).map((t) => new Date(t));
+    // In range green, out of range in its priority's colour, to the axis' ends (issue 50).
+    const zones = valueZones(bands, yDomain);
     const data = series.flatMap((s) => s.points.map((p) => ({ when: new Date(p.when), value: p.value, series: s.name })));
-    return {
+    const config = {
       data,
       xField: 'when',
       yField: 'value',
@@ -58,7 +64,8 @@ export default function MeasurementChart({
       point: { shapeField: 'circle', sizeField: 3 },
       scale: {
         x: { type: 'time', domain: xDomain.map((t) => new Date(t)), tickMethod: () => ticks, nice: false },
-        y: { domain: yDomain, nice: true },
+        // Not 'nice': the zones reach the axis' ends, which valueDomain already rounds.
+        y: { domain: yDomain, nice: false },
         color: { range: [...SERIES_COLORS] },
       },
       axis: {
@@ -70,43 +77,59 @@ export default function MeasurementChart({
         title: (d: { when: Date }) => formatWhen(d.when, timeZone),
         items: [{ channel: 'y', valueFormatter: (v: number) => `${v} ${unit}` }],
       },
-      annotations: bands.flatMap((b) => [
-        {
+      annotations: [
+        ...zones.map((z) => ({
           type: 'rangeY',
-          data: [{ y: [b.from, b.to] }],
+          data: [{ y: [z.from, z.to] }],
           yField: 'y',
-          style: { fill: b.color, fillOpacity: 0.1 },
+          // The form G2 draws (a colour and its opacity); the zone's rgba fill says the same in words.
+          style: { fill: z.color, fillOpacity: z.priority == null ? 0.14 : 0.12 },
           tooltip: false,
-        },
-        // A series' band: both ends in the series' colour, its caption inside the band's top.
-        ...(b.series
-          ? [b.from, b.to].map((y, i) => ({
-              type: 'lineY',
-              data: [{ y }],
-              yField: 'y',
-              style: { stroke: b.series!.color, lineWidth: 1.5, lineDash: [6, 3], strokeOpacity: 0.9 },
-              tooltip: false,
-              ...(i === 1
-                ? {
-                    labels: [
-                      {
-                        text: b.series!.caption,
-                        position: 'left',
-                        textAlign: 'start',
-                        textBaseline: 'top',
-                        dx: 6,
-                        dy: 3,
-                        fill: b.series!.color,
-                        fontSize: 11,
-                        fontWeight: 600,
-                      },
-                    ],
-                  }
-                : {}),
-            }))
-          : []),
-      ]),
+        })),
+        ...bands.flatMap((b) => [
+          // A two-series chart has no zones: each series' range is drawn in range (green), edged below.
+          ...(b.series
+            ? [
+                {
+                  type: 'rangeY',
+                  data: [{ y: [b.from, b.to] }],
+                  yField: 'y',
+                  style: { fill: NORMAL_ZONE.color, fillOpacity: 0.14 },
+                  tooltip: false,
+                },
+              ]
+            : []),
+          // A series' band: both ends in the series' colour, its caption inside the band's top.
+          ...(b.series
+            ? [b.from, b.to].map((y, i) => ({
+                type: 'lineY',
+                data: [{ y }],
+                yField: 'y',
+                style: { stroke: b.series!.color, lineWidth: 1.5, lineDash: [6, 3], strokeOpacity: 0.9 },
+                tooltip: false,
+                ...(i === 1
+                  ? {
+                      labels: [
+                        {
+                          text: b.series!.caption,
+                          position: 'left',
+                          textAlign: 'start',
+                          textBaseline: 'top',
+                          dx: 6,
+                          dy: 3,
+                          fill: b.series!.color,
+                          fontSize: 11,
+                          fontWeight: 600,
+                        },
+                      ],
+                    }
+                  : {}),
+              }))
+            : []),
+        ]),
+      ],
     };
+    return { config, zones };
   }, [series, bands, unit, timeZone, height]);
   // The plot's option types are looser than its runtime; the values above are what G2 reads.
   return (
@@ -114,6 +137,7 @@ export default function MeasurementChart({
       role="img"
       aria-label={title ? `${title}. ${chartSummary(series, bands, unit)}` : chartSummary(series, bands, unit)}
       className="measurement-chart"
+      data-zones={zones.map((z) => `${z.from}–${z.to} ${z.label} ${z.color}`).join('; ')}
     >
       <Line {...(config as unknown as Parameters<typeof Line>[0])} />
     </div>

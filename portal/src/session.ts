@@ -5,6 +5,12 @@ export interface PatientSession {
 }
 
 const KEY = 'vigia.patient';
+/**
+ * The portal's offline copies of what it last read (issue 50): health data on the patient's phone,
+ * so they live only as long as the session. clearSession (sign-out, idle logout, a revoked token)
+ * removes every one of them with the token.
+ */
+const COPY_PREFIX = 'vigia.patient.copy.';
 
 export function readSession(): PatientSession | null {
   try {
@@ -25,4 +31,28 @@ export function saveSession(session: PatientSession): void {
 
 export function clearSession(): void {
   localStorage.removeItem(KEY);
+  for (const key of Object.keys(localStorage)) if (key.startsWith(COPY_PREFIX)) localStorage.removeItem(key);
+}
+
+/** A read's last answer and when it was read, kept for a later offline visit (of this session only). */
+export interface OfflineCopy<T> {
+  data: T;
+  readAt: number;
+}
+
+export function saveCopy<T>(name: string, copy: OfflineCopy<T>): void {
+  try {
+    localStorage.setItem(COPY_PREFIX + name, JSON.stringify(copy));
+  } catch {
+    // A full storage only costs the offline view.
+  }
+}
+
+export function readCopy<T>(name: string): OfflineCopy<T> | null {
+  try {
+    const value = JSON.parse(localStorage.getItem(COPY_PREFIX + name) ?? 'null') as OfflineCopy<T> | null;
+    return value && typeof value.readAt === 'number' ? value : null;
+  } catch {
+    return null;
+  }
 }

@@ -58,7 +58,7 @@ describe('POST /alarms', () => {
   it('refuses a minimum above the maximum with the D16 message', async () => {
     const res = await createRule({ minimum_condition: 120, maximum_condition: 100 });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ field: 'minimum_condition', message: 'Asegúrate de que el valor inicial sea menor al valor final.' });
+    expect(res.body).toMatchObject({ field: 'minimum_condition', message: 'Asegúrese de que el valor inicial sea menor al valor final.' });
   });
 
   it.each([
@@ -138,7 +138,7 @@ describe('PUT /alarms/:id', () => {
     expect(put.body).toMatchObject({ priority: 2, priority_name: 'Media', maximum_condition: 200, minimum_condition: 70 });
     const bad = await t.http.patch(`/api/v1/alarms/${created.id}`).set(bearer(org.tokens.admin)).send({ minimum_condition: 250 });
     expect(bad.status).toBe(400);
-    expect(bad.body.message).toBe('Asegúrate de que el valor inicial sea menor al valor final.');
+    expect(bad.body.message).toBe('Asegúrese de que el valor inicial sea menor al valor final.');
   });
 
   it('renames with name_only; name and name_only that differ are refused and change nothing', async () => {

@@ -63,6 +63,17 @@ describe('api_clients (Clientes de API)', () => {
     // A JWKS replaces the URL, and the other way round.
     const swapped = await t.http.patch(`/api/v1/api_clients/${other.body.id}`).set(bearer(a.tokens.admin)).send({ jwks });
     expect(swapped.body).toMatchObject({ jwks, jwks_url: null });
+    // 'Todas' with a single type is refused on an edit too, and the stored scopes stay.
+    const mixed = await t.http
+      .patch(`/api/v1/api_clients/${other.body.id}`)
+      .set(bearer(a.tokens.admin))
+      .send({ scopes: ['system/Group.rs', 'system/*.rs'] });
+    expect(mixed.status).toBe(400);
+    expect(mixed.body.errors[0]).toMatchObject({
+      field: 'scopes',
+      message: 'Elija «Todas» (system/*.rs) o tipos de datos concretos, no ambos.',
+    });
+    expect((await t.http.get(`/api/v1/api_clients/${other.body.id}`).set(bearer(a.tokens.admin))).body.scopes).toEqual(other.body.scopes);
 
     expect((await t.http.delete(`/api/v1/api_clients/${res.body.id}`).set(bearer(a.tokens.admin))).status).toBe(204);
     const gone = await t.http.get(`/api/v1/api_clients/${res.body.id}`).set(bearer(a.tokens.admin));
@@ -111,6 +122,12 @@ describe('api_clients (Clientes de API)', () => {
     ['no scopes', { name: 'Sin scopes', jwks, scopes: [] }, 'scopes', /uno o más scopes/],
     ['a write scope', { name: 'Escritura', jwks, scopes: ['system/Patient.cruds'] }, 'scopes.0', /Opciones: system\/\*\.rs/],
     ['a scope of an unserved type', { name: 'Encuentros', jwks, scopes: ['system/Encounter.rs'] }, 'scopes.0', /Valor no permitido/],
+    [
+      "'Todas' together with a single type",
+      { name: 'Mezcla', jwks, scopes: ['system/*.rs', 'system/Patient.rs'] },
+      'scopes',
+      'Elija «Todas» (system/*.rs) o tipos de datos concretos, no ambos.',
+    ],
     ['a repeated scope', { name: 'Repetido', jwks, scopes: ['system/Group.rs', 'system/Group.rs'] }, 'scopes', /distintos/],
     ['an unknown status', { name: 'Estado', jwks, scopes: ['system/*.rs'], status: 'paused' }, 'status', /Activo, Suspendido/],
   ])('refuses %s with 400 naming the field', async (_name, body, field, message) => {

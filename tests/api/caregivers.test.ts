@@ -73,10 +73,10 @@ describe('caregivers of a patient', () => {
   });
 
   it.each([
-    ['nid', 'wrong for the id type', caregiver({ nid: '12' }), '¡El valor ingresado no es válido o esta incompleto!'],
+    ['nid', 'wrong for the id type', caregiver({ nid: '12' }), '¡El valor ingresado no es válido o está incompleto!'],
     ['first_name', 'with digits', caregiver({ first_name: 'ana 2' }), 'Solo letras y espacios, entre 3 y 50 caracteres'],
     ['email', 'malformed', caregiver({ email: 'ana@' }), '¡El formato de correo no es válido!'],
-    ['cellphone', 'too short', caregiver({ cellphone: '12345' }), '¡Ingrese solo números y un máximo de 11 carácteres!'],
+    ['cellphone', 'too short', caregiver({ cellphone: '12345' }), '¡Ingrese solo números y un máximo de 11 caracteres!'],
     ['prefix', 'missing', { ...caregiver(), prefix: undefined }, '¡El campo es requerido!'],
     ['id_type', 'of another country', caregiver({ id_type: 9999 }), 'El tipo de documento no corresponde al país.'],
     ['country_id', 'unknown', caregiver({ country_id: 9999 }), 'El país no existe.'],

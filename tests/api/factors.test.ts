@@ -294,16 +294,32 @@ describe('the organisation policy', () => {
 });
 
 describe('passkey routes (refusals; the ceremonies are the browser test)', () => {
+  it('refuses passkeys at an IP address, saying the address is the cause (issue 49)', async () => {
+    // supertest reaches the app as http://127.0.0.1:<port>; no browser takes an IP address as relying party.
+    const message =
+      'Las llaves de acceso necesitan que Vigía se abra con un nombre de dominio, no con una dirección IP (127.0.0.1). Pida al administrador la dirección correcta.';
+    const mine = await t.http.post('/api/v1/me/factors/passkeys/options').set(bearer(org.tokens.consulta)).send();
+    expect(mine.status).toBe(400);
+    expect(mine.body).toMatchObject({ code: 'passkey_needs_domain', message });
+    // enfermeria is at enrolment (reset above): the enrolment's passkey options say the same.
+    const step = await signIn('enfermeria@clinicafactores.test');
+    expect(step.body.step).toBe('enrolment');
+    const enrolment = await t.http.post('/api/v1/sessions/enrolment/passkey-options').send({ token: step.body.token });
+    expect(enrolment.status).toBe(400);
+    expect(enrolment.body).toMatchObject({ code: 'passkey_needs_domain', message });
+  });
+
   it('answers registration options for this host and refuses a made-up or replayed answer', async () => {
-    const opts = await t.http.post('/api/v1/me/factors/passkeys/options').set(bearer(org.tokens.consulta)).send();
+    const opts = await t.http.post('/api/v1/me/factors/passkeys/options').set('Host', 'vigia.test').set(bearer(org.tokens.consulta)).send();
     expect(opts.status).toBe(200);
-    expect(opts.body).toMatchObject({ challenge: expect.any(String), rp: { name: 'Vigía', id: '127.0.0.1' } });
+    expect(opts.body).toMatchObject({ challenge: expect.any(String), rp: { name: 'Vigía', id: 'vigia.test' } });
     const clientDataJSON = Buffer.from(
       JSON.stringify({ type: 'webauthn.create', challenge: opts.body.challenge, origin: 'https://evil.example' }),
     ).toString('base64url');
     const fake = { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON, attestationObject: 'AAAA' } };
     const res = await t.http
       .post('/api/v1/me/factors/passkeys')
+      .set('Host', 'vigia.test')
       .set(bearer(org.tokens.consulta))
       .send({ name: 'Portátil', response: fake });
     expect(res.status).toBe(400);
@@ -311,10 +327,15 @@ describe('passkey routes (refusals; the ceremonies are the browser test)', () =>
     // The challenge was spent by the refused answer.
     const again = await t.http
       .post('/api/v1/me/factors/passkeys')
+      .set('Host', 'vigia.test')
       .set(bearer(org.tokens.consulta))
       .send({ name: 'Portátil', response: fake });
     expect(again.status).toBe(400);
-    const noName = await t.http.post('/api/v1/me/factors/passkeys').set(bearer(org.tokens.consulta)).send({ name: '', response: fake });
+    const noName = await t.http
+      .post('/api/v1/me/factors/passkeys')
+      .set('Host', 'vigia.test')
+      .set(bearer(org.tokens.consulta))
+      .send({ name: '', response: fake });
     expect(noName.status).toBe(400);
     expect(noName.body.field).toBe('name');
     const f = await t.http.get('/api/v1/me/factors').set(bearer(org.tokens.consulta));
@@ -496,5 +517,23 @@ describe('passkeys with a software authenticator', () => {
     expect(after.body).toMatchObject({ passkeys: [], recovery_codes_left: 0 });
     advance(4 * STEP);
     expect((await signIn(email)).status).toBe(201);
+  });
+});
+
+describe('passkeys in production', () => {
+  it('in production without PUBLIC_URL, says the setting is missing instead of failing (issue 49)', async () => {
+    const prod = await startTestProduct({ env: 'production' });
+    try {
+      const o = await createOrg(prod, 'Clínica Sin Dirección');
+      const res = await prod.http
+        .post('/api/v1/me/factors/passkeys/options')
+        .set('Host', 'vigia.test')
+        .set(bearer(o.tokens.consulta))
+        .send();
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ code: 'passkeys_unconfigured', message: expect.stringContaining('PUBLIC_URL') });
+    } finally {
+      await prod.stop();
+    }
   });
 });

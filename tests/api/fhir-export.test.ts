@@ -5,8 +5,9 @@ import { validateResource } from '@medplum/core';
 import { execute } from '../../api/src/db/sql';
 import { expireExports } from '../../api/src/modules/fhir_exports/fhir-exports.service';
 import { exportSettings } from '../../api/src/modules/fhir_exports/fhir-exports.rules';
-import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
+import { startTestProduct, createOrg, bearer, type TestProduct, type Org } from '../support/product';
 import { storeReadings } from '../support/readings';
+import { addCohort, addPatientsWithReadings, setExportEnv } from '../support/exports';
 import { makeClientKey } from '../support/smart-client';
 import { fhirClient, loadFhirDefinitions, type Json } from '../support/fhir';
 
@@ -25,7 +26,7 @@ let b: Org;
 const tokens: Record<'full' | 'second' | 'patientOnly' | 'orgB', string> = { full: '', second: '', patientOnly: '', orgB: '' };
 const patientIds: { a: number[]; b: number[] } = { a: [], b: [] };
 let tagId = 0;
-const savedEnv = { files: process.env.FHIR_EXPORT_FILE_RESOURCES, split: process.env.FHIR_EXPORT_SPLIT_AT };
+let restoreEnv = () => {};
 
 const get = (url: string, token: string | null) => {
   const req = t.http.get(url.startsWith('http') ? url.slice(`http://${HOST}`.length) : url).set('Host', HOST);
@@ -84,9 +85,8 @@ function patientOf(r: Json): number | null {
 
 beforeAll(async () => {
   loadFhirDefinitions();
-  process.env.FHIR_EXPORT_FILE_RESOURCES = '4';
   // Organisation A's 15 readings are written in two halves at once, the second in a worker thread; B's 6 in one part, all in the worker thread.
-  process.env.FHIR_EXPORT_SPLIT_AT = '10';
+  restoreEnv = setExportEnv({ files: '4', splitAt: '10' });
   t = await startTestProduct({ allowHttpServices: true });
   a = await createOrg(t, 'Clinica Exporta');
   b = await createOrg(t, 'Clinica Ajena');
@@ -95,43 +95,14 @@ beforeAll(async () => {
   tokens.second = await client.token(a, 'Analitica', ['system/*.rs']);
   tokens.patientOnly = await client.token(a, 'Solo pacientes', ['system/Patient.rs']);
   tokens.orgB = await client.token(b, 'HIS Vecino', ['system/*.rs']);
-  for (const [org, list, n] of [
-    [a, patientIds.a, 5],
-    [b, patientIds.b, 2],
-  ] as const) {
-    for (let i = 0; i < n; i++) {
-      const res = await t.http
-        .post('/api/v1/patients')
-        .set(bearer(org.tokens.admin))
-        .send(patientBody({ first_name: `paciente ${'abcde'[i]}`, last_name: 'exportado', birth_date: `19${50 + i}-02-0${i + 1}` }));
-      if (res.status !== 201) throw new Error(JSON.stringify(res.body));
-      list.push(res.body.id as number);
-      await storeReadings(
-        t,
-        { clientId: org.clientId, patientId: res.body.id },
-        [1, 2, 3].map((d) => ({ clinical_element: 1, value: 60 + d + i, when: new Date(Date.UTC(2026, 10, d, 8)) })),
-        new Date('2026-11-20T00:00:00Z'),
-      );
-    }
-  }
-  const tag = await t.http.post('/api/v1/tags').set(bearer(a.tokens.admin)).send({ name: 'Cohorte exportada', color: 'blue' });
-  if (tag.status !== 201) throw new Error(JSON.stringify(tag.body));
-  tagId = tag.body.id;
-  await execute(t.sequelize, 'INSERT INTO patient_tags (patient_id, tag_id) VALUES (:p1, :tag), (:p2, :tag)', {
-    p1: patientIds.a[0],
-    p2: patientIds.a[1],
-    tag: tagId,
-  });
+  patientIds.a = await addPatientsWithReadings(t, a, 5);
+  patientIds.b = await addPatientsWithReadings(t, b, 2);
+  tagId = await addCohort(t, a, 'Cohorte exportada', [patientIds.a[0], patientIds.a[1]]);
 });
 
 afterAll(async () => {
   await t?.stop();
-  for (const [name, value] of [
-    ['FHIR_EXPORT_FILE_RESOURCES', savedEnv.files],
-    ['FHIR_EXPORT_SPLIT_AT', savedEnv.split],
-  ] as const)
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
+  restoreEnv();
 });
 
 describe('GET /fhir/R4/$export (kick-off)', () => {
@@ -274,6 +245,32 @@ describe('an export from kick-off to files', () => {
     const resources = await linesOf(manifest, tokens.orgB);
     expect(resources.length).toBeGreaterThan(0);
     for (const r of resources) if (patientOf(r) !== null) expect(patientIds.b).toContain(patientOf(r));
+  });
+});
+
+describe('the patients’ compartment (issue 49)', () => {
+  it('Patient/$export and Group/$export hold only the gateways of a patient; $export holds every gateway', async () => {
+    const register = async (body: object) => {
+      const res = await t.http.post('/api/v1/devices').set(bearer(a.tokens.admin)).send(body);
+      if (res.status !== 201) throw new Error(JSON.stringify(res.body));
+      return `d${res.body.id as number}`;
+    };
+    await execute(t.sequelize, 'UPDATE clients SET multipatient = :yes WHERE id = :id', { yes: true, id: a.clientId });
+    // A card assigned to a patient of the group, one not yet assigned, and a gateway that serves several patients.
+    const assigned = await register({ card_id: 'GW-ASIGNADA' });
+    await execute(t.sequelize, 'UPDATE patients SET card_id = :card WHERE id = :id', { card: 'GW-ASIGNADA', id: patientIds.a[0] });
+    const unassigned = await register({ card_id: 'GW-SIN-ASIGNAR' });
+    const shared = await register({ card_id: 'GW-SALA', multipatient: true });
+    const devicesOf = async (pathAndQuery: string) => {
+      const { manifest } = await exportToEnd(pathAndQuery);
+      return (await linesOf(manifest)).map((r) => ({ id: String(r.id), patient: patientOf(r) }));
+    };
+    expect((await devicesOf('$export?_type=Device')).map((d) => d.id).sort()).toEqual([assigned, unassigned, shared].sort());
+    expect(await devicesOf('Patient/$export?_type=Device')).toEqual([{ id: assigned, patient: patientIds.a[0] }]);
+    expect(await devicesOf(`Group/g${tagId}/$export?_type=Device`)).toEqual([{ id: assigned, patient: patientIds.a[0] }]);
+    // Without _type, every resource of a Patient-level export is a patient or names one of them.
+    const { manifest } = await exportToEnd('Patient/$export');
+    for (const r of await linesOf(manifest)) expect(patientIds.a, `${r.resourceType}/${r.id}`).toContain(patientOf(r));
   });
 });
 

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { select } from '../../api/src/db/sql';
 import { seedDeps } from '../../api/src/seed-deps';
@@ -11,7 +13,8 @@ import { startTestProduct, bearer, patientBody, type TestProduct } from '../supp
  * Issue 39: a whole journey through the API on the demo data with logging on (LOG_LEVEL=trace,
  * LOG_FILE), then the log is searched for every demo patient's and user's name, document, phone
  * and e-mail, every token the API issued and every one-time code it sent. None may be there; the
- * request lines must be (id, route template, status, duration, ids of who asked).
+ * request lines must be (id, route template, status, duration, ids of who asked), and what debug
+ * and trace add (job runs, outgoing requests, statement times) must be there, as safe as the rest.
  */
 
 const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-log-'));
@@ -102,20 +105,40 @@ async function journey() {
   await t.http.get('/api/v1/me').set(bearer(verified.body.token));
   await t.jobs.drain({ now: clock });
   await t.jobs.drain({ now: new Date(clock.getTime() + 3_600_000) });
+  // A request the process sends to a provider whose path holds a phone number (as a messaging
+  // API's may): at debug the log names its origin and status, never the path.
+  const provider = http.createServer((req, res) => {
+    req.resume();
+    res.end('{}');
+  });
+  await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
+  const { port } = provider.address() as AddressInfo;
+  const sent = await fetch(`http://127.0.0.1:${port}/v1/${demo.portalPatient.cellphone}/messages?to=${demo.portalPatient.cellphone}`, {
+    method: 'POST',
+    body: JSON.stringify({ to: demo.portalPatient.cellphone }),
+  });
+  expect(sent.status).toBe(200);
+  await new Promise((resolve) => provider.close(resolve));
+  outgoingPort = port;
 }
+let outgoingPort = 0;
 
 async function readLog(): Promise<string> {
   await new Promise<void>((resolve) => t.observability.logger.flush(() => resolve()));
   return fs.readFileSync(logFile, 'utf8');
 }
 
+/** The complete lines: background work (at trace, its statements) may be writing the next one as the file is read. */
+const readLines = async () =>
+  (await readLog())
+    .split('\n')
+    .slice(0, -1)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
 describe('logs (issue 39)', () => {
   it('hold one JSON line per request with its id, route template, status and duration, and who asked by id', async () => {
     await journey();
-    const lines = (await readLog())
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = await readLines();
     const requests = lines.filter((l) => l.msg === 'petición');
     expect(requests.length).toBeGreaterThan(50);
     for (const r of requests) {
@@ -132,6 +155,34 @@ describe('logs (issue 39)', () => {
     const detail = requests.find((r) => r.route === '/api/v1/patients/{id}' && r.method === 'GET');
     expect(detail).toMatchObject({ status: 200, clientId: expect.any(Number), userId: expect.any(Number) });
     expect(requests.some((r) => r.route === '/api/v1/sessions' && r.status === 401)).toBe(true);
+  });
+
+  it('add at debug each job run and each request the process sends, by kind, id, origin and status (issue 49)', async () => {
+    const lines = await readLines();
+    const runs = lines.filter((l) => l.msg === 'tarea');
+    expect(runs.length).toBeGreaterThan(0);
+    for (const r of runs) {
+      expect(r).toMatchObject({
+        level: 'debug',
+        part: 'tareas',
+        kind: expect.any(String),
+        jobId: expect.any(Number),
+        ms: expect.any(Number),
+      });
+      expect(['done', 'retry', 'failed']).toContain(r.outcome);
+      expect(r).not.toHaveProperty('payload');
+    }
+    const outgoing = lines.filter((l) => l.msg === 'petición saliente');
+    // The scrubbing takes an IP address for a number; a provider's host name stays.
+    expect(outgoing).toContainEqual(
+      expect.objectContaining({
+        level: 'debug',
+        method: 'POST',
+        origin: expect.stringMatching(`^http://.+:${outgoingPort}$`),
+        status: 200,
+      }),
+    );
+    expect(lines.some((l) => l.msg === 'sql' && l.level === 'trace' && typeof l.ms === 'number')).toBe(true);
   });
 
   it('hold no demo patient’s or user’s name, document, phone or e-mail, no token and no code', async () => {

@@ -1,4 +1,7 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
 import { execute, select } from '../../api/src/db/sql';
 import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
 import { pdfText } from '../support/pdf-text';
@@ -176,6 +179,47 @@ describe('POST /api/v1/patients/:id/measurements', () => {
     expect(res.status).toBe(409);
     expect(res.body.message).toBe(message);
     expect(await select(t.sequelize, 'SELECT id FROM measurements WHERE patient_id = :id', { id })).toHaveLength(1);
+  });
+  // Issue 52: at the end of each bench phase the load generator closes its connections with
+  // requests in flight. The session is read before the body (sessionFirst); for a client gone by
+  // then, body-parser reads nothing (it skips a finished request), and the handler ran with no
+  // body: 'unhandled error', TypeError reading 'measurements'.
+  it('runs no handler for a reading whose client went away before its body was read', async () => {
+    const server = http.createServer(t.app).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const { port } = server.address() as AddressInfo;
+    const errors = vi.spyOn(t.observability.logger, 'error');
+    const body = JSON.stringify({ clinical_element: 1, value: 71 });
+    try {
+      // The client sends the whole request and closes its side at once, as a load generator
+      // closing its connections does; the server reads the session while the close arrives.
+      await Promise.all(
+        Array.from(
+          { length: 5 },
+          () =>
+            new Promise<void>((resolve, reject) => {
+              const socket = net.connect(port, '127.0.0.1', () => {
+                socket.end(
+                  `POST ${url()} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${a.tokens.enfermeria}\r\n` +
+                    `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+                );
+              });
+              socket.resume();
+              socket.on('close', () => resolve());
+              socket.on('error', reject);
+            }),
+        ),
+      );
+      // The session reads and whatever ran after them. (A request whose body the server had read
+      // before it saw the close may be stored: its answer just has nowhere to go.)
+      await new Promise((r) => setTimeout(r, 500));
+      expect(errors.mock.calls.map((c) => c[1])).toEqual([]);
+      // A reading sent in full is stored as before.
+      expect((await post({ clinical_element: 1, value: 71 })).status).toBe(201);
+    } finally {
+      errors.mockRestore();
+      await new Promise((r) => server.close(r));
+    }
   });
 });
 

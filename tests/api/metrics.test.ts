@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { select } from '../../api/src/db/sql';
+import { loadObservabilitySettings } from '../../api/src/observability/observability';
 import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
 
 /**
@@ -162,6 +163,53 @@ describe('GET /metrics', () => {
     expect(promtool.error, 'promtool (paquete prometheus de Debian) debe estar instalado en CI').toBeUndefined();
     expect(`${promtool.stdout}${promtool.stderr}`.trim()).toBe('');
     expect(promtool.status).toBe(0);
+  });
+});
+
+describe('vigia_readings_stored_total mode', () => {
+  it('counts by how the request sent the readings: a list is a batch whatever it holds, single readings stored together stay single', async () => {
+    const created = await t.http.post('/api/v1/patients').set(bearer(org.tokens.admin)).send(patientBody());
+    expect(created.status).toBe(201);
+    const url = `/api/v1/patients/${created.body.id}/measurements`;
+    const before = parse(await scrapeText());
+    // A list of one blood pressure (two rows of one timestamp) and a list of one heart rate.
+    for (const measurements of [
+      [{ systolic: 131, diastolic: 85, when: '2026-11-21T10:00:00Z' }],
+      [{ clinical_element: 1, value: 71, when: '2026-11-21T10:00:00Z' }],
+    ])
+      expect((await t.http.post(url).set(bearer(org.tokens.enfermeria)).send({ measurements })).status).toBe(201);
+    // Five single readings at once: the group commit may store them in one transaction.
+    const singles = await Promise.all(
+      [0, 1, 2, 3, 4].map((i) =>
+        t.http
+          .post(url)
+          .set(bearer(org.tokens.enfermeria))
+          .send({ clinical_element: 2, value: 95 + i, when: new Date(Date.UTC(2026, 10, 21, 9, i)).toISOString() }),
+      ),
+    );
+    for (const res of singles) expect(res.status).toBe(201);
+    const after = parse(await scrapeText());
+    const delta = (mode: string) =>
+      sum(after, 'vigia_readings_stored_total', { source: 'staff', mode }) -
+      sum(before, 'vigia_readings_stored_total', { source: 'staff', mode });
+    expect({ batch: delta('batch'), single: delta('single') }).toEqual({ batch: 3, single: 5 });
+  });
+});
+
+describe('loadObservabilitySettings (issue 49)', () => {
+  it('drains 5 s on SIGTERM in production and not at all elsewhere, unless SHUTDOWN_DRAIN_MS says otherwise', () => {
+    expect(loadObservabilitySettings({ NODE_ENV: 'production' }).shutdownDrainMs).toBe(5_000);
+    expect(loadObservabilitySettings({ NODE_ENV: 'development' }).shutdownDrainMs).toBe(0);
+    expect(loadObservabilitySettings({ NODE_ENV: 'production', SHUTDOWN_DRAIN_MS: '0' }).shutdownDrainMs).toBe(0);
+    expect(loadObservabilitySettings({ SHUTDOWN_DRAIN_MS: '15000' }).shutdownDrainMs).toBe(15_000);
+    expect(() => loadObservabilitySettings({ SHUTDOWN_DRAIN_MS: '5s' })).toThrow(
+      'SHUTDOWN_DRAIN_MS debe ser un número entero entre 0 y 600000; se recibió «5s».',
+    );
+  });
+
+  it('binds METRICS_PORT to loopback unless METRICS_HOST names an address', () => {
+    expect(loadObservabilitySettings({ METRICS_PORT: '9464' }).metricsHost).toBe('127.0.0.1');
+    expect(loadObservabilitySettings({ METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }).metricsHost).toBe('10.0.0.5');
   });
 });
 

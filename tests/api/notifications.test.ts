@@ -446,7 +446,7 @@ describe('a burst of alerts gives one digest per person and channel', () => {
     // The nurse's WhatsApp template carries the same link as its last parameter.
     const [nurse, ...more] = whatsappTo(NURSE_PHONE).slice(before.nurse);
     expect(more).toEqual([]);
-    expect(nurse).toMatch(/^vigia_resumen\(Alta \| 30 alertas nuevas \| https:/);
+    expect(nurse).toMatch(/^vigia_resumen\(Alta \| 30 \| https:/);
     expect(linkOf(nurse.slice(0, -1)).ids).toEqual(sorted(raised));
     const [row] = (await record('channel=email&_start=0&_end=100')).body.filter(
       (n: { recipient_name: string; alert_count: number }) => n.recipient_name === 'ANA ADMIN' && n.alert_count > 1,

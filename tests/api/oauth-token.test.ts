@@ -36,9 +36,11 @@ async function keyPair(alg: string, kid: string) {
   keys[kid] = await makeClientKey(alg, kid);
 }
 
-/** The server's clock runs `offset` ms ahead of the wall clock when a test moves it. */
+/** The server's clock runs `offset` ms ahead of the wall clock when a test moves it, or stands at `frozen` (ms). */
 let offset = 0;
-const nowSeconds = () => Math.floor((Date.now() + offset) / 1000);
+let frozen: number | null = null;
+const serverNow = () => new Date(frozen ?? Date.now() + offset);
+const nowSeconds = () => Math.floor(serverNow().getTime() / 1000);
 
 interface AssertionOptions {
   alg?: string;
@@ -48,6 +50,8 @@ interface AssertionOptions {
   sub?: string;
   aud?: string;
   exp?: number;
+  iat?: number;
+  nbf?: number;
   jti?: string;
 }
 function assertion(clientId: string, o: AssertionOptions = {}): Promise<string> {
@@ -59,6 +63,8 @@ function assertion(clientId: string, o: AssertionOptions = {}): Promise<string> 
     sub: o.sub ?? clientId,
     aud: o.aud ?? AUD,
     exp: o.exp ?? nowSeconds() + 240,
+    iat: o.iat,
+    nbf: o.nbf,
     jti: o.jti,
     key: o.key ?? keys[kid].privateKey,
   });
@@ -75,7 +81,7 @@ async function register(body: object) {
 }
 
 beforeAll(async () => {
-  t = await startTestProduct({ jwtSecret: SECRET, allowHttpServices: true, now: () => new Date(Date.now() + offset) });
+  t = await startTestProduct({ jwtSecret: SECRET, allowHttpServices: true, now: serverNow });
   org = await createOrg(t, 'Clinica Integraciones');
   await keyPair('RS384', 'rs384');
   await keyPair('ES384', 'es384');
@@ -112,6 +118,35 @@ describe('GET /fhir/R4/.well-known/smart-configuration', () => {
       capabilities: ['client-confidential-asymmetric', 'permission-v2'],
     });
     expect(res.body.scopes_supported).toEqual(expect.arrayContaining(['system/*.rs', 'system/Patient.rs', 'system/Group.rs']));
+  });
+});
+
+describe('behind a reverse proxy on loopback (X-Forwarded-Proto and X-Forwarded-Host, as trust proxy believes them)', () => {
+  const PROXIED = 'https://fhir.clinica.test';
+  const via = <T extends { set(name: string, value: string): T }>(r: T) =>
+    r.set('Host', '127.0.0.1:8080').set('X-Forwarded-Proto', 'https').set('X-Forwarded-Host', 'fhir.clinica.test');
+
+  it('advertises the token endpoint at the origin the integrator reached, as the recovery links are built', async () => {
+    const res = await via(t.http.get('/fhir/R4/.well-known/smart-configuration'));
+    expect(res.status).toBe(200);
+    expect(res.body.token_endpoint).toBe(`${PROXIED}/oauth/token`);
+    const search = await via(t.http.get('/fhir/R4/metadata'));
+    expect(JSON.stringify(search.body)).toContain(`${PROXIED}/oauth/token`);
+  });
+
+  it('accepts an assertion whose audience is that token endpoint, and refuses the internal host', async () => {
+    const post = (signed: string) =>
+      via(t.http.post('/oauth/token')).type('form').send({
+        grant_type: 'client_credentials',
+        client_assertion_type: ASSERTION_TYPE,
+        client_assertion: signed,
+        scope: 'system/Patient.rs',
+      });
+    const ok = await post(await assertion(active.client_id, { aud: `${PROXIED}/oauth/token` }));
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    const internal = await post(await assertion(active.client_id, { aud: 'http://127.0.0.1:8080/oauth/token' }));
+    expect(internal.status).toBe(401);
+    expect(internal.body).toEqual(INVALID_CLIENT);
   });
 });
 
@@ -187,7 +222,7 @@ describe('POST /oauth/token', () => {
       async () => tokenFor(await assertion(active.client_id, { kid: 'rs384', key: keys.stranger.privateKey })),
     ],
     ['another aud', async () => tokenFor(await assertion(active.client_id, { aud: 'https://otro.example/oauth/token' }))],
-    ['an expired assertion', async () => tokenFor(await assertion(active.client_id, { exp: nowSeconds() - 5 }))],
+    ['an assertion expired two minutes ago', async () => tokenFor(await assertion(active.client_id, { exp: nowSeconds() - 120 }))],
     ['exp ten minutes ahead', async () => tokenFor(await assertion(active.client_id, { exp: nowSeconds() + 600 }))],
     ['sub other than iss', async () => tokenFor(await assertion(active.client_id, { sub: suspended.client_id }))],
     ['an unknown client', async () => tokenFor(await assertion('no-such-client'))],
@@ -251,11 +286,14 @@ describe('POST /oauth/token', () => {
     expect((await tokenFor(signed)).status).toBe(401);
   });
 
-  it('takes a jti again once the assertion that used it has expired', async () => {
+  it('takes a jti again once the assertion that used it has expired, allowance for clock skew included', async () => {
     const jti = crypto.randomUUID();
     expect((await tokenFor(await assertion(active.client_id, { jti, exp: nowSeconds() + 30 }))).status).toBe(200);
     try {
-      offset = 45_000;
+      // 30 s after exp the same assertion could still be accepted (60 s of skew): the jti is a replay.
+      offset = 60_000;
+      expect((await tokenFor(await assertion(active.client_id, { jti, exp: nowSeconds() + 60 }))).status).toBe(401);
+      offset = 105_000;
       const again = await tokenFor(await assertion(active.client_id, { jti, exp: nowSeconds() + 60 }));
       expect(again.status, JSON.stringify(again.body)).toBe(200);
       const rows = await select<{ n: number }>(t.sequelize, 'SELECT COUNT(*) AS n FROM oauth_jtis WHERE jti = :jti', { jti });
@@ -358,6 +396,34 @@ describe('POST /oauth/token', () => {
     expect(await verify()).toBeNull();
     // A token signed with another secret is nobody's.
     expect(await verifyApiClientToken({ sequelize: t.sequelize, secret: 'otro-secreto', now: () => new Date() }, token)).toBeNull();
+  });
+});
+
+describe('POST /oauth/token at the edges of the clock (SMART: exp at most 300 s ahead; 60 s of skew either way)', () => {
+  // The server's clock stands still at the middle of a second, so each edge is the same second on both sides.
+  const at = Math.floor(Date.now() / 1000) * 1000 + 500;
+  const now = Math.floor(at / 1000);
+  it.each<[string, { exp: number; iat?: number; nbf?: number }, 200 | 401]>([
+    ['exp now + 300, as the official SMART client sends it', { exp: now + 300 }, 200],
+    ['exp now + 301, the SMART client rounding its second up', { exp: now + 301 }, 200],
+    ['exp now + 360', { exp: now + 360 }, 200],
+    ['exp now + 361', { exp: now + 361 }, 401],
+    ['iat 60 s in the future', { iat: now + 60, exp: now + 300 }, 200],
+    ['iat 61 s in the future', { iat: now + 61, exp: now + 300 }, 401],
+    ['nbf 60 s in the future', { nbf: now + 60, exp: now + 300 }, 200],
+    ['nbf 61 s in the future', { nbf: now + 61, exp: now + 300 }, 401],
+    ['expired by 60 s', { exp: now - 60 }, 200],
+    ['expired by 61 s', { exp: now - 61 }, 401],
+  ])('%s → %i', async (_name, times, status) => {
+    frozen = at;
+    try {
+      const res = await tokenFor(await assertion(active.client_id, times));
+      expect(res.status, JSON.stringify(res.body)).toBe(status);
+      if (status === 401) expect(res.body).toEqual(INVALID_CLIENT);
+      else expect(res.body.expires_in).toBe(300);
+    } finally {
+      frozen = null;
+    }
   });
 });
 

@@ -61,7 +61,7 @@ describe('patient one-time code (D17)', () => {
     // Single use.
     const again = await verify('1020304050', code, req.body.challenge_id);
     expect(again.status).toBe(401);
-    expect(again.body.message).toBe('número de documento o codigo erróneos');
+    expect(again.body.message).toBe('Número de documento o código erróneos');
 
     const own = await t.http.get(`/api/v1/patients/${patientId}`).set(bearer(ok.body.token));
     expect(own.status).toBe(200);
@@ -184,7 +184,7 @@ describe('patient one-time code (D17)', () => {
   it('refuses malformed input with 400', async () => {
     const res = await t.http.post('/api/v1/verify_otp').send({ nid: '1020304050', otp_code: 'abcd', challenge_id: 'x' });
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe('número de documento o codigo erróneos');
+    expect(res.body.message).toBe('Número de documento o código erróneos');
     expect((await t.http.post('/api/v1/request_otp').send({})).body).toMatchObject({ field: 'nid', message: '¡El campo es requerido!' });
   });
 });

@@ -3,6 +3,7 @@ import { describe, it, expect, beforeAll, afterAll, beforeEach } from 'vitest';
 import { startTestProduct, createOrg, bearer, PASSWORD, type TestProduct, type Org } from '../support/product';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
 import { execute, select } from '../../api/src/db/sql';
+import { SSO_REQUIRED_MESSAGE } from '@vigia/contract/rules/sign-in';
 
 const PUBLIC_URL = 'https://vigia.example.co';
 const NEW_PASSWORD = 'Nueva@Clave2026';
@@ -265,9 +266,10 @@ describe('password recovery where staff sign in through a single sign-on provide
     });
     sso = await startTestProduct({ now: () => clock });
     for (const k of ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_REDIRECT_URI']) delete process.env[k];
-    ssoOrg = await createOrg(sso, 'Clinica Federada');
+    ssoOrg = await createOrg(sso, 'Clinica Federada', { breakGlass: ['admin'] });
   });
   afterAll(() => sso.stop());
+  const askSso = (email: string) => sso.http.post('/api/v1/password_resets').set('X-Forwarded-For', ip).send({ email });
 
   it('answers as for anyone, and tells the user by e-mail to use their provider, with no link', async () => {
     const email = ssoOrg.users.medico.email;
@@ -280,5 +282,103 @@ describe('password recovery where staff sign in through a single sign-on provide
     expect(mail.text).toContain(`${PUBLIC_URL}/login`);
     expect(mail.text).not.toMatch(/password_resets/);
     expect(await select(sso.sequelize, 'SELECT id FROM password_resets')).toEqual([]);
+  });
+
+  it('sends a break-glass account the real recovery link, and its new password signs in (issue 49)', async () => {
+    const email = ssoOrg.users.admin.email;
+    expect((await askSso(email)).status).toBe(200);
+    await sso.jobs.drain({ now: clock });
+    const token = linkToken(email);
+    const set = await sso.http
+      .put(`/api/v1/password_resets/${token}`)
+      .send({ password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD });
+    expect(set.status).toBe(200);
+    expect((await sso.http.post('/api/v1/sessions').send({ email, password: NEW_PASSWORD })).status).toBe(201);
+  });
+
+  it('refuses a link mailed before the move to single sign-on, for a provider user, and spends it (issue 49)', async () => {
+    const user = ssoOrg.users.enfermeria;
+    // Written as the recovery job wrote it while the organisation still used passwords.
+    const token = crypto.randomBytes(32).toString('base64url');
+    await execute(
+      sso.sequelize,
+      `INSERT INTO password_resets (user_id, client_id, token_hash, expires_at, ip, created_at)
+       VALUES (:userId, :clientId, :hash, :expires, NULL, :now)`,
+      {
+        userId: user.id,
+        clientId: ssoOrg.clientId,
+        hash: crypto.createHash('sha256').update(token).digest('hex'),
+        expires: new Date(clock.getTime() + 10 * MINUTE),
+        now: clock,
+      },
+    );
+    const set = await sso.http
+      .put(`/api/v1/password_resets/${token}`)
+      .send({ password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD });
+    expect(set.status).toBe(403);
+    expect(set.body).toMatchObject({ code: 'sso_required', message: SSO_REQUIRED_MESSAGE });
+    const [row] = await select<{ used_at: unknown; voided_at: unknown }>(
+      sso.sequelize,
+      'SELECT used_at, voided_at FROM password_resets WHERE user_id = :id',
+      { id: user.id },
+    );
+    expect(row.used_at).toBeNull();
+    expect(row.voided_at).not.toBeNull();
+    // The old password is what it was: the break-glass administrator's link still works (above).
+    const again = await sso.http
+      .put(`/api/v1/password_resets/${token}`)
+      .send({ password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD });
+    expect(again.status).toBe(400);
+  });
+
+  it('answers byte for byte the same for a provider user, a break-glass account and an unknown e-mail (issue 49)', async () => {
+    const answers = [];
+    for (const email of [ssoOrg.users.enfermeria.email, ssoOrg.users.admin.email, 'nadie@clinicafederada.test'])
+      answers.push(await askSso(email));
+    for (const a of answers) {
+      expect(a.status).toBe(200);
+      expect(a.text).toBe(answers[0].text);
+      expect(a.headers['content-type']).toBe(answers[0].headers['content-type']);
+      expect(a.headers['content-length']).toBe(answers[0].headers['content-length']);
+    }
+    const before = smtp.received.length;
+    await sso.jobs.drain({ now: clock });
+    const sent = smtp.received.slice(before);
+    // The provider's user is told to use the provider, with no link; only the break-glass account gets one.
+    expect(sent.find((m) => m.to.includes(ssoOrg.users.enfermeria.email))!.text).not.toMatch(/password_resets/);
+    expect(sent.find((m) => m.to.includes(ssoOrg.users.admin.email) && /restablezca/.test(m.subject))!.text).toMatch(/password_resets#/);
+  });
+});
+
+describe('the recovery link without PUBLIC_URL (issue 49)', () => {
+  let bare: TestProduct;
+  let bareOrg: Org;
+  beforeAll(async () => {
+    delete process.env.PUBLIC_URL;
+    bare = await startTestProduct({ now: () => clock });
+    process.env.PUBLIC_URL = PUBLIC_URL;
+    bareOrg = await createOrg(bare, 'Clinica Sin Direccion');
+  });
+  afterAll(() => bare.stop());
+  const lastText = (email: string) => smtp.received.filter((m) => m.to.includes(email)).at(-1)!.text;
+
+  it("is built from the request's own origin, a link a mail client can open", async () => {
+    const email = bareOrg.users.medico.email;
+    const res = await bare.http.post('/api/v1/password_resets').set('X-Forwarded-For', ip).send({ email });
+    expect(res.status).toBe(200);
+    await bare.jobs.drain({ now: clock });
+    expect(lastText(email)).toMatch(/http:\/\/127\.0\.0\.1:\d+\/password_resets#[A-Za-z0-9_-]{43}\b/);
+    expect(lastText(email)).not.toMatch(/^\/password_resets/m);
+  });
+
+  it('believes X-Forwarded-Proto and X-Forwarded-Host from the proxy on loopback, as trust proxy says', async () => {
+    const email = bareOrg.users.enfermeria.email;
+    const res = await bare.http
+      .post('/api/v1/password_resets')
+      .set({ 'X-Forwarded-For': ip, 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'vigia.clinica.test' })
+      .send({ email });
+    expect(res.status).toBe(200);
+    await bare.jobs.drain({ now: clock });
+    expect(lastText(email)).toMatch(/https:\/\/vigia\.clinica\.test\/password_resets#[A-Za-z0-9_-]{43}\b/);
   });
 });

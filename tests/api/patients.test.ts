@@ -47,9 +47,9 @@ describe('POST /api/v1/patients', () => {
   });
 
   it.each([
-    [{ nid: '0123' }, 'nid', '¡El valor ingresado no es válido o esta incompleto!'],
+    [{ nid: '0123' }, 'nid', '¡El valor ingresado no es válido o está incompleto!'],
     [{ first_name: 'Ana3' }, 'first_name', 'Solo letras y espacios, entre 3 y 50 caracteres'],
-    [{ cellphone: '300-12' }, 'cellphone', '¡Ingrese solo números y un máximo de 11 carácteres!'],
+    [{ cellphone: '300-12' }, 'cellphone', '¡Ingrese solo números y un máximo de 11 caracteres!'],
     [{ email: 'sin-arroba' }, 'email', '¡El formato de correo no es válido!'],
     [{ birth_date: '2026-11-22' }, 'birth_date', 'La fecha de nacimiento no puede ser futura'],
     [{ birth_date: '1889-12-31' }, 'birth_date', 'La fecha no es válida'],

@@ -64,9 +64,9 @@ describe('reports', () => {
   it('asks for a group with the spec message', async () => {
     const res = await t.http.get('/api/v1/reports/vital_signs').set(bearer(org.tokens.consulta));
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ field: 'group', message: 'Por favor selecciona un grupo de signos vitales' });
+    expect(res.body).toMatchObject({ field: 'group', message: 'Seleccione un grupo de signos vitales' });
     const bad = await t.http.get('/api/v1/reports/vital_signs?group=renal').set(bearer(org.tokens.consulta));
-    expect(bad.body).toMatchObject({ field: 'group', message: 'Por favor selecciona un grupo de signos vitales' });
+    expect(bad.body).toMatchObject({ field: 'group', message: 'Seleccione un grupo de signos vitales' });
   });
 
   it('lists patient status changes between dates (from patient_status_changes)', async () => {

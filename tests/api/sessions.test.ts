@@ -55,7 +55,7 @@ describe('POST /api/v1/sessions', () => {
   it('answers 400 for a short password and for a missing one', async () => {
     const short = await t.http.post('/api/v1/sessions').send({ email: 'admin@clinicasesiones.test', password: '1234' });
     expect(short.status).toBe(400);
-    expect(short.body).toMatchObject({ field: 'password', message: 'Mínimo 8 carácteres' });
+    expect(short.body).toMatchObject({ field: 'password', message: 'Mínimo 8 caracteres' });
     const missing = await t.http.post('/api/v1/sessions').send({ email: 'admin@clinicasesiones.test' });
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ field: 'password', message: '¡El campo es requerido!' });

@@ -1,5 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startTestProduct, createOrg, bearer, type TestProduct, type Org } from '../support/product';
+import { startTestProduct, createOrg, bearer, PASSWORD, type TestProduct, type Org } from '../support/product';
+import { select } from '../../api/src/db/sql';
+import { SSO_REQUIRED_MESSAGE } from '@vigia/contract/rules/sign-in';
 import { signInAtProvider, startOidcProvider, type LoopbackProvider } from '../support/oidc';
 
 /** Single sign-on against a real OpenID Connect provider on loopback (D18). */
@@ -7,6 +9,7 @@ const REDIRECT_URI = 'http://127.0.0.1:9/sso/callback';
 let provider: LoopbackProvider;
 let t: TestProduct;
 let org: Org;
+let other: Org;
 
 beforeAll(async () => {
   provider = await startOidcProvider({ unverified: ['sin.verificar@clinicasso.test'] });
@@ -19,7 +22,9 @@ beforeAll(async () => {
     OIDC_REDIRECT_URI: REDIRECT_URI,
   });
   t = await startTestProduct();
-  org = await createOrg(t, 'Clinica SSO');
+  // The administrators are break-glass accounts: they sign in with their password to set the others.
+  org = await createOrg(t, 'Clinica SSO', { breakGlass: ['admin'] });
+  other = await createOrg(t, 'Otra Clinica SSO', { breakGlass: ['admin'] });
 });
 afterAll(async () => {
   await t?.stop();
@@ -98,5 +103,104 @@ describe('single sign-on (OpenID Connect, code + PKCE)', () => {
     const res = await t.http.post('/api/v1/sso/callback').send({ state: 'x' });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ field: 'code', message: '¡El campo es requerido!' });
+  });
+});
+
+/** A session opened the way staff now sign in: at the provider. */
+async function signInThroughProvider(email: string): Promise<string> {
+  const { url } = await start();
+  const callback = await signInAtProvider(url, email, REDIRECT_URI);
+  const res = await t.http.post('/api/v1/sso/callback').send({
+    code: callback.searchParams.get('code'),
+    state: callback.searchParams.get('state'),
+    iss: callback.searchParams.get('iss') ?? undefined,
+  });
+  expect(res.body).toMatchObject({ token: expect.any(String) });
+  return res.body.token;
+}
+const signIn = (email: string, password = PASSWORD) => t.http.post('/api/v1/sessions').send({ email, password });
+const mark = (userId: number, breakGlass: unknown, token = org.tokens.admin) =>
+  t.http.put(`/api/v1/users/${userId}/break_glass`).set(bearer(token)).send({ break_glass: breakGlass });
+
+/** The recorder writes after the answer has gone out: wait (briefly) for the rows. */
+async function auditedChanges(userId: number, count: number): Promise<{ summary: string; changes: string; user_id: number }[]> {
+  for (let i = 0; i < 50; i++) {
+    const rows = await select<{ summary: string; changes: string; user_id: number }>(
+      t.sequelize,
+      "SELECT summary, changes, user_id FROM audit_events WHERE resource = 'user' AND resource_id = :id AND path LIKE '%break_glass' ORDER BY id",
+      { id: String(userId) },
+    );
+    if (rows.length >= count) return rows;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return [];
+}
+
+describe('passwords where staff sign in through the provider (issue 49)', () => {
+  it('refuses the right password of a staff member with sso_required and a Spanish way forward', async () => {
+    const res = await signIn(org.users.enfermeria.email);
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ code: 'sso_required', message: SSO_REQUIRED_MESSAGE });
+    expect(res.body.message).toContain("'Ingresar con el proveedor de identidad'");
+    expect(res.body).not.toHaveProperty('token');
+    expect(org.tokens.enfermeria).toBe('');
+  });
+
+  it('says nothing more than before to a wrong password', async () => {
+    const res = await signIn(org.users.enfermeria.email, 'Otra@Clave2026');
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('invalid_credentials');
+  });
+
+  it('lets a break-glass account in with its password', async () => {
+    const res = await signIn(org.users.admin.email);
+    expect(res.status).toBe(201);
+    expect(res.body.token).toEqual(expect.any(String));
+  });
+
+  it('an administrator marks and unmarks a break-glass account, audited, and the password follows at once', async () => {
+    const consulta = org.users.consulta;
+    const marked = await mark(consulta.id, true);
+    expect(marked.status).toBe(200);
+    expect(marked.body).toMatchObject({ id: consulta.id, email: consulta.email, break_glass: true });
+    expect((await signIn(consulta.email)).status).toBe(201);
+    const listed = await t.http.get('/api/v1/users?break_glass=true').set(bearer(org.tokens.admin));
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((u: { email: string }) => u.email).sort()).toEqual([org.users.admin.email, consulta.email].sort());
+
+    expect((await mark(consulta.id, false)).body.break_glass).toBe(false);
+    expect((await signIn(consulta.email)).status).toBe(403);
+    const events = await auditedChanges(consulta.id, 2);
+    expect(events.map((e) => JSON.parse(e.changes))).toEqual([{ break_glass: true }, { break_glass: false }]);
+    expect(events[0]).toMatchObject({
+      user_id: org.users.admin.id,
+      summary: 'Cambió la cuenta de emergencia (ingreso con contraseña) del usuario',
+    });
+  });
+
+  it('only an administrator of the same organisation sets the mark', async () => {
+    const medico = await signInThroughProvider(org.users.medico.email);
+    const byMedico = await mark(org.users.consulta.id, true, medico);
+    expect(byMedico.status).toBe(403);
+    expect(byMedico.body.code).toBe('forbidden');
+    const fromOther = await mark(org.users.consulta.id, true, other.tokens.admin);
+    expect(fromOther.status).toBe(404);
+    const unknown = await mark(999999, true);
+    expect(unknown.status).toBe(404);
+    expect((await signIn(org.users.consulta.email)).status).toBe(403);
+  });
+
+  it('refuses a mark that is not a boolean, naming the field, and the field on the user update', async () => {
+    const res = await mark(org.users.consulta.id, 'si');
+    expect(res.status).toBe(400);
+    expect(res.body.field).toBe('break_glass');
+    const update = await t.http.patch(`/api/v1/users/${org.users.consulta.id}`).set(bearer(org.tokens.admin)).send({ break_glass: true });
+    expect(update.status).toBe(400);
+  });
+
+  it('a user of the provider signs in there as before', async () => {
+    const token = await signInThroughProvider(org.users.enfermeria.email);
+    const me = await t.http.get('/api/v1/me').set(bearer(token));
+    expect(me.status).toBe(200);
   });
 });

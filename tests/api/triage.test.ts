@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { execute, select } from '../../api/src/db/sql';
+import { execute, Positional, select } from '../../api/src/db/sql';
 import { rebuildSummaries, refreshSummaries } from '../../api/src/modules/triage/triage.summaries';
 import * as summariesDue from '../../api/src/db/migrations/0025-triage-summaries-due';
 import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
@@ -62,6 +62,24 @@ async function activities(patient: number, orderId: number, statuses: number[]) 
     );
 }
 
+/** SQLite: a statement explained on a read-only connection of its own (the API's keep theirs prepared). */
+async function explainOnSqlite(sql: string, bind: unknown[]): Promise<Array<{ detail: string }>> {
+  type Conn = { all(sql: string, p: unknown[], cb: (e: Error | null, r: unknown[]) => void): void; close(cb: () => void): void };
+  const { lib } = t.sequelize.connectionManager as unknown as {
+    lib: { Database: new (file: string, mode: number, cb: (err: Error | null) => void) => Conn; OPEN_READONLY: number };
+  };
+  const storage = (t.sequelize as unknown as { options: { storage: string } }).options.storage;
+  const conn = await new Promise<Conn>((resolve, reject) => {
+    const c = new lib.Database(storage, lib.OPEN_READONLY, (err) => (err ? reject(err) : resolve(c)));
+  });
+  try {
+    return await new Promise((resolve, reject) =>
+      conn.all(sql, bind, (err, rows) => (err ? reject(err) : resolve(rows as Array<{ detail: string }>))),
+    );
+  } finally {
+    await new Promise<void>((resolve) => conn.close(resolve));
+  }
+}
 const list = (query = '', token = org.tokens.enfermeria) => t.http.get(`/api/v1/triage${query}`).set(bearer(token));
 const runJob = (days = 0) => {
   jobClock = new Date(NOW.getTime() + days * DAY + runs++ * 60_000);
@@ -165,7 +183,54 @@ describe('GET /api/v1/triage', () => {
     });
     expect(pressure.patient).toMatchObject({ id: ids.pressure, first_name: 'PACIENTE', tags: [] });
     expect(pressure.last_reading_at).toBe(ago(1).toISOString());
+    // The card's 'Última lectura' shows the values, both of a blood pressure (issue 50).
+    expect(pressure.last_reading).toEqual({
+      when: ago(1).toISOString(),
+      values: [
+        { clinical_element: 3, value: 150 },
+        { clinical_element: 4, value: 85 },
+      ],
+    });
+    const weight = res.body.find((r: { id: number }) => r.id === ids.weight);
+    expect(weight.last_reading).toEqual({ when: ago(1).toISOString(), values: [{ clinical_element: 5, value: 72.5 }] });
+    expect(res.body.find((r: { id: number }) => r.id === ids.calm).last_reading).toBeNull();
     expect(res.body.find((r: { id: number }) => r.id === ids.alert).flags[0]).toMatchObject({ tab: 'alerts', figures: { high: 1 } });
+  });
+
+  it("reads each listed patient's last reading by the (patient_id, when) index, at its summary's instant (issue 52)", async () => {
+    // The statement the page sends for the readings' values, with its own bound values.
+    const sent: Array<{ text: string; bind: unknown[] }> = [];
+    const options = (t.sequelize as unknown as { options: { logging: unknown } }).options;
+    const logging = options.logging;
+    options.logging = (line: string, opts?: { bind?: unknown[] }) => {
+      if (/\bmeasurements m\b/.test(line)) sent.push({ text: line.replace(/^Executing \([^)]*\): /, ''), bind: opts?.bind ?? [] });
+    };
+    try {
+      const res = await list('?_start=0&_end=100');
+      expect(res.status).toBe(200);
+      for (const item of res.body as Array<{ last_reading_at: string | null; last_reading: { when: string } | null }>)
+        expect(item.last_reading?.when ?? null).toBe(item.last_reading_at);
+    } finally {
+      options.logging = logging;
+    }
+    expect(sent).toHaveLength(1);
+    const { text, bind } = sent[0];
+    if (t.sequelize.getDialect() === 'sqlite') {
+      const plan = await explainOnSqlite(`EXPLAIN QUERY PLAN ${text}`, bind);
+      const steps = plan.map((r) => r.detail).filter((d) => /\bm\b/.test(d));
+      expect(steps.length).toBeGreaterThan(0);
+      for (const step of steps) expect(step).toBe('SEARCH m USING INDEX measurements_patient_when (patient_id=? AND when=?)');
+    } else {
+      // A test's few rows are read faster whole: the planner is asked whether an index serves, not
+      // whether it pays here.
+      const plan = await t.sequelize.transaction(async (transaction) => {
+        await execute(t.sequelize, 'SET LOCAL enable_seqscan = off', {}, transaction);
+        return select<{ 'QUERY PLAN': string }>(t.sequelize, `EXPLAIN ${text}`, new Positional(bind), transaction);
+      });
+      const lines = plan.map((r) => r['QUERY PLAN']).join('\n');
+      expect(lines).toMatch(/Index Cond: .*"when" = /);
+      expect(lines).not.toMatch(/Seq Scan/);
+    }
   });
 
   it('pages (_start/_end), filters by flag, tag and text, and never shows another client', async () => {

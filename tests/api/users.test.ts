@@ -197,7 +197,7 @@ describe('PUT/PATCH /api/v1/users/:id', () => {
     expect(res.body).toMatchObject({
       city_id: MEDELLIN,
       relogin_required: true,
-      notification: { type: 'success', message: 'Para actualizar tu zona horaria la sesión se cerrara en 10 segundos.' },
+      notification: { type: 'success', message: 'Para actualizar su zona horaria, la sesión se cerrará en 10 segundos.' },
     });
     const same = await t.http.patch(`/api/v1/users/${org.users.admin.id}`).set(bearer(org.tokens.admin)).send({ city_id: MEDELLIN });
     expect(same.body.relogin_required).toBe(false);

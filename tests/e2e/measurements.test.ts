@@ -78,7 +78,10 @@ describe('Signos y Reportes del paciente', () => {
     const page = await openTab(id, 'signs');
     const card = page.locator('.vital-card', { hasText: 'Frecuencia Cardiaca (lpm)' });
     await card.getByText('88 lpm').waitFor();
-    await card.getByRole('button', { name: /Eliminar medición 88 lpm/ }).click();
+    // Behind the reading's own menu (issue 50), no bin beside each reading.
+    expect(await card.getByRole('button', { name: /Eliminar/ }).count()).toBe(0);
+    await card.getByRole('button', { name: /^Más acciones: 88 lpm del / }).click();
+    await page.getByRole('menuitem', { name: /Eliminar medición/ }).click();
 
     const dialog = page.getByRole('dialog', { name: 'Eliminar medición' });
     const reason = dialog.getByLabel('Motivo de la eliminación');

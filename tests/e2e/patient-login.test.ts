@@ -32,7 +32,7 @@ describe('patient login (/login_patient) and portal', () => {
     await page.getByLabel('Código de confirmación').fill(wrong);
     await page.getByRole('button', { name: 'Iniciar sesión' }).click();
 
-    await page.getByText('número de documento o codigo erróneos').waitFor({ state: 'visible' });
+    await page.getByText('Número de documento o código erróneos').waitFor({ state: 'visible' });
     expect(pathOf(page)).toBe('/login_patient');
   });
 
@@ -62,7 +62,7 @@ describe('patient login (/login_patient) and portal', () => {
     await page.getByRole('button', { name: 'Iniciar sesión' }).click();
     await waitForPath(page, '/portal_patient');
 
-    await page.getByText('Tu cumplimiento').waitFor({ state: 'visible' });
+    await page.getByText('Su cumplimiento').waitFor({ state: 'visible' });
     // Charts load only when opened: nothing is drawn before the click.
     expect(await page.locator('canvas').count()).toBe(0);
     await page.getByRole('button', { name: /Glucosa/ }).click();

@@ -44,7 +44,7 @@ describe('Pacientes and the patient page', () => {
     await dialog.waitFor({ state: 'visible' });
     const validate = dialog.getByRole('button', { name: 'Validar paciente' });
     await dialog.getByLabel('Número de documento').fill('12');
-    await dialog.getByText('¡El valor ingresado no es válido o esta incompleto!').waitFor();
+    await dialog.getByText('¡El valor ingresado no es válido o está incompleto!').waitFor();
     expect(await validate.isDisabled()).toBe(true);
     expect(await dialog.getByLabel('Nombres').count()).toBe(0);
 
@@ -56,7 +56,7 @@ describe('Pacientes and the patient page', () => {
     await dialog.getByLabel('Nombres').fill('josé miguel');
     expect(await dialog.getByLabel('Nombres').inputValue()).toBe('JOSÉ MIGUEL');
     await dialog.getByLabel('Apellidos').fill('Ortega Ruiz');
-    await dialog.getByLabel('Género').click();
+    await dialog.getByLabel('Género', { exact: true }).click();
     await page.locator('.ant-select-dropdown:visible').getByText('Masculino', { exact: true }).click();
     await dialog.getByLabel('Ciudad').click();
     await dialog.getByLabel('Ciudad').fill('Bogot');

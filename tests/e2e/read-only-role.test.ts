@@ -74,6 +74,9 @@ describe('Rol de solo consulta', () => {
     await expectDisabledWithReason(page.getByRole('button', { name: 'Crear orden' }));
     await expectDisabledWithReason(page.getByRole('button', { name: 'Crear múltiples órdenes' }));
     await expectDisabledWithReason(page.getByRole('button', { name: 'Declarar fallecimiento' }));
+    // The history the patient states for the RDA (issue 51): read, never written, by this role.
+    await expectDisabledWithReason(page.getByRole('button', { name: 'Agregar alergia' }));
+    await expectDisabledWithReason(page.getByRole('button', { name: 'Agregar antecedente familiar' }));
 
     await page.getByRole('tab', { name: 'Signos' }).click();
     await expectDisabledWithReason(page.getByRole('button', { name: 'Registrar medición' }));

@@ -50,7 +50,7 @@ describe('route guard', () => {
   it("opens the 'Opinión' dialog from the menu", async () => {
     const page = await openSignedIn(product, '/dashboard', { email: 'consulta@demo.vigia.co', password: DEMO_ADMIN.password });
     await page.locator('.vigia-sider-content .ant-menu-title-content').getByText('Opinión', { exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: 'Tu opinión nos ayuda a mejorar' });
+    const dialog = page.getByRole('dialog', { name: 'Su opinión nos ayuda a mejorar' });
     await dialog.waitFor({ state: 'visible' });
     await dialog.getByRole('button', { name: 'Enviar' }).waitFor();
   });

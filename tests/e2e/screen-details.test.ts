@@ -6,7 +6,7 @@ import { openSignedIn, useProductInBrowser } from './support/product';
 
 /**
  * Issue 19: what the screens say and show. The dashboard says what each figure counts; the
- * activities calendar has its legend's colours without the Ordenes tab, whole event names and the
+ * activities calendar has its legend's colours without the Órdenes tab, whole event names and the
  * week's dates; the admin tables at 1440 px show every column beside 'Acciones'; a bulk
  * medication says its doses and asks before many; the chat says when no assistant answers and
  * shows a staff message's author at once; 'Descargar CSV' opens no tab; the Antecedentes search
@@ -73,7 +73,7 @@ describe('Pantallas: lo que dicen y muestran', () => {
 
   it('loads the legend colours with the Actividades tab, shows whole event names and the week as dates', async () => {
     const id = await demoPatientId();
-    // Straight to the tab: the Ordenes tab (which used to bring the styles) is never opened.
+    // Straight to the tab: the Órdenes tab (which used to bring the styles) is never opened.
     const page = await openSignedIn(product, `/patients/${id}?tab=activities`);
     const legend = page.getByLabel('Estados de las actividades');
     await legend.waitFor();

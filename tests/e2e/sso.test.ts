@@ -3,6 +3,7 @@ import type { Browser } from 'playwright-core';
 import { startServer, type RunningServer } from './support/server';
 import { launchBrowser, openPage, waitForPath } from './support/browser';
 import { DEMO_ADMIN } from './support/api';
+import { expectAccessible } from './support/accessibility';
 import { startOidcProvider, type LoopbackProvider } from '../support/oidc';
 
 /** Single sign-on from /login through a real OpenID Connect provider on loopback (03 §2, §8, D18). */
@@ -71,5 +72,47 @@ describe('Inicio de sesión único (/login)', () => {
     await page.goto('/sso/callback?code=abc&state=ajeno');
     await waitForPath(page, '/login');
     await page.getByText('login failed. Error #KJN838').waitFor({ state: 'visible' });
+  });
+
+  it("an administrator marks a break-glass account in 'Seguridad'; only it keeps its password (issue 49)", async () => {
+    const signInWithPassword = (email: string) =>
+      fetch(`${server.baseUrl}/api/v1/sessions`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email, password: DEMO_ADMIN.password }),
+      });
+    const nurse = 'enfermeria@demo.vigia.co';
+    const refused = await signInWithPassword(nurse);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { code: string }).code).toBe('sso_required');
+
+    const page = await openPage(browser, server.baseUrl);
+    await page.goto('/login');
+    await signInAtProvider(page, DEMO_ADMIN.email);
+    await waitForPath(page, '/dashboard', 30_000);
+    await page.goto('/security');
+    const card = page.locator('.ant-card').filter({ hasText: 'Cuentas de emergencia' });
+    await card.getByText('Ninguna cuenta marcada').waitFor({ state: 'visible' });
+    await expectAccessible(page);
+
+    await card.getByRole('combobox', { name: 'Usuario para marcar como cuenta de emergencia' }).fill('enfermeria@demo');
+    await page.locator('.ant-select-item-option').filter({ hasText: nurse }).click();
+    await card.getByRole('button', { name: 'Marcar como cuenta de emergencia' }).click();
+    await card.locator('.ant-list-item').filter({ hasText: nurse }).waitFor({ state: 'visible' });
+    await expectAccessible(page);
+    expect((await signInWithPassword(nurse)).status).toBe(201);
+
+    // The password form says why a provider's user cannot enter with it.
+    const login = await openPage(browser, server.baseUrl);
+    await login.goto('/');
+    await login.getByLabel('Correo electrónico').fill('medico@demo.vigia.co');
+    await login.getByLabel('Contraseña', { exact: true }).fill(DEMO_ADMIN.password);
+    await login.getByRole('button', { name: 'Iniciar sesión' }).click();
+    await login
+      .getByText('Su institución ingresa a Vigía con inicio de sesión único', { exact: false })
+      .first()
+      .waitFor({ state: 'visible' });
+    await login.getByRole('link', { name: 'Ingresar con el proveedor de identidad' }).click();
+    await login.waitForURL((url) => url.href.startsWith(provider.issuer));
   });
 });

@@ -97,7 +97,7 @@ describe('Usuarios (/users)', () => {
     await page.waitForLoadState('networkidle');
     await pick(page, 'Ciudad', 'cali', 'Cali', 'Editar usuario');
     await dialog.getByRole('button', { name: 'Guardar' }).click();
-    await page.getByText('Para actualizar tu zona horaria la sesión se cerrara en 10 segundos.').first().waitFor({ state: 'visible' });
+    await page.getByText('Para actualizar su zona horaria, la sesión se cerrará en 10 segundos.').first().waitFor({ state: 'visible' });
     const saved = Date.now();
     await waitForPath(page, '/', 25_000);
     expect(Date.now() - saved).toBeGreaterThanOrEqual(8_000);

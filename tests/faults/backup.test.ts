@@ -7,7 +7,10 @@ import { spawn } from 'node:child_process';
 import sqlite3 from 'sqlite3';
 import { Sequelize, QueryTypes } from 'sequelize';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { freshDatabase, onPostgres, spawnApi, type ChildApi, type FaultDatabase } from './support';
+import { generateX25519Identity, identityToRecipient } from 'age-encryption';
+import { createLogger } from '../../api/src/observability/logger.js';
+import type { TestProduct } from '../support/product.js';
+import { bootOn, freshDatabase, onPostgres, spawnApi, type ChildApi, type FaultDatabase } from './support';
 
 /**
  * Issue 39: `npm run backup` while the API stores device readings at 300/s, then `npm run
@@ -15,6 +18,10 @@ import { freshDatabase, onPostgres, spawnApi, type ChildApi, type FaultDatabase 
  * it: every reading acknowledged before the backup began is there, SQLite's integrity_check
  * passes, the demo users sign in, DATA_DIR's own files came back byte for byte. A corrupted and a
  * truncated archive are refused and nothing is written. Runs on PostgreSQL when DATABASE_URL is set.
+ *
+ * Issue 49: archives are 0600 in a 0700 folder; with BACKUP_RECIPIENT they are encrypted with age
+ * and restore with the identity file to the same data, a wrong key or a damaged encrypted file is
+ * refused with nothing written; the daily backup says so at `info`, with the archive's name.
  */
 
 const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -50,11 +57,18 @@ interface Run {
 }
 
 /** An npm script as an operator runs it, without blocking this process (the stream goes on meanwhile). */
-function npmRun(script: string, args: string[], env: { DATA_DIR: string; DATABASE_URL: string | null }): Promise<Run> {
+function npmRun(
+  script: string,
+  args: string[],
+  env: { DATA_DIR: string; DATABASE_URL: string | null; BACKUP_RECIPIENT?: string },
+): Promise<Run> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: env.DATA_DIR };
   if (env.DATABASE_URL) childEnv.DATABASE_URL = env.DATABASE_URL;
   else delete childEnv.DATABASE_URL;
   delete childEnv.BACKUP_DIR;
+  delete childEnv.BACKUP_IDENTITY_FILE;
+  if (env.BACKUP_RECIPIENT) childEnv.BACKUP_RECIPIENT = env.BACKUP_RECIPIENT;
+  else delete childEnv.BACKUP_RECIPIENT;
   return new Promise((resolve) => {
     const child = spawn('npm', ['run', '--silent', script, '--', ...args], {
       cwd: REPO_ROOT,
@@ -164,6 +178,7 @@ function streamReadings(base: string) {
 }
 
 const listDir = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).sort() : []);
+const modeOf = (p: string) => (fs.statSync(p).mode & 0o777).toString(8);
 
 async function tableCount(url: string): Promise<number> {
   const s = new Sequelize(url, { logging: false });
@@ -291,6 +306,12 @@ describe(`npm run backup / restore (${onPostgres ? 'PostgreSQL, pg_dump' : 'SQLi
     );
     expect(path.basename(archive)).toMatch(new RegExp(`^vigia-\\d{8}T\\d{6}Z-${onPostgres ? 'postgres' : 'sqlite'}\\.tar\\.gz$`));
     expect(fs.readFileSync(`${archive}.sha256`, 'utf8')).toMatch(new RegExp(`^[0-9a-f]{64}  ${path.basename(archive)}\\n$`));
+    // It holds the whole database and secrets.json: for the process's own user only.
+    expect({ folder: modeOf(backupDir), archive: modeOf(archive), sum: modeOf(`${archive}.sha256`) }).toEqual({
+      folder: '700',
+      archive: '600',
+      sum: '600',
+    });
     console.log(
       `[faults/backup] ${stream.sent()} readings offered in ${seconds.toFixed(1)} s; ${ackedBefore.length} acknowledged before the backup, ${ackedAtEnd - ackedBefore.length} while it ran (${backupSeconds.toFixed(1)} s, ${fs.statSync(archive).size} bytes)`,
     );
@@ -338,7 +359,7 @@ describe(`npm run backup / restore (${onPostgres ? 'PostgreSQL, pg_dump' : 'SQLi
   });
 
   /** Runs restore on a damaged copy of the archive and checks that it refused, writing nothing anywhere. */
-  async function expectRefused(file: string, message: RegExp) {
+  async function expectRefused(file: string, message: RegExp, args: string[] = []) {
     const fresh = onPostgres ? await freshDatabase() : null;
     if (fresh) cleanups.push(() => fresh.drop());
     // A folder of this test's own, so that what the rest of the machine writes to /tmp is not compared.
@@ -348,8 +369,8 @@ describe(`npm run backup / restore (${onPostgres ? 'PostgreSQL, pg_dump' : 'SQLi
     };
     const parent = work;
     const before = listDir(parent);
-    const run = await npmRun('restore', [file], { DATA_DIR: target.dataDir, DATABASE_URL: target.databaseUrl });
-    expect(run.code).toBe(1);
+    const run = await npmRun('restore', [file, ...args], { DATA_DIR: target.dataDir, DATABASE_URL: target.databaseUrl });
+    expect(run.code, run.stderr + run.stdout).toBe(1);
     expect(run.stderr).toMatch(/^No se restauró nada: /);
     expect(run.stderr).toMatch(message);
     expect(fs.existsSync(target.dataDir)).toBe(false);
@@ -389,5 +410,134 @@ describe(`npm run backup / restore (${onPostgres ? 'PostgreSQL, pg_dump' : 'SQLi
       expect(again.stderr).toMatch(/La base de datos de DATABASE_URL no está vacía/);
       expect(listDir(empty)).toEqual([]);
     }
+  });
+
+  let sealed: string;
+  let identityFile: string;
+
+  it('encrypts the archive to BACKUP_RECIPIENT, 0600 in its folder tightened to 0700, and restores it with the identity file to the same data', async () => {
+    expect(archive).toBeTruthy();
+    // Kept apart from the archives, as docs/operations.md says; made as an operator makes it.
+    const keys = fs.mkdtempSync(path.join(work, 'claves-'));
+    identityFile = path.join(keys, 'copias.key');
+    const keygen = await npmRun('backup:keygen', [identityFile], { DATA_DIR: db.dataDir, DATABASE_URL: null });
+    expect(keygen.code, keygen.stderr + keygen.stdout).toBe(0);
+    const recipient = keygen.stdout.trim().split('\n').at(-1)!;
+    expect(recipient).toMatch(/^age1[0-9a-z]{58}$/);
+    expect(modeOf(identityFile)).toBe('600');
+    const again = await npmRun('backup:keygen', [identityFile], { DATA_DIR: db.dataDir, DATABASE_URL: null });
+    expect(again.stderr).toMatch(/ya existe: no se reemplaza una clave/);
+    const backupDir = path.join(work, 'cifradas');
+    fs.mkdirSync(backupDir);
+    fs.chmodSync(backupDir, 0o755);
+
+    const made = await npmRun('backup', ['--dir', backupDir], {
+      DATA_DIR: db.dataDir,
+      DATABASE_URL: db.databaseUrl,
+      BACKUP_RECIPIENT: recipient,
+    });
+    expect(made.code, made.stderr + made.stdout).toBe(0);
+    expect(made.stdout).toContain('Copia de seguridad cifrada');
+    expect(made.stdout).toMatch(/tenía permisos 0755: ahora 0700/);
+    const names = listDir(backupDir);
+    expect(names).toEqual([expect.stringMatching(/\.tar\.gz\.age$/), expect.stringMatching(/\.tar\.gz\.age\.sha256$/)]);
+    sealed = path.join(backupDir, names[0]);
+    expect({ folder: modeOf(backupDir), archive: modeOf(sealed) }).toEqual({ folder: '700', archive: '600' });
+    const bytes = fs.readFileSync(sealed);
+    expect(bytes.subarray(0, 22).toString()).toBe('age-encryption.org/v1\n');
+    expect(bytes.includes(Buffer.from(db.jwtSecret))).toBe(false);
+
+    const target = onPostgres
+      ? await freshDatabase()
+      : { dataDir: path.join(work, 'restaurado-cifrada'), databaseUrl: null, jwtSecret: db.jwtSecret, drop: async () => {} };
+    cleanups.push(() => target.drop());
+    const restored = await npmRun('restore', [sealed, '--identity', identityFile], {
+      DATA_DIR: target.dataDir,
+      DATABASE_URL: target.databaseUrl,
+    });
+    expect(restored.code, restored.stderr + restored.stdout).toBe(0);
+    expect(fs.readFileSync(path.join(target.dataDir, 'secrets.json'), 'utf8')).toBe(JSON.stringify({ jwt: db.jwtSecret }));
+    expect(fs.readFileSync(path.join(target.dataDir, ATTACHMENT)).equals(attachment)).toBe(true);
+    expect(listDir(work).filter((n) => n.startsWith('.vigia-'))).toEqual([]);
+    if (!onPostgres) expect(await integrityCheck(path.join(target.dataDir, 'vigia.sqlite'))).toBe('ok');
+    // The API is stopped since the first test: the source and the copy must hold the same rows.
+    const readings = async (t: { dataDir: string; databaseUrl: string | null }) => {
+      const direct = openDirect(t);
+      try {
+        const rows = await direct.query<{ reading_id: string; value: number }>(
+          'SELECT reading_id, value FROM measurements WHERE reading_id IS NOT NULL ORDER BY reading_id',
+          { type: QueryTypes.SELECT },
+        );
+        const [users] = await direct.query<{ n: number }>('SELECT COUNT(*) AS n FROM users', { type: QueryTypes.SELECT });
+        return { rows: rows.map((r) => `${r.reading_id}=${Number(r.value)}`), users: Number(users.n) };
+      } finally {
+        await direct.close();
+      }
+    };
+    const [source, copy] = [await readings(db), await readings(target)];
+    expect(source.rows.length).toBeGreaterThan(RATE);
+    expect(copy).toEqual(source);
+  });
+
+  it('refuses an encrypted archive with another key, in Spanish, writing nothing', async () => {
+    expect(sealed).toBeTruthy();
+    const other = path.join(path.dirname(identityFile), 'otra.key');
+    fs.writeFileSync(other, `${await generateX25519Identity()}\n`, { mode: 0o600 });
+    await expectRefused(sealed, /La clave del archivo de identidad no abre esta copia/, ['--identity', other]);
+    await expectRefused(sealed, /La copia está cifrada \(age\): indique el archivo de identidad/);
+  });
+
+  it('refuses a damaged encrypted archive by its checksum before opening it, and a truncated one whose checksum was remade, writing nothing', async () => {
+    expect(sealed).toBeTruthy();
+    const bytes = fs.readFileSync(sealed);
+    const bad = path.join(work, 'dañada.tar.gz.age');
+    const changed = Buffer.from(bytes);
+    changed[Math.floor(changed.length / 2)] ^= 0xff;
+    fs.writeFileSync(bad, changed);
+    fs.copyFileSync(`${sealed}.sha256`, `${bad}.sha256`);
+    await expectRefused(bad, /La suma SHA-256 de la copia no coincide/, ['--identity', identityFile]);
+
+    const cut = path.join(work, 'cortada.tar.gz.age');
+    const part = bytes.subarray(0, Math.floor(bytes.length * 0.6));
+    fs.writeFileSync(cut, part);
+    fs.writeFileSync(`${cut}.sha256`, `${crypto.createHash('sha256').update(part).digest('hex')}  cortada.tar.gz.age\n`);
+    await expectRefused(cut, /La copia cifrada está dañada o incompleta/, ['--identity', identityFile]);
+  });
+
+  it("makes the daily backup encrypted to BACKUP_RECIPIENT and logs its success at info with the archive's name, not scrubbed", async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', format: 'json', file: null }, { write: (line: string) => void lines.push(line) });
+    // A slot two hours ahead: the API of the first test may have taken the current hour's slot already.
+    const at = new Date(Math.floor(Date.now() / 3600_000) * 3600_000 + 2 * 3600_000 + 30_000);
+    const backupDir = path.join(work, 'diarias');
+    const saved = { hour: process.env.BACKUP_HOUR, dir: process.env.BACKUP_DIR, recipient: process.env.BACKUP_RECIPIENT };
+    process.env.BACKUP_HOUR = String(at.getUTCHours());
+    process.env.BACKUP_DIR = backupDir;
+    process.env.BACKUP_RECIPIENT = await identityToRecipient(await generateX25519Identity());
+    let product: TestProduct | null = null;
+    try {
+      product = await bootOn(db, { logger });
+      expect(await product.jobs.runDue({ now: at, kinds: ['backup.daily'] })).toBe(1);
+    } finally {
+      await product?.stop();
+      for (const [key, value] of [
+        ['BACKUP_HOUR', saved.hour],
+        ['BACKUP_DIR', saved.dir],
+        ['BACKUP_RECIPIENT', saved.recipient],
+      ] as const)
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+    }
+    const name = listDir(backupDir).find((n) => n.endsWith('.tar.gz.age'));
+    expect(name).toBe(`vigia-${at.toISOString().slice(0, 19).replace(/[-:]/g, '')}Z-${onPostgres ? 'postgres' : 'sqlite'}.tar.gz.age`);
+    expect(modeOf(path.join(backupDir, name!))).toBe('600');
+    const entries = lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((e) => String(e.msg).startsWith('copia de seguridad'));
+    expect(entries.map((e) => ({ level: e.level, msg: e.msg, backup_file: e.backup_file }))).toEqual([
+      { level: 'info', msg: 'copia de seguridad diaria hecha', backup_file: name },
+    ]);
+    expect(entries[0].bytes).toBe(fs.statSync(path.join(backupDir, name!)).size);
+    expect(entries[0].encrypted).toBe(true);
   });
 });

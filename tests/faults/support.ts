@@ -8,6 +8,7 @@ import { Sequelize } from 'sequelize';
 import request from 'supertest';
 import { bootstrap } from '../../api/src/bootstrap.js';
 import type { Config } from '../../api/src/config.js';
+import type { Logger } from '../../api/src/observability/logger.js';
 import type { TestProduct } from '../support/product.js';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../../api/build.js';
 import { testBundle } from '../support/bundle.js';
@@ -59,9 +60,13 @@ export async function freshDatabase(): Promise<FaultDatabase> {
 
 /**
  * One app instance on the database; stop() closes it and keeps the data (drop it with db.drop()).
- * `allowHttpServices`: WEBHOOKS_ALLOW_HTTP=1, for an http:// loopback webhook receiver.
+ * `allowHttpServices`: WEBHOOKS_ALLOW_HTTP=1, for an http:// loopback webhook receiver; `logger`:
+ * the test's own, to read the lines the app writes.
  */
-export async function bootOn(db: FaultDatabase, opts: { now?: () => Date; allowHttpServices?: boolean } = {}): Promise<TestProduct> {
+export async function bootOn(
+  db: FaultDatabase,
+  opts: { now?: () => Date; allowHttpServices?: boolean; logger?: Logger } = {},
+): Promise<TestProduct> {
   const config: Config = {
     port: 0,
     env: 'test',
@@ -74,11 +79,11 @@ export async function bootOn(db: FaultDatabase, opts: { now?: () => Date; allowH
     publicUrl: null,
     allowHttpServices: opts.allowHttpServices ?? false,
   };
-  const product = await bootstrap(config, { now: opts.now, serveFrontEnds: false });
+  const product = await bootstrap(config, { now: opts.now, serveFrontEnds: false, logger: opts.logger });
   return { ...product, dataDir: db.dataDir, http: request(product.app), stop: () => product.close() };
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.on('error', reject);
@@ -99,7 +104,11 @@ export interface ChildApi {
 }
 
 /** The environment `npm start` gives the server, on `db` and `port` (no front ends; the demo seed only when asked). */
-export function serverEnv(db: FaultDatabase, port: number, opts: { seedDemo?: boolean } = {}): Record<string, string | undefined> {
+export function serverEnv(
+  db: FaultDatabase,
+  port: number,
+  opts: { seedDemo?: boolean; env?: Record<string, string> } = {},
+): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = {
     ...process.env,
     ...SERVER_ENV,
@@ -112,15 +121,21 @@ export function serverEnv(db: FaultDatabase, port: number, opts: { seedDemo?: bo
   };
   if (db.databaseUrl) env.DATABASE_URL = db.databaseUrl;
   else delete env.DATABASE_URL;
-  return env;
+  return { ...env, ...opts.env };
 }
 
 /**
  * The real server as `npm start` runs it (the production bundle under plain node, with the same
  * environment) as a child process on the database; no front ends, no demo seed unless `seedDemo`
- * (the server then creates the demo data on an empty database, as `npm start` does).
+ * (the server then creates the demo data on an empty database, as `npm start` does). `env` adds to
+ * or overrides that environment (a DATABASE_URL given there is used as it is: a proxy in front of
+ * the database); `ready` is the answer awaited before it is handed back (default: /api/v1/health
+ * answers 200).
  */
-export async function spawnApi(db: FaultDatabase, opts: { seedDemo?: boolean } = {}): Promise<ChildApi> {
+export async function spawnApi(
+  db: FaultDatabase,
+  opts: { seedDemo?: boolean; env?: Record<string, string>; ready?: (baseUrl: string) => Promise<boolean> } = {},
+): Promise<ChildApi> {
   const entry = await testBundle();
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -161,11 +176,12 @@ export async function spawnApi(db: FaultDatabase, opts: { seedDemo?: boolean } =
       return result ?? (await exit);
     },
   };
+  const ready =
+    opts.ready ?? (async (url: string) => (await fetch(`${url}/api/v1/health`, { signal: AbortSignal.timeout(2_000) })).status === 200);
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline && !exited) {
     try {
-      const res = await fetch(`${baseUrl}/api/v1/health`, { signal: AbortSignal.timeout(2_000) });
-      if (res.status === 200) return api;
+      if (await ready(baseUrl)) return api;
     } catch {
       // not listening yet
     }
@@ -184,5 +200,77 @@ export function seeded(seed: number): () => number {
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface DatabaseProxy {
+  /** The database URL through the proxy (the same database, user and options). */
+  url: string;
+  /** Connections arrive and wait, nothing reaches the database, until release(). */
+  hold(): void;
+  release(): void;
+  /** The database goes away: every connection is cut, and new ones are refused (nothing listens). */
+  cut(): Promise<void>;
+  /** The database is back: the port listens again and connects through. */
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A TCP proxy in front of PostgreSQL, so a test can make the database hang at start (hold) or go
+ * away and come back (cut, restore) for the process under test alone, deterministically: the
+ * same refused connection and cut socket a stopped or unreachable server gives.
+ */
+export async function databaseProxy(databaseUrl: string): Promise<DatabaseProxy> {
+  const target = new URL(databaseUrl);
+  const sockets = new Set<net.Socket>();
+  let held: Array<() => void> | null = null;
+  const connect = (client: net.Socket) => {
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    sockets.add(upstream);
+    upstream.on('close', () => sockets.delete(upstream));
+    client.pipe(upstream).pipe(client);
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+    client.on('close', () => upstream.destroy());
+  };
+  const server = net.createServer((client) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => {});
+    if (held) {
+      client.pause();
+      held.push(() => {
+        client.resume();
+        connect(client);
+      });
+    } else connect(client);
+  });
+  const listen = (port: number) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  await listen(0);
+  const port = (server.address() as net.AddressInfo).port;
+  const url = new URL(databaseUrl);
+  url.hostname = '127.0.0.1';
+  url.port = String(port);
+  const closeListener = () => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
+  return {
+    url: url.toString(),
+    hold: () => void (held ??= []),
+    release() {
+      const waiting = held ?? [];
+      held = null;
+      for (const go of waiting) go();
+    },
+    async cut() {
+      const closed = closeListener();
+      for (const s of sockets) s.destroy();
+      await closed;
+    },
+    restore: () => listen(port),
+    async close() {
+      const closed = closeListener();
+      for (const s of sockets) s.destroy();
+      await closed;
+    },
   };
 }

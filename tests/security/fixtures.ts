@@ -1,6 +1,8 @@
+import crypto from 'node:crypto';
 import { derefSchema, type OpenApiOperation, type OpenApiParameter } from '@vigia/contract/rules/schema';
 import { loadContract } from '../../api/src/http/contract';
 import { select } from '../../api/src/db/sql';
+import { recordRda } from '../../api/src/modules/rdas/rdas.service';
 import { bearer, patientBody, type TestProduct, type Org } from '../support/product';
 
 /**
@@ -122,6 +124,8 @@ export async function seedPatient(t: TestProduct, org: Org, client: Ids, nid: st
   ids.patientPromptId = (await post(`${record}/prompts`, { text: 'Instrucción del paciente' })).id;
   ids.observationId = (await post(`${record}/observations`, { observation_type: 0, value_text: 'Nota' })).id;
   ids.conditionId = (await post(`${record}/conditions`, { condition_type_id: 1 })).id;
+  ids.allergyId = (await post(`${record}/allergies`, { allergy_type: '01', description: 'Penicilina' })).id;
+  ids.familyHistoryId = (await post(`${record}/family_history`, { relationship: '01', description: 'Hipertensión arterial' })).id;
   ids.caregiverId = (
     await post(`${record}/caregivers`, {
       id_type: 1,
@@ -139,11 +143,21 @@ export async function seedPatient(t: TestProduct, org: Org, client: Ids, nid: st
     .send({ alarm_ids: [client.alarms] });
   await post(`${record}/measurements`, { clinical_element: 1, value: 190 });
   ids.alertId = (await t.http.get(`/api/v1${record}/alerts?status=1`).set(h)).body[0].id;
+  ids.rdas = (await recordRda({ sequelize: t.sequelize, jobs: t.jobs, now: t.now }, rdaOf(org, ids.patients))).id;
   if (status != null) {
     const res = await t.http.put(`/api/v1${record}`).set(h).send({ status });
     if (res.status !== 200) throw new Error(`status ${status}: ${res.status} ${JSON.stringify(res.body)}`);
   }
   return ids;
+}
+
+/**
+ * An RDA of the patient as recordRda keeps it (issue 51): its store and routes read a document
+ * Bundle by its identifier and do not judge its profile, which the RDA builder and the platform do.
+ */
+export function rdaOf(org: Org, patientId: number) {
+  const bundle = { resourceType: 'Bundle', type: 'document', identifier: { value: crypto.randomUUID() }, entry: [] };
+  return { clientId: org.clientId, patientId, kind: 'paciente' as const, bundle };
 }
 
 /** An RSA public key in a JWKS, as an API client registers it (only its shape is checked on registration). */
@@ -177,6 +191,10 @@ export function sampleBody(schema: string, ids: Ids): object | undefined {
     ObservationInput: { observation_type: 0, value_text: 'Nota nueva' },
     ConditionInput: { condition_type_id: 2 },
     ConditionUpdate: { notes: 'cambiada' },
+    AllergyInput: { allergy_type: '02', description: 'Maní' },
+    AllergyUpdate: { active: false },
+    FamilyHistoryInput: { relationship: '02', description: 'Diabetes', icd10: 'E119' },
+    FamilyHistoryUpdate: { description: 'Diabetes tipo 2' },
     ClinicalObservationInput: { clinical_variable_id: 1, value: 7 },
     CaregiverInput: {
       id_type: 1,
@@ -209,6 +227,7 @@ export function sampleBody(schema: string, ids: Ids): object | undefined {
       role_name: 'consulta',
     },
     UserUpdate: { first_name: 'cambiado' },
+    BreakGlassInput: { break_glass: false },
     SupplyInput: { type: 'biologico', tradename: `Vacuna ${Math.random().toString(36).slice(2, 6)}` },
     SupplyUpdate: { generic_name: 'Influenza estacional' },
     StockInput: {
@@ -223,6 +242,7 @@ export function sampleBody(schema: string, ids: Ids): object | undefined {
     EncounterInput: { kind: 'generic' },
     VaccinationEncounterInput: { patient_id: ids.patients },
     EncounterUpdate: { observations: 'sin novedad' },
+    TeleconsultationUpdate: { reason: 'Control de presión arterial' },
     EncounterObservationInput: { encounter_id: ids.encounters, clinical_element: 1, value: '74' },
     EncounterObservationUpdate: { value: '75' },
     ChatMessageInput: { text: 'Hola' },
@@ -234,6 +254,7 @@ export function sampleBody(schema: string, ids: Ids): object | undefined {
     ApiClientInput: { name: `Sistema ${Math.random().toString(36).slice(2, 8)}`, jwks: SAMPLE_JWKS, scopes: ['system/Patient.rs'] },
     ApiClientUpdate: { status: 'suspended' },
     FhirExportInput: { types: ['Patient'] },
+    IhceSettingsInput: { enabled: false, scope: 'api://ihce/.default' },
   };
   return bodies[schema];
 }

@@ -74,6 +74,13 @@ const PERMISSIONS: Record<string, { kind: Kind; portal?: true }> = {
   'PUT /patients/{id}/conditions/{conditionId}': { kind: 'clinical' },
   'PATCH /patients/{id}/conditions/{conditionId}': { kind: 'clinical' },
   'DELETE /patients/{id}/conditions/{conditionId}': { kind: 'clinical' },
+  // The history the patient states for the RDA (issue 51): written by whoever writes conditions.
+  'POST /patients/{id}/allergies': { kind: 'clinical' },
+  'PUT /patients/{id}/allergies/{allergyId}': { kind: 'clinical' },
+  'DELETE /patients/{id}/allergies/{allergyId}': { kind: 'clinical' },
+  'POST /patients/{id}/family_history': { kind: 'clinical' },
+  'PUT /patients/{id}/family_history/{familyHistoryId}': { kind: 'clinical' },
+  'DELETE /patients/{id}/family_history/{familyHistoryId}': { kind: 'clinical' },
   'POST /patients/{id}/clinical_observations': { kind: 'clinical' },
   'POST /patients/{id}/caregivers': { kind: 'clinical' },
   'PUT /patients/{id}/caregivers/{caregiverId}': { kind: 'clinical' },
@@ -103,6 +110,7 @@ const PERMISSIONS: Record<string, { kind: Kind; portal?: true }> = {
   'PATCH /users/{id}': { kind: 'administer' },
   'DELETE /users/{id}/sessions': { kind: 'administer' },
   'DELETE /users/{id}/factors': { kind: 'administer' },
+  'PUT /users/{id}/break_glass': { kind: 'administer' },
   'POST /supplies': { kind: 'administer' },
   'PUT /supplies/{id}': { kind: 'administer' },
   'PATCH /supplies/{id}': { kind: 'administer' },
@@ -114,6 +122,9 @@ const PERMISSIONS: Record<string, { kind: Kind; portal?: true }> = {
   'POST /patients/create_Encounter_vacunation': { kind: 'clinical' },
   'PUT /encounters/{id}': { kind: 'clinical' },
   'PATCH /encounters/{id}': { kind: 'clinical' },
+  // The teleconsultation (issue 51): written and closed by whoever writes encounters.
+  'PATCH /encounters/{id}/teleconsultation': { kind: 'clinical' },
+  'POST /encounters/{id}/close': { kind: 'clinical' },
   'POST /observations': { kind: 'clinical' },
   'PUT /observations/{id}': { kind: 'clinical' },
   'PATCH /observations/{id}': { kind: 'clinical' },
@@ -124,6 +135,10 @@ const PERMISSIONS: Record<string, { kind: Kind; portal?: true }> = {
   'DELETE /api_clients/{id}': { kind: 'administer' },
   'POST /fhir_exports': { kind: 'administer' },
   'DELETE /fhir_exports/{id}': { kind: 'administer' },
+  // Issue 51: the Ministry's platform credentials and a document's resend, as the webhook's.
+  'PUT /clients/{id}/ihce': { kind: 'administer' },
+  'POST /clients/{id}/ihce/test': { kind: 'administer' },
+  'POST /rdas/{id}/resend': { kind: 'administer' },
   'POST /patients/{id}/messages': { kind: 'clinical' },
   'PUT /patients/{id}/sme_info': { kind: 'clinical' },
   'PATCH /patients/{id}/sme_info': { kind: 'clinical' },
@@ -145,6 +160,8 @@ const onPatient = (o: Operation) =>
   o.path.startsWith('/patients/{id}') ||
   [
     '/encounters/{id}',
+    '/encounters/{id}/teleconsultation',
+    '/encounters/{id}/close',
     '/observations',
     '/observations/{id}',
     '/patients/create_Encounter_vacunation',
@@ -245,11 +262,15 @@ async function snapshot() {
     'prompts',
     'observations',
     'patient_conditions',
+    'patient_allergies',
+    'patient_family_history',
     'caregivers',
     'webhook_deliveries',
     'feedbacks',
     'api_clients',
     'fhir_exports',
+    'rdas',
+    'ihce_settings',
   ];
   for (const table of byClient) {
     const where = table === 'clients' ? 'id = :c' : table === 'supplies' || table === 'feedbacks' ? '1 = 1' : 'client_id = :c';

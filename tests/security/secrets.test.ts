@@ -2,12 +2,14 @@ import util from 'node:util';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
 import { signInAtProvider, startOidcProvider, type LoopbackProvider } from '../support/oidc';
-import { operations, seedClient, seedPatient, urlOf, type Ids } from './fixtures';
+import { operations, rdaOf, seedClient, seedPatient, urlOf, type Ids } from './fixtures';
+import { startIhcePeer, PEER_CLIENT_ID, PEER_CLIENT_SECRET, PEER_SUBSCRIPTION_KEY, type IhcePeer } from '../support/ihce-peer';
+import { recordRda } from '../../api/src/modules/rdas/rdas.service';
 
 /**
  * Secrets (D20) never come back: every secret the product holds is set through the API (webhook
  * phrase, integration password, SSO client secret, a user's password, a device secret, the token
- * signing key), used, and made to fail; then every GET of the contract is read. No answer and no
+ * signing key, the IHCE platform's client secret and subscription key), used, and made to fail; then every GET of the contract is read. No answer and no
  * line the process writes (console, stdout, stderr, the API's logger) contains any of them, in
  * clear, base64 or URL-encoded form.
  */
@@ -21,6 +23,7 @@ const REDIRECT_URI = 'http://localhost:5173/auth/callback';
 let t: TestProduct;
 let org: Org;
 let provider: LoopbackProvider;
+let ihce: IhcePeer;
 const secrets: Record<string, string> = {};
 const answers: string[] = [];
 const logLines: string[] = [];
@@ -62,6 +65,7 @@ async function keep<T extends { status: number; headers: Record<string, unknown>
 beforeAll(async () => {
   captureOutput();
   provider = await startOidcProvider();
+  ihce = await startIhcePeer();
   provider.register(REDIRECT_URI);
   Object.assign(process.env, {
     OIDC_ISSUER: provider.issuer,
@@ -70,7 +74,9 @@ beforeAll(async () => {
     OIDC_REDIRECT_URI: REDIRECT_URI,
   });
   t = await startTestProduct({ jwtSecret: JWT_SECRET, allowHttpServices: true });
-  org = await createOrg(t, 'Clinica Secretos');
+  // Single sign-on is on (its client secret is one of the secrets): the administrator who sets the
+  // others signs in with a password as a break-glass account (issue 49).
+  org = await createOrg(t, 'Clinica Secretos', { breakGlass: ['admin'] });
   Object.assign(secrets, {
     JWT_SECRET,
     PHRASE,
@@ -78,6 +84,8 @@ beforeAll(async () => {
     USER_PASSWORD,
     USER_PASSWORD_2,
     SSO_CLIENT_SECRET: provider.clientSecret,
+    IHCE_CLIENT_SECRET: PEER_CLIENT_SECRET,
+    IHCE_SUBSCRIPTION_KEY: PEER_SUBSCRIPTION_KEY,
   });
 }, 120_000);
 afterAll(async () => {
@@ -85,6 +93,7 @@ afterAll(async () => {
   console.info(`[security] secrets: ${JSON.stringify({ ...figures, logLines: logLines.length, answers: answers.length })}`);
   await t?.stop();
   await provider?.close();
+  await ihce?.close();
   for (const k of ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_REDIRECT_URI']) delete process.env[k];
 });
 
@@ -121,6 +130,35 @@ describe('secrets (D20)', () => {
     expect((await keep(t.http.get(`${clientUrl}/residents/00010`).set(admin()))).status).toBeGreaterThanOrEqual(400);
     figures.failingCalls++;
 
+    // The IHCE platform's client secret and subscription key (issue 51): 'Probar conexión', a document
+    // sent, then a platform that answers 500 and a key it refuses.
+    const ihceUrl = `${clientUrl}/ihce`;
+    const ihceSaved = await keep(
+      t.http.put(ihceUrl).set(admin()).send({
+        enabled: true,
+        token_url: ihce.tokenUrl,
+        base_url: ihce.baseUrl,
+        client_id: PEER_CLIENT_ID,
+        client_secret: PEER_CLIENT_SECRET,
+        subscription_key: PEER_SUBSCRIPTION_KEY,
+      }),
+    );
+    expect(ihceSaved.body).toMatchObject({ client_secret_set: true, subscription_key_set: true, configured: true });
+    expect((await keep(t.http.post(`${ihceUrl}/test`).set(admin()))).body.type).toBe('success');
+    const rdaDeps = { sequelize: t.sequelize, jobs: t.jobs, now: t.now };
+    ihce.fail('500');
+    await recordRda(rdaDeps, rdaOf(org, patient.id));
+    await t.jobs.drain({ kinds: ['rda.send'] });
+    figures.failingCalls++;
+    expect(ihce.calls.length).toBeGreaterThan(0);
+    expect((await keep(t.http.put(ihceUrl).set(admin()).send({ subscription_key: 'otra-clave' }))).status).toBe(200);
+    await recordRda(rdaDeps, rdaOf(org, patient.id));
+    await t.jobs.drain({ kinds: ['rda.send'] });
+    figures.failingCalls++;
+    expect((await keep(t.http.put(ihceUrl).set(admin()).send({ client_secret: 'otro-secreto' }))).status).toBe(200);
+    expect((await keep(t.http.post(`${ihceUrl}/test`).set(admin()))).body.type).toBe('error');
+    figures.failingCalls++;
+
     // A user's password: created, used, mistyped, changed.
     const user = await keep(
       t.http.post('/api/v1/users').set(admin()).send({
@@ -137,6 +175,9 @@ describe('secrets (D20)', () => {
       }),
     );
     expect(user.status, user.text).toBe(201);
+    // Under single sign-on only a break-glass account signs in with its password (issue 49).
+    const marked = await keep(t.http.put(`/api/v1/users/${user.body.id}/break_glass`).set(admin()).send({ break_glass: true }));
+    expect(marked.status, marked.text).toBe(200);
     expect(
       (await keep(t.http.post('/api/v1/sessions').send({ email: 'secreta@clinicasecretos.test', password: USER_PASSWORD }))).status,
     ).toBe(201);
@@ -228,7 +269,7 @@ describe('secrets (D20)', () => {
   it('no answer and no log line contains a secret, in any usual encoding', () => {
     figures.secrets = Object.keys(secrets).length;
     figures.answers = answers.length;
-    expect(figures.secrets).toBe(8);
+    expect(figures.secrets).toBe(10);
     expect(logLines.length, 'the failing calls should have logged something').toBeGreaterThan(0);
     for (const [name, value] of Object.entries(secrets)) {
       expect(value, name).toBeTruthy();

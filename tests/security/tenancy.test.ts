@@ -3,7 +3,8 @@ import type { OpenApiOperation } from '@vigia/contract/rules/schema';
 import { loadContract } from '../../api/src/http/contract';
 import { select } from '../../api/src/db/sql';
 import { startTestProduct, createOrg, bearer, patientBody, requestFor, type TestProduct, type Org } from '../support/product';
-import { EXPORT_FILE, requiredQuery, SAMPLE_JWKS } from './fixtures';
+import { EXPORT_FILE, rdaOf, requiredQuery, SAMPLE_JWKS } from './fixtures';
+import { recordRda } from '../../api/src/modules/rdas/rdas.service';
 
 /**
  * Tenant isolation matrix (D14), generated from openapi.yaml: every operation whose path carries
@@ -28,6 +29,8 @@ beforeAll(async () => {
       .send(patientBody({ nid: '5566778899', tag_ids: [ids.tags] }))
   ).body.id;
   ids.clients = a.clientId;
+  // An RDA of client A's patient (issue 51): read, and 'Reenviar', out of B's reach.
+  ids.rdas = (await recordRda({ sequelize: t.sequelize, jobs: t.jobs, now: t.now }, rdaOf(a, ids.patients))).id;
   ids.api_clients = (
     await t.http
       .post('/api/v1/api_clients')
@@ -103,6 +106,12 @@ beforeAll(async () => {
     await t.http.post(`${record}/observations`).set(bearer(a.tokens.admin)).send({ observation_type: 0, value_text: 'Nota privada' })
   ).body.id;
   ids.conditionId = (await t.http.post(`${record}/conditions`).set(bearer(a.tokens.admin)).send({ condition_type_id: 1 })).body.id;
+  ids.allergyId = (
+    await t.http.post(`${record}/allergies`).set(bearer(a.tokens.admin)).send({ allergy_type: '01', description: 'Penicilina' })
+  ).body.id;
+  ids.familyHistoryId = (
+    await t.http.post(`${record}/family_history`).set(bearer(a.tokens.admin)).send({ relationship: '01', description: 'Asma' })
+  ).body.id;
   ids.caregiverId = (
     await t.http.post(`${record}/caregivers`).set(bearer(a.tokens.admin)).send({
       id_type: 1,
@@ -140,10 +149,12 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   MeasurementUpdate: { status: 1, comment: 'Lectura tomada por error' },
   ClientSettingsInput: { webhook_alerts: false, residents_enabled: false },
   UserUpdate: { status: 1, role_name: 'consulta' },
+  BreakGlassInput: { break_glass: true },
   SupplyUpdate: { active: false },
   StockUpdate: { active: false },
   EncounterInput: { kind: 'generic' },
   EncounterUpdate: { observations: 'ajena' },
+  TeleconsultationUpdate: { reason: 'ajena' },
   EncounterObservationUpdate: { value: '99' },
   OrderInput: { order_type: 0, clinical_element: 1, hours: ['08:00'] },
   OrderUpdate: { notify: false },
@@ -154,6 +165,10 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   ObservationInput: { observation_type: 0, value_text: 'Nota ajena' },
   ConditionInput: { condition_type_id: 1, active: true, notes: 'ajeno' },
   ConditionUpdate: { notes: 'ajeno' },
+  AllergyInput: { allergy_type: '01', description: 'ajena' },
+  AllergyUpdate: { active: false },
+  FamilyHistoryInput: { relationship: '01', description: 'ajeno' },
+  FamilyHistoryUpdate: { description: 'ajeno' },
   ClinicalObservationInput: { clinical_variable_id: 1, value: 7 },
   CaregiverInput: {
     id_type: 1,
@@ -169,6 +184,7 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   AlertClose: { status: 2, close_type: 'false_alert', description: 'Cierre desde otro cliente' },
   AlertEntryInput: { description: 'Entrada desde otro cliente' },
   ApiClientUpdate: { status: 'suspended', scopes: ['system/*.rs'] },
+  IhceSettingsInput: { enabled: false, base_url: 'https://ihce.example.co/fhir' },
 };
 
 const { doc } = loadContract();
@@ -209,10 +225,16 @@ async function snapshotOfA() {
     prompts: await select(t.sequelize, 'SELECT * FROM prompts WHERE client_id = :c ORDER BY id', { c: a.clientId }),
     observations: await select(t.sequelize, 'SELECT * FROM observations WHERE client_id = :c ORDER BY id', { c: a.clientId }),
     patient_conditions: await select(t.sequelize, 'SELECT * FROM patient_conditions WHERE client_id = :c ORDER BY id', { c: a.clientId }),
+    patient_allergies: await select(t.sequelize, 'SELECT * FROM patient_allergies WHERE client_id = :c ORDER BY id', { c: a.clientId }),
+    patient_family_history: await select(t.sequelize, 'SELECT * FROM patient_family_history WHERE client_id = :c ORDER BY id', {
+      c: a.clientId,
+    }),
     caregivers: await select(t.sequelize, 'SELECT * FROM caregivers WHERE client_id = :c ORDER BY id', { c: a.clientId }),
     user_passkeys: await select(t.sequelize, 'SELECT * FROM user_passkeys WHERE client_id = :c ORDER BY id', { c: a.clientId }),
     api_clients: await select(t.sequelize, 'SELECT * FROM api_clients WHERE client_id = :c ORDER BY id', { c: a.clientId }),
     fhir_exports: await select(t.sequelize, 'SELECT * FROM fhir_exports WHERE client_id = :c ORDER BY id', { c: a.clientId }),
+    rdas: await select(t.sequelize, 'SELECT * FROM rdas WHERE client_id = :c ORDER BY id', { c: a.clientId }),
+    ihce_settings: await select(t.sequelize, 'SELECT * FROM ihce_settings WHERE client_id = :c', { c: a.clientId }),
   };
 }
 
@@ -259,6 +281,7 @@ describe('tenant isolation matrix', () => {
     ['/api/v1/sms_outbox', 'sms'],
     ['/api/v1/api_clients', 'api_clients'],
     ['/api/v1/fhir_exports', 'fhir_exports'],
+    ['/api/v1/rdas', 'rdas'],
   ])("list %s never shows client A's rows to client B", async (url) => {
     const res = await t.http.get(url).set(bearer(b.tokens.admin));
     expect(res.status).toBe(200);

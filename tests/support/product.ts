@@ -34,7 +34,7 @@ export function requestFor(t: TestProduct, method: string, url: string): request
  * `allowHttpServices`: WEBHOOKS_ALLOW_HTTP=1, for files whose webhook or integration peer is an http:// loopback server.
  */
 export async function startTestProduct(
-  opts: { now?: () => Date; otpLength?: string; jwtSecret?: string; allowHttpServices?: boolean } = {},
+  opts: { now?: () => Date; otpLength?: string; jwtSecret?: string; allowHttpServices?: boolean; env?: Config['env'] } = {},
 ): Promise<TestProduct> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-test-'));
   let databaseUrl: string | null = null;
@@ -56,7 +56,7 @@ export async function startTestProduct(
   }
   const config: Config = {
     port: 0,
-    env: 'test',
+    env: opts.env ?? 'test',
     dataDir,
     databaseUrl,
     jwtSecret: opts.jwtSecret ?? crypto.randomBytes(32).toString('hex'),
@@ -85,8 +85,11 @@ export interface Org {
   users: Record<Role, User>;
 }
 
-/** A client with one user per role, each signed in. */
-export async function createOrg(t: TestProduct, name: string): Promise<Org> {
+/**
+ * A client with one user per role, each signed in. Where staff sign in through single sign-on
+ * (OIDC_* set), only the roles in `breakGlass` are marked so and get a token; the others' is ''.
+ */
+export async function createOrg(t: TestProduct, name: string, opts: { breakGlass?: Role[] } = {}): Promise<Org> {
   const slug = name.toLowerCase().replace(/[^a-z]/g, '');
   const { client, user } = await createClientWithAdmin(t.sequelize, t.catalogues, {
     name,
@@ -110,9 +113,14 @@ export async function createOrg(t: TestProduct, name: string): Promise<Org> {
       time_zone: 'America/Bogota',
     });
   }
+  for (const role of opts.breakGlass ?? []) await users[role].update({ break_glass: true });
   const tokens = {} as Record<Role, string>;
   for (const role of ['admin', 'medico', 'enfermeria', 'consulta'] as const) {
     const res = await t.http.post('/api/v1/sessions').send({ email: users[role].email, password: PASSWORD });
+    if (res.status === 403 && res.body.code === 'sso_required') {
+      tokens[role] = '';
+      continue;
+    }
     if (res.status !== 201) throw new Error(`login ${role}: ${res.status} ${JSON.stringify(res.body)}`);
     tokens[role] = res.body.token;
   }

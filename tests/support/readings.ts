@@ -30,6 +30,8 @@ export async function storeReadings(
         value: r.value,
         when: r.when,
         source: 'device',
+        created_at: now,
+        sentAs: readings.length > 1 ? 'batch' : 'single',
       });
     }
     await runMeasurementHooks({ sequelize: t.sequelize, transaction, now, jobs: t.jobs }, stored);

@@ -26,11 +26,14 @@ export interface AssertionClaims {
   aud: string;
   /** Seconds since the epoch. */
   exp: number;
+  /** Seconds since the epoch; left out when not given (the official SMART client sends none). */
+  iat?: number;
+  nbf?: number;
   jti?: string;
 }
 
 export function signAssertion(c: AssertionClaims): Promise<string> {
-  return new SignJWT({})
+  return new SignJWT({ ...(c.iat !== undefined ? { iat: c.iat } : {}), ...(c.nbf !== undefined ? { nbf: c.nbf } : {}) })
     .setProtectedHeader({ alg: c.alg, kid: c.kid, typ: 'JWT' })
     .setIssuer(c.iss)
     .setSubject(c.sub)

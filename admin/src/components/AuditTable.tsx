@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useList, type CrudFilter } from '@refinedev/core';
+import { ReadState } from '../ui/ReadState';
 import { Descriptions, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { Link } from 'react-router';
@@ -138,29 +139,32 @@ export function AuditTable({
     return cols;
   }, [showPatient, timeZone]);
 
+  // A failed read says so in place (P212), never 'No hay eventos de auditoría para mostrar.'.
   return (
-    <Table<AuditEvent>
-      rowKey="id"
-      size="small"
-      className="audit-table"
-      loading={loading}
-      dataSource={rows}
-      columns={columns}
-      scroll={{ x: 760 }}
-      expandable={{
-        columnTitle: <span className="vigia-sr-only">Detalle</span>,
-        expandedRowRender: (e) => <Changes event={e} />,
-        rowExpandable: () => true,
-      }}
-      locale={{ emptyText: 'No hay eventos de auditoría para mostrar.' }}
-      pagination={{
-        current: page,
-        pageSize: PAGE_SIZE,
-        total,
-        showSizeChanger: false,
-        onChange: (p) => setPaging({ key, page: p }),
-        showTotal: (n) => countOf(n, 'evento', 'eventos'),
-      }}
-    />
+    <ReadState reads={[list]} what="la auditoría" isEmpty={rows.length === 0}>
+      <Table<AuditEvent>
+        rowKey="id"
+        size="small"
+        className="audit-table"
+        loading={loading}
+        dataSource={rows}
+        columns={columns}
+        scroll={{ x: 760 }}
+        expandable={{
+          columnTitle: <span className="vigia-sr-only">Detalle</span>,
+          expandedRowRender: (e) => <Changes event={e} />,
+          rowExpandable: () => true,
+        }}
+        locale={{ emptyText: 'No hay eventos de auditoría para mostrar.' }}
+        pagination={{
+          current: page,
+          pageSize: PAGE_SIZE,
+          total,
+          showSizeChanger: false,
+          onChange: (p) => setPaging({ key, page: p }),
+          showTotal: (n) => countOf(n, 'evento', 'eventos'),
+        }}
+      />
+    </ReadState>
   );
 }

@@ -17,6 +17,7 @@ import {
 } from '@vigia/contract/rules/prompts';
 import './prompts.css';
 import { SectionTitle } from './SectionTitle';
+import { ReadState } from '../ui/ReadState';
 
 type Prompt = Schemas['Prompt'];
 
@@ -232,23 +233,26 @@ export function PromptsPanel({ owner, heading, titles, canWrite, disabledReason,
           message="Solo una instrucción está activa a la vez: al crear o activar una, las demás quedan inactivas."
         />
       )}
-      <Table<Prompt>
-        rowKey="id"
-        size="middle"
-        loading={loading}
-        dataSource={data.rows}
-        columns={columns}
-        locale={{ emptyText: 'Aún no hay instrucciones' }}
-        pagination={{
-          current: page.current,
-          pageSize: page.pageSize,
-          total: data.total,
-          showSizeChanger: true,
-          pageSizeOptions: sizes.map(String),
-          locale: { items_per_page: '/ página' },
-          onChange: (current, pageSize) => setPage({ current: pageSize !== page.pageSize ? 1 : current, pageSize }),
-        }}
-      />
+      {/* A failed read is never 'Aún no hay instrucciones' (P212). */}
+      <ReadState reads={[query]} what="las instrucciones" isEmpty={data.rows.length === 0}>
+        <Table<Prompt>
+          rowKey="id"
+          size="middle"
+          loading={loading}
+          dataSource={data.rows}
+          columns={columns}
+          locale={{ emptyText: 'Aún no hay instrucciones' }}
+          pagination={{
+            current: page.current,
+            pageSize: page.pageSize,
+            total: data.total,
+            showSizeChanger: true,
+            pageSizeOptions: sizes.map(String),
+            locale: { items_per_page: '/ página' },
+            onChange: (current, pageSize) => setPage({ current: pageSize !== page.pageSize ? 1 : current, pageSize }),
+          }}
+        />
+      </ReadState>
       <Modal
         open={editing !== null}
         title={editing === 'new' ? titles.create : titles.edit}

@@ -1,4 +1,5 @@
 import type { Schemas } from '../contract';
+import { isIpAddressHost, passkeyAddressMessage } from '@vigia/contract/rules/sign-in';
 
 type WebAuthnOptions = Schemas['WebAuthnOptions'];
 type WebAuthnResponse = Schemas['WebAuthnResponse'];
@@ -35,6 +36,9 @@ export function passkeyErrorMessage(error: unknown): string {
     return 'Esta llave de acceso ya está registrada en su cuenta.';
   }
   if (code === 'ERROR_INVALID_DOMAIN' || code === 'ERROR_INVALID_RP_ID' || name === 'SecurityError') {
+    // The usual cause: Vigía opened by an IP address, which no browser accepts for passkeys (issue 49).
+    const host = typeof window === 'undefined' ? '' : window.location.hostname;
+    if (isIpAddressHost(host)) return passkeyAddressMessage(host.replace(/^\[|\]$/g, ''));
     return 'Este navegador no permite llaves de acceso en esta dirección. Entre por la dirección oficial de Vigía (https).';
   }
   if (name === 'NotSupportedError' || code === 'ERROR_AUTHENTICATOR_NO_SUPPORTED_PUBKEYCREDPARAMS_ALG') {

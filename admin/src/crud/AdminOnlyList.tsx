@@ -6,6 +6,7 @@ import { usePageResetOn } from '../hooks/usePageResetOn';
 import { FORBIDDEN_REASON, roleAccess } from '../providers/access';
 import { loadFailed } from '../providers/notices';
 import { PageHeader } from './PageHeader';
+import { ReadFailedAlert, useOnline, useReadState, type Read } from '../ui/ReadState';
 
 const PAGE_SIZES = [10, 20, 50];
 
@@ -17,6 +18,8 @@ export type AdminOnlyList<T> = {
   loading: boolean;
   /** The last read failed (its message was shown): the table must not read as an empty list. */
   failed: boolean;
+  /** The list's read, for the page's read state (ui/ReadState, P212). */
+  read: Read;
   /** The table's paging, read from the server (20 a page, 10/20/50); back to page 1 when the filters change. */
   pagination: TablePaginationConfig;
 };
@@ -29,6 +32,7 @@ export function useAdminOnlyList<T extends BaseRecord>(resource: string, filters
   const { allowed } = roleAccess('administer');
   const [page, setPage] = usePageResetOn(JSON.stringify(filters));
   const [pageSize, setPageSize] = useState(20);
+  const online = useOnline();
   const { query, result } = useList<T>({
     resource,
     filters,
@@ -41,7 +45,9 @@ export function useAdminOnlyList<T extends BaseRecord>(resource: string, filters
     allowed,
     rows: result.data,
     loading: query.isFetching,
-    failed: query.isError,
+    // Without network a read cannot be made: the table must not say it is empty either.
+    failed: query.isError || !online,
+    read: query,
     pagination: {
       current: page,
       pageSize,
@@ -83,6 +89,8 @@ export function AdminOnlyListPage<T>({
   children: ReactNode;
 }) {
   const invalidate = useInvalidate();
+  // Above the table: that it could not be read, with 'Reintentar', or since when its rows are (P212).
+  const readState = useReadState([list.read], list.rows.length === 0, `la lista «${title}»`);
   if (!list.allowed) {
     return (
       <PageHeader title={title}>
@@ -101,6 +109,7 @@ export function AdminOnlyListPage<T>({
         </Button>
       }
     >
+      <ReadFailedAlert status={readState} />
       {children}
     </PageHeader>
   );

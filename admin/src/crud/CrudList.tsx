@@ -21,6 +21,8 @@ import { usePageTitle } from '../layout/usePageTitle';
 import './crud.css';
 import { useMediaQuery } from '../layout/useMediaQuery';
 import { useUrlParams } from '../hooks/useUrlParams';
+import { ReadState } from '../ui/ReadState';
+import { PhoneCards, usePhoneLayout } from '../ui/PhoneCards';
 
 const ICONS: Record<ActionIcon, ReactNode> = {
   ai: <RobotOutlined />,
@@ -63,16 +65,17 @@ export function CrudList({ resource }: { resource: AnyResource }) {
   const activeTab = tabs ? activeTabKey(tabs, searchParams.get(tabParam)) : undefined;
   const selectTab = (key: string) => changeParams({ [tabParam]: key });
 
-  const { tableProps, sorters, filters, setFilters, currentPage, setCurrentPage, pageSize, setPageSize, result } = useTable<Row, HttpError>(
-    {
-      resource: resource.name,
-      pagination: { pageSize: resource.defaultPageSize ?? pageSizes[0], mode: 'server' },
-      sorters: { initial: resource.defaultSort ? [resource.defaultSort] : [] },
-      filters: { initial: tabs ? tabFilters(tabs, activeTab!, resource.filters).filter((f) => f.value !== undefined) : [] },
-      syncWithLocation: false,
-      errorNotification: serverErrorNotification,
-    },
-  );
+  const { tableProps, tableQuery, sorters, filters, setFilters, currentPage, setCurrentPage, pageSize, setPageSize, result } = useTable<
+    Row,
+    HttpError
+  >({
+    resource: resource.name,
+    pagination: { pageSize: resource.defaultPageSize ?? pageSizes[0], mode: 'server' },
+    sorters: { initial: resource.defaultSort ? [resource.defaultSort] : [] },
+    filters: { initial: tabs ? tabFilters(tabs, activeTab!, resource.filters).filter((f) => f.value !== undefined) : [] },
+    syncWithLocation: false,
+    errorNotification: serverErrorNotification,
+  });
 
   // A new tab (clicked, or the URL changed by back/forward) sets its filter and goes back to page 1.
   const listedTab = useRef(activeTab);
@@ -115,6 +118,7 @@ export function CrudList({ resource }: { resource: AnyResource }) {
   // 'Acciones' needs no sticky place (at 1440 px it covered 'Notificar', 'Cantidad (unidades)' and
   // 'Notas'). Narrower, the table scrolls sideways with 'Acciones' kept in view.
   const wide = useMediaQuery('(min-width: 1200px)');
+  const phoneCards = usePhoneLayout() && resource.phoneCards !== undefined;
   const columns: TableColumnsType<Row> = resource.columns.map((column) => ({
     key: column.key ?? column.field,
     dataIndex: column.field,
@@ -202,6 +206,9 @@ export function CrudList({ resource }: { resource: AnyResource }) {
   const total = result.total ?? 0;
   const filtered = isUserFiltered(filters, tabs?.field);
   const tabEmpty = tabs?.items.find((t) => t.key === activeTab)?.empty;
+  const emptyText = filtered ? 'No hay resultados para esta búsqueda.' : (tabEmpty ?? labels.empty ?? 'No hay registros');
+  const titleColumn = resource.columns.find((c) => (c.key ?? c.field) === resource.phoneCards?.title);
+  const actionsColumn = columns.find((c) => c.key === 'actions');
   const shownFilters = (resource.filters ?? []).filter((f) => filterOnTab(f, activeTab));
   const from = total === 0 ? 0 : (currentPage - 1) * pageSize + 1;
   const to = Math.min(currentPage * pageSize, total);
@@ -268,53 +275,69 @@ export function CrudList({ resource }: { resource: AnyResource }) {
         </div>
       ) : null}
 
-      <Table<Row>
-        {...tableProps}
-        rowKey="id"
-        columns={columns}
-        loading={labels.loading ? { spinning: !!tableProps.loading, tip: labels.loading } : tableProps.loading}
-        onRow={
-          resource.rowClick === 'edit' && editAccess?.can !== false
-            ? (record) => ({ onClick: () => record.id !== undefined && openEdit(record.id), style: { cursor: 'pointer' } })
-            : resource.detail
-              ? (record) => ({ onClick: () => openDetail(record), style: { cursor: 'pointer' } })
-              : undefined
-        }
-        pagination={false}
-        scroll={wide ? undefined : { x: 'max-content' }}
-        locale={{
-          emptyText: filtered ? 'No hay resultados para esta búsqueda.' : (tabEmpty ?? labels.empty ?? 'No hay registros'),
-        }}
-        onChange={(_pagination, filters, sorter, extra) =>
-          tableProps.onChange?.({ current: currentPage, pageSize }, filters, sorter, extra)
-        }
-      />
-
-      <div className="vigia-table-footer">
-        <Space size={8}>
-          <Typography.Text type="secondary">{labels.pageSize}</Typography.Text>
-          <Select
-            size="small"
-            value={pageSize}
-            aria-label={labels.pageSize}
-            options={pageSizes.map((n) => ({ value: n, label: String(n) }))}
-            onChange={(size) => {
-              setPageSize(size);
-              setCurrentPage(1);
-            }}
+      {/* A failed read says so in place (P212), never 'No hay registros' or 'Sin resultados'. */}
+      <ReadState reads={[tableQuery]} what={`la lista «${labels.list}»`} isEmpty={total === 0}>
+        {phoneCards ? (
+          <PhoneCards<Row>
+            label={labels.list}
+            rows={(tableProps.dataSource as Row[] | undefined) ?? []}
+            rowKey={(r) => String(r.id)}
+            loading={!!tableProps.loading}
+            empty={emptyText}
+            title={(r) => titleColumn && renderCell(titleColumn, r, recordSchema)}
+            fields={resource.columns
+              .filter((c) => c !== titleColumn)
+              .map((c) => ({ key: c.key ?? c.field, label: c.label, render: (r: Row) => renderCell(c, r, recordSchema) }))}
+            actions={actionsColumn ? (r) => actionsColumn.render?.(undefined, r, 0) as ReactNode : undefined}
           />
-        </Space>
-        <Typography.Text type="secondary">{total === 0 ? 'Sin resultados' : `${from}–${to} de ${total}`}</Typography.Text>
-        <Pagination
-          size="small"
-          current={currentPage}
-          pageSize={pageSize}
-          total={total}
-          showSizeChanger={false}
-          onChange={(page) => setCurrentPage(page)}
-          hideOnSinglePage={false}
-        />
-      </div>
+        ) : (
+          <Table<Row>
+            {...tableProps}
+            rowKey="id"
+            columns={columns}
+            loading={labels.loading ? { spinning: !!tableProps.loading, tip: labels.loading } : tableProps.loading}
+            onRow={
+              resource.rowClick === 'edit' && editAccess?.can !== false
+                ? (record) => ({ onClick: () => record.id !== undefined && openEdit(record.id), style: { cursor: 'pointer' } })
+                : resource.detail
+                  ? (record) => ({ onClick: () => openDetail(record), style: { cursor: 'pointer' } })
+                  : undefined
+            }
+            pagination={false}
+            scroll={wide ? undefined : { x: 'max-content' }}
+            locale={{ emptyText }}
+            onChange={(_pagination, filters, sorter, extra) =>
+              tableProps.onChange?.({ current: currentPage, pageSize }, filters, sorter, extra)
+            }
+          />
+        )}
+
+        <div className="vigia-table-footer">
+          <Space size={8}>
+            <Typography.Text type="secondary">{labels.pageSize}</Typography.Text>
+            <Select
+              size="small"
+              value={pageSize}
+              aria-label={labels.pageSize}
+              options={pageSizes.map((n) => ({ value: n, label: String(n) }))}
+              onChange={(size) => {
+                setPageSize(size);
+                setCurrentPage(1);
+              }}
+            />
+          </Space>
+          <Typography.Text type="secondary">{total === 0 ? 'Sin resultados' : `${from}–${to} de ${total}`}</Typography.Text>
+          <Pagination
+            size="small"
+            current={currentPage}
+            pageSize={pageSize}
+            total={total}
+            showSizeChanger={false}
+            onChange={(page) => setCurrentPage(page)}
+            hideOnSinglePage={false}
+          />
+        </div>
+      </ReadState>
 
       {usesModal && resource.schemas.create && (
         <CrudModalForm

@@ -24,7 +24,13 @@ export function PageHeader({ title, extra, children }: { title: ReactNode; extra
  * h1, after a link back to the list. Refine's own back arrow was a button inside a `role=button`
  * that the keyboard could not reach (axe nested-interactive), and its string title left an empty h5.
  */
-export function RecordPageTitle({ resource, title }: { resource: Pick<AnyResource, 'name' | 'path' | 'labels'>; title?: string }) {
+export function RecordPageTitle({
+  resource,
+  title,
+}: {
+  resource: Pick<AnyResource, 'name' | 'path'> & { labels: Pick<AnyResource['labels'], 'list' | 'singular'> };
+  title?: string;
+}) {
   return (
     <span className="vigia-record-title">
       <Link to={basePath(resource)} className="vigia-record-back">

@@ -66,7 +66,7 @@ describe('describeField reads the field from the contract', () => {
     ['PatientInput', 'tag_ids', create, { kind: 'array', maxItems: 50, widget: 'multi-select' }],
     ['PatientInput', 'gender', create, { kind: 'integer', widget: 'radio' }],
     ['PatientInput', 'city_id', create, { kind: 'integer', nullable: true, required: false }],
-    ['SessionInput', 'password', create, { required: true, minLength: 8, widget: 'password', message: 'Mínimo 8 carácteres' }],
+    ['SessionInput', 'password', create, { required: true, minLength: 8, widget: 'password', message: 'Mínimo 8 caracteres' }],
     [
       'ClientSettingsInput',
       'escalation_minutes',
@@ -116,7 +116,7 @@ describe('toFormRules gives the API’s limits and messages', () => {
     ['FeedbackInput', 'message', create, 'x'.repeat(601), 'Debe tener máximo de 600 caracteres'],
     ['FeedbackInput', 'message', create, 'x'.repeat(600), null],
     ['PatientInput', 'cellphone', create, '', null],
-    ['PatientInput', 'cellphone', create, '123456', '¡Ingrese solo números y un máximo de 11 carácteres!'],
+    ['PatientInput', 'cellphone', create, '123456', '¡Ingrese solo números y un máximo de 11 caracteres!'],
     ['PatientInput', 'cellphone', create, '3001234567', null],
     ['PatientInput', 'email', create, 'ana@clinica', '¡El formato de correo no es válido!'],
     ['PatientInput', 'email', create, 'ana@clinica.co', null],
@@ -124,11 +124,11 @@ describe('toFormRules gives the API’s limits and messages', () => {
     ['PatientInput', 'first_name', create, 'José Ñúñez', null],
     ['PatientInput', 'nid', create, '', REQUIRED_MESSAGE],
     ['PatientInput', 'nid', create, '1.020-304', null],
-    ['PatientInput', 'nid', create, '10#20', '¡El valor ingresado no es válido o esta incompleto!'],
+    ['PatientInput', 'nid', create, '10#20', '¡El valor ingresado no es válido o está incompleto!'],
     ['PatientInput', 'id_type', create, 0, 'Debe ser mayor o igual a 1'],
     ['PatientInput', 'id_type', create, 1.5, 'Ingrese un número entero'],
     ['PatientInput', 'id_type', create, 2, null],
-    ['PatientInput', 'prefix', create, '57', '¡El valor ingresado no es válido o esta incompleto!'],
+    ['PatientInput', 'prefix', create, '57', '¡El valor ingresado no es válido o está incompleto!'],
     ['PatientInput', 'prefix', create, '+57', null],
   ];
 

@@ -58,7 +58,7 @@ export type FieldSpec = {
 };
 
 export const REQUIRED_MESSAGE = MESSAGES.required;
-const INVALID_MESSAGE = '¡El valor ingresado no es válido o esta incompleto!';
+const INVALID_MESSAGE = '¡El valor ingresado no es válido o está incompleto!';
 export const OPTION_MESSAGE = 'Seleccione una opción de la lista';
 
 /** Above this many characters a text field becomes a text area. */

@@ -198,6 +198,11 @@ export type ResourceDeclaration<R extends SchemaName = SchemaName, C extends Sch
   /** Information banner above the table. */
   intro?: { title?: string; text: string };
   columns: ColumnDeclaration<Schemas[R]>[];
+  /**
+   * On a phone the rows are cards (issue 50) instead of a table that cuts its key columns: the
+   * column whose value titles each card (by key or field); the other columns stack under it.
+   */
+  phoneCards?: { title: string };
   filters?: FilterDeclaration[];
   fields?: FormFieldDeclaration<KeysOf<C> | KeysOf<U>>[];
   /** Controls after the declared fields, for what they cannot express. */

@@ -38,3 +38,19 @@ export function useIdTypes(countryId: number | undefined): IdTypeFull[] {
 
 /** Whether a listing the screen shows failed to load, and a retry of those that did. */
 export const useFailedListings = () => useFailedReads('/listings');
+
+export type CodeOption = { value: string; label: string };
+
+/**
+ * One of the RDA's code lists (issue 51: biological sexes, ethnicities, professions…) as select
+ * options: keyed by the guide's code, which is what the API stores, so the value stays a string.
+ */
+export function useCodeListing(name: ListingName, enabled = true): CodeOption[] {
+  const { query } = useApiQuery('/listings/{list_name}', {
+    params: { list_name: name },
+    queryOptions: { enabled, staleTime: Infinity },
+    errorNotification: logOnly(`listado ${name}`),
+  });
+  const data = query.data?.data?.data;
+  return data ? Object.entries(data).map(([value, label]) => ({ value, label })) : NONE;
+}

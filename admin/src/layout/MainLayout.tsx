@@ -12,12 +12,12 @@ import {
   MenuUnfoldOutlined,
   MessageOutlined,
 } from '@ant-design/icons';
-import { useGetIdentity, useLogout, useResourceParams } from '@refinedev/core';
-import type { Session } from '../contract';
+import { useLogout, useResourceParams } from '@refinedev/core';
 import type { LogoutParams } from '../providers/auth';
-import { readSession } from '../session';
+import { useStaffIdentity } from '../providers/identity';
 import { displayName } from '@vigia/contract/rules/names';
 import { Loading } from './Loading';
+import { OfflineBanner } from './OfflineBanner';
 import { VigiaLogo, VigiaMark } from './Logo';
 import { menuFrom, selectedMenuKey, type MenuLink, type MenuTree } from './menu';
 import { useInactivityLogout } from './useInactivityLogout';
@@ -109,9 +109,8 @@ export default function MainLayout({ FeedbackDialog }: { FeedbackDialog: Compone
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [feedbackOpen, setFeedbackOpen] = useState(false);
   const [feedbackLoaded, setFeedbackLoaded] = useState(false);
-  const { data: identity } = useGetIdentity<Session>();
   const { mutate: logout } = useLogout<LogoutParams>();
-  const user = identity ?? readSession();
+  const user = useStaffIdentity();
 
   useEffect(() => setCollapsed(narrow), [narrow]);
   useEffect(() => setDrawerOpen(false), [pathname]);
@@ -181,6 +180,7 @@ export default function MainLayout({ FeedbackDialog }: { FeedbackDialog: Compone
         </Layout.Header>
 
         <Layout.Content className="vigia-content">
+          <OfflineBanner />
           <Suspense fallback={<Loading />}>
             <Outlet />
           </Suspense>

@@ -64,6 +64,19 @@ describe('refineWrite: what useCustomMutation is handed', () => {
     expect(write).toMatchObject({ url: '/api/v1/patients/2/measurements/9', method: 'put', values: { status: 1, comment: 'duplicada' } });
   });
 
+  it("sends the submit's Idempotency-Key as a header, and no header without one (issue 50)", () => {
+    const entry = {
+      method: 'post',
+      path: '/patients/{id}/alerts/{alertId}/alert_entries',
+      params: { id: 1, alertId: 2 },
+      values: { description: 'Llamé al paciente' },
+    } as const;
+    expect(refineWrite({ ...entry, idempotencyKey: '3f0c2a9e-5b1d-4c7e-9a8f-2d6b1e4c0a7d' }).config).toEqual({
+      headers: { 'Idempotency-Key': '3f0c2a9e-5b1d-4c7e-9a8f-2d6b1e4c0a7d' },
+    });
+    expect(refineWrite(entry)).not.toHaveProperty('config');
+  });
+
   it('sends no body at all for an operation without one', () => {
     expect(refineWrite({ method: 'delete', path: '/patients/{id}/portal_lock', params: { id: 5 } }).values).toBe(NO_BODY);
   });

@@ -2,6 +2,7 @@ import { useCallback, useMemo } from 'react';
 import {
   useCustom,
   useCustomMutation,
+  useNotification,
   type BaseRecord,
   type CreateResponse,
   type CustomResponse,
@@ -9,11 +10,11 @@ import {
   type OpenNotificationParams,
   type UseCustomProps,
 } from '@refinedev/core';
-import type { QueryObserverResult } from '@tanstack/react-query';
+import { onlineManager, type QueryObserverResult } from '@tanstack/react-query';
 import type { paths } from '@vigia/contract/openapi';
 import { fillPath } from './api';
 import { apiUrl, NO_BODY } from './data';
-import type { VigiaHttpError } from './errors';
+import { OFFLINE_WRITE_MESSAGE, type VigiaHttpError } from './errors';
 import { useGetOnDemand, usePrefetchCustom } from './queries';
 
 /**
@@ -122,6 +123,12 @@ type ReadArgs<P extends ApiPath, O> = [PathParamsOf<P, 'get'>] extends [never]
 export interface ApiRead<T> {
   url: string;
   query?: Record<string, unknown>;
+  /**
+   * How long an answer is taken as read (react-query's staleTime), the same for the read started
+   * ahead and the card's: otherwise the card, or the start run again, reads an answer just received
+   * once more (issue 52). Default 0.
+   */
+  staleTime?: number;
   /** Never set: carries the answer's type from apiRead to useApiRead. */
   readonly answer?: T;
 }
@@ -143,7 +150,8 @@ export type ApiReadHookOptions<T> = Pick<
  * `query`), answering the operation's type.
  */
 export function useApiRead<T>(read: ApiRead<T>, options: ApiReadHookOptions<T> = {}): ApiQueryResult<T> {
-  const { queryOptions, successNotification, errorNotification, overtimeOptions, meta } = options;
+  const { successNotification, errorNotification, overtimeOptions, meta } = options;
+  const queryOptions = read.staleTime === undefined ? options.queryOptions : { staleTime: read.staleTime, ...options.queryOptions };
   const props = {
     url: read.url,
     method: 'get',
@@ -181,6 +189,8 @@ export type ApiWrite<M extends WriteMethod, P extends PathWith<M>> = { method: M
   ValuesOption<P, M> & {
     successNotification?: Notice<CreateResponse<AnswerOf<P, M>>>;
     errorNotification?: Notice<VigiaHttpError>;
+    /** The submit's Idempotency-Key (hooks/useIdempotencyKey), for the writes that honour one (issue 50). */
+    idempotencyKey?: string;
   };
 
 /** What happens after one write (react-query's callbacks of `mutate`). */
@@ -195,7 +205,7 @@ export interface ApiWriteCallbacks<T> {
  * at all (not `{}`) when the operation takes none.
  */
 export function refineWrite<M extends WriteMethod, P extends PathWith<M>>(write: ApiWrite<M, P>) {
-  const { method, path, params, values, successNotification, errorNotification } = write as ApiWrite<M, P> & {
+  const { method, path, params, values, successNotification, errorNotification, idempotencyKey } = write as ApiWrite<M, P> & {
     params?: Record<string, number | string>;
     values?: unknown;
   };
@@ -205,15 +215,32 @@ export function refineWrite<M extends WriteMethod, P extends PathWith<M>>(write:
     values: values === undefined ? NO_BODY : values,
     successNotification,
     errorNotification,
+    ...(idempotencyKey ? { config: { headers: { 'Idempotency-Key': idempotencyKey } } } : {}),
   };
 }
 
 /**
  * Writes of the contract through Refine's useCustomMutation: `mutate({ method, path, params, values })`
  * checks the body against the operation and answers its type.
+ *
+ * Without network a write is refused at once (issue 50), said once, and handed to the form's onError
+ * like any failed save, so the form keeps what was typed: react-query would otherwise hold it paused
+ * and send it whenever the network came back, perhaps long after the nurse has left the screen.
  */
 export function useApiMutation() {
   const { mutate, mutateAsync, mutation, overtime } = useCustomMutation<BaseRecord, HttpError, unknown>();
+  const { open } = useNotification();
+  const refuseOffline = useCallback(
+    (callbacks?: ApiWriteCallbacks<unknown>): VigiaHttpError | null => {
+      if (onlineManager.isOnline()) return null;
+      const error: VigiaHttpError = { message: OFFLINE_WRITE_MESSAGE, statusCode: 0, code: 'offline' };
+      open?.({ type: 'error', key: 'offline-write', message: OFFLINE_WRITE_MESSAGE });
+      callbacks?.onError?.(error);
+      callbacks?.onSettled?.();
+      return error;
+    },
+    [open],
+  );
   const toRefine = useCallback(
     <M extends WriteMethod, P extends PathWith<M>>(write: ApiWrite<M, P>) => refineWrite(write) as Parameters<typeof mutate>[0],
     [],
@@ -221,15 +248,22 @@ export function useApiMutation() {
   // Stable functions, as Refine's own mutate and mutateAsync are (a screen may list them as dependencies).
   const writes = useMemo(
     () => ({
-      mutate: <M extends WriteMethod, P extends PathWith<M>>(write: ApiWrite<M, P>, callbacks?: ApiWriteCallbacks<AnswerOf<P, M>>) =>
-        mutate(toRefine(write), callbacks as Parameters<typeof mutate>[1]),
+      mutate: <M extends WriteMethod, P extends PathWith<M>>(write: ApiWrite<M, P>, callbacks?: ApiWriteCallbacks<AnswerOf<P, M>>) => {
+        if (refuseOffline(callbacks as ApiWriteCallbacks<unknown>)) return;
+        mutate(toRefine(write), callbacks as Parameters<typeof mutate>[1]);
+      },
       mutateAsync: async <M extends WriteMethod, P extends PathWith<M>>(
         write: ApiWrite<M, P>,
         callbacks?: ApiWriteCallbacks<AnswerOf<P, M>>,
-      ) =>
-        (await mutateAsync(toRefine(write), callbacks as Parameters<typeof mutateAsync>[1])) as unknown as CreateResponse<AnswerOf<P, M>>,
+      ) => {
+        const offline = refuseOffline(callbacks as ApiWriteCallbacks<unknown>);
+        if (offline) throw offline;
+        return (await mutateAsync(toRefine(write), callbacks as Parameters<typeof mutateAsync>[1])) as unknown as CreateResponse<
+          AnswerOf<P, M>
+        >;
+      },
     }),
-    [mutate, mutateAsync, toRefine],
+    [mutate, mutateAsync, toRefine, refuseOffline],
   );
   return { mutation, overtime, ...writes };
 }
@@ -240,7 +274,7 @@ export function useApiMutation() {
  */
 export function usePrefetchApi() {
   const prefetch = usePrefetchCustom();
-  return useCallback(<T>(read: ApiRead<T>) => prefetch(read.url, read.query), [prefetch]);
+  return useCallback(<T>(read: ApiRead<T>) => prefetch(read.url, read.query, read.staleTime), [prefetch]);
 }
 
 /** A GET asked on a click (providers/queries.ts useGetOnDemand), answering the operation's type. */

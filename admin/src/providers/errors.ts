@@ -3,6 +3,8 @@ import type { ApiError } from '../contract';
 
 const NETWORK_ERROR_MESSAGE = 'No fue posible comunicarse con el servidor. Verifique su conexión e intente de nuevo.';
 export const UNKNOWN_ERROR_MESSAGE = 'Ocurrió un error inesperado. Intente de nuevo.';
+/** A write tried without network (issue 50): refused at once, and what was typed stays in the form. */
+export const OFFLINE_WRITE_MESSAGE = 'Sin conexión: no se guardó. Lo que escribió se conserva; vuelva a intentarlo cuando tenga conexión.';
 
 /** Refine's HttpError, plus the API's stable `code`. */
 export type VigiaHttpError = HttpError & { code?: string };

@@ -47,9 +47,9 @@ const ES: Record<string, string> = {
   'pages.error.backHome': 'Ir al inicio',
   'pages.error.info': 'No hay ninguna acción disponible para esta página.',
 
-  'pages.login.title': 'Inicia sesión en tu cuenta',
+  'pages.login.title': 'Inicie sesión en su cuenta',
   'pages.login.signin': 'Iniciar sesión',
-  'pages.login.fields.email': 'Correo Electronico',
+  'pages.login.fields.email': 'Correo electrónico',
   'pages.login.fields.password': 'Contraseña',
   'pages.login.errors.requiredEmail': '¡El campo es requerido!',
   'pages.login.errors.validEmail': '¡El formato de correo no es válido!',

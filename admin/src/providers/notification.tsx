@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
 import { notification } from 'antd';
 import type { NotificationProvider, OpenNotificationParams } from '@refinedev/core';
-import { NOTIFICATION_DURATION_S } from '../constants';
+import { NOTIFICATION_DURATION_S, TOAST_TOP_PX } from '../constants';
 import { NOTIFICATION_COLORS as COLORS } from './notification-colors';
 import { notificationStore, type NotificationType } from './notification-store';
 
@@ -49,7 +49,7 @@ function close(key: string) {
 }
 
 /**
- * Global notifications (03 §2) on antd's notification: top right, 4 s, success green, error red.
+ * Global notifications (03 §2) on antd's notification: top right below the header, 4 s, success green, error red.
  * The same functions serve Refine (as its notification provider) and the login page, which works
  * without Refine so that it loads fast.
  */
@@ -71,6 +71,8 @@ const REGION_ID = 'vigia-notifications';
 export function NotificationHost() {
   const [instance, holder] = notification.useNotification({
     placement: 'topRight',
+    // Below the header: a toast over 'Salir' or the menu would hide the controls a user reaches for.
+    top: TOAST_TOP_PX,
     duration: NOTIFICATION_DURATION_S,
     stack: false,
     getContainer: () => document.getElementById(REGION_ID) ?? document.body,

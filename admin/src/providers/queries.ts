@@ -71,17 +71,18 @@ export function useFailedReads(prefix: string): { failed: boolean; retry: () => 
 /**
  * Starts a `useCustom` GET read now (same cache entry: a card that mounts later with the same `url`
  * and `query` gets this answer, or waits for it), for screens that must not wait for their first
- * commit to begin loading.
+ * commit to begin loading. `staleTime` is the card's own: within it, the answer is not read again.
  */
 export function usePrefetchCustom() {
   const queryClient = useQueryClient();
   const dataProvider = useDataProvider();
   return useCallback(
-    (url: string, query?: Record<string, unknown>) =>
+    (url: string, query?: Record<string, unknown>, staleTime?: number) =>
       void queryClient
         .prefetchQuery({
           queryKey: keys().data().mutation('custom').params({ method: 'get', url, query }).get(),
           queryFn: ({ signal }) => dataProvider().custom!({ url, method: 'get', query, meta: { signal } }),
+          staleTime,
         })
         .catch(() => undefined),
     [queryClient, dataProvider],

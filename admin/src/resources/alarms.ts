@@ -28,7 +28,7 @@ export const alarms = defineResource({
     createTitle: 'Configurar alerta',
     editTitle: 'Editar Alerta',
     pageSize: 'Alertas por página',
-    empty: 'No hay alertas disponibles. Crea tu primera alerta para comenzar',
+    empty: 'No hay alertas disponibles. Cree su primera alerta para comenzar',
     loading: 'Cargando alertas...',
     created: 'Alerta creada',
     updated: 'Alerta actualizada',
@@ -53,7 +53,7 @@ export const alarms = defineResource({
     { field: 'alarm_default_new_patients', label: 'Asignada a pacientes nuevos', render: 'boolean', sortable: false },
     { field: 'request_repeat_measurement', label: 'Repetir medición', render: 'boolean', sortable: false, showFrom: 'lg' },
     { field: 'ia_alarm', label: 'Notificar a Paciente', render: 'boolean', sortable: false, showFrom: 'lg' },
-    { field: 'ia_script', label: 'Templeate Notificacion', empty: '—', sortable: false, showFrom: 'lg' },
+    { field: 'ia_script', label: 'Plantilla de notificación', empty: '—', sortable: false, showFrom: 'lg' },
   ],
   fields: [
     { field: 'type', label: 'Tipo', widget: 'select', initial: 1 },

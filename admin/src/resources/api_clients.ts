@@ -58,6 +58,8 @@ export const apiClients = defineResource({
     { field: 'last_token_at', label: 'Último token', render: 'datetime', empty: 'Nunca' },
     { field: 'created_at', label: 'Registrado', render: 'datetime', showFrom: 'lg' },
   ],
+  // On a phone a card per client, titled with its name, the Client ID whole under it (issue 50).
+  phoneCards: { title: 'name' },
   filters: [
     { field: 'q', label: 'Buscar', widget: 'search', placeholder: 'Buscar por nombre o Client ID' },
     { field: 'status', label: 'Estado', placeholder: 'Todos los estados' },

@@ -31,6 +31,8 @@ describe('side menu derived from the registered resources (01 §2)', () => {
       ['/integrations', 'Integraciones'],
       ['/api_clients', 'Clientes de API'],
       ['/fhir_exports', 'Exportaciones FHIR'],
+      ['/rdas', 'RDA enviados'],
+      ['/ihce', 'IHCE (RDA)'],
       ['/unknown_messages', 'Números desconocidos'],
       ['/reports', 'Reportes'],
       ['/audit', 'Auditoría'],
@@ -48,13 +50,15 @@ describe('side menu derived from the registered resources (01 §2)', () => {
 });
 
 /** The screens whose list operation answers only administrators (requireStaff('administer')). */
-const ADMIN_ONLY = ['/api_clients', '/fhir_exports', '/notifications', '/unknown_messages', '/audit'];
+const ADMIN_ONLY = ['/api_clients', '/fhir_exports', '/ihce', '/notifications', '/unknown_messages', '/audit'];
 
 describe('the menu offers a role only the screens it may open (issue 41)', () => {
   it.each(ROLES.map((role) => [role, can(role, 'administer')] as [Role, boolean]))('%s (administers: %s)', (role, administers) => {
     const tree = menuFrom(refineResources, (action) => can(role, action));
     const paths = [...tree.links, ...tree.groups.flatMap((g) => g.links)].map((l) => l.path);
     for (const path of ADMIN_ONLY) expect(paths.includes(path), path).toBe(administers);
+    // Issue 51: listRdas answers administrators and clinicians (clinical.write).
+    expect(paths.includes('/rdas')).toBe(can(role, 'clinical.write'));
     expect(paths).toContain('/patients');
     expect(paths).toContain('/reports');
   });

@@ -31,6 +31,7 @@ import { registerWriteAction } from '../providers/access';
 import { alarms } from './alarms';
 import { apiClients } from './api_clients';
 import { fhirExportsResource } from './fhir_exports';
+import { ihceResource, rdasResource } from './rdas';
 import { moves } from './moves';
 import { orders } from './orders';
 import { stocks } from './stocks';
@@ -169,6 +170,9 @@ export const refineResources: ResourceProps[] = [
   crud(apiClients, { icon: <KeyOutlined />, parent: CONFIGURATION, requires: 'administer' }),
   // Issue 37: the organisation's Bulk Data exports, started and downloaded by an administrator.
   fhirExportsResource(CONFIGURATION),
+  // Issue 51: the RDA sent to the Ministry's platform, and (administrators) the connection with it.
+  rdasResource(CONFIGURATION),
+  ihceResource(CONFIGURATION),
   screen('unknown_messages', '/unknown_messages', <UnknownMessagesPage />, {
     label: 'Números desconocidos',
     icon: <CommentOutlined />,

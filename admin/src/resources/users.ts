@@ -29,6 +29,32 @@ const CITIES = remoteOptions({
   dependsOn: 'country_id',
 });
 
+/**
+ * A listing of the RDA's code lists (`{data: {code: name}}`): the code is the value the API stores.
+ * RETHUS names some professions twice (003 and P07 'Medicina'): those carry their code to tell them apart.
+ */
+export function codeOptions(body: Schemas['Listing']) {
+  const entries = Object.entries(body?.data ?? {});
+  const seen = new Map<string, number>();
+  for (const [, name] of entries) seen.set(name, (seen.get(name) ?? 0) + 1);
+  return entries
+    .map(([value, name]) => ({ value, label: (seen.get(name) ?? 0) > 1 ? `${name} (código ${value})` : name }))
+    .sort((a, b) => a.label.localeCompare(b.label, 'es'));
+}
+
+/** Document types of the user's country (the RDA's PractitionerRDA identifier). */
+const ID_TYPES = remoteOptions({
+  read: apiRead('/listings/{list_name}', { params: { list_name: 'id_types' } }),
+  params: (values) => (values.country_id ? { country_id: values.country_id } : null),
+  toOptions: listingOptions,
+  dependsOn: 'country_id',
+});
+/** RETHUS professions (289 codes of the guide's RETHUSqualification), searched by name. */
+const PROFESSIONS = remoteOptions({
+  read: apiRead('/listings/{list_name}', { params: { list_name: 'professions' } }),
+  toOptions: codeOptions,
+});
+
 /** 03 §4 and §9: the own city changed, so the session ends 10 seconds later to pick up the new time zone. */
 const OWN_CITY_LOGOUT_MS = 10_000;
 function afterSave(action: 'create' | 'edit', record: Record<string, unknown>) {
@@ -108,6 +134,17 @@ export const users = defineResource({
     { field: 'city_id', label: 'Ciudad', widget: 'remote-select', remote: CITIES, placeholder: 'Busque la ciudad' },
     { field: 'role_name', label: 'Rol' },
     { field: 'status', label: 'Estado', only: 'edit' },
+    // Issue 51: the practitioner of an RDA (PractitionerRDA): document, profession and RETHUS registration.
+    { field: 'id_type', label: 'Tipo de documento', widget: 'remote-select', remote: ID_TYPES },
+    { field: 'nid', label: 'Número de documento', placeholder: 'Sin puntos ni espacios' },
+    {
+      field: 'profession',
+      label: 'Profesión (RETHUS)',
+      widget: 'remote-select',
+      remote: PROFESSIONS,
+      placeholder: 'Escriba para buscar la profesión',
+    },
+    { field: 'rethus_number', label: 'Número de registro RETHUS', placeholder: 'Tarjeta o registro profesional' },
     { field: 'media_email', label: 'Notificar por correo electrónico', initial: true },
     { field: 'media_whatsapp', label: 'Notificar por WhatsApp', initial: false },
     { field: 'priority_high', label: 'Alertas de prioridad alta', initial: true },

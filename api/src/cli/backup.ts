@@ -8,7 +8,8 @@ import { makeBackup } from '../modules/backups/backups.service.js';
  * npm run backup [-- --dir PATH]
  * One archive of this installation (database, secrets.json, stored files) with its .sha256, into
  * --dir, else BACKUP_DIR, else DATA_DIR/backups; safe while the API runs and writes. Reads
- * DATA_DIR and DATABASE_URL as the API does, without opening the app (no migration, no job).
+ * DATA_DIR, DATABASE_URL and BACKUP_RECIPIENT (encrypts the archive) as the API does, without
+ * opening the app (no migration, no job).
  */
 async function main() {
   const { values } = parseArgs({ options: { dir: { type: 'string' } } });
@@ -24,9 +25,11 @@ async function main() {
     dataDir,
     backupDir,
     now: new Date(),
+    recipient: settings.recipient,
   });
+  if (made.folderNote) console.log(`Aviso: ${made.folderNote}.`);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(`Copia de seguridad: ${made.archive}`);
+  console.log(`Copia de seguridad${made.encrypted ? ' cifrada (age, BACKUP_RECIPIENT)' : ''}: ${made.archive}`);
   console.log(
     `  ${made.bytes} bytes en ${seconds} s; esquema ${made.manifest.schema_version}; ${made.manifest.files.length} archivos; SHA-256 en ${path.basename(made.archive)}.sha256`,
   );

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.js';
+import { describeFailure, loadConfig } from '../config.js';
 import { bootstrap } from '../bootstrap.js';
 import { createClientWithAdmin } from '../modules/clients/clients.service.js';
 import { AppError } from '../http/errors.js';
@@ -57,4 +57,8 @@ async function main() {
   }
 }
 
-main();
+main().catch((err) => {
+  // A wrong setting (DATA_DIR, DATABASE_URL, PORT…) reads as one sentence, as at the server's start.
+  console.error(`[vigia] no se pudo crear el cliente: ${describeFailure(err)}`);
+  process.exit(1);
+});

@@ -278,3 +278,12 @@ export function requireStaff(action?: Action): RequestHandler {
     next();
   };
 }
+
+/** An operation of both the staff app and the portal: a patient passes (the handler keeps them to their own record), staff need `action`. */
+export function requirePatientOrStaff(action: Action): RequestHandler {
+  return (req, _res, next) => {
+    const p = principalOf(req);
+    if (p.kind === 'staff' && !can(p.role, action)) throw forbidden();
+    next();
+  };
+}

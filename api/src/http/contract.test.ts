@@ -20,8 +20,8 @@ describe('ruleMessage', () => {
   it.each([
     ['required', prop('SessionInput', 'email'), 'email', '¡El campo es requerido!'],
     ['format', prop('SessionInput', 'email'), 'email', '¡El formato de correo no es válido!'],
-    ['minLength', prop('SessionInput', 'password'), 'password', 'Mínimo 8 carácteres'],
-    ['pattern', prop('PatientInput', 'cellphone'), 'cellphone', '¡Ingrese solo números y un máximo de 11 carácteres!'],
+    ['minLength', prop('SessionInput', 'password'), 'password', 'Mínimo 8 caracteres'],
+    ['pattern', prop('PatientInput', 'cellphone'), 'cellphone', '¡Ingrese solo números y un máximo de 11 caracteres!'],
     ['type', prop('PatientInput', 'country_id'), 'country_id', 'Debe ser un número entero.'],
     [
       'enum',

@@ -48,8 +48,19 @@ function rootSchemaFor(doc: Contract, req: ValidatedRequest, location: string): 
   const params = [...(op.parameters ?? []), ...(req.openapi?.pathItem?.parameters ?? [])].map((p) => derefSchema(doc, p)!);
   return {
     type: 'object',
-    properties: Object.fromEntries(params.filter((p) => p.in === location).map((p) => [p.name, p.schema ?? {}])),
+    // Node gives header names in lower case; the contract spells them as HTTP does (Idempotency-Key).
+    properties: Object.fromEntries(
+      params.filter((p) => p.in === location).map((p) => [location === 'header' ? (p.name ?? '').toLowerCase() : p.name, p.schema ?? {}]),
+    ),
   };
+}
+
+/** A header the operation declares, named as the contract spells it ('idempotency-key' → 'Idempotency-Key'). */
+function headerName(doc: Contract, req: ValidatedRequest, lower: string | undefined): string | undefined {
+  const declared = [...(req.openapi?.schema?.parameters ?? []), ...(req.openapi?.pathItem?.parameters ?? [])]
+    .map((p) => derefSchema(doc, p)!)
+    .find((p) => p.in === 'header' && p.name?.toLowerCase() === lower);
+  return declared?.name ?? lower;
 }
 
 /** Turns express-openapi-validator's English errors into our error body. */
@@ -76,7 +87,7 @@ export function createContractErrorTranslator(doc: Contract): ErrorRequestHandle
       const keyword = (e.errorCode ?? '').replace('.openapi.validation', '') || (/required/.test(e.message) ? 'required' : 'unknown');
       const schemaLocation = location === 'params' ? 'path' : location === 'headers' ? 'header' : location;
       const schema = findPropertySchema(doc, rootSchemaFor(doc, req, schemaLocation), parts);
-      const field = parts.join('.') || location;
+      const field = (location === 'headers' ? headerName(doc, req, parts[0]) : parts.join('.')) || location;
       if (seen.has(field)) continue;
       seen.add(field);
       // A query parameter the operation does not declare (allowUnknownQueryParameters: false).
@@ -206,6 +217,49 @@ export const rejectUnsafeValues: RequestHandler = (req, _res, next) => {
   const number = sources.reduce<string | null>((found, source) => found ?? nonFinitePath(source), null);
   if (number) return next(fieldError(number, MESSAGES.finiteNumber));
   next();
+};
+
+/**
+ * Who may call an operation is decided before what they sent is judged (issue 49). For an
+ * operation that needs a session, sessionFirst has already authenticated the caller; a refusal of
+ * the request's shape (malformed JSON, the contract's 400 or 415, an unsafe value) is held on the
+ * request, the remaining checks are skipped, and the operation's binding (operations.ts `route`)
+ * raises it after its guards: a patient's token on a staff operation, or a role without the
+ * right, gets its 401/403 and learns nothing of the schema; the right caller gets the same 400 as
+ * before. Public operations are refused at once, as before; an unknown route is still a 404.
+ */
+const heldRefusals = new WeakMap<Request, unknown>();
+
+const isShapeRefusal = (err: unknown) => {
+  const status = (err as { status?: unknown; statusCode?: unknown } | null)?.status ?? (err as { statusCode?: unknown } | null)?.statusCode;
+  return status === 400 || status === 413 || status === 415;
+};
+
+/** The request checks, each holding its refusal for an authenticated caller (see above). */
+export function holdingRefusals(checks: RequestHandler[]): RequestHandler[] {
+  return checks.map((check): RequestHandler => (req, res, next) => {
+    if (heldRefusals.has(req)) return next();
+    const done = (err?: unknown) => {
+      if (err && isShapeRefusal(err) && req.user?.principal) {
+        heldRefusals.set(req, err);
+        return next();
+      }
+      next(err as Error);
+    };
+    try {
+      return check(req, res, done);
+    } catch (err) {
+      done(err);
+    }
+  });
+}
+
+/** Mounted after an operation's guards: the refusal held for its request, if any. */
+export const raiseHeldRefusal: RequestHandler = (req, _res, next) => {
+  const err = heldRefusals.get(req);
+  if (err === undefined) return next();
+  heldRefusals.delete(req);
+  next(err);
 };
 
 function fieldError(field: string, message: string): AppError {

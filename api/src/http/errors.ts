@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { databaseFailureOf } from '../db/unavailable.rules.js';
 
 export interface FieldError {
   field: string;
@@ -41,18 +42,24 @@ interface ErrorLike {
   errors?: unknown;
 }
 
-/** SQLite busy/locked or disk full, PostgreSQL lock timeout, deadlock or connection loss: retryable, never a 500. */
-function isTransientDbError(err: ErrorLike): boolean {
-  const text = `${err.name ?? ''} ${err.code ?? ''} ${err.message ?? ''}`;
-  return /SQLITE_BUSY|SQLITE_LOCKED|SQLITE_FULL|SQLITE_IOERR|database is locked|lock timeout|deadlock detected|ConnectionRefused|ConnectionAcquireTimeout|ECONNREFUSED|too many clients/i.test(
-    text,
-  );
+/**
+ * The database's state is not a bug: unreachable (refused, cut, renamed, its file unopenable) or
+ * busy (a lock, a full disk) is a 503 with Retry-After on every route, the FHIR API's included;
+ * null for anything else.
+ */
+export function databaseUnavailable(err: unknown): AppError | null {
+  if (err instanceof AppError) return null;
+  const failure = databaseFailureOf(err);
+  if (failure === 'unreachable') return unavailable('La base de datos no responde en este momento. Intente de nuevo en unos segundos.');
+  if (failure === 'busy') return unavailable('El servicio está ocupado en este momento. Intente de nuevo en unos segundos.');
+  return null;
 }
 
 export function createErrorHandler(log: (msg: string, err: unknown) => void): ErrorRequestHandler {
   return (err: ErrorLike & Error, _req, res, _next) => {
     if (res.headersSent) return;
     let e: AppError;
+    let database: AppError | null;
     if (err instanceof AppError) e = err;
     else if (err.type === 'entity.parse.failed')
       e = new AppError(400, 'invalid_json', 'El cuerpo de la petición no es un JSON válido.', [
@@ -64,7 +71,7 @@ export function createErrorHandler(log: (msg: string, err: unknown) => void): Er
     else if (err.name === 'SequelizeUniqueConstraintError') e = conflict('Ya existe un registro con esos datos.');
     else if (err.name === 'SequelizeForeignKeyConstraintError')
       e = new AppError(400, 'validation_error', 'Uno de los registros relacionados no existe.');
-    else if (isTransientDbError(err)) e = unavailable('El servicio está ocupado en este momento. Intente de nuevo en unos segundos.');
+    else if ((database = databaseUnavailable(err))) e = database;
     else {
       log('unhandled error', err);
       e = new AppError(500, 'internal_error', 'Ocurrió un error inesperado. Intente nuevamente.');

@@ -24,6 +24,19 @@ describe('operationTable', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect([...operationTable().keys()].sort()).toEqual([...ids].sort());
   });
+
+  // Spectral's operation-description (issue 49): the summary names the operation, the description
+  // says what an integrator needs beyond it (who may call it, what a 409 means).
+  it('gives every operation a description of its own, beside its summary', () => {
+    const lacking = Object.entries(loadContract().doc.paths).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, { operationId?: string; summary?: string; description?: string }>).flatMap(([method, op]) =>
+        op?.operationId && (!op.description?.trim() || op.description.trim() === op.summary?.trim())
+          ? [`${method.toUpperCase()} ${path} (${op.operationId})`]
+          : [],
+      ),
+    );
+    expect(lacking).toEqual([]);
+  });
 });
 
 describe('route', () => {

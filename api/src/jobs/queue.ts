@@ -1,6 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { execute, select } from '../db/sql.js';
 import { retryDelayMs } from './jobs.rules.js';
+import { databaseFailureOf } from '../db/unavailable.rules.js';
 
 /**
  * Durable background work. A job is a row in `jobs`; it is claimed by one process at a time
@@ -130,7 +131,22 @@ export interface JobRunner {
   reschedule(kind: string, key: string, runAt: Date, transaction?: Transaction): Promise<number>;
 }
 
-export function createJobRunner(deps: { sequelize: Sequelize; now: () => Date; log: (msg: string, err?: unknown) => void }): JobRunner {
+/** Polls while the database cannot be reached: the interval doubling up to this (issue 49). */
+export const OUTAGE_MAX_DELAY_MS = 30_000;
+
+/** Lines of the runner's own life (info) and of each job run (debug, LOG_LEVEL=debug); both optional. */
+interface RunnerLines {
+  info(fields: object, msg: string): void;
+  debug(fields: object, msg: string): void;
+  isLevelEnabled?(level: string): boolean;
+}
+
+export function createJobRunner(deps: {
+  sequelize: Sequelize;
+  now: () => Date;
+  log: (msg: string, err?: unknown) => void;
+  lines?: RunnerLines;
+}): JobRunner {
   const kinds = new Map<string, JobKind>();
   const recurring: RecurringTask[] = [];
   const { sequelize } = deps;
@@ -173,12 +189,22 @@ export function createJobRunner(deps: { sequelize: Sequelize; now: () => Date; l
       .sort((a, b) => a.id - b.id);
   }
 
+  const debugRuns = deps.lines?.isLevelEnabled?.('debug') ?? false;
+  /** LOG_LEVEL=debug: each run's kind, id, attempt, outcome and time; never its payload (it may name a patient). */
+  const logRun = (job: JobRow, start: number, outcome: string) =>
+    deps.lines?.debug(
+      { kind: job.kind, jobId: job.id, attempt: job.attempts, outcome, ms: Math.round((performance.now() - start) * 10) / 10 },
+      'tarea',
+    );
+
   async function runOne(job: JobRow, now: Date, stopping = NEVER_STOPPING) {
     const ctx: JobContext = { now, sequelize, stopping };
     const kind = kinds.get(job.kind);
+    const start = debugRuns ? performance.now() : 0;
     try {
       if (!kind) throw new Error(`Tipo de tarea desconocido: ${job.kind}`);
       await kind.handler(job, ctx);
+      if (debugRuns) logRun(job, start, 'done');
       await execute(
         sequelize,
         "UPDATE jobs SET status = 'done', locked_until = NULL, last_error = NULL, updated_at = :now WHERE id = :id",
@@ -186,6 +212,7 @@ export function createJobRunner(deps: { sequelize: Sequelize; now: () => Date; l
       );
     } catch (err) {
       if (err instanceof JobYielded) return releaseJob(job);
+      if (debugRuns) logRun(job, start, job.attempts >= job.max_attempts ? 'failed' : 'retry');
       const message = err instanceof Error ? err.message : String(err);
       if (job.attempts >= job.max_attempts) {
         await execute(
@@ -272,22 +299,46 @@ export function createJobRunner(deps: { sequelize: Sequelize; now: () => Date; l
       const inFlight = new Map<string, number>();
       const claiming = new Set<string>();
       const running = new Set<Promise<unknown>>();
+      // Issue 49: with the database unreachable every poll failed, four error lines with stack
+      // traces a second. One line when it goes; then only the serial poll probes, the wait between
+      // probes doubling up to OUTAGE_MAX_DELAY_MS; one line when it answers again.
+      let outage: { since: number; delayMs: number; retryAt: number } | null = null;
+      const failed = (e: unknown) => {
+        if (databaseFailureOf(e) !== 'unreachable') return deps.log('cola de tareas', e);
+        const at = Date.now();
+        if (!outage) {
+          outage = { since: at, delayMs: intervalMs, retryAt: at + intervalMs };
+          deps.log('la base de datos no responde: la cola de tareas espera y lo vuelve a intentar cada vez más espaciado');
+        } else if (at >= outage.retryAt) {
+          // Only a probe's failure lengthens the wait: the work that was in flight when the database
+          // went fails within the same moment and must not push the next probe out to 30 s.
+          outage.delayMs = Math.min(outage.delayMs * 2, OUTAGE_MAX_DELAY_MS);
+          outage.retryAt = at + outage.delayMs;
+        }
+      };
+      const answered = () => {
+        if (!outage) return;
+        deps.lines?.info({ downMs: Date.now() - outage.since }, 'la base de datos responde de nuevo: la cola de tareas sigue');
+        outage = null;
+      };
       const track = (p: Promise<unknown>) => {
-        const tracked = p.catch((e) => deps.log('cola de tareas', e)).finally(() => running.delete(tracked));
+        const tracked = p.catch(failed).finally(() => running.delete(tracked));
         running.add(tracked);
         return tracked;
       };
       const poll = () => {
         if (stopped) return;
-        const pools = pooled();
+        if (outage && (serialRun || Date.now() < outage.retryAt)) return;
+        const pools = outage ? [] : pooled();
         if (!serialRun)
           serialRun = track(
             (async () => {
               const now = deps.now();
               await scheduleRecurring(now);
               // Stopping (SIGTERM): the claimed jobs not begun go back at once, for another process (issue 39).
-              for (const job of await claim(now, 50, { except: pools }))
-                await (stopped ? releaseJob(job) : runOne(job, now, stopping.signal));
+              const jobs = await claim(now, 50, { except: pooled() });
+              answered();
+              for (const job of jobs) await (stopped ? releaseJob(job) : runOne(job, now, stopping.signal));
             })(),
           ).finally(() => (serialRun = null));
         for (const kind of pools) {

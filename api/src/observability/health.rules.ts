@@ -21,9 +21,18 @@ export interface ReadinessFacts {
 }
 
 export interface Reason {
-  code: 'database_unavailable' | 'migrations_pending' | 'jobs_stalled' | 'shutting_down';
+  code: 'starting' | 'database_unavailable' | 'migrations_pending' | 'jobs_stalled' | 'shutting_down';
   message: string;
 }
+
+/**
+ * Readiness while the process starts (it listens before it migrates, issue 41; a start took 67–77 s
+ * on a loaded machine): not ready, yet alive, so a liveness probe does not kill a slow start.
+ */
+export const STARTING: Reason = {
+  code: 'starting',
+  message: 'Vigía está iniciando (migraciones, catálogos): recibirá peticiones en cuanto termine.',
+};
 
 export function readinessReasons(f: ReadinessFacts): Reason[] {
   const reasons: Reason[] = [];

@@ -28,25 +28,29 @@ function afterCommit(transaction: Transaction | undefined, fn: () => void) {
   else fn();
 }
 
-/** Rows stored: a call that stored one reading (two rows for blood pressure) is 'single', more 'batch'. */
+/**
+ * Rows stored, by source and by how the request sent them (issue 49: counted from the rows, a
+ * batch of one timestamp was 'single', and single readings committed together were a 'batch').
+ */
 export const readingsMetricHook: MeasurementHook<null> = {
   load: async () => null,
   async apply(ctx, stored) {
     if (!metricsEnabled() || !stored.length) return;
-    // The usual call, one device reading: no set of keys to build.
+    // The usual call, one device reading: no map to build.
     if (stored.length === 1) {
-      const { source } = stored[0];
-      afterCommit(ctx.transaction, () => readingsStored.inc({ source, mode: 'single' }, 1));
+      const { source, sentAs } = stored[0];
+      afterCommit(ctx.transaction, () => readingsStored.inc({ source, mode: sentAs }, 1));
       return;
     }
-    // Blood pressure is two rows (3 and 4) of one reading.
-    const readings = new Set(stored.map((m) => `${m.patient_id}|${m.when.getTime()}|${m.clinical_element === 4 ? 3 : m.clinical_element}`))
-      .size;
-    const mode = readings > 1 ? 'batch' : 'single';
-    const bySource = new Map<string, number>();
-    for (const m of stored) bySource.set(m.source, (bySource.get(m.source) ?? 0) + 1);
+    const counts = new Map<string, { source: string; mode: string; n: number }>();
+    for (const { source, sentAs } of stored) {
+      const key = `${source}|${sentAs}`;
+      const c = counts.get(key);
+      if (c) c.n++;
+      else counts.set(key, { source, mode: sentAs, n: 1 });
+    }
     afterCommit(ctx.transaction, () => {
-      for (const [source, n] of bySource) readingsStored.inc({ source, mode }, n);
+      for (const { source, mode, n } of counts.values()) readingsStored.inc({ source, mode }, n);
     });
   },
 };

@@ -1,13 +1,15 @@
 import crypto from 'node:crypto';
+import type http from 'node:http';
 import { Router, type RequestHandler } from 'express';
 import type { Sequelize } from 'sequelize';
 import type { Logger } from 'pino';
 import { select } from '../db/sql.js';
 import { pendingMigrations } from '../db/migrate.js';
-import { readinessReasons } from './health.rules.js';
+import { readinessReasons, STARTING } from './health.rules.js';
 import { metricsEnabled, observeRequest, scrape } from './metrics.js';
 import { TRUSTED_LINE } from './logger.js';
 import { fhirRouteOf } from './fhir-route.rules.js';
+import { notFound } from '../http/errors.js';
 import type { Registry } from 'prom-client';
 
 export interface HealthDeps {
@@ -55,6 +57,23 @@ export function healthRouter(deps: HealthDeps): Router {
   return router;
 }
 
+const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  res.end(JSON.stringify(body));
+};
+
+/**
+ * What the port answers while the product starts (the app not built yet): liveness 200, since the
+ * process answers and killing it would only start it again from the beginning; readiness 503
+ * 'starting' (a startup or readiness probe waits); anything else 503 with Retry-After.
+ */
+export function answerStarting(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const path = req.url?.split('?')[0];
+  if (path === '/api/health/live') json(res, 200, { status: 'ok' });
+  else if (path === '/api/health/ready') json(res, 503, { status: 'unavailable', reasons: [STARTING] }, { 'retry-after': '5' });
+  else json(res, 503, { code: 'starting', message: 'Vigía está iniciando; intente de nuevo en unos segundos.' }, { 'retry-after': '5' });
+}
+
 /** GET /metrics in Prometheus' text format; with `token`, only for `Authorization: Bearer <token>`. */
 export function metricsHandler(database: Registry, token: string | null): RequestHandler {
   const expected = token ? crypto.createHash('sha256').update(`Bearer ${token}`).digest() : null;
@@ -76,6 +95,12 @@ export function metricsHandler(database: Registry, token: string | null): Reques
     res.set('Content-Type', contentType).send(body);
   };
 }
+
+/**
+ * /metrics on the product's port without METRICS_TOKEN (on METRICS_PORT, or not served): a 404 of
+ * the API's own, or the staff app's page would answer it with 200 and a scraper would read HTML.
+ */
+export const metricsElsewhere: RequestHandler = (_req, _res, next) => next(notFound('Las métricas no se sirven en este puerto.'));
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

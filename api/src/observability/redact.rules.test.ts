@@ -72,6 +72,11 @@ describe('redactLogValue', () => {
     expect(redactLogValue(line)).toEqual(line);
   });
 
+  it("keeps the backup job's archive name as it wrote it: a time and a database, not a document number", () => {
+    const line = { backup_file: 'vigia-20261128T080000Z-sqlite.tar.gz.age', bytes: 12_345_678 };
+    expect(redactLogValue(line)).toEqual(line);
+  });
+
   it('bounds depth so a deep object cannot stall the logger', () => {
     let deep: Record<string, unknown> = { v: 1 };
     for (let i = 0; i < 20; i++) deep = { child: deep };

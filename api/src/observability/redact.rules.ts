@@ -59,9 +59,13 @@ const PERSONAL_KEYS = new Set(
 /** Keys that look personal by their ending (`patient_email`, `contact_phone`, `x-api-key`). */
 const PERSONAL_SUFFIXES = ['email', 'phone', 'token', 'password', 'secret', 'nid', 'name', 'key'];
 
-/** Keys a log line may carry although they end like a personal one: ids and codes of things, not people. */
+/**
+ * Keys a log line may carry although they end like a personal one: ids and codes of things, not
+ * people. `backup_file` is the name the backup job gave its archive (a time and a database); its
+ * digits would otherwise read as a document number.
+ */
 const ALLOWED_KEYS = new Set(
-  ['route', 'method', 'status', 'kind', 'channel', 'reqid', 'requestid', 'level', 'err', 'type'].map(normaliseKey),
+  ['route', 'method', 'status', 'kind', 'channel', 'reqid', 'requestid', 'level', 'err', 'type', 'backup_file'].map(normaliseKey),
 );
 
 function normaliseKey(key: string): string {

@@ -5,7 +5,8 @@ import { requireStaff, staffOf } from '../http/auth.js';
 import { loadContract } from '../http/contract.js';
 import { notFound } from '../http/errors.js';
 import { filterWhere, likeSafe, readListParams, sendList } from '../http/list-params.js';
-import { operationTable } from '../http/operations.js';
+import { operationTable, route } from '../http/operations.js';
+import type { OperationId } from '@vigia/contract/rules/operations';
 import { readIntParam } from '../http/params.js';
 import type { ResourceContext, ResourceDeclaration } from './resource.js';
 import { contractDrift } from './resource.rules.js';
@@ -41,8 +42,7 @@ export function resourceRouter(declaration: ResourceDeclaration, deps: EngineDep
   const answerOne = async (ctx: ResourceContext, row: Model) => (await d.present([row], ctx))[0];
   const mount = (op: string | undefined, guard: RequestHandler, handler: RequestHandler) => {
     if (!op) return;
-    const at = operationTable().get(op)!;
-    r[at.method](at.path, guard, handler);
+    route(r, op as OperationId, [guard], handler as never);
   };
 
   mount(d.operations.list, read, async (req, res) => {

@@ -7,7 +7,7 @@ export function AdherenceCard({ percent }: { percent: number | null }) {
   return (
     <section className={`card adherence adherence--${band}`} aria-labelledby="card-adherence">
       <h2 id="card-adherence" className="card__title">
-        Tu cumplimiento
+        Su cumplimiento
       </h2>
       <div className="adherence__body">
         <div

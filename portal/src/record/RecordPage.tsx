@@ -1,17 +1,20 @@
-import { useCallback, useEffect, useState } from 'react';
-import { ApiError, apiRequest } from '../api';
+import { useCallback } from 'react';
+import { apiRequest } from '../api';
 import { Brand } from '../Brand';
+import { OfflineBanner } from '../OfflineBanner';
+import { ReadNotice } from '../ReadNotice';
 import { LOGIN_PATH, navigate } from '../navigation';
-import { clearSession, readSession } from '../session';
+import { clearSession, readSession, type PatientSession } from '../session';
 import type { Patient } from '../types';
+import { useCachedRead } from '../useCachedRead';
 import { AdherenceCard } from './AdherenceCard';
 import { ChartsAccordion } from './charts/ChartsAccordion';
 import { DownloadsCard } from './DownloadsCard';
 import { InfoCard } from './InfoCard';
+import { LatestReadingsCard, useLatestReadings } from './LatestReadingsCard';
+import { NextActivitiesCard } from './NextActivitiesCard';
 import { RECORD_CARDS, RECORD_TEXT } from './record.data';
 import { useIdleLogout } from './useIdleLogout';
-
-type Load = { state: 'loading' } | { state: 'failed' } | { state: 'ready'; patient: Patient };
 
 /** Revokes the token on the server without waiting: leaving must be instant and work offline too. */
 function logout(): void {
@@ -21,37 +24,17 @@ function logout(): void {
   navigate(LOGIN_PATH);
 }
 
+const fetchPatient = (session: PatientSession) => apiRequest<Patient>('GET', `/patients/${session.patient_id}`, { token: session.token });
+
+/**
+ * The record, in the order a patient opens it for (issue 50): the latest readings with their range,
+ * what comes next, adherence, the charts and downloads; the demographics last.
+ */
 export function RecordPage() {
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const record = useCachedRead('record', useCallback(fetchPatient, []));
+  const latest = useLatestReadings();
+  const patient = record.phase === 'ready' || record.phase === 'stale' ? record.data : null;
   useIdleLogout(logout);
-
-  const fetchPatient = useCallback((signal: { cancelled: boolean }) => {
-    const session = readSession();
-    if (!session) return;
-    setLoad({ state: 'loading' });
-    apiRequest<Patient>('GET', `/patients/${session.patient_id}`, { token: session.token }).then(
-      (patient) => {
-        if (!signal.cancelled) setLoad({ state: 'ready', patient });
-      },
-      (error: unknown) => {
-        if (signal.cancelled) return;
-        if (error instanceof ApiError && error.status === 401) {
-          clearSession();
-          navigate(LOGIN_PATH, { replace: true });
-          return;
-        }
-        setLoad({ state: 'failed' });
-      },
-    );
-  }, []);
-
-  useEffect(() => {
-    const signal = { cancelled: false };
-    fetchPatient(signal);
-    return () => {
-      signal.cancelled = true;
-    };
-  }, [fetchPatient]);
 
   return (
     <div className="portal">
@@ -66,34 +49,36 @@ export function RecordPage() {
       </header>
 
       <main className="portal__content">
-        {load.state === 'loading' && (
+        <OfflineBanner online={record.online} lastReadAt={record.readAt} />
+        {record.phase === 'loading' && (
           <p className="status" role="status">
             {RECORD_TEXT.loading}
           </p>
         )}
 
-        {load.state === 'failed' && (
-          <div className="card status">
-            <p className="alert" role="alert">
-              {RECORD_TEXT.loadFailed}
-            </p>
-            <button type="button" className="button button--primary" onClick={() => fetchPatient({ cancelled: false })}>
-              {RECORD_TEXT.retry}
-            </button>
-          </div>
-        )}
+        {/* Offline, the banner above already says the record is from its last read, with the time. */}
+        <ReadNotice
+          phase={record.phase === 'stale' && !record.online ? 'ready' : record.phase}
+          what="sus datos"
+          readAt={record.readAt}
+          online={record.online}
+          text={RECORD_TEXT.loadFailed}
+          onRetry={record.retry}
+        />
 
-        {load.state === 'ready' && (
+        {patient && (
           <>
-            <h1 className="portal__greeting">{RECORD_TEXT.greeting(load.patient.first_name)}</h1>
+            <h1 className="portal__greeting">{RECORD_TEXT.greeting(patient.first_name)}</h1>
+            <LatestReadingsCard read={latest} timeZone={patient.time_zone} />
+            <NextActivitiesCard patient={patient} />
+            <AdherenceCard percent={patient.measurements_adherence} />
+            <ChartsAccordion patientId={patient.id} timeZone={patient.time_zone} />
+            <DownloadsCard patientId={patient.id} />
             <div className="cards">
               {RECORD_CARDS.map((spec) => (
-                <InfoCard key={spec.id} spec={spec} patient={load.patient} />
+                <InfoCard key={spec.id} spec={spec} patient={patient} />
               ))}
             </div>
-            <AdherenceCard percent={load.patient.measurements_adherence} />
-            <ChartsAccordion patientId={load.patient.id} timeZone={load.patient.time_zone} />
-            <DownloadsCard patientId={load.patient.id} />
           </>
         )}
       </main>

@@ -24,11 +24,28 @@ export async function restPointerOnTitle(page: Page): Promise<void> {
   if (title) await page.mouse.move(title.x + 1, title.y + 1);
 }
 
+/** True once no tooltip is open, no antd motion class is on and no finite animation still runs. */
+const SETTLED = `(() => {
+  const tooltipOpen = Array.from(document.querySelectorAll('.ant-tooltip')).some((e) => !e.classList.contains('ant-tooltip-hidden') && e.getBoundingClientRect().width > 0);
+  const moving = document.querySelector('[class*="-leave-active"], [class*="-enter-active"], [class*="-appear-active"]') !== null;
+  const running = document.getAnimations().some((a) => a.playState === 'running' && a.effect && a.effect.getTiming().iterations !== Infinity);
+  return !tooltipOpen && !moving && !running;
+})()`;
+
 /** axe-core's default rules (WCAG 2.2 AA, P160) on the page as it stands: no violation, whatever its impact. */
 export async function expectAccessible(page: Page): Promise<void> {
   await restPointerOnTitle(page);
-  // antd's fades end first (a colour measured mid-fade is not the screen's).
+  // antd's fades end first (a colour measured mid-fade is not the screen's), a tooltip the pointer
+  // opened on its way leaves, and a closing dropdown or dialog finishes its motion: mid-animation
+  // their containers are still visible outside the landmarks (axe 'region', seen on loaded CI
+  // machines where a 400 ms wait was not enough). Endless animations (spinners) are not waited for.
   await page.waitForTimeout(400);
+  await page.waitForFunction(SETTLED, null, { timeout: 5_000, polling: 100 }).catch(() => undefined);
   const { violations } = await axeBuilder(page).analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  // Each node with the start of its HTML: a CI log then says what the element was, not only where.
+  expect(
+    violations.map(
+      (v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.replace(/\s+/g, ' ').slice(0, 160)}`).join(', ')}`,
+    ),
+  ).toEqual([]);
 }

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page, type Route } from 'playwright-core';
 import { onTestFinished } from 'vitest';
 import { REPO_ROOT } from './server';
 
@@ -17,6 +17,21 @@ export async function failReads(page: Page, url: RegExp): Promise<void> {
       ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Error interno' }) })
       : route.continue(),
   );
+}
+
+/**
+ * Like failReads, for the GETs of the API (`/api/v1` left off: `/patients/7/alerts?status=1`) that
+ * `fails` picks, so reads of one path told apart by their query fail one at a time. Answers a
+ * function that lets them through again.
+ */
+export async function failReadsWhere(page: Page, fails: (apiPath: string) => boolean): Promise<() => Promise<void>> {
+  const matches = (url: URL) => url.pathname.startsWith('/api/v1/') && fails(url.pathname.slice('/api/v1'.length) + url.search);
+  const handler = (route: Route) =>
+    route.request().method() === 'GET'
+      ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Error interno' }) })
+      : route.continue();
+  await page.route(matches, handler);
+  return () => page.unroute(matches, handler);
 }
 
 /** Long enough for a slow machine; short enough that a missing element fails the test, not the suite. */
@@ -94,4 +109,25 @@ export async function waitForPath(page: Page, expected: string, timeout = ACTION
  */
 export async function closeToasts(page: Page): Promise<void> {
   await page.evaluate(`document.querySelectorAll('.ant-notification-notice-close').forEach((b) => b.click())`);
+  // Gone, not just closing: a toast on its way out still takes the clicks aimed at what it covers.
+  await page
+    .locator('.ant-notification-notice')
+    .first()
+    .waitFor({ state: 'detached', timeout: 3_000 })
+    .catch(() => undefined);
+}
+
+/**
+ * The welcome toast a staff sign-in shows, closed. It sits over the top right of the screen (a
+ * whole phone's width) for 4 s, and antd pauses a toast while the pointer is over it: a click
+ * Playwright aims at a button beneath it keeps the pointer there, so the toast never leaves and the
+ * click times out (CI, a loaded machine: 'Cancelar' of an export's row, a passkey's 'Cambiar nombre').
+ */
+export async function closeWelcome(page: Page): Promise<void> {
+  await page
+    .locator('.ant-notification-notice')
+    .first()
+    .waitFor({ state: 'visible', timeout: 5_000 })
+    .catch(() => undefined);
+  await closeToasts(page);
 }

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startServer, type RunningServer } from './server';
 import { launchBrowser } from './browser';
 import { EMAIL_LABEL, PASSWORD_LABEL } from './labels';
-import { openPage, waitForPath } from './browser';
+import { closeWelcome, openPage, waitForPath } from './browser';
 import { DEMO_ADMIN } from './api';
 
 /**
@@ -43,5 +43,6 @@ export async function openSignedIn(
   await waitForPath(page, '/');
   await submitStaffLogin(page, credentials);
   await waitForPath(page, path);
+  await closeWelcome(page);
   return page;
 }

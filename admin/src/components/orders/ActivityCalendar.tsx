@@ -1,11 +1,19 @@
-import { useState } from 'react';
-import { Navigate } from 'react-router';
+import { useMemo, useState, type ReactNode } from 'react';
 import FullCalendar from '@fullcalendar/react';
 import dayGridPlugin from '@fullcalendar/daygrid';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import interactionPlugin from '@fullcalendar/interaction';
 import esLocale from '@fullcalendar/core/locales/es';
-import type { DatesSetArg, EventClickArg } from '@fullcalendar/core';
+import type { DatesSetArg, EventClickArg, EventContentArg } from '@fullcalendar/core';
+import {
+  CheckCircleOutlined,
+  ClockCircleOutlined,
+  CloseCircleOutlined,
+  ExclamationCircleOutlined,
+  PauseCircleOutlined,
+  QuestionCircleOutlined,
+  SyncOutlined,
+} from '@ant-design/icons';
 import { Button, Descriptions, Form, Modal, Space, Tag, Typography } from 'antd';
 import { Select } from '../../crud/form-controls';
 import { MESSAGES } from '@vigia/contract/rules/validation';
@@ -14,11 +22,13 @@ import { ACTIVITY_STATUS_NAMES, ORDER_ELEMENT_NAMES } from '@vigia/contract/rule
 import { ACTIVITY_STATUS_COLORS, hourOptions, patientDateTime, patientInstant } from '../../components/order-ui';
 import type { Schemas } from '../../contract';
 import { apiRead, useApiMutation, useApiRead } from '../../providers/calls';
-import { serverError, serverErrorOnline, logOnly } from '../../providers/notices';
+import { serverError, logOnly } from '../../providers/notices';
 import { useInvalidatePaths } from '../../providers/queries';
 // The legend's colours and the events' layout come with the calendar, whichever tab opens it first.
 import './orders.css';
 import { DayPicker } from '../../crud/DayPicker';
+import { ReadFailedAlert, useReadState } from '../../ui/ReadState';
+import { agendaDays, openingTime } from './calendar-view';
 
 type Activity = Schemas['Activity'];
 
@@ -32,14 +42,31 @@ export interface ActivityCalendarProps {
   active?: boolean;
   /** First date shown (e.g. the order's start), an ISO instant. */
   initialDate?: string | null;
-  /**
-   * 01 §8 (patient's calendar): a failed read shows the server's notification and the not-found
-   * view. Otherwise a failure is only logged.
-   */
-  notFoundOnError?: boolean;
 }
 
 const legend = Object.entries(ACTIVITY_STATUS_NAMES);
+
+/** Each status also by its shape (issue 50: not by colour alone), beside its word. */
+const STATUS_ICONS: Record<number, ReactNode> = {
+  0: <ClockCircleOutlined />,
+  1: <SyncOutlined />,
+  2: <CheckCircleOutlined />,
+  3: <CloseCircleOutlined />,
+  4: <ExclamationCircleOutlined />,
+  5: <PauseCircleOutlined />,
+  6: <QuestionCircleOutlined />,
+};
+
+/** An activity's status as icon and word. */
+const StatusMark = ({ status }: { status: number }) => (
+  <span className="activity-status">
+    <span aria-hidden="true">{STATUS_ICONS[status]}</span> {ACTIVITY_STATUS_NAMES[status] ?? ''}
+  </span>
+);
+
+const WEEKDAYS = ['domingo', 'lunes', 'martes', 'miércoles', 'jueves', 'viernes', 'sábado'];
+/** 'lunes 07/12' for a 'YYYY-MM-DD' day. */
+const dayHeading = (date: string) => `${WEEKDAYS[new Date(`${date}T00:00:00Z`).getUTCDay()]} ${date.slice(8, 10)}/${date.slice(5, 7)}`;
 
 const dmy = (d: { year: number; month: number; day: number }) =>
   `${String(d.day).padStart(2, '0')}/${String(d.month + 1).padStart(2, '0')}/${d.year}`;
@@ -66,34 +93,61 @@ function wall(iso: string, timeZone: string): string {
 }
 
 /** The activities calendar (02 §2.13): month, week and day views, 1-hour events, reschedule or cancel status 0 only. */
-export default function ActivityCalendar({
-  patientId,
-  timeZone,
-  canManage,
-  orderId,
-  active = true,
-  initialDate,
-  notFoundOnError = false,
-}: ActivityCalendarProps) {
+export default function ActivityCalendar({ patientId, timeZone, canManage, orderId, active = true, initialDate }: ActivityCalendarProps) {
   const [range, setRange] = useState<{ star_date: string; end_date: string } | null>(null);
   const [selected, setSelected] = useState<Activity | null>(null);
   // A phone's month cell is 40 px wide: it opens on the day, each activity a full-width row (issue 41).
   const [phone] = useState(() => window.matchMedia(PHONE).matches);
   const [form] = Form.useForm<{ date: string; hour: string }>();
+  // The view shown and its first day (a phone's week is drawn as a list of days, issue 50).
+  const [shown, setShown] = useState<{ type: string; first: string } | null>(null);
   // An order's activities, or the patient's in the visible range (once the calendar has one).
   const read = orderId
     ? apiRead('/patients/{id}/orders/{orderId}/activities', { params: { id: patientId, orderId } })
     : apiRead('/patients/{id}/activities', { params: { id: patientId }, query: range ?? undefined });
+  // A failed read is said above the calendar, whose days stay to move between (P212: it replaced
+  // 01 §8's not-found page, which took the whole patient away).
   const { query } = useApiRead(read, {
     queryOptions: { enabled: active && (!!orderId || !!range), placeholderData: (previous) => previous },
-    errorNotification: notFoundOnError ? serverErrorOnline('No fue posible cargar las actividades') : logOnly('actividades'),
+    errorNotification: logOnly('actividades'),
   });
-  const activities = query.data?.data ?? [];
+  const loaded = query.data?.data;
+  const activities = useMemo(() => loaded ?? [], [loaded]);
+  const readState = useReadState([query], activities.length === 0, 'las actividades');
   const { mutate, mutation } = useApiMutation();
   const saving = mutation.isPending;
   const refresh = useInvalidatePaths();
 
+  // Week and day views start at the working day, or at the earliest activity shown (issue 50).
+  const opening = useMemo(
+    () => openingTime(activities.map((a) => localParts(new Date(a.programmed_at), timeZone).time)),
+    [activities, timeZone],
+  );
+  const agenda = phone && shown?.type === 'dayGridWeek';
+  const agendaItems = useMemo(
+    () =>
+      agenda && shown
+        ? agendaDays(
+            shown.first,
+            7,
+            activities.map((a) => ({ ...a, ...localParts(new Date(a.programmed_at), timeZone) })),
+          )
+        : [],
+    [agenda, shown, activities, timeZone],
+  );
+  const openActivity = (a: Activity | null) => {
+    setSelected(a);
+    if (a) {
+      const p = localParts(new Date(a.programmed_at), timeZone);
+      form.setFieldsValue({ date: p.date, hour: p.time });
+    }
+  };
+
   const datesSet = (arg: DatesSetArg) => {
+    setShown((v) => {
+      const next = { type: arg.view.type, first: arg.start.toISOString().slice(0, 10) };
+      return v && v.type === next.type && v.first === next.first ? v : next;
+    });
     // The calendar runs in UTC showing the patient's wall-clock times (D5): its day bounds are patient-local days.
     const day = (d: Date) => d.toISOString().slice(0, 10);
     const next = {
@@ -102,14 +156,15 @@ export default function ActivityCalendar({
     };
     setRange((r) => (r && r.star_date === next.star_date && r.end_date === next.end_date ? r : next));
   };
-  const open = (arg: EventClickArg) => {
-    const a = activities.find((x) => String(x.id) === arg.event.id) ?? null;
-    setSelected(a);
-    if (a) {
-      const p = localParts(new Date(a.programmed_at), timeZone);
-      form.setFieldsValue({ date: p.date, hour: p.time });
-    }
-  };
+  const open = (arg: EventClickArg) => openActivity(activities.find((x) => String(x.id) === arg.event.id) ?? null);
+  /** An event: its time, its title whole (wrapped) and its status as icon and word (issue 50). */
+  const eventContent = (arg: EventContentArg) => (
+    <span className="activity-event">
+      {arg.timeText && <span className="activity-event-time">{arg.timeText}</span>}{' '}
+      <span className="fc-event-title activity-event-title">{arg.event.title}</span>{' '}
+      <StatusMark status={Number(arg.event.extendedProps.status)} />
+    </span>
+  );
   const change = (body: Schemas['ActivityUpdate']) => {
     if (!selected) return;
     mutate(
@@ -134,15 +189,14 @@ export default function ActivityCalendar({
     if (v) await change({ programmed_at: patientInstant(v.date, v.hour, timeZone) });
   };
   const editable = !!selected && selected.status === 0 && canManage;
-  const failure = query.error;
-  if (notFoundOnError && failure && failure.statusCode !== 0) return <Navigate to="/404notfound" replace />;
 
   return (
-    <div className="activity-calendar">
+    <div className={agenda ? 'activity-calendar activity-calendar-agenda' : 'activity-calendar'}>
+      <ReadFailedAlert status={readState} />
       <div className="order-legend" aria-label="Estados de las actividades">
         {legend.map(([k, name]) => (
           <span key={k} style={{ ['--c' as string]: ACTIVITY_STATUS_COLORS[Number(k)] }}>
-            {name}
+            <span aria-hidden="true">{STATUS_ICONS[Number(k)]}</span> {name}
           </span>
         ))}
       </div>
@@ -156,18 +210,29 @@ export default function ActivityCalendar({
         headerToolbar={{
           left: 'prev,next today',
           center: 'title',
-          right: phone ? 'dayGridMonth,dayGridDay' : 'dayGridMonth,timeGridWeek,timeGridDay',
+          // A phone's week is a list of its days (below), not seven 45 px columns that cut every title.
+          right: phone ? 'dayGridMonth,dayGridWeek,dayGridDay' : 'dayGridMonth,timeGridWeek,timeGridDay',
         }}
         buttonText={{ today: 'Hoy', month: 'Mes', week: 'Semana', day: 'Día' }}
         dayHeaderFormat={{ weekday: 'short' }}
         titleFormat={{ year: 'numeric', month: 'long' }}
         views={{
           timeGridWeek: { titleFormat: weekTitle },
+          dayGridWeek: { titleFormat: weekTitle },
           timeGridDay: { titleFormat: { day: '2-digit', month: '2-digit', year: 'numeric' } },
           dayGridDay: { titleFormat: { day: '2-digit', month: '2-digit', year: 'numeric' }, dayMaxEvents: false },
         }}
         eventTimeFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
+        // Every activity lasts an hour: its start is enough, and leaves its title room to wrap.
+        displayEventEnd={false}
+        // Two activities of one hour sit side by side, neither drawn over the other's title.
+        slotEventOverlap={false}
         defaultTimedEventDuration="01:00"
+        // The calendar grows with its content (height auto): the hours before are left out, not scrolled past.
+        slotMinTime={opening}
+        slotDuration="01:00:00"
+        allDaySlot={false}
+        eventContent={eventContent}
         height="auto"
         dayMaxEvents={3}
         moreLinkText={(n) => `+${n} más`}
@@ -196,8 +261,37 @@ export default function ActivityCalendar({
           start: wall(a.programmed_at, timeZone),
           end: wall(new Date(new Date(a.programmed_at).getTime() + 3600_000).toISOString(), timeZone),
           color: ACTIVITY_STATUS_COLORS[a.status],
+          extendedProps: { status: a.status },
         }))}
       />
+      {agenda && (
+        <ol className="activity-agenda" aria-label="Actividades de la semana">
+          {agendaItems.map((day) => (
+            <li key={day.date}>
+              <h3 className="activity-agenda-day">{dayHeading(day.date)}</h3>
+              {day.items.length === 0 ? (
+                <Typography.Text type="secondary">Sin actividades</Typography.Text>
+              ) : (
+                <ul>
+                  {day.items.map((a) => (
+                    <li key={a.id}>
+                      <button
+                        type="button"
+                        className="activity-agenda-item"
+                        style={{ ['--c' as string]: ACTIVITY_STATUS_COLORS[a.status] }}
+                        onClick={() => openActivity(a)}
+                      >
+                        <span className="activity-event-time">{a.time}</span> <span className="activity-event-title">{eventTitle(a)}</span>{' '}
+                        <StatusMark status={a.status} />
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
       <Modal
         open={!!selected}
         title="Actividad"

@@ -3,14 +3,15 @@ import { Link } from 'react-router';
 import { Button, DatePicker, Input, Pagination, Radio, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { CheckOutlined, LeftOutlined, ReloadOutlined, RightOutlined } from '@ant-design/icons';
-import { useGetIdentity, useInvalidate, useList, useOne, type CrudFilter } from '@refinedev/core';
+import { useInvalidate, useList, useOne, type CrudFilter } from '@refinedev/core';
+import { ReadState } from '../../ui/ReadState';
 import dayjs, { type Dayjs } from 'dayjs';
-import type { Schemas, Session } from '../../contract';
+import type { Schemas } from '../../contract';
 import { addDays, localParts } from '@vigia/contract/rules/dates';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
-import { readSession } from '../../session';
+import { useStaffIdentity } from '../../providers/identity';
 import { useUrlParams } from '../../hooks/useUrlParams';
 import { ACTIVITY_STATUS_COLORS } from '../../components/order-ui';
 import { ACTIVITY_STATUS_OPTIONS, activitySubject, dayTitle } from './activities-day';
@@ -42,8 +43,7 @@ const isDay = (value: string | null): value is string => !!value && /^\d{4}-\d{2
  */
 export default function ActivitiesPage() {
   usePageTitle('Actividades');
-  const { data } = useGetIdentity<Session>();
-  const user = data ?? readSession();
+  const user = useStaffIdentity();
   const [params, changeParams] = useUrlParams();
   const [paging, setPaging] = useState({ page: 1, size: 20 });
   const [confirming, setConfirming] = useState<number | null>(null);
@@ -95,8 +95,8 @@ export default function ActivitiesPage() {
       // Today's statuses move with the clock: the list refreshes itself, quietly.
       refetchInterval: date && date === today ? REFRESH_MS : false,
     },
-    // A network failure stays quiet; anything else says why.
-    errorNotification: (error) => (error?.statusCode === 0 ? false : serverError('No fue posible cargar las actividades')(error)),
+    // Said in place, with 'Reintentar' (P212).
+    errorNotification: false,
   });
   const state = { rows: result.data, total: result.total ?? 0, loading: !!date && (query.isLoading || query.isPlaceholderData) };
   const invalidate = useInvalidate();
@@ -250,40 +250,42 @@ export default function ActivitiesPage() {
         />
       </div>
 
-      <Table<ClientActivity>
-        rowKey="id"
-        size="middle"
-        columns={columns}
-        dataSource={state.rows}
-        loading={state.loading}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
-        locale={{
-          emptyText: filtered ? 'No hay actividades que coincidan con los filtros.' : 'No hay actividades programadas para este día.',
-        }}
-      />
-
-      <div className="vigia-table-footer">
-        <Space size={8}>
-          <Typography.Text type="secondary">Actividades por página</Typography.Text>
-          <Select
-            size="small"
-            value={paging.size}
-            aria-label="Actividades por página"
-            options={PAGE_SIZES.map((n) => ({ value: n, label: String(n) }))}
-            onChange={(size) => setPaging({ page: 1, size })}
-          />
-        </Space>
-        <Typography.Text type="secondary">{state.total === 0 ? 'Sin resultados' : `${from}–${to} de ${state.total}`}</Typography.Text>
-        <Pagination
-          size="small"
-          current={paging.page}
-          pageSize={paging.size}
-          total={state.total}
-          showSizeChanger={false}
-          onChange={(page) => setPaging((p) => ({ ...p, page }))}
+      <ReadState reads={[query]} what="las actividades" isEmpty={state.rows.length === 0}>
+        <Table<ClientActivity>
+          rowKey="id"
+          size="middle"
+          columns={columns}
+          dataSource={state.rows}
+          loading={state.loading}
+          pagination={false}
+          scroll={{ x: 'max-content' }}
+          locale={{
+            emptyText: filtered ? 'No hay actividades que coincidan con los filtros.' : 'No hay actividades programadas para este día.',
+          }}
         />
-      </div>
+
+        <div className="vigia-table-footer">
+          <Space size={8}>
+            <Typography.Text type="secondary">Actividades por página</Typography.Text>
+            <Select
+              size="small"
+              value={paging.size}
+              aria-label="Actividades por página"
+              options={PAGE_SIZES.map((n) => ({ value: n, label: String(n) }))}
+              onChange={(size) => setPaging({ page: 1, size })}
+            />
+          </Space>
+          <Typography.Text type="secondary">{state.total === 0 ? 'Sin resultados' : `${from}–${to} de ${state.total}`}</Typography.Text>
+          <Pagination
+            size="small"
+            current={paging.page}
+            pageSize={paging.size}
+            total={state.total}
+            showSizeChanger={false}
+            onChange={(page) => setPaging((p) => ({ ...p, page }))}
+          />
+        </div>
+      </ReadState>
     </PageHeader>
   );
 }

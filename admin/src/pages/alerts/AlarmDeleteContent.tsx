@@ -9,7 +9,7 @@ export function AlarmDeleteContent({ alarm }: { alarm: Schemas['Alarm'] }) {
       <Typography.Text type="danger" strong>
         Acción irreversible
       </Typography.Text>
-      <Typography.Paragraph>¿Estás seguro de que quieres eliminar esta alerta? Esta acción no se puede deshacer.</Typography.Paragraph>
+      <Typography.Paragraph>¿Está seguro de que quiere eliminar esta alerta? Esta acción no se puede deshacer.</Typography.Paragraph>
       <Descriptions column={1} size="small" bordered>
         <Descriptions.Item label="Nombre">{alarm.name}</Descriptions.Item>
         <Descriptions.Item label="Elemento clínico">{alarm.clinical_element_name}</Descriptions.Item>

@@ -3,18 +3,20 @@ import { displayName } from '@vigia/contract/rules/names';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Alert, Button, Card, Col, Descriptions, Empty, Input, List, Modal, Row, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
 import { RadioGroup } from '../../crud/form-controls';
-import { ArrowLeftOutlined, HeartOutlined, RobotOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined, HeartOutlined, RobotOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { useInvalidate } from '@refinedev/core';
 import { ENTRY_MIN_LENGTH, formatElapsed, validateEntry } from '@vigia/contract/rules/alarms';
 import { usePageTitle } from '../../layout/usePageTitle';
 import type { Schemas } from '../../contract';
 import { useApiMutation, useApiQuery } from '../../providers/calls';
+import { ReadFailedAlert, useReadState } from '../../ui/ReadState';
 import { roleAccess } from '../../providers/access';
 import { serverError, success } from '../../providers/notices';
 import { PRIORITY_COLORS, PRIORITY_TAG } from '../../components/alerts.data';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import '../../components/alerts/alerts.css';
 import { ItemMeta } from '../../ui/ItemMeta';
+import { useIdempotencyKey } from '../../hooks/useIdempotencyKey';
 
 const MeasurementsPanel = lazy(() => import('./MeasurementsPanel'));
 const INCOMPLETE = 'Dato Incompleto';
@@ -61,41 +63,52 @@ function ManagePanel({ alert, onClosed }: { alert: AlertDetail; onClosed: () => 
   const access = roleAccess('clinical.write');
   const params = { id: alert.patient.id, alertId: alert.id };
   const reload = () => invalidate({ invalidates: ['all'] });
+  // One key per submit, kept for its retries: an entry or a close whose answer was lost is stored once (issue 50).
+  const entryKey = useIdempotencyKey();
+  const closeKey = useIdempotencyKey();
 
-  const addEntry = () =>
+  const addEntry = () => {
+    const values = { description: text.trim() };
     mutate(
       {
         method: 'post',
         path: '/patients/{id}/alerts/{alertId}/alert_entries',
         params,
-        values: { description: text.trim() },
+        values,
+        idempotencyKey: entryKey.keyFor({ params, values }),
         errorNotification: serverError(),
       },
       {
         onSuccess: () => {
+          entryKey.succeeded();
           setText('');
           void reload();
         },
       },
     );
-  const close = () =>
+  };
+  const close = () => {
+    const values = { status: 2 as const, close_type: closeType, description: text.trim() };
     mutate(
       {
         method: 'put',
         path: '/patients/{id}/alerts/{alertId}',
         params,
-        values: { status: 2, close_type: closeType, description: text.trim() },
+        values,
+        idempotencyKey: closeKey.keyFor({ params, values }),
         successNotification: success('Alerta cerrada correctamente'),
         errorNotification: serverError(),
       },
       {
         onSuccess: () => {
+          closeKey.succeeded();
           setClosing(false);
           onClosed();
         },
         onError: () => void reload(),
       },
     );
+  };
 
   return (
     <Card size="small" title="Gestionar alerta">
@@ -136,7 +149,7 @@ function ManagePanel({ alert, onClosed }: { alert: AlertDetail; onClosed: () => 
           {!access.allowed && <Alert type="info" showIcon className="alert-readonly" message={access.reason} />}
           <Input.TextArea
             aria-label="Nueva entrada"
-            placeholder={access.allowed ? `Escribe una nueva entrada (mínimo ${ENTRY_MIN_LENGTH} caracteres)` : access.reason}
+            placeholder={access.allowed ? `Escriba una nueva entrada (mínimo ${ENTRY_MIN_LENGTH} caracteres)` : access.reason}
             autoSize={{ minRows: 3, maxRows: 6 }}
             maxLength={2000}
             value={text}
@@ -181,6 +194,35 @@ function ManagePanel({ alert, onClosed }: { alert: AlertDetail; onClosed: () => 
   );
 }
 
+/**
+ * 'Abrir teleconsulta' (issue 51): a teleconsultation of the alert's patient that records the alert
+ * it was opened from; its screen is the encounter's. The server's rule: clinical.write.
+ */
+function OpenTeleconsultationButton({ patientId, alertId }: { patientId: number; alertId: number }) {
+  const navigate = useNavigate();
+  const { mutate, mutation } = useApiMutation();
+  const access = roleAccess('clinical.write');
+  const open = () =>
+    mutate(
+      {
+        method: 'post',
+        path: '/patients/{id}/encounters',
+        params: { id: patientId },
+        values: { kind: 'teleconsultation', alert_id: alertId },
+        successNotification: success('Teleconsulta abierta: registre la consulta y ciérrela.'),
+        errorNotification: serverError('No fue posible abrir la teleconsulta'),
+      },
+      { onSuccess: ({ data }) => navigate(`/encounters/${data.id}`) },
+    );
+  return (
+    <Tooltip title={access.reason}>
+      <Button icon={<VideoCameraOutlined />} onClick={open} loading={mutation.isPending} disabled={!access.allowed}>
+        Abrir teleconsulta
+      </Button>
+    </Tooltip>
+  );
+}
+
 /** Alert detail, /patients/:patient_id/alerts/:alert_id (02 §2.8). */
 export default function AlertDetailPage() {
   const { patient_id, alert_id } = useParams();
@@ -195,16 +237,29 @@ export default function AlertDetailPage() {
   const alert = query.data ? result.data : null;
   const status = query.error?.statusCode ?? 0;
   const missing = status >= 400 && status < 500;
+  // Any other failure, or no network: said in place with 'Reintentar' (P212), not a skeleton for ever.
+  const readState = useReadState([query], false, 'la alerta');
   const now = useNow();
   usePageTitle(alert ? `Alerta #${alert.id}` : 'Detalle de la alerta');
   const back = params.get('source') === 'management' ? '/alerts_management' : `/patients/${patient_id}?tab=alerts`;
 
   if (missing) return <Navigate to="/404notfound" replace />;
-  if (!alert) return <Skeleton active />;
+  if (!alert)
+    return readState.phase === 'failed' ? (
+      <section className="vigia-page">
+        <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(back)} style={{ marginBottom: 12 }}>
+          Volver
+        </Button>
+        <ReadFailedAlert status={readState} />
+      </section>
+    ) : (
+      <Skeleton active />
+    );
   const m = alert.measurement;
   const ai = alert.type === 3;
   return (
     <section className="vigia-page">
+      <ReadFailedAlert status={readState} />
       <Space style={{ marginBottom: 12 }} wrap>
         <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(back)}>
           Volver
@@ -213,6 +268,7 @@ export default function AlertDetailPage() {
           {alert.patient.full_name}
         </Typography.Title>
         <Typography.Text type="secondary">Documento {alert.patient.nid}</Typography.Text>
+        <OpenTeleconsultationButton patientId={Number(patient_id)} alertId={alert.id} />
       </Space>
       <Row gutter={[16, 16]}>
         <Col xs={24} lg={14}>

@@ -12,6 +12,7 @@ import { ClosedAlertsTable } from '../../components/alerts/ClosedAlertsTable';
 import { POLL_MS } from '../../components/alerts.data';
 import '../../components/alerts/alerts.css';
 import { countOf, isOne } from '@vigia/contract/rules/plural';
+import { ReadState, ReadStateView, useReadState } from '../../ui/ReadState';
 
 type Params = Record<string, string | number | number[] | undefined>;
 const INITIAL_FILTERS = { active: ['date' as const], values: { date: defaultRange() } as FilterValues };
@@ -28,8 +29,9 @@ function linkedIds(params: URLSearchParams): number[] {
 }
 
 /**
- * One page of the client's alerts; failures are only logged (02 §8). `arrivals` re-asks when new
- * alerts came in; the previous page stays on screen while the next one loads.
+ * One page of the client's alerts; a failure is said in place (P212, superseding 02 §8's 'only
+ * logged'). `arrivals` re-asks when new alerts came in; the previous page stays on screen while the
+ * next one loads.
  */
 function useClientAlerts(status: 'active' | 'closed', params: Params, page: number, perPage: number, arrivals = 0) {
   const { query, result } = useApiQuery('/reports/client_alerts_list', {
@@ -38,7 +40,7 @@ function useClientAlerts(status: 'active' | 'closed', params: Params, page: numb
     queryOptions: { placeholderData: (previous) => previous },
     errorNotification: false,
   });
-  return { rows: Array.isArray(result.data) ? result.data : [], total: totalOf(query.data), loading: query.isFetching };
+  return { rows: Array.isArray(result.data) ? result.data : [], total: totalOf(query.data), loading: query.isFetching, query };
 }
 
 /**
@@ -97,6 +99,10 @@ export default function AlertsManagerPage() {
   };
   const found = open.total + closed.total;
   const loading = open.loading || closed.loading;
+  const openState = useReadState([open.query], open.rows.length === 0, 'las alertas abiertas');
+  // A count that could not be read is not shown as 0.
+  const counted = (phase: string) => phase === 'ready' || phase === 'empty' || phase === 'stale';
+  const closedCounted = counted(useReadState([closed.query], closed.rows.length === 0, 'las alertas cerradas').phase);
 
   return (
     <PageHeader title="Gestor de alertas">
@@ -111,10 +117,12 @@ export default function AlertsManagerPage() {
           description={
             loading
               ? 'Cargando las alertas del enlace…'
-              : `${countOf(open.total, 'abierta', 'abiertas')} y ${countOf(closed.total, 'cerrada', 'cerradas')}.` +
-                (found < digest.length
-                  ? ` ${countOf(digest.length - found, 'alerta del enlace no existe', 'alertas del enlace no existen')} en su organización.`
-                  : '')
+              : !counted(openState.phase) || !closedCounted
+                ? 'No fue posible cargar todas las alertas del enlace.'
+                : `${countOf(open.total, 'abierta', 'abiertas')} y ${countOf(closed.total, 'cerrada', 'cerradas')}.` +
+                  (found < digest.length
+                    ? ` ${countOf(digest.length - found, 'alerta del enlace no existe', 'alertas del enlace no existen')} en su organización.`
+                    : '')
           }
           action={
             <Button size="small" onClick={showAll}>
@@ -140,18 +148,16 @@ export default function AlertsManagerPage() {
         items={[
           {
             key: 'open',
-            label: `Abiertas (${open.total})`,
+            label: counted(openState.phase) ? `Abiertas (${open.total})` : 'Abiertas',
             children: (
               <Spin spinning={open.loading}>
-                {open.rows.length === 0 && !open.loading ? (
-                  <Empty description="No hay alertas abiertas" />
-                ) : (
+                <ReadStateView status={openState} empty={<Empty description="No hay alertas abiertas" />}>
                   <div className="alert-grid">
                     {open.rows.map((a) => (
                       <AlertCard key={a.id} alert={a} showPatient source="management" />
                     ))}
                   </div>
-                )}
+                </ReadStateView>
                 <Pagination
                   style={{ marginTop: 16 }}
                   current={openPage}
@@ -168,7 +174,7 @@ export default function AlertsManagerPage() {
           },
           {
             key: 'closed',
-            label: digest.length ? `Cerradas (${closed.total})` : 'Cerradas',
+            label: digest.length && closedCounted ? `Cerradas (${closed.total})` : 'Cerradas',
             children: (
               <>
                 {digest.length === 0 && (
@@ -182,15 +188,17 @@ export default function AlertsManagerPage() {
                     }}
                   />
                 )}
-                <ClosedAlertsTable
-                  manager
-                  rows={closed.rows}
-                  total={closed.total}
-                  loading={closed.loading}
-                  page={closedPage.page}
-                  pageSize={closedPage.size}
-                  onPage={(page, size) => setClosedPage({ page, size })}
-                />
+                <ReadState reads={[closed.query]} what="las alertas cerradas" isEmpty={closed.rows.length === 0}>
+                  <ClosedAlertsTable
+                    manager
+                    rows={closed.rows}
+                    total={closed.total}
+                    loading={closed.loading}
+                    page={closedPage.page}
+                    pageSize={closedPage.size}
+                    onPage={(page, size) => setClosedPage({ page, size })}
+                  />
+                </ReadState>
               </>
             ),
           },

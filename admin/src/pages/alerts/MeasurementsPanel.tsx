@@ -4,6 +4,7 @@ import { ReloadOutlined } from '@ant-design/icons';
 import { useInvalidate } from '@refinedev/core';
 import type { Schemas } from '../../contract';
 import { useApiQuery } from '../../providers/calls';
+import { ReadFailedAlert, useReadState } from '../../ui/ReadState';
 import MeasurementChart, { type ChartSeries } from '../../charts/MeasurementChart';
 import { SERIES_NAMES, alarmBands, alertRanges } from '@vigia/contract/rules/charts';
 import { formatWhen } from '@vigia/contract/rules/dates';
@@ -47,6 +48,7 @@ function useElementSeries(alert: AlertDetail, element: ElementCode | undefined, 
     // Without `format=csv` the answer is the rows (the contract's other answer is a download link).
     rows: Array.isArray(answer) ? answer : [],
     bands: rules.query.isError ? [] : (rules.query.data?.data ?? []),
+    read: readings.query,
   };
 }
 
@@ -81,6 +83,8 @@ export default function MeasurementsPanel({ alert }: { alert: AlertDetail }) {
     name,
     points: sorted.filter((p) => p.series === name).map((p) => ({ when: Date.parse(p.when), value: p.value })),
   }));
+  // Readings that could not be read leave the alert's own on the chart, and say so (P212).
+  const readState = useReadState(elements.length > 1 ? [first.read, second.read] : [first.read], false, 'las lecturas del paciente');
   const later = [alert.measurement, ...alert.later_measurements].filter((m): m is NonNullable<typeof m> => !!m);
   return (
     <Card
@@ -96,6 +100,7 @@ export default function MeasurementsPanel({ alert }: { alert: AlertDetail }) {
         />
       }
     >
+      {ready && <ReadFailedAlert status={readState} />}
       <Spin spinning={points === null}>
         {points !== null && sorted.length === 0 ? (
           <Empty description="No existen datos que mostrar" />

@@ -4,6 +4,7 @@ import { RadioGroup, Select } from '../../crud/form-controls';
 import { describeField, objectSchema, REQUIRED_MESSAGE, toFormRules } from '../../crud/schema-rules';
 import { KEYS_FROM_OPTIONS, readJwks, type KeysFrom } from './api-client-form';
 import { SCOPE_OPTIONS } from './api-client-scopes';
+import { exclusiveScopes, mixedScopesProblem } from '@vigia/contract/rules/scopes';
 import './api-clients.css';
 
 const required = { required: true, whitespace: true, message: REQUIRED_MESSAGE };
@@ -11,6 +12,14 @@ const required = { required: true, whitespace: true, message: REQUIRED_MESSAGE }
 const URL_RULES = toFormRules(describeField(contractDoc, 'ApiClientInput', 'jwks_url'));
 const SCOPE_RULES = toFormRules(describeField(contractDoc, 'ApiClientInput', 'scopes'));
 const JWKS_SCHEMA = objectSchema(contractDoc, 'Jwks');
+
+/** A client stored before the rule with both: said under the field, as the API would. */
+const scopesRule = {
+  validator: async (_rule: unknown, value: unknown) => {
+    const problem = Array.isArray(value) ? mixedScopesProblem(value as string[]) : null;
+    if (problem) throw new Error(problem);
+  },
+};
 
 const jwksRule = {
   validator: async (_rule: unknown, value: unknown) => {
@@ -60,8 +69,10 @@ export default function ApiClientFields({ action }: { action: 'create' | 'edit' 
       <Form.Item
         name="scopes"
         label="Datos que puede leer (scopes)"
-        rules={[{ required: true, type: 'array', message: REQUIRED_MESSAGE }, ...SCOPE_RULES]}
-        extra="«Todas» incluye cada tipo de dato. El sistema pide los que necesita al obtener su token."
+        rules={[{ required: true, type: 'array', message: REQUIRED_MESSAGE }, ...SCOPE_RULES, scopesRule]}
+        // 'Todas' or single types (issue 50): choosing one of the two takes the other away.
+        normalize={(next: string[] | undefined, previous: string[] | undefined) => exclusiveScopes(previous ?? [], next ?? [])}
+        extra="«Todas» incluye cada tipo de dato; elija «Todas» o los tipos concretos. El sistema pide los que necesita al obtener su token."
       >
         <Select mode="multiple" options={SCOPE_OPTIONS} placeholder="Elija uno o más" optionFilterProp="label" />
       </Form.Item>

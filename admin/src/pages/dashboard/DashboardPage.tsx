@@ -2,12 +2,13 @@ import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Card, Col, Row, Segmented, Skeleton, Statistic, Typography } from 'antd';
 import { AlertOutlined } from '@ant-design/icons';
-import { useGetIdentity, useOne } from '@refinedev/core';
-import type { Schemas, Session } from '../../contract';
+import { useOne } from '@refinedev/core';
+import type { Schemas } from '../../contract';
 import { displayName } from '@vigia/contract/rules/names';
 import { usePageTitle } from '../../layout/usePageTitle';
-import { readSession } from '../../session';
+import { useStaffIdentity } from '../../providers/identity';
 import { useApiQuery } from '../../providers/calls';
+import { ReadFailedAlert, useReadState } from '../../ui/ReadState';
 import { periodRange, PERIODS } from './periods';
 import { IndicatorsCard } from './IndicatorsCard';
 import './dashboard.css';
@@ -30,15 +31,17 @@ function raisedIn(period: number, metrics: Schemas['AlertMetrics']): string {
 /** Home dashboard (02 §2.12): open alerts, alerts by priority for a period, the programme indicators and the client's BI frame. */
 export default function DashboardPage() {
   usePageTitle('Dashboard');
-  const { data } = useGetIdentity<Session>();
-  const user = data ?? readSession();
+  const user = useStaffIdentity();
   const [period, setPeriod] = useState<number>(30);
-  // Failures leave the skeletons in place (02 §8): no notification.
+  // A failure is said in the card, with 'Reintentar', and the count is not shown as a number (P212;
+  // it left the skeletons loading for ever). No notification.
   const metricsQuery = useApiQuery('/reports/client_alerts_metrics', {
     query: periodRange(period),
     errorNotification: false,
   }).query;
-  const metrics = metricsQuery.isSuccess ? metricsQuery.data.data : null;
+  const metricsState = useReadState([metricsQuery], false, 'las alertas por prioridad');
+  const metrics = metricsState.phase === 'ready' || metricsState.phase === 'stale' ? (metricsQuery.data?.data ?? null) : null;
+  const unread = metricsState.phase === 'failed';
   const { result: client } = useOne<Schemas['Client']>({
     resource: 'clients',
     id: user?.client_id ?? '',
@@ -72,7 +75,11 @@ export default function DashboardPage() {
               <span className="dashboard-shortcut-icon">
                 <AlertOutlined />
               </span>
-              <Statistic title={`Alertas abiertas (${metrics?.open ?? '…'})`} value={metrics?.open ?? 0} loading={!metrics} />
+              <Statistic
+                title={unread ? 'Alertas abiertas: no fue posible cargarlas' : `Alertas abiertas (${metrics?.open ?? '…'})`}
+                value={metrics?.open ?? (unread ? '—' : 0)}
+                loading={!metrics && !unread}
+              />
               <Typography.Paragraph type="secondary" className="dashboard-note">
                 Sin cerrar hoy, de cualquier fecha.
               </Typography.Paragraph>
@@ -82,6 +89,7 @@ export default function DashboardPage() {
         </Col>
         <Col xs={24} md={16}>
           <Card title="Alertas por Prioridad">
+            <ReadFailedAlert status={metricsState} />
             {metrics && (
               <Typography.Paragraph type="secondary" className="dashboard-note">
                 {raisedIn(period, metrics)}
@@ -92,7 +100,7 @@ export default function DashboardPage() {
                 <PriorityChart metrics={metrics} />
               </Suspense>
             ) : (
-              <Skeleton active />
+              !unread && <Skeleton active />
             )}
           </Card>
         </Col>

@@ -3,6 +3,7 @@ import { Button, Card, Col, Empty, Row, Skeleton, Statistic, Typography } from '
 import { BarChartOutlined, DownloadOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../contract';
 import { useApiQuery } from '../../providers/calls';
+import { ReadStateView, useReadState } from '../../ui/ReadState';
 import { indicatorsCsv, monthLabel } from './indicators';
 
 const IndicatorCharts = lazy(() => import('./IndicatorCharts'));
@@ -63,7 +64,9 @@ function Tiles({ m }: { m: IndicatorMonth }) {
  */
 export function IndicatorsCard({ client }: { client: Schemas['Client'] | undefined }) {
   const query = useApiQuery('/reports/indicators', { errorNotification: false }).query;
-  const months = query.isSuccess ? query.data.data.months : [];
+  // Kept when a refresh fails (P212): ReadState marks them with when they were read.
+  const months = query.data?.data.months ?? [];
+  const status = useReadState([query], months.length === 0, 'los indicadores');
   const current = months.at(-1);
   return (
     <Card
@@ -78,22 +81,20 @@ export function IndicatorsCard({ client }: { client: Schemas['Client'] | undefin
         </Button>
       }
     >
-      {query.isLoading ? (
-        <Skeleton active />
-      ) : current ? (
-        <>
-          <Typography.Paragraph type="secondary" className="dashboard-note">
-            {monthLabel(current.month)}
-            {current.complete ? '' : ' (mes en curso, se actualiza cada hora)'}
-          </Typography.Paragraph>
-          <Tiles m={current} />
-          <Suspense fallback={<Skeleton active />}>
-            <IndicatorCharts months={months} />
-          </Suspense>
-        </>
-      ) : (
-        <Empty description="Los indicadores aún no se han calculado" />
-      )}
+      <ReadStateView status={status} loading={<Skeleton active />} empty={<Empty description="Los indicadores aún no se han calculado" />}>
+        {current && (
+          <>
+            <Typography.Paragraph type="secondary" className="dashboard-note">
+              {monthLabel(current.month)}
+              {current.complete ? '' : ' (mes en curso, se actualiza cada hora)'}
+            </Typography.Paragraph>
+            <Tiles m={current} />
+            <Suspense fallback={<Skeleton active />}>
+              <IndicatorCharts months={months} />
+            </Suspense>
+          </>
+        )}
+      </ReadStateView>
       {client?.have_metabase && client.metabase_url && (
         <iframe className="dashboard-bi" title="Tablero de indicadores" src={client.metabase_url} />
       )}

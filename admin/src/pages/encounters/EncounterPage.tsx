@@ -15,6 +15,9 @@ import { roleAccess } from '../../providers/access';
 import { staffTimeZone } from '../../session';
 import { vaccinationBody, VaccinationForm } from '../../components/VaccinationForm';
 import { elementField, GenericForm } from './GenericForm';
+import { TeleconsultationForm } from './TeleconsultationForm';
+import { DECEASED_REASON } from '../../components/record-access';
+import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 import '../../crud/crud.css';
 import { countOf } from '@vigia/contract/rules/plural';
 
@@ -73,8 +76,11 @@ export default function EncounterPage() {
 
   if (query.error?.statusCode === 404) return <Navigate to="/404notfound" replace />;
   const done = e?.status === 'Realizado';
-  // The server's rule for encounter writes (encounters.service assertWritable): clinical.write.
-  const access = roleAccess('clinical.write');
+  // The server's rule for encounter writes (encounters.service assertWritable): clinical.write,
+  // never for a deceased patient.
+  const roleRule = roleAccess('clinical.write');
+  const access = e?.patient.status === PATIENT_STATUS.deceased && !done ? { allowed: false, reason: DECEASED_REASON } : roleRule;
+  const tele = e?.kind === 'teleconsultation' && e.teleconsultation;
 
   const validate = async () => {
     try {
@@ -127,20 +133,30 @@ export default function EncounterPage() {
 
   return (
     <PageHeader
-      title={e ? (e.kind === 'vaccination' ? 'Atención de vacunación' : 'Atención general') : 'Atención'}
+      title={
+        e
+          ? e.kind === 'vaccination'
+            ? 'Atención de vacunación'
+            : e.kind === 'teleconsultation'
+              ? 'Teleconsulta / telemonitoreo'
+              : 'Atención general'
+          : 'Atención'
+      }
       extra={
-        <Space>
-          <Tooltip title={access.reason}>
-            <Button icon={<CheckCircleOutlined />} onClick={validate} disabled={!e || done || !access.allowed}>
-              Validar
-            </Button>
-          </Tooltip>
-          <Tooltip title={access.reason}>
-            <Button type="primary" icon={<SaveOutlined />} onClick={save} loading={saving} disabled={!e || done || !access.allowed}>
-              Guardar
-            </Button>
-          </Tooltip>
-        </Space>
+        tele ? undefined : (
+          <Space>
+            <Tooltip title={access.reason}>
+              <Button icon={<CheckCircleOutlined />} onClick={validate} disabled={!e || done || !access.allowed}>
+                Validar
+              </Button>
+            </Tooltip>
+            <Tooltip title={access.reason}>
+              <Button type="primary" icon={<SaveOutlined />} onClick={save} loading={saving} disabled={!e || done || !access.allowed}>
+                Guardar
+              </Button>
+            </Tooltip>
+          </Space>
+        )
       }
     >
       <Card loading={!e} style={{ marginBottom: 16 }} title="Paciente">
@@ -165,7 +181,8 @@ export default function EncounterPage() {
           </Descriptions>
         )}
       </Card>
-      {e && loaded && (
+      {e && tele && <TeleconsultationForm key={e.id} encounter={e} access={access} />}
+      {e && loaded && !tele && (
         <Card>
           {done && <Typography.Paragraph type="secondary">La atención ya fue realizada; solo puede consultarse.</Typography.Paragraph>}
           {!done && !access.allowed && <Alert type="info" showIcon message={access.reason} style={{ marginBottom: 16 }} />}

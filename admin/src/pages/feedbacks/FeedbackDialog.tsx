@@ -40,7 +40,7 @@ export default function FeedbackDialog({ open, onClose }: { open: boolean; onClo
         values: toRequestBody(Object.values(fields), values) as FeedbackInput,
         successNotification: (data) => ({
           type: 'success',
-          message: data?.data?.message || '¡Gracias! Recibimos tu opinión.',
+          message: data?.data?.message || '¡Gracias! Recibimos su opinión.',
         }),
         errorNotification: (error) => serverErrorNotification(error),
       },
@@ -56,7 +56,7 @@ export default function FeedbackDialog({ open, onClose }: { open: boolean; onClo
   return (
     <Modal
       open={open}
-      title="Tu opinión nos ayuda a mejorar"
+      title="Su opinión nos ayuda a mejorar"
       okText="Enviar"
       cancelText="Cancelar"
       onOk={() => form.submit()}
@@ -65,10 +65,10 @@ export default function FeedbackDialog({ open, onClose }: { open: boolean; onClo
       destroyOnHidden
     >
       <Typography.Paragraph type="secondary">
-        Cuéntanos cómo ha sido tu experiencia con Vigía. Puedes elegir una calificación, escribir un mensaje o ambos.
+        Cuéntenos cómo ha sido su experiencia con Vigía. Puede elegir una calificación, escribir un mensaje o ambos.
       </Typography.Paragraph>
       <Form form={form} layout="vertical" onFinish={submit}>
-        <Form.Item name="qualification" label="¿Cómo calificas tu experiencia?" rules={toFormRules(fields.qualification)}>
+        <Form.Item name="qualification" label="¿Cómo califica su experiencia?" rules={toFormRules(fields.qualification)}>
           <RadioGroup optionType="button" buttonStyle="solid" className="vigia-feedback-rating">
             {fields.qualification.options?.map((option) => (
               <Radio.Button key={option.value} value={option.value}>
@@ -84,7 +84,7 @@ export default function FeedbackDialog({ open, onClose }: { open: boolean; onClo
             autoSize={{ minRows: 4, maxRows: 8 }}
             maxLength={fields.message.maxLength}
             showCount
-            placeholder="¿Qué te gustó? ¿Qué podríamos mejorar?"
+            placeholder="¿Qué le gustó? ¿Qué podríamos mejorar?"
           />
         </Form.Item>
       </Form>

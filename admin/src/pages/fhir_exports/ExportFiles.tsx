@@ -4,9 +4,8 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { useNotification } from '@refinedev/core';
 import { isHttpError } from '../../providers/errors';
 import { downloadExportFile } from './download-file';
-import { hasFiles, typeName, type FhirExport } from './fhir-exports';
-
-type ExportFile = FhirExport['files'][number];
+import { PhoneCards, usePhoneLayout } from '../../ui/PhoneCards';
+import { exportFileRows, hasFiles, typeName, type ExportFileRow, type FhirExport } from './fhir-exports';
 
 const count = new Intl.NumberFormat('es-CO');
 
@@ -31,26 +30,54 @@ function DownloadButton({ id, file }: { id: number; file: string }) {
   );
 }
 
-/** An export's files, a row each with its type, name, resource count and download; or why it failed. */
+const NO_FILE = 'Sin recursos: no se escribió archivo';
+
+const fileCell = (f: ExportFileRow) =>
+  f.file ? <Typography.Text code>{f.file}</Typography.Text> : <Typography.Text type="secondary">{NO_FILE}</Typography.Text>;
+
+/**
+ * An export's files, a row each with its type, name, resource count and download; a type asked for
+ * that had no resources says so on its own row (issue 50: 'Todos (9)' must list nine); or why it
+ * failed. On a phone, a card per row.
+ */
 export function ExportFiles({ record }: { record: FhirExport }) {
+  const phone = usePhoneLayout();
   if (record.status === 'failed') {
     return <Alert type="error" showIcon message="La exportación falló" description={record.error ?? 'Sin detalle del error.'} />;
   }
   if (!hasFiles(record)) return <Typography.Text type="secondary">Esta exportación no tiene archivos para descargar.</Typography.Text>;
+  const rows = exportFileRows(record);
+  const download = (f: ExportFileRow) => (f.file ? <DownloadButton id={record.id} file={f.file} /> : null);
+  if (phone) {
+    return (
+      <PhoneCards<ExportFileRow>
+        label={`Archivos de la exportación ${record.id}`}
+        rows={rows}
+        rowKey={(f) => f.file ?? f.type}
+        empty="Esta exportación no tiene archivos para descargar."
+        title={(f) => `${typeName(f.type)} (${f.type})`}
+        fields={[
+          { key: 'file', label: 'Archivo', render: fileCell },
+          { key: 'count', label: 'Recursos', render: (f) => count.format(f.count) },
+        ]}
+        actions={download}
+      />
+    );
+  }
   return (
-    <Table<ExportFile>
+    <Table<ExportFileRow>
       size="small"
-      rowKey="file"
+      rowKey={(f) => f.file ?? f.type}
       className="fhir-export-files"
       pagination={false}
-      dataSource={record.files}
+      dataSource={rows}
       aria-label={`Archivos de la exportación ${record.id}`}
       scroll={{ x: 'max-content' }}
       columns={[
         { title: 'Datos', dataIndex: 'type', render: (type: string) => `${typeName(type)} (${type})` },
-        { title: 'Archivo', dataIndex: 'file', render: (file: string) => <Typography.Text code>{file}</Typography.Text> },
+        { title: 'Archivo', key: 'file', render: (_, f) => fileCell(f) },
         { title: 'Recursos', dataIndex: 'count', align: 'right', render: (n: number) => count.format(n) },
-        { title: 'Descargar', key: 'download', render: (_, f) => <DownloadButton id={record.id} file={f.file} /> },
+        { title: 'Descargar', key: 'download', render: (_, f) => download(f) },
       ]}
     />
   );

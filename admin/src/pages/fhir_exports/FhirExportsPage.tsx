@@ -1,3 +1,4 @@
+import { useOnline } from '../../ui/ReadState';
 import { useState } from 'react';
 import { useDelete, useList } from '@refinedev/core';
 import { Button, Card, Grid, Space, Table, Tag, Typography } from 'antd';
@@ -10,6 +11,7 @@ import { loadFailed, serverError, success } from '../../providers/notices';
 import { staffTimeZone } from '../../session';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import { ConfirmButton } from '../../crud/ConfirmButton';
+import { PhoneCards, usePhoneLayout } from '../../ui/PhoneCards';
 import { ExportFiles } from './ExportFiles';
 import { NewExportDialog } from './NewExportDialog';
 import {
@@ -98,6 +100,23 @@ function StatusCell({ record }: { record: FhirExport }) {
   );
 }
 
+/** Tipos: 'Todos (9)' when every type was asked for, else each type's tag. */
+function TypesCell({ types }: { types: string[] }) {
+  return (
+    <span className="fhir-export-types-cell">
+      {types.length === EXPORT_TYPES.length ? (
+        <Tag title={types.join(', ')}>Todos ({types.length})</Tag>
+      ) : (
+        types.map((t) => (
+          <Tag key={t} title={t}>
+            {typeName(t)}
+          </Tag>
+        ))
+      )}
+    </span>
+  );
+}
+
 /**
  * Exportaciones FHIR, /fhir_exports (issue 37): the organisation's Bulk Data exports, whoever asked
  * (an API client or an administrator), newest first. An administrator starts one, downloads its
@@ -114,6 +133,9 @@ export default function FhirExportsPage() {
   const timeZone = staffTimeZone();
   // From a tablet up, the actions stay in view when the table scrolls sideways (a laptop at 1280 px).
   const tablet = Grid.useBreakpoint().md === true;
+  // On a phone each export is a card (issue 50): the table cut its actions off the screen.
+  const phone = usePhoneLayout();
+  const online = useOnline();
   const { query, result } = useList<FhirExport>({
     resource: RESOURCE,
     pagination: { currentPage: page, pageSize, mode: 'server' },
@@ -131,7 +153,8 @@ export default function FhirExportsPage() {
     rows: result.data,
     // The polls after the first load do not dim the table.
     loading: query.isLoading,
-    failed: query.isError,
+    failed: query.isError || !online,
+    read: query,
     pagination: {
       current: page,
       pageSize,
@@ -150,6 +173,18 @@ export default function FhirExportsPage() {
   // An empty table has no actions to keep in view (pinned, their header covered 'Creada' at 1280 px).
   const pinActions = tablet && hasRows;
   const toggle = (id: number) => setExpanded((keys) => (keys.includes(id) ? keys.filter((k) => k !== id) : [...keys, id]));
+  const actions = (r: FhirExport) => (
+    <>
+      {(hasFiles(r) || r.status === 'failed') && (
+        <Button size="small" icon={<FolderOpenOutlined />} aria-expanded={expanded.includes(r.id)} onClick={() => toggle(r.id)}>
+          {r.status === 'failed' ? 'Ver error' : `${expanded.includes(r.id) ? 'Ocultar' : 'Ver'} archivos (${r.files.length})`}
+        </Button>
+      )}
+      {isActive(r.status) && <StopButton record={r} kind="cancel" />}
+      {r.status === 'completed' && <StopButton record={r} kind="delete" />}
+    </>
+  );
+  const emptyText = emptyTextOf(list, 'Aún no hay exportaciones. Inicie la primera con «Nueva exportación».');
 
   return (
     <AdminOnlyListPage title={TITLE} forbidden="Solo los administradores ven y descargan las exportaciones FHIR" list={list}>
@@ -170,69 +205,74 @@ export default function FhirExportsPage() {
             Nueva exportación
           </Button>
         </div>
-        <Table<FhirExport>
-          rowKey="id"
-          size="middle"
-          // A pinned column would switch antd to a fixed layout, which breaks words ('instituci-ón'); columns size to their content.
-          tableLayout="auto"
-          loading={list.loading}
-          dataSource={list.rows}
-          pagination={list.pagination}
-          // Wide enough for every column, with room to wrap (dates, names, types) instead of scrolling on a
-          // laptop; an empty table fits its card (its headers alone would scroll, 'Acciones' cut at 1280 px).
-          scroll={hasRows ? { x: 1000 } : undefined}
-          locale={{ emptyText: emptyTextOf(list, 'Aún no hay exportaciones. Inicie la primera con «Nueva exportación».') }}
-          expandable={{
-            expandedRowKeys: expanded,
-            showExpandColumn: false,
-            rowExpandable: (r) => hasFiles(r) || r.status === 'failed',
-            expandedRowRender: (r) => <ExportFiles record={r} />,
-          }}
-          columns={[
-            { title: 'Estado', key: 'status', width: 120, render: (_, r) => <StatusCell record={r} /> },
-            { title: 'Alcance', key: 'scope', render: (_, r) => scopeText(r) },
-            {
-              title: 'Tipos',
-              dataIndex: 'types',
-              width: 150,
-              render: (types: string[]) => (
-                <span className="fhir-export-types-cell">
-                  {types.length === EXPORT_TYPES.length ? (
-                    <Tag title={types.join(', ')}>Todos ({types.length})</Tag>
-                  ) : (
-                    types.map((t) => (
-                      <Tag key={t} title={t}>
-                        {typeName(t)}
-                      </Tag>
-                    ))
-                  )}
-                </span>
-              ),
-            },
-            { title: 'Desde', dataIndex: 'since', render: (v: string | null) => sinceText(v, timeZone) },
-            { title: 'Pedida por', dataIndex: 'requested_by', width: 170 },
-            { title: 'Recursos', dataIndex: 'resources', align: 'right', render: (n: number) => count.format(n) },
-            { title: 'Creada', dataIndex: 'created_at', render: (v: string) => formatWhen(v, timeZone) },
-            { title: 'Caduca', dataIndex: 'expires_at', render: (v: string | null) => (v ? formatWhen(v, timeZone) : '—') },
-            {
-              title: 'Acciones',
-              key: 'actions',
-              width: 180,
-              fixed: pinActions ? 'right' : undefined,
-              render: (_, r) => (
-                <Space direction="vertical" size={4}>
-                  {(hasFiles(r) || r.status === 'failed') && (
-                    <Button size="small" icon={<FolderOpenOutlined />} aria-expanded={expanded.includes(r.id)} onClick={() => toggle(r.id)}>
-                      {r.status === 'failed' ? 'Ver error' : `${expanded.includes(r.id) ? 'Ocultar' : 'Ver'} archivos (${r.files.length})`}
-                    </Button>
-                  )}
-                  {isActive(r.status) && <StopButton record={r} kind="cancel" />}
-                  {r.status === 'completed' && <StopButton record={r} kind="delete" />}
-                </Space>
-              ),
-            },
-          ]}
-        />
+        {phone ? (
+          <PhoneCards<FhirExport>
+            label="Exportaciones"
+            rows={list.rows}
+            rowKey={(r) => r.id}
+            loading={list.loading}
+            empty={emptyText}
+            title={(r) => `Exportación ${r.id} · ${scopeText(r)}`}
+            fields={[
+              { key: 'status', label: 'Estado', render: (r) => <StatusCell record={r} /> },
+              { key: 'types', label: 'Tipos', render: (r) => <TypesCell types={r.types} /> },
+              { key: 'created', label: 'Creada', render: (r) => formatWhen(r.created_at, timeZone) },
+              { key: 'expires', label: 'Caduca', render: (r) => (r.expires_at ? formatWhen(r.expires_at, timeZone) : '—') },
+              { key: 'resources', label: 'Recursos', render: (r) => count.format(r.resources) },
+              { key: 'since', label: 'Desde', render: (r) => sinceText(r.since, timeZone) },
+              { key: 'requested_by', label: 'Pedida por', render: (r) => r.requested_by },
+            ]}
+            actions={actions}
+            below={(r) => (expanded.includes(r.id) ? <ExportFiles record={r} /> : null)}
+            pagination={list.pagination}
+          />
+        ) : (
+          <Table<FhirExport>
+            rowKey="id"
+            size="middle"
+            // A pinned column would switch antd to a fixed layout, which breaks words ('instituci-ón'); columns size to their content.
+            tableLayout="auto"
+            loading={list.loading}
+            dataSource={list.rows}
+            pagination={list.pagination}
+            // Wide enough for every column, with room to wrap (dates, names, types) instead of scrolling on a
+            // laptop; an empty table fits its card (its headers alone would scroll, 'Acciones' cut at 1280 px).
+            scroll={hasRows ? { x: 1000 } : undefined}
+            locale={{ emptyText }}
+            expandable={{
+              expandedRowKeys: expanded,
+              showExpandColumn: false,
+              rowExpandable: (r) => hasFiles(r) || r.status === 'failed',
+              expandedRowRender: (r) => <ExportFiles record={r} />,
+            }}
+            columns={[
+              { title: 'Estado', key: 'status', width: 120, render: (_, r) => <StatusCell record={r} /> },
+              { title: 'Alcance', key: 'scope', render: (_, r) => scopeText(r) },
+              {
+                title: 'Tipos',
+                dataIndex: 'types',
+                width: 150,
+                render: (types: string[]) => <TypesCell types={types} />,
+              },
+              { title: 'Desde', dataIndex: 'since', render: (v: string | null) => sinceText(v, timeZone) },
+              { title: 'Pedida por', dataIndex: 'requested_by', width: 170 },
+              { title: 'Recursos', dataIndex: 'resources', align: 'right', render: (n: number) => count.format(n) },
+              { title: 'Creada', dataIndex: 'created_at', render: (v: string) => formatWhen(v, timeZone) },
+              { title: 'Caduca', dataIndex: 'expires_at', render: (v: string | null) => (v ? formatWhen(v, timeZone) : '—') },
+              {
+                title: 'Acciones',
+                key: 'actions',
+                width: 180,
+                fixed: pinActions ? 'right' : undefined,
+                render: (_, r) => (
+                  <Space direction="vertical" size={4}>
+                    {actions(r)}
+                  </Space>
+                ),
+              },
+            ]}
+          />
+        )}
       </Card>
       <NewExportDialog open={creating} onClose={() => setCreating(false)} />
     </AdminOnlyListPage>

@@ -1,7 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
-import { EXPORT_TYPES, newExportBody, pollInterval, POLL_MS, scopeText, sinceText, statusChip, TYPE_OPTIONS } from './fhir-exports';
+import {
+  EXPORT_TYPES,
+  exportFileRows,
+  newExportBody,
+  pollInterval,
+  POLL_MS,
+  scopeText,
+  sinceText,
+  statusChip,
+  TYPE_OPTIONS,
+} from './fhir-exports';
 
 // The app imports openapi.yaml through Vite's YAML plugin, which the unit project lacks: the same contract, parsed here.
 vi.mock('../../crud/contract-doc', () => ({
@@ -67,5 +77,41 @@ describe('the list', () => {
   it('shows the start date d/m/y in the user zone, or the whole history', () => {
     expect(sinceText('2026-11-01T05:00:00Z', 'America/Bogota')).toBe('01/11/2026 00:00');
     expect(sinceText(null, 'America/Bogota')).toBe('Todo el historial');
+  });
+});
+
+describe("an export's files (issue 50: 'Todos (9)' listed 8 files)", () => {
+  const file = (type: string, n: number, count: number) => ({ type, file: `${type}.${n}.ndjson`, count }) as never;
+  it.each([
+    [
+      'every type asked, one without resources (no file written)',
+      EXPORT_TYPES,
+      EXPORT_TYPES.filter((t) => t !== 'Device').map((t) => file(t, 1, 5)),
+      9,
+      [{ type: 'Device', file: null, count: 0 }],
+    ],
+    [
+      'a big type split in two files',
+      ['Patient', 'Observation'],
+      [file('Patient', 1, 3), file('Observation', 1, 20_000), file('Observation', 2, 7)],
+      3,
+      [],
+    ],
+    [
+      'two types, neither with resources',
+      ['Patient', 'Group'],
+      [],
+      2,
+      [
+        { type: 'Patient', file: null, count: 0 },
+        { type: 'Group', file: null, count: 0 },
+      ],
+    ],
+  ] as const)('%s: %i lines, the types without data among them', (_name, types, files, lines, withoutData) => {
+    const rows = exportFileRows({ types: [...types], files: [...files] });
+    expect(rows).toHaveLength(lines);
+    // Every type asked is there, in the order asked.
+    expect([...new Set(rows.map((r) => r.type))]).toEqual(types);
+    expect(rows.filter((r) => r.file === null)).toEqual(withoutData);
   });
 });

@@ -44,6 +44,33 @@ export const isActive = (status: FhirExportStatus) => status === 'queued' || sta
 /** Only a completed export's files are served (a deleted one is 'expired'). */
 export const hasFiles = (record: Pick<FhirExport, 'status' | 'files'>) => record.status === 'completed' && record.files.length > 0;
 
+/** One line of an export's files: a file of a requested type, or a requested type that had nothing to write. */
+export interface ExportFileRow {
+  type: FhirExportType;
+  /** The file's name; null for a type with no resources (Bulk Data writes no empty file). */
+  file: string | null;
+  count: number;
+}
+
+/**
+ * The lines under 'Ver archivos' (issue 50): every type the export asked for, in the order it
+ * asked, with its files (a big type has several) or, when it had no resources, one line saying so.
+ * 'Todos (9)' then lists nine types even when only eight had data to write.
+ */
+export function exportFileRows(record: Pick<FhirExport, 'types' | 'files'>): ExportFileRow[] {
+  const rows: ExportFileRow[] = [];
+  const listed = new Set<string>();
+  for (const type of record.types) {
+    const files = record.files.filter((f) => f.type === type);
+    if (files.length) rows.push(...files.map((f) => ({ type, file: f.file, count: f.count })));
+    else rows.push({ type, file: null, count: 0 });
+    listed.add(type);
+  }
+  // A file of a type not asked for (never, by the contract) is still shown rather than hidden.
+  for (const f of record.files) if (!listed.has(f.type)) rows.push({ type: f.type, file: f.file, count: f.count });
+  return rows;
+}
+
 /** react-query's refetchInterval for the list: every POLL_MS while one of the rows on screen is queued or running, else none. */
 export function pollInterval(rows: readonly Pick<FhirExport, 'status'>[] | undefined): number | false {
   return rows?.some((r) => isActive(r.status)) ? POLL_MS : false;

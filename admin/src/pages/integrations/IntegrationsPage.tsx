@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Alert, Button, Card, Form, Input, Space, Switch, Typography } from 'antd';
-import { CloudDownloadOutlined, KeyOutlined } from '@ant-design/icons';
+import { CloudDownloadOutlined, CloudServerOutlined, KeyOutlined } from '@ant-design/icons';
 import { MESSAGES } from '@vigia/contract/rules/validation';
 import { PageHeader } from '../../crud/PageHeader';
 import { LinkButton } from '../../layout/LinkButton';
@@ -11,6 +11,8 @@ import { fieldErrors } from '../../providers/errors';
 import { serverError, success } from '../../providers/notices';
 import { roleAccess } from '../../providers/access';
 import { readSession } from '../../session';
+import { ReadStateView, useReadState } from '../../ui/ReadState';
+import { InstitutionRdaCard } from './InstitutionRdaCard';
 import './integrations.css';
 
 interface Values {
@@ -30,8 +32,9 @@ export default function IntegrationsPage() {
   const session = readSession();
   const clientId = session?.client_id ?? 0;
   const isAdmin = roleAccess('administer').allowed;
-  const { result: loaded } = useOne<Client>({ resource: 'clients', id: clientId, errorNotification: false });
+  const { query: clientRead, result: loaded } = useOne<Client>({ resource: 'clients', id: clientId, errorNotification: false });
   const client = loaded ?? null;
+  const clientState = useReadState([clientRead], false, 'la integración');
   const { mutate, mutation } = useUpdate<Client>();
   const busy = mutation.isPending;
   const [form] = Form.useForm<Values>();
@@ -81,35 +84,39 @@ export default function IntegrationsPage() {
         <Typography.Paragraph type="secondary">
           Conecta Vigía con el programa de gestión de la residencia para consultar los datos de los residentes.
         </Typography.Paragraph>
-        <Form form={form} layout="vertical" onFinish={save} disabled={!isAdmin || !client} initialValues={{ residents_enabled: false }}>
-          <Form.Item name="residents_enabled" valuePropName="checked" label="Estado">
-            <Switch checkedChildren="Habilitado" unCheckedChildren="Deshabilitado" aria-label="Integración habilitada" />
-          </Form.Item>
-          {enabled && (
-            <>
-              <Form.Item name="residents_url" label="URL del servidor" rules={[required, { type: 'url', message: MESSAGES.url }]}>
-                <Input placeholder="https://residencia.ejemplo.co/api" autoComplete="off" />
-              </Form.Item>
-              <Form.Item name="residents_user" label="Usuario de la API" rules={[required]}>
-                <Input autoComplete="off" />
-              </Form.Item>
-              <Form.Item
-                name="residents_password"
-                label="Contraseña de la API"
-                rules={client?.residents_password_set ? [] : [required]}
-                extra={client?.residents_password_set ? 'Hay una contraseña guardada. Escriba otra solo para cambiarla.' : undefined}
-              >
-                <Input.Password placeholder={client?.residents_password_set ? '••••••••' : ''} autoComplete="new-password" />
-              </Form.Item>
-            </>
-          )}
-          <Space>
-            <Button type="primary" htmlType="submit" loading={busy}>
-              Guardar
-            </Button>
-          </Space>
-        </Form>
+        {/* A failed read is never the form of an integration switched off (P212): saving it would switch it off. */}
+        <ReadStateView status={clientState}>
+          <Form form={form} layout="vertical" onFinish={save} disabled={!isAdmin || !client} initialValues={{ residents_enabled: false }}>
+            <Form.Item name="residents_enabled" valuePropName="checked" label="Estado">
+              <Switch checkedChildren="Habilitado" unCheckedChildren="Deshabilitado" aria-label="Integración habilitada" />
+            </Form.Item>
+            {enabled && (
+              <>
+                <Form.Item name="residents_url" label="URL del servidor" rules={[required, { type: 'url', message: MESSAGES.url }]}>
+                  <Input placeholder="https://residencia.ejemplo.co/api" autoComplete="off" />
+                </Form.Item>
+                <Form.Item name="residents_user" label="Usuario de la API" rules={[required]}>
+                  <Input autoComplete="off" />
+                </Form.Item>
+                <Form.Item
+                  name="residents_password"
+                  label="Contraseña de la API"
+                  rules={client?.residents_password_set ? [] : [required]}
+                  extra={client?.residents_password_set ? 'Hay una contraseña guardada. Escriba otra solo para cambiarla.' : undefined}
+                >
+                  <Input.Password placeholder={client?.residents_password_set ? '••••••••' : ''} autoComplete="new-password" />
+                </Form.Item>
+              </>
+            )}
+            <Space>
+              <Button type="primary" htmlType="submit" loading={busy}>
+                Guardar
+              </Button>
+            </Space>
+          </Form>
+        </ReadStateView>
       </Card>
+      <InstitutionRdaCard clientId={clientId} />
       {isAdmin && (
         <Card title="Clientes de API (FHIR)" className="integrations-card">
           <Typography.Paragraph type="secondary">
@@ -130,6 +137,21 @@ export default function IntegrationsPage() {
           <LinkButton to="/fhir_exports" icon={<CloudDownloadOutlined />}>
             Ver exportaciones
           </LinkButton>
+        </Card>
+      )}
+      {isAdmin && (
+        <Card title="IHCE (RDA)" className="integrations-card">
+          <Typography.Paragraph type="secondary">
+            La plataforma de interoperabilidad del Ministerio de Salud, que recibe el Resumen Digital de Atención (RDA) de cada teleconsulta
+            y de cada paciente (Resolución 1888 de 2025). Ingrese las credenciales de la API de prestadores y pruebe la conexión; en «RDA
+            enviados» vea el estado de cada documento.
+          </Typography.Paragraph>
+          <Space wrap>
+            <LinkButton to="/ihce" icon={<CloudServerOutlined />}>
+              Configurar IHCE
+            </LinkButton>
+            <LinkButton to="/rdas">Ver RDA enviados</LinkButton>
+          </Space>
         </Card>
       )}
     </PageHeader>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Navigate, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate } from 'react-router';
 import { Alert, Button, Form, Input } from 'antd';
 import {
   BellOutlined,
@@ -27,18 +27,18 @@ import { fromValidator } from './login-rules';
 import './login.css';
 
 const LOGOUT_NOTICES: Record<LogoutReason, string> = {
-  expired: 'Tu sesión expiró. Inicia sesión de nuevo para continuar donde estabas.',
-  inactive: 'Cerramos tu sesión tras 3 horas sin actividad. Inicia sesión de nuevo para continuar.',
+  expired: 'Su sesión expiró. Inicie sesión de nuevo para continuar donde estaba.',
+  inactive: 'Cerramos su sesión tras 3 horas sin actividad. Inicie sesión de nuevo para continuar.',
   // The API says why (another session of the account, an administrator, a new password).
   ended: 'Su sesión fue cerrada. Inicie sesión de nuevo.',
 };
 
-const TAGLINE = 'Monitorea a tus pacientes de forma remota, en tiempo real';
+const TAGLINE = 'Monitoree a sus pacientes de forma remota, en tiempo real';
 
 const FEATURES = [
-  { icon: <HeartOutlined />, text: 'Signos vitales de tus pacientes desde casa, en un solo lugar' },
+  { icon: <HeartOutlined />, text: 'Signos vitales de sus pacientes desde casa, en un solo lugar' },
   { icon: <BellOutlined />, text: 'Alertas al instante cuando una medición sale del rango' },
-  { icon: <RobotOutlined />, text: 'Glady IA acompaña a tus pacientes y te avisa a tiempo' },
+  { icon: <RobotOutlined />, text: 'Glady IA acompaña a sus pacientes y le avisa a tiempo' },
 ];
 
 const SOCIAL = [
@@ -71,10 +71,15 @@ export default function LoginPage() {
   const email = Form.useWatch('email', form);
   const password = Form.useWatch('password', form);
   const [serverError, setServerError] = useState<string | null>(null);
+  // The password was right but the organisation signs in through its provider (403 sso_required, issue 49).
+  const [ssoRequired, setSsoRequired] = useState(false);
   const [isPending, setPending] = useState(false);
   const [logoutReason] = useState(peekLogoutReason);
   const [logoutMessage] = useState(peekLogoutMessage);
   const [forgotOpen, setForgotOpen] = useState(false);
+  // While the recovery dialog is open (and as it takes the focus) the login's fields are not checked
+  // on blur (issue 50: the e-mail turned red behind the dialog): the user went to recover, not to sign in.
+  const blurCheck = forgotOpen ? [] : 'onBlur';
   // Issue 38: the password was right and a second step is due; its token lives only here.
   const [challenge, setChallenge] = useState<SignInChallenge | null>(null);
   useEffect(() => {
@@ -115,6 +120,7 @@ export default function LoginPage() {
       return;
     }
     const message = result.error?.message ?? 'No fue posible iniciar sesión';
+    setSsoRequired((result.error as { statusCode?: number } | undefined)?.statusCode === 403);
     setServerError(message);
     notify.error(result.error?.name ?? 'No fue posible iniciar sesión', message);
   };
@@ -145,7 +151,7 @@ export default function LoginPage() {
           {challenge?.step === 'enrolment' && <EnrolmentStep challenge={challenge} onSignedIn={finishSecondStep} onRestart={restart} />}
           <div hidden={Boolean(challenge)}>
             <h2 className="login-title">Iniciar sesión</h2>
-            <p className="login-subtitle">Ingresa con el correo y la contraseña de tu cuenta de Vigía.</p>
+            <p className="login-subtitle">Ingrese con el correo y la contraseña de su cuenta de Vigía.</p>
 
             {logoutReason && !serverError && (
               <Alert
@@ -162,6 +168,7 @@ export default function LoginPage() {
                 showIcon
                 role="alert"
                 message={serverError}
+                description={ssoRequired ? <Link to="/login">Ingresar con el proveedor de identidad</Link> : undefined}
                 className="login-error"
                 closable
                 onClose={() => setServerError(null)}
@@ -180,7 +187,7 @@ export default function LoginPage() {
               <Form.Item
                 name="email"
                 label="Correo electrónico"
-                validateTrigger="onBlur"
+                validateTrigger={blurCheck}
                 rules={[fromValidator((v) => validateEmail(v, true))]}
               >
                 <Input
@@ -192,11 +199,11 @@ export default function LoginPage() {
                   autoFocus
                 />
               </Form.Item>
-              <Form.Item name="password" label="Contraseña" validateTrigger="onBlur" rules={[fromValidator(validateLoginPassword)]}>
+              <Form.Item name="password" label="Contraseña" validateTrigger={blurCheck} rules={[fromValidator(validateLoginPassword)]}>
                 <Input.Password
                   prefix={<LockOutlined />}
                   autoComplete="current-password"
-                  placeholder="Tu contraseña"
+                  placeholder="Su contraseña"
                   iconRender={(visible) => (
                     <span role="button" aria-label={visible ? 'Ocultar contraseña' : 'Mostrar contraseña'}>
                       {visible ? 'Ocultar' : 'Mostrar'}
@@ -205,7 +212,13 @@ export default function LoginPage() {
                 />
               </Form.Item>
               <div className="login-forgot">
-                <Button type="link" size="small" onClick={() => setForgotOpen(true)}>
+                <Button
+                  type="link"
+                  size="small"
+                  // The press keeps the focus in the field, so leaving it for the dialog is not a blur that checks it.
+                  onMouseDown={(event) => event.preventDefault()}
+                  onClick={() => setForgotOpen(true)}
+                >
                   ¿Olvidó su contraseña?
                 </Button>
               </div>
@@ -227,7 +240,7 @@ export default function LoginPage() {
             />
 
             <div className="login-patient">
-              ¿Eres paciente? <a href="/login_patient">Ingresa al portal del paciente</a>
+              ¿Es paciente? <a href="/login_patient">Ingrese al portal del paciente</a>
             </div>
           </div>
         </div>

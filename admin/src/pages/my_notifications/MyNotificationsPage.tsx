@@ -6,6 +6,7 @@ import { PageHeader } from '../../crud/PageHeader';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { useApiMutation, useApiQuery } from '../../providers/calls';
 import { loadFailed, serverError, success } from '../../providers/notices';
+import { ReadState } from '../../ui/ReadState';
 
 type Values = Schemas['MyNotificationsInput'];
 
@@ -53,34 +54,35 @@ export default function MyNotificationsPage() {
   return (
     <PageHeader title={TITLE}>
       <Card style={{ maxWidth: 640 }}>
-        {query.isLoading || !settings ? (
-          <Skeleton active />
-        ) : (
-          <Form form={form} layout="horizontal" onFinish={save} labelCol={{ span: 10 }} wrapperCol={{ span: 14 }}>
-            <Typography.Title level={2} style={{ fontSize: 16 }}>
-              Canales
-            </Typography.Title>
-            <Typography.Paragraph type="secondary">
-              Correo: {settings.email}. WhatsApp: {phone ?? 'sin celular registrado (pídalo a un administrador en Usuarios)'}.
-            </Typography.Paragraph>
-            {CHANNELS.map((c) => (
-              <Form.Item key={c.name} name={c.name} label={c.label} valuePropName="checked">
-                <Switch />
-              </Form.Item>
-            ))}
-            <Typography.Title level={2} style={{ fontSize: 16 }}>
-              Alertas que quiero recibir
-            </Typography.Title>
-            {PRIORITIES.map((p) => (
-              <Form.Item key={p.name} name={p.name} label={p.label} valuePropName="checked">
-                <Switch />
-              </Form.Item>
-            ))}
-            <Button type="primary" htmlType="submit" loading={mutation.isPending}>
-              Guardar
-            </Button>
-          </Form>
-        )}
+        {/* A failed read says so with 'Reintentar', not a skeleton that never ends (P212). */}
+        <ReadState reads={[query]} what="sus preferencias de notificación" loading={<Skeleton active />}>
+          {settings && (
+            <Form form={form} layout="horizontal" onFinish={save} labelCol={{ span: 10 }} wrapperCol={{ span: 14 }}>
+              <Typography.Title level={2} style={{ fontSize: 16 }}>
+                Canales
+              </Typography.Title>
+              <Typography.Paragraph type="secondary">
+                Correo: {settings.email}. WhatsApp: {phone ?? 'sin celular registrado (pídalo a un administrador en Usuarios)'}.
+              </Typography.Paragraph>
+              {CHANNELS.map((c) => (
+                <Form.Item key={c.name} name={c.name} label={c.label} valuePropName="checked">
+                  <Switch />
+                </Form.Item>
+              ))}
+              <Typography.Title level={2} style={{ fontSize: 16 }}>
+                Alertas que quiero recibir
+              </Typography.Title>
+              {PRIORITIES.map((p) => (
+                <Form.Item key={p.name} name={p.name} label={p.label} valuePropName="checked">
+                  <Switch />
+                </Form.Item>
+              ))}
+              <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+                Guardar
+              </Button>
+            </Form>
+          )}
+        </ReadState>
       </Card>
     </PageHeader>
   );

@@ -8,6 +8,7 @@ import type { Schemas } from '../../contract';
 import type { VigiaHttpError } from '../../providers/errors';
 import { useApiMutation } from '../../providers/calls';
 import { serverErrorOnline, logOnly } from '../../providers/notices';
+import { ReadFailedAlert, useReadState } from '../../ui/ReadState';
 import { useInvalidatePaths } from '../../providers/queries';
 import type { Patient } from '../patients/types';
 import { permissionState } from '../../components/record-access';
@@ -48,9 +49,21 @@ export default function OrderDetailPage() {
   const saving = mutation.isPending;
   const refresh = useInvalidatePaths();
   usePageTitle(order ? `Orden #${order.id}` : 'Detalle de la orden');
+  // A failure other than a missing record, or no network: said in place with 'Reintentar' (P212).
+  const readState = useReadState([orderRead.query, patientRead.query], false, 'la orden');
 
   if (missing) return <Navigate to="/404notfound" replace />;
-  if (!order || !patient) return <Skeleton active />;
+  if (!order || !patient)
+    return readState.phase === 'failed' ? (
+      <section className="vigia-page">
+        <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(`/patients/${patientId}?tab=orders`)} style={{ marginBottom: 12 }}>
+          Volver
+        </Button>
+        <ReadFailedAlert status={readState} />
+      </section>
+    ) : (
+      <Skeleton active />
+    );
   const perms = patient.permissions;
   const manage = permissionState(patient, 'manage_activities');
   const edit = permissionState(patient, 'create_order');
@@ -81,6 +94,7 @@ export default function OrderDetailPage() {
 
   return (
     <section className="vigia-page">
+      <ReadFailedAlert status={readState} />
       <Space style={{ marginBottom: 12 }} wrap>
         <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(`/patients/${patient.id}?tab=orders`)}>
           Volver

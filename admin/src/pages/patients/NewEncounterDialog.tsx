@@ -17,8 +17,8 @@ type Kind = Schemas['EncounterKind'];
 
 /**
  * 'Nueva atención' from the patient page (03 §2 'Encounter screen'): a vaccination is filled and
- * saved here (Realizado, one unit out of the batch) and the encounter opens; a general encounter is
- * opened at once so its clinical elements are filled on its own screen.
+ * saved here (Realizado, one unit out of the batch) and the encounter opens; a general encounter or a
+ * teleconsultation (issue 51) is opened at once and filled on its own screen.
  */
 export function NewEncounterDialog({ patient, open, onClose }: { patient: Patient; open: boolean; onClose: () => void }) {
   const navigate = useNavigate();
@@ -65,7 +65,13 @@ export function NewEncounterDialog({ patient, open, onClose }: { patient: Patien
           errorNotification: failed,
         });
       } else {
-        notify?.({ type: 'success', message: 'Atención abierta: registre los elementos clínicos y guarde.' });
+        notify?.({
+          type: 'success',
+          message:
+            kind === 'teleconsultation'
+              ? 'Teleconsulta abierta: registre la consulta y ciérrela.'
+              : 'Atención abierta: registre los elementos clínicos y guarde.',
+        });
       }
       onClose();
       navigate(`/encounters/${encounter.id}`);
@@ -86,7 +92,7 @@ export function NewEncounterDialog({ patient, open, onClose }: { patient: Patien
         <Space wrap>
           <Button onClick={onClose}>Cancelar</Button>
           <Button type="primary" loading={busy} onClick={submit}>
-            {kind === 'vaccination' ? 'Guardar' : 'Abrir atención'}
+            {kind === 'vaccination' ? 'Guardar' : kind === 'teleconsultation' ? 'Abrir teleconsulta' : 'Abrir atención'}
           </Button>
         </Space>
       }
@@ -118,6 +124,11 @@ export function NewEncounterDialog({ patient, open, onClose }: { patient: Patien
             )}
             <VaccinationForm readOnly={false} />
           </>
+        ) : kind === 'teleconsultation' ? (
+          <Typography.Paragraph>
+            Se abrirá la teleconsulta con el motivo, los hallazgos, los diagnósticos y las lecturas revisadas; al cerrarla se escribe su RDA
+            (Resumen Digital de Atención).
+          </Typography.Paragraph>
         ) : (
           <Typography.Paragraph>
             Se abrirá la atención general con los signos vitales y demás elementos clínicos; al guardarla queda en estado Realizado.

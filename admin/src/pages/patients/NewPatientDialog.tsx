@@ -6,6 +6,7 @@ import { readSession } from '../../session';
 import { roleAccess } from '../../providers/access';
 import { useApiMutation, type BodyOf } from '../../providers/calls';
 import { serverError } from '../../providers/notices';
+import { fieldErrors } from '../../providers/errors';
 import { PatientFormFields, usePatientFormState } from './PatientFormFields';
 import { IDENTITY_FIELDS, NEW_PATIENT_FIELDS, toPatientBody, yesterday, type PatientFormValues } from './patient-form';
 
@@ -66,11 +67,8 @@ export default function NewPatientDialog({ open, onClose }: { open: boolean; onC
       },
       {
         onSuccess: ({ data }) => goTo(data.id),
-        onError: (e) => {
-          // The server's message also shows under the field it names.
-          const field = e.errors && Object.keys(e.errors)[0];
-          if (field) form.setFields([{ name: field as keyof PatientFormValues, errors: [e.message] }]);
-        },
+        // The server's messages also show under the fields they name.
+        onError: (e) => form.setFields(fieldErrors<PatientFormValues>(e, NEW_PATIENT_FIELDS)),
       },
     );
 

@@ -10,6 +10,8 @@ import type { Patient } from './types';
 import { formatTime } from '@vigia/contract/rules/dates';
 import { FORBIDDEN_REASON } from '../../providers/access';
 import { countOf } from '@vigia/contract/rules/plural';
+import { ReadFailedAlert, useReadState, type Read } from '../../ui/ReadState';
+import { useCodeListing } from '../../hooks/listings';
 
 export type CardDialog = 'basic' | 'history' | 'contact' | 'tags' | 'inactivate' | 'deceased';
 
@@ -49,30 +51,44 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+const NOT_RECORDED = 'Sin registrar';
 const missing = <Typography.Text type="danger">{INCOMPLETE_TEXT}</Typography.Text>;
 const orMissing = (v: ReactNode | null | undefined) => (v === null || v === undefined || v === '' ? missing : v);
+
+/**
+ * Cards 1 to 5 come with the patient's record (`read`): a refresh of it that failed keeps what they
+ * show, marked with when it was read and 'Reintentar' (P212, issue 50), and never turns an empty
+ * history or tag list into 'Sin…'.
+ */
 
 /** Card 1: basic data, status badge and toggle, clock chip and avatar by gender. */
 export function BasicDataCard({
   patient,
+  read,
   userTimeZone,
   open,
   onToggleStatus,
 }: {
   patient: Patient;
+  read: Read;
   userTimeZone?: string;
   open: (d: CardDialog) => void;
   onToggleStatus: (on: boolean) => void;
 }) {
   const p = patient;
+  const status = useReadState([read], false, 'los datos básicos');
   const perms = p.permissions;
   const deceased = p.status === 3;
+  const disabilityCodes = p.disabilities ?? [];
+  const disabilityOptions = useCodeListing('disabilities', disabilityCodes.length > 0);
+  const disabilityNames = disabilityCodes.map((code) => disabilityOptions.find((o) => o.value === code)?.label ?? code);
   return (
     <Card
       className="patient-card"
       title="Datos básicos"
       extra={<EditButton allowed={perms.edit} onClick={() => open('basic')} label="Editar datos básicos" />}
     >
+      <ReadFailedAlert status={status} />
       <div className="patient-identity">
         <PatientAvatar gender={p.gender} size={64} />
         <div className="patient-identity-text">
@@ -113,6 +129,13 @@ export function BasicDataCard({
         </Fact>
         {p.country_id === COLOMBIA_ID && <Fact label="Aseguradora">{p.eapb_name ?? 'Sin registrar'}</Fact>}
         {p.country_id === COLOMBIA_ID && <Fact label="Régimen">{p.regime_name ?? 'Sin Regimen'}</Fact>}
+        {/* Issue 51: what the RDA (Resolución 1888) needs of the patient. */}
+        <Fact label="Sexo biológico">{p.biological_sex_name ?? NOT_RECORDED}</Fact>
+        <Fact label="Identidad de género">{p.gender_identity_name ?? NOT_RECORDED}</Fact>
+        <Fact label="Zona de residencia">{p.residence_zone_name ?? NOT_RECORDED}</Fact>
+        <Fact label="Nacionalidad">{p.nationality_name ?? NOT_RECORDED}</Fact>
+        <Fact label="Etnia">{p.ethnicity_name ? [p.ethnicity_name, p.ethnic_community].filter(Boolean).join(' · ') : NOT_RECORDED}</Fact>
+        <Fact label="Discapacidad">{disabilityNames.length ? disabilityNames.join(', ') : NOT_RECORDED}</Fact>
       </dl>
       {!deceased && (
         <div className="patient-card-footer">
@@ -128,14 +151,17 @@ export function BasicDataCard({
 }
 
 /** Card 2: clinical-history summary. */
-export function ClinicHistoryCard({ patient, open }: { patient: Patient; open: (d: CardDialog) => void }) {
+export function ClinicHistoryCard({ patient, read, open }: { patient: Patient; read: Read; open: (d: CardDialog) => void }) {
+  // A refresh that failed keeps the summary it had, marked; without one it is never 'Sin resumen' (P212).
+  const status = useReadState([read], !patient.clinic_history, 'la historia clínica');
   return (
     <Card
       className="patient-card"
       title="Historia clínica"
       extra={<EditButton allowed={patient.permissions.add_tags} onClick={() => open('history')} label="Editar historia clínica" />}
     >
-      {patient.clinic_history ? (
+      <ReadFailedAlert status={status} />
+      {status.phase === 'failed' ? null : patient.clinic_history ? (
         <Typography.Paragraph className="patient-history" ellipsis={{ rows: 6, expandable: true, symbol: 'Ver más' }}>
           {patient.clinic_history}
         </Typography.Paragraph>
@@ -159,13 +185,16 @@ type PrescriptionItem = {
 const WEEKDAYS = ['D', 'L', 'M', 'X', 'J', 'V', 'S'];
 
 /** Card 3: current prescription; each line opens its order. */
-export function PrescriptionCard({ patient }: { patient: Patient }) {
+export function PrescriptionCard({ patient, read }: { patient: Patient; read: Read }) {
   const meds = patient.medications_prescription as PrescriptionItem[];
   const vitals = patient.vitals_prescription as PrescriptionItem[];
+  // The prescription comes with the record: a refresh of it that failed is never 'Sin órdenes vigentes' (P212).
+  const status = useReadState([read], meds.length === 0 && vitals.length === 0, 'la prescripción');
   const orderLink = (item: PrescriptionItem) => `/patients/${patient.id}/orders/${item.order_id ?? item.id}`;
   return (
     <Card className="patient-card" title="Prescripción actual">
-      {meds.length === 0 && vitals.length === 0 ? (
+      <ReadFailedAlert status={status} />
+      {status.phase === 'failed' ? null : meds.length === 0 && vitals.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Sin órdenes vigentes" />
       ) : (
         <div className="patient-prescription">
@@ -205,14 +234,16 @@ export function PrescriptionCard({ patient }: { patient: Patient }) {
 }
 
 /** Card 4: contact data; each missing value says 'Dato Incompleto'. */
-export function ContactCard({ patient, open }: { patient: Patient; open: (d: CardDialog) => void }) {
+export function ContactCard({ patient, read, open }: { patient: Patient; read: Read; open: (d: CardDialog) => void }) {
   const p = patient;
+  const status = useReadState([read], false, 'la información de contacto');
   return (
     <Card
       className="patient-card"
       title="Información de contacto"
       extra={<EditButton allowed={p.permissions.edit} onClick={() => open('contact')} label="Editar información de contacto" />}
     >
+      <ReadFailedAlert status={status} />
       <Descriptions column={1} size="small">
         <Descriptions.Item label="Dirección">{orMissing(p.address)}</Descriptions.Item>
         <Descriptions.Item label="Barrio">{orMissing(p.neighborhood)}</Descriptions.Item>
@@ -225,14 +256,16 @@ export function ContactCard({ patient, open }: { patient: Patient; open: (d: Car
 }
 
 /** Card 5: tags. */
-export function TagsCard({ patient, open }: { patient: Patient; open: (d: CardDialog) => void }) {
+export function TagsCard({ patient, read, open }: { patient: Patient; read: Read; open: (d: CardDialog) => void }) {
+  const status = useReadState([read], patient.tags.length === 0, 'las etiquetas');
   return (
     <Card
       className="patient-card"
       title="Etiquetas"
       extra={<EditButton allowed={patient.permissions.add_tags} onClick={() => open('tags')} label="Editar etiquetas" />}
     >
-      {patient.tags.length ? (
+      <ReadFailedAlert status={status} />
+      {status.phase === 'failed' ? null : patient.tags.length ? (
         <Space size={[4, 8]} wrap>
           {patient.tags.map((t) => (
             <ColorChip key={t.id} color={t.color}>

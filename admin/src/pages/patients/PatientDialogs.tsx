@@ -9,6 +9,7 @@ import { usePatientUpdate, type PatientUpdated } from './hooks/usePatientUpdate'
 import { PatientFormFields, usePatientFormState } from './PatientFormFields';
 import { BASIC_FIELDS, CONTACT_FIELDS, toPatientBody, type PatientFormValues } from './patient-form';
 import type { Patient } from './types';
+import { fieldErrors } from '../../providers/errors';
 
 export type Saved = (updated: PatientUpdated) => void;
 
@@ -46,11 +47,13 @@ function PatientFieldsDialog({ patient, open, onClose, onSaved, kind }: DialogPr
   const fields = kind === 'basic' ? BASIC_FIELDS : CONTACT_FIELDS;
   const state = usePatientFormState(form, fields);
   const initial: PatientFormValues = Object.fromEntries(fields.map((f) => [f, (patient as Record<string, unknown>)[f] ?? undefined]));
+  if (kind === 'basic') initial.disabilities = patient.disabilities ?? [];
   const submit = async () => {
     const body = toPatientBody(state.values, fields);
     // A patient moved to another country must choose a city there (the old one no longer applies).
     if (kind === 'basic' && state.values.country_id !== patient.country_id) body.city_id = null;
-    if (await save(body, onSaved)) onClose();
+    // A 400 names its field: the message shows under it (issue 51).
+    if (await save(body, onSaved, {}, (error) => form.setFields(fieldErrors<PatientFormValues>(error, fields)))) onClose();
   };
   const movedCountry = kind === 'basic' && state.values.country_id !== undefined && state.values.country_id !== patient.country_id;
   return (

@@ -1,13 +1,12 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { Col, Form, Input, Row, Skeleton, type FormInstance } from 'antd';
+import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
+import { Col, Form, Input, Row, Skeleton, Typography, type FormInstance } from 'antd';
 import { Select } from '../../crud/form-controls';
 import dayjs, { type Dayjs } from 'dayjs';
 import { DATE_MIN } from '@vigia/contract/rules/validation';
-import { useApiQuery } from '../../providers/calls';
-import { logOnly } from '../../providers/notices';
-import { useIdTypes, useListing, type Option } from '../../hooks/listings';
+import { CitySelect } from '../../crud/CitySelect';
+import { useCodeListing, useIdTypes, useListing, type Option } from '../../hooks/listings';
 import { ListingsFailedAlert } from './ListingsFailedAlert';
-import { isoDay, PATIENT_FIELD_RULES, patientFormErrors, type PatientFormValues } from './patient-form';
+import { exclusiveDisabilities, isoDay, PATIENT_FIELD_RULES, patientFormErrors, type PatientFormValues } from './patient-form';
 import { COLOMBIA_ID } from './patient-status';
 
 const DateInput = lazy(() => import('../../crud/date-input'));
@@ -32,6 +31,13 @@ const LABELS: Record<Field, string> = {
   regime: 'Régimen',
   blood_type: 'Tipo de sangre',
   rh_factor: 'Factor RH',
+  biological_sex: 'Sexo biológico',
+  gender_identity: 'Identidad de género',
+  residence_zone: 'Zona de residencia',
+  nationality: 'Nacionalidad',
+  ethnicity: 'Etnia',
+  ethnic_community: 'Comunidad étnica',
+  disabilities: 'Discapacidad',
 };
 
 const UPPER: Field[] = ['first_name', 'last_name', 'address', 'neighborhood'];
@@ -87,54 +93,6 @@ function BirthDateInput({ today, ...control }: { today: string; value?: Dayjs; o
   );
 }
 
-function CitySelect({
-  countryId,
-  initial,
-  ...control
-}: {
-  countryId?: number;
-  initial?: Option | null;
-  value?: number;
-  onChange?: (v: number) => void;
-  id?: string;
-}) {
-  const [q, setQ] = useState('');
-  // The chosen city stays an option whatever the search shows.
-  const [picked, setPicked] = useState<Option | null>(initial ?? null);
-  // Cities of the country by name (`/search?type=cities`), read again with every key; the previous
-  // matches stay while the next ones load.
-  const { query } = useApiQuery('/search', {
-    query: { type: 'cities', country_id: countryId, q, per_page: 30 },
-    queryOptions: { enabled: !!countryId, placeholderData: (previous) => previous },
-    errorNotification: logOnly('ciudades'),
-  });
-  const loading = query.isFetching;
-  const found: Option[] = (query.data?.data.data.data ?? []).map((c) => ({
-    value: c.id,
-    label: c.detail ? `${c.name} (${c.detail})` : c.name,
-  }));
-  const keep = picked && picked.value === control.value && !found.some((o) => o.value === picked.value) ? [picked] : [];
-  const options = [...keep, ...found];
-  const onChange = (v: number) => {
-    setPicked(options.find((o) => o.value === v) ?? null);
-    control.onChange?.(v);
-  };
-  return (
-    <Select
-      {...control}
-      onChange={onChange}
-      showSearch
-      filterOption={false}
-      onSearch={setQ}
-      loading={loading}
-      options={options}
-      placeholder={countryId ? 'Elija la ciudad o escriba para buscarla' : 'Elija primero el país'}
-      disabled={!countryId}
-      notFoundContent={loading ? 'Buscando…' : 'Sin resultados'}
-    />
-  );
-}
-
 /**
  * The patient form's fields (01 §2, §5), shared by the new-patient dialog and the edit dialogs:
  * id types and the id-number rule reload with the country, text is upper-cased as typed, insurer
@@ -164,6 +122,13 @@ export function PatientFormFields({
   const regimes = useListing('regimes', undefined, has('regime') && colombia);
   const eapbs = useListing('eapbs', undefined, has('eapb_id') && colombia);
   const prefixListing = useListing('prefixes', undefined, has('prefix'));
+  const rda = has('biological_sex');
+  const biologicalSexes = useCodeListing('biological_sexes', rda);
+  const genderIdentities = useCodeListing('gender_identities', rda);
+  const residenceZones = useCodeListing('residence_zones', rda);
+  const nationalities = useCodeListing('nationalities', rda);
+  const ethnicities = useCodeListing('ethnicities', rda);
+  const disabilities = useCodeListing('disabilities', rda);
   const prefixes = useMemo(() => {
     const seen = new Set<string>();
     return prefixListing
@@ -264,6 +229,31 @@ export function PatientFormFields({
       {item('prefix', select(prefixes), {}, 8)}
       {item('cellphone', <Input inputMode="numeric" maxLength={11} autoComplete="off" />, {}, 16)}
       {item('email', <Input type="email" inputMode="email" maxLength={254} autoComplete="off" />, {}, 24)}
+      {rda && (
+        <Col span={24}>
+          <Typography.Title level={2} className="patients-form-section">
+            Datos para el RDA (Resolución 1888)
+          </Typography.Title>
+          <Typography.Paragraph type="secondary">
+            El Resumen Digital de Atención que se envía al Ministerio de Salud los pide; puede completarlos más tarde.
+          </Typography.Paragraph>
+        </Col>
+      )}
+      {item('biological_sex', select(biologicalSexes, { allowClear: true }))}
+      {item('gender_identity', select(genderIdentities, { allowClear: true }))}
+      {item('residence_zone', select(residenceZones, { allowClear: true }))}
+      {item('nationality', select(nationalities, { allowClear: true, placeholder: 'Escriba para buscar el país' }))}
+      {item('ethnicity', select(ethnicities, { allowClear: true }))}
+      {values.ethnicity && item('ethnic_community', <Input maxLength={100} autoComplete="off" placeholder="Ej.: Wayuu" />)}
+      {item(
+        'disabilities',
+        select(disabilities, { mode: 'multiple', allowClear: true, placeholder: 'Seleccione una o varias' }),
+        {
+          // 'Sin discapacidad' replaces the others and a disability replaces it (the API refuses both).
+          normalize: (next: string[] | undefined, previous: string[] | undefined) => exclusiveDisabilities(previous ?? [], next ?? []),
+        },
+        24,
+      )}
     </Row>
   );
 }

@@ -2,15 +2,17 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { Alert, Button, Card, Col, Result, Row, Skeleton, Tooltip } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import { useGetIdentity, useInvalidate, useOne } from '@refinedev/core';
-import type { Session } from '../../contract';
+import { useInvalidate, useOne } from '@refinedev/core';
 import { usePageTitle } from '../../layout/usePageTitle';
 import type { VigiaHttpError } from '../../providers/errors';
-import { readSession, staffTimeZone } from '../../session';
+import { staffTimeZone } from '../../session';
+import { useStaffIdentity } from '../../providers/identity';
 import { formatWhen } from '@vigia/contract/rules/dates';
-import { useApiMutation } from '../../providers/calls';
+import { useApiMutation, usePrefetchApi } from '../../providers/calls';
+import { signsReads } from '../../charts/measurement-reads';
 import { serverError, serverErrorOnline, serverSuccess } from '../../providers/notices';
 import { usePatientUpdate, type PatientUpdated } from './hooks/usePatientUpdate';
+import { useScrollOnArrival } from './hooks/useScrollOnArrival';
 import {
   AlertsCountCard,
   BasicDataCard,
@@ -20,7 +22,8 @@ import {
   TagsCard,
   type CardDialog,
 } from './PatientCards';
-import { PatientTabs, visibleTabs } from './PatientTabs';
+import { PatientTabs, preloadTab, visibleTabs } from './PatientTabs';
+import { AllergiesCard, FamilyHistoryCard } from './StatedHistoryCards';
 import type { Patient } from './types';
 import './patients.css';
 import { permissionState } from '../../components/record-access';
@@ -43,49 +46,13 @@ const DIALOGS = {
   deceased: lazyDialog('DeceasedDialog'),
 };
 
-/**
- * Arriving with `?tab=` (a flag of Priorización, a link that names a tab), the tabs are what the
- * user came for: scrolled into view once the record is there, and again while the cards above them
- * settle (the encounters card loads its own chunk and pushes the tabs down), until the user scrolls
- * or 3 s pass.
- */
-function useScrollToTabOnArrival(target: React.RefObject<HTMLDivElement | null>, arrivedWithTab: boolean, ready: boolean) {
-  const wanted = useRef(arrivedWithTab);
-  useEffect(() => {
-    const el = target.current;
-    if (!ready || !wanted.current || !el) return;
-    let stopped = false;
-    const stop = () => {
-      stopped = true;
-    };
-    const scroll = () => {
-      if (!stopped) el.scrollIntoView({ block: 'start' });
-    };
-    const userEvents = ['wheel', 'touchmove', 'keydown', 'mousedown'] as const;
-    for (const e of userEvents) window.addEventListener(e, stop, { passive: true });
-    scroll();
-    const observer = new ResizeObserver(scroll);
-    observer.observe(el.parentElement ?? el);
-    const timer = setTimeout(() => {
-      wanted.current = false;
-      observer.disconnect();
-    }, 3000);
-    return () => {
-      observer.disconnect();
-      clearTimeout(timer);
-      for (const e of userEvents) window.removeEventListener(e, stop);
-    };
-  }, [target, ready]);
-}
-
 /** /patients/:id (01 §2): six cards, their edit dialogs, and the tabs the client has enabled. */
 export default function PatientPage() {
   const id = Number(useParams().id);
   // '/patients/abc' names no patient: not asked of the server (it would be /patients/NaN).
   const wellFormed = Number.isSafeInteger(id) && id > 0;
   const [params, setParams] = useSearchParams();
-  const { data: identity } = useGetIdentity<Session>();
-  const user = identity ?? readSession();
+  const user = useStaffIdentity();
   const [dialog, setDialog] = useState<CardDialog | null>(null);
   // Bumped when the server says the page must start over (2 → 1, deceased): cards and tabs remount.
   const [generation, setGeneration] = useState(0);
@@ -104,7 +71,31 @@ export default function PatientPage() {
   const { mutate: mutatePortal } = useApiMutation();
   usePageTitle(patient?.full_name ?? 'Paciente');
   const tabsRef = useRef<HTMLDivElement>(null);
-  useScrollToTabOnArrival(tabsRef, params.has('tab'), !!patient);
+  // With `?chart=` too (a Signos flag of Priorización), the chart's card scrolls itself into view.
+  useScrollOnArrival(tabsRef, params.has('tab') && !params.has('chart'), !!patient);
+  const tabs = visibleTabs(user?.client_clinical_elements);
+  const requested = params.get('tab');
+  const activeTab = tabs.some((t) => t.key === requested) ? requested! : tabs[0]?.key;
+  // The tab shown first loads its file beside the record's read, and Signos its reads too (issue 52):
+  // they need only the id, and were otherwise a step after the record, the tab's file and its first
+  // render. The cards find them in the cache, fresh (SIGNS_FRESH_MS), and do not read them again.
+  const prefetch = usePrefetchApi();
+  useEffect(() => {
+    if (!wellFormed) return;
+    preloadTab(activeTab);
+    if (activeTab === 'signs') signsReads(id).forEach((read) => prefetch(read));
+  }, [wellFormed, activeTab, id, prefetch]);
+  // `?edit=basic|contact` opens that card's edit dialog once the record is read: the link of an RDA
+  // gap (a teleconsultation's 'Corregir', issue 51) lands on the field to fix.
+  const editRequested = params.get('edit');
+  const canEdit = !!patient?.permissions?.edit;
+  useEffect(() => {
+    if (!patient || (editRequested !== 'basic' && editRequested !== 'contact')) return;
+    if (canEdit) setDialog(editRequested);
+    const next = new URLSearchParams(params);
+    next.delete('edit');
+    setParams(next, { replace: true });
+  }, [patient, editRequested, canEdit, params, setParams]);
 
   if (!wellFormed) return <NotFoundPage />;
   if (failure && !patient) {
@@ -122,9 +113,6 @@ export default function PatientPage() {
   }
   if (!patient) return <Skeleton active paragraph={{ rows: 10 }} />;
 
-  const tabs = visibleTabs(user?.client_clinical_elements);
-  const requested = params.get('tab');
-  const activeTab = tabs.some((t) => t.key === requested) ? requested! : tabs[0]?.key;
   const showTab = (key: string) => {
     const next = new URLSearchParams(params);
     next.set('tab', key);
@@ -190,22 +178,28 @@ export default function PatientPage() {
       )}
       <Row gutter={[16, 16]} className="patient-cards">
         <Col xs={24} lg={12} xxl={10}>
-          <BasicDataCard patient={patient} userTimeZone={user?.time_zone} open={setDialog} onToggleStatus={toggleStatus} />
+          <BasicDataCard patient={patient} read={query} userTimeZone={user?.time_zone} open={setDialog} onToggleStatus={toggleStatus} />
         </Col>
         <Col xs={24} lg={12} xxl={7}>
-          <ContactCard patient={patient} open={setDialog} />
+          <ContactCard patient={patient} read={query} open={setDialog} />
         </Col>
         <Col xs={24} lg={12} xxl={7}>
-          <ClinicHistoryCard patient={patient} open={setDialog} />
+          <ClinicHistoryCard patient={patient} read={query} open={setDialog} />
         </Col>
         <Col xs={24} lg={12} xxl={10}>
-          <PrescriptionCard patient={patient} />
+          <PrescriptionCard patient={patient} read={query} />
         </Col>
         <Col xs={24} sm={12} xxl={7}>
-          <TagsCard patient={patient} open={setDialog} />
+          <TagsCard patient={patient} read={query} open={setDialog} />
         </Col>
         <Col xs={24} sm={12} xxl={7}>
           <AlertsCountCard patient={patient} onOpen={alertsTab} />
+        </Col>
+        <Col xs={24} lg={12}>
+          <AllergiesCard patient={patient} />
+        </Col>
+        <Col xs={24} lg={12}>
+          <FamilyHistoryCard patient={patient} />
         </Col>
         <Col xs={24}>
           <Suspense fallback={<Card className="patient-card" title="Atenciones" loading />}>
@@ -217,7 +211,7 @@ export default function PatientPage() {
         // The sticky header (64 px) would cover the tabs' top: scrolled to, they stop below it.
         <div ref={tabsRef} className="patient-tabs-anchor" style={{ scrollMarginTop: 80 }}>
           <Card className="patient-tabs-card">
-            <PatientTabs tabs={tabs} activeKey={activeTab} onChange={showTab} patient={patient} />
+            <PatientTabs tabs={tabs} activeKey={activeTab} onChange={showTab} patient={patient} patientRead={query} />
           </Card>
         </div>
       )}

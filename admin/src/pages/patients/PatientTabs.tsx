@@ -1,34 +1,73 @@
 import { lazy, Suspense, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { Skeleton, Tabs } from 'antd';
 import type { Schemas } from '../../contract';
+import { can, isRole } from '@vigia/contract/rules/access';
 import { readSession } from '../../session';
 import type { PatientTabProps } from './types';
 
 type ElementKey = Schemas['ClinicalElementKey'];
-type TabDef = { key: string; label: string; element?: ElementKey; Component: LazyExoticComponent<ComponentType<PatientTabProps>> };
+type TabModule = Promise<{ default: ComponentType<PatientTabProps> }>;
+type TabDef = {
+  key: string;
+  label: string;
+  element?: ElementKey;
+  /** The tab's file; `Component` loads it on first render, `preloadTab` before. */
+  load: () => TabModule;
+  Component: LazyExoticComponent<ComponentType<PatientTabProps>>;
+};
+
+const tab = (key: string, label: string, element: ElementKey | undefined, load: () => TabModule): TabDef => ({
+  key,
+  label,
+  element,
+  load,
+  Component: lazy(load),
+});
 
 /** 01 §2: the tabs of the patient page, each shown only if the client has that element enabled. */
 const PATIENT_TABS: TabDef[] = [
-  { key: 'signs', label: 'Signos', element: 'signs', Component: lazy(() => import('./tabs/MeasurementsTab')) },
-  { key: 'observations', label: 'Anotaciones', element: 'observations', Component: lazy(() => import('./tabs/ObservationsTab')) },
-  { key: 'conditions', label: 'Antecedentes', element: 'conditions', Component: lazy(() => import('./tabs/ConditionsTab')) },
-  { key: 'variables', label: 'Variables', element: 'variables', Component: lazy(() => import('./tabs/VariablesTab')) },
-  { key: 'prompts', label: 'Instrucciones IA', element: 'assistant', Component: lazy(() => import('./tabs/PromptsTab')) },
-  { key: 'chat', label: 'Chat', element: 'assistant', Component: lazy(() => import('./tabs/ChatTab')) },
-  { key: 'activities', label: 'Actividades', element: 'activities', Component: lazy(() => import('./tabs/ActivitiesTab')) },
-  { key: 'alerts', label: 'Alertas', element: 'alerts', Component: lazy(() => import('./tabs/AlertsTab')) },
-  { key: 'orders', label: 'Ordenes', element: 'orders', Component: lazy(() => import('./tabs/OrdersTab')) },
-  { key: 'settings', label: 'Ajustes', element: 'settings', Component: lazy(() => import('./tabs/SettingsTab')) },
-  { key: 'reports', label: 'Reportes', element: 'reports', Component: lazy(() => import('./tabs/ReportsTab')) },
+  // The charts' chunk (VitalCard loads it too) leaves with the tab's file, not once the tab's own
+  // imports have arrived and run: it is the largest the tab waits for (issue 52).
+  tab('signs', 'Signos', 'signs', () => {
+    void import('../../charts/MeasurementChart').catch(() => undefined);
+    return import('./tabs/MeasurementsTab');
+  }),
+  tab('observations', 'Anotaciones', 'observations', () => import('./tabs/ObservationsTab')),
+  tab('conditions', 'Antecedentes', 'conditions', () => import('./tabs/ConditionsTab')),
+  tab('variables', 'Variables', 'variables', () => import('./tabs/VariablesTab')),
+  tab('prompts', 'Instrucciones IA', 'assistant', () => import('./tabs/PromptsTab')),
+  tab('chat', 'Chat', 'assistant', () => import('./tabs/ChatTab')),
+  tab('activities', 'Actividades', 'activities', () => import('./tabs/ActivitiesTab')),
+  tab('alerts', 'Alertas', 'alerts', () => import('./tabs/AlertsTab')),
+  tab('orders', 'Órdenes', 'orders', () => import('./tabs/OrdersTab')),
+  tab('settings', 'Ajustes', 'settings', () => import('./tabs/SettingsTab')),
+  tab('reports', 'Reportes', 'reports', () => import('./tabs/ReportsTab')),
 ];
 
 /** Issue 8: the patient's audit trail; for administrators only, whatever elements the client has. */
-const AUDIT_TAB: TabDef = { key: 'audit', label: 'Auditoría', Component: lazy(() => import('./tabs/AuditTab')) };
+const AUDIT_TAB = tab('audit', 'Auditoría', undefined, () => import('./tabs/AuditTab'));
+
+/** Issue 51: the patient's RDA, for the roles listRdas answers (clinical.write), whatever elements the client has. */
+const RDA_TAB = tab('rda', 'RDA', undefined, () => import('./tabs/RdaTab'));
 
 export function visibleTabs(elements: ElementKey[] | undefined, role: string | undefined = readSession()?.role_name): TabDef[] {
   // A session from before elements existed shows every tab rather than none.
   const tabs = elements?.length ? PATIENT_TABS.filter((t) => t.element && elements.includes(t.element)) : PATIENT_TABS;
-  return role === 'admin' ? [...tabs, AUDIT_TAB] : tabs;
+  const rda = isRole(role) && can(role, 'clinical.write') ? [RDA_TAB] : [];
+  return role === 'admin' ? [...tabs, ...rda, AUDIT_TAB] : [...tabs, ...rda];
+}
+
+/**
+ * Starts loading the tab's file (and what it loads at once: the Signos tab starts the charting
+ * library) while the record is still being read, instead of after it: on the patient page opened
+ * on Signos the tab's file, then the charts' chunk, were each a step of the wait for the charts
+ * (issue 52). The tab's own lazy() then finds the module loaded.
+ */
+export function preloadTab(key: string | undefined): void {
+  void [...PATIENT_TABS, AUDIT_TAB]
+    .find((t) => t.key === key)
+    ?.load()
+    .catch(() => undefined);
 }
 
 /**
@@ -40,6 +79,7 @@ export function PatientTabs({
   activeKey,
   onChange,
   patient,
+  patientRead,
 }: { tabs: TabDef[]; activeKey: string; onChange: (key: string) => void } & Omit<PatientTabProps, 'active'>) {
   const [opened, setOpened] = useState<Set<string>>(() => new Set([activeKey]));
   if (!opened.has(activeKey)) setOpened(new Set(opened).add(activeKey));
@@ -53,7 +93,7 @@ export function PatientTabs({
         label,
         children: opened.has(key) && (
           <Suspense fallback={<Skeleton active />}>
-            <Component patient={patient} active={key === activeKey} />
+            <Component patient={patient} patientRead={patientRead} active={key === activeKey} />
           </Suspense>
         ),
       }))}

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { useList } from '@refinedev/core';
+import { ReadState } from '../../ui/ReadState';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button, Input, Pagination, Select, Space, Table, Tabs, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -125,8 +126,9 @@ export default function PatientsListPage({ newPatient = false }: { newPatient?: 
     queryOptions: { placeholderData: (previous) => previous },
     errorNotification: serverError('No fue posible cargar los pacientes'),
   });
-  const rows = query.isError ? [] : result.data;
-  const total = query.isError ? 0 : (result.total ?? 0);
+  // A failed read keeps the rows it had (marked as such by ReadState), never an empty list (P212).
+  const rows = result.data;
+  const total = result.total ?? 0;
   const loading = query.isFetching;
 
   const setQuery = (text: string) => {
@@ -180,8 +182,10 @@ export default function PatientsListPage({ newPatient = false }: { newPatient?: 
           <Typography.Paragraph className="patients-results-title">
             Resultados para «{q}» <Typography.Link onClick={() => setQuery('')}>Ver todos los pacientes</Typography.Link>
           </Typography.Paragraph>
-          <PatientSearchResults rows={rows} loading={loading} onAdvanced={() => setQuery('')} />
-          {total > 0 && pager}
+          <ReadState reads={[query]} what="los pacientes" isEmpty={rows.length === 0}>
+            <PatientSearchResults rows={rows} loading={loading} onAdvanced={() => setQuery('')} />
+            {total > 0 && pager}
+          </ReadState>
         </>
       ) : (
         <>
@@ -211,22 +215,24 @@ export default function PatientsListPage({ newPatient = false }: { newPatient?: 
               Filtrar Etiquetas
             </Button>
           </Space.Compact>
-          {phone ? (
-            <PatientCardGrid rows={rows} loading={loading} empty="No hay pacientes en esta lista" />
-          ) : (
-            <Table<PatientSummary>
-              rowKey="id"
-              size="middle"
-              columns={columns}
-              dataSource={rows}
-              loading={loading}
-              pagination={false}
-              scroll={{ x: 960 }}
-              tableLayout="fixed"
-              locale={{ emptyText: 'No hay pacientes en esta lista' }}
-            />
-          )}
-          {pager}
+          <ReadState reads={[query]} what="los pacientes" isEmpty={rows.length === 0}>
+            {phone ? (
+              <PatientCardGrid rows={rows} loading={loading} empty="No hay pacientes en esta lista" />
+            ) : (
+              <Table<PatientSummary>
+                rowKey="id"
+                size="middle"
+                columns={columns}
+                dataSource={rows}
+                loading={loading}
+                pagination={false}
+                scroll={{ x: 960 }}
+                tableLayout="fixed"
+                locale={{ emptyText: 'No hay pacientes en esta lista' }}
+              />
+            )}
+            {pager}
+          </ReadState>
         </>
       )}
       {newPatient && (

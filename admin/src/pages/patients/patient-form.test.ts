@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   BASIC_FIELDS,
   CONTACT_FIELDS,
+  exclusiveDisabilities,
   NEW_PATIENT_FIELDS,
+  NO_DISABILITY,
+  RDA_FIELDS,
   patientFormErrors,
   toPatientBody,
   yesterday,
@@ -33,10 +36,10 @@ describe('patient form rules (01 §5, 03 §5)', () => {
   });
 
   it.each([
-    ['nid', '012', '¡El valor ingresado no es válido o esta incompleto!'],
+    ['nid', '012', '¡El valor ingresado no es válido o está incompleto!'],
     ['nid', '', '¡El campo es requerido!'],
     ['first_name', 'Ana3', 'Solo letras y espacios, entre 3 y 50 caracteres'],
-    ['cellphone', '300-12', '¡Ingrese solo números y un máximo de 11 carácteres!'],
+    ['cellphone', '300-12', '¡Ingrese solo números y un máximo de 11 caracteres!'],
     ['email', 'sin-arroba', '¡El formato de correo no es válido!'],
     ['birth_date', '2026-11-22', 'La fecha de nacimiento no puede ser futura'],
     ['birth_date', '1889-12-31', 'La fecha no es válida'],
@@ -51,7 +54,7 @@ describe('patient form rules (01 §5, 03 §5)', () => {
     const spain = { ...valid, country_id: 8, id_type: 16, nid: '12345678Z' };
     const regex = '^[0-9]{8}[A-Z]$';
     expect(patientFormErrors(spain, ['nid'], { ...ctx, nidRegex: regex })).toEqual({});
-    expect(patientFormErrors(spain, ['nid'], ctx).nid).toBe('¡El valor ingresado no es válido o esta incompleto!');
+    expect(patientFormErrors(spain, ['nid'], ctx).nid).toBe('¡El valor ingresado no es válido o está incompleto!');
   });
 
   it('checks only the fields of the dialog', () => {
@@ -86,8 +89,42 @@ describe('patient body', () => {
     expect(toPatientBody({ ...valid, eapb_id: 3, regime: 1 }, BASIC_FIELDS)).toMatchObject({ eapb_id: 3, regime: 1 });
   });
 
+  it('sends the RDA data with the basic data: codes as chosen, no disability as an empty list (issue 51)', () => {
+    const body = toPatientBody(
+      { ...valid, biological_sex: '02', nationality: '170', ethnicity: '1', ethnic_community: ' wayuu ' },
+      RDA_FIELDS,
+    );
+    expect(body).toEqual({
+      biological_sex: '02',
+      gender_identity: null,
+      residence_zone: null,
+      nationality: '170',
+      ethnicity: '1',
+      ethnic_community: 'WAYUU',
+      disabilities: [],
+    });
+    expect(Object.keys(toPatientBody(valid, BASIC_FIELDS))).toEqual(expect.arrayContaining(RDA_FIELDS));
+  });
+
+  it('drops the ethnic community without an ethnic group', () => {
+    expect(toPatientBody({ ...valid, ethnicity: null, ethnic_community: 'WAYUU' }, RDA_FIELDS).ethnic_community).toBeNull();
+  });
+
   it('defaults the birth date to yesterday', () => {
     expect(yesterday(new Date(2026, 0, 1, 10))).toBe('2025-12-31');
+  });
+});
+
+describe("'Sin discapacidad' stands alone (issue 51)", () => {
+  it.each([
+    [[], ['01'], ['01']],
+    [['01'], ['01', '03'], ['01', '03']],
+    [['01', '03'], ['01', '03', NO_DISABILITY], [NO_DISABILITY]],
+    [[NO_DISABILITY], [NO_DISABILITY, '02'], ['02']],
+    [[], [NO_DISABILITY], [NO_DISABILITY]],
+    [['02', '05'], ['05'], ['05']],
+  ])('%j then %j → %j', (previous, next, kept) => {
+    expect(exclusiveDisabilities(previous, next)).toEqual(kept);
   });
 });
 

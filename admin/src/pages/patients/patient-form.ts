@@ -1,5 +1,6 @@
 import {
   DEFAULT_NID_REGEX,
+  MESSAGES,
   normaliseName,
   normaliseNid,
   validateDate,
@@ -31,6 +32,27 @@ export interface PatientFormValues {
   regime?: number | null;
   blood_type?: number | null;
   rh_factor?: number | null;
+  // Issue 51: what the national RDA (Resolución 1888) needs of the patient; codes of the guide's lists.
+  biological_sex?: string | null;
+  gender_identity?: string | null;
+  residence_zone?: string | null;
+  nationality?: string | null;
+  ethnicity?: string | null;
+  ethnic_community?: string | null;
+  disabilities?: string[];
+}
+
+/** The guide's 'Sin discapacidad' (ColombianDisabilityClassification 08): a statement of its own. */
+export const NO_DISABILITY = '08';
+
+/**
+ * The disabilities after a change of the multiple select: choosing 'Sin discapacidad' leaves it
+ * alone, choosing a disability beside it drops it (the API refuses both together).
+ */
+export function exclusiveDisabilities(previous: readonly string[], next: readonly string[]): string[] {
+  const added = next.filter((code) => !previous.includes(code));
+  if (added.includes(NO_DISABILITY)) return [NO_DISABILITY];
+  return next.filter((code) => code !== NO_DISABILITY || next.length === 1);
 }
 
 type Field = keyof PatientFormValues;
@@ -56,8 +78,25 @@ export const PATIENT_FIELD_RULES: Record<Field, (v: PatientFormValues, ctx: { ni
   regime: () => null,
   blood_type: () => null,
   rh_factor: () => null,
+  biological_sex: () => null,
+  gender_identity: () => null,
+  residence_zone: () => null,
+  nationality: () => null,
+  ethnicity: () => null,
+  ethnic_community: (v) => ((v.ethnic_community?.trim().length ?? 0) > 100 ? MESSAGES.textMax(100) : null),
+  disabilities: () => null,
 };
 
+/** Issue 51: the section 'Datos para el RDA (Resolución 1888)', all optional, part of the basic data. */
+export const RDA_FIELDS: Field[] = [
+  'biological_sex',
+  'gender_identity',
+  'residence_zone',
+  'nationality',
+  'ethnicity',
+  'ethnic_community',
+  'disabilities',
+];
 export const IDENTITY_FIELDS: Field[] = ['country_id', 'id_type', 'nid'];
 export const BASIC_FIELDS: Field[] = [
   'country_id',
@@ -71,6 +110,7 @@ export const BASIC_FIELDS: Field[] = [
   'rh_factor',
   'eapb_id',
   'regime',
+  ...RDA_FIELDS,
 ];
 /** 01 §7: the contact update sends exactly these. */
 export const CONTACT_FIELDS: Field[] = ['address', 'neighborhood', 'city_id', 'cellphone', 'prefix', 'email'];
@@ -98,9 +138,11 @@ export function toPatientBody(values: PatientFormValues, fields: Field[]): Recor
   const body: Record<string, unknown> = {};
   for (const f of fields) {
     let v: unknown = values[f];
+    if (f === 'disabilities') v = v ?? [];
     if (v === undefined || v === '') v = null;
     if (typeof v === 'string') {
-      if (f === 'first_name' || f === 'last_name' || f === 'address' || f === 'neighborhood') v = normaliseName(v);
+      if (f === 'first_name' || f === 'last_name' || f === 'address' || f === 'neighborhood' || f === 'ethnic_community')
+        v = normaliseName(v) || null;
       else if (f === 'nid') v = normaliseNid(v);
       else v = v.trim();
     }
@@ -110,6 +152,8 @@ export function toPatientBody(values: PatientFormValues, fields: Field[]): Recor
     body.eapb_id = null;
     body.regime = null;
   }
+  // A community belongs to an ethnic group: without one it is not kept.
+  if ('ethnic_community' in body && !values.ethnicity) body.ethnic_community = null;
   return body;
 }
 

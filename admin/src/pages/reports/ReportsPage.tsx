@@ -22,7 +22,7 @@ const GROUPS = [
   { value: 'temperature', label: elementName(7) },
 ] as const;
 const REPORT_FAILED = 'Error al generar el reporte';
-const GROUP_REQUIRED = 'Por favor selecciona un grupo de signos vitales';
+const GROUP_REQUIRED = 'Seleccione un grupo de signos vitales';
 const DATES_REQUIRED = 'Seleccione al menos una fecha de inicio o de fin.';
 
 type DownloadLink = Schemas['DownloadLink'];

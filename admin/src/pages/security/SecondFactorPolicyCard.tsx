@@ -7,6 +7,7 @@ import { enumOptions, objectSchema } from '../../crud/schema-rules';
 import { fieldErrors } from '../../providers/errors';
 import { useFirstLoad } from '../../hooks/useFirstLoad';
 import { serverError, success } from '../../providers/notices';
+import { ReadFailedAlert, useReadState } from '../../ui/ReadState';
 
 type Client = Schemas['Client'];
 type RoleName = Schemas['RoleName'];
@@ -29,6 +30,8 @@ export function SecondFactorPolicyCard({ clientId }: { clientId: number }) {
   // reads it too) must not undo a box just ticked (a CI run saw 'Médico' unticked under its click).
   // The form mounts with them, so no later effect can overwrite what was ticked.
   const first = useFirstLoad(client, query.isFetching, clientId);
+  // Without the stored roles the form would show none ticked, and saving it would clear them (P212).
+  const status = useReadState([query], false, 'la política de segundo factor');
 
   const save = (values: Values) =>
     mutate(
@@ -51,7 +54,8 @@ export function SecondFactorPolicyCard({ clientId }: { clientId: number }) {
         </Space>
       }
     >
-      {!first && !query.isError ? (
+      <ReadFailedAlert status={status} />
+      {status.phase === 'failed' ? null : !first ? (
         <Skeleton active />
       ) : (
         <Form form={form} layout="vertical" onFinish={save} initialValues={{ second_factor_roles: first?.second_factor_roles ?? [] }}>

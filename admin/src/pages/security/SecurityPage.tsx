@@ -7,11 +7,13 @@ import { usePageTitle } from '../../layout/usePageTitle';
 import { roleAccess } from '../../providers/access';
 import { useApiQuery } from '../../providers/calls';
 import { readSession } from '../../session';
+import { BreakGlassCard } from './BreakGlassCard';
 import { PasskeysCard } from './PasskeysCard';
 import { RecoveryCodesCard } from './RecoveryCodesCard';
 import { SecondFactorPolicyCard } from './SecondFactorPolicyCard';
 import { TotpCard } from './TotpCard';
 import { loadFailedSignedIn } from './security.api';
+import { ReadFailedAlert, useReadState } from '../../ui/ReadState';
 import './security.css';
 
 type Factors = Schemas['Factors'];
@@ -54,7 +56,7 @@ function FactorsSummary({ factors }: { factors: Factors }) {
 /**
  * /security (issue 38), from the toolbar's user menu beside 'Sesiones activas': the user's second
  * factor (authenticator app, passkeys, recovery codes) and, for administrators, which roles of the
- * organisation must have one.
+ * organisation must have one and which accounts keep their password under single sign-on.
  */
 export default function SecurityPage() {
   usePageTitle(TITLE);
@@ -63,11 +65,14 @@ export default function SecurityPage() {
   const factors = query.data?.data;
   const [codes, setCodes] = useState<string[] | null>(null);
   const reload = () => void query.refetch();
+  // A read that failed says so (P212, issue 50): not a skeleton forever, nor 'desactivada' from nothing.
+  const status = useReadState([query], false, 'su verificación en dos pasos');
 
   return (
     <PageHeader title={TITLE}>
       <div className="vigia-security">
-        {!factors ? (
+        <ReadFailedAlert status={status} />
+        {status.phase === 'failed' ? null : !factors ? (
           <Skeleton active />
         ) : (
           <>
@@ -78,6 +83,7 @@ export default function SecurityPage() {
           </>
         )}
         {roleAccess('administer').allowed && session && <SecondFactorPolicyCard clientId={session.client_id} />}
+        {roleAccess('administer').allowed && session && <BreakGlassCard />}
       </div>
       <Modal
         open={codes !== null}

@@ -8,6 +8,7 @@ import { useApiMutation, useApiQuery } from '../../providers/calls';
 import { loadFailed, serverError } from '../../providers/notices';
 import { staffTimeZone } from '../../session';
 import { ItemMeta } from '../../ui/ItemMeta';
+import { ReadState } from '../../ui/ReadState';
 
 type SessionsEnded = Schemas['SessionsEnded'];
 
@@ -60,9 +61,8 @@ export default function SessionsPage() {
         <Typography.Paragraph type="secondary">
           Las sesiones abiertas con su cuenta. Si no reconoce alguna, ciérrela y cambie su contraseña.
         </Typography.Paragraph>
-        {query.isLoading ? (
-          <Skeleton active />
-        ) : (
+        {/* A failed read is never 'No hay sesiones abiertas.' (P212). */}
+        <ReadState reads={[query]} what="sus sesiones" isEmpty={sessions.length === 0} loading={<Skeleton active />}>
           <List
             itemLayout="horizontal"
             dataSource={sessions}
@@ -105,7 +105,7 @@ export default function SessionsPage() {
               </List.Item>
             )}
           />
-        )}
+        </ReadState>
       </Card>
     </PageHeader>
   );

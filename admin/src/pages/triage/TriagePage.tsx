@@ -1,4 +1,6 @@
+import { useEffect, useState } from 'react';
 import { useList } from '@refinedev/core';
+import { ReadState } from '../../ui/ReadState';
 import { Link, useNavigate } from 'react-router';
 import { Descriptions, Empty, Grid, Input, Pagination, Select, Space, Spin, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -13,9 +15,9 @@ import { useUrlParams } from '../../hooks/useUrlParams';
 import { staffTimeZone } from '../../session';
 import { countOf } from '@vigia/contract/rules/plural';
 import { formatWhen } from '@vigia/contract/rules/dates';
-import { ORDER_ELEMENT_NAMES } from '@vigia/contract/rules/activities';
-import { TRIAGE_FLAG_NAMES, TRIAGE_FLAGS, triageFlagDef, type TriageFlagCode } from '@vigia/contract/rules/triage';
+import { TRIAGE_FLAG_NAMES, TRIAGE_FLAGS, type TriageFlagCode } from '@vigia/contract/rules/triage';
 import { figureName, formatFigure } from './triage.data';
+import { flagChips, flagLink as linkOf, flagTitle, readingAge, readingItems } from './triage-card';
 import { TriageSettingsDrawer } from './TriageSettingsDrawer';
 import './triage.css';
 
@@ -24,14 +26,18 @@ type TriageFlag = Schemas['TriageFlag'];
 
 const PAGE_SIZES = [20, 50, 100];
 
-/** The patient page on the tab that explains the flag. */
-const flagLink = (item: TriageItem, flag: TriageFlag | undefined) => `/patients/${item.id}${flag ? `?tab=${flag.tab}` : ''}`;
+/** The patient page on the tab that explains the flag (and on its chart, for a Signos flag). */
+const flagLink = (item: TriageItem, flag: TriageFlag | undefined) => linkOf(item.id, flag);
 
-/** The flag's name, followed by the vital sign's for the flags raised once per sign. */
-const flagTitle = (f: TriageFlag) =>
-  f.clinical_element != null && triageFlagDef(f.code).perElement
-    ? `${TRIAGE_FLAG_NAMES[f.code]}: ${ORDER_ELEMENT_NAMES[f.clinical_element] ?? ''}`
-    : TRIAGE_FLAG_NAMES[f.code];
+/** The page's clock, read again each minute, for 'hace 3 horas' (a test fixes it with the browser's clock). */
+function useNow(ms = 60_000) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+  return now;
+}
 
 function FlagList({ item }: { item: TriageItem }) {
   if (!item.flags.length) return <Typography.Text type="secondary">Sin señales en los últimos 14 días</Typography.Text>;
@@ -45,6 +51,36 @@ function FlagList({ item }: { item: TriageItem }) {
           <Typography.Text type="secondary">(+{f.points})</Typography.Text>
         </li>
       ))}
+    </ul>
+  );
+}
+
+/**
+ * A phone's flags: one short chip per flag (issue 50), its signs inside it, each leading to its own
+ * chart; the explanations are the chip's title and sit in full behind 'Ver cifras'.
+ */
+function FlagChips({ item }: { item: TriageItem }) {
+  if (!item.flags.length) return <Typography.Text type="secondary">Sin señales en los últimos 14 días</Typography.Text>;
+  return (
+    <ul className="triage-flags triage-chips">
+      {flagChips(item.flags).map((c) =>
+        c.signs.length ? (
+          <li key={c.code} className="triage-chip" title={c.title}>
+            {c.name}:{' '}
+            {c.signs.map((x, i) => (
+              <span key={x.short}>
+                {i > 0 && ', '}
+                <Link to={flagLink(item, x.flag)}>{x.short}</Link>
+              </span>
+            ))}{' '}
+            <span className="triage-chip-points">+{c.points}</span>
+          </li>
+        ) : (
+          <li key={c.code} className="triage-chip" title={c.title}>
+            <Link to={flagLink(item, c.flag)}>{c.name}</Link> <span className="triage-chip-points">+{c.points}</span>
+          </li>
+        ),
+      )}
     </ul>
   );
 }
@@ -97,20 +133,39 @@ function PatientCell({ item }: { item: TriageItem }) {
   );
 }
 
-const lastReading = (at: string | null) => (at ? formatWhen(at, staffTimeZone()) : 'Sin lecturas');
+/** 'PA 150/85 mmHg · hace 3 horas', or 'Sin lecturas'. */
+function LastReading({ item, now }: { item: TriageItem; now: number }) {
+  const last = item.last_reading;
+  if (!last) return <>Sin lecturas</>;
+  return (
+    <>
+      {readingItems(last).map((r, i) => (
+        <span key={r.short}>
+          {i > 0 && ', '}
+          <abbr title={r.name}>{r.short}</abbr> <strong className="triage-last-value">{r.text}</strong>
+        </span>
+      ))}{' '}
+      ·{' '}
+      <time dateTime={last.when} title={formatWhen(last.when, staffTimeZone())}>
+        {readingAge(last.when, now)}
+      </time>
+    </>
+  );
+}
 
-const columns: ColumnsType<TriageItem> = [
+const columnsAt = (now: number): ColumnsType<TriageItem> => [
   { title: 'Puntaje', dataIndex: 'score', width: 96, render: (score: number) => <Score score={score} /> },
   { title: 'Paciente', key: 'patient', width: 260, render: (_, item) => <PatientCell item={item} /> },
   { title: 'Señales de los últimos 14 días', key: 'flags', render: (_, item) => <FlagList item={item} /> },
-  { title: 'Última lectura', dataIndex: 'last_reading_at', width: 150, render: lastReading },
+  { title: 'Última lectura', key: 'last', width: 200, render: (_, item) => <LastReading item={item} now={now} /> },
 ];
 
 /**
- * A phone's list: one stacked card per patient (score and name, the flags, the last reading, the
- * figures behind a disclosure), so nothing sits in a table wider than the screen.
+ * A phone's list (issue 50): one compact card per patient, about a third of the old one: score and
+ * name on one line, the flags as short chips, the last reading with its value, unit and age; the
+ * explanation and the figures behind 'Ver cifras'.
  */
-function TriageCards({ rows, loading }: { rows: TriageItem[]; loading: boolean }) {
+function TriageCards({ rows, loading, now }: { rows: TriageItem[]; loading: boolean; now: number }) {
   if (!rows.length)
     return loading ? <Spin className="triage-cards-loading" /> : <Empty description="No hay pacientes que cumplan el filtro" />;
   return (
@@ -119,13 +174,24 @@ function TriageCards({ rows, loading }: { rows: TriageItem[]; loading: boolean }
         <li key={item.id} className="triage-card">
           <div className="triage-card-head">
             <Score score={item.score} />
-            <PatientCell item={item} />
+            <Link to={flagLink(item, item.flags[0])} className="triage-name">
+              {item.patient.full_name}
+            </Link>
+            <span className="triage-nid">{item.patient.nid}</span>
+            {item.patient.tags.map((t) => (
+              <ColorChip key={t.id} color={t.color}>
+                {t.name}
+              </ColorChip>
+            ))}
           </div>
-          <FlagList item={item} />
-          <div className="triage-card-last">Última lectura: {lastReading(item.last_reading_at)}</div>
+          <FlagChips item={item} />
+          <div className="triage-card-last">
+            Última lectura: <LastReading item={item} now={now} />
+          </div>
           {item.flags.length > 0 && (
             <details className="triage-card-figures">
               <summary>Ver cifras</summary>
+              <FlagList item={item} />
               <FlagFigures item={item} />
             </details>
           )}
@@ -167,6 +233,7 @@ export default function TriagePage() {
   const { q, flag, tags: tagFilter, page, pageSize } = readFilters(params);
   // Below md (768 px) the table's columns do not fit: stacked cards instead.
   const phone = Grid.useBreakpoint().md === false;
+  const now = useNow();
 
   /** Sets URL parameters (undefined removes one); a filter change goes back to the first page. */
   const update = (changes: Record<string, string | undefined>, keepPage = false) =>
@@ -181,8 +248,9 @@ export default function TriagePage() {
     queryOptions: { placeholderData: (previous) => previous },
     errorNotification: serverError('No fue posible cargar la priorización'),
   });
-  const rows = query.isError ? [] : result.data;
-  const total = query.isError ? 0 : (result.total ?? 0);
+  // A failed read keeps the rows it had, marked as such (P212), never 'no hay pacientes'.
+  const rows = result.data;
+  const total = result.total ?? 0;
 
   return (
     <PageHeader title="Priorización" extra={<TriageSettingsDrawer />}>
@@ -225,49 +293,51 @@ export default function TriagePage() {
           className="triage-tag-select"
         />
       </Space>
-      {phone ? (
-        <TriageCards rows={rows} loading={query.isFetching} />
-      ) : (
-        <Table<TriageItem>
-          rowKey="id"
-          size="middle"
-          columns={columns}
-          dataSource={rows}
-          loading={query.isFetching}
-          pagination={false}
-          tableLayout="fixed"
-          expandable={{
-            columnTitle: <span className="vigia-sr-only">Cifras</span>,
-            expandedRowRender: (item) => <FlagFigures item={item} />,
-            rowExpandable: (item) => item.flags.length > 0,
+      <ReadState reads={[query]} what="la priorización" isEmpty={rows.length === 0}>
+        {phone ? (
+          <TriageCards rows={rows} loading={query.isFetching} now={now} />
+        ) : (
+          <Table<TriageItem>
+            rowKey="id"
+            size="middle"
+            columns={columnsAt(now)}
+            dataSource={rows}
+            loading={query.isFetching}
+            pagination={false}
+            tableLayout="fixed"
+            expandable={{
+              columnTitle: <span className="vigia-sr-only">Cifras</span>,
+              expandedRowRender: (item) => <FlagFigures item={item} />,
+              rowExpandable: (item) => item.flags.length > 0,
+            }}
+            onRow={(item) => ({ onClick: () => navigate(flagLink(item, item.flags[0])), className: 'triage-row' })}
+            locale={{ emptyText: 'No hay pacientes que cumplan el filtro' }}
+          />
+        )}
+        <Pagination
+          current={page}
+          pageSize={pageSize}
+          total={total}
+          pageSizeOptions={PAGE_SIZES}
+          showSizeChanger
+          simple={phone}
+          showTotal={(n) => countOf(n, 'paciente', 'pacientes')}
+          locale={{
+            items_per_page: '/ página',
+            jump_to: 'Ir a',
+            page: 'Página',
+            prev_page: 'Página anterior',
+            next_page: 'Página siguiente',
           }}
-          onRow={(item) => ({ onClick: () => navigate(flagLink(item, item.flags[0])), className: 'triage-row' })}
-          locale={{ emptyText: 'No hay pacientes que cumplan el filtro' }}
+          onChange={(p, size) =>
+            update(
+              { page: size !== pageSize || p === 1 ? undefined : String(p), size: size === PAGE_SIZES[0] ? undefined : String(size) },
+              true,
+            )
+          }
+          className="triage-pager"
         />
-      )}
-      <Pagination
-        current={page}
-        pageSize={pageSize}
-        total={total}
-        pageSizeOptions={PAGE_SIZES}
-        showSizeChanger
-        simple={phone}
-        showTotal={(n) => countOf(n, 'paciente', 'pacientes')}
-        locale={{
-          items_per_page: '/ página',
-          jump_to: 'Ir a',
-          page: 'Página',
-          prev_page: 'Página anterior',
-          next_page: 'Página siguiente',
-        }}
-        onChange={(p, size) =>
-          update(
-            { page: size !== pageSize || p === 1 ? undefined : String(p), size: size === PAGE_SIZES[0] ? undefined : String(size) },
-            true,
-          )
-        }
-        className="triage-pager"
-      />
+      </ReadState>
     </PageHeader>
   );
 }

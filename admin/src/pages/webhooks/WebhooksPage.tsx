@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Descriptions, Form, Input, Space, Switch, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Form, Input, Skeleton, Space, Switch, Table, Tag, Typography } from 'antd';
 import { CheckCircleFilled, ReloadOutlined, SendOutlined } from '@ant-design/icons';
 import { MESSAGES, validateCode } from '@vigia/contract/rules/validation';
 import { PageHeader } from '../../crud/PageHeader';
@@ -12,6 +12,7 @@ import { serverError, success } from '../../providers/notices';
 import { roleAccess } from '../../providers/access';
 import { readSession, staffTimeZone } from '../../session';
 import { formatWhen } from '@vigia/contract/rules/dates';
+import { ReadState, ReadStateView, useReadState } from '../../ui/ReadState';
 import './webhooks.css';
 
 type Client = Schemas['Client'];
@@ -53,7 +54,7 @@ export default function WebhooksPage() {
   const session = readSession();
   const clientId = session?.client_id ?? 0;
   const isAdmin = roleAccess('administer').allowed;
-  const { result: loaded } = useOne<Client>({ resource: 'clients', id: clientId, errorNotification: false });
+  const { query: clientRead, result: loaded } = useOne<Client>({ resource: 'clients', id: clientId, errorNotification: false });
   const client = loaded ?? null;
   const [editing, setEditing] = useState(false);
   const [validating, setValidating] = useState(false);
@@ -65,6 +66,7 @@ export default function WebhooksPage() {
 
   const registered = Boolean(client?.webhook_url);
   const showForm = isAdmin && (!registered || editing);
+  const clientState = useReadState([clientRead], !registered, 'el webhook');
   const saveClient = (
     values: Partial<Schemas['ClientSettingsInput']>,
     notice: false | ReturnType<typeof success>,
@@ -116,87 +118,90 @@ export default function WebhooksPage() {
         />
       )}
       <Card title="Receptor FHIR" className="webhooks-card">
-        {showForm ? (
-          <Form form={form} layout="vertical" onFinish={save} initialValues={{ webhook_url: client?.webhook_url ?? '' }} requiredMark>
-            <Form.Item
-              name="webhook_url"
-              label="URL Webhook"
-              required
-              rules={[
-                {
-                  validator: async (_, v) => {
-                    const m = validateWebhookUrl(v);
-                    if (m) throw new Error(m);
+        {/* A failed read is neither 'No hay un webhook registrado.' nor an empty form to register one (P212). */}
+        <ReadStateView status={clientState} loading={<Skeleton active />}>
+          {showForm ? (
+            <Form form={form} layout="vertical" onFinish={save} initialValues={{ webhook_url: client?.webhook_url ?? '' }} requiredMark>
+              <Form.Item
+                name="webhook_url"
+                label="URL Webhook"
+                required
+                rules={[
+                  {
+                    validator: async (_, v) => {
+                      const m = validateWebhookUrl(v);
+                      if (m) throw new Error(m);
+                    },
                   },
-                },
-              ]}
-            >
-              <Input placeholder="https://receptor.ejemplo.co/fhir" autoComplete="off" />
-            </Form.Item>
-            <Form.Item
-              name="security_phrase"
-              label="Palabra de seguridad"
-              required={!registered}
-              extra={
-                registered
-                  ? 'Déjela vacía para conservar la palabra guardada.'
-                  : 'Mínimo 6 caracteres. Con ella se firman los eventos; no se vuelve a mostrar.'
-              }
-              rules={[
-                {
-                  validator: async (_, v) => {
-                    if (registered && !v) return;
-                    const m = validateCode(v);
-                    if (m) throw new Error(m);
+                ]}
+              >
+                <Input placeholder="https://receptor.ejemplo.co/fhir" autoComplete="off" />
+              </Form.Item>
+              <Form.Item
+                name="security_phrase"
+                label="Palabra de seguridad"
+                required={!registered}
+                extra={
+                  registered
+                    ? 'Déjela vacía para conservar la palabra guardada.'
+                    : 'Mínimo 6 caracteres. Con ella se firman los eventos; no se vuelve a mostrar.'
+                }
+                rules={[
+                  {
+                    validator: async (_, v) => {
+                      if (registered && !v) return;
+                      const m = validateCode(v);
+                      if (m) throw new Error(m);
+                    },
                   },
-                },
-              ]}
-            >
-              <Input.Password placeholder={registered ? MASK : ''} autoComplete="new-password" />
-            </Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" loading={busy}>
-                Guardar
-              </Button>
-              {editing && (
-                <Button
-                  onClick={() => {
-                    setEditing(false);
-                    form.resetFields();
-                  }}
-                >
-                  Cancelar
+                ]}
+              >
+                <Input.Password placeholder={registered ? MASK : ''} autoComplete="new-password" />
+              </Form.Item>
+              <Space>
+                <Button type="primary" htmlType="submit" loading={busy}>
+                  Guardar
                 </Button>
-              )}
-            </Space>
-          </Form>
-        ) : registered ? (
-          <>
-            <Descriptions column={1} size="small" bordered>
-              <Descriptions.Item label="URL Webhook">{client?.webhook_url}</Descriptions.Item>
-              <Descriptions.Item label="Palabra de seguridad">{client?.security_phrase_set ? MASK : ''}</Descriptions.Item>
-              <Descriptions.Item label="Estado">
-                {client?.validate ? (
-                  <Tag icon={<CheckCircleFilled />} color="success">
-                    Verificado
-                  </Tag>
-                ) : (
-                  <Tag color="default">Sin validar</Tag>
+                {editing && (
+                  <Button
+                    onClick={() => {
+                      setEditing(false);
+                      form.resetFields();
+                    }}
+                  >
+                    Cancelar
+                  </Button>
                 )}
-              </Descriptions.Item>
-            </Descriptions>
-            {isAdmin && (
-              <Space style={{ marginTop: 16 }}>
-                <Button type="primary" icon={<SendOutlined />} disabled={client?.validate || busy} loading={busy} onClick={validate}>
-                  Validar
-                </Button>
-                <Button onClick={() => setEditing(true)}>Editar</Button>
               </Space>
-            )}
-          </>
-        ) : (
-          <Typography.Text type="secondary">No hay un webhook registrado.</Typography.Text>
-        )}
+            </Form>
+          ) : registered ? (
+            <>
+              <Descriptions column={1} size="small" bordered>
+                <Descriptions.Item label="URL Webhook">{client?.webhook_url}</Descriptions.Item>
+                <Descriptions.Item label="Palabra de seguridad">{client?.security_phrase_set ? MASK : ''}</Descriptions.Item>
+                <Descriptions.Item label="Estado">
+                  {client?.validate ? (
+                    <Tag icon={<CheckCircleFilled />} color="success">
+                      Verificado
+                    </Tag>
+                  ) : (
+                    <Tag color="default">Sin validar</Tag>
+                  )}
+                </Descriptions.Item>
+              </Descriptions>
+              {isAdmin && (
+                <Space style={{ marginTop: 16 }}>
+                  <Button type="primary" icon={<SendOutlined />} disabled={client?.validate || busy} loading={busy} onClick={validate}>
+                    Validar
+                  </Button>
+                  <Button onClick={() => setEditing(true)}>Editar</Button>
+                </Space>
+              )}
+            </>
+          ) : (
+            <Typography.Text type="secondary">No hay un webhook registrado.</Typography.Text>
+          )}
+        </ReadStateView>
       </Card>
 
       {registered && (
@@ -266,42 +271,46 @@ function DeliveryLog({ timeZone }: { timeZone: string }) {
         </Button>
       }
     >
-      <Table<WebhookDelivery>
-        rowKey="id"
-        size="middle"
-        loading={loading}
-        dataSource={data.rows}
-        scroll={{ x: 760 }}
-        pagination={{ current: page, pageSize: PAGE_SIZE, total: data.total, onChange: setPage, showSizeChanger: false }}
-        locale={{ emptyText: 'Aún no hay entregas.' }}
-        columns={[
-          { title: 'Fecha', dataIndex: 'created_at', render: (v: string) => formatDateTime(v, timeZone) },
-          {
-            title: 'Evento',
-            dataIndex: 'event_type',
-            render: (v: WebhookDelivery['event_type'], r) => `${EVENT_LABELS[v]} (${r.resource_type})`,
-          },
-          { title: 'Paciente', dataIndex: 'patient_name', render: (v: string | null) => v ?? '—' },
-          {
-            title: 'Estado',
-            dataIndex: 'status',
-            render: (v: WebhookDelivery['status']) => <Tag color={STATUS_TAGS[v].color}>{STATUS_TAGS[v].label}</Tag>,
-          },
-          { title: 'Intentos', dataIndex: 'attempts', align: 'right' },
-          {
-            title: 'Último resultado',
-            render: (_, r) => (r.status === 'delivered' ? `Entregado ${formatDateTime(r.delivered_at, timeZone)}` : (r.last_error ?? '—')),
-          },
-          {
-            title: 'Acciones',
-            render: (_, r) => (
-              <Button size="small" disabled={r.status === 'pending' || r.status === 'sending'} onClick={() => resend(r)}>
-                Reenviar
-              </Button>
-            ),
-          },
-        ]}
-      />
+      {/* A failed read is never 'Aún no hay entregas.' (P212). */}
+      <ReadState reads={[query]} what="las entregas" isEmpty={data.rows.length === 0}>
+        <Table<WebhookDelivery>
+          rowKey="id"
+          size="middle"
+          loading={loading}
+          dataSource={data.rows}
+          scroll={{ x: 760 }}
+          pagination={{ current: page, pageSize: PAGE_SIZE, total: data.total, onChange: setPage, showSizeChanger: false }}
+          locale={{ emptyText: 'Aún no hay entregas.' }}
+          columns={[
+            { title: 'Fecha', dataIndex: 'created_at', render: (v: string) => formatDateTime(v, timeZone) },
+            {
+              title: 'Evento',
+              dataIndex: 'event_type',
+              render: (v: WebhookDelivery['event_type'], r) => `${EVENT_LABELS[v]} (${r.resource_type})`,
+            },
+            { title: 'Paciente', dataIndex: 'patient_name', render: (v: string | null) => v ?? '—' },
+            {
+              title: 'Estado',
+              dataIndex: 'status',
+              render: (v: WebhookDelivery['status']) => <Tag color={STATUS_TAGS[v].color}>{STATUS_TAGS[v].label}</Tag>,
+            },
+            { title: 'Intentos', dataIndex: 'attempts', align: 'right' },
+            {
+              title: 'Último resultado',
+              render: (_, r) =>
+                r.status === 'delivered' ? `Entregado ${formatDateTime(r.delivered_at, timeZone)}` : (r.last_error ?? '—'),
+            },
+            {
+              title: 'Acciones',
+              render: (_, r) => (
+                <Button size="small" disabled={r.status === 'pending' || r.status === 'sending'} onClick={() => resend(r)}>
+                  Reenviar
+                </Button>
+              ),
+            },
+          ]}
+        />
+      </ReadState>
     </Card>
   );
 }

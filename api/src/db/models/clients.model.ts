@@ -33,6 +33,14 @@ export class Client extends Model<InferAttributes<Client>, InferCreationAttribut
   declare second_factor_roles: CreationOptional<string>;
   /** 'Priorización' thresholds, window and weights as JSON; null = the defaults (issue 21). */
   declare triage_settings: CreationOptional<string | null>;
+  // RDA (issue 51): the provider's identifiers, class, nature, level and address.
+  declare nit: CreationOptional<string | null>;
+  declare reps_code: CreationOptional<string | null>;
+  declare provider_class: CreationOptional<string | null>;
+  declare legal_nature: CreationOptional<string | null>;
+  declare care_level: CreationOptional<string | null>;
+  declare address: CreationOptional<string | null>;
+  declare city_id: CreationOptional<number | null>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
 
@@ -66,10 +74,45 @@ export class Client extends Model<InferAttributes<Client>, InferCreationAttribut
         message_rule_name: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         second_factor_roles: { type: DataTypes.STRING(100), allowNull: false, defaultValue: '[]' },
         triage_settings: DataTypes.TEXT,
+        nit: DataTypes.STRING(10),
+        reps_code: DataTypes.STRING(12),
+        provider_class: DataTypes.STRING(5),
+        legal_nature: DataTypes.STRING(5),
+        care_level: DataTypes.STRING(2),
+        address: DataTypes.STRING(200),
+        city_id: DataTypes.INTEGER,
         created_at: DataTypes.DATE,
         updated_at: DataTypes.DATE,
       },
       { sequelize, tableName: 'clients', underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' },
+    );
+  }
+}
+
+/** A sede of the provider (RDA CareDeliveryLocationRDA): written by the clients module only. */
+export class ClientSite extends Model<InferAttributes<ClientSite>, InferCreationAttributes<ClientSite>> {
+  declare id: CreationOptional<number>;
+  declare client_id: number;
+  declare name: string;
+  declare reps_site_code: string | null;
+  declare address: string | null;
+  declare city_id: number | null;
+  declare created_at: CreationOptional<Date>;
+  declare updated_at: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize) {
+    ClientSite.init(
+      {
+        id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+        client_id: { type: DataTypes.INTEGER, allowNull: false },
+        name: { type: DataTypes.STRING(100), allowNull: false },
+        reps_site_code: DataTypes.STRING(12),
+        address: DataTypes.STRING(200),
+        city_id: DataTypes.INTEGER,
+        created_at: DataTypes.DATE,
+        updated_at: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'client_sites', underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' },
     );
   }
 }

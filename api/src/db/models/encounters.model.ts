@@ -16,6 +16,20 @@ export class Encounter extends Model<InferAttributes<Encounter>, InferCreationAt
   declare vaccination_card: boolean | null;
   declare observations: string | null;
   declare dispositivo: string | null;
+  // Teleconsultation only (migration 0039); null on the other kinds.
+  declare modality: CreationOptional<string | null>;
+  declare environment: CreationOptional<string | null>;
+  declare reps_service: CreationOptional<string | null>;
+  declare cups_code: CreationOptional<string | null>;
+  declare external_cause: CreationOptional<string | null>;
+  declare reason: CreationOptional<string | null>;
+  declare findings: CreationOptional<string | null>;
+  declare plan: CreationOptional<string | null>;
+  declare medication_note: CreationOptional<string | null>;
+  declare sick_leave_scope: CreationOptional<string | null>;
+  declare sick_leave_days: CreationOptional<number | null>;
+  declare site_id: CreationOptional<number | null>;
+  declare alert_id: CreationOptional<number | null>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
 
@@ -37,6 +51,19 @@ export class Encounter extends Model<InferAttributes<Encounter>, InferCreationAt
         vaccination_card: DataTypes.BOOLEAN,
         observations: DataTypes.TEXT,
         dispositivo: DataTypes.STRING(120),
+        modality: DataTypes.STRING(2),
+        environment: DataTypes.STRING(2),
+        reps_service: DataTypes.STRING(5),
+        cups_code: DataTypes.STRING(6),
+        external_cause: DataTypes.STRING(2),
+        reason: DataTypes.TEXT,
+        findings: DataTypes.TEXT,
+        plan: DataTypes.TEXT,
+        medication_note: DataTypes.STRING(400),
+        sick_leave_scope: DataTypes.STRING(2),
+        sick_leave_days: DataTypes.INTEGER,
+        site_id: DataTypes.INTEGER,
+        alert_id: DataTypes.INTEGER,
         created_at: DataTypes.DATE,
         updated_at: DataTypes.DATE,
       },

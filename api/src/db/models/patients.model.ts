@@ -41,6 +41,14 @@ export class Patient extends Model<InferAttributes<Patient>, InferCreationAttrib
   declare scholarship: number | null;
   declare civil_status: number | null;
   declare deceased_at: Date | null;
+  // RDA (issue 51): the guide's codes; `disabilities` a JSON list of them.
+  declare biological_sex: CreationOptional<string | null>;
+  declare gender_identity: CreationOptional<string | null>;
+  declare residence_zone: CreationOptional<string | null>;
+  declare nationality: CreationOptional<string | null>;
+  declare ethnicity: CreationOptional<string | null>;
+  declare ethnic_community: CreationOptional<string | null>;
+  declare disabilities: CreationOptional<string | null>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
 
@@ -81,6 +89,13 @@ export class Patient extends Model<InferAttributes<Patient>, InferCreationAttrib
         scholarship: nullableInt(),
         civil_status: nullableInt(),
         deceased_at: DataTypes.DATE,
+        biological_sex: DataTypes.STRING(2),
+        gender_identity: DataTypes.STRING(2),
+        residence_zone: DataTypes.STRING(2),
+        nationality: DataTypes.STRING(3),
+        ethnicity: DataTypes.STRING(2),
+        ethnic_community: DataTypes.STRING(100),
+        disabilities: DataTypes.TEXT,
         created_at: DataTypes.DATE,
         updated_at: DataTypes.DATE,
       },

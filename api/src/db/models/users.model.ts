@@ -20,6 +20,13 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare priority_high: CreationOptional<boolean>;
   declare priority_medium: CreationOptional<boolean>;
   declare priority_low: CreationOptional<boolean>;
+  /** May sign in with Vigía's password where the organisation uses single sign-on (issue 49). */
+  declare break_glass: CreationOptional<boolean>;
+  // RDA (issue 51): the practitioner's document, RETHUS profession code and registration number.
+  declare id_type: CreationOptional<number | null>;
+  declare nid: CreationOptional<string | null>;
+  declare profession: CreationOptional<string | null>;
+  declare rethus_number: CreationOptional<string | null>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
 
@@ -44,6 +51,11 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
         priority_high: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
         priority_medium: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
         priority_low: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        break_glass: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        id_type: DataTypes.INTEGER,
+        nid: DataTypes.STRING(20),
+        profession: DataTypes.STRING(5),
+        rethus_number: DataTypes.STRING(30),
         created_at: DataTypes.DATE,
         updated_at: DataTypes.DATE,
       },

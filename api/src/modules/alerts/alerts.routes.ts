@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { requireStaff, staffOf } from '../../http/auth.js';
 import { sendList } from '../../http/list-params.js';
+import { idempotent } from '../../http/idempotency.js';
 import { route, type OperationHandler } from '../../http/operations.js';
 import { readIntParam } from '../../http/params.js';
 import type { QueryParams } from '@vigia/contract/rules/operations';
@@ -45,16 +46,22 @@ export function alertsRouter(deps: alerts.AlertDeps): Router {
   route(r, 'getPatientAlert', [requireStaff()], async (req, res) => {
     res.json(await alerts.getPatientAlert(deps, staffOf(req), readIntParam(req, 'id'), readIntParam(req, 'alertId')));
   });
-  const close: OperationHandler<'closePatientAlert'> = async (req, res) => {
+  // A phone that lost the answer sends the same close or entry again with its Idempotency-Key (issue 50).
+  const close: OperationHandler<'closePatientAlert'> = idempotent(deps, async (req, res) => {
     res.json(await alerts.closeAlert(deps, staffOf(req), readIntParam(req, 'id'), readIntParam(req, 'alertId'), req.body));
-  };
-  route(r, 'closePatientAlert', [requireStaff()], close);
-  route(r, 'patchPatientAlert', [requireStaff()], close);
-  route(r, 'createAlertEntry', [requireStaff()], async (req, res) => {
-    res
-      .status(201)
-      .json(await alerts.addAlertEntry(deps, staffOf(req), readIntParam(req, 'id'), readIntParam(req, 'alertId'), req.body.description));
   });
+  route(r, 'closePatientAlert', [requireStaff('clinical.write')], close);
+  route(r, 'patchPatientAlert', [requireStaff('clinical.write')], close);
+  route(
+    r,
+    'createAlertEntry',
+    [requireStaff('clinical.write')],
+    idempotent(deps, async (req, res) => {
+      res
+        .status(201)
+        .json(await alerts.addAlertEntry(deps, staffOf(req), readIntParam(req, 'id'), readIntParam(req, 'alertId'), req.body.description));
+    }),
+  );
   route(r, 'listClientAlerts', [requireStaff()], async (req, res) => {
     const q = req.query;
     const { offset, limit } = pageWindow(q, 10);

@@ -17,7 +17,7 @@ describe('alert entries and D16', () => {
   it.each([
     [10, 20, null],
     [20, 20, null],
-    [21, 20, 'Asegúrate de que el valor inicial sea menor al valor final.'],
+    [21, 20, 'Asegúrese de que el valor inicial sea menor al valor final.'],
   ])('range %s–%s → %s', (min, max, message) => {
     expect(validateRange(min, max)).toBe(message);
   });

@@ -6,6 +6,7 @@ import { ApiClient } from '../../db/models/api-clients.model.js';
 import { defineResource } from '../../resources/resource.js';
 import { validateServiceUrl } from '../clients/clients.rules.js';
 import { MESSAGES } from '@vigia/contract/rules/validation';
+import { mixedScopesProblem } from '@vigia/contract/rules/scopes';
 import { jwksProblem } from './api-clients.rules.js';
 import type { components } from '@vigia/contract/openapi';
 
@@ -35,6 +36,13 @@ function checkName(name: string): string {
   const v = name.trim();
   if (v.length < 3) throw badRequest('name', 'Debe tener mínimo 3 caracteres y máximo 100');
   return v;
+}
+
+/** The scopes as stored: 'Todas' or single types, never both (the contract's rule, as the form). */
+function scopesOf(scopes: S['ApiClientScope'][]): string {
+  const problem = mixedScopesProblem(scopes);
+  if (problem) throw badRequest('scopes', problem);
+  return JSON.stringify(scopes);
 }
 
 /** The keys: a pasted JWKS or its URL, exactly one of them. */
@@ -97,14 +105,14 @@ export const apiClientsResource = (deps: ApiClientDeps) =>
         public_id: crypto.randomBytes(18).toString('base64url'),
         name: checkName(input.name),
         ...keysOf(input, deps),
-        scopes: JSON.stringify(input.scopes),
+        scopes: scopesOf(input.scopes),
         status: input.status ?? 'active',
       });
     },
     async update(row, input) {
       if (input.name !== undefined) row.name = checkName(input.name);
       if (input.jwks !== undefined || input.jwks_url !== undefined) Object.assign(row, keysOf(input, deps));
-      if (input.scopes !== undefined) row.scopes = JSON.stringify(input.scopes);
+      if (input.scopes !== undefined) row.scopes = scopesOf(input.scopes);
       if (input.status !== undefined) row.status = input.status;
       await row.save();
     },

@@ -1,14 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import {
-  ASSERTION_TYPE,
-  MAX_ASSERTION_LIFETIME_S,
-  assertionProblem,
-  grantScopes,
-  jwksProblem,
-  parseScope,
-  readTokenRequest,
-  scopeCovers,
-} from './api-clients.rules';
+import { MAX_ASSERTION_LIFETIME_S } from './api-clients.clock.rules';
+import { ASSERTION_TYPE, assertionProblem, grantScopes, jwksProblem, parseScope, readTokenRequest, scopeCovers } from './api-clients.rules';
 
 describe('parseScope (SMART v2 system scopes)', () => {
   it.each([
@@ -93,9 +85,9 @@ describe('assertionProblem', () => {
     ['a good assertion', good, null],
     ['aud as a list with the endpoint', { ...good, aud: ['other', expected.audience] }, null],
     ['exp exactly five minutes ahead', { ...good, exp: now + MAX_ASSERTION_LIFETIME_S }, null],
-    ['exp one second past five minutes', { ...good, exp: now + MAX_ASSERTION_LIFETIME_S + 1 }, 'exp too far ahead'],
-    ['exp now', { ...good, exp: now }, 'expired'],
-    ['exp in the past', { ...good, exp: now - 60 }, 'expired'],
+    ['exp past five minutes and the clock-skew allowance', { ...good, exp: now + MAX_ASSERTION_LIFETIME_S + 61 }, 'exp too far ahead'],
+    ['exp in the past beyond the allowance', { ...good, exp: now - 61 }, 'expired'],
+    ['iat beyond the allowance ahead', { ...good, iat: now + 61 }, 'iat in the future'],
     ['no exp', { ...good, exp: undefined }, 'exp missing'],
     ['another iss', { ...good, iss: 'xyz' }, 'iss'],
     ['sub other than iss', { ...good, sub: 'xyz' }, 'sub'],

@@ -4,11 +4,12 @@
  * (api-clients.token.ts) does the I/O around them.
  *
  * Sources: SMART App Launch 2.2 'Backend Services' (client_credentials, private_key_jwt, `exp` no
- * more than five minutes ahead, `jti` not reused) and 'Scopes and Launch Context' (v2 scopes
+ * more than five minutes ahead, with an allowance for clock skew: api-clients.clock.rules.ts; `jti` not reused) and 'Scopes and Launch Context' (v2 scopes
  * `system/<Type>.<cruds>`; v1's `.read` reads as `.rs`); RFC 6749 §5.2 (error codes); RFC 7523.
  */
 
 import type { components } from '@vigia/contract/openapi';
+import { assertionTimeProblem } from './api-clients.clock.rules.js';
 
 type Schemas = components['schemas'];
 
@@ -38,8 +39,6 @@ export const GRANT_TYPE = 'client_credentials';
 export const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 /** Algorithms a client assertion may be signed with: RS384 and ES384 (SMART's SHALL), RS256 and ES256 too. */
 export const ASSERTION_ALGORITHMS = ['RS384', 'ES384', 'RS256', 'ES256'] as const;
-/** An assertion's `exp` is at most this far ahead of the server's clock (SMART Backend Services). */
-export const MAX_ASSERTION_LIFETIME_S = 300;
 /** The access token's life: what `expires_in` answers. */
 export const ACCESS_TOKEN_TTL_S = 300;
 
@@ -146,6 +145,8 @@ export interface AssertionClaims {
   sub?: unknown;
   aud?: unknown;
   exp?: unknown;
+  iat?: unknown;
+  nbf?: unknown;
   jti?: unknown;
 }
 
@@ -161,9 +162,8 @@ export function assertionProblem(
   if (claims.sub !== expected.clientId) return 'sub';
   const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
   if (!aud.includes(expected.audience)) return 'aud';
-  if (typeof claims.exp !== 'number' || !Number.isFinite(claims.exp)) return 'exp missing';
-  if (claims.exp <= expected.nowSeconds) return 'expired';
-  if (claims.exp > expected.nowSeconds + MAX_ASSERTION_LIFETIME_S) return 'exp too far ahead';
+  const time = assertionTimeProblem(claims, expected.nowSeconds);
+  if (time) return time;
   if (typeof claims.jti !== 'string' || !claims.jti || claims.jti.length > 255) return 'jti';
   return null;
 }

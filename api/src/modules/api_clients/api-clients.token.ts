@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Sequelize } from 'sequelize';
-import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, jwtVerify, SignJWT, type JWTVerifyGetKey } from 'jose';
+import { compactVerify, createLocalJWKSet, createRemoteJWKSet, decodeJwt, jwtVerify, SignJWT, type JWTVerifyGetKey } from 'jose';
 import { execute, prepared, select } from '../../db/sql.js';
 import { ApiClient } from '../../db/models/api-clients.model.js';
 import { TOKEN_ISSUER } from '../../http/auth.js';
+import { publicBase } from '../../http/origin.js';
 import {
   ACCESS_TOKEN_TTL_S,
   ASSERTION_ALGORITHMS,
@@ -16,6 +17,7 @@ import {
   readTokenRequest,
   type TokenError,
 } from './api-clients.rules.js';
+import { jtiKeptUntil } from './api-clients.clock.rules.js';
 
 /** The access token's audience: the FHIR API, never the staff API (whose audience is 'vigia-api'). */
 export const FHIR_AUDIENCE = 'vigia-fhir';
@@ -74,9 +76,9 @@ function keyOf(secret: string): Promise<crypto.webcrypto.CryptoKey> {
   return key;
 }
 
-/** The host's base URL, without a trailing slash. */
+/** The host's base URL, without a trailing slash: the origin the caller reached, as links are built. */
 function baseUrl(deps: Pick<TokenDeps, 'publicUrl'>, req: Request): string {
-  return (deps.publicUrl ?? `${req.protocol}://${req.get('host')}`).replace(/\/+$/, '');
+  return publicBase(deps.publicUrl ?? null, req);
 }
 
 /** Key sets by client: a pasted JWKS is parsed once per text, a URL's set is jose's own (fetched, cached, refetched on an unknown kid). */
@@ -113,6 +115,17 @@ async function forgetExpiredJtis(deps: Pick<TokenDeps, 'sequelize'>, now: Date):
   if (last !== undefined && now.getTime() - last < 60_000 && now.getTime() >= last) return;
   lastSweep.set(deps.sequelize, now.getTime());
   await execute(deps.sequelize, 'DELETE FROM oauth_jtis WHERE expires_at <= :now', { now });
+}
+
+/** A verified JWS's payload as a JWT claims set (null: not a JSON object, so no JWT). */
+function claimsOf(payload: Uint8Array): Record<string, unknown> | null {
+  let claims: unknown;
+  try {
+    claims = JSON.parse(new TextDecoder().decode(payload));
+  } catch {
+    return null;
+  }
+  return claims && typeof claims === 'object' && !Array.isArray(claims) ? (claims as Record<string, unknown>) : null;
 }
 
 class Refusal extends Error {
@@ -155,26 +168,30 @@ async function issueToken(deps: TokenDeps, req: Request, res: Response): Promise
   const now = deps.now();
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const audience = `${baseUrl(deps, req)}/oauth/token`;
-  let claims;
+  // The signature only: the time claims are the clock rules' (api-clients.clock.rules.ts, with their
+  // allowance for skew), not jose's, whose own checks of exp and nbf allow none.
+  let payload: Uint8Array;
   try {
-    ({ payload: claims } = await jwtVerify(assertion, keys, { algorithms: [...ASSERTION_ALGORITHMS], currentDate: now }));
+    ({ payload } = await compactVerify(assertion, keys, { algorithms: [...ASSERTION_ALGORITHMS] }));
   } catch (err) {
     // The client's JWKS URL not answering (timeout, network, not 200) is no verdict on the client: try later.
     const code = (err as { code?: string }).code;
     if (client.jwks_url && (code === undefined || code === 'ERR_JWKS_TIMEOUT' || code === 'ERR_JOSE_GENERIC')) throw err;
     throw new Refusal('invalid_client', `signature: ${(err as Error).message}`);
   }
+  const claims = claimsOf(payload);
+  if (!claims) throw new Refusal('invalid_client', 'payload not a JSON object');
   const problem = assertionProblem(claims, { clientId: client.public_id, audience, nowSeconds });
   if (problem) throw new Refusal('invalid_client', problem);
   const granted = grantScopes(scope, JSON.parse(client.scopes) as string[]);
   if (!granted.length) throw new Refusal('invalid_scope', 'no scope granted');
-  // The jti is kept until the assertion expires: the same one again before then is a replay.
+  // The jti is kept as long as the assertion could be accepted: the same one again before then is a replay.
   await forgetExpiredJtis(deps, now);
   const fresh = await execute(
     deps.sequelize,
     `INSERT INTO oauth_jtis (api_client_id, jti, expires_at) VALUES (:id, :jti, :exp)
      ON CONFLICT (api_client_id, jti) DO UPDATE SET expires_at = excluded.expires_at WHERE oauth_jtis.expires_at <= :now`,
-    { id: client.id, jti: claims.jti as string, exp: new Date((claims.exp as number) * 1000), now },
+    { id: client.id, jti: claims.jti as string, exp: new Date(jtiKeptUntil(claims.exp as number) * 1000), now },
   );
   if (!fresh) throw new Refusal('invalid_client', 'jti replayed');
   const scopeText = granted.join(' ');

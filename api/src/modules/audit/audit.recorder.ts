@@ -6,6 +6,7 @@ import { perDatabase } from '../../db/per-database.js';
 import { auditTable, describeRequest, type AuditDraft, type AuditTable } from './audit.rules.js';
 import { loadContract } from '../../http/contract.js';
 import type { Principal } from '../../http/auth.js';
+import { REPLAYED_HEADER } from '../../http/idempotency.rules.js';
 
 export interface AuditDeps {
   sequelize: Sequelize;
@@ -63,7 +64,11 @@ export function auditRecorder(deps: AuditDeps): RequestHandler {
       answer = body;
       return json(body);
     };
-    res.once('finish', () => recordLater(deps, table, finishedRequest(req, res.statusCode), answer));
+    res.once('finish', () => {
+      // An answer sent again for an Idempotency-Key wrote nothing: the first one was recorded (issue 50).
+      if (res.getHeader(REPLAYED_HEADER)) return;
+      recordLater(deps, table, finishedRequest(req, res.statusCode), answer);
+    });
     next();
   };
 }

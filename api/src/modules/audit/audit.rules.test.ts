@@ -177,6 +177,8 @@ describe('audit rules: secrets never stored (D20)', () => {
     ['token', { token: 'Secreta@2026' }],
     ['code', { code: 'Secreta@2026', state: 'abc' }],
     ['recovery_code', { token: 'x', recovery_code: 'Secreta@2026' }],
+    // The IHCE platform's API gateway key (issue 51).
+    ['subscription_key', { client_id: 'ips', subscription_key: 'Secreta@2026' }],
   ])('masks %s at any depth', (key, body) => {
     const text = changesText(body)!;
     expect(text).not.toContain('Secreta@2026');

@@ -77,6 +77,8 @@ export const AUDIT_RESOURCES = {
   measurement: 'la medición',
   observation: 'la nota',
   condition: 'la condición',
+  allergy: 'la alergia',
+  family_history: 'el antecedente familiar',
   clinical_observation: 'la observación clínica',
   caregiver: 'el cuidador',
   prompt: 'la instrucción del asistente',
@@ -94,6 +96,8 @@ export const AUDIT_RESOURCES = {
   api_client: 'el cliente de API',
   fhir: 'recursos FHIR',
   fhir_export: 'la exportación FHIR',
+  rda: 'el RDA',
+  ihce: 'la conexión con la plataforma IHCE',
 } as const;
 type AuditResource = keyof typeof AUDIT_RESOURCES;
 
@@ -249,7 +253,8 @@ export function ruleFor(method: string, pattern: string, table: AuditTable): Rou
 }
 
 /** Fields whose values are secrets (D20 and sign-in material): never stored, whatever the route. */
-const SECRET_KEY = /pass(word)?|secret|phrase|otp|token|api[_-]?key|private|credential|authorization|^code$|recovery_code|verifier/i;
+const SECRET_KEY =
+  /pass(word)?|secret|subscription[_-]?key|phrase|otp|token|api[_-]?key|private|credential|authorization|^code$|recovery_code|verifier/i;
 export const REDACTED = '••••';
 const MAX_STRING = 200;
 const MAX_ITEMS = 20;

@@ -2,6 +2,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { Decrypter, Encrypter } from 'age-encryption';
 import sqlite3 from 'sqlite3';
 import { QueryTypes, Sequelize } from 'sequelize';
 import type { ManifestFile } from './backups.rules.js';
@@ -12,6 +16,84 @@ export async function sha256File(file: string): Promise<string> {
   const hash = crypto.createHash('sha256');
   for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
   return hash.digest('hex');
+}
+
+/** Archives and everything on the way to them: only the process's own user reads them (they hold secrets.json). */
+export const PRIVATE_FILE = 0o600;
+export const PRIVATE_DIR = 0o700;
+
+/**
+ * The folder the archives go into, made 0700 or, when it exists open to others, tightened to 0700.
+ * Answers its mode before when it was open to others, and whether the tightening worked: a folder
+ * of another user (a mounted share) cannot be changed, and the backup still goes on, its files
+ * 0600, rather than stop making copies over a folder's mode.
+ */
+export function preparePrivateDir(dir: string): { before: number; tightened: boolean } | null {
+  if (!fs.existsSync(dir)) {
+    fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR });
+    // mkdir's mode passes through the umask; chmod states it whole.
+    fs.chmodSync(dir, PRIVATE_DIR);
+    return null;
+  }
+  const before = fs.statSync(dir).mode & 0o777;
+  if ((before & 0o077) === 0) return null;
+  try {
+    fs.chmodSync(dir, PRIVATE_DIR);
+    return { before, tightened: true };
+  } catch {
+    return { before, tightened: false };
+  }
+}
+
+/**
+ * Encrypts `source` into `dest` (created 0600, never over an existing file) for the age recipient,
+ * as a stream: the library works in 64 KiB chunks, so memory stays flat whatever the archive's size.
+ */
+export async function encryptFile(source: string, dest: string, recipient: string): Promise<void> {
+  const encrypter = new Encrypter();
+  encrypter.addRecipient(recipient);
+  const plain = Readable.toWeb(fs.createReadStream(source, { highWaterMark: 1 << 20 })) as unknown as ReadableStream<Uint8Array>;
+  const sealed = await encrypter.encrypt(plain);
+  await pipeline(
+    Readable.fromWeb(sealed as unknown as WebReadableStream<Uint8Array>),
+    fs.createWriteStream(dest, { flags: 'wx', mode: PRIVATE_FILE }),
+  );
+}
+
+/** Why an age file could not be opened: the key is not its recipient's, or the file is not sound. */
+export class DecryptRefused extends Error {
+  constructor(
+    readonly reason: 'bad-identity' | 'wrong-key' | 'damaged',
+    detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+/**
+ * Reads an age file's header with the given identities and answers the plaintext as a stream.
+ * The header is checked here, before the caller writes anything: a key that is not the file's
+ * recipient is known at this point. The payload is authenticated chunk by chunk as it is read,
+ * so a changed byte makes the stream fail rather than yield altered data.
+ */
+export async function openDecrypted(file: string, identities: string[]): Promise<Readable> {
+  const decrypter = new Decrypter();
+  try {
+    // The library decodes each key here (bech32 and its checksum): a mistyped line is told apart from a wrong key.
+    for (const identity of identities) decrypter.addIdentity(identity);
+  } catch (err) {
+    throw new DecryptRefused('bad-identity', err instanceof Error ? err.message : String(err));
+  }
+  const source = fs.createReadStream(file, { highWaterMark: 1 << 20 });
+  let plain: ReadableStream<Uint8Array>;
+  try {
+    plain = await decrypter.decrypt(Readable.toWeb(source) as unknown as ReadableStream<Uint8Array>);
+  } catch (err) {
+    source.destroy();
+    const message = err instanceof Error ? err.message : String(err);
+    throw new DecryptRefused(/no identity matched/.test(message) ? 'wrong-key' : 'damaged', message);
+  }
+  return Readable.fromWeb(plain as unknown as WebReadableStream<Uint8Array>);
 }
 
 /** Every regular file under `root`, as '/'-separated relative paths, sorted. Symbolic links are not followed. */

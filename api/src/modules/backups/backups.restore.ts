@@ -1,19 +1,34 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import { QueryTypes, Sequelize } from 'sequelize';
 import * as tar from 'tar';
 import {
+  archiveKind,
   checkManifest,
   compareWithManifest,
   DATABASE_ENTRY,
   isSafeEntryPath,
   MANIFEST_NAME,
   parseChecksumLine,
+  parseIdentityFile,
   type BackupDialect,
   type Manifest,
 } from './backups.rules.js';
-import { describeFiles, dumpSchemaVersion, inspectSqlite, listFiles, pgEnvironment, runTool, sha256File } from './backups.files.js';
+import {
+  DecryptRefused,
+  describeFiles,
+  dumpSchemaVersion,
+  inspectSqlite,
+  listFiles,
+  openDecrypted,
+  pgEnvironment,
+  PRIVATE_FILE,
+  runTool,
+  sha256File,
+} from './backups.files.js';
 
 /** A restore that did not happen, with the sentence the operator reads; nothing was written. */
 export class RestoreRefused extends Error {}
@@ -62,18 +77,65 @@ async function unpack(archive: string, into: string): Promise<void> {
   if (odd.length) throw new RestoreRefused(`La copia trae entradas que Vigía no escribe: ${odd.slice(0, 3).join(', ')}.`);
 }
 
+function readHead(file: string, bytes: number): Buffer {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(bytes);
+    return head.subarray(0, fs.readSync(fd, head, 0, bytes, 0));
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * An age-encrypted archive opened with the identity file: its header is checked here, before any
+ * folder is made, so a missing or wrong key refuses with nothing written.
+ */
+async function openEncryptedArchive(archive: string, identityFile: string | null | undefined): Promise<Readable> {
+  if (!identityFile)
+    throw new RestoreRefused(
+      'La copia está cifrada (age): indique el archivo de identidad con la clave privada, con --identity ARCHIVO o BACKUP_IDENTITY_FILE.',
+    );
+  let text: string;
+  try {
+    text = fs.readFileSync(identityFile, 'utf8');
+  } catch (err) {
+    throw new RestoreRefused(
+      `No se pudo leer el archivo de identidad ${identityFile} (${(err as NodeJS.ErrnoException).code ?? 'error'}).`,
+    );
+  }
+  const identities = parseIdentityFile(text);
+  if (!identities.ok) throw new RestoreRefused(identities.message);
+  try {
+    return await openDecrypted(archive, identities.value);
+  } catch (err) {
+    if (err instanceof DecryptRefused && err.reason === 'bad-identity')
+      throw new RestoreRefused(
+        `El archivo de identidad trae una clave que no es válida (${err.message}): revise que se copió entera, tal como la escribió npm run backup:keygen o age-keygen.`,
+      );
+    if (err instanceof DecryptRefused && err.reason === 'wrong-key')
+      throw new RestoreRefused(
+        'La clave del archivo de identidad no abre esta copia: fue cifrada para otra clave pública (BACKUP_RECIPIENT). Use la identidad que corresponde a la clave con que se hizo.',
+      );
+    throw new RestoreRefused(`La copia cifrada está dañada: su encabezado no se pudo leer (${(err as Error).message}).`);
+  }
+}
+
 /**
  * `npm run restore -- FILE`: into an empty DATA_DIR (and, on PostgreSQL, an empty database) only.
  * Checks the archive against its .sha256, each file against the manifest, the schema against the
  * migrations this code has, and SQLite's integrity_check, all in a hidden folder beside DATA_DIR
  * that becomes DATA_DIR by one rename once everything passed. pg_restore runs in one
- * transaction, so a dump that fails halfway leaves the database empty.
+ * transaction, so a dump that fails halfway leaves the database empty. An age-encrypted archive
+ * (BACKUP_RECIPIENT) is checked against its .sha256 as it lies, then opened with `identityFile`
+ * and decrypted into that hidden folder, then restored like a plain one.
  */
 export async function restoreBackup(input: {
   archive: string;
   dataDir: string;
   databaseUrl: string | null;
   knownMigrations: readonly string[];
+  identityFile?: string | null;
 }): Promise<Manifest> {
   const { archive, dataDir, databaseUrl } = input;
   const dialect: BackupDialect = databaseUrl ? 'postgres' : 'sqlite';
@@ -90,13 +152,33 @@ export async function restoreBackup(input: {
   if ((await sha256File(archive)) !== expected)
     throw new RestoreRefused('La suma SHA-256 de la copia no coincide con su archivo .sha256: la copia está dañada o incompleta.');
 
+  const kind = archiveKind(readHead(archive, 64));
+  if (kind === 'age-armored')
+    throw new RestoreRefused('La copia está cifrada en formato de texto (armor): Vigía escribe el binario; descífrela antes con age -d.');
+  const decrypted = kind === 'age' ? await openEncryptedArchive(archive, input.identityFile) : null;
+
   const parent = path.dirname(path.resolve(dataDir));
-  fs.mkdirSync(parent, { recursive: true });
-  const staging = fs.mkdtempSync(path.join(parent, `.vigia-restore-${crypto.randomBytes(3).toString('hex')}-`));
+  let staging: string | null = null;
   try {
+    fs.mkdirSync(parent, { recursive: true });
+    staging = fs.mkdtempSync(path.join(parent, `.vigia-restore-${crypto.randomBytes(3).toString('hex')}-`));
+    let tarball = archive;
+    if (decrypted) {
+      tarball = path.join(staging, 'archive.tar.gz');
+      try {
+        // Streamed to a 0600 file in the 0700 staging folder; age authenticates each 64 KiB chunk, so a changed byte fails here.
+        await pipeline(decrypted, fs.createWriteStream(tarball, { flags: 'wx', mode: PRIVATE_FILE }));
+      } catch (err) {
+        // A system error (ENOSPC, EACCES) is the disk's, not the archive's.
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code && /^E[A-Z]+$/.test(code))
+          throw new RestoreRefused(`No se pudo escribir la copia descifrada junto a DATA_DIR, en ${parent} (${code}).`);
+        throw new RestoreRefused(`La copia cifrada está dañada o incompleta: no se pudo descifrar (${(err as Error).message}).`);
+      }
+    }
     const unpacked = path.join(staging, 'archive');
     fs.mkdirSync(unpacked);
-    await unpack(archive, unpacked);
+    await unpack(tarball, unpacked);
     const manifestFile = path.join(unpacked, MANIFEST_NAME);
     let raw: unknown = null;
     try {
@@ -141,7 +223,8 @@ export async function restoreBackup(input: {
     fs.renameSync(newData, dataDir);
     return manifest;
   } finally {
-    fs.rmSync(staging, { recursive: true, force: true });
+    decrypted?.destroy();
+    if (staging) fs.rmSync(staging, { recursive: true, force: true });
   }
 }
 

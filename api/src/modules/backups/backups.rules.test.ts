@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { generateX25519Identity, identityToRecipient } from 'age-encryption';
 import {
+  archiveKind,
   backupFileName,
   backupsToRemove,
   checkManifest,
@@ -9,11 +11,14 @@ import {
   isSafeEntryPath,
   parseBackupName,
   parseChecksumLine,
+  parseIdentityFile,
   readBackupSettings,
   type Manifest,
 } from './backups.rules';
 
 const HASH = 'a'.repeat(64);
+const IDENTITY = await generateX25519Identity();
+const RECIPIENT = await identityToRecipient(IDENTITY);
 const KNOWN = ['0001-foundation', '0002-patient-search-terms', '0023-triage-mark-readings'];
 const manifest = (over: Partial<Manifest> = {}): Manifest => ({
   format: 1,
@@ -30,18 +35,18 @@ const manifest = (over: Partial<Manifest> = {}): Manifest => ({
 
 describe('readBackupSettings', () => {
   it.each([
-    [{}, { hour: 8, keep: 7, dir: '/srv/data/backups' }],
+    [{}, { hour: 8, keep: 7, dir: '/srv/data/backups', recipient: null }],
     [
       { BACKUP_HOUR: '0', BACKUP_KEEP: '1' },
-      { hour: 0, keep: 1, dir: '/srv/data/backups' },
+      { hour: 0, keep: 1, dir: '/srv/data/backups', recipient: null },
     ],
     [
       { BACKUP_HOUR: '23', BACKUP_DIR: '/mnt/copias' },
-      { hour: 23, keep: 7, dir: '/mnt/copias' },
+      { hour: 23, keep: 7, dir: '/mnt/copias', recipient: null },
     ],
     [
-      { BACKUP_HOUR: 'off', BACKUP_DIR: 'otras' },
-      { hour: null, keep: 7, dir: '/srv/data/otras' },
+      { BACKUP_HOUR: 'off', BACKUP_DIR: 'otras', BACKUP_RECIPIENT: ` ${RECIPIENT} ` },
+      { hour: null, keep: 7, dir: '/srv/data/otras', recipient: RECIPIENT },
     ],
   ])('%j gives %j', (env, expected) => {
     expect(readBackupSettings(env, '/srv/data')).toEqual(expected);
@@ -52,6 +57,14 @@ describe('readBackupSettings', () => {
     [{ BACKUP_HOUR: '3.5' }, /BACKUP_HOUR/],
     [{ BACKUP_KEEP: '0' }, /BACKUP_KEEP/],
     [{ BACKUP_KEEP: 'siete' }, /BACKUP_KEEP/],
+    // A character changed: bech32's checksum catches it.
+    [
+      { BACKUP_RECIPIENT: `${RECIPIENT.slice(0, -1)}${RECIPIENT.endsWith('q') ? 'p' : 'q'}` },
+      /BACKUP_RECIPIENT debe ser una clave pública age X25519/,
+    ],
+    [{ BACKUP_RECIPIENT: 'AGE-SECRET-KEY-1QQQ' }, /BACKUP_RECIPIENT debe ser una clave pública age X25519/],
+    [{ BACKUP_RECIPIENT: 'age1pq1abc' }, /BACKUP_RECIPIENT/],
+    [{ BACKUP_RECIPIENT: 'ssh-ed25519 AAAA' }, /BACKUP_RECIPIENT/],
   ])('refuses %j', (env, message) => {
     expect(() => readBackupSettings(env, '/srv/data')).toThrow(message);
   });
@@ -77,7 +90,14 @@ describe('backup names', () => {
     expect(parseBackupName('vigia-20261128T080005Z-postgres.tar.gz')).toEqual({
       at: new Date('2026-11-28T08:00:05Z'),
       dialect: 'postgres',
+      encrypted: false,
     });
+  });
+  it('adds .age to an encrypted archive, which the daily job counts among its own', () => {
+    const at = new Date('2026-11-28T08:00:05Z');
+    expect(backupFileName(at, 'postgres', true)).toBe('vigia-20261128T080005Z-postgres.tar.gz.age');
+    expect(parseBackupName('vigia-20261128T080005Z-postgres.tar.gz.age')).toEqual({ at, dialect: 'postgres', encrypted: true });
+    expect(parseBackupName('vigia-20261128T080005Z-postgres.tar.gz.age.sha256')).toBeNull();
   });
   it.each(['vigia-20261128T080005Z-sqlite.tar.gz.sha256', 'mi-copia.tar.gz', 'vigia-20261399T080005Z-sqlite.tar.gz', '.vigia-backup-x'])(
     'does not take %s for one of its archives',
@@ -93,12 +113,15 @@ describe('backupsToRemove', () => {
     'vigia-20261126T080000Z-sqlite.tar.gz.sha256',
     'vigia-20261128T080000Z-sqlite.tar.gz',
     'vigia-20261127T080000Z-sqlite.tar.gz',
+    'vigia-20261125T080000Z-sqlite.tar.gz.age',
+    'vigia-20261125T080000Z-sqlite.tar.gz.age.sha256',
     'copia-manual.tar.gz',
   ];
   it.each([
-    [1, ['vigia-20261126T080000Z-sqlite.tar.gz', 'vigia-20261127T080000Z-sqlite.tar.gz']],
-    [2, ['vigia-20261126T080000Z-sqlite.tar.gz']],
-    [3, []],
+    [1, ['vigia-20261125T080000Z-sqlite.tar.gz.age', 'vigia-20261126T080000Z-sqlite.tar.gz', 'vigia-20261127T080000Z-sqlite.tar.gz']],
+    [2, ['vigia-20261125T080000Z-sqlite.tar.gz.age', 'vigia-20261126T080000Z-sqlite.tar.gz']],
+    [3, ['vigia-20261125T080000Z-sqlite.tar.gz.age']],
+    [4, []],
     [7, []],
   ])('keeping %i deletes %j, never a file of its own name', (keep, expected) => {
     expect(backupsToRemove(names, keep)).toEqual(expected);
@@ -112,6 +135,7 @@ describe('isDataFileToCopy', () => {
     ['vigia.sqlite', 'backups', false],
     ['vigia.sqlite-wal', 'backups', false],
     ['vigia.sqlite-shm', 'backups', false],
+    ['vigia.start-lock', 'backups', false],
     ['backups', 'backups', false],
     ['backups/vigia-20261128T080000Z-sqlite.tar.gz', 'backups', false],
     ['backups-viejas/x', 'backups', true],
@@ -185,5 +209,34 @@ describe('parseChecksumLine', () => {
     ['', null],
   ])('%j: %s', (text, expected) => {
     expect(parseChecksumLine(text)).toBe(expected);
+  });
+});
+
+describe('archiveKind', () => {
+  it.each([
+    ['age-encryption.org/v1\n-> X25519 abc', 'age'],
+    ['-----BEGIN AGE ENCRYPTED FILE-----\nYWdl', 'age-armored'],
+    ['\x1f\x8b\x08\x00', 'plain'],
+    ['age-encryption.org/v2\n', 'plain'],
+    ['', 'plain'],
+  ])('%j is %s', (head, expected) => {
+    expect(archiveKind(Buffer.from(head, 'latin1'))).toBe(expected);
+  });
+});
+
+describe('parseIdentityFile', () => {
+  it('reads the keys of a file as age-keygen writes it, comments and blank lines aside', () => {
+    const text = `# created: 2026-12-05T01:00:00Z\n# public key: ${RECIPIENT}\n${IDENTITY}\n\n`;
+    expect(parseIdentityFile(text)).toEqual({ ok: true, value: [IDENTITY] });
+  });
+  it.each([
+    ['', /ninguna clave/],
+    ['# solo comentarios\n', /ninguna clave/],
+    [RECIPIENT, /clave pública \(age1…\)/],
+    ['AGE-SECRET-KEY-1abc minúsculas y espacios', /no es una clave age X25519/],
+  ])('refuses %j in Spanish', (text, message) => {
+    const r = parseIdentityFile(text);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toMatch(message);
   });
 });

@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { Encrypter } from 'age-encryption';
+import { ConfigError } from '../../config.js';
 
 /**
  * What a backup archive is called, which ones the daily job keeps, and what restore accepts in a
@@ -14,26 +16,54 @@ export interface BackupSettings {
   /** How many of the API's backups stay in `dir`; older ones are deleted after each new one. */
   keep: number;
   dir: string;
+  /** BACKUP_RECIPIENT: the age X25519 public key every archive is encrypted to; null = archives in the clear. */
+  recipient: string | null;
 }
 
 const DEFAULT_BACKUP_HOUR = 8;
 const DEFAULT_BACKUP_KEEP = 7;
 
-/** BACKUP_HOUR (0-23 UTC, `off` = no daily backup), BACKUP_KEEP (≥ 1), BACKUP_DIR (default DATA_DIR/backups). */
+/**
+ * BACKUP_HOUR (0-23 UTC, `off` = no daily backup), BACKUP_KEEP (≥ 1), BACKUP_DIR (default
+ * DATA_DIR/backups), BACKUP_RECIPIENT (an age X25519 recipient, `age1…`).
+ */
 export function readBackupSettings(env: Record<string, string | undefined>, dataDir: string): BackupSettings {
   const hourText = env.BACKUP_HOUR?.trim();
   let hour: number | null = DEFAULT_BACKUP_HOUR;
   if (hourText === 'off') hour = null;
   else if (hourText) {
     hour = Number(hourText);
-    if (!/^\d{1,2}$/.test(hourText) || hour > 23) throw new Error(`BACKUP_HOUR debe ser una hora entre 0 y 23 (UTC) u "off": ${hourText}`);
+    if (!/^\d{1,2}$/.test(hourText) || hour > 23)
+      throw new ConfigError(`BACKUP_HOUR debe ser una hora entre 0 y 23 (UTC) u "off": ${hourText}`);
   }
   const keepText = env.BACKUP_KEEP?.trim();
   const keep = keepText ? Number(keepText) : DEFAULT_BACKUP_KEEP;
   if (keepText && (!/^\d+$/.test(keepText) || keep < 1))
-    throw new Error(`BACKUP_KEEP debe ser un número entero mayor o igual a 1: ${keepText}`);
+    throw new ConfigError(`BACKUP_KEEP debe ser un número entero mayor o igual a 1: ${keepText}`);
   const dir = path.resolve(dataDir, env.BACKUP_DIR?.trim() || 'backups');
-  return { hour, keep, dir };
+  return { hour, keep, dir, recipient: parseBackupRecipient(env.BACKUP_RECIPIENT) };
+}
+
+/**
+ * BACKUP_RECIPIENT, checked at start-up by the library that will use it (its bech32 decoding and
+ * key length), so a mistyped key stops the start instead of failing the first night. Only X25519
+ * (`age1…`, what `age-keygen` prints): the post-quantum and plugin kinds have their own prefixes
+ * and are refused by name, as restore could not open their archives without more than an identity file.
+ */
+export function parseBackupRecipient(value: string | undefined): string | null {
+  const text = value?.trim();
+  if (!text) return null;
+  const refuse = () =>
+    new ConfigError(
+      `BACKUP_RECIPIENT debe ser una clave pública age X25519 (age1…, la que imprime npm run backup:keygen o age-keygen): ${text.slice(0, 80)}`,
+    );
+  if (!text.startsWith('age1') || /^age1(pq|tag)1/.test(text)) throw refuse();
+  try {
+    new Encrypter().addRecipient(text);
+  } catch {
+    throw refuse();
+  }
+  return text;
 }
 
 /** The daily job runs in the hour slot that begins at `hour` o'clock UTC. */
@@ -41,23 +71,26 @@ export function isBackupHour(now: Date, hour: number | null): boolean {
   return hour !== null && now.getUTCHours() === hour;
 }
 
-const NAME = /^vigia-(\d{8})T(\d{6})Z-(sqlite|postgres)\.tar\.gz$/;
+const NAME = /^vigia-(\d{8})T(\d{6})Z-(sqlite|postgres)\.tar\.gz(\.age)?$/;
 
-/** vigia-20261128T080000Z-sqlite.tar.gz: sorts by time as text, names its database, no ':' for other file systems. */
-export function backupFileName(at: Date, dialect: BackupDialect): string {
+/**
+ * vigia-20261128T080000Z-sqlite.tar.gz: sorts by time as text, names its database, no ':' for other
+ * file systems; `.age` after it when encrypted, as the age tool names what it encrypts.
+ */
+export function backupFileName(at: Date, dialect: BackupDialect, encrypted = false): string {
   const stamp = at
     .toISOString()
     .replace(/\.\d{3}Z$/, 'Z')
     .replace(/[-:]/g, '');
-  return `vigia-${stamp}-${dialect}.tar.gz`;
+  return `vigia-${stamp}-${dialect}.tar.gz${encrypted ? '.age' : ''}`;
 }
 
-export function parseBackupName(name: string): { at: Date; dialect: BackupDialect } | null {
+export function parseBackupName(name: string): { at: Date; dialect: BackupDialect; encrypted: boolean } | null {
   const m = NAME.exec(name);
   if (!m) return null;
   const [d, t] = [m[1], m[2]];
   const at = new Date(`${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}T${t.slice(0, 2)}:${t.slice(2, 4)}:${t.slice(4, 6)}Z`);
-  return Number.isNaN(at.getTime()) ? null : { at, dialect: m[3] as BackupDialect };
+  return Number.isNaN(at.getTime()) ? null : { at, dialect: m[3] as BackupDialect, encrypted: Boolean(m[4]) };
 }
 
 /**
@@ -78,6 +111,8 @@ export function isDataFileToCopy(relative: string, backupDirRelative: string | n
   const top = relative.split('/')[0];
   if (/^vigia\.sqlite(-wal|-shm|-journal)?$/.test(relative)) return false;
   if (backupDirRelative && (relative === backupDirRelative || relative.startsWith(`${backupDirRelative}/`))) return false;
+  // The start lock (SQLITE_START_LOCK_FILE in db/migrate.ts) is an empty SQLite file of the running process, not data.
+  if (relative === 'vigia.start-lock') return false;
   return !top.startsWith('.vigia-');
 }
 
@@ -174,4 +209,36 @@ export function checksumLine(sha256: string, archiveName: string): string {
 export function parseChecksumLine(text: string): string | null {
   const m = /^([0-9a-f]{64})\b/i.exec(text.trim());
   return m ? m[1].toLowerCase() : null;
+}
+
+/** How every binary age file begins (its version line); armored files begin with their PEM line. */
+export const AGE_MAGIC = 'age-encryption.org/v1\n';
+const AGE_ARMOR = '-----BEGIN AGE ENCRYPTED FILE-----';
+
+/** What the first bytes of an archive say it is: restore decides by content, not by a name an operator may have changed. */
+export function archiveKind(head: Buffer): 'age' | 'age-armored' | 'plain' {
+  if (head.subarray(0, AGE_MAGIC.length).toString('latin1') === AGE_MAGIC) return 'age';
+  if (head.subarray(0, AGE_ARMOR.length).toString('latin1') === AGE_ARMOR) return 'age-armored';
+  return 'plain';
+}
+
+/**
+ * The identities of an age identity file as age-keygen writes it: one `AGE-SECRET-KEY-1…` a line,
+ * `#` comments and blank lines ignored. Answers the keys, or the Spanish reason the file is not one.
+ */
+export function parseIdentityFile(text: string): Checked<string[]> {
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  if (!lines.length) return { ok: false, message: 'El archivo de identidad no contiene ninguna clave (AGE-SECRET-KEY-1…).' };
+  const odd = lines.find((l) => !/^AGE-SECRET-KEY-1[0-9A-Z]+$/.test(l));
+  if (odd)
+    return {
+      ok: false,
+      message: odd.startsWith('age1')
+        ? 'El archivo de identidad trae una clave pública (age1…): la restauración necesita la clave privada (AGE-SECRET-KEY-1…) que la acompaña.'
+        : 'El archivo de identidad trae una línea que no es una clave age X25519 (AGE-SECRET-KEY-1…).',
+    };
+  return { ok: true, value: lines };
 }

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import sqlite3 from 'sqlite3';
 import * as tar from 'tar';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { generateX25519Identity, identityToRecipient } from 'age-encryption';
 import { copySqlite, inspectSqlite } from './backups.files';
 import { RestoreRefused, restoreBackup } from './backups.restore';
 import { makeBackup, pruneBackups, registerBackupJob } from './backups.service';
@@ -203,6 +204,100 @@ describe('makeBackup, restoreBackup and pruneBackups', () => {
     expect(fs.existsSync(target)).toBe(false);
   });
 
+  it('writes the archive 0600 in a 0700 folder, tightening an existing folder open to others and saying so', async () => {
+    const { dataDir, db } = await installation();
+    const backupDir = path.join(dir, 'copias');
+    fs.mkdirSync(backupDir, { mode: 0o755 });
+    fs.chmodSync(backupDir, 0o755);
+    const made = await makeBackup({
+      source: { dialect: 'sqlite', file: path.join(dataDir, 'vigia.sqlite') },
+      dataDir,
+      backupDir,
+      now: NOW,
+    });
+    const fresh = path.join(dir, 'nuevas', 'copias');
+    const again = await makeBackup({
+      source: { dialect: 'sqlite', file: path.join(dataDir, 'vigia.sqlite') },
+      dataDir,
+      backupDir: fresh,
+      now: NOW,
+    });
+    db.close();
+    const mode = (p: string) => fs.statSync(p).mode & 0o777;
+    expect(made.folderNote).toBe(`la carpeta de las copias ${backupDir} tenía permisos 0755: ahora 0700 (solo su dueño la lee)`);
+    expect(mode(backupDir)).toBe(0o700);
+    expect(again.folderNote).toBeNull();
+    expect(mode(fresh)).toBe(0o700);
+    for (const file of [made.archive, `${made.archive}.sha256`, again.archive]) expect(mode(file)).toBe(0o600);
+  });
+
+  it('still makes the copy in a folder of another user that cannot be tightened, and says so', async () => {
+    const { dataDir, db } = await installation();
+    const backupDir = path.join(dir, 'compartida');
+    fs.mkdirSync(backupDir);
+    fs.chmodSync(backupDir, 0o775);
+    const chmod = fs.chmodSync.bind(fs);
+    // As root every chmod succeeds; the refusal a mounted share or another owner gives is stated here.
+    const spy = vi.spyOn(fs, 'chmodSync').mockImplementation((p, mode) => {
+      if (path.resolve(String(p)) === backupDir) throw Object.assign(new Error('EPERM: operation not permitted'), { code: 'EPERM' });
+      chmod(p, mode);
+    });
+    try {
+      const made = await makeBackup({
+        source: { dialect: 'sqlite', file: path.join(dataDir, 'vigia.sqlite') },
+        dataDir,
+        backupDir,
+        now: NOW,
+      });
+      expect(made.folderNote).toMatch(/tiene permisos 0775 y no se pudieron restringir a 0700/);
+      expect(fs.statSync(made.archive).mode & 0o777).toBe(0o600);
+    } finally {
+      spy.mockRestore();
+      db.close();
+    }
+  });
+
+  it('encrypts to BACKUP_RECIPIENT and restores with the identity file the same data; another key is refused, writing nothing', async () => {
+    const { dataDir, db } = await installation();
+    const identity = await generateX25519Identity();
+    const made = await makeBackup({
+      source: { dialect: 'sqlite', file: path.join(dataDir, 'vigia.sqlite') },
+      dataDir,
+      backupDir: path.join(dir, 'copias'),
+      now: NOW,
+      recipient: await identityToRecipient(identity),
+    });
+    db.close();
+    expect(path.basename(made.archive)).toBe('vigia-20261128T080000Z-sqlite.tar.gz.age');
+    expect(made.encrypted).toBe(true);
+    // Neither secrets.json nor the database can be read in the file.
+    const sealed = fs.readFileSync(made.archive);
+    expect(sealed.subarray(0, 22).toString()).toBe('age-encryption.org/v1\n');
+    expect(sealed.includes(Buffer.from('"jwt":"s"'))).toBe(false);
+
+    const wrongKey = path.join(dir, 'otra.key');
+    fs.writeFileSync(wrongKey, `${await generateX25519Identity()}\n`);
+    const mangled = path.join(dir, 'cortada.key');
+    // One character changed: bech32's checksum always catches it.
+    fs.writeFileSync(mangled, `${identity.slice(0, -1)}${identity.endsWith('Q') ? 'P' : 'Q'}\n`);
+    const before = fs.readdirSync(dir).sort();
+    const target = path.join(dir, 'restaurado');
+    const base = { archive: made.archive, dataDir: target, databaseUrl: null, knownMigrations: KNOWN };
+    await expect(restoreBackup({ ...base, identityFile: wrongKey })).rejects.toThrow(/no abre esta copia/);
+    await expect(restoreBackup(base)).rejects.toThrow(/La copia está cifrada \(age\): indique el archivo de identidad/);
+    await expect(restoreBackup({ ...base, identityFile: mangled })).rejects.toThrow(
+      /El archivo de identidad trae una clave que no es válida/,
+    );
+    expect(fs.readdirSync(dir).sort()).toEqual(before);
+
+    const key = path.join(dir, 'copias.key');
+    fs.writeFileSync(key, `# public key: ${await identityToRecipient(identity)}\n${identity}\n`);
+    await restoreBackup({ ...base, identityFile: key });
+    expect(await count(path.join(target, 'vigia.sqlite'))).toBe(300);
+    expect(fs.readFileSync(path.join(target, 'secrets.json'), 'utf8')).toBe('{"jwt":"s"}');
+    expect(fs.readdirSync(dir).filter((n) => n.startsWith('.vigia-'))).toEqual([]);
+  });
+
   it('keeps the newest BACKUP_KEEP archives of its own and their checksums, nothing else', () => {
     const names = ['vigia-20261126T080000Z-sqlite.tar.gz', 'vigia-20261127T080000Z-sqlite.tar.gz', 'vigia-20261128T080000Z-sqlite.tar.gz'];
     for (const n of names) {
@@ -222,10 +317,21 @@ describe('the daily backup job', () => {
     fs.writeFileSync(path.join(dataDir, 'secrets.json'), '{"jwt":"s"}');
     const sequelize = await openDatabase({ dataDir, databaseUrl: null });
     const logged: string[] = [];
+    const lines: Array<{ level: string; fields: object; msg: string }> = [];
+    const logger = {
+      info: (fields: object, msg: string) => lines.push({ level: 'info', fields, msg }),
+      warn: (fields: object, msg: string) => lines.push({ level: 'warn', fields, msg }),
+    };
     try {
       await migrate(sequelize);
       const jobs = createJobRunner({ sequelize, now: () => NOW, log: (m) => logged.push(m) });
-      registerBackupJob({ jobs, dataDir, log: (m) => logged.push(m), env: { BACKUP_HOUR: '8', BACKUP_KEEP: '2', BACKUP_DIR: 'copias' } });
+      registerBackupJob({
+        jobs,
+        dataDir,
+        log: (m) => logged.push(m),
+        logger,
+        env: { BACKUP_HOUR: '8', BACKUP_KEEP: '2', BACKUP_DIR: 'copias' },
+      });
       const backupDir = path.join(dataDir, 'copias');
       const archives = () =>
         fs.existsSync(backupDir)
@@ -245,7 +351,12 @@ describe('the daily backup job', () => {
       for (const day of ['27', '28']) await at(`2026-11-${day}T08:00:30Z`);
       expect(archives()).toEqual(['vigia-20261127T080030Z-sqlite.tar.gz', 'vigia-20261128T080030Z-sqlite.tar.gz']);
       expect(fs.existsSync(path.join(backupDir, 'vigia-20261126T080100Z-sqlite.tar.gz.sha256'))).toBe(false);
-      expect(logged.filter((m) => m.startsWith('copia de seguridad diaria:'))).toHaveLength(3);
+      expect(logged).toEqual([]);
+      expect(lines.map((l) => [l.level, l.msg, (l.fields as { backup_file: string }).backup_file])).toEqual([
+        ['info', 'copia de seguridad diaria hecha', 'vigia-20261126T080100Z-sqlite.tar.gz'],
+        ['info', 'copia de seguridad diaria hecha', 'vigia-20261127T080030Z-sqlite.tar.gz'],
+        ['info', 'copia de seguridad diaria hecha', 'vigia-20261128T080030Z-sqlite.tar.gz'],
+      ]);
     } finally {
       await sequelize.close();
     }

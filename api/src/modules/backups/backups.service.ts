@@ -20,9 +20,12 @@ import {
   copySqlite,
   describeFiles,
   dumpSchemaVersion,
+  encryptFile,
   inspectSqlite,
   listFiles,
   pgEnvironment,
+  preparePrivateDir,
+  PRIVATE_FILE,
   runTool,
   sha256File,
 } from './backups.files.js';
@@ -35,6 +38,17 @@ export interface BackupResult {
   bytes: number;
   sha256: string;
   manifest: Manifest;
+  encrypted: boolean;
+  /** What the caller says in its log when the folder was open to others: tightened, or could not be. */
+  folderNote: string | null;
+}
+
+/** The sentence an operator reads about the archives' folder, for the log and the command's output. */
+function describeFolder(dir: string, found: { before: number; tightened: boolean }): string {
+  const mode = found.before.toString(8).padStart(4, '0');
+  return found.tightened
+    ? `la carpeta de las copias ${dir} tenía permisos ${mode}: ahora 0700 (solo su dueño la lee)`
+    : `la carpeta de las copias ${dir} tiene permisos ${mode} y no se pudieron restringir a 0700 (no es de este usuario): las copias son 0600, pero otros ven sus nombres`;
 }
 
 /**
@@ -64,14 +78,23 @@ function backupSourceOf(sequelize: Sequelize): BackupSource {
  * holds (secrets.json, chat attachments). Files come after the database, so every file a copied
  * row names is there (a file is written before its row and never deleted). Everything is staged
  * in a hidden folder of `backupDir` and the archive appears under its final name only when whole,
- * with its `.sha256` beside it.
+ * with its `.sha256` beside it. The archive holds secrets.json (the key that signs sessions), so
+ * everything is written 0600 in 0700 folders; with `recipient` (BACKUP_RECIPIENT) the archive is
+ * encrypted to that age key and only its holder can read it, wherever it is copied.
  */
-export async function makeBackup(input: { source: BackupSource; dataDir: string; backupDir: string; now: Date }): Promise<BackupResult> {
+export async function makeBackup(input: {
+  source: BackupSource;
+  dataDir: string;
+  backupDir: string;
+  now: Date;
+  recipient?: string | null;
+}): Promise<BackupResult> {
   const { source, dataDir, backupDir } = input;
   // Each archive would otherwise hold every earlier one.
   if (path.resolve(backupDir) === path.resolve(dataDir))
     throw new Error('La carpeta de las copias no puede ser DATA_DIR misma: use una subcarpeta (backups) u otra carpeta.');
-  fs.mkdirSync(backupDir, { recursive: true });
+  const folder = preparePrivateDir(backupDir);
+  // mkdtemp makes it 0700.
   const staging = fs.mkdtempSync(path.join(backupDir, '.vigia-backup-'));
   try {
     const dialect: BackupDialect = source.dialect;
@@ -80,10 +103,12 @@ export async function makeBackup(input: { source: BackupSource; dataDir: string;
     let schemaVersion: string | null;
     if (source.dialect === 'sqlite') {
       await copySqlite(source.file, dbEntry);
+      fs.chmodSync(dbEntry, PRIVATE_FILE);
       schemaVersion = (await inspectSqlite(dbEntry)).schemaVersion;
     } else {
       await assertPgDumpFits(source.url);
       await runTool('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--file=${dbEntry}`], pgEnvironment(source.url));
+      fs.chmodSync(dbEntry, PRIVATE_FILE);
       schemaVersion = await dumpSchemaVersion(dbEntry);
     }
     if (!schemaVersion) throw new Error('La base de datos no tiene migraciones aplicadas: no hay nada que copiar.');
@@ -95,6 +120,7 @@ export async function makeBackup(input: { source: BackupSource; dataDir: string;
       const to = path.join(staging, 'files', ...rel.split('/'));
       fs.mkdirSync(path.dirname(to), { recursive: true });
       fs.copyFileSync(path.join(dataDir, ...rel.split('/')), to);
+      fs.chmodSync(to, PRIVATE_FILE);
     }
     const entries = [DATABASE_ENTRY[dialect], ...dataFiles.map((rel) => `files/${rel}`)];
     const manifest: Manifest = {
@@ -105,16 +131,28 @@ export async function makeBackup(input: { source: BackupSource; dataDir: string;
       schema_version: schemaVersion,
       files: await describeFiles(staging, entries),
     };
-    fs.writeFileSync(path.join(staging, MANIFEST_NAME), `${JSON.stringify(manifest, null, 2)}\n`);
+    fs.writeFileSync(path.join(staging, MANIFEST_NAME), `${JSON.stringify(manifest, null, 2)}\n`, { mode: PRIVATE_FILE });
 
-    const name = backupFileName(input.now, dialect);
-    const partial = path.join(staging, name);
-    await tar.create({ gzip: { level: GZIP_LEVEL }, file: partial, cwd: staging, portable: true }, [MANIFEST_NAME, ...entries]);
+    const encrypted = Boolean(input.recipient);
+    const name = backupFileName(input.now, dialect, encrypted);
+    const tarball = path.join(staging, backupFileName(input.now, dialect));
+    await tar.create({ gzip: { level: GZIP_LEVEL }, file: tarball, cwd: staging, portable: true }, [MANIFEST_NAME, ...entries]);
+    fs.chmodSync(tarball, PRIVATE_FILE);
+    const partial = encrypted ? `${tarball}.age` : tarball;
+    if (input.recipient) await encryptFile(tarball, partial, input.recipient);
+    // The checksum is of the file as it lies on disk (encrypted or not), so restore checks it before opening anything.
     const sha256 = await sha256File(partial);
     const archive = path.join(backupDir, name);
-    fs.writeFileSync(`${archive}.sha256`, checksumLine(sha256, name));
+    fs.writeFileSync(`${archive}.sha256`, checksumLine(sha256, name), { mode: PRIVATE_FILE });
     fs.renameSync(partial, archive);
-    return { archive, bytes: fs.statSync(archive).size, sha256, manifest };
+    return {
+      archive,
+      bytes: fs.statSync(archive).size,
+      sha256,
+      manifest,
+      encrypted,
+      folderNote: folder && describeFolder(backupDir, folder),
+    };
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }
@@ -132,6 +170,12 @@ export function pruneBackups(backupDir: string, keep: number): string[] {
 
 const BACKUP_KIND = 'backup.daily';
 
+/** What the daily job writes its lines with: the app's logger (pino's `info(fields, msg)`), or the plain log. */
+export interface BackupLogger {
+  info(fields: object, msg: string): void;
+  warn(fields: object, msg: string): void;
+}
+
 /**
  * The API's own daily backup: an hourly slot of the job queue (so two processes on one PostgreSQL
  * make it once) that acts only in the hour BACKUP_HOUR names, then keeps the newest BACKUP_KEEP.
@@ -141,18 +185,33 @@ export function registerBackupJob(deps: {
   jobs: JobRunner;
   dataDir: string;
   log: (msg: string, err?: unknown) => void;
+  logger?: BackupLogger;
   env?: Record<string, string | undefined>;
 }): void {
   const settings = readBackupSettings(deps.env ?? process.env, deps.dataDir);
+  const logger: BackupLogger = deps.logger ?? { info: (_f, msg) => deps.log(msg), warn: (_f, msg) => deps.log(msg) };
   deps.jobs.every({
     kind: BACKUP_KIND,
     everyMs: 3600_000,
     handler: async ({ now, sequelize }) => {
       if (!isBackupHour(now, settings.hour)) return;
       try {
-        const made = await makeBackup({ source: backupSourceOf(sequelize), dataDir: deps.dataDir, backupDir: settings.dir, now });
-        pruneBackups(settings.dir, settings.keep);
-        deps.log(`copia de seguridad diaria: ${path.basename(made.archive)} (${made.bytes} bytes)`);
+        const made = await makeBackup({
+          source: backupSourceOf(sequelize),
+          dataDir: deps.dataDir,
+          backupDir: settings.dir,
+          now,
+          recipient: settings.recipient,
+        });
+        if (made.folderNote) logger.warn({}, made.folderNote);
+        const removed = pruneBackups(settings.dir, settings.keep);
+        // A success is news, not a warning. The name (our own, a time and a database) is under
+        // backup_file, which the log redaction passes as the API wrote it: scrubbed as a sentence,
+        // its digits read as a document number.
+        logger.info(
+          { backup_file: path.basename(made.archive), bytes: made.bytes, encrypted: made.encrypted, removed: removed.length },
+          'copia de seguridad diaria hecha',
+        );
       } catch (err) {
         deps.log('copia de seguridad diaria fallida', err);
         throw err;

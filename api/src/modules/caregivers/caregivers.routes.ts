@@ -10,16 +10,16 @@ export function caregiversRouter(deps: caregivers.CaregiverDeps) {
   route(r, 'listCaregivers', [requireStaff()], async (req, res) => {
     res.json(await caregivers.listCaregivers(deps, staffOf(req), readIntParam(req, 'id')));
   });
-  route(r, 'createCaregiver', [requireStaff()], async (req, res) => {
+  route(r, 'createCaregiver', [requireStaff('patients.edit')], async (req, res) => {
     res.status(201).json(await caregivers.createCaregiver(deps, staffOf(req), readIntParam(req, 'id'), req.body));
   });
   const update: OperationHandler<'updateCaregiver'> = async (req, res) => {
     res.json(await caregivers.updateCaregiver(deps, staffOf(req), readIntParam(req, 'id'), readIntParam(req, 'caregiverId'), req.body));
   };
-  route(r, 'updateCaregiver', [requireStaff()], update);
-  route(r, 'patchCaregiver', [requireStaff()], update);
+  route(r, 'updateCaregiver', [requireStaff('patients.edit')], update);
+  route(r, 'patchCaregiver', [requireStaff('patients.edit')], update);
   // 01 §7 'set caregiver', deprecated: the PUT above with only the relationship.
-  route(r, 'setCaregiver', [requireStaff()], async (req, res) => {
+  route(r, 'setCaregiver', [requireStaff('patients.edit')], async (req, res) => {
     const { caregiver_id, relationship, patient_id } = req.query;
     res.json(
       await caregivers.setCaregiver(deps, staffOf(req), readIntParam(req, 'id'), {
@@ -29,7 +29,7 @@ export function caregiversRouter(deps: caregivers.CaregiverDeps) {
       }),
     );
   });
-  route(r, 'unlinkCaregiver', [requireStaff()], async (req, res) => {
+  route(r, 'unlinkCaregiver', [requireStaff('patients.edit')], async (req, res) => {
     await caregivers.unlinkCaregiver(deps, staffOf(req), readIntParam(req, 'id'), readIntParam(req, 'caregiverId'));
     res.status(204).end();
   });

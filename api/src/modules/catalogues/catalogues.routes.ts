@@ -29,7 +29,7 @@ export function cataloguesRouter(sequelize: Sequelize, catalogues: Catalogues): 
       });
       return res.json({ data: Object.fromEntries(rows.map((t) => [String(t.id), t.name])) });
     }
-    res.json({ data: catalogues.listing(name, countryId) });
+    res.json({ data: catalogues.listing(name, countryId, req.query.q) });
   });
   route(r, 'searchListing', [requireStaff()], async (req, res) => {
     const type = req.query.type;

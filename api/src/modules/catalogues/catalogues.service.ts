@@ -4,6 +4,7 @@ import { toSearchKey } from '@vigia/contract/rules/names';
 import { badRequest } from '../../http/errors.js';
 import type { components } from '@vigia/contract/openapi';
 import { CLINICAL_ELEMENTS } from '@vigia/contract/rules/vitals';
+import { CODE_LISTS, loadCodeList, type CodeItem, type CodeListName } from './catalogues.sync.js';
 
 type ListName = components['schemas']['ListName'];
 type SearchType = components['schemas']['SearchType'];
@@ -68,14 +69,43 @@ export interface Catalogues {
   city(id: number | null): City | undefined;
   idType(id: number): IdType | undefined;
   named(table: SimpleTable, id: number | null): string | null;
+  /** An RDA code list's entry ('01' in residence_zones), undefined for a code the guide does not list. */
+  code(list: CodeListName, code: string | null | undefined): CodeItem | undefined;
   eapb(id: number | null): Eapb | undefined;
-  listing(name: Exclude<ListName, 'tags'>, countryId?: number): Record<string, string>;
+  /** `q` only narrows icd10co, the one list too long to answer whole (≤ 20 matches, ICD10CO_PAGE). */
+  listing(name: Exclude<ListName, 'tags'>, countryId?: number, q?: string): Record<string, string>;
   idTypesFull(countryId: number): IdType[];
   search(type: Exclude<SearchType, 'tags'>, q: string, countryId: number | undefined, page: number, perPage: number): SearchPage;
 }
 
 type SimpleTable = 'blood_types' | 'rh_factors' | 'regimes' | 'occupations' | 'scholarships' | 'civil_statuses';
 const SIMPLE: SimpleTable[] = ['blood_types', 'rh_factors', 'regimes', 'occupations', 'scholarships', 'civil_statuses'];
+
+/** How many ICD-10 CO codes one search answers: enough for a picker, never the 12,634. */
+export const ICD10CO_PAGE = 20;
+
+let icd10coKeys: Array<{ code: string; name: string; key: string }> | null = null;
+
+/**
+ * ICD-10 CO codes whose code starts with `q` (dot and case ignored: 'i10' and 'I10.' find I10X)
+ * or whose name holds every word of `q`, accents ignored ('hipertension esencial'); code matches
+ * first, in the guide's order. An empty `q` answers the first codes.
+ */
+export function searchIcd10co(q: string): CodeItem[] {
+  icd10coKeys ??= loadCodeList('icd10co').map((i) => ({ ...i, key: toSearchKey(i.name) }));
+  const key = toSearchKey(q);
+  const prefix = key.replace(/[.\s]/g, '').toUpperCase();
+  const words = key.split(' ').filter(Boolean);
+  const byCode = prefix ? icd10coKeys.filter((i) => i.code.startsWith(prefix)) : icd10coKeys;
+  const out = byCode.slice(0, ICD10CO_PAGE);
+  if (out.length < ICD10CO_PAGE && words.length) {
+    for (const i of icd10coKeys) {
+      if (out.length >= ICD10CO_PAGE) break;
+      if (!out.includes(i) && words.every((w) => i.key.includes(w))) out.push(i);
+    }
+  }
+  return out.map(({ code, name }) => ({ code, name }));
+}
 
 export async function loadCatalogues(sequelize: Sequelize): Promise<Catalogues> {
   const rows = <T extends object>(sql: string) => select<T>(sequelize, sql);
@@ -88,6 +118,8 @@ export async function loadCatalogues(sequelize: Sequelize): Promise<Catalogues> 
   for (const t of SIMPLE) simple.set(t, await rows<Named>(`SELECT id, name, position FROM ${t} ORDER BY position, id`));
 
   const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]));
+  const codeLists = new Map(CODE_LISTS.map((name) => [name, new Map(loadCodeList(name).map((i) => [i.code, i]))]));
+  const isCodeList = (name: string): name is CodeListName => codeLists.has(name as CodeListName);
   const countryById = byId(countries);
   const cityById = byId(cities);
   // Spanish order whatever the database's collation ('Ábrego' among the A's): the order of a
@@ -109,8 +141,11 @@ export async function loadCatalogues(sequelize: Sequelize): Promise<Catalogues> 
     idType: (id) => idTypeById.get(id),
     eapb: (id) => (id == null ? undefined : eapbById.get(id)),
     named: (table, id) => (id == null ? null : (simpleById.get(table)!.get(id)?.name ?? null)),
+    code: (list, code) => (code == null ? undefined : codeLists.get(list)!.get(code)),
     idTypesFull: (countryId) => idTypes.filter((t) => t.country_id === countryId),
-    listing(name, countryId) {
+    listing(name, countryId, q) {
+      if (name === 'icd10co') return Object.fromEntries(searchIcd10co(q ?? '').map((i) => [i.code, i.name]));
+      if (isCodeList(name)) return Object.fromEntries([...codeLists.get(name)!.values()].map((i) => [i.code, i.name]));
       switch (name) {
         case 'countries':
           return toMap(countries);

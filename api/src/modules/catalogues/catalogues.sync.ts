@@ -73,6 +73,43 @@ export interface ClinicalElementItem {
   input_max: number;
 }
 
+/**
+ * Not tables: the RDA's code lists (seeds/rda-catalogues.ts), copied from the Ministry's guide.
+ * Rows store the code itself ('01' Urbana), the code the RDA sends.
+ */
+export interface CodeItem {
+  code: string;
+  name: string;
+  /** nationalities only: the ISO 3166-1 alpha-2 code of the same country ('CO' for '170'). */
+  alpha2?: string;
+}
+export const CODE_LISTS = [
+  'biological_sexes',
+  'gender_identities',
+  'ethnicities',
+  'disabilities',
+  'residence_zones',
+  'nationalities',
+  'professions',
+  'provider_classes',
+  'legal_natures',
+  'care_levels',
+  'tech_modalities',
+  'allergy_types',
+  'family_relationships',
+  'cups_consultations',
+  'reps_services',
+  'care_environments',
+  'service_groups',
+  'external_causes',
+  'diagnosis_types',
+  'license_scopes',
+  'risk_factors',
+  'ciuo_occupations',
+  'icd10co',
+] as const;
+export type CodeListName = (typeof CODE_LISTS)[number];
+
 export interface CatalogueItems {
   countries: CountryItem;
   departments: DepartmentItem;
@@ -115,6 +152,17 @@ const HASH_KEY = 'catalogues_hash';
 const SYNC_VERSION = '1';
 /** SQLite allows 32,766 bound variables per statement; 500 rows stays far below it for any table. */
 const CHUNK_ROWS = 500;
+
+/** A code list of the RDA, read once from its committed file. */
+const codeLists = new Map<CodeListName, CodeItem[]>();
+export function loadCodeList(name: CodeListName): CodeItem[] {
+  let items = codeLists.get(name);
+  if (!items) {
+    items = (JSON.parse(readFileSync(rootPath('seeds/catalogues', `${name}.json`), 'utf8')) as CatalogueFile<CodeItem>).items;
+    codeLists.set(name, items);
+  }
+  return items;
+}
 
 function resolveCatalogueFile(name: CatalogueName): string {
   return rootPath('seeds/catalogues', `${name}.json`);

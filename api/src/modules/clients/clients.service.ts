@@ -1,6 +1,6 @@
-import type { Sequelize } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { Client } from '../../db/models/clients.model.js';
+import { Client, ClientSite } from '../../db/models/clients.model.js';
 import { planClientSettings } from './clients.rules.js';
 import { User } from '../../db/models/users.model.js';
 import { createFirstAdmin } from '../users/users.first-admin.js';
@@ -38,8 +38,27 @@ export const DEFAULT_CLINICAL_ELEMENTS = [
   'reports',
 ];
 
+type ClientSiteDto = components['schemas']['ClientSite'];
+type ClientSettingsInput = components['schemas']['ClientSettingsInput'];
+
+/** The one place a client_sites row becomes the contract's ClientSite. */
+function toClientSiteDto(catalogues: Catalogues, s: ClientSite): ClientSiteDto {
+  return {
+    id: s.id,
+    name: s.name,
+    reps_site_code: s.reps_site_code,
+    address: s.address,
+    city_id: s.city_id,
+    city_name: catalogues.city(s.city_id)?.name ?? null,
+  };
+}
+
+async function sitesOf(clientId: number): Promise<ClientSite[]> {
+  return ClientSite.findAll({ where: { client_id: clientId }, order: [['id', 'ASC']] });
+}
+
 /** The one place a clients row becomes the contract's Client (secrets never leave, D20). */
-function toClientDto(c: Client): ClientDto {
+function toClientDto(catalogues: Catalogues, c: Client, sites: ClientSite[]): ClientDto {
   return {
     id: c.id,
     name: c.name,
@@ -66,7 +85,82 @@ function toClientDto(c: Client): ClientDto {
     message_rule_name: Boolean(c.message_rule_name),
     second_factor_roles: secondFactorRolesOf(c.second_factor_roles),
     triage_settings: triageSettingsOf(c.triage_settings ? JSON.parse(c.triage_settings) : null),
+    nit: c.nit ?? null,
+    reps_code: c.reps_code ?? null,
+    provider_class: c.provider_class ?? null,
+    provider_class_name: catalogues.code('provider_classes', c.provider_class)?.name ?? null,
+    legal_nature: c.legal_nature ?? null,
+    legal_nature_name: catalogues.code('legal_natures', c.legal_nature)?.name ?? null,
+    care_level: c.care_level ?? null,
+    care_level_name: catalogues.code('care_levels', c.care_level)?.name ?? null,
+    address: c.address ?? null,
+    city_id: c.city_id ?? null,
+    city_name: catalogues.city(c.city_id ?? null)?.name ?? null,
+    sites: sites.map((s) => toClientSiteDto(catalogues, s)),
   };
+}
+
+const RDA_CODE_FIELDS = [
+  ['provider_class', 'provider_classes'],
+  ['legal_nature', 'legal_natures'],
+  ['care_level', 'care_levels'],
+] as const;
+
+/**
+ * The provider's RDA data (issue 51): codes from the guide's lists, the municipality in the
+ * client's country, the sites' cities too. Answers the columns to write, only those sent.
+ */
+function rdaPatchOf(catalogues: Catalogues, c: Client, input: ClientSettingsInput) {
+  const patch: Partial<Pick<Client, 'nit' | 'reps_code' | 'provider_class' | 'legal_nature' | 'care_level' | 'address' | 'city_id'>> = {};
+  const cityOk = (id: number | null | undefined) => id == null || catalogues.city(id)?.country_id === c.country_id;
+  for (const [field, list] of RDA_CODE_FIELDS) {
+    const value = input[field];
+    if (value === undefined) continue;
+    if (value != null && !catalogues.code(list, value)) throw badRequest(field, 'El valor seleccionado no existe.');
+    patch[field] = value;
+  }
+  if (input.nit !== undefined) patch.nit = input.nit;
+  if (input.reps_code !== undefined) patch.reps_code = input.reps_code;
+  if (input.address !== undefined) patch.address = input.address?.trim() ? normaliseName(input.address) : null;
+  if (input.city_id !== undefined) {
+    if (!cityOk(input.city_id)) throw badRequest('city_id', 'La ciudad no corresponde al país del cliente.');
+    patch.city_id = input.city_id;
+  }
+  input.sites?.forEach((site, index) => {
+    if (!cityOk(site.city_id)) throw badRequest(`sites[${index}].city_id`, 'La ciudad no corresponde al país del cliente.');
+  });
+  return patch;
+}
+
+/**
+ * The sites sent replace the client's list: one with an id of this client is updated, one without
+ * is created, the client's others are deleted. An id of another client is answered as missing.
+ */
+async function replaceSites(clientId: number, sites: NonNullable<ClientSettingsInput['sites']>, transaction: Transaction) {
+  const current = await ClientSite.findAll({ where: { client_id: clientId }, transaction });
+  const byId = new Map(current.map((s) => [s.id, s]));
+  const seen = new Set<number>();
+  for (const [index, site] of sites.entries()) {
+    if (site.id == null) continue;
+    if (!byId.has(site.id)) throw badRequest(`sites[${index}].id`, 'La sede no existe.');
+    if (seen.has(site.id)) throw badRequest(`sites[${index}].id`, 'La sede está repetida.');
+    seen.add(site.id);
+  }
+  const kept = new Set<number>();
+  for (const site of sites) {
+    const values = {
+      name: normaliseName(site.name),
+      reps_site_code: site.reps_site_code ?? null,
+      address: site.address?.trim() ? normaliseName(site.address) : null,
+      city_id: site.city_id ?? null,
+    };
+    if (site.id != null) {
+      kept.add(site.id);
+      await byId.get(site.id)!.update(values, { transaction });
+    } else await ClientSite.create({ client_id: clientId, ...values }, { transaction });
+  }
+  const gone = current.filter((s) => !kept.has(s.id)).map((s) => s.id);
+  if (gone.length) await ClientSite.destroy({ where: { client_id: clientId, id: gone }, transaction });
 }
 
 function mergeTriageSettings(saved: unknown, input: components['schemas']['TriageSettingsInput']) {
@@ -76,9 +170,11 @@ function mergeTriageSettings(saved: unknown, input: components['schemas']['Triag
 
 /** PUT/PATCH /clients/{id}: webhook and integration settings (03 §2), checked by clients.rules. */
 export async function updateClientSettings(
+  sequelize: Sequelize,
+  catalogues: Catalogues,
   clientId: number,
   id: number,
-  input: components['schemas']['ClientSettingsInput'],
+  input: ClientSettingsInput,
   opts: { allowHttp: boolean },
 ): Promise<ClientDto> {
   if (clientId !== id) throw notFound('El cliente no existe.');
@@ -101,15 +197,20 @@ export async function updateClientSettings(
   const triage = input.triage_settings
     ? JSON.stringify(mergeTriageSettings(c.triage_settings ? JSON.parse(c.triage_settings) : null, input.triage_settings))
     : undefined;
-  if (Object.keys(result.patch).length || triage) await c.update({ ...result.patch, ...(triage ? { triage_settings: triage } : {}) });
-  return toClientDto(c);
+  const rda = rdaPatchOf(catalogues, c, input);
+  const patch = { ...result.patch, ...rda, ...(triage ? { triage_settings: triage } : {}) };
+  await sequelize.transaction(async (transaction) => {
+    if (Object.keys(patch).length) await c.update(patch, { transaction });
+    if (input.sites) await replaceSites(c.id, input.sites, transaction);
+  });
+  return toClientDto(catalogues, c, await sitesOf(c.id));
 }
 
-export async function getClient(clientId: number, id: number): Promise<ClientDto> {
+export async function getClient(catalogues: Catalogues, clientId: number, id: number): Promise<ClientDto> {
   if (clientId !== id) throw notFound('El cliente no existe.');
   const c = await Client.findByPk(id);
   if (!c) throw notFound('El cliente no existe.');
-  return toClientDto(c);
+  return toClientDto(catalogues, c, await sitesOf(c.id));
 }
 
 export interface NewClient {

@@ -17,6 +17,7 @@ import { Encounter, EncounterObservation } from '../../db/models/encounters.mode
 import * as rules from '@vigia/contract/rules/encounters';
 import type { components } from '@vigia/contract/openapi';
 import { localDate } from '@vigia/contract/rules/dates';
+import * as tele from './encounters.teleconsultation.js';
 
 type S = components['schemas'];
 
@@ -24,6 +25,8 @@ export interface EncounterDeps {
   sequelize: Sequelize;
   catalogues: Catalogues;
   now: () => Date;
+  /** Where a closed teleconsultation's RDA goes (module rdas' recordRda); optional until it is wired. */
+  recordRda?: tele.RecordRda;
 }
 
 const DECEASED = 'El paciente está registrado como fallecido; su ficha no admite cambios.';
@@ -79,8 +82,12 @@ async function toEncounterDto(deps: EncounterDeps, e: Encounter, patient: Patien
       status: patient.status as S['PatientStatus'],
     },
     elements: observations.map(toObservationDto),
+    teleconsultation: e.kind === TELECONSULTATION ? await tele.teleconsultationDto(deps, e) : null,
   };
 }
+
+const TELECONSULTATION = 'teleconsultation';
+const NOT_TELECONSULTATION = 'Esta atención no es una teleconsulta.';
 
 function assertWritable(actor: StaffPrincipal, patient: Patient) {
   if (!can(actor.role, 'clinical.write')) throw forbidden();
@@ -93,10 +100,13 @@ async function findEncounter(clientId: number, id: number, field?: string): Prom
   return e;
 }
 
-export async function createEncounter(deps: EncounterDeps, actor: StaffPrincipal, patientId: number, kind: string) {
+export async function createEncounter(deps: EncounterDeps, actor: StaffPrincipal, patientId: number, kind: string, alertId?: number) {
   const patient = await findPatient(actor.clientId, patientId);
   assertWritable(actor, patient);
+  if (alertId !== undefined && kind !== TELECONSULTATION) throw badRequest('alert_id', 'Solo una teleconsulta se abre desde una alerta.');
+  const own = kind === TELECONSULTATION ? await tele.newTeleconsultationFields(deps, actor.clientId, patient.id, alertId) : {};
   const e = await Encounter.create({
+    ...own,
     client_id: actor.clientId,
     patient_id: patient.id,
     kind,
@@ -165,6 +175,8 @@ export async function saveEncounter(deps: EncounterDeps, actor: StaffPrincipal, 
   const patient = await findPatient(actor.clientId, e.patient_id);
   assertWritable(actor, patient);
   if (e.status === rules.ENCOUNTER_STATUS.done) throw conflict(DONE);
+  // 'Guardar' would close it without its RDA: a teleconsultation closes only through closeEncounter.
+  if (e.kind === TELECONSULTATION) throw conflict('Una teleconsulta se cierra con «Cerrar teleconsulta», que escribe su RDA.');
   const now = deps.now();
   const fields = {
     management: input.management !== undefined ? input.management?.trim() || null : e.management,
@@ -232,6 +244,28 @@ export async function saveEncounter(deps: EncounterDeps, actor: StaffPrincipal, 
       );
     }
   });
+  return getEncounter(deps, actor.clientId, id);
+}
+
+/** The teleconsultation `id` of the user's client, which the user may write. */
+async function writableTeleconsultation(actor: StaffPrincipal, id: number): Promise<Encounter> {
+  const e = await findEncounter(actor.clientId, id);
+  assertWritable(actor, await findPatient(actor.clientId, e.patient_id));
+  if (e.kind !== TELECONSULTATION) throw conflict(NOT_TELECONSULTATION);
+  return e;
+}
+
+export async function updateTeleconsultation(deps: EncounterDeps, actor: StaffPrincipal, id: number, input: S['TeleconsultationUpdate']) {
+  await tele.updateTeleconsultationDraft(deps, await writableTeleconsultation(actor, id), input);
+  return getEncounter(deps, actor.clientId, id);
+}
+
+export async function teleconsultationRdaGaps(deps: EncounterDeps, actor: StaffPrincipal, id: number) {
+  return tele.teleconsultationGaps(deps, await writableTeleconsultation(actor, id), actor.userId);
+}
+
+export async function closeEncounter(deps: EncounterDeps, actor: StaffPrincipal, id: number) {
+  await tele.closeTeleconsultation(deps, actor, await writableTeleconsultation(actor, id));
   return getEncounter(deps, actor.clientId, id);
 }
 

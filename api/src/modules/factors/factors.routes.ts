@@ -1,6 +1,8 @@
 import { Router, type Request } from 'express';
 import { requireStaff, staffOf } from '../../http/auth.js';
-import { tooManyRequests } from '../../http/errors.js';
+import { AppError, tooManyRequests } from '../../http/errors.js';
+import { requestOrigin } from '../../http/origin.js';
+import { isIpAddressHost, passkeyAddressMessage } from '@vigia/contract/rules/sign-in';
 import { route } from '../../http/operations.js';
 import { readIntParam } from '../../http/params.js';
 import { SignInThrottle } from '../sessions/throttle.js';
@@ -35,9 +37,19 @@ import {
  * tests, never production) the request's own origin stands in.
  */
 function relyingPartyOf(publicUrl: string | null, production: boolean, req: Request): RelyingParty {
-  const base = publicUrl || (production ? null : `${req.protocol}://${req.get('host')}`);
-  if (!base) throw new Error('PUBLIC_URL is required for passkeys in production');
+  const base = publicUrl || (production ? null : requestOrigin(req));
+  // A setting the operator left out, not a fault of the request: said so, never a 500 (issue 49).
+  if (!base)
+    throw new AppError(
+      503,
+      'passkeys_unconfigured',
+      'Las llaves de acceso no están disponibles: el administrador del servidor debe configurar PUBLIC_URL con la dirección de Vigía (un nombre de dominio).',
+    );
   const url = new URL(base);
+  // Browsers refuse an IP address as the relying party (issue 49): said here, naming the address,
+  // before the browser's own refusal, which would read as the browser's fault.
+  if (isIpAddressHost(url.hostname))
+    throw new AppError(400, 'passkey_needs_domain', passkeyAddressMessage(url.hostname.replace(/^\[|\]$/g, '')));
   return { id: url.hostname, origin: url.origin };
 }
 
@@ -54,7 +66,20 @@ export function factorsRouter(
   authenticate: import('express').RequestHandler,
 ): Router {
   const r = Router();
-  const rp = (req: Request) => relyingPartyOf(deps.publicUrl, deps.production, req);
+  // Read when a ceremony first needs it, after the sign-in token or the session was checked: a
+  // made-up token is a 401 whatever the address (issue 49).
+  const rp = (req: Request): RelyingParty => {
+    let party: RelyingParty | undefined;
+    const read = () => (party ??= relyingPartyOf(deps.publicUrl, deps.production, req));
+    return {
+      get id() {
+        return read().id;
+      },
+      get origin() {
+        return read().origin;
+      },
+    };
+  };
   // Code guesses are slowed per account (the token's user, or the signed-in one) and address, like passwords.
   const throttle = new SignInThrottle();
   const throttled = async <T>(req: Request, account: string | null, attempt: () => Promise<T>): Promise<T> => {
@@ -97,34 +122,34 @@ export function factorsRouter(
   });
 
   // 'Seguridad'
-  route(r, 'getMyFactors', [authenticate], async (req, res) => {
+  route(r, 'getMyFactors', [authenticate, requireStaff()], async (req, res) => {
     res.json(await getMyFactors(deps, staffOf(req)));
   });
-  route(r, 'createMyTotp', [authenticate], async (req, res) => {
+  route(r, 'createMyTotp', [authenticate, requireStaff()], async (req, res) => {
     res.json(await startMyTotp(deps, staffOf(req)));
   });
-  route(r, 'confirmMyTotp', [authenticate], async (req, res) => {
+  route(r, 'confirmMyTotp', [authenticate, requireStaff()], async (req, res) => {
     const p = staffOf(req);
     res.json(await throttled(req, String(p.userId), () => confirmMyTotp(deps, p, req.body.code)));
   });
-  route(r, 'removeMyTotp', [authenticate], async (req, res) => {
+  route(r, 'removeMyTotp', [authenticate, requireStaff()], async (req, res) => {
     const p = staffOf(req);
     res.json(await throttled(req, String(p.userId), () => removeMyTotp(deps, p, req.body)));
   });
-  route(r, 'renewMyRecoveryCodes', [authenticate], async (req, res) => {
+  route(r, 'renewMyRecoveryCodes', [authenticate, requireStaff()], async (req, res) => {
     const p = staffOf(req);
     res.json(await throttled(req, String(p.userId), () => renewMyRecoveryCodes(deps, p, req.body ?? {})));
   });
-  route(r, 'createMyPasskeyOptions', [authenticate], async (req, res) => {
+  route(r, 'createMyPasskeyOptions', [authenticate, requireStaff()], async (req, res) => {
     res.json(await myPasskeyOptions(deps, staffOf(req), rp(req)));
   });
-  route(r, 'createMyPasskey', [authenticate], async (req, res) => {
+  route(r, 'createMyPasskey', [authenticate, requireStaff()], async (req, res) => {
     res.status(201).json(await addMyPasskey(deps, staffOf(req), req.body, rp(req)));
   });
-  route(r, 'updateMyPasskey', [authenticate], async (req, res) => {
+  route(r, 'updateMyPasskey', [authenticate, requireStaff()], async (req, res) => {
     res.json(await renameMyPasskey(deps, staffOf(req), readIntParam(req, 'id'), req.body.name));
   });
-  route(r, 'deleteMyPasskey', [authenticate], async (req, res) => {
+  route(r, 'deleteMyPasskey', [authenticate, requireStaff()], async (req, res) => {
     res.json(await deleteMyPasskey(deps, staffOf(req), readIntParam(req, 'id')));
   });
   route(r, 'deleteUserFactors', [authenticate, requireStaff('administer')], async (req, res) => {

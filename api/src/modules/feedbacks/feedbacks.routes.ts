@@ -15,7 +15,7 @@ export function feedbacksRouter(sequelize: Sequelize, now: () => Date): Router {
     await sequelize.query('INSERT INTO feedbacks (client_id, user_id, qualification, message, created_at) VALUES (:c, :u, :q, :m, :now)', {
       replacements: { c: p.clientId, u: p.userId, q: qualification, m: message, now: now() },
     });
-    res.status(201).json({ type: 'success', message: '¡Gracias por tu opinión!' });
+    res.status(201).json({ type: 'success', message: '¡Gracias por su opinión!' });
   });
   return r;
 }

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   conditionFor,
+  detectedIssueFor,
   deviceFor,
   groupFor,
   medicationRequestFor,
+  observationFor,
   patientFor,
   relatedPersonFor,
   serviceRequestFor,
@@ -325,5 +327,31 @@ describe('serviceRequestFor', () => {
   it('leaves dayOfWeek out of a daily order', () => {
     const r = serviceRequestFor({ ...measurement, frequency_type: 0, days: [0, 1, 2, 3, 4, 5, 6] });
     expect((r.occurrenceTiming as { repeat: object }).repeat).not.toHaveProperty('dayOfWeek');
+  });
+});
+
+describe('observationFor and detectedIssueFor (issue 49)', () => {
+  const reading = { id: 31, clinical_element: 1, value: 72, when: new Date('2026-11-21T13:00:00Z') };
+  const stored = new Date('2026-11-21T13:00:02.345Z');
+  const subject = {
+    reference: 'Patient/p7',
+    identifier: { type: { text: 'Cédula de ciudadanía' }, system: 'urn:vigia:id-type:CO:CC', value: '1020304050' },
+    display: 'Ana Pérez',
+  };
+
+  it('names the patient by the literal Patient/p<n> reference every type gives, with the document and name', () => {
+    const obs = observationFor([reading], row, stored);
+    expect(obs.subject).toEqual(subject);
+    expect(obs.issued).toBe('2026-11-21T13:00:02.345Z');
+    expect(obs).not.toHaveProperty('meta');
+    const issue = detectedIssueFor({ id: 5, alert_type: 0, priority: 1, description: null, created_at: stored }, row, obs);
+    expect(issue.patient).toEqual(subject);
+    expect((issue.contained as Array<{ subject: object }>)[0].subject).toEqual(subject);
+  });
+
+  it('a pulled Observation differs from a pushed one only by meta', () => {
+    const { meta, ...rest } = observationFor([reading], row, stored, { lastUpdated: stored });
+    expect(meta).toEqual({ lastUpdated: '2026-11-21T13:00:02.345Z' });
+    expect(rest).toEqual(observationFor([reading], row, stored));
   });
 });

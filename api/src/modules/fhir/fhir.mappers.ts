@@ -22,7 +22,8 @@ import {
  *  - 'Validar' → a `Parameters` resource with `event = webhook.test`;
  *  - for the API only: a gateway → `Device`, a caregiver link → `RelatedPerson`, a tag → `Group`,
  *    a medication order → `MedicationRequest`, a measurement order → `ServiceRequest`.
- * The subject is identified by the patient's document: system `urn:vigia:id-type:<country>:<code>`.
+ * The subject is referenced as `Patient/p<id>` by every type, and identified by the patient's
+ * document too (system `urn:vigia:id-type:<country>:<code>`).
  */
 
 const IDENTIFIER_SYSTEMS = {
@@ -37,12 +38,18 @@ const LOINC = 'http://loinc.org';
 const UCUM = 'http://unitsofmeasure.org';
 const OBSERVATION_CATEGORY = 'http://terminology.hl7.org/CodeSystem/observation-category';
 
-export interface FhirPatientRef {
+/** A person's document (a patient's, a caregiver's) and name, as an identifier says them. */
+export interface FhirPersonDocument {
   nid: string;
   id_type_code: string;
   id_type_name: string;
   country_code: string;
   display: string;
+}
+
+/** A patient as a reference names it: the literal `Patient/p<id>`, the document and the name. */
+export interface FhirPatientRef extends FhirPersonDocument {
+  id: number;
 }
 
 export interface FhirMeasurement {
@@ -54,15 +61,17 @@ export interface FhirMeasurement {
 
 type Json = Record<string, unknown>;
 
-function subjectOf(p: FhirPatientRef): Json {
+function identifierOf(p: FhirPersonDocument): Json {
   return {
-    identifier: {
-      type: { text: p.id_type_name },
-      system: IDENTIFIER_SYSTEMS.idType(p.country_code, p.id_type_code),
-      value: p.nid,
-    },
-    display: p.display,
+    type: { text: p.id_type_name },
+    system: IDENTIFIER_SYSTEMS.idType(p.country_code, p.id_type_code),
+    value: p.nid,
   };
+}
+
+/** The patient an Observation or a DetectedIssue is about: the same literal reference every other type gives, with the document and name. */
+function subjectOf(p: FhirPatientRef): Json {
+  return { reference: `Patient/p${p.id}`, identifier: identifierOf(p), display: p.display };
 }
 
 /**
@@ -146,18 +155,12 @@ export const observationKey = (group: FhirMeasurement[]) => `measurement:${group
 
 /**
  * A stored reading (or a systolic and diastolic pair: the blood-pressure panel) as an Observation,
- * the same whether a webhook pushes it or the API is asked for it. A pulled one (`pulled`) also
- * says its subject's reference and meta.lastUpdated.
+ * the same whether a webhook pushes it or the API is asked for it: `issued` is when the reading was
+ * stored (its created_at). Only a pulled one says `meta` (`lastUpdated`); the two are otherwise equal.
  */
-export function observationFor(
-  group: FhirMeasurement[],
-  patient: FhirPatientRef,
-  issued: Date,
-  pulled?: { patientId: number; lastUpdated: Date },
-): Json {
+export function observationFor(group: FhirMeasurement[], patient: FhirPatientRef, issued: Date, pulled?: { lastUpdated: Date }): Json {
   const first = group[0];
   const parts = partsOf(first.clinical_element);
-  const subject = subjectOf(patient);
   const panel = group.length === 2;
   const issuedText = issued.toISOString();
   const o: Json = {
@@ -167,7 +170,7 @@ export function observationFor(
     status: 'final',
     category: parts.category,
     code: panel ? PANEL_CODE : parts.code,
-    subject: pulled ? { reference: `Patient/p${pulled.patientId}`, ...subject } : subject,
+    subject: subjectOf(patient),
     effectiveDateTime: first.when.toISOString(),
     issued: issuedText,
   };
@@ -181,7 +184,7 @@ export function observationFor(
   return o;
 }
 
-/** A patients row with its document type and country, as patientFor reads it. */
+/** A patients row with its document type and country, as patientFor reads it (its id is the reference's). */
 export interface FhirPatientRow extends FhirPatientRef {
   id: number;
   first_name: string;
@@ -202,7 +205,7 @@ export function patientFor(p: FhirPatientRow): Json {
     resourceType: 'Patient',
     id: `p${p.id}`,
     meta: { lastUpdated: p.updated_at.toISOString() },
-    identifier: [subjectOf(p).identifier],
+    identifier: [identifierOf(p)],
     active: p.status !== PATIENT_STATUS.inactive,
     name: [{ family: p.last_name, given: [p.first_name], text: p.display }],
     ...(gender ? { gender } : {}),
@@ -267,7 +270,7 @@ export function conditionFor(c: FhirConditionRow): Json {
 }
 
 /** A caregiver of one patient (patient_caregivers ⨝ caregivers ⨝ id_types ⨝ countries). */
-export interface FhirCaregiverRow extends FhirPatientRef {
+export interface FhirCaregiverRow extends FhirPersonDocument {
   patient_id: number;
   caregiver_id: number;
   first_name: string;
@@ -289,7 +292,7 @@ export function relatedPersonFor(c: FhirCaregiverRow): Json {
     resourceType: 'RelatedPerson',
     id: `r${c.patient_id}-${c.caregiver_id}`,
     meta: { lastUpdated: c.updated_at.toISOString() },
-    identifier: [subjectOf(c).identifier],
+    identifier: [identifierOf(c)],
     active: true,
     patient: { reference: `Patient/p${c.patient_id}` },
     ...(c.relationship ? { relationship: [{ text: c.relationship }] } : {}),

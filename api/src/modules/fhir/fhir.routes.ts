@@ -1,7 +1,8 @@
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Sequelize } from 'sequelize';
 import { decodeJwt } from 'jose';
-import { AppError } from '../../http/errors.js';
+import { AppError, databaseUnavailable } from '../../http/errors.js';
+import { publicBase } from '../../http/origin.js';
 import { select } from '../../db/sql.js';
 import { fhirAccessPatient, fhirAccessSummary, type FhirAccess } from '../audit/audit.rules.js';
 import type { Role } from '@vigia/contract/rules/access';
@@ -54,7 +55,16 @@ const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 const BULK_DATA = 'http://hl7.org/fhir/uv/bulkdata';
 
 export type IssueCode =
-  'not-found' | 'invalid' | 'forbidden' | 'login' | 'security' | 'not-supported' | 'exception' | 'throttled' | 'informational';
+  | 'not-found'
+  | 'invalid'
+  | 'forbidden'
+  | 'login'
+  | 'security'
+  | 'not-supported'
+  | 'exception'
+  | 'throttled'
+  | 'transient'
+  | 'informational';
 
 export class FhirError extends Error {
   constructor(
@@ -79,7 +89,7 @@ export function send(res: Response, status: number, body: Json): void {
 }
 
 export function baseUrl(deps: Pick<FhirDeps, 'publicUrl'>, req: Request): string {
-  return `${(deps.publicUrl ?? `${req.protocol}://${req.get('host')}`).replace(/\/+$/, '')}/fhir/R4`;
+  return `${publicBase(deps.publicUrl ?? null, req)}/fhir/R4`;
 }
 
 /** Who is reading: an organisation, and the scopes of an API client (null: a staff session, which reads every type). */
@@ -111,7 +121,10 @@ export async function readerOf(deps: FhirDeps, req: Request, res: Response): Pro
     return { clientId: p.clientId, scopes: p.scopes, apiClientId: p.apiClientId, userId: null, role: null };
   }
   await new Promise<void>((resolve, reject) =>
-    deps.authenticate(req, res, (err?: unknown) => (err ? reject(err instanceof FhirError ? err : loginRequired()) : resolve())),
+    // A database that does not answer is not a bad token: its 503, not a 401 that makes a client drop the token.
+    deps.authenticate(req, res, (err?: unknown) =>
+      err ? reject(err instanceof FhirError || databaseUnavailable(err) ? err : loginRequired()) : resolve(),
+    ),
   );
   const p = req.user?.principal;
   if (!p) throw loginRequired();
@@ -343,6 +356,11 @@ export function fhirErrors(log: (msg: string, err?: unknown) => void) {
       const code: IssueCode =
         err.status === 404 ? 'not-found' : err.status === 403 ? 'forbidden' : err.status === 429 ? 'throttled' : 'invalid';
       return send(res, err.status, operationOutcome(code, err.message, 'error', err.errors[0]?.field));
+    }
+    const database = databaseUnavailable(err);
+    if (database) {
+      res.set(database.headers);
+      return send(res, database.status, operationOutcome('transient', database.message));
     }
     log('FHIR API failed', err);
     send(res, 500, operationOutcome('exception', 'Error interno del servidor.'));

@@ -55,8 +55,9 @@ export async function readDevice(deps: SearchDeps, clientId: number, id: string)
 export async function searchDevices(deps: SearchDeps, clientId: number, input: SearchInput): Promise<Page> {
   const w = where(clientId);
   w.sql.push('dv.client_id = :clientId');
-  const patientBound = input.params.has('patient') || input.groupId != null;
+  const patientBound = input.params.has('patient') || input.groupId != null || input.compartment === true;
   if (patientBound) w.sql.push(`dv.multipatient = ${bind(w, false)}`);
+  if (input.compartment) w.sql.push(`${DEVICE_PATIENT} IS NOT NULL`);
   patientConditions(w, DEVICE_PATIENT, input.params, ['patient']);
   groupCondition(w, DEVICE_PATIENT, input.groupId);
   idConditions(w, 'dv.id', 'd', input.params);

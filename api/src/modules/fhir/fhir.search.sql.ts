@@ -41,6 +41,11 @@ export interface SearchInput {
    * the tag's patients, Patient only those patients, Group only that group.
    */
   groupId?: number | null;
+  /**
+   * A Patient- or Group-level Bulk export: the patients' compartment only, so a type that may stand
+   * apart from any patient (a gateway not yet assigned, a multipatient one) keeps only the rows of one.
+   */
+  compartment?: boolean;
 }
 
 export interface Where {

@@ -294,9 +294,9 @@ async function patientRefs(deps: SearchDeps, clientId: number, ids: number[]): P
   return new Map(rows.map((r) => [Number(r.id), patientRowOf(r)]));
 }
 
-/** The mapper's Observation, with what a pulled one adds: the subject's reference and meta.lastUpdated. */
-function observationOf(group: ReturnType<typeof measurementOf>[], patientId: number, patient: FhirPatientRef): Json {
-  return observationFor(group, patient, group[0].created_at, { patientId, lastUpdated: group[0].created_at });
+/** The mapper's Observation, with what a pulled one adds: meta.lastUpdated (a reading never changes once stored). */
+function observationOf(group: ReturnType<typeof measurementOf>[], patient: FhirPatientRef): Json {
+  return observationFor(group, patient, group[0].created_at, { lastUpdated: group[0].created_at });
 }
 
 const MEASUREMENT_COLUMNS = 'm.id, m.patient_id, m.clinical_element, m.value, m."when", m.created_at';
@@ -336,7 +336,7 @@ export async function readObservation(deps: SearchDeps, clientId: number, id: st
   )
     return null;
   const patient = (await patientRefs(deps, clientId, [found[0].patient_id])).get(found[0].patient_id);
-  return patient ? observationOf(found, found[0].patient_id, patient) : null;
+  return patient ? observationOf(found, patient) : null;
 }
 
 export async function searchObservations(deps: SearchDeps, clientId: number, input: SearchInput): Promise<Page> {
@@ -388,7 +388,7 @@ export async function searchObservations(deps: SearchDeps, clientId: number, inp
   );
   const resources = page.map((r) => {
     const partner = r.partner === null ? undefined : partners.get(r.partner);
-    return observationOf(partner ? [r, partner] : [r], r.patient_id, refs.get(r.patient_id)!);
+    return observationOf(partner ? [r, partner] : [r], refs.get(r.patient_id)!);
   });
   const last = page.at(-1);
   return {

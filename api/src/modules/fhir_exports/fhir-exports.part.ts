@@ -18,6 +18,8 @@ export interface ExportPart {
   clientId: number;
   type: ExportType;
   groupId: number | null;
+  /** A Patient- or Group-level export: the patients' compartment only (SearchInput.compartment); a system-level one, none. */
+  compartment?: boolean;
   /** The export's `_lastUpdated` bounds: up to its transaction time, after `_since`. */
   lastUpdated: string[];
   /** This part's `date` bounds (a half of the type's time span), none for a whole type. */
@@ -51,7 +53,14 @@ export async function runPart(deps: PartDeps, part: ExportPart, hooks: PartHooks
     const params = new Map<string, string[]>([['_lastUpdated', part.lastUpdated]]);
     if (part.date.length) params.set('date', part.date);
     if (cursor) params.set('_cursor', [cursor]);
-    const input: SearchInput = { params, count: EXPORT_PAGE, summaryCount: false, wantTotal: false, groupId: part.groupId };
+    const input: SearchInput = {
+      params,
+      count: EXPORT_PAGE,
+      summaryCount: false,
+      wantTotal: false,
+      groupId: part.groupId,
+      compartment: part.compartment,
+    };
     const page = SEARCHES[part.type].search({ sequelize: deps.sequelize, background: true }, part.clientId, input);
     page.catch(() => undefined); // awaited by the next turn; a stop or a failed write leaves it unawaited
     return page;

@@ -328,6 +328,7 @@ export async function runExport(deps: FhirExportDeps, job: JobRow, stopping?: Ab
         clientId: row.client_id,
         type,
         groupId: row.group_id,
+        compartment: row.level !== 'system',
         lastUpdated,
         date,
         dir,

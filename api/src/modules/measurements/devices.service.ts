@@ -200,7 +200,13 @@ export async function receiveDeviceReadings(
     readingId: input.reading_id ?? null,
     fieldPrefix: prefix(i),
   }));
-  const result = await ingestReadings(deps, { clientId: device.client_id, source: 'device', deviceId: device.id, items });
+  const result = await ingestReadings(deps, {
+    clientId: device.client_id,
+    source: 'device',
+    batch: Boolean(batch),
+    deviceId: device.id,
+    items,
+  });
   // Last contact, written at most once a minute per device and process: not a write per reading.
   const now = deps.now();
   if ((lastSeenWritten.get(device.id) ?? 0) < now.getTime() - 60_000) {

@@ -4,6 +4,12 @@ import type { JobRunner } from '../../jobs/queue.js';
 /** Where a reading came from. */
 export type MeasurementSource = 'staff' | 'device' | 'assistant' | 'portal';
 
+/**
+ * How the request that stored a reading sent it: one reading, or a list (an array body, a device's
+ * batch) whatever the list holds (metrics' mode; issue 49).
+ */
+export type ReadingShape = 'single' | 'batch';
+
 /** A measurement as the ingestion service stored it (blood pressure is two rows: 3 and 4). */
 export interface StoredMeasurement {
   id: number;
@@ -13,6 +19,9 @@ export interface StoredMeasurement {
   value: number;
   when: Date;
   source: MeasurementSource;
+  /** When it was stored (the row's created_at): a pushed Observation's `issued`, as the FHIR API's. */
+  created_at: Date;
+  sentAs: ReadingShape;
 }
 
 /** A reading about to be stored: all a hook's reads may depend on (no id yet). */

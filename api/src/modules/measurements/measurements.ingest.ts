@@ -37,6 +37,8 @@ export interface IngestItem {
 export interface IngestRequest {
   clientId: number;
   source: MeasurementSource;
+  /** The request sent a list (a batch endpoint, an array body), even of one reading; default one reading. */
+  batch?: boolean;
   items: IngestItem[];
   createdBy?: number | null;
   deviceId?: number | null;
@@ -200,7 +202,7 @@ async function storeGroup(deps: IngestDeps, group: Prepared[]): Promise<IngestRe
         else returned.set(key, [r]);
       }
       const all: StoredMeasurement[] = [];
-      const results = group.map(({ req, rows }) => {
+      const results = group.map(({ req, rows, now }) => {
         const stored: StoredMeasurement[] = [];
         const storedIds = new Set<string>();
         for (const row of rows) {
@@ -215,6 +217,9 @@ async function storeGroup(deps: IngestDeps, group: Prepared[]): Promise<IngestRe
             value: Number(r.value),
             when: row.when,
             source: req.source,
+            // The request's own arrival, which its share of the INSERT stored as created_at.
+            created_at: now,
+            sentAs: req.batch ? 'batch' : 'single',
           });
         }
         // Reading ids are unique per device; blood pressure stores two rows under one id.

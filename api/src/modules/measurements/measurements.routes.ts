@@ -3,6 +3,7 @@ import { principalOf, requireStaff, staffOf, type Principal } from '../../http/a
 import { sendList } from '../../http/list-params.js';
 import { badRequest, forbidden } from '../../http/errors.js';
 import type { Downloads } from '../../http/downloads.js';
+import { idempotent } from '../../http/idempotency.js';
 import { route, type OperationHandler } from '../../http/operations.js';
 import { readIntParam } from '../../http/params.js';
 import { can } from '@vigia/contract/rules/access';
@@ -72,16 +73,22 @@ export function measurementsRouter(deps: MeasurementDeps): Router {
     });
     sendList(res, rows, total);
   });
-  route(r, 'createMeasurements', [requireStaff()], async (req, res) => {
-    res.status(201).json(await measurements.recordMeasurements(deps, staffOf(req), readIntParam(req, 'id'), req.body));
-  });
+  // A reading typed by hand and sent again after a lost answer is stored once (Idempotency-Key, issue 50).
+  route(
+    r,
+    'createMeasurements',
+    [requireStaff('clinical.write')],
+    idempotent(deps, async (req, res) => {
+      res.status(201).json(await measurements.recordMeasurements(deps, staffOf(req), readIntParam(req, 'id'), req.body));
+    }),
+  );
   const remove: OperationHandler<'deleteMeasurement'> = async (req, res) => {
     res.json(
       await measurements.deleteMeasurement(deps.sequelize, staffOf(req), readIntParam(req, 'id'), readIntParam(req, 'mid'), req.body),
     );
   };
-  route(r, 'deleteMeasurement', [requireStaff()], remove);
-  route(r, 'patchMeasurement', [requireStaff()], remove);
+  route(r, 'deleteMeasurement', [requireStaff('clinical.write')], remove);
+  route(r, 'patchMeasurement', [requireStaff('clinical.write')], remove);
   route(r, 'getMeasurementsPdf', [], async (req, res) => {
     res.json(await reportLink(deps, principalOf(req), readIntParam(req, 'id'), req.query, PDF_KIND));
   });

@@ -93,6 +93,7 @@ export async function recordMeasurements(
   const { stored } = await ingestReadings(deps, {
     clientId: patient.client_id,
     source: 'staff',
+    batch: Boolean(list),
     createdBy: principal.userId,
     items: inputs.map((input, i) => ({ patient, input, fieldPrefix: list ? `measurements.${i}.` : '' })),
   });

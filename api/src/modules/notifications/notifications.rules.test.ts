@@ -145,12 +145,12 @@ describe('messages (Spanish, patient time zone)', () => {
     [
       'digest',
       digestMessage([alert(), alert({ id: 8, priority: 2 })], 'alert', { baseUrl: 'https://vigia.co' }).template,
-      { kind: 'digest', params: ['Alta', '2 alertas nuevas', 'https://vigia.co/alerts_management?id=7&id=8'] },
+      { kind: 'digest', params: ['Alta', '2', 'https://vigia.co/alerts_management?id=7&id=8'] },
     ],
     [
       'escalation digest',
       digestMessage([alert(), alert({ id: 8 })], 'escalation', { baseUrl: null }).template,
-      { kind: 'digest', params: ['Alta', '2 alertas sin gestión', '/alerts_management?id=8&id=7'] },
+      { kind: 'digest', params: ['Alta', '2', '/alerts_management?id=8&id=7'] },
     ],
     [
       'caregiver',

@@ -283,10 +283,9 @@ export function digestMessage(alerts: AlertFacts[], reason: Reason, opts: Messag
   return {
     subject,
     text: [messageLead(ranked[0].priority), intro, ...listed, ...more, linkLine].join('\n'),
-    template: {
-      kind: 'digest',
-      params: [priorityName(ranked[0].priority), escalated ? `${countOf(ranked.length, 'alerta', 'alertas')} sin gestión` : count, link],
-    },
+    // The count as a number: the approved template holds the words around it (README), and words
+    // sent here too read twice ('2 alertas nuevas alertas nuevas', issue 49).
+    template: { kind: 'digest', params: [priorityName(ranked[0].priority), String(ranked.length), link] },
   };
 }
 

@@ -19,10 +19,10 @@ export function observationsRouter(sequelize: Sequelize, now: () => Date): Route
     );
     sendList(res, rows, total);
   });
-  route(r, 'createObservation', [requireStaff()], async (req, res) => {
+  route(r, 'createObservation', [requireStaff('clinical.write')], async (req, res) => {
     res.status(201).json(await observations.createObservation(sequelize, staffOf(req), readIntParam(req, 'id'), req.body, now()));
   });
-  route(r, 'deleteObservation', [requireStaff()], async (req, res) => {
+  route(r, 'deleteObservation', [requireStaff('clinical.write')], async (req, res) => {
     await observations.deleteObservation(sequelize, staffOf(req), readIntParam(req, 'id'), readIntParam(req, 'observationId'));
     res.status(204).end();
   });

@@ -26,6 +26,8 @@ type OrderDto = components['schemas']['Order'];
 export interface OrdersDeps {
   sequelize: Sequelize;
   now: () => Date;
+  /** Told after a medication order is written, so the patient's RDA de paciente is written again (issue 51). */
+  onMedicationChanged?: (clientId: number, patientId: number, userId: number) => Promise<void>;
 }
 
 export interface OrderRow {

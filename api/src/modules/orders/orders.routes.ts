@@ -1,5 +1,6 @@
-import { Router } from 'express';
-import { principalOf, requireStaff, staffOf } from '../../http/auth.js';
+import { ORDER_TYPE } from '@vigia/contract/rules/activities';
+import { Router, type Request } from 'express';
+import { principalOf, requirePatientOrStaff, requireStaff, staffOf } from '../../http/auth.js';
 import { readListParams, sendList } from '../../http/list-params.js';
 import { route, type OperationHandler } from '../../http/operations.js';
 import { readIntParam } from '../../http/params.js';
@@ -26,26 +27,41 @@ export function ordersRouter(deps: orders.OrdersDeps): Router {
     });
     sendList(res, rows, total);
   });
-  route(r, 'createPatientOrder', [requireStaff()], async (req, res) => {
-    res.status(201).json(await createOrder(deps, staffOf(req), readIntParam(req, 'id'), req.body));
+  // The medication is part of the history the patient states: its RDA is written again (issue 51).
+  const medicationChanged = async (req: Request, orderTypes: (number | null | undefined)[]) => {
+    if (!orderTypes.includes(ORDER_TYPE.medication)) return;
+    const staff = staffOf(req);
+    await deps.onMedicationChanged?.(staff.clientId, readIntParam(req, 'id'), staff.userId);
+  };
+  route(r, 'createPatientOrder', [requireStaff('orders.create')], async (req, res) => {
+    const created = await createOrder(deps, staffOf(req), readIntParam(req, 'id'), req.body);
+    await medicationChanged(req, [created.order_type]);
+    res.status(201).json(created);
   });
-  route(r, 'createPatientOrdersBulk', [requireStaff()], async (req, res) => {
+  route(r, 'createPatientOrdersBulk', [requireStaff('orders.create')], async (req, res) => {
     // openapi.yaml requires start_at on each bulk item, but the generated BulkOrderItem loses that
     // `required` (it sits in the other branch of the schema's allOf): BulkItem restores it.
-    res.status(201).json(await createBulk(deps, staffOf(req), readIntParam(req, 'id'), req.body.orders as BulkItem[]));
+    const created = await createBulk(deps, staffOf(req), readIntParam(req, 'id'), req.body.orders as BulkItem[]);
+    await medicationChanged(
+      req,
+      (req.body.orders as BulkItem[]).map((o) => o.order_type),
+    );
+    res.status(201).json(created);
   });
   route(r, 'getPatientOrder', [requireStaff()], async (req, res) => {
     res.json(await orders.getOrder(deps, staffOf(req).clientId, readIntParam(req, 'id'), readIntParam(req, 'orderId')));
   });
   const update: OperationHandler<'updatePatientOrder'> = async (req, res) => {
-    res.json(await updateOrder(deps, staffOf(req), readIntParam(req, 'id'), readIntParam(req, 'orderId'), req.body));
+    const updated = await updateOrder(deps, staffOf(req), readIntParam(req, 'id'), readIntParam(req, 'orderId'), req.body);
+    await medicationChanged(req, [updated.order_type]);
+    res.json(updated);
   };
-  route(r, 'updatePatientOrder', [requireStaff()], update);
-  route(r, 'patchPatientOrder', [requireStaff()], update);
+  route(r, 'updatePatientOrder', [requireStaff('activities.manage')], update);
+  route(r, 'patchPatientOrder', [requireStaff('activities.manage')], update);
   route(r, 'listOrderActivities', [requireStaff()], async (req, res) => {
     res.json(await activities.listOrderActivities(deps, staffOf(req).clientId, readIntParam(req, 'id'), readIntParam(req, 'orderId')));
   });
-  route(r, 'generateOrderActivities', [requireStaff()], async (req, res) => {
+  route(r, 'generateOrderActivities', [requireStaff('activities.manage')], async (req, res) => {
     res.status(201).json(await generateActivities(deps, staffOf(req), readIntParam(req, 'id'), readIntParam(req, 'orderId')));
   });
   const updateActivity: OperationHandler<'updateOrderActivity'> = async (req, res) => {
@@ -60,8 +76,8 @@ export function ordersRouter(deps: orders.OrdersDeps): Router {
       ),
     );
   };
-  route(r, 'updateOrderActivity', [requireStaff()], updateActivity);
-  route(r, 'patchOrderActivity', [requireStaff()], updateActivity);
+  route(r, 'updateOrderActivity', [requireStaff('activities.manage')], updateActivity);
+  route(r, 'patchOrderActivity', [requireStaff('activities.manage')], updateActivity);
   route(r, 'listPatientActivities', [requireStaff()], async (req, res) => {
     res.json(await activities.listPatientActivities(deps, staffOf(req).clientId, readIntParam(req, 'id'), req.query));
   });
@@ -74,7 +90,7 @@ export function ordersRouter(deps: orders.OrdersDeps): Router {
     });
     sendList(res, rows, total);
   });
-  route(r, 'confirmMedicationActivity', [], async (req, res) => {
+  route(r, 'confirmMedicationActivity', [requirePatientOrStaff('activities.manage')], async (req, res) => {
     res.json(await activities.confirmActivity(deps, principalOf(req), readIntParam(req, 'id'), readIntParam(req, 'activityId')));
   });
   // The medicines catalogue is staff only (P146): the portal does not read it.

@@ -14,7 +14,7 @@ const OTP_ALLOWED_LENGTHS = [4, 5, 6, 7, 8] as const;
 
 export const OTP_MESSAGES = {
   requested: 'Si el documento está registrado, enviaremos un código por SMS al celular registrado.',
-  failed: 'número de documento o codigo erróneos',
+  failed: 'Número de documento o código erróneos',
   tooManyRequests: 'Ha solicitado demasiados códigos. Espere unos minutos e intente de nuevo.',
   locked: 'El acceso al portal está bloqueado temporalmente para este documento. Comuníquese con su institución.',
   sms: (code: string) => `Vigía: su código de acceso es ${code}. Vence en 5 minutos. No lo comparta con nadie.`,

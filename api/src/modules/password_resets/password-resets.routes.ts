@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { tooManyRequests } from '../../http/errors.js';
 import { route } from '../../http/operations.js';
+import { publicBase } from '../../http/origin.js';
 import { RateLimiter } from '../../http/rate-limit.js';
 import { completePasswordReset, requestPasswordReset, type PasswordResetDeps } from './password-resets.service.js';
 
@@ -21,7 +22,7 @@ export function passwordResetsRouter(deps: PasswordResetDeps): Router {
     if (wait > 0) throw tooManyRequests(TOO_MANY, wait);
     byEmail.hit(email, nowMs);
     byIp.hit(ip, nowMs);
-    res.json(await requestPasswordReset(deps, email, req.ip ?? null));
+    res.json(await requestPasswordReset(deps, email, req.ip ?? null, publicBase(deps.publicUrl, req)));
   });
   route(r, 'updatePasswordReset', [], async (req, res) => {
     res.json(await completePasswordReset(deps, req.params.token, req.body, req.ip ?? null));

@@ -7,6 +7,7 @@ import type { RecordAuditEvent } from '../sessions/sessions.service.js';
 import { hashPassword } from '../sessions/passwords.js';
 import { USER_STATUS } from '@vigia/contract/rules/access';
 import { displayName } from '@vigia/contract/rules/names';
+import { passwordSignInAllowed, SSO_REQUIRED_MESSAGE } from '@vigia/contract/rules/sign-in';
 import {
   RESET_DONE_MESSAGE,
   RESET_REFUSALS,
@@ -28,7 +29,7 @@ export interface PasswordResetDeps {
   now: () => Date;
   log: (msg: string, err?: unknown) => void;
   email: EmailSender;
-  /** PUBLIC_URL: the links in the e-mails start with it (a bare path without it). */
+  /** PUBLIC_URL: the links in the e-mails start with it (without it, with the request's own origin). */
   publicUrl: string | null;
   /** The installation signs staff in through an OpenID provider: recovery is the provider's (P88). */
   ssoEnabled: boolean;
@@ -46,6 +47,8 @@ export const RESET_DONE_JOB = 'password_resets.done';
 interface ResetJobPayload {
   email: string;
   ip: string | null;
+  /** Where the e-mail's links point: PUBLIC_URL, or the origin the request reached (issue 49). */
+  base?: string;
 }
 
 /**
@@ -53,8 +56,13 @@ interface ResetJobPayload {
  * up, making the token and sending the e-mail happen in that job, so the answer neither waits on
  * SMTP nor takes longer for an account that exists.
  */
-export async function requestPasswordReset(deps: PasswordResetDeps, email: string, ip: string | null): Promise<{ message: string }> {
-  const payload: ResetJobPayload = { email, ip };
+export async function requestPasswordReset(
+  deps: PasswordResetDeps,
+  email: string,
+  ip: string | null,
+  base: string,
+): Promise<{ message: string }> {
+  const payload: ResetJobPayload = { email, ip, base };
   await deps.jobs.enqueue({ kind: SEND_RESET_JOB, payload, maxAttempts: 5 });
   return { message: RESET_REQUESTED_MESSAGE };
 }
@@ -65,14 +73,17 @@ interface UserRow {
   email: string;
   first_name: string;
   status: number;
+  break_glass: boolean | number;
 }
 
 export function registerPasswordResetJobs(deps: PasswordResetDeps): void {
   deps.jobs.register(SEND_RESET_JOB, async (job, ctx) => {
-    const { email, ip } = job.payload as ResetJobPayload;
+    const { email, ip, base: requestBase } = job.payload as ResetJobPayload;
+    // A job queued before issue 49 carries no base: PUBLIC_URL, or a path as then.
+    const base = (requestBase ?? deps.publicUrl ?? '').replace(/\/+$/, '');
     const [user] = await select<UserRow>(
       deps.sequelize,
-      'SELECT id, client_id, email, first_name, status FROM users WHERE email = :email',
+      'SELECT id, client_id, email, first_name, status, break_glass FROM users WHERE email = :email',
       {
         email,
       },
@@ -95,8 +106,9 @@ export function registerPasswordResetJobs(deps: PasswordResetDeps): void {
         ip,
         created_at: now,
       });
-    if (deps.ssoEnabled) {
-      const base = (deps.publicUrl ?? '').replace(/\/+$/, '');
+    // Issue 49: with single sign-on, no recovery link except for a break-glass account; the
+    // answer to the request was the same whatever happens here.
+    if (!passwordSignInAllowed(deps.ssoEnabled, Boolean(Number(user.break_glass)))) {
       await deps.email.send({ to: user.email, ...ssoEmail({ firstName, email: user.email, loginUrl: `${base}/login` }) });
       audit('Pidió restablecer su contraseña; se le indicó entrar con el inicio de sesión único');
       return;
@@ -126,7 +138,7 @@ export function registerPasswordResetJobs(deps: PasswordResetDeps): void {
       );
     });
     // If sending fails the job runs again and sends a new link, which voids this one.
-    await deps.email.send({ to: user.email, ...resetEmail({ firstName, email: user.email, link: resetLink(deps.publicUrl, token) }) });
+    await deps.email.send({ to: user.email, ...resetEmail({ firstName, email: user.email, link: resetLink(base, token) }) });
     audit('Pidió un enlace para restablecer su contraseña');
   });
   deps.jobs.register(RESET_DONE_JOB, async (job) => {
@@ -147,6 +159,7 @@ interface ResetRow {
   used_at: string | Date | null;
   voided_at: string | Date | null;
   user_status: number | null;
+  user_break_glass: number | boolean | null;
 }
 
 const refused = (message: string) => new AppError(400, 'reset_invalid', message, [{ field: 'token', message }]);
@@ -166,7 +179,7 @@ export async function completePasswordReset(
   const hash = hashResetToken(token);
   const [row] = await select<ResetRow>(
     deps.sequelize,
-    `SELECT r.id, r.user_id, r.client_id, r.expires_at, r.used_at, r.voided_at, u.status AS user_status
+    `SELECT r.id, r.user_id, r.client_id, r.expires_at, r.used_at, r.voided_at, u.status AS user_status, u.break_glass AS user_break_glass
      FROM password_resets r LEFT JOIN users u ON u.id = r.user_id AND u.client_id = r.client_id WHERE r.token_hash = :hash`,
     { hash },
   );
@@ -180,6 +193,15 @@ export async function completePasswordReset(
     deps.now(),
   );
   if (state !== 'valid') throw refused(RESET_REFUSALS[state]);
+  // A link mailed before the organisation moved to single sign-on sets no password a provider user
+  // could not use anyway: the same answer as the sign-in's, and the link is spent (issue 49, P217).
+  if (!passwordSignInAllowed(deps.ssoEnabled, Boolean(Number(row.user_break_glass)))) {
+    await execute(deps.sequelize, 'UPDATE password_resets SET voided_at = :now WHERE id = :id AND voided_at IS NULL', {
+      now: deps.now(),
+      id: row.id,
+    });
+    throw new AppError(403, 'sso_required', SSO_REQUIRED_MESSAGE);
+  }
   const problem = checkNewPassword(input.password, input.password_confirmation);
   if (problem) throw badRequest(problem.field, problem.message);
   const passwordHash = await hashPassword(input.password);

@@ -26,10 +26,10 @@ export function patientsRouter(deps: patients.PatientDeps): Router {
   const update: OperationHandler<'updatePatient'> = async (req, res) => {
     res.json(await patients.updatePatient(deps, staffOf(req), readIntParam(req, 'id'), req.body));
   };
-  route(r, 'unlockPatientPortal', [requireStaff()], async (req, res) => {
+  route(r, 'unlockPatientPortal', [requireStaff('patients.edit')], async (req, res) => {
     res.json(await patients.unlockPortal(deps, staffOf(req), readIntParam(req, 'id')));
   });
-  route(r, 'updatePatient', [requireStaff()], update);
-  route(r, 'patchPatient', [requireStaff()], update);
+  route(r, 'updatePatient', [requireStaff('patients.edit')], update);
+  route(r, 'patchPatient', [requireStaff('patients.edit')], update);
   return r;
 }

@@ -1,4 +1,5 @@
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
+import type { CodeListName } from '../catalogues/catalogues.sync.js';
 
 export const CONTACT_FIELDS = ['address', 'neighborhood', 'city_id', 'prefix', 'cellphone', 'email'] as const;
 type Contact = { [K in (typeof CONTACT_FIELDS)[number]]?: string | number | null };
@@ -99,6 +100,11 @@ export const PATIENT_READ_ONLY_FIELDS = [
   'occupation_name',
   'scholarship_name',
   'civil_status_name',
+  'biological_sex_name',
+  'gender_identity_name',
+  'residence_zone_name',
+  'nationality_name',
+  'ethnicity_name',
   'tags',
   'gateway',
   'permissions',
@@ -151,4 +157,38 @@ export function changedTags(before: number[], after: number[]): number[] {
   const was = new Set(before);
   const is = new Set(after);
   return [...new Set([...before.filter((id) => !is.has(id)), ...after.filter((id) => !was.has(id))])];
+}
+
+/** The patient's single-coded RDA fields and the guide list each takes its code from (issue 51). */
+export const PATIENT_CODE_FIELDS = [
+  ['biological_sex', 'biological_sexes'],
+  ['gender_identity', 'gender_identities'],
+  ['residence_zone', 'residence_zones'],
+  ['nationality', 'nationalities'],
+  ['ethnicity', 'ethnicities'],
+] as const satisfies ReadonlyArray<readonly [string, CodeListName]>;
+
+/** ColombianDisabilityClassification '08' Sin discapacidad. */
+export const NO_DISABILITY = '08';
+
+/** '08 Sin discapacidad' is a statement of its own: it cannot stand beside a disability. */
+export function checkDisabilities(codes: string[]): string | null {
+  if (codes.includes(NO_DISABILITY) && codes.length > 1) return "'Sin discapacidad' no puede ir junto con otra discapacidad.";
+  return null;
+}
+
+/** A list of codes as stored (JSON text); an empty list is stored as unknown (null). */
+export function storeCodes(codes: string[] | null | undefined): string | null {
+  return codes?.length ? JSON.stringify(codes) : null;
+}
+
+/** The stored list back; anything unreadable is none. */
+export function readCodes(text: string | null): string[] {
+  if (!text) return [];
+  try {
+    const list: unknown = JSON.parse(text);
+    return Array.isArray(list) ? list.filter((c): c is string => typeof c === 'string') : [];
+  } catch {
+    return [];
+  }
 }

@@ -50,6 +50,8 @@ export interface PatientDeps {
   applyPatientStatusChange: typeof applyPatientStatusChange;
   /** The sessions module ends a patient's portal sessions (it writes sessions). */
   endPatientSessions: typeof endPatientSessions;
+  /** Enrolment writes the patient's RDA de paciente (issue 51; module rdas), with the enrolment's transaction. */
+  onPatientEnrolled?: (ids: { clientId: number; patientId: number; userId: number }, transaction: Transaction) => Promise<void>;
 }
 
 const SORTABLE = new Set(['id', 'first_name', 'last_name', 'nid', 'birth_date', 'status', 'created_at']);
@@ -135,6 +137,18 @@ function toPatientDto(
     measurements_adherence: null,
     permissions,
     portal_locked_until: portalLockedUntil?.toISOString() ?? null,
+    biological_sex: p.biological_sex ?? null,
+    biological_sex_name: c.code('biological_sexes', p.biological_sex)?.name ?? null,
+    gender_identity: p.gender_identity ?? null,
+    gender_identity_name: c.code('gender_identities', p.gender_identity)?.name ?? null,
+    residence_zone: p.residence_zone ?? null,
+    residence_zone_name: c.code('residence_zones', p.residence_zone)?.name ?? null,
+    nationality: p.nationality ?? null,
+    nationality_name: c.code('nationalities', p.nationality)?.name ?? null,
+    ethnicity: p.ethnicity ?? null,
+    ethnicity_name: c.code('ethnicities', p.ethnicity)?.name ?? null,
+    ethnic_community: p.ethnic_community ?? null,
+    disabilities: rules.readCodes(p.disabilities ?? null),
   };
 }
 
@@ -302,6 +316,17 @@ function checkReferences(deps: PatientDeps, v: Partial<PatientInput & PatientUpd
     const value = v[field as keyof typeof v] as number | null | undefined;
     if (value != null && !c.named(table, value)) throw badRequest(field, 'El valor seleccionado no existe.');
   }
+  // RDA lists (issue 51): a code the guide does not list is refused, named by its field.
+  for (const [field, list] of rules.PATIENT_CODE_FIELDS) {
+    const value = v[field];
+    if (value != null && !c.code(list, value)) throw badRequest(field, 'El valor seleccionado no existe.');
+  }
+  if (v.disabilities) {
+    const unknown = v.disabilities.find((code) => !c.code('disabilities', code));
+    if (unknown) throw badRequest('disabilities', `La discapacidad '${unknown}' no existe.`);
+    const problem = rules.checkDisabilities(v.disabilities);
+    if (problem) throw badRequest('disabilities', problem);
+  }
   if (v.time_zone != null && !isValidTimeZone(v.time_zone)) throw badRequest('time_zone', 'Zona horaria no válida');
   if (v.birth_date != null) {
     const msg = validateDate(v.birth_date, 'birth', localDate(deps.now(), v.time_zone ?? 'UTC'));
@@ -317,7 +342,7 @@ const upperOrNull = (v: string | null | undefined) => (v == null ? v : v.trim() 
 /** Text is stored upper-cased (01 §5); e-mail is kept as typed but lower-cased. */
 function normaliseInput<T extends Partial<PatientInput & PatientUpdate>>(v: T): T {
   const out: Record<string, unknown> = { ...v };
-  for (const f of ['first_name', 'last_name', 'address', 'neighborhood'] as const)
+  for (const f of ['first_name', 'last_name', 'address', 'neighborhood', 'ethnic_community'] as const)
     if (f in out) out[f] = upperOrNull(out[f] as string | null | undefined);
   if (out.nid != null) out.nid = normaliseNid(out.nid as string);
   if (typeof out.email === 'string') out.email = out.email.trim().toLowerCase() || null;
@@ -339,10 +364,11 @@ export async function createPatient(deps: PatientDeps, principal: StaffPrincipal
   });
   if (exists) throw conflict('Ya existe un paciente con ese tipo y número de documento.', 'nid');
   const created = await deps.sequelize.transaction(async (transaction) => {
-    const { tag_ids: _tags, ...fields } = input;
+    const { tag_ids: _tags, disabilities, ...fields } = input;
     const p = await Patient.create(
       {
         ...fields,
+        disabilities: rules.storeCodes(disabilities),
         client_id: principal.clientId,
         search_name: toSearchKey(`${input.first_name} ${input.last_name}`),
         time_zone: input.time_zone ?? client?.time_zone ?? deps.catalogues.country(input.country_id)?.time_zone ?? 'UTC',
@@ -380,6 +406,7 @@ export async function createPatient(deps: PatientDeps, principal: StaffPrincipal
     }
     await writeSearchTerms(deps.sequelize, p, transaction);
     await deps.attachDefaultAlarms(deps.sequelize, principal.clientId, p.id, transaction);
+    await deps.onPatientEnrolled?.({ clientId: principal.clientId, patientId: p.id, userId: principal.userId }, transaction);
     return p;
   });
   return getPatient(deps, principal, created.id);
@@ -450,7 +477,7 @@ export async function updatePatient(deps: PatientDeps, principal: StaffPrincipal
       );
     }
   }
-  const { tag_ids, alarm_ids, status: requested, ...fields } = input;
+  const { tag_ids, alarm_ids, status: requested, disabilities, ...fields } = input;
   const merged = { ...p.get({ plain: true }), ...fields } as Patient;
   const change = rules.nextStatus(p.status, requested, merged);
   if (!change.ok) throw forbidden(change.message);
@@ -468,6 +495,7 @@ export async function updatePatient(deps: PatientDeps, principal: StaffPrincipal
     p.set({
       ...fields,
       status: change.status,
+      ...(disabilities !== undefined ? { disabilities: rules.storeCodes(disabilities) } : {}),
       search_name: toSearchKey(`${merged.first_name} ${merged.last_name}`),
       ...(change.status === PATIENT_STATUS.deceased ? { deceased_at: deps.now() } : {}),
     } as Partial<Patient>);

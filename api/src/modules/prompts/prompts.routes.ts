@@ -74,7 +74,7 @@ export function promptsRouter(sequelize: Sequelize, now: () => Date): Router {
     const p = write ? await patientForWrite(staffOf(req), id, 'clinical.write') : await patientForRead(staffOf(req), id);
     return { type: 'patient', id: p.id };
   });
-  const patientWrite = requireStaff();
+  const patientWrite = requireStaff('clinical.write');
   route(r, 'listPatientPrompts', [requireStaff()], patient.list);
   route(r, 'createPatientPrompt', [patientWrite], patient.create);
   route(r, 'updatePatientPrompt', [patientWrite], patient.update);

@@ -11,7 +11,7 @@ export const VITAL_SIGN_GROUPS = {
 export type VitalSignGroup = keyof typeof VITAL_SIGN_GROUPS;
 
 export const REPORT_MESSAGES = {
-  group: 'Por favor selecciona un grupo de signos vitales',
+  group: 'Seleccione un grupo de signos vitales',
   dates: 'Seleccione al menos una fecha de inicio o de fin.',
   order: 'La fecha final debe ser posterior a la inicial.',
 } as const;

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { principalOf, requireStaff, staffOf } from '../../http/auth.js';
-import { tooManyRequests } from '../../http/errors.js';
+import { AppError, tooManyRequests } from '../../http/errors.js';
 import { route } from '../../http/operations.js';
 import { readIntParam } from '../../http/params.js';
 import { User } from '../../db/models/users.model.js';
@@ -17,6 +17,7 @@ import {
 } from './sessions.service.js';
 import { SignInThrottle } from './throttle.js';
 import { throttledMessage } from './throttle.rules.js';
+import { passwordSignInAllowed, SSO_REQUIRED_MESSAGE } from '@vigia/contract/rules/sign-in';
 import type { components } from '@vigia/contract/openapi';
 
 /**
@@ -38,6 +39,8 @@ export function sessionsRouter(deps: SessionDeps & { secondStep?: SecondStep }, 
     if (wait > 0) throw tooManyRequests(throttledMessage(wait), wait);
     try {
       const user = await checkPassword(email, req.body.password);
+      // After the password, so the refusal tells nothing to someone guessing (issue 49).
+      if (!passwordSignInAllowed(deps.ssoEnabled ?? false, user.break_glass)) throw new AppError(403, 'sso_required', SSO_REQUIRED_MESSAGE);
       throttle.succeeded(email, ip, nowMs);
       const challenge = deps.secondStep ? await deps.secondStep(user) : null;
       // The typed answer is the operation's first success (201 Session); 202 is its other one.
@@ -52,18 +55,18 @@ export function sessionsRouter(deps: SessionDeps & { secondStep?: SecondStep }, 
     await revokeSession(deps, principalOf(req).sessionId);
     res.status(204).end();
   });
-  route(r, 'getMe', [authenticate], async (req, res) => {
+  route(r, 'getMe', [authenticate, requireStaff()], async (req, res) => {
     const p = staffOf(req);
     res.json(await buildProfile(deps, p.user as User));
   });
   // 'Sesiones activas' (issue 38): /sessions/mine before /sessions/:id, which would take 'mine' for an id.
-  route(r, 'listMySessions', [authenticate], async (req, res) => {
+  route(r, 'listMySessions', [authenticate, requireStaff()], async (req, res) => {
     res.json(await listMySessions(deps, staffOf(req)));
   });
-  route(r, 'deleteMyOtherSessions', [authenticate], async (req, res) => {
+  route(r, 'deleteMyOtherSessions', [authenticate, requireStaff()], async (req, res) => {
     res.json(await endMyOtherSessions(deps, staffOf(req)));
   });
-  route(r, 'deleteMySession', [authenticate], async (req, res) => {
+  route(r, 'deleteMySession', [authenticate, requireStaff()], async (req, res) => {
     res.json(await endMySession(deps, staffOf(req), req.params.id));
   });
   route(r, 'deleteUserSessions', [authenticate, requireStaff('administer')], async (req, res) => {

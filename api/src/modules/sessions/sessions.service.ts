@@ -29,6 +29,8 @@ export interface SessionDeps {
   ttlSeconds: number;
   catalogues: Catalogues;
   now: () => Date;
+  /** OIDC_* is set: staff sign in through the identity provider, passwords only for break-glass accounts (issue 49). */
+  ssoEnabled?: boolean;
 }
 
 const LOGIN_FAILED = 'Correo o contraseña incorrectos';

@@ -1,16 +1,19 @@
 import type { Sequelize } from 'sequelize';
-import { select } from '../../db/sql.js';
+import { Positional, select } from '../../db/sql.js';
+import { isPostgres } from '../../db/database.js';
 import { badRequest } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import { patientSearchClauses } from '../patients/patient-search.sql.js';
 import { tagsOf } from '../patients/patient-tags.sql.js';
 import { INT_RANGE } from '@vigia/contract/rules/schema';
+import { MEASUREMENT_STATUS } from '@vigia/contract/rules/vitals';
 import { TRIAGE_FLAG_TABS, triageFlagBit, type TriageFlagCode } from '@vigia/contract/rules/triage';
 import type { components } from '@vigia/contract/openapi';
 import type { TriageFlag } from './triage.rules.js';
 
 type TriageItem = components['schemas']['TriageItem'];
 type TagRef = components['schemas']['TagRef'];
+type LastReading = TriageItem['last_reading'];
 
 export interface TriageFilters {
   flag?: TriageFlagCode;
@@ -28,10 +31,11 @@ interface Row {
   last_name: string;
 }
 
-const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
+const asDate = (v: Date | string) => (v instanceof Date ? v : new Date(v));
+const iso = (v: Date | string) => asDate(v).toISOString();
 
 /** The one place a summary row becomes the contract's TriageItem. */
-function toTriageItem(r: Row, tags: TagRef[]): TriageItem {
+function toTriageItem(r: Row, tags: TagRef[], last: LastReading): TriageItem {
   const flags = JSON.parse(r.flags) as TriageFlag[];
   return {
     id: Number(r.patient_id),
@@ -46,6 +50,7 @@ function toTriageItem(r: Row, tags: TagRef[]): TriageItem {
     score: Number(r.score),
     flags: flags.map((f) => ({ ...f, tab: TRIAGE_FLAG_TABS[f.code] })),
     last_reading_at: r.last_reading_at == null ? null : iso(r.last_reading_at),
+    last_reading: last,
     computed_at: iso(r.computed_at),
   };
 }
@@ -82,9 +87,66 @@ export async function listTriage(sequelize: Sequelize, clientId: number, p: List
     ),
     select<{ n: number }>(sequelize, `SELECT COUNT(*) AS n FROM triage_summaries s WHERE ${where.join(' AND ')}`, params),
   ]);
-  const tags = await tagsOf(
-    sequelize,
-    rows.map((r) => Number(r.patient_id)),
-  );
-  return { rows: rows.map((r) => toTriageItem(r, tags.get(Number(r.patient_id)) ?? [])), total: Number(count?.n ?? 0) };
+  const ids = rows.map((r) => Number(r.patient_id));
+  const [tags, lasts] = await Promise.all([tagsOf(sequelize, ids), lastReadings(sequelize, rows)]);
+  return {
+    rows: rows.map((r) => toTriageItem(r, tags.get(Number(r.patient_id)) ?? [], lasts.get(Number(r.patient_id)) ?? null)),
+    total: Number(count?.n ?? 0),
+  };
+}
+
+/**
+ * The values of each patient's latest valid reading (issue 50: a phone's card shows the value, not
+ * only its time): every element read at that instant, so blood pressure gives both figures. The
+ * summary row the page already read holds that instant (`last_reading_at`, the latest valid
+ * reading up to its computation, triage.summaries.ts), so each patient is one lookup of the
+ * (patient_id, when) index at exactly it (issue 52), where a MAX("when") read every valid reading
+ * of the page's patients; and the values shown are those of the time shown beside them. The
+ * instants go back bound as Dates, which each dialect writes as it stores readings' times (text
+ * '… +00:00' on SQLite, timestamptz on PostgreSQL), so the equality holds on both. PostgreSQL gets
+ * the pairs as two arrays (one text, planned as a nested loop of index lookups): a list of 100 ORs
+ * cost it more to plan than the MAX did to run.
+ */
+async function lastReadings(
+  sequelize: Sequelize,
+  page: Array<Pick<Row, 'patient_id' | 'last_reading_at'>>,
+): Promise<Map<number, NonNullable<LastReading>>> {
+  const out = new Map<number, NonNullable<LastReading>>();
+  const read = page.filter((r) => r.last_reading_at != null);
+  if (!read.length) return out;
+  const valid = MEASUREMENT_STATUS.valid;
+  type Found = { patient_id: number; clinical_element: number; value: number; when: Date | string };
+  let found: Found[];
+  if (isPostgres(sequelize))
+    found = await select<Found>(
+      sequelize,
+      `SELECT m.patient_id, m.clinical_element, m.value, m."when"
+         FROM unnest($1::int[], $2::timestamptz[]) AS l (patient_id, at)
+         JOIN measurements m ON m.patient_id = l.patient_id AND m."when" = l.at
+        WHERE m.status = ${valid}
+        ORDER BY m.patient_id, m.clinical_element`,
+      new Positional([read.map((r) => Number(r.patient_id)), read.map((r) => asDate(r.last_reading_at!))]),
+    );
+  else {
+    const params: Record<string, unknown> = {};
+    const at = read.map((r, i) => {
+      params[`p${i}`] = Number(r.patient_id);
+      params[`w${i}`] = asDate(r.last_reading_at!);
+      return `(m.patient_id = :p${i} AND m."when" = :w${i})`;
+    });
+    found = await select<Found>(
+      sequelize,
+      `SELECT m.patient_id, m.clinical_element, m.value, m."when" FROM measurements m
+        WHERE m.status = ${valid} AND (${at.join(' OR ')})
+        ORDER BY m.patient_id, m.clinical_element`,
+      params,
+    );
+  }
+  for (const m of found) {
+    const id = Number(m.patient_id);
+    const entry = out.get(id) ?? { when: iso(m.when), values: [] };
+    entry.values.push({ clinical_element: Number(m.clinical_element), value: Number(m.value) });
+    out.set(id, entry);
+  }
+  return out;
 }

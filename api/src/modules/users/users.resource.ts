@@ -3,7 +3,7 @@ import { badRequest, conflict } from '../../http/errors.js';
 import { sortOrder } from '../../http/list-params.js';
 import { ROLE_LABELS, type Catalogues } from '../catalogues/catalogues.service.js';
 import { hashPassword } from '../sessions/passwords.js';
-import { normaliseName, validateName } from '@vigia/contract/rules/validation';
+import { normaliseName, normaliseNid, validateName, validateNid } from '@vigia/contract/rules/validation';
 import { User } from '../../db/models/users.model.js';
 import { USER_STATUS, USER_STATUS_NAMES } from '@vigia/contract/rules/access';
 import { defineResource } from '../../resources/resource.js';
@@ -21,7 +21,7 @@ export interface UserDeps {
 }
 
 /** The one place a users row becomes the contract's User (never the password hash). */
-function toUserDto(catalogues: Catalogues, u: User): UserDto {
+export function toUserDto(catalogues: Catalogues, u: User): UserDto {
   return {
     id: u.id,
     first_name: u.first_name,
@@ -43,8 +43,56 @@ function toUserDto(catalogues: Catalogues, u: User): UserDto {
     priority_high: u.priority_high,
     priority_medium: u.priority_medium,
     priority_low: u.priority_low,
+    break_glass: u.break_glass,
     created_at: new Date(u.created_at).toISOString(),
+    id_type: u.id_type ?? null,
+    id_type_name: u.id_type == null ? null : (catalogues.idType(u.id_type)?.name ?? null),
+    nid: u.nid ?? null,
+    profession: u.profession ?? null,
+    profession_name: catalogues.code('professions', u.profession)?.name ?? null,
+    rethus_number: u.rethus_number ?? null,
   };
+}
+
+type PractitionerFields = Pick<S['UserUpdate'], 'id_type' | 'nid' | 'profession' | 'rethus_number'>;
+
+/**
+ * The practitioner's data the RDA asks for (issue 51): a document whose type belongs to the user's
+ * country and whose number that type accepts, sent together; a RETHUS profession from the guide's
+ * list. Answers the columns to write (only those sent); a document another user of the
+ * organisation has is refused.
+ */
+async function practitionerOf(
+  catalogues: Catalogues,
+  clientId: number,
+  input: PractitionerFields,
+  current: User | null,
+  countryId: number,
+) {
+  const out: Partial<Pick<User, 'id_type' | 'nid' | 'profession' | 'rethus_number'>> = {};
+  if (input.id_type !== undefined || input.nid !== undefined || (current?.id_type != null && current.country_id !== countryId)) {
+    const idType = input.id_type !== undefined ? input.id_type : (current?.id_type ?? null);
+    const nid = input.nid !== undefined ? (input.nid == null ? null : normaliseNid(input.nid)) : (current?.nid ?? null);
+    if ((idType == null) !== (nid == null || nid === ''))
+      throw badRequest(idType == null ? 'id_type' : 'nid', 'El tipo y el número de documento van juntos: escriba los dos o ninguno.');
+    if (idType != null && nid) {
+      const type = catalogues.idType(idType);
+      if (!type || type.country_id !== countryId) throw badRequest('id_type', 'El tipo de documento no corresponde al país.');
+      const message = validateNid(nid, type.validation_regex);
+      if (message) throw badRequest('nid', message);
+      const taken = await User.findOne({ where: { client_id: clientId, id_type: idType, nid }, attributes: ['id'] });
+      if (taken && taken.id !== current?.id) throw conflict('Ya existe un usuario con ese tipo y número de documento.', 'nid');
+    }
+    out.id_type = idType;
+    out.nid = nid || null;
+  }
+  if (input.profession !== undefined) {
+    if (input.profession != null && !catalogues.code('professions', input.profession))
+      throw badRequest('profession', 'El valor seleccionado no existe.');
+    out.profession = input.profession;
+  }
+  if (input.rethus_number !== undefined) out.rethus_number = input.rethus_number?.trim().toUpperCase() || null;
+  return out;
 }
 
 /** E-mail addresses are unique across organisations (they sign in with it alone). */
@@ -99,6 +147,7 @@ export const usersResource = (deps: UserDeps) =>
       city_id: { column: 'city_id', kind: 'integer' },
       status: { column: 'status', kind: 'enum', sort: true },
       role_name: { column: 'role_name', kind: 'enum', sort: true },
+      break_glass: { column: 'break_glass', kind: 'boolean' },
       created_at: { column: 'created_at', kind: 'datetime', sort: true },
     },
     defaultLimit: 10,
@@ -116,7 +165,9 @@ export const usersResource = (deps: UserDeps) =>
       const email = input.email.trim().toLowerCase();
       await assertEmailFree(email);
       const { time_zone } = placeOf(deps.catalogues, input.country_id, input.city_id);
+      const practitioner = await practitionerOf(deps.catalogues, ctx.clientId, input, null, input.country_id);
       return User.create({
+        ...practitioner,
         client_id: ctx.clientId,
         email,
         password_hash: await hashPassword(input.password),
@@ -152,6 +203,7 @@ export const usersResource = (deps: UserDeps) =>
             ? null
             : user.city_id;
       const { time_zone } = placeOf(deps.catalogues, countryId, cityId);
+      const practitioner = await practitionerOf(deps.catalogues, ctx.clientId, input, user, countryId);
       if (input.email !== undefined) {
         const email = input.email.trim().toLowerCase();
         await assertEmailFree(email, user.id);
@@ -164,6 +216,7 @@ export const usersResource = (deps: UserDeps) =>
       if (input.cellphone !== undefined) user.cellphone = input.cellphone;
       if (input.prefix !== undefined) user.prefix = input.prefix;
       for (const f of PREFERENCE_FLAGS) if (input[f] !== undefined) user[f] = input[f]!;
+      user.set(practitioner);
       user.country_id = countryId;
       user.city_id = cityId;
       user.time_zone = time_zone;

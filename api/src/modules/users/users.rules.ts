@@ -3,7 +3,7 @@ import { MESSAGES, validatePassword, validatePasswordConfirmation } from '@vigia
 /** Pure rules of the users screen (03 §2, §4, §5). */
 
 /** 03 §5 user form: the shown message once the own city changes; 03 §9: the session ends 10 s later. */
-export const OWN_CITY_LOGOUT_MESSAGE = 'Para actualizar tu zona horaria la sesión se cerrara en 10 segundos.';
+export const OWN_CITY_LOGOUT_MESSAGE = 'Para actualizar su zona horaria, la sesión se cerrará en 10 segundos.';
 
 export interface PasswordProblem {
   field: 'password' | 'password_confirmation';

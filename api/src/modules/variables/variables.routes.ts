@@ -14,7 +14,7 @@ export function variablesRouter(sequelize: Sequelize, now: () => Date): Router {
   route(r, 'listClinicalObservations', [requireStaff()], async (req, res) => {
     res.json(await variables.listPatientVariables(sequelize, staffOf(req), readIntParam(req, 'id')));
   });
-  route(r, 'createClinicalObservation', [requireStaff()], async (req, res) => {
+  route(r, 'createClinicalObservation', [requireStaff('clinical.write')], async (req, res) => {
     res.status(201).json(await variables.createClinicalObservation(sequelize, staffOf(req), readIntParam(req, 'id'), req.body, now()));
   });
   return r;

@@ -50,7 +50,7 @@ async function patientRefs(sequelize: Sequelize, ids: number[], transaction?: Tr
     { ids: [...new Set(ids)] },
     transaction,
   );
-  return new Map(rows.map((r) => [Number(r.id), { ...r, display: displayName(`${r.first_name} ${r.last_name}`) }]));
+  return new Map(rows.map((r) => [Number(r.id), { ...r, id: Number(r.id), display: displayName(`${r.first_name} ${r.last_name}`) }]));
 }
 
 interface NewDelivery {
@@ -133,7 +133,8 @@ export const measurementWebhooksHook: MeasurementHook<Set<number>> = {
             patientId: group[0].patient_id,
             eventType: 'measurement',
             eventKey: observationKey(group),
-            payload: observationFor(group, patient, ctx.now),
+            // Issued when stored, as the FHIR API says it: the pushed and the pulled Observation are one.
+            payload: observationFor(group, patient, group[0].created_at),
           },
           ctx.transaction,
         );
@@ -150,9 +151,9 @@ export const queueAlertWebhook: AlertHook = async (ctx, alert) => {
   if (!patient) return;
   let observation: Record<string, unknown> | null = null;
   if (alert.measurement_id != null) {
-    const [m] = await select<{ id: number; clinical_element: number; value: number; when: string }>(
+    const [m] = await select<{ id: number; clinical_element: number; value: number; when: string; created_at: string | Date }>(
       ctx.sequelize,
-      'SELECT id, clinical_element, value, "when" FROM measurements WHERE id = :id AND client_id = :clientId',
+      'SELECT id, clinical_element, value, "when", created_at FROM measurements WHERE id = :id AND client_id = :clientId',
       { id: alert.measurement_id, clientId: alert.client_id },
       ctx.transaction,
     );
@@ -160,7 +161,7 @@ export const queueAlertWebhook: AlertHook = async (ctx, alert) => {
       observation = observationFor(
         [{ id: Number(m.id), clinical_element: Number(m.clinical_element), value: Number(m.value), when: new Date(m.when) }],
         patient,
-        ctx.now,
+        new Date(m.created_at),
       );
   }
   const payload = detectedIssueFor(

@@ -13,9 +13,13 @@ import {
   type AlarmRange,
   type ChartPoint,
 } from '@vigia/contract/rules/charts';
+import { readPhase } from '@vigia/contract/rules/reads';
 import { apiRequest } from '../../api';
+import { ReadNotice, useOnline } from '../../ReadNotice';
 import { readSession } from '../../session';
 import { formatReading, formatWhen } from './format';
+
+const ALARMS_FAILED = 'No fue posible cargar los rangos de alarma; la gráfica se muestra sin ellos.';
 
 // The plotting library is a chunk of its own, fetched the first time a chart is opened.
 const MeasurementChart = lazy(() => import('./MeasurementChart'));
@@ -33,7 +37,9 @@ interface Reading {
   clinical_element: number;
 }
 
-type Load = { state: 'loading' } | { state: 'failed' } | { state: 'ready'; byElement: Map<number, ChartPoint[]>; alarms: AlarmRange[] };
+/** The last readings read (kept when a later read fails, P212), when, and whether the ranges could be read. */
+type Loaded = { byElement: Map<number, ChartPoint[]>; alarms: AlarmRange[]; alarmsFailed: boolean; readAt: number };
+type Attempt = 'loading' | 'failed' | 'done';
 
 async function fetchSeries(patientId: number, token: string, element: number): Promise<ChartPoint[]> {
   const query = new URLSearchParams({ clinical_element: String(element), order: 'asc' });
@@ -41,43 +47,52 @@ async function fetchSeries(patientId: number, token: string, element: number): P
   return rows.map((r) => ({ when: new Date(r.when).getTime(), value: Number(r.value) }));
 }
 
-async function fetchAlarms(patientId: number, token: string, element: number): Promise<AlarmRange[]> {
+/** Bands are a help, not a reason to hide the readings: a failure leaves them out, and says so. */
+async function fetchAlarms(patientId: number, token: string, element: number): Promise<AlarmRange[] | null> {
   try {
     return await apiRequest<AlarmRange[]>('GET', `/patients/${patientId}/alarms?clinical_element=${element}`, { token });
   } catch {
-    return []; // bands are a help, not a reason to hide the readings
+    return null;
   }
 }
 
 /** One accordion section of the portal (03 §2): loads its readings only when first opened. */
 export function ChartPanel({ spec, patientId, timeZone }: { spec: Spec; patientId: number; timeZone: string }) {
   const [open, setOpen] = useState(false);
-  const [load, setLoad] = useState<Load | null>(null);
+  const [load, setLoad] = useState<Loaded | null>(null);
+  const [attempt, setAttempt] = useState<Attempt | null>(null);
+  const online = useOnline();
   const [latest, setLatest] = useState<number | null>(null);
   const bodyId = useId();
 
   const fetchAll = useCallback(async () => {
     const session = readSession();
     if (!session) return;
-    setLoad({ state: 'loading' });
+    setAttempt('loading');
     try {
       // Blood pressure has a range per element: the diastolic one too, not only the systolic.
       const [series, alarms] = await Promise.all([
         Promise.all(spec.elements.map((e) => fetchSeries(patientId, session.token, e))),
         Promise.all(spec.elements.map((e) => fetchAlarms(patientId, session.token, e))),
       ]);
-      setLoad({ state: 'ready', byElement: new Map(spec.elements.map((e, i) => [e, series[i]])), alarms: alarms.flat() });
+      setLoad({
+        byElement: new Map(spec.elements.map((e, i) => [e, series[i]])),
+        alarms: alarms.flatMap((a) => a ?? []),
+        alarmsFailed: alarms.some((a) => a === null),
+        readAt: Date.now(),
+      });
+      setAttempt('done');
     } catch {
-      setLoad({ state: 'failed' });
+      setAttempt('failed');
     }
   }, [patientId, spec.elements]);
 
   useEffect(() => {
-    if (open && load === null) void fetchAll();
-  }, [open, load, fetchAll]);
+    if (open && attempt === null) void fetchAll();
+  }, [open, attempt, fetchAll]);
 
   const view = useMemo(() => {
-    if (load?.state !== 'ready') return null;
+    if (!load) return null;
     const first = load.byElement.get(spec.elements[0]) ?? [];
     const total = first.length;
     const n = latest ?? defaultLatest(total);
@@ -105,6 +120,8 @@ export function ChartPanel({ spec, patientId, timeZone }: { spec: Spec; patientI
       bands: alarmBands(load.alarms, spec.elements),
     };
   }, [load, latest, spec]);
+  const phase = readPhase({ hasData: !!view, empty: view?.total === 0, failed: attempt === 'failed', offline: !online });
+  const shown = phase === 'ready' || phase === 'stale' ? view : null;
 
   return (
     <section className={`accordion__item${open ? ' accordion__item--open' : ''}`}>
@@ -118,13 +135,13 @@ export function ChartPanel({ spec, patientId, timeZone }: { spec: Spec; patientI
       {open && (
         <div id={bodyId} className="accordion__body">
           <div className="chart-toolbar">
-            {view && view.options.length > 0 && (
+            {shown && shown.options.length > 0 && (
               <label className="chart-toolbar__latest">
                 Mostrar últimos
-                <select value={view.n} onChange={(e) => setLatest(Number(e.target.value))}>
-                  {view.options.map((o) => (
+                <select value={shown.n} onChange={(e) => setLatest(Number(e.target.value))}>
+                  {shown.options.map((o) => (
                     <option key={o} value={o}>
-                      {o === view.total ? `${o} (todos)` : o}
+                      {o === shown.total ? `${o} (todos)` : o}
                     </option>
                   ))}
                 </select>
@@ -134,33 +151,46 @@ export function ChartPanel({ spec, patientId, timeZone }: { spec: Spec; patientI
               type="button"
               className="button button--ghost chart-toolbar__reload"
               onClick={() => void fetchAll()}
-              disabled={load?.state === 'loading'}
+              disabled={attempt === 'loading'}
             >
               Recargar
             </button>
           </div>
-          {load?.state === 'loading' && (
+          {phase === 'loading' && (
             <p className="status" role="status">
               Cargando…
             </p>
           )}
-          {load?.state === 'failed' && (
-            <p className="alert" role="alert">
-              {CHART_LOAD_ERROR}
-            </p>
+          <ReadNotice
+            phase={phase}
+            what={`las lecturas de ${spec.title}`}
+            readAt={load?.readAt ?? 0}
+            online={online}
+            text={CHART_LOAD_ERROR}
+            onRetry={() => void fetchAll()}
+          />
+          {shown && load?.alarmsFailed && (
+            <ReadNotice
+              phase="failed"
+              what="los rangos de alarma"
+              readAt={load.readAt}
+              online
+              text={ALARMS_FAILED}
+              onRetry={() => void fetchAll()}
+            />
           )}
-          {view && view.total === 0 && <p className="notice">{CHART_EMPTY}</p>}
-          {view && view.total > 0 && (
+          {phase === 'empty' && <p className="notice">{CHART_EMPTY}</p>}
+          {shown && shown.total > 0 && (
             <>
-              {view.mismatch ? (
+              {shown.mismatch ? (
                 <p className="notice">Las lecturas sistólicas y diastólicas no coinciden; no es posible dibujar la gráfica.</p>
               ) : (
                 <Suspense fallback={<div className="chart-placeholder">Cargando gráfica…</div>}>
                   <div className="chart">
                     <MeasurementChart
                       title={`Gráfica de ${spec.title}`}
-                      series={view.series}
-                      bands={view.bands}
+                      series={shown.series}
+                      bands={shown.bands}
                       unit={spec.unit}
                       timeZone={timeZone}
                       height={220}
@@ -185,7 +215,7 @@ export function ChartPanel({ spec, patientId, timeZone }: { spec: Spec; patientI
                   </tr>
                 </thead>
                 <tbody>
-                  {view.rows.map((r) => (
+                  {shown.rows.map((r) => (
                     <tr key={r.when}>
                       <td>{formatWhen(r.when, timeZone)}</td>
                       <td>{r.text}</td>

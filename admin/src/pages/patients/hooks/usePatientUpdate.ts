@@ -20,7 +20,12 @@ export function usePatientUpdate(patientId: number) {
   const { mutate, mutation } = useApiMutation();
   const invalidate = useInvalidate();
   const save = useCallback(
-    (body: BodyOf<'/patients/{id}', 'put'>, onSaved?: (updated: PatientUpdated) => void, notices: SaveNotices = {}) =>
+    (
+      body: BodyOf<'/patients/{id}', 'put'>,
+      onSaved?: (updated: PatientUpdated) => void,
+      notices: SaveNotices = {},
+      onFailed?: (error: HttpError) => void,
+    ) =>
       new Promise<boolean>((resolve) =>
         mutate(
           {
@@ -41,7 +46,10 @@ export function usePatientUpdate(patientId: number) {
               onSaved?.(data);
               resolve(true);
             },
-            onError: () => resolve(false),
+            onError: (error) => {
+              onFailed?.(error);
+              resolve(false);
+            },
           },
         ),
       ),

@@ -14,8 +14,6 @@ export default function ActivitiesTab({ patient, active }: PatientTabProps) {
         timeZone={patient.time_zone}
         canManage={patient.permissions?.manage_activities === true}
         active={active}
-        // 01 §8: activity list failure shows the server notification and a not-found view.
-        notFoundOnError
       />
     </Suspense>
   );

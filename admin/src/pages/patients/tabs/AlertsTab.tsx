@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useList } from '@refinedev/core';
-import { Button, Card, Col, Empty, Modal, Row, Space, Spin, Tag, Tooltip, Typography } from 'antd';
+import { Button, Card, Col, Empty, Modal, Row, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
 import { Select } from '../../../crud/form-controls';
 import { EditOutlined } from '@ant-design/icons';
 import { elementName, elementUnit } from '@vigia/contract/rules/alarms';
@@ -17,6 +17,7 @@ import { logOnly } from '../../../providers/notices';
 import { useInvalidatePaths } from '../../../providers/queries';
 import { usePatientUpdate } from '../hooks/usePatientUpdate';
 import { SectionTitle } from '../../../components/SectionTitle';
+import { ReadFailedAlert, ReadState, ReadStateView, useReadState } from '../../../ui/ReadState';
 
 type Alert = Schemas['Alert'];
 type Alarm = Schemas['Alarm'];
@@ -45,7 +46,7 @@ function AssignDialog({
     if (open) setIds(assigned.map((a) => a.id));
   }
   // The client's rules by name, read each time the dialog opens.
-  const { result } = useList<Alarm>({
+  const { result, query } = useList<Alarm>({
     resource: 'alarms',
     pagination: { currentPage: 1, pageSize: 100 },
     sorters: [{ field: 'name', order: 'asc' }],
@@ -53,6 +54,7 @@ function AssignDialog({
     errorNotification: logOnly('alertas configuradas'),
   });
   const all = result.data;
+  const rules = useReadState([query], all.length === 0, 'las alertas configuradas');
   const { save: savePatient, saving } = usePatientUpdate(patientId);
   const original = assigned
     .map((a) => a.id)
@@ -78,6 +80,7 @@ function AssignDialog({
         </Button>,
       ]}
     >
+      <ReadFailedAlert status={rules} />
       <Typography.Text>Alertas configuradas</Typography.Text>
       <Select
         showSearch
@@ -120,7 +123,8 @@ export default function AlertsTab({ patient, active }: PatientTabProps) {
   const alarmsPath = `/patients/${patient.id}/alarms`;
   const refresh = useInvalidatePaths();
 
-  // Read while the tab is the visible one; showing it again reads afresh (01 §2). Failures are only logged.
+  // Read while the tab is the visible one; showing it again reads afresh (01 §2). A failure is said in
+  // place (P212), never as an empty list.
   const openAlerts = (alertType: number) => ({
     resource: alertsPath.slice(1),
     pagination: { mode: 'off' as const },
@@ -131,9 +135,7 @@ export default function AlertsTab({ patient, active }: PatientTabProps) {
   const measurement = useList<Alert>(openAlerts(0));
   const ai = useList<Alert>(openAlerts(3));
   const openReads = [measurement.query, ai.query];
-  const open = openReads.some((q) => q.isPending && q.isFetching)
-    ? null
-    : [...measurement.result.data, ...ai.result.data].sort((a, b) => b.created_at.localeCompare(a.created_at));
+  const open = [...measurement.result.data, ...ai.result.data].sort((a, b) => b.created_at.localeCompare(a.created_at));
   const closedRead = useList<Alert>({
     resource: alertsPath.slice(1),
     pagination: { mode: 'off' },
@@ -148,6 +150,9 @@ export default function AlertsTab({ patient, active }: PatientTabProps) {
     errorNotification: logOnly('alertas asignadas'),
   });
   const alarms = useMemo(() => alarmsRead.query.data?.data ?? [], [alarmsRead.query.data]);
+  const assignedState = useReadState([alarmsRead.query], alarms.length === 0, 'las alertas asignadas');
+  // Saving from an assignment that could not be read would drop the patient's rules.
+  const canAssign = canConfig && (assignedState.phase === 'ready' || assignedState.phase === 'empty');
 
   const grouped = useMemo(() => [...alarms].sort((a, b) => a.clinical_element - b.clinical_element), [alarms]);
 
@@ -155,17 +160,19 @@ export default function AlertsTab({ patient, active }: PatientTabProps) {
     <Row gutter={[16, 16]}>
       <Col xs={24} xxl={16}>
         <SectionTitle>Alertas abiertas</SectionTitle>
-        <Spin spinning={open === null}>
-          {open && open.length === 0 ? (
-            <Empty description="No existen Alertas por gestionar" />
-          ) : (
-            <div className="alert-grid three">
-              {(open ?? []).map((a) => (
-                <AlertCard key={a.id} alert={a} source="patient" />
-              ))}
-            </div>
-          )}
-        </Spin>
+        <ReadState
+          reads={openReads}
+          what="las alertas abiertas"
+          isEmpty={open.length === 0}
+          loading={<Skeleton active />}
+          empty={<Empty description="No existen Alertas por gestionar" />}
+        >
+          <div className="alert-grid three">
+            {open.map((a) => (
+              <AlertCard key={a.id} alert={a} source="patient" />
+            ))}
+          </div>
+        </ReadState>
         <SectionTitle style={{ marginTop: 24 }}>Alertas cerradas</SectionTitle>
         <AlertFilters
           keys={['alert_type', 'clinical_element', 'priority']}
@@ -175,34 +182,45 @@ export default function AlertsTab({ patient, active }: PatientTabProps) {
             setPage((s) => ({ ...s, page: 1 }));
           }}
         />
-        <ClosedAlertsTable
-          rows={closed.rows}
-          total={closed.total}
-          loading={closed.loading}
-          page={page.page}
-          pageSize={page.size}
-          onPage={(p, size) => setPage({ page: p, size })}
-        />
+        <ReadState reads={[closedRead.query]} what="las alertas cerradas" isEmpty={closed.rows.length === 0}>
+          <ClosedAlertsTable
+            rows={closed.rows}
+            total={closed.total}
+            loading={closed.loading}
+            page={page.page}
+            pageSize={page.size}
+            onPage={(p, size) => setPage({ page: p, size })}
+          />
+        </ReadState>
       </Col>
       <Col xs={24} xxl={8}>
         <Card
           size="small"
           title="Asignación de alertas"
           extra={
-            <Tooltip title={canConfig ? 'Asignar alertas' : 'Su rol no permite realizar esta acción.'}>
+            <Tooltip
+              title={
+                !canConfig
+                  ? 'Su rol no permite realizar esta acción.'
+                  : canAssign
+                    ? 'Asignar alertas'
+                    : 'Primero deben cargarse las alertas asignadas.'
+              }
+            >
               <Button
                 size="small"
                 icon={<EditOutlined />}
                 aria-label="Asignar alertas"
-                disabled={!canConfig}
+                disabled={!canAssign}
                 onClick={() => setAssigning(true)}
               />
             </Tooltip>
           }
         >
-          {grouped.length === 0 ? (
-            <Empty description="No Hay alertas asignadas" image={Empty.PRESENTED_IMAGE_SIMPLE} />
-          ) : (
+          <ReadStateView
+            status={assignedState}
+            empty={<Empty description="No Hay alertas asignadas" image={Empty.PRESENTED_IMAGE_SIMPLE} />}
+          >
             <Space direction="vertical" style={{ width: '100%' }}>
               {grouped.map((a) => (
                 <Card key={a.id} size="small" style={{ borderLeft: `4px solid ${PRIORITY_COLORS[a.priority]}` }}>
@@ -216,7 +234,7 @@ export default function AlertsTab({ patient, active }: PatientTabProps) {
                 </Card>
               ))}
             </Space>
-          )}
+          </ReadStateView>
           <Space style={{ marginTop: 12 }} size={12} wrap>
             <Tag color={PRIORITY_COLORS[3]}>Baja</Tag>
             <Tag color={PRIORITY_COLORS[2]}>Media</Tag>

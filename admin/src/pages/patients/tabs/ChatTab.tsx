@@ -11,6 +11,7 @@ import { serverError } from '../../../providers/notices';
 import { Bubble } from './ChatBubble';
 import './ChatTab.css';
 import { SectionTitle } from '../../../components/SectionTitle';
+import { ReadFailedAlert, useReadState } from '../../../ui/ReadState';
 
 type ChatMessage = Schemas['ChatMessage'];
 type ChatPage = Schemas['ChatMessagePage'];
@@ -106,7 +107,6 @@ export default function ChatTab({ patient, active }: PatientTabProps) {
   }
 
   const loading = (active && !loaded) || older !== null;
-  const error = latest.query.error?.message ?? olderError;
 
   const loadOlder = () => {
     if (older !== null || nextPage == null || !loaded) return;
@@ -206,7 +206,10 @@ export default function ChatTab({ patient, active }: PatientTabProps) {
 
   const now = new Date();
   const last = messages.length ? new Date(messages[messages.length - 1].created_at) : null;
-  const empty = loaded && total === 0 && messages.length === 0;
+  // A failed read of the latest page is never 'No hay mensajes aún' (P212): said in place, with 'Reintentar'.
+  const readStatus = useReadState([latest.query], total === 0 && messages.length === 0, 'los mensajes');
+  const empty = loaded && total === 0 && messages.length === 0 && readStatus.phase === 'empty';
+  const failed = readStatus.phase === 'failed';
 
   return (
     <Card
@@ -214,9 +217,11 @@ export default function ChatTab({ patient, active }: PatientTabProps) {
       title={
         <div className="chat-heading">
           <SectionTitle className="chat-title">{CHAT_TEXTS.title}</SectionTitle>
-          <Typography.Text type="secondary" className="chat-subtitle">
-            {chatSubtitle(last, now, timeZone)}
-          </Typography.Text>
+          {!failed && (
+            <Typography.Text type="secondary" className="chat-subtitle">
+              {chatSubtitle(last, now, timeZone)}
+            </Typography.Text>
+          )}
         </div>
       }
       extra={
@@ -227,7 +232,8 @@ export default function ChatTab({ patient, active }: PatientTabProps) {
         )
       }
     >
-      {error && <Alert type="error" showIcon message={error} className="chat-alert" />}
+      <ReadFailedAlert status={readStatus} />
+      {olderError && <Alert type="error" showIcon message={olderError} className="chat-alert" />}
       {assistantOff && (
         <Alert
           type="warning"

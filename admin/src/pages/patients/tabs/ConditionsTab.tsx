@@ -20,6 +20,7 @@ import { recordWriteState } from '../../../components/record-access';
 import type { PatientTabProps } from '../types';
 import './record-tabs.css';
 import { SectionTitle } from '../../../components/SectionTitle';
+import { ReadFailedAlert, useReadState } from '../../../ui/ReadState';
 
 type ConditionType = Schemas['ConditionType'];
 type PatientCondition = Schemas['PatientCondition'];
@@ -83,6 +84,10 @@ export default function ConditionsTab({ patient, active }: PatientTabProps) {
   const records = recordsRead.query.data?.data ?? [];
   const priorityTypes = priorityRead.result.data;
   const loading = recordsRead.query.isFetching || priorityRead.query.isFetching;
+  // A failed read is never 'No refiere antecedentes…' (P212): the cards need both the records and the catalogue.
+  const readStatus = useReadState([recordsRead.query, priorityRead.query], !records.some((r) => r.active), 'los antecedentes');
+  // 'No refiere…' and 'Sin otros…' only from an answer just read: not under data that could not be refreshed.
+  const fresh = readStatus.phase === 'ready' || readStatus.phase === 'empty';
 
   // 01 §5: search from 3 characters, 300 ms after the last key, only non-priority types kept.
   const settled = useDebounced(query, CONDITION_SEARCH_DEBOUNCE_MS);
@@ -178,46 +183,52 @@ export default function ConditionsTab({ patient, active }: PatientTabProps) {
     <Spin spinning={loading}>
       <div className="record-tab">
         {!canWrite && <Alert type="info" showIcon message={reason} style={{ marginBottom: 12 }} />}
-        <SectionTitle className="condition-section-title">Antecedentes Prioritarios</SectionTitle>
-        {!anyPriority && <Typography.Paragraph type="secondary">{CONDITION_MESSAGES.noPriority}</Typography.Paragraph>}
-        <div className="conditions-grid">
-          {priorityItems.map((item) => (
-            <ConditionCard key={item.type.id} item={item} onOpen={open} disabled={!canWrite} />
-          ))}
-        </div>
+        <ReadFailedAlert status={readStatus} />
+        {readStatus.phase !== 'failed' && (
+          <>
+            <SectionTitle className="condition-section-title">Antecedentes Prioritarios</SectionTitle>
+            {fresh && !anyPriority && <Typography.Paragraph type="secondary">{CONDITION_MESSAGES.noPriority}</Typography.Paragraph>}
+            <div className="conditions-grid">
+              {priorityItems.map((item) => (
+                <ConditionCard key={item.type.id} item={item} onOpen={open} disabled={!canWrite} />
+              ))}
+            </div>
 
-        <SectionTitle className="condition-section-title">Otros Antecedentes</SectionTitle>
-        <Input
-          allowClear
-          className="conditions-search"
-          prefix={<SearchOutlined />}
-          placeholder="Buscar antecedentes"
-          aria-label="Buscar antecedentes"
-          value={query}
-          disabled={!canWrite}
-          onChange={(e) => setQuery(e.target.value)}
-          suffix={searching ? <Spin size="small" /> : undefined}
-        />
-        {resultItems.length > 0 && (
-          <div className="conditions-grid">
-            {resultItems.map((item) => (
-              <ConditionCard key={`r${item.type.id}`} item={item} onOpen={open} disabled={!canWrite} />
-            ))}
-          </div>
-        )}
-        {shouldSearchConditions(query) && !searching && resultItems.length === 0 && (
-          <Typography.Paragraph type="secondary">No se encontraron antecedentes con «{query.trim()}».</Typography.Paragraph>
-        )}
-        {otherItems.length > 0 ? (
-          <div className="conditions-grid">
-            {otherItems.map((item) => (
-              <ConditionCard key={item.type.id} item={item} onOpen={open} disabled={!canWrite} />
-            ))}
-          </div>
-        ) : (
-          // Only when the tab shows no other condition at all: not right under a search's results.
-          !loading &&
-          resultItems.length === 0 && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Sin otros antecedentes registrados" />
+            <SectionTitle className="condition-section-title">Otros Antecedentes</SectionTitle>
+            <Input
+              allowClear
+              className="conditions-search"
+              prefix={<SearchOutlined />}
+              placeholder="Buscar antecedentes"
+              aria-label="Buscar antecedentes"
+              value={query}
+              disabled={!canWrite}
+              onChange={(e) => setQuery(e.target.value)}
+              suffix={searching ? <Spin size="small" /> : undefined}
+            />
+            {resultItems.length > 0 && (
+              <div className="conditions-grid">
+                {resultItems.map((item) => (
+                  <ConditionCard key={`r${item.type.id}`} item={item} onOpen={open} disabled={!canWrite} />
+                ))}
+              </div>
+            )}
+            {shouldSearchConditions(query) && !searching && resultItems.length === 0 && (
+              <Typography.Paragraph type="secondary">No se encontraron antecedentes con «{query.trim()}».</Typography.Paragraph>
+            )}
+            {otherItems.length > 0 ? (
+              <div className="conditions-grid">
+                {otherItems.map((item) => (
+                  <ConditionCard key={item.type.id} item={item} onOpen={open} disabled={!canWrite} />
+                ))}
+              </div>
+            ) : (
+              // Only when the tab shows no other condition at all: not right under a search's results.
+              fresh &&
+              !loading &&
+              resultItems.length === 0 && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Sin otros antecedentes registrados" />
+            )}
+          </>
         )}
       </div>
       <Modal

@@ -8,6 +8,7 @@ import { formatWhen } from '@vigia/contract/rules/dates';
 import { elementUnit } from '@vigia/contract/rules/alarms';
 import type { Schemas } from '../../../contract';
 import { useApiMutation } from '../../../providers/calls';
+import { useIdempotencyKey } from '../../../hooks/useIdempotencyKey';
 import { fieldErrors } from '../../../providers/errors';
 import { formError, success } from '../../../providers/notices';
 
@@ -46,6 +47,8 @@ export function RecordDialog({
 }) {
   const [form] = Form.useForm<RecordValues>();
   const { mutate, mutation } = useApiMutation();
+  // One key per submit, kept for its retries: a reading whose answer was lost is stored once (issue 50).
+  const idempotency = useIdempotencyKey();
   const saving = mutation.isPending;
   const key = Form.useWatch('chart', form);
   const chart = CHARTS.find((c) => c.key === key) ?? CHARTS[0];
@@ -77,11 +80,18 @@ export function RecordDialog({
         path: '/patients/{id}/measurements',
         params: { id: patientId },
         values: body,
+        idempotencyKey: idempotency.keyFor({ patientId, body }),
         successNotification: success('Medición registrada correctamente'),
         // A 400 about one of the form's fields shows on that field instead.
         errorNotification: formError('No fue posible registrar la medición', RECORD_FIELDS),
       },
-      { onSuccess: onSaved, onError: (error) => form.setFields(fieldErrors(error, RECORD_FIELDS)) },
+      {
+        onSuccess: () => {
+          idempotency.succeeded();
+          onSaved();
+        },
+        onError: (error) => form.setFields(fieldErrors(error, RECORD_FIELDS)),
+      },
     );
   };
 

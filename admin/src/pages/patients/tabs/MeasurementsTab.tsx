@@ -1,8 +1,9 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Button, Col, Row, Space, Tooltip } from 'antd';
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { CHARTS } from '@vigia/contract/rules/charts';
-import { alarmRanges, latestReadings } from '../../../charts/measurement-reads';
+import { signsReads } from '../../../charts/measurement-reads';
 import { useInvalidatePaths } from '../../../providers/queries';
 import { usePrefetchApi } from '../../../providers/calls';
 import type { PatientTabProps } from '../types';
@@ -18,6 +19,8 @@ const DeleteDialog = lazy(() => import('./MeasurementDialogs').then((m) => ({ de
 export default function MeasurementsTab({ patient, active }: PatientTabProps) {
   const [recording, setRecording] = useState(false);
   const [deleting, setDeleting] = useState<Reading | null>(null);
+  // `?chart=heart_rate` (a Signos flag of Priorización): that chart's card is scrolled to and focused.
+  const arrivedFor = useSearchParams()[0].get('chart');
   // The server's rule for recording and deleting readings (measurements.service): clinical.write.
   const { canWrite, reason } = recordWriteState(patient, 'clinical.write');
   const blocked =
@@ -32,14 +35,7 @@ export default function MeasurementsTab({ patient, active }: PatientTabProps) {
   // render of the tab takes ~0.3 s of the main thread (bench, patient page in Chromium). The cards
   // read the same cache entries; afterwards, becoming the visible tab again reloads them (01 §2).
   const prefetch = usePrefetchApi();
-  useMemo(() => {
-    for (const chart of CHARTS) {
-      for (const element of chart.elements) {
-        prefetch(latestReadings(patient.id, element));
-        prefetch(alarmRanges(patient.id, element));
-      }
-    }
-  }, [prefetch, patient.id]);
+  useMemo(() => signsReads(patient.id).forEach((read) => prefetch(read)), [prefetch, patient.id]);
 
   return (
     <div className="measurements-tab">
@@ -63,6 +59,7 @@ export default function MeasurementsTab({ patient, active }: PatientTabProps) {
               active={active}
               canDelete={canWrite}
               onDelete={setDeleting}
+              arrivedFor={arrivedFor === chart.key}
             />
           </Col>
         ))}

@@ -1,3 +1,4 @@
+import { ReadState } from '../../../ui/ReadState';
 import { useState } from 'react';
 import { useList } from '@refinedev/core';
 import { Button, Card, Empty, Form, Input, List, Modal, Popconfirm, Spin, Tag, Tooltip, Typography } from 'antd';
@@ -28,7 +29,7 @@ export default function ObservationsTab({ patient, active }: PatientTabProps) {
     resource: path.slice(1),
     pagination: { currentPage: 1, pageSize: 100 },
     queryOptions: { enabled: active },
-    // 01 §8: a failed note list is only logged.
+    // Logged, and said in place with 'Reintentar' (P212, superseding 01 §8's 'logged only').
     errorNotification: logOnly('anotaciones'),
   });
   const notes = result.data;
@@ -86,9 +87,7 @@ export default function ObservationsTab({ patient, active }: PatientTabProps) {
         </Tooltip>
       </div>
       <Spin spinning={loading}>
-        {notes.length === 0 && !loading ? (
-          <Empty description={EMPTY_OBSERVATIONS} />
-        ) : (
+        <ReadState reads={[query]} what="las anotaciones" isEmpty={notes.length === 0} empty={<Empty description={EMPTY_OBSERVATIONS} />}>
           <List
             dataSource={notes}
             renderItem={(note) => (
@@ -128,7 +127,7 @@ export default function ObservationsTab({ patient, active }: PatientTabProps) {
               </List.Item>
             )}
           />
-        )}
+        </ReadState>
       </Spin>
       <Modal
         open={creating}

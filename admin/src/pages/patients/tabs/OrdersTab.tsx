@@ -17,6 +17,7 @@ import { BulkOrderDialog } from '../../../components/orders/BulkOrderDialog';
 import { patientDateTime } from '../../../components/order-ui';
 import '../../../components/orders/orders.css';
 import { SectionTitle } from '../../../components/SectionTitle';
+import { ReadState } from '../../../ui/ReadState';
 
 type Order = Schemas['Order'];
 
@@ -32,7 +33,8 @@ export default function OrdersTab({ patient, active }: PatientTabProps) {
   const refresh = useInvalidatePaths();
   const load = () => void refresh(path);
 
-  // Read while the tab is the visible one; showing it again reads afresh. 02 §8: failed list loads are only logged.
+  // Read while the tab is the visible one; showing it again reads afresh. A failed read is said in
+  // place (P212, superseding 02 §8's 'only logged'), never as an empty list.
   const cards = useList<Order>({
     resource: path.slice(1),
     filters: asFilters({ filter: '0' }),
@@ -65,9 +67,12 @@ export default function OrdersTab({ patient, active }: PatientTabProps) {
         </Tooltip>
       </Space>
       <SectionTitle>Órdenes por programar</SectionTitle>
-      {toManage.length === 0 ? (
-        <Empty description="No tiene ordenes por programar" image={Empty.PRESENTED_IMAGE_SIMPLE} />
-      ) : (
+      <ReadState
+        reads={[cards.query]}
+        what="las órdenes por programar"
+        isEmpty={toManage.length === 0}
+        empty={<Empty description="No tiene órdenes por programar" image={Empty.PRESENTED_IMAGE_SIMPLE} />}
+      >
         <div className="order-cards">
           {toManage.map((o) => (
             <Card
@@ -89,7 +94,7 @@ export default function OrdersTab({ patient, active }: PatientTabProps) {
             </Card>
           ))}
         </div>
-      )}
+      </ReadState>
       <Space style={{ margin: '8px 0' }}>
         <SectionTitle style={{ margin: 0 }}>Historial</SectionTitle>
         <Select
@@ -108,15 +113,17 @@ export default function OrdersTab({ patient, active }: PatientTabProps) {
           aria-label="Tipo"
         />
       </Space>
-      <OrdersTable
-        rows={history.rows}
-        total={history.total}
-        loading={history.loading}
-        page={paging.page}
-        size={paging.size}
-        pageLabel="Órdenes por página"
-        onPage={(page, size) => setPaging({ page, size })}
-      />
+      <ReadState reads={[table.query]} what="el historial de órdenes" isEmpty={history.rows.length === 0}>
+        <OrdersTable
+          rows={history.rows}
+          total={history.total}
+          loading={history.loading}
+          page={paging.page}
+          size={paging.size}
+          pageLabel="Órdenes por página"
+          onPage={(page, size) => setPaging({ page, size })}
+        />
+      </ReadState>
       <SingleOrderDialog patientId={patient.id} open={dialog === 'single'} onClose={() => setDialog(null)} onCreated={load} />
       <BulkOrderDialog patient={patient} open={dialog === 'bulk'} onClose={() => setDialog(null)} onCreated={load} />
     </div>

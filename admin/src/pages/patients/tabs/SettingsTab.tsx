@@ -7,14 +7,14 @@ import { ResidentsCard } from './settings/ResidentsCard';
 import './record-tabs.css';
 
 /** Tab 'Ajustes' of the patient page (01 §2): demographics, device, caregivers, residents system; one component per card. */
-export default function SettingsTab({ patient, active }: PatientTabProps) {
+export default function SettingsTab({ patient, active, patientRead }: PatientTabProps) {
   const residents = !!readSession()?.residents_enabled;
   return (
     <div className="settings-grid">
       <DemographicsCard patient={patient} />
       <DeviceCard patient={patient} />
       <CaregiversCard patient={patient} active={active} />
-      {residents && <ResidentsCard patient={patient} />}
+      {residents && <ResidentsCard patient={patient} read={patientRead} />}
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { ReadStateView, useReadState } from '../../../ui/ReadState';
 import { lazy, Suspense, useState } from 'react';
 import { Button, Card, Empty, Form, Input, Modal, Spin, Table, Tag, Tooltip, Typography } from 'antd';
 import { Select } from '../../../crud/form-controls';
@@ -77,11 +78,13 @@ export default function VariablesTab({ patient, active }: PatientTabProps) {
   const { query } = useApiQuery('/patients/{id}/clinical_observations', {
     params: { id: patient.id },
     queryOptions: { enabled: active },
-    // 01 §8: a failed clinical-variable list is only logged.
+    // Logged, and said in place with 'Reintentar' (P212, superseding 01 §8's 'logged only').
     errorNotification: logOnly('variables clínicas'),
   });
-  // Becoming visible again shows the spinner until the fresh answer, as on the first read.
-  const variables = query.isFetching ? null : query.isError ? [] : (query.data?.data ?? null);
+  // Becoming visible again shows the spinner until the fresh answer, as on the first read; a failed
+  // read keeps what was read, marked (ReadState).
+  const variables = query.isFetching ? null : (query.data?.data ?? []);
+  const readState = useReadState([query], (query.data?.data ?? []).length === 0, 'las variables clínicas');
   // The catalogue is read once, with the first 'Registrar valor'.
   const [wantCatalogue, setWantCatalogue] = useState(false);
   const catalogueQuery = useApiQuery('/clinical_variables', {
@@ -135,14 +138,14 @@ export default function VariablesTab({ patient, active }: PatientTabProps) {
         <Spin tip="Cargando variables clínicas...">
           <div style={{ minHeight: 80 }} />
         </Spin>
-      ) : variables.length === 0 ? (
-        <Empty description="No hay variables clínicas disponibles para este paciente." />
       ) : (
-        <div className="variables-grid">
-          {variables.map((v) => (
-            <VariableCard key={v.id} variable={v} timeZone={patient.time_zone} />
-          ))}
-        </div>
+        <ReadStateView status={readState} empty={<Empty description="No hay variables clínicas disponibles para este paciente." />}>
+          <div className="variables-grid">
+            {variables.map((v) => (
+              <VariableCard key={v.id} variable={v} timeZone={patient.time_zone} />
+            ))}
+          </div>
+        </ReadStateView>
       )}
       <Modal
         open={adding}

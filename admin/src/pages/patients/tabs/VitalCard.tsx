@@ -1,8 +1,8 @@
 /** One chart card of the Signos tab: a vital sign's latest readings, its chart with the alarm bands, and the last readings list. */
-import { lazy, Suspense, useMemo, useState } from 'react';
-import { Alert, Button, Card, Empty, List, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
+import { lazy, Suspense, useMemo, useRef, useState } from 'react';
+import { Alert, Button, Card, Dropdown, Empty, List, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
 import { Select } from '../../../crud/form-controls';
-import { DeleteOutlined, ReloadOutlined } from '@ant-design/icons';
+import { DeleteOutlined, MoreOutlined, ReloadOutlined } from '@ant-design/icons';
 import {
   CHARTS,
   CHART_EMPTY,
@@ -20,6 +20,8 @@ import {
 import { formatWhen } from '@vigia/contract/rules/dates';
 import { useElementReads, type Measurement } from '../../../charts/measurement-reads';
 import type { Reading } from './MeasurementDialogs';
+import { ReadStateView, useReadState } from '../../../ui/ReadState';
+import { useScrollOnArrival } from '../hooks/useScrollOnArrival';
 
 /**
  * The plotting library (its own ~1.5 MB chunk) starts loading with this tab, while the cards fetch
@@ -41,6 +43,7 @@ export function VitalCard({
   active,
   canDelete,
   onDelete,
+  arrivedFor = false,
 }: {
   chart: ChartDef;
   patientId: number;
@@ -49,6 +52,8 @@ export function VitalCard({
   active: boolean;
   canDelete: boolean;
   onDelete: (r: Reading) => void;
+  /** The page was opened for this chart (`?chart=`, a Signos flag of Priorización): scroll to it and focus it. */
+  arrivedFor?: boolean;
 }) {
   const [latest, setLatest] = useState<number | null>(null);
   const elements = chart.elements as readonly number[];
@@ -56,15 +61,14 @@ export function VitalCard({
   const first = useElementReads(patientId, elements[0], active);
   const second = useElementReads(patientId, elements[1] ?? elements[0], active && elements.length > 1);
   const pair = elements.length > 1;
-  const loading = first.loading || (pair && second.loading);
-  const failed = first.failed || !first.rows || (pair && (second.failed || !second.rows));
+  // The last readings stay on screen while they are read again, and when that fails (P212).
+  const unread = !first.rows || (pair && !second.rows);
   const loaded = useMemo(() => {
-    if (loading) return { state: 'loading' } as const;
-    if (failed) return { state: 'error' } as const;
+    if (unread) return { state: 'unread' } as const;
     const rows = pair ? [first.rows!, second.rows!] : [first.rows!];
     const ranges = pair ? [...first.ranges, ...second.ranges] : first.ranges;
     return { state: 'ok', rows, bands: alarmBands(ranges, elements) } as const;
-  }, [loading, failed, pair, first.rows, first.ranges, second.rows, second.ranges, elements]);
+  }, [unread, pair, first.rows, first.ranges, second.rows, second.ranges, elements]);
   // A new answer shows the default number of readings again.
   const [answeredAt, setAnsweredAt] = useState(first.updatedAt + second.updatedAt);
   if (answeredAt !== first.updatedAt + second.updatedAt) {
@@ -123,11 +127,24 @@ export function VitalCard({
   }, [loaded, chart]);
 
   const count = view?.count ?? 0;
+  const status = useReadState(
+    pair ? [first.read, second.read] : [first.read],
+    count === 0,
+    `las lecturas de ${chart.title}`,
+    CHART_LOAD_ERROR,
+  );
   const n = latest ?? defaultLatest(count);
+  const cardRef = useRef<HTMLElement>(null);
+  useScrollOnArrival(cardRef, arrivedFor, active && status.phase !== 'loading', { focus: true });
   const bands = loaded.state === 'ok' ? loaded.bands : [];
 
   return (
     <Card
+      ref={cardRef as React.Ref<HTMLDivElement>}
+      id={`vital-${chart.key}`}
+      tabIndex={-1}
+      role="region"
+      aria-label={`${chart.title} (${chart.unit})`}
       size="small"
       className="vital-card"
       title={`${chart.title} (${chart.unit})`}
@@ -140,7 +157,7 @@ export function VitalCard({
                 size="small"
                 aria-label={`Mostrar últimos: ${chart.title}`}
                 value={n}
-                style={{ width: 92 }}
+                style={{ width: 112 }}
                 onChange={setLatest}
                 options={latestOptions(count).map((o) => ({ value: o, label: o === count ? `Todos (${o})` : String(o) }))}
               />
@@ -152,73 +169,77 @@ export function VitalCard({
         </Space>
       }
     >
-      {loaded.state === 'loading' && <Skeleton active paragraph={{ rows: 5 }} />}
-      {loaded.state === 'error' && (
-        <Alert
-          type="error"
-          showIcon
-          message={CHART_LOAD_ERROR}
-          action={
-            <Button size="small" onClick={() => void load()}>
-              Reintentar
-            </Button>
-          }
-        />
-      )}
-      {view && count === 0 && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={CHART_EMPTY} />}
-      {view && count > 0 && (
-        <>
-          {view.drawable ? (
-            <div className="vital-chart" data-testid={`chart-${chart.key}`} data-points={Math.min(n, count)}>
-              <Suspense fallback={<Skeleton.Node active style={{ width: '100%', height: 240 }} />}>
-                <MeasurementChart series={view.series(n)} bands={bands} unit={chart.unit} timeZone={timeZone} />
-              </Suspense>
-            </div>
-          ) : (
-            <Alert type="warning" showIcon message="Las lecturas sistólicas y diastólicas no coinciden; la gráfica no se puede dibujar." />
-          )}
-          {bands.length > 0 && (
-            <Space size={[4, 4]} wrap style={{ margin: '8px 0' }}>
-              {bands
-                .slice()
-                .reverse()
-                .map((b) => (
-                  <Tag key={b.key} color={b.color}>{`${b.label} (${b.from}–${b.to})`}</Tag>
-                ))}
-            </Space>
-          )}
-          <Typography.Text strong style={{ display: 'block', marginTop: 8 }}>
-            Últimas lecturas
-          </Typography.Text>
-          <List
-            size="small"
-            dataSource={view.readings.slice(0, LAST_READINGS)}
-            renderItem={(r) => (
-              <List.Item
-                actions={
-                  canDelete && r.eraseble
-                    ? [
-                        <Tooltip key="del" title="Eliminar medición">
-                          <Button
-                            type="text"
-                            size="small"
-                            danger
-                            icon={<DeleteOutlined />}
-                            aria-label={`Eliminar medición ${r.text} del ${formatWhen(r.when, timeZone)}`}
-                            onClick={() => onDelete(r)}
-                          />
-                        </Tooltip>,
-                      ]
-                    : []
-                }
-              >
-                <Typography.Text type="secondary">{formatWhen(r.when, timeZone)}</Typography.Text>
-                <Typography.Text strong>{r.text}</Typography.Text>
-              </List.Item>
+      <ReadStateView
+        status={status}
+        loading={<Skeleton active paragraph={{ rows: 5 }} />}
+        empty={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={CHART_EMPTY} />}
+      >
+        {view && count > 0 && (
+          <>
+            {view.drawable ? (
+              <div className="vital-chart" data-testid={`chart-${chart.key}`} data-points={Math.min(n, count)}>
+                <Suspense fallback={<Skeleton.Node active style={{ width: '100%', height: 240 }} />}>
+                  <MeasurementChart series={view.series(n)} bands={bands} unit={chart.unit} timeZone={timeZone} title={chart.title} />
+                </Suspense>
+              </div>
+            ) : (
+              <Alert
+                type="warning"
+                showIcon
+                message="Las lecturas sistólicas y diastólicas no coinciden; la gráfica no se puede dibujar."
+              />
             )}
-          />
-        </>
-      )}
+            {bands.length > 0 && (
+              <Space size={[4, 4]} wrap style={{ margin: '8px 0' }}>
+                {bands
+                  .slice()
+                  .reverse()
+                  .map((b) => (
+                    // Its colour is for readings outside the range (issue 50): the tag says so.
+                    <Tag key={b.key} color={b.color} className="vital-band-tag">{`${b.label}: fuera de ${b.from}–${b.to}`}</Tag>
+                  ))}
+              </Space>
+            )}
+            <Typography.Text strong style={{ display: 'block', marginTop: 8 }}>
+              Últimas lecturas
+            </Typography.Text>
+            <List
+              size="small"
+              dataSource={view.readings.slice(0, LAST_READINGS)}
+              renderItem={(r) => (
+                <List.Item
+                  actions={
+                    canDelete && r.eraseble
+                      ? [
+                          // Deleting sits behind a menu and a dialog that names the reading (issue 50):
+                          // a bin beside every reading was one slip of a thumb from a deletion.
+                          <Dropdown
+                            key="more"
+                            trigger={['click']}
+                            menu={{
+                              items: [{ key: 'delete', danger: true, icon: <DeleteOutlined />, label: 'Eliminar medición…' }],
+                              onClick: () => onDelete(r),
+                            }}
+                          >
+                            <Button
+                              type="text"
+                              size="small"
+                              icon={<MoreOutlined />}
+                              aria-label={`Más acciones: ${r.text} del ${formatWhen(r.when, timeZone)}`}
+                            />
+                          </Dropdown>,
+                        ]
+                      : []
+                  }
+                >
+                  <Typography.Text type="secondary">{formatWhen(r.when, timeZone)}</Typography.Text>
+                  <Typography.Text strong>{r.text}</Typography.Text>
+                </List.Item>
+              )}
+            />
+          </>
+        )}
+      </ReadStateView>
     </Card>
   );
 }

@@ -7,6 +7,7 @@ import { normaliseName, validateEmail, validateName, validateNid, validatePhone,
 import type { Schemas } from '../../../../contract';
 import { readSession } from '../../../../session';
 import { useApiMutation, useApiQuery } from '../../../../providers/calls';
+import { ReadState } from '../../../../ui/ReadState';
 import { serverError, success } from '../../../../providers/notices';
 import { useInvalidatePaths } from '../../../../providers/queries';
 import { useIdTypes, useListing } from '../../../../hooks/listings';
@@ -138,38 +139,40 @@ export function CaregiversCard({ patient, active }: { patient: Patient; active: 
         </Tooltip>
       }
     >
-      <Table<Caregiver>
-        size="small"
-        rowKey="id"
-        loading={loading}
-        pagination={false}
-        dataSource={list}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Sin cuidadores registrados" /> }}
-        columns={[
-          { title: 'Nombre', render: (_, c) => `${c.first_name} ${c.last_name}` },
-          { title: 'Parentesco', dataIndex: 'relationship', render: (r: string | null) => r ?? '—' },
-          { title: 'Teléfono', render: (_, c) => (c.cellphone ? `${c.prefix ?? ''} ${c.cellphone}` : '—') },
-          {
-            title: <span className="vigia-sr-only">Acciones</span>,
-            key: 'actions',
-            width: 90,
-            render: (_, c) => (
-              <Space size={0}>
-                <Button type="text" aria-label="Editar cuidador" icon={<EditOutlined />} disabled={!canEdit} onClick={() => open(c)} />
-                <Popconfirm
-                  title="¿Desvincular este cuidador del paciente?"
-                  okText="Desvincular"
-                  cancelText="Cancelar"
-                  onConfirm={() => unlink(c)}
-                  disabled={!canEdit}
-                >
-                  <Button type="text" aria-label="Desvincular cuidador" icon={<DisconnectOutlined />} disabled={!canEdit} />
-                </Popconfirm>
-              </Space>
-            ),
-          },
-        ]}
-      />
+      <ReadState reads={[query]} what="los cuidadores" isEmpty={list.length === 0}>
+        <Table<Caregiver>
+          size="small"
+          rowKey="id"
+          loading={loading}
+          pagination={false}
+          dataSource={list}
+          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Sin cuidadores registrados" /> }}
+          columns={[
+            { title: 'Nombre', render: (_, c) => `${c.first_name} ${c.last_name}` },
+            { title: 'Parentesco', dataIndex: 'relationship', render: (r: string | null) => r ?? '—' },
+            { title: 'Teléfono', render: (_, c) => (c.cellphone ? `${c.prefix ?? ''} ${c.cellphone}` : '—') },
+            {
+              title: <span className="vigia-sr-only">Acciones</span>,
+              key: 'actions',
+              width: 90,
+              render: (_, c) => (
+                <Space size={0}>
+                  <Button type="text" aria-label="Editar cuidador" icon={<EditOutlined />} disabled={!canEdit} onClick={() => open(c)} />
+                  <Popconfirm
+                    title="¿Desvincular este cuidador del paciente?"
+                    okText="Desvincular"
+                    cancelText="Cancelar"
+                    onConfirm={() => unlink(c)}
+                    disabled={!canEdit}
+                  >
+                    <Button type="text" aria-label="Desvincular cuidador" icon={<DisconnectOutlined />} disabled={!canEdit} />
+                  </Popconfirm>
+                </Space>
+              ),
+            },
+          ]}
+        />
+      </ReadState>
       <Modal
         open={editing !== null}
         title={editing === 'new' ? 'Nuevo cuidador' : 'Editar cuidador'}

@@ -8,6 +8,7 @@ import { logOnly } from '../../../../providers/notices';
 import { usePatientUpdate } from '../../hooks/usePatientUpdate';
 import type { Patient } from '../../types';
 import { editState } from './edit-state';
+import { ReadFailedAlert, useReadState, type Read } from '../../../../ui/ReadState';
 
 type Resident = Schemas['Resident'];
 
@@ -19,7 +20,7 @@ type LookupState =
   | { state: 'error'; message: string };
 
 /** 'Sistema de residentes': look a resident up by code and link it to the patient, or unlink it. */
-export function ResidentsCard({ patient }: { patient: Patient }) {
+export function ResidentsCard({ patient, read }: { patient: Patient; read?: Read }) {
   const clientId = readSession()?.client_id;
   const [open, setOpen] = useState(false);
   const [code, setCode] = useState('');
@@ -60,6 +61,8 @@ export function ResidentsCard({ patient }: { patient: Patient }) {
       error: logOnly('desasociar residente'),
     });
   const data = patient.resiplus_data;
+  // The link comes with the record: a refresh of it that failed is never 'no está asociado' (P212).
+  const status = useReadState(read ? [read] : [], !data, 'el residente asociado');
   return (
     <Card
       size="small"
@@ -81,7 +84,8 @@ export function ResidentsCard({ patient }: { patient: Patient }) {
         </Tooltip>
       }
     >
-      {data ? (
+      <ReadFailedAlert status={status} />
+      {status.phase === 'failed' ? null : data ? (
         <>
           <Descriptions column={1} size="small">
             <Descriptions.Item label="Residente">{data.full_name}</Descriptions.Item>

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { canResend, issueOf, rdaIdentifierOf, rdaRetryDelayMs, RDA_RETRY_MAX_MS, statementRunAt } from './rdas.rules';
+
+const MIN = 60_000;
+
+describe('rdaRetryDelayMs', () => {
+  it.each([
+    [1, null, 1 * MIN],
+    [2, null, 2 * MIN],
+    [3, null, 4 * MIN],
+    [5, null, 16 * MIN],
+    [9, null, 256 * MIN],
+    [10, null, RDA_RETRY_MAX_MS],
+    [1000, null, RDA_RETRY_MAX_MS],
+    // The platform's Retry-After when it asks for longer, never beyond the maximum.
+    [1, 5 * MIN, 5 * MIN],
+    [3, 1000, 4 * MIN],
+    [1, 24 * 3600_000, RDA_RETRY_MAX_MS],
+  ])('waits after try %i (Retry-After %s) %i ms', (attempts, retryAfter, expected) => {
+    expect(rdaRetryDelayMs(attempts, retryAfter)).toBe(expected);
+  });
+});
+
+describe('issueOf', () => {
+  it.each([
+    [
+      {
+        severity: 'error',
+        code: 'required',
+        details: { text: 'Falta Patient.identifier' },
+        expression: ['Bundle.entry[1].resource.identifier'],
+      },
+      { severity: 'error', code: 'required', location: 'Bundle.entry[1].resource.identifier', message: 'Falta Patient.identifier' },
+    ],
+    [
+      { severity: 'fatal', code: 'invalid', diagnostics: 'JSON mal formado', location: ['line 1'] },
+      { severity: 'fatal', code: 'invalid', location: 'line 1', message: 'JSON mal formado' },
+    ],
+    [
+      { code: 'code-invalid' },
+      { severity: 'error', code: 'code-invalid', location: null, message: 'Un código no pertenece a la lista que exige el perfil.' },
+    ],
+    [
+      { severity: 'bogus', code: 'x-unknown' },
+      { severity: 'error', code: 'x-unknown', location: null, message: 'La plataforma señaló un problema en el documento.' },
+    ],
+    [{}, { severity: 'error', code: 'processing', location: null, message: 'La plataforma no pudo procesar el documento.' }],
+  ])('reads %j in Spanish', (issue, expected) => {
+    expect(issueOf(issue)).toEqual(expected);
+  });
+});
+
+describe('rdaIdentifierOf', () => {
+  const doc = (value: unknown, type = 'document') => ({ resourceType: 'Bundle', type, identifier: { value } });
+  it.each([
+    [doc('0F8FAD5B-D9CB-469F-A165-70867728950E'), '0f8fad5b-d9cb-469f-a165-70867728950e'],
+    [doc('not-a-uuid'), null],
+    [doc(42), null],
+    [doc('0f8fad5b-d9cb-469f-a165-70867728950e', 'collection'), null],
+    [{ resourceType: 'Composition' }, null],
+    [null, null],
+  ])('answers the identifier of %j', (bundle, expected) => {
+    expect(rdaIdentifierOf(bundle)).toBe(expected);
+  });
+});
+
+describe('canResend', () => {
+  it.each([
+    ['sin_enviar', true],
+    ['pendiente', true],
+    ['rechazado', true],
+    ['enviado', false],
+    ['corregido', false],
+  ])('%s → %s', (status, expected) => expect(canResend(status)).toBe(expected));
+});
+
+describe('statementRunAt', () => {
+  it.each([
+    ['2026-12-05T10:00:00.000Z', '2026-12-05T10:05:00.000Z'],
+    ['2026-12-05T10:00:00.001Z', '2026-12-05T10:05:00.000Z'],
+    ['2026-12-05T10:04:59.999Z', '2026-12-05T10:05:00.000Z'],
+    ['2026-12-05T10:05:00.000Z', '2026-12-05T10:10:00.000Z'],
+    ['2026-12-31T23:58:00.000Z', '2027-01-01T00:00:00.000Z'],
+  ])('a change at %s is written at %s (the end of its five-minute slot)', (at, runAt) => {
+    expect(statementRunAt(new Date(at)).toISOString()).toBe(runAt);
+  });
+});

@@ -1,0 +1,90 @@
+import type { components } from '@vigia/contract/openapi';
+import { canResendRda } from '@vigia/contract/rules/rda';
+import type { OutcomeIssue } from '../../adapters/ihce.js';
+
+type RdaIssueDto = components['schemas']['RdaIssue'];
+
+/**
+ * The sender's pure rules (issue 51): when a document the platform could not take is tried again,
+ * how the Ministry's OperationOutcome issues read in Spanish, and what a document's status says.
+ */
+
+/** The first wait after a transient failure; it doubles with each failed try. */
+export const RDA_RETRY_BASE_MS = 60_000;
+/** The longest wait between two tries: a document is never given up, only spaced out. */
+export const RDA_RETRY_MAX_MS = 6 * 3600_000;
+
+/**
+ * The wait before try `attempts + 1` after `attempts` tries failed transiently: 1, 2, 4, 8… minutes,
+ * at most 6 hours; the platform's Retry-After when it asks for longer (never beyond the maximum).
+ */
+export function rdaRetryDelayMs(attempts: number, retryAfterMs: number | null = null): number {
+  const backoff = Math.min(RDA_RETRY_BASE_MS * 2 ** Math.max(0, Math.min(attempts, 30) - 1), RDA_RETRY_MAX_MS);
+  return Math.min(Math.max(backoff, retryAfterMs ?? 0), RDA_RETRY_MAX_MS);
+}
+
+/** What an issue code means, when the platform sent no text of its own (FHIR issue-type). */
+const ISSUE_CODE_TEXT: Record<string, string> = {
+  required: 'Falta un elemento obligatorio.',
+  invalid: 'El documento no es válido.',
+  structure: 'La estructura del documento no es válida.',
+  value: 'Un valor no es válido.',
+  invariant: 'El documento no cumple una regla del perfil.',
+  'code-invalid': 'Un código no pertenece a la lista que exige el perfil.',
+  duplicate: 'La plataforma ya tiene un documento con este identificador.',
+  'not-found': 'La plataforma no encontró un recurso al que el documento hace referencia.',
+  security: 'La plataforma no permite esta operación a la institución.',
+  processing: 'La plataforma no pudo procesar el documento.',
+};
+const SEVERITIES = ['fatal', 'error', 'warning', 'information'] as const;
+
+/** One OperationOutcome issue as the API shows it: its text, else its diagnostics, else the code's meaning. */
+export function issueOf(i: OutcomeIssue): RdaIssueDto {
+  const severity = (SEVERITIES as readonly string[]).includes(i.severity ?? '') ? (i.severity as RdaIssueDto['severity']) : 'error';
+  const code = typeof i.code === 'string' && i.code ? i.code : 'processing';
+  const text = [i.details?.text, i.diagnostics].find((t) => typeof t === 'string' && t.trim());
+  const location = [...(i.expression ?? []), ...(i.location ?? [])].find((l) => typeof l === 'string' && l.trim()) ?? null;
+  return {
+    severity,
+    code,
+    location,
+    message: (text ?? ISSUE_CODE_TEXT[code] ?? 'La plataforma señaló un problema en el documento.').slice(0, 1000),
+  };
+}
+
+/** The issues kept for a refusal (at most 100: a document refused for more is refused all the same). */
+export const issuesOf = (issues: OutcomeIssue[]): RdaIssueDto[] => issues.slice(0, 100).map(issueOf);
+
+export const RDA_REASONS = {
+  unconfigured:
+    'La institución no ha configurado la conexión con la plataforma IHCE. El RDA se enviará cuando la configure en Integraciones → IHCE.',
+  refused: 'La plataforma IHCE rechazó el documento. Revise cada problema señalado.',
+  retry: (reason: string) => `${reason} Se intentará de nuevo automáticamente.`,
+  invalidBundle: 'El documento no es un Bundle FHIR de tipo document con su identificador (Bundle.identifier.value, un UUID).',
+} as const;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/** The identifier of a built RDA Bundle (its `identifier.value`), or null when the Bundle is not one. */
+export function rdaIdentifierOf(bundle: unknown): string | null {
+  if (typeof bundle !== 'object' || bundle === null) return null;
+  const b = bundle as { resourceType?: unknown; type?: unknown; identifier?: { value?: unknown } };
+  if (b.resourceType !== 'Bundle' || b.type !== 'document') return null;
+  const value = b.identifier?.value;
+  return typeof value === 'string' && UUID.test(value) ? value.toLowerCase() : null;
+}
+
+/** Which statuses a 'Reenviar' may start from: the contract's rule, the one the RDA screens ask too. */
+export const canResend = canResendRda;
+
+/**
+ * A patient's statement is written at most once per slot of this length: a nurse entering five
+ * allergies and two family members in a minute writes one document, not seven, each a version the
+ * platform keeps.
+ */
+export const RDA_STATEMENT_SETTLE_MS = 5 * 60_000;
+
+/** When the statement of a change made at `at` is written: the end of its slot (never before `at`). */
+export function statementRunAt(at: Date): Date {
+  return new Date((Math.floor(at.getTime() / RDA_STATEMENT_SETTLE_MS) + 1) * RDA_STATEMENT_SETTLE_MS);
+}

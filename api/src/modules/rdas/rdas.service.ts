@@ -1,0 +1,500 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import type { components } from '@vigia/contract/openapi';
+import { displayName } from '@vigia/contract/rules/names';
+import { execute, insertReturningId, select, writeTransaction } from '../../db/sql.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import type { ListParams } from '../../http/list-params.js';
+import type { JobRunner } from '../../jobs/queue.js';
+import type { IhceAdapter, IhceCredentials, RdaDocumentKind } from '../../adapters/ihce.js';
+import { validateServiceUrl } from '../clients/clients.rules.js';
+import { RDA_REASONS, canResend, issuesOf, rdaIdentifierOf, rdaRetryDelayMs } from './rdas.rules.js';
+
+type RdaDto = components['schemas']['Rda'];
+type RdaDetailDto = components['schemas']['RdaDetail'];
+type IhceSettingsDto = components['schemas']['IhceSettings'];
+type IhceSettingsInput = components['schemas']['IhceSettingsInput'];
+type Notification = components['schemas']['Notification'];
+
+export interface RdaDeps {
+  sequelize: Sequelize;
+  jobs: JobRunner;
+  now: () => Date;
+  log: (msg: string, err?: unknown) => void;
+  ihce: IhceAdapter;
+  /** Seals and opens the organisation's IHCE secrets (AES-256-GCM under the server's secret). */
+  secrets: { seal(plain: string): string; open(sealed: string): string };
+  /** WEBHOOKS_ALLOW_HTTP=1: http:// and loopback platform URLs (a local peer); else https:// only. */
+  allowHttp: boolean;
+}
+
+export const RDA_SEND_JOB = 'rda.send';
+
+/** The job key of a document's first send: its identifier, so one document is one send in flight. */
+const sendKey = (identifier: string) => `rda:${identifier}`;
+
+interface RdaRow {
+  id: number;
+  client_id: number;
+  patient_id: number;
+  first_name: string | null;
+  last_name: string | null;
+  encounter_id: number | null;
+  kind: RdaDocumentKind;
+  identifier: string;
+  version: number;
+  replaces_id: number | null;
+  status: RdaDto['status'];
+  status_reason: string | null;
+  outcome: string | null;
+  remote_id: string | null;
+  attempts: number;
+  next_attempt_at: string | Date | null;
+  sent_at: string | Date | null;
+  created_at: string | Date;
+  updated_at: string | Date;
+}
+
+const iso = (d: string | Date | null) => (d == null ? null : new Date(d).toISOString());
+const numOrNull = (v: unknown) => (v == null ? null : Number(v));
+
+/** The refusal's issues as kept (issuesOf wrote them); none when there was no refusal. */
+function issuesStored(outcome: string | null): RdaDto['issues'] {
+  if (!outcome) return [];
+  try {
+    const parsed: unknown = JSON.parse(outcome);
+    return Array.isArray(parsed) ? (parsed as RdaDto['issues']) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The one place an rdas row becomes the contract's Rda. */
+function toRdaDto(r: RdaRow): RdaDto {
+  const issues = issuesStored(r.outcome);
+  return {
+    id: Number(r.id),
+    patient_id: Number(r.patient_id),
+    patient_name: r.first_name ? displayName(`${r.first_name} ${r.last_name ?? ''}`) : null,
+    encounter_id: numOrNull(r.encounter_id),
+    kind: r.kind,
+    identifier: r.identifier,
+    version: Number(r.version),
+    replaces_id: numOrNull(r.replaces_id),
+    status: r.status,
+    status_reason: r.status_reason,
+    issues,
+    remote_id: r.remote_id,
+    attempts: Number(r.attempts),
+    next_attempt_at: iso(r.next_attempt_at),
+    sent_at: iso(r.sent_at),
+    created_at: iso(r.created_at)!,
+    updated_at: iso(r.updated_at)!,
+  };
+}
+
+const SELECT_RDA = `SELECT r.id, r.client_id, r.patient_id, p.first_name, p.last_name, r.encounter_id, r.kind, r.identifier, r.version,
+  r.replaces_id, r.status, r.status_reason, r.outcome, r.remote_id, r.attempts, r.next_attempt_at, r.sent_at, r.created_at, r.updated_at
+  FROM rdas r LEFT JOIN patients p ON p.id = r.patient_id`;
+
+async function rdaRow(deps: Pick<RdaDeps, 'sequelize'>, clientId: number, id: number, transaction?: Transaction): Promise<RdaRow> {
+  const [row] = await select<RdaRow>(
+    deps.sequelize,
+    `${SELECT_RDA} WHERE r.id = :id AND r.client_id = :clientId`,
+    { id, clientId },
+    transaction,
+  );
+  if (!row) throw notFound('El RDA no existe.');
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+// IHCE settings ('Integraciones → IHCE')
+
+interface SettingsRow {
+  client_id: number;
+  enabled: boolean | number;
+  token_url: string | null;
+  base_url: string | null;
+  oauth_client_id: string | null;
+  client_secret_enc: string | null;
+  subscription_key_enc: string | null;
+  scope: string | null;
+}
+
+async function settingsRow(sequelize: Sequelize, clientId: number, transaction?: Transaction): Promise<SettingsRow | null> {
+  const [row] = await select<SettingsRow>(
+    sequelize,
+    'SELECT client_id, enabled, token_url, base_url, oauth_client_id, client_secret_enc, subscription_key_enc, scope FROM ihce_settings WHERE client_id = :clientId',
+    { clientId },
+    transaction,
+  );
+  return row ?? null;
+}
+
+const complete = (s: SettingsRow | null): s is SettingsRow =>
+  !!s && Boolean(s.enabled) && !!s.token_url && !!s.base_url && !!s.oauth_client_id && !!s.client_secret_enc && !!s.subscription_key_enc;
+
+/** The one place an ihce_settings row becomes the contract's IhceSettings: the secrets only as "is set". */
+function toSettingsDto(s: SettingsRow | null): IhceSettingsDto {
+  return {
+    enabled: Boolean(s?.enabled),
+    token_url: s?.token_url ?? null,
+    base_url: s?.base_url ?? null,
+    client_id: s?.oauth_client_id ?? null,
+    scope: s?.scope ?? null,
+    client_secret_set: Boolean(s?.client_secret_enc),
+    subscription_key_set: Boolean(s?.subscription_key_enc),
+    configured: complete(s),
+  };
+}
+
+/** The organisation's credentials to talk to the platform, or null (the local default) when incomplete or off. */
+async function credentialsOf(deps: Pick<RdaDeps, 'sequelize' | 'secrets'>, clientId: number): Promise<IhceCredentials | null> {
+  const s = await settingsRow(deps.sequelize, clientId);
+  if (!complete(s)) return null;
+  try {
+    return {
+      tokenUrl: s.token_url!,
+      baseUrl: s.base_url!,
+      clientId: s.oauth_client_id!,
+      clientSecret: deps.secrets.open(s.client_secret_enc!),
+      subscriptionKey: deps.secrets.open(s.subscription_key_enc!),
+      scope: s.scope || null,
+    };
+  } catch {
+    // Sealed under another server secret (JWT_SECRET changed): as good as not set. The documents
+    // wait 'sin enviar' until an administrator enters the secrets again, which re-queues them.
+    return null;
+  }
+}
+
+const ownClient = (clientId: number, id: number) => {
+  if (clientId !== id) throw notFound('El cliente no existe.');
+};
+
+export async function getIhceSettings(deps: Pick<RdaDeps, 'sequelize'>, clientId: number, id: number): Promise<IhceSettingsDto> {
+  ownClient(clientId, id);
+  return toSettingsDto(await settingsRow(deps.sequelize, clientId));
+}
+
+const blank = (v: string | null | undefined) => v == null || v.trim() === '';
+
+/**
+ * Saves the settings; a secret sent empty or not at all keeps the one stored. Switched on, they must
+ * be complete; once they are, the documents waiting 'sin enviar' go to the queue.
+ */
+export async function updateIhceSettings(deps: RdaDeps, clientId: number, id: number, input: IhceSettingsInput): Promise<IhceSettingsDto> {
+  ownClient(clientId, id);
+  const now = deps.now();
+  return writeTransaction(deps.sequelize, async (transaction) => {
+    const current = await settingsRow(deps.sequelize, clientId, transaction);
+    const text = (v: string | null | undefined, was: string | null | undefined) =>
+      v === undefined ? (was ?? null) : blank(v) ? null : v!.trim();
+    const next: SettingsRow = {
+      client_id: clientId,
+      enabled: input.enabled ?? Boolean(current?.enabled),
+      token_url: text(input.token_url, current?.token_url),
+      base_url: text(input.base_url, current?.base_url),
+      oauth_client_id: text(input.client_id, current?.oauth_client_id),
+      scope: text(input.scope, current?.scope),
+      client_secret_enc: blank(input.client_secret) ? (current?.client_secret_enc ?? null) : deps.secrets.seal(input.client_secret!),
+      subscription_key_enc: blank(input.subscription_key)
+        ? (current?.subscription_key_enc ?? null)
+        : deps.secrets.seal(input.subscription_key!.trim()),
+    };
+    for (const field of ['token_url', 'base_url'] as const) {
+      const value = next[field];
+      if (value == null && !next.enabled) continue;
+      const problem = validateServiceUrl(value, { allowHttp: deps.allowHttp });
+      if (problem) throw badRequest(field, problem);
+    }
+    if (next.enabled) {
+      const required = 'Es obligatorio para activar el envío a la plataforma IHCE.';
+      if (!next.oauth_client_id) throw badRequest('client_id', required);
+      if (!next.client_secret_enc) throw badRequest('client_secret', required);
+      if (!next.subscription_key_enc) throw badRequest('subscription_key', required);
+    }
+    const values = { ...next, enabled: Boolean(next.enabled), now };
+    if (current)
+      await execute(
+        deps.sequelize,
+        `UPDATE ihce_settings SET enabled = :enabled, token_url = :token_url, base_url = :base_url, oauth_client_id = :oauth_client_id,
+         client_secret_enc = :client_secret_enc, subscription_key_enc = :subscription_key_enc, scope = :scope, updated_at = :now WHERE client_id = :client_id`,
+        values,
+        transaction,
+      );
+    else
+      await execute(
+        deps.sequelize,
+        `INSERT INTO ihce_settings (client_id, enabled, token_url, base_url, oauth_client_id, client_secret_enc, subscription_key_enc, scope, created_at, updated_at)
+         VALUES (:client_id, :enabled, :token_url, :base_url, :oauth_client_id, :client_secret_enc, :subscription_key_enc, :scope, :now, :now)`,
+        values,
+        transaction,
+      );
+    if (complete(next)) await queueUnsent(deps, clientId, transaction);
+    return toSettingsDto(next);
+  });
+}
+
+/** 'Probar conexión': a new token with the saved settings; success, or the Spanish reason it failed. */
+export async function testIhceConnection(deps: RdaDeps, clientId: number, id: number): Promise<Notification> {
+  ownClient(clientId, id);
+  const credentials = await credentialsOf(deps, clientId);
+  if (!credentials)
+    throw badRequest('enabled', 'Active la conexión y complete las direcciones, el client_id, el client_secret y la clave de suscripción.');
+  const problem = await deps.ihce.platform(credentials).testConnection();
+  return problem
+    ? { type: 'error', message: problem }
+    : { type: 'success', message: 'La plataforma IHCE entregó un token: la conexión funciona.' };
+}
+
+/** The documents of an organisation left 'sin enviar' go to the queue (its settings have just become complete). */
+async function queueUnsent(deps: Pick<RdaDeps, 'sequelize' | 'jobs' | 'now'>, clientId: number, transaction: Transaction) {
+  const now = deps.now();
+  const rows = await select<{ id: number; identifier: string }>(
+    deps.sequelize,
+    "SELECT id, identifier FROM rdas WHERE client_id = :clientId AND status = 'sin_enviar' ORDER BY id",
+    { clientId },
+    transaction,
+  );
+  if (!rows.length) return;
+  await execute(
+    deps.sequelize,
+    "UPDATE rdas SET status = 'pendiente', status_reason = NULL, next_attempt_at = :now, updated_at = :now WHERE client_id = :clientId AND status = 'sin_enviar'",
+    { clientId, now },
+    transaction,
+  );
+  for (const r of rows) await enqueueSend(deps, clientId, Number(r.id), `${sendKey(r.identifier)}:s${now.getTime()}`, now, transaction);
+}
+
+function enqueueSend(deps: Pick<RdaDeps, 'jobs'>, clientId: number, rdaId: number, key: string, runAt: Date, transaction?: Transaction) {
+  // maxAttempts is the runner's for a handler that throws (the database away): the platform's own
+  // failures never throw, they are retried by a follow-up job of their own (rdaRetryDelayMs).
+  return deps.jobs.enqueue({ kind: RDA_SEND_JOB, key, clientId, payload: { rdaId }, runAt, maxAttempts: 20 }, transaction);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Documents
+
+export interface RecordRdaInput {
+  clientId: number;
+  patientId: number;
+  encounterId?: number | null;
+  kind: RdaDocumentKind;
+  /** The document Bundle the RDA builder made (ambulatoryDocument / patientDocument), kept verbatim. */
+  bundle: object;
+}
+
+/**
+ * The single entry every writer of an RDA calls (closing a teleconsultation, enrolling a patient,
+ * a changed history): keeps the built Bundle under its own identifier and queues its send when the
+ * organisation has the platform configured ('pendiente'), else keeps it 'sin enviar'. Inside
+ * `transaction` the document and its job exist only if the caller's writes commit. Recording the
+ * same identifier twice answers the document already kept.
+ */
+export async function recordRda(
+  deps: Pick<RdaDeps, 'sequelize' | 'jobs' | 'now'>,
+  input: RecordRdaInput,
+  transaction?: Transaction,
+): Promise<RdaDto> {
+  const identifier = rdaIdentifierOf(input.bundle);
+  if (!identifier) throw badRequest('bundle', RDA_REASONS.invalidBundle);
+  const run = async (t: Transaction) => {
+    const [patient] = await select<{ id: number }>(
+      deps.sequelize,
+      'SELECT id FROM patients WHERE id = :patientId AND client_id = :clientId',
+      { patientId: input.patientId, clientId: input.clientId },
+      t,
+    );
+    if (!patient) throw notFound('El paciente no existe.');
+    const [existing] = await select<RdaRow>(deps.sequelize, `${SELECT_RDA} WHERE r.identifier = :identifier`, { identifier }, t);
+    if (existing) {
+      if (Number(existing.client_id) !== input.clientId) throw badRequest('bundle', 'Ya existe un RDA con este identificador.');
+      return toRdaDto(existing);
+    }
+    const configured = complete(await settingsRow(deps.sequelize, input.clientId, t));
+    const now = deps.now();
+    const id = await insertReturningId(
+      deps.sequelize,
+      `INSERT INTO rdas (client_id, patient_id, encounter_id, kind, identifier, version, replaces_id, bundle, status, status_reason, outcome,
+         remote_id, attempts, next_attempt_at, sent_at, created_at, updated_at)
+       VALUES (:clientId, :patientId, :encounterId, :kind, :identifier, 1, NULL, :bundle, :status, :reason, NULL, NULL, 0, :next, NULL, :now, :now)
+       RETURNING id`,
+      {
+        clientId: input.clientId,
+        patientId: input.patientId,
+        encounterId: input.encounterId ?? null,
+        kind: input.kind,
+        identifier,
+        bundle: JSON.stringify(input.bundle),
+        status: configured ? 'pendiente' : 'sin_enviar',
+        reason: configured ? null : RDA_REASONS.unconfigured,
+        next: configured ? now : null,
+        now,
+      },
+      t,
+    );
+    if (configured) await enqueueSend(deps, input.clientId, id, sendKey(identifier), now, t);
+    return toRdaDto(await rdaRow(deps, input.clientId, id, t));
+  };
+  return transaction ? run(transaction) : writeTransaction(deps.sequelize, run);
+}
+
+export async function listRdas(
+  deps: Pick<RdaDeps, 'sequelize'>,
+  clientId: number,
+  p: ListParams,
+  filters: { status?: string; kind?: string; patient_id?: number },
+): Promise<{ rows: RdaDto[]; total: number }> {
+  const where = ['r.client_id = :clientId'];
+  const values: Record<string, unknown> = { clientId, limit: p.limit, offset: p.offset };
+  for (const [k, v] of Object.entries(filters)) {
+    if (v === undefined || v === null || v === '') continue;
+    where.push(`r.${k} = :${k}`);
+    values[k] = v;
+  }
+  const cond = where.join(' AND ');
+  // Newest first unless asked otherwise; id and created_at grow together.
+  const order = p.sort ? p.order : 'DESC';
+  const rows = await select<RdaRow>(
+    deps.sequelize,
+    `${SELECT_RDA} WHERE ${cond} ORDER BY r.id ${order} LIMIT :limit OFFSET :offset`,
+    values,
+  );
+  const [{ n }] = await select<{ n: number }>(deps.sequelize, `SELECT COUNT(*) AS n FROM rdas r WHERE ${cond}`, values);
+  return { rows: rows.map(toRdaDto), total: Number(n) };
+}
+
+export async function getRda(deps: Pick<RdaDeps, 'sequelize'>, clientId: number, id: number): Promise<RdaDetailDto> {
+  const row = await rdaRow(deps, clientId, id);
+  const [{ bundle }] = await select<{ bundle: string }>(deps.sequelize, 'SELECT bundle FROM rdas WHERE id = :id', { id });
+  return { ...toRdaDto(row), bundle: JSON.parse(bundle) as Record<string, unknown> };
+}
+
+/**
+ * 'Reenviar': the same document (same identifier) back to the queue, now. One already waiting is
+ * moved forward rather than queued twice; one the platform holds is not sent again.
+ */
+export async function resendRda(deps: RdaDeps, clientId: number, id: number): Promise<RdaDto> {
+  return writeTransaction(deps.sequelize, async (transaction) => {
+    const row = await rdaRow(deps, clientId, id, transaction);
+    if (!canResend(row.status))
+      throw badRequest('status', 'Este RDA ya está en la plataforma IHCE (enviado o corregido): no se vuelve a enviar.');
+    const now = deps.now();
+    if (!complete(await settingsRow(deps.sequelize, clientId, transaction)))
+      throw badRequest('status', 'Configure primero la conexión con la plataforma IHCE en Integraciones → IHCE.');
+    if (row.status === 'pendiente') {
+      await deps.jobs.reschedule(RDA_SEND_JOB, sendKey(row.identifier), now, transaction);
+    } else {
+      const moved = await execute(
+        deps.sequelize,
+        "UPDATE rdas SET status = 'pendiente', status_reason = NULL, next_attempt_at = :now, updated_at = :now WHERE id = :id AND status = :status",
+        { id, status: row.status, now },
+        transaction,
+      );
+      if (moved) await enqueueSend(deps, clientId, id, `${sendKey(row.identifier)}:r${now.getTime()}`, now, transaction);
+    }
+    await execute(deps.sequelize, 'UPDATE rdas SET next_attempt_at = :now, updated_at = :now WHERE id = :id', { id, now }, transaction);
+    return toRdaDto(await rdaRow(deps, clientId, id, transaction));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The send job
+
+/**
+ * `rda.send`: one try of one document. Every outcome of the platform is written to the document and
+ * ends the job; a transient one queues the next try as a job of its own (keyed by the try), so the
+ * document is never given up and never has two tries in flight. A process killed mid-send leaves
+ * the job claimed; once its lock passes, another takes it and sends the same Bundle (same
+ * identifier) again, which the platform answers as the same document.
+ */
+export async function sendRda(deps: RdaDeps, clientId: number, rdaId: number): Promise<void> {
+  const [doc] = await select<{ status: string; kind: RdaDocumentKind; identifier: string; bundle: string; attempts: number }>(
+    deps.sequelize,
+    'SELECT status, kind, identifier, bundle, attempts FROM rdas WHERE id = :id AND client_id = :clientId',
+    { id: rdaId, clientId },
+  );
+  if (!doc || doc.status !== 'pendiente') return;
+  const credentials = await credentialsOf(deps, clientId);
+  const now = deps.now();
+  if (!credentials) {
+    await setOutcome(deps, rdaId, { status: 'sin_enviar', reason: RDA_REASONS.unconfigured }, now);
+    return;
+  }
+  const attempts = Number(doc.attempts) + 1;
+  await execute(deps.sequelize, "UPDATE rdas SET attempts = :attempts, updated_at = :now WHERE id = :id AND status = 'pendiente'", {
+    id: rdaId,
+    attempts,
+    now,
+  });
+  const result = await deps.ihce.platform(credentials).sendDocument(doc.kind, JSON.parse(doc.bundle) as object);
+  const at = deps.now();
+  switch (result.kind) {
+    case 'accepted':
+      await setOutcome(deps, rdaId, { status: 'enviado', remoteId: result.remoteId, sentAt: at }, at);
+      return;
+    case 'refused':
+      await setOutcome(
+        deps,
+        rdaId,
+        { status: 'rechazado', reason: RDA_REASONS.refused, outcome: JSON.stringify(issuesOf(result.issues)) },
+        at,
+      );
+      return;
+    case 'auth':
+      // Only a change of the settings helps: the document waits for it as 'sin enviar', saying why.
+      await setOutcome(deps, rdaId, { status: 'sin_enviar', reason: result.reason }, at);
+      return;
+    case 'unconfigured':
+      await setOutcome(deps, rdaId, { status: 'sin_enviar', reason: RDA_REASONS.unconfigured }, at);
+      return;
+    case 'transient': {
+      const next = new Date(at.getTime() + rdaRetryDelayMs(attempts, result.retryAfterMs));
+      await writeTransaction(deps.sequelize, async (transaction) => {
+        const kept = await execute(
+          deps.sequelize,
+          "UPDATE rdas SET status_reason = :reason, next_attempt_at = :next, updated_at = :at WHERE id = :id AND status = 'pendiente'",
+          { id: rdaId, reason: RDA_REASONS.retry(result.reason), next, at },
+          transaction,
+        );
+        if (kept) await enqueueSend(deps, clientId, rdaId, `${sendKey(doc.identifier)}:a${attempts}`, next, transaction);
+      });
+      return;
+    }
+  }
+}
+
+async function setOutcome(
+  deps: Pick<RdaDeps, 'sequelize'>,
+  id: number,
+  o: { status: RdaDto['status']; reason?: string; outcome?: string; remoteId?: string | null; sentAt?: Date },
+  now: Date,
+) {
+  await execute(
+    deps.sequelize,
+    `UPDATE rdas SET status = :status, status_reason = :reason, outcome = :outcome, remote_id = COALESCE(:remoteId, remote_id),
+       sent_at = COALESCE(:sentAt, sent_at), next_attempt_at = NULL, updated_at = :now
+     WHERE id = :id AND status = 'pendiente'`,
+    {
+      id,
+      status: o.status,
+      reason: o.reason ?? null,
+      outcome: o.outcome ?? null,
+      remoteId: o.remoteId ?? null,
+      sentAt: o.sentAt ?? null,
+      now,
+    },
+  );
+}
+
+/** Registers the send job: a pool of its own, so a slow platform holds its places and not the queue. */
+export function registerRdaJobs(deps: RdaDeps): void {
+  deps.jobs.register(RDA_SEND_JOB, {
+    concurrency: 4,
+    handler: async (job) => {
+      const { rdaId } = job.payload as { rdaId: number };
+      await sendRda(deps, Number(job.client_id), Number(rdaId));
+    },
+  });
+}

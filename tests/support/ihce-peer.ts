@@ -1,0 +1,226 @@
+import http from 'node:http';
+import crypto from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { rdaErrors, rdaProfile, validateRda, type Json, type RdaIssue } from './rda-validator';
+
+/**
+ * The Ministry's IHCE platform ('InteropAPI – Prestadores' v1.3, docs/rda-plan.md §3) on loopback,
+ * for the tests: the identity provider's client-credentials token endpoint, the API gateway's
+ * subscription key, and the operations the product calls. Every posted Bundle is validated against
+ * its profile in the guide with the tests' validator (validateRda): any error is answered as the
+ * platform would, an OperationOutcome (422), and the document is not kept. A valid one is kept
+ * under its identifier and answered 201 with the Composition's id; the same identifier sent again
+ * is answered 200 with the same id (the platform's success twice for one send).
+ *
+ * Fault modes, each for the next N calls to the API (`fail(mode, n)`): 'timeout' (no answer until
+ * the caller gives up), '500', '503', '429', 'reset' (the connection dropped), 'duplicate' (409 with
+ * an OperationOutcome `duplicate`, after keeping the document). `expireTokens()` makes every token
+ * issued so far invalid (a token expiring in the middle of a backlog).
+ */
+
+export const PEER_CLIENT_ID = 'vigia-ips-demo';
+export const PEER_CLIENT_SECRET = 'secreto-del-ministerio-9f3a';
+export const PEER_SUBSCRIPTION_KEY = 'clave-apim-4b7e';
+export const PEER_SCOPE = 'api://ihce/.default';
+
+export type FaultMode = 'timeout' | '500' | '503' | '429' | 'reset' | 'duplicate';
+
+export interface PeerCall {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  /** The posted document's identifier, for the sends. */
+  identifier: string | null;
+  status: number;
+}
+
+export interface IhcePeer {
+  tokenUrl: string;
+  baseUrl: string;
+  calls: PeerCall[];
+  tokenRequests: Array<Record<string, string>>;
+  /** Kept documents by identifier: the id given and the Bundle as received. */
+  documents: Map<string, { remoteId: string; bundle: Json; kind: string }>;
+  fail(mode: FaultMode, times?: number): void;
+  expireTokens(): void;
+  /** How long a token lasts (seconds, the `expires_in` answered). */
+  tokenSeconds: number;
+  /** The sends of one document (every call that posted it, whatever the answer). */
+  sendsOf(identifier: string): PeerCall[];
+  close(): Promise<void>;
+}
+
+const PROFILES: Record<string, string> = {
+  consulta: rdaProfile('BundleAmbulatoryRDA'),
+  paciente: rdaProfile('BundlePatientStatementRDA'),
+};
+
+const outcome = (issues: Json[]) => ({ resourceType: 'OperationOutcome', issue: issues });
+const issueOf = (i: RdaIssue): Json => ({
+  severity: i.severity,
+  code: /required|obligatori|mínimo|min/i.test(i.message) ? 'required' : 'invalid',
+  details: { text: i.message },
+  expression: [i.path],
+});
+
+/** The identifier values of the Patient entries of a document (for the queries). */
+function patientIdentifiers(bundle: Json): string[] {
+  const entries = (bundle.entry ?? []) as Json[];
+  return entries
+    .map((e) => e.resource as Json)
+    .filter((r) => r?.resourceType === 'Patient')
+    .flatMap((r) => ((r.identifier ?? []) as Json[]).map((i) => String(i.value)));
+}
+
+/** The identifier a Parameters body asks about (any valueIdentifier / valueString part). */
+function askedIdentifier(body: Json): string | null {
+  for (const p of (body?.parameter ?? []) as Json[]) {
+    const v = p.valueIdentifier?.value ?? p.valueString;
+    if (typeof v === 'string') return v;
+  }
+  return null;
+}
+
+export async function startIhcePeer(): Promise<IhcePeer> {
+  const calls: PeerCall[] = [];
+  const tokenRequests: Array<Record<string, string>> = [];
+  const documents = new Map<string, { remoteId: string; bundle: Json; kind: string }>();
+  const faults: FaultMode[] = [];
+  const tokens = new Map<string, number>();
+  const hanging = new Set<http.ServerResponse>();
+  let base = '';
+
+  const peer = {
+    calls,
+    tokenRequests,
+    documents,
+    tokenSeconds: 3600,
+    fail(mode: FaultMode, times = 1) {
+      for (let i = 0; i < times; i++) faults.push(mode);
+    },
+    expireTokens() {
+      tokens.clear();
+    },
+    sendsOf: (identifier: string) => calls.filter((c) => c.identifier === identifier),
+  };
+
+  const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'application/fhir+json', ...headers });
+    res.end(JSON.stringify(body));
+  };
+
+  function token(form: URLSearchParams, res: http.ServerResponse) {
+    tokenRequests.push(Object.fromEntries(form));
+    if (form.get('grant_type') !== 'client_credentials') return send(res, 400, { error: 'unsupported_grant_type' });
+    if (form.get('client_id') !== PEER_CLIENT_ID || form.get('client_secret') !== PEER_CLIENT_SECRET)
+      return send(res, 401, { error: 'invalid_client', error_description: 'AADSTS7000215: Invalid client secret provided.' });
+    const accessToken = crypto.randomBytes(24).toString('base64url');
+    tokens.set(accessToken, Date.now() + peer.tokenSeconds * 1000);
+    send(res, 200, { token_type: 'Bearer', expires_in: peer.tokenSeconds, access_token: accessToken });
+  }
+
+  function api(req: http.IncomingMessage, body: string, res: http.ServerResponse, call: PeerCall) {
+    const answer = (status: number, payload: unknown, headers?: Record<string, string>) => {
+      call.status = status;
+      send(res, status, payload, headers);
+    };
+    if (req.headers['ocp-apim-subscription-key'] !== PEER_SUBSCRIPTION_KEY)
+      return answer(401, {
+        statusCode: 401,
+        message: 'Access denied due to invalid subscription key. Make sure to provide a valid key for an active subscription.',
+      });
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const until = bearer ? tokens.get(bearer) : undefined;
+    if (!until || until < Date.now())
+      return answer(401, outcome([{ severity: 'error', code: 'login', details: { text: 'Token inválido o vencido.' } }]));
+    let json: Json;
+    try {
+      json = body ? (JSON.parse(body) as Json) : {};
+    } catch {
+      return answer(400, outcome([{ severity: 'error', code: 'structure', details: { text: 'El cuerpo no es JSON.' } }]));
+    }
+    const path = call.path.slice(new URL(base).pathname.length);
+    const enviar = /^\/Composition\/\$enviar-rda-(consulta|paciente)$/.exec(path);
+    if (req.method === 'POST' && enviar) {
+      call.identifier = typeof json.identifier?.value === 'string' ? json.identifier.value : null;
+      const fault = faults.shift();
+      if (fault === 'timeout') {
+        call.status = 0;
+        hanging.add(res);
+        return;
+      }
+      if (fault === 'reset') {
+        call.status = 0;
+        return req.socket.destroy();
+      }
+      if (fault === '500' || fault === '503')
+        return answer(Number(fault), outcome([{ severity: 'fatal', code: 'exception', details: { text: 'Error interno.' } }]));
+      if (fault === '429') return answer(429, outcome([{ severity: 'error', code: 'throttled' }]), { 'retry-after': '1' });
+      if (json.resourceType !== 'Bundle')
+        return answer(
+          400,
+          outcome([{ severity: 'error', code: 'structure', details: { text: 'Se esperaba un Bundle.' }, expression: ['Bundle'] }]),
+        );
+      const errors = rdaErrors(validateRda(json, PROFILES[enviar[1]]));
+      if (errors.length) return answer(422, outcome(errors.map(issueOf)));
+      const identifier = call.identifier ?? '';
+      const known = documents.get(identifier);
+      const remoteId = known?.remoteId ?? crypto.randomUUID();
+      if (!known) documents.set(identifier, { remoteId, bundle: json, kind: enviar[1] });
+      if (fault === 'duplicate')
+        return answer(
+          409,
+          outcome([{ severity: 'error', code: 'duplicate', details: { text: `El RDA ${identifier} ya fue registrado.` } }]),
+        );
+      const composition = { ...(json.entry?.[0]?.resource ?? {}), id: remoteId };
+      return answer(known ? 200 : 201, composition, { location: `${base}/Composition/${remoteId}` });
+    }
+    const read = /^\/Composition\/([^/]+)\/\$document$/.exec(path);
+    if (req.method === 'GET' && read) {
+      const doc = [...documents.values()].find((d) => d.remoteId === decodeURIComponent(read[1]));
+      return doc
+        ? answer(200, doc.bundle)
+        : answer(404, outcome([{ severity: 'error', code: 'not-found', details: { text: 'No existe.' } }]));
+    }
+    if (req.method === 'POST' && (path === '/Composition/$consultar-rda-paciente' || path === '/Patient/$consultar-paciente-exacto')) {
+      const asked = askedIdentifier(json);
+      const found = [...documents.values()].filter((d) => asked && patientIdentifiers(d.bundle).includes(asked));
+      const resources =
+        path === '/Patient/$consultar-paciente-exacto'
+          ? found.slice(0, 1).map((d) => (d.bundle.entry as Json[]).find((e) => e.resource?.resourceType === 'Patient')!.resource)
+          : found.map((d) => d.bundle);
+      return answer(200, {
+        resourceType: 'Bundle',
+        type: 'searchset',
+        total: resources.length,
+        entry: resources.map((resource) => ({ resource })),
+      });
+    }
+    answer(404, outcome([{ severity: 'error', code: 'not-supported', details: { text: `Operación desconocida: ${req.method} ${path}` } }]));
+  }
+
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://peer');
+      if (req.method === 'POST' && url.pathname === '/oauth2/v2.0/token') return token(new URLSearchParams(body), res);
+      const call: PeerCall = { method: req.method ?? '', path: url.pathname, headers: req.headers, identifier: null, status: 0 };
+      calls.push(call);
+      api(req, body, res, call);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  base = `http://127.0.0.1:${port}/fhir`;
+  return Object.assign(peer, {
+    tokenUrl: `http://127.0.0.1:${port}/oauth2/v2.0/token`,
+    baseUrl: base,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of hanging) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
+}
