@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { PLACEHOLDER_SECTIONS } from '../../admin/src/pages/placeholder/sections';
 import { axeBuilder, restPointerOnTitle } from './support/accessibility';
-import { closeToasts, openPage, SCREENSHOT_DIR, waitForPath } from './support/browser';
+import { closeToasts, openPage, SCREENSHOT_DIR, selectTab, waitForPath } from './support/browser';
 import { apiCall, createStaffSession, DEMO_ADMIN, DEMO_PATIENT, findPatientByNid, listSmsOutbox, readLatestCode } from './support/api';
 import { submitStaffLogin, useProductInBrowser } from './support/product';
 
@@ -285,19 +285,7 @@ describe('Accesibilidad (axe-core, WCAG 2.2 AA)', () => {
         const names = await tabs.allInnerTexts();
         expect(names.length).toBeGreaterThan(5);
         for (const name of names) {
-          const tab = page.getByRole('tab', { name, exact: true });
-          // A click that lands while the tab bar re-renders (a loaded machine) is lost: tried again.
-          for (let attempt = 1; ; attempt++) {
-            await tab.click();
-            const selected = await expect
-              .poll(() => tab.getAttribute('aria-selected'), { timeout: 5_000 })
-              .toBe('true')
-              .then(
-                () => true,
-                () => attempt >= 3 && Promise.reject(new Error(`La pestaña '${name}' no quedó seleccionada`)),
-              );
-            if (selected) break;
-          }
+          await selectTab(page, name);
           // The cards above the tabs were scanned with the page.
           await scan(page, viewport, `/patients/:id tab '${name}'`, '.patient-tabs-card');
         }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DEMO_ADMIN } from './support/api';
 import { useProductInBrowser, openSignedIn } from './support/product';
+import { selectTab } from './support/browser';
 
 /** AI instructions (01 §2, §4): creating a second one leaves the first inactive. */
 describe('Instrucciones IA', () => {
@@ -24,7 +25,7 @@ describe('Instrucciones IA', () => {
 
   it('on the patient page: a second instruction becomes the active one and the first turns inactive', async () => {
     const page = await openSignedIn(product, '/patients/4');
-    await page.getByRole('tab', { name: 'Instrucciones IA' }).click();
+    await selectTab(page, 'Instrucciones IA');
     await createInstruction(page, 'Nueva instrucción de paciente', 'Primera instrucción: pregunte por el sueño.');
     await row(page, 'Primera instrucción').getByText('Activo', { exact: true }).waitFor({ state: 'visible' });
     await createInstruction(page, 'Nueva instrucción de paciente', 'Segunda instrucción: pregunte por la dieta.');

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContextOptions, type Page, type Route } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page, type Route } from 'playwright-core';
 import { onTestFinished } from 'vitest';
 import { REPO_ROOT } from './server';
 
@@ -130,4 +130,23 @@ export async function closeWelcome(page: Page): Promise<void> {
     .waitFor({ state: 'visible', timeout: 5_000 })
     .catch(() => undefined);
   await closeToasts(page);
+}
+
+/**
+ * Selects a tab by its name, clicking again (at most three times) when a click lands while the tab
+ * bar is re-rendered (the patient's tabs come with the record and its permissions, and a phone's bar
+ * measures which fit) and is lost.
+ */
+export async function selectTab(page: Page, name: string, scope: Page | Locator = page): Promise<void> {
+  const tab = scope.getByRole('tab', { name, exact: true });
+  for (let attempt = 1; ; attempt++) {
+    await tab.click();
+    const selected = await tab
+      .and(page.locator('[aria-selected="true"]'))
+      .waitFor({ timeout: 5_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (selected) return;
+    if (attempt >= 3) throw new Error(`La pestaña '${name}' no quedó seleccionada`);
+  }
 }

@@ -113,11 +113,18 @@ export default function PatientPage() {
   }
   if (!patient) return <Skeleton active paragraph={{ rows: 10 }} />;
 
+  // From the URL as it is when the tab is clicked, not as this render read it: a click that lands
+  // while an earlier change of the URL is being rendered is not undone by it.
   const showTab = (key: string) => {
-    const next = new URLSearchParams(params);
-    next.set('tab', key);
-    next.delete('reload');
-    setParams(next, { replace: true });
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.set('tab', key);
+        next.delete('reload');
+        return next;
+      },
+      { replace: true },
+    );
   };
 
   const onSaved = (updated: PatientUpdated) => {

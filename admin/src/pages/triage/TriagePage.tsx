@@ -17,7 +17,7 @@ import { countOf } from '@vigia/contract/rules/plural';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import { TRIAGE_FLAG_NAMES, TRIAGE_FLAGS, type TriageFlagCode } from '@vigia/contract/rules/triage';
 import { figureName, formatFigure } from './triage.data';
-import { flagChips, flagLink as linkOf, flagTitle, readingAge, readingItems } from './triage-card';
+import { chipsShown, flagChips, flagLink as linkOf, flagTitle, readingAge, readingItems } from './triage-card';
 import { TriageSettingsDrawer } from './TriageSettingsDrawer';
 import './triage.css';
 
@@ -59,11 +59,14 @@ function FlagList({ item }: { item: TriageItem }) {
  * A phone's flags: one short chip per flag (issue 50), its signs inside it, each leading to its own
  * chart; the explanations are the chip's title and sit in full behind 'Ver cifras'.
  */
+/** The card's 'Ver cifras', which also counts the flags its chips leave out. */
+const figuresSummary = (more: number) => (more === 0 ? 'Ver cifras' : `Ver cifras y ${more} ${more === 1 ? 'señal más' : 'señales más'}`);
+
 function FlagChips({ item }: { item: TriageItem }) {
   if (!item.flags.length) return <Typography.Text type="secondary">Sin señales en los últimos 14 días</Typography.Text>;
   return (
     <ul className="triage-flags triage-chips">
-      {flagChips(item.flags).map((c) =>
+      {chipsShown(flagChips(item.flags)).shown.map((c) =>
         c.signs.length ? (
           <li key={c.code} className="triage-chip" title={c.title}>
             {c.name}:{' '}
@@ -190,7 +193,7 @@ function TriageCards({ rows, loading, now }: { rows: TriageItem[]; loading: bool
           </div>
           {item.flags.length > 0 && (
             <details className="triage-card-figures">
-              <summary>Ver cifras</summary>
+              <summary>{figuresSummary(chipsShown(flagChips(item.flags)).more)}</summary>
               <FlagList item={item} />
               <FlagFigures item={item} />
             </details>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flagChart, flagChips, flagLink, flagTitle, readingAge, readingItems } from './triage-card';
+import { chipsShown, flagChart, flagChips, flagLink, flagTitle, readingAge, readingItems } from './triage-card';
 
 const NOW = Date.parse('2026-12-05T12:00:00Z');
 const ago = (ms: number) => new Date(NOW - ms).toISOString();
@@ -121,5 +121,27 @@ describe('a flag leads to the chart it is about (issue 50: the chart was below t
   it('a patient without flags opens on the page', () => {
     expect(flagLink(7, undefined)).toBe('/patients/7');
     expect(flagChart({ code: 'out_of_range', clinical_element: 99, tab: 'signs' })).toBeNull();
+  });
+});
+
+describe("a phone card's chips: at most four, the heaviest first, the rest counted for 'Ver cifras'", () => {
+  it.each([
+    ['none', [], [], 0],
+    ['fewer than four, in their order', [10, 30, 20], [30, 20, 10], 0],
+    ['exactly four', [5, 5, 5, 5], [5, 5, 5, 5], 0],
+    ['seven: the four heaviest, three more', [20, 60, 30, 10, 40, 11, 30], [60, 40, 30, 30], 3],
+  ])('%s', (_name, points, shown, more) => {
+    const chips = points.map((p, i) => ({ points: p, order: i }));
+    const result = chipsShown(chips);
+    expect(result.shown.map((c) => c.points)).toEqual(shown);
+    expect(result.more).toBe(more);
+  });
+  it('keeps ties in the order the flags came', () => {
+    const chips = [
+      { points: 30, name: 'a' },
+      { points: 40, name: 'b' },
+      { points: 30, name: 'c' },
+    ];
+    expect(chipsShown(chips, 2).shown.map((c) => c.name)).toEqual(['b', 'a']);
   });
 });

@@ -18,16 +18,19 @@ interface FlagLike {
   tab: string;
 }
 
-/** A flag's name on a phone's chip: the table's name, shortened where it runs long. */
+/**
+ * A flag's name on a phone's chip: the table's name, shortened where it runs long (TIR is the
+ * diabetes clinics' own short name for 'tiempo en rango'; the chip's title says the whole name).
+ */
 export const CHIP_NAMES: Record<TriageFlagCode, string> = {
   open_alerts: 'Alertas abiertas',
   out_of_range: 'Fuera de rango',
   out_of_range_few: 'Algunas fuera de rango',
   news2_critical: 'Valor crítico',
-  glucose_tir_low: 'Glucosa: poco tiempo en rango',
-  glucose_below_70: 'Glucosa bajo 70',
-  glucose_below_54: 'Glucosa bajo 54',
-  glucose_tir_drop: 'Glucosa: cae el tiempo en rango',
+  glucose_tir_low: 'Glucosa: TIR bajo',
+  glucose_below_70: 'Glucosa < 70',
+  glucose_below_54: 'Glucosa < 54',
+  glucose_tir_drop: 'Glucosa: TIR cae',
   glucose_little_data: 'Glucosa: pocos datos',
   weight_gain: 'Aumento de peso',
   no_readings: 'Sin lecturas',
@@ -65,6 +68,18 @@ export function flagChips<F extends FlagLike & { points: number; label: string }
   }
   return [...chips.values()];
 }
+/** How many chips a phone's card shows: the rest are counted in its 'Ver cifras', which lists every flag. */
+export const CHIPS_SHOWN = 4;
+
+/**
+ * The chips a card shows (the heaviest first, ties in the order they came) and how many it leaves to
+ * 'Ver cifras': a patient with seven flags ran a card past 260 px, over half a phone's screen.
+ */
+export function chipsShown<C extends { points: number }>(chips: readonly C[], max = CHIPS_SHOWN): { shown: C[]; more: number } {
+  const ordered = chips.map((c, i) => ({ c, i })).sort((a, b) => b.c.points - a.c.points || a.i - b.i);
+  return { shown: ordered.slice(0, max).map((x) => x.c), more: Math.max(0, chips.length - max) };
+}
+
 export interface LastReading {
   when: string;
   values: ReadonlyArray<{ clinical_element: number; value: number }>;
