@@ -61,6 +61,9 @@ export default function MeasurementChart({
       colorField: 'series',
       height,
       autoFit: true,
+      // Drawn at once (issue 52): an entry animation keeps the main thread drawing frames while the
+      // other charts wait, and a clinician reads the values, not the motion.
+      animate: false,
       point: { shapeField: 'circle', sizeField: 3 },
       scale: {
         x: { type: 'time', domain: xDomain.map((t) => new Date(t)), tickMethod: () => ticks, nice: false },

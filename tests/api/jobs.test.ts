@@ -124,6 +124,19 @@ describe('durable job queue', () => {
     expect(ticks).toHaveLength(2);
   });
 
+  it('queues a recurring slot once per process: a later poll of the same slot writes nothing, even with the row gone (issue 52)', async () => {
+    const ticks: string[] = [];
+    const runner = createJobRunner({ sequelize: t.sequelize, now: () => T0, log: silent });
+    runner.every({ kind: 'test.slot', everyMs: 60_000, handler: async (ctx) => void ticks.push(ctx.now.toISOString()) });
+    const base = 100 * 60_000;
+    expect(await runner.runDue({ now: at(base), kinds: ['test.slot'] })).toBe(1);
+    // Had the poll queued the slot again, the deleted row would come back and the task run twice.
+    await select(t.sequelize, "DELETE FROM jobs WHERE kind = 'test.slot' RETURNING id");
+    expect(await runner.runDue({ now: at(base + 30_000), kinds: ['test.slot'] })).toBe(0);
+    expect(await runner.runDue({ now: at(base + 60_000), kinds: ['test.slot'] })).toBe(1);
+    expect(ticks).toEqual([at(base).toISOString(), at(base + 60_000).toISOString()]);
+  });
+
   it('counts the back-off from the failure, not from the claim (a try that waited is not retried at once)', async () => {
     let clock = T0;
     const runner = createJobRunner({ sequelize: t.sequelize, now: () => clock, log: silent });

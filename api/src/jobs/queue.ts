@@ -1,5 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { execute, select } from '../db/sql.js';
+import { BACKGROUND, execute, select } from '../db/sql.js';
 import { retryDelayMs } from './jobs.rules.js';
 import { databaseFailureOf } from '../db/unavailable.rules.js';
 
@@ -152,15 +152,21 @@ export function createJobRunner(deps: {
   const { sequelize } = deps;
   const postgres = sequelize.getDialect() === 'postgres';
 
+  // The slot each recurring task was last queued for by this process (issue 52): the poll asked the
+  // database to queue every task each second, one write each, which on SQLite took the one writer's
+  // lock from the readings twenty times a second to be told the slot was queued already.
+  const queuedSlots = new Map<string, number>();
   async function scheduleRecurring(now: Date) {
     for (const task of recurring) {
       const slot = Math.floor(now.getTime() / task.everyMs);
+      if (queuedSlots.get(task.kind) === slot) continue;
       await enqueueJob(
         sequelize,
         { kind: task.kind, payload: null, key: `${task.kind}:${slot}`, runAt: new Date(slot * task.everyMs), maxAttempts: 1 },
         undefined,
         now,
       );
+      queuedSlots.set(task.kind, slot);
     }
   }
 
@@ -170,13 +176,18 @@ export function createJobRunner(deps: {
   async function claim(now: Date, limit: number, filter: { only?: string[]; except?: string[]; lockMs?: number }): Promise<JobRow[]> {
     const { only, except } = filter;
     const kindFilter = `${only?.length ? 'AND kind IN (:only)' : ''} ${except?.length ? 'AND kind NOT IN (:except)' : ''}`;
-    const due = `SELECT id FROM jobs WHERE ((status = 'pending' AND run_at <= :now) OR (status = 'running' AND locked_until < :now)) ${kindFilter}
-                 ORDER BY run_at, id LIMIT :limit ${postgres ? 'FOR UPDATE SKIP LOCKED' : ''}`;
+    const dueWhere = `((status = 'pending' AND run_at <= :now) OR (status = 'running' AND locked_until < :now)) ${kindFilter}`;
+    const due = `SELECT id FROM jobs WHERE ${dueWhere} ORDER BY run_at, id LIMIT :limit ${postgres ? 'FOR UPDATE SKIP LOCKED' : ''}`;
+    const replacements = { now, limit, only: only ?? [], except: except ?? [] };
+    // SQLite: asked on a reader first (issue 52). The claim is an UPDATE, a write even when nothing
+    // is due, and the serial poll and each pool claimed every second on the one writer connection.
+    if (!postgres && !(await select(sequelize, `SELECT 1 AS due FROM jobs WHERE ${dueWhere} LIMIT 1`, replacements, BACKGROUND)).length)
+      return [];
     const rows = await select<JobRow & { payload: string }>(
       sequelize,
       `UPDATE jobs SET status = 'running', locked_until = :lock, attempts = attempts + 1, updated_at = :now
        WHERE id IN (${due}) RETURNING id, kind, key, client_id, payload, attempts, max_attempts, run_at`,
-      { now, lock: new Date(now.getTime() + (filter.lockMs ?? LOCK_MS)), limit, only: only ?? [], except: except ?? [] },
+      { ...replacements, lock: new Date(now.getTime() + (filter.lockMs ?? LOCK_MS)) },
     );
     return rows
       .map((r) => ({

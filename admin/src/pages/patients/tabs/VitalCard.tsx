@@ -22,6 +22,7 @@ import { useElementReads, type Measurement } from '../../../charts/measurement-r
 import type { Reading } from './MeasurementDialogs';
 import { ReadStateView, useReadState } from '../../../ui/ReadState';
 import { useScrollOnArrival } from '../hooks/useScrollOnArrival';
+import { useNearViewport } from '../../../hooks/useNearViewport';
 
 /**
  * The plotting library (its own ~1.5 MB chunk) starts loading with this tab, while the cards fetch
@@ -136,6 +137,8 @@ export function VitalCard({
   const n = latest ?? defaultLatest(count);
   const cardRef = useRef<HTMLElement>(null);
   useScrollOnArrival(cardRef, arrivedFor, active && status.phase !== 'loading', { focus: true });
+  // Drawn when the card nears the screen (a screen's height ahead): the charts in view first.
+  const near = useNearViewport(cardRef);
   const bands = loaded.state === 'ok' ? loaded.bands : [];
 
   return (
@@ -178,9 +181,13 @@ export function VitalCard({
           <>
             {view.drawable ? (
               <div className="vital-chart" data-testid={`chart-${chart.key}`} data-points={Math.min(n, count)}>
-                <Suspense fallback={<Skeleton.Node active style={{ width: '100%', height: 240 }} />}>
-                  <MeasurementChart series={view.series(n)} bands={bands} unit={chart.unit} timeZone={timeZone} title={chart.title} />
-                </Suspense>
+                {near || arrivedFor ? (
+                  <Suspense fallback={<Skeleton.Node active style={{ width: '100%', height: 240 }} />}>
+                    <MeasurementChart series={view.series(n)} bands={bands} unit={chart.unit} timeZone={timeZone} title={chart.title} />
+                  </Suspense>
+                ) : (
+                  <Skeleton.Node active style={{ width: '100%', height: 240 }} />
+                )}
               </div>
             ) : (
               <Alert
