@@ -1,6 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { components } from '@vigia/contract/openapi';
 import { displayName } from '@vigia/contract/rules/names';
+import { rdaWaitsForEarlier } from '@vigia/contract/rules/rda';
 import { execute, insertReturningId, select, writeTransaction } from '../../db/sql.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
@@ -451,8 +452,7 @@ export async function resendRda(deps: RdaDeps, clientId: number, id: number): Pr
     if (!canResend(row.status))
       throw badRequest('status', 'Este RDA ya está en la plataforma IHCE (enviado o corregido): no se vuelve a enviar.');
     // A correction waiting for the version before it is sent by that version's outcome, not by hand.
-    if (row.status === 'pendiente' && row.replaces_id != null && row.next_attempt_at == null)
-      throw badRequest('status', CORRECTION_REASONS.waitingResend);
+    if (rdaWaitsForEarlier(row)) throw badRequest('status', CORRECTION_REASONS.waitingResend);
     const now = deps.now();
     if (!complete(await settingsRow(deps.sequelize, clientId, transaction)))
       throw badRequest('status', 'Configure primero la conexión con la plataforma IHCE en Integraciones → IHCE.');
