@@ -2550,6 +2550,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/encounters/{id}/amendments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Nota aclaratoria de una teleconsulta cerrada (nueva versión de su RDA)
+         * @description Corrige una teleconsulta ya cerrada: cambia sus datos (`changes`, como `PATCH
+         *     /encounters/{id}/teleconsultation`) y escribe una nueva versión de su RDA de consulta
+         *     externa (nuevo identificador, `version` + 1, `replaces_id` la versión anterior, Composition
+         *     `status` amended y `relatesTo` replaces con el identificador anterior). La versión anterior
+         *     se conserva tal cual. La nueva se envía con `$enviar-nota-aclaratoria` cuando la plataforma
+         *     IHCE ya aceptó la anterior; si la anterior nunca llegó a la plataforma, la nueva se envía
+         *     como un RDA nuevo y la anterior queda 'Corregido' sin enviarse. Mismos permisos que cerrar;
+         *     si al RDA le falta un dato obligatorio responde 409 `rda_incomplete` con cada faltante y no
+         *     cambia nada. Una teleconsulta abierta responde 409.
+         */
+        post: operations["amendEncounter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/encounters/{id}/get_element": {
         parameters: {
             query?: never;
@@ -4939,6 +4969,8 @@ export interface components {
             /** @description Mediciones del paciente revisadas en la consulta */
             reading_ids: number[];
             risk_factors: components["schemas"]["TeleconsultationRiskFactor"][];
+            /** @description La versión vigente (la última) del RDA de la teleconsulta cerrada; GET /rdas/{id} da todas sus versiones */
+            rda_id: number | null;
         };
         /**
          * @description Cambia el borrador de una teleconsulta; cada campo es opcional y las listas (`diagnoses`,
@@ -4966,6 +4998,12 @@ export interface components {
                 code: components["schemas"]["RdaCode"];
                 text: string;
             }[];
+        };
+        /** @description Una nota aclaratoria de una teleconsulta cerrada; `changes` se aplica como el borrador. */
+        TeleconsultationAmendment: {
+            /** @description Motivo de la aclaración; se guarda con la versión y va en la narrativa del documento */
+            reason: string;
+            changes: components["schemas"]["TeleconsultationUpdate"];
         };
         /**
          * @description Lo que le falta al RDA de la atención. `record` e `id` dicen qué registro corregir
@@ -5172,7 +5210,12 @@ export interface components {
              */
             identifier: string;
             version: number;
+            /** @description La versión que esta corrige (nota aclaratoria) */
             replaces_id: number | null;
+            /** @description La versión que corrige a esta */
+            replaced_by_id: number | null;
+            /** @description Motivo de la aclaración (solo en las versiones que corrigen otra) */
+            correction_reason: string | null;
             status: components["schemas"]["RdaStatus"];
             /** @description Por qué no se ha enviado aún (sin credenciales, plataforma caída, credenciales rechazadas…). */
             status_reason: string | null;
@@ -5194,6 +5237,8 @@ export interface components {
             bundle: {
                 [key: string]: unknown;
             };
+            /** @description Todas las versiones del mismo documento (la original y sus notas aclaratorias), de la primera a la última. */
+            versions: components["schemas"]["Rda"][];
         };
         IhceSettings: {
             enabled: boolean;
@@ -10721,6 +10766,37 @@ export interface operations {
                     "application/json": components["schemas"]["Encounter"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    amendEncounter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeleconsultationAmendment"];
+            };
+        };
+        responses: {
+            /** @description La nueva versión del RDA */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rda"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

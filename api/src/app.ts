@@ -106,7 +106,7 @@ import { indicatorsRouter } from './modules/indicators/indicators.routes.js';
 import { registerIndicatorJobs } from './modules/indicators/indicators.service.js';
 import { registerBackupJob } from './modules/backups/backups.service.js';
 import { rdasRouter } from './modules/rdas/rdas.routes.js';
-import { recordRda, registerRdaJobs } from './modules/rdas/rdas.service.js';
+import { latestEncounterRda, recordRda, registerRdaJobs } from './modules/rdas/rdas.service.js';
 import { queuePatientStatement, registerStatementJobs } from './modules/rdas/rdas.statement.js';
 import { loadStatementRecords, patientStatementInput, statedHistoryOf, statementGaps } from './modules/encounters/encounters.rda-inputs.js';
 import { listAllergies } from './modules/allergies/allergies.service.js';
@@ -451,7 +451,11 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(
     usersRouter({ ...administrationDeps, endStaffSessions }),
     inventoryRouter({ ...administrationDeps, listStockApplications }),
-    encountersRouter({ ...administrationDeps, recordRda: (input, t) => recordRda(rdaDeps, input, t) }),
+    encountersRouter({
+      ...administrationDeps,
+      recordRda: (input, t) => recordRda(rdaDeps, input, t),
+      latestRda: (clientId, encounterId, t) => latestEncounterRda(rdaDeps, clientId, encounterId, t),
+    }),
   );
   v1.use(messaging.router);
   v1.use(alarmsRouter(deps.sequelize, now, { unlinkAlarm }), alertsRouter({ sequelize: deps.sequelize, catalogues: deps.catalogues, now }));

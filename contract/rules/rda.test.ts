@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   RDA_PERSON_ID_TYPES,
   canResendRda,
+  rdaWaitsForEarlier,
   organizationGaps,
   patientGaps,
   practitionerGaps,
@@ -176,5 +177,18 @@ describe('canResendRda', () => {
     ['corregido', false],
   ])("'Reenviar' from %s: %s", (status, allowed) => {
     expect(canResendRda(status)).toBe(allowed);
+  });
+});
+
+describe('rdaWaitsForEarlier', () => {
+  // Each row: a document's status, whether it corrects another, its next try → waiting for the earlier version.
+  it.each<[string, number | null, string | null, boolean]>([
+    ['pendiente', 7, null, true],
+    ['pendiente', 7, '2026-12-05T15:00:00.000Z', false],
+    ['pendiente', null, null, false],
+    ['rechazado', 7, null, false],
+    ['sin_enviar', 7, null, false],
+  ])('%s, replaces %s, next try %s: %s', (status, replaces_id, next_attempt_at, waits) => {
+    expect(rdaWaitsForEarlier({ status, replaces_id, next_attempt_at })).toBe(waits);
   });
 });

@@ -160,3 +160,12 @@ export function splitSurnames(lastName: string): { father: string; mother: strin
 export function canResendRda(status: string): boolean {
   return status === 'sin_enviar' || status === 'pendiente' || status === 'rechazado';
 }
+
+/**
+ * A nota aclaratoria waiting for the platform to receive the version before it ('pendiente' with
+ * no try of its own scheduled): it goes by itself once that version is settled, so 'Reenviar' is
+ * refused for it (the server's resendRda and the RDA screens ask this same rule).
+ */
+export function rdaWaitsForEarlier(r: { status: string; replaces_id: number | null; next_attempt_at: string | Date | null }): boolean {
+  return r.status === 'pendiente' && r.replaces_id != null && r.next_attempt_at == null;
+}

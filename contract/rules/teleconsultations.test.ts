@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { rdaComplete } from './rda';
-import { diagnosesProblem, sickLeaveProblem, teleconsultationGaps, type TeleconsultationDraft } from './teleconsultations';
+import {
+  correctionReasonOf,
+  diagnosesProblem,
+  sickLeaveProblem,
+  teleconsultationGaps,
+  type TeleconsultationDraft,
+} from './teleconsultations';
 
 const complete: TeleconsultationDraft = {
   id: 9,
@@ -63,5 +69,22 @@ describe('sickLeaveProblem', () => {
     [null, 3, 'sick_leave_scope'],
   ])('scope %s, %s days → %s', (scope, days, field) => {
     expect(sickLeaveProblem(scope, days)?.field ?? null).toBe(field);
+  });
+});
+
+describe('correctionReasonOf', () => {
+  // Each row: what the clinician typed → what is kept, or that it is refused.
+  it.each<[string, string | null, string | null]>([
+    ['ten characters exactly', 'Dosis 50mg', 'Dosis 50mg'],
+    ['trimmed and inner spaces made one', '  Corrige   la dosis  ', 'Corrige la dosis'],
+    ['nine characters', 'Dosis 5mg', null],
+    ['ten spaces', '          ', null],
+    ['nothing', null, null],
+    ['1000 characters', 'a'.repeat(1000), 'a'.repeat(1000)],
+    ['1001 characters', 'a'.repeat(1001), null],
+  ])('%s', (_, typed, kept) => {
+    const out = correctionReasonOf(typed);
+    if (kept === null) expect(out).toHaveProperty('problem', expect.stringMatching(/motivo de la aclaración/));
+    else expect(out).toEqual({ reason: kept });
   });
 });

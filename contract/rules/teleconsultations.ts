@@ -94,3 +94,20 @@ export function sickLeaveProblem(scope: string | null, days: number | null): { f
   }
   return null;
 }
+
+/** The 'Motivo de la aclaración' of a nota aclaratoria needs this many characters (spaces aside at the ends). */
+export const CORRECTION_REASON_MIN = 10;
+export const CORRECTION_REASON_MAX = 1000;
+
+/**
+ * A nota aclaratoria's reason, as kept (trimmed, inner runs of spaces made one), or the Spanish
+ * problem the form and the server both show under the field.
+ */
+export function correctionReasonOf(reason: string | null | undefined): { reason: string } | { problem: string } {
+  const text = (reason ?? '').trim().replace(/\s+/g, ' ');
+  if (text.length < CORRECTION_REASON_MIN)
+    return { problem: `Escriba el motivo de la aclaración: al menos ${CORRECTION_REASON_MIN} caracteres` };
+  if (text.length > CORRECTION_REASON_MAX)
+    return { problem: `El motivo de la aclaración admite a lo sumo ${CORRECTION_REASON_MAX} caracteres` };
+  return { reason: text };
+}

@@ -20,7 +20,7 @@ async function snapshotOf(part: Locator, name: string) {
 
 const BOGOTA = 2611001;
 
-type Rda = { encounter_id: number | null; status: string; kind: string };
+type Rda = { encounter_id: number | null; status: string; kind: string; version: number; replaces_id: number | null };
 
 /** Opens a Select by its label, types `search` and picks the first option whose text holds `option`. */
 async function pick(page: Page, scope: Locator, label: string, option: string, search?: string) {
@@ -145,13 +145,52 @@ describe('Teleconsulta / telemonitoreo (/encounters/:id)', () => {
       const status = page.locator('.rda-status');
       await status.waitFor({ state: 'visible' });
       expect(await status.innerText()).toMatch(/^RDA: (Sin enviar|Pendiente|Enviado|Rechazado)$/);
-      await page.getByText('La teleconsulta fue cerrada; solo puede consultarse.').waitFor({ state: 'visible' });
+      await page.getByText('La teleconsulta fue cerrada. Para corregirla, escriba una nota aclaratoria.').waitFor({ state: 'visible' });
       expect(await page.getByRole('button', { name: 'Cerrar teleconsulta' }).count()).toBe(0);
       const rdas = await apiCall<Rda[]>(base, token, 'GET', `/rdas?patient_id=${patientId}`);
       expect(rdas).toContainEqual(expect.objectContaining({ encounter_id: encounterId, kind: 'consulta' }));
       await closeToasts(page);
       await expectAccessible(page);
       await snapshot(page, 'wide-closed');
+
+      // The nota aclaratoria: the form opens again with the reason beside it; the RDA gets version 2.
+      await page.getByRole('button', { name: 'Nota aclaratoria' }).click();
+      const amend = page.locator('.rda-gaps-card', { hasText: 'Motivo de la aclaración' });
+      await amend.waitFor({ state: 'visible' });
+      const plan = form.getByLabel('Plan de manejo');
+      expect(await plan.isDisabled()).toBe(false);
+      await amend.getByLabel('Motivo de la aclaración').fill('corto');
+      await amend.getByRole('button', { name: 'Registrar nota aclaratoria' }).click();
+      await amend.getByText('Escriba el motivo de la aclaración: al menos 10 caracteres').waitFor({ state: 'visible' });
+      // A gap left by the change is listed as at the close, and blocks the submit.
+      await form.getByLabel('Hallazgos').fill('');
+      await amend.getByText('Faltan los hallazgos de la consulta').waitFor({ state: 'visible' });
+      expect(await amend.getByRole('button', { name: 'Registrar nota aclaratoria' }).isDisabled()).toBe(true);
+      await form.getByLabel('Hallazgos').fill('Presión arterial sostenida en 158/96 mmHg; sin síntomas de alarma.');
+      const reason = 'La dosis del plan quedó mal escrita: son 100 mg de losartán.';
+      await amend.getByLabel('Motivo de la aclaración').fill(reason);
+      await plan.fill('Losartán 100 mg cada 12 horas; control de presión dos veces al día.');
+      await expectAccessible(page);
+      await snapshot(page, 'wide-amending');
+      await amend.getByRole('button', { name: 'Registrar nota aclaratoria' }).click();
+      await page
+        .getByText('Nota aclaratoria registrada: el RDA tiene una versión nueva que reemplaza a la anterior.')
+        .waitFor({ state: 'visible' });
+      const history = page.locator('.rda-history');
+      await history.getByText('Versión 2 · nota aclaratoria').waitFor({ state: 'visible' });
+      await history.getByText(`Motivo de la aclaración: ${reason}`).waitFor({ state: 'visible' });
+      await history.getByRole('link', { name: 'Versión 1' }).waitFor({ state: 'visible' });
+      expect(await plan.isDisabled()).toBe(true);
+      const versions = (await apiCall<Rda[]>(base, token, 'GET', `/rdas?patient_id=${patientId}`)).filter(
+        (r) => r.encounter_id === encounterId,
+      );
+      expect(versions.map((r) => [r.version, r.replaces_id !== null])).toEqual([
+        [2, true],
+        [1, false],
+      ]);
+      await closeToasts(page);
+      await expectAccessible(page);
+      await snapshot(page, 'wide-amended');
     },
   );
 

@@ -12,6 +12,11 @@ import { rdaErrors, rdaProfile, validateRda, type Json, type RdaIssue } from './
  * under its identifier and answered 201 with the Composition's id; the same identifier sent again
  * is answered 200 with the same id (the platform's success twice for one send).
  *
+ * A nota aclaratoria (`POST Composition/{id}/$enviar-nota-aclaratoria`) is validated the same way
+ * against the profile of the document it corrects; {id} must be a kept document's id (404
+ * not-found otherwise) and the Bundle must say it corrects it (Composition.status amended,
+ * relatesTo replaces its identifier; 422 business-rule otherwise).
+ *
  * Fault modes, each for the next N calls to the API (`fail(mode, n)`): 'timeout' (no answer until
  * the caller gives up), '500', '503', '429', 'reset' (the connection dropped), 'duplicate' (409 with
  * an OperationOutcome `duplicate`, after keeping the document). `expireTokens()` makes every token
@@ -39,8 +44,8 @@ export interface IhcePeer {
   baseUrl: string;
   calls: PeerCall[];
   tokenRequests: Array<Record<string, string>>;
-  /** Kept documents by identifier: the id given and the Bundle as received. */
-  documents: Map<string, { remoteId: string; bundle: Json; kind: string }>;
+  /** Kept documents by identifier: the id given, the Bundle as received, and the id of the one it corrects. */
+  documents: Map<string, { remoteId: string; bundle: Json; kind: string; corrects?: string }>;
   fail(mode: FaultMode, times?: number): void;
   expireTokens(): void;
   /** How long a token lasts (seconds, the `expires_in` answered). */
@@ -84,7 +89,7 @@ function askedIdentifier(body: Json): string | null {
 export async function startIhcePeer(): Promise<IhcePeer> {
   const calls: PeerCall[] = [];
   const tokenRequests: Array<Record<string, string>> = [];
-  const documents = new Map<string, { remoteId: string; bundle: Json; kind: string }>();
+  const documents = new Map<string, { remoteId: string; bundle: Json; kind: string; corrects?: string }>();
   const faults: FaultMode[] = [];
   const tokens = new Map<string, number>();
   const hanging = new Set<http.ServerResponse>();
@@ -141,7 +146,8 @@ export async function startIhcePeer(): Promise<IhcePeer> {
     }
     const path = call.path.slice(new URL(base).pathname.length);
     const enviar = /^\/Composition\/\$enviar-rda-(consulta|paciente)$/.exec(path);
-    if (req.method === 'POST' && enviar) {
+    const nota = /^\/Composition\/([^/]+)\/\$enviar-nota-aclaratoria$/.exec(path);
+    if (req.method === 'POST' && (enviar || nota)) {
       call.identifier = typeof json.identifier?.value === 'string' ? json.identifier.value : null;
       const fault = faults.shift();
       if (fault === 'timeout') {
@@ -161,12 +167,45 @@ export async function startIhcePeer(): Promise<IhcePeer> {
           400,
           outcome([{ severity: 'error', code: 'structure', details: { text: 'Se esperaba un Bundle.' }, expression: ['Bundle'] }]),
         );
-      const errors = rdaErrors(validateRda(json, PROFILES[enviar[1]]));
+      // A nota aclaratoria corrects a document the platform holds (by the id it gave it), of its kind,
+      // and says so: Composition.relatesTo 'replaces' that document's identifier.
+      const corrected = nota ? [...documents.entries()].find(([, d]) => d.remoteId === decodeURIComponent(nota[1])) : undefined;
+      if (nota && !corrected)
+        return answer(
+          404,
+          outcome([
+            {
+              severity: 'error',
+              code: 'not-found',
+              details: { text: `No existe el documento ${nota[1]} que la nota aclaratoria corrige.` },
+            },
+          ]),
+        );
+      const kind = enviar ? enviar[1] : corrected![1].kind;
+      const errors = rdaErrors(validateRda(json, PROFILES[kind]));
       if (errors.length) return answer(422, outcome(errors.map(issueOf)));
+      if (corrected) {
+        const composition = json.entry?.[0]?.resource ?? {};
+        const replaces = ((composition.relatesTo ?? []) as Json[]).find((r) => r.code === 'replaces')?.targetIdentifier?.value;
+        if (composition.status !== 'amended' || replaces !== corrected[0])
+          return answer(
+            422,
+            outcome([
+              {
+                severity: 'error',
+                code: 'business-rule',
+                details: {
+                  text: 'Una nota aclaratoria lleva Composition.status amended y relatesTo replaces con el identificador del RDA que corrige.',
+                },
+                expression: ['Composition.relatesTo'],
+              },
+            ]),
+          );
+      }
       const identifier = call.identifier ?? '';
       const known = documents.get(identifier);
       const remoteId = known?.remoteId ?? crypto.randomUUID();
-      if (!known) documents.set(identifier, { remoteId, bundle: json, kind: enviar[1] });
+      if (!known) documents.set(identifier, { remoteId, bundle: json, kind, ...(corrected ? { corrects: corrected[1].remoteId } : {}) });
       if (fault === 'duplicate')
         return answer(
           409,

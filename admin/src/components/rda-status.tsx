@@ -1,3 +1,6 @@
+import { Link } from 'react-router';
+import { List, Space, Typography } from 'antd';
+import { formatWhen } from '@vigia/contract/rules/dates';
 import type { Schemas } from '../contract';
 import { contractDoc } from '../crud/contract-doc';
 import { StatusChip } from '../crud/renderers';
@@ -45,7 +48,45 @@ export function rdaLastError(rda: Pick<Rda, 'status' | 'status_reason' | 'issues
 }
 
 /** 'Reenviar' as the API allows it (resendRda): never for a document the platform holds; administrators only. */
-export { canResendRda } from '@vigia/contract/rules/rda';
+export { canResendRda, rdaWaitsForEarlier } from '@vigia/contract/rules/rda';
 
 /** The URL of one document's detail. */
 export const rdaShowPath = (id: number) => `/rdas/show/${id}`;
+
+/** 'Versión 2 · nota aclaratoria' / 'Versión 1': what a version is, in words. */
+export function rdaVersionText(r: Pick<Rda, 'version' | 'replaces_id'>): string {
+  return r.replaces_id != null ? `Versión ${r.version} · nota aclaratoria` : `Versión ${r.version}`;
+}
+
+/**
+ * The history of one document (issue 51): each version, the original first, with its status, when
+ * it was written and, for a nota aclaratoria, the 'Motivo de la aclaración'. `currentId` is the
+ * version on screen (not a link); the others link to their own detail.
+ */
+export function RdaVersions({ versions, currentId, timeZone }: { versions: Rda[]; currentId?: number; timeZone: string }) {
+  return (
+    <List
+      className="rda-versions"
+      size="small"
+      dataSource={versions}
+      rowKey={(v) => v.id}
+      renderItem={(v) => (
+        <List.Item>
+          <Space direction="vertical" size={2}>
+            <Space wrap size={8}>
+              {v.id === currentId ? (
+                <Typography.Text strong>{rdaVersionText(v)} (esta)</Typography.Text>
+              ) : (
+                <Link to={rdaShowPath(v.id)}>{rdaVersionText(v)}</Link>
+              )}
+              <RdaStatusTag status={v.status} />
+              <Typography.Text type="secondary">Escrita el {formatWhen(v.created_at, timeZone)}</Typography.Text>
+            </Space>
+            {v.correction_reason && <Typography.Text>Motivo de la aclaración: {v.correction_reason}</Typography.Text>}
+            {v.status !== 'enviado' && v.status_reason && <Typography.Text type="secondary">{v.status_reason}</Typography.Text>}
+          </Space>
+        </List.Item>
+      )}
+    />
+  );
+}

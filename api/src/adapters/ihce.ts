@@ -7,7 +7,8 @@ import crypto from 'node:crypto';
  *   `grant_type`, `client_id`, `client_secret`, `scope`), cached until shortly before it expires;
  * - the header `Ocp-Apim-Subscription-Key` on every call to the API;
  * - `POST {base}/Composition/$enviar-rda-consulta` and `$enviar-rda-paciente` with the document
- *   Bundle (`application/fhir+json`), `GET {base}/Composition/{id}/$document`,
+ *   Bundle (`application/fhir+json`), `POST {base}/Composition/{id}/$enviar-nota-aclaratoria` with a
+ *   corrected version of the document the platform holds as {id}, `GET {base}/Composition/{id}/$document`,
  *   `POST {base}/Composition/$consultar-rda-paciente` and `POST {base}/Patient/$consultar-paciente-exacto`.
  * Every answer is classified (accepted / refused with its OperationOutcome / transient / auth), so
  * the sender decides what a document's status becomes without reading HTTP. Without settings the
@@ -49,6 +50,11 @@ export type IhceResult =
 
 export interface IhcePlatform {
   sendDocument(kind: RdaDocumentKind, bundle: object): Promise<IhceResult>;
+  /**
+   * `$enviar-nota-aclaratoria`: a corrected version of a document the platform holds; `remoteId`
+   * is the id the platform gave the document it replaces.
+   */
+  sendCorrection(remoteId: string, bundle: object): Promise<IhceResult>;
   readDocument(remoteId: string): Promise<IhceResult>;
   /** `$consultar-rda-paciente`: a Parameters body (the patient's identifier), answers a searchset Bundle. */
   queryPatientDocuments(parameters: object): Promise<IhceResult>;
@@ -256,6 +262,8 @@ export function createIhceAdapter(opts: { fetchImpl?: typeof fetch; timeoutMs?: 
     }
     return {
       sendDocument: (kind, bundle) => request('POST', `/Composition/$enviar-rda-${kind}`, bundle),
+      sendCorrection: (remoteId, bundle) =>
+        request('POST', `/Composition/${encodeURIComponent(remoteId)}/$enviar-nota-aclaratoria`, bundle),
       readDocument: (remoteId) => request('GET', `/Composition/${encodeURIComponent(remoteId)}/$document`),
       queryPatientDocuments: (parameters) => request('POST', '/Composition/$consultar-rda-paciente', parameters),
       findPatient: (parameters) => request('POST', '/Patient/$consultar-paciente-exacto', parameters),
@@ -279,6 +287,7 @@ export function createIhceAdapter(opts: { fetchImpl?: typeof fetch; timeoutMs?: 
 /** The local default: nothing leaves the product; the documents wait, 'sin enviar'. */
 export const LOCAL_IHCE: IhcePlatform = {
   sendDocument: async () => ({ kind: 'unconfigured' }),
+  sendCorrection: async () => ({ kind: 'unconfigured' }),
   readDocument: async () => ({ kind: 'unconfigured' }),
   queryPatientDocuments: async () => ({ kind: 'unconfigured' }),
   findPatient: async () => ({ kind: 'unconfigured' }),

@@ -38,6 +38,7 @@ import * as m0035 from './migrations/0035-rda-data.js';
 import * as m0036 from './migrations/0036-patient-history.js';
 import * as m0037 from './migrations/0037-rdas.js';
 import * as m0039 from './migrations/0039-teleconsultations.js';
+import * as m0040 from './migrations/0040-rda-corrections.js';
 
 interface Migration {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -83,6 +84,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0036-patient-history', m0036],
   ['0037-rdas', m0037],
   ['0039-teleconsultations', m0039],
+  ['0040-rda-corrections', m0040],
 ];
 
 function createMigrator(sequelize: Sequelize) {

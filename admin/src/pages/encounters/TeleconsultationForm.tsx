@@ -2,13 +2,15 @@ import { useDeferredValue, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useInvalidate } from '@refinedev/core';
 import { Alert, Button, Card, Col, Divider, Form, Input, InputNumber, List, Row, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
-import { CheckCircleOutlined, DeleteOutlined, PlusOutlined, SaveOutlined } from '@ant-design/icons';
+import { CheckCircleOutlined, DeleteOutlined, EditOutlined, PlusOutlined, SaveOutlined, SendOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../contract';
-import { contractDoc } from '../../crud/contract-doc';
-import { enumLabel, objectSchema } from '../../crud/schema-rules';
 import { RadioGroup, Select } from '../../crud/form-controls';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import { rdaComplete, type RdaGap } from '@vigia/contract/rules/rda';
+import { correctionReasonOf } from '@vigia/contract/rules/teleconsultations';
+import { PATIENT_STATUS } from '@vigia/contract/rules/access';
+import { DECEASED_REASON } from '../../components/record-access';
+import { RdaVersions, rdaStatusText, rdaVersionText } from '../../components/rda-status';
 import { useApiMutation, useApiQuery } from '../../providers/calls';
 import { fieldErrors, isHttpError } from '../../providers/errors';
 import { logOnly, serverError, success } from '../../providers/notices';
@@ -149,7 +151,6 @@ function GapsList({ gaps, onField }: { gaps: RdaGap[]; onField: (field: string) 
   );
 }
 
-const RDA_STATUS = objectSchema(contractDoc, 'RdaStatus');
 const RDA_STATUS_COLOR: Record<string, string> = {
   sin_enviar: 'default',
   pendiente: 'gold',
@@ -158,22 +159,37 @@ const RDA_STATUS_COLOR: Record<string, string> = {
   corregido: 'blue',
 };
 
-/** 'RDA: Enviado' of a closed teleconsultation: its document in the RDA store, as listRdas gives it. */
-function RdaStatus({ encounter }: { encounter: Encounter }) {
-  const { query } = useApiQuery('/rdas', {
-    query: { patient_id: encounter.patient_id, kind: 'consulta', _end: 100 },
+/**
+ * The RDA of a closed teleconsultation (its latest version, `rda_id`): its status and, once it has
+ * notas aclaratorias, every version with its reason (GET /rdas/{id} answers the history).
+ */
+function RdaHistory({ rdaId }: { rdaId: number }) {
+  const { query } = useApiQuery('/rdas/{id}', {
+    params: { id: rdaId },
     errorNotification: logOnly('RDA de la teleconsulta'),
   });
-  const rda = query.data?.data?.find((r) => r.encounter_id === encounter.id);
+  const rda = query.data?.data;
   const status = useReadState([query], !rda, 'el estado del RDA');
+  const zone = staffTimeZone();
   return (
     <ReadStateView status={status} empty={<Typography.Text type="secondary">RDA: aún no registrado</Typography.Text>}>
       {rda && (
-        <Space wrap>
-          <Tag color={RDA_STATUS_COLOR[rda.status]} className="rda-status">
-            RDA: {enumLabel(RDA_STATUS, rda.status)}
-          </Tag>
-          {rda.status_reason && <Typography.Text type="secondary">{rda.status_reason}</Typography.Text>}
+        <Space direction="vertical" size={4} style={{ width: '100%' }}>
+          <Space wrap>
+            <Tag color={RDA_STATUS_COLOR[rda.status]} className="rda-status">
+              RDA: {rdaStatusText(rda.status)}
+            </Tag>
+            <Typography.Text type="secondary">{rdaVersionText(rda)}</Typography.Text>
+            {rda.status !== 'enviado' && rda.status_reason && rda.versions.length < 2 && (
+              <Typography.Text type="secondary">{rda.status_reason}</Typography.Text>
+            )}
+          </Space>
+          {rda.versions.length > 1 && (
+            <div className="rda-history">
+              <Typography.Text strong>Versiones del RDA</Typography.Text>
+              <RdaVersions versions={rda.versions} timeZone={zone} />
+            </div>
+          )}
         </Space>
       )}
     </ReadStateView>
@@ -189,7 +205,11 @@ function RdaStatus({ encounter }: { encounter: Encounter }) {
 export function TeleconsultationForm({ encounter, access }: { encounter: Encounter; access: { allowed: boolean; reason?: string } }) {
   const t = encounter.teleconsultation!;
   const done = encounter.status === 'Realizado';
-  const editable = !done && access.allowed;
+  // The nota aclaratoria: the same writers as the close, never on a deceased patient's record (the server's rule).
+  const amendAccess = encounter.patient.status === PATIENT_STATUS.deceased ? { allowed: false, reason: DECEASED_REASON } : access;
+  const [amending, setAmending] = useState(false);
+  const editable = done ? amending && amendAccess.allowed : access.allowed;
+  const [amendForm] = Form.useForm<{ reason?: string }>();
   const session = readSession();
   const clientId = session?.client_id ?? 0;
   const zone = staffTimeZone();
@@ -223,7 +243,7 @@ export function TeleconsultationForm({ encounter, access }: { encounter: Encount
   }).query;
   const gapsRead = useApiQuery('/encounters/{id}/rda_gaps', {
     params: { id: encounter.id },
-    queryOptions: { enabled: editable },
+    queryOptions: { enabled: editable && !done },
     errorNotification: logOnly('faltantes del RDA'),
   }).query;
 
@@ -249,7 +269,8 @@ export function TeleconsultationForm({ encounter, access }: { encounter: Encount
 
   const serverGaps = gapsRead.data?.data?.gaps ?? NONE;
   const medications = medicationsKnown(serverGaps, t.medication_note);
-  const gaps = refusal ?? liveGaps(serverGaps, encounter.id, values, medications);
+  // Closed, the parties' gaps are the server's answer to the nota aclaratoria (409); the consultation's are live.
+  const gaps = refusal ?? liveGaps(done ? NONE : serverGaps, encounter.id, values, medications);
   const complete = rdaComplete(gaps);
   const requiredCount = gaps.filter((g) => g.required).length;
   const showMedication = medications === 0 || !!values.medication_note;
@@ -319,6 +340,104 @@ export function TeleconsultationForm({ encounter, access }: { encounter: Encount
     }
   };
 
+  const startAmending = () => {
+    setRefusal(null);
+    setAmending(true);
+  };
+
+  const cancelAmending = () => {
+    const stored = valuesOf(t);
+    form.resetFields();
+    form.setFieldsValue(stored);
+    setValues(stored);
+    amendForm.resetFields();
+    setRefusal(null);
+    setAmending(false);
+  };
+
+  const onAmend = async () => {
+    setClosing(true);
+    try {
+      await form.validateFields();
+      const { reason } = await amendForm.validateFields();
+      await mutateAsync({
+        method: 'post',
+        path: '/encounters/{id}/amendments',
+        params: { id: encounter.id },
+        values: { reason: reason ?? '', changes: teleconsultationBody(form.getFieldsValue(true)) },
+        successNotification: success('Nota aclaratoria registrada: el RDA tiene una versión nueva que reemplaza a la anterior.'),
+        errorNotification: (error) =>
+          error?.code === 'rda_incomplete' ? false : serverError('No fue posible registrar la nota aclaratoria')(error),
+      });
+      setRefusal(null);
+      amendForm.resetFields();
+      setAmending(false);
+    } catch (error) {
+      if (isHttpError(error) && error.code === 'rda_incomplete') {
+        const list = Object.entries(error.errors ?? {}).flatMap(([field, messages]) =>
+          (Array.isArray(messages) ? messages : [messages]).map((message) => ({ field, message: String(message) })),
+        );
+        const userId = encounter.responsible ?? session?.user_id ?? 0;
+        setRefusal(gapsOfRefusal(list, { patientId: encounter.patient_id, userId, clientId, encounterId: encounter.id }));
+      } else {
+        const errors = fieldErrors(error);
+        amendForm.setFields(errors.filter((e) => e.name === 'reason') as never);
+        form.setFields(
+          errors.filter((e) => e.name.startsWith('changes.')).map((e) => ({ ...e, name: e.name.slice('changes.'.length) })) as never,
+        );
+      }
+    } finally {
+      setClosing(false);
+      refresh();
+    }
+  };
+
+  const amendCard = done && amending && (
+    <Card title="Nota aclaratoria" className="rda-gaps-card" size="small">
+      <Typography.Paragraph type="secondary">
+        Corrija los datos de la teleconsulta en el formulario y escriba el motivo. Se escribirá una versión nueva de su RDA que reemplaza a
+        la anterior; la anterior se conserva.
+      </Typography.Paragraph>
+      <Form form={amendForm} name="amendment" layout="vertical">
+        <Form.Item
+          name="reason"
+          label="Motivo de la aclaración"
+          required
+          rules={[
+            {
+              validator: (_, value: string | undefined) => {
+                const checked = correctionReasonOf(value);
+                return 'problem' in checked ? Promise.reject(new Error(checked.problem)) : Promise.resolve();
+              },
+            },
+          ]}
+        >
+          <Input.TextArea autoSize={{ minRows: 3, maxRows: 8 }} maxLength={1000} showCount />
+        </Form.Item>
+      </Form>
+      {refusal && (
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 8 }}
+          message="No se registró la nota aclaratoria: a su RDA le falta información."
+          description="Corrija lo que sigue y vuelva a enviarla."
+        />
+      )}
+      {gaps.length > 0 && <GapsList gaps={gaps} onField={focusField} />}
+      <Space wrap style={{ marginTop: 12 }}>
+        <Button onClick={cancelAmending} disabled={closing}>
+          Cancelar
+        </Button>
+        <Tooltip title={complete ? undefined : 'Complete lo obligatorio que le falta al RDA.'}>
+          <Button type="primary" icon={<SendOutlined />} onClick={onAmend} loading={closing} disabled={!complete}>
+            Registrar nota aclaratoria
+          </Button>
+        </Tooltip>
+      </Space>
+    </Card>
+  );
+
   const closeReason = !access.allowed
     ? access.reason
     : gapsState.phase !== 'ready' && gapsState.phase !== 'empty'
@@ -327,7 +446,7 @@ export function TeleconsultationForm({ encounter, access }: { encounter: Encount
         ? 'Complete lo obligatorio que le falta al RDA para cerrar.'
         : undefined;
 
-  const gapsCard = editable && (
+  const gapsCard = editable && !done && (
     <Card title="Lo que le falta al RDA" className="rda-gaps-card" size="small">
       <ReadFailedAlert status={gapsState} />
       {gapsState.phase === 'loading' ? (
@@ -379,13 +498,27 @@ export function TeleconsultationForm({ encounter, access }: { encounter: Encount
       <Col xs={24} xl={editable ? 16 : 24}>
         <Card>
           {done && (
-            <Space direction="vertical" style={{ marginBottom: 16 }}>
-              <Typography.Text type="secondary">La teleconsulta fue cerrada; solo puede consultarse.</Typography.Text>
-              <RdaStatus encounter={encounter} />
+            <Space direction="vertical" style={{ marginBottom: 16, width: '100%' }}>
+              <Typography.Text type="secondary">
+                {amending
+                  ? 'Nota aclaratoria: corrija los datos y escriba el motivo.'
+                  : 'La teleconsulta fue cerrada. Para corregirla, escriba una nota aclaratoria.'}
+              </Typography.Text>
+              {t.rda_id ? <RdaHistory rdaId={t.rda_id} /> : <Typography.Text type="secondary">RDA: aún no registrado</Typography.Text>}
+              {!amending && (
+                <Space wrap>
+                  <Tooltip title={amendAccess.allowed ? undefined : amendAccess.reason}>
+                    <Button icon={<EditOutlined />} onClick={startAmending} disabled={!amendAccess.allowed}>
+                      Nota aclaratoria
+                    </Button>
+                  </Tooltip>
+                  {!amendAccess.allowed && <Typography.Text type="secondary">{amendAccess.reason}</Typography.Text>}
+                </Space>
+              )}
             </Space>
           )}
           {!done && !access.allowed && <Alert type="info" showIcon message={access.reason} style={{ marginBottom: 16 }} />}
-          {editable && requiredCount > 0 && (
+          {editable && !done && requiredCount > 0 && (
             // Below the form on a phone, the list would go unseen: said at the top, with the way to it.
             <Alert
               className="rda-gaps-summary"
@@ -603,7 +736,7 @@ export function TeleconsultationForm({ encounter, access }: { encounter: Encount
       </Col>
       {editable && (
         <Col xs={24} xl={8}>
-          <div className="rda-gaps-side">{gapsCard}</div>
+          <div className="rda-gaps-side">{done ? amendCard : gapsCard}</div>
         </Col>
       )}
     </Row>

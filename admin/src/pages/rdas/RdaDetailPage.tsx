@@ -13,7 +13,7 @@ import { useApiMutation } from '../../providers/calls';
 import { loadFailedUnlessMissing, serverError, success } from '../../providers/notices';
 import { staffTimeZone } from '../../session';
 import { ReadStateView, useReadState } from '../../ui/ReadState';
-import { canResendRda, RdaStatusTag, rdaKindText } from '../../components/rda-status';
+import { canResendRda, RdaStatusTag, RdaVersions, rdaKindText, rdaVersionText, rdaWaitsForEarlier } from '../../components/rda-status';
 import { RdaDocument } from './RdaDocument';
 import './rdas.css';
 
@@ -62,8 +62,13 @@ function ResendButton({ rda }: { rda: RdaDetail }) {
   const access = roleAccess('administer');
   const { mutate, mutation } = useApiMutation();
   const invalidate = useInvalidate();
-  const allowed = access.allowed && canResendRda(rda.status);
-  const reason = !access.allowed ? access.reason : 'Este RDA ya está en la plataforma IHCE: no se vuelve a enviar.';
+  const waits = rdaWaitsForEarlier(rda);
+  const allowed = access.allowed && canResendRda(rda.status) && !waits;
+  const reason = !access.allowed
+    ? access.reason
+    : waits
+      ? 'Esta nota aclaratoria espera a que la plataforma reciba la versión anterior; se enviará sola.'
+      : 'Este RDA ya está en la plataforma IHCE: no se vuelve a enviar.';
   return (
     <Tooltip title={allowed ? undefined : reason}>
       <Button
@@ -143,7 +148,7 @@ export default function RdaDetailPage() {
                       ...(rda.next_attempt_at && rda.status === 'pendiente'
                         ? [{ key: 'next', label: 'Próximo intento', children: when(rda.next_attempt_at) }]
                         : []),
-                      { key: 'version', label: 'Versión', children: count.format(rda.version) },
+                      { key: 'version', label: 'Versión', children: rdaVersionText(rda) },
                       { key: 'identifier', label: 'Identificador', children: <span className="rda-issue-location">{rda.identifier}</span> },
                       ...(rda.remote_id ? [{ key: 'remote', label: 'Id en la plataforma', children: rda.remote_id }] : []),
                     ]}
@@ -157,6 +162,14 @@ export default function RdaDetailPage() {
                     />
                   )}
                 </Card>
+                {rda.versions.length > 1 && (
+                  <Card title={`Versiones de este documento (${rda.versions.length})`}>
+                    <Typography.Paragraph type="secondary">
+                      Cada nota aclaratoria es una versión nueva que reemplaza a la anterior; todas se conservan.
+                    </Typography.Paragraph>
+                    <RdaVersions versions={rda.versions} currentId={rda.id} timeZone={timeZone} />
+                  </Card>
+                )}
                 {rda.issues.length > 0 && (
                   <Card title={`Problemas señalados por el Ministerio (${rda.issues.length})`}>
                     <RdaIssues issues={rda.issues} />

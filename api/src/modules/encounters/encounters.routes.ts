@@ -37,6 +37,9 @@ export function encountersRouter(deps: enc.EncounterDeps): Router {
   route(r, 'closeEncounter', [requireStaff('clinical.write')], async (req, res) => {
     res.json(await enc.closeEncounter(deps, staffOf(req), readIntParam(req, 'id')));
   });
+  route(r, 'amendEncounter', [requireStaff('clinical.write')], async (req, res) => {
+    res.status(201).json(await enc.amendEncounter(deps, staffOf(req), readIntParam(req, 'id'), req.body));
+  });
   route(r, 'getEncounterElements', [requireStaff()], async (req, res) => {
     await enc.assertEncounter(staffOf(req).clientId, readIntParam(req, 'id'));
     res.json(enc.elementsOf(req.query.type));

@@ -27,6 +27,8 @@ export interface EncounterDeps {
   now: () => Date;
   /** Where a closed teleconsultation's RDA goes (module rdas' recordRda); optional until it is wired. */
   recordRda?: tele.RecordRda;
+  /** The latest version of a closed teleconsultation's RDA (module rdas' latestEncounterRda). */
+  latestRda?: tele.LatestRda;
 }
 
 const DECEASED = 'El paciente está registrado como fallecido; su ficha no admite cambios.';
@@ -262,6 +264,11 @@ export async function updateTeleconsultation(deps: EncounterDeps, actor: StaffPr
 
 export async function teleconsultationRdaGaps(deps: EncounterDeps, actor: StaffPrincipal, id: number) {
   return tele.teleconsultationGaps(deps, await writableTeleconsultation(actor, id), actor.userId);
+}
+
+/** A nota aclaratoria of a closed teleconsultation: the same writers as its close (clinical.write, not a deceased patient's). */
+export async function amendEncounter(deps: EncounterDeps, actor: StaffPrincipal, id: number, input: S['TeleconsultationAmendment']) {
+  return tele.amendTeleconsultation(deps, actor, await writableTeleconsultation(actor, id), input);
 }
 
 export async function closeEncounter(deps: EncounterDeps, actor: StaffPrincipal, id: number) {

@@ -4,7 +4,7 @@ import { AppError, badRequest, conflict } from '../../http/errors.js';
 import type { StaffPrincipal } from '../../http/auth.js';
 import type { Catalogues } from '../catalogues/catalogues.service.js';
 import type { CodeListName } from '../catalogues/catalogues.sync.js';
-import type { Encounter } from '../../db/models/encounters.model.js';
+import { Encounter } from '../../db/models/encounters.model.js';
 import { Client, ClientSite } from '../../db/models/clients.model.js';
 import { ambulatoryDocument } from '../fhir/rda.document.js';
 import { documentUuids } from '../fhir/rda.profiles.js';
@@ -18,7 +18,7 @@ import {
 } from './encounters.rda-inputs.js';
 import { epicrisisPdf } from './encounters.epicrisis.js';
 import { rdaComplete, type RdaGap } from '@vigia/contract/rules/rda';
-import { diagnosesProblem, sickLeaveProblem, TELECONSULTATION_DEFAULTS } from '@vigia/contract/rules/teleconsultations';
+import { correctionReasonOf, diagnosesProblem, sickLeaveProblem, TELECONSULTATION_DEFAULTS } from '@vigia/contract/rules/teleconsultations';
 import { ENCOUNTER_STATUS } from '@vigia/contract/rules/encounters';
 import { MEASUREMENT_STATUS } from '@vigia/contract/rules/vitals';
 import type { components } from '@vigia/contract/openapi';
@@ -39,8 +39,16 @@ export interface RecordRdaInput {
   encounterId: number;
   kind: 'consulta';
   bundle: object;
+  /** A nota aclaratoria: the version it replaces and the clinician's reason. */
+  replaces?: { id: number; reason: string };
 }
 export type RecordRda = (input: RecordRdaInput, transaction?: Transaction) => Promise<unknown>;
+/** The latest version of an encounter's RDA in the store (module rdas' latestEncounterRda). */
+export type LatestRda = (
+  clientId: number,
+  encounterId: number,
+  transaction?: Transaction,
+) => Promise<{ id: number; identifier: string; version: number } | null>;
 
 export interface TeleconsultationDeps {
   sequelize: Sequelize;
@@ -48,9 +56,12 @@ export interface TeleconsultationDeps {
   now: () => Date;
   /** The RDA store; without it a closed teleconsultation's RDA is built (so it is valid) and not kept. */
   recordRda?: RecordRda;
+  /** The store's latest version of the encounter's RDA: what a nota aclaratoria replaces, what the form shows. */
+  latestRda?: LatestRda;
 }
 
 const CLOSED = 'La teleconsulta ya fue cerrada; no admite cambios.';
+const NOT_CLOSED = 'La teleconsulta no está cerrada: cambie su borrador y ciérrela; la nota aclaratoria es para una cerrada.';
 
 /** The Spanish name of each list a teleconsultation's codes come from, for the 400 that names it. */
 const LIST_NAMES: Partial<Record<CodeListName, string>> = {
@@ -75,11 +86,12 @@ const nameOf = (catalogues: Catalogues, list: CodeListName, code: string | null)
 
 export async function teleconsultationDto(deps: TeleconsultationDeps, e: Encounter): Promise<S['Teleconsultation']> {
   const c = deps.catalogues;
-  const [diagnoses, risks, readingIds, site] = await Promise.all([
+  const [diagnoses, risks, readingIds, site, rda] = await Promise.all([
     loadDiagnoses(deps.sequelize, e.id),
     loadRiskFactors(deps.sequelize, e.id),
     loadReadingIds(deps.sequelize, e.id),
     e.site_id ? ClientSite.findOne({ where: { id: e.site_id, client_id: e.client_id }, attributes: ['name'] }) : null,
+    e.status === ENCOUNTER_STATUS.done && deps.latestRda ? deps.latestRda(e.client_id, e.id) : null,
   ]);
   const modality = e.modality ?? TELECONSULTATION_DEFAULTS.modality;
   const environment = e.environment ?? TELECONSULTATION_DEFAULTS.environment;
@@ -114,6 +126,7 @@ export async function teleconsultationDto(deps: TeleconsultationDeps, e: Encount
     })),
     reading_ids: readingIds,
     risk_factors: risks.map((f) => ({ code: f.code, name: nameOf(c, 'risk_factors', f.code) ?? f.code, text: f.text })),
+    rda_id: rda?.id ?? null,
   };
 }
 
@@ -179,6 +192,22 @@ async function checkUpdate(deps: TeleconsultationDeps, e: Encounter, input: S['T
 export async function updateTeleconsultationDraft(deps: TeleconsultationDeps, e: Encounter, input: S['TeleconsultationUpdate']) {
   if (e.status === ENCOUNTER_STATUS.done) throw conflict(CLOSED);
   const readingIds = await checkUpdate(deps, e, input);
+  await deps.sequelize.transaction((t) => writeChanges(deps, e, input, readingIds, ENCOUNTER_STATUS.pending, t));
+}
+
+/**
+ * Writes checked changes to a teleconsultation in `status` (the draft's Pendiente, a nota
+ * aclaratoria's Realizado): its columns given and each list given replaced whole. A
+ * teleconsultation no longer in that status answers 409 and nothing is written.
+ */
+async function writeChanges(
+  deps: TeleconsultationDeps,
+  e: Encounter,
+  input: S['TeleconsultationUpdate'],
+  readingIds: number[],
+  status: string,
+  t: Transaction,
+) {
   const now = deps.now();
   const set: Record<string, unknown> = {};
   for (const [field] of CODES) if (input[field] !== undefined) set[field] = input[field];
@@ -186,16 +215,16 @@ export async function updateTeleconsultationDraft(deps: TeleconsultationDeps, e:
   if (input.sick_leave_days !== undefined) set.sick_leave_days = input.sick_leave_days;
   if (input.site_id !== undefined) set.site_id = input.site_id;
   const base = { encounterId: e.id, clientId: e.client_id, now };
-  await deps.sequelize.transaction(async (t) => {
+  {
     // Column names come from the constants above; every value is bound.
     const assignments = Object.keys(set).map((k) => `${k} = :${k}`);
     const changed = await execute(
       deps.sequelize,
-      `UPDATE encounters SET ${[...assignments, 'updated_at = :now'].join(', ')} WHERE id = :encounterId AND client_id = :clientId AND status = :pending`,
-      { ...set, ...base, pending: ENCOUNTER_STATUS.pending },
+      `UPDATE encounters SET ${[...assignments, 'updated_at = :now'].join(', ')} WHERE id = :encounterId AND client_id = :clientId AND status = :status`,
+      { ...set, ...base, status },
       t,
     );
-    if (changed !== 1) throw conflict(CLOSED);
+    if (changed !== 1) throw conflict(status === ENCOUNTER_STATUS.pending ? CLOSED : NOT_CLOSED);
     if (input.diagnoses) {
       await execute(deps.sequelize, 'DELETE FROM encounter_diagnoses WHERE encounter_id = :encounterId', base, t);
       for (const [i, d] of input.diagnoses.entries()) {
@@ -232,7 +261,7 @@ export async function updateTeleconsultationDraft(deps: TeleconsultationDeps, e:
         );
       }
     }
-  });
+  }
 }
 
 const recordsOf = (deps: TeleconsultationDeps, e: Encounter, userId: number) => loadConsultationRecords(deps, e, userId);
@@ -244,12 +273,12 @@ export async function teleconsultationGaps(deps: TeleconsultationDeps, e: Encoun
   return { complete: rdaComplete(gaps), gaps };
 }
 
-function incomplete(gaps: RdaGap[]): AppError {
+function incomplete(gaps: RdaGap[], what = 'cerrar la teleconsulta'): AppError {
   const required = gaps.filter((g) => g.required);
   return new AppError(
     409,
     'rda_incomplete',
-    `No se puede cerrar la teleconsulta: a su RDA le falta información. ${required.map((g) => g.message).join('; ')}.`,
+    `No se puede ${what}: a su RDA le falta información. ${required.map((g) => g.message).join('; ')}.`,
     required.map((g) => ({ field: `${g.record}.${g.field}`, message: g.message })),
   );
 }
@@ -280,5 +309,52 @@ export async function closeTeleconsultation(deps: TeleconsultationDeps, actor: S
     );
     if (changed !== 1) throw conflict(CLOSED);
     await deps.recordRda?.({ clientId: e.client_id, patientId: e.patient_id, encounterId: e.id, kind: 'consulta', bundle }, t);
+  });
+}
+
+/**
+ * A nota aclaratoria (issue 51): changes a closed teleconsultation and writes the next version of
+ * its RDA, in one transaction. The changes are written first and the document is built from what
+ * was written, so the gaps are those of the corrected teleconsultation (409 with each, nothing
+ * kept). The attending practitioner and the period stay those of the close (`responsible`,
+ * `checkout`): a correction changes what was recorded, not who attended nor when. The new Bundle
+ * has a new identifier, Composition.status 'amended' and relatesTo 'replaces' the previous
+ * version's identifier; the store keeps the previous version as it was.
+ */
+export async function amendTeleconsultation(
+  deps: TeleconsultationDeps,
+  actor: StaffPrincipal,
+  e: Encounter,
+  input: S['TeleconsultationAmendment'],
+): Promise<S['Rda']> {
+  if (e.status !== ENCOUNTER_STATUS.done) throw conflict(NOT_CLOSED);
+  const reason = correctionReasonOf(input.reason);
+  if ('problem' in reason) throw badRequest('reason', reason.problem);
+  if (!deps.recordRda || !deps.latestRda) throw new Error('amendTeleconsultation: the RDA store is not wired');
+  const { recordRda, latestRda } = deps;
+  const readingIds = await checkUpdate(deps, e, input.changes);
+  const zone = (await Client.findByPk(e.client_id, { attributes: ['time_zone'] }))?.time_zone ?? 'America/Bogota';
+  const attender = e.responsible ?? e.created_by ?? actor.userId;
+  const end = e.checkout ? new Date(e.checkout) : deps.now();
+  return deps.sequelize.transaction(async (t) => {
+    await writeChanges(deps, e, input.changes, readingIds, ENCOUNTER_STATUS.done, t);
+    const fresh = await Encounter.findOne({ where: { id: e.id, client_id: e.client_id }, transaction: t });
+    const records = await loadConsultationRecords(deps, fresh!, attender, t);
+    const gaps = consultationGaps(deps, records);
+    if (!rdaComplete(gaps)) throw incomplete(gaps, 'escribir la nota aclaratoria');
+    const previous = await latestRda(e.client_id, e.id, t);
+    const now = deps.now();
+    const built = await consultationInput(deps, records, end);
+    const correction = previous ? { replaces: previous.identifier, version: previous.version + 1, reason: reason.reason } : undefined;
+    const pdf = await epicrisisPdf(built, zone);
+    const bundle = ambulatoryDocument(
+      { ...built, epicrisisPdf: pdf, ...(correction ? { correction } : {}) },
+      { now, uuid: documentUuids() },
+    );
+    const replaces = previous ? { id: previous.id, reason: reason.reason } : undefined;
+    return (await recordRda(
+      { clientId: e.client_id, patientId: e.patient_id, encounterId: e.id, kind: 'consulta', bundle, ...(replaces ? { replaces } : {}) },
+      t,
+    )) as S['Rda'];
   });
 }

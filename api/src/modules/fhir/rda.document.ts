@@ -92,7 +92,11 @@ export function ambulatoryDocument(c: RdaConsultation, { now, uuid }: RdaBuildOp
     resourceType: 'Composition',
     id: id.composition,
     meta: meta('CompositionAmbulatoryRDA'),
-    status: 'final',
+    // A nota aclaratoria: base R4's way (the guide leaves status and relatesTo as R4 has them).
+    status: c.correction ? 'amended' : 'final',
+    ...(c.correction
+      ? { relatesTo: [{ code: 'replaces', targetIdentifier: { system: rdaNaming('identifier-RDA'), value: c.correction.replaces } }] }
+      : {}),
     type: { coding: [{ system: LOINC, code: '51845-6', display: 'Outpatient Consult note' }] },
     subject: { reference: ref.patient },
     encounter: { reference: ref.encounter },
@@ -131,7 +135,16 @@ export function ambulatoryDocument(c: RdaConsultation, { now, uuid }: RdaBuildOp
         id.risks.map(urn),
       ),
       section('serviceRequests', ['Sin órdenes de servicio'], []),
-      section('addendum', ['Epicrisis del encuentro (PDF)'], [urn(id.epicrisis)]),
+      section(
+        'addendum',
+        [
+          'Epicrisis del encuentro (PDF)',
+          ...(c.correction
+            ? [`Nota aclaratoria (versión ${c.correction.version}, reemplaza el RDA ${c.correction.replaces}): ${c.correction.reason}`]
+            : []),
+        ],
+        [urn(id.epicrisis)],
+      ),
     ],
   };
 

@@ -142,6 +142,18 @@ export interface RdaConsultation {
   medications: string[];
   /** The Epicrisis PDF (DocumentReferenceEPIRDA), base64. */
   epicrisisPdf: string;
+  /** A nota aclaratoria: the document this version replaces (its Bundle identifier), its number and why. */
+  correction?: RdaCorrection;
+}
+
+/** What a corrected version (nota aclaratoria) says about the one it replaces. */
+export interface RdaCorrection {
+  /** The replaced document's identifier (Bundle.identifier.value, NamingSystem identifier-RDA). */
+  replaces: string;
+  /** This version's number (2 for the first correction). */
+  version: number;
+  /** 'Motivo de la aclaración', as the clinician wrote it. */
+  reason: string;
 }
 
 /** A fresh UUID per key, the same for the same key within one document (RdaBuildOptions.uuid in the product). */

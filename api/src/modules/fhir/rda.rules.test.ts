@@ -84,6 +84,23 @@ describe('ambulatoryDocument', () => {
     expect(rdaErrors(issues), JSON.stringify(rdaErrors(issues), null, 1)).toEqual([]);
   });
 
+  it('writes a nota aclaratoria as an amended Composition that replaces the previous identifier, with 0 errors', () => {
+    const previous = '0b5f0d4e-8f7a-4c1e-9a57-3f0c2b1d9e11';
+    const c = { ...fixtureConsultation(), correction: { replaces: previous, version: 2, reason: 'La dosis <del plan> estaba mal' } };
+    const d: Json = ambulatoryDocument(c, fixtureOptions());
+    const comp = (d.entry as Json[])[0].resource;
+    expect(comp.status).toBe('amended');
+    expect(comp.relatesTo).toEqual([
+      { code: 'replaces', targetIdentifier: { system: 'https://fhir.minsalud.gov.co/rda/NamingSystem/identifier-RDA', value: previous } },
+    ]);
+    const addendum = (comp.section as Json[]).find((s) => s.code.coding[0].code === '55107-7')!;
+    expect(addendum.text.div).toContain(`Nota aclaratoria (versión 2, reemplaza el RDA ${previous}): La dosis &lt;del plan&gt; estaba mal`);
+    expect(rdaErrors(validateRda(d, BUNDLE))).toEqual([]);
+    // The original says neither.
+    expect((doc().entry as Json[])[0].resource).toMatchObject({ status: 'final' });
+    expect((doc().entry as Json[])[0].resource.relatesTo).toBeUndefined();
+  });
+
   it('is deterministic: the same input and options give the same document', () => {
     expect(JSON.stringify(doc())).toBe(JSON.stringify(doc()));
   });

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { canResend, issueOf, rdaIdentifierOf, rdaRetryDelayMs, RDA_RETRY_MAX_MS, statementRunAt } from './rdas.rules';
+import {
+  canResend,
+  correctionRoute,
+  issueOf,
+  rdaIdentifierOf,
+  rdaRetryDelayMs,
+  RDA_RETRY_MAX_MS,
+  statementRunAt,
+  type CorrectionRoute,
+} from './rdas.rules';
 
 const MIN = 60_000;
 
@@ -83,5 +92,46 @@ describe('statementRunAt', () => {
     ['2026-12-31T23:58:00.000Z', '2027-01-01T00:00:00.000Z'],
   ])('a change at %s is written at %s (the end of its five-minute slot)', (at, runAt) => {
     expect(statementRunAt(new Date(at)).toISOString()).toBe(runAt);
+  });
+});
+
+describe('correctionRoute', () => {
+  const v = (version: number, status: string, remote_id: string | null = null) => ({
+    id: version * 10,
+    version,
+    status,
+    identifier: `doc-${version}`,
+    remote_id,
+  });
+  // Each row: the versions before a correction → how it goes.
+  it.each<[string, ReturnType<typeof v>[], CorrectionRoute]>([
+    [
+      'the original accepted: a nota aclaratoria on its platform id',
+      [v(1, 'enviado', 'R1')],
+      { kind: 'nota', targetId: 'R1', replacedId: 10, retire: [] },
+    ],
+    [
+      'the original accepted without an id: on its identifier',
+      [v(1, 'enviado')],
+      { kind: 'nota', targetId: 'doc-1', replacedId: 10, retire: [] },
+    ],
+    ['the original still on its way: waits for it', [v(1, 'pendiente')], { kind: 'wait', version: 1 }],
+    ['the original never sent: a new document, the original retired', [v(1, 'sin_enviar')], { kind: 'first', retire: [10] }],
+    ['the original refused: a new document, the original retired', [v(1, 'rechazado')], { kind: 'first', retire: [10] }],
+    [
+      'v1 corrected by an accepted v2: corrects v2',
+      [v(1, 'corregido', 'R1'), v(2, 'enviado', 'R2')],
+      { kind: 'nota', targetId: 'R2', replacedId: 20, retire: [] },
+    ],
+    [
+      'v1 accepted, v2 refused: corrects v1, v2 retired',
+      [v(2, 'rechazado'), v(1, 'enviado', 'R1')],
+      { kind: 'nota', targetId: 'R1', replacedId: 10, retire: [20] },
+    ],
+    ['v1 accepted, v2 on its way: waits for v2', [v(1, 'enviado', 'R1'), v(2, 'pendiente')], { kind: 'wait', version: 2 }],
+    ['v1 retired unsent, v2 never sent: a new document', [v(1, 'corregido'), v(2, 'sin_enviar')], { kind: 'first', retire: [20] }],
+    ['nothing before (a closed teleconsultation without a kept RDA)', [], { kind: 'first', retire: [] }],
+  ])('%s', (_, earlier, route) => {
+    expect(correctionRoute(earlier)).toEqual(route);
   });
 });

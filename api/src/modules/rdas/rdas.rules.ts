@@ -88,3 +88,49 @@ export const RDA_STATEMENT_SETTLE_MS = 5 * 60_000;
 export function statementRunAt(at: Date): Date {
   return new Date((Math.floor(at.getTime() / RDA_STATEMENT_SETTLE_MS) + 1) * RDA_STATEMENT_SETTLE_MS);
 }
+
+/** An earlier version of a document, as the sender reads it to decide how a later one goes. */
+export interface EarlierVersion {
+  id: number;
+  version: number;
+  status: string;
+  identifier: string;
+  remote_id: string | null;
+}
+
+/**
+ * How a corrected version (a nota aclaratoria) goes to the platform, from the versions before it:
+ * - one of them is still on its way ('pendiente'): it waits, so the platform never receives a
+ *   correction before the document it corrects;
+ * - else, the newest the platform accepted ('enviado') is the one it corrects:
+ *   `$enviar-nota-aclaratoria` on that document's platform id (its identifier when the platform
+ *   gave none), and that version turns 'corregido' once the correction is accepted;
+ * - none ever reached the platform ('sin enviar', 'rechazado', or retired already): it goes as a
+ *   new document (`$enviar-rda-consulta`); the platform never held the others.
+ * `retire` lists the versions that will never be sent ('sin enviar', 'rechazado'): they turn
+ * 'corregido' when this one goes, so neither a later settings change nor 'Reenviar' sends them.
+ */
+export type CorrectionRoute =
+  | { kind: 'wait'; version: number }
+  | { kind: 'nota'; targetId: string; replacedId: number; retire: number[] }
+  | { kind: 'first'; retire: number[] };
+
+export function correctionRoute(earlier: EarlierVersion[]): CorrectionRoute {
+  const byVersion = [...earlier].sort((a, b) => a.version - b.version);
+  const onItsWay = byVersion.filter((v) => v.status === 'pendiente').at(-1);
+  if (onItsWay) return { kind: 'wait', version: onItsWay.version };
+  const retire = byVersion.filter((v) => v.status === 'sin_enviar' || v.status === 'rechazado').map((v) => v.id);
+  const accepted = byVersion.filter((v) => v.status === 'enviado').at(-1);
+  if (accepted) return { kind: 'nota', targetId: accepted.remote_id ?? accepted.identifier, replacedId: accepted.id, retire };
+  return { kind: 'first', retire };
+}
+
+export const CORRECTION_REASONS = {
+  waiting: (version: number) =>
+    `Esta nota aclaratoria espera a que la plataforma IHCE reciba la versión ${version}; se enviará sola después.`,
+  replaced: (version: number) => `Reemplazado por la versión ${version} (nota aclaratoria).`,
+  retired: (version: number) =>
+    `Reemplazado por la versión ${version} antes de llegar a la plataforma IHCE: no se envía; se envía la versión ${version}.`,
+  waitingResend: 'Esta nota aclaratoria espera a que la plataforma IHCE reciba la versión anterior; se enviará sola.',
+  alreadyCorrected: 'Esta versión del RDA ya tiene una nota aclaratoria; corrija la más reciente.',
+} as const;

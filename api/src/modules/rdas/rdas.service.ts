@@ -1,13 +1,24 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { components } from '@vigia/contract/openapi';
 import { displayName } from '@vigia/contract/rules/names';
+import { rdaWaitsForEarlier } from '@vigia/contract/rules/rda';
 import { execute, insertReturningId, select, writeTransaction } from '../../db/sql.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
 import type { JobRunner } from '../../jobs/queue.js';
 import type { IhceAdapter, IhceCredentials, RdaDocumentKind } from '../../adapters/ihce.js';
 import { validateServiceUrl } from '../clients/clients.rules.js';
-import { RDA_REASONS, canResend, issuesOf, rdaIdentifierOf, rdaRetryDelayMs } from './rdas.rules.js';
+import {
+  CORRECTION_REASONS,
+  RDA_REASONS,
+  canResend,
+  correctionRoute,
+  issuesOf,
+  rdaIdentifierOf,
+  rdaRetryDelayMs,
+  type CorrectionRoute,
+  type EarlierVersion,
+} from './rdas.rules.js';
 
 type RdaDto = components['schemas']['Rda'];
 type RdaDetailDto = components['schemas']['RdaDetail'];
@@ -43,6 +54,8 @@ interface RdaRow {
   identifier: string;
   version: number;
   replaces_id: number | null;
+  replaced_by_id: number | null;
+  correction_reason: string | null;
   status: RdaDto['status'];
   status_reason: string | null;
   outcome: string | null;
@@ -80,6 +93,8 @@ function toRdaDto(r: RdaRow): RdaDto {
     identifier: r.identifier,
     version: Number(r.version),
     replaces_id: numOrNull(r.replaces_id),
+    replaced_by_id: numOrNull(r.replaced_by_id),
+    correction_reason: r.correction_reason,
     status: r.status,
     status_reason: r.status_reason,
     issues,
@@ -93,7 +108,7 @@ function toRdaDto(r: RdaRow): RdaDto {
 }
 
 const SELECT_RDA = `SELECT r.id, r.client_id, r.patient_id, p.first_name, p.last_name, r.encounter_id, r.kind, r.identifier, r.version,
-  r.replaces_id, r.status, r.status_reason, r.outcome, r.remote_id, r.attempts, r.next_attempt_at, r.sent_at, r.created_at, r.updated_at
+  r.replaces_id, (SELECT n.id FROM rdas n WHERE n.replaces_id = r.id) AS replaced_by_id, r.correction_reason, r.status, r.status_reason, r.outcome, r.remote_id, r.attempts, r.next_attempt_at, r.sent_at, r.created_at, r.updated_at
   FROM rdas r LEFT JOIN patients p ON p.id = r.patient_id`;
 
 async function rdaRow(deps: Pick<RdaDeps, 'sequelize'>, clientId: number, id: number, transaction?: Transaction): Promise<RdaRow> {
@@ -283,6 +298,8 @@ export interface RecordRdaInput {
   kind: RdaDocumentKind;
   /** The document Bundle the RDA builder made (ambulatoryDocument / patientDocument), kept verbatim. */
   bundle: object;
+  /** A nota aclaratoria: the version it replaces (the latest of its document) and the clinician's reason. */
+  replaces?: { id: number; reason: string };
 }
 
 /**
@@ -314,11 +331,13 @@ export async function recordRda(
     }
     const configured = complete(await settingsRow(deps.sequelize, input.clientId, t));
     const now = deps.now();
+    const version = input.replaces ? (await replaceable(deps, input, t)).version + 1 : 1;
     const id = await insertReturningId(
       deps.sequelize,
-      `INSERT INTO rdas (client_id, patient_id, encounter_id, kind, identifier, version, replaces_id, bundle, status, status_reason, outcome,
-         remote_id, attempts, next_attempt_at, sent_at, created_at, updated_at)
-       VALUES (:clientId, :patientId, :encounterId, :kind, :identifier, 1, NULL, :bundle, :status, :reason, NULL, NULL, 0, :next, NULL, :now, :now)
+      `INSERT INTO rdas (client_id, patient_id, encounter_id, kind, identifier, version, replaces_id, correction_reason, bundle, status,
+         status_reason, outcome, remote_id, attempts, next_attempt_at, sent_at, created_at, updated_at)
+       VALUES (:clientId, :patientId, :encounterId, :kind, :identifier, :version, :replacesId, :correctionReason, :bundle, :status,
+         :reason, NULL, NULL, 0, :next, NULL, :now, :now)
        RETURNING id`,
       {
         clientId: input.clientId,
@@ -326,6 +345,9 @@ export async function recordRda(
         encounterId: input.encounterId ?? null,
         kind: input.kind,
         identifier,
+        version,
+        replacesId: input.replaces?.id ?? null,
+        correctionReason: input.replaces?.reason ?? null,
         bundle: JSON.stringify(input.bundle),
         status: configured ? 'pendiente' : 'sin_enviar',
         reason: configured ? null : RDA_REASONS.unconfigured,
@@ -334,10 +356,50 @@ export async function recordRda(
       },
       t,
     );
+    if (input.replaces) {
+      // The versions before it that never reached the platform never will: 'corregido' now, so
+      // neither the settings arriving nor 'Reenviar' sends them (the rule's retire, at the source).
+      await execute(
+        deps.sequelize,
+        `UPDATE rdas SET status = 'corregido', status_reason = :why, next_attempt_at = NULL, updated_at = :now
+         WHERE client_id = :clientId AND encounter_id = :encounterId AND kind = :kind AND id <> :id AND status IN ('sin_enviar', 'rechazado')`,
+        { why: CORRECTION_REASONS.retired(version), now, clientId: input.clientId, encounterId: input.encounterId, kind: input.kind, id },
+        t,
+      );
+    }
     if (configured) await enqueueSend(deps, input.clientId, id, sendKey(identifier), now, t);
     return toRdaDto(await rdaRow(deps, input.clientId, id, t));
   };
   return transaction ? run(transaction) : writeTransaction(deps.sequelize, run);
+}
+
+/**
+ * The version a nota aclaratoria replaces: of the same organisation, encounter and kind, and the
+ * latest (one not corrected already; the unique index on replaces_id settles a race).
+ */
+async function replaceable(deps: Pick<RdaDeps, 'sequelize'>, input: RecordRdaInput, t: Transaction): Promise<RdaRow> {
+  const previous = await rdaRow(deps, input.clientId, input.replaces!.id, t);
+  if (previous.kind !== input.kind || numOrNull(previous.encounter_id) !== (input.encounterId ?? null))
+    throw badRequest('replaces', 'La versión que se corrige no es de esta atención.');
+  if (previous.replaced_by_id != null) throw conflict(CORRECTION_REASONS.alreadyCorrected);
+  return previous;
+}
+
+/** The latest version of an encounter's document (what a nota aclaratoria replaces); null when it has none. */
+export async function latestEncounterRda(
+  deps: Pick<RdaDeps, 'sequelize'>,
+  clientId: number,
+  encounterId: number,
+  transaction?: Transaction,
+): Promise<{ id: number; identifier: string; version: number } | null> {
+  const [row] = await select<{ id: number; identifier: string; version: number }>(
+    deps.sequelize,
+    `SELECT id, identifier, version FROM rdas WHERE client_id = :clientId AND encounter_id = :encounterId AND kind = 'consulta'
+     ORDER BY version DESC, id DESC LIMIT 1`,
+    { clientId, encounterId },
+    transaction,
+  );
+  return row ? { id: Number(row.id), identifier: row.identifier, version: Number(row.version) } : null;
 }
 
 export async function listRdas(
@@ -368,7 +430,16 @@ export async function listRdas(
 export async function getRda(deps: Pick<RdaDeps, 'sequelize'>, clientId: number, id: number): Promise<RdaDetailDto> {
   const row = await rdaRow(deps, clientId, id);
   const [{ bundle }] = await select<{ bundle: string }>(deps.sequelize, 'SELECT bundle FROM rdas WHERE id = :id', { id });
-  return { ...toRdaDto(row), bundle: JSON.parse(bundle) as Record<string, unknown> };
+  // The document's history: every version of the same encounter's document, the original first.
+  const versions =
+    row.encounter_id == null
+      ? [row]
+      : await select<RdaRow>(
+          deps.sequelize,
+          `${SELECT_RDA} WHERE r.client_id = :clientId AND r.encounter_id = :encounterId AND r.kind = :kind ORDER BY r.version, r.id`,
+          { clientId, encounterId: row.encounter_id, kind: row.kind },
+        );
+  return { ...toRdaDto(row), bundle: JSON.parse(bundle) as Record<string, unknown>, versions: versions.map(toRdaDto) };
 }
 
 /**
@@ -380,6 +451,8 @@ export async function resendRda(deps: RdaDeps, clientId: number, id: number): Pr
     const row = await rdaRow(deps, clientId, id, transaction);
     if (!canResend(row.status))
       throw badRequest('status', 'Este RDA ya está en la plataforma IHCE (enviado o corregido): no se vuelve a enviar.');
+    // A correction waiting for the version before it is sent by that version's outcome, not by hand.
+    if (rdaWaitsForEarlier(row)) throw badRequest('status', CORRECTION_REASONS.waitingResend);
     const now = deps.now();
     if (!complete(await settingsRow(deps.sequelize, clientId, transaction)))
       throw badRequest('status', 'Configure primero la conexión con la plataforma IHCE en Integraciones → IHCE.');
@@ -410,16 +483,31 @@ export async function resendRda(deps: RdaDeps, clientId: number, id: number): Pr
  * identifier) again, which the platform answers as the same document.
  */
 export async function sendRda(deps: RdaDeps, clientId: number, rdaId: number): Promise<void> {
-  const [doc] = await select<{ status: string; kind: RdaDocumentKind; identifier: string; bundle: string; attempts: number }>(
+  const [doc] = await select<{
+    status: string;
+    kind: RdaDocumentKind;
+    identifier: string;
+    bundle: string;
+    attempts: number;
+    replaces_id: number | null;
+    encounter_id: number | null;
+    version: number;
+  }>(
     deps.sequelize,
-    'SELECT status, kind, identifier, bundle, attempts FROM rdas WHERE id = :id AND client_id = :clientId',
+    'SELECT status, kind, identifier, bundle, attempts, replaces_id, encounter_id, version FROM rdas WHERE id = :id AND client_id = :clientId',
     { id: rdaId, clientId },
   );
   if (!doc || doc.status !== 'pendiente') return;
+  const route: CorrectionRoute = doc.replaces_id == null ? { kind: 'first', retire: [] } : await routeOf(deps, clientId, rdaId, doc);
+  if (route.kind === 'wait') {
+    if (await waitForEarlier(deps, clientId, rdaId, doc, route.version)) await sendRda(deps, clientId, rdaId);
+    return;
+  }
   const credentials = await credentialsOf(deps, clientId);
   const now = deps.now();
   if (!credentials) {
     await setOutcome(deps, rdaId, { status: 'sin_enviar', reason: RDA_REASONS.unconfigured }, now);
+    await wakeLater(deps, clientId, rdaId);
     return;
   }
   const attempts = Number(doc.attempts) + 1;
@@ -428,12 +516,32 @@ export async function sendRda(deps: RdaDeps, clientId: number, rdaId: number): P
     attempts,
     now,
   });
-  const result = await deps.ihce.platform(credentials).sendDocument(doc.kind, JSON.parse(doc.bundle) as object);
+  if (route.retire.length)
+    await execute(
+      deps.sequelize,
+      `UPDATE rdas SET status = 'corregido', status_reason = :why, next_attempt_at = NULL, updated_at = :now
+       WHERE id IN (:ids) AND status IN ('sin_enviar', 'rechazado')`,
+      { ids: route.retire, why: CORRECTION_REASONS.retired(Number(doc.version)), now },
+    );
+  const platform = deps.ihce.platform(credentials);
+  const bundle = JSON.parse(doc.bundle) as object;
+  const result =
+    route.kind === 'nota' ? await platform.sendCorrection(route.targetId, bundle) : await platform.sendDocument(doc.kind, bundle);
   const at = deps.now();
   switch (result.kind) {
     case 'accepted':
-      await setOutcome(deps, rdaId, { status: 'enviado', remoteId: result.remoteId, sentAt: at }, at);
-      return;
+      await writeTransaction(deps.sequelize, async (transaction) => {
+        const sent = await setOutcome(deps, rdaId, { status: 'enviado', remoteId: result.remoteId, sentAt: at }, at, transaction);
+        // The platform holds the correction now: the version it corrected is history.
+        if (sent && route.kind === 'nota')
+          await execute(
+            deps.sequelize,
+            "UPDATE rdas SET status = 'corregido', status_reason = :why, updated_at = :at WHERE id = :id AND status = 'enviado'",
+            { id: route.replacedId, why: CORRECTION_REASONS.replaced(Number(doc.version)), at },
+            transaction,
+          );
+      });
+      break;
     case 'refused':
       await setOutcome(
         deps,
@@ -441,14 +549,14 @@ export async function sendRda(deps: RdaDeps, clientId: number, rdaId: number): P
         { status: 'rechazado', reason: RDA_REASONS.refused, outcome: JSON.stringify(issuesOf(result.issues)) },
         at,
       );
-      return;
+      break;
     case 'auth':
       // Only a change of the settings helps: the document waits for it as 'sin enviar', saying why.
       await setOutcome(deps, rdaId, { status: 'sin_enviar', reason: result.reason }, at);
-      return;
+      break;
     case 'unconfigured':
       await setOutcome(deps, rdaId, { status: 'sin_enviar', reason: RDA_REASONS.unconfigured }, at);
-      return;
+      break;
     case 'transient': {
       const next = new Date(at.getTime() + rdaRetryDelayMs(attempts, result.retryAfterMs));
       await writeTransaction(deps.sequelize, async (transaction) => {
@@ -463,6 +571,77 @@ export async function sendRda(deps: RdaDeps, clientId: number, rdaId: number): P
       return;
     }
   }
+  // Settled (sent, refused or waiting for settings): a correction waiting for it may go now.
+  await wakeLater(deps, clientId, rdaId);
+}
+
+/** How a correction goes, from the versions of its document before it (rdas.rules correctionRoute). */
+async function routeOf(
+  deps: Pick<RdaDeps, 'sequelize'>,
+  clientId: number,
+  rdaId: number,
+  doc: { encounter_id: number | null; kind: string; version: number },
+): Promise<CorrectionRoute> {
+  const earlier = await select<EarlierVersion>(
+    deps.sequelize,
+    `SELECT id, version, status, identifier, remote_id FROM rdas
+     WHERE client_id = :clientId AND encounter_id = :encounterId AND kind = :kind AND version < :version AND id <> :id`,
+    { clientId, encounterId: doc.encounter_id, kind: doc.kind, version: doc.version, id: rdaId },
+  );
+  return correctionRoute(earlier.map((v) => ({ ...v, id: Number(v.id), version: Number(v.version) })));
+}
+
+/**
+ * Marks a correction as waiting for an earlier version (no next try of its own: `next_attempt_at`
+ * empty is the mark wakeLater looks for). If the earlier one settled meanwhile, takes the send
+ * back (true) unless wakeLater already did: exactly one of them queues it.
+ */
+async function waitForEarlier(
+  deps: Pick<RdaDeps, 'sequelize' | 'now'>,
+  clientId: number,
+  rdaId: number,
+  doc: { encounter_id: number | null; kind: string; version: number },
+  version: number,
+): Promise<boolean> {
+  const now = deps.now();
+  await execute(
+    deps.sequelize,
+    "UPDATE rdas SET status_reason = :why, next_attempt_at = NULL, updated_at = :now WHERE id = :id AND status = 'pendiente'",
+    { id: rdaId, why: CORRECTION_REASONS.waiting(version), now },
+  );
+  if ((await routeOf(deps, clientId, rdaId, doc)).kind === 'wait') return false;
+  return claimWaiting(deps, rdaId, now);
+}
+
+const claimWaiting = async (deps: Pick<RdaDeps, 'sequelize'>, id: number, now: Date) =>
+  (await execute(
+    deps.sequelize,
+    "UPDATE rdas SET next_attempt_at = :now, updated_at = :now WHERE id = :id AND status = 'pendiente' AND next_attempt_at IS NULL",
+    { id, now },
+  )) === 1;
+
+/** The first later version of the same document waiting for this one goes to the queue. */
+async function wakeLater(deps: Pick<RdaDeps, 'sequelize' | 'jobs' | 'now'>, clientId: number, rdaId: number) {
+  const [waiting] = await select<{ id: number; identifier: string }>(
+    deps.sequelize,
+    `SELECT n.id, n.identifier FROM rdas r JOIN rdas n ON n.client_id = r.client_id AND n.encounter_id = r.encounter_id AND n.kind = r.kind
+     WHERE r.id = :id AND r.client_id = :clientId AND n.version > r.version AND n.status = 'pendiente' AND n.next_attempt_at IS NULL
+       AND n.replaces_id IS NOT NULL
+     ORDER BY n.version LIMIT 1`,
+    { id: rdaId, clientId },
+  );
+  if (!waiting) return;
+  const now = deps.now();
+  await writeTransaction(deps.sequelize, async (transaction) => {
+    const claimed = await execute(
+      deps.sequelize,
+      "UPDATE rdas SET next_attempt_at = :now, updated_at = :now WHERE id = :id AND status = 'pendiente' AND next_attempt_at IS NULL",
+      { id: waiting.id, now },
+      transaction,
+    );
+    if (claimed)
+      await enqueueSend(deps, clientId, Number(waiting.id), `${sendKey(waiting.identifier)}:w${rdaId}-${now.getTime()}`, now, transaction);
+  });
 }
 
 async function setOutcome(
@@ -470,8 +649,9 @@ async function setOutcome(
   id: number,
   o: { status: RdaDto['status']; reason?: string; outcome?: string; remoteId?: string | null; sentAt?: Date },
   now: Date,
-) {
-  await execute(
+  transaction?: Transaction,
+): Promise<boolean> {
+  const changed = await execute(
     deps.sequelize,
     `UPDATE rdas SET status = :status, status_reason = :reason, outcome = :outcome, remote_id = COALESCE(:remoteId, remote_id),
        sent_at = COALESCE(:sentAt, sent_at), next_attempt_at = NULL, updated_at = :now
@@ -485,7 +665,9 @@ async function setOutcome(
       sentAt: o.sentAt ?? null,
       now,
     },
+    transaction,
   );
+  return changed === 1;
 }
 
 /** Registers the send job: a pool of its own, so a slow platform holds its places and not the queue. */
