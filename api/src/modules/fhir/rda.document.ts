@@ -1,7 +1,16 @@
 import { rdaEncounter, rdaCondition, rdaReading } from './rda.encounter';
 import { rdaLocation, rdaOrganization, rdaPayer } from './rda.organization';
 import { rdaPatient, rdaPractitioner } from './rda.people';
-import { HISTORY_SECTIONS, LOINC, meta, rdaNaming, type Json, type RdaBuildOptions, type RdaConsultation } from './rda.profiles';
+import {
+  HISTORY_SECTIONS,
+  LOINC,
+  RDA_DOCUMENT_TYPES,
+  meta,
+  rdaNaming,
+  type Json,
+  type RdaBuildOptions,
+  type RdaConsultation,
+} from './rda.profiles';
 import { sectionOf, urn } from './rda.narrative';
 import { rdaEpicrisis, rdaMedicationStatement, rdaRiskFactor, rdaSickLeave } from './rda.sections';
 
@@ -93,7 +102,7 @@ export function ambulatoryDocument(c: RdaConsultation, { now, uuid }: RdaBuildOp
     id: id.composition,
     meta: meta('CompositionAmbulatoryRDA'),
     status: 'final',
-    type: { coding: [{ system: LOINC, code: '51845-6', display: 'Outpatient Consult note' }] },
+    type: { coding: [{ system: LOINC, ...RDA_DOCUMENT_TYPES.consulta }] },
     subject: { reference: ref.patient },
     encounter: { reference: ref.encounter },
     date: now.toISOString(),
