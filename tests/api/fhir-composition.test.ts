@@ -322,6 +322,25 @@ describe('GET /fhir/R4/Composition/{id}/$document', () => {
     expect(viaKit).toEqual(docs.juanConsulta.bundle);
   });
 
+  it('is in the patient’s audit trail: who read which document', async () => {
+    const res = await fetchFhir(`/Composition/${rda(docs.mariaPaciente)}/$document`, tokens.full);
+    expect(res.status).toBe(200);
+    let event: Json | undefined;
+    for (let i = 0; i < 100 && !event; i++) {
+      const hers = await t.http.get(`/api/v1/patients/${patients.maria}/audit_events?_end=100`).set(bearer(a.tokens.admin));
+      expect(hers.status).toBe(200);
+      event = (hers.body as Json[]).find((e) => e.path === '/fhir/R4/Composition/:id/$document');
+      if (!event) await new Promise((r) => setTimeout(r, 30));
+    }
+    expect(event).toMatchObject({
+      action: 'fhir_read',
+      actor_kind: 'system',
+      resource: 'fhir',
+      resource_id: rda(docs.mariaPaciente),
+      summary: `Leyó Composition/${rda(docs.mariaPaciente)}; cliente de API Sistema de información`,
+    });
+  });
+
   it('is 404 across organisations', async () => {
     expect((await fetchFhir(`/Composition/${rda(docs.otherConsulta)}/$document`, tokens.full)).status).toBe(404);
     expect((await fetchFhir(`/Composition/${rda(docs.mariaConsulta)}/$document`, tokens.orgB)).status).toBe(404);
