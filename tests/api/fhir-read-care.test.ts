@@ -573,6 +573,7 @@ describe('the group restriction of a Bulk export (SearchInput.groupId)', () => {
       RelatedPerson: [rp('juan', 'luz'), rp('juan', 'pedro')],
       MedicationRequest: [`x${orders.juanPill}`],
       ServiceRequest: [`s${orders.juanGlucose}`],
+      Composition: [],
       Group: [`g${tags.diabetes}`],
     };
     for (const type of TYPES) {

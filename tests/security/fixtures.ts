@@ -156,7 +156,23 @@ export async function seedPatient(t: TestProduct, org: Org, client: Ids, nid: st
  * Bundle by its identifier and do not judge its profile, which the RDA builder and the platform do.
  */
 export function rdaOf(org: Org, patientId: number) {
-  const bundle = { resourceType: 'Bundle', type: 'document', identifier: { value: crypto.randomUUID() }, entry: [] };
+  // A Composition first, as every document opens: the FHIR API's Composition search reaches it too.
+  const composition = {
+    resourceType: 'Composition',
+    id: crypto.randomUUID(),
+    status: 'final',
+    type: { coding: [{ system: 'http://loinc.org', code: '102089-0' }] },
+    subject: { reference: `urn:uuid:${crypto.randomUUID()}` },
+    date: '2026-11-30T14:40:00.000Z',
+    author: [{ reference: `urn:uuid:${crypto.randomUUID()}` }],
+    title: 'Resumen Digital de Atención en Salud - RDA de paciente',
+  };
+  const bundle = {
+    resourceType: 'Bundle',
+    type: 'document',
+    identifier: { value: crypto.randomUUID() },
+    entry: [{ fullUrl: `urn:uuid:${composition.id}`, resource: composition }],
+  };
   return { clientId: org.clientId, patientId, kind: 'paciente' as const, bundle };
 }
 

@@ -28,6 +28,7 @@ export const FHIR_TYPES = [
   'MedicationRequest',
   'ServiceRequest',
   'Group',
+  'Composition',
 ];
 
 /** Medplum's FHIR R4 StructureDefinitions, indexed once per test file before validateResource. */

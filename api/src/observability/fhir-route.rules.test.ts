@@ -12,6 +12,8 @@ describe('fhirRouteOf: the request log and metrics label of the FHIR API (issue 
     ['/fhir/R4/$export', '/fhir/R4/$export'],
     ['/fhir/R4/Patient/$export', '/fhir/R4/Patient/$export'],
     ['/fhir/R4/Group/g3/$export', '/fhir/R4/Group/{id}/$export'],
+    ['/fhir/R4/Composition/rda12', '/fhir/R4/Composition/{id}'],
+    ['/fhir/R4/Composition/rda12/$document', '/fhir/R4/Composition/{id}/$document'],
     ['/fhir/R4/$export-status/12', '/fhir/R4/$export-status/{id}'],
     ['/fhir/R4/$export-file/12/Patient.1.ndjson', '/fhir/R4/$export-file/{id}/{file}'],
     // Anything else is one label, whatever its path: the label set stays bounded.

@@ -18,5 +18,6 @@ export function fhirRouteOf(path: string): string {
   if (parts.length === 1) return `/fhir/R4/${first}`;
   if (parts.length === 2) return second === '$export' ? `/fhir/R4/${first}/$export` : `/fhir/R4/${first}/{id}`;
   if (parts.length === 3 && third === '$export') return `/fhir/R4/${first}/{id}/$export`;
+  if (parts.length === 3 && third === '$document') return `/fhir/R4/${first}/{id}/$document`;
   return 'fhir_otra';
 }

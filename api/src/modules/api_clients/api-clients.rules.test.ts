@@ -7,6 +7,7 @@ describe('parseScope (SMART v2 system scopes)', () => {
     ['system/Patient.rs', { type: 'Patient', read: true, search: true }],
     ['system/Observation.r', { type: 'Observation', read: true, search: false }],
     ['system/Group.s', { type: 'Group', read: false, search: true }],
+    ['system/Composition.rs', { type: 'Composition', read: true, search: true }],
     ['system/*.rs', { type: '*', read: true, search: true }],
     // SMART v1's `.read` is v2's `.rs`.
     ['system/Patient.read', { type: 'Patient', read: true, search: true }],
@@ -30,6 +31,9 @@ describe('grantScopes (asked ∩ registered)', () => {
     ['system/Observation.rs', ['system/Patient.rs'], []],
     ['system/*.rs', ['system/Patient.rs', 'system/Observation.rs'], ['system/Patient.rs', 'system/Observation.rs']],
     ['system/Patient.r', ['system/*.rs'], ['system/Patient.r']],
+    // The RDA's Composition (issue 51): not registrable by name yet, granted out of every type.
+    ['system/Composition.rs', ['system/*.rs'], ['system/Composition.rs']],
+    ['system/*.rs', ['system/Patient.rs'], ['system/Patient.rs']],
     ['system/*.rs', ['system/*.rs'], ['system/*.rs']],
     ['system/*.rs system/Patient.rs', ['system/*.rs'], ['system/*.rs']],
     ['system/Patient.read', ['system/Patient.rs'], ['system/Patient.rs']],
@@ -45,6 +49,8 @@ describe('grantScopes (asked ∩ registered)', () => {
 describe('scopeCovers', () => {
   it.each<[string[], string, 'read' | 'search', boolean]>([
     [['system/*.rs'], 'Group', 'search', true],
+    [['system/*.rs'], 'Composition', 'read', true],
+    [['system/Patient.rs'], 'Composition', 'read', false],
     [['system/Patient.rs'], 'Patient', 'read', true],
     [['system/Patient.r'], 'Patient', 'search', false],
     [['system/Patient.rs'], 'Observation', 'read', false],

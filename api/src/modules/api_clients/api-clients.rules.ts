@@ -14,11 +14,11 @@ import { assertionTimeProblem } from './api-clients.clock.rules.js';
 type Schemas = components['schemas'];
 
 /**
- * The FHIR types the API serves, in the CapabilityStatement's order: the contract's FhirExportType
- * and ApiClientScope (`system/<Type>.rs`, plus `system/*.rs`) list the same, which the compiler
- * holds below, so a type added to the contract and not here (or the other way) does not build.
+ * The FHIR types of the contract's FhirExportType and ApiClientScope (`system/<Type>.rs`, plus
+ * `system/*.rs`), in the CapabilityStatement's order: the compiler holds the lists equal below, so
+ * a type added to the contract and not here (or the other way) does not build.
  */
-export const FHIR_TYPES = [
+const CONTRACT_FHIR_TYPES = [
   'Patient',
   'Observation',
   'DetectedIssue',
@@ -29,11 +29,21 @@ export const FHIR_TYPES = [
   'ServiceRequest',
   'Group',
 ] as const satisfies ReadonlyArray<Schemas['FhirExportType']>;
-export type FhirType = (typeof FHIR_TYPES)[number];
+type ContractFhirType = (typeof CONTRACT_FHIR_TYPES)[number];
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const contractListsTheSameTypes: Same<FhirType, Schemas['FhirExportType']> &
-  Same<`system/${FhirType}.rs` | 'system/*.rs', Schemas['ApiClientScope']> = true;
+const contractListsTheSameTypes: Same<ContractFhirType, Schemas['FhirExportType']> &
+  Same<`system/${ContractFhirType}.rs` | 'system/*.rs', Schemas['ApiClientScope']> = true;
 void contractListsTheSameTypes;
+
+/**
+ * The FHIR types the API serves (read, search, scopes, Bulk export): the contract's, and the RDA's
+ * Composition (issue 51), which a token gets through `system/*.rs` or by asking
+ * `system/Composition.rs` of a client registered for `system/*.rs`. It joins the contract's enums
+ * when the staff app names it ('Clientes de API', 'Exportaciones FHIR'); until then an export's
+ * `types` may list it and the screens show it as sent.
+ */
+export const FHIR_TYPES = [...CONTRACT_FHIR_TYPES, 'Composition'] as const;
+export type FhirType = (typeof FHIR_TYPES)[number];
 
 export const GRANT_TYPE = 'client_credentials';
 export const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';

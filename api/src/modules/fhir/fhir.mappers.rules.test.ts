@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  compositionFor,
   conditionFor,
   detectedIssueFor,
   deviceFor,
@@ -353,5 +354,39 @@ describe('observationFor and detectedIssueFor (issue 49)', () => {
     const { meta, ...rest } = observationFor([reading], row, stored, { lastUpdated: stored });
     expect(meta).toEqual({ lastUpdated: '2026-11-21T13:00:02.345Z' });
     expect(rest).toEqual(observationFor([reading], row, stored));
+  });
+});
+
+describe('compositionFor (issue 51)', () => {
+  const composition = {
+    resourceType: 'Composition',
+    id: '1b4e28ba-2fa1-41d2-883f-0016d3cca427',
+    meta: { profile: ['https://fhir.minsalud.gov.co/rda/StructureDefinition/CompositionAmbulatoryRDA'] },
+    status: 'final',
+    type: { coding: [{ system: 'http://loinc.org', code: '51845-6' }] },
+    subject: { reference: 'urn:uuid:5b4e28ba-2fa1-41d2-883f-0016d3cca427' },
+    date: '2026-11-10T15:00:00.000Z',
+    title: 'RDA',
+  };
+  const bundle = { resourceType: 'Bundle', type: 'document', entry: [{ fullUrl: `urn:uuid:${composition.id}`, resource: composition }] };
+
+  it('is the document’s first entry, named rda<first version>, with the version’s meta and the literal patient reference', () => {
+    const c = compositionFor({ id: 12, patient_id: 7, version: 2, created_at: new Date('2026-11-25T15:00:00Z'), bundle });
+    expect(c).toEqual({
+      ...composition,
+      id: 'rda12',
+      meta: { profile: composition.meta.profile, versionId: '2', lastUpdated: '2026-11-25T15:00:00.000Z' },
+      subject: { reference: 'Patient/p7' },
+    });
+    expect(Object.keys(c!)).toEqual(Object.keys(composition));
+    expect(bundle.entry[0].resource.id).toBe('1b4e28ba-2fa1-41d2-883f-0016d3cca427');
+  });
+
+  it.each([
+    ['no entries', { resourceType: 'Bundle', entry: [] }],
+    ['no entry list', { resourceType: 'Bundle' }],
+    ['another first entry', { resourceType: 'Bundle', entry: [{ resource: { resourceType: 'Patient' } }] }],
+  ])('answers null for a kept Bundle with %s', (_name, bundle) => {
+    expect(compositionFor({ id: 1, patient_id: 7, version: 1, created_at: new Date(), bundle })).toBeNull();
   });
 });

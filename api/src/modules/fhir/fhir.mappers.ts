@@ -486,6 +486,36 @@ export interface FhirAlert {
   created_at: Date;
 }
 
+/**
+ * A kept RDA (issue 51) as the FHIR API reads its Composition: the document's first entry as it was
+ * built and sent, named by the API's own id (`rda<first version's row id>`, stable across versions),
+ * with the version's `meta` and the patient as the literal `Patient/p<id>` the other types give (in
+ * the document it is a `urn:uuid:` of the Bundle's Patient entry; `$document` answers it unchanged).
+ */
+export interface FhirRdaRow {
+  /** The row id of the document's first version. */
+  id: number;
+  patient_id: number;
+  version: number;
+  /** When this version was written: the Composition never changes after. */
+  created_at: Date;
+  /** The document Bundle as kept (rdas.bundle, parsed). */
+  bundle: Json;
+}
+
+/** Null for a kept Bundle that does not open with its Composition (recordRda judges the identifier only). */
+export function compositionFor(r: FhirRdaRow): Json | null {
+  const entries = Array.isArray(r.bundle.entry) ? (r.bundle.entry as Json[]) : [];
+  const first = entries[0]?.resource as Json | undefined;
+  if (first?.resourceType !== 'Composition') return null;
+  return {
+    ...first,
+    id: `rda${r.id}`,
+    meta: { ...(first.meta as Json | undefined), versionId: String(r.version), lastUpdated: r.created_at.toISOString() },
+    subject: { reference: `Patient/p${r.patient_id}` },
+  };
+}
+
 /** FHIR DetectedIssue.severity from our priority (1 Alta, 2 Media, 3 Baja). */
 const SEVERITY = { high: 'high', medium: 'moderate', low: 'low' } as const;
 

@@ -9,6 +9,7 @@ import type { Role } from '@vigia/contract/rules/access';
 import { FHIR_AUDIENCE, verifyApiClientToken } from '../api_clients/api-clients.token.js';
 import { scopeCovers } from '../api_clients/api-clients.rules.js';
 import { SEARCHES, commonInput, type Page } from './fhir.search.js';
+import { readDocumentText } from './fhir.search.documents.js';
 import { SEARCH_TYPES, SearchError, isSearchType, isStrict, splitParams, type SearchType } from './fhir.search.rules.js';
 
 /**
@@ -287,6 +288,10 @@ export function capabilityStatement(base: string, now: Date): Json {
           // Bulk Data export (modules/fhir_exports): all patients', or a tag's (Group).
           ...(type === 'Patient' ? { operation: [{ name: 'export', definition: `${BULK_DATA}/OperationDefinition/patient-export` }] } : {}),
           ...(type === 'Group' ? { operation: [{ name: 'export', definition: `${BULK_DATA}/OperationDefinition/group-export` }] } : {}),
+          // The RDA as it was sent: the kept document Bundle (fhir.search.documents.ts).
+          ...(type === 'Composition'
+            ? { operation: [{ name: 'document', definition: 'http://hl7.org/fhir/OperationDefinition/Composition-document' }] }
+            : {}),
         })),
         operation: [{ name: 'export', definition: `${BULK_DATA}/OperationDefinition/export` }],
       },
@@ -321,6 +326,25 @@ export function fhirRouter(deps: FhirDeps): Router {
       resources: page.resources,
       found: { shown: page.resources.length, pageSize: input.count, total: page.total, countOnly: input.summaryCount },
       path: accessPath(type, pairs),
+      ip: req.ip ?? null,
+    });
+  });
+
+  // Before /:type/:id's 404 for anything else: the document Bundle kept, unchanged (issue 51).
+  r.get('/Composition/:id/\\$document', async (req, res) => {
+    const reader = await readerOf(deps, req, res);
+    requireScope(reader, 'Composition', 'read');
+    const id = req.params.id as string;
+    const found = await readDocumentText(deps, reader.clientId, id);
+    if (!found) throw new FhirError(404, 'not-found', `No existe Composition/${id}`);
+    // The text kept, not a re-serialisation: what the Ministry got (or will get), byte for byte.
+    res.status(200).set('Content-Type', FHIR_JSON).send(found.text);
+    recordAccess(deps, reader, {
+      action: 'fhir_read',
+      type: 'Composition',
+      id,
+      resources: [found.composition],
+      path: '/fhir/R4/Composition/:id/$document',
       ip: req.ip ?? null,
     });
   });

@@ -92,6 +92,22 @@ export const SEARCH_TYPES = {
     ID(' la etiqueta', 'g'),
     LAST_UPDATED('Última modificación de la etiqueta'),
   ],
+  Composition: [
+    PATIENT,
+    SUBJECT,
+    {
+      name: 'type',
+      type: 'token',
+      documentation: 'Tipo de RDA (LOINC): 51845-6 consulta externa, 102089-0 RDA de paciente; lista separada por comas',
+    },
+    { name: 'date', type: 'date', documentation: 'Momento en que se escribió el RDA, con prefijo; dos veces para un rango' },
+    {
+      name: '_id',
+      type: 'token',
+      documentation: 'Id del RDA (rda<número>, el de su primera versión); lista separada por comas',
+    },
+    LAST_UPDATED('Momento en que se escribió la última versión del RDA'),
+  ],
 } as const satisfies Record<string, readonly SearchParamDef[]>;
 
 export type SearchType = keyof typeof SEARCH_TYPES;
@@ -111,6 +127,7 @@ const PATIENT_BOUND: Record<SearchType, boolean> = {
   MedicationRequest: true,
   ServiceRequest: true,
   Group: false,
+  Composition: true,
 };
 export const patientBound = (type: string): boolean => isSearchType(type) && PATIENT_BOUND[type];
 

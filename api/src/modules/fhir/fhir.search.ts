@@ -46,6 +46,7 @@ import {
 } from './fhir.search.sql.js';
 import { readDevice, readGroup, readRelatedPerson, searchDevices, searchGroups, searchRelatedPersons } from './fhir.search.care.js';
 import { readMedicationRequest, readServiceRequest, searchMedicationRequests, searchServiceRequests } from './fhir.search.orders.js';
+import { readComposition, searchCompositions } from './fhir.search.documents.js';
 
 export type { Page, SearchDeps, SearchInput } from './fhir.search.sql.js';
 export { patientBound } from './fhir.search.rules.js';
@@ -550,4 +551,5 @@ export const SEARCHES: Record<
   MedicationRequest: { read: readMedicationRequest, search: searchMedicationRequests },
   ServiceRequest: { read: readServiceRequest, search: searchServiceRequests },
   Group: { read: readGroup, search: searchGroups },
+  Composition: { read: readComposition, search: searchCompositions },
 };

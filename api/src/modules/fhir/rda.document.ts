@@ -1,7 +1,16 @@
 import { rdaEncounter, rdaCondition, rdaReading } from './rda.encounter';
 import { rdaLocation, rdaOrganization, rdaPayer } from './rda.organization';
 import { rdaPatient, rdaPractitioner } from './rda.people';
-import { HISTORY_SECTIONS, LOINC, meta, rdaNaming, type Json, type RdaBuildOptions, type RdaConsultation } from './rda.profiles';
+import {
+  HISTORY_SECTIONS,
+  LOINC,
+  RDA_DOCUMENT_TYPES,
+  meta,
+  rdaNaming,
+  type Json,
+  type RdaBuildOptions,
+  type RdaConsultation,
+} from './rda.profiles';
 import { sectionOf, urn } from './rda.narrative';
 import { rdaEpicrisis, rdaMedicationStatement, rdaRiskFactor, rdaSickLeave } from './rda.sections';
 
@@ -97,7 +106,7 @@ export function ambulatoryDocument(c: RdaConsultation, { now, uuid }: RdaBuildOp
     ...(c.correction
       ? { relatesTo: [{ code: 'replaces', targetIdentifier: { system: rdaNaming('identifier-RDA'), value: c.correction.replaces } }] }
       : {}),
-    type: { coding: [{ system: LOINC, code: '51845-6', display: 'Outpatient Consult note' }] },
+    type: { coding: [{ system: LOINC, ...RDA_DOCUMENT_TYPES.consulta }] },
     subject: { reference: ref.patient },
     encounter: { reference: ref.encounter },
     date: now.toISOString(),

@@ -16,6 +16,15 @@ export const rdaSystem = (name: string) => `${RDA}CodeSystem/${name}`;
 export const rdaNaming = (name: string) => `${RDA}NamingSystem/${name}`;
 
 export const LOINC = 'http://loinc.org';
+
+/**
+ * Each RDA's Composition.type (LOINC), by `rdas.kind`: the builders write it, and the FHIR API's
+ * Composition search (`type`) finds the documents by it.
+ */
+export const RDA_DOCUMENT_TYPES = {
+  consulta: { code: '51845-6', display: 'Outpatient Consult note' },
+  paciente: { code: '102089-0', display: 'FHIR resource patient medical record' },
+} as const;
 export const SNOMED = 'http://snomed.info/sct';
 export const UCUM = 'http://unitsofmeasure.org';
 export const V2_0203 = 'http://terminology.hl7.org/CodeSystem/v2-0203';
