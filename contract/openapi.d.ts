@@ -3727,7 +3727,7 @@ export interface components {
          * @description Scope SMART v2 de sistema (lectura y búsqueda) de un tipo FHIR, o de todos (`system/*.rs`)
          * @enum {string}
          */
-        ApiClientScope: "system/*.rs" | "system/Patient.rs" | "system/Observation.rs" | "system/DetectedIssue.rs" | "system/Condition.rs" | "system/Device.rs" | "system/RelatedPerson.rs" | "system/MedicationRequest.rs" | "system/ServiceRequest.rs" | "system/Group.rs";
+        ApiClientScope: "system/*.rs" | "system/Patient.rs" | "system/Observation.rs" | "system/DetectedIssue.rs" | "system/Condition.rs" | "system/Device.rs" | "system/RelatedPerson.rs" | "system/MedicationRequest.rs" | "system/ServiceRequest.rs" | "system/Group.rs" | "system/Composition.rs";
         /** @description «Todas» (`system/*.rs`) o tipos concretos, no ambos: la mezcla se rechaza con 400 en `scopes`. */
         ApiClientScopes: components["schemas"]["ApiClientScope"][];
         /** @description JWK Set con las claves públicas del sistema (RS384/ES384; RS256/ES256 también) */
@@ -3770,7 +3770,7 @@ export interface components {
         /** @enum {string} */
         FhirExportLevel: "system" | "patient" | "group";
         /** @enum {string} */
-        FhirExportType: "Patient" | "Observation" | "DetectedIssue" | "Condition" | "Device" | "RelatedPerson" | "MedicationRequest" | "ServiceRequest" | "Group";
+        FhirExportType: "Patient" | "Observation" | "DetectedIssue" | "Condition" | "Device" | "RelatedPerson" | "MedicationRequest" | "ServiceRequest" | "Group" | "Composition";
         FhirExportFile: {
             type: components["schemas"]["FhirExportType"];
             /** @description Nombre del archivo: <Tipo>.<n>.ndjson */

@@ -17,6 +17,7 @@ export const FHIR_TYPE_NAMES: Record<FhirType, string> = {
   MedicationRequest: 'Órdenes de medicamentos',
   ServiceRequest: 'Órdenes de medición',
   Group: 'Etiquetas y sus pacientes',
+  Composition: 'Resúmenes digitales de atención (RDA)',
 };
 
 /** 'Pacientes'; a type the screen does not know shows as sent. */

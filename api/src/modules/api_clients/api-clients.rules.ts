@@ -28,6 +28,8 @@ const CONTRACT_FHIR_TYPES = [
   'MedicationRequest',
   'ServiceRequest',
   'Group',
+  // The RDA documents (issue 51).
+  'Composition',
 ] as const satisfies ReadonlyArray<Schemas['FhirExportType']>;
 type ContractFhirType = (typeof CONTRACT_FHIR_TYPES)[number];
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -35,14 +37,8 @@ const contractListsTheSameTypes: Same<ContractFhirType, Schemas['FhirExportType'
   Same<`system/${ContractFhirType}.rs` | 'system/*.rs', Schemas['ApiClientScope']> = true;
 void contractListsTheSameTypes;
 
-/**
- * The FHIR types the API serves (read, search, scopes, Bulk export): the contract's, and the RDA's
- * Composition (issue 51), which a token gets through `system/*.rs` or by asking
- * `system/Composition.rs` of a client registered for `system/*.rs`. It joins the contract's enums
- * when the staff app names it ('Clientes de API', 'Exportaciones FHIR'); until then an export's
- * `types` may list it and the screens show it as sent.
- */
-export const FHIR_TYPES = [...CONTRACT_FHIR_TYPES, 'Composition'] as const;
+/** The FHIR types the API serves (read, search, scopes, Bulk export): the contract's. */
+export const FHIR_TYPES = CONTRACT_FHIR_TYPES;
 export type FhirType = (typeof FHIR_TYPES)[number];
 
 export const GRANT_TYPE = 'client_credentials';

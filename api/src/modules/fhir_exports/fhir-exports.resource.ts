@@ -61,8 +61,6 @@ export const fhirExportsResource = () =>
         id: r.id,
         status: r.status,
         level: r.level,
-        // Composition (issue 51) is exported but not yet in the contract's FhirExportType, which the
-        // staff app's names follow (api-clients.rules.ts FHIR_TYPES); the screens show it as sent.
         types: r.types as S['FhirExportType'][],
         since: iso(r.since),
         group_id: r.group_id,
