@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { canResend, issueOf, rdaIdentifierOf, rdaRetryDelayMs, RDA_RETRY_MAX_MS, statementRunAt } from './rdas.rules';
+import {
+  canResend,
+  issueOf,
+  rdaDateRange,
+  rdaIdentifierOf,
+  rdaRetryDelayMs,
+  RDA_RANGE_ORDER,
+  RDA_RETRY_MAX_MS,
+  statementRunAt,
+} from './rdas.rules';
 
 const MIN = 60_000;
 
@@ -83,5 +92,22 @@ describe('statementRunAt', () => {
     ['2026-12-31T23:58:00.000Z', '2027-01-01T00:00:00.000Z'],
   ])('a change at %s is written at %s (the end of its five-minute slot)', (at, runAt) => {
     expect(statementRunAt(new Date(at)).toISOString()).toBe(runAt);
+  });
+});
+
+describe('rdaDateRange', () => {
+  const at = (iso: string) => new Date(iso);
+  it.each([
+    // Bogotá is UTC−5 all year: its day starts at 05:00 UTC; 'Hasta' is the whole day (before the next one starts).
+    ['2026-12-01', '2026-12-03', 'America/Bogota', { since: at('2026-12-01T05:00:00Z'), before: at('2026-12-04T05:00:00Z') }],
+    ['2026-12-01', '2026-12-01', 'America/Bogota', { since: at('2026-12-01T05:00:00Z'), before: at('2026-12-02T05:00:00Z') }],
+    ['2026-12-01', undefined, 'America/Bogota', { since: at('2026-12-01T05:00:00Z'), before: null }],
+    [undefined, '2026-12-31', 'America/Bogota', { since: null, before: at('2027-01-01T05:00:00Z') }],
+    [undefined, undefined, 'America/Bogota', { since: null, before: null }],
+    // Madrid in winter is UTC+1: its day starts at 23:00 UTC the day before.
+    ['2026-12-01', '2026-12-01', 'Europe/Madrid', { since: at('2026-11-30T23:00:00Z'), before: at('2026-12-01T23:00:00Z') }],
+    ['2026-12-03', '2026-12-01', 'America/Bogota', { field: 'to', message: RDA_RANGE_ORDER }],
+  ])('from %s to %s in %s', (from, to, zone, expected) => {
+    expect(rdaDateRange(from, to, zone)).toEqual(expected);
   });
 });
