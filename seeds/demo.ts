@@ -10,6 +10,7 @@ import {
   type DemoReferences,
 } from './demo.rules.js';
 import { createRng, type Rng } from './random.js';
+import { normaliseName } from '@vigia/contract/rules/validation';
 import type { SeedDeps } from '../api/src/seed-deps.js';
 import { seedDemoRecord } from './demo-record.js';
 import { seedDemoInventory } from './demo-inventory.js';
@@ -268,14 +269,28 @@ export async function seedDemo(deps: SeedDeps, qi: QueryInterface, opts: SeedDem
             provider_class: plan.provider.provider_class,
             legal_nature: plan.provider.legal_nature,
             care_level: plan.provider.care_level,
-            address: plan.provider.address,
+            address: normaliseName(plan.provider.address),
             city_id: homeCity.id,
             ...stamps,
           },
         ],
         { transaction },
       );
-      await qi.bulkInsert('client_sites', [{ client_id: id, ...plan.provider.site, city_id: homeCity.id, ...stamps }], { transaction });
+      await qi.bulkInsert(
+        'client_sites',
+        [
+          {
+            client_id: id,
+            // As the API stores them (clients.service): names and addresses normalised.
+            name: normaliseName(plan.provider.site.name),
+            reps_site_code: plan.provider.site.reps_site_code,
+            address: normaliseName(plan.provider.site.address),
+            city_id: homeCity.id,
+            ...stamps,
+          },
+        ],
+        { transaction },
+      );
 
       await qi.bulkInsert(
         'users',

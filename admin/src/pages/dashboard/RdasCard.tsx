@@ -39,12 +39,8 @@ export function RdasCard() {
           <Row gutter={[16, 16]}>
             {SHOWN.map(({ status: s, note }) => (
               <Col xs={24} sm={8} key={s}>
-                <Link
-                  to={rdaListPath(s)}
-                  className="dashboard-rda-link"
-                  aria-label={`${rdaStatusText(s)}: ${count.format(summary[s])} RDA`}
-                >
-                  <Statistic title={rdaStatusText(s)} value={count.format(summary[s])} />
+                <Link to={rdaListPath(s)} className="dashboard-rda-link">
+                  <Statistic title={rdaStatusText(s)} value={count.format(summary[s])} suffix="RDA" />
                 </Link>
                 <Typography.Text type="secondary">{note}</Typography.Text>
               </Col>
