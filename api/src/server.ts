@@ -150,14 +150,20 @@ async function main() {
     // The demo's RDA are written by the product's own paths (the teleconsultation's close, the
     // statement job's writer), which need the built app's models and catalogues: after bootstrap,
     // by this process only (the one that seeded the demo under the start lock).
-    const rdas = await seedDemoRdas(
+    // A demo without its RDA is still a demo: a refusal here is said, and the start goes on.
+    await seedDemoRdas(
       seedDeps,
       product.sequelize,
       seedDeps.demoRdaWriter({ ...product, log: (msg) => product.observability.logger.info(msg) }),
-      { now: product.now() },
-    );
-    console.log(
-      `[vigia] RDA de demostración: ${rdas.consultations} de consulta externa y ${rdas.statements} de paciente, sin enviar (sin conexión IHCE).`,
+      {
+        now: product.now(),
+      },
+    ).then(
+      (rdas) =>
+        console.log(
+          `[vigia] RDA de demostración: ${rdas.consultations} de consulta externa y ${rdas.statements} de paciente, sin enviar (sin conexión IHCE).`,
+        ),
+      (err: unknown) => console.error(`[vigia] no se pudieron escribir los RDA de demostración: ${describeFailure(err)}`),
     );
   }
   server.off('request', answerStarting);
