@@ -2848,9 +2848,29 @@ export interface paths {
         };
         /**
          * RDA (Resumen Digital de Atención) de la institución y su estado de envío a la plataforma IHCE
-         * @description Los RDA escritos por la institución (de consulta externa y de paciente), el más reciente primero, con su estado de envío al Ministerio; filtros por estado, tipo y paciente. Administradores y personal clínico.
+         * @description Los RDA escritos por la institución (de consulta externa y de paciente), el más reciente primero, con su estado de envío al Ministerio; filtros por estado, tipo, paciente y fechas (desde/hasta, días de la zona horaria de la institución). Administradores y personal clínico.
          */
         get: operations["listRdas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rdas/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cuántos RDA de la institución hay en cada estado de envío (para el tablero)
+         * @description El número de RDA de la institución en cada estado de envío a la plataforma IHCE (sin enviar, pendiente, enviado, rechazado, corregido), para el tablero de inicio. Administradores y personal clínico, como la lista.
+         */
+        get: operations["getRdaSummary"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5182,6 +5202,14 @@ export interface components {
         };
         /** @enum {string} */
         RdaStatus: "sin_enviar" | "pendiente" | "enviado" | "rechazado" | "corregido";
+        /** @description Número de RDA de la institución en cada estado de envío */
+        RdaSummary: {
+            sin_enviar: number;
+            pendiente: number;
+            enviado: number;
+            rechazado: number;
+            corregido: number;
+        };
         /** @enum {string} */
         RdaKind: "consulta" | "paciente";
         /** @description Un problema que la plataforma IHCE señaló en el documento (un `issue` de su OperationOutcome). */
@@ -11332,6 +11360,10 @@ export interface operations {
                 status?: components["schemas"]["RdaStatus"];
                 kind?: components["schemas"]["RdaKind"];
                 patient_id?: number;
+                /** @description Escritos desde este día (inclusive) en la zona horaria de la institución */
+                from?: string;
+                /** @description Escritos hasta este día (inclusive) en la zona horaria de la institución */
+                to?: string;
             };
             header?: never;
             path?: never;
@@ -11350,6 +11382,28 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getRdaSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description El número de RDA en cada estado */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RdaSummary"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
         };

@@ -6,7 +6,11 @@ import {
   buildDemoPassword,
   buildDemoPatients,
   buildDemoReferences,
+  buildDemoTeleconsultation,
+  buildRdaDemographics,
   buildRecentReadings,
+  DEMO_TELECONSULTATIONS,
+  describeDemoReadings,
   buildVitalSeries,
   DEMO_TAGS,
   PATIENT_STATUS,
@@ -15,6 +19,8 @@ import {
 } from './demo.rules.js';
 import { createRng } from './random.js';
 import { toSearchKey } from '@vigia/contract/rules/names';
+import { patientGaps, rdaComplete } from '@vigia/contract/rules/rda';
+import { diagnosesProblem, teleconsultationGaps } from '@vigia/contract/rules/teleconsultations';
 import { validatePassword } from '@vigia/contract/rules/validation';
 import { cleanStatement, HISTORY_DESCRIPTION_MAX, normaliseIcd10 } from '@vigia/contract/rules/history';
 // The product's own D9 rule: the demo must agree with what the API would compute.
@@ -334,4 +340,98 @@ describe('buildDemoHistory (issue 51, the RDA de paciente)', () => {
     expect(drawn.some((h) => h.allergies.some((a) => !a.active))).toBe(true);
     expect(histories(42)).toEqual(drawn);
   });
+});
+
+describe('buildRdaDemographics', () => {
+  it.each([
+    // nid, gender (0 female, 1 male), age, known → sex, zone, ethnicity, disabilities
+    ['52123456', 0, 60, true, { biological_sex: '02', residence_zone: '01', nationality: '170', ethnicity: '6', disabilities: '["08"]' }],
+    ['79123401', 1, 45, true, { biological_sex: '01', residence_zone: '02', nationality: '170', ethnicity: '5', disabilities: '["08"]' }],
+    ['79123210', 1, 45, true, { biological_sex: '01', residence_zone: '02', nationality: '170', ethnicity: '1', disabilities: '["08"]' }],
+    ['79123318', 1, 45, true, { biological_sex: '01', residence_zone: '01', nationality: '170', ethnicity: '6', disabilities: '["08"]' }],
+    ['41123215', 0, 85, true, { biological_sex: '02', residence_zone: '01', nationality: '170', ethnicity: '1', disabilities: '["01"]' }],
+    ['41123915', 0, 85, true, { biological_sex: '02', residence_zone: '01', nationality: '170', ethnicity: '6', disabilities: '["08"]' }],
+    ['41123915', 0, 85, false, { biological_sex: null, residence_zone: null, nationality: null, ethnicity: null, disabilities: null }],
+  ])('nid %s, gender %i, age %i, known %s', (nid, gender, age, known, expected) => {
+    expect(buildRdaDemographics({ nid, gender, age, known })).toEqual(expected);
+  });
+
+  it("codes every patient of a cohort from the guide's lists, complete for the RDA unless the record is incomplete", () => {
+    const lists = Object.fromEntries(
+      (['biological_sexes', 'residence_zones', 'nationalities', 'ethnicities', 'disabilities'] as const).map((name) => [
+        name,
+        new Set(loadCodeList(name).map((i) => i.code)),
+      ]),
+    );
+    const { patients } = buildCohort(7);
+    for (const { row } of patients) {
+      const complete = row.biological_sex !== null;
+      if (!complete) {
+        expect(row.status).toBe(PATIENT_STATUS.incomplete);
+        continue;
+      }
+      expect(lists.biological_sexes.has(row.biological_sex!)).toBe(true);
+      expect(lists.residence_zones.has(row.residence_zone!)).toBe(true);
+      expect(lists.nationalities.has(row.nationality!)).toBe(true);
+      expect(lists.ethnicities.has(row.ethnicity!)).toBe(true);
+      for (const d of JSON.parse(row.disabilities!) as string[]) expect(lists.disabilities.has(d)).toBe(true);
+      const gaps = patientGaps({ ...row, id: 1, disabilities: JSON.parse(row.disabilities!) as string[] }, 'CC');
+      if (row.city_id !== null) expect(rdaComplete(gaps), JSON.stringify(gaps)).toBe(true);
+    }
+    expect(patients.filter((p) => p.row.biological_sex !== null).length).toBeGreaterThan(patients.length * 0.8);
+  });
+});
+
+describe('DEMO_TELECONSULTATIONS', () => {
+  const readings = [
+    [
+      { id: 11, clinical_element: 3, value: 152 },
+      { id: 12, clinical_element: 4, value: 96 },
+    ],
+    [
+      { id: 9, clinical_element: 3, value: 148 },
+      { id: 10, clinical_element: 4, value: 94 },
+    ],
+  ];
+
+  it.each([
+    [readings[0], '152/96 mmHg'],
+    [[{ id: 1, clinical_element: 6, value: 182 }], '182 mg/dL'],
+    [[{ id: 1, clinical_element: 2, value: 91 }], '91 %'],
+  ])('quotes %j as %s', (set, text) => {
+    expect(describeDemoReadings(set)).toBe(text);
+  });
+
+  it('links the readings reviewed and quotes them in the findings, newest first', () => {
+    const draft = buildDemoTeleconsultation(DEMO_TELECONSULTATIONS[0], readings);
+    expect(draft.reading_ids).toEqual([11, 12, 9, 10]);
+    expect(draft.findings).toBe(
+      'Presión arterial en las últimas lecturas del tensiómetro: 152/96 mmHg; 148/94 mmHg. Refiere adherencia al tratamiento; sin cefalea, dolor torácico ni déficit neurológico.',
+    );
+  });
+
+  it.each(DEMO_TELECONSULTATIONS.map((p) => [p.key, p] as const))(
+    "closes '%s' with every required element, in the guide's codes",
+    (_key, plan) => {
+      const draft = buildDemoTeleconsultation(plan, [[{ id: 1, clinical_element: plan.elements[0], value: 100 }]]);
+      const codes = (name: Parameters<typeof loadCodeList>[0]) => new Set(loadCodeList(name).map((i) => i.code));
+      expect(codes('cups_consultations').has(draft.cups_code)).toBe(true);
+      expect(codes('reps_services').has(draft.reps_service)).toBe(true);
+      for (const d of draft.diagnoses) expect(codes('icd10co').has(d.code)).toBe(true);
+      for (const d of draft.diagnoses) if (d.diagnosis_type) expect(codes('diagnosis_types').has(d.diagnosis_type)).toBe(true);
+      for (const f of draft.risk_factors) expect(codes('risk_factors').has(f.code)).toBe(true);
+      expect(diagnosesProblem(draft.diagnoses)).toBeNull();
+      const gaps = teleconsultationGaps({
+        id: 1,
+        ...draft,
+        sick_leave_scope: null,
+        sick_leave_days: null,
+        site_id: 1,
+        diagnoses: draft.diagnoses.map((d, i) => ({ rank: i + 1, diagnosis_type: d.diagnosis_type })),
+        risk_factors: draft.risk_factors.length,
+        medications: 0,
+      });
+      expect(gaps).toEqual([]);
+    },
+  );
 });

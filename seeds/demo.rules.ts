@@ -6,6 +6,7 @@
 import type { Catalogues } from '../api/src/modules/catalogues/catalogues.sync.js';
 import type { Rng } from './random.js';
 import { toSearchKey } from '@vigia/contract/rules/names';
+import { CLINICAL_ELEMENTS } from '@vigia/contract/rules/vitals';
 import type { CONTACT_FIELDS } from '../api/src/modules/patients/patients.rules.js';
 
 const DAY_MS = 86_400_000;
@@ -659,6 +660,42 @@ interface DemoPatientRow {
   deceased_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  biological_sex: string | null;
+  residence_zone: string | null;
+  nationality: string | null;
+  ethnicity: string | null;
+  /** A JSON list of the guide's disability codes ('["08"]': sin discapacidad). */
+  disabilities: string | null;
+}
+
+/** The RDA's national data of a demo patient (migration 0035), in the guide's codes. */
+export interface DemoRdaDemographics {
+  biological_sex: string | null;
+  residence_zone: string | null;
+  nationality: string | null;
+  ethnicity: string | null;
+  disabilities: string | null;
+}
+
+/**
+ * A demo patient's RDA data (PatientRDA: biological sex and residence zone required; nationality,
+ * ethnicity and disability recorded): read from the document number's last digits rather than
+ * drawn, so adding it left every other demo value as it was. About one in five rural, one in ten
+ * Afro-Colombian and one in twenty Indigenous (DANE's 2018 census puts them at 24 %, 9 % and 4 %); a
+ * physical disability for some patients of 80 or more. A patient whose demographics are unknown
+ * (an incomplete record) has none of it: the RDA's gaps list it, and no RDA is written for them.
+ */
+export function buildRdaDemographics(p: { nid: string; gender: number; age: number; known: boolean }): DemoRdaDemographics {
+  if (!p.known) return { biological_sex: null, residence_zone: null, nationality: null, ethnicity: null, disabilities: null };
+  const digit = (fromEnd: number) => Number(p.nid[p.nid.length - fromEnd] ?? 0);
+  const ethnicity = digit(2) === 0 ? '5' : digit(2) === 1 && digit(3) % 2 === 0 ? '1' : '6';
+  return {
+    biological_sex: p.gender === GENDER.female ? '02' : '01',
+    residence_zone: digit(1) <= 1 ? '02' : '01',
+    nationality: '170',
+    ethnicity,
+    disabilities: JSON.stringify([p.age >= 80 && digit(3) <= 3 ? '01' : '08']),
+  };
 }
 
 interface VitalProfile {
@@ -1013,6 +1050,7 @@ function buildPatient(rng: Rng, status: number, opts: DemoPatientOptions, portal
     deceased_at: deceasedAt,
     created_at: createdAt,
     updated_at: measuredUntil < now ? measuredUntil : createdAt,
+    ...buildRdaDemographics({ nid, gender, age, known: demographicsKnown }),
   };
   return { row, tags, profile, measuredFrom: createdAt, measuredUntil };
 }
@@ -1299,4 +1337,113 @@ export function buildDemoHistory(rng: Rng): { allergies: DemoAllergy[]; familyHi
   const allergies = rng.chance(0.25) ? [] : rng.sample(DEMO_ALLERGIES, rng.int(1, 2)).map((a) => ({ ...a, active: !rng.chance(0.15) }));
   const familyHistory = rng.chance(0.2) ? [] : rng.sample(DEMO_FAMILY_HISTORY, rng.int(1, 3));
   return { allergies, familyHistory };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Teleconsultations (issue 51: their RDA)
+
+/** A reading a demo teleconsultation reviews. */
+export interface DemoReading {
+  id: number;
+  clinical_element: number;
+  value: number;
+}
+
+/** A closed demo teleconsultation of Clínica Demo: its clinical text and which of the patient's readings it reviews. */
+export interface DemoTeleconsultationPlan {
+  key: string;
+  /** Opened this many days before the demo's now; closed `minutes` later. */
+  daysAgo: number;
+  minutes: number;
+  /** The readings reviewed: taken together (systolic with its diastolic), the first element chooses the patient. */
+  elements: readonly number[];
+  /** How many of the latest sets are reviewed. */
+  readings: number;
+  cups_code: string;
+  reps_service: string;
+  reason: string;
+  /** What the findings say of the readings, before their values. */
+  readingsLead: string;
+  /** The rest of the findings. */
+  examination: string;
+  plan: string;
+  diagnoses: Array<{ code: string; diagnosis_type?: string }>;
+  risk: { code: string; text: string };
+  /** What the patient takes, when Vigía holds no medication order of theirs. */
+  medication: string;
+}
+
+export const DEMO_TELECONSULTATIONS: readonly DemoTeleconsultationPlan[] = [
+  {
+    key: 'hipertension',
+    daysAgo: 2,
+    minutes: 25,
+    elements: [3, 4],
+    readings: 3,
+    cups_code: '890301',
+    reps_service: '328',
+    reason: 'Alerta de presión arterial elevada en el telemonitoreo',
+    readingsLead: 'Presión arterial en las últimas lecturas del tensiómetro',
+    examination: 'Refiere adherencia al tratamiento; sin cefalea, dolor torácico ni déficit neurológico.',
+    plan: 'Continuar antihipertensivo y restringir la sal; medir la presión dos veces al día; nueva teleconsulta en 7 días o antes si hay síntomas.',
+    diagnoses: [{ code: 'I10X', diagnosis_type: '03' }],
+    risk: { code: '06', text: 'Consumo alto de sodio y poca actividad física' },
+    medication: 'Losartán 50 mg tableta, 1 cada 12 horas',
+  },
+  {
+    key: 'diabetes',
+    daysAgo: 5,
+    minutes: 20,
+    elements: [6],
+    readings: 3,
+    cups_code: '890301',
+    reps_service: '328',
+    reason: 'Control de diabetes por telemonitoreo de glucometrías',
+    readingsLead: 'Glucometrías revisadas',
+    examination: 'Sin polidipsia, poliuria ni síntomas de hipoglucemia; dieta irregular los fines de semana.',
+    plan: 'Reforzar el plan de alimentación; glucometría en ayunas diaria; control con hemoglobina glicosilada en 3 meses.',
+    diagnoses: [{ code: 'E119', diagnosis_type: '03' }],
+    risk: { code: '06', text: 'Sobrepeso y dieta alta en carbohidratos' },
+    medication: 'Metformina 850 mg tableta, 1 con el almuerzo',
+  },
+  {
+    key: 'saturacion',
+    daysAgo: 9,
+    minutes: 30,
+    elements: [2],
+    readings: 3,
+    cups_code: '890301',
+    reps_service: '328',
+    reason: 'Seguimiento de la saturación de oxígeno en el telemonitoreo',
+    readingsLead: 'Saturación de oxígeno en reposo',
+    examination: 'Disnea de grandes esfuerzos sin cambios; sin fiebre ni aumento de la expectoración.',
+    plan: 'Continuar inhaladores; pulsioximetría dos veces al día; consultar por urgencias si la saturación baja de 88 %.',
+    diagnoses: [{ code: 'J449', diagnosis_type: '03' }],
+    risk: { code: '06', text: 'Exposición previa al humo de leña' },
+    medication: 'Salbutamol inhalador 100 mcg, 2 inhalaciones cada 6 horas si hay disnea',
+  },
+];
+
+/** A set of readings as the findings quote it: '152/96 mmHg', '118 mg/dL'. */
+export function describeDemoReadings(set: DemoReading[]): string {
+  const unit = CLINICAL_ELEMENTS.find((e) => e.id === set[0]?.clinical_element)?.unit ?? '';
+  return `${set.map((r) => r.value).join('/')} ${unit}`.trim();
+}
+
+/**
+ * The draft a demo teleconsultation is saved with before it is closed (TeleconsultationUpdate):
+ * the plan's text, and the reviewed readings (newest first) both linked and quoted in the findings.
+ */
+export function buildDemoTeleconsultation(plan: DemoTeleconsultationPlan, sets: DemoReading[][]) {
+  return {
+    cups_code: plan.cups_code,
+    reps_service: plan.reps_service,
+    reason: plan.reason,
+    findings: `${plan.readingsLead}: ${sets.map(describeDemoReadings).join('; ')}. ${plan.examination}`,
+    plan: plan.plan,
+    medication_note: plan.medication,
+    diagnoses: plan.diagnoses.map((d) => ({ code: d.code, diagnosis_type: d.diagnosis_type ?? null })),
+    reading_ids: sets.flat().map((r) => r.id),
+    risk_factors: [plan.risk],
+  };
 }

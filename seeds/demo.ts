@@ -10,6 +10,7 @@ import {
   type DemoReferences,
 } from './demo.rules.js';
 import { createRng, type Rng } from './random.js';
+import { normaliseName } from '@vigia/contract/rules/validation';
 import type { SeedDeps } from '../api/src/seed-deps.js';
 import { seedDemoRecord } from './demo-record.js';
 import { seedDemoInventory } from './demo-inventory.js';
@@ -35,6 +36,23 @@ interface DemoUserPlan {
   first_name: string;
   last_name: string;
   cellphone: string;
+  /** The practitioner's RDA data (cédula, RETHUS profession and registration), for those who sign one. */
+  practitioner?: { nid: string; profession: string; rethus_number: string };
+}
+
+/**
+ * The provider's RDA data (CareDeliveryOrganizationRDA): NIT without its check digit, REPS code
+ * (10 digits), class, legal nature, level, address in its home city; and its sede (REPS code of
+ * 12 digits: the provider's and the sede's number), where its teleconsultations are given.
+ */
+interface DemoProviderPlan {
+  nit: string;
+  reps_code: string;
+  provider_class: string;
+  legal_nature: string;
+  care_level: string;
+  address: string;
+  site: { name: string; reps_site_code: string; address: string };
 }
 
 interface DemoClientPlan {
@@ -45,6 +63,7 @@ interface DemoClientPlan {
   birthYears?: [number, number];
   tagNames: string[];
   portalPatient?: { nid: string; cellphone: string };
+  provider: DemoProviderPlan;
   users: DemoUserPlan[];
 }
 
@@ -55,15 +74,32 @@ const CLIENT_PLANS: DemoClientPlan[] = [
     patients: 60,
     tagNames: DEMO_TAGS.map((tag) => tag.name),
     portalPatient: DEMO_PORTAL_PATIENT,
+    provider: {
+      nit: '900123456',
+      reps_code: '1100101234',
+      provider_class: 'IPS',
+      legal_nature: 'PRIV',
+      care_level: '1',
+      address: 'Carrera 7 # 72-41, consultorio 301',
+      site: { name: 'Sede Chapinero', reps_site_code: '110010123401', address: 'Carrera 7 # 72-41, consultorio 301' },
+    },
     users: [
       { email: 'admin@demo.vigia.co', role: 'admin', first_name: 'ANA LUCÍA', last_name: 'MEJÍA TORRES', cellphone: '3104567801' },
-      { email: 'medico@demo.vigia.co', role: 'medico', first_name: 'JORGE ELIÉCER', last_name: 'SALAZAR PINEDA', cellphone: '3104567802' },
+      {
+        email: 'medico@demo.vigia.co',
+        role: 'medico',
+        first_name: 'JORGE ELIÉCER',
+        last_name: 'SALAZAR PINEDA',
+        cellphone: '3104567802',
+        practitioner: { nid: '79456123', profession: '003', rethus_number: '79456123-2009' },
+      },
       {
         email: 'enfermeria@demo.vigia.co',
         role: 'enfermeria',
         first_name: 'LUZ MARINA',
         last_name: 'CASTAÑO RÍOS',
         cellphone: '3104567803',
+        practitioner: { nid: '52789456', profession: '001', rethus_number: '52789456-2012' },
       },
       {
         email: 'consulta@demo.vigia.co',
@@ -82,8 +118,25 @@ const CLIENT_PLANS: DemoClientPlan[] = [
     cityCodes: ['05001'],
     birthYears: [1930, 1950],
     tagNames: ['ADULTO MAYOR', 'HIPERTENSIÓN', 'DIABETES', 'EPOC', 'ALTO RIESGO'],
+    provider: {
+      nit: '901234567',
+      reps_code: '0500104567',
+      provider_class: 'IPS',
+      legal_nature: 'PRIV',
+      care_level: '1',
+      address: 'Calle 10 Sur # 43A-25',
+      site: { name: 'Sede El Poblado', reps_site_code: '050010456701', address: 'Calle 10 Sur # 43A-25' },
+    },
     users: [
-      { email: 'admin@losandes.vigia.co', role: 'admin', first_name: 'CATALINA', last_name: 'ECHEVERRI URIBE', cellphone: '3154567805' },
+      {
+        // The home's director is its nurse: she signs its residents' RDA.
+        email: 'admin@losandes.vigia.co',
+        role: 'admin',
+        first_name: 'CATALINA',
+        last_name: 'ECHEVERRI URIBE',
+        cellphone: '3154567805',
+        practitioner: { nid: '43567891', profession: '001', rethus_number: '43567891-2005' },
+      },
     ],
   },
 ];
@@ -211,6 +264,28 @@ export async function seedDemo(deps: SeedDeps, qi: QueryInterface, opts: SeedDem
             webhook_validated: false,
             webhook_measurements: false,
             webhook_alerts: false,
+            nit: plan.provider.nit,
+            reps_code: plan.provider.reps_code,
+            provider_class: plan.provider.provider_class,
+            legal_nature: plan.provider.legal_nature,
+            care_level: plan.provider.care_level,
+            address: normaliseName(plan.provider.address),
+            city_id: homeCity.id,
+            ...stamps,
+          },
+        ],
+        { transaction },
+      );
+      await qi.bulkInsert(
+        'client_sites',
+        [
+          {
+            client_id: id,
+            // As the API stores them (clients.service): names and addresses normalised.
+            name: normaliseName(plan.provider.site.name),
+            reps_site_code: plan.provider.site.reps_site_code,
+            address: normaliseName(plan.provider.site.address),
+            city_id: homeCity.id,
             ...stamps,
           },
         ],
@@ -238,6 +313,10 @@ export async function seedDemo(deps: SeedDeps, qi: QueryInterface, opts: SeedDem
           priority_high: true,
           priority_medium: true,
           priority_low: false,
+          id_type: user.practitioner ? refs.idType.id : null,
+          nid: user.practitioner?.nid ?? null,
+          profession: user.practitioner?.profession ?? null,
+          rethus_number: user.practitioner?.rethus_number ?? null,
           ...stamps,
         })),
         { transaction },

@@ -108,12 +108,7 @@ import { registerBackupJob } from './modules/backups/backups.service.js';
 import { rdasRouter } from './modules/rdas/rdas.routes.js';
 import { latestEncounterRda, recordRda, registerRdaJobs } from './modules/rdas/rdas.service.js';
 import { queuePatientStatement, registerStatementJobs } from './modules/rdas/rdas.statement.js';
-import { loadStatementRecords, patientStatementInput, statedHistoryOf, statementGaps } from './modules/encounters/encounters.rda-inputs.js';
-import { listAllergies } from './modules/allergies/allergies.service.js';
-import { listFamilyHistory } from './modules/family_history/family-history.service.js';
-import { patientDocument } from './modules/fhir/rda.statement.js';
-import { documentUuids } from './modules/fhir/rda.profiles.js';
-import { rdaComplete } from '@vigia/contract/rules/rda';
+import { patientStatementBuilder } from './rda-statements.js';
 import { openSecret, sealSecret } from './modules/factors/factors.service.js';
 import { createIhceAdapter, type IhceAdapter } from './adapters/ihce.js';
 import type { Observability } from './observability/observability.js';
@@ -387,25 +382,12 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(rdasRouter(rdaDeps));
   // The patient's own RDA (RDA de paciente): written at enrolment and when the history the patient
   // states changes, by a job per patient and slot (modules/rdas/rdas.statement.ts).
-  const rdaInputDeps = { sequelize: deps.sequelize, catalogues: deps.catalogues };
   const statementWriter = { sequelize: deps.sequelize, jobs: deps.jobs, now };
   registerStatementJobs({
     ...statementWriter,
     log,
     recordRda: (input) => recordRda(rdaDeps, input),
-    buildStatement: async (ids) => {
-      const records = await loadStatementRecords(ids);
-      if (!records) return null;
-      const gaps = statementGaps(rdaInputDeps, records);
-      if (!rdaComplete(gaps)) return { gaps, bundle: null };
-      const [allergies, family] = await Promise.all([
-        listAllergies(rdaInputDeps, ids.clientId, ids.patientId),
-        listFamilyHistory(rdaInputDeps, ids.clientId, ids.patientId),
-      ]);
-      const period = { start: new Date(records.patient.created_at), end: now() };
-      const input = await patientStatementInput(rdaInputDeps, records, period, statedHistoryOf(rdaInputDeps, allergies, family));
-      return { gaps, bundle: patientDocument(input, { now: now(), uuid: documentUuids() }) };
-    },
+    buildStatement: patientStatementBuilder({ sequelize: deps.sequelize, catalogues: deps.catalogues, now }),
   });
   const historyChanged = (clientId: number, patientId: number, userId: number) =>
     queuePatientStatement(statementWriter, { clientId, patientId, userId });

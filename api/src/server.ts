@@ -8,6 +8,7 @@ import { ConfigError, describeFailure, loadConfig, loadMessagingConfig, type Con
 import { bootstrap } from './bootstrap.js';
 import { ROOT_DIR } from './paths.js';
 import { seedDemo } from '../../seeds/demo.js';
+import { seedDemoRdas } from '../../seeds/demo-rdas.js';
 import { seedDeps } from './seed-deps.js';
 import { loadObservabilitySettings } from './observability/observability.js';
 import { answerStarting } from './observability/observability.routes.js';
@@ -145,6 +146,26 @@ async function main() {
     firstStart: async (sequelize, now) => void (firstStart = await seedFirstStart(sequelize, now, config.demo)),
     onStartLockWait: () => console.log('[vigia] otro proceso está preparando la base de datos; se espera a que termine...'),
   });
+  if (firstStart && firstStart !== 'empty') {
+    // The demo's RDA are written by the product's own paths (the teleconsultation's close, the
+    // statement job's writer), which need the built app's models and catalogues: after bootstrap,
+    // by this process only (the one that seeded the demo under the start lock).
+    // A demo without its RDA is still a demo: a refusal here is said, and the start goes on.
+    await seedDemoRdas(
+      seedDeps,
+      product.sequelize,
+      seedDeps.demoRdaWriter({ ...product, log: (msg) => product.observability.logger.info(msg) }),
+      {
+        now: product.now(),
+      },
+    ).then(
+      (rdas) =>
+        console.log(
+          `[vigia] RDA de demostración: ${rdas.consultations} de consulta externa y ${rdas.statements} de paciente, sin enviar (sin conexión IHCE).`,
+        ),
+      (err: unknown) => console.error(`[vigia] no se pudieron escribir los RDA de demostración: ${describeFailure(err)}`),
+    );
+  }
   server.off('request', answerStarting);
   server.on('request', product.app);
   const stopJobs = product.jobs.start();

@@ -170,14 +170,16 @@ describe('Datos para el RDA (patient, user, institution forms)', () => {
     await pick(page, card, 'Nivel de atención', 'Nivel II');
     await card.getByLabel('Dirección').first().fill('Calle 100 # 19-61');
     await pick(page, card.locator('.ant-row').first(), 'Municipio', /^Bogotá, D\.C\./, 'Bogot');
+    // The demo organisation has its sede (seeds/demo.ts: Sede Chapinero); two more are added and one removed.
+    await card.getByRole('group', { name: 'Sede 1' }).getByLabel('Nombre').waitFor({ state: 'visible' });
     await card.getByRole('button', { name: 'Agregar sede' }).click();
     await card.getByRole('button', { name: 'Agregar sede' }).click();
-    const first = card.getByRole('group', { name: 'Sede 1' });
-    await first.getByLabel('Nombre').fill('Sede Chapinero');
-    await first.getByLabel('Código REPS de la sede').fill('110010123402');
-    await first.getByLabel('Dirección').fill('Carrera 13 # 60-20');
-    await card.getByRole('group', { name: 'Sede 2' }).getByRole('button', { name: 'Quitar sede' }).click();
-    await expect.poll(() => card.getByRole('group').count()).toBe(1);
+    const added = card.getByRole('group', { name: 'Sede 2' });
+    await added.getByLabel('Nombre').fill('Sede Norte');
+    await added.getByLabel('Código REPS de la sede').fill('110010123402');
+    await added.getByLabel('Dirección').fill('Carrera 13 # 60-20');
+    await card.getByRole('group', { name: 'Sede 3' }).getByRole('button', { name: 'Quitar sede' }).click();
+    await expect.poll(() => card.getByRole('group').count()).toBe(2);
     await expectAccessible(page);
     await snapshot(page, 'wide-institution');
     await snapshotOf(card, 'wide-institution-card');
@@ -196,8 +198,9 @@ describe('Datos para el RDA (patient, user, institution forms)', () => {
     });
     expect(stored.city_id).not.toBeNull();
     expect(stored.sites).toEqual([
+      expect.objectContaining({ name: expect.stringMatching(/^sede chapinero$/i), reps_site_code: '110010123401' }),
       expect.objectContaining({
-        name: expect.stringMatching(/^sede chapinero$/i),
+        name: expect.stringMatching(/^sede norte$/i),
         reps_site_code: '110010123402',
         address: expect.stringMatching(/^carrera 13 # 60-20$/i),
       }),

@@ -42,6 +42,9 @@ describe('Teleconsulta / telemonitoreo (/encounters/:id)', () => {
       const session = await createStaffSession(base);
       const token = session.token;
       const patientId = 9;
+      // The demo organisation comes with its RDA data (seeds/demo.ts); without its REPS code, as an
+      // organisation that has not filled it yet, the gap is listed with where it is fixed.
+      await apiCall(base, token, 'PATCH', `/clients/${session.client_id}`, { reps_code: null });
 
       const page = await openSignedIn(product, `/patients/${patientId}`);
       await page.setViewportSize({ width: 1440, height: 900 });
@@ -55,7 +58,7 @@ describe('Teleconsulta / telemonitoreo (/encounters/:id)', () => {
       await closeToasts(page);
 
       const gaps = page.locator('.rda-gaps-card');
-      // The demo organisation has no REPS data yet: listed with where it is fixed, and 'Cerrar' blocked.
+      // No REPS code: listed with where it is fixed, and 'Cerrar' blocked.
       await gaps.getByText('Falta el código REPS del prestador').waitFor({ state: 'visible' });
       await gaps.getByText('Falta el motivo de la consulta').waitFor({ state: 'visible' });
       // The institution's data is fixed on its card of 'Integraciones' (INSTITUTION_RDA_PATH).

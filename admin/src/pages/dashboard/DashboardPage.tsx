@@ -11,6 +11,8 @@ import { useApiQuery } from '../../providers/calls';
 import { ReadFailedAlert, useReadState } from '../../ui/ReadState';
 import { periodRange, PERIODS } from './periods';
 import { IndicatorsCard } from './IndicatorsCard';
+import { RdasCard } from './RdasCard';
+import { roleAccess } from '../../providers/access';
 import './dashboard.css';
 
 const PriorityChart = lazy(() => import('./PriorityChart'));
@@ -28,11 +30,15 @@ function raisedIn(period: number, metrics: Schemas['AlertMetrics']): string {
   return `${total} ${total === 1 ? 'alerta generada' : 'alertas generadas'} ${when}, abiertas o ya cerradas.`;
 }
 
-/** Home dashboard (02 §2.12): open alerts, alerts by priority for a period, the programme indicators and the client's BI frame. */
+/**
+ * Home dashboard (02 §2.12): open alerts, alerts by priority for a period, the RDA waiting to reach
+ * the Ministry (issue 51), the programme indicators and the client's BI frame.
+ */
 export default function DashboardPage() {
   usePageTitle('Dashboard');
   const user = useStaffIdentity();
   const [period, setPeriod] = useState<number>(30);
+  const readsRdas = roleAccess('clinical.write').allowed;
   // A failure is said in the card, with 'Reintentar', and the count is not shown as a number (P212;
   // it left the skeletons loading for ever). No notification.
   const metricsQuery = useApiQuery('/reports/client_alerts_metrics', {
@@ -104,6 +110,12 @@ export default function DashboardPage() {
             )}
           </Card>
         </Col>
+        {/* Whoever may read the RDA list (listRdas: clinical.write) sees what waits to reach the Ministry. */}
+        {readsRdas && (
+          <Col xs={24}>
+            <RdasCard />
+          </Col>
+        )}
         <Col xs={24}>
           <IndicatorsCard client={client} />
         </Col>

@@ -1,12 +1,14 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useInvalidate, useList, type CrudFilter } from '@refinedev/core';
-import { Button, Card, Result, Space, Table, Typography } from 'antd';
+import { Button, Card, DatePicker, Result, Space, Table, Typography } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
 import { ReloadOutlined, SettingOutlined } from '@ant-design/icons';
 import { formatWhen } from '@vigia/contract/rules/dates';
 import { PageHeader } from '../../crud/PageHeader';
 import { Select } from '../../crud/form-controls';
 import { usePageResetOn } from '../../hooks/usePageResetOn';
+import { useUrlParams } from '../../hooks/useUrlParams';
 import { LinkButton } from '../../layout/LinkButton';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { FORBIDDEN_REASON, roleAccess } from '../../providers/access';
@@ -26,6 +28,7 @@ import {
   type RdaKind,
   type RdaStatus,
 } from '../../components/rda-status';
+import { rdaFilterParams, readRdaFilters, type RdaFilters } from '../../components/rda-filters';
 import { PatientFilter } from './PatientFilter';
 import './rdas.css';
 
@@ -33,13 +36,7 @@ const TITLE = 'RDA enviados';
 const PAGE_SIZES = [10, 20, 50];
 const count = new Intl.NumberFormat('es-CO');
 
-interface Filters {
-  status?: RdaStatus;
-  kind?: RdaKind;
-  patient_id?: number;
-}
-
-function crudFilters(f: Filters): CrudFilter[] {
+function crudFilters(f: RdaFilters): CrudFilter[] {
   return Object.entries(f)
     .filter(([, value]) => value !== undefined)
     .map(([field, value]) => ({ field, operator: 'eq', value }) as CrudFilter);
@@ -47,8 +44,10 @@ function crudFilters(f: Filters): CrudFilter[] {
 
 /**
  * RDA enviados, /rdas (issue 51): every RDA the organisation wrote, newest first, with its sending
- * status to the Ministry's platform (IHCE), filtered by status, kind and patient; a row opens its
- * detail. Read by administrators and clinicians (listRdas: clinical.write), as the API answers.
+ * status to the Ministry's platform (IHCE), filtered by status, kind, patient and the days it was
+ * written (the organisation's days, as the API reads them); the filters live in the address, so the
+ * dashboard's counts link here filtered (/rdas?status=rechazado) and a reload keeps them. A row opens
+ * its detail. Read by administrators and clinicians (listRdas: clinical.write), as the API answers.
  */
 export default function RdasPage() {
   usePageTitle(TITLE);
@@ -58,7 +57,9 @@ export default function RdasPage() {
   const invalidate = useInvalidate();
   const phone = usePhoneLayout();
   const timeZone = staffTimeZone();
-  const [filters, setFilters] = useState<Filters>({});
+  const [params, changeParams] = useUrlParams();
+  const filters = readRdaFilters(params);
+  const setFilters = (next: RdaFilters) => changeParams(rdaFilterParams(next));
   const [page, setPage] = usePageResetOn(JSON.stringify(filters));
   const [pageSize, setPageSize] = useState(20);
   const { query, result } = useList<Rda>({
@@ -148,6 +149,19 @@ export default function RdasPage() {
             options={RDA_KINDS.map((k) => ({ value: k, label: rdaKindText(k) }))}
           />
           <PatientFilter value={filters.patient_id} onChange={(id) => setFilters({ ...filters, patient_id: id })} />
+          <DatePicker.RangePicker
+            className="rdas-filter rdas-filter-dates"
+            format="DD/MM/YYYY"
+            placeholder={['Desde', 'Hasta']}
+            aria-label="Fechas"
+            id={{ start: 'rdas-from', end: 'rdas-to' }}
+            allowEmpty={[true, true]}
+            value={[filters.from ? dayjs(filters.from) : null, filters.to ? dayjs(filters.to) : null]}
+            onChange={(range) => {
+              const [from, to] = (range ?? [null, null]) as [Dayjs | null, Dayjs | null];
+              setFilters({ ...filters, from: from?.format('YYYY-MM-DD'), to: to?.format('YYYY-MM-DD') });
+            }}
+          />
         </div>
         {phone ? (
           <PhoneCards<Rda>

@@ -3,7 +3,16 @@ import { requireStaff, staffOf } from '../../http/auth.js';
 import { readListParams, sendList } from '../../http/list-params.js';
 import { route } from '../../http/operations.js';
 import { readIntParam } from '../../http/params.js';
-import { getIhceSettings, getRda, listRdas, resendRda, testIhceConnection, updateIhceSettings, type RdaDeps } from './rdas.service.js';
+import {
+  getIhceSettings,
+  getRda,
+  listRdas,
+  resendRda,
+  summarizeRdas,
+  testIhceConnection,
+  updateIhceSettings,
+  type RdaDeps,
+} from './rdas.service.js';
 
 /**
  * The RDA documents (issue 51), read by administrators and the clinical staff of the organisation;
@@ -17,8 +26,14 @@ export function rdasRouter(deps: RdaDeps): Router {
       status: q.status,
       kind: q.kind,
       patient_id: q.patient_id || undefined,
+      from: q.from || undefined,
+      to: q.to || undefined,
     });
     sendList(res, rows, total);
+  });
+  // Before getRda: '/rdas/summary' is not an RDA's id.
+  route(r, 'getRdaSummary', [requireStaff('clinical.write')], async (req, res) => {
+    res.json(await summarizeRdas(deps, staffOf(req).clientId));
   });
   route(r, 'getRda', [requireStaff('clinical.write')], async (req, res) => {
     res.json(await getRda(deps, staffOf(req).clientId, readIntParam(req, 'id')));

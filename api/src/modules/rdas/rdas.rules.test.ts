@@ -3,9 +3,11 @@ import {
   canResend,
   correctionRoute,
   issueOf,
+  RDA_RANGE_ORDER,
+  RDA_RETRY_MAX_MS,
+  rdaDateRange,
   rdaIdentifierOf,
   rdaRetryDelayMs,
-  RDA_RETRY_MAX_MS,
   statementRunAt,
   type CorrectionRoute,
 } from './rdas.rules';
@@ -133,5 +135,22 @@ describe('correctionRoute', () => {
     ['nothing before (a closed teleconsultation without a kept RDA)', [], { kind: 'first', retire: [] }],
   ])('%s', (_, earlier, route) => {
     expect(correctionRoute(earlier)).toEqual(route);
+  });
+});
+
+describe('rdaDateRange', () => {
+  const at = (iso: string) => new Date(iso);
+  it.each([
+    // Bogotá is UTC−5 all year: its day starts at 05:00 UTC; 'Hasta' is the whole day (before the next one starts).
+    ['2026-12-01', '2026-12-03', 'America/Bogota', { since: at('2026-12-01T05:00:00Z'), before: at('2026-12-04T05:00:00Z') }],
+    ['2026-12-01', '2026-12-01', 'America/Bogota', { since: at('2026-12-01T05:00:00Z'), before: at('2026-12-02T05:00:00Z') }],
+    ['2026-12-01', undefined, 'America/Bogota', { since: at('2026-12-01T05:00:00Z'), before: null }],
+    [undefined, '2026-12-31', 'America/Bogota', { since: null, before: at('2027-01-01T05:00:00Z') }],
+    [undefined, undefined, 'America/Bogota', { since: null, before: null }],
+    // Madrid in winter is UTC+1: its day starts at 23:00 UTC the day before.
+    ['2026-12-01', '2026-12-01', 'Europe/Madrid', { since: at('2026-11-30T23:00:00Z'), before: at('2026-12-01T23:00:00Z') }],
+    ['2026-12-03', '2026-12-01', 'America/Bogota', { field: 'to', message: RDA_RANGE_ORDER }],
+  ])('from %s to %s in %s', (from, to, zone, expected) => {
+    expect(rdaDateRange(from, to, zone)).toEqual(expected);
   });
 });

@@ -1,5 +1,6 @@
 import type { components } from '@vigia/contract/openapi';
 import { canResendRda } from '@vigia/contract/rules/rda';
+import { addDays, localToUtc } from '@vigia/contract/rules/dates';
 import type { OutcomeIssue } from '../../adapters/ihce.js';
 
 type RdaIssueDto = components['schemas']['RdaIssue'];
@@ -134,3 +135,24 @@ export const CORRECTION_REASONS = {
   waitingResend: 'Esta nota aclaratoria espera a que la plataforma IHCE reciba la versión anterior; se enviará sola.',
   alreadyCorrected: 'Esta versión del RDA ya tiene una nota aclaratoria; corrija la más reciente.',
 } as const;
+
+/** 'Hasta' before 'Desde' on the RDA list (GET /rdas from/to). */
+export const RDA_RANGE_ORDER = "La fecha 'Hasta' no puede ser anterior a la fecha 'Desde'.";
+
+/**
+ * The RDA list's 'Desde'/'Hasta' (YYYY-MM-DD, inclusive, days of the organisation's zone, as the
+ * inventory's and the audit's day filters read them) as a half-open UTC interval on `created_at`;
+ * the field refused when 'Hasta' comes before 'Desde'. The contract has already refused a text that
+ * is not a date.
+ */
+export function rdaDateRange(
+  from: string | undefined,
+  to: string | undefined,
+  zone: string,
+): { since: Date | null; before: Date | null } | { field: 'to'; message: string } {
+  if (from && to && to < from) return { field: 'to', message: RDA_RANGE_ORDER };
+  return {
+    since: from ? localToUtc(from, 0, zone) : null,
+    before: to ? localToUtc(addDays(to, 1), 0, zone) : null,
+  };
+}

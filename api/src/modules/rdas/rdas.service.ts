@@ -2,6 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import type { components } from '@vigia/contract/openapi';
 import { displayName } from '@vigia/contract/rules/names';
 import { rdaWaitsForEarlier } from '@vigia/contract/rules/rda';
+import { isValidTimeZone } from '@vigia/contract/rules/dates';
 import { execute, insertReturningId, select, writeTransaction } from '../../db/sql.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
@@ -14,6 +15,7 @@ import {
   canResend,
   correctionRoute,
   issuesOf,
+  rdaDateRange,
   rdaIdentifierOf,
   rdaRetryDelayMs,
   type CorrectionRoute,
@@ -22,6 +24,7 @@ import {
 
 type RdaDto = components['schemas']['Rda'];
 type RdaDetailDto = components['schemas']['RdaDetail'];
+type RdaSummaryDto = components['schemas']['RdaSummary'];
 type IhceSettingsDto = components['schemas']['IhceSettings'];
 type IhceSettingsInput = components['schemas']['IhceSettingsInput'];
 type Notification = components['schemas']['Notification'];
@@ -402,18 +405,46 @@ export async function latestEncounterRda(
   return row ? { id: Number(row.id), identifier: row.identifier, version: Number(row.version) } : null;
 }
 
+export interface RdaListFilters {
+  status?: string;
+  kind?: string;
+  patient_id?: number;
+  /** 'Desde' / 'Hasta': days of the organisation's zone (YYYY-MM-DD, inclusive) on when the RDA was written. */
+  from?: string;
+  to?: string;
+}
+
+/** The organisation's zone, which the list's days are read in (Bogotá if it has none usable). */
+async function clientZone(sequelize: Sequelize, clientId: number): Promise<string> {
+  const [row] = await select<{ time_zone: string | null }>(sequelize, 'SELECT time_zone FROM clients WHERE id = :clientId', { clientId });
+  return row?.time_zone && isValidTimeZone(row.time_zone) ? row.time_zone : 'America/Bogota';
+}
+
 export async function listRdas(
   deps: Pick<RdaDeps, 'sequelize'>,
   clientId: number,
   p: ListParams,
-  filters: { status?: string; kind?: string; patient_id?: number },
+  filters: RdaListFilters,
 ): Promise<{ rows: RdaDto[]; total: number }> {
   const where = ['r.client_id = :clientId'];
   const values: Record<string, unknown> = { clientId, limit: p.limit, offset: p.offset };
-  for (const [k, v] of Object.entries(filters)) {
+  const { from, to, ...equal } = filters;
+  for (const [k, v] of Object.entries(equal)) {
     if (v === undefined || v === null || v === '') continue;
     where.push(`r.${k} = :${k}`);
     values[k] = v;
+  }
+  if (from || to) {
+    const range = rdaDateRange(from || undefined, to || undefined, await clientZone(deps.sequelize, clientId));
+    if ('field' in range) throw badRequest(range.field, range.message);
+    if (range.since) {
+      where.push('r.created_at >= :since');
+      values.since = range.since;
+    }
+    if (range.before) {
+      where.push('r.created_at < :before');
+      values.before = range.before;
+    }
   }
   const cond = where.join(' AND ');
   // Newest first unless asked otherwise; id and created_at grow together.
@@ -425,6 +456,18 @@ export async function listRdas(
   );
   const [{ n }] = await select<{ n: number }>(deps.sequelize, `SELECT COUNT(*) AS n FROM rdas r WHERE ${cond}`, values);
   return { rows: rows.map(toRdaDto), total: Number(n) };
+}
+
+/** How many of the organisation's RDA are in each sending status (the dashboard's card); every status present, 0 when none. */
+export async function summarizeRdas(deps: Pick<RdaDeps, 'sequelize'>, clientId: number): Promise<RdaSummaryDto> {
+  const rows = await select<{ status: RdaDto['status']; n: number }>(
+    deps.sequelize,
+    'SELECT status, COUNT(*) AS n FROM rdas WHERE client_id = :clientId GROUP BY status',
+    { clientId },
+  );
+  const summary: RdaSummaryDto = { sin_enviar: 0, pendiente: 0, enviado: 0, rechazado: 0, corregido: 0 };
+  for (const r of rows) if (Object.hasOwn(summary, r.status)) summary[r.status] = Number(r.n);
+  return summary;
 }
 
 export async function getRda(deps: Pick<RdaDeps, 'sequelize'>, clientId: number, id: number): Promise<RdaDetailDto> {

@@ -50,18 +50,27 @@ export async function queuePatientStatement(
   }
 }
 
+/**
+ * Writes the patient's statement as the rows stand (the job's work, and the demo's first
+ * documents): answers whether a document was kept; an incomplete one is not written and the log
+ * names the missing fields.
+ */
+export async function writePatientStatement(deps: Pick<StatementWriterDeps, 'buildStatement' | 'recordRda' | 'log'>, ids: StatementIds) {
+  const built = await deps.buildStatement(ids);
+  if (!built) return false;
+  if (!built.bundle || !rdaComplete(built.gaps)) {
+    // Nothing incomplete is written or sent; the patient page lists what is missing. No ids: the
+    // log stays free of personal data (P214); the fields say what an organisation has to fill.
+    const missing = built.gaps.filter((g) => g.required).map((g) => `${g.record}.${g.field}`);
+    deps.log(`RDA de paciente sin escribir: le falta ${missing.join(', ')}`);
+    return false;
+  }
+  await deps.recordRda({ clientId: ids.clientId, patientId: ids.patientId, kind: 'paciente', bundle: built.bundle });
+  return true;
+}
+
 export function registerStatementJobs(deps: StatementWriterDeps): void {
   deps.jobs.register(RDA_STATEMENT_JOB, async (job) => {
-    const ids = job.payload as StatementIds;
-    const built = await deps.buildStatement(ids);
-    if (!built) return;
-    if (!built.bundle || !rdaComplete(built.gaps)) {
-      // Nothing incomplete is written or sent; the patient page lists what is missing. No ids: the
-      // log stays free of personal data (P214); the fields say what an organisation has to fill.
-      const missing = built.gaps.filter((g) => g.required).map((g) => `${g.record}.${g.field}`);
-      deps.log(`RDA de paciente sin escribir: le falta ${missing.join(', ')}`);
-      return;
-    }
-    await deps.recordRda({ clientId: ids.clientId, patientId: ids.patientId, kind: 'paciente', bundle: built.bundle });
+    await writePatientStatement(deps, job.payload as StatementIds);
   });
 }
