@@ -95,7 +95,9 @@ function backlog(
 ): RdaBacklogResult {
   return {
     rdas: 10_000,
-    insertSeconds: 7,
+    bulkSeconds: 3,
+    recordMs: 2,
+    recordSample: 200,
     bundleBytes: 26 * 1024,
     queueSeconds: 2,
     queued: 10_000,

@@ -34,6 +34,7 @@ import { epicrisisPdf } from '../api/src/modules/encounters/encounters.epicrisis
 import { ambulatoryDocument } from '../api/src/modules/fhir/rda.document.js';
 import { documentUuids } from '../api/src/modules/fhir/rda.profiles.js';
 import { recordRda } from '../api/src/modules/rdas/rdas.service.js';
+import { RDA_REASONS } from '../api/src/modules/rdas/rdas.rules.js';
 import { loadRdaDefinitions, rdaErrors, rdaProfile, validateRda, type Json } from '../tests/support/rda-validator.js';
 import type { RawStatement } from './capture.js';
 import type { Driver } from './driver.js';
@@ -299,7 +300,19 @@ export async function measureRdaBuild(deps: {
 
 // ---------------------------------------------------------------- rda-backlog
 
-const INSERT_BATCH = 500;
+/** Rows per INSERT of the bulk (× 7 values: within SQLite's and pg's parameter limits). */
+const INSERT_BATCH = 50;
+/** Documents of the backlog recorded through recordRda itself, after the bulk (its cost at that size). */
+const RECORD_SAMPLE = 200;
+const BULK_INSERT = `INSERT INTO rdas (client_id, patient_id, encounter_id, kind, identifier, version, bundle, status, status_reason,
+  attempts, created_at, updated_at) VALUES`;
+
+/** A bound time as Sequelize writes it: SQLite keeps '2026-11-21 12:00:00.000 +00:00' text, pg a timestamp. */
+function sqlTime(driver: Driver, at: Date): string | Date {
+  if (driver.dialect === 'postgres') return at;
+  const iso = at.toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 23)} +00:00`;
+}
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const readingValue = (k: number) => (k % 20 === 19 ? 130 : 60 + (k % 40));
 
@@ -342,28 +355,46 @@ export async function measureRdaBacklog(deps: {
     log(`Cola de ${T.rdas.toLocaleString('en-US')} RDA hacia una plataforma IHCE en loopback (sin validación de perfiles)`);
     const { bundle } = await buildConsultationRda(product, c);
     const bundleBytes = Buffer.byteLength(JSON.stringify(bundle));
+    // The bulk by direct SQL of recordRda's shape (its INSERT, 'sin enviar' as the store writes it
+    // without settings), RECORD_SAMPLE more through recordRda itself, timed at the backlog's size.
+    let t = performance.now();
+    const bulk = T.rdas - RECORD_SAMPLE;
+    const now = sqlTime(driver, deps.clock.now());
+    for (let done = 0; done < bulk; done += INSERT_BATCH) {
+      const rows = Math.min(INSERT_BATCH, bulk - done);
+      const values: unknown[] = [];
+      const tuples: string[] = [];
+      for (let k = 0; k < rows; k++) {
+        const at = values.length;
+        const identifier = crypto.randomUUID();
+        values.push(c.clientId, c.patientId, c.encounterId, identifier, JSON.stringify(withIdentifier(bundle, identifier)));
+        values.push(RDA_REASONS.unconfigured, now);
+        const $ = (n: number) => `$${at + n}`;
+        tuples.push(`(${$(1)}, ${$(2)}, ${$(3)}, 'consulta', ${$(4)}, 1, ${$(5)}, 'sin_enviar', ${$(6)}, 0, ${$(7)}, ${$(7)})`);
+      }
+      await driver.all(`${BULK_INSERT} ${tuples.join(', ')}`, values);
+    }
+    const bulkSeconds = (performance.now() - t) / 1000;
     const jobs = createJobRunner({ sequelize: product.sequelize, now: deps.clock.now, log: () => undefined });
     const store = { sequelize: product.sequelize, jobs, now: deps.clock.now };
-    let t = performance.now();
-    for (let done = 0; done < T.rdas; done += INSERT_BATCH) {
-      await writeTransaction(product.sequelize, async (tx) => {
-        for (let k = done; k < Math.min(T.rdas, done + INSERT_BATCH); k++)
-          await recordRda(
-            store,
-            {
-              clientId: c.clientId,
-              patientId: c.patientId,
-              encounterId: c.encounterId,
-              kind: 'consulta',
-              bundle: withIdentifier(bundle, crypto.randomUUID()),
-            },
-            tx,
-          );
-      });
-    }
-    const insertSeconds = (performance.now() - t) / 1000;
+    t = performance.now();
+    await writeTransaction(product.sequelize, async (tx) => {
+      for (let k = 0; k < RECORD_SAMPLE; k++)
+        await recordRda(
+          store,
+          {
+            clientId: c.clientId,
+            patientId: c.patientId,
+            encounterId: c.encounterId,
+            kind: 'consulta',
+            bundle: withIdentifier(bundle, crypto.randomUUID()),
+          },
+          tx,
+        );
+    });
+    const recordMs = (performance.now() - t) / RECORD_SAMPLE;
     log(
-      `  ${T.rdas.toLocaleString('en-US')} RDA guardados por recordRda ('sin enviar', ${(bundleBytes / 1024).toFixed(0)} KB cada uno) en ${insertSeconds.toFixed(1)} s`,
+      `  ${T.rdas.toLocaleString('en-US')} RDA 'sin enviar' de ${(bundleBytes / 1024).toFixed(0)} KB: ${bulk.toLocaleString('en-US')} por SQL directo en ${bulkSeconds.toFixed(1)} s, ${RECORD_SAMPLE} por recordRda a ${recordMs.toFixed(1)} ms cada uno`,
     );
 
     // Single readings at a fixed rate, alone (the backlog kept, not queued).
@@ -450,7 +481,9 @@ export async function measureRdaBacklog(deps: {
     );
     return {
       rdas: T.rdas,
-      insertSeconds,
+      bulkSeconds,
+      recordMs,
+      recordSample: RECORD_SAMPLE,
       bundleBytes,
       queueSeconds,
       queued,
