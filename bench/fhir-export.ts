@@ -518,7 +518,7 @@ export async function measureFhirExport(deps: {
 }
 
 /** The readings the load added, the alerts they opened and their links (as the ingest phase leaves the data set). */
-async function removeReadings(api: ApiProcess, driver: Driver, before: { measurements: number; alerts: number }) {
+export async function removeReadings(api: ApiProcess, driver: Driver, before: { measurements: number; alerts: number }) {
   await fetchRetrying(`${api.baseUrl}/api/v1/health`);
   const count = async (sql: string, params: unknown[]) => Number((await driver.all<{ n: number }>(sql, params))[0].n);
   const removed = {

@@ -12,11 +12,14 @@ import type { TriageBuildResult } from './triage.js';
 import { secondFactorRow, type SecondFactorResult } from './second-factor.js';
 import { fhirTokenRow, type FhirTokenResult } from './fhir-token.js';
 import { fhirExportRows, type FhirExportResult } from './fhir-export.js';
+import { rdaBacklogRows, rdaBuildRow, type RdaBacklogResult, type RdaBuildResult } from './rda-rows.js';
 import {
   API_RSS_TARGET_BYTES,
   FHIR_EXPORT_ID,
   FHIR_IDS,
   FRONTEND_TARGETS_KB,
+  RDA_BACKLOG_ID,
+  RDA_BUILD_ID,
   INGEST_TARGETS,
   OBSERVABILITY_COST_TARGET,
 } from './targets.js';
@@ -33,6 +36,10 @@ export interface Extras {
   fhirToken?: FhirTokenResult;
   /** Issue 37: the Bulk export beside the driver's read-and-serialise rate, and ingestion during it (bench/fhir-export.ts). */
   fhirExport?: FhirExportResult;
+  /** Issue 51: one consultation's RDA built and validated, beside its reads on the driver (bench/rda.ts). */
+  rdaBuild?: RdaBuildResult;
+  /** Issue 51: 10,000 RDAs drained to a loopback IHCE platform, and ingestion during it (bench/rda.ts). */
+  rdaBacklog?: RdaBacklogResult;
   /** Issue 52: phases that stopped with an error; the run wrote every other row (bench/run.ts). */
   failedPhases?: Array<{ phase: string; error: string }>;
 }
@@ -64,6 +71,8 @@ export function measuredPhases(e: Extras | undefined): string[] {
     e.secondFactor && 'second-factor',
     e.fhirToken && FHIR_IDS.token,
     e.fhirExport && FHIR_EXPORT_ID,
+    e.rdaBuild && RDA_BUILD_ID,
+    e.rdaBacklog && RDA_BACKLOG_ID,
   ].filter(Boolean) as string[];
 }
 
@@ -269,6 +278,8 @@ export function extraRows(e: Extras | undefined, dialect: string): ExtraRow[] {
   if (e.secondFactor) rows.push(secondFactorRow(e.secondFactor));
   if (e.fhirToken) rows.push(fhirTokenRow(e.fhirToken));
   if (e.fhirExport) rows.push(...fhirExportRows(e.fhirExport));
+  if (e.rdaBuild) rows.push(rdaBuildRow(e.rdaBuild));
+  if (e.rdaBacklog) rows.push(...rdaBacklogRows(e.rdaBacklog));
   return rows;
 }
 

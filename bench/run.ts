@@ -32,7 +32,8 @@ import { buildPartitionedCopy } from './partition.js';
 import { measureSecondFactor } from './second-factor.js';
 import { measureFhir } from './fhir.js';
 import { measureFhirExport } from './fhir-export.js';
-import { FHIR_EXPORT_ID, FHIR_IDS } from './targets.js';
+import { FHIR_EXPORT_ID, FHIR_IDS, RDA_BACKLOG_ID, RDA_BUILD_ID } from './targets.js';
+import { ensureConsultation, measureRdaBacklog, measureRdaBuild, openRdaProduct, type Consultation, type RdaProduct } from './rda.js';
 import { checkTripwires, readReference } from './tripwires.js';
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
 
@@ -189,7 +190,8 @@ async function main() {
     databaseUrl: opts.dataset.databaseUrl,
     logFile: path.join(dataset.dir, 'api.log'),
     clock,
-    env: { VIGIA_ADMIN_DIST: opts.adminDist, VIGIA_PORTAL_DIST: opts.portalDist },
+    // WEBHOOKS_ALLOW_HTTP: the RDA backlog's IHCE platform is on loopback (it changes no measured path, only what a saved URL may be).
+    env: { VIGIA_ADMIN_DIST: opts.adminDist, VIGIA_PORTAL_DIST: opts.portalDist, WEBHOOKS_ALLOW_HTTP: '1' },
   });
   log(`API en ${api.baseUrl} (pid ${api.pid}); registro en ${path.relative(ROOT_DIR, path.join(dataset.dir, 'api.log'))}`);
   const stopOnSignal = () => {
@@ -344,6 +346,26 @@ async function main() {
           log,
         }),
       );
+    // Issue 51: one consultation's RDA built and validated, then a backlog of 10,000 drained beside
+    // ingestion (it writes readings and RDAs and removes them). The product's code runs in this
+    // process on the same data set for both (bench/rda.ts).
+    if (wanted(RDA_BUILD_ID) || wanted(RDA_BACKLOG_ID)) {
+      let product: RdaProduct | undefined;
+      try {
+        const consultation: Consultation | undefined = await attempt('rda', async () => {
+          product = await openRdaProduct(dataset.dir, opts.dataset.databaseUrl);
+          return ensureConsultation({ api, driver, token, caller, clock });
+        });
+        if (consultation && product) {
+          const rda = { product, consultation, driver, settings: opts.settings, log };
+          if (wanted(RDA_BUILD_ID)) extras.rdaBuild = await attempt(RDA_BUILD_ID, () => measureRdaBuild(rda));
+          if (wanted(RDA_BACKLOG_ID))
+            extras.rdaBacklog = await attempt(RDA_BACKLOG_ID, () => measureRdaBacklog({ ...rda, api, token, clock }));
+        }
+      } finally {
+        await (product as RdaProduct | undefined)?.close();
+      }
+    }
     // Issue 39: npm run backup's code path at the data set's size, beside the database's own tool.
     if (wanted('backup')) {
       extras.backup = await attempt('backup', () =>
