@@ -189,6 +189,20 @@ describe('durable job queue', () => {
     expect(done.sort()).toEqual(['plan', 'send-0', 'send-1', 'send-2']);
   });
 
+  it("a pool's freed place takes the next due job at once, not at the next poll (issue 51: a backlog of sends drained at 4 a second)", async () => {
+    const now = at(5400_000);
+    const runner = createJobRunner({ sequelize: t.sequelize, now: () => now, log: silent });
+    const ran: number[] = [];
+    runner.register('test.drain', { concurrency: 1, handler: async () => void ran.push(performance.now()) });
+    for (let n = 0; n < 5; n++) await runner.enqueue({ kind: 'test.drain', payload: { n }, key: `drain-${n}`, runAt: now });
+    // Polls a second apart: refilled only by the poll, five jobs one at a time would take four more.
+    const stop = runner.start(1000);
+    for (let i = 0; i < 300 && ran.length < 5; i++) await new Promise((r) => setTimeout(r, 10));
+    await stop();
+    expect(ran).toHaveLength(5);
+    expect(ran[4] - ran[0]).toBeLessThan(700);
+  });
+
   it('stopping tells a running handler; a job it gives back (JobYielded) is due again at once, its attempt not counted', async () => {
     const now = at(7200_000);
     const runner = createJobRunner({ sequelize: t.sequelize, now: () => now, log: silent });
