@@ -2,11 +2,21 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { apiCall, createStaffSession, DEMO_PATIENT, findPatientByNid } from './support/api';
+import { apiCall, createStaffSession, DEMO_ADMIN, DEMO_PATIENT, findPatientByNid } from './support/api';
 import { closeToasts, SCREENSHOT_DIR, waitForPath } from './support/browser';
 import { openSignedIn, useProductInBrowser } from './support/product';
 import { expectAccessible } from './support/accessibility';
-import { PEER_CLIENT_ID, PEER_CLIENT_SECRET, PEER_SCOPE, PEER_SUBSCRIPTION_KEY, startIhcePeer, type IhcePeer } from '../support/ihce-peer';
+import { cutTexts } from './support/cut-text';
+import {
+  PEER_CLIENT_ID,
+  PEER_CLIENT_SECRET,
+  PEER_SCOPE,
+  PEER_SUBSCRIPTION_KEY,
+  REFUSAL_LOCATION,
+  REFUSAL_TEXT,
+  startIhcePeer,
+  type IhcePeer,
+} from '../support/ihce-peer';
 
 /** Kept for a person to look at (tests/e2e/.screenshots/rdas-*.png). */
 async function snapshot(page: Page, name: string) {
@@ -174,4 +184,39 @@ describe('RDA (/rdas, /ihce)', () => {
     await snapshot(page, 'phone-ihce');
     await readDocuments(page, 'phone');
   });
+
+  it(
+    "shows a nurse the platform's refusal in Spanish with where it is, at 1440 × 900 and 390 × 844; 'Reenviar' is the administrator's",
+    { timeout: 240_000 },
+    async () => {
+      const base = product.server().baseUrl;
+      // The settings saved above: the next document is sent at once, and the platform refuses it.
+      peer.fail('refuse', 3); // a patient's statement falling due may be sent first
+      const refused = await recordConsultationRda(base);
+      const { token } = await createStaffSession(base);
+      const status = async () => (await apiCall<{ status: string }>(base, token, 'GET', `/rdas/${refused.rda.id}`)).status;
+      await expect.poll(status, { timeout: 60_000 }).toBe('rechazado');
+
+      const page = await openSignedIn(product, `/rdas/show/${refused.rda.id}`, {
+        email: 'enfermeria@demo.vigia.co',
+        password: DEMO_ADMIN.password,
+      });
+      for (const [width, height, tag] of [
+        [1440, 900, 'wide'],
+        [390, 844, 'phone'],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        const issues = page.locator('.rda-issues');
+        await issues.getByText(REFUSAL_TEXT, { exact: true }).waitFor({ state: 'visible' });
+        await issues.getByText(REFUSAL_LOCATION, { exact: true }).waitFor({ state: 'visible' });
+        await page.getByText('Problemas señalados por el Ministerio (1)', { exact: true }).waitFor({ state: 'visible' });
+        await page.getByText('Rechazado', { exact: true }).first().waitFor({ state: 'visible' });
+        // The nurse reads it; resending is the administrator's, and the button says so.
+        expect(await page.getByRole('button', { name: 'Reenviar' }).isDisabled()).toBe(true);
+        expect(await cutTexts(page, '.ant-card-head-title, .rda-issues .ant-typography')).toEqual([]);
+        await expectAccessible(page);
+        await snapshot(page, `${tag}-refused`);
+      }
+    },
+  );
 });

@@ -19,7 +19,8 @@ import { rdaErrors, rdaProfile, validateRda, type Json, type RdaIssue } from './
  *
  * Fault modes, each for the next N calls to the API (`fail(mode, n)`): 'timeout' (no answer until
  * the caller gives up), '500', '503', '429', 'reset' (the connection dropped), 'duplicate' (409 with
- * an OperationOutcome `duplicate`, after keeping the document). `expireTokens()` makes every token
+ * an OperationOutcome `duplicate`, after keeping the document), 'refuse' (422: a rule of the national
+registry the profiles cannot check, `REFUSAL_TEXT` on the patient's identifier). `expireTokens()` makes every token
  * issued so far invalid (a token expiring in the middle of a backlog).
  */
 
@@ -28,7 +29,11 @@ export const PEER_CLIENT_SECRET = 'secreto-del-ministerio-9f3a';
 export const PEER_SUBSCRIPTION_KEY = 'clave-apim-4b7e';
 export const PEER_SCOPE = 'api://ihce/.default';
 
-export type FaultMode = 'timeout' | '500' | '503' | '429' | 'reset' | 'duplicate';
+export type FaultMode = 'timeout' | '500' | '503' | '429' | 'reset' | 'duplicate' | 'refuse';
+
+/** The issue a 'refuse' fault answers: what the national registry would say of a valid Bundle. */
+export const REFUSAL_TEXT = 'El documento del paciente no coincide con el registrado en la Registraduría Nacional.';
+export const REFUSAL_LOCATION = 'Bundle.entry[1].resource.identifier[0]';
 
 export interface PeerCall {
   method: string;
@@ -162,6 +167,11 @@ export async function startIhcePeer(): Promise<IhcePeer> {
       if (fault === '500' || fault === '503')
         return answer(Number(fault), outcome([{ severity: 'fatal', code: 'exception', details: { text: 'Error interno.' } }]));
       if (fault === '429') return answer(429, outcome([{ severity: 'error', code: 'throttled' }]), { 'retry-after': '1' });
+      if (fault === 'refuse')
+        return answer(
+          422,
+          outcome([{ severity: 'error', code: 'business-rule', details: { text: REFUSAL_TEXT }, expression: [REFUSAL_LOCATION] }]),
+        );
       if (json.resourceType !== 'Bundle')
         return answer(
           400,
