@@ -259,6 +259,7 @@ export function sampleBody(schema: string, ids: Ids): object | undefined {
     VaccinationEncounterInput: { patient_id: ids.patients },
     EncounterUpdate: { observations: 'sin novedad' },
     TeleconsultationUpdate: { reason: 'Control de presión arterial' },
+    TeleconsultationAmendment: { reason: 'Corrección del plan de control', changes: { plan: 'Control semanal' } },
     EncounterObservationInput: { encounter_id: ids.encounters, clinical_element: 1, value: '74' },
     EncounterObservationUpdate: { value: '75' },
     ChatMessageInput: { text: 'Hola' },

@@ -125,6 +125,8 @@ const PERMISSIONS: Record<string, { kind: Kind; portal?: true }> = {
   // The teleconsultation (issue 51): written and closed by whoever writes encounters.
   'PATCH /encounters/{id}/teleconsultation': { kind: 'clinical' },
   'POST /encounters/{id}/close': { kind: 'clinical' },
+  // Its nota aclaratoria, by the same writers (issue 51).
+  'POST /encounters/{id}/amendments': { kind: 'clinical' },
   'POST /observations': { kind: 'clinical' },
   'PUT /observations/{id}': { kind: 'clinical' },
   'PATCH /observations/{id}': { kind: 'clinical' },
@@ -162,6 +164,7 @@ const onPatient = (o: Operation) =>
     '/encounters/{id}',
     '/encounters/{id}/teleconsultation',
     '/encounters/{id}/close',
+    '/encounters/{id}/amendments',
     '/observations',
     '/observations/{id}',
     '/patients/create_Encounter_vacunation',

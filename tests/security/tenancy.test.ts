@@ -155,6 +155,7 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   EncounterInput: { kind: 'generic' },
   EncounterUpdate: { observations: 'ajena' },
   TeleconsultationUpdate: { reason: 'ajena' },
+  TeleconsultationAmendment: { reason: 'Corrección ajena del plan', changes: { plan: 'ajeno' } },
   EncounterObservationUpdate: { value: '99' },
   OrderInput: { order_type: 0, clinical_element: 1, hours: ['08:00'] },
   OrderUpdate: { notify: false },

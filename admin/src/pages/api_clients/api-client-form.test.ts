@@ -59,7 +59,8 @@ describe("'Clientes de API' form (issue 37)", () => {
   });
 
   it('names every scope of the contract in Spanish with its FHIR type', () => {
-    expect(SCOPE_OPTIONS).toHaveLength(10);
+    expect(SCOPE_OPTIONS).toHaveLength(11);
+    expect(SCOPE_OPTIONS).toContainEqual({ value: 'system/Composition.rs', label: 'Resúmenes digitales de atención (RDA) (Composition)' });
     expect(SCOPE_OPTIONS).toContainEqual({ value: 'system/Patient.rs', label: 'Pacientes (Patient)' });
     expect(SCOPE_OPTIONS).toContainEqual({ value: 'system/*.rs', label: 'Todas (system/*.rs)' });
     expect(scopeName('system/RelatedPerson.rs')).toBe('Cuidadores');

@@ -19,7 +19,7 @@ vi.mock('../../crud/contract-doc', () => ({
 }));
 
 describe('the new-export form', () => {
-  it('offers the nine FHIR types of the contract, in its order, with their Spanish names', () => {
+  it('offers the ten FHIR types of the contract, in its order, with their Spanish names', () => {
     expect(EXPORT_TYPES).toEqual([
       'Patient',
       'Observation',
@@ -30,9 +30,11 @@ describe('the new-export form', () => {
       'MedicationRequest',
       'ServiceRequest',
       'Group',
+      'Composition',
     ]);
     expect(TYPE_OPTIONS[0]).toEqual({ value: 'Patient', label: 'Pacientes (Patient)' });
     expect(TYPE_OPTIONS.every((o) => o.label !== `${o.value} (${o.value})`)).toBe(true);
+    expect(TYPE_OPTIONS.at(-1)).toEqual({ value: 'Composition', label: 'Resúmenes digitales de atención (RDA) (Composition)' });
   });
 
   it.each([
@@ -87,7 +89,7 @@ describe("an export's files (issue 50: 'Todos (9)' listed 8 files)", () => {
       'every type asked, one without resources (no file written)',
       EXPORT_TYPES,
       EXPORT_TYPES.filter((t) => t !== 'Device').map((t) => file(t, 1, 5)),
-      9,
+      10,
       [{ type: 'Device', file: null, count: 0 }],
     ],
     [
