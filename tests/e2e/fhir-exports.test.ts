@@ -61,7 +61,7 @@ describe('Exportaciones FHIR (/fhir_exports)', () => {
     const dialog = page.getByRole('dialog', { name: 'Nueva exportación FHIR' });
     await dialog.waitFor({ state: 'visible' });
     const types = dialog.getByRole('checkbox');
-    expect(await types.count()).toBe(9);
+    expect(await types.count()).toBe(10);
     for (const box of await types.all()) expect(await box.isChecked()).toBe(true);
     await expectAccessible(page);
     await snapshot(page, 'wide-form');
