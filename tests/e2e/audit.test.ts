@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { createStaffSession, DEMO_ADMIN } from './support/api';
 import { useProductInBrowser, openSignedIn } from './support/product';
+import { selectTab } from './support/browser';
 
 const DEMO_MEDICO = { email: 'medico@demo.vigia.co', password: 'Vigia@2026' } as const;
 
@@ -21,7 +22,7 @@ describe('Auditoría', () => {
   it("shows the patient's changes in the admin's 'Auditoría' tab, with the fields sent on expanding", async () => {
     await editAsMedico(2, { neighborhood: 'Teusaquillo' });
     const page = await openSignedIn(product, '/patients/2', DEMO_ADMIN);
-    await page.getByRole('tab', { name: 'Auditoría' }).click();
+    await selectTab(page, 'Auditoría');
     const row = page.locator('.audit-table .ant-table-row', { hasText: 'Actualizó el paciente: neighborhood' }).first();
     await row.waitFor({ state: 'visible' });
     expect(await row.innerText()).toContain('Modificación');
