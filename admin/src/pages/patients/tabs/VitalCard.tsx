@@ -35,6 +35,9 @@ const MeasurementChart = lazy(loadChart);
 
 type ChartDef = (typeof CHARTS)[number];
 
+/** Where a chart will be: while its library loads, and while its card is still far below the screen. */
+const CHART_PLACEHOLDER = <Skeleton.Node active style={{ width: '100%', height: 240 }} />;
+
 const toPoint = (m: Measurement): ChartPoint => ({ when: Date.parse(m.when), value: m.value });
 
 export function VitalCard({
@@ -182,11 +185,11 @@ export function VitalCard({
             {view.drawable ? (
               <div className="vital-chart" data-testid={`chart-${chart.key}`} data-points={Math.min(n, count)}>
                 {near || arrivedFor ? (
-                  <Suspense fallback={<Skeleton.Node active style={{ width: '100%', height: 240 }} />}>
+                  <Suspense fallback={CHART_PLACEHOLDER}>
                     <MeasurementChart series={view.series(n)} bands={bands} unit={chart.unit} timeZone={timeZone} title={chart.title} />
                   </Suspense>
                 ) : (
-                  <Skeleton.Node active style={{ width: '100%', height: 240 }} />
+                  CHART_PLACEHOLDER
                 )}
               </div>
             ) : (
