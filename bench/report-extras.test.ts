@@ -65,3 +65,31 @@ describe('ingestion rows, as issue 22 judges them', () => {
     ]);
   });
 });
+
+describe('the patient page’s charts, as issue 52 judges them', () => {
+  const latency = (p50: number) => ({ count: 5, mean: p50, p50, p95: p50, p99: p50, max: p50 });
+  const weight = { page: 'p', files: [], gzipBytes: 400 * 1024, chartGzipBytes: 300 * 1024 };
+  const chartRows = (warm: number, cold: number) =>
+    extraRows(
+      {
+        frontend: {
+          adminLogin: weight,
+          patientPage: weight,
+          portalFirst: { ...weight, gzipBytes: 60 * 1024 },
+          chartsShown: { coldMs: cold, warm: latency(warm), patientId: 1, headerColdMs: 700, headerWarm: latency(500) },
+        },
+      },
+      'sqlite',
+    ).filter((r) => /shows its charts/.test(r.what));
+
+  it.each([
+    ['both inside', 1_000, 1_500, [true, true]],
+    ['warm 1,001 ms', 1_001, 1_200, [false, true]],
+    ['cold 1,501 ms', 900, 1_501, [true, false]],
+  ] as const)('%s', (_name, warm, cold, expected) => {
+    const rows = chartRows(warm, cold);
+    expect(rows.map((r) => r.ok)).toEqual(expected);
+    // Each beside the same loads' time to the patient's name.
+    expect(rows.map((r) => r.baseline)).toEqual(["500.0 ms (the patient's name shown, same loads)", "700.0 ms (the patient's name shown, same loads)"]);
+  });
+});

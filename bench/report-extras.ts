@@ -17,6 +17,7 @@ import {
   API_RSS_TARGET_BYTES,
   FHIR_EXPORT_ID,
   FHIR_IDS,
+  CHARTS_SHOWN_TARGETS_MS,
   FRONTEND_TARGETS_KB,
   RDA_BACKLOG_ID,
   RDA_BUILD_ID,
@@ -221,13 +222,24 @@ export function extraRows(e: Extras | undefined, dialect: string): ExtraRow[] {
       ratio: '—',
       ok: f.patientPage.gzipBytes <= T.patientPage * 1024,
     });
+    // Issue 52: judged, beside the same navigations' time to the patient's name (the page's header).
+    const c = f.chartsShown;
+    const header = (v: number | undefined) => (v == null ? '—' : `${ms(v)} (the patient's name shown, same loads)`);
     rows.push({
-      what: `Patient page shows its charts (headless Chromium, patient ${f.chartsShown.patientId}): cold cache; warm p50 ${ms(f.chartsShown.warm.p50)}`,
-      target: 'time reported',
-      figure: ms(f.chartsShown.coldMs),
-      baseline: '—',
-      ratio: '—',
-      ok: null,
+      what: `Patient page shows its charts (headless Chromium, patient ${c.patientId}): warm cache, p50 of ${c.warm.count}`,
+      target: `≤ ${CHARTS_SHOWN_TARGETS_MS.warm.toLocaleString('en-US')} ms`,
+      figure: ms(c.warm.p50),
+      baseline: header(c.headerWarm?.p50),
+      ratio: c.headerWarm ? times(c.warm.p50 / c.headerWarm.p50) : '—',
+      ok: c.warm.p50 <= CHARTS_SHOWN_TARGETS_MS.warm,
+    });
+    rows.push({
+      what: `Patient page shows its charts (headless Chromium, patient ${c.patientId}): cold cache`,
+      target: `≤ ${CHARTS_SHOWN_TARGETS_MS.cold.toLocaleString('en-US')} ms`,
+      figure: ms(c.coldMs),
+      baseline: header(c.headerColdMs),
+      ratio: c.headerColdMs ? times(c.coldMs / c.headerColdMs) : '—',
+      ok: c.coldMs <= CHARTS_SHOWN_TARGETS_MS.cold,
     });
     const p = f.portalReadings;
     if (p)
