@@ -5,7 +5,10 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/es';
 import 'antd/dist/reset.css';
 import App from './App';
+import { preloadRoute } from './route-preload';
 import './styles.css';
+
+preloadRoute(window.location.pathname, window.location.search);
 
 dayjs.locale('es');
 

@@ -33,6 +33,7 @@ export default function MeasurementChart({
   timeZone,
   height = 240,
   title,
+  onDrawn,
 }: {
   series: ChartSeries[];
   bands: AlarmBand[];
@@ -41,6 +42,8 @@ export default function MeasurementChart({
   height?: number;
   /** Named first in the description ('Gráfica de Glucosa'). */
   title?: string;
+  /** Called each time the library has drawn the chart (its 'afterrender' event). */
+  onDrawn?: () => void;
 }) {
   const { config, zones } = useMemo(() => {
     const all = series.flatMap((s) => s.points);
@@ -142,7 +145,12 @@ export default function MeasurementChart({
       className="measurement-chart"
       data-zones={zones.map((z) => `${z.from}–${z.to} ${z.label} ${z.color}`).join('; ')}
     >
-      <Line {...(config as unknown as Parameters<typeof Line>[0])} />
+      <Line
+        {...(config as unknown as Parameters<typeof Line>[0])}
+        onEvent={(_chart: unknown, event: { type?: string }) => {
+          if (event.type === 'afterrender') onDrawn?.();
+        }}
+      />
     </div>
   );
 }

@@ -23,6 +23,7 @@ import type { Reading } from './MeasurementDialogs';
 import { ReadStateView, useReadState } from '../../../ui/ReadState';
 import { useScrollOnArrival } from '../hooks/useScrollOnArrival';
 import { useNearViewport } from '../../../hooks/useNearViewport';
+import { useDrawTurn } from '../../../hooks/useDrawTurn';
 
 /**
  * The plotting library (its own ~1.5 MB chunk) starts loading with this tab, while the cards fetch
@@ -142,6 +143,9 @@ export function VitalCard({
   useScrollOnArrival(cardRef, arrivedFor, active && status.phase !== 'loading', { focus: true });
   // Drawn when the card nears the screen (a screen's height ahead): the charts in view first.
   const near = useNearViewport(cardRef);
+  // The charts of the tab take turns to draw, each painted before the next starts (useDrawTurn).
+  const wantsChart = (near || arrivedFor) && !!view?.drawable && count > 0;
+  const [turn, drawn] = useDrawTurn(wantsChart);
   const bands = loaded.state === 'ok' ? loaded.bands : [];
 
   return (
@@ -184,9 +188,16 @@ export function VitalCard({
           <>
             {view.drawable ? (
               <div className="vital-chart" data-testid={`chart-${chart.key}`} data-points={Math.min(n, count)}>
-                {near || arrivedFor ? (
+                {wantsChart && turn ? (
                   <Suspense fallback={CHART_PLACEHOLDER}>
-                    <MeasurementChart series={view.series(n)} bands={bands} unit={chart.unit} timeZone={timeZone} title={chart.title} />
+                    <MeasurementChart
+                      series={view.series(n)}
+                      bands={bands}
+                      unit={chart.unit}
+                      timeZone={timeZone}
+                      title={chart.title}
+                      onDrawn={drawn}
+                    />
                   </Suspense>
                 ) : (
                   CHART_PLACEHOLDER

@@ -1,0 +1,30 @@
+import { readToken } from './session';
+
+/**
+ * Issue 52: a page opened directly (a bookmark, a link of a notification, a reload) starts fetching
+ * the files it will need at once, beside the entry's own start, instead of one after the other: the
+ * signed-in shell, then the page, then its first tab and the charting library were each asked for
+ * only once the one before had arrived and run (four steps before the first chart). Each module
+ * still runs where it is imported; this only has the browser hold it ready. Nothing is fetched for
+ * a visitor without a session (the route guard sends them to the sign-in page).
+ */
+type Preload = { path: RegExp; load: (query: URLSearchParams) => Array<Promise<unknown>> };
+
+const PRELOADS: Preload[] = [
+  {
+    // The patient page; opened on Signos (its first tab, and ?tab=signs) also the tab and its charts.
+    path: /^\/patients\/\d+\/?$/,
+    load: (query) => [
+      import('./AppShell'),
+      import('./pages/patients/PatientPage'),
+      import('./pages/patients/PatientTabs').then((m) => m.preloadTab(query.get('tab') ?? 'signs')),
+    ],
+  },
+];
+
+export function preloadRoute(pathname: string, search: string): void {
+  if (!readToken()) return;
+  const match = PRELOADS.find((p) => p.path.test(pathname));
+  // A failed preload changes nothing: the page's own lazy import asks again and shows its error.
+  for (const started of match?.load(new URLSearchParams(search)) ?? []) started.catch(() => undefined);
+}
