@@ -207,6 +207,89 @@ describe('lifecycle through the job queue (D7, D11)', () => {
     await tick('2026-11-26T12:01:00Z');
     expect((await activitiesOf(id, o.id)).length).toBe(35);
   });
+
+  it('stale data at scale: an order past 600 others that are not stale still gets its alert, and those are not read again each minute', async () => {
+    // After the permanent orders' test: the lifecycle's slots only move forward.
+    clock = new Date('2026-11-27T15:00:00Z');
+    await relogin();
+    // 600 running vital-sign orders that are not stale (a patient who reports), then one whose patient stopped.
+    const reporting = await newPatient(a, '1033000014');
+    const {
+      order_ids: [template],
+    } = await bulk(reporting, [
+      {
+        order_type: 0,
+        clinical_element: 1,
+        frequency_type: 0,
+        hours: ['08:00'],
+        during: 5,
+        start_at: '2026-11-28T00:00:00Z',
+        notify: false,
+      },
+    ]);
+    const columnsOf = async (table: string, leave: string[]) =>
+      (
+        await select<{ name: string }>(
+          t.sequelize,
+          t.sequelize.getDialect() === 'sqlite'
+            ? `SELECT name FROM pragma_table_info('${table}')`
+            : `SELECT column_name AS name FROM information_schema.columns WHERE table_name = '${table}'`,
+        )
+      )
+        .map((c) => c.name)
+        .filter((c) => !leave.includes(c))
+        .map((c) => `"${c}"`);
+    const orderColumns = (await columnsOf('orders', ['id'])).join(', ');
+    const activityColumns = await columnsOf('activities', ['id', 'order_id']);
+    for (let i = 0; i < 600; i++) {
+      const [copy] = await select<{ id: number }>(
+        t.sequelize,
+        `INSERT INTO orders (${orderColumns}) SELECT ${orderColumns} FROM orders WHERE id = :template RETURNING id`,
+        { template },
+      );
+      await t.sequelize.query(
+        `INSERT INTO activities (order_id, ${activityColumns.join(', ')}) SELECT :copy, ${activityColumns.join(', ')} FROM activities WHERE order_id = :template`,
+        { replacements: { copy: Number(copy.id), template } },
+      );
+    }
+    // Created after them all: the old check read its first 500 candidates, the same ones every minute.
+    const silent = await newPatient(a, '1033000015');
+    await bulk(silent, [
+      {
+        order_type: 0,
+        clinical_element: 6,
+        frequency_type: 0,
+        hours: ['08:00'],
+        during: 5,
+        start_at: '2026-11-28T00:00:00Z',
+        notify: false,
+      },
+    ]);
+    await tick('2026-11-28T13:05:00Z');
+    // The reporting patient sends a heart rate every day.
+    for (const day of ['2026-11-28T14:00:00Z', '2026-11-29T13:00:00Z']) {
+      clock = new Date(day);
+      await relogin();
+      const res = await t.http
+        .post(`/api/v1/patients/${reporting}/measurements`)
+        .set(bearer(a.tokens.enfermeria))
+        .send({ clinical_element: 1, value: 72, when: day });
+      expect(res.status).toBe(201);
+    }
+    await tick('2026-11-29T14:10:00Z');
+    expect((await alertsOf(silent)).map((x) => x.description)).toContain('Sin datos de Glucosa en las últimas 25 horas.');
+    expect((await alertsOf(reporting)).filter((x) => /^Sin datos/.test(x.description))).toEqual([]);
+    // Every order looked at is put off until it could be stale: once the 601 have been looked at
+    // (500 a run), none is due until the first could be stale again.
+    await tick('2026-11-29T14:11:00Z');
+    const [due] = await select<{ n: number }>(
+      t.sequelize,
+      'SELECT COUNT(*) AS n FROM orders WHERE order_type = 0 AND status = 2 AND stale_alerted_at IS NULL AND stale_check_at <= :now',
+      { now: new Date('2026-11-29T14:12:00Z') },
+    );
+    expect(Number(due.n)).toBe(0);
+    expect((await alertsOf(silent)).filter((x) => /^Sin datos/.test(x.description))).toHaveLength(1);
+  });
 });
 
 describe('activity changes (01 §4, 02 §2.13)', () => {

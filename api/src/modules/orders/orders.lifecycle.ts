@@ -180,15 +180,17 @@ async function extendPermanent(ctx: Ctx, errors: unknown[]) {
   }
 }
 
-/** Stale data: an active vital-sign order whose element has had no reading for longer than its interval gets one type-1 alert. */
+/**
+ * Stale data: an active vital-sign order whose element has had no reading for longer than its
+ * interval gets one type-1 alert. Only the orders due are read (`stale_check_at`, migration 0042),
+ * oldest first: an order found not stale is put off until the earliest moment it could be (its first
+ * activity, or its last reading, plus the interval), so every order is looked at when it matters
+ * however many there are. Before, the same first 500 candidates were read every minute and an order
+ * past them was never looked at.
+ */
 async function flagStale(ctx: Ctx, errors: unknown[]) {
-  const rows = await select<OrderRow>(
-    ctx.sequelize,
-    `SELECT o.*, p.time_zone, p.first_name, p.last_name FROM orders o JOIN patients p ON p.id = o.patient_id
-     WHERE o.status = ${ORDER_STATUS.running} AND o.order_type = ${ORDER_TYPE.measurement} AND o.stale_alerted_at IS NULL AND p.status IN ${LIVE_PATIENT} LIMIT ${BATCH}`,
-    {},
-    BACKGROUND,
-  );
+  const rows = await select<OrderRow>(ctx.sequelize, STALE_DUE_SQL, { now: ctx.now }, BACKGROUND);
+  const later: Array<{ id: number; at: Date }> = [];
   for (const o of rows) {
     try {
       const n = normalisedOf(o);
@@ -200,15 +202,21 @@ async function flagStale(ctx: Ctx, errors: unknown[]) {
         { id: o.id },
         BACKGROUND,
       );
-      if (!first?.at || toDate(first.at).getTime() > since.getTime()) continue;
-      // One reading is enough: stop at the first (a COUNT walked every reading of the window).
-      const recent = await select<{ one: number }>(
+      if (!first?.at || toDate(first.at).getTime() > since.getTime()) {
+        // Not stale before its first activity's interval has passed (nothing programmed: an interval from now).
+        later.push({ id: o.id, at: new Date((first?.at ? toDate(first.at).getTime() : ctx.now.getTime()) + windowMs) });
+        continue;
+      }
+      const [recent] = await select<{ last: string | Date | null }>(
         ctx.sequelize,
-        `SELECT 1 AS one FROM measurements WHERE patient_id = :patientId AND clinical_element IN (:elements) AND status = ${MEASUREMENT_STATUS.valid} AND "when" > :since LIMIT 1`,
+        `SELECT MAX("when") AS last FROM measurements WHERE patient_id = :patientId AND clinical_element IN (:elements) AND status = ${MEASUREMENT_STATUS.valid} AND "when" > :since`,
         { patientId: o.patient_id, elements: elementsMatching(o.clinical_element ?? 0), since },
         BACKGROUND,
       );
-      if (recent.length) continue;
+      if (recent?.last) {
+        later.push({ id: o.id, at: new Date(toDate(recent.last).getTime() + windowMs) });
+        continue;
+      }
       await ctx.sequelize.transaction(async (transaction) => {
         const claimed = await execute(
           ctx.sequelize,
@@ -234,7 +242,23 @@ async function flagStale(ctx: Ctx, errors: unknown[]) {
       errors.push(err);
     }
   }
+  // The orders looked at and not stale, put off in one short write transaction.
+  if (later.length)
+    await ctx.sequelize.transaction(async (transaction) => {
+      for (const { id, at } of later)
+        await execute(ctx.sequelize, 'UPDATE orders SET stale_check_at = :at WHERE id = :id', { id, at }, transaction);
+    });
 }
+
+/**
+ * The running vital-sign orders whose stale check is due, of patients who report (active or
+ * incomplete), oldest due first; an order already alerted waits for its next reading
+ * (activities.match clears stale_alerted_at).
+ */
+const STALE_DUE_SQL = `SELECT o.*, p.time_zone, p.first_name, p.last_name FROM orders o JOIN patients p ON p.id = o.patient_id
+     WHERE o.order_type = ${ORDER_TYPE.measurement} AND o.status = ${ORDER_STATUS.running} AND o.stale_check_at <= :now
+       AND o.stale_alerted_at IS NULL AND p.status IN ${LIVE_PATIENT}
+     ORDER BY o.stale_check_at LIMIT ${BATCH}`;
 
 /** Reminders (P55): a notify order's activity gets one message at its time, while the patient is active. */
 async function sendReminders(ctx: Ctx, errors: unknown[]) {
