@@ -56,6 +56,7 @@ import { ssoRouter } from './modules/sso/sso.routes.js';
 import { loadOidcConfig, type OidcSettings } from './config.js';
 import { registerWebhookJobs } from './modules/webhooks/webhooks.delivery.js';
 import { clientWebhookState } from './modules/clients/clients.webhook-state.js';
+import { clientTimeZone as readClientTimeZone } from './modules/clients/clients.service.js';
 import { feedbacksRouter } from './modules/feedbacks/feedbacks.routes.js';
 import { smsOutboxRouter } from './modules/sms/sms.routes.js';
 import { ordersRouter } from './modules/orders/orders.routes.js';
@@ -349,6 +350,8 @@ export function createApp(deps: AppDeps): express.Express {
   // First: readings are most of the traffic, and each router before a route costs its matching.
   v1.use(measurementsRouter(measurementDeps));
   v1.use(cataloguesRouter(deps.sequelize, deps.catalogues));
+  // The organisation's time zone, read by the clients module for the lists that read days in it.
+  const clientTimeZone = (clientId: number) => readClientTimeZone(deps.sequelize, clientId);
   v1.use(
     clientsRouter({
       sequelize: deps.sequelize,
@@ -379,7 +382,7 @@ export function createApp(deps: AppDeps): express.Express {
     allowHttp: deps.allowHttpServices ?? false,
   };
   registerRdaJobs(rdaDeps);
-  v1.use(rdasRouter(rdaDeps));
+  v1.use(rdasRouter({ ...rdaDeps, clientTimeZone }));
   // The patient's own RDA (RDA de paciente): written at enrolment and when the history the patient
   // states changes, by a job per patient and slot (modules/rdas/rdas.statement.ts).
   const statementWriter = { sequelize: deps.sequelize, jobs: deps.jobs, now };
@@ -412,7 +415,7 @@ export function createApp(deps: AppDeps): express.Express {
   );
   v1.use(feedbacksRouter(deps.sequelize, now));
   v1.use(smsOutboxRouter(deps.sequelize));
-  v1.use(ordersRouter({ sequelize: deps.sequelize, now, onMedicationChanged: historyChanged }));
+  v1.use(ordersRouter({ sequelize: deps.sequelize, now, onMedicationChanged: historyChanged, clientTimeZone }));
   registerOrderJobs({ sequelize: deps.sequelize, jobs: deps.jobs, log });
   // The patient-record tabs: AI instructions, notes, conditions, allergies, family history, variables,
   // caregivers, residents.
@@ -465,7 +468,7 @@ export function createApp(deps: AppDeps): express.Express {
   registerTriageJobs({ sequelize: deps.sequelize, jobs: deps.jobs });
   v1.use(triageRouter({ sequelize: deps.sequelize }));
   registerIndicatorJobs({ sequelize: deps.sequelize, jobs: deps.jobs });
-  v1.use(indicatorsRouter({ sequelize: deps.sequelize, now }));
+  v1.use(indicatorsRouter({ sequelize: deps.sequelize, now, clientTimeZone }));
   // Issue 39: the installation's own daily backup into BACKUP_DIR (docs/operations.md).
   if (deps.dataDir) registerBackupJob({ jobs: deps.jobs, dataDir: deps.dataDir, log, logger: deps.observability?.logger });
   api.use('/api/v1', v1);

@@ -40,6 +40,10 @@ describe('findWrites', () => {
     ['await Tag.findAll({});', []],
     ['await Other.destroy({});', []],
     ['export const r = defineResource({ name: "tags", model: Tag });', [[1, 'tags', 'defineResource({ model: Tag })']]],
+    [
+      "export const a = statedHistoryList<Row, Dto, In>({\n  table: 'patient_allergies',\n  columns: {},\n});",
+      [[1, 'patient_allergies', "statedHistoryList({ table: 'patient_allergies' })"]],
+    ],
     ['// UPDATE alerts SET status = 1\nconst a = 1;', []],
     ['const t = await Tag.findByPk(1);\nawait t!.save();', [[2, 'tags', 't.save()']]],
     ['function f(tag: Tag) {\n  return tag.update({});\n}', [[2, 'tags', 'tag.update()']]],

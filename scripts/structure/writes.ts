@@ -5,7 +5,8 @@
  * - the query interface's bulk calls with a literal table: bulkInsert('x'), bulkUpdate, bulkDelete;
  * - a Sequelize model's static writes (X.create, bulkCreate, update, destroy, upsert, increment,
  *   decrement, truncate, findOrCreate) on a model of api/src/db/models, and a catalogue declaration
- *   (defineResource({ model: X })), whose table the resource engine then writes for it.
+ *   (defineResource({ model: X })), whose table the resource engine then writes for it, and a
+ *   stated-history list's (statedHistoryList({ table: 'x' })), which that mechanism writes for it.
  * - a write through an instance (x.save(), x.update(), x.destroy()...) whose variable a finder of a
  *   known model answered (`const x = await Tag.findByPk(id)`) or whose type names one (`x: Tag`).
  * Not seen: a table name built at run time (`UPDATE ${table}`), and an instance that reaches a
@@ -124,6 +125,14 @@ export function findWrites(file: string, text: string, models: Map<string, strin
       } else if (INSTANCE_WRITES.has(method) && ts.isIdentifier(target) && instanceTable(target.text)) {
         add(lineOf(node.getStart(source)), instanceTable(target.text)!, `${target.text}.${method}()`);
       }
+    } else if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'statedHistoryList') {
+      const [decl] = node.arguments;
+      const table =
+        decl && ts.isObjectLiteralExpression(decl)
+          ? decl.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText(source) === 'table')
+          : undefined;
+      if (table && ts.isPropertyAssignment(table) && ts.isStringLiteralLike(table.initializer))
+        add(lineOf(node.getStart(source)), table.initializer.text, `statedHistoryList({ table: '${table.initializer.text}' })`);
     } else if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'defineResource') {
       const [decl] = node.arguments;
       if (decl && ts.isObjectLiteralExpression(decl)) {

@@ -4,7 +4,16 @@ import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import type { Schemas } from '../../contract';
 import { cleanStatement, HISTORY_DESCRIPTION_MAX, normaliseIcd10 } from '@vigia/contract/rules/history';
 import { Select } from '../../crud/form-controls';
-import { useApiMutation, useApiQuery } from '../../providers/calls';
+import {
+  apiRead,
+  useApiMutation,
+  useApiQuery,
+  useApiRead,
+  type ApiRead,
+  type ApiWrite,
+  type PathWith,
+  type WriteMethod,
+} from '../../providers/calls';
 import { fieldErrors } from '../../providers/errors';
 import { formError, logOnly, serverError, success } from '../../providers/notices';
 import { useInvalidatePaths } from '../../providers/queries';
@@ -15,13 +24,12 @@ import type { Patient } from './types';
 
 /**
  * 'Alergias' and 'Antecedentes familiares' (issue 51): the history the patient states, which the
- * 'RDA de paciente' carries. Each card reads its list and the guide's code list it labels with; a
- * read that failed shows as failed, never as 'Sin…' (P212). Written by the roles that write the
- * patient's conditions (clinical.write, the server's rule), never for a deceased patient.
+ * 'RDA de paciente' carries. One card, configured per kind: it reads its list and the guide's code
+ * list it labels with; a read that failed shows as failed, never as 'Sin…' (P212). Written by the
+ * roles that write the patient's conditions (clinical.write, the server's rule), never for a
+ * deceased patient.
  */
 
-type Allergy = Schemas['PatientAllergy'];
-type FamilyEntry = Schemas['PatientFamilyHistory'];
 type CodeList = 'allergy_types' | 'family_relationships';
 
 const REQUIRED = '¡El campo es requerido!';
@@ -43,45 +51,50 @@ const descriptionRules = [
   { max: HISTORY_DESCRIPTION_MAX, message: `Debe tener máximo de ${HISTORY_DESCRIPTION_MAX} caracteres` },
 ];
 
-/** The frame both cards share: title, 'Agregar', the read's state, and the rows. */
-function HistoryCard<T extends { id: number }>(props: {
-  title: string;
-  what: string;
-  addLabel: string;
-  emptyText: string;
-  reads: Read[];
-  rows: T[];
-  canWrite: boolean;
-  reason?: string;
-  onAdd: () => void;
-  renderRow: (row: T) => ReactNode;
-}) {
-  const status = useReadState(props.reads, props.rows.length === 0, props.what);
-  return (
-    <Card
-      className="patient-card history-card"
-      title={props.title}
-      extra={
-        <Tooltip title={props.canWrite ? undefined : props.reason}>
-          <Button
-            icon={<PlusOutlined />}
-            aria-label={props.addLabel}
-            disabled={!props.canWrite || status.phase === 'failed'}
-            onClick={props.onAdd}
-          >
-            Agregar
-          </Button>
-        </Tooltip>
-      }
-    >
-      <ReadFailedAlert status={status} />
-      {status.phase === 'failed' || status.phase === 'loading' ? null : props.rows.length === 0 ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={props.emptyText} />
-      ) : (
-        <List className="history-list" dataSource={props.rows} rowKey="id" renderItem={(row) => props.renderRow(row)} />
-      )}
-    </Card>
-  );
+/** One write of a list, checked against the contract where its kind builds it (`checked`). */
+type HistoryWrite = { method: WriteMethod; path: string; params: Record<string, number>; values?: object };
+const checked = <M extends WriteMethod, P extends PathWith<M>>(write: ApiWrite<M, P>) => write as unknown as HistoryWrite;
+
+/** What one kind of stated history is: its calls, its code field, its texts, its rows and its form. */
+interface HistoryKind<Row extends { id: number; description: string }, Values extends { description: string }> {
+  /** The list's path segment under the patient, refreshed after a write. */
+  segment: string;
+  read(patientId: number): ApiRead<Row[]>;
+  create(patientId: number, values: Values): HistoryWrite;
+  update(patientId: number, entryId: number, values: Values): HistoryWrite;
+  remove(patientId: number, entryId: number): HistoryWrite;
+  /** The form's fields, which a 400 from the API may name. */
+  fields: readonly string[];
+  /** The coded field: its name, the guide's list it takes its codes from, its label and placeholder. */
+  code: { name: string; list: CodeList; label: string; placeholder: string };
+  description: { label: string; input: ReactNode };
+  /** The form's fields after the description. */
+  more: ReactNode;
+  formName: string;
+  blank: Partial<Values>;
+  valuesOf(row: Row): Values;
+  texts: {
+    title: string;
+    /** The list, as the read's state names it ('las alergias'). */
+    what: string;
+    /** 'Agregar alergia': the button's accessible name and the new entry's dialog. */
+    add: string;
+    edit: string;
+    empty: string;
+    loadFailed: string;
+    saveFailed: string;
+    created: string;
+    updated: string;
+    deleted: string;
+    deleteFailed: string;
+    /** One entry ('la alergia'), and its name in a row's button ('alergia Penicilina'). */
+    one: string;
+    rowName(row: Row): string;
+  };
+  rowClass?(row: Row): string | undefined;
+  /** What a row shows before the description (its code's name) and after it. */
+  tags(row: Row): ReactNode;
+  after?(row: Row): ReactNode;
 }
 
 /** A row's edit and delete buttons, disabled with the reason when the user may not write. */
@@ -107,110 +120,120 @@ function RowActions(props: { name: string; what: string; canWrite: boolean; reas
   );
 }
 
-const ALLERGY_FIELDS = ['allergy_type', 'description', 'active'] as const;
-type AllergyValues = { allergy_type: string; description: string; active: boolean };
-
-export function AllergiesCard({ patient }: { patient: Patient }) {
-  const path = `/patients/${patient.id}/allergies`;
+/** The card of one kind: title, 'Agregar', the read's state, the rows, and the dialog that adds or edits an entry. */
+function StatedHistoryCard<Row extends { id: number; description: string }, Values extends { description: string }>({
+  patient,
+  kind,
+}: {
+  patient: Patient;
+  kind: HistoryKind<Row, Values>;
+}) {
+  const { texts } = kind;
   const { canWrite, reason } = recordWriteState(patient, 'clinical.write');
-  const { query } = useApiQuery('/patients/{id}/allergies', {
-    params: { id: patient.id },
-    errorNotification: serverError('No fue posible cargar las alergias'),
-  });
-  const types = useCodeOptions('allergy_types');
+  const { query } = useApiRead(kind.read(patient.id), { errorNotification: serverError(texts.loadFailed) });
+  const codes = useCodeOptions(kind.code.list);
   const rows = query.data?.data ?? NONE;
-  const [editing, setEditing] = useState<Allergy | 'new' | null>(null);
-  const [form] = Form.useForm<AllergyValues>();
+  const [editing, setEditing] = useState<Row | 'new' | null>(null);
+  const [form] = Form.useForm<Values>();
   const { mutate, mutation } = useApiMutation();
   const idempotency = useIdempotencyKey();
   const refresh = useInvalidatePaths();
+  const status = useReadState([query, codes.read], rows.length === 0, texts.what);
 
-  const open = (row: Allergy | 'new') => {
+  const open = (row: Row | 'new') => {
     setEditing(row);
-    form.setFieldsValue(row === 'new' ? { allergy_type: undefined, description: '', active: true } : row);
+    form.setFieldsValue((row === 'new' ? kind.blank : kind.valuesOf(row)) as Parameters<typeof form.setFieldsValue>[0]);
   };
   const done = () => {
     setEditing(null);
-    void refresh(path);
+    void refresh(`/patients/${patient.id}/${kind.segment}`);
   };
+  // The writes were checked against the contract where the kind built them (`checked`).
+  const send = (write: HistoryWrite & Record<string, unknown>, callbacks: { onSuccess: () => void; onError?: (error: unknown) => void }) =>
+    mutate(write as never, callbacks);
   const submit = async () => {
     const v = await form.validateFields();
-    const body = { allergy_type: v.allergy_type, description: cleanStatement(v.description), active: v.active };
-    const notices = { errorNotification: formError('No fue posible guardar la alergia', ALLERGY_FIELDS) };
-    const onError = (error: unknown) => form.setFields(fieldErrors(error, ALLERGY_FIELDS));
-    if (editing === 'new')
-      mutate(
+    const values = { ...v, description: cleanStatement(v.description) };
+    const notices = { errorNotification: formError(texts.saveFailed, kind.fields) };
+    const onError = (error: unknown) => form.setFields(fieldErrors(error, kind.fields) as Parameters<typeof form.setFields>[0]);
+    if (editing === 'new') {
+      const write = kind.create(patient.id, values);
+      send(
         {
-          method: 'post',
-          path: '/patients/{id}/allergies',
-          params: { id: patient.id },
-          values: body,
-          idempotencyKey: idempotency.keyFor({ patient: patient.id, body }),
-          successNotification: success('Alergia registrada'),
+          ...write,
+          idempotencyKey: idempotency.keyFor({ patient: patient.id, body: write.values }),
+          successNotification: success(texts.created),
           ...notices,
         },
         { onSuccess: () => (idempotency.succeeded(), done()), onError },
       );
-    else if (editing)
-      mutate(
-        {
-          method: 'put',
-          path: '/patients/{id}/allergies/{allergyId}',
-          params: { id: patient.id, allergyId: editing.id },
-          values: body,
-          successNotification: success('Alergia actualizada'),
-          ...notices,
-        },
+    } else if (editing)
+      send(
+        { ...kind.update(patient.id, editing.id, values), successNotification: success(texts.updated), ...notices },
         { onSuccess: done, onError },
       );
   };
-  const remove = (row: Allergy) =>
-    mutate(
+  const remove = (row: Row) =>
+    send(
       {
-        method: 'delete',
-        path: '/patients/{id}/allergies/{allergyId}',
-        params: { id: patient.id, allergyId: row.id },
-        successNotification: success('Alergia eliminada'),
-        errorNotification: serverError('No fue posible eliminar la alergia'),
+        ...kind.remove(patient.id, row.id),
+        successNotification: success(texts.deleted),
+        errorNotification: serverError(texts.deleteFailed),
       },
       { onSuccess: done },
     );
 
   return (
     <>
-      <HistoryCard
-        title="Alergias"
-        what="las alergias"
-        addLabel="Agregar alergia"
-        emptyText="Sin alergias registradas"
-        reads={[query, types.read]}
-        rows={rows}
-        canWrite={canWrite}
-        reason={reason}
-        onAdd={() => open('new')}
-        renderRow={(row) => (
-          <List.Item className={row.active ? undefined : 'history-inactive'}>
-            <div className="history-row">
-              <div className="history-text">
-                <Tag color={row.active ? 'volcano' : 'default'}>{row.allergy_type_name}</Tag>
-                {!row.active && <Tag>Ya no la tiene</Tag>}
-                <span className="history-description">{row.description}</span>
-              </div>
-              <RowActions
-                name={`alergia ${row.description}`}
-                what="la alergia"
-                canWrite={canWrite}
-                reason={reason}
-                onEdit={() => open(row)}
-                onDelete={() => remove(row)}
-              />
-            </div>
-          </List.Item>
+      <Card
+        className="patient-card history-card"
+        title={texts.title}
+        extra={
+          <Tooltip title={canWrite ? undefined : reason}>
+            <Button
+              icon={<PlusOutlined />}
+              aria-label={texts.add}
+              disabled={!canWrite || status.phase === 'failed'}
+              onClick={() => open('new')}
+            >
+              Agregar
+            </Button>
+          </Tooltip>
+        }
+      >
+        <ReadFailedAlert status={status} />
+        {status.phase === 'failed' || status.phase === 'loading' ? null : rows.length === 0 ? (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={texts.empty} />
+        ) : (
+          <List
+            className="history-list"
+            dataSource={rows}
+            rowKey="id"
+            renderItem={(row) => (
+              <List.Item className={kind.rowClass?.(row)}>
+                <div className="history-row">
+                  <div className="history-text">
+                    {kind.tags(row)}
+                    <span className="history-description">{row.description}</span>
+                    {kind.after?.(row)}
+                  </div>
+                  <RowActions
+                    name={texts.rowName(row)}
+                    what={texts.one}
+                    canWrite={canWrite}
+                    reason={reason}
+                    onEdit={() => open(row)}
+                    onDelete={() => remove(row)}
+                  />
+                </div>
+              </List.Item>
+            )}
+          />
         )}
-      />
+      </Card>
       <Modal
         open={editing !== null}
-        title={editing === 'new' ? 'Agregar alergia' : 'Editar alergia'}
+        title={editing === 'new' ? texts.add : texts.edit}
         okText="Guardar"
         cancelText="Cancelar"
         onOk={() => void submit()}
@@ -218,28 +241,73 @@ export function AllergiesCard({ patient }: { patient: Patient }) {
         confirmLoading={mutation.isPending}
         forceRender
       >
-        <Form form={form} name="allergy" layout="vertical" requiredMark>
-          <Form.Item name="allergy_type" label="Tipo de alergia" rules={[{ required: true, message: REQUIRED }]}>
-            <Select options={types.options} placeholder="Seleccione el tipo" />
+        <Form form={form} name={kind.formName} layout="vertical" requiredMark>
+          <Form.Item name={kind.code.name} label={kind.code.label} rules={[{ required: true, message: REQUIRED }]}>
+            <Select options={codes.options} placeholder={kind.code.placeholder} />
           </Form.Item>
-          <Form.Item name="description" label="¿A qué es alérgico el paciente?" rules={descriptionRules}>
-            <Input.TextArea
-              rows={3}
-              maxLength={HISTORY_DESCRIPTION_MAX}
-              showCount
-              placeholder="La sustancia y, si la conoce, la reacción"
-            />
+          <Form.Item name="description" label={kind.description.label} rules={descriptionRules}>
+            {kind.description.input}
           </Form.Item>
-          <Form.Item name="active" label="La tiene actualmente" valuePropName="checked">
-            <Switch checkedChildren="Sí" unCheckedChildren="No" />
-          </Form.Item>
+          {kind.more}
         </Form>
       </Modal>
     </>
   );
 }
 
-const FAMILY_FIELDS = ['relationship', 'description', 'icd10'] as const;
+type Allergy = Schemas['PatientAllergy'];
+type AllergyValues = { allergy_type: string; description: string; active: boolean };
+
+const allergyBody = (v: AllergyValues) => ({ allergy_type: v.allergy_type, description: v.description, active: v.active });
+
+const ALLERGIES: HistoryKind<Allergy, AllergyValues> = {
+  segment: 'allergies',
+  read: (id) => apiRead('/patients/{id}/allergies', { params: { id } }),
+  create: (id, v) => checked({ method: 'post', path: '/patients/{id}/allergies', params: { id }, values: allergyBody(v) }),
+  update: (id, allergyId, v) =>
+    checked({ method: 'put', path: '/patients/{id}/allergies/{allergyId}', params: { id, allergyId }, values: allergyBody(v) }),
+  remove: (id, allergyId) => checked({ method: 'delete', path: '/patients/{id}/allergies/{allergyId}', params: { id, allergyId } }),
+  fields: ['allergy_type', 'description', 'active'],
+  code: { name: 'allergy_type', list: 'allergy_types', label: 'Tipo de alergia', placeholder: 'Seleccione el tipo' },
+  description: {
+    label: '¿A qué es alérgico el paciente?',
+    input: (
+      <Input.TextArea rows={3} maxLength={HISTORY_DESCRIPTION_MAX} showCount placeholder="La sustancia y, si la conoce, la reacción" />
+    ),
+  },
+  more: (
+    <Form.Item name="active" label="La tiene actualmente" valuePropName="checked">
+      <Switch checkedChildren="Sí" unCheckedChildren="No" />
+    </Form.Item>
+  ),
+  formName: 'allergy',
+  blank: { allergy_type: undefined, description: '', active: true },
+  valuesOf: (row) => row,
+  texts: {
+    title: 'Alergias',
+    what: 'las alergias',
+    add: 'Agregar alergia',
+    edit: 'Editar alergia',
+    empty: 'Sin alergias registradas',
+    loadFailed: 'No fue posible cargar las alergias',
+    saveFailed: 'No fue posible guardar la alergia',
+    created: 'Alergia registrada',
+    updated: 'Alergia actualizada',
+    deleted: 'Alergia eliminada',
+    deleteFailed: 'No fue posible eliminar la alergia',
+    one: 'la alergia',
+    rowName: (row) => `alergia ${row.description}`,
+  },
+  rowClass: (row) => (row.active ? undefined : 'history-inactive'),
+  tags: (row) => (
+    <>
+      <Tag color={row.active ? 'volcano' : 'default'}>{row.allergy_type_name}</Tag>
+      {!row.active && <Tag>Ya no la tiene</Tag>}
+    </>
+  ),
+};
+
+type FamilyEntry = Schemas['PatientFamilyHistory'];
 type FamilyValues = { relationship: string; description: string; icd10?: string | null };
 
 const icd10Rule = {
@@ -249,131 +317,56 @@ const icd10Rule = {
       : Promise.reject(new Error('Escriba un código CIE-10 válido, por ejemplo I10X o E119')),
 };
 
-export function FamilyHistoryCard({ patient }: { patient: Patient }) {
-  const path = `/patients/${patient.id}/family_history`;
-  const { canWrite, reason } = recordWriteState(patient, 'clinical.write');
-  const { query } = useApiQuery('/patients/{id}/family_history', {
-    params: { id: patient.id },
-    errorNotification: serverError('No fue posible cargar los antecedentes familiares'),
-  });
-  const relationships = useCodeOptions('family_relationships');
-  const rows = query.data?.data ?? NONE;
-  const [editing, setEditing] = useState<FamilyEntry | 'new' | null>(null);
-  const [form] = Form.useForm<FamilyValues>();
-  const { mutate, mutation } = useApiMutation();
-  const idempotency = useIdempotencyKey();
-  const refresh = useInvalidatePaths();
+const familyBody = (v: FamilyValues) => ({ relationship: v.relationship, description: v.description, icd10: v.icd10?.trim() || null });
 
-  const open = (row: FamilyEntry | 'new') => {
-    setEditing(row);
-    form.setFieldsValue(row === 'new' ? { relationship: undefined, description: '', icd10: '' } : { ...row, icd10: row.icd10 ?? '' });
-  };
-  const done = () => {
-    setEditing(null);
-    void refresh(path);
-  };
-  const submit = async () => {
-    const v = await form.validateFields();
-    const body = { relationship: v.relationship, description: cleanStatement(v.description), icd10: v.icd10?.trim() || null };
-    const notices = { errorNotification: formError('No fue posible guardar el antecedente familiar', FAMILY_FIELDS) };
-    const onError = (error: unknown) => form.setFields(fieldErrors(error, FAMILY_FIELDS));
-    if (editing === 'new')
-      mutate(
-        {
-          method: 'post',
-          path: '/patients/{id}/family_history',
-          params: { id: patient.id },
-          values: body,
-          idempotencyKey: idempotency.keyFor({ patient: patient.id, body }),
-          successNotification: success('Antecedente familiar registrado'),
-          ...notices,
-        },
-        { onSuccess: () => (idempotency.succeeded(), done()), onError },
-      );
-    else if (editing)
-      mutate(
-        {
-          method: 'put',
-          path: '/patients/{id}/family_history/{familyHistoryId}',
-          params: { id: patient.id, familyHistoryId: editing.id },
-          values: body,
-          successNotification: success('Antecedente familiar actualizado'),
-          ...notices,
-        },
-        { onSuccess: done, onError },
-      );
-  };
-  const remove = (row: FamilyEntry) =>
-    mutate(
-      {
-        method: 'delete',
-        path: '/patients/{id}/family_history/{familyHistoryId}',
-        params: { id: patient.id, familyHistoryId: row.id },
-        successNotification: success('Antecedente familiar eliminado'),
-        errorNotification: serverError('No fue posible eliminar el antecedente familiar'),
-      },
-      { onSuccess: done },
-    );
+const FAMILY_HISTORY: HistoryKind<FamilyEntry, FamilyValues> = {
+  segment: 'family_history',
+  read: (id) => apiRead('/patients/{id}/family_history', { params: { id } }),
+  create: (id, v) => checked({ method: 'post', path: '/patients/{id}/family_history', params: { id }, values: familyBody(v) }),
+  update: (id, familyHistoryId, v) =>
+    checked({
+      method: 'put',
+      path: '/patients/{id}/family_history/{familyHistoryId}',
+      params: { id, familyHistoryId },
+      values: familyBody(v),
+    }),
+  remove: (id, familyHistoryId) =>
+    checked({ method: 'delete', path: '/patients/{id}/family_history/{familyHistoryId}', params: { id, familyHistoryId } }),
+  fields: ['relationship', 'description', 'icd10'],
+  code: { name: 'relationship', list: 'family_relationships', label: 'Parentesco', placeholder: 'Seleccione el parentesco' },
+  description: { label: 'Enfermedad del familiar', input: <Input maxLength={HISTORY_DESCRIPTION_MAX} showCount /> },
+  more: (
+    <Form.Item name="icd10" label="Código CIE-10 (opcional)" rules={[icd10Rule]}>
+      <Input maxLength={7} placeholder="Por ejemplo I10X" />
+    </Form.Item>
+  ),
+  formName: 'family_history',
+  blank: { relationship: undefined, description: '', icd10: '' },
+  valuesOf: (row) => ({ ...row, icd10: row.icd10 ?? '' }),
+  texts: {
+    title: 'Antecedentes familiares',
+    what: 'los antecedentes familiares',
+    add: 'Agregar antecedente familiar',
+    edit: 'Editar antecedente familiar',
+    empty: 'Sin antecedentes familiares registrados',
+    loadFailed: 'No fue posible cargar los antecedentes familiares',
+    saveFailed: 'No fue posible guardar el antecedente familiar',
+    created: 'Antecedente familiar registrado',
+    updated: 'Antecedente familiar actualizado',
+    deleted: 'Antecedente familiar eliminado',
+    deleteFailed: 'No fue posible eliminar el antecedente familiar',
+    one: 'el antecedente familiar',
+    rowName: (row) => `antecedente ${row.description}`,
+  },
+  tags: (row) => <Tag color="blue">{row.relationship_name}</Tag>,
+  after: (row) =>
+    row.icd10 && (
+      <Typography.Text type="secondary" className="history-code">
+        {' '}
+        · CIE-10 {row.icd10}
+      </Typography.Text>
+    ),
+};
 
-  return (
-    <>
-      <HistoryCard
-        title="Antecedentes familiares"
-        what="los antecedentes familiares"
-        addLabel="Agregar antecedente familiar"
-        emptyText="Sin antecedentes familiares registrados"
-        reads={[query, relationships.read]}
-        rows={rows}
-        canWrite={canWrite}
-        reason={reason}
-        onAdd={() => open('new')}
-        renderRow={(row) => (
-          <List.Item>
-            <div className="history-row">
-              <div className="history-text">
-                <Tag color="blue">{row.relationship_name}</Tag>
-                <span className="history-description">{row.description}</span>
-                {row.icd10 && (
-                  <Typography.Text type="secondary" className="history-code">
-                    {' '}
-                    · CIE-10 {row.icd10}
-                  </Typography.Text>
-                )}
-              </div>
-              <RowActions
-                name={`antecedente ${row.description}`}
-                what="el antecedente familiar"
-                canWrite={canWrite}
-                reason={reason}
-                onEdit={() => open(row)}
-                onDelete={() => remove(row)}
-              />
-            </div>
-          </List.Item>
-        )}
-      />
-      <Modal
-        open={editing !== null}
-        title={editing === 'new' ? 'Agregar antecedente familiar' : 'Editar antecedente familiar'}
-        okText="Guardar"
-        cancelText="Cancelar"
-        onOk={() => void submit()}
-        onCancel={() => setEditing(null)}
-        confirmLoading={mutation.isPending}
-        forceRender
-      >
-        <Form form={form} name="family_history" layout="vertical" requiredMark>
-          <Form.Item name="relationship" label="Parentesco" rules={[{ required: true, message: REQUIRED }]}>
-            <Select options={relationships.options} placeholder="Seleccione el parentesco" />
-          </Form.Item>
-          <Form.Item name="description" label="Enfermedad del familiar" rules={descriptionRules}>
-            <Input maxLength={HISTORY_DESCRIPTION_MAX} showCount />
-          </Form.Item>
-          <Form.Item name="icd10" label="Código CIE-10 (opcional)" rules={[icd10Rule]}>
-            <Input maxLength={7} placeholder="Por ejemplo I10X" />
-          </Form.Item>
-        </Form>
-      </Modal>
-    </>
-  );
-}
+export const AllergiesCard = ({ patient }: { patient: Patient }) => <StatedHistoryCard patient={patient} kind={ALLERGIES} />;
+export const FamilyHistoryCard = ({ patient }: { patient: Patient }) => <StatedHistoryCard patient={patient} kind={FAMILY_HISTORY} />;

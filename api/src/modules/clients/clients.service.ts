@@ -1,5 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { select } from '../../db/sql.js';
 import { Client, ClientSite } from '../../db/models/clients.model.js';
 import { planClientSettings } from './clients.rules.js';
 import { User } from '../../db/models/users.model.js';
@@ -204,6 +205,16 @@ export async function updateClientSettings(
     if (input.sites) await replaceSites(c.id, input.sites, transaction);
   });
   return toClientDto(catalogues, c, await sitesOf(c.id));
+}
+
+/**
+ * The organisation's time zone, the one its lists and figures read their days in (P12): the one
+ * reader, handed to the other modules through their deps (app.ts). Every client has one (NOT NULL,
+ * checked when saved); Bogotá for a client not found or a zone this runtime does not know.
+ */
+export async function clientTimeZone(sequelize: Sequelize, clientId: number): Promise<string> {
+  const [row] = await select<{ time_zone: string | null }>(sequelize, 'SELECT time_zone FROM clients WHERE id = :clientId', { clientId });
+  return row?.time_zone && isValidTimeZone(row.time_zone) ? row.time_zone : 'America/Bogota';
 }
 
 export async function getClient(catalogues: Catalogues, clientId: number, id: number): Promise<ClientDto> {

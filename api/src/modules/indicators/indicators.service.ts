@@ -196,10 +196,16 @@ export function registerIndicatorJobs(deps: { sequelize: Sequelize; jobs: JobRun
   });
 }
 
+export interface IndicatorReadDeps {
+  sequelize: Sequelize;
+  /** The organisation's zone, which the months are read in (the clients module's reader). */
+  clientTimeZone: (clientId: number) => Promise<string>;
+}
+
 /** GET /reports/indicators: the stored months of the trend, oldest first. */
-export async function readIndicators(sequelize: Sequelize, clientId: number, now: Date): Promise<IndicatorsDto> {
-  const [client] = await select<{ time_zone: string }>(sequelize, 'SELECT time_zone FROM clients WHERE id = :id', { id: clientId });
-  const wanted = indicatorMonths(now, client?.time_zone ?? 'America/Bogota').map((m) => m.month);
+export async function readIndicators(deps: IndicatorReadDeps, clientId: number, now: Date): Promise<IndicatorsDto> {
+  const { sequelize } = deps;
+  const wanted = indicatorMonths(now, await deps.clientTimeZone(clientId)).map((m) => m.month);
   const rows = await select<{
     month: string;
     figures: string;

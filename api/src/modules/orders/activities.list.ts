@@ -27,6 +27,9 @@ export interface ClientActivityQuery {
   q?: string | null;
 }
 
+/** 'Actividades' reads its days in the organisation's zone (the clients module's reader, handed by app.ts). */
+export type ClientActivitiesDeps = OrdersDeps & { clientTimeZone: (clientId: number) => Promise<string> };
+
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A calendar day 'YYYY-MM-DD' that exists (2026-02-30 does not). */
@@ -44,11 +47,8 @@ const SELECT = `${ACTIVITY_SELECT.replace('SELECT a.id', 'SELECT a.patient_id, p
  * today there), by time, with the patient; optional status, order type and patient search.
  * `can_confirm` tells whether this user may confirm the medication now (the confirm call's rule).
  */
-export async function listClientActivities(deps: OrdersDeps, staff: StaffPrincipal, p: ListParams, f: ClientActivityQuery) {
-  const [client] = await select<{ time_zone: string }>(deps.sequelize, 'SELECT time_zone FROM clients WHERE id = :id', {
-    id: staff.clientId,
-  });
-  const zone = client?.time_zone || 'UTC';
+export async function listClientActivities(deps: ClientActivitiesDeps, staff: StaffPrincipal, p: ListParams, f: ClientActivityQuery) {
+  const zone = await deps.clientTimeZone(staff.clientId);
   const now = deps.now();
   const day = f.date ?? localParts(now, zone).date;
   if (!isDay(day)) throw badRequest('date', 'La fecha no es válida (formato AAAA-MM-DD).');

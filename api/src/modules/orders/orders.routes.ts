@@ -10,13 +10,13 @@ import { createBulk, type BulkItem } from './orders.bulk.js';
 import { updateOrder } from './orders.update.js';
 import { generateActivities } from './orders.schedule.js';
 import * as activities from './activities.service.js';
-import { listClientActivities } from './activities.list.js';
+import { listClientActivities, type ClientActivitiesDeps } from './activities.list.js';
 import { getMedicine, listMedicines } from './medicines.js';
 import { ordersResource } from './orders.resource.js';
 import { resourceRouter } from '../../resources/resource.engine.js';
 
 /** Orders, activities and the medicines catalogue (02 §2.2–2.6, §2.13, §7). */
-export function ordersRouter(deps: orders.OrdersDeps): Router {
+export function ordersRouter(deps: ClientActivitiesDeps): Router {
   const r = Router();
   // 'Gestión de órdenes' (GET /orders) is a catalogue list: the resource engine serves it.
   r.use(resourceRouter(ordersResource, deps));

@@ -12,13 +12,14 @@ import {
   testIhceConnection,
   updateIhceSettings,
   type RdaDeps,
+  type RdaListDeps,
 } from './rdas.service.js';
 
 /**
  * The RDA documents (issue 51), read by administrators and the clinical staff of the organisation;
  * 'Reenviar' and 'Integraciones → IHCE' are administrators' (D13), as the webhook's are.
  */
-export function rdasRouter(deps: RdaDeps): Router {
+export function rdasRouter(deps: RdaDeps & RdaListDeps): Router {
   const r = Router();
   route(r, 'listRdas', [requireStaff('clinical.write')], async (req, res) => {
     const q = req.query;

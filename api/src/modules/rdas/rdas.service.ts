@@ -2,7 +2,6 @@ import type { Sequelize, Transaction } from 'sequelize';
 import type { components } from '@vigia/contract/openapi';
 import { displayName } from '@vigia/contract/rules/names';
 import { rdaWaitsForEarlier } from '@vigia/contract/rules/rda';
-import { isValidTimeZone } from '@vigia/contract/rules/dates';
 import { execute, insertReturningId, select, writeTransaction } from '../../db/sql.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { ListParams } from '../../http/list-params.js';
@@ -427,14 +426,11 @@ export interface RdaListFilters {
   to?: string;
 }
 
-/** The organisation's zone, which the list's days are read in (Bogotá if it has none usable). */
-async function clientZone(sequelize: Sequelize, clientId: number): Promise<string> {
-  const [row] = await select<{ time_zone: string | null }>(sequelize, 'SELECT time_zone FROM clients WHERE id = :clientId', { clientId });
-  return row?.time_zone && isValidTimeZone(row.time_zone) ? row.time_zone : 'America/Bogota';
-}
+/** The list also reads the organisation's zone, in which its days are (the clients module's reader, from app.ts). */
+export type RdaListDeps = Pick<RdaDeps, 'sequelize'> & { clientTimeZone: (clientId: number) => Promise<string> };
 
 export async function listRdas(
-  deps: Pick<RdaDeps, 'sequelize'>,
+  deps: RdaListDeps,
   clientId: number,
   p: ListParams,
   filters: RdaListFilters,
@@ -448,7 +444,7 @@ export async function listRdas(
     values[k] = v;
   }
   if (from || to) {
-    const range = rdaDateRange(from || undefined, to || undefined, await clientZone(deps.sequelize, clientId));
+    const range = rdaDateRange(from || undefined, to || undefined, await deps.clientTimeZone(clientId));
     if ('field' in range) throw badRequest(range.field, range.message);
     if (range.since) {
       where.push('r.created_at >= :since');
