@@ -1,5 +1,5 @@
 import { useDeferredValue, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useInvalidate } from '@refinedev/core';
 import { Alert, Button, Card, Col, Divider, Form, Input, InputNumber, List, Row, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
 import { CheckCircleOutlined, DeleteOutlined, EditOutlined, PlusOutlined, SaveOutlined, SendOutlined } from '@ant-design/icons';
@@ -17,6 +17,7 @@ import { logOnly, serverError, success } from '../../providers/notices';
 import { readSession, staffTimeZone } from '../../session';
 import { ReadFailedAlert, ReadStateView, useReadState, type Read } from '../../ui/ReadState';
 import {
+  draftChanged,
   gapsOfRefusal,
   gapTarget,
   liveGaps,
@@ -24,6 +25,7 @@ import {
   medicationsKnown,
   NO_RISK_FACTORS,
   NO_SICK_LEAVE_CHOICE,
+  rdaPollInterval,
   teleconsultationBody,
   valuesOf,
   type TeleconsultationValues,
@@ -118,8 +120,11 @@ function Icd10Select(props: {
   );
 }
 
-/** The gaps of the RDA, each with where it is fixed; required ones first. */
-function GapsList({ gaps, onField }: { gaps: RdaGap[]; onField: (field: string) => void }) {
+/**
+ * The gaps of the RDA, each with where it is fixed; required ones first. `onLeave`, when given, takes
+ * a plain click on a link to another screen (the draft is saved before it goes there).
+ */
+function GapsList({ gaps, onField, onLeave }: { gaps: RdaGap[]; onField: (field: string) => void; onLeave?: (to: string) => void }) {
   const ordered = [...gaps].sort((a, b) => Number(b.required) - Number(a.required));
   return (
     <List
@@ -137,7 +142,17 @@ function GapsList({ gaps, onField }: { gaps: RdaGap[]; onField: (field: string) 
                 {g.message}
               </span>
               {'to' in target ? (
-                <Link to={target.to}>{target.label}</Link>
+                <Link
+                  to={target.to}
+                  onClick={(event) => {
+                    // A click that opens another tab or window leaves this screen as it is.
+                    if (!onLeave || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+                    event.preventDefault();
+                    onLeave(target.to);
+                  }}
+                >
+                  {target.label}
+                </Link>
               ) : (
                 <Button type="link" size="small" onClick={() => onField(target.field)} style={{ padding: 0 }}>
                   {target.label}
@@ -166,6 +181,8 @@ const RDA_STATUS_COLOR: Record<string, string> = {
 function RdaHistory({ rdaId }: { rdaId: number }) {
   const { query } = useApiQuery('/rdas/{id}', {
     params: { id: rdaId },
+    // Read again while the send job has it, so 'Pendiente' becomes 'Enviado' (or 'Rechazado') on screen.
+    queryOptions: { refetchInterval: (q) => rdaPollInterval(q.state.data?.data?.status) },
     errorNotification: logOnly('RDA de la teleconsulta'),
   });
   const rda = query.data?.data;
@@ -220,6 +237,7 @@ export function TeleconsultationForm({ encounter, access }: { encounter: Encount
   const { mutateAsync, mutation } = useApiMutation();
   const [closing, setClosing] = useState(false);
   const invalidate = useInvalidate();
+  const navigate = useNavigate();
 
   const lists = {
     cups: useCodeList('cups_consultations'),
@@ -299,6 +317,22 @@ export function TeleconsultationForm({ encounter, access }: { encounter: Encount
       successNotification: notify ? success('Borrador guardado') : false,
       errorNotification: serverError('No fue posible guardar el borrador'),
     });
+  };
+
+  // A gap fixed on another screen (the patient's record, the user, the institution): what the form
+  // holds is saved first, so coming back finds the consultation as it was left.
+  const leaveTo = async (to: string) => {
+    if (draftChanged(initial, form.getFieldsValue(true))) {
+      try {
+        await saveDraft(true);
+        // The stored encounter read again before leaving: the form is built from it on coming back.
+        await invalidate({ resource: 'encounters', id: encounter.id, invalidates: ['detail'] });
+      } catch (error) {
+        form.setFields(fieldErrors(error) as never);
+        return;
+      }
+    }
+    navigate(to);
   };
 
   const onSave = async () => {
@@ -471,7 +505,7 @@ export function TeleconsultationForm({ encounter, access }: { encounter: Encount
                 : 'Lo obligatorio impide cerrar; lo recomendado no. Los datos de la institución, del profesional y del paciente se corrigen en su pantalla.'}
             </Typography.Paragraph>
           )}
-          <GapsList gaps={gaps} onField={focusField} />
+          <GapsList gaps={gaps} onField={focusField} onLeave={(to) => void leaveTo(to)} />
         </>
       )}
       <Space wrap style={{ marginTop: 12 }}>
@@ -600,19 +634,26 @@ export function TeleconsultationForm({ encounter, access }: { encounter: Encount
                   {(fields, { add, remove }) => (
                     <>
                       {fields.map((field, i) => (
-                        <Row gutter={8} key={field.key} wrap={false} align="top">
-                          <Col flex="180px">
+                        // On a phone the code takes its own line: beside it, the description had room for a few letters.
+                        <Row gutter={8} key={field.key} align="top">
+                          <Col xs={{ flex: '100%' }} sm={{ flex: '180px' }}>
                             <Form.Item name={[field.name, 'code']} label={i === 0 ? 'Factor' : undefined} aria-label="Factor de riesgo">
                               <Select placeholder="Seleccione" options={lists.risks.options} aria-label={`Factor de riesgo ${i + 1}`} />
                             </Form.Item>
                           </Col>
-                          <Col flex="auto">
+                          <Col flex="1 1 160px">
                             <Form.Item
                               name={[field.name, 'text']}
                               label={i === 0 ? 'Descripción' : undefined}
                               rules={[{ max: 200, message: 'Describa el factor de riesgo en máximo 200 caracteres' }]}
                             >
-                              <Input maxLength={200} aria-label={`Descripción del factor de riesgo ${i + 1}`} />
+                              {/* One line that wraps: on a phone the description is read whole, not cut at the field's end. */}
+                              <Input.TextArea
+                                autoSize={{ minRows: 1, maxRows: 4 }}
+                                maxLength={200}
+                                onPressEnter={(event) => event.preventDefault()}
+                                aria-label={`Descripción del factor de riesgo ${i + 1}`}
+                              />
                             </Form.Item>
                           </Col>
                           {editable && (

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { RdaGap } from '@vigia/contract/rules/rda';
-import { gapsOfRefusal, gapTarget, liveGaps, medicationsKnown, NO_SICK_LEAVE_CHOICE, teleconsultationBody } from './teleconsultation-form';
+import {
+  draftChanged,
+  gapsOfRefusal,
+  gapTarget,
+  liveGaps,
+  medicationsKnown,
+  NO_SICK_LEAVE_CHOICE,
+  RDA_POLL_MS,
+  rdaPollInterval,
+  teleconsultationBody,
+} from './teleconsultation-form';
 
 const COMPLETE = {
   reason: ' Alerta de presión ',
@@ -89,5 +99,30 @@ describe('gapsOfRefusal', () => {
     expect(gaps).toEqual([
       { record: 'organization', id: 3, field: 'reps_code', message: 'Falta el código REPS del prestador', required: true },
     ]);
+  });
+});
+
+describe('draftChanged', () => {
+  it.each([
+    ['the same values', {}, false],
+    ['a text only spaced differently (the body trims it)', { reason: 'Alerta de presión' }, false],
+    ['a new text', { findings: 'PA 150/90' }, true],
+    ['a diagnosis chosen', { main_code: 'E119' }, true],
+    ['a sede chosen', { site_id: 3 }, true],
+  ])('%s → %s', (_, change, expected) => {
+    expect(draftChanged(COMPLETE, { ...COMPLETE, ...change })).toBe(expected);
+  });
+});
+
+describe('rdaPollInterval', () => {
+  it.each([
+    ['pendiente', RDA_POLL_MS],
+    ['sin_enviar', false],
+    ['enviado', false],
+    ['rechazado', false],
+    ['corregido', false],
+    [undefined, false],
+  ])('%s → %s', (status, expected) => {
+    expect(rdaPollInterval(status)).toBe(expected);
   });
 });

@@ -188,3 +188,25 @@ export function gapsOfRefusal(
     return { record, id: idOf[record], field: rest.join('.') || head, message, required: true };
   });
 }
+
+/**
+ * Whether the form holds changes the stored draft does not: what 'Guardar borrador' would send
+ * differs from what the stored teleconsultation gives. A gap's link to another screen saves them
+ * first, so the nurse who goes to fix the patient's record finds her consultation on coming back.
+ */
+export function draftChanged(stored: TeleconsultationValues, now: TeleconsultationValues): boolean {
+  return JSON.stringify(teleconsultationBody(stored)) !== JSON.stringify(teleconsultationBody(now));
+}
+
+/** How often a closed teleconsultation reads its RDA again while it is on its way to the platform. */
+export const RDA_POLL_MS = 3_000;
+
+/**
+ * react-query's refetchInterval for the RDA of a closed teleconsultation: every RDA_POLL_MS while it
+ * is 'pendiente' (the send job has it; it becomes 'enviado' or 'rechazado' by itself), else none.
+ * 'sin enviar' changes only when an administrator configures the platform or resends it elsewhere:
+ * not polled, as neither is any final state.
+ */
+export function rdaPollInterval(status: string | undefined): number | false {
+  return status === 'pendiente' ? RDA_POLL_MS : false;
+}
