@@ -29,7 +29,7 @@ export interface RdaBuildResult {
 
 export interface RdaBacklogResult {
   rdas: number;
-  /** The backlog but recordSample, by direct SQL of recordRda's INSERT ('sin enviar'), in seconds. */
+  /** The backlog but recordSample, by direct SQL of recordRda's INSERTs ('sin enviar'; rdas, then rda_documents), in seconds. */
   bulkSeconds: number;
   /** recordRda's time per document for the last recordSample, at the backlog's size. */
   recordMs: number;
@@ -113,7 +113,7 @@ export function rdaBacklogRows(r: RdaBacklogResult) {
   const refused = (r.statuses.rechazado ?? 0) + (r.statuses.sin_enviar ?? 0);
   return [
     {
-      what: `A backlog of ${r.rdas.toLocaleString('en-US')} RDAs (kept 'sin enviar': by direct SQL of recordRda's INSERT in ${r.bulkSeconds.toFixed(1)} s, the last ${r.recordSample} by recordRda at ${r.recordMs.toFixed(1)} ms each; queued by PUT /clients/{id}/ihce in ${r.queueSeconds.toFixed(1)} s) drained by rda.send to a loopback IHCE platform (token, subscription key; profiles not validated): ${d.sent.toLocaleString('en-US')} of ${r.queued.toLocaleString('en-US')} sent in ${d.seconds.toFixed(1)} s${d.complete ? '' : ` (window of ${d.windowSeconds.toFixed(0)} s ended first)`}, first at ${r.firstSentSeconds.toFixed(1)} s; API peak RSS ${mb(r.rss.queueBytes)} while queueing, ${mb(r.rss.drainBytes)} draining (${mb(r.rss.beforeBytes)} before): RDAs/s, first to last 'enviado'`,
+      what: `A backlog of ${r.rdas.toLocaleString('en-US')} RDAs (kept 'sin enviar': by direct SQL of recordRda's INSERTs in ${r.bulkSeconds.toFixed(1)} s, the last ${r.recordSample} by recordRda at ${r.recordMs.toFixed(1)} ms each; queued by PUT /clients/{id}/ihce in ${r.queueSeconds.toFixed(1)} s) drained by rda.send to a loopback IHCE platform (token, subscription key; profiles not validated): ${d.sent.toLocaleString('en-US')} of ${r.queued.toLocaleString('en-US')} sent in ${d.seconds.toFixed(1)} s${d.complete ? '' : ` (window of ${d.windowSeconds.toFixed(0)} s ended first)`}, first at ${r.firstSentSeconds.toFixed(1)} s; API peak RSS ${mb(r.rss.queueBytes)} while queueing, ${mb(r.rss.drainBytes)} draining (${mb(r.rss.beforeBytes)} before): RDAs/s, first to last 'enviado'`,
       target: `≥ ${T.perSecond}/s`,
       figure: perSecond(d.perSecond),
       baseline: '—',

@@ -300,12 +300,14 @@ export async function measureRdaBuild(deps: {
 
 // ---------------------------------------------------------------- rda-backlog
 
-/** Rows per INSERT of the bulk (× 7 values: within SQLite's and pg's parameter limits). */
+/** Rows per INSERT of the bulk (× 6 values, then × 2 for the documents: within SQLite's and pg's parameter limits). */
 const INSERT_BATCH = 50;
 /** Documents of the backlog recorded through recordRda itself, after the bulk (its cost at that size). */
 const RECORD_SAMPLE = 200;
-const BULK_INSERT = `INSERT INTO rdas (client_id, patient_id, encounter_id, kind, identifier, version, bundle, status, status_reason,
+const BULK_INSERT = `INSERT INTO rdas (client_id, patient_id, encounter_id, kind, identifier, version, status, status_reason,
   attempts, created_at, updated_at) VALUES`;
+/** Each version's document beside it, as recordRda's second INSERT (migration 0041). */
+const BULK_DOCUMENTS = 'INSERT INTO rda_documents (rda_id, bundle) VALUES';
 
 /** A bound time as Sequelize writes it: SQLite keeps '2026-11-21 12:00:00.000 +00:00' text, pg a timestamp. */
 function sqlTime(driver: Driver, at: Date): string | Date {
@@ -366,13 +368,18 @@ export async function measureRdaBacklog(deps: {
       const tuples: string[] = [];
       for (let k = 0; k < rows; k++) {
         const at = values.length;
-        const identifier = crypto.randomUUID();
-        values.push(c.clientId, c.patientId, c.encounterId, identifier, JSON.stringify(withIdentifier(bundle, identifier)));
-        values.push(RDA_REASONS.unconfigured, now);
+        values.push(c.clientId, c.patientId, c.encounterId, crypto.randomUUID(), RDA_REASONS.unconfigured, now);
         const $ = (n: number) => `$${at + n}`;
-        tuples.push(`(${$(1)}, ${$(2)}, ${$(3)}, 'consulta', ${$(4)}, 1, ${$(5)}, 'sin_enviar', ${$(6)}, 0, ${$(7)}, ${$(7)})`);
+        tuples.push(`(${$(1)}, ${$(2)}, ${$(3)}, 'consulta', ${$(4)}, 1, 'sin_enviar', ${$(5)}, 0, ${$(6)}, ${$(6)})`);
       }
-      await driver.all(`${BULK_INSERT} ${tuples.join(', ')}`, values);
+      const kept = await driver.all<{ id: number; identifier: string }>(
+        `${BULK_INSERT} ${tuples.join(', ')} RETURNING id, identifier`,
+        values,
+      );
+      await driver.all(
+        `${BULK_DOCUMENTS} ${kept.map((_, k) => `($${2 * k + 1}, $${2 * k + 2})`).join(', ')}`,
+        kept.flatMap((r) => [Number(r.id), JSON.stringify(withIdentifier(bundle, r.identifier))]),
+      );
     }
     const bulkSeconds = (performance.now() - t) / 1000;
     const jobs = createJobRunner({ sequelize: product.sequelize, now: deps.clock.now, log: () => undefined });
@@ -519,6 +526,11 @@ async function removeBacklog(
 ) {
   await call(api.baseUrl, token, 'PUT', `/clients/${clientId}/ihce`, { enabled: false });
   const jobs = await driver.all<{ id: number }>("DELETE FROM jobs WHERE kind = 'rda.send' AND id > $1 RETURNING id", [before.jobs]);
+  // The documents first: SQLite cascades a delete only on a connection with foreign_keys on, and the driver's is off.
+  await driver.all('DELETE FROM rda_documents WHERE rda_id IN (SELECT id FROM rdas WHERE client_id = $1 AND id > $2)', [
+    clientId,
+    before.rdas,
+  ]);
   const rdas = await driver.all<{ id: number }>('DELETE FROM rdas WHERE client_id = $1 AND id > $2 RETURNING id', [clientId, before.rdas]);
   return { jobs: jobs.length, rdas: rdas.length, ...(await removeReadings(api, driver, before)) };
 }

@@ -40,7 +40,11 @@ beforeAll(async () => {
   await seedDemo(seedDeps, t.sequelize.getQueryInterface(), { now });
   made = await seedDemoRdas(seedDeps, t.sequelize, seedDeps.demoRdaWriter({ ...t, log: (msg) => logged.push(msg) }), { now });
   rdas = (
-    await select<RdaRow>(t.sequelize, 'SELECT id, client_id, patient_id, encounter_id, kind, status, bundle FROM rdas ORDER BY id')
+    await select<RdaRow>(
+      t.sequelize,
+      `SELECT r.id, r.client_id, r.patient_id, r.encounter_id, r.kind, r.status, d.bundle
+       FROM rdas r JOIN rda_documents d ON d.rda_id = r.id ORDER BY r.id`,
+    )
   ).map((r) => ({ ...r, id: Number(r.id), patient_id: Number(r.patient_id), doc: JSON.parse(r.bundle) as Json }));
   loadRdaDefinitions();
 }, 300_000);

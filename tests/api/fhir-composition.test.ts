@@ -274,13 +274,15 @@ describe('GET /fhir/R4/Composition (pages of at most 100 documents)', () => {
     expect(res.status).toBe(201);
     const text = JSON.stringify(docs.juanConsulta.bundle);
     const at = new Date('2026-11-05T10:00:00Z');
-    for (let i = 0; i < 101; i++)
-      await execute(
+    for (let i = 0; i < 101; i++) {
+      const id = await insertReturningId(
         t.sequelize,
-        `INSERT INTO rdas (client_id, patient_id, kind, identifier, version, bundle, status, attempts, created_at, updated_at)
-         VALUES (:clientId, :patientId, 'consulta', :identifier, 1, :text, 'sin_enviar', 0, :at, :at)`,
-        { clientId: c.clientId, patientId: res.body.id, identifier: crypto.randomUUID(), text, at },
+        `INSERT INTO rdas (client_id, patient_id, kind, identifier, version, status, attempts, created_at, updated_at)
+         VALUES (:clientId, :patientId, 'consulta', :identifier, 1, 'sin_enviar', 0, :at, :at) RETURNING id`,
+        { clientId: c.clientId, patientId: res.body.id, identifier: crypto.randomUUID(), at },
       );
+      await execute(t.sequelize, 'INSERT INTO rda_documents (rda_id, bundle) VALUES (:id, :text)', { id, text });
+    }
     const token = await helper.token(c, 'HIS Muchos', ['system/*.rs']);
     const first = fhirJson(await helper.get('/Composition?_count=1000', token));
     expect(matchIds(first)).toHaveLength(100);
@@ -298,9 +300,11 @@ describe('GET /fhir/R4/Composition/{id}/$document', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe(FHIR_JSON);
       const text = await res.text();
-      const [row] = await select<{ bundle: string; status: string }>(t.sequelize, 'SELECT bundle, status FROM rdas WHERE id = :id', {
-        id: d.id,
-      });
+      const [row] = await select<{ bundle: string; status: string }>(
+        t.sequelize,
+        'SELECT d.bundle, r.status FROM rdas r JOIN rda_documents d ON d.rda_id = r.id WHERE r.id = :id',
+        { id: d.id },
+      );
       expect(text).toBe(row.bundle);
       expect(text).toBe(JSON.stringify(d.bundle));
       expect(row.status).toBe('enviado');
@@ -367,17 +371,20 @@ describe('a corrected document (a newer version replaces the first)', () => {
     const first = docs.juanConsulta;
     const v2 = await insertReturningId(
       t.sequelize,
-      `INSERT INTO rdas (client_id, patient_id, encounter_id, kind, identifier, version, replaces_id, bundle, status, attempts, created_at, updated_at)
-       VALUES (:clientId, :patientId, NULL, 'consulta', :identifier, 2, :replaces, :bundle, 'sin_enviar', 0, :at, :at) RETURNING id`,
+      `INSERT INTO rdas (client_id, patient_id, encounter_id, kind, identifier, version, replaces_id, status, attempts, created_at, updated_at)
+       VALUES (:clientId, :patientId, NULL, 'consulta', :identifier, 2, :replaces, 'sin_enviar', 0, :at, :at) RETURNING id`,
       {
         clientId: a.clientId,
         patientId: patients.juan,
         identifier: bundle.identifier.value,
         replaces: first.id,
-        bundle: JSON.stringify(bundle),
         at,
       },
     );
+    await execute(t.sequelize, 'INSERT INTO rda_documents (rda_id, bundle) VALUES (:id, :bundle)', {
+      id: v2,
+      bundle: JSON.stringify(bundle),
+    });
     await execute(t.sequelize, "UPDATE rdas SET status = 'corregido' WHERE id = :id", { id: first.id });
     try {
       const c = valid(await kit.read({ resourceType: 'Composition', id: rda(first) }));

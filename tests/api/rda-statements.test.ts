@@ -41,7 +41,8 @@ const statementJobs = (patientId: number) =>
 const statements = (patientId: number) =>
   select<{ kind: string; status: string; bundle: string }>(
     t.sequelize,
-    "SELECT kind, status, bundle FROM rdas WHERE patient_id = :patientId AND kind = 'paciente' ORDER BY id",
+    `SELECT r.kind, r.status, d.bundle FROM rdas r JOIN rda_documents d ON d.rda_id = r.id
+     WHERE r.patient_id = :patientId AND r.kind = 'paciente' ORDER BY r.id`,
     { patientId },
   );
 /**

@@ -49,12 +49,13 @@ export type IhceResult =
   | { kind: 'unconfigured' };
 
 export interface IhcePlatform {
-  sendDocument(kind: RdaDocumentKind, bundle: object): Promise<IhceResult>;
+  /** `bundle` as text is the document kept, sent as it is: byte for byte what `$document` answers, and not parsed to be written again. */
+  sendDocument(kind: RdaDocumentKind, bundle: object | string): Promise<IhceResult>;
   /**
    * `$enviar-nota-aclaratoria`: a corrected version of a document the platform holds; `remoteId`
    * is the id the platform gave the document it replaces.
    */
-  sendCorrection(remoteId: string, bundle: object): Promise<IhceResult>;
+  sendCorrection(remoteId: string, bundle: object | string): Promise<IhceResult>;
   readDocument(remoteId: string): Promise<IhceResult>;
   /** `$consultar-rda-paciente`: a Parameters body (the patient's identifier), answers a searchset Bundle. */
   queryPatientDocuments(parameters: object): Promise<IhceResult>;
@@ -234,7 +235,7 @@ export function createIhceAdapter(opts: { fetchImpl?: typeof fetch; timeoutMs?: 
 
   function platformOf(c: IhceCredentials): IhcePlatform {
     const base = trimSlash(c.baseUrl);
-    async function request(method: 'GET' | 'POST', path: string, body?: object): Promise<IhceResult> {
+    async function request(method: 'GET' | 'POST', path: string, body?: object | string): Promise<IhceResult> {
       try {
         let answer: Answer | null = null;
         for (let attempt = 0; attempt < 2; attempt++) {
@@ -247,7 +248,7 @@ export function createIhceAdapter(opts: { fetchImpl?: typeof fetch; timeoutMs?: 
               accept: FHIR_JSON,
               ...(body ? { 'content-type': FHIR_JSON } : {}),
             },
-            body: body ? JSON.stringify(body) : undefined,
+            body: typeof body === 'string' ? body : body ? JSON.stringify(body) : undefined,
           });
           // An expired or revoked token: a new one, once. A second 401 is the subscription key or the access.
           if (answer.status !== 401) break;

@@ -39,6 +39,7 @@ import * as m0036 from './migrations/0036-patient-history.js';
 import * as m0037 from './migrations/0037-rdas.js';
 import * as m0039 from './migrations/0039-teleconsultations.js';
 import * as m0040 from './migrations/0040-rda-corrections.js';
+import * as m0041 from './migrations/0041-rda-documents.js';
 import * as m0042 from './migrations/0042-orders-stale-check.js';
 
 interface Migration {
@@ -86,6 +87,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0037-rdas', m0037],
   ['0039-teleconsultations', m0039],
   ['0040-rda-corrections', m0040],
+  ['0041-rda-documents', m0041],
   ['0042-orders-stale-check', m0042],
 ];
 

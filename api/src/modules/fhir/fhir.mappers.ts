@@ -499,7 +499,7 @@ export interface FhirRdaRow {
   version: number;
   /** When this version was written: the Composition never changes after. */
   created_at: Date;
-  /** The document Bundle as kept (rdas.bundle, parsed). */
+  /** The document Bundle as kept (rda_documents.bundle, parsed). */
   bundle: Json;
 }
 

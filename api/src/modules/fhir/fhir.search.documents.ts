@@ -25,7 +25,9 @@ import {
  * holds it unique, fixed ones are built in tests) and not indexed, and a nota aclaratoria is a new
  * Bundle with new UUIDs. A read answers the latest version (the chain of `replaces_id`); a search
  * lists the versions no later version replaces, keyset on the row id
- * (rdas (client_id, id), or (client_id, patient_id, id) for a patient's).
+ * (rdas (client_id, id), or (client_id, patient_id, id) for a patient's). The document itself is
+ * in `rda_documents` (migration 0041), read by its primary key for the rows answered only: a
+ * count, the walk along a chain of versions and the rows a page filters out never read it.
  */
 
 const LOINC = 'http://loinc.org';
@@ -44,17 +46,19 @@ interface RdaDbRow {
   version: number | string;
   replaces_id: number | string | null;
   created_at: string | Date;
-  bundle: string;
 }
+/** A version's row with its document's text (null only for a version written without one: none is). */
+type RdaDocRow = RdaDbRow & { bundle: string | null };
 
-const RDA_SELECT = 'SELECT r.id, r.patient_id, r.version, r.replaces_id, r.created_at, r.bundle';
+const RDA_COLUMNS = 'SELECT r.id, r.patient_id, r.version, r.replaces_id, r.created_at';
+const RDA_SELECT = `${RDA_COLUMNS}, (SELECT d.bundle FROM rda_documents d WHERE d.rda_id = r.id) AS bundle`;
 // The version no later one replaces (index rdas_replaces_id, migration 0040): a correction still on
 // its way and the version it corrects are not listed twice.
 const LATEST = 'NOT EXISTS (SELECT 1 FROM rdas n WHERE n.replaces_id = r.id)';
 
 /** The latest version's row of the document whose first version is `rootId`, or null (none, or another organisation's). */
 async function latestOf(deps: SearchDeps, clientId: number, rootId: number): Promise<RdaDbRow | null> {
-  const [root] = await readRows<RdaDbRow>(deps, `${RDA_SELECT} FROM rdas r WHERE r.id = :id AND r.client_id = :clientId`, {
+  const [root] = await readRows<RdaDbRow>(deps, `${RDA_COLUMNS} FROM rdas r WHERE r.id = :id AND r.client_id = :clientId`, {
     id: rootId,
     clientId,
   });
@@ -63,7 +67,7 @@ async function latestOf(deps: SearchDeps, clientId: number, rootId: number): Pro
   for (let i = 0; i < MAX_VERSIONS; i++) {
     const [next] = await readRows<RdaDbRow>(
       deps,
-      `${RDA_SELECT} FROM rdas r WHERE r.replaces_id = :id AND r.client_id = :clientId ORDER BY r.version DESC, r.id DESC LIMIT 1`,
+      `${RDA_COLUMNS} FROM rdas r WHERE r.replaces_id = :id AND r.client_id = :clientId ORDER BY r.version DESC, r.id DESC LIMIT 1`,
       { id: Number(row.id), clientId },
     );
     if (!next) return row;
@@ -88,7 +92,14 @@ async function rootOf(deps: SearchDeps, clientId: number, row: RdaDbRow): Promis
   return id;
 }
 
-async function compositionOf(deps: SearchDeps, clientId: number, row: RdaDbRow): Promise<Json | null> {
+/** The document's text of a version (the latest of its chain, found by latestOf). */
+async function documentText(deps: SearchDeps, row: RdaDbRow): Promise<string | null> {
+  const [doc] = await readRows<{ bundle: string }>(deps, 'SELECT bundle FROM rda_documents WHERE rda_id = :id', { id: Number(row.id) });
+  return doc?.bundle ?? null;
+}
+
+async function compositionOf(deps: SearchDeps, clientId: number, row: RdaDocRow): Promise<Json | null> {
+  if (row.bundle == null) return null;
   return compositionFor({
     id: row.replaces_id == null ? Number(row.id) : await rootOf(deps, clientId, row),
     patient_id: Number(row.patient_id),
@@ -106,8 +117,10 @@ export async function readDocumentText(
 ): Promise<{ text: string; composition: Json } | null> {
   const rootId = rowIdOf('rda', id);
   const row = rootId === null ? null : await latestOf(deps, clientId, rootId);
-  const composition = row && (await compositionOf(deps, clientId, row));
-  return row && composition ? { text: row.bundle, composition } : null;
+  const text = row && (await documentText(deps, row));
+  if (!row || text == null) return null;
+  const composition = await compositionOf(deps, clientId, { ...row, bundle: text });
+  return composition ? { text, composition } : null;
 }
 
 export async function readComposition(deps: SearchDeps, clientId: number, id: string): Promise<Json | null> {
@@ -145,7 +158,7 @@ export async function searchCompositions(deps: SearchDeps, clientId: number, inp
   // it was written is the Composition's date and its last update.
   dateParamConditions(w, 'r.created_at', 'date', input.params);
   dateParamConditions(w, 'r.created_at', '_lastUpdated', input.params);
-  return searchById<RdaDbRow>(
+  return searchById<RdaDocRow>(
     deps,
     { ...input, count: Math.min(input.count, COMPOSITION_PAGE_MAX) },
     {

@@ -113,6 +113,29 @@ const SELECT_RDA = `SELECT r.id, r.client_id, r.patient_id, p.first_name, p.last
   r.replaces_id, (SELECT n.id FROM rdas n WHERE n.replaces_id = r.id) AS replaced_by_id, r.correction_reason, r.status, r.status_reason, r.outcome, r.remote_id, r.attempts, r.next_attempt_at, r.sent_at, r.created_at, r.updated_at
   FROM rdas r LEFT JOIN patients p ON p.id = r.patient_id`;
 
+/**
+ * recordRda's look-up of an identifier: the table alone, by its unique index. Joined to the
+ * patient, the planner scanned rdas whenever its statistics were taken while it was nearly empty
+ * (36 ms a document at 10,000 in issue 51's bench). Exported for the plan test (tests/api/rda-documents.test.ts).
+ */
+export const RDA_BY_IDENTIFIER = 'SELECT id, client_id FROM rdas WHERE identifier = :identifier';
+/**
+ * What the send job reads of a version before its document: the row by its key, the organisation
+ * checked on it (`+client_id`, no index: with the statistics of a nearly empty table PostgreSQL
+ * took client_id as unique too and searched (client_id, encounter_id, version) for it).
+ */
+export const RDA_TO_SEND =
+  'SELECT status, kind, identifier, attempts, replaces_id, encounter_id, version FROM rdas WHERE id = :id AND +client_id = :clientId';
+/** A version's document, kept verbatim (migration 0041): one search of the table's primary key. */
+export const RDA_DOCUMENT = 'SELECT bundle FROM rda_documents WHERE rda_id = :id';
+
+/** The document text of a version (its organisation checked by the caller); every version has one, written with it. */
+async function documentOf(deps: Pick<RdaDeps, 'sequelize'>, id: number): Promise<string> {
+  const [row] = await select<{ bundle: string }>(deps.sequelize, RDA_DOCUMENT, { id });
+  if (!row) throw new Error(`El RDA ${id} no tiene su documento`);
+  return row.bundle;
+}
+
 async function rdaRow(deps: Pick<RdaDeps, 'sequelize'>, clientId: number, id: number, transaction?: Transaction): Promise<RdaRow> {
   const [row] = await select<RdaRow>(
     deps.sequelize,
@@ -277,9 +300,10 @@ async function queueUnsent(deps: Pick<RdaDeps, 'sequelize' | 'jobs' | 'now'>, cl
     transaction,
   );
   if (!rows.length) return;
-  // In steps of QUEUE_STEP rows: an UPDATE rewrites each row whole, its document included (~26 KB),
-  // and SQLite's writer keeps a statement's journal in memory (P209); one UPDATE of a backlog of
-  // 10,000 took the API from 210 to 470 MB (issue 51's bench).
+  // In steps of QUEUE_STEP rows: SQLite's writer keeps a statement's journal in memory (P209), and
+  // one UPDATE of a backlog of 10,000 took the API from 210 to 470 MB (issue 51's bench) while each
+  // row held its document (~26 KB). The rows are small since migration 0041; the steps still bound
+  // the journal whatever the backlog.
   for (let i = 0; i < rows.length; i += QUEUE_STEP)
     await execute(
       deps.sequelize,
@@ -332,14 +356,7 @@ export async function recordRda(
       t,
     );
     if (!patient) throw notFound('El paciente no existe.');
-    // The table alone: joined to the patient, the planner scanned rdas whenever its statistics were
-    // taken while it was nearly empty (36 ms a document at 10,000 in issue 51's bench).
-    const [existing] = await select<{ id: number; client_id: number }>(
-      deps.sequelize,
-      'SELECT id, client_id FROM rdas WHERE identifier = :identifier',
-      { identifier },
-      t,
-    );
+    const [existing] = await select<{ id: number; client_id: number }>(deps.sequelize, RDA_BY_IDENTIFIER, { identifier }, t);
     if (existing) {
       if (Number(existing.client_id) !== input.clientId) throw badRequest('bundle', 'Ya existe un RDA con este identificador.');
       return toRdaDto(await rdaRow(deps, input.clientId, Number(existing.id), t));
@@ -349,9 +366,9 @@ export async function recordRda(
     const version = input.replaces ? (await replaceable(deps, input, t)).version + 1 : 1;
     const id = await insertReturningId(
       deps.sequelize,
-      `INSERT INTO rdas (client_id, patient_id, encounter_id, kind, identifier, version, replaces_id, correction_reason, bundle, status,
+      `INSERT INTO rdas (client_id, patient_id, encounter_id, kind, identifier, version, replaces_id, correction_reason, status,
          status_reason, outcome, remote_id, attempts, next_attempt_at, sent_at, created_at, updated_at)
-       VALUES (:clientId, :patientId, :encounterId, :kind, :identifier, :version, :replacesId, :correctionReason, :bundle, :status,
+       VALUES (:clientId, :patientId, :encounterId, :kind, :identifier, :version, :replacesId, :correctionReason, :status,
          :reason, NULL, NULL, 0, :next, NULL, :now, :now)
        RETURNING id`,
       {
@@ -363,12 +380,19 @@ export async function recordRda(
         version,
         replacesId: input.replaces?.id ?? null,
         correctionReason: input.replaces?.reason ?? null,
-        bundle: JSON.stringify(input.bundle),
         status: configured ? 'pendiente' : 'sin_enviar',
         reason: configured ? null : RDA_REASONS.unconfigured,
         next: configured ? now : null,
         now,
       },
+      t,
+    );
+    // The document beside its version, written this once (migration 0041): every later write of
+    // the version (its status, its tries) is a row of a few hundred bytes.
+    await execute(
+      deps.sequelize,
+      'INSERT INTO rda_documents (rda_id, bundle) VALUES (:id, :bundle)',
+      { id, bundle: JSON.stringify(input.bundle) },
       t,
     );
     if (input.replaces) {
@@ -481,7 +505,7 @@ export async function summarizeRdas(deps: Pick<RdaDeps, 'sequelize'>, clientId: 
 
 export async function getRda(deps: Pick<RdaDeps, 'sequelize'>, clientId: number, id: number): Promise<RdaDetailDto> {
   const row = await rdaRow(deps, clientId, id);
-  const [{ bundle }] = await select<{ bundle: string }>(deps.sequelize, 'SELECT bundle FROM rdas WHERE id = :id', { id });
+  const bundle = await documentOf(deps, id);
   // The document's history: every version of the same encounter's document, the original first.
   const versions =
     row.encounter_id == null
@@ -539,16 +563,11 @@ export async function sendRda(deps: RdaDeps, clientId: number, rdaId: number): P
     status: string;
     kind: RdaDocumentKind;
     identifier: string;
-    bundle: string;
     attempts: number;
     replaces_id: number | null;
     encounter_id: number | null;
     version: number;
-  }>(
-    deps.sequelize,
-    'SELECT status, kind, identifier, bundle, attempts, replaces_id, encounter_id, version FROM rdas WHERE id = :id AND client_id = :clientId',
-    { id: rdaId, clientId },
-  );
+  }>(deps.sequelize, RDA_TO_SEND, { id: rdaId, clientId });
   if (!doc || doc.status !== 'pendiente') return;
   const route: CorrectionRoute = doc.replaces_id == null ? { kind: 'first', retire: [] } : await routeOf(deps, clientId, rdaId, doc);
   if (route.kind === 'wait') {
@@ -562,6 +581,9 @@ export async function sendRda(deps: RdaDeps, clientId: number, rdaId: number): P
     await wakeLater(deps, clientId, rdaId);
     return;
   }
+  // The text kept goes as it is (0.2 ms a 24 KB document of JSON.parse and JSON.stringify saved on
+  // the main thread, and the platform gets exactly what `$document` answers).
+  const bundle = await documentOf(deps, rdaId);
   const attempts = Number(doc.attempts) + 1;
   await execute(deps.sequelize, "UPDATE rdas SET attempts = :attempts, updated_at = :now WHERE id = :id AND status = 'pendiente'", {
     id: rdaId,
@@ -576,7 +598,6 @@ export async function sendRda(deps: RdaDeps, clientId: number, rdaId: number): P
       { ids: route.retire, why: CORRECTION_REASONS.retired(Number(doc.version)), now },
     );
   const platform = deps.ihce.platform(credentials);
-  const bundle = JSON.parse(doc.bundle) as object;
   const result =
     route.kind === 'nota' ? await platform.sendCorrection(route.targetId, bundle) : await platform.sendDocument(doc.kind, bundle);
   const at = deps.now();
