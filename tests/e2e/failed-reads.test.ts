@@ -328,6 +328,15 @@ const STAFF_CASES: ReadCase[] = [
     loaded: /Programada/,
   },
   {
+    // The record's first read: the page says it could not read the patient, never 'Página no encontrada'.
+    name: 'Paciente: la ficha (primera lectura)',
+    path: (ids) => `/patients/${ids.patient}`,
+    read: /^\/patients\/\d+$/,
+    message: FAILED('la ficha del paciente'),
+    forbidden: [EMPTY_TEXTS.notFound, EMPTY_TEXTS.prescription],
+    loaded: /Prescripción actual/,
+  },
+  {
     name: 'Paciente: Prescripción (la ficha, al actualizarse)',
     path: (ids) => `/patients/${ids.patient}`,
     read: /^\/patients\/\d+$/,

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { Alert, Button, Card, Col, Result, Row, Skeleton, Tooltip } from 'antd';
+import { Alert, Button, Card, Col, Row, Skeleton, Tooltip } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useInvalidate, useOne } from '@refinedev/core';
 import { usePageTitle } from '../../layout/usePageTitle';
@@ -27,6 +27,7 @@ import { AllergiesCard, FamilyHistoryCard } from './StatedHistoryCards';
 import type { Patient } from './types';
 import './patients.css';
 import { permissionState } from '../../components/record-access';
+import { ReadFailedAlert, useReadState } from '../../ui/ReadState';
 
 /** Card 7 (encounters) is below the fold: its own chunk, after the six cards. */
 const EncountersCard = lazy(() => import('./EncountersCard'));
@@ -65,6 +66,10 @@ export default function PatientPage() {
     errorNotification: serverErrorOnline('No fue posible cargar la ficha del paciente'),
   });
   const failure = query.error;
+  // A first read that failed is said as every read of the app says it (ui/ReadState), with
+  // 'Reintentar' and the offline wording; antd's Result drew it before, 10 KB gzip loaded with every
+  // patient page for the rare failure (issue 52's weight before the charts).
+  const readStatus = useReadState([query], false, 'la ficha del paciente');
   const invalidate = useInvalidate();
   const load = () => void invalidate({ resource: 'patients', id, invalidates: ['detail'] });
   const { save } = usePatientUpdate(id);
@@ -101,13 +106,8 @@ export default function PatientPage() {
   if (failure && !patient) {
     if (failure.statusCode === 404 || failure.statusCode === 400) return <NotFoundPage />;
     return (
-      <Card>
-        <Result
-          status="warning"
-          title="No fue posible cargar la ficha del paciente"
-          subTitle={failure.message}
-          extra={<Button onClick={() => void query.refetch()}>Reintentar</Button>}
-        />
+      <Card className="patient-card">
+        <ReadFailedAlert status={readStatus} style={{ marginBottom: 0 }} />
       </Card>
     );
   }
