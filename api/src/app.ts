@@ -380,6 +380,7 @@ export function createApp(deps: AppDeps): express.Express {
       open: (sealed: string) => openSecret(`${deps.jwtSecret}:ihce`, sealed),
     },
     allowHttp: deps.allowHttpServices ?? false,
+    requestsReceived,
   };
   registerRdaJobs(rdaDeps);
   v1.use(rdasRouter({ ...rdaDeps, clientTimeZone }));

@@ -3,6 +3,8 @@
  * run at once, the manifest, the progress line, and which files a status allows. `now` is passed in.
  */
 
+import { giveWayPause } from '../../jobs/give-way.rules.js';
+
 export const EXPORT_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled', 'expired'] as const;
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
 export type ExportLevel = 'system' | 'patient' | 'group';
@@ -24,10 +26,13 @@ export const EXPORT_YIELD_FACTOR = 9;
 export const EXPORT_MAX_PAUSE_MS = 1000;
 
 /** The pause after a page that took `pageMs`, given how many requests the process received meanwhile. */
-export function pauseAfterPage(pageMs: number, requestsMeanwhile: number): number {
-  if (!(pageMs > 0) || requestsMeanwhile <= EXPORT_BUSY_REQUESTS || (requestsMeanwhile * 1000) / pageMs <= EXPORT_BUSY_RATE) return 0;
-  return Math.min(EXPORT_MAX_PAUSE_MS, Math.round(pageMs * EXPORT_YIELD_FACTOR));
-}
+export const pauseAfterPage = (pageMs: number, requestsMeanwhile: number): number =>
+  giveWayPause(pageMs, requestsMeanwhile, {
+    busyRequests: EXPORT_BUSY_REQUESTS,
+    busyRate: EXPORT_BUSY_RATE,
+    factor: EXPORT_YIELD_FACTOR,
+    maxPauseMs: EXPORT_MAX_PAUSE_MS,
+  });
 
 /** What the status endpoint asks a client to wait between polls while an export runs. */
 export const RETRY_AFTER_S = 2;

@@ -8,8 +8,11 @@ import type { ListParams } from '../../http/list-params.js';
 import type { JobRunner } from '../../jobs/queue.js';
 import type { IhceAdapter, IhceCredentials, RdaDocumentKind } from '../../adapters/ihce.js';
 import { validateServiceUrl } from '../clients/clients.rules.js';
+import { giveWayPause } from '../../jobs/give-way.rules.js';
+import { requestsBetween } from '../../http/traffic.js';
 import {
   CORRECTION_REASONS,
+  RDA_GIVE_WAY,
   RDA_REASONS,
   canResend,
   correctionRoute,
@@ -38,6 +41,8 @@ export interface RdaDeps {
   secrets: { seal(plain: string): string; open(sealed: string): string };
   /** WEBHOOKS_ALLOW_HTTP=1: http:// and loopback platform URLs (a local peer); else https:// only. */
   allowHttp: boolean;
+  /** Requests the process has received (http/traffic.ts): a backlog's sends give way to them. */
+  requestsReceived?: () => number;
 }
 
 export const RDA_SEND_JOB = 'rda.send';
@@ -745,11 +750,16 @@ async function setOutcome(
 
 /** Registers the send job: a pool of its own, so a slow platform holds its places and not the queue. */
 export function registerRdaJobs(deps: RdaDeps): void {
+  const requests = deps.requestsReceived ?? (() => 0);
   deps.jobs.register(RDA_SEND_JOB, {
     concurrency: 4,
     handler: async (job) => {
       const { rdaId } = job.payload as { rdaId: number };
+      const before = requests();
+      const started = performance.now();
       await sendRda(deps, Number(job.client_id), Number(rdaId));
+      const pause = giveWayPause(performance.now() - started, requestsBetween(before, requests()), RDA_GIVE_WAY);
+      if (pause) await new Promise((resolve) => setTimeout(resolve, pause));
     },
   });
 }
