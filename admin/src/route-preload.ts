@@ -17,7 +17,11 @@ const PRELOADS: Preload[] = [
     load: (query) => [
       import('./AppShell'),
       import('./pages/patients/PatientPage'),
-      import('./pages/patients/PatientTabs').then((m) => m.preloadTab(query.get('tab') ?? 'signs')),
+      // The Signos tab's own files (PatientTabs' loader for 'signs'), named here rather than through
+      // PatientTabs: importing that module from the entry split it out of the page's chunk.
+      ...((query.get('tab') ?? 'signs') === 'signs'
+        ? [import('./pages/patients/tabs/MeasurementsTab'), import('./charts/MeasurementChart')]
+        : []),
     ],
   },
 ];

@@ -9,9 +9,9 @@ describe('giveWayPause: background work gives way to requests (the RDA backlogâ€
     // a client polling the status of its documents is not traffic to give way to
     [20, 2, 0],
     // readings at 200 a second during a 20 ms send: four of them
-    [20, 4, 180],
-    [20, 40, 180],
-    [150, 40, 1000],
+    [20, 4, 980],
+    [20, 40, 980],
+    [150, 40, 5000],
     // 20 a second during slow sends is not either
     [200, 3, 0],
     [0, 5, 0],
