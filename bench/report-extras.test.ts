@@ -90,6 +90,9 @@ describe('the patient page’s charts, as issue 52 judges them', () => {
     const rows = chartRows(warm, cold);
     expect(rows.map((r) => r.ok)).toEqual(expected);
     // Each beside the same loads' time to the patient's name.
-    expect(rows.map((r) => r.baseline)).toEqual(["500.0 ms (the patient's name shown, same loads)", "700.0 ms (the patient's name shown, same loads)"]);
+    expect(rows.map((r) => r.baseline)).toEqual([
+      "500.0 ms (the patient's name shown, same loads)",
+      "700.0 ms (the patient's name shown, same loads)",
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { giveWayPause } from './give-way.rules';
-import { RDA_GIVE_WAY } from '../modules/rdas/rdas.rules';
+import { giveWayPause } from '../../jobs/give-way.rules';
+import { RDA_GIVE_WAY } from './rdas.rules';
 
 describe('giveWayPause: background work gives way to requests (the RDA backlog’s settings)', () => {
   it.each([
