@@ -13,7 +13,13 @@ const INDEX = 'orders_stale_check';
 
 export async function up({ context: qi }: { context: QueryInterface }) {
   await qi.addColumn('orders', 'stale_check_at', { type: DataTypes.DATE, allowNull: false, defaultValue: new Date(0) });
-  await qi.addIndex('orders', ['order_type', 'status', 'stale_check_at'], { name: INDEX });
+  // Partial, over exactly the orders the check reads (running vital-sign orders not yet alerted:
+  // order_type 0, status 2 when this was written): a plain (order_type, status, …) index was taken
+  // by the readings' stale reset and the summary job's orders read instead of their patient index
+  // (tests/api/ingest-plans.test.ts), which would scan every measurement order at scale.
+  await qi.sequelize.query(
+    `CREATE INDEX ${INDEX} ON orders (stale_check_at) WHERE order_type = 0 AND status = 2 AND stale_alerted_at IS NULL`,
+  );
 }
 
 export async function down({ context: qi }: { context: QueryInterface }) {
