@@ -9,7 +9,7 @@ import { ambulatoryDocument } from '../../api/src/modules/fhir/rda.document';
 import { patientDocument } from '../../api/src/modules/fhir/rda.statement';
 import { recordRda } from '../../api/src/modules/rdas/rdas.service';
 import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
-import { startIhcePeer, PEER_CLIENT_ID, PEER_CLIENT_SECRET, PEER_SCOPE, PEER_SUBSCRIPTION_KEY, type IhcePeer } from '../support/ihce-peer';
+import { startIhcePeer, type IhcePeer, peerSettings } from '../support/ihce-peer';
 import { fixtureConsultation, fixturePatientStatement } from '../support/rda-fixture';
 import { loadRdaDefinitions } from '../support/rda-validator';
 import { ASSERTION_TYPE, makeClientKey, signAssertion } from '../support/smart-client';
@@ -95,15 +95,7 @@ beforeAll(async () => {
   patients.other = await create(b, { first_name: 'otra', last_name: 'documento' });
 
   // A sends to the loopback Ministry; B keeps its document 'sin enviar'.
-  const settings = await t.http.put(`/api/v1/clients/${a.clientId}/ihce`).set(bearer(a.tokens.admin)).send({
-    enabled: true,
-    token_url: peer.tokenUrl,
-    base_url: peer.baseUrl,
-    client_id: PEER_CLIENT_ID,
-    client_secret: PEER_CLIENT_SECRET,
-    subscription_key: PEER_SUBSCRIPTION_KEY,
-    scope: PEER_SCOPE,
-  });
+  const settings = await t.http.put(`/api/v1/clients/${a.clientId}/ihce`).set(bearer(a.tokens.admin)).send(peerSettings(peer));
   expect(settings.status, JSON.stringify(settings.body)).toBe(200);
 
   docs.mariaConsulta = await keep(a, patients.maria, 'consulta', new Date('2026-11-10T15:00:00Z'));

@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startTestProduct, createOrg, bearer, patientBody, BOGOTA, type TestProduct, type Org } from '../support/product';
-import { startIhcePeer, PEER_CLIENT_ID, PEER_CLIENT_SECRET, PEER_SCOPE, PEER_SUBSCRIPTION_KEY, type IhcePeer } from '../support/ihce-peer';
+import { startIhcePeer, type IhcePeer, peerSettings } from '../support/ihce-peer';
 import { loadRdaDefinitions, type Json } from '../support/rda-validator';
 import { select } from '../../api/src/db/sql';
 
@@ -39,15 +39,7 @@ const REASON = 'La dosis del plan quedó mal escrita: son 100 mg, no 50 mg.';
 const NEW_PLAN = 'Ajustar losartán a 100 mg cada 12 horas; control de presión dos veces al día';
 
 async function configure(enabled = true) {
-  const res = await t.http.put(`/api/v1/clients/${org.clientId}/ihce`).set(admin()).send({
-    enabled,
-    token_url: peer.tokenUrl,
-    base_url: peer.baseUrl,
-    client_id: PEER_CLIENT_ID,
-    client_secret: PEER_CLIENT_SECRET,
-    subscription_key: PEER_SUBSCRIPTION_KEY,
-    scope: PEER_SCOPE,
-  });
+  const res = await t.http.put(`/api/v1/clients/${org.clientId}/ihce`).set(admin()).send(peerSettings(peer, enabled));
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
-import { startIhcePeer, PEER_CLIENT_ID, PEER_CLIENT_SECRET, PEER_SCOPE, PEER_SUBSCRIPTION_KEY, type IhcePeer } from '../support/ihce-peer';
+import { startIhcePeer, type IhcePeer, peerSettings } from '../support/ihce-peer';
 import { fixtureConsultation } from '../support/rda-fixture';
 import { loadRdaDefinitions, type Json } from '../support/rda-validator';
 import { ambulatoryDocument } from '../../api/src/modules/fhir/rda.document';
@@ -52,15 +52,7 @@ const record = async (bundle: Json, o = org, patient = patientId) =>
   ).id;
 const drain = () => t.jobs.drain({ now: clock });
 const settings = (enabled: boolean) =>
-  t.http.put(`/api/v1/clients/${org.clientId}/ihce`).set(bearer(org.tokens.admin)).send({
-    enabled,
-    token_url: peer.tokenUrl,
-    base_url: peer.baseUrl,
-    client_id: PEER_CLIENT_ID,
-    client_secret: PEER_CLIENT_SECRET,
-    subscription_key: PEER_SUBSCRIPTION_KEY,
-    scope: PEER_SCOPE,
-  });
+  t.http.put(`/api/v1/clients/${org.clientId}/ihce`).set(bearer(org.tokens.admin)).send(peerSettings(peer, enabled));
 
 beforeAll(async () => {
   t = await startTestProduct({ now: () => clock, allowHttpServices: true });

@@ -1,7 +1,15 @@
 import crypto from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
-import { startIhcePeer, PEER_CLIENT_ID, PEER_CLIENT_SECRET, PEER_SCOPE, PEER_SUBSCRIPTION_KEY, type IhcePeer } from '../support/ihce-peer';
+import {
+  startIhcePeer,
+  PEER_CLIENT_ID,
+  PEER_CLIENT_SECRET,
+  PEER_SCOPE,
+  PEER_SUBSCRIPTION_KEY,
+  type IhcePeer,
+  peerSettings,
+} from '../support/ihce-peer';
 import { fixtureConsultation, fixturePatientStatement } from '../support/rda-fixture';
 import { loadRdaDefinitions, type Json } from '../support/rda-validator';
 import { ambulatoryDocument } from '../../api/src/modules/fhir/rda.document';
@@ -46,15 +54,7 @@ afterAll(async () => {
 
 const admin = () => bearer(org.tokens.admin);
 const ihceUrl = (clientId = org.clientId) => `/api/v1/clients/${clientId}/ihce`;
-const SETTINGS = () => ({
-  enabled: true,
-  token_url: peer.tokenUrl,
-  base_url: peer.baseUrl,
-  client_id: PEER_CLIENT_ID,
-  client_secret: PEER_CLIENT_SECRET,
-  subscription_key: PEER_SUBSCRIPTION_KEY,
-  scope: PEER_SCOPE,
-});
+const SETTINGS = () => peerSettings(peer);
 
 /** Fresh UUIDs per document (the same one for each key inside it), so every document has its own identifier. */
 function freshOptions() {

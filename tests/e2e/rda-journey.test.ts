@@ -1,13 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { apiCall, createStaffSession, DEMO_ADMIN } from './support/api';
-import { closeToasts, SCREENSHOT_DIR, waitForPath } from './support/browser';
+import { closeToasts, SCREENSHOT_DIR, waitForPath, pickOption } from './support/browser';
 import { openSignedIn, useProductInBrowser } from './support/product';
 import { expectAccessible } from './support/accessibility';
 import { cutTexts } from './support/cut-text';
-import { PEER_CLIENT_ID, PEER_CLIENT_SECRET, PEER_SCOPE, PEER_SUBSCRIPTION_KEY, startIhcePeer, type IhcePeer } from '../support/ihce-peer';
+import { startIhcePeer, type IhcePeer, peerSettings } from '../support/ihce-peer';
 
 /** Kept for a person to look at (tests/e2e/.screenshots/rda-journey-*.png). */
 async function snapshot(page: Page, name: string, fullPage = true) {
@@ -38,14 +38,6 @@ type PatientRecord = {
   disabilities: string[] | null;
 };
 
-/** Opens a Select by its label, types `search` and picks the first option whose text holds `option`. */
-async function pick(page: Page, scope: Locator, label: string, option: string, search?: string) {
-  const box = scope.getByRole('combobox', { name: label });
-  await box.click();
-  if (search) await box.fill(search);
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
-}
-
 /** Issue 51's 'Done when': a nurse's RDA from the alert to 'Enviado', at a desk and on a phone. */
 describe('RDA: from an alert to the document sent (/patients/:id/alerts/:alertId → /encounters/:id)', () => {
   // http:// loopback URLs for the Ministry's platform, played by a local peer.
@@ -61,15 +53,7 @@ describe('RDA: from an alert to the document sent (/patients/:id/alerts/:alertId
     admin = (await createStaffSession(base)) as unknown as { token: string; client_id: number };
     // The organisation sends to the platform (as 'Integraciones → IHCE' saves it, rdas.test.ts): a
     // closed consultation's RDA is queued at once. The demo's documents kept 'sin enviar' go first.
-    await apiCall(base, admin.token, 'PUT', `/clients/${admin.client_id}/ihce`, {
-      enabled: true,
-      token_url: peer.tokenUrl,
-      base_url: peer.baseUrl,
-      client_id: PEER_CLIENT_ID,
-      client_secret: PEER_CLIENT_SECRET,
-      subscription_key: PEER_SUBSCRIPTION_KEY,
-      scope: PEER_SCOPE,
-    });
+    await apiCall(base, admin.token, 'PUT', `/clients/${admin.client_id}/ihce`, peerSettings(peer));
     for (let id = 1; id <= 60 && patients.length < 2; id += 1) {
       const alerts = await apiCall<Array<{ id: number }>>(base, admin.token, 'GET', `/patients/${id}/alerts?status=1`).catch(() => []);
       if (!alerts.length) continue;
@@ -146,15 +130,15 @@ describe('RDA: from an alert to the document sent (/patients/:id/alerts/:alertId
         await form.getByRole('combobox', { name: 'Lecturas revisadas' }).click();
         await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
         await page.keyboard.press('Escape');
-        await pick(page, form, 'Diagnóstico principal', 'I10X', 'I10');
-        await pick(page, form, 'Tipo de diagnóstico', 'Confirmado Repetido');
+        await pickOption(page, form, 'Diagnóstico principal', 'I10X', 'I10');
+        await pickOption(page, form, 'Tipo de diagnóstico', 'Confirmado Repetido');
         await form.getByRole('button', { name: 'Sin factores de riesgo identificados' }).click();
         const medication = form.getByLabel('Medicación actual');
         if (await medication.count()) await medication.fill('Losartán 50 mg cada 12 horas');
         await form.getByLabel('Plan de manejo').fill('Control de presión dos veces al día; nueva teleconsulta en 7 días.');
-        await pick(page, form, 'Consulta (CUPS)', '890301', '890301');
-        await pick(page, form, 'Servicio (REPS)', '312', '312');
-        await pick(page, form, 'Sede', 'Chapinero');
+        await pickOption(page, form, 'Consulta (CUPS)', '890301', '890301');
+        await pickOption(page, form, 'Servicio (REPS)', '312', '312');
+        await pickOption(page, form, 'Sede', 'Chapinero');
         // Only the patient's zone is left, and it still blocks 'Cerrar'.
         await gaps.getByText('Falta el motivo de la consulta').waitFor({ state: 'detached' });
         expect(await gaps.locator('.rda-gap').filter({ hasText: 'Obligatorio' }).allInnerTexts()).toEqual([
@@ -171,7 +155,7 @@ describe('RDA: from an alert to the document sent (/patients/:id/alerts/:alertId
         const dialog = page.getByRole('dialog', { name: 'Editar datos básicos' });
         await dialog.waitFor({ state: 'visible' });
         await closeToasts(page);
-        await pick(page, dialog, 'Zona de residencia', 'Urbana');
+        await pickOption(page, dialog, 'Zona de residencia', 'Urbana');
         // The dialog as the nurse sees it (the page under it is long): the field chosen, in view.
         await snapshot(page, `${tag}-3-patient-form`, false);
         await dialog.getByRole('button', { name: 'Guardar' }).click();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { apiCall, createStaffSession } from './support/api';
-import { closeToasts, SCREENSHOT_DIR, waitForPath } from './support/browser';
+import { closeToasts, SCREENSHOT_DIR, waitForPath, pickOption } from './support/browser';
 import { openSignedIn, useProductInBrowser } from './support/product';
 import { expectAccessible } from './support/accessibility';
 
@@ -21,14 +21,6 @@ async function snapshotOf(part: Locator, name: string) {
 const BOGOTA = 2611001;
 
 type Rda = { encounter_id: number | null; status: string; kind: string; version: number; replaces_id: number | null };
-
-/** Opens a Select by its label, types `search` and picks the first option whose text holds `option`. */
-async function pick(page: Page, scope: Locator, label: string, option: string, search?: string) {
-  const box = scope.getByRole('combobox', { name: label });
-  await box.click();
-  if (search) await box.fill(search);
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
-}
 
 /** 'Teleconsulta / telemonitoreo' (issue 51): a nurse's consultation, what its RDA lacks, and its close. */
 describe('Teleconsulta / telemonitoreo (/encounters/:id)', () => {
@@ -85,16 +77,16 @@ describe('Teleconsulta / telemonitoreo (/encounters/:id)', () => {
       const firstReading = page.locator('.ant-select-dropdown:visible .ant-select-item-option').first();
       if (await firstReading.count()) await firstReading.click();
       await page.keyboard.press('Escape');
-      await pick(page, form, 'Diagnóstico principal', 'I10X', 'I10');
-      await pick(page, form, 'Tipo de diagnóstico', 'Confirmado Repetido');
-      await pick(page, form, 'Diagnósticos relacionados (hasta 3)', 'E119', 'E119');
+      await pickOption(page, form, 'Diagnóstico principal', 'I10X', 'I10');
+      await pickOption(page, form, 'Tipo de diagnóstico', 'Confirmado Repetido');
+      await pickOption(page, form, 'Diagnósticos relacionados (hasta 3)', 'E119', 'E119');
       await page.keyboard.press('Escape');
       await form.getByRole('button', { name: 'Sin factores de riesgo identificados' }).click();
       const medication = form.getByLabel('Medicación actual');
       if (await medication.count()) await medication.fill('Losartán 50 mg cada 12 horas');
       await form.getByLabel('Plan de manejo').fill('Ajustar losartán; control de presión dos veces al día; nueva teleconsulta en 7 días.');
-      await pick(page, form, 'Consulta (CUPS)', '890301', '890301');
-      await pick(page, form, 'Servicio (REPS)', '312', '312');
+      await pickOption(page, form, 'Consulta (CUPS)', '890301', '890301');
+      await pickOption(page, form, 'Servicio (REPS)', '312', '312');
       // The consultation is complete; the parties still lack data, so 'Cerrar' stays blocked.
       await gaps.getByText('Falta el motivo de la consulta').waitFor({ state: 'detached' });
       expect(await close.isDisabled()).toBe(true);

@@ -44,6 +44,19 @@ export interface PeerCall {
   status: number;
 }
 
+/** The IHCE settings (PUT /clients/{id}/ihce) that point an organisation at `peer`, as an administrator saves them. */
+export function peerSettings(peer: Pick<IhcePeer, 'tokenUrl' | 'baseUrl'>, enabled = true) {
+  return {
+    enabled,
+    token_url: peer.tokenUrl,
+    base_url: peer.baseUrl,
+    client_id: PEER_CLIENT_ID,
+    client_secret: PEER_CLIENT_SECRET,
+    subscription_key: PEER_SUBSCRIPTION_KEY,
+    scope: PEER_SCOPE,
+  };
+}
+
 export interface IhcePeer {
   tokenUrl: string;
   baseUrl: string;

@@ -150,3 +150,11 @@ export async function selectTab(page: Page, name: string, scope: Page | Locator 
     if (attempt >= 3) throw new Error(`La pestaña '${name}' no quedó seleccionada`);
   }
 }
+
+/** Opens a Select by its label (a combobox in `scope`), types `search` and picks the first option whose text holds `option`. */
+export async function pickOption(page: Page, scope: Locator, label: string, option: string, search?: string) {
+  const box = scope.getByRole('combobox', { name: label });
+  await box.click();
+  if (search) await box.fill(search);
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
+}
