@@ -63,6 +63,20 @@ export interface RuleForCheck {
   maximum_condition: number;
 }
 
+/**
+ * The rule elements readings of `elements` can break (brokenRules: 0 = 1), sorted: what the
+ * ingestion reads of a patient's rules, instead of all of them (issue 52).
+ */
+export function ruleElements(elements: readonly number[]): number[] {
+  const out = new Set<number>();
+  for (const e of elements) {
+    const c = canonicalElement(e);
+    out.add(c);
+    if (c === canonicalElement(LEGACY_HEART_RATE)) out.add(LEGACY_HEART_RATE);
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
 /** Rules a reading breaks: same element (0 = 1) and a value outside [min, max]. */
 export function brokenRules<R extends RuleForCheck>(reading: { clinical_element: number; value: number }, rules: R[]): R[] {
   const element = canonicalElement(reading.clinical_element);

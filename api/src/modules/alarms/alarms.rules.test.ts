@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { planAlarmActions, type Reading } from './alarms.rules';
-import { brokenRules, isOutOfRange, canonicalElement } from '@vigia/contract/rules/alarms';
+import { brokenRules, isOutOfRange, canonicalElement, ruleElements } from '@vigia/contract/rules/alarms';
 
 const heart = { id: 10, clinical_element: 1, minimum_condition: 50, maximum_condition: 110 };
 const legacyHeart = { id: 11, clinical_element: 0, minimum_condition: 60, maximum_condition: 100 };
@@ -34,6 +34,21 @@ describe('D10 range check', () => {
     [{ clinical_element: 3, value: 200 }, []],
   ])('reading %j breaks rules %j', (r, ids) => {
     expect(brokenRules(r, [heart, legacyHeart, sat]).map((x) => x.id)).toEqual(ids);
+  });
+
+  // What the ingestion reads of a patient's rules: every rule brokenRules could return, no other.
+  it.each([
+    [[1], [0, 1]],
+    [[0], [0, 1]],
+    [[2], [2]],
+    [[3, 4], [3, 4]], // systolic and diastolic: rules of their own
+    [[2, 0, 2, 5], [0, 1, 2, 5]],
+    [[], []],
+  ])('readings of %j read the rules of %j', (elements, expected) => {
+    expect(ruleElements(elements)).toEqual(expected);
+    for (const rule of [heart, legacyHeart, sat])
+      for (const e of elements)
+        if (brokenRules({ clinical_element: e, value: 1e9 }, [rule]).length) expect(expected).toContain(rule.clinical_element);
   });
 
   it('maps 0 to 1 and leaves other codes', () => {
