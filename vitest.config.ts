@@ -1,7 +1,17 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Two files at a time at least. Vitest's default in a run is one worker less than the cores: on
+ * CI's 2-core machine one, so the whole SQLite suite ran one file at a time, and the browser tests
+ * (a sequential group at the end) took 55 minutes of CI's 81, leaving most of a core idle while
+ * each waited on its page. Now they run two at a time beside the API files (P255).
+ */
+const WORKERS = Math.max(2, os.availableParallelism() - 1);
 
 export default defineConfig({
   test: {
+    maxWorkers: WORKERS,
     projects: [
       {
         test: {
@@ -67,7 +77,8 @@ export default defineConfig({
           setupFiles: ['tests/e2e/support/attempts.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // Each file starts its own server (a free port, a data folder of its own) and browser, so
+          // they run beside one another and beside the API files.
         },
       },
     ],

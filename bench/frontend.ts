@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumLaunchOptions } from '../tests/support/chromium.js';
 import { measurePortalReadings, type PortalReadingsResult } from './portal-readings.js';
 import { summarize, type Latency } from './stats.js';
 
@@ -39,8 +40,6 @@ export interface FrontendResult {
   /** Issue 50 (bench/portal-readings.ts); absent from results of runs before it. */
   portalReadings?: PortalReadingsResult;
 }
-
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'];
 
 /** Files of chart chunks: the manifest's lazy chart entries and the chunks only they import. */
 function chartFiles(dist: string): Set<string> {
@@ -135,7 +134,7 @@ export async function measureFrontends(opts: {
   log: (line: string) => void;
 }): Promise<FrontendResult> {
   const { log } = opts;
-  const browser: Browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser: Browser = await chromium.launch(chromiumLaunchOptions());
   try {
     const charts = chartFiles(opts.adminDist);
     const context = await browser.newContext({ locale: 'es-CO', viewport: { width: 1280, height: 800 } });

@@ -107,7 +107,8 @@ describe('Pacientes and the patient page', () => {
     await alert.getByRole('button', { name: 'Reintentar' }).click();
     await alert.waitFor({ state: 'detached' });
     await dialog.getByLabel('Ocupación').click();
-    expect(await page.locator('.ant-select-dropdown:visible .ant-select-item-option').count()).toBeGreaterThan(0);
+    // The list opens with its options (the dropdown animates in: waited for, not counted at once).
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().waitFor();
   });
 
   it('an address that names no patient (/patients/create) is «Página no encontrada», without asking the server', async () => {

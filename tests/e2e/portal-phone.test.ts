@@ -8,6 +8,7 @@ import { expectAccessible } from './support/accessibility';
 import { DEMO_PATIENT, createStaffSession, listSmsOutbox, readLatestCode } from './support/api';
 import { openPage, SCREENSHOT_DIR, waitForPath } from './support/browser';
 import { cutTexts } from './support/cut-text';
+import { chromiumLaunchOptions } from '../support/chromium';
 import { useProductInBrowser } from './support/product';
 
 /**
@@ -87,17 +88,7 @@ describe('el portal en el teléfono del paciente (issue 50)', () => {
 
   it('se puede instalar: pasa la auditoría «installable-manifest» de Lighthouse 11', async () => {
     const port = await freePort();
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-dev-shm-usage',
-        `--remote-debugging-port=${port}`,
-      ],
-    });
+    const browser = await chromium.launch(chromiumLaunchOptions([`--remote-debugging-port=${port}`]));
     try {
       const result = await lighthouse(`${product.server().baseUrl}/portal_patient`, {
         port,

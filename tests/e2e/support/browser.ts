@@ -3,12 +3,11 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page, type Route } from 'playwright-core';
 import { onTestFinished } from 'vitest';
 import { REPO_ROOT } from './server';
+import { chromiumLaunchOptions } from '../../support/chromium';
 
 /** Chromium from the system (playwright-core downloads none) and a screenshot of every failing test. */
 
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'tests/e2e/.screenshots');
-
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'];
 
 /** A server in trouble for the GETs `url` matches: 500 with the API's error body (other methods go through). */
 export async function failReads(page: Page, url: RegExp): Promise<void> {
@@ -38,10 +37,7 @@ export async function failReadsWhere(page: Page, fails: (apiPath: string) => boo
 const ACTION_TIMEOUT_MS = 15_000;
 
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-  });
+  return chromium.launch(chromiumLaunchOptions());
 }
 
 function fileNameFor(testName: string): string {
