@@ -74,3 +74,54 @@ describe('the writer connection on SQLite', () => {
     expect(Number(n)).toBe(3 * ROWS);
   });
 });
+
+/**
+ * Checkpoints off the writer's path (database.ts, checkpointAside): a commit that takes the WAL past
+ * SQLite's 1,000 pages no longer copies it into the database file while holding the write lock; a
+ * connection of its own does, on its timer. Watched through the database file's size: a checkpoint
+ * is what moves pages from the WAL into it.
+ */
+describe('checkpoints on SQLite', () => {
+  const PAGES = 2500; // ~10 MB of 4 KB rows: past the automatic checkpoint's 1,000 pages, under the writer's bound
+  const FILL = `WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ${PAGES}) INSERT INTO t (b) SELECT randomblob(4000) FROM c`;
+  const open = async (checkpointEveryMs: number) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-checkpoint-'));
+    const sequelize = await openDatabase({ dataDir: dir, databaseUrl: null }, { checkpointEveryMs });
+    await sequelize.query('CREATE TABLE t (id INTEGER PRIMARY KEY, b BLOB NOT NULL)');
+    const file = path.join(dir, 'vigia.sqlite');
+    return { sequelize, file, size: () => fs.statSync(file).size };
+  };
+
+  it('the writer does not checkpoint when its commit passes 1,000 pages; a connection with the defaults does', async () => {
+    const db = await open(3_600_000); // the aside checkpoint never comes during this test
+    try {
+      const before = db.size();
+      await writeTransaction(db.sequelize, (t) => execute(db.sequelize, FILL, new Positional([]), t));
+      await writeTransaction(db.sequelize, (t) => execute(db.sequelize, "INSERT INTO t (b) VALUES (x'00')", new Positional([]), t));
+      expect(db.size() - before).toBeLessThan(1024 * 1024);
+      // Control: the same commit on a connection with SQLite's defaults checkpoints inside it.
+      const other = raw(db.file);
+      await other.q('PRAGMA busy_timeout = 5000');
+      await other.q(FILL);
+      await other.close();
+      expect(db.size() - before).toBeGreaterThan(PAGES * 4000);
+    } finally {
+      await db.sequelize.close();
+    }
+  });
+
+  it('the checkpoint connection copies the WAL into the database file on its own, soon after', async () => {
+    const db = await open(50);
+    try {
+      const before = db.size();
+      await writeTransaction(db.sequelize, (t) => execute(db.sequelize, FILL, new Positional([]), t));
+      const until = Date.now() + 10_000;
+      while (db.size() - before < PAGES * 4000 && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+      expect(db.size() - before).toBeGreaterThan(PAGES * 4000);
+      const [[{ n }]] = (await db.sequelize.query('SELECT COUNT(*) AS n FROM t')) as [Array<{ n: number }>, unknown];
+      expect(Number(n)).toBe(PAGES);
+    } finally {
+      await db.sequelize.close();
+    }
+  });
+});

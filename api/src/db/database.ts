@@ -8,8 +8,30 @@ interface SqliteHandle {
   run(sql: string, cb: (err: Error | null) => void): void;
 }
 
-/** Per-connection settings: SQLite keeps these per connection, not per file. */
-const CONNECTION_PRAGMAS = ['PRAGMA busy_timeout = 5000', 'PRAGMA synchronous = NORMAL', 'PRAGMA foreign_keys = ON'];
+/**
+ * Per-connection settings: SQLite keeps these per connection, not per file. journal_size_limit:
+ * once a checkpoint has emptied the WAL, the writer that starts it over cuts the file back to 64 MB
+ * (without it a WAL that grew once, under a bulk load or behind a long backup, stays that size).
+ */
+const CONNECTION_PRAGMAS = [
+  'PRAGMA busy_timeout = 5000',
+  'PRAGMA synchronous = NORMAL',
+  'PRAGMA foreign_keys = ON',
+  'PRAGMA journal_size_limit = 67108864',
+];
+
+/**
+ * Checkpoints off the writer's path (issue 51). SQLite's automatic checkpoint runs inside the commit
+ * that takes the WAL past 1,000 pages, on the committing connection, while it still holds the
+ * write lock: that commit copies ~4 MB into the database file and syncs it, and every write queued
+ * behind it waits. While an RDA backlog drained, that was where the readings' tail came from (the
+ * slowest readings came in bursts right after large writes). A connection of its own checkpoints
+ * instead (PASSIVE: it never takes the write lock nor waits for readers) every
+ * CHECKPOINT_INTERVAL_MS when something was written; the writer keeps an automatic checkpoint only
+ * far above what a second of writes makes, as a bound should that connection ever fall behind.
+ */
+const CHECKPOINT_INTERVAL_MS = 1000;
+const WRITER_AUTOCHECKPOINT_PAGES = 16_384;
 
 /**
  * The writer's own: a statement that may fail halfway inside a transaction (the group's INSERT with
@@ -20,7 +42,7 @@ const CONNECTION_PRAGMAS = ['PRAGMA busy_timeout = 5000', 'PRAGMA synchronous = 
  * (issue 22). In memory it is a few MB at most (a group of 2,000 rows). Only the writer: a reader's
  * temporary tables and sorts stay on disk, so a large sort cannot grow the API's memory.
  */
-const WRITER_PRAGMAS = ['PRAGMA temp_store = MEMORY'];
+const WRITER_PRAGMAS = ['PRAGMA temp_store = MEMORY', `PRAGMA wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`];
 
 function runPragmas(conn: SqliteHandle, extra: string[] = []): Promise<void> {
   return [...CONNECTION_PRAGMAS, ...extra].reduce<Promise<void>>(
@@ -85,13 +107,17 @@ export function databaseOf(sequelize: Sequelize): Pick<Config, 'dataDir' | 'data
  * SQLite (one file under DATA_DIR, WAL so readers never wait for the writer) unless
  * DATABASE_URL points at PostgreSQL.
  */
-export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Sequelize> {
-  const sequelize = await open(config);
+export async function openDatabase(
+  config: Pick<Config, 'dataDir' | 'databaseUrl'>,
+  /** checkpointEveryMs: the aside checkpoint's period; 0 for none (a process that only reads: the export worker). */
+  options: { checkpointEveryMs?: number } = {},
+): Promise<Sequelize> {
+  const sequelize = await open(config, options.checkpointEveryMs ?? CHECKPOINT_INTERVAL_MS);
   openedWith.set(sequelize, { dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   return sequelize;
 }
 
-async function open(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Sequelize> {
+async function open(config: Pick<Config, 'dataDir' | 'databaseUrl'>, checkpointEveryMs: number): Promise<Sequelize> {
   if (config.databaseUrl) {
     const sequelize = new Sequelize(config.databaseUrl, {
       logging: false,
@@ -119,7 +145,7 @@ async function open(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Se
   });
   bindEveryStatement(sequelize);
   shareTransactionConnection(sequelize);
-  shareReads(sequelize, storage);
+  shareReads(sequelize, storage, checkpointEveryMs);
   serialiseTransactions(sequelize);
   await sequelize.query('PRAGMA journal_mode = WAL');
   return sequelize;
@@ -140,7 +166,7 @@ async function open(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Se
  */
 const readers = new WeakMap<Sequelize, (background: boolean) => Promise<SqliteHandle>>();
 
-function shareReads(sequelize: Sequelize, storage: string) {
+function shareReads(sequelize: Sequelize, storage: string, checkpointEveryMs: number) {
   const manager = sequelize.connectionManager as unknown as {
     getConnection(o: { type: string }): Promise<SqliteHandle>;
     connections: Record<string, unknown>;
@@ -165,12 +191,32 @@ function shareReads(sequelize: Sequelize, storage: string) {
   };
   const second = extra('reads');
   const background = extra('background');
+  if (checkpointEveryMs > 0) checkpointAside(sequelize, extra('checkpoints'), checkpointEveryMs);
   const waiting = (conn: SqliteHandle) => preparedStatements(conn as unknown as SqliteDatabase).waiting;
   readers.set(sequelize, async (inBackground) => {
     if (inBackground) return background();
     const [main, other] = await Promise.all([manager.getConnection({ type: 'SELECT' }), second()]);
     return waiting(other) < waiting(main) ? other : main;
   });
+}
+
+/** SQLite: a PASSIVE checkpoint on `connection` every `everyMs` until the database closes. */
+function checkpointAside(sequelize: Sequelize, connection: () => Promise<SqliteHandle>, everyMs: number) {
+  let inFlight: Promise<void> | null = null;
+  const timer = setInterval(() => {
+    inFlight ??= connection()
+      .then((conn) => new Promise<void>((resolve) => conn.run('PRAGMA wal_checkpoint(PASSIVE)', () => resolve())))
+      // A connection that could not open is tried again at the next tick; the writer's bound holds meanwhile.
+      .catch(() => undefined)
+      .finally(() => (inFlight = null));
+  }, everyMs);
+  timer.unref();
+  const close = sequelize.close.bind(sequelize);
+  sequelize.close = async () => {
+    clearInterval(timer);
+    await inFlight; // its connection, opened by then, closes with the others
+    return close();
+  };
 }
 
 /**
