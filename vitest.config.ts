@@ -42,7 +42,8 @@ export default defineConfig({
           name: 'api',
           include: ['api/src/**/*.api.test.ts', 'tests/api/**/*.test.ts'],
           environment: 'node',
-          testTimeout: 30_000,
+          // Behaviour, never speed: room for CI, where two files run beside the PostgreSQL suites (P255).
+          testTimeout: 60_000,
           hookTimeout: 60_000,
         },
       },
