@@ -41,8 +41,14 @@ describe('D10 range check', () => {
     [[1], [0, 1]],
     [[0], [0, 1]],
     [[2], [2]],
-    [[3, 4], [3, 4]], // systolic and diastolic: rules of their own
-    [[2, 0, 2, 5], [0, 1, 2, 5]],
+    [
+      [3, 4],
+      [3, 4],
+    ], // systolic and diastolic: rules of their own
+    [
+      [2, 0, 2, 5],
+      [0, 1, 2, 5],
+    ],
     [[], []],
   ])('readings of %j read the rules of %j', (elements, expected) => {
     expect(ruleElements(elements)).toEqual(expected);
