@@ -27,7 +27,7 @@ const CONNECTION_PRAGMAS = [
  * behind it waits. While an RDA backlog drained, that was where the readings' tail came from (the
  * slowest readings came in bursts right after large writes). A connection of its own checkpoints
  * instead (PASSIVE: it never takes the write lock nor waits for readers) every
- * CHECKPOINT_INTERVAL_MS when something was written; the writer keeps an automatic checkpoint only
+ * CHECKPOINT_INTERVAL_MS (with nothing new in the WAL it only reads the WAL's header); the writer keeps an automatic checkpoint only
  * far above what a second of writes makes, as a bound should that connection ever fall behind.
  */
 const CHECKPOINT_INTERVAL_MS = 1000;
