@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './tests/support/sequencer.js';
 
 /**
  * Two files at a time at least. Vitest's default in a run is one worker less than the cores: on
@@ -12,6 +13,9 @@ const WORKERS = Math.max(2, os.availableParallelism() - 1);
 export default defineConfig({
   test: {
     maxWorkers: WORKERS,
+    // Every file of every project in one queue, the longest expected first (tests/durations.json):
+    // a long browser file started last was the run's tail (P256).
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         test: {
@@ -63,7 +67,8 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 180_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // Each file has its own database, data folder, ports and server bundle: they run beside the
+          // other files (one at a time they were a group of their own at the end of the run, P256).
         },
       },
       {

@@ -79,7 +79,7 @@ afterAll(async () => {
 async function send(
   base: string,
   batch: Reading[],
-): Promise<{ status: number; body: { stored: number; duplicates: number } | null } | null> {
+): Promise<{ status: number; body: { stored: number; duplicates: number } | null } | { status: undefined; error: string }> {
   try {
     const res = await fetch(`${base}/api/v1/devices/${CARD}/readings`, {
       method: 'POST',
@@ -88,8 +88,24 @@ async function send(
       signal: AbortSignal.timeout(30_000),
     });
     return { status: res.status, body: (await res.json().catch(() => null)) as { stored: number; duplicates: number } | null };
-  } catch {
-    return null; // connection reset or refused: the device never got an answer
+  } catch (error) {
+    // Connection reset or refused, or no answer in 30 s: the device never got an answer.
+    const e = error as Error & { cause?: { code?: string; message?: string } };
+    return { status: undefined, error: `${e.name}: ${e.message}${e.cause ? ` (${e.cause.code ?? e.cause.message})` : ''}` };
+  }
+}
+
+/**
+ * What a device does with a request left unanswered: it sends it again, the same reading ids, up to
+ * three times a second apart. Every attempt's failure is kept, so a test that still gets no answer
+ * says what each attempt met.
+ */
+async function sendUntilAnswered(base: string, batch: Reading[], unanswered: string[]) {
+  for (let attempt = 1; ; attempt++) {
+    const res = await send(base, batch);
+    if (res.status !== undefined || attempt === 3) return res;
+    unanswered.push(`${batch[0].reading_id}: ${res.error}`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
   }
 }
 
@@ -108,7 +124,7 @@ describe('SIGKILL during a stream of device readings', () => {
       while (next < batches.length && !killed) {
         const index = next++;
         const res = await send(first.baseUrl, batches[index]);
-        if (res === null) return; // the server is gone
+        if (res.status === undefined) return; // the server is gone
         if (res.status === 201) acked.add(index);
         else if (res.status !== 503) unexpected.push(`${res.status} ${JSON.stringify(res.body)}`);
         if (acked.size >= KILL_AFTER && !killed) killed = first.kill('SIGKILL');
@@ -123,18 +139,28 @@ describe('SIGKILL during a stream of device readings', () => {
 
     // Restart on the same data; the device retries everything it has no answer for, same reading ids.
     server = await spawnApi(db);
+    const restarted = server;
     let retriedDuplicates = 0;
+    const unanswered: string[] = [];
+    const answered = async (batch: Reading[]) => {
+      const res = await sendUntilAnswered(restarted.baseUrl, batch, unanswered);
+      if (res.status === undefined) {
+        throw new Error(`${batch[0].reading_id} got no answer in 3 attempts: ${unanswered.join('; ')}\n${restarted.output().slice(-4000)}`);
+      }
+      return res;
+    };
     for (let i = 0; i < batches.length; i++) {
       if (acked.has(i)) continue;
-      const res = await send(server.baseUrl, batches[i]);
-      expect(res?.status, JSON.stringify(res?.body)).toBe(201);
-      retriedDuplicates += res!.body!.duplicates;
+      const res = await answered(batches[i]);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      retriedDuplicates += res.body!.duplicates;
     }
     // A retry of batches that were acknowledged is answered 201 with nothing stored again.
     for (const i of [...acked].slice(0, 3)) {
-      const res = await send(server.baseUrl, batches[i]);
-      expect(res?.body).toMatchObject({ stored: 0, duplicates: PER_REQUEST });
+      const res = await answered(batches[i]);
+      expect(res.body).toMatchObject({ stored: 0, duplicates: PER_REQUEST });
     }
+    if (unanswered.length) console.log(`[faults/kill] sent again after no answer from the restarted API: ${unanswered.join('; ')}`);
     // A normal stop (SIGTERM) closes cleanly: the server and the job scheduler end, exit code 0.
     expect(await server.kill('SIGTERM')).toEqual({ code: 0, signal: null });
     server = null;

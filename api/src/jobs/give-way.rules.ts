@@ -13,8 +13,13 @@ export interface GiveWay {
   maxPauseMs: number;
 }
 
-/** The pause after a step that took `workMs`, given how many requests the process received meanwhile. */
-export function giveWayPause(workMs: number, requestsMeanwhile: number, w: GiveWay): number {
-  if (!(workMs > 0) || requestsMeanwhile <= w.busyRequests || (requestsMeanwhile * 1000) / workMs <= w.busyRate) return 0;
+/**
+ * The pause after a step that took `workMs`, given how many requests the process received over the
+ * last `overMs` (by default the step itself). A step much shorter than the gap between two requests
+ * sees none of them however busy the process is: the RDA sender, whose sends take a few
+ * milliseconds, counts over the last second instead (http/traffic.ts recentRequests).
+ */
+export function giveWayPause(workMs: number, requestsMeanwhile: number, w: GiveWay, overMs = workMs): number {
+  if (!(workMs > 0) || !(overMs > 0) || requestsMeanwhile <= w.busyRequests || (requestsMeanwhile * 1000) / overMs <= w.busyRate) return 0;
   return Math.min(w.maxPauseMs, Math.round(workMs * w.factor));
 }

@@ -2,7 +2,7 @@ import type { components } from '@vigia/contract/openapi';
 import { canResendRda } from '@vigia/contract/rules/rda';
 import { addDays, localToUtc } from '@vigia/contract/rules/dates';
 import type { OutcomeIssue } from '../../adapters/ihce.js';
-import type { GiveWay } from '../../jobs/give-way.rules.js';
+import { giveWayPause, type GiveWay } from '../../jobs/give-way.rules.js';
 
 type RdaIssueDto = components['schemas']['RdaIssue'];
 
@@ -167,3 +167,20 @@ export function rdaDateRange(
  * the second; a reading is. Below 50 requests a second the backlog drains flat out.
  */
 export const RDA_GIVE_WAY: GiveWay = { busyRequests: 2, busyRate: 50, factor: 49, maxPauseMs: 5000 };
+/**
+ * The traffic a send gives way to is also counted over the last second, not only during the send:
+ * a send to a quick platform takes 10-20 ms, so at 200 readings a second it saw two to four of
+ * them, and those that saw two (the threshold) did not pause (36-83 documents went out during a
+ * 10-second load at full size, P252, where every send pausing allows about 30).
+ */
+export const RDA_GIVE_WAY_WINDOW_MS = 1000;
+
+/**
+ * The pause after a send that took `workMs`: the larger of what the requests received during the
+ * send ask for (a slow send) and what those of the last second ask for (a quick one), the latter
+ * judged only on half a second of traffic or more, so a burst of a few requests is not a busy process.
+ */
+export function rdaSendPause(workMs: number, requestsDuring: number, recent: { requests: number; overMs: number }): number {
+  const overWindow = recent.overMs >= RDA_GIVE_WAY_WINDOW_MS / 2 ? giveWayPause(workMs, recent.requests, RDA_GIVE_WAY, recent.overMs) : 0;
+  return Math.max(giveWayPause(workMs, requestsDuring, RDA_GIVE_WAY), overWindow);
+}

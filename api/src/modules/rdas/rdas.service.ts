@@ -8,13 +8,13 @@ import type { ListParams } from '../../http/list-params.js';
 import type { JobRunner } from '../../jobs/queue.js';
 import type { IhceAdapter, IhceCredentials, RdaDocumentKind } from '../../adapters/ihce.js';
 import { validateServiceUrl } from '../clients/clients.rules.js';
-import { giveWayPause } from '../../jobs/give-way.rules.js';
-import { requestsBetween } from '../../http/traffic.js';
+import { recentRequests, requestsBetween } from '../../http/traffic.js';
 import {
   CORRECTION_REASONS,
-  RDA_GIVE_WAY,
+  RDA_GIVE_WAY_WINDOW_MS,
   RDA_REASONS,
   canResend,
+  rdaSendPause,
   correctionRoute,
   issuesOf,
   rdaDateRange,
@@ -750,7 +750,10 @@ async function setOutcome(
 
 /** Registers the send job: a pool of its own, so a slow platform holds its places and not the queue. */
 export function registerRdaJobs(deps: RdaDeps): void {
+  // A send takes a few milliseconds: fewer than one reading arrives during it at 200 a second, so
+  // the traffic it gives way to is counted over the last second (issue 51).
   const requests = deps.requestsReceived ?? (() => 0);
+  const recent = recentRequests(requests, RDA_GIVE_WAY_WINDOW_MS);
   deps.jobs.register(RDA_SEND_JOB, {
     concurrency: 4,
     handler: async (job) => {
@@ -758,7 +761,8 @@ export function registerRdaJobs(deps: RdaDeps): void {
       const before = requests();
       const started = performance.now();
       await sendRda(deps, Number(job.client_id), Number(rdaId));
-      const pause = giveWayPause(performance.now() - started, requestsBetween(before, requests()), RDA_GIVE_WAY);
+      const ended = performance.now();
+      const pause = rdaSendPause(ended - started, requestsBetween(before, requests()), recent(ended));
       if (pause) await new Promise((resolve) => setTimeout(resolve, pause));
     },
   });
