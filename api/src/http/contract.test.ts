@@ -1,9 +1,29 @@
 import { describe, it, expect } from 'vitest';
 import { findPropertySchema, ruleMessage, type JsonSchema } from '@vigia/contract/rules/schema';
-import { loadContract } from './contract';
+import { readFileSync } from 'node:fs';
+import YAML from 'yaml';
+import { loadContract, parseContract } from './contract';
 
 const { doc } = loadContract();
 const schema = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+describe('parseContract', () => {
+  it('reads openapi.yaml exactly as the yaml package reads it (no timestamps, same numbers and strings)', () => {
+    const text = readFileSync(new URL('../../../openapi.yaml', import.meta.url), 'utf8');
+    expect(parseContract(text)).toStrictEqual(YAML.parse(text));
+  });
+
+  it.each([
+    ['a date stays text', 'example: 2026-02-30', { example: '2026-02-30' }],
+    ['a time stamp stays text', 'example: 2026-01-01T10:00:00Z', { example: '2026-01-01T10:00:00Z' }],
+    ['yes and no stay text', 'a: yes\nb: no', { a: 'yes', b: 'no' }],
+    ['a number with a leading zero', 'code: 0012', { code: 12 }],
+    ['quoted digits stay text', "code: '0012'", { code: '0012' }],
+  ])('%s', (_, text, value) => {
+    expect(parseContract(text)).toStrictEqual(value);
+    expect(parseContract(text)).toStrictEqual(YAML.parse(text));
+  });
+});
 
 describe('findPropertySchema', () => {
   it('follows $ref, allOf and nullable oneOf to the property', () => {
