@@ -56,7 +56,7 @@ function printedPasswords(output: string): Map<string, string> {
 
 describe('the first production start', () => {
   it('creates no demo, refuses the published password and says how to create the first organisation', async () => {
-    db = await freshDatabase();
+    db = await freshDatabase({ empty: true });
     server = await startServer(environment(db, { NODE_ENV: 'production' }));
     const output = server.output();
     expect(output).toContain('Aún no hay ninguna organización');
@@ -69,7 +69,7 @@ describe('the first production start', () => {
   });
 
   it('with SEED_DEMO=1 creates the demo with passwords of its own, shown once and never in the log file', async () => {
-    db = await freshDatabase();
+    db = await freshDatabase({ empty: true });
     const logFile = path.join(db.dataDir, 'vigia.log');
     server = await startServer(environment(db, { NODE_ENV: 'production', SEED_DEMO: '1', LOG_FILE: logFile }));
     const output = server.output();
@@ -89,7 +89,7 @@ describe('the first production start', () => {
   });
 
   it('in development keeps README’s demo and its password', async () => {
-    db = await freshDatabase();
+    db = await freshDatabase({ empty: true });
     server = await startServer(environment(db, { NODE_ENV: undefined }));
     expect(printedPasswords(server.output()).get(PUBLISHED.email)).toBe(PUBLISHED.password);
     expect((await signIn(server, PUBLISHED.email, PUBLISHED.password)).status).toBe(201);

@@ -54,7 +54,7 @@ async function readiness(server: ChildApi): Promise<{ status: number; body: stri
 
 describe(`two processes starting together on a new ${onPostgres ? 'PostgreSQL' : 'SQLite'} database`, () => {
   it('both become ready, with one set of migrations, catalogues and demo organisations', async () => {
-    db = await freshDatabase();
+    db = await freshDatabase({ empty: true });
     const started = await Promise.allSettled([spawnApi(db, { seedDemo: true }), spawnApi(db, { seedDemo: true })]);
     servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     expect(started.map((s) => (s.status === 'rejected' ? String(s.reason) : 'ready'))).toEqual(['ready', 'ready']);

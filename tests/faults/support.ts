@@ -12,6 +12,7 @@ import type { Logger } from '../../api/src/observability/logger.js';
 import type { TestProduct } from '../support/product.js';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../../api/build.js';
 import { testBundle } from '../support/bundle.js';
+import { copySqliteTemplate, createPostgresFromTemplate } from '../support/database-template.js';
 
 /**
  * Fault tests need what tests/support/product.ts hides: the database address (to boot a second
@@ -28,16 +29,22 @@ export interface FaultDatabase {
   drop(): Promise<void>;
 }
 
-/** A temporary SQLite directory, or a new PostgreSQL database when DATABASE_URL is set. */
-export async function freshDatabase(): Promise<FaultDatabase> {
+/**
+ * A temporary SQLite directory, or a new PostgreSQL database when DATABASE_URL is set: a copy of the
+ * migrated template with the catalogues (database-template.ts), or with `empty` a database with
+ * nothing in it, for the tests of a first start.
+ */
+export async function freshDatabase(opts: { empty?: boolean } = {}): Promise<FaultDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-faults-'));
   let databaseUrl: string | null = null;
   let dropDb = async () => {};
   if (process.env.DATABASE_URL) {
     const name = `vigia_f_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
-    const admin = new Sequelize(process.env.DATABASE_URL, { logging: false });
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.close();
+    if (opts.empty) {
+      const admin = new Sequelize(process.env.DATABASE_URL, { logging: false });
+      await admin.query(`CREATE DATABASE "${name}"`);
+      await admin.close();
+    } else await createPostgresFromTemplate(process.env.DATABASE_URL, name);
     const url = new URL(process.env.DATABASE_URL);
     url.pathname = `/${name}`;
     databaseUrl = url.toString();
@@ -46,7 +53,7 @@ export async function freshDatabase(): Promise<FaultDatabase> {
       await a.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await a.close();
     };
-  }
+  } else if (!opts.empty) await copySqliteTemplate(dataDir);
   return {
     dataDir,
     databaseUrl,

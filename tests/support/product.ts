@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import { Sequelize } from 'sequelize';
 import request from 'supertest';
 import { bootstrap, type Product } from '../../api/src/bootstrap.js';
+import { copySqliteTemplate, createPostgresFromTemplate } from './database-template.js';
 import type { Config } from '../../api/src/config.js';
 import { createClientWithAdmin } from '../../api/src/modules/clients/clients.service.js';
 import { User } from '../../api/src/db/models/users.model.js';
@@ -42,9 +43,9 @@ export async function startTestProduct(
   if (process.env.DATABASE_URL) {
     const base = new URL(process.env.DATABASE_URL);
     const name = `vigia_t_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
-    const admin = new Sequelize(process.env.DATABASE_URL, { logging: false });
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.close();
+    // A copy of the migrated template with the catalogues (database-template.ts): bootstrap
+    // below still migrates and syncs, as on any existing database.
+    await createPostgresFromTemplate(process.env.DATABASE_URL, name);
     const url = new URL(base);
     url.pathname = `/${name}`;
     databaseUrl = url.toString();
@@ -53,7 +54,7 @@ export async function startTestProduct(
       await a.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await a.close();
     };
-  }
+  } else await copySqliteTemplate(dataDir);
   const config: Config = {
     port: 0,
     env: opts.env ?? 'test',

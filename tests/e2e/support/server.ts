@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../../../api/build.js';
 import { testBundle } from '../../support/bundle.js';
+import { copySqliteTemplate } from '../../support/database-template.js';
 
 /**
  * Boots the real product as `npm start` runs it: the API's production bundle under plain node,
@@ -54,6 +55,10 @@ export async function startServer(
   };
 
   const entry = await testBundle();
+  // The migrated database with the catalogues (database-template.ts), unless the test names a
+  // PostgreSQL database of its own: the server seeds the demo on it at its first start.
+  const env = typeof extraEnv === 'function' ? extraEnv(baseUrl) : extraEnv;
+  if (!env.DATABASE_URL) await copySqliteTemplate(dataDir);
   // Its own process group, so stop() ends it and anything it starts.
   const child = spawn(process.execPath, [...SERVER_NODE_ARGS, entry], {
     cwd: REPO_ROOT,
@@ -63,7 +68,7 @@ export async function startServer(
       PORT: String(port),
       DATA_DIR: dataDir,
       NODE_ENV: 'test',
-      ...(typeof extraEnv === 'function' ? extraEnv(baseUrl) : extraEnv),
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
