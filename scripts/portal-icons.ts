@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from '../tests/support/chromium';
 
 const OUT = fileURLToPath(new URL('../portal/public/icons/', import.meta.url));
 const BRAND = '#0b4f71';
@@ -28,10 +29,7 @@ const ICONS = [
 
 async function main(): Promise<void> {
   await mkdir(OUT, { recursive: true });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions());
   try {
     for (const icon of ICONS) {
       const page = await browser.newPage({ viewport: { width: icon.size, height: icon.size } });

@@ -433,10 +433,13 @@ export function createApp(deps: AppDeps): express.Express {
     residentsRouter(createResidentsAdapter()),
   );
   // Issue 5's administration area: users, inventory, encounters.
-  const administrationDeps = { sequelize: deps.sequelize, catalogues: deps.catalogues, now };
+  const administrationDeps = { sequelize: deps.sequelize, catalogues: deps.catalogues, now, clientTimeZone };
   v1.use(
     usersRouter({ ...administrationDeps, endStaffSessions }),
-    inventoryRouter({ ...administrationDeps, listStockApplications }),
+    inventoryRouter({
+      ...administrationDeps,
+      listStockApplications: (clientId, stockId, p, f) => listStockApplications(administrationDeps, clientId, stockId, p, f),
+    }),
     encountersRouter({
       ...administrationDeps,
       recordRda: (input, t) => recordRda(rdaDeps, input, t),

@@ -6,7 +6,7 @@ import { syncRecordCatalogues } from './modules/conditions/record-catalogues.js'
 import { upsertMedicines } from './modules/orders/medicines.js';
 import { hashPassword } from './modules/sessions/passwords.js';
 import { searchTerms } from './modules/patients/patients.rules.js';
-import { DEFAULT_CLINICAL_ELEMENTS } from './modules/clients/clients.service.js';
+import { clientTimeZone, DEFAULT_CLINICAL_ELEMENTS } from './modules/clients/clients.service.js';
 import type { Catalogues as LoadedCatalogues } from './modules/catalogues/catalogues.service.js';
 import type { JobRunner } from './jobs/queue.js';
 import type { StaffPrincipal } from './http/auth.js';
@@ -89,6 +89,7 @@ function demoRdaWriter(product: DemoRdaProduct): DemoRdaWriter {
         sequelize,
         catalogues,
         now,
+        clientTimeZone: (id: number) => clientTimeZone(sequelize, id),
         recordRda: (input: Parameters<typeof recordRda>[1], t?: Transaction) => recordRda({ sequelize, jobs, now }, input, t),
       };
       // The encounters service's own checks first (role, deceased patient, a teleconsultation of the client).

@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startTestProduct, createOrg, bearer, patientBody, BOGOTA, type TestProduct, type Org } from '../support/product';
 import { closeEncounter } from '../../api/src/modules/encounters/encounters.service';
+import { clientTimeZone } from '../../api/src/modules/clients/clients.service';
 import type { RecordRdaInput } from '../../api/src/modules/encounters/encounters.teleconsultation';
 import type { StaffPrincipal } from '../../api/src/http/auth';
 import { insertReturningId, select } from '../../api/src/db/sql';
@@ -316,6 +317,7 @@ describe('GET /api/v1/encounters/{id}/rda_gaps and POST /api/v1/encounters/{id}/
         sequelize: t.sequelize,
         catalogues: t.catalogues,
         now: () => new Date(),
+        clientTimeZone: (id) => clientTimeZone(t.sequelize, id),
         recordRda: async (input, tx) => void recorded.push({ input, inTransaction: !!tx }),
       },
       actor,
@@ -398,6 +400,7 @@ describe('GET /api/v1/encounters/{id}/rda_gaps and POST /api/v1/encounters/{id}/
       sequelize: t.sequelize,
       catalogues: t.catalogues,
       now: () => new Date(),
+      clientTimeZone: (id: number) => clientTimeZone(t.sequelize, id),
       recordRda: async (i: RecordRdaInput) => void recorded.push(i),
     };
     await closeEncounter(deps, actor, e.id);

@@ -290,7 +290,7 @@ describe('Accesibilidad (axe-core, WCAG 2.2 AA)', () => {
           await scan(page, viewport, `/patients/:id tab '${name}'`, '.patient-tabs-card');
         }
         // Dialogs of the cards and tabs.
-        await page.getByRole('tab', { name: 'Órdenes', exact: true }).click();
+        await selectTab(page, 'Órdenes');
         await dialog(
           page,
           viewport,
@@ -298,9 +298,9 @@ describe('Accesibilidad (axe-core, WCAG 2.2 AA)', () => {
           page.getByRole('button', { name: 'Crear múltiples órdenes' }),
           'Crear múltiples órdenes',
         );
-        await page.getByRole('tab', { name: 'Alertas', exact: true }).click();
+        await selectTab(page, 'Alertas');
         await dialog(page, viewport, '/patients/:id', page.getByRole('button', { name: 'Asignar alertas' }), 'Asignar alertas');
-        await page.getByRole('tab', { name: 'Signos', exact: true }).click();
+        await selectTab(page, 'Signos');
         await dialog(page, viewport, '/patients/:id', page.getByRole('button', { name: 'Registrar medición' }), 'Registrar medición');
         await dialog(
           page,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
 import { apiCall, createStaffSession, DEMO_ADMIN } from './support/api';
-import { closeToasts } from './support/browser';
+import { closeToasts, selectTab } from './support/browser';
 import { openSignedIn, useProductInBrowser } from './support/product';
 import { expectAccessible } from './support/accessibility';
 
@@ -171,7 +171,7 @@ describe('Una enfermera con mala señal', () => {
     await closeToasts(page);
 
     // A reading typed by hand whose answer is lost: saved again, stored once.
-    await page.getByRole('tab', { name: 'Signos' }).click();
+    await selectTab(page, 'Signos');
     await page.getByRole('button', { name: 'Registrar medición' }).click();
     const record = page.getByRole('dialog', { name: 'Registrar medición' });
     await record.locator('label.ant-radio-button-wrapper', { hasText: 'Temperatura' }).click();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { apiCall, createStaffSession, DEMO_ADMIN, DEMO_PATIENT, findPatientByNid } from './support/api';
-import { closeToasts, SCREENSHOT_DIR, waitForPath } from './support/browser';
+import { closeToasts, SCREENSHOT_DIR, waitForPath, selectTab } from './support/browser';
 import { openSignedIn, useProductInBrowser } from './support/product';
 import { expectAccessible } from './support/accessibility';
 import { cutTexts } from './support/cut-text';
@@ -128,7 +128,7 @@ describe('RDA (/rdas, /ihce)', () => {
 
     await page.goto(`/patients/${made.patientId}`);
     await waitForPath(page, `/patients/${made.patientId}`);
-    await page.getByRole('tab', { name: 'RDA', exact: true }).click();
+    await selectTab(page, 'RDA');
     const mine = page.getByRole('tabpanel', { name: 'RDA' }).getByRole('link', { name: /\d{2}\/\d{2}\/\d{4}/ });
     await mine.first().waitFor({ state: 'visible' });
     await expectAccessible(page);

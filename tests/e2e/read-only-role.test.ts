@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { selectTab } from './support/browser';
 import type { Locator } from 'playwright-core';
 import { createStaffSession, DEMO_PATIENT, findPatientByNid } from './support/api';
 import { openSignedIn, useProductInBrowser } from './support/product';
@@ -78,10 +79,10 @@ describe('Rol de solo consulta', () => {
     await expectDisabledWithReason(page.getByRole('button', { name: 'Agregar alergia' }));
     await expectDisabledWithReason(page.getByRole('button', { name: 'Agregar antecedente familiar' }));
 
-    await page.getByRole('tab', { name: 'Signos' }).click();
+    await selectTab(page, 'Signos');
     await expectDisabledWithReason(page.getByRole('button', { name: 'Registrar medición' }));
 
-    await page.getByRole('tab', { name: 'Antecedentes' }).click();
+    await selectTab(page, 'Antecedentes');
     await expect.poll(() => page.getByRole('textbox', { name: 'Buscar antecedentes' }).isDisabled(), { timeout: 10_000 }).toBe(true);
     await page.getByText(REASON).first().waitFor();
   });

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { selectTab } from './support/browser';
 import type { Page } from 'playwright-core';
 import { createStaffSession, DEMO_PATIENT, findPatientByNid } from './support/api';
 import { openSignedIn, useProductInBrowser } from './support/product';
@@ -169,7 +170,7 @@ describe('Pantallas: lo que dicen y muestran', () => {
     await page.waitForTimeout(500);
     expect(tabs).toHaveLength(0);
 
-    await page.getByRole('tab', { name: 'Antecedentes' }).click();
+    await selectTab(page, 'Antecedentes');
     await page.getByText('Sin otros antecedentes registrados').waitFor();
     const cards = page.locator('.condition-card');
     const before = await cards.count();

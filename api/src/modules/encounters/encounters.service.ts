@@ -12,7 +12,6 @@ import { User } from '../../db/models/users.model.js';
 import { Stock, Supply } from '../../db/models/inventory.model.js';
 import { dayRange, findSupply } from '../inventory/inventory.common.js';
 import { applyMove } from '../inventory/inventory.moves.js';
-import { Client } from '../../db/models/clients.model.js';
 import { Encounter, EncounterObservation } from '../../db/models/encounters.model.js';
 import * as rules from '@vigia/contract/rules/encounters';
 import type { components } from '@vigia/contract/openapi';
@@ -25,6 +24,8 @@ export interface EncounterDeps {
   sequelize: Sequelize;
   catalogues: Catalogues;
   now: () => Date;
+  /** The organisation's time zone (module clients' clientTimeZone): its days and its dates. */
+  clientTimeZone: (clientId: number) => Promise<string>;
   /** Where a closed teleconsultation's RDA goes (module rdas' recordRda); optional until it is wired. */
   recordRda?: tele.RecordRda;
   /** The latest version of a closed teleconsultation's RDA (module rdas' latestEncounterRda). */
@@ -201,7 +202,7 @@ export async function saveEncounter(deps: EncounterDeps, actor: StaffPrincipal, 
     if (supply.type !== 'biologico' || (supply.generic_name ?? '').toUpperCase() !== input.biological_type!.trim().toUpperCase()) {
       throw badRequest('medication_id', 'El laboratorio no corresponde al tipo de biológico elegido.');
     }
-    const zone = (await Client.findByPk(actor.clientId))?.time_zone ?? patient.time_zone;
+    const zone = await deps.clientTimeZone(actor.clientId);
     batch = await chooseBatch(actor.clientId, supply.id, input.stock_id, localDate(now, zone));
     fields.stock_id = batch.id;
   } else {
@@ -328,9 +329,15 @@ export async function updateObservation(deps: EncounterDeps, actor: StaffPrincip
 }
 
 /** The batch view's application table: encounters saved with this batch (03 §2 'Ver Lote'). */
-export async function listStockApplications(clientId: number, stockId: number, p: ListParams, f: { date1?: string; date2?: string }) {
+export async function listStockApplications(
+  deps: Pick<EncounterDeps, 'clientTimeZone'>,
+  clientId: number,
+  stockId: number,
+  p: ListParams,
+  f: { date1?: string; date2?: string },
+) {
   const where: WhereOptions<Encounter> = { client_id: clientId, stock_id: stockId, status: rules.ENCOUNTER_STATUS.done };
-  const range = dayRange(f.date1, f.date2, (await Client.findByPk(clientId))?.time_zone ?? 'America/Bogota');
+  const range = dayRange(f.date1, f.date2, await deps.clientTimeZone(clientId));
   if (range) Object.assign(where, { checkout: range });
   const { rows, count } = await Encounter.findAndCountAll({
     where,

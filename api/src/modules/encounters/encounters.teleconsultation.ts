@@ -5,7 +5,7 @@ import type { StaffPrincipal } from '../../http/auth.js';
 import type { Catalogues } from '../catalogues/catalogues.service.js';
 import type { CodeListName } from '../catalogues/catalogues.sync.js';
 import { Encounter } from '../../db/models/encounters.model.js';
-import { Client, ClientSite } from '../../db/models/clients.model.js';
+import { ClientSite } from '../../db/models/clients.model.js';
 import { ambulatoryDocument } from '../fhir/rda.document.js';
 import { documentUuids } from '../fhir/rda.profiles.js';
 import {
@@ -54,6 +54,8 @@ export interface TeleconsultationDeps {
   sequelize: Sequelize;
   catalogues: Catalogues;
   now: () => Date;
+  /** The organisation's time zone (module clients' clientTimeZone): its days and its dates. */
+  clientTimeZone: (clientId: number) => Promise<string>;
   /** The RDA store; without it a closed teleconsultation's RDA is built (so it is valid) and not kept. */
   recordRda?: RecordRda;
   /** The store's latest version of the encounter's RDA: what a nota aclaratoria replaces, what the form shows. */
@@ -296,7 +298,7 @@ export async function closeTeleconsultation(deps: TeleconsultationDeps, actor: S
   if (!rdaComplete(gaps)) throw incomplete(gaps);
   const now = deps.now();
   const input = await consultationInput(deps, records, now);
-  const zone = (await Client.findByPk(e.client_id, { attributes: ['time_zone'] }))?.time_zone ?? 'America/Bogota';
+  const zone = await deps.clientTimeZone(e.client_id);
   const bundle = ambulatoryDocument({ ...input, epicrisisPdf: await epicrisisPdf(input, zone) }, { now, uuid: documentUuids() });
   await deps.sequelize.transaction(async (t) => {
     // Conditional: two clicks on 'Cerrar' close once and write one RDA.
@@ -333,7 +335,7 @@ export async function amendTeleconsultation(
   if (!deps.recordRda || !deps.latestRda) throw new Error('amendTeleconsultation: the RDA store is not wired');
   const { recordRda, latestRda } = deps;
   const readingIds = await checkUpdate(deps, e, input.changes);
-  const zone = (await Client.findByPk(e.client_id, { attributes: ['time_zone'] }))?.time_zone ?? 'America/Bogota';
+  const zone = await deps.clientTimeZone(e.client_id);
   const attender = e.responsible ?? e.created_by ?? actor.userId;
   const end = e.checkout ? new Date(e.checkout) : deps.now();
   return deps.sequelize.transaction(async (t) => {

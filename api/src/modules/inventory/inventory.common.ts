@@ -1,19 +1,16 @@
 import { Op, type Sequelize, type Transaction } from 'sequelize';
 import { badRequest, notFound } from '../../http/errors.js';
-import { Client } from '../../db/models/clients.model.js';
 import { Stock, Supply } from '../../db/models/inventory.model.js';
 import { addDays, localToUtc } from '@vigia/contract/rules/activities';
 
 export interface InventoryDeps {
   sequelize: Sequelize;
   now: () => Date;
+  /** The organisation's time zone (module clients' clientTimeZone): its days and its dates. */
+  clientTimeZone: (clientId: number) => Promise<string>;
 }
 
 export const bool = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true';
-
-export async function clientZone(clientId: number): Promise<string> {
-  return (await Client.findByPk(clientId))?.time_zone ?? 'America/Bogota';
-}
 
 /** From-to local dates of the client as a UTC half-open interval. */
 export function dayRange(date1: string | undefined, date2: string | undefined, zone: string) {

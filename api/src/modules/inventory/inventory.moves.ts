@@ -6,7 +6,7 @@ import { defineResource } from '../../resources/resource.js';
 import { User } from '../../db/models/users.model.js';
 import { Move, Stock } from '../../db/models/inventory.model.js';
 import * as rules from './inventory.rules.js';
-import { bool, clientZone, dayRange, findStock, type InventoryDeps } from './inventory.common.js';
+import { bool, dayRange, findStock, type InventoryDeps } from './inventory.common.js';
 import type { components } from '@vigia/contract/openapi';
 
 type S = components['schemas'];
@@ -142,7 +142,7 @@ export const movesResource = (deps: InventoryDeps) =>
     order: (p) => sortOrder(p, [['created_at', 'DESC']], ['id', p.sort ? p.order : 'DESC']),
     async where(query, ctx) {
       const and: WhereOptions<Move>[] = [];
-      const range = dayRange(text(query.date1), text(query.date2), await clientZone(ctx.clientId));
+      const range = dayRange(text(query.date1), text(query.date2), await deps.clientTimeZone(ctx.clientId));
       if (range) and.push({ created_at: range });
       const serial = text(query.serial);
       if (serial) {

@@ -3,7 +3,7 @@ import { sortOrder } from '../../http/list-params.js';
 import { Stock, Supply } from '../../db/models/inventory.model.js';
 import { defineResource, type ResourceContext } from '../../resources/resource.js';
 import * as rules from './inventory.rules.js';
-import { bool, clientZone, findStock, findSupply, type InventoryDeps } from './inventory.common.js';
+import { bool, findStock, findSupply, type InventoryDeps } from './inventory.common.js';
 import { applyMove } from './inventory.moves.js';
 import type { components } from '@vigia/contract/openapi';
 import { localDate } from '@vigia/contract/rules/dates';
@@ -51,7 +51,8 @@ async function assertSerialFree(clientId: number, serial: string, exceptId?: num
   if (other && other.id !== exceptId) throw conflict('Ya existe un lote con ese serial.', 'serial');
 }
 
-const today = async (ctx: ResourceContext) => localDate(ctx.now, await clientZone(ctx.clientId));
+/** The client's today, in its own time zone. */
+const today = async (deps: InventoryDeps, ctx: ResourceContext) => localDate(ctx.now, await deps.clientTimeZone(ctx.clientId));
 
 /**
  * Stocks (03 §2, §4): batches and references of a supply. The quantity changes only through moves
@@ -82,7 +83,7 @@ export const stocksResource = (deps: InventoryDeps) =>
 
     async present(stocks, ctx) {
       const supplies = await suppliesById(stocks.map((r) => r.medical_supply_id));
-      const day = await today(ctx);
+      const day = await today(deps, ctx);
       return stocks.map((s) => toStockDto(s, supplies.get(s.medical_supply_id ?? 0), day));
     },
     async create(input, ctx) {
@@ -93,7 +94,7 @@ export const stocksResource = (deps: InventoryDeps) =>
         medical_supply_id: input.medical_supply_id ?? null,
         batch: rules.normaliseBatch(input.type, input.batch),
       };
-      const problem = rules.checkStock(shape, await today(ctx));
+      const problem = rules.checkStock(shape, await today(deps, ctx));
       if (problem) throw badRequest(problem.field, problem.message);
       await checkStockSupply(ctx.clientId, shape.type, shape.medical_supply_id);
       await assertSerialFree(ctx.clientId, shape.serial);
@@ -130,7 +131,7 @@ export const stocksResource = (deps: InventoryDeps) =>
       };
       const problem = rules.checkStock(
         shape,
-        await today(ctx),
+        await today(deps, ctx),
         input.expiration_date !== undefined && input.expiration_date !== s.expiration_date,
       );
       if (problem) throw badRequest(problem.field, problem.message);
