@@ -316,8 +316,9 @@ describe(`npm run backup / restore (${onPostgres ? 'PostgreSQL, pg_dump' : 'SQLi
       `[faults/backup] ${stream.sent()} readings offered in ${seconds.toFixed(1)} s; ${ackedBefore.length} acknowledged before the backup, ${ackedAtEnd - ackedBefore.length} while it ran (${backupSeconds.toFixed(1)} s, ${fs.statSync(archive).size} bytes)`,
     );
 
+    // A restore goes to an empty database (it refuses one that holds tables).
     const target = onPostgres
-      ? await freshDatabase()
+      ? await freshDatabase({ empty: true })
       : { dataDir: path.join(work, 'restaurado'), databaseUrl: null, jwtSecret: db.jwtSecret, drop: async () => {} };
     cleanups.push(() => target.drop());
     const restored = await npmRun('restore', [archive], { DATA_DIR: target.dataDir, DATABASE_URL: target.databaseUrl });
@@ -360,7 +361,7 @@ describe(`npm run backup / restore (${onPostgres ? 'PostgreSQL, pg_dump' : 'SQLi
 
   /** Runs restore on a damaged copy of the archive and checks that it refused, writing nothing anywhere. */
   async function expectRefused(file: string, message: RegExp, args: string[] = []) {
-    const fresh = onPostgres ? await freshDatabase() : null;
+    const fresh = onPostgres ? await freshDatabase({ empty: true }) : null;
     if (fresh) cleanups.push(() => fresh.drop());
     // A folder of this test's own, so that what the rest of the machine writes to /tmp is not compared.
     const target = {
@@ -447,8 +448,9 @@ describe(`npm run backup / restore (${onPostgres ? 'PostgreSQL, pg_dump' : 'SQLi
     expect(bytes.subarray(0, 22).toString()).toBe('age-encryption.org/v1\n');
     expect(bytes.includes(Buffer.from(db.jwtSecret))).toBe(false);
 
+    // A restore goes to an empty database (it refuses one that holds tables).
     const target = onPostgres
-      ? await freshDatabase()
+      ? await freshDatabase({ empty: true })
       : { dataDir: path.join(work, 'restaurado-cifrada'), databaseUrl: null, jwtSecret: db.jwtSecret, drop: async () => {} };
     cleanups.push(() => target.drop());
     const restored = await npmRun('restore', [sealed, '--identity', identityFile], {
