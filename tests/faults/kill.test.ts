@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execute, select } from '../../api/src/db/sql';
 import { createOrg, bearer, patientBody } from '../support/product';
-import { bootOn, freshDatabase, seeded, spawnApi, type ChildApi, type FaultDatabase } from './support';
+import { bootOn, freshDatabase, seeded, spawnApi, type ChildApi, type FaultDatabase, whyNoAnswer } from './support';
 
 /**
  * SIGKILL in the middle of a stream of device readings. After a restart on the same data, every
@@ -90,8 +90,7 @@ async function send(
     return { status: res.status, body: (await res.json().catch(() => null)) as { stored: number; duplicates: number } | null };
   } catch (error) {
     // Connection reset or refused, or no answer in 30 s: the device never got an answer.
-    const e = error as Error & { cause?: { code?: string; message?: string } };
-    return { status: undefined, error: `${e.name}: ${e.message}${e.cause ? ` (${e.cause.code ?? e.cause.message})` : ''}` };
+    return { status: undefined, error: whyNoAnswer(error) };
   }
 }
 

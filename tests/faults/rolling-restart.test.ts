@@ -4,7 +4,7 @@ import { Sequelize } from 'sequelize';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execute, select } from '../../api/src/db/sql';
 import { createOrg, bearer, patientBody } from '../support/product';
-import { bootOn, freshDatabase, onPostgres, spawnApi, type ChildApi, type FaultDatabase } from './support';
+import { bootOn, freshDatabase, onPostgres, spawnApi, type ChildApi, type FaultDatabase, whyNoAnswer } from './support';
 
 /**
  * Issue 39: two API processes on one PostgreSQL behind a proxy, restarted one after the other
@@ -179,8 +179,7 @@ async function send(card: string, readings: Reading[]): Promise<Pick<Sent, 'answ
       answer: { status: res.status, body: (await res.json().catch(() => null)) as { stored?: number; duplicates?: number } | null },
     };
   } catch (error) {
-    const e = error as Error & { cause?: { code?: string; message?: string } };
-    return { answer: null, error: `${e.name}: ${e.message}${e.cause ? ` (${e.cause.code ?? e.cause.message})` : ''}` };
+    return { answer: null, error: whyNoAnswer(error) };
   }
 }
 

@@ -1,10 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import crypto from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Sequelize } from 'sequelize';
 import request from 'supertest';
 import { bootstrap } from '../../api/src/bootstrap.js';
 import type { Config } from '../../api/src/config.js';
@@ -12,7 +9,7 @@ import type { Logger } from '../../api/src/observability/logger.js';
 import type { TestProduct } from '../support/product.js';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../../api/build.js';
 import { testBundle } from '../support/bundle.js';
-import { copySqliteTemplate, createPostgresFromTemplate } from '../support/database-template.js';
+import { newTestDatabase } from '../support/database-template.js';
 
 /**
  * Fault tests need what tests/support/product.ts hides: the database address (to boot a second
@@ -35,34 +32,7 @@ export interface FaultDatabase {
  * nothing in it, for the tests of a first start.
  */
 export async function freshDatabase(opts: { empty?: boolean } = {}): Promise<FaultDatabase> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-faults-'));
-  let databaseUrl: string | null = null;
-  let dropDb = async () => {};
-  if (process.env.DATABASE_URL) {
-    const name = `vigia_f_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
-    if (opts.empty) {
-      const admin = new Sequelize(process.env.DATABASE_URL, { logging: false });
-      await admin.query(`CREATE DATABASE "${name}"`);
-      await admin.close();
-    } else await createPostgresFromTemplate(process.env.DATABASE_URL, name);
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDb = async () => {
-      const a = new Sequelize(process.env.DATABASE_URL!, { logging: false });
-      await a.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await a.close();
-    };
-  } else if (!opts.empty) await copySqliteTemplate(dataDir);
-  return {
-    dataDir,
-    databaseUrl,
-    jwtSecret: crypto.randomBytes(32).toString('hex'),
-    async drop() {
-      await dropDb();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  return { ...(await newTestDatabase('vigia-faults-', 'vigia_f', opts)), jwtSecret: crypto.randomBytes(32).toString('hex') };
 }
 
 /**
@@ -88,6 +58,12 @@ export async function bootOn(
   };
   const product = await bootstrap(config, { now: opts.now, serveFrontEnds: false, logger: opts.logger });
   return { ...product, dataDir: db.dataDir, http: request(product.app), stop: () => product.close() };
+}
+
+/** Why a request a test sent got no answer (fetch's error and its cause: a reset, a refusal, a timeout). */
+export function whyNoAnswer(error: unknown): string {
+  const e = error as Error & { cause?: { code?: string; message?: string } };
+  return `${e.name}: ${e.message}${e.cause ? ` (${e.cause.code ?? e.cause.message})` : ''}`;
 }
 
 export async function freePort(): Promise<number> {

@@ -144,3 +144,48 @@ export async function createPostgresFromTemplate(adminUrl: string, name: string)
     await admin.close();
   }
 }
+
+/** A test's own database: its data folder, and on PostgreSQL its database; `drop` removes both. */
+export interface TestDatabase {
+  dataDir: string;
+  databaseUrl: string | null;
+  drop(): Promise<void>;
+}
+
+/**
+ * A data folder under the temporary folder (`prefix`…) and, when DATABASE_URL is set, a PostgreSQL
+ * database of its own (`${dbPrefix}_<pid>_<random>`): a copy of the template, or with `empty` one
+ * with nothing in it (the tests of a first start, the targets of a restore).
+ */
+export async function newTestDatabase(prefix: string, dbPrefix: string, opts: { empty?: boolean } = {}): Promise<TestDatabase> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) {
+    if (!opts.empty) await copySqliteTemplate(dataDir);
+    return { dataDir, databaseUrl: null, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const name = `${dbPrefix}_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
+  if (opts.empty) {
+    const admin = new Sequelize(adminUrl, { logging: false });
+    try {
+      await admin.query(`CREATE DATABASE "${name}"`);
+    } finally {
+      await admin.close();
+    }
+  } else await createPostgresFromTemplate(adminUrl, name);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    dataDir,
+    databaseUrl: url.toString(),
+    async drop() {
+      const admin = new Sequelize(adminUrl, { logging: false });
+      try {
+        await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await admin.close();
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,11 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import crypto from 'node:crypto';
-import { Sequelize } from 'sequelize';
 import request from 'supertest';
 import { bootstrap, type Product } from '../../api/src/bootstrap.js';
-import { copySqliteTemplate, createPostgresFromTemplate } from './database-template.js';
+import { newTestDatabase } from './database-template.js';
 import type { Config } from '../../api/src/config.js';
 import { createClientWithAdmin } from '../../api/src/modules/clients/clients.service.js';
 import { User } from '../../api/src/db/models/users.model.js';
@@ -37,24 +33,9 @@ export function requestFor(t: TestProduct, method: string, url: string): request
 export async function startTestProduct(
   opts: { now?: () => Date; otpLength?: string; jwtSecret?: string; allowHttpServices?: boolean; env?: Config['env'] } = {},
 ): Promise<TestProduct> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-test-'));
-  let databaseUrl: string | null = null;
-  let dropDatabase = async () => {};
-  if (process.env.DATABASE_URL) {
-    const base = new URL(process.env.DATABASE_URL);
-    const name = `vigia_t_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
-    // A copy of the migrated template with the catalogues (database-template.ts): bootstrap
-    // below still migrates and syncs, as on any existing database.
-    await createPostgresFromTemplate(process.env.DATABASE_URL, name);
-    const url = new URL(base);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
-      const a = new Sequelize(process.env.DATABASE_URL!, { logging: false });
-      await a.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await a.close();
-    };
-  } else await copySqliteTemplate(dataDir);
+  // A copy of the migrated template with the catalogues (database-template.ts): bootstrap below
+  // still migrates and syncs, as on any existing database.
+  const { dataDir, databaseUrl, drop } = await newTestDatabase('vigia-test-', 'vigia_t');
   const config: Config = {
     port: 0,
     env: opts.env ?? 'test',
@@ -74,8 +55,7 @@ export async function startTestProduct(
     http: request(product.app),
     async stop() {
       await product.close();
-      await dropDatabase();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await drop();
     },
   };
 }

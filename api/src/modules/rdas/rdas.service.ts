@@ -750,8 +750,8 @@ async function setOutcome(
 
 /** Registers the send job: a pool of its own, so a slow platform holds its places and not the queue. */
 export function registerRdaJobs(deps: RdaDeps): void {
-  // A send takes a few milliseconds: fewer than one reading arrives during it at 200 a second, so
-  // the traffic it gives way to is counted over the last second (issue 51).
+  // A quick send (10-20 ms) sees two to four readings at 200 a second, too few to judge the
+  // traffic by: it is also counted over the last second (rdaSendPause, issue 51).
   const requests = deps.requestsReceived ?? (() => 0);
   const recent = recentRequests(requests, RDA_GIVE_WAY_WINDOW_MS);
   deps.jobs.register(RDA_SEND_JOB, {
