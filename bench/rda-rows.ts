@@ -45,7 +45,8 @@ export interface RdaBacklogResult {
   platform: { accepted: number; again: number; refused: number; tokens: number };
   /** API peak RSS: the load alone before the PUT, the PUT's queueing, the drain. */
   rss: { beforeBytes: number; queueBytes: number; drainBytes: number };
-  ingestion: { rate: number; connections: number; alone: Phase; during: LoadResult; sentDuring: number };
+  /** Each load (alone, then during the drain) lasted `seconds`. */
+  ingestion: { rate: number; connections: number; seconds: number; alone: Phase; during: LoadResult; sentDuring: number };
   removedRows: Record<string, number>;
 }
 
@@ -121,7 +122,7 @@ export function rdaBacklogRows(r: RdaBacklogResult) {
       ok: d.perSecond >= T.perSecond && refused === 0,
     },
     {
-      what: `One reading per request at ${i.rate} req/s offered while the RDA backlog drains (${i.sentDuring} RDAs sent during the load; achieved ${i.during.rps.toFixed(0)}/s): p99`,
+      what: `One reading per request at ${i.rate} req/s offered for ${i.seconds} s while the RDA backlog drains (${i.sentDuring} RDAs sent during the load; achieved ${i.during.rps.toFixed(0)}/s): p99`,
       target: `≤ ${T.ingestP99Ratio}× alone`,
       figure: ms(i.during.latency.p99),
       baseline: `${ms(i.alone.latency.p99)} (the same load alone, this run; ${i.alone.rps.toFixed(0)}/s)`,

@@ -109,6 +109,7 @@ function backlog(
     ingestion: {
       rate: 200,
       connections: 20,
+      seconds: 60,
       alone: phase(200, 20),
       during: phase(200, over.duringP99 ?? 22),
       sentDuring: over.sentDuring ?? 200,

@@ -339,10 +339,13 @@ export async function measureRdaBacklog(deps: {
   token: string;
   settings: Settings;
   clock: RunClock;
+  /** The data set is at the size the issue states its targets for: each load lasts at least T.judgedSeconds. */
+  judged: boolean;
   log: (line: string) => void;
 }): Promise<RdaBacklogResult> {
   const { api, product, consultation: c, driver, token, settings, log } = deps;
   const T = RDA_BACKLOG_TARGETS;
+  const seconds = deps.judged ? Math.max(settings.seconds, T.judgedSeconds) : settings.seconds;
   const ihce = (body: object) => call(api.baseUrl, token, 'PUT', `/clients/${c.clientId}/ihce`, body);
   const before = {
     measurements: await maxId(driver, 'measurements'),
@@ -421,9 +424,9 @@ export async function measureRdaBacklog(deps: {
     await checkpoint(driver);
     api.memory.setPhase(`${RDA_BACKLOG_ID}-ingest-alone`);
     if (settings.warmupSeconds > 0) await loadPhase(api, token, requests, connections, settings.warmupSeconds, rate);
-    const alone = await loadPhase(api, token, requests, connections, settings.seconds, rate);
+    const alone = await loadPhase(api, token, requests, connections, seconds, rate);
     log(
-      `  ingesta a ${rate}/s sola: p50 ${alone.latency.p50.toFixed(2)} · p99 ${alone.latency.p99.toFixed(2)} ms (${alone.rps.toFixed(0)}/s, no-2xx ${alone.non2xx})`,
+      `  ingesta a ${rate}/s sola (${seconds} s): p50 ${alone.latency.p50.toFixed(2)} · p99 ${alone.latency.p99.toFixed(2)} ms (${alone.rps.toFixed(0)}/s, no-2xx ${alone.non2xx})`,
     );
 
     // The settings saved: the product queues the backlog and its rda.send pool drains it.
@@ -446,7 +449,7 @@ export async function measureRdaBacklog(deps: {
     );
     const queued = Number(queuedRows);
     log(`  PUT /clients/${c.clientId}/ihce respondió en ${queueSeconds.toFixed(2)} s: ${queued.toLocaleString('en-US')} RDA 'pendiente'`);
-    const windowSeconds = drainWindowSeconds(queued, T.perSecond, settings.seconds);
+    const windowSeconds = drainWindowSeconds(queued, T.perSecond, seconds);
     const until = t + windowSeconds * 1000;
     while ((await countSent(driver, c.clientId, before.rdas)) === 0 && performance.now() < until)
       await new Promise((r) => setTimeout(r, 50));
@@ -457,7 +460,7 @@ export async function measureRdaBacklog(deps: {
     await checkpoint(driver);
     api.memory.setPhase(RDA_BACKLOG_ID);
     const sentBefore = await countSent(driver, c.clientId, before.rdas);
-    const during = await runLoad({ baseUrl: api.baseUrl, token, connections, seconds: settings.seconds, requests, rate });
+    const during = await runLoad({ baseUrl: api.baseUrl, token, connections, seconds, requests, rate });
     const sentDuring = (await countSent(driver, c.clientId, before.rdas)) - sentBefore;
     log(
       `  ingesta a ${rate}/s durante el vaciado (${sentDuring} RDA enviados mientras): p50 ${during.latency.p50.toFixed(2)} · p99 ${during.latency.p99.toFixed(2)} ms (${during.rps.toFixed(0)}/s, no-2xx ${during.non2xx})`,
@@ -499,7 +502,7 @@ export async function measureRdaBacklog(deps: {
       statuses,
       platform: { ...platform.counts },
       rss: { beforeBytes: rssBefore, queueBytes: rssQueue, drainBytes: rssDrain },
-      ingestion: { rate, connections, alone, during, sentDuring },
+      ingestion: { rate, connections, seconds, alone, during, sentDuring },
       removedRows: await removeBacklog(api, driver, token, c.clientId, before),
     };
   } finally {

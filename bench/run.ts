@@ -32,7 +32,7 @@ import { buildPartitionedCopy } from './partition.js';
 import { measureSecondFactor } from './second-factor.js';
 import { measureFhir } from './fhir.js';
 import { measureFhirExport } from './fhir-export.js';
-import { FHIR_EXPORT_ID, FHIR_IDS, RDA_BACKLOG_ID, RDA_BUILD_ID } from './targets.js';
+import { FHIR_EXPORT_ID, FHIR_IDS, RDA_BACKLOG_ID, RDA_BUILD_ID, TARGET_PATIENTS_PER_CLIENT } from './targets.js';
 import { ensureConsultation, measureRdaBacklog, measureRdaBuild, openRdaProduct, type Consultation, type RdaProduct } from './rda.js';
 import { checkTripwires, readReference } from './tripwires.js';
 import { PATIENT_STATUS } from '@vigia/contract/rules/access';
@@ -361,7 +361,9 @@ async function main() {
           const rda = { product, consultation, driver, settings: opts.settings, log };
           if (wanted(RDA_BUILD_ID)) extras.rdaBuild = await attempt(RDA_BUILD_ID, () => measureRdaBuild(rda));
           if (wanted(RDA_BACKLOG_ID))
-            extras.rdaBacklog = await attempt(RDA_BACKLOG_ID, () => measureRdaBacklog({ ...rda, api, token, clock }));
+            extras.rdaBacklog = await attempt(RDA_BACKLOG_ID, () =>
+              measureRdaBacklog({ ...rda, api, token, clock, judged: opts.dataset.patients >= TARGET_PATIENTS_PER_CLIENT }),
+            );
         }
       } finally {
         await (product as RdaProduct | undefined)?.close();
