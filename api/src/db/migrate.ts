@@ -41,6 +41,7 @@ import * as m0039 from './migrations/0039-teleconsultations.js';
 import * as m0040 from './migrations/0040-rda-corrections.js';
 import * as m0041 from './migrations/0041-rda-documents.js';
 import * as m0042 from './migrations/0042-orders-stale-check.js';
+import * as m0043 from './migrations/0043-jobs-pending.js';
 
 interface Migration {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -89,6 +90,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0040-rda-corrections', m0040],
   ['0041-rda-documents', m0041],
   ['0042-orders-stale-check', m0042],
+  ['0043-jobs-pending', m0043],
 ];
 
 function createMigrator(sequelize: Sequelize) {
