@@ -2,6 +2,7 @@ import simpleRestDataProvider from '@refinedev/simple-rest';
 import type { CrudFilter, CustomResponse, DataProvider } from '@refinedev/core';
 import { API_URL } from '../constants';
 import { http } from './http';
+import { cleanQuery } from './query';
 
 /**
  * The data provider (the app's one HTTP path: screens read and write through Refine's hooks, which
@@ -18,11 +19,6 @@ type CustomAnswer<T> = CustomResponse<T> & { total?: number };
 
 /** The full URL of an API path (`/patients/7/orders`); screens name the contract's operation instead (providers/calls.ts). */
 export const apiUrl = (path: string) => `${API_URL}${path}`;
-
-/** Query parameters without the empty ones: the API reads `x=` as a value (`?q=` is never sent). */
-function cleanQuery(params: QueryParams | undefined): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(params ?? {}).filter(([, v]) => v !== undefined && v !== null && v !== ''));
-}
 
 /**
  * Query parameters as `useList` filters (`field=value`), for lists that page with their own

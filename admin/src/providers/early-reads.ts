@@ -1,4 +1,5 @@
 import { readToken } from '../session';
+import { cleanQuery } from './query';
 import { canTakeEarlyRead, earlyReadKey, type EarlyRead } from './early-reads.rules';
 
 /**
@@ -18,9 +19,9 @@ const reads = new Map<string, EarlyRead & { answer: Promise<EarlyAnswer | null> 
 
 const keyOf = (url: string) => earlyReadKey(url, window.location.href);
 
-/** A GET's URL with its query (values as the data provider sends them: empty ones left out). */
+/** A GET's URL with its query (values as the data provider sends them: empty ones left out, cleanQuery). */
 export function urlWithQuery(url: string, query: Record<string, unknown> | undefined): string {
-  const entries = Object.entries(query ?? {}).filter(([, v]) => v !== undefined && v !== null && v !== '');
+  const entries = Object.entries(cleanQuery(query));
   return entries.length ? `${url}?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)])).toString()}` : url;
 }
 

@@ -23,13 +23,13 @@ http.interceptors.request.use((config) => {
     const usual = axios.getAdapter(config.adapter ?? axios.defaults.adapter);
     const adapter: AxiosAdapter = async (c) => {
       const answer = await early;
+      if (!answer) return usual(c);
       let data: unknown;
       try {
-        data = answer?.text ? JSON.parse(answer.text) : undefined;
+        data = answer.text ? JSON.parse(answer.text) : undefined;
       } catch {
         return usual(c);
       }
-      if (!answer) return usual(c);
       return { data, status: answer.status, statusText: '', headers: new AxiosHeaders(answer.headers), config: c, request: null };
     };
     config.adapter = adapter;
