@@ -21,6 +21,16 @@ export interface LoopbackPlatform {
   baseUrl: string;
   /** Documents accepted (first send of an identifier), sends answered 200 again, calls refused, tokens issued. */
   counts: { accepted: number; again: number; refused: number; tokens: number };
+  /**
+   * From now on each send waits unanswered until release() (tokens are still issued): the sender's
+   * places stay taken and it writes nothing, so the backlog is held without touching the product's
+   * settings or rows. Held sends must be released within the sender's timeout (IHCE_TIMEOUT_MS).
+   */
+  hold(): void;
+  /** Answers every held send and stops holding; how many there were. */
+  release(): number;
+  /** Sends waiting now. */
+  held(): number;
   close(): Promise<void>;
 }
 
@@ -38,6 +48,19 @@ export async function startLoopbackPlatform(): Promise<LoopbackPlatform> {
     res.end(JSON.stringify(body));
   };
   let base = '';
+  /** The platform's answer to a send: the document's identifier kept, its id given (the same id again for a known one). */
+  const accept = (res: http.ServerResponse, identifier: string, json: { entry?: Array<{ resource?: object }> }) => {
+    const known = kept.get(identifier);
+    const remoteId = known ?? crypto.randomUUID();
+    if (known) counts.again++;
+    else {
+      kept.set(identifier, remoteId);
+      counts.accepted++;
+    }
+    send(res, known ? 200 : 201, { ...(json.entry?.[0]?.resource ?? {}), id: remoteId }, { location: `${base}/Composition/${remoteId}` });
+  };
+  let holding = false;
+  let waiting: Array<() => void> = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -74,14 +97,9 @@ export async function startLoopbackPlatform(): Promise<LoopbackPlatform> {
       const identifier = typeof json.identifier?.value === 'string' ? json.identifier.value : null;
       if (json.resourceType !== 'Bundle' || !identifier)
         return refuse(400, outcome('structure', 'Se esperaba un Bundle con identificador.'));
-      const known = kept.get(identifier);
-      const remoteId = known ?? crypto.randomUUID();
-      if (known) counts.again++;
-      else {
-        kept.set(identifier, remoteId);
-        counts.accepted++;
-      }
-      send(res, known ? 200 : 201, { ...(json.entry?.[0]?.resource ?? {}), id: remoteId }, { location: `${base}/Composition/${remoteId}` });
+      const answer = () => accept(res, identifier, json);
+      if (holding) waiting.push(answer);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -91,6 +109,17 @@ export async function startLoopbackPlatform(): Promise<LoopbackPlatform> {
     tokenUrl: `http://127.0.0.1:${port}/oauth2/v2.0/token`,
     baseUrl: base,
     counts,
+    hold: () => {
+      holding = true;
+    },
+    release: () => {
+      holding = false;
+      const answers = waiting;
+      waiting = [];
+      for (const answer of answers) answer();
+      return answers.length;
+    },
+    held: () => waiting.length,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

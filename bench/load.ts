@@ -43,6 +43,8 @@ export interface LoadResult {
   timeouts: number;
   non2xx: number;
   statusCodes: Record<string, number>;
+  /** Each 2xx answer's latency, when the caller asked for them (keepSamples): to pool several windows. */
+  samples?: number[];
 }
 
 /**
@@ -59,6 +61,8 @@ export async function runLoad(opts: {
   requests: HttpRequest[];
   /** Requests per second, evenly spaced, on at most `connections` at once (runPaced); unset: closed loop. */
   rate?: number;
+  /** Return every 2xx latency too (paced loads only). */
+  keepSamples?: boolean;
 }): Promise<LoadResult> {
   if (opts.rate) return runPaced({ ...opts, rate: opts.rate });
   let next = 0;
@@ -112,6 +116,7 @@ export async function runPaced(opts: {
   seconds: number;
   requests: HttpRequest[];
   rate: number;
+  keepSamples?: boolean;
 }): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.connections });
   const headers = headersFor(opts.token);
@@ -184,5 +189,6 @@ export async function runPaced(opts: {
     timeouts: 0,
     non2xx,
     statusCodes,
+    ...(opts.keepSamples ? { samples } : {}),
   };
 }

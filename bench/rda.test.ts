@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Phase } from './measure.js';
+import type { LoadResult } from './load.js';
 import {
+  alternatingWindows,
   drainRate,
   drainWindowSeconds,
+  poolLoads,
   rdaBacklogRows,
   rdaBuildRow,
   timeOf,
@@ -34,8 +36,75 @@ describe('drainRate: RDAs per second from the first send to the last', () => {
     ['101 sends over 2 s: 50/s', Array.from({ length: 101 }, (_, k) => 5000 + k * 20), { sent: 101, seconds: 2, perSecond: 50 }],
     ['order does not matter', [3000, 1000, 2000], { sent: 3, seconds: 2, perSecond: 1 }],
     ['all in one millisecond', [7, 7, 7], { sent: 3, seconds: 0, perSecond: NaN }],
-  ] as Array<[string, number[], ReturnType<typeof drainRate>]>)('%s', (_name, times, expected) => {
-    expect(drainRate(times)).toEqual(expected);
+    [
+      '101 sends over 32 s of which 30 held: 50/s',
+      Array.from({ length: 101 }, (_, k) => 5000 + k * 20 + (k > 50 ? 30_000 : 0)),
+      { sent: 101, seconds: 2, perSecond: 50 },
+      30_000,
+    ],
+  ] as Array<[string, number[], ReturnType<typeof drainRate>, number?]>)('%s', (_name, times, expected, heldMs) => {
+    expect(drainRate(times, heldMs)).toEqual(expected);
+  });
+});
+
+describe('alternatingWindows: the drain row loads alone and beside the drain in turn', () => {
+  /** Which thirds of a minute a condition's windows start on. */
+  const thirds = (seconds: number, condition: string) =>
+    alternatingWindows(seconds)
+      .filter((w) => w.condition === condition)
+      .map((w) => Math.round(w.startSeconds % 60) / 20)
+      .sort();
+
+  it.each([
+    ['at full size, 60 s each: 20-s windows of 19 s', 60, 20, 19],
+    ["CI's small run, 2 s each: windows a tenth shorter than their grid", 2, 2 / 3, 0.6],
+    ['a longer --duration, 90 s each', 90, 30, 29],
+  ])('%s', (_name, seconds, grid, runs) => {
+    const plan = alternatingWindows(seconds);
+    expect(plan.map((w) => w.condition)).toEqual(['alone', 'during', 'alone', 'during', 'alone', 'during']);
+    plan.forEach((w, k) => expect(w.startSeconds).toBeCloseTo(k * grid, 9));
+    plan.forEach((w) => expect(w.seconds).toBeCloseTo(runs, 9));
+    // Each condition gets `seconds` on its grid: as long as a single load of `seconds` had.
+    expect(plan.filter((w) => w.condition === 'during').length * grid).toBeCloseTo(seconds, 9);
+  });
+
+  it('gives each condition every third of a minute once at 60 s (each minute job meets both)', () => {
+    expect(thirds(60, 'alone')).toEqual([0, 1, 2]);
+    expect(thirds(60, 'during')).toEqual([0, 1, 2]);
+  });
+});
+
+describe('poolLoads: windows of one condition as one load', () => {
+  const load = (samples: number[], o: Partial<LoadResult> = {}): LoadResult => ({
+    connections: 20,
+    seconds: 2,
+    rps: samples.length / 2,
+    latency: { count: samples.length, mean: 0, p50: 0, p95: 0, p99: 0, max: 0 },
+    errors: 0,
+    timeouts: 0,
+    non2xx: 0,
+    statusCodes: { '201': samples.length },
+    samples,
+    ...o,
+  });
+
+  it('takes p99 over every answer, not the mean of the windows', () => {
+    // 99 fast answers in one window and one slow: pooled p99 is fast; a slow window of 100 moves it.
+    const quiet = poolLoads([load(Array(99).fill(5)), load([80])]);
+    expect(quiet.latency).toMatchObject({ count: 100, p99: 5, max: 80 });
+    const slow = poolLoads([load(Array(100).fill(5)), load(Array(100).fill(50))]);
+    expect(slow.latency.p99).toBe(50);
+    expect(slow.rps).toBe(50);
+  });
+
+  it('sums the seconds, the errors and each status', () => {
+    const pooled = poolLoads([load([1, 2], { non2xx: 1, statusCodes: { '201': 2, '500': 1 } }), load([3], { errors: 2 })]);
+    expect(pooled).toMatchObject({ seconds: 4, rps: 0.75, errors: 2, non2xx: 1, statusCodes: { '201': 3, '500': 1 } });
+    expect(pooled.samples).toBeUndefined();
+  });
+
+  it('refuses a window whose samples were not kept', () => {
+    expect(() => poolLoads([load([1], { samples: undefined })])).toThrow(/keepSamples/);
   });
 });
 
@@ -77,7 +146,7 @@ const build = (errors = 0): RdaBuildResult => ({
   baseline: { statements: 12, latency: latency(1.5) },
 });
 
-const phase = (rps: number, p99: number, non2xx = 0): Phase => ({
+const phase = (rps: number, p99: number, non2xx = 0): LoadResult => ({
   connections: 20,
   seconds: 2,
   rps,
@@ -86,12 +155,11 @@ const phase = (rps: number, p99: number, non2xx = 0): Phase => ({
   timeouts: 0,
   non2xx,
   statusCodes: { '201': rps * 2 },
-  apiCpuMsPerRequest: 1,
 });
 
 /** Inside every target; each figure can be moved alone. */
 function backlog(
-  over: { perSecond?: number; duringP99?: number; statuses?: Record<string, number>; sentDuring?: number } = {},
+  over: { perSecond?: number; duringP99?: number; statuses?: Record<string, number>; sentDuring?: number; sentAlone?: number } = {},
 ): RdaBacklogResult {
   return {
     rdas: 10_000,
@@ -102,7 +170,7 @@ function backlog(
     queueSeconds: 2,
     queued: 10_000,
     firstSentSeconds: 1,
-    drain: { sent: 10_000, seconds: 100, perSecond: over.perSecond ?? 100, windowSeconds: 300, complete: true },
+    drain: { sent: 10_000, seconds: 100, perSecond: over.perSecond ?? 100, windowSeconds: 300, complete: true, heldSeconds: 60 },
     statuses: over.statuses ?? { enviado: 10_000 },
     platform: { accepted: 10_000, again: 0, refused: 0, tokens: 1 },
     rss: { beforeBytes: 180 * 1024 * 1024, queueBytes: 200 * 1024 * 1024, drainBytes: 190 * 1024 * 1024 },
@@ -112,7 +180,9 @@ function backlog(
       seconds: 60,
       alone: phase(200, 20),
       during: phase(200, over.duringP99 ?? 22),
-      sentDuring: over.sentDuring ?? 200,
+      windows: alternatingWindows(60).map((w, k) => ({ ...w, p99: 20 + k, rps: 200, sent: w.condition === 'alone' ? 0 : 70 })),
+      sentDuring: over.sentDuring ?? 210,
+      sentAlone: over.sentAlone ?? 0,
     },
     removedRows: {},
   };
@@ -141,6 +211,7 @@ describe('the RDA rows', () => {
     ['a document refused on the way', { statuses: { enviado: 9_999, rechazado: 1 } }, 0],
     ['ingestion p99 over 1.2× alone', { duringP99: 25 }, 1],
     ['no RDA sent while the load ran', { sentDuring: 0 }, 1],
+    ['RDAs sent in a window alone (the hold did not hold)', { sentAlone: 3 }, 1],
   ])('fails %s', (_name, over, index) => {
     const rows = rdaBacklogRows(backlog(over));
     expect(rows[index].ok).toBe(false);

@@ -40,12 +40,23 @@ import type { RawStatement } from './capture.js';
 import type { Driver } from './driver.js';
 import { removeReadings } from './fhir-export.js';
 import { PEER_CLIENT_ID, PEER_CLIENT_SECRET, PEER_SCOPE, PEER_SUBSCRIPTION_KEY, startLoopbackPlatform } from './ihce-loopback.js';
-import { fetchRetrying, runLoad, type HttpRequest } from './load.js';
+import { fetchRetrying, runLoad, type HttpRequest, type LoadResult } from './load.js';
 import { loadPhase, type Settings } from './measure.js';
 import type { Caller } from './queries.js';
 import type { ApiProcess, RunClock } from './server.js';
 import { summarize } from './stats.js';
-import { drainRate, drainWindowSeconds, timeOf, withIdentifier, type RdaBacklogResult, type RdaBuildResult } from './rda-rows.js';
+import {
+  alternatingWindows,
+  drainRate,
+  drainWindowSeconds,
+  poolLoads,
+  timeOf,
+  withIdentifier,
+  type LoadCondition,
+  type LoadWindow,
+  type RdaBacklogResult,
+  type RdaBuildResult,
+} from './rda-rows.js';
 import { RDA_BACKLOG_ID, RDA_BACKLOG_TARGETS, RDA_BUILD_TARGETS } from './targets.js';
 
 // ---------------------------------------------------------------- the consultation
@@ -424,10 +435,6 @@ export async function measureRdaBacklog(deps: {
     await checkpoint(driver);
     api.memory.setPhase(`${RDA_BACKLOG_ID}-ingest-alone`);
     if (settings.warmupSeconds > 0) await loadPhase(api, token, requests, connections, settings.warmupSeconds, rate);
-    const alone = await loadPhase(api, token, requests, connections, seconds, rate);
-    log(
-      `  ingesta a ${rate}/s sola (${seconds} s): p50 ${alone.latency.p50.toFixed(2)} · p99 ${alone.latency.p99.toFixed(2)} ms (${alone.rps.toFixed(0)}/s, no-2xx ${alone.non2xx})`,
-    );
 
     // The settings saved: the product queues the backlog and its rda.send pool drains it.
     const rssBefore = api.memory.peaks().find((p) => p.phase === `${RDA_BACKLOG_ID}-ingest-alone`)?.peakBytes ?? 0;
@@ -450,21 +457,62 @@ export async function measureRdaBacklog(deps: {
     const queued = Number(queuedRows);
     log(`  PUT /clients/${c.clientId}/ihce respondió en ${queueSeconds.toFixed(2)} s: ${queued.toLocaleString('en-US')} RDA 'pendiente'`);
     const windowSeconds = drainWindowSeconds(queued, T.perSecond, seconds);
-    const until = t + windowSeconds * 1000;
-    while ((await countSent(driver, c.clientId, before.rdas)) === 0 && performance.now() < until)
+    while ((await countSent(driver, c.clientId, before.rdas)) === 0 && performance.now() < t + windowSeconds * 1000)
       await new Promise((r) => setTimeout(r, 50));
     const firstSentSeconds = (performance.now() - t) / 1000;
     const rssQueue = api.memory.peaks().find((p) => p.phase === `${RDA_BACKLOG_ID}-queue`)?.peakBytes ?? 0;
-    // The load starts once the sender is at work. The queueing transaction (the PUT's, reported
-    // above) rewrote every row of the backlog: its WAL is checkpointed first, as before the load alone.
+    // The loads start once the sender is at work. The queueing transaction (the PUT's, reported
+    // above) rewrote every row of the backlog: its WAL is checkpointed first.
     await checkpoint(driver);
     api.memory.setPhase(RDA_BACKLOG_ID);
-    const sentBefore = await countSent(driver, c.clientId, before.rdas);
-    const during = await runLoad({ baseUrl: api.baseUrl, token, connections, seconds, requests, rate });
-    const sentDuring = (await countSent(driver, c.clientId, before.rdas)) - sentBefore;
+
+    // The same load alone and beside the drain, in alternating windows (alternatingWindows): for a
+    // window alone the loopback platform holds the sends (the sender's four places wait on it and
+    // nothing is written), released for the next. One window of each, one after the other, could
+    // not tell 1.2x apart: the load alone's own p99 ranged 20-38 ms between full-size runs.
+    const plan = alternatingWindows(seconds);
+    let heldMs = 0;
+    let heldSince = performance.now();
+    platform.hold();
+    await new Promise((r) => setTimeout(r, 1000)); // the sends answered before the hold are written
+    const windows: LoadWindow[] = [];
+    const loads: Record<LoadCondition, LoadResult[]> = { alone: [], during: [] };
+    const t0 = performance.now();
+    for (const [k, w] of plan.entries()) {
+      await new Promise((r) => setTimeout(r, Math.max(0, t0 + w.startSeconds * 1000 - performance.now())));
+      const sentAt = await countSent(driver, c.clientId, before.rdas);
+      const load = await runLoad({ baseUrl: api.baseUrl, token, connections, seconds: w.seconds, requests, rate, keepSamples: true });
+      const sent = (await countSent(driver, c.clientId, before.rdas)) - sentAt;
+      loads[w.condition].push(load);
+      windows.push({
+        condition: w.condition,
+        startSeconds: w.startSeconds,
+        seconds: w.seconds,
+        p99: load.latency.p99,
+        rps: load.rps,
+        sent,
+      });
+      log(
+        `  ventana ${k + 1}/${plan.length} ${w.condition === 'alone' ? 'sola (envíos retenidos)' : 'durante el vaciado'}: p50 ${load.latency.p50.toFixed(2)} · p99 ${load.latency.p99.toFixed(2)} ms (${load.rps.toFixed(0)}/s, ${sent} RDA enviados, no-2xx ${load.non2xx})`,
+      );
+      const next = plan[k + 1]?.condition ?? 'during';
+      if (w.condition === 'alone' && next === 'during') {
+        heldMs += performance.now() - heldSince;
+        platform.release();
+      } else if (w.condition === 'during' && next === 'alone') {
+        heldSince = performance.now();
+        platform.hold();
+      }
+    }
+    const { samples: _alone, ...alone } = poolLoads(loads.alone);
+    const { samples: _during, ...during } = poolLoads(loads.during);
+    const sentDuring = windows.filter((w) => w.condition === 'during').reduce((n, w) => n + w.sent, 0);
+    const sentAlone = windows.filter((w) => w.condition === 'alone').reduce((n, w) => n + w.sent, 0);
     log(
-      `  ingesta a ${rate}/s durante el vaciado (${sentDuring} RDA enviados mientras): p50 ${during.latency.p50.toFixed(2)} · p99 ${during.latency.p99.toFixed(2)} ms (${during.rps.toFixed(0)}/s, no-2xx ${during.non2xx})`,
+      `  ingesta a ${rate}/s: sola p99 ${alone.latency.p99.toFixed(2)} ms (${alone.rps.toFixed(0)}/s, ${sentAlone} RDA enviados), durante el vaciado p99 ${during.latency.p99.toFixed(2)} ms (${during.rps.toFixed(0)}/s, ${sentDuring} RDA enviados); plataforma retenida ${(heldMs / 1000).toFixed(0)} s`,
     );
+    // The drain is watched for its window after the loads (they held it, or slowed it giving way).
+    const until = performance.now() + windowSeconds * 1000;
     let sent = await countSent(driver, c.clientId, before.rdas);
     while (sent < queued && performance.now() < until) {
       await new Promise((r) => setTimeout(r, 250));
@@ -474,7 +522,10 @@ export async function measureRdaBacklog(deps: {
       "SELECT sent_at FROM rdas WHERE client_id = $1 AND id > $2 AND status = 'enviado'",
       [c.clientId, before.rdas],
     );
-    const rateOf = drainRate(sentAt.map((r) => timeOf(r.sent_at)));
+    const rateOf = drainRate(
+      sentAt.map((r) => timeOf(r.sent_at)),
+      heldMs,
+    );
     const statuses = Object.fromEntries(
       (
         await driver.all<{ status: string; n: number }>(
@@ -483,11 +534,11 @@ export async function measureRdaBacklog(deps: {
         )
       ).map((r) => [r.status, Number(r.n)]),
     );
-    const drain = { ...rateOf, windowSeconds, complete: rateOf.sent >= queued };
+    const drain = { ...rateOf, windowSeconds, complete: rateOf.sent >= queued, heldSeconds: heldMs / 1000 };
     const rssDrain = api.memory.peaks().find((p) => p.phase === RDA_BACKLOG_ID)?.peakBytes ?? 0;
     log(`  RSS de la API: ${mb(rssBefore)} antes del PUT, pico ${mb(rssQueue)} al encolar, ${mb(rssDrain)} durante el vaciado`);
     log(
-      `  vaciado: ${drain.sent.toLocaleString('en-US')} de ${queued.toLocaleString('en-US')} enviados, del primero al último en ${drain.seconds.toFixed(1)} s = ${drain.perSecond.toFixed(1)}/s (primero a ${firstSentSeconds.toFixed(2)} s del PUT; ventana ${windowSeconds.toFixed(0)} s${drain.complete ? '' : ', sin terminar'}); estados ${JSON.stringify(statuses)}`,
+      `  vaciado: ${drain.sent.toLocaleString('en-US')} de ${queued.toLocaleString('en-US')} enviados, del primero al último en ${drain.seconds.toFixed(1)} s sin los ${drain.heldSeconds.toFixed(0)} s retenidos = ${drain.perSecond.toFixed(1)}/s (primero a ${firstSentSeconds.toFixed(2)} s del PUT; ventana ${windowSeconds.toFixed(0)} s tras las cargas${drain.complete ? '' : ', sin terminar'}); estados ${JSON.stringify(statuses)}`,
     );
     return {
       rdas: T.rdas,
@@ -502,7 +553,7 @@ export async function measureRdaBacklog(deps: {
       statuses,
       platform: { ...platform.counts },
       rss: { beforeBytes: rssBefore, queueBytes: rssQueue, drainBytes: rssDrain },
-      ingestion: { rate, connections, seconds, alone, during, sentDuring },
+      ingestion: { rate, connections, seconds, alone, during, windows, sentDuring, sentAlone },
       removedRows: await removeBacklog(api, driver, token, c.clientId, before),
     };
   } finally {
