@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../tests/support/chromium.js';
 import { measurePortalReadings, type PortalReadingsResult } from './portal-readings.js';
 import { summarize, type Latency } from './stats.js';
@@ -120,6 +120,28 @@ async function timeCharts(page: Page, url: string): Promise<{ headerMs: number; 
   return { headerMs: marks.header ?? now, chartsMs: marks.charts ?? now };
 }
 
+/**
+ * BENCH_TRACE=DIR: one more warm load of the patient page under the renderer's CPU profiler (a
+ * sample every 200 µs), written to DIR/patient-page.cpuprofile (Chrome DevTools' Performance panel
+ * or `npx tsx bench/profile-summary.ts FILE` read it). The page first loads a same-origin address,
+ * so the patient page opens in the renderer whose profiler is already running.
+ */
+async function profileWarmLoad(context: BrowserContext, baseUrl: string, url: string, dir: string, log: (line: string) => void) {
+  const page = await context.newPage();
+  await page.goto(`${baseUrl}/api/health/live`).catch(() => undefined);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  const shown = await timeCharts(page, url);
+  const { profile } = await cdp.send('Profiler.stop');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'patient-page.cpuprofile');
+  fs.writeFileSync(file, JSON.stringify(profile));
+  log(`  perfil de CPU de una carga con caché (gráficas en ${shown.chartsMs.toFixed(0)} ms): ${file}`);
+  await page.close();
+}
+
 export async function measureFrontends(opts: {
   baseUrl: string;
   adminDist: string;
@@ -171,6 +193,7 @@ export async function measureFrontends(opts: {
       await p.close();
     }
     log(`  con caché: nombre visible p50 ${summarize(headerWarm).p50.toFixed(0)} ms, gráficas p50 ${summarize(warm).p50.toFixed(0)} ms`);
+    if (process.env.BENCH_TRACE) await profileWarmLoad(context, opts.baseUrl, patientUrl, process.env.BENCH_TRACE, log);
     await context.close();
 
     const portalContext = await browser.newContext({ locale: 'es-CO', viewport: { width: 390, height: 844 } });

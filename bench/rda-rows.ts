@@ -76,19 +76,22 @@ export interface LoadWindow {
   sent: number;
 }
 
-/** Windows per condition: odd, so that the alternating grid gives each condition every third of a minute (below). */
-export const LOAD_WINDOW_PAIRS = 3;
+/** The longest window: a window alone holds the sends, which must be answered within the sender's 30-s timeout. */
+export const LOAD_WINDOW_SECONDS = 20;
 
 /**
- * The drain row's loads: `pairs` windows alone and `pairs` beside the drain, alternating (alone
- * first), each on a grid of `seconds / pairs` from the first's start and lasting that less a gap
- * for the switch (a tenth, at most 1 s). The product's minute jobs (the orders lifecycle, stale
- * data, triage) put bursts of slow readings into whichever window holds them: with 60 s and 3
- * pairs the windows are 20 s long, alone at 0, 40 and 80 s, beside the drain at 20, 60 and 100 s,
- * so each condition covers every third of a minute once and meets each minute job once.
+ * The drain row's loads: windows alone and beside the drain, alternating (alone first), on a grid
+ * of `each` seconds from the first's start, each lasting that less a gap for the switch (a tenth,
+ * at most 1 s). `each` is LOAD_WINDOW_SECONDS, or a third of `seconds` when that is shorter; there
+ * are three pairs of windows for every 3 × `each` seconds asked, so each condition gets at least
+ * `seconds`. The product's minute jobs (the orders lifecycle, stale data, triage) put bursts of
+ * slow readings into whichever window holds them: on a grid of 20 s, three pairs place the windows
+ * alone at 0, 40 and 80 s and those beside the drain at 20, 60 and 100 s, so each condition covers
+ * every third of a minute once per three pairs and meets each minute job as often as the other.
  */
-export function alternatingWindows(seconds: number, pairs = LOAD_WINDOW_PAIRS) {
-  const each = seconds / pairs;
+export function alternatingWindows(seconds: number) {
+  const each = Math.min(LOAD_WINDOW_SECONDS, seconds / 3);
+  const pairs = 3 * Math.max(1, Math.ceil(seconds / (3 * each) - 1e-9));
   const gap = Math.min(1, each / 10);
   return Array.from({ length: 2 * pairs }, (_, k) => ({
     condition: (k % 2 === 0 ? 'alone' : 'during') as LoadCondition,
