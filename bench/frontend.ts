@@ -132,9 +132,22 @@ async function profileWarmLoad(context: BrowserContext, baseUrl: string, url: st
   const cdp = await context.newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  const requests: Array<{ url: string; startTime: number; endMs: number }> = [];
+  page.on('requestfinished', (r) => {
+    const t = r.timing();
+    requests.push({ url: r.url().replace(baseUrl, ''), startTime: t.startTime, endMs: t.responseEnd });
+  });
   await cdp.send('Profiler.start');
   const shown = await timeCharts(page, url);
   const { profile } = await cdp.send('Profiler.stop');
+  // Each request from the navigation's start: when it left and when its answer had arrived.
+  const origin = await page.evaluate(() => performance.timeOrigin);
+  const lines = requests
+    .map((r) => ({ url: r.url, from: r.startTime - origin, to: r.startTime - origin + r.endMs }))
+    .sort((a, b) => a.from - b.from)
+    .map((r) => `${r.from.toFixed(0).padStart(6)} → ${r.to.toFixed(0).padStart(6)} ms  ${r.url.slice(0, 140)}`);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'patient-page.requests.txt'), `${lines.join('\n')}\n`);
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'patient-page.cpuprofile');
   fs.writeFileSync(file, JSON.stringify(profile));

@@ -12,12 +12,14 @@ import { NotificationHost } from './providers/notification';
 import { themeFor } from './theme';
 import { VALIDATE_MESSAGES } from './providers/validate-messages';
 import { useReducedMotion } from './hooks/useReducedMotion';
+import { APP_SHELL } from './route-modules';
+import { lazyLoaded } from './ui/loaded-lazy';
 
 /**
  * Refine, the layout and every screen behind the login load on demand: the login page (the first
  * thing most visitors see) downloads only React, the router and a few antd components.
  */
-const AppShell = lazy(() => import('./AppShell'));
+const AppShell = lazyLoaded(APP_SHELL);
 /** Single sign-on: /login starts it, /sso/callback (the provider's redirect URI) finishes it. */
 const SsoLoginPage = lazy(() => import('./pages/sso/SsoLoginPage'));
 const SsoCallbackPage = lazy(() => import('./pages/sso/SsoCallbackPage'));

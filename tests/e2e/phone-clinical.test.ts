@@ -29,6 +29,9 @@ describe('El teléfono de la enfermera: Signos, Priorización y la semana (issue
     await waitForPath(page, '/');
     await submitStaffLogin(page, DEMO_ADMIN);
     await waitForPath(page, pathname);
+    // A phone has no pointer resting on the screen: the sign-in's click left Chromium's where the
+    // page, scrolled to the tab it was opened on, now has a chart, whose hover tooltip then showed.
+    await page.mouse.move(0, 0);
     return page;
   }
 

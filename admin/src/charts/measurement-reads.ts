@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'react';
-import { CHARTS, CHART_MAX_POINTS, type AlarmRange } from '@vigia/contract/rules/charts';
+import { CHARTS, type AlarmRange } from '@vigia/contract/rules/charts';
 import type { Schemas } from '../contract';
 import { apiRead, useApiRead, type ApiRead } from '../providers/calls';
+import { rangesQuery, readingsQuery } from './signs-reads';
 
 export type Measurement = Schemas['Measurement'];
 
@@ -21,14 +22,17 @@ export const SIGNS_FRESH_MS = 30_000;
 export const latestReadings = (patientId: number, element: number) => ({
   ...apiRead('/patients/{id}/measurements', {
     params: { id: patientId },
-    query: { clinical_element: element as ElementCode, order: 'desc', _start: 0, _end: CHART_MAX_POINTS },
+    query: { ...readingsQuery(element), clinical_element: element as ElementCode },
   }),
   staleTime: SIGNS_FRESH_MS,
 });
 
 /** The alarm ranges of one element, for the chart's bands. */
 export const alarmRanges = (patientId: number, element: number) => ({
-  ...apiRead('/patients/{id}/alarms', { params: { id: patientId }, query: { clinical_element: element as ElementCode } }),
+  ...apiRead('/patients/{id}/alarms', {
+    params: { id: patientId },
+    query: { ...rangesQuery(element), clinical_element: element as ElementCode },
+  }),
   staleTime: SIGNS_FRESH_MS,
 });
 

@@ -32,6 +32,8 @@ import { alarms } from './alarms';
 import { apiClients } from './api_clients';
 import { fhirExportsResource } from './fhir_exports';
 import { ihceResource, rdasResource } from './rdas';
+import { PATIENT_PAGE } from '../route-modules';
+import { lazyLoaded } from '../ui/loaded-lazy';
 import { moves } from './moves';
 import { orders } from './orders';
 import { stocks } from './stocks';
@@ -61,7 +63,7 @@ export type MenuMeta = {
 /** The hand-built pages, each loaded when first shown. */
 const DashboardPage = lazy(() => import('../pages/dashboard/DashboardPage'));
 const PatientsListPage = lazy(() => import('../pages/patients/PatientsListPage'));
-const PatientPage = lazy(() => import('../pages/patients/PatientPage'));
+const PatientPage = lazyLoaded(PATIENT_PAGE);
 const OrderDetailPage = lazy(() => import('../pages/orders/OrderDetailPage'));
 const ActivitiesPage = lazy(() => import('../pages/activities/ActivitiesPage'));
 const AlertsManagerPage = lazy(() => import('../pages/alerts/AlertsManagerPage'));

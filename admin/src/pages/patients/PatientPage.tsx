@@ -28,9 +28,11 @@ import type { Patient } from './types';
 import './patients.css';
 import { permissionState } from '../../components/record-access';
 import { ReadFailedAlert, useReadState } from '../../ui/ReadState';
+import { lazyLoaded } from '../../ui/loaded-lazy';
+import { ENCOUNTERS_CARD } from '../../route-modules';
 
 /** Card 7 (encounters) is below the fold: its own chunk, after the six cards. */
-const EncountersCard = lazy(() => import('./EncountersCard'));
+const EncountersCard = lazyLoaded(ENCOUNTERS_CARD);
 
 const NotFoundPage = lazy(() => import('../../components/NotFoundPage'));
 

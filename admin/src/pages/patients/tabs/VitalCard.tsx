@@ -1,5 +1,5 @@
 /** One chart card of the Signos tab: a vital sign's latest readings, its chart with the alarm bands, and the last readings list. */
-import { lazy, Suspense, useMemo, useRef, useState } from 'react';
+import { Suspense, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Card, Dropdown, Empty, List, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
 import { Select } from '../../../crud/form-controls';
 import { DeleteOutlined, MoreOutlined, ReloadOutlined } from '@ant-design/icons';
@@ -24,15 +24,16 @@ import { ReadStateView, useReadState } from '../../../ui/ReadState';
 import { useScrollOnArrival } from '../hooks/useScrollOnArrival';
 import { useNearViewport } from '../../../hooks/useNearViewport';
 import { useDrawTurn } from '../../../hooks/useDrawTurn';
+import { MEASUREMENT_CHART } from '../../../route-modules';
+import { lazyLoaded } from '../../../ui/loaded-lazy';
 
 /**
  * The plotting library (its own ~1.5 MB chunk) starts loading with this tab, while the cards fetch
  * their readings, instead of after the first answer: the charts show ~0.3 s sooner (bench, patient
  * page in Chromium). Only this tab loads it; the sign-in page and the other tabs never do.
  */
-const loadChart = () => import('../../../charts/MeasurementChart');
-void loadChart();
-const MeasurementChart = lazy(loadChart);
+void MEASUREMENT_CHART.load().catch(() => undefined);
+const MeasurementChart = lazyLoaded(MEASUREMENT_CHART);
 
 type ChartDef = (typeof CHARTS)[number];
 
