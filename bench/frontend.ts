@@ -123,7 +123,8 @@ async function timeCharts(page: Page, url: string): Promise<{ headerMs: number; 
 /**
  * BENCH_TRACE=DIR: one more warm load of the patient page under the renderer's CPU profiler (a
  * sample every 200 µs), written to DIR/patient-page.cpuprofile (Chrome DevTools' Performance panel
- * or `npx tsx bench/profile-summary.ts FILE` read it). The page first loads a same-origin address,
+ * or `npx tsx bench/profile-summary.ts FILE` read it), and its requests with when each left and
+ * when its answer was in (DIR/patient-page.requests.txt). The page first loads a same-origin address,
  * so the patient page opens in the renderer whose profiler is already running.
  */
 async function profileWarmLoad(context: BrowserContext, baseUrl: string, url: string, dir: string, log: (line: string) => void) {
@@ -148,7 +149,6 @@ async function profileWarmLoad(context: BrowserContext, baseUrl: string, url: st
     .map((r) => `${r.from.toFixed(0).padStart(6)} → ${r.to.toFixed(0).padStart(6)} ms  ${r.url.slice(0, 140)}`);
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'patient-page.requests.txt'), `${lines.join('\n')}\n`);
-  fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'patient-page.cpuprofile');
   fs.writeFileSync(file, JSON.stringify(profile));
   log(`  perfil de CPU de una carga con caché (gráficas en ${shown.chartsMs.toFixed(0)} ms): ${file}`);

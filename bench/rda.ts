@@ -480,9 +480,9 @@ export async function measureRdaBacklog(deps: {
     const t0 = performance.now();
     for (const [k, w] of plan.entries()) {
       await new Promise((r) => setTimeout(r, Math.max(0, t0 + w.startSeconds * 1000 - performance.now())));
-      const sentAt = await countSent(driver, c.clientId, before.rdas);
+      const sentBefore = await countSent(driver, c.clientId, before.rdas);
       const load = await runLoad({ baseUrl: api.baseUrl, token, connections, seconds: w.seconds, requests, rate, keepSamples: true });
-      const sent = (await countSent(driver, c.clientId, before.rdas)) - sentAt;
+      const sent = (await countSent(driver, c.clientId, before.rdas)) - sentBefore;
       loads[w.condition].push(load);
       windows.push({
         condition: w.condition,

@@ -18,100 +18,49 @@ type TabDef = {
   Component: LazyExoticComponent<ComponentType<PatientTabProps>>;
 };
 
-/** `also`: what else leaves with the tab's file. */
-const tab = (key: string, label: string, element: ElementKey | undefined, module: ModuleLoad<TabModule>, also?: () => void): TabDef => ({
-  key,
-  label,
-  element,
-  load: () => {
-    also?.();
-    return module.load();
-  },
-  Component: lazyLoaded(module),
-});
+/** `file`: the tab's import, or its load when route-modules.ts shares it; `also`: what else leaves with it. */
+const tab = (
+  key: string,
+  label: string,
+  element: ElementKey | undefined,
+  file: ModuleLoad<TabModule> | (() => Promise<TabModule>),
+  also?: () => void,
+): TabDef => {
+  const module = typeof file === 'function' ? moduleLoad(file) : file;
+  return {
+    key,
+    label,
+    element,
+    load: () => {
+      also?.();
+      return module.load();
+    },
+    Component: lazyLoaded(module),
+  };
+};
 
 /** 01 §2: the tabs of the patient page, each shown only if the client has that element enabled. */
 const PATIENT_TABS: TabDef[] = [
   // The charts' chunk (VitalCard loads it too) leaves with the tab's file, not once the tab's own
   // imports have arrived and run: it is the largest the tab waits for (issue 52).
   tab('signs', 'Signos', 'signs', MEASUREMENTS_TAB, () => void MEASUREMENT_CHART.load().catch(() => undefined)),
-  tab(
-    'observations',
-    'Anotaciones',
-    'observations',
-    moduleLoad(() => import('./tabs/ObservationsTab')),
-  ),
-  tab(
-    'conditions',
-    'Antecedentes',
-    'conditions',
-    moduleLoad(() => import('./tabs/ConditionsTab')),
-  ),
-  tab(
-    'variables',
-    'Variables',
-    'variables',
-    moduleLoad(() => import('./tabs/VariablesTab')),
-  ),
-  tab(
-    'prompts',
-    'Instrucciones IA',
-    'assistant',
-    moduleLoad(() => import('./tabs/PromptsTab')),
-  ),
-  tab(
-    'chat',
-    'Chat',
-    'assistant',
-    moduleLoad(() => import('./tabs/ChatTab')),
-  ),
-  tab(
-    'activities',
-    'Actividades',
-    'activities',
-    moduleLoad(() => import('./tabs/ActivitiesTab')),
-  ),
-  tab(
-    'alerts',
-    'Alertas',
-    'alerts',
-    moduleLoad(() => import('./tabs/AlertsTab')),
-  ),
-  tab(
-    'orders',
-    'Órdenes',
-    'orders',
-    moduleLoad(() => import('./tabs/OrdersTab')),
-  ),
-  tab(
-    'settings',
-    'Ajustes',
-    'settings',
-    moduleLoad(() => import('./tabs/SettingsTab')),
-  ),
-  tab(
-    'reports',
-    'Reportes',
-    'reports',
-    moduleLoad(() => import('./tabs/ReportsTab')),
-  ),
+  tab('observations', 'Anotaciones', 'observations', () => import('./tabs/ObservationsTab')),
+  tab('conditions', 'Antecedentes', 'conditions', () => import('./tabs/ConditionsTab')),
+  tab('variables', 'Variables', 'variables', () => import('./tabs/VariablesTab')),
+  tab('prompts', 'Instrucciones IA', 'assistant', () => import('./tabs/PromptsTab')),
+  tab('chat', 'Chat', 'assistant', () => import('./tabs/ChatTab')),
+  tab('activities', 'Actividades', 'activities', () => import('./tabs/ActivitiesTab')),
+  tab('alerts', 'Alertas', 'alerts', () => import('./tabs/AlertsTab')),
+  tab('orders', 'Órdenes', 'orders', () => import('./tabs/OrdersTab')),
+  tab('settings', 'Ajustes', 'settings', () => import('./tabs/SettingsTab')),
+  tab('reports', 'Reportes', 'reports', () => import('./tabs/ReportsTab')),
 ];
 
 /** Issue 8: the patient's audit trail; for administrators only, whatever elements the client has. */
-const AUDIT_TAB = tab(
-  'audit',
-  'Auditoría',
-  undefined,
-  moduleLoad(() => import('./tabs/AuditTab')),
-);
+const AUDIT_TAB = tab('audit', 'Auditoría', undefined, () => import('./tabs/AuditTab'));
 
 /** Issue 51: the patient's RDA, for the roles listRdas answers (clinical.write), whatever elements the client has. */
-const RDA_TAB = tab(
-  'rda',
-  'RDA',
-  undefined,
-  moduleLoad(() => import('./tabs/RdaTab')),
-);
+const RDA_TAB = tab('rda', 'RDA', undefined, () => import('./tabs/RdaTab'));
 
 export function visibleTabs(elements: ElementKey[] | undefined, role: string | undefined = readSession()?.role_name): TabDef[] {
   // A session from before elements existed shows every tab rather than none.
