@@ -28,7 +28,9 @@ describe('Priorización (/triage)', () => {
     expect(scores.length).toBeGreaterThan(1);
     expect(scores.map(Number)).toEqual([...scores.map(Number)].sort((a, b) => b - a));
     const label = await firstFlag.innerText();
-    expect(label).toMatch(/alerta|lecturas|Glucosa|Peso|Cumplimiento|medicación/);
+    // Each flag's wording (triage.rules.ts): alerts, out of range and NEWS2 ('1 lectura crítica' in the
+    // singular), no readings, weight, adherence, medication.
+    expect(label).toMatch(/alerta|lecturas?|NEWS2|Peso|Cumplimiento|medicación/);
 
     // The figures behind the flags, on the expanded row.
     await page
