@@ -83,6 +83,19 @@ export default function MeasurementChart({
         title: (d: { when: Date }) => formatWhen(d.when, timeZone),
         items: [{ channel: 'y', valueFormatter: (v: number) => `${v} ${unit}` }],
       },
+      interaction: {
+        tooltip: {
+          // Never wider than half the chart, its lines wrapped (issue 52): G2 places the tooltip on
+          // the side of the pointer with room for it, and on a 390-px phone a 213-px tooltip had room
+          // on neither side of a reading in the middle, so it ran off the screen.
+          css: {
+            '.g2-tooltip': { 'max-width': 'calc(50% - 16px)', 'white-space': 'normal' },
+            // The value whole (it was cut to '95…'); the series' name wraps instead.
+            '.g2-tooltip-list-item-name-label': { 'white-space': 'normal' },
+            '.g2-tooltip-list-item-value': { flex: 'none', 'margin-left': '12px', overflow: 'visible' },
+          },
+        },
+      },
       annotations: [
         ...zones.map((z) => ({
           type: 'rangeY',

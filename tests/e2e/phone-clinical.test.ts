@@ -128,6 +128,33 @@ describe('El teléfono de la enfermera: Signos, Priorización y la semana (issue
     expect(outside[0].to).toBe(60);
     expect(outside[1].from).toBe(100);
 
+    // A finger across the chart, edge to edge: each reading's tooltip stays on the screen (it ran
+    // 28 px past a 390-px screen's right edge beside the chart's last readings).
+    await chart.scrollIntoViewIfNeeded();
+    const canvas = (await chart.locator('canvas').first().boundingBox())!;
+    const tooltip = chart.locator('.g2-tooltip');
+    const placed: string[] = [];
+    for (let x = canvas.x + 4; x < canvas.x + canvas.width - 2; x += 24) {
+      await page.mouse.move(x, canvas.y + canvas.height / 2);
+      // Past the tooltip's own 60-ms pause between two placements.
+      await page.waitForTimeout(120);
+      await page.mouse.move(x + 1, canvas.y + canvas.height / 2);
+      await page.waitForTimeout(120);
+      if (!(await tooltip.isVisible())) continue;
+      const box = (await tooltip.boundingBox())!;
+      placed.push(`${Math.round(x)}: ${Math.round(box.x)}–${Math.round(box.x + box.width)}`);
+      expect(box.x, placed.join(', ')).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, placed.join(', ')).toBeLessThanOrEqual(PHONE.width);
+    }
+    expect(placed.length, 'tooltips shown').toBeGreaterThan(5);
+    await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height / 2);
+    await tooltip.waitFor();
+    await page.screenshot({
+      path: path.join(SCREENSHOT_DIR, 'phone-signos-tooltip.png'),
+      clip: { x: 0, y: canvas.y - 60, width: PHONE.width, height: canvas.height + 68 },
+    });
+    await page.mouse.move(0, 0);
+
     // No bin beside each reading: its menu, then a dialog naming the reading and its time.
     expect(await card.getByRole('button', { name: /Eliminar/ }).count()).toBe(0);
     const more = card.getByRole('button', { name: /^Más acciones: 88 lpm del \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/ });
