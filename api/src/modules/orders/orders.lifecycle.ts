@@ -1,5 +1,6 @@
 import type { Sequelize } from 'sequelize';
-import { BACKGROUND, execute, select, sqlIn } from '../../db/sql.js';
+import { BACKGROUND, Positional, execute, select, sqlIn } from '../../db/sql.js';
+import { isPostgres } from '../../db/database.js';
 import type { JobRunner } from '../../jobs/queue.js';
 import { raiseAlert } from '../alerts/alerts.raise.js';
 import { queueOutboundMessage } from '../messages/messages.outbox.js';
@@ -187,34 +188,32 @@ async function extendPermanent(ctx: Ctx, errors: unknown[]) {
  * activity, or its last reading, plus the interval), so every order is looked at when it matters
  * however many there are. Before, the same first 500 candidates were read every minute and an order
  * past them was never looked at.
+ *
+ * What decides it is read for the whole batch in two statements (staleFacts), and the orders put off
+ * are written a hundred to a statement (putOff) (issue 52): with two reads an order and one UPDATE an
+ * order in one transaction, a batch of 439 held the writer for 129 ms, and the single readings
+ * that arrived meanwhile (500/s at 100,000 patients) waited behind it, the slowest 178 ms.
  */
 async function flagStale(ctx: Ctx, errors: unknown[]) {
   const rows = await select<OrderRow>(ctx.sequelize, STALE_DUE_SQL, { now: ctx.now }, BACKGROUND);
+  if (!rows.length) return;
+  const facts = await staleFacts(ctx, rows);
   const later: Array<{ id: number; at: Date }> = [];
   for (const o of rows) {
     try {
-      const n = normalisedOf(o);
-      const windowMs = staleAfterMs(n);
-      const since = new Date(ctx.now.getTime() - windowMs);
-      const [first] = await select<{ at: string | Date | null }>(
-        ctx.sequelize,
-        `SELECT MIN(programmed_at) AS at FROM activities WHERE order_id = :id AND status <> ${ACTIVITY_STATUS.cancelled}`,
-        { id: o.id },
-        BACKGROUND,
-      );
-      if (!first?.at || toDate(first.at).getTime() > since.getTime()) {
+      const windowMs = staleAfterMs(normalisedOf(o));
+      const since = ctx.now.getTime() - windowMs;
+      const first = facts.firstActivity.get(Number(o.id));
+      if (first == null || first > since) {
         // Not stale before its first activity's interval has passed (nothing programmed: an interval from now).
-        later.push({ id: o.id, at: new Date((first?.at ? toDate(first.at).getTime() : ctx.now.getTime()) + windowMs) });
+        later.push({ id: o.id, at: new Date((first ?? ctx.now.getTime()) + windowMs) });
         continue;
       }
-      const [recent] = await select<{ last: string | Date | null }>(
-        ctx.sequelize,
-        `SELECT MAX("when") AS last FROM measurements WHERE patient_id = :patientId AND clinical_element IN (:elements) AND status = ${MEASUREMENT_STATUS.valid} AND "when" > :since`,
-        { patientId: o.patient_id, elements: elementsMatching(o.clinical_element ?? 0), since },
-        BACKGROUND,
+      const last = Math.max(
+        ...elementsMatching(o.clinical_element ?? 0).map((e) => facts.lastReading.get(`${o.patient_id}:${e}`) ?? -Infinity),
       );
-      if (recent?.last) {
-        later.push({ id: o.id, at: new Date(toDate(recent.last).getTime() + windowMs) });
+      if (last > since) {
+        later.push({ id: o.id, at: new Date(last + windowMs) });
         continue;
       }
       await ctx.sequelize.transaction(async (transaction) => {
@@ -242,12 +241,75 @@ async function flagStale(ctx: Ctx, errors: unknown[]) {
       errors.push(err);
     }
   }
-  // The orders looked at and not stale, put off in one short write transaction.
-  if (later.length)
-    await ctx.sequelize.transaction(async (transaction) => {
-      for (const { id, at } of later)
-        await execute(ctx.sequelize, 'UPDATE orders SET stale_check_at = :at WHERE id = :id', { id, at }, transaction);
+  await putOff(ctx.sequelize, later);
+}
+
+/**
+ * For a batch of due orders: each order's first activity not cancelled, and each patient's last
+ * valid reading of each element the orders watch since the longest of their intervals (a reading
+ * older than an order's own interval does not count for it; flagStale compares). The readings' read
+ * seeks the (patient_id, clinical_element, when) index once per patient and element.
+ */
+async function staleFacts(ctx: Ctx, rows: OrderRow[]) {
+  const windows = rows.map((o) => staleAfterMs(normalisedOf(o)));
+  const firsts = await select<{ order_id: number; at: string | Date | null }>(
+    ctx.sequelize,
+    `SELECT order_id, MIN(programmed_at) AS at FROM activities
+      WHERE order_id IN (:ids) AND status <> ${ACTIVITY_STATUS.cancelled} GROUP BY order_id`,
+    { ids: rows.map((o) => o.id) },
+    BACKGROUND,
+  );
+  const lasts = await select<{ patient_id: number; clinical_element: number; last: string | Date }>(
+    ctx.sequelize,
+    `SELECT patient_id, clinical_element, MAX("when") AS last FROM measurements
+      WHERE patient_id IN (:patients) AND clinical_element IN (:elements) AND status = ${MEASUREMENT_STATUS.valid} AND "when" > :since
+      GROUP BY patient_id, clinical_element`,
+    {
+      patients: [...new Set(rows.map((o) => o.patient_id))],
+      elements: [...new Set(rows.flatMap((o) => elementsMatching(o.clinical_element ?? 0)))],
+      since: new Date(ctx.now.getTime() - Math.max(...windows)),
+    },
+    BACKGROUND,
+  );
+  return {
+    firstActivity: new Map(firsts.filter((f) => f.at != null).map((f) => [Number(f.order_id), toDate(f.at!).getTime()])),
+    lastReading: new Map(lasts.map((l) => [`${l.patient_id}:${l.clinical_element}`, toDate(l.last).getTime()])),
+  };
+}
+
+/** Rows per put-off statement on SQLite: 200 bound values, a fraction of a millisecond of writer. */
+const PUT_OFF_ROWS = 100;
+
+/**
+ * The orders looked at and not stale, each put off to its own time. PostgreSQL: one statement over
+ * two arrays. SQLite: a statement per PUT_OFF_ROWS, each a write of its own in the writer's queue, so
+ * readings that arrive meanwhile go between them (nothing needs the put-offs together: an order not
+ * yet put off is only looked at again).
+ */
+async function putOff(sequelize: Sequelize, later: Array<{ id: number; at: Date }>) {
+  if (!later.length) return;
+  if (isPostgres(sequelize)) {
+    await execute(
+      sequelize,
+      'UPDATE orders o SET stale_check_at = l.at FROM unnest($1::int[], $2::timestamptz[]) AS l (id, at) WHERE o.id = l.id',
+      new Positional([later.map((l) => l.id), later.map((l) => l.at)]),
+    );
+    return;
+  }
+  for (let i = 0; i < later.length; i += PUT_OFF_ROWS) {
+    const chunk = later.slice(i, i + PUT_OFF_ROWS);
+    const values: Record<string, unknown> = {};
+    const cases = chunk.map(({ id, at }, j) => {
+      values[`i${j}`] = id;
+      values[`a${j}`] = at;
+      return `WHEN :i${j} THEN :a${j}`;
     });
+    await execute(
+      sequelize,
+      `UPDATE orders SET stale_check_at = CASE id ${cases.join(' ')} END WHERE id IN (${chunk.map((_, j) => `:i${j}`).join(', ')})`,
+      values,
+    );
+  }
 }
 
 /**
