@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPaced } from './load.js';
+import { Worker } from 'node:worker_threads';
+import { runLoad, runPaced } from './load.js';
 
 describe('runPaced (open-loop load)', () => {
   const arrivals: number[] = [];
@@ -72,5 +73,39 @@ describe('runPaced (open-loop load)', () => {
     expect(result.statusCodes).toEqual({ 201: 2 });
     expect(result.errors).toBe(2);
     expect(result.latency.count).toBe(2);
+  });
+});
+
+describe('runLoad at a rate: the paced load runs on a thread of its own', () => {
+  // The peer on a thread of its own too, so that only the thread of the load's caller stops.
+  let peer: Worker;
+  let baseUrl: string;
+  beforeAll(async () => {
+    peer = new Worker(
+      `const http = require('node:http');
+       const server = http.createServer((req, res) => { req.resume(); req.on('end', () => res.writeHead(201).end('{}')); });
+       server.listen(0, '127.0.0.1', () => require('node:worker_threads').parentPort.postMessage(server.address().port));`,
+      { eval: true },
+    );
+    baseUrl = `http://127.0.0.1:${await new Promise<number>((resolve) => peer.once('message', resolve))}`;
+  });
+  afterAll(() => peer.terminate());
+
+  /** Blocks this thread for `ms` from 300 ms into the load, as a collection of a large heap does. */
+  const blockedMidway = async <T>(load: Promise<T>, ms: number): Promise<T> => {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+    return load;
+  };
+  const opts = { connections: 4, seconds: 1, rate: 100, requests: [{ method: 'POST' as const, path: '/ok', body: '{}' }] };
+
+  it.each([
+    { name: 'runLoad (its own thread): the pause is not in the latencies', run: () => runLoad({ baseUrl, ...opts }), under: true },
+    { name: "runPaced on the caller's thread: it is (what the thread is for)", run: () => runPaced({ baseUrl, ...opts }), under: false },
+  ])('$name', async ({ run, under }) => {
+    const result = await blockedMidway(run(), 400);
+    expect(result.latency.count).toBe(100);
+    expect(result.latency.max < 200).toBe(under);
   });
 });
