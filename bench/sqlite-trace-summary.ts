@@ -62,7 +62,9 @@ function main() {
     else if (o.method === 'POST' && /measurements/.test(String(o.route)) && typeof o.ms === 'number') {
       // A request's log line is written when it ends: its second is the end's.
       const second = Math.floor(Date.parse(String(o.time)) / 1000);
-      readings.set(second, [...(readings.get(second) ?? []), o.ms]);
+      const times = readings.get(second);
+      if (times) times.push(o.ms);
+      else readings.set(second, [o.ms]);
     }
   }
   const transactions = transactionsOf(calls.filter((c) => c.c === 'W'));

@@ -197,11 +197,12 @@ async function extendPermanent(ctx: Ctx, errors: unknown[]) {
 async function flagStale(ctx: Ctx, errors: unknown[]) {
   const rows = await select<OrderRow>(ctx.sequelize, STALE_DUE_SQL, { now: ctx.now }, BACKGROUND);
   if (!rows.length) return;
-  const facts = await staleFacts(ctx, rows);
+  const windows = rows.map((o) => staleAfterMs(normalisedOf(o)));
+  const facts = await staleFacts(ctx, rows, Math.max(...windows));
   const later: Array<{ id: number; at: Date }> = [];
-  for (const o of rows) {
+  for (const [k, o] of rows.entries()) {
     try {
-      const windowMs = staleAfterMs(normalisedOf(o));
+      const windowMs = windows[k];
       const since = ctx.now.getTime() - windowMs;
       const first = facts.firstActivity.get(Number(o.id));
       if (first == null || first > since) {
@@ -250,8 +251,7 @@ async function flagStale(ctx: Ctx, errors: unknown[]) {
  * older than an order's own interval does not count for it; flagStale compares). The readings' read
  * seeks the (patient_id, clinical_element, when) index once per patient and element.
  */
-async function staleFacts(ctx: Ctx, rows: OrderRow[]) {
-  const windows = rows.map((o) => staleAfterMs(normalisedOf(o)));
+async function staleFacts(ctx: Ctx, rows: OrderRow[], longestWindowMs: number) {
   const firsts = await select<{ order_id: number; at: string | Date | null }>(
     ctx.sequelize,
     `SELECT order_id, MIN(programmed_at) AS at FROM activities
@@ -267,7 +267,7 @@ async function staleFacts(ctx: Ctx, rows: OrderRow[]) {
     {
       patients: [...new Set(rows.map((o) => o.patient_id))],
       elements: [...new Set(rows.flatMap((o) => elementsMatching(o.clinical_element ?? 0)))],
-      since: new Date(ctx.now.getTime() - Math.max(...windows)),
+      since: new Date(ctx.now.getTime() - longestWindowMs),
     },
     BACKGROUND,
   );
