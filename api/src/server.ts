@@ -217,7 +217,7 @@ async function main() {
       server.closeIdleConnections();
       void Promise.all([requestsDone, jobsDone])
         .then(() => product.close())
-        .then(() => logger.flush?.())
+        .then(() => new Promise<void>((resolve) => logger.flush(() => resolve())))
         .then(() => process.exit(0));
     }, settings.shutdownDrainMs);
   };
