@@ -1,8 +1,5 @@
 import http from 'node:http';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { typeScriptWorker } from '@vigia/contract/node/ts-worker';
 import autocannon from 'autocannon';
 import { summarize, type Latency } from './stats.js';
 
@@ -197,12 +194,6 @@ export async function runPaced(opts: {
   };
 }
 
-/** tsx's ESM API (its `import` export), which registers its loader in the thread that imports it. */
-function tsxApi(): string {
-  const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
-  return pathToFileURL(path.join(path.dirname(manifest), 'dist', 'esm', 'api', 'index.mjs')).href;
-}
-
 /**
  * runPaced on a thread of its own (paced-thread.ts), whose heap holds nothing but the load. An
  * open-loop load counts from each request's due instant, so a pause of the thread that sends and
@@ -216,11 +207,7 @@ export function runPacedApart(opts: Parameters<typeof runPaced>[0]): Promise<Loa
   if (opts.requests.some((r) => typeof r.body === 'function')) return runPaced(opts);
   const thread = new URL('./paced-thread.ts', import.meta.url).href;
   return new Promise((resolve, reject) => {
-    const worker = new Worker(
-      `import(${JSON.stringify(tsxApi())}).then(({ register }) => { register(); return import(${JSON.stringify(thread)}); })`,
-      // execArgv []: not the loaders of the parent (tsx's CLI, vitest's); tsx's is registered above.
-      { eval: true, workerData: opts, execArgv: [] },
-    );
+    const worker = typeScriptWorker(thread, { workerData: opts });
     let result: LoadResult | null = null;
     worker.once('message', (r: LoadResult) => (result = r));
     worker.once('error', reject);

@@ -1,6 +1,4 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { typeScriptWorker } from '@vigia/contract/node/ts-worker';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Config } from '../../config.js';
 import { openDatabase } from '../../db/database.js';
@@ -49,12 +47,6 @@ const resourceLimitsOf = (db: Pick<Config, 'databaseUrl'>) =>
     ? { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 }
     : { maxOldGenerationSizeMb: 40, maxYoungGenerationSizeMb: 4 };
 
-/** tsx's ESM API (its `import` export), which registers its loader in the thread that imports it. */
-function tsxLoader(): string {
-  const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
-  return pathToFileURL(path.join(path.dirname(manifest), 'dist', 'esm', 'api', 'index.mjs')).href;
-}
-
 /**
  * How long stop() waits for the thread to end its part and close its database before ending it by
  * force. A part stops after the page it is reading (a thousand resources, well under a second).
@@ -87,11 +79,7 @@ export class PartWorker {
     const self = new URL(import.meta.url);
     const resourceLimits = resourceLimitsOf(this.db);
     const worker = self.pathname.endsWith('.ts')
-      ? new Worker(
-          `import(${JSON.stringify(tsxLoader())}).then(({ register }) => { register(); return import(${JSON.stringify(self.href)}); })`,
-          // execArgv []: not the loaders of the parent (vitest's); tsx's is registered above.
-          { eval: true, workerData: data, execArgv: [], resourceLimits },
-        )
+      ? typeScriptWorker(self.href, { workerData: data, resourceLimits })
       : new Worker(new URL(workerBundleOf(self.href)), { workerData: data, resourceLimits });
     worker.on('message', (msg: FromWorker) => {
       const job = this.current;
