@@ -7,6 +7,7 @@
 import type { Server } from 'node:http';
 import { bootstrap } from '../api/src/bootstrap.js';
 import { loadConfig } from '../api/src/config.js';
+import { createLogger } from '../api/src/observability/logger.js';
 import { bodyOf, fetchRetrying, type HttpRequest } from './load.js';
 
 export function statementShape(sql: string): string {
@@ -60,7 +61,9 @@ export async function captureRaw(opts: CaptureOptions, requests: HttpRequest[]):
     NODE_ENV: 'production',
     CLOCK_OFFSET_MS: String(opts.clockOffsetMs),
   });
-  const product = await bootstrap(config, { serveFrontEnds: false });
+  // Its request lines (production logs at info, to stdout) would land among the bench's own.
+  const logger = createLogger({ level: 'silent', format: 'json', file: null });
+  const product = await bootstrap(config, { serveFrontEnds: false, logger });
   let current: RawStatement[] = [];
   (product.sequelize as unknown as { options: { logging: (sql: string, o?: { bind?: unknown }) => void } }).options.logging = (sql, o) => {
     const bind = Array.isArray(o?.bind) ? o.bind : [];
