@@ -6,7 +6,7 @@ import { NdjsonSplitWriter, type FileNumbering } from '../fhir/fhir.export.files
 import type { ExportType } from '../fhir/fhir.export.params.js';
 import { SEARCHES, type SearchInput } from '../fhir/fhir.search.js';
 import type { Page } from '../fhir/fhir.search.sql.js';
-import { EXPORT_PAGE, pauseAfterPage, type ExportFileEntry } from './fhir-exports.rules.js';
+import { nextPageSize, pauseAfterPage, type ExportFileEntry } from './fhir-exports.rules.js';
 
 /**
  * One part of one type of a Bulk export (issue 37): its resources read by keyset pages through the
@@ -33,6 +33,8 @@ export interface PartDeps {
   sequelize: Sequelize;
   /** The count of requests the process received (http/traffic.ts): the part gives way while it grows. */
   requestsReceived?: () => number;
+  /** Rows of a page while requests come in (EXPORT_BUSY_PAGE), for a part in the API's own thread; none: always EXPORT_PAGE. */
+  busyPage?: number;
 }
 
 export interface PartHooks {
@@ -49,13 +51,13 @@ export async function runPart(deps: PartDeps, part: ExportPart, hooks: PartHooks
   const writer = new NdjsonSplitWriter(part.dir, part.type, part.fileResources, part.numbering);
   // Each type's default order is keyset on an index that starts with the organisation (readings by
   // (client_id, when), the rest by id), so a page costs what the first did, however deep.
-  const pageAt = (cursor: string | null): Promise<Page> => {
+  const pageAt = (cursor: string | null, size: number): Promise<Page> => {
     const params = new Map<string, string[]>([['_lastUpdated', part.lastUpdated]]);
     if (part.date.length) params.set('date', part.date);
     if (cursor) params.set('_cursor', [cursor]);
     const input: SearchInput = {
       params,
-      count: EXPORT_PAGE,
+      count: size,
       summaryCount: false,
       wantTotal: false,
       groupId: part.groupId,
@@ -66,7 +68,8 @@ export async function runPart(deps: PartDeps, part: ExportPart, hooks: PartHooks
     return page;
   };
   const requests = deps.requestsReceived ?? (() => 0);
-  let next: Promise<Page> | null = pageAt(null);
+  let next: Promise<Page> | null = pageAt(null, nextPageSize(false, deps.busyPage));
+  let paused = false;
   let count = 0;
   let pageStarted = performance.now();
   let requestsAt = requests();
@@ -76,13 +79,14 @@ export async function runPart(deps: PartDeps, part: ExportPart, hooks: PartHooks
       if (hooks.stopped?.()) throw new PartStopped();
       // The next page is read while this one is written: SQLite reads on the thread pool, PostgreSQL
       // in its own process, while this thread turns the page into NDJSON.
-      next = page.next ? pageAt(page.next) : null;
+      next = page.next ? pageAt(page.next, nextPageSize(paused, deps.busyPage)) : null;
       await writer.writeMany(page.resources as Array<{ resourceType: string }>);
       count += page.resources.length;
       hooks.onPage?.(count);
       // Readings and screens first: while requests come in, the part pauses after each page.
-      const pause = next ? pauseAfterPage(performance.now() - pageStarted, requestsBetween(requestsAt, requests())) : 0;
-      if (pause > 0) await sleep(pause);
+      const pause: number = next ? pauseAfterPage(performance.now() - pageStarted, requestsBetween(requestsAt, requests())) : 0;
+      paused = pause > 0;
+      if (paused) await sleep(pause);
       pageStarted = performance.now();
       requestsAt = requests();
     }

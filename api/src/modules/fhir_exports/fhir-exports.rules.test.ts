@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dateParts, EXPORT_MAX_PAUSE_MS, pauseAfterPage } from './fhir-exports.rules';
+import { dateParts, EXPORT_BUSY_PAGE, EXPORT_MAX_PAUSE_MS, EXPORT_PAGE, nextPageSize, pauseAfterPage } from './fhir-exports.rules';
 
 describe('pauseAfterPage: an export gives way to requests', () => {
   it.each([
@@ -21,6 +21,20 @@ describe('pauseAfterPage: an export gives way to requests', () => {
   ])('a page of %s ms with %s requests meanwhile pauses %s ms', (pageMs, requests, pause) => {
     expect(pauseAfterPage(pageMs, requests)).toBe(pause);
   });
+});
+
+describe("nextPageSize: a part in the API's thread reads small pages while requests come in", () => {
+  it.each([
+    // paused after the last page, the part's busy page, rows of the next page
+    [false, EXPORT_BUSY_PAGE, EXPORT_PAGE],
+    [true, EXPORT_BUSY_PAGE, EXPORT_BUSY_PAGE],
+    // a part in the worker thread has no busy page: whole pages, busy or not
+    [true, undefined, EXPORT_PAGE],
+    [false, undefined, EXPORT_PAGE],
+  ])('paused %s, busy page %s: %s rows', (paused, busyPage, rows) => {
+    expect(nextPageSize(paused, busyPage)).toBe(rows);
+  });
+  it('the busy page is a tenth of the whole', () => expect(EXPORT_BUSY_PAGE * 10).toBe(EXPORT_PAGE));
 });
 
 describe('dateParts: a large type is written in two halves of its time span', () => {

@@ -12,6 +12,7 @@ import { runPart, type ExportPart } from './fhir-exports.part.js';
 import { PartWorker } from './fhir-exports.worker.js';
 import {
   dateParts,
+  EXPORT_BUSY_PAGE,
   MAX_ACTIVE_EXPORTS,
   SPLIT_OFF,
   RETRY_AFTER_S,
@@ -344,7 +345,8 @@ export async function runExport(deps: FhirExportDeps, job: JobRow, stopping?: Ab
         firstPage();
       };
       const runs = parts.map((part, k) => {
-        if (k < parts.length - 1 || !second) return runPart(deps, part, { onPage: onPage(k), stopped: () => stopped });
+        if (k < parts.length - 1 || !second)
+          return runPart({ ...deps, busyPage: EXPORT_BUSY_PAGE }, part, { onPage: onPage(k), stopped: () => stopped });
         return second.run(part, onPage(k));
       });
       const all = Promise.all(runs);
