@@ -162,7 +162,7 @@ export function extraRows(e: Extras | undefined, dialect: string): ExtraRow[] {
     // throughput moves with whatever else runs; the rates are shown beside it.
     const cost = o.on.apiCpuMsPerRequest / o.off.apiCpuMsPerRequest;
     rows.push({
-      what: `One reading per request with metrics and JSON request logs on (as npm start runs) beside a second API with METRICS=off LOG_LEVEL=silent: API CPU per reading (${o.rounds} alternating rounds at ${o.on.connections} connections; ${perSecond(o.on.rps)} on, ${perSecond(o.off.rps)} off)`,
+      what: `One reading per request with metrics and JSON request logs on (as npm start runs) beside METRICS=off LOG_LEVEL=silent, ${o.thisApi ? 'two APIs started for this row' : 'this API beside a second one'}: API CPU per reading (${o.rounds} alternating rounds at ${o.on.connections} connections; ${perSecond(o.on.rps)} on, ${perSecond(o.off.rps)} off${o.thisApi ? `; this API, after the other phases, ${ms(o.thisApi.apiCpuMsPerRequest)} at ${perSecond(o.thisApi.rps)}` : ''})`,
       target: `cost ≤ ${Math.round(OBSERVABILITY_COST_TARGET * 100)} % (≤ ${times(1 + OBSERVABILITY_COST_TARGET)} off)`,
       figure: ms(o.on.apiCpuMsPerRequest),
       baseline: `${ms(o.off.apiCpuMsPerRequest)} (METRICS=off LOG_LEVEL=silent)`,
