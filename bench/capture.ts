@@ -61,8 +61,9 @@ export async function captureRaw(opts: CaptureOptions, requests: HttpRequest[]):
     NODE_ENV: 'production',
     CLOCK_OFFSET_MS: String(opts.clockOffsetMs),
   });
-  // Its request lines (production logs at info, to stdout) would land among the bench's own.
-  const logger = createLogger({ level: 'silent', format: 'json', file: null });
+  // Its request lines (production logs at info, to stdout) would land among the bench's own: a
+  // logger writing nowhere, with no file or stdout stream (nor its flush timer) opened for it.
+  const logger = createLogger({ level: 'silent', format: 'json', file: null }, { write: () => undefined });
   const product = await bootstrap(config, { serveFrontEnds: false, logger });
   let current: RawStatement[] = [];
   (product.sequelize as unknown as { options: { logging: (sql: string, o?: { bind?: unknown }) => void } }).options.logging = (sql, o) => {

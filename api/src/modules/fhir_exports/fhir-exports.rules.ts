@@ -15,11 +15,10 @@ export const MAX_ACTIVE_EXPORTS = 2;
 export const EXPORT_PAGE = 1000;
 /**
  * The page of a part written in the API's own thread while requests come in (issue 52): a page is
- * turned into resources and NDJSON in one synchronous stretch, ~55 µs a resource at 100,000 x 2, so
- * a thousand held every reading that arrived meanwhile for 50-90 ms (single readings at 500/s had a
- * p99 of 57-73 ms beside an export against ~22 alone). A hundred hold them for a tenth of that; the
- * pauses after each page keep the part at the same share of the thread. A part in the worker
- * thread keeps the whole page: it holds up no request.
+ * turned into resources and NDJSON in one synchronous stretch, ~52 µs a resource at 100,000 x 2
+ * (210 s of API CPU for 4.0 million), so a thousand held every reading that arrived meanwhile for
+ * ~50 ms. A hundred hold them for a tenth of that; the pauses after each page keep the part at the
+ * same share of the thread. A part in the worker thread keeps the whole page: it holds up no request.
  */
 export const EXPORT_BUSY_PAGE = 100;
 
