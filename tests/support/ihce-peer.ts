@@ -1,7 +1,7 @@
 import http from 'node:http';
 import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { rdaErrors, rdaProfile, validateRda, type Json, type RdaIssue } from './rda-validator';
+import { loadRdaDefinitions, rdaErrors, rdaProfile, validateRda, type Json, type RdaIssue } from './rda-validator';
 
 /**
  * The Ministry's IHCE platform ('InteropAPI – Prestadores' v1.3, docs/rda-plan.md §3) on loopback,
@@ -105,6 +105,11 @@ function askedIdentifier(body: Json): string | null {
 }
 
 export async function startIhcePeer(): Promise<IhcePeer> {
+  // The guide's definitions loaded now, not in the first send's handler: loading is synchronous
+  // (3.6 s on a quiet machine, several times that on a loaded CI one) and runs in the test's own
+  // process, whose fetches to the API would wait behind it (CI, stop 58: rda-journey's 'fetch
+  // failed' while the demo's backlog was being sent).
+  loadRdaDefinitions();
   const calls: PeerCall[] = [];
   const tokenRequests: Array<Record<string, string>> = [];
   const documents = new Map<string, { remoteId: string; bundle: Json; kind: string; corrects?: string }>();

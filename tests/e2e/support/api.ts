@@ -82,6 +82,9 @@ export async function apiCall<T>(baseUrl: string, token: string, method: string,
     method,
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
+  }).catch((error: Error & { cause?: { code?: string; message?: string } }) => {
+    // undici says only 'fetch failed'; the cause (refused, reset, connect timeout) says what happened.
+    throw new Error(`${method} ${path}: ${error.message} (${error.cause?.code ?? error.cause?.message ?? 'sin causa'})`, { cause: error });
   });
   if (!response.ok) throw await describeFailure(method, path, response);
   const text = await response.text();
