@@ -50,13 +50,23 @@ async function registryRoutes(): Promise<string[]> {
   return registeredScreens.map((s) => s.path);
 }
 
-/** Spinners and skeletons still on screen: the scan waits for them to go (or for 10 s). */
+/** Spinners and skeletons: the scan waits for those on screen to go (or for 10 s). */
 const BUSY = '.ant-skeleton, .ant-spin-spinning, .vigia-loading, .ant-table-placeholder .ant-spin';
+
+/**
+ * How many BUSY elements are in the viewport. Those below it are left: a chart far down the patient
+ * page keeps its skeleton until it is scrolled near (useNearViewport), so on a phone four of them
+ * stayed for good and every scan of the page waited its whole 10 s (20 scans, 200 s a run).
+ */
+const BUSY_ON_SCREEN = `[...document.querySelectorAll(${JSON.stringify(BUSY)})].filter((e) => {
+  const r = e.getBoundingClientRect();
+  return r.height > 0 && r.bottom > 0 && r.top < window.innerHeight;
+}).length`;
 
 async function settle(page: Page, toasts: boolean): Promise<void> {
   await page.waitForLoadState('load');
   const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline && (await page.locator(BUSY).count()) > 0) await page.waitForTimeout(200);
+  while (Date.now() < deadline && (await page.evaluate<number>(BUSY_ON_SCREEN)) > 0) await page.waitForTimeout(200);
   // Toasts are scanned in their own state (the welcome notification); elsewhere they are closed
   // first: the welcome toast fading out in the middle of a later scan measured #f9f9f9 on white.
   if (!toasts) await closeToasts(page);
