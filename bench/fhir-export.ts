@@ -389,6 +389,8 @@ export async function measureFhirExport(deps: {
   const client = await registerClient(api.baseUrl, deps.staffToken);
   const token = tokenSource(api.baseUrl, client, () => deps.clock.now().getTime());
   const before = { measurements: await maxId(driver, 'measurements'), alerts: await maxId(driver, 'alerts') };
+  // The timed export's files, removed once the readings' loads are done (the finally below).
+  let timed: ExportRun | null = null;
   try {
     // The driver first, bounded at this instant; nothing is written before the export's kick-off, so both read the same rows.
     log(`GET /fhir/R4/$export?_type=${TYPES.join(',')} — exportación masiva de la organización ${clientId}`);
@@ -411,6 +413,7 @@ export async function measureFhirExport(deps: {
     api.memory.setPhase(FHIR_EXPORT_ID);
     const cpuBefore = api.cpuMs();
     const run = await runExport(api.baseUrl, token);
+    timed = run;
     const apiCpuSeconds = (api.cpuMs() - cpuBefore) / 1000;
     const exportBytes = api.memory.peaks().find((p) => p.phase === FHIR_EXPORT_ID)?.peakBytes ?? 0;
     api.memory.setPhase(`${FHIR_EXPORT_ID}-files`);
@@ -418,7 +421,6 @@ export async function measureFhirExport(deps: {
     const t = performance.now();
     const files = await downloadFiles(api.baseUrl, token, manifest);
     const downloadSeconds = (performance.now() - t) / 1000;
-    await dropExport(run, token);
     const byType: Record<string, TypeFigures> = {};
     for (const o of manifest.output) byType[o.type] = { resources: (byType[o.type]?.resources ?? 0) + o.count, bytes: 0 };
     const resources = manifest.output.reduce((n, o) => n + o.count, 0);
@@ -447,7 +449,11 @@ export async function measureFhirExport(deps: {
         `  AVISO: la base no escribió lo mismo que la exportación (base ${baseline.resources} recursos, ${baseline.bytes} bytes; API ${resources} recursos, ${files.lines} líneas, ${files.bytes} bytes)`,
       );
 
-    // Single readings at the ingest phase's rate, alone, then while exports run back to back.
+    // Single readings at the ingest phase's rate, alone, then while exports run back to back. The
+    // timed export's 3.3 GB (full size) are deleted only after both: deleting them first put the
+    // filesystem's own work into the load alone (on a disk mounted with online discard, as this
+    // machine's is, an fsync waited 50-140 ms every other second for ~10 s after a 2-GB unlink;
+    // docs/operations.md), which made the baseline, not the export, the slow one (P269).
     const ids = (
       await driver.all<{ id: number }>(`SELECT id FROM patients WHERE client_id = $1 AND status = ${PATIENT_STATUS.active} ORDER BY id`, [
         clientId,
@@ -513,6 +519,7 @@ export async function measureFhirExport(deps: {
       removedRows: await removeReadings(api, driver, before),
     };
   } finally {
+    if (timed?.manifest) await dropExport(timed, token);
     await removeClient(api.baseUrl, deps.staffToken, client.id);
   }
 }
