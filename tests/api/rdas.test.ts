@@ -35,7 +35,7 @@ let peer: IhcePeer;
 let patientId: number;
 
 beforeAll(async () => {
-  // The peer validates each Bundle in this process (0.5-2 s on a loaded machine), within the
+  // The peer validates each Bundle on its own thread (0.5-2 s on a loaded machine), within the
   // product's 30 s; a platform that never answers is the adapter's test below.
   t = await startTestProduct({ now: () => clock, allowHttpServices: true });
   org = await createOrg(t, 'Clinica Rda');

@@ -61,9 +61,9 @@ describe('RDA: from an alert to the document sent (/patients/:id/alerts/:alertId
       if (patient.status === 1) patients.push({ patientId: id, alertId: alerts[0].id });
     }
     expect(patients, 'two active demo patients with an open alert').toHaveLength(2);
-    // The demo's backlog sent before the nurse starts: the peer validates each document in this
-    // process, and its minute of work beside the first screens made the first width's opening three
-    // times slower than the second's on a loaded machine.
+    // The demo's backlog sent before the nurse starts: the peer validates each document (on a
+    // thread of this process), and its minute of work beside the first screens made the first
+    // width's opening three times slower than the second's on a loaded machine.
     // A loaded CI machine validates a document in ~0.5 s (0.13 s quiet: 58 in 7.7 s).
     const started = Date.now();
     const deadline = started + 240_000;

@@ -1,7 +1,9 @@
 import http from 'node:http';
 import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { loadRdaDefinitions, rdaErrors, rdaProfile, validateRda, type Json, type RdaIssue } from './rda-validator';
+import type { Worker } from 'node:worker_threads';
+import { typeScriptWorker } from '@vigia/contract/node/ts-worker';
+import { rdaProfile, type Json, type RdaIssue } from './rda-validator';
 
 /**
  * The Ministry's IHCE platform ('InteropAPI – Prestadores' v1.3, docs/rda-plan.md §3) on loopback,
@@ -104,12 +106,46 @@ function askedIdentifier(body: Json): string | null {
   return null;
 }
 
+/**
+ * validateRda's errors for `bundle`, computed on a thread of its own (rda-validator.thread.ts), one
+ * thread for every peer of the test file, started with the first. Not on the test's thread:
+ * loading the guide takes 3 s (several times that on a loaded CI machine) and a document 0.1-0.5 s,
+ * all synchronous, and while the test's thread is held its idle keep-alive sockets to the API go
+ * unread; the server closes one after 5 s, and the test's next fetch, sent on it before the close
+ * is seen, fails with 'other side closed' (CI, stop 58: rda-journey's beforeAll; reproduced here
+ * with the two cores kept busy).
+ */
+let validator: { worker: Worker; waiting: Map<number, (answer: { errors?: RdaIssue[]; failure?: string }) => void> } | null = null;
+let nextValidation = 0;
+function validatorThread() {
+  if (!validator) {
+    const worker = typeScriptWorker(new URL('./rda-validator.thread.ts', import.meta.url).href);
+    const waiting = new Map<number, (answer: { errors?: RdaIssue[]; failure?: string }) => void>();
+    worker.on('message', (answer: { id: number; errors?: RdaIssue[]; failure?: string }) => {
+      waiting.get(answer.id)?.(answer);
+      waiting.delete(answer.id);
+    });
+    worker.on('error', (error) => {
+      for (const settle of waiting.values()) settle({ failure: String(error) });
+      waiting.clear();
+      validator = null;
+    });
+    worker.unref(); // the test's process ends when its tests do
+    validator = { worker, waiting };
+  }
+  return validator;
+}
+function validateApart(bundle: Json, profile: string): Promise<RdaIssue[]> {
+  const { worker, waiting } = validatorThread();
+  const id = nextValidation++;
+  return new Promise((resolve, reject) => {
+    waiting.set(id, (answer) => (answer.errors ? resolve(answer.errors) : reject(new Error(`RDA validator: ${answer.failure}`))));
+    worker.postMessage({ id, bundle, profile });
+  });
+}
+
 export async function startIhcePeer(): Promise<IhcePeer> {
-  // The guide's definitions loaded now, not in the first send's handler: loading is synchronous
-  // (3.6 s on a quiet machine, several times that on a loaded CI one) and runs in the test's own
-  // process, whose fetches to the API would wait behind it (CI, stop 58: rda-journey's 'fetch
-  // failed' while the demo's backlog was being sent).
-  loadRdaDefinitions();
+  validatorThread(); // loading the guide while the test sets up
   const calls: PeerCall[] = [];
   const tokenRequests: Array<Record<string, string>> = [];
   const documents = new Map<string, { remoteId: string; bundle: Json; kind: string; corrects?: string }>();
@@ -147,7 +183,7 @@ export async function startIhcePeer(): Promise<IhcePeer> {
     send(res, 200, { token_type: 'Bearer', expires_in: peer.tokenSeconds, access_token: accessToken });
   }
 
-  function api(req: http.IncomingMessage, body: string, res: http.ServerResponse, call: PeerCall) {
+  async function api(req: http.IncomingMessage, body: string, res: http.ServerResponse, call: PeerCall) {
     const answer = (status: number, payload: unknown, headers?: Record<string, string>) => {
       call.status = status;
       send(res, status, payload, headers);
@@ -210,7 +246,7 @@ export async function startIhcePeer(): Promise<IhcePeer> {
           ]),
         );
       const kind = enviar ? enviar[1] : corrected![1].kind;
-      const errors = rdaErrors(validateRda(json, PROFILES[kind]));
+      const errors = await validateApart(json, PROFILES[kind]);
       if (errors.length) return answer(422, outcome(errors.map(issueOf)));
       if (corrected) {
         const composition = json.entry?.[0]?.resource ?? {};
@@ -274,7 +310,10 @@ export async function startIhcePeer(): Promise<IhcePeer> {
       if (req.method === 'POST' && url.pathname === '/oauth2/v2.0/token') return token(new URLSearchParams(body), res);
       const call: PeerCall = { method: req.method ?? '', path: url.pathname, headers: req.headers, identifier: null, status: 0 };
       calls.push(call);
-      api(req, body, res, call);
+      api(req, body, res, call).catch((error: Error) => {
+        call.status = 500;
+        send(res, 500, outcome([{ severity: 'fatal', code: 'exception', details: { text: error.message } }]));
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
