@@ -187,6 +187,42 @@ describe('lifecycle through the job queue (D7, D11)', () => {
     expect((await orderOf(id, orderId)).status).toBe(2);
   });
 
+  it('stale data: a reading of the element clears the flag, and a new silence raises a new alert', async () => {
+    clock = new Date('2026-11-21T15:00:00Z');
+    await relogin();
+    const id = await newPatient(a, '1033000005');
+    await bulk(id, [
+      { order_type: 0, clinical_element: 6, frequency_type: 0, hours: ['08:00'], during: 5, start_at: TOMORROW, notify: false },
+    ]);
+    const stale = async () => (await alertsOf(id)).filter((x) => /^Sin datos/.test(x.description));
+    // Minutes of their own: the lifecycle job runs once a minute, and the test above ran these.
+    await tick('2026-11-22T13:07:00Z');
+    await tick('2026-11-23T14:12:00Z');
+    expect(await stale()).toHaveLength(1);
+    // A reading of another element leaves the flag; one of glucose clears it.
+    clock = new Date('2026-11-23T14:20:00Z');
+    await relogin();
+    for (const element of [1, 6]) {
+      const res = await t.http
+        .post(`/api/v1/patients/${id}/measurements`)
+        .set(bearer(a.tokens.enfermeria))
+        .send({ clinical_element: element, value: element === 1 ? 72 : 110, when: '2026-11-23T14:20:00Z' });
+      expect(res.status).toBe(201);
+      const [order] = await select<{ stale_alerted_at: unknown }>(
+        t.sequelize,
+        'SELECT stale_alerted_at FROM orders WHERE patient_id = :id',
+        {
+          id,
+        },
+      );
+      expect(order.stale_alerted_at === null, `flag cleared after element ${element}`).toBe(element === 6);
+    }
+    await tick('2026-11-24T14:02:00Z');
+    expect(await stale()).toHaveLength(1);
+    await tick('2026-11-24T15:32:00Z');
+    expect(await stale()).toHaveLength(2);
+  });
+
   it('permanent orders keep a rolling 30-day horizon', async () => {
     clock = new Date('2026-11-21T15:00:00Z');
     await relogin();

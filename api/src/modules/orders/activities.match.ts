@@ -22,8 +22,9 @@ const time = (v: Date | string) => (v instanceof Date ? v : new Date(v)).getTime
  * readings never complete the same one. A reading also clears the order's stale-data flag.
  *
  * Set-based, for a whole ingestion group: one SELECT of the open activities of every patient in
- * the group over the readings' time span and one UPDATE of the stale flags (load, sent with the
- * INSERT), the matching in memory, and an UPDATE only for an activity really completed.
+ * the group over the readings' time span and the clearing of the stale flags (load, sent with the
+ * INSERT; on SQLite the flagged orders are read with the activities and updated only if there are
+ * any), the matching in memory, and an UPDATE only for an activity really completed.
  */
 export const activitiesHook: MeasurementHook<Candidate[]> = {
   load: async (ctx, planned) => {
@@ -33,31 +34,47 @@ export const activitiesHook: MeasurementHook<Candidate[]> = {
     // pair as one number (patient × PAIR_KEY + element) in one list: the statement's text is the
     // same for any group, prepared once on PostgreSQL (db/sql.ts, genericPlans).
     const pairKeys = [...new Set(planned.flatMap((m) => elementsMatching(m.clinical_element).map((e) => m.patient_id * PAIR_KEY + e)))];
-    const [candidates] = await Promise.all([
-      select<Candidate>(
-        ctx.sequelize,
-        // One plan whatever the group holds (issue 22): the patients' own activities by
-        // (patient_id, programmed_at), then their orders. The unary + keeps SQLite off the
-        // (status, programmed_at) index, which it chose for an IN list of many patients and which
-        // reads every due activity of the installation; CROSS JOIN keeps it from starting at orders.
-        // The earliest activity first: sorted below.
-        `SELECT a.id, a.patient_id, a.programmed_at, o.clinical_element FROM activities a CROSS JOIN orders o
+    const replacements = {
+      patientIds,
+      pairKeys,
+      to: new Date(Math.max(...whens)),
+      from: new Date(Math.min(...whens) - ACTIVITY_WINDOW_MS),
+    };
+    // One plan whatever the group holds (issue 22): the patients' own activities by
+    // (patient_id, programmed_at), then their orders. The unary + keeps SQLite off the
+    // (status, programmed_at) index, which it chose for an IN list of many patients and which
+    // reads every due activity of the installation; CROSS JOIN keeps it from starting at orders.
+    const open = `SELECT a.id, a.patient_id, a.programmed_at, o.clinical_element FROM activities a CROSS JOIN orders o
          WHERE o.id = a.order_id AND a.patient_id IN (:patientIds) AND +a.status IN ${sqlIn(ACTIVITY_STATUS.scheduled, ACTIVITY_STATUS.inProgress)} AND a.programmed_at <= :to AND a.programmed_at > :from
-           AND o.order_type = ${ORDER_TYPE.measurement} AND o.status IN ${sqlIn(ORDER_STATUS.scheduled, ORDER_STATUS.running)}`,
-        { patientIds, to: new Date(Math.max(...whens)), from: new Date(Math.min(...whens) - ACTIVITY_WINDOW_MS) },
-        ctx.transaction,
-      ),
-      // A reading (or a retried one, stored before) clears its order's stale-data flag: this
-      // depends only on what is sent, so it goes with the INSERT too.
-      execute(
+           AND o.order_type = ${ORDER_TYPE.measurement} AND o.status IN ${sqlIn(ORDER_STATUS.scheduled, ORDER_STATUS.running)}`;
+    // The orders of these (patient, element) pairs with a stale-data flag: a reading (or a retried
+    // one, stored before) clears it.
+    const flagged = `WHERE patient_id IN (:patientIds) AND order_type = ${ORDER_TYPE.measurement} AND stale_alerted_at IS NOT NULL
+           AND patient_id * CAST(${PAIR_KEY} AS BIGINT) + clinical_element IN (:pairKeys)`;
+    let candidates: Candidate[];
+    if (ctx.sequelize.getDialect() === 'sqlite') {
+      // SQLite: the flagged orders come with the activities (rows without programmed_at), and the
+      // flags are cleared only when there are any: one statement a group instead of two, each a trip
+      // through the event loop while the single writer is held (issue 52). The writer's lock rules
+      // out a flag set between the read and the UPDATE.
+      const rows = await select<Candidate & { programmed_at: Date | string | null }>(
         ctx.sequelize,
-        `UPDATE orders SET stale_alerted_at = NULL
-         WHERE patient_id IN (:patientIds) AND order_type = ${ORDER_TYPE.measurement} AND stale_alerted_at IS NOT NULL
-           AND patient_id * CAST(${PAIR_KEY} AS BIGINT) + clinical_element IN (:pairKeys)`,
-        { patientIds, pairKeys },
+        `${open} UNION ALL SELECT id, patient_id, NULL, clinical_element FROM orders ${flagged}`,
+        replacements,
         ctx.transaction,
-      ),
-    ]);
+      );
+      candidates = rows.filter((r): r is Candidate => r.programmed_at != null);
+      const stale = rows.filter((r) => r.programmed_at == null).map((r) => r.id);
+      if (stale.length)
+        await execute(ctx.sequelize, 'UPDATE orders SET stale_alerted_at = NULL WHERE id IN (:stale)', { stale }, ctx.transaction);
+    } else {
+      // PostgreSQL: writers run side by side, so the flags are cleared by an UPDATE sent with the
+      // read, which waits for a flag being set meanwhile and clears it after.
+      [candidates] = await Promise.all([
+        select<Candidate>(ctx.sequelize, open, { patientIds, to: replacements.to, from: replacements.from }, ctx.transaction),
+        execute(ctx.sequelize, `UPDATE orders SET stale_alerted_at = NULL ${flagged}`, { patientIds, pairKeys }, ctx.transaction),
+      ]);
+    }
     // Sorted here, not by an ORDER BY: for an IN list of several patients SQLite adds a sort step
     // to the plan, which would then differ with the group's size.
     return candidates.sort((x, y) => time(x.programmed_at) - time(y.programmed_at) || Number(x.id) - Number(y.id));
