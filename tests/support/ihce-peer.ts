@@ -115,13 +115,14 @@ function askedIdentifier(body: Json): string | null {
  * is seen, fails with 'other side closed' (CI, stop 58: rda-journey's beforeAll; reproduced here
  * with the two cores kept busy).
  */
-let validator: { worker: Worker; waiting: Map<number, (answer: { errors?: RdaIssue[]; failure?: string }) => void> } | null = null;
+type ValidatorAnswer = { id: number; errors?: RdaIssue[]; failure?: string };
+let validator: { worker: Worker; waiting: Map<number, (answer: Omit<ValidatorAnswer, 'id'>) => void> } | null = null;
 let nextValidation = 0;
 function validatorThread() {
   if (!validator) {
     const worker = typeScriptWorker(new URL('./rda-validator.thread.ts', import.meta.url).href);
-    const waiting = new Map<number, (answer: { errors?: RdaIssue[]; failure?: string }) => void>();
-    worker.on('message', (answer: { id: number; errors?: RdaIssue[]; failure?: string }) => {
+    const waiting = new Map<number, (answer: Omit<ValidatorAnswer, 'id'>) => void>();
+    worker.on('message', (answer: ValidatorAnswer) => {
       waiting.get(answer.id)?.(answer);
       waiting.delete(answer.id);
     });

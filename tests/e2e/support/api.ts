@@ -9,6 +9,17 @@ type ApiErrorBody = components['schemas']['Error'];
 export const DEMO_ADMIN = { email: 'admin@demo.vigia.co', password: 'Vigia@2026' } as const;
 export const DEMO_PATIENT = { nid: '1020304050', cellphone: '3001234567' } as const;
 
+/**
+ * fetch, saying which call failed and why when it could not be made at all: undici says only
+ * 'fetch failed', its cause (refused, reset, 'other side closed', connect timeout) says what happened.
+ */
+function call(url: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(url, init).catch((error: Error & { cause?: { code?: string; message?: string } }) => {
+    const why = error.cause?.code ?? error.cause?.message ?? 'sin causa';
+    throw new Error(`${init.method ?? 'GET'} ${url}: ${error.message} (${why})`, { cause: error });
+  });
+}
+
 async function describeFailure(method: string, url: string, response: Response): Promise<Error> {
   const text = await response.text();
   return new Error(`${method} ${url} answered ${response.status}: ${text.slice(0, 1000)}`);
@@ -16,7 +27,7 @@ async function describeFailure(method: string, url: string, response: Response):
 
 export async function createStaffSession(baseUrl: string, credentials: { email: string; password: string } = DEMO_ADMIN): Promise<Session> {
   const url = `${baseUrl}/api/v1/sessions`;
-  const response = await fetch(url, {
+  const response = await call(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
     body: JSON.stringify(credentials),
@@ -28,7 +39,7 @@ export async function createStaffSession(baseUrl: string, credentials: { email: 
 /** What the server answers to a rejected staff login: the Spanish message the page must show. */
 export async function rejectedLoginMessage(baseUrl: string, credentials: { email: string; password: string }): Promise<string> {
   const url = `${baseUrl}/api/v1/sessions`;
-  const response = await fetch(url, {
+  const response = await call(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
     body: JSON.stringify(credentials),
@@ -40,7 +51,7 @@ export async function rejectedLoginMessage(baseUrl: string, credentials: { email
 
 export async function listSmsOutbox(baseUrl: string, token: string, to: string): Promise<SmsMessage[]> {
   const url = `${baseUrl}/api/v1/sms_outbox?to=${encodeURIComponent(to)}`;
-  const response = await fetch(url, { headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } });
+  const response = await call(url, { headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } });
   if (!response.ok) throw await describeFailure('GET', url, response);
   return (await response.json()) as SmsMessage[];
 }
@@ -67,7 +78,7 @@ type PatientSummary = components['schemas']['PatientSummary'];
 
 export async function findPatientByNid(baseUrl: string, token: string, nid: string): Promise<PatientSummary> {
   const url = `${baseUrl}/api/v1/patients?q=${encodeURIComponent(nid)}`;
-  const response = await fetch(url, { headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } });
+  const response = await call(url, { headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } });
   if (!response.ok) throw await describeFailure('GET', url, response);
   const patients = (await response.json()) as PatientSummary[];
   const patient = patients.find((candidate) => candidate.nid === nid);
@@ -78,13 +89,10 @@ export async function findPatientByNid(baseUrl: string, token: string, nid: stri
 /** A JSON call to the product's API with a token, for setting up what a test then looks at; a failure throws with the answer. */
 export async function apiCall<T>(baseUrl: string, token: string, method: string, path: string, body?: unknown): Promise<T> {
   const url = `${baseUrl}/api/v1${path}`;
-  const response = await fetch(url, {
+  const response = await call(url, {
     method,
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
-  }).catch((error: Error & { cause?: { code?: string; message?: string } }) => {
-    // undici says only 'fetch failed'; the cause (refused, reset, connect timeout) says what happened.
-    throw new Error(`${method} ${path}: ${error.message} (${error.cause?.code ?? error.cause?.message ?? 'sin causa'})`, { cause: error });
   });
   if (!response.ok) throw await describeFailure(method, path, response);
   const text = await response.text();

@@ -34,12 +34,7 @@ export const activitiesHook: MeasurementHook<Candidate[]> = {
     // pair as one number (patient × PAIR_KEY + element) in one list: the statement's text is the
     // same for any group, prepared once on PostgreSQL (db/sql.ts, genericPlans).
     const pairKeys = [...new Set(planned.flatMap((m) => elementsMatching(m.clinical_element).map((e) => m.patient_id * PAIR_KEY + e)))];
-    const replacements = {
-      patientIds,
-      pairKeys,
-      to: new Date(Math.max(...whens)),
-      from: new Date(Math.min(...whens) - ACTIVITY_WINDOW_MS),
-    };
+    const span = { to: new Date(Math.max(...whens)), from: new Date(Math.min(...whens) - ACTIVITY_WINDOW_MS) };
     // One plan whatever the group holds (issue 22): the patients' own activities by
     // (patient_id, programmed_at), then their orders. The unary + keeps SQLite off the
     // (status, programmed_at) index, which it chose for an IN list of many patients and which
@@ -57,10 +52,10 @@ export const activitiesHook: MeasurementHook<Candidate[]> = {
       // flags are cleared only when there are any: one statement a group instead of two, each a trip
       // through the event loop while the single writer is held (issue 52). The writer's lock rules
       // out a flag set between the read and the UPDATE.
-      const rows = await select<Candidate & { programmed_at: Date | string | null }>(
+      const rows = await select<Omit<Candidate, 'programmed_at'> & { programmed_at: Date | string | null }>(
         ctx.sequelize,
         `${open} UNION ALL SELECT id, patient_id, NULL, clinical_element FROM orders ${flagged}`,
-        replacements,
+        { patientIds, pairKeys, ...span },
         ctx.transaction,
       );
       candidates = rows.filter((r): r is Candidate => r.programmed_at != null);
@@ -71,7 +66,7 @@ export const activitiesHook: MeasurementHook<Candidate[]> = {
       // PostgreSQL: writers run side by side, so the flags are cleared by an UPDATE sent with the
       // read, which waits for a flag being set meanwhile and clears it after.
       [candidates] = await Promise.all([
-        select<Candidate>(ctx.sequelize, open, { patientIds, to: replacements.to, from: replacements.from }, ctx.transaction),
+        select<Candidate>(ctx.sequelize, open, { patientIds, ...span }, ctx.transaction),
         execute(ctx.sequelize, `UPDATE orders SET stale_alerted_at = NULL ${flagged}`, { patientIds, pairKeys }, ctx.transaction),
       ]);
     }
