@@ -155,6 +155,53 @@ async function profileWarmLoad(context: BrowserContext, baseUrl: string, url: st
   await page.close();
 }
 
+/**
+ * BENCH_TRACE=DIR, beside the CPU profile: one more warm load under Chromium's timeline trace (what
+ * DevTools' Performance panel records: script, style, layout, paint), written to
+ * DIR/patient-page.trace.json, and the renderer main thread's time by kind of work until the charts
+ * showed, in the log. A CPU profile charges style and layout to '(program)'; this says which.
+ */
+async function traceWarmLoad(browser: Browser, context: BrowserContext, url: string, dir: string, log: (line: string) => void) {
+  const page = await context.newPage();
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'] });
+  const shown = await timeCharts(page, url);
+  const buffer = await browser.stopTracing();
+  await page.close();
+  const file = path.join(dir, 'patient-page.trace.json');
+  fs.writeFileSync(file, buffer);
+  type TraceEvent = { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { name?: string } };
+  const events = (JSON.parse(buffer.toString()) as { traceEvents: TraceEvent[] }).traceEvents;
+  // The page's renderer main thread: of the CrRendererMain threads, the one that ran longest.
+  const busyOf = new Map<string, number>();
+  for (const e of events)
+    if (e.name === 'RunTask' && e.dur) busyOf.set(`${e.pid}/${e.tid}`, (busyOf.get(`${e.pid}/${e.tid}`) ?? 0) + e.dur);
+  const main = events
+    .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+    .sort((a, b) => (busyOf.get(`${b.pid}/${b.tid}`) ?? 0) - (busyOf.get(`${a.pid}/${a.tid}`) ?? 0))[0];
+  if (!main) return log(`  traza de una carga con caché: ${file} (sin hilo principal del renderizador)`);
+  const start = Math.min(...events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ts > 0).map((e) => e.ts));
+  const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur);
+  const tasks = onMain.filter((e) => e.name === 'RunTask' && (e.ts - start) / 1000 < shown.chartsMs);
+  // Each kind's own time: an event's duration less that of the events nested directly in it.
+  const kinds = new Map<string, number>();
+  const sorted = onMain.filter((e) => e.name !== 'RunTask').sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  const stack: TraceEvent[] = [];
+  for (const e of sorted) {
+    if ((e.ts - start) / 1000 > shown.chartsMs) break;
+    while (stack.length && stack[stack.length - 1].ts + stack[stack.length - 1].dur! <= e.ts) stack.pop();
+    const parent = stack[stack.length - 1];
+    if (parent) kinds.set(parent.name, (kinds.get(parent.name) ?? 0) - e.dur! / 1000);
+    kinds.set(e.name, (kinds.get(e.name) ?? 0) + e.dur! / 1000);
+    stack.push(e);
+  }
+  const busy = tasks.reduce((n, t) => n + t.dur! / 1000, 0);
+  const top = [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 12);
+  log(
+    `  traza de una carga con caché (gráficas en ${shown.chartsMs.toFixed(0)} ms; hilo principal ocupado ${busy.toFixed(0)} ms): ${file}`,
+  );
+  log(`    ${top.map(([k, ms]) => `${k} ${ms.toFixed(0)} ms`).join(' · ')}`);
+}
+
 export async function measureFrontends(opts: {
   baseUrl: string;
   adminDist: string;
@@ -206,7 +253,10 @@ export async function measureFrontends(opts: {
       await p.close();
     }
     log(`  con caché: nombre visible p50 ${summarize(headerWarm).p50.toFixed(0)} ms, gráficas p50 ${summarize(warm).p50.toFixed(0)} ms`);
-    if (process.env.BENCH_TRACE) await profileWarmLoad(context, opts.baseUrl, patientUrl, process.env.BENCH_TRACE, log);
+    if (process.env.BENCH_TRACE) {
+      await profileWarmLoad(context, opts.baseUrl, patientUrl, process.env.BENCH_TRACE, log);
+      await traceWarmLoad(browser, context, patientUrl, process.env.BENCH_TRACE, log);
+    }
     await context.close();
 
     const portalContext = await browser.newContext({ locale: 'es-CO', viewport: { width: 390, height: 844 } });
