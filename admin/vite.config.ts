@@ -17,6 +17,24 @@ function yamlModules(): Plugin {
   };
 }
 
+/**
+ * `import 'virtual:antd-styles.css'` (main.tsx): antd's CSS for the app's theme, made once when the
+ * build starts (antd-styles.ts) instead of in the browser on every load.
+ */
+function antdStyles(): Plugin {
+  const id = '\0virtual:antd-styles.css';
+  let css: Promise<string> | null = null;
+  return {
+    name: 'vigia:antd-styles',
+    resolveId: (source) => (source === 'virtual:antd-styles.css' ? id : null),
+    load(loading) {
+      if (loading !== id) return null;
+      css ??= import('./antd-styles.ts').then((m) => m.antdStaticStyles());
+      return css;
+    },
+  };
+}
+
 const api = process.env.VIGIA_API ?? 'http://localhost:3100';
 
 /**
@@ -30,7 +48,7 @@ const SIDE_EFFECT_FREE =
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/',
-  plugins: [react(), yamlModules()],
+  plugins: [react(), yamlModules(), antdStyles()],
   server: {
     port: 5173,
     proxy: {

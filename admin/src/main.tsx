@@ -4,6 +4,8 @@ import { unstableSetRender } from 'antd';
 import dayjs from 'dayjs';
 import 'dayjs/locale/es';
 import 'antd/dist/reset.css';
+// antd's styles for the app's theme, made at build time (antd-styles.ts): antd skips building them here.
+import 'virtual:antd-styles.css';
 import App from './App';
 import { preloadRoute } from './route-preload';
 import './styles.css';
