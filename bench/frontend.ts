@@ -179,7 +179,8 @@ async function traceWarmLoad(browser: Browser, context: BrowserContext, url: str
     .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
     .sort((a, b) => (busyOf.get(`${b.pid}/${b.tid}`) ?? 0) - (busyOf.get(`${a.pid}/${a.tid}`) ?? 0))[0];
   if (!main) return log(`  traza de una carga con caché: ${file} (sin hilo principal del renderizador)`);
-  const start = Math.min(...events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ts > 0).map((e) => e.ts));
+  // A reduce, not Math.min(...): a load's trace holds more events than a call takes arguments.
+  const start = events.reduce((min, e) => (e.pid === main.pid && e.tid === main.tid && e.ts > 0 && e.ts < min ? e.ts : min), Infinity);
   const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur);
   const tasks = onMain.filter((e) => e.name === 'RunTask' && (e.ts - start) / 1000 < shown.chartsMs);
   // Each kind's own time: an event's duration less that of the events nested directly in it.
@@ -188,8 +189,8 @@ async function traceWarmLoad(browser: Browser, context: BrowserContext, url: str
   const stack: TraceEvent[] = [];
   for (const e of sorted) {
     if ((e.ts - start) / 1000 > shown.chartsMs) break;
-    while (stack.length && stack[stack.length - 1].ts + stack[stack.length - 1].dur! <= e.ts) stack.pop();
-    const parent = stack[stack.length - 1];
+    while (stack.length && stack.at(-1)!.ts + stack.at(-1)!.dur! <= e.ts) stack.pop();
+    const parent = stack.at(-1);
     if (parent) kinds.set(parent.name, (kinds.get(parent.name) ?? 0) - e.dur! / 1000);
     kinds.set(e.name, (kinds.get(e.name) ?? 0) + e.dur! / 1000);
     stack.push(e);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createStaffSession, DEMO_ADMIN, DEMO_PATIENT, findPatientByNid } from './support/api';
-import { submitStaffLogin, useProductInBrowser } from './support/product';
-import { closeWelcome, openPage, SCREENSHOT_DIR, waitForPath } from './support/browser';
+import { openSignedIn, useProductInBrowser } from './support/product';
+import { SCREENSHOT_DIR } from './support/browser';
 
 /**
  * Issue 52: antd's styles for the app's theme come in the build's CSS (admin/antd-styles.ts), and
@@ -21,13 +21,7 @@ describe("antd's styles from the build (issue 52)", () => {
     const baseUrl = product.server().baseUrl;
     const session = await createStaffSession(baseUrl);
     const patient = await findPatientByNid(baseUrl, session.token, DEMO_PATIENT.nid);
-    const page = await openPage(product.browser(), baseUrl, { reducedMotion: 'no-preference' });
-    const path = `/patients/${patient.id}?tab=signs`;
-    await page.goto(path);
-    await waitForPath(page, '/');
-    await submitStaffLogin(page, DEMO_ADMIN);
-    await waitForPath(page, path);
-    await closeWelcome(page);
+    const page = await openSignedIn(product, `/patients/${patient.id}?tab=signs`, DEMO_ADMIN, { reducedMotion: 'no-preference' });
     await page.locator('h1.patient-name').waitFor();
     await page.locator('canvas').first().waitFor({ state: 'visible', timeout: 30_000 });
     await page.goto('/dashboard');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { startServer, type RunningServer } from './server';
 import { launchBrowser } from './browser';
 import { EMAIL_LABEL, PASSWORD_LABEL } from './labels';
@@ -32,13 +32,17 @@ export async function submitStaffLogin(page: Page, credentials: { email: string;
   await page.getByRole('button', { name: 'Iniciar sesión' }).click();
 }
 
-/** A new page on `path`: the login it is sent to first, then back on `path` signed in. */
+/**
+ * A new page on `path`: the login it is sent to first, then back on `path` signed in. `pageOptions`
+ * go to openPage (e.g. a browser that does not ask for reduced motion).
+ */
 export async function openSignedIn(
   product: ReturnType<typeof useProductInBrowser>,
   path: string,
   credentials: { email: string; password: string } = DEMO_ADMIN,
+  pageOptions: BrowserContextOptions = {},
 ): Promise<Page> {
-  const page = await openPage(product.browser(), product.server().baseUrl);
+  const page = await openPage(product.browser(), product.server().baseUrl, pageOptions);
   await page.goto(path);
   await waitForPath(page, '/');
   await submitStaffLogin(page, credentials);
