@@ -12,6 +12,7 @@ import { seedDemoRdas } from '../../seeds/demo-rdas.js';
 import { seedDeps } from './seed-deps.js';
 import { loadObservabilitySettings } from './observability/observability.js';
 import { answerStarting } from './observability/observability.routes.js';
+import { requestPrototypes } from './http/request-prototypes.js';
 
 /**
  * Resolves once the server listens; rejects with a message naming the port (and the variable that
@@ -131,7 +132,9 @@ async function main() {
   const config = loadConfig();
   // Its settings are the operator's too: a wrong one reads as one sentence, like config.ts's.
   const settings = readSetting(loadObservabilitySettings);
-  const server = http.createServer(answerStarting);
+  // Each request is made with the app's prototypes, which Express would otherwise set on arrival (request-prototypes.ts).
+  const prototypes = requestPrototypes();
+  const server = http.createServer(prototypes.serverOptions, answerStarting);
   await listenOn(server, config.port);
   const missing = ['admin', 'portal'].filter((app) => !fs.existsSync(path.join(ROOT_DIR, app, 'dist/index.html')));
   if (missing.length && process.env.SKIP_BUILD !== '1') {
@@ -166,6 +169,7 @@ async function main() {
       (err: unknown) => console.error(`[vigia] no se pudieron escribir los RDA de demostración: ${describeFailure(err)}`),
     );
   }
+  prototypes.use(product.app);
   server.off('request', answerStarting);
   server.on('request', product.app);
   const stopJobs = product.jobs.start();
