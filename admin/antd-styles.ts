@@ -9,9 +9,7 @@
  * as @ant-design/static-style-extract does, and @ant-design/cssinjs's extractStyle returns their CSS
  * with its map of what it holds (a `.data-ant-cssinjs-cache-path` rule). The browser reads that map
  * before antd's first style: a component whose style is in the file is not built again, and one
- * that is not (a component rendered only in a portal, a theme the file was not made with) is built
- * as before. The theme without motion (a person who asked their system for less) has a file of its
- * own, loaded only for that person (main.tsx): its map, read later, replaces the default file's.
+ * that is not (a theme the file was not made with, such as reduced motion's) is built as before.
  *
  * Imported lazily by the Vite plugin (vite.config.ts) so that antd reads NODE_ENV as the build set
  * it: the class names differ between development and production and must match the browser's.
@@ -22,8 +20,7 @@ import { themeFor } from './src/theme';
 /** Components that render nothing or need a portal without a DOM; their styles are built in the browser when they open. */
 const NOT_RENDERED = new Set(['ConfigProvider', 'Drawer', 'Grid', 'Modal', 'Popconfirm', 'Popover', 'Tooltip', 'Tour']);
 
-/** The CSS of every antd component under the app's theme, the one without motion if `reducedMotion`. */
-export async function antdStaticStyles(reducedMotion: boolean): Promise<string> {
+export async function antdStaticStyles(): Promise<string> {
   const React = await import('react');
   const { renderToString } = await import('react-dom/server');
   const { createCache, extractStyle, StyleProvider } = await import('@ant-design/cssinjs');
@@ -47,6 +44,6 @@ export async function antdStaticStyles(reducedMotion: boolean): Promise<string> 
   });
   const ConfigProvider = antd.ConfigProvider as ComponentType<{ theme: unknown; children?: ReactNode }>;
   const cache = createCache();
-  renderToString(h(StyleProvider, { cache }, h(ConfigProvider, { theme: themeFor(reducedMotion) }, every)));
+  renderToString(h(StyleProvider, { cache }, h(ConfigProvider, { theme: themeFor(false) }, every)));
   return extractStyle(cache, { plain: true });
 }

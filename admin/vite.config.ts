@@ -19,24 +19,18 @@ function yamlModules(): Plugin {
 
 /**
  * `import 'virtual:antd-styles.css'` (main.tsx): antd's CSS for the app's theme, made once when the
- * build starts (antd-styles.ts) instead of in the browser on every load; `virtual:antd-styles-still.css`
- * the same for the theme without motion, imported only when the browser asks for reduced motion.
+ * build starts (antd-styles.ts) instead of in the browser on every load.
  */
 function antdStyles(): Plugin {
-  const files: Record<string, boolean> = { 'virtual:antd-styles.css': false, 'virtual:antd-styles-still.css': true };
-  const made = new Map<string, Promise<string>>();
+  const id = '\0virtual:antd-styles.css';
+  let css: Promise<string> | null = null;
   return {
     name: 'vigia:antd-styles',
-    resolveId: (source) => (source in files ? `\0${source}` : null),
+    resolveId: (source) => (source === 'virtual:antd-styles.css' ? id : null),
     load(loading) {
-      const name = loading.slice(1);
-      if (!loading.startsWith('\0') || !(name in files)) return null;
-      if (!made.has(name))
-        made.set(
-          name,
-          import('./antd-styles.ts').then((m) => m.antdStaticStyles(files[name])),
-        );
-      return made.get(name);
+      if (loading !== id) return null;
+      css ??= import('./antd-styles.ts').then((m) => m.antdStaticStyles());
+      return css;
     },
   };
 }

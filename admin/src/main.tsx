@@ -7,15 +7,10 @@ import 'antd/dist/reset.css';
 // antd's styles for the app's theme, made at build time (antd-styles.ts): antd skips building them here.
 import 'virtual:antd-styles.css';
 import App from './App';
-import { REDUCED_MOTION_QUERY } from './hooks/useReducedMotion';
 import { preloadRoute } from './route-preload';
 import './styles.css';
 
 preloadRoute(window.location.pathname, window.location.search);
-
-// A person who asked for less motion gets the theme without it (theme.ts), whose styles are a file
-// of their own: loaded before antd's first style, so antd reads that file's map and builds none of them.
-if (window.matchMedia(REDUCED_MOTION_QUERY).matches) await import('virtual:antd-styles-still.css');
 
 dayjs.locale('es');
 

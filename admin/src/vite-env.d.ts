@@ -7,5 +7,3 @@ declare module '*.yaml' {
 
 /** antd's CSS for the app's theme, made at build time (vite.config.ts, antd-styles.ts). */
 declare module 'virtual:antd-styles.css';
-/** The same for the theme without motion, loaded only when the browser asks for reduced motion (main.tsx). */
-declare module 'virtual:antd-styles-still.css';
