@@ -17,11 +17,6 @@ export interface ServerRun {
   baseUrl: string;
   /** stdout and stderr so far, in the order they came. */
   output(): string;
-  /**
-   * The output once it holds `text`: what the server printed before it was ready may reach this
-   * process after the readiness answer does (two channels), so a test waits for the line it reads.
-   */
-  outputWith(text: string, timeoutMs?: number): Promise<string>;
   /** Signals the process and waits for its exit code (SIGKILL after 15 s). */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -62,14 +57,6 @@ export async function startServer(env: Record<string, string | undefined>, timeo
   const run: ServerRun = {
     baseUrl,
     output: () => output,
-    async outputWith(text, timeoutMs = 10_000) {
-      const until = Date.now() + timeoutMs;
-      while (!output.includes(text)) {
-        if (Date.now() > until || exitCode !== undefined) throw new Error(`The server never printed «${text}».\n${output}`);
-        await sleep(50);
-      }
-      return output;
-    },
     async stop(signal = 'SIGTERM') {
       process.off('exit', killOnExit);
       if (exitCode === undefined) child.kill(signal);
