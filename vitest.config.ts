@@ -36,6 +36,9 @@ export default defineConfig({
             'tests/support/**/*.test.ts',
           ],
           environment: 'node',
+          // Through Vite like the test files, so it shares their react-router (Node would load its
+          // CommonJS build, whose router context the tests' ESM one does not see).
+          server: { deps: { inline: ['@refinedev/react-router'] } },
           // Several tables parse openapi.yaml (9,000 lines) in their first case: 6-8 s on a machine
           // loaded to 18 on 2 cores. They check behaviour, never speed.
           testTimeout: 20_000,

@@ -2,7 +2,7 @@ import { lazy } from 'react';
 import { Route, Routes } from 'react-router';
 import { App as AntdApp } from 'antd';
 import { Refine } from '@refinedev/core';
-import routerProvider from '@refinedev/react-router';
+import { routerProvider } from './providers/router';
 import MainLayout from './layout/MainLayout';
 import { PLACEHOLDER_SECTIONS } from './pages/placeholder/sections';
 import { accessControlProvider } from './providers/access';

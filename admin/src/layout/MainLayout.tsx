@@ -155,7 +155,7 @@ export default function MainLayout({ FeedbackDialog }: { FeedbackDialog: Compone
 
           <div className="vigia-client">
             {user?.client_logo_url && <img src={user.client_logo_url} alt={`Logo de ${user.client_name}`} className="vigia-client-logo" />}
-            <Typography.Text strong ellipsis className="vigia-client-name">
+            <Typography.Text strong className="vigia-client-name vigia-one-line" title={user?.client_name}>
               {user?.client_name}
             </Typography.Text>
           </div>
@@ -167,7 +167,7 @@ export default function MainLayout({ FeedbackDialog }: { FeedbackDialog: Compone
                 <Avatar className="vigia-user-avatar" aria-hidden>
                   {initials(user?.first_name, user?.last_name)}
                 </Avatar>
-                <Typography.Text className="vigia-user-name" ellipsis>
+                <Typography.Text className="vigia-user-name vigia-one-line" title={fullName}>
                   {fullName}
                 </Typography.Text>
                 <DownOutlined aria-hidden />
