@@ -102,6 +102,45 @@ describe('Alergias y antecedentes familiares (patient record)', () => {
     });
   }
 
+  it(
+    "cuts a long clinical history at six lines, with 'Ver más' and 'Ver menos' (issue 52: no antd ellipsis)",
+    { timeout: 120_000 },
+    async () => {
+      const base = product.server().baseUrl;
+      const token = (await createStaffSession(base)).token;
+      const long = Array.from({ length: 12 }, (_, i) => `Línea ${i + 1}: hipertensión arterial controlada.`).join('\n');
+      await apiCall(base, token, 'PATCH', '/patients/9', { clinic_history: long });
+      const page = await openSignedIn(product, '/patients/9');
+      const card = page.locator('.patient-card', { has: page.locator('.ant-card-head-title', { hasText: /^Historia clínica$/ }) });
+      const more = card.getByRole('button', { name: 'Ver más' });
+      await more.waitFor({ state: 'visible' });
+      expect(await more.getAttribute('aria-expanded')).toBe('false');
+      // What the browser draws: six lines of the twelve, the rest cut (still in the page for a screen reader).
+      const text = card.locator('.clamped-text');
+      const lineHeight = await text.evaluate((e) => parseFloat(getComputedStyle(e).lineHeight));
+      const drawn = await text.evaluate((e) => ({ shown: e.clientHeight, whole: e.scrollHeight }));
+      expect(Math.round(drawn.shown / lineHeight)).toBe(6);
+      expect(drawn.whole).toBeGreaterThan(drawn.shown);
+      await expectAccessible(page);
+      await more.click();
+      const less = card.getByRole('button', { name: 'Ver menos' });
+      await less.waitFor({ state: 'visible' });
+      expect(await less.getAttribute('aria-expanded')).toBe('true');
+      const open = await text.evaluate((e) => ({ shown: e.clientHeight, whole: e.scrollHeight }));
+      expect(open.shown).toBe(open.whole);
+      expect(Math.round(open.shown / lineHeight)).toBe(12);
+      await snapshotOf(card, 'long-history-open');
+      await less.click();
+      await card.getByRole('button', { name: 'Ver más' }).waitFor({ state: 'visible' });
+      // A history of two lines has nothing to show more of.
+      await apiCall(base, token, 'PATCH', '/patients/9', { clinic_history: 'Hipertensión arterial.\nDiabetes tipo 2.' });
+      await page.reload();
+      await card.getByText('Diabetes tipo 2.').waitFor({ state: 'visible' });
+      await page.waitForTimeout(300);
+      expect(await card.getByRole('button', { name: /Ver (más|menos)/ }).count()).toBe(0);
+    },
+  );
+
   it('says a failed read of the allergies as failed, with Reintentar, never as none', { timeout: 120_000 }, async () => {
     const page = await openSignedIn(product, '/patients');
     await failReads(page, /\/api\/v1\/patients\/8\/allergies/);

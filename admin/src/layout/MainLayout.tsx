@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useMemo, useState, type ComponentType } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
-import { Avatar, Button, Drawer, Dropdown, Input, Layout, Menu, Tooltip, Typography } from 'antd';
+import { Button, Drawer, Dropdown, Input, Layout, Menu, Tooltip, Typography } from 'antd';
 import type { MenuProps } from 'antd';
 import {
   BellOutlined,
@@ -164,9 +164,10 @@ export default function MainLayout({ FeedbackDialog }: { FeedbackDialog: Compone
             <Dropdown menu={{ items: USER_MENU, onClick: ({ key }) => navigate(key) }} trigger={['click']}>
               <Button type="text" className="vigia-user-menu">
                 <span className="vigia-sr-only">Menú de usuario</span>
-                <Avatar className="vigia-user-avatar" aria-hidden>
+                {/* A span, not antd's Avatar: its text-fitting effect read the header's width mid-commit (issue 52). */}
+                <span className="vigia-user-avatar" aria-hidden>
                   {initials(user?.first_name, user?.last_name)}
-                </Avatar>
+                </span>
                 <Typography.Text className="vigia-user-name vigia-one-line" title={fullName}>
                   {fullName}
                 </Typography.Text>

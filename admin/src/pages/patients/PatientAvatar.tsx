@@ -1,7 +1,10 @@
-import { Avatar } from 'antd';
 import { ManOutlined, UserOutlined, WomanOutlined } from '@ant-design/icons';
 
-/** Avatar by gender (01 §2): Masculino 1, Femenino 0, anything else neutral. */
+/**
+ * Avatar by gender (01 §2): Masculino 1, Femenino 0, anything else neutral. A circle of its own,
+ * drawn as antd's Avatar drew an icon (the icon at half the size, white): the patient page loaded
+ * antd's Avatar for this alone (issue 52, its weight before the charts).
+ */
 export function PatientAvatar({ gender, size = 48 }: { gender: number; size?: number }) {
   const look =
     gender === 1
@@ -11,7 +14,9 @@ export function PatientAvatar({ gender, size = 48 }: { gender: number; size?: nu
         : { icon: <UserOutlined />, background: '#6d4c41', label: 'Otro' };
   return (
     <span role="img" aria-label={`Género: ${look.label}`} style={{ display: 'inline-flex', flex: 'none' }}>
-      <Avatar size={size} icon={look.icon} style={{ background: look.background }} />
+      <span className="patient-avatar" style={{ width: size, height: size, fontSize: size / 2, background: look.background }}>
+        {look.icon}
+      </span>
     </span>
   );
 }

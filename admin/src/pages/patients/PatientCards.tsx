@@ -12,6 +12,7 @@ import { FORBIDDEN_REASON } from '../../providers/access';
 import { countOf } from '@vigia/contract/rules/plural';
 import { ReadFailedAlert, useReadState, type Read } from '../../ui/ReadState';
 import { useCodeListing } from '../../hooks/listings';
+import { ClampedText } from '../../ui/ClampedText';
 
 export type CardDialog = 'basic' | 'history' | 'contact' | 'tags' | 'inactivate' | 'deceased';
 
@@ -162,9 +163,9 @@ export function ClinicHistoryCard({ patient, read, open }: { patient: Patient; r
     >
       <ReadFailedAlert status={status} />
       {status.phase === 'failed' ? null : patient.clinic_history ? (
-        <Typography.Paragraph className="patient-history" ellipsis={{ rows: 6, expandable: true, symbol: 'Ver más' }}>
+        <ClampedText className="patient-history" rows={6}>
           {patient.clinic_history}
-        </Typography.Paragraph>
+        </ClampedText>
       ) : (
         <Typography.Text type="secondary">Sin resumen de historia clínica.</Typography.Text>
       )}

@@ -26,8 +26,10 @@ export function useScrollOnArrival(
     };
     const userEvents = ['wheel', 'touchmove', 'keydown', 'mousedown'] as const;
     for (const e of userEvents) window.addEventListener(e, stop, { passive: true });
-    scroll();
     if (focus) el.focus({ preventScroll: true });
+    // The first scroll is the observer's first call, after the frame's own layout: called here it
+    // made the browser lay the whole page out in the middle of React's commit (22 ms of the patient
+    // page's warm load opened on Signos, before its charts; issue 52).
     const observer = new ResizeObserver(scroll);
     observer.observe(document.body);
     const timer = setTimeout(() => {
