@@ -27,6 +27,14 @@ const VIEWPORTS = [
 type Allergy = { allergy_type: string; description: string; active: boolean };
 type FamilyEntry = { relationship: string; description: string; icd10: string | null };
 
+/** A text's drawn height, its whole height and its line height, in px (the tests' TypeScript has no DOM types). */
+const measure = (text: Locator) =>
+  text.evaluate((e) => {
+    const box = e as unknown as { clientHeight: number; scrollHeight: number };
+    const style = (globalThis as unknown as { getComputedStyle(el: unknown): { lineHeight: string } }).getComputedStyle(e);
+    return { shown: box.clientHeight, whole: box.scrollHeight, line: parseFloat(style.lineHeight) };
+  });
+
 const cardTitled = (page: Page, title: string): Locator =>
   page.locator('.history-card', { has: page.locator('.ant-card-head-title', { hasText: new RegExp(`^${title}$`) }) });
 
@@ -117,18 +125,17 @@ describe('Alergias y antecedentes familiares (patient record)', () => {
       expect(await more.getAttribute('aria-expanded')).toBe('false');
       // What the browser draws: six lines of the twelve, the rest cut (still in the page for a screen reader).
       const text = card.locator('.clamped-text');
-      const lineHeight = await text.evaluate((e) => parseFloat(getComputedStyle(e).lineHeight));
-      const drawn = await text.evaluate((e) => ({ shown: e.clientHeight, whole: e.scrollHeight }));
-      expect(Math.round(drawn.shown / lineHeight)).toBe(6);
+      const drawn = await measure(text);
+      expect(Math.round(drawn.shown / drawn.line)).toBe(6);
       expect(drawn.whole).toBeGreaterThan(drawn.shown);
       await expectAccessible(page);
       await more.click();
       const less = card.getByRole('button', { name: 'Ver menos' });
       await less.waitFor({ state: 'visible' });
       expect(await less.getAttribute('aria-expanded')).toBe('true');
-      const open = await text.evaluate((e) => ({ shown: e.clientHeight, whole: e.scrollHeight }));
+      const open = await measure(text);
       expect(open.shown).toBe(open.whole);
-      expect(Math.round(open.shown / lineHeight)).toBe(12);
+      expect(Math.round(open.shown / open.line)).toBe(12);
       await snapshotOf(card, 'long-history-open');
       await less.click();
       await card.getByRole('button', { name: 'Ver más' }).waitFor({ state: 'visible' });
