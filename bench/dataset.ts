@@ -217,7 +217,8 @@ async function settleOrders(sequelize: Sequelize, now: Date, log: (line: string)
   let sweeps = 0;
   // A sweep takes up to 500 of each; one that leaves the backlog as it was has nothing left it can do
   // (orders of patients not under monitoring stay due, and are never read).
-  for (; sweeps < 2_000; sweeps++) {
+  while (sweeps < 2_000) {
+    sweeps++;
     const errors = await runLifecycle({ sequelize, now, jobs, log: () => undefined });
     if (errors.length) throw errors[0] instanceof Error ? errors[0] : new Error(String(errors[0]));
     const after = await backlog();
@@ -229,7 +230,7 @@ async function settleOrders(sequelize: Sequelize, now: Date, log: (line: string)
   });
   await sequelize.query('DELETE FROM jobs');
   log(
-    `  órdenes al día en ${sweeps + 1} pasadas del ciclo (${((performance.now() - started) / 1000).toFixed(1)} s; pendientes órdenes/actividades ${before}; alertas ${alerts})`,
+    `  órdenes al día en ${sweeps} pasadas del ciclo (${((performance.now() - started) / 1000).toFixed(1)} s; pendientes órdenes/actividades ${before}; alertas ${alerts})`,
   );
 }
 

@@ -165,7 +165,7 @@ export default function MainLayout({ FeedbackDialog }: { FeedbackDialog: Compone
               <Button type="text" className="vigia-user-menu">
                 <span className="vigia-sr-only">Menú de usuario</span>
                 {/* A span, not antd's Avatar: its text-fitting effect read the header's width mid-commit (issue 52). */}
-                <span className="vigia-user-avatar" aria-hidden>
+                <span className="vigia-avatar vigia-user-avatar" aria-hidden>
                   {initials(user?.first_name, user?.last_name)}
                 </span>
                 <Typography.Text className="vigia-user-name vigia-one-line" title={fullName}>

@@ -14,7 +14,7 @@ export function PatientAvatar({ gender, size = 48 }: { gender: number; size?: nu
         : { icon: <UserOutlined />, background: '#6d4c41', label: 'Otro' };
   return (
     <span role="img" aria-label={`Género: ${look.label}`} style={{ display: 'inline-flex', flex: 'none' }}>
-      <span className="patient-avatar" style={{ width: size, height: size, fontSize: size / 2, background: look.background }}>
+      <span className="vigia-avatar patient-avatar" style={{ width: size, height: size, fontSize: size / 2, background: look.background }}>
         {look.icon}
       </span>
     </span>
