@@ -16,6 +16,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../tests/support/chromium.js';
+import { serveReference, timeReference } from './browser-reference.js';
 import { measurePortalReadings, type PortalReadingsResult } from './portal-readings.js';
 import { summarize, type Latency } from './stats.js';
 
@@ -36,6 +37,11 @@ export interface FrontendResult {
     /** The same navigations until the patient's name is shown (absent from results before issue 52). */
     headerColdMs?: number;
     headerWarm?: Latency;
+    /**
+     * A fixed page with no code of Vigía's (browser-reference.ts), loaded warm between the patient
+     * page's loads: this machine's browser speed, the charts tripwire's baseline (absent before).
+     */
+    referenceWarm?: Latency;
   };
   /** Issue 50 (bench/portal-readings.ts); absent from results of runs before it. */
   portalReadings?: PortalReadingsResult;
@@ -246,14 +252,23 @@ export async function measureFrontends(opts: {
     );
     const warm: number[] = [];
     const headerWarm: number[] = [];
+    const referenceWarm: number[] = [];
+    const reference = await serveReference();
     for (let i = 0; i < opts.repeats; i++) {
       const p = await context.newPage();
       const shown = await timeCharts(p, patientUrl);
       warm.push(shown.chartsMs);
       headerWarm.push(shown.headerMs);
       await p.close();
+      // The browser's reference page right after, so both meet the same moment of the machine.
+      const r = await context.newPage();
+      referenceWarm.push(await timeReference(r, reference.url));
+      await r.close();
     }
-    log(`  con caché: nombre visible p50 ${summarize(headerWarm).p50.toFixed(0)} ms, gráficas p50 ${summarize(warm).p50.toFixed(0)} ms`);
+    await reference.close();
+    log(
+      `  con caché: nombre visible p50 ${summarize(headerWarm).p50.toFixed(0)} ms, gráficas p50 ${summarize(warm).p50.toFixed(0)} ms; página de referencia del navegador p50 ${summarize(referenceWarm).p50.toFixed(0)} ms`,
+    );
     if (process.env.BENCH_TRACE) {
       await profileWarmLoad(context, opts.baseUrl, patientUrl, process.env.BENCH_TRACE, log);
       await traceWarmLoad(browser, context, patientUrl, process.env.BENCH_TRACE, log);
@@ -281,7 +296,14 @@ export async function measureFrontends(opts: {
       adminLogin,
       patientPage,
       portalFirst,
-      chartsShown: { coldMs, warm: summarize(warm), patientId: opts.patientId, headerColdMs, headerWarm: summarize(headerWarm) },
+      chartsShown: {
+        coldMs,
+        warm: summarize(warm),
+        patientId: opts.patientId,
+        headerColdMs,
+        headerWarm: summarize(headerWarm),
+        referenceWarm: summarize(referenceWarm),
+      },
       portalReadings,
     };
   } finally {

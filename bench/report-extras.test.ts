@@ -96,3 +96,33 @@ describe('the patient page’s charts, as issue 52 judges them', () => {
     ]);
   });
 });
+
+describe("the browser's reference page", () => {
+  const latency = (p50: number) => ({ count: 5, mean: p50, p50, p95: p50, p99: p50, max: p50 });
+  const weight = { page: 'p', files: [], gzipBytes: 400 * 1024, chartGzipBytes: 300 * 1024 };
+  const referenceRows = (reference?: number) =>
+    extraRows(
+      {
+        frontend: {
+          adminLogin: weight,
+          patientPage: weight,
+          portalFirst: { ...weight, gzipBytes: 60 * 1024 },
+          chartsShown: {
+            coldMs: 1500,
+            warm: latency(900),
+            patientId: 1,
+            referenceWarm: reference === undefined ? undefined : latency(reference),
+          },
+        },
+      },
+      'sqlite',
+    ).filter((r) => /reference page/.test(r.what));
+
+  it('is reported, not judged, beside the charts of the same loads', () => {
+    const [row] = referenceRows(300);
+    expect(row).toMatchObject({ figure: '300.0 ms', baseline: '900.0 ms (the charts, same loads)', ratio: '3.00×', ok: null });
+  });
+  it('is absent from a results file written before it', () => {
+    expect(referenceRows()).toEqual([]);
+  });
+});

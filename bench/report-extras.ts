@@ -241,6 +241,16 @@ export function extraRows(e: Extras | undefined, dialect: string): ExtraRow[] {
       ratio: c.headerColdMs ? times(c.coldMs / c.headerColdMs) : '—',
       ok: c.coldMs <= CHARTS_SHOWN_TARGETS_MS.cold,
     });
+    // Not judged: the machine's browser speed, which the charts' tripwire is held to (browser-reference.ts).
+    if (c.referenceWarm)
+      rows.push({
+        what: `Browser reference page (a fixed page, no code of Vigía's: this machine's browser speed), warm p50 of ${c.referenceWarm.count}, beside the charts' warm p50`,
+        target: '—',
+        figure: ms(c.referenceWarm.p50),
+        baseline: `${ms(c.warm.p50)} (the charts, same loads)`,
+        ratio: times(c.warm.p50 / c.referenceWarm.p50),
+        ok: null,
+      });
     const p = f.portalReadings;
     if (p)
       rows.push({

@@ -4,8 +4,9 @@
  * the bare insert, charts twice as slow) fails a build instead of waiting for a full-size run. The
  * small run's few seconds per phase on a shared machine are noisy: each threshold sits below the
  * worst of several small runs of healthy code (bench/README.md, 'Tripwires in CI'), so it trips on
- * a real slowdown, not on the machine's noise. Judged on ratios to the same run's baselines, and the
- * chart time against the small run's own committed figure (tripwires.json), never on absolute rates.
+ * a real slowdown, not on the machine's noise. Judged on ratios to the same run's baselines, never
+ * on absolute rates or times: the charts' time too is taken over the same run's browser reference
+ * page (browser-reference.ts), against the ratio a committed small run had (tripwires.json).
  */
 import fs from 'node:fs';
 import type { Results } from './report.js';
@@ -13,6 +14,8 @@ import type { Results } from './report.js';
 export interface TripwireReference {
   /** Charts visible on the patient page, warm cache, p50, at CI's size (a small run's figure). */
   chartsWarmP50Ms: number;
+  /** The browser reference page's warm p50 in the same run (the machine's browser speed). */
+  referenceWarmP50Ms: number;
 }
 
 export const TRIPWIRES = {
@@ -20,8 +23,8 @@ export const TRIPWIRES = {
   singleReadingRatio: 0.2,
   /** 100-reading batches ÷ the bare insert: target 0.6; small runs 0.37-0.86. */
   batchRatio: 0.25,
-  /** Charts visible, warm p50, at most this many times the committed small-run figure. */
-  chartsWarmFactor: 2,
+  /** Charts visible, warm p50, over the reference page's: at most this many times the committed small run's. */
+  chartsWarmFactor: 1.6,
 } as const;
 
 export interface Trip {
@@ -53,13 +56,17 @@ export function checkTripwires(r: Pick<Results, 'extras'>, ref: TripwireReferenc
   };
   out.push(ratioTrip('one reading per request, 10 connections, ÷ bare insert', ingestion?.single, TRIPWIRES.singleReadingRatio));
   out.push(ratioTrip('100 readings per request ÷ bare insert', ingestion?.batch, TRIPWIRES.batchRatio));
-  const charts = r.extras?.frontend?.chartsShown.warm.p50 ?? null;
-  const chartsLimit = ref.chartsWarmP50Ms * TRIPWIRES.chartsWarmFactor;
+  const shown = r.extras?.frontend?.chartsShown;
+  const charts = shown?.warm.p50;
+  const reference = shown?.referenceWarm?.p50;
+  const committed = ref.chartsWarmP50Ms / ref.referenceWarmP50Ms;
+  const chartsLimit = committed * TRIPWIRES.chartsWarmFactor;
+  const measured = charts != null && reference != null && reference > 0;
   out.push({
-    what: 'patient page charts visible, warm p50',
-    limit: `≤ ${chartsLimit.toFixed(0)} ms (${TRIPWIRES.chartsWarmFactor}× ${ref.chartsWarmP50Ms} ms)`,
-    figure: charts === null ? 'not measured' : `${charts.toFixed(0)} ms`,
-    tripped: charts === null ? null : charts > chartsLimit,
+    what: "patient page charts visible, warm p50, ÷ the browser's reference page (same run)",
+    limit: `≤ ${ratio(chartsLimit)} (${TRIPWIRES.chartsWarmFactor}× ${ref.chartsWarmP50Ms} ÷ ${ref.referenceWarmP50Ms} ms)`,
+    figure: measured ? `${ratio(charts / reference)} (${charts.toFixed(0)} ÷ ${reference.toFixed(0)} ms)` : 'not measured',
+    tripped: measured ? charts / reference > chartsLimit : null,
   });
   return out;
 }
