@@ -89,7 +89,12 @@ export async function serveReference(): Promise<ReferenceServer> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // The browser's kept-alive connections would hold close() until they time out.
+        server.closeAllConnections();
+      }),
   };
 }
 

@@ -250,24 +250,31 @@ export async function measureFrontends(opts: {
     log(
       `  ficha del paciente: ${(patientPage.gzipBytes / 1024).toFixed(1)} KB antes de las gráficas + ${(patientPage.chartGzipBytes / 1024).toFixed(1)} KB de gráficas (gzip); nombre visible en ${headerColdMs.toFixed(0)} ms, gráficas en ${coldMs.toFixed(0)} ms (caché fría)`,
     );
-    const warm: number[] = [];
-    const headerWarm: number[] = [];
-    const referenceWarm: number[] = [];
+    const warmLoads: number[] = [];
+    const headerLoads: number[] = [];
+    const referenceLoads: number[] = [];
     const reference = await serveReference();
-    for (let i = 0; i < opts.repeats; i++) {
-      const p = await context.newPage();
-      const shown = await timeCharts(p, patientUrl);
-      warm.push(shown.chartsMs);
-      headerWarm.push(shown.headerMs);
-      await p.close();
-      // The browser's reference page right after, so both meet the same moment of the machine.
-      const r = await context.newPage();
-      referenceWarm.push(await timeReference(r, reference.url));
-      await r.close();
+    try {
+      for (let i = 0; i < opts.repeats; i++) {
+        const p = await context.newPage();
+        const shown = await timeCharts(p, patientUrl);
+        warmLoads.push(shown.chartsMs);
+        headerLoads.push(shown.headerMs);
+        await p.close();
+        // The browser's reference page right after, so both meet the same moment of the machine.
+        const r = await context.newPage();
+        referenceLoads.push(await timeReference(r, reference.url));
+        await r.close();
+      }
+    } finally {
+      // Closed on a failed load too: its open port would keep the bench's process from ending.
+      await reference.close();
     }
-    await reference.close();
+    const warm = summarize(warmLoads);
+    const headerWarm = summarize(headerLoads);
+    const referenceWarm = summarize(referenceLoads);
     log(
-      `  con caché: nombre visible p50 ${summarize(headerWarm).p50.toFixed(0)} ms, gráficas p50 ${summarize(warm).p50.toFixed(0)} ms; página de referencia del navegador p50 ${summarize(referenceWarm).p50.toFixed(0)} ms`,
+      `  con caché: nombre visible p50 ${headerWarm.p50.toFixed(0)} ms, gráficas p50 ${warm.p50.toFixed(0)} ms; página de referencia del navegador p50 ${referenceWarm.p50.toFixed(0)} ms`,
     );
     if (process.env.BENCH_TRACE) {
       await profileWarmLoad(context, opts.baseUrl, patientUrl, process.env.BENCH_TRACE, log);
@@ -296,14 +303,7 @@ export async function measureFrontends(opts: {
       adminLogin,
       patientPage,
       portalFirst,
-      chartsShown: {
-        coldMs,
-        warm: summarize(warm),
-        patientId: opts.patientId,
-        headerColdMs,
-        headerWarm: summarize(headerWarm),
-        referenceWarm: summarize(referenceWarm),
-      },
+      chartsShown: { coldMs, warm, patientId: opts.patientId, headerColdMs, headerWarm, referenceWarm },
       portalReadings,
     };
   } finally {
