@@ -8,6 +8,7 @@ import { execute, insertReturningId, select } from '../../api/src/db/sql';
 import { ambulatoryDocument } from '../../api/src/modules/fhir/rda.document';
 import { patientDocument } from '../../api/src/modules/fhir/rda.statement';
 import { recordRda } from '../../api/src/modules/rdas/rdas.service';
+import { flushAuditTrail } from '../../api/src/modules/audit/audit.recorder';
 import { startTestProduct, createOrg, bearer, patientBody, type TestProduct, type Org } from '../support/product';
 import { startIhcePeer, type IhcePeer, peerSettings } from '../support/ihce-peer';
 import { fixtureConsultation, fixturePatientStatement } from '../support/rda-fixture';
@@ -319,13 +320,20 @@ describe('GET /fhir/R4/Composition/{id}/$document', () => {
   });
 
   it('is in the patient’s audit trail: who read which document', async () => {
+    // Earlier tests read her documents too: their events are written after their answers, so let
+    // them land, and only an event newer than all of them is this read's.
+    const reads = async (): Promise<Json[]> => {
+      await flushAuditTrail(t.sequelize);
+      const hers = await t.http.get(`/api/v1/patients/${patients.maria}/audit_events?_end=100`).set(bearer(a.tokens.admin));
+      expect(hers.status).toBe(200);
+      return (hers.body as Json[]).filter((e) => e.path === '/fhir/R4/Composition/:id/$document');
+    };
+    const before = Math.max(0, ...(await reads()).map((e) => e.id as number));
     const res = await fetchFhir(`/Composition/${rda(docs.mariaPaciente)}/$document`, tokens.full);
     expect(res.status).toBe(200);
     let event: Json | undefined;
     for (let i = 0; i < 100 && !event; i++) {
-      const hers = await t.http.get(`/api/v1/patients/${patients.maria}/audit_events?_end=100`).set(bearer(a.tokens.admin));
-      expect(hers.status).toBe(200);
-      event = (hers.body as Json[]).find((e) => e.path === '/fhir/R4/Composition/:id/$document');
+      event = (await reads()).find((e) => (e.id as number) > before);
       if (!event) await new Promise((r) => setTimeout(r, 30));
     }
     expect(event).toMatchObject({

@@ -87,7 +87,7 @@ const auth = () => ({ authorization: `Bearer ${token}` });
 
 /** Kicks off an export of Patient and Observation on `api`; answers its status path once Observation is being written. */
 async function exportUnderWay(api: ChildApi): Promise<string> {
-  const kick = await fetch(`${api.baseUrl}/fhir/R4/$export?_type=Patient,Observation`, {
+  const kick = await api.fetch('/fhir/R4/$export?_type=Patient,Observation', {
     headers: { ...auth(), prefer: 'respond-async' },
   });
   expect(kick.status, await kick.clone().text()).toBe(202);
@@ -96,7 +96,7 @@ async function exportUnderWay(api: ChildApi): Promise<string> {
   let progress = '';
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    const res = await fetch(`${api.baseUrl}${statusPath}`, { headers: auth() });
+    const res = await api.fetch(statusPath, { headers: auth() });
     progress = res.headers.get('x-progress') ?? '';
     if (res.status !== 202) break;
     if (/^Observation: [1-9]/.test(progress)) break;
@@ -116,7 +116,7 @@ describe('SIGKILL during a FHIR Bulk export', () => {
     let manifest: Json | null = null;
     const end = Date.now() + 90_000;
     while (Date.now() < end) {
-      const res = await fetch(`${server.baseUrl}${statusPath}`, { headers: auth() });
+      const res = await server.fetch(statusPath, { headers: auth() });
       if (res.status === 200) {
         manifest = (await res.json()) as Json;
         break;
@@ -128,7 +128,7 @@ describe('SIGKILL during a FHIR Bulk export', () => {
     const counts = { Patient: 0, Observation: 0 } as Record<string, number>;
     const seen = new Set<string>();
     for (const out of manifest!.output as Json[]) {
-      const res = await fetch(`${server.baseUrl}${new URL(out.url).pathname}`, { headers: auth() });
+      const res = await server.fetch(new URL(out.url).pathname, { headers: auth() });
       expect(res.status).toBe(200);
       const lines = (await res.text()).split('\n').filter((l) => l !== '');
       expect(lines.length).toBe(out.count);
@@ -185,7 +185,7 @@ describe('SIGTERM during a FHIR Bulk export', () => {
       let manifest: Json | null = null;
       const end = Date.now() + 60_000;
       while (Date.now() < end && !manifest) {
-        const res = await fetch(`${server.baseUrl}${statusPath}`, { headers: auth() });
+        const res = await server.fetch(statusPath, { headers: auth() });
         if (res.status === 200) manifest = (await res.json()) as Json;
         else await sleep(250);
       }

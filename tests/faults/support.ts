@@ -84,6 +84,13 @@ export interface ChildApi {
   output(): string;
   /** Signals the whole process group and waits for the exit. */
   kill(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /**
+   * A request to this API. A connection it had kept open and closed just as the request went out
+   * (its keep-alive lapsing while this process was starved of CPU) is tried once more on a new one,
+   * as browsers do with an idempotent request; any other failure of fetch itself throws with its
+   * cause and the server's output (a bare 'fetch failed' says neither).
+   */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
 }
 
 /** The environment `npm start` gives the server, on `db` and `port` (no front ends; the demo seed only when asked). */
@@ -157,6 +164,20 @@ export async function spawnApi(
       // tsx forwards SIGTERM to node; make sure nothing of the group survives.
       killGroup('SIGKILL');
       return result ?? (await exit);
+    },
+    async fetch(path, init) {
+      const method = init?.method ?? 'GET';
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await fetch(`${baseUrl}${path}`, init);
+        } catch (err) {
+          const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+          const reset = cause?.code === 'ECONNRESET' || cause?.code === 'UND_ERR_SOCKET';
+          if (reset && attempt === 1 && (method === 'GET' || method === 'HEAD')) continue;
+          const exitedAs = exited ? ` (the API had ended: ${JSON.stringify(exited)})` : '';
+          throw new Error(`${method} ${path}: ${cause?.code ?? ''} ${cause?.message ?? String(err)}${exitedAs}\n${output}`, { cause: err });
+        }
+      }
     },
   };
   const ready =
