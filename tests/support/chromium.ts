@@ -12,6 +12,40 @@ import type { LaunchOptions } from 'playwright-core';
  * the flag stays.
  */
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+
+/**
+ * The features playwright-core 1.65 turns off (its chromiumSwitches), which a second
+ * --disable-features would otherwise replace: Chromium keeps only the last one
+ * (chromium.test.ts holds this list to what playwright-core passes).
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/**
+ * Chromium 156's headless browser builds the address bar's suggestion popup as a web page of its
+ * own (chrome://omnibox-popup.top-chrome, with its 'AI mode' variant) for every window: a renderer
+ * process per browser context that compiles ~400 modules and took 1.1-1.5 s of CPU on each
+ * context a test or the benchmark opened, against 0.1-0.3 s for the page under test. Nothing here
+ * types in an address bar: the popup is turned off.
+ */
+export const OMNIBOX_POPUP_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxFullPopup', 'WebUIOmniboxAimPopup'];
+const DISABLE_FEATURES = `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...OMNIBOX_POPUP_FEATURES].join(',')}`;
 const SHM_FLAG = '--disable-dev-shm-usage';
 const SHM_ROOM_BYTES = 1024 ** 3;
 
@@ -28,7 +62,7 @@ export function chromiumLaunchOptions(extraArgs: string[] = []): LaunchOptions {
   const roomy = shmRoom() >= SHM_ROOM_BYTES;
   return {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [...ARGS, ...(roomy ? [] : [SHM_FLAG]), ...extraArgs],
+    args: [...ARGS, DISABLE_FEATURES, ...(roomy ? [] : [SHM_FLAG]), ...extraArgs],
     ignoreDefaultArgs: roomy ? [SHM_FLAG] : [],
   };
 }
