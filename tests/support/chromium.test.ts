@@ -3,11 +3,6 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { chromiumLaunchOptions, OMNIBOX_POPUP_FEATURES } from './chromium';
 
-/**
- * The browser as the tests and the benchmark start it. Chromium keeps only the last
- * --disable-features it is given, so ours must carry every feature playwright-core turns off as
- * well as the omnibox popup's: a playwright-core upgrade that turns off one more fails here.
- */
 /** The command line of the Chromium this process started (its child without a --type: the browser process). */
 function browserCommandLine(): string[] {
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
@@ -23,6 +18,11 @@ function browserCommandLine(): string[] {
   throw new Error('The browser process was not found among this process’s children');
 }
 
+/**
+ * The browser as the tests and the benchmark start it. Chromium keeps only the last
+ * --disable-features it is given, so ours must carry every feature playwright-core turns off as
+ * well as the omnibox popup's: a playwright-core upgrade that turns off one more fails here.
+ */
 describe('chromiumLaunchOptions', () => {
   let browser: Browser;
   beforeAll(async () => {

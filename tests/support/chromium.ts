@@ -18,7 +18,7 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-backgrou
  * --disable-features would otherwise replace: Chromium keeps only the last one
  * (chromium.test.ts holds this list to what playwright-core passes).
  */
-export const PLAYWRIGHT_DISABLED_FEATURES = [
+const PLAYWRIGHT_DISABLED_FEATURES = [
   'AvoidUnnecessaryBeforeUnloadCheckSync',
   'DestroyProfileOnBrowserClose',
   'HttpsUpgrades',
