@@ -1,8 +1,10 @@
 import { describe, it, expect } from 'vitest';
 import { findPropertySchema, ruleMessage, type JsonSchema } from '@vigia/contract/rules/schema';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { isDeepStrictEqual } from 'node:util';
 import YAML from 'yaml';
-import { loadContract, parseContract } from './contract';
+import { contractValidatorOptions, createContractValidator, loadContract, parseContract, schemaPreprocessorClass } from './contract';
 
 const { doc } = loadContract();
 const schema = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -57,5 +59,32 @@ describe('ruleMessage', () => {
     ['format', { type: 'string', format: 'date' }, 'd', 'La fecha no es válida (formato AAAA-MM-DD).'],
   ])('%s on %j → %s', (keyword, s, field, expected) => {
     expect(ruleMessage(keyword, s as JsonSchema | undefined, field)).toBe(expected);
+  });
+});
+
+describe("the validator's pre-processing, references read without compiling them", () => {
+  const validatorRequire = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
+  const { OpenApiValidator } = validatorRequire('./openapi.validator') as {
+    OpenApiValidator: new (options: unknown) => { ajvOpts: { preprocessor: unknown } };
+  };
+  createContractValidator(doc);
+  const Preprocessor = schemaPreprocessorClass();
+  const ajvOptions = new OpenApiValidator(contractValidatorOptions(doc)).ajvOpts.preprocessor;
+  const preprocess = (compiling: boolean) => {
+    const sp = new Preprocessor(structuredClone(doc), ajvOptions, false);
+    if (compiling) sp.resolveSchema = Preprocessor.prototype.compilingResolveSchema!;
+    const { apiDoc } = sp.preProcess();
+    const compiled = Object.values(sp.ajv.schemas).filter((env) => (env as { validate?: unknown }).validate).length;
+    return { apiDoc, compiled, resolved: sp.resolvedSchemaCache.size };
+  };
+
+  it("gives openapi.yaml the same shape as the validator's own resolveSchema, compiling nothing", () => {
+    const own = preprocess(true);
+    const ours = preprocess(false);
+    expect(own.resolved).toBeGreaterThan(100);
+    expect(ours.resolved).toBe(own.resolved);
+    expect(isDeepStrictEqual(ours.apiDoc, own.apiDoc)).toBe(true);
+    expect(own.compiled).toBeGreaterThan(100);
+    expect(ours.compiled).toBe(0);
   });
 });

@@ -188,10 +188,58 @@ function rememberRouteByShape(): void {
   metadata.shapeAware = true;
 }
 
-export function createContractValidator(doc: Contract): RequestHandler[] {
-  memoiseRouteCompilation();
-  rememberRouteByShape();
-  return OpenApiValidator.middleware({
+interface SchemaPreprocessorLike {
+  ajv: { schemas: Record<string, { schema?: unknown } | undefined> };
+  resolvedSchemaCache: Map<string, unknown>;
+  resolveSchema(schema: unknown): unknown;
+}
+interface SchemaPreprocessorPrototype {
+  resolveSchema(this: SchemaPreprocessorLike, schema: unknown): unknown;
+  /** The validator's own resolveSchema, kept for contract.test.ts's comparison. */
+  compilingResolveSchema?: (this: SchemaPreprocessorLike, schema: unknown) => unknown;
+}
+
+/** The validator's schema pre-processor, as contract.test.ts builds it to compare both ways. */
+export function schemaPreprocessorClass(): {
+  new (apiDoc: unknown, ajvOptions: unknown, responses: unknown): SchemaPreprocessorLike & { preProcess(): { apiDoc: unknown } };
+  prototype: SchemaPreprocessorPrototype;
+} {
+  return (
+    validatorRequire()('./middlewares/parsers/schema.preprocessor') as { SchemaPreprocessor: ReturnType<typeof schemaPreprocessorClass> }
+  ).SchemaPreprocessor;
+}
+
+/**
+ * Before its first request is judged, the validator walks the contract and resolves each `$ref`
+ * with `ajv.getSchema(ref).schema` (schema.preprocessor.js resolveSchema): getSchema *compiles* the
+ * component into a validation function only to hand back the schema object it was given. The
+ * 244 component schemas of openapi.yaml cost every API process ~0.6 s of CPU there alone (1.9 s on a
+ * loaded machine), and those functions are thrown away: requests are validated by another Ajv.
+ * A component schema is read from the same Ajv's store without compiling: the same object
+ * getSchema returns (contract.test.ts compares the pre-processed contract both ways). Any other
+ * reference goes the validator's own way.
+ */
+function resolveRefsWithoutCompiling(): void {
+  const proto = schemaPreprocessorClass().prototype;
+  if (proto.compilingResolveSchema) return;
+  const compiling = proto.resolveSchema;
+  proto.compilingResolveSchema = compiling;
+  proto.resolveSchema = function (schema) {
+    const ref = (schema as { $ref?: unknown } | null)?.$ref;
+    if (typeof ref === 'string' && !this.resolvedSchemaCache.has(ref)) {
+      const stored = this.ajv.schemas[ref]?.schema;
+      if (stored !== undefined) {
+        this.resolvedSchemaCache.set(ref, stored);
+        return stored;
+      }
+    }
+    return compiling.call(this, schema);
+  };
+}
+
+/** express-openapi-validator's options for the contract (contract.test.ts builds its pre-processor from them). */
+export function contractValidatorOptions(doc: Contract): Parameters<typeof OpenApiValidator.middleware>[0] {
+  return {
     apiSpec: structuredClone(doc) as unknown as Parameters<typeof OpenApiValidator.middleware>[0]['apiSpec'],
     validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false },
     validateResponses: false,
@@ -206,7 +254,14 @@ export function createContractValidator(doc: Contract): RequestHandler[] {
     // again on every start it cost each process ~1.2 s (P258).
     validateApiSpec: false,
     ignorePaths: (p: string) => !p.startsWith('/api/v1/'),
-  }) as unknown as RequestHandler[];
+  };
+}
+
+export function createContractValidator(doc: Contract): RequestHandler[] {
+  memoiseRouteCompilation();
+  rememberRouteByShape();
+  resolveRefsWithoutCompiling();
+  return OpenApiValidator.middleware(contractValidatorOptions(doc)) as unknown as RequestHandler[];
 }
 
 /**
