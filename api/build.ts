@@ -19,14 +19,8 @@ export const SERVER_BUNDLE = path.join(root, 'api', 'dist', 'server.js');
  * The environment `npm start` gives the server (package.json repeats it; keep them in step): at
  * most two malloc arenas, instead of one per thread that allocates (libuv's pool runs SQLite),
  * which kept ~20 MB of RSS that the API never used again.
- * And glibc's thresholds fixed at their defaults (P281): left alone, each large block freed raises
- * them (up to 32 MB for the mmap threshold, twice that for the trim threshold), after which blocks
- * of up to that size are carved from the arenas and free space at their top is kept. At the end of
- * a full benchmark run the arenas held 93 MB for 40 MB in use; `malloc_trim(0)` (gdb) gave back
- * 43 MB of RSS at once. Fixed, a block of 128 KB or more is mapped and unmapped on its own and an
- * arena's free top above 128 KB goes back: peak RSS 308 → 289 MB over the full run.
  */
-export const SERVER_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' } as const;
+export const SERVER_ENV = { MALLOC_ARENA_MAX: '2' } as const;
 
 /**
  * The V8 flags `npm start` gives the server (package.json repeats them too): semi-spaces of at
