@@ -1,10 +1,16 @@
 import { describe, it, expect } from 'vitest';
 import { findPropertySchema, ruleMessage, type JsonSchema } from '@vigia/contract/rules/schema';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { isDeepStrictEqual } from 'node:util';
 import YAML from 'yaml';
-import { contractValidatorOptions, createContractValidator, loadContract, parseContract, schemaPreprocessorClass } from './contract';
+import {
+  contractValidatorOptions,
+  createContractValidator,
+  loadContract,
+  parseContract,
+  schemaPreprocessorClass,
+  validatorRequire,
+} from './contract';
 
 const { doc } = loadContract();
 const schema = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -63,8 +69,7 @@ describe('ruleMessage', () => {
 });
 
 describe("the validator's pre-processing, references read without compiling them", () => {
-  const validatorRequire = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
-  const { OpenApiValidator } = validatorRequire('./openapi.validator') as {
+  const { OpenApiValidator } = validatorRequire()('./openapi.validator') as {
     OpenApiValidator: new (options: unknown) => { ajvOpts: { preprocessor: unknown } };
   };
   createContractValidator(doc);

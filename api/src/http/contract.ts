@@ -110,7 +110,9 @@ export function createContractErrorTranslator(doc: Contract): ErrorRequestHandle
   };
 }
 
-/** Validates every /api/v1 request against openapi.yaml before a handler runs. */
+/** require() as express-openapi-validator sees it: its own copies of its dependencies and files. */
+export const validatorRequire = () => createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
+
 /**
  * express-openapi-validator finds a request's operation by compiling every route of the contract
  * with path-to-regexp again on every request (openapi.metadata.js, lookupRoute): ~150 compilations
@@ -118,9 +120,6 @@ export function createContractErrorTranslator(doc: Contract): ErrorRequestHandle
  * depends only on the route and the options, and a non-global RegExp keeps no state, so the
  * validator's own copy of path-to-regexp gets a cache.
  */
-/** require() as express-openapi-validator sees it: its own copies of its dependencies and files. */
-const validatorRequire = () => createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
-
 function memoiseRouteCompilation(): void {
   const ptr = validatorRequire()('path-to-regexp') as {
     pathToRegexp: (path: string, opts?: { sensitive?: boolean; strict?: boolean }) => unknown;
@@ -213,8 +212,9 @@ export function schemaPreprocessorClass(): {
  * Before its first request is judged, the validator walks the contract and resolves each `$ref`
  * with `ajv.getSchema(ref).schema` (schema.preprocessor.js resolveSchema): getSchema *compiles* the
  * component into a validation function only to hand back the schema object it was given. The
- * 244 component schemas of openapi.yaml cost every API process ~0.6 s of CPU there alone (1.9 s on a
- * loaded machine), and those functions are thrown away: requests are validated by another Ajv.
+ * 244 component schemas of openapi.yaml cost every API process ~0.6 s of CPU there alone (1.9 s
+ * on a loaded machine), and those functions are thrown away: requests are validated by another
+ * Ajv.
  * A component schema is read from the same Ajv's store without compiling: the same object
  * getSchema returns (contract.test.ts compares the pre-processed contract both ways). Any other
  * reference goes the validator's own way.
@@ -257,6 +257,7 @@ export function contractValidatorOptions(doc: Contract): Parameters<typeof OpenA
   };
 }
 
+/** Validates every /api/v1 request against openapi.yaml before a handler runs. */
 export function createContractValidator(doc: Contract): RequestHandler[] {
   memoiseRouteCompilation();
   rememberRouteByShape();
